@@ -1,0 +1,255 @@
+//! Resource identifier validation.
+//!
+//! Identifiers are absolute URIs compared byte for byte: nothing here folds
+//! case, normalises escapes or removes dot segments. A valid identifier is
+//! `scheme ":" rest` where the scheme follows RFC 3986 and `rest` consists of
+//! RFC 3986 characters, well-formed `%XX` escapes and non-ASCII UTF-8 scalars
+//! that are not control characters. Userinfo (any `@` in the authority) is
+//! refused, as is the reserved scheme `mcp-warning` in any letter case.
+
+use crate::error::{Failure, FailureKind};
+
+/// The scheme reserved for the module's generated warning items.
+pub const RESERVED_SCHEME: &str = "mcp-warning";
+
+/// Length in bytes of a generated warning identity
+/// (`mcp-warning://read/` + 32 hex characters).
+pub const WARNING_URI_BYTES: usize = 51;
+
+/// Why an identifier was refused. The `Display` text is safe to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UriError {
+    /// Empty identifier.
+    Empty,
+    /// Longer than the configured `max_uri_bytes`.
+    TooLong,
+    /// Not valid UTF-8.
+    InvalidUtf8,
+    /// Missing or malformed scheme (not an absolute URI).
+    NotAbsolute,
+    /// The reserved `mcp-warning` scheme.
+    ReservedScheme,
+    /// Userinfo (credentials) in the authority.
+    Credentials,
+    /// A `%` not followed by two hexadecimal digits.
+    BadPercentEscape,
+    /// A character not allowed in a URI (controls, space, `"<>\^`{|}` …),
+    /// at this byte offset.
+    BadCharacter(usize),
+}
+
+impl std::fmt::Display for UriError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UriError::Empty => f.write_str("empty resource URI"),
+            UriError::TooLong => f.write_str("resource URI too long"),
+            UriError::InvalidUtf8 => f.write_str("resource URI is not valid UTF-8"),
+            UriError::NotAbsolute => f.write_str("resource URI is not absolute"),
+            UriError::ReservedScheme => f.write_str("resource URI uses a reserved scheme"),
+            UriError::Credentials => f.write_str("resource URI contains credentials"),
+            UriError::BadPercentEscape => {
+                f.write_str("resource URI has a malformed percent escape")
+            }
+            UriError::BadCharacter(at) => {
+                write!(f, "resource URI has a forbidden character at byte {at}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for UriError {}
+
+impl UriError {
+    /// A fixed safe message for a request error (no offsets, no echo).
+    pub fn request_message(&self) -> &'static str {
+        match self {
+            UriError::Empty => "empty resource URI",
+            UriError::TooLong => "resource URI too long",
+            UriError::InvalidUtf8 => "resource URI is not valid UTF-8",
+            UriError::NotAbsolute => "resource URI is not absolute",
+            UriError::ReservedScheme => "resource URI uses a reserved scheme",
+            UriError::Credentials => "resource URI contains credentials",
+            UriError::BadPercentEscape => "resource URI has a malformed percent escape",
+            UriError::BadCharacter(_) => "resource URI has a forbidden character",
+        }
+    }
+
+    /// This error as an `invalid_request` failure with a fixed message.
+    pub fn into_request_failure(self) -> Failure {
+        Failure::with_message(FailureKind::InvalidRequest, self.request_message())
+    }
+}
+
+/// The parts of a URI as byte ranges of the original text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UriParts {
+    /// End of the scheme (index of the `:`).
+    pub scheme_end: usize,
+    /// Start and end of the authority (after `//`), if there is one.
+    pub authority: Option<(usize, usize)>,
+    /// Start of the path (after the authority, or after `:`).
+    pub path_start: usize,
+    /// End of the path: index of the first `?` or `#` after it, or the length.
+    pub path_end: usize,
+}
+
+/// Splits `s` (already known to start with a valid scheme) into its parts.
+pub fn split_parts(s: &str) -> Option<UriParts> {
+    let scheme_end = scheme_end(s.as_bytes())?;
+    let b = s.as_bytes();
+    let after = scheme_end + 1;
+    let (authority, path_start) = if b[after..].starts_with(b"//") {
+        let a_start = after + 2;
+        let a_end = b[a_start..]
+            .iter()
+            .position(|&c| c == b'/' || c == b'?' || c == b'#')
+            .map_or(b.len(), |p| a_start + p);
+        (Some((a_start, a_end)), a_end)
+    } else {
+        (None, after)
+    };
+    let path_end = b[path_start..]
+        .iter()
+        .position(|&c| c == b'?' || c == b'#')
+        .map_or(b.len(), |p| path_start + p);
+    Some(UriParts {
+        scheme_end,
+        authority,
+        path_start,
+        path_end,
+    })
+}
+
+/// Index of the `:` ending a valid RFC 3986 scheme, if `b` starts with one.
+fn scheme_end(b: &[u8]) -> Option<usize> {
+    if b.is_empty() || !b[0].is_ascii_alphabetic() {
+        return None;
+    }
+    for (i, &c) in b.iter().enumerate().skip(1) {
+        match c {
+            b':' => return Some(i),
+            c if c.is_ascii_alphanumeric() || c == b'+' || c == b'-' || c == b'.' => {}
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether `c` is an ASCII character RFC 3986 allows literally in a URI
+/// (unreserved, gen-delims other than `[]`, sub-delims, and `%` which is
+/// checked separately).
+fn is_uri_ascii(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b':'
+                | b'/'
+                | b'?'
+                | b'#'
+                | b'@'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+        )
+}
+
+/// Checks the characters of `s[from..to]`: allowed ASCII, well-formed
+/// percent escapes, non-control non-ASCII scalars; `[` and `]` only when
+/// `brackets_ok`.
+fn check_chars(s: &str, from: usize, to: usize, brackets_ok: bool) -> Result<(), UriError> {
+    let b = s.as_bytes();
+    let mut i = from;
+    while i < to {
+        let c = b[i];
+        if c == b'%' {
+            if i + 2 >= to || !b[i + 1].is_ascii_hexdigit() || !b[i + 2].is_ascii_hexdigit() {
+                return Err(UriError::BadPercentEscape);
+            }
+            i += 3;
+            continue;
+        }
+        if c < 0x80 {
+            if is_uri_ascii(c) || (brackets_ok && (c == b'[' || c == b']')) {
+                i += 1;
+                continue;
+            }
+            return Err(UriError::BadCharacter(i));
+        }
+        // Non-ASCII: s is valid UTF-8, so decode the scalar at i.
+        let ch = s[i..].chars().next().expect("valid UTF-8 boundary");
+        if ch.is_control() {
+            return Err(UriError::BadCharacter(i));
+        }
+        i += ch.len_utf8();
+    }
+    Ok(())
+}
+
+/// Validates a resource identifier given as raw bytes, returning it as text.
+///
+/// `max_bytes` is the configured `max_uri_bytes`.
+pub fn validate_uri(bytes: &[u8], max_bytes: usize) -> Result<&str, UriError> {
+    if bytes.is_empty() {
+        return Err(UriError::Empty);
+    }
+    if bytes.len() > max_bytes {
+        return Err(UriError::TooLong);
+    }
+    let s = std::str::from_utf8(bytes).map_err(|_| UriError::InvalidUtf8)?;
+    validate_uri_str(s)?;
+    Ok(s)
+}
+
+/// Validates identifier text of any length (callers enforce length limits).
+pub fn validate_uri_str(s: &str) -> Result<UriParts, UriError> {
+    if s.is_empty() {
+        return Err(UriError::Empty);
+    }
+    let parts = split_parts(s).ok_or(UriError::NotAbsolute)?;
+    if s[..parts.scheme_end].eq_ignore_ascii_case(RESERVED_SCHEME) {
+        return Err(UriError::ReservedScheme);
+    }
+    if let Some((a, e)) = parts.authority {
+        if s.as_bytes()[a..e].contains(&b'@') {
+            return Err(UriError::Credentials);
+        }
+        check_chars(s, a, e, true)?;
+    }
+    check_chars(s, parts.path_start, s.len(), false)?;
+    Ok(parts)
+}
+
+/// Whether `s` uses the reserved warning scheme (any letter case).
+pub fn is_reserved_scheme(s: &str) -> bool {
+    match scheme_end(s.as_bytes()) {
+        Some(end) => s[..end].eq_ignore_ascii_case(RESERVED_SCHEME),
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_parts_finds_authority_path_and_suffix() {
+        let p = split_parts("x://host/a/b?q#f").unwrap();
+        assert_eq!(p.scheme_end, 1);
+        assert_eq!(p.authority, Some((4, 8)));
+        assert_eq!((p.path_start, p.path_end), (8, 12));
+        let p = split_parts("urn:isbn:1").unwrap();
+        assert_eq!(p.authority, None);
+        assert_eq!((p.path_start, p.path_end), (4, 10));
+    }
+}

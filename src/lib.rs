@@ -1,0 +1,41 @@
+//! # mcp-resources
+//!
+//! Safe MCP resource reads for servers written in Rust, C, C++, Go and Swift.
+//! The host registers resources (exact URIs or URI templates) and a policy;
+//! the library validates identifiers, selects the binding, asks the policy
+//! before and after reading, reads bodies through host callbacks under
+//! budgets and deadlines, returns partial bundles with a diagnostic report
+//! when some items fail, and paginates listings with signed, expiring cursors.
+//!
+//! Layers (see `DESIGN.md` section 2): [`identity`], [`template`],
+//! [`registry`], [`plan`], [`policy`], [`read`], [`limits`], [`listing`],
+//! [`scope`], [`executor`], [`error`]; the C ABI lives in `ffi` only.
+
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod executor;
+pub mod identity;
+pub mod limits;
+pub mod listing;
+pub mod plan;
+pub mod policy;
+pub mod read;
+pub mod registry;
+pub mod scope;
+pub mod template;
+
+pub use error::{CallbackError, Failure, FailureKind};
+pub use executor::Executor;
+pub use limits::{Limit, Limits, ResourceLimits};
+pub use listing::{ListOptions, Page};
+pub use plan::{
+    PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget,
+    RESERVED_META_KEY,
+};
+pub use policy::{ResourcePolicy, Visibility};
+pub use read::{ReadOptions, ResourceBundle};
+pub use registry::{
+    ResourceBinding, ResourceDefinition, ResourceHandler, Resources, ResourcesBuilder, Selection,
+};
+pub use scope::{CallContext, CancelToken, RequestData};

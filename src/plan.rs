@@ -1,0 +1,419 @@
+//! Matches, targets, read plans and payloads: the values host callbacks
+//! receive and construct. Every constructor validates and copies its input.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::error::{Failure, FailureKind};
+use crate::identity::validate_uri_str;
+use crate::limits::{MAX_AUTHORIZATION_BYTES, MAX_META_BYTES};
+use crate::registry::ResourceDefinition;
+
+/// The reserved metadata key of the module's read report and warning marks.
+pub const RESERVED_META_KEY: &str = "go.phpboyscout.uk/mcp.resourceRead";
+
+/// Representation label used when a target names none.
+pub const DEFAULT_REPRESENTATION: &str = "default";
+
+/// Longest representation label, in bytes.
+pub const MAX_REPRESENTATION_BYTES: usize = 256;
+
+/// The outcome of selection: which definition matched which URI, with the
+/// decoded captures of a template in template order.
+#[derive(Debug, Clone)]
+pub struct ResourceMatch {
+    definition: Arc<ResourceDefinition>,
+    uri: String,
+    captures: Vec<(String, String)>,
+}
+
+impl ResourceMatch {
+    /// Builds a match (used by selection; public for tests and simulations).
+    pub fn new(
+        definition: Arc<ResourceDefinition>,
+        uri: String,
+        captures: Vec<(String, String)>,
+    ) -> Self {
+        ResourceMatch {
+            definition,
+            uri,
+            captures,
+        }
+    }
+
+    /// The matched definition.
+    pub fn definition(&self) -> &ResourceDefinition {
+        &self.definition
+    }
+
+    /// The matched definition, shared.
+    pub fn definition_arc(&self) -> &Arc<ResourceDefinition> {
+        &self.definition
+    }
+
+    /// The requested URI, exactly as received.
+    pub fn uri(&self) -> &str {
+        &self.uri
+    }
+
+    /// `(name, decoded value)` pairs in template order (empty for exact URIs).
+    pub fn captures(&self) -> &[(String, String)] {
+        &self.captures
+    }
+
+    /// The decoded value of the named capture.
+    pub fn capture(&self, name: &str) -> Option<&str> {
+        self.captures
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// An immutable identity the gateway hands to policy and storage: URI,
+/// representation label and optional private authorization JSON.
+///
+/// The authorization JSON is private: it is passed to the host's callbacks
+/// and never serialised into any result, report or error.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct ResourceTarget {
+    uri: String,
+    representation: String,
+    authorization: Option<String>,
+}
+
+impl std::fmt::Debug for ResourceTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceTarget")
+            .field("uri", &self.uri)
+            .field("representation", &self.representation)
+            .field("has_authorization", &self.authorization.is_some())
+            .finish()
+    }
+}
+
+fn plan_error(message: &'static str) -> Failure {
+    Failure::with_message(FailureKind::InvalidPlan, message)
+}
+
+impl ResourceTarget {
+    /// Validates and copies a target.
+    ///
+    /// - `uri` must be a valid identifier (length against `max_uri_bytes` is
+    ///   checked when the plan is validated for a read);
+    /// - `representation` is a label of at most 256 bytes without control
+    ///   characters; empty means `"default"`;
+    /// - `authorization_json`, when given, must be a JSON document of at most
+    ///   64 KiB. Its exact bytes are kept.
+    pub fn new(
+        uri: &str,
+        representation: &str,
+        authorization_json: Option<&str>,
+    ) -> Result<Self, Failure> {
+        validate_uri_str(uri).map_err(|e| {
+            Failure::with_message(FailureKind::InvalidPlan, "target URI is invalid").caused_by(e)
+        })?;
+        let representation = if representation.is_empty() {
+            DEFAULT_REPRESENTATION
+        } else {
+            representation
+        };
+        if representation.len() > MAX_REPRESENTATION_BYTES {
+            return Err(plan_error("target representation is too long"));
+        }
+        if representation.chars().any(char::is_control) {
+            return Err(plan_error("target representation has control characters"));
+        }
+        let authorization = match authorization_json {
+            None => None,
+            Some(json) => {
+                if json.len() > MAX_AUTHORIZATION_BYTES {
+                    return Err(plan_error("target authorization JSON exceeds 64 KiB"));
+                }
+                serde_json::from_str::<serde::de::IgnoredAny>(json)
+                    .map_err(|_| plan_error("target authorization is not valid JSON"))?;
+                Some(json.to_string())
+            }
+        };
+        Ok(ResourceTarget {
+            uri: uri.to_string(),
+            representation: representation.to_string(),
+            authorization,
+        })
+    }
+
+    /// The target URI (the wire URI of its item).
+    pub fn uri(&self) -> &str {
+        &self.uri
+    }
+
+    /// The representation label (never empty).
+    pub fn representation(&self) -> &str {
+        &self.representation
+    }
+
+    /// The private authorization JSON, exactly as given.
+    pub fn authorization(&self) -> Option<&str> {
+        self.authorization.as_deref()
+    }
+}
+
+/// A constructed read plan: the canonical requested bundle and its ordered
+/// item targets.
+#[derive(Debug, Clone)]
+pub struct ResourceReadPlan {
+    requested: ResourceTarget,
+    items: Vec<ResourceTarget>,
+}
+
+impl ResourceReadPlan {
+    /// Validates a plan: item URIs are unique (even across representation
+    /// labels); a URI that appears as both requested target and item must
+    /// carry the same representation. Zero items is a valid, empty bundle.
+    /// The `max_plan_targets` limit is checked when a read validates the plan.
+    pub fn new(requested: ResourceTarget, items: Vec<ResourceTarget>) -> Result<Self, Failure> {
+        let mut seen: HashMap<&str, &str> = HashMap::with_capacity(items.len());
+        for item in &items {
+            if seen.insert(item.uri(), item.representation()).is_some() {
+                return Err(plan_error("duplicate item URI in read plan"));
+            }
+        }
+        if let Some(rep) = seen.get(requested.uri()) {
+            if *rep != requested.representation() {
+                return Err(plan_error(
+                    "requested URI appears with a different representation",
+                ));
+            }
+        }
+        Ok(ResourceReadPlan { requested, items })
+    }
+
+    /// A plan whose requested target is also its single item.
+    pub fn single(target: ResourceTarget) -> Self {
+        ResourceReadPlan {
+            requested: target.clone(),
+            items: vec![target],
+        }
+    }
+
+    /// The canonical requested target.
+    pub fn requested(&self) -> &ResourceTarget {
+        &self.requested
+    }
+
+    /// The ordered item targets.
+    pub fn items(&self) -> &[ResourceTarget] {
+        &self.items
+    }
+
+    /// Splits the plan into its parts.
+    pub fn into_parts(self) -> (ResourceTarget, Vec<ResourceTarget>) {
+        (self.requested, self.items)
+    }
+}
+
+/// The body of a payload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PayloadBody {
+    /// UTF-8 text (may be empty).
+    Text(String),
+    /// Raw bytes (may be empty), sent base64-encoded.
+    Blob(Vec<u8>),
+}
+
+/// What a body read returns: a MIME type, text or blob, optional `_meta`.
+/// It carries no URI: the gateway binds it to its authorized target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResourcePayload {
+    mime_type: String,
+    body: PayloadBody,
+    meta: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+fn content_error(message: &'static str) -> Failure {
+    Failure::with_message(FailureKind::InvalidContent, message)
+}
+
+impl ResourcePayload {
+    /// A text payload.
+    pub fn text(mime_type: &str, text: &str) -> Result<Self, Failure> {
+        Self::with_body(mime_type, PayloadBody::Text(text.to_string()))
+    }
+
+    /// A text payload taking ownership of `text`.
+    pub fn text_owned(mime_type: &str, text: String) -> Result<Self, Failure> {
+        Self::with_body(mime_type, PayloadBody::Text(text))
+    }
+
+    /// A blob payload.
+    pub fn blob(mime_type: &str, data: &[u8]) -> Result<Self, Failure> {
+        Self::with_body(mime_type, PayloadBody::Blob(data.to_vec()))
+    }
+
+    /// A blob payload taking ownership of `data`.
+    pub fn blob_owned(mime_type: &str, data: Vec<u8>) -> Result<Self, Failure> {
+        Self::with_body(mime_type, PayloadBody::Blob(data))
+    }
+
+    fn with_body(mime_type: &str, body: PayloadBody) -> Result<Self, Failure> {
+        if !is_media_type(mime_type) {
+            return Err(content_error("payload MIME type is invalid"));
+        }
+        Ok(ResourcePayload {
+            mime_type: mime_type.to_string(),
+            body,
+            meta: None,
+        })
+    }
+
+    /// Attaches `_meta` given as JSON text: an object of at most 64 KiB that
+    /// does not use the reserved key anywhere.
+    pub fn with_meta_json(mut self, meta_json: &str) -> Result<Self, Failure> {
+        self.meta = Some(parse_meta(meta_json).map_err(content_error)?);
+        Ok(self)
+    }
+
+    /// The MIME type.
+    pub fn mime_type(&self) -> &str {
+        &self.mime_type
+    }
+
+    /// The body.
+    pub fn body(&self) -> &PayloadBody {
+        &self.body
+    }
+
+    /// The `_meta` object, if any.
+    pub fn meta(&self) -> Option<&serde_json::Map<String, serde_json::Value>> {
+        self.meta.as_ref()
+    }
+
+    /// Payload bytes: text bytes or raw blob bytes.
+    pub fn payload_bytes(&self) -> u64 {
+        match &self.body {
+            PayloadBody::Text(t) => t.len() as u64,
+            PayloadBody::Blob(b) => b.len() as u64,
+        }
+    }
+}
+
+/// Parses application `_meta`: a JSON object of at most 64 KiB (as given)
+/// without the reserved key at any depth.
+pub fn parse_meta(json: &str) -> Result<serde_json::Map<String, serde_json::Value>, &'static str> {
+    if json.len() > MAX_META_BYTES {
+        return Err("_meta exceeds 64 KiB");
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(json).map_err(|_| "_meta is not valid JSON")?;
+    let serde_json::Value::Object(map) = value else {
+        return Err("_meta is not a JSON object");
+    };
+    if uses_reserved_key(&serde_json::Value::Object(map.clone())) {
+        return Err("_meta uses the reserved key");
+    }
+    Ok(map)
+}
+
+/// Whether the reserved metadata key appears as an object key at any depth.
+pub fn uses_reserved_key(value: &serde_json::Value) -> bool {
+    match value {
+        serde_json::Value::Object(map) => map
+            .iter()
+            .any(|(k, v)| k == RESERVED_META_KEY || uses_reserved_key(v)),
+        serde_json::Value::Array(items) => items.iter().any(uses_reserved_key),
+        _ => false,
+    }
+}
+
+fn is_tchar(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b'!' | b'#'
+                | b'$'
+                | b'%'
+                | b'&'
+                | b'\''
+                | b'*'
+                | b'+'
+                | b'-'
+                | b'.'
+                | b'^'
+                | b'_'
+                | b'`'
+                | b'|'
+                | b'~'
+        )
+}
+
+/// RFC 9110 media type: `type "/" subtype *( OWS ";" OWS parameter )`,
+/// parameter = `token "=" ( token / quoted-string )`; at most 255 bytes.
+pub fn is_media_type(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.is_empty() || b.len() > 255 {
+        return false;
+    }
+    let mut i = 0;
+    let token = |i: &mut usize| -> bool {
+        let start = *i;
+        while *i < b.len() && is_tchar(b[*i]) {
+            *i += 1;
+        }
+        *i > start
+    };
+    let ows = |i: &mut usize| {
+        while *i < b.len() && (b[*i] == b' ' || b[*i] == b'\t') {
+            *i += 1;
+        }
+    };
+    if !token(&mut i) || i >= b.len() || b[i] != b'/' {
+        return false;
+    }
+    i += 1;
+    if !token(&mut i) {
+        return false;
+    }
+    loop {
+        ows(&mut i);
+        if i == b.len() {
+            // Trailing whitespace after the subtype or a parameter is not allowed.
+            return b[b.len() - 1] != b' ' && b[b.len() - 1] != b'\t';
+        }
+        if b[i] != b';' {
+            return false;
+        }
+        i += 1;
+        ows(&mut i);
+        if !token(&mut i) || i >= b.len() || b[i] != b'=' {
+            return false;
+        }
+        i += 1;
+        if i < b.len() && b[i] == b'"' {
+            i += 1;
+            loop {
+                if i >= b.len() {
+                    return false;
+                }
+                match b[i] {
+                    b'"' => {
+                        i += 1;
+                        break;
+                    }
+                    b'\\' => {
+                        if i + 1 >= b.len()
+                            || b[i + 1] < 0x20 && b[i + 1] != b'\t'
+                            || b[i + 1] == 0x7f
+                        {
+                            return false;
+                        }
+                        i += 2;
+                    }
+                    c if c == b'\t' || (0x20..0x7f).contains(&c) || c >= 0x80 => i += 1,
+                    _ => return false,
+                }
+            }
+        } else if !token(&mut i) {
+            return false;
+        }
+    }
+}

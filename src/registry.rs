@@ -1,0 +1,620 @@
+//! The registry: an immutable set of bindings (definition + resolve + read),
+//! a policy, the effective limits, and the selection index.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+
+use crate::error::{CallbackError, Failure, FailureKind};
+use crate::identity::{validate_uri, validate_uri_str};
+use crate::limits::{Limit, Limits, ResourceLimits, MAX_DEFINITION_BYTES, MAX_META_BYTES};
+use crate::plan::{
+    uses_reserved_key, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget,
+};
+use crate::policy::ResourcePolicy;
+use crate::scope::CallContext;
+use crate::template::{decode_capture, RequestShape, Segment, Template};
+
+/// A registered description: the MCP `Resource` or `ResourceTemplate`
+/// object, with exactly one of `uri` / `uriTemplate`.
+#[derive(Debug, Clone)]
+pub struct ResourceDefinition {
+    object: serde_json::Map<String, serde_json::Value>,
+    json: String,
+    key: String,
+    name: String,
+    template: Option<Template>,
+}
+
+fn def_error(message: &'static str) -> Failure {
+    Failure::config(message)
+}
+
+impl ResourceDefinition {
+    /// Parses a definition from its JSON description (at most 64 KiB).
+    ///
+    /// Requires a JSON object with a string `name` and exactly one of a
+    /// string `uri` (a valid identifier) or a string `uriTemplate` (a valid
+    /// template); `_meta`, when present, is an object of at most 64 KiB; the
+    /// reserved metadata key may appear nowhere. The identifier length is
+    /// checked against `max_uri_bytes` when the registry is built.
+    pub fn from_json(json: &str) -> Result<Self, Failure> {
+        if json.len() > MAX_DEFINITION_BYTES {
+            return Err(def_error("definition exceeds 64 KiB"));
+        }
+        let value: serde_json::Value = serde_json::from_str(json)
+            .map_err(|e| def_error("definition is not valid JSON").caused_by(e))?;
+        let serde_json::Value::Object(object) = value else {
+            return Err(def_error("definition is not a JSON object"));
+        };
+        Self::from_object(object)
+    }
+
+    /// Builds a definition from an already parsed JSON object.
+    pub fn from_object(
+        object: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Self, Failure> {
+        let name = match object.get("name") {
+            Some(serde_json::Value::String(s)) if !s.is_empty() => s.clone(),
+            Some(_) => return Err(def_error("definition name must be a non-empty string")),
+            None => return Err(def_error("definition has no name")),
+        };
+        let (key, template) = match (object.get("uri"), object.get("uriTemplate")) {
+            (Some(_), Some(_)) => return Err(def_error("definition has both uri and uriTemplate")),
+            (None, None) => return Err(def_error("definition has neither uri nor uriTemplate")),
+            (Some(serde_json::Value::String(uri)), None) => {
+                validate_uri_str(uri)
+                    .map_err(|e| Failure::config(format!("definition uri is invalid: {e}")))?;
+                (uri.clone(), None)
+            }
+            (None, Some(serde_json::Value::String(t))) => (t.clone(), Some(Template::parse(t)?)),
+            _ => return Err(def_error("definition uri/uriTemplate must be a string")),
+        };
+        if let Some(meta) = object.get("_meta") {
+            if !meta.is_object() {
+                return Err(def_error("definition _meta must be an object"));
+            }
+            if serde_json::to_string(meta).map_or(usize::MAX, |s| s.len()) > MAX_META_BYTES {
+                return Err(def_error("definition _meta exceeds 64 KiB"));
+            }
+        }
+        let value = serde_json::Value::Object(object);
+        if uses_reserved_key(&value) {
+            return Err(def_error("definition uses the reserved metadata key"));
+        }
+        let json = serde_json::to_string(&value).expect("a JSON value serialises");
+        if json.len() > MAX_DEFINITION_BYTES {
+            return Err(def_error("definition exceeds 64 KiB"));
+        }
+        let serde_json::Value::Object(object) = value else {
+            unreachable!("constructed as an object")
+        };
+        Ok(ResourceDefinition {
+            object,
+            json,
+            key,
+            name,
+            template,
+        })
+    }
+
+    /// The description as compact JSON (keys in the order given).
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The description object.
+    pub fn object(&self) -> &serde_json::Map<String, serde_json::Value> {
+        &self.object
+    }
+
+    /// The `uri` or the `uriTemplate`, exactly as registered.
+    pub fn uri_or_template(&self) -> &str {
+        &self.key
+    }
+
+    /// Whether this is a template definition.
+    pub fn is_template(&self) -> bool {
+        self.template.is_some()
+    }
+
+    /// The parsed template, for template definitions.
+    pub fn template(&self) -> Option<&Template> {
+        self.template.as_ref()
+    }
+
+    /// The `name`.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// A canonical serialisation (object keys sorted at every depth), used
+    /// for the registry revision.
+    pub fn canonical_json(&self) -> String {
+        fn sorted(v: &serde_json::Value) -> serde_json::Value {
+            match v {
+                serde_json::Value::Object(m) => {
+                    let mut keys: Vec<&String> = m.keys().collect();
+                    keys.sort();
+                    let mut out = serde_json::Map::new();
+                    for k in keys {
+                        out.insert(k.clone(), sorted(&m[k]));
+                    }
+                    serde_json::Value::Object(out)
+                }
+                serde_json::Value::Array(a) => {
+                    serde_json::Value::Array(a.iter().map(sorted).collect())
+                }
+                other => other.clone(),
+            }
+        }
+        serde_json::to_string(&sorted(&serde_json::Value::Object(self.object.clone())))
+            .expect("a JSON value serialises")
+    }
+}
+
+/// The two binding callbacks. Both are required; both may be called
+/// concurrently from many reads on any thread and should honour the call
+/// context.
+pub trait ResourceHandler: Send + Sync {
+    /// Turns a match into a read plan. May inspect bounded identity metadata
+    /// but must not read bodies or perform application effects. Return
+    /// [`CallbackError::Unavailable`] for a root denial.
+    fn resolve(
+        &self,
+        call: &CallContext,
+        m: &ResourceMatch,
+    ) -> Result<ResourceReadPlan, CallbackError>;
+
+    /// Reads one item's body. [`CallbackError::Unavailable`] makes an
+    /// `unavailable` issue; any other error a `read_failed` issue.
+    fn read(
+        &self,
+        call: &CallContext,
+        target: &ResourceTarget,
+    ) -> Result<ResourcePayload, CallbackError>;
+
+    /// An optional pure, conservative sizer: an upper bound on the encoded
+    /// bytes this payload adds to a full response (the item object plus its
+    /// separating comma). `None` (the default) uses the exact size.
+    fn encoded_size_hint(
+        &self,
+        _target: &ResourceTarget,
+        _payload: &ResourcePayload,
+    ) -> Option<u64> {
+        None
+    }
+}
+
+/// A definition with its handler.
+#[derive(Clone)]
+pub struct ResourceBinding {
+    definition: Arc<ResourceDefinition>,
+    handler: Arc<dyn ResourceHandler>,
+}
+
+impl std::fmt::Debug for ResourceBinding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceBinding")
+            .field("definition", &self.definition.uri_or_template())
+            .finish()
+    }
+}
+
+impl ResourceBinding {
+    /// A binding from a definition's JSON and a handler.
+    pub fn new(definition_json: &str, handler: Arc<dyn ResourceHandler>) -> Result<Self, Failure> {
+        Ok(Self::from_definition(
+            ResourceDefinition::from_json(definition_json)?,
+            handler,
+        ))
+    }
+
+    /// A binding from a parsed definition and a handler.
+    pub fn from_definition(
+        definition: ResourceDefinition,
+        handler: Arc<dyn ResourceHandler>,
+    ) -> Self {
+        ResourceBinding {
+            definition: Arc::new(definition),
+            handler,
+        }
+    }
+
+    /// The definition.
+    pub fn definition(&self) -> &Arc<ResourceDefinition> {
+        &self.definition
+    }
+
+    /// The handler.
+    pub fn handler(&self) -> &Arc<dyn ResourceHandler> {
+        &self.handler
+    }
+}
+
+/// Unix time in milliseconds, used for cursor issue and expiry times.
+pub type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
+
+/// Smallest accepted cursor MAC key, in bytes.
+pub const MIN_CURSOR_KEY_BYTES: usize = 32;
+/// Largest accepted cursor MAC key, in bytes.
+pub const MAX_CURSOR_KEY_BYTES: usize = 1024;
+
+/// Collects bindings, a policy, limits, and optionally a cursor key and a
+/// clock, then builds an immutable [`Resources`].
+#[derive(Default)]
+pub struct ResourcesBuilder {
+    bindings: Vec<ResourceBinding>,
+    policy: Option<Arc<dyn ResourcePolicy>>,
+    limits: ResourceLimits,
+    cursor_key: Option<Vec<u8>>,
+    clock: Option<Clock>,
+}
+
+impl ResourcesBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a binding (builder style).
+    pub fn binding(mut self, binding: ResourceBinding) -> Self {
+        self.bindings.push(binding);
+        self
+    }
+
+    /// Adds a binding in place.
+    pub fn push(&mut self, binding: ResourceBinding) {
+        self.bindings.push(binding);
+    }
+
+    /// Sets the policy (required).
+    pub fn policy(mut self, policy: Arc<dyn ResourcePolicy>) -> Self {
+        self.policy = Some(policy);
+        self
+    }
+
+    /// Sets the policy in place.
+    pub fn set_policy(&mut self, policy: Arc<dyn ResourcePolicy>) {
+        self.policy = Some(policy);
+    }
+
+    /// Sets the limit overrides (`WithResourceLimits`).
+    pub fn limits(mut self, limits: ResourceLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets one limit override in place (`0` = default, negative fails at build).
+    pub fn set_limit(&mut self, limit: Limit, value: i64) {
+        self.limits.set(limit, value);
+    }
+
+    /// Sets the cursor MAC key (32 to 1024 bytes) shared by a fleet of
+    /// replicas; without one, a random key is made per registry.
+    pub fn cursor_key(mut self, key: &[u8]) -> Self {
+        self.cursor_key = Some(key.to_vec());
+        self
+    }
+
+    /// Sets the cursor key in place.
+    pub fn set_cursor_key(&mut self, key: &[u8]) {
+        self.cursor_key = Some(key.to_vec());
+    }
+
+    /// Sets the wall clock used for cursor issue and expiry times.
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.clock = Some(clock);
+        self
+    }
+
+    /// Sets the clock in place.
+    pub fn set_clock(&mut self, clock: Clock) {
+        self.clock = Some(clock);
+    }
+
+    /// Validates everything against the final limits and builds the registry.
+    pub fn build(self) -> Result<Resources, Failure> {
+        let limits = self.limits.resolve()?;
+        let policy = self
+            .policy
+            .ok_or_else(|| Failure::config("a resource policy is required"))?;
+        let cursor_key = match self.cursor_key {
+            Some(k) if k.len() < MIN_CURSOR_KEY_BYTES => {
+                return Err(Failure::config("cursor key must be at least 32 bytes"))
+            }
+            Some(k) if k.len() > MAX_CURSOR_KEY_BYTES => {
+                return Err(Failure::config("cursor key must be at most 1024 bytes"))
+            }
+            Some(k) => k,
+            None => {
+                let mut k = vec![0u8; 32];
+                rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut k);
+                k
+            }
+        };
+        let clock = self.clock.unwrap_or_else(|| Arc::new(system_clock_ms));
+
+        let mut exact: HashMap<String, usize> = HashMap::new();
+        let mut template_texts: HashMap<String, usize> = HashMap::new();
+        let mut index = TemplateIndex::default();
+        for (i, b) in self.bindings.iter().enumerate() {
+            let d = &b.definition;
+            if d.uri_or_template().len() > limits.max_uri_bytes {
+                return Err(Failure::config(format!(
+                    "definition {} exceeds max_uri_bytes",
+                    if d.is_template() {
+                        "uriTemplate"
+                    } else {
+                        "uri"
+                    }
+                )));
+            }
+            match d.template() {
+                None => {
+                    if exact.insert(d.uri_or_template().to_string(), i).is_some() {
+                        return Err(Failure::config("duplicate resource uri"));
+                    }
+                }
+                Some(t) => {
+                    if template_texts.insert(t.as_str().to_string(), i).is_some() {
+                        return Err(Failure::config("duplicate resource uriTemplate"));
+                    }
+                    index.insert(t, i);
+                }
+            }
+        }
+
+        let mut resource_order: Vec<usize> = exact.values().copied().collect();
+        resource_order.sort_by(|&a, &b| {
+            let (da, db) = (&self.bindings[a].definition, &self.bindings[b].definition);
+            (da.uri_or_template(), da.name()).cmp(&(db.uri_or_template(), db.name()))
+        });
+        let mut template_order: Vec<usize> = template_texts.values().copied().collect();
+        template_order.sort_by(|&a, &b| {
+            let (da, db) = (&self.bindings[a].definition, &self.bindings[b].definition);
+            (da.uri_or_template(), da.name()).cmp(&(db.uri_or_template(), db.name()))
+        });
+
+        let revision = {
+            let mut h = Sha256::new();
+            h.update(b"mcp-resources registry v1\n");
+            for (tag, order) in [(b"R", &resource_order), (b"T", &template_order)] {
+                for &i in order.iter() {
+                    let c = self.bindings[i].definition.canonical_json();
+                    h.update(tag);
+                    h.update((c.len() as u64).to_be_bytes());
+                    h.update(c.as_bytes());
+                }
+            }
+            h.finalize().into()
+        };
+
+        Ok(Resources {
+            bindings: self.bindings,
+            exact,
+            index,
+            resource_order,
+            template_order,
+            policy,
+            limits,
+            revision,
+            cursor_key,
+            clock,
+        })
+    }
+}
+
+fn system_clock_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// An immutable registry. `Send + Sync`; share it behind an `Arc`.
+/// It owns no thread, listener or background job.
+pub struct Resources {
+    bindings: Vec<ResourceBinding>,
+    exact: HashMap<String, usize>,
+    index: TemplateIndex,
+    resource_order: Vec<usize>,
+    template_order: Vec<usize>,
+    policy: Arc<dyn ResourcePolicy>,
+    limits: Limits,
+    revision: [u8; 32],
+    cursor_key: Vec<u8>,
+    clock: Clock,
+}
+
+impl std::fmt::Debug for Resources {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Resources")
+            .field("bindings", &self.bindings.len())
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+/// The binding chosen for a URI, with its match.
+#[derive(Debug, Clone)]
+pub struct Selection<'r> {
+    /// The chosen binding.
+    pub binding: &'r ResourceBinding,
+    /// The match handed to `resolve`.
+    pub matched: ResourceMatch,
+}
+
+impl Resources {
+    /// A new builder (`NewResources`).
+    pub fn builder() -> ResourcesBuilder {
+        ResourcesBuilder::new()
+    }
+
+    /// The effective limits.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &Arc<dyn ResourcePolicy> {
+        &self.policy
+    }
+
+    /// Every binding, in registration order.
+    pub fn bindings(&self) -> &[ResourceBinding] {
+        &self.bindings
+    }
+
+    /// Exact-URI bindings sorted by URI then name (binding indices).
+    pub fn resource_order(&self) -> &[usize] {
+        &self.resource_order
+    }
+
+    /// Template bindings sorted by template then name (binding indices).
+    pub fn template_order(&self) -> &[usize] {
+        &self.template_order
+    }
+
+    /// The content revision: SHA-256 of the canonical registered
+    /// descriptions; identical registries agree.
+    pub fn revision(&self) -> [u8; 32] {
+        self.revision
+    }
+
+    /// The cursor MAC key.
+    pub fn cursor_key(&self) -> &[u8] {
+        &self.cursor_key
+    }
+
+    /// The current wall-clock time in Unix milliseconds (the configured clock).
+    pub fn now_unix_ms(&self) -> u64 {
+        (self.clock)()
+    }
+
+    /// Validates a requested identifier and selects its binding: an exact
+    /// registration wins; otherwise exactly one template must match.
+    ///
+    /// Errors: invalid identifier, ambiguous match and bad captures are
+    /// `invalid_request`; no match is `unavailable` (the same public error as
+    /// a discovery denial).
+    pub fn select(&self, uri: &[u8]) -> Result<Selection<'_>, Failure> {
+        let uri =
+            validate_uri(uri, self.limits.max_uri_bytes).map_err(|e| e.into_request_failure())?;
+        if let Some(&i) = self.exact.get(uri) {
+            let binding = &self.bindings[i];
+            return Ok(Selection {
+                binding,
+                matched: ResourceMatch::new(
+                    binding.definition.clone(),
+                    uri.to_string(),
+                    Vec::new(),
+                ),
+            });
+        }
+        let shape =
+            RequestShape::of(uri).ok_or_else(|| Failure::new(FailureKind::InvalidRequest))?;
+        let mut found = [usize::MAX; 2];
+        let n = self.index.find(&shape, &mut found);
+        match n {
+            0 => Err(Failure::new(FailureKind::Unavailable)
+                .caused_by(crate::error::CauseText("no registration matches".into()))),
+            1 => {
+                let binding = &self.bindings[found[0]];
+                let template = binding.definition.template().expect("indexed templates");
+                let raw = template
+                    .match_raw(uri)
+                    .ok_or_else(|| Failure::new(FailureKind::Unavailable))?;
+                let mut captures = Vec::with_capacity(raw.len());
+                for (name, raw) in template.names().iter().zip(raw) {
+                    let value = decode_capture(raw).map_err(|e| Failure::request(e.message()))?;
+                    captures.push((name.clone(), value));
+                }
+                Ok(Selection {
+                    binding,
+                    matched: ResourceMatch::new(
+                        binding.definition.clone(),
+                        uri.to_string(),
+                        captures,
+                    ),
+                })
+            }
+            _ => Err(Failure::request("ambiguous resource URI")),
+        }
+    }
+}
+
+/// Templates indexed by prefix (scheme + authority), literal suffix and a
+/// segment trie, so that selection cost does not grow with the number of
+/// templates.
+#[derive(Default)]
+struct TemplateIndex {
+    by_prefix: HashMap<String, HashMap<String, HashMap<usize, Node>>>,
+}
+
+#[derive(Default)]
+struct Node {
+    literal: HashMap<String, Node>,
+    variable: Option<Box<Node>>,
+    terminal: Vec<usize>,
+}
+
+impl TemplateIndex {
+    fn insert(&mut self, t: &Template, binding: usize) {
+        let mut node = self
+            .by_prefix
+            .entry(t.prefix().to_string())
+            .or_default()
+            .entry(t.suffix().to_string())
+            .or_default()
+            .entry(t.segments().len())
+            .or_default();
+        for seg in t.segments() {
+            node = match seg {
+                Segment::Literal(l) => node.literal.entry(l.clone()).or_default(),
+                Segment::Variable(_) => node.variable.get_or_insert_with(Default::default),
+            };
+        }
+        node.terminal.push(binding);
+    }
+
+    /// Writes up to two matching bindings into `out`; returns how many
+    /// matched (capped at 2).
+    fn find(&self, shape: &RequestShape<'_>, out: &mut [usize; 2]) -> usize {
+        let Some(root) = self
+            .by_prefix
+            .get(shape.prefix)
+            .and_then(|m| m.get(shape.suffix))
+            .and_then(|m| m.get(&shape.segment_count()))
+        else {
+            return 0;
+        };
+        let segments: Vec<&str> = shape.segments().collect();
+        let mut n = 0;
+        Self::walk(root, &segments, out, &mut n);
+        n
+    }
+
+    fn walk(node: &Node, rest: &[&str], out: &mut [usize; 2], n: &mut usize) {
+        if *n >= 2 {
+            return;
+        }
+        let Some((first, tail)) = rest.split_first() else {
+            for &b in &node.terminal {
+                if *n < 2 {
+                    out[*n] = b;
+                    *n += 1;
+                }
+            }
+            return;
+        };
+        if let Some(next) = node.literal.get(*first) {
+            Self::walk(next, tail, out, n);
+        }
+        if !first.is_empty() {
+            if let Some(next) = &node.variable {
+                Self::walk(next, tail, out, n);
+            }
+        }
+    }
+}

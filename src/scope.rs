@@ -1,0 +1,191 @@
+//! Request scopes: the deadline and cancellation of one call, and the call
+//! context every host callback receives.
+
+use std::any::Any;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// Opaque per-request data the caller hands to every callback.
+pub type RequestData = Arc<dyn Any + Send + Sync>;
+
+#[derive(Default)]
+struct CancelInner {
+    canceled: AtomicBool,
+    lock: Mutex<()>,
+    wake: Condvar,
+}
+
+/// A cancellation token. Cloning shares the token; `cancel` is safe from any
+/// thread at any time and is idempotent.
+#[derive(Clone, Default)]
+pub struct CancelToken {
+    inner: Arc<CancelInner>,
+}
+
+impl std::fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CancelToken")
+            .field("canceled", &self.is_canceled())
+            .finish()
+    }
+}
+
+impl CancelToken {
+    /// A fresh, uncancelled token.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Cancels the token and wakes every waiter.
+    pub fn cancel(&self) {
+        self.inner.canceled.store(true, Ordering::SeqCst);
+        let _guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
+        self.inner.wake.notify_all();
+    }
+
+    /// Whether the token has been cancelled.
+    pub fn is_canceled(&self) -> bool {
+        self.inner.canceled.load(Ordering::SeqCst)
+    }
+
+    /// Blocks until the token is cancelled or `deadline` passes; returns
+    /// whether it was cancelled.
+    pub fn wait_until(&self, deadline: Instant) -> bool {
+        let mut guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if self.is_canceled() {
+                return true;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return false;
+            }
+            guard = match self.inner.wake.wait_timeout(guard, deadline - now) {
+                Ok((g, _)) => g,
+                Err(p) => p.into_inner().0,
+            };
+        }
+    }
+}
+
+/// The deadline and cancellation of one call (read or list page).
+#[derive(Clone)]
+pub struct RequestScope {
+    deadline: Instant,
+    cancel: Option<CancelToken>,
+    request_data: Option<RequestData>,
+}
+
+impl RequestScope {
+    /// A scope starting now: deadline = min(now + `limit`, now + `caller_timeout`).
+    pub fn start(
+        limit: Duration,
+        caller_timeout: Option<Duration>,
+        cancel: Option<CancelToken>,
+        request_data: Option<RequestData>,
+    ) -> Self {
+        let now = Instant::now();
+        let budget = match caller_timeout {
+            Some(t) if t < limit => t,
+            _ => limit,
+        };
+        RequestScope {
+            deadline: now.checked_add(budget).unwrap_or(now + limit),
+            cancel,
+            request_data,
+        }
+    }
+
+    /// The whole-call deadline.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Whether the caller cancelled.
+    pub fn is_canceled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(CancelToken::is_canceled)
+    }
+
+    /// Whether the whole-call deadline has passed.
+    pub fn is_expired(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
+    /// The caller's cancellation token, if any.
+    pub fn cancel_token(&self) -> Option<&CancelToken> {
+        self.cancel.as_ref()
+    }
+
+    /// The caller's request data, if any.
+    pub fn request_data(&self) -> Option<&RequestData> {
+        self.request_data.as_ref()
+    }
+
+    /// A call context for a policy or resolve callback (whole-call deadline).
+    pub fn call(&self) -> CallContext {
+        CallContext {
+            scope: self.clone(),
+            deadline: self.deadline,
+            max_bytes: None,
+        }
+    }
+
+    /// A call context for a body read with its own (earlier or equal)
+    /// deadline and the item byte limit as a hint.
+    pub fn item_call(&self, deadline: Instant, max_bytes: u64) -> CallContext {
+        CallContext {
+            scope: self.clone(),
+            deadline: deadline.min(self.deadline),
+            max_bytes: Some(max_bytes),
+        }
+    }
+}
+
+/// What a callback learns about the call it serves. It owns what it holds,
+/// so a body read abandoned at its deadline may keep it safely.
+#[derive(Clone)]
+pub struct CallContext {
+    scope: RequestScope,
+    deadline: Instant,
+    max_bytes: Option<u64>,
+}
+
+impl CallContext {
+    /// A context detached from any call, with `timeout` left (for tests and
+    /// hosts calling their own callbacks).
+    pub fn detached(timeout: Duration) -> Self {
+        RequestScope::start(timeout, None, None, None).call()
+    }
+
+    /// Whether the callback should stop: the caller cancelled or this
+    /// callback's deadline passed.
+    pub fn is_canceled(&self) -> bool {
+        self.scope.is_canceled() || Instant::now() >= self.deadline
+    }
+
+    /// Time left before this callback's deadline (zero when passed).
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    /// This callback's deadline.
+    pub fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// The caller's request data, if any.
+    pub fn request_data(&self) -> Option<&(dyn Any + Send + Sync)> {
+        self.scope.request_data().map(|d| d.as_ref())
+    }
+
+    /// For body reads: the item byte limit (a hint; the gateway enforces it).
+    pub fn max_bytes(&self) -> Option<u64> {
+        self.max_bytes
+    }
+
+    /// The caller's cancellation token, if any.
+    pub fn cancel_token(&self) -> Option<&CancelToken> {
+        self.scope.cancel_token()
+    }
+}
