@@ -200,6 +200,11 @@ fn check_chars(s: &str, from: usize, to: usize, brackets_ok: bool) -> Result<(),
 ///
 /// `max_bytes` is the configured `max_uri_bytes`.
 pub fn validate_uri(bytes: &[u8], max_bytes: usize) -> Result<&str, UriError> {
+    validate_uri_parts(bytes, max_bytes).map(|(s, _)| s)
+}
+
+/// Like [`validate_uri`], also returning the URI's parts.
+pub fn validate_uri_parts(bytes: &[u8], max_bytes: usize) -> Result<(&str, UriParts), UriError> {
     if bytes.is_empty() {
         return Err(UriError::Empty);
     }
@@ -207,8 +212,8 @@ pub fn validate_uri(bytes: &[u8], max_bytes: usize) -> Result<&str, UriError> {
         return Err(UriError::TooLong);
     }
     let s = std::str::from_utf8(bytes).map_err(|_| UriError::InvalidUtf8)?;
-    validate_uri_str(s)?;
-    Ok(s)
+    let parts = validate_uri_str(s)?;
+    Ok((s, parts))
 }
 
 /// Validates identifier text of any length (callers enforce length limits).

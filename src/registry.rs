@@ -2,12 +2,14 @@
 //! a policy, the effective limits, and the selection index.
 
 use std::collections::HashMap;
+
+use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
 use crate::error::{CallbackError, Failure, FailureKind};
-use crate::identity::{validate_uri, validate_uri_str};
+use crate::identity::{validate_uri_parts, validate_uri_str};
 use crate::limits::{Limit, Limits, ResourceLimits, MAX_DEFINITION_BYTES, MAX_META_BYTES};
 use crate::plan::{
     uses_reserved_key, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget,
@@ -336,7 +338,7 @@ impl ResourcesBuilder {
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(system_clock_ms));
 
-        let mut exact: HashMap<String, usize> = HashMap::new();
+        let mut exact: FxHashMap<String, usize> = FxHashMap::default();
         let mut template_texts: HashMap<String, usize> = HashMap::new();
         let mut index = TemplateIndex::default();
         for (i, b) in self.bindings.iter().enumerate() {
@@ -416,7 +418,7 @@ fn system_clock_ms() -> u64 {
 /// It owns no thread, listener or background job.
 pub struct Resources {
     bindings: Vec<ResourceBinding>,
-    exact: HashMap<String, usize>,
+    exact: FxHashMap<String, usize>,
     index: TemplateIndex,
     resource_order: Vec<usize>,
     template_order: Vec<usize>,
@@ -499,8 +501,8 @@ impl Resources {
     /// `invalid_request`; no match is `unavailable` (the same public error as
     /// a discovery denial).
     pub fn select(&self, uri: &[u8]) -> Result<Selection<'_>, Failure> {
-        let uri =
-            validate_uri(uri, self.limits.max_uri_bytes).map_err(|e| e.into_request_failure())?;
+        let (uri, parts) = validate_uri_parts(uri, self.limits.max_uri_bytes)
+            .map_err(|e| e.into_request_failure())?;
         if let Some(&i) = self.exact.get(uri) {
             let binding = &self.bindings[i];
             return Ok(Selection {
@@ -512,8 +514,7 @@ impl Resources {
                 ),
             });
         }
-        let shape =
-            RequestShape::of(uri).ok_or_else(|| Failure::new(FailureKind::InvalidRequest))?;
+        let shape = RequestShape::from_parts(uri, parts);
         let mut found = [usize::MAX; 2];
         let n = self.index.find(&shape, &mut found);
         match n {
@@ -522,9 +523,7 @@ impl Resources {
             1 => {
                 let binding = &self.bindings[found[0]];
                 let template = binding.definition.template().expect("indexed templates");
-                let raw = template
-                    .match_raw(uri)
-                    .ok_or_else(|| Failure::new(FailureKind::Unavailable))?;
+                let raw = template.captures_in_path(shape.path);
                 let mut captures = Vec::with_capacity(raw.len());
                 for (name, raw) in template.names().iter().zip(raw) {
                     let value = decode_capture(raw).map_err(|e| Failure::request(e.message()))?;
@@ -549,12 +548,12 @@ impl Resources {
 /// templates.
 #[derive(Default)]
 struct TemplateIndex {
-    by_prefix: HashMap<String, HashMap<String, HashMap<usize, Node>>>,
+    by_prefix: FxHashMap<String, FxHashMap<String, FxHashMap<usize, Node>>>,
 }
 
 #[derive(Default)]
 struct Node {
-    literal: HashMap<String, Node>,
+    literal: FxHashMap<String, Node>,
     variable: Option<Box<Node>>,
     terminal: Vec<usize>,
 }
@@ -589,17 +588,17 @@ impl TemplateIndex {
         else {
             return 0;
         };
-        let segments: Vec<&str> = shape.segments().collect();
         let mut n = 0;
-        Self::walk(root, &segments, out, &mut n);
+        Self::walk(root, Some(shape.path), out, &mut n);
         n
     }
 
-    fn walk(node: &Node, rest: &[&str], out: &mut [usize; 2], n: &mut usize) {
+    /// `rest` is the unconsumed path (`None` once every segment is consumed).
+    fn walk(node: &Node, rest: Option<&str>, out: &mut [usize; 2], n: &mut usize) {
         if *n >= 2 {
             return;
         }
-        let Some((first, tail)) = rest.split_first() else {
+        let Some(rest) = rest else {
             for &b in &node.terminal {
                 if *n < 2 {
                     out[*n] = b;
@@ -608,7 +607,11 @@ impl TemplateIndex {
             }
             return;
         };
-        if let Some(next) = node.literal.get(*first) {
+        let (first, tail) = match rest.find('/') {
+            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+            None => (rest, None),
+        };
+        if let Some(next) = node.literal.get(first) {
             Self::walk(next, tail, out, n);
         }
         if !first.is_empty() {

@@ -8,7 +8,7 @@
 //! Static query and fragment text stays literal and is compared byte for byte.
 
 use crate::error::Failure;
-use crate::identity::{split_parts, validate_uri_str, UriError};
+use crate::identity::{split_parts, validate_uri_str, UriError, UriParts};
 
 /// One path segment of a template.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -125,11 +125,14 @@ impl Template {
             prefix_end: parts.path_start,
             path_end: parts.path_end,
         };
-        let path = &text[layout.prefix_end..layout.path_end];
+        // Segment boundaries come from the masked text: a `/` inside an
+        // expression (`{/x}`) is not a separator.
+        let masked_path = &masked[layout.prefix_end..layout.path_end];
         let mut segments = Vec::new();
         let mut names: Vec<String> = Vec::new();
         let mut offset = layout.prefix_end;
-        for seg in path.split('/') {
+        for masked_seg in masked_path.split('/') {
+            let seg = &text[offset..offset + masked_seg.len()];
             if let Some(brace) = seg.find(['{', '}']) {
                 let whole = seg.starts_with('{') && seg.ends_with('}') && seg.len() >= 2;
                 let body = if whole { &seg[1..seg.len() - 1] } else { "" };
@@ -186,6 +189,18 @@ impl Template {
         &self.segments
     }
 
+    /// The raw captures of a request path already known to match this
+    /// template's structure (as found by the registry index), in template order.
+    pub fn captures_in_path<'u>(&self, path: &'u str) -> Vec<&'u str> {
+        let mut raw = vec![""; self.names.len()];
+        for (seg, got) in self.segments.iter().zip(path.split('/')) {
+            if let Segment::Variable(i) = seg {
+                raw[*i] = got;
+            }
+        }
+        raw
+    }
+
     /// Matches a validated request URI structurally, returning the raw
     /// (still percent-encoded) capture per variable in template order.
     pub fn match_raw<'u>(&self, uri: &'u str) -> Option<Vec<&'u str>> {
@@ -225,12 +240,16 @@ pub struct RequestShape<'u> {
 impl<'u> RequestShape<'u> {
     /// Splits a URI; `None` when it has no scheme.
     pub fn of(uri: &'u str) -> Option<Self> {
-        let p = split_parts(uri)?;
-        Some(RequestShape {
+        Some(Self::from_parts(uri, split_parts(uri)?))
+    }
+
+    /// Splits a URI whose parts are already known.
+    pub fn from_parts(uri: &'u str, p: UriParts) -> Self {
+        RequestShape {
             prefix: &uri[..p.path_start],
             path: &uri[p.path_start..p.path_end],
             suffix: &uri[p.path_end..],
-        })
+        }
     }
 
     /// The path segments.
@@ -282,8 +301,12 @@ pub fn decode_capture(raw: &str) -> Result<String, CaptureError> {
     if raw.is_empty() {
         return Err(CaptureError::Empty);
     }
-    let bytes: Vec<u8> = percent_encoding::percent_decode_str(raw).collect();
-    let value = String::from_utf8(bytes).map_err(|_| CaptureError::InvalidUtf8)?;
+    let value = if raw.contains('%') {
+        let bytes: Vec<u8> = percent_encoding::percent_decode_str(raw).collect();
+        String::from_utf8(bytes).map_err(|_| CaptureError::InvalidUtf8)?
+    } else {
+        raw.to_string()
+    };
     if value.contains('/') {
         return Err(CaptureError::Slash);
     }

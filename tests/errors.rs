@@ -1,0 +1,66 @@
+//! DESIGN section 3 "Errors": Failure kinds, safe messages, private causes,
+//! JSON-RPC codes.
+
+use std::error::Error;
+
+use mcp_resources::error::CauseText;
+use mcp_resources::{Failure, FailureKind};
+
+const ALL: [FailureKind; 12] = [
+    FailureKind::InvalidRequest,
+    FailureKind::Unavailable,
+    FailureKind::InvalidPlan,
+    FailureKind::Policy,
+    FailureKind::ReadFailed,
+    FailureKind::Timeout,
+    FailureKind::InvalidContent,
+    FailureKind::BudgetExceeded,
+    FailureKind::Canceled,
+    FailureKind::DeadlineExceeded,
+    FailureKind::Size,
+    FailureKind::InvalidConfiguration,
+];
+
+#[test]
+fn kinds_have_stable_values_and_names() {
+    for (i, k) in ALL.iter().enumerate() {
+        assert_eq!(*k as u32, i as u32 + 1);
+    }
+    assert_eq!(FailureKind::BudgetExceeded.as_str(), "budget_exceeded");
+    assert_eq!(
+        FailureKind::InvalidConfiguration.to_string(),
+        "invalid_configuration"
+    );
+}
+
+#[test]
+fn jsonrpc_codes_follow_the_design() {
+    for k in ALL {
+        let want = match k {
+            FailureKind::InvalidRequest | FailureKind::Unavailable => -32602,
+            _ => -32603,
+        };
+        assert_eq!(Failure::new(k).jsonrpc_code(), want, "{k}");
+    }
+}
+
+#[test]
+fn private_causes_stay_out_of_the_safe_message_and_display() {
+    let f = Failure::new(FailureKind::Policy).caused_by(CauseText("db password=hunter2".into()));
+    assert_eq!(f.message(), "resource policy failed");
+    assert!(!f.to_string().contains("hunter2"));
+    assert!(!format!("{f:?}").contains("hunter2"));
+    assert_eq!(f.cause_text(), "db password=hunter2");
+    assert!(f.source().unwrap().to_string().contains("hunter2"));
+    assert!(Failure::new(FailureKind::Policy).source().is_none());
+    assert_eq!(Failure::new(FailureKind::Policy).cause_text(), "");
+}
+
+#[test]
+fn every_kind_has_a_fixed_message() {
+    let mut seen = std::collections::HashSet::new();
+    for k in ALL {
+        assert!(!k.default_message().is_empty());
+        assert!(seen.insert(k.default_message()), "messages are distinct");
+    }
+}

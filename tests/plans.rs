@@ -1,0 +1,221 @@
+//! SPEC "Resource contracts" and "Selection and identity": targets, plans
+//! and payloads are validated, copied constructions.
+
+use mcp_resources::plan::{is_media_type, parse_meta, DEFAULT_REPRESENTATION};
+use mcp_resources::*;
+
+fn target(uri: &str, rep: &str) -> ResourceTarget {
+    ResourceTarget::new(uri, rep, None).unwrap()
+}
+
+#[test]
+fn targets_own_uri_representation_and_authorization() {
+    let auth = r#"{"tenant":"t1","scopes":["read"]}"#;
+    let t = ResourceTarget::new("doc://x", "thumb", Some(auth)).unwrap();
+    assert_eq!(t.uri(), "doc://x");
+    assert_eq!(t.representation(), "thumb");
+    assert_eq!(
+        t.authorization(),
+        Some(auth),
+        "authorization bytes are kept exactly"
+    );
+    assert_eq!(
+        ResourceTarget::new("doc://x", "", None)
+            .unwrap()
+            .representation(),
+        DEFAULT_REPRESENTATION
+    );
+}
+
+#[test]
+fn target_debug_output_never_shows_authorization_data() {
+    let t = ResourceTarget::new("doc://x", "", Some(r#"{"secret":"hunter2"}"#)).unwrap();
+    assert!(!format!("{t:?}").contains("hunter2"));
+}
+
+#[test]
+fn target_identifiers_are_validated() {
+    for bad in [
+        "rel",
+        "s://u@h/x",
+        "mcp-warning://read/00000000000000000000000000000000",
+        "s://h/%zz",
+        "",
+    ] {
+        let e = ResourceTarget::new(bad, "", None).unwrap_err();
+        assert_eq!(e.kind(), FailureKind::InvalidPlan, "{bad}");
+    }
+}
+
+#[test]
+fn authorization_json_must_parse_and_fit_64_kib() {
+    for bad in ["", "{", "nope", "{\"a\":1} x"] {
+        assert_eq!(
+            ResourceTarget::new("d://x", "", Some(bad))
+                .unwrap_err()
+                .kind(),
+            FailureKind::InvalidPlan,
+            "{bad:?}"
+        );
+    }
+    let big = format!("\"{}\"", "a".repeat(64 * 1024 - 1));
+    assert_eq!(
+        ResourceTarget::new("d://x", "", Some(&big))
+            .unwrap_err()
+            .kind(),
+        FailureKind::InvalidPlan
+    );
+    let fits = format!("\"{}\"", "a".repeat(64 * 1024 - 2));
+    ResourceTarget::new("d://x", "", Some(&fits)).unwrap();
+    for good in ["null", "1", "[]", "{}"] {
+        ResourceTarget::new("d://x", "", Some(good)).unwrap();
+    }
+}
+
+#[test]
+fn representation_labels_are_bounded_and_printable() {
+    assert!(ResourceTarget::new("d://x", &"r".repeat(257), None).is_err());
+    assert!(ResourceTarget::new("d://x", &"r".repeat(256), None).is_ok());
+    assert!(ResourceTarget::new("d://x", "a\nb", None).is_err());
+}
+
+#[test]
+fn duplicate_item_uris_fail_plan_construction() {
+    let e = ResourceReadPlan::new(
+        target("d://b", ""),
+        vec![target("d://1", ""), target("d://1", "")],
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), FailureKind::InvalidPlan);
+}
+
+#[test]
+fn duplicate_item_uris_fail_even_with_different_representations() {
+    let e = ResourceReadPlan::new(
+        target("d://b", ""),
+        vec![target("d://1", "png"), target("d://1", "jpeg")],
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), FailureKind::InvalidPlan);
+}
+
+#[test]
+fn requested_target_may_equal_an_item() {
+    let p = ResourceReadPlan::new(
+        target("d://1", "png"),
+        vec![target("d://1", "png"), target("d://2", "")],
+    )
+    .unwrap();
+    assert_eq!(p.items().len(), 2);
+}
+
+#[test]
+fn requested_uri_with_another_representation_fails() {
+    let e =
+        ResourceReadPlan::new(target("d://1", "png"), vec![target("d://1", "jpeg")]).unwrap_err();
+    assert_eq!(e.kind(), FailureKind::InvalidPlan);
+}
+
+#[test]
+fn plans_preserve_item_order() {
+    let items: Vec<ResourceTarget> = ["d://3", "d://1", "d://2"]
+        .iter()
+        .map(|u| target(u, ""))
+        .collect();
+    let p = ResourceReadPlan::new(target("d://b", ""), items).unwrap();
+    let uris: Vec<&str> = p.items().iter().map(|t| t.uri()).collect();
+    assert_eq!(uris, ["d://3", "d://1", "d://2"]);
+}
+
+#[test]
+fn a_plan_with_zero_items_is_an_empty_bundle() {
+    let p = ResourceReadPlan::new(target("d://b", ""), vec![]).unwrap();
+    assert!(p.items().is_empty());
+}
+
+#[test]
+fn explicit_empty_text_and_empty_blobs_are_valid() {
+    let t = ResourcePayload::text("text/plain", "").unwrap();
+    assert_eq!(t.body(), &PayloadBody::Text(String::new()));
+    assert_eq!(t.payload_bytes(), 0);
+    let b = ResourcePayload::blob("application/octet-stream", &[]).unwrap();
+    assert_eq!(b.body(), &PayloadBody::Blob(Vec::new()));
+}
+
+#[test]
+fn each_item_declares_its_own_mime_type() {
+    let p = ResourcePayload::blob("image/png", &[1, 2, 3]).unwrap();
+    assert_eq!(p.mime_type(), "image/png");
+    assert_eq!(p.payload_bytes(), 3);
+}
+
+#[test]
+fn mime_types_follow_rfc_9110() {
+    for good in [
+        "text/plain",
+        "text/plain;charset=utf-8",
+        "text/plain; charset=\"utf-8\"",
+        "application/vnd.api+json",
+        "multipart/mixed; boundary=\"a b\\\"c\"",
+        "a/b ; x=y",
+    ] {
+        assert!(is_media_type(good), "{good}");
+    }
+    for bad in [
+        "",
+        "text",
+        "text/",
+        "/plain",
+        "text/plain;",
+        "text/plain; charset",
+        "text/plain charset=x",
+        "te xt/plain",
+        "text/plain; a=\"unterminated",
+        "text/plain ",
+        "text/pl@in",
+        "text/plain;a=\u{1}",
+    ] {
+        assert!(!is_media_type(bad), "{bad:?}");
+        assert_eq!(
+            ResourcePayload::text(bad, "x").unwrap_err().kind(),
+            FailureKind::InvalidContent
+        );
+    }
+    assert!(!is_media_type(&format!("a/{}", "b".repeat(254))));
+}
+
+#[test]
+fn payload_meta_must_be_an_object_without_the_reserved_key() {
+    let p = ResourcePayload::text("text/plain", "x")
+        .unwrap()
+        .with_meta_json(r#"{"app/k":1}"#)
+        .unwrap();
+    assert_eq!(p.meta().unwrap()["app/k"], 1);
+    for bad in [
+        "[]",
+        "1",
+        "{",
+        r#"{"go.phpboyscout.uk/mcp.resourceRead":{}}"#,
+        r#"{"a":[{"go.phpboyscout.uk/mcp.resourceRead":1}]}"#,
+    ] {
+        let e = ResourcePayload::text("text/plain", "x")
+            .unwrap()
+            .with_meta_json(bad)
+            .unwrap_err();
+        assert_eq!(e.kind(), FailureKind::InvalidContent, "{bad}");
+    }
+    let big = format!(r#"{{"k":"{}"}}"#, "a".repeat(64 * 1024));
+    assert!(parse_meta(&big).is_err());
+}
+
+#[test]
+fn constructors_copy_their_input() {
+    let mut bytes = vec![1u8, 2, 3];
+    let p = ResourcePayload::blob("a/b", &bytes).unwrap();
+    bytes[0] = 9;
+    assert_eq!(p.body(), &PayloadBody::Blob(vec![1, 2, 3]));
+    let mut uri = String::from("d://x");
+    let t = ResourceTarget::new(&uri, "", None).unwrap();
+    uri.push('y');
+    assert_eq!(t.uri(), "d://x");
+}
