@@ -19,7 +19,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
-use crate::cursor::{self, Binding, Method};
+use crate::cursor::{self, Binding, Method, Signer};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::registry::Resources;
@@ -126,9 +126,10 @@ impl Resources {
             scope_hash: &scope_hash,
         };
         let now_ms = self.now_unix_ms();
+        let signer = Signer::new(self.cursor_key());
         let start = match options.cursor.as_deref() {
             None | Some([]) => 0,
-            Some(c) => cursor::verify(self.cursor_key(), binding, c, now_ms, order.len())?,
+            Some(c) => signer.verify(binding, c, now_ms, order.len())?,
         };
 
         let page_size = match options.page_size as usize {
@@ -184,8 +185,8 @@ impl Resources {
         check_scope(&scope)?;
         json.push(']');
 
-        let next_cursor = (position < order.len())
-            .then(|| cursor::issue(self.cursor_key(), binding, position as u64, now_ms));
+        let next_cursor =
+            (position < order.len()).then(|| signer.issue(binding, position as u64, now_ms));
         if let Some(c) = &next_cursor {
             json.push_str(",\"nextCursor\":\"");
             json.push_str(c);
