@@ -1,11 +1,11 @@
 //! SPEC "Resource contracts" and "Selection and identity": registry
 //! construction and binding selection.
 
-mod common;
+mod fixtures;
 
 use std::sync::Arc;
 
-use common::*;
+use fixtures::*;
 use mcp_resources::*;
 
 fn config_err(defs: &[String]) -> String {
