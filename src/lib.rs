@@ -18,6 +18,7 @@ mod cursor;
 pub mod error;
 pub mod executor;
 pub mod identity;
+mod jsonscan;
 pub mod limits;
 pub mod listing;
 pub mod plan;

@@ -10,9 +10,10 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{CallbackError, Failure, FailureKind};
 use crate::identity::{validate_uri_parts, validate_uri_str};
+use crate::jsonscan::{self, Node as Json};
 use crate::limits::{Limit, Limits, ResourceLimits, MAX_DEFINITION_BYTES, MAX_META_BYTES};
 use crate::plan::{
-    uses_reserved_key, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget,
+    ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, RESERVED_META_KEY,
 };
 use crate::policy::ResourcePolicy;
 use crate::scope::CallContext;
@@ -22,10 +23,12 @@ use crate::template::{decode_capture, RequestShape, Segment, Template};
 /// object, with exactly one of `uri` / `uriTemplate`.
 #[derive(Debug, Clone)]
 pub struct ResourceDefinition {
-    object: serde_json::Map<String, serde_json::Value>,
-    json: String,
-    key: String,
-    name: String,
+    /// Compact JSON, keys in the order given.
+    json: Box<str>,
+    /// Canonical JSON (keys sorted at every depth) when it differs from `json`.
+    canonical: Option<Box<str>>,
+    key: Box<str>,
+    name: Box<str>,
     template: Option<Template>,
 }
 
@@ -39,66 +42,76 @@ impl ResourceDefinition {
     /// Requires a JSON object with a string `name` and exactly one of a
     /// string `uri` (a valid identifier) or a string `uriTemplate` (a valid
     /// template); `_meta`, when present, is an object of at most 64 KiB; the
-    /// reserved metadata key may appear nowhere. The identifier length is
-    /// checked against `max_uri_bytes` when the registry is built.
+    /// reserved metadata key may appear nowhere; no object may repeat a key.
+    /// The identifier length is checked against `max_uri_bytes` when the
+    /// registry is built.
     pub fn from_json(json: &str) -> Result<Self, Failure> {
         if json.len() > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
-        let value: serde_json::Value = serde_json::from_str(json)
+        let mut compact = Vec::with_capacity(json.len());
+        let node = jsonscan::scan(json, &mut compact)
             .map_err(|e| def_error("definition is not valid JSON").caused_by(e))?;
-        let serde_json::Value::Object(object) = value else {
+        let Json::Object(entries, _) = &node else {
             return Err(def_error("definition is not a JSON object"));
         };
-        Self::from_object(object)
-    }
-
-    /// Builds a definition from an already parsed JSON object.
-    pub fn from_object(
-        object: serde_json::Map<String, serde_json::Value>,
-    ) -> Result<Self, Failure> {
-        let name = match object.get("name") {
-            Some(serde_json::Value::String(s)) if !s.is_empty() => s.clone(),
+        if node.has_duplicate_keys() {
+            return Err(def_error("definition repeats an object key"));
+        }
+        let field = |name: &str| entries.iter().find(|e| e.key == name).map(|e| &e.value);
+        let name = match field("name") {
+            Some(Json::Str(s, _)) if !s.is_empty() => s.as_ref(),
             Some(_) => return Err(def_error("definition name must be a non-empty string")),
             None => return Err(def_error("definition has no name")),
         };
-        let (key, template) = match (object.get("uri"), object.get("uriTemplate")) {
+        let (key, template) = match (field("uri"), field("uriTemplate")) {
             (Some(_), Some(_)) => return Err(def_error("definition has both uri and uriTemplate")),
             (None, None) => return Err(def_error("definition has neither uri nor uriTemplate")),
-            (Some(serde_json::Value::String(uri)), None) => {
+            (Some(Json::Str(uri, _)), None) => {
                 validate_uri_str(uri)
                     .map_err(|e| Failure::config(format!("definition uri is invalid: {e}")))?;
-                (uri.clone(), None)
+                (uri.as_ref(), None)
             }
-            (None, Some(serde_json::Value::String(t))) => (t.clone(), Some(Template::parse(t)?)),
+            (None, Some(Json::Str(t, _))) => (t.as_ref(), Some(Template::parse(t)?)),
             _ => return Err(def_error("definition uri/uriTemplate must be a string")),
         };
-        if let Some(meta) = object.get("_meta") {
-            if !meta.is_object() {
+        if let Some(meta) = field("_meta") {
+            if !matches!(meta, Json::Object(..)) {
                 return Err(def_error("definition _meta must be an object"));
             }
-            if serde_json::to_string(meta).map_or(usize::MAX, |s| s.len()) > MAX_META_BYTES {
+            if meta.range().len() > MAX_META_BYTES {
                 return Err(def_error("definition _meta exceeds 64 KiB"));
             }
         }
-        let value = serde_json::Value::Object(object);
-        if uses_reserved_key(&value) {
+        if node.has_key(RESERVED_META_KEY) {
             return Err(def_error("definition uses the reserved metadata key"));
         }
-        let json = serde_json::to_string(&value).expect("a JSON value serialises");
-        if json.len() > MAX_DEFINITION_BYTES {
+        if compact.len() > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
-        let serde_json::Value::Object(object) = value else {
-            unreachable!("constructed as an object")
+        let canonical = if node.is_canonical() {
+            None
+        } else {
+            let mut out = Vec::with_capacity(compact.len());
+            node.write_canonical(&compact, &mut out);
+            Some(into_text(out))
         };
+        let (key, name) = (Box::from(key), Box::from(name));
         Ok(ResourceDefinition {
-            object,
-            json,
+            json: into_text(compact),
+            canonical,
             key,
             name,
             template,
         })
+    }
+
+    /// Builds a definition from an already parsed JSON object.
+    pub fn from_object(
+        object: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Self, Failure> {
+        let json = serde_json::to_string(object).expect("a JSON object serialises");
+        Self::from_json(&json)
     }
 
     /// The description as compact JSON (keys in the order given).
@@ -106,9 +119,9 @@ impl ResourceDefinition {
         &self.json
     }
 
-    /// The description object.
-    pub fn object(&self) -> &serde_json::Map<String, serde_json::Value> {
-        &self.object
+    /// The description parsed into a JSON object (a fresh copy).
+    pub fn to_object(&self) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::from_str(&self.json).expect("stored definitions are JSON objects")
     }
 
     /// The `uri` or the `uriTemplate`, exactly as registered.
@@ -131,54 +144,17 @@ impl ResourceDefinition {
         &self.name
     }
 
-    /// A canonical serialisation (object keys sorted at every depth), used
-    /// for the registry revision.
-    pub fn canonical_json(&self) -> String {
-        let mut out = Vec::with_capacity(self.json.len());
-        self.write_canonical_json(&mut out);
-        String::from_utf8(out).expect("JSON text is UTF-8")
-    }
-
-    /// Appends [`canonical_json`](Self::canonical_json) to `out` without
-    /// copying the description.
-    fn write_canonical_json(&self, out: &mut Vec<u8>) {
-        write_canonical_object(&self.object, out);
+    /// A canonical serialisation (object keys sorted at every depth, compact,
+    /// escaped as `serde_json` does), used for the registry revision.
+    pub fn canonical_json(&self) -> &str {
+        self.canonical.as_deref().unwrap_or(&self.json)
     }
 }
 
-/// Writes compact JSON with object keys sorted at every depth; scalars and
-/// keys are escaped exactly as `serde_json` does.
-fn write_canonical(value: &serde_json::Value, out: &mut Vec<u8>) {
-    match value {
-        serde_json::Value::Object(m) => write_canonical_object(m, out),
-        serde_json::Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_canonical(item, out);
-            }
-            out.push(b']');
-        }
-        scalar => serde_json::to_writer(&mut *out, scalar).expect("a JSON value serialises"),
-    }
-}
-
-fn write_canonical_object(map: &serde_json::Map<String, serde_json::Value>, out: &mut Vec<u8>) {
-    let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
-    // Keys of a map are unique, so an unstable sort is deterministic.
-    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
-    out.push(b'{');
-    for (i, (key, value)) in entries.into_iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        serde_json::to_writer(&mut *out, key).expect("a string serialises");
-        out.push(b':');
-        write_canonical(value, out);
-    }
-    out.push(b'}');
+fn into_text(bytes: Vec<u8>) -> Box<str> {
+    String::from_utf8(bytes)
+        .expect("serialised JSON is UTF-8")
+        .into_boxed_str()
 }
 
 /// The two binding callbacks. Both are required; both may be called
@@ -413,13 +389,9 @@ impl ResourcesBuilder {
         let revision = {
             let mut h = Sha256::new();
             h.update(b"mcp-resources registry v1\n");
-            let mut canonical = Vec::new();
             for (tag, order) in [(b"R", &resource_order), (b"T", &template_order)] {
                 for &i in order.iter() {
-                    canonical.clear();
-                    self.bindings[i]
-                        .definition
-                        .write_canonical_json(&mut canonical);
+                    let canonical = self.bindings[i].definition.canonical_json();
                     h.update(tag);
                     h.update((canonical.len() as u64).to_be_bytes());
                     h.update(&canonical);

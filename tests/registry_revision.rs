@@ -57,7 +57,12 @@ fn hex(bytes: [u8; 32]) -> String {
 fn canonical_json_sorts_keys_at_every_depth_and_escapes_like_serde() {
     let canonical: Vec<String> = DEFS
         .iter()
-        .map(|d| ResourceDefinition::from_json(d).unwrap().canonical_json())
+        .map(|d| {
+            ResourceDefinition::from_json(d)
+                .unwrap()
+                .canonical_json()
+                .to_string()
+        })
         .collect();
     assert_eq!(
         canonical,
