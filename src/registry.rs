@@ -394,7 +394,7 @@ impl ResourcesBuilder {
                     let canonical = self.bindings[i].definition.canonical_json();
                     h.update(tag);
                     h.update((canonical.len() as u64).to_be_bytes());
-                    h.update(&canonical);
+                    h.update(canonical);
                 }
             }
             h.finalize().into()

@@ -411,3 +411,22 @@ fn selection_scales_with_many_templates() {
         assert_eq!(s.matched.capture("id"), Some("q"));
     }
 }
+
+#[test]
+fn definitions_that_repeat_a_key_are_refused() {
+    assert!(config_err(&[r#"{"uri":"x://a","name":"n","name":"m"}"#.into()]).contains("repeats"));
+    assert!(
+        config_err(&[r#"{"uri":"x://a","name":"n","_meta":{"k":1,"\u006b":2}}"#.into()])
+            .contains("repeats")
+    );
+}
+
+#[test]
+fn descriptions_are_kept_as_compact_json_in_the_given_key_order() {
+    let r = registry(&[r#" { "uri" : "x://a", "name" : "n", "title" : "caf\u00e9" } "#.into()])
+        .unwrap();
+    assert_eq!(
+        r.bindings()[0].definition().json(),
+        r#"{"uri":"x://a","name":"n","title":"café"}"#
+    );
+}
