@@ -209,7 +209,7 @@ impl Resources {
             options.cancel.clone(),
             options.request_data.clone(),
         );
-        authorize::check_scope(&scope)?;
+        authorize::settle(&scope, false)?;
         let selection = self.select(uri)?;
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
@@ -217,6 +217,7 @@ impl Resources {
 
         authorize::discover(policy, &scope, definition)?;
         let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits)?;
+        authorize::check_scope(&scope)?;
         let (requested, targets) = plan.into_parts();
         authorize::requested(policy, &scope, &requested)?;
         let mut states = authorize::items(policy, &scope, &targets)?;
