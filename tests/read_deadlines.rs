@@ -262,3 +262,20 @@ fn executor_is_shared_send_sync_and_sized_from_cores() {
     let fx = Fx::new(&["x://i/0"]);
     assert!(!fx.read(&with_executor(&ex2)).unwrap().is_partial());
 }
+
+// "A module-internal request scope starts the deadline at adapter entry,
+// shortened by any caller deadline": an already-passed caller deadline
+// calls no callback at all.
+#[test]
+fn caller_deadline_already_passed_calls_no_callback() {
+    let fx = Fx::new(&["x://i/0"]);
+    let o = ReadOptions {
+        timeout: Some(Duration::ZERO),
+        ..opts()
+    };
+    assert_eq!(
+        fx.read(&o).unwrap_err().kind(),
+        FailureKind::DeadlineExceeded
+    );
+    assert!(fx.events().is_empty());
+}

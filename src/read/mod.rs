@@ -209,7 +209,7 @@ impl Resources {
             options.cancel.clone(),
             options.request_data.clone(),
         );
-        authorize::settle(&scope, false)?;
+        authorize::check_scope(&scope)?;
         let selection = self.select(uri)?;
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
