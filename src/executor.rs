@@ -453,6 +453,33 @@ mod tests {
     }
 
     #[test]
+    fn many_short_jobs_from_many_threads_all_complete_without_lost_wakeups() {
+        let ex = Executor::new(2).unwrap();
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let ex = ex.clone();
+                std::thread::spawn(move || {
+                    for i in 0..300u32 {
+                        if i % 50 == 0 {
+                            // Let the workers go idle and park now and then.
+                            std::thread::sleep(Duration::from_millis(2));
+                        }
+                        let d = Instant::now() + Duration::from_secs(20);
+                        match ex.run(move || t * 1000 + i, d, None) {
+                            RunOutcome::Done(v) => assert_eq!(v, t * 1000 + i),
+                            _ => panic!("job {t}/{i} did not complete"),
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(ex.replacement_workers(), 0);
+    }
+
+    #[test]
     fn zero_threads_means_at_least_two() {
         assert!(Executor::new(0).unwrap().threads() >= 2);
     }
