@@ -24,9 +24,9 @@ use crate::template::{decode_capture, RequestShape, Segment, Template};
 #[derive(Debug, Clone)]
 pub struct ResourceDefinition {
     /// Compact JSON, keys in the order given.
-    json: Box<str>,
+    json: String,
     /// Canonical JSON (keys sorted at every depth) when it differs from `json`.
-    canonical: Option<Box<str>>,
+    canonical: Option<String>,
     key: Box<str>,
     name: Box<str>,
     template: Option<Template>,
@@ -151,10 +151,8 @@ impl ResourceDefinition {
     }
 }
 
-fn into_text(bytes: Vec<u8>) -> Box<str> {
-    String::from_utf8(bytes)
-        .expect("serialised JSON is UTF-8")
-        .into_boxed_str()
+fn into_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).expect("serialised JSON is UTF-8")
 }
 
 /// The two binding callbacks. Both are required; both may be called
@@ -343,8 +341,7 @@ impl ResourcesBuilder {
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(system_clock_ms));
 
-        let mut exact: FxHashMap<String, usize> =
-            FxHashMap::with_capacity_and_hasher(self.bindings.len(), Default::default());
+        let mut exact = ExactIndex::with_capacity(self.bindings.len());
         let mut template_texts: HashMap<String, usize> = HashMap::new();
         let mut index = TemplateIndex::default();
         for (i, b) in self.bindings.iter().enumerate() {
@@ -361,7 +358,7 @@ impl ResourcesBuilder {
             }
             match d.template() {
                 None => {
-                    if exact.insert(d.uri_or_template().to_string(), i).is_some() {
+                    if !exact.insert(&self.bindings, i) {
                         return Err(Failure::config("duplicate resource uri"));
                     }
                 }
@@ -429,7 +426,7 @@ fn system_clock_ms() -> u64 {
 /// It owns no thread, listener or background job.
 pub struct Resources {
     bindings: Vec<ResourceBinding>,
-    exact: FxHashMap<String, usize>,
+    exact: ExactIndex,
     index: TemplateIndex,
     resource_order: Vec<usize>,
     template_order: Vec<usize>,
@@ -514,7 +511,7 @@ impl Resources {
     pub fn select(&self, uri: &[u8]) -> Result<Selection<'_>, Failure> {
         let (uri, parts) = validate_uri_parts(uri, self.limits.max_uri_bytes)
             .map_err(|e| e.into_request_failure())?;
-        if let Some(&i) = self.exact.get(uri) {
+        if let Some(i) = self.exact.get(&self.bindings, uri) {
             let binding = &self.bindings[i];
             return Ok(Selection {
                 binding,
@@ -551,6 +548,54 @@ impl Resources {
             }
             _ => Err(Failure::request("ambiguous resource URI")),
         }
+    }
+}
+
+/// Exact URIs to binding indices. The keys are the definitions' own URIs
+/// (no copy is made): the table stores indices and hashes the URI of the
+/// binding an index names.
+struct ExactIndex {
+    table: hashbrown::HashTable<u32>,
+}
+
+fn hash_uri(uri: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(uri)
+}
+
+impl ExactIndex {
+    fn with_capacity(n: usize) -> Self {
+        ExactIndex {
+            table: hashbrown::HashTable::with_capacity(n),
+        }
+    }
+
+    fn uri(bindings: &[ResourceBinding], i: u32) -> &str {
+        bindings[i as usize].definition().uri_or_template()
+    }
+
+    /// Adds binding `i`; `false` when its URI is already present.
+    fn insert(&mut self, bindings: &[ResourceBinding], i: usize) -> bool {
+        let i = u32::try_from(i).expect("fewer than 2^32 bindings");
+        let uri = Self::uri(bindings, i);
+        let hash = hash_uri(uri);
+        match self.table.entry(
+            hash,
+            |&j| Self::uri(bindings, j) == uri,
+            |&j| hash_uri(Self::uri(bindings, j)),
+        ) {
+            hashbrown::hash_table::Entry::Occupied(_) => false,
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                v.insert(i);
+                true
+            }
+        }
+    }
+
+    fn get(&self, bindings: &[ResourceBinding], uri: &str) -> Option<usize> {
+        self.table
+            .find(hash_uri(uri), |&j| Self::uri(bindings, j) == uri)
+            .map(|&j| j as usize)
     }
 }
 
