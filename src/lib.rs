@@ -15,6 +15,7 @@
 
 pub mod error;
 pub mod executor;
+pub mod ffi;
 pub mod identity;
 pub mod limits;
 pub mod listing;

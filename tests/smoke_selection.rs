@@ -16,8 +16,14 @@ impl ResourcePolicy for Allow {
 }
 struct H;
 impl ResourceHandler for H {
-    fn resolve(&self, _: &CallContext, m: &ResourceMatch) -> Result<ResourceReadPlan, CallbackError> {
-        Ok(ResourceReadPlan::single(ResourceTarget::new(m.uri(), "", None).unwrap()))
+    fn resolve(
+        &self,
+        _: &CallContext,
+        m: &ResourceMatch,
+    ) -> Result<ResourceReadPlan, CallbackError> {
+        Ok(ResourceReadPlan::single(
+            ResourceTarget::new(m.uri(), "", None).unwrap(),
+        ))
     }
     fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
         Ok(ResourcePayload::text("text/plain", "x").unwrap())
@@ -42,23 +48,60 @@ fn smoke() {
         r#"{"uriTemplate":"urn:{id}","name":"urn"}"#,
     ])
     .unwrap();
-    assert_eq!(r.select(b"x://a/b/c").unwrap().matched.definition().name(), "exact");
-    assert_eq!(r.select(b"x://a/b/d").unwrap().matched.definition().name(), "t2");
-    assert_eq!(r.select(b"x://a/z/c").unwrap().matched.definition().name(), "t1");
+    assert_eq!(
+        r.select(b"x://a/b/c").unwrap().matched.definition().name(),
+        "exact"
+    );
+    assert_eq!(
+        r.select(b"x://a/b/d").unwrap().matched.definition().name(),
+        "t2"
+    );
+    assert_eq!(
+        r.select(b"x://a/z/c").unwrap().matched.definition().name(),
+        "t1"
+    );
     let s = r.select(b"asset://project/%C3%A9/thumbnail").unwrap();
     assert_eq!(s.matched.capture("id"), Some("é"));
     let s = r.select(b"asset://project/%252F/thumbnail").unwrap();
     assert_eq!(s.matched.capture("id"), Some("%2F"));
-    assert_eq!(r.select(b"asset://project/%2F/thumbnail").unwrap_err().kind(), FailureKind::InvalidRequest);
-    assert_eq!(r.select(b"asset://project//thumbnail").unwrap_err().kind(), FailureKind::Unavailable);
+    assert_eq!(
+        r.select(b"asset://project/%2F/thumbnail")
+            .unwrap_err()
+            .kind(),
+        FailureKind::InvalidRequest
+    );
+    assert_eq!(
+        r.select(b"asset://project//thumbnail").unwrap_err().kind(),
+        FailureKind::Unavailable
+    );
     assert_eq!(r.select(b"urn:x").unwrap().matched.capture("id"), Some("x"));
-    assert_eq!(r.select(b"s://u@h/x").unwrap_err().kind(), FailureKind::InvalidRequest);
-    assert_eq!(r.select(b"MCP-Warning:x").unwrap_err().kind(), FailureKind::InvalidRequest);
-    let r2 = reg(&[r#"{"uriTemplate":"x://a/{p}/c","name":"t1"}"#, r#"{"uriTemplate":"x://a/b/{q}","name":"t2"}"#]).unwrap();
+    assert_eq!(
+        r.select(b"s://u@h/x").unwrap_err().kind(),
+        FailureKind::InvalidRequest
+    );
+    assert_eq!(
+        r.select(b"MCP-Warning:x").unwrap_err().kind(),
+        FailureKind::InvalidRequest
+    );
+    let r2 = reg(&[
+        r#"{"uriTemplate":"x://a/{p}/c","name":"t1"}"#,
+        r#"{"uriTemplate":"x://a/b/{q}","name":"t2"}"#,
+    ])
+    .unwrap();
     let e = r2.select(b"x://a/b/c").unwrap_err();
     assert_eq!(e.kind(), FailureKind::InvalidRequest);
     assert_eq!(e.message(), "ambiguous resource URI");
-    for bad in ["x://a/x{id}", "x://a/{id}.png", "x://{h}/a", "x://a/{id*}", "x://a/{+x}", "x://a/b?{q}", "x://a/{a}/{a}", "x://a/{id:3}", "x://a/{a,b}"] {
+    for bad in [
+        "x://a/x{id}",
+        "x://a/{id}.png",
+        "x://{h}/a",
+        "x://a/{id*}",
+        "x://a/{+x}",
+        "x://a/b?{q}",
+        "x://a/{a}/{a}",
+        "x://a/{id:3}",
+        "x://a/{a,b}",
+    ] {
         let e = reg(&[&format!(r#"{{"uriTemplate":"{bad}","name":"t"}}"#)]).unwrap_err();
         assert_eq!(e.kind(), FailureKind::InvalidConfiguration, "{bad}");
         eprintln!("{bad}: {}", e.message());
