@@ -1,25 +1,358 @@
 //! A worker pool for host body-read callbacks, owned by the host.
 //!
-//! SKELETON: filled in by the read-pipeline work (issue 3).
+//! `Resources` owns no thread: the host creates an [`Executor`] and passes
+//! it to reads. A body read submitted to the pool is waited for at most
+//! until its item deadline (or the caller's cancellation); a callback that
+//! ignores cancellation is then *abandoned*: it keeps running on its worker,
+//! its late result is discarded, and a replacement worker is started (up to
+//! a cap) so that hung callbacks never exhaust the pool for good. A worker
+//! whose abandoned callback finally returns retires if it was replaced.
+//!
+//! Dropping the last clone of an executor stops its idle workers; running
+//! callbacks are not waited for (their workers exit when they return).
 
-use crate::error::Failure;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
 
-/// A shareable worker pool (cloning shares it). `Resources` owns no thread:
-/// the host creates an executor and passes it to reads.
-#[derive(Clone, Debug)]
-pub struct Executor {
+use crossbeam_channel::{Receiver, Sender};
+
+use crate::error::{CauseText, Failure, FailureKind};
+
+const PENDING: u8 = 0;
+const RUNNING: u8 = 1;
+const DONE: u8 = 2;
+/// Abandoned before it started: the worker skips it.
+const SKIPPED: u8 = 3;
+/// Abandoned while running, without a replacement worker.
+const ABANDONED: u8 = 4;
+/// Abandoned while running; a replacement was started, so the worker
+/// retires when the callback returns.
+const REPLACED: u8 = 5;
+/// Not a job: tells one worker to retire.
+const RETIRE: u8 = 6;
+
+struct Job {
+    status: Arc<AtomicU8>,
+    run: Option<Box<dyn FnOnce() + Send>>,
+}
+
+struct Counters {
+    /// Replacement workers currently alive beyond the regular ones.
+    extra: AtomicUsize,
+    /// Most replacement workers alive at once.
+    cap: usize,
+}
+
+struct Inner {
+    tx: Sender<Job>,
+    rx: Receiver<Job>,
+    counters: Arc<Counters>,
     threads: usize,
+}
+
+/// A shareable worker pool (cloning shares it). `Send + Sync`.
+#[derive(Clone)]
+pub struct Executor {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Executor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Executor")
+            .field("threads", &self.inner.threads)
+            .field(
+                "replacements",
+                &self.inner.counters.extra.load(Ordering::Relaxed),
+            )
+            .finish()
+    }
+}
+
+/// How a job submitted with [`Executor::run`] ended, from the waiter's view.
+pub(crate) enum RunOutcome<T> {
+    /// The callback returned in time.
+    Done(T),
+    /// The callback panicked (its payload is dropped).
+    Panicked,
+    /// The deadline passed first; the job was abandoned.
+    Expired,
+    /// The caller cancelled first; the job was abandoned.
+    Canceled,
+}
+
+fn worker(rx: Receiver<Job>, counters: Arc<Counters>) {
+    while let Ok(mut job) = rx.recv() {
+        if job.status.load(Ordering::Acquire) == RETIRE {
+            counters.extra.fetch_sub(1, Ordering::AcqRel);
+            return;
+        }
+        if job
+            .status
+            .compare_exchange(PENDING, RUNNING, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            continue; // abandoned before it started
+        }
+        if let Some(run) = job.run.take() {
+            run();
+        }
+        match job
+            .status
+            .compare_exchange(RUNNING, DONE, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) | Err(ABANDONED) => {}
+            Err(_) => {
+                // REPLACED: a replacement took this worker's place.
+                counters.extra.fetch_sub(1, Ordering::AcqRel);
+                return;
+            }
+        }
+    }
 }
 
 impl Executor {
     /// A pool of `threads` workers (0 = the available cores, at least 2).
+    /// Replacement workers for abandoned callbacks are capped at
+    /// `max(8 * threads, 64)`.
     pub fn new(threads: usize) -> Result<Executor, Failure> {
-        let _ = threads;
-        todo!("issue 3")
+        let threads = if threads == 0 {
+            std::thread::available_parallelism()
+                .map_or(2, |n| n.get())
+                .max(2)
+        } else {
+            threads
+        };
+        let (tx, rx) = crossbeam_channel::unbounded();
+        let inner = Arc::new(Inner {
+            tx,
+            rx,
+            counters: Arc::new(Counters {
+                extra: AtomicUsize::new(0),
+                cap: (threads.saturating_mul(8)).max(64),
+            }),
+            threads,
+        });
+        for _ in 0..threads {
+            spawn_worker(&inner).map_err(|e| {
+                Failure::with_message(
+                    FailureKind::InvalidConfiguration,
+                    "could not start executor workers",
+                )
+                .caused_by(e)
+            })?;
+        }
+        Ok(Executor { inner })
     }
 
     /// The number of regular workers.
     pub fn threads(&self) -> usize {
-        self.threads
+        self.inner.threads
+    }
+
+    /// Replacement workers currently alive (for abandoned callbacks).
+    pub fn replacement_workers(&self) -> usize {
+        self.inner.counters.extra.load(Ordering::Acquire)
+    }
+
+    /// Runs `f` on the pool and waits for it until `deadline`, or until
+    /// `cancel` receives a message. On expiry or cancellation the job is
+    /// abandoned: its result is discarded when it arrives.
+    pub(crate) fn run<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+        deadline: Instant,
+        cancel: Option<&Receiver<()>>,
+    ) -> RunOutcome<T> {
+        let (result_tx, result_rx) = crossbeam_channel::bounded::<std::thread::Result<T>>(1);
+        let status = Arc::new(AtomicU8::new(PENDING));
+        let job = Job {
+            status: status.clone(),
+            run: Some(Box::new(move || {
+                let r = catch_unwind(AssertUnwindSafe(f));
+                let _ = result_tx.send(r);
+            })),
+        };
+        if self.inner.tx.send(job).is_err() {
+            // Unreachable while `self` holds a receiver, but never hang.
+            return RunOutcome::Expired;
+        }
+        let received = match cancel {
+            None => result_rx.recv_deadline(deadline).ok(),
+            Some(cancel) => {
+                let timeout = deadline.saturating_duration_since(Instant::now());
+                crossbeam_channel::select! {
+                    recv(result_rx) -> r => r.ok(),
+                    recv(cancel) -> _ => {
+                        return self.abandon(&status, &result_rx, RunOutcome::Canceled);
+                    }
+                    default(timeout) => None,
+                }
+            }
+        };
+        match received {
+            Some(r) => unwrap_result(r),
+            None => self.abandon(&status, &result_rx, RunOutcome::Expired),
+        }
+    }
+
+    /// Abandons a job: skipped when it has not started; when running, its
+    /// worker is replaced if the cap allows. A job that completed in the
+    /// meantime is taken after all.
+    fn abandon<T>(
+        &self,
+        status: &AtomicU8,
+        result_rx: &Receiver<std::thread::Result<T>>,
+        outcome: RunOutcome<T>,
+    ) -> RunOutcome<T> {
+        loop {
+            match status.load(Ordering::Acquire) {
+                PENDING => {
+                    if status
+                        .compare_exchange(PENDING, SKIPPED, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok()
+                    {
+                        return outcome;
+                    }
+                }
+                RUNNING => {
+                    let counters = &self.inner.counters;
+                    let reserved = counters
+                        .extra
+                        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                            (n < counters.cap).then_some(n + 1)
+                        })
+                        .is_ok();
+                    let replaced = reserved && spawn_worker(&self.inner).is_ok();
+                    if reserved && !replaced {
+                        counters.extra.fetch_sub(1, Ordering::AcqRel);
+                    }
+                    let next = if replaced { REPLACED } else { ABANDONED };
+                    if status
+                        .compare_exchange(RUNNING, next, Ordering::AcqRel, Ordering::Acquire)
+                        .is_ok()
+                    {
+                        return outcome;
+                    }
+                    if replaced {
+                        // The job finished meanwhile: one worker too many.
+                        let _ = self.inner.tx.send(Job {
+                            status: Arc::new(AtomicU8::new(RETIRE)),
+                            run: None,
+                        });
+                    }
+                }
+                _ => {
+                    // DONE: the result was sent before the status changed.
+                    return match result_rx.try_recv() {
+                        Ok(r) => unwrap_result(r),
+                        Err(_) => outcome,
+                    };
+                }
+            }
+        }
+    }
+}
+
+fn unwrap_result<T>(r: std::thread::Result<T>) -> RunOutcome<T> {
+    match r {
+        Ok(v) => RunOutcome::Done(v),
+        Err(_) => RunOutcome::Panicked,
+    }
+}
+
+fn spawn_worker(inner: &Inner) -> std::io::Result<()> {
+    let rx = inner.rx.clone();
+    let counters = inner.counters.clone();
+    std::thread::Builder::new()
+        .name("mcp-resources-worker".into())
+        .spawn(move || worker(rx, counters))
+        .map(drop)
+        .map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                CauseText(format!("spawning a worker failed: {e}")),
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn runs_jobs_and_returns_results() {
+        let ex = Executor::new(2).unwrap();
+        let d = Instant::now() + Duration::from_secs(5);
+        match ex.run(|| 40 + 2, d, None) {
+            RunOutcome::Done(v) => assert_eq!(v, 42),
+            _ => panic!("expected a result"),
+        }
+    }
+
+    #[test]
+    fn zero_threads_means_at_least_two() {
+        assert!(Executor::new(0).unwrap().threads() >= 2);
+    }
+
+    #[test]
+    fn panics_are_caught() {
+        let ex = Executor::new(1).unwrap();
+        let d = Instant::now() + Duration::from_secs(5);
+        assert!(matches!(
+            ex.run(|| -> u8 { panic!("boom") }, d, None),
+            RunOutcome::Panicked
+        ));
+        // The worker survived the panic.
+        assert!(matches!(ex.run(|| 1, d, None), RunOutcome::Done(1)));
+    }
+
+    #[test]
+    fn hung_jobs_are_abandoned_and_replaced() {
+        let ex = Executor::new(1).unwrap();
+        let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
+        let start = Instant::now();
+        let r = ex.run(
+            move || {
+                let _ = release_rx.recv();
+                1
+            },
+            start + Duration::from_millis(50),
+            None,
+        );
+        assert!(matches!(r, RunOutcome::Expired));
+        assert_eq!(ex.replacement_workers(), 1);
+        // The replacement serves the next job although the first hangs.
+        let r = ex.run(|| 2, Instant::now() + Duration::from_secs(5), None);
+        assert!(matches!(r, RunOutcome::Done(2)));
+        drop(release_tx); // the hung job returns; its worker retires
+        let until = Instant::now() + Duration::from_secs(5);
+        while ex.replacement_workers() != 0 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(ex.replacement_workers(), 0);
+    }
+
+    #[test]
+    fn cancellation_wakes_the_waiter() {
+        let ex = Executor::new(1).unwrap();
+        let token = crate::scope::CancelToken::new();
+        let sub = token.subscribe();
+        let t2 = token.clone();
+        let canceller = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            t2.cancel();
+        });
+        let start = Instant::now();
+        let r = ex.run(
+            || std::thread::sleep(Duration::from_millis(600)),
+            start + Duration::from_secs(20),
+            Some(sub.receiver()),
+        );
+        assert!(matches!(r, RunOutcome::Canceled));
+        assert!(start.elapsed() < Duration::from_secs(5));
+        canceller.join().unwrap();
     }
 }

@@ -8,8 +8,8 @@
 //! when some items fail, and paginates listings with signed, expiring cursors.
 //!
 //! Layers (see `DESIGN.md` section 2): [`identity`], [`template`],
-//! [`registry`], [`plan`], [`policy`], [`read`], [`limits`], [`listing`],
-//! [`scope`], [`executor`], [`error`]; the C ABI lives in `ffi` only.
+//! [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
+//! [`limits`], [`listing`], [`scope`], [`executor`], [`error`]; the C ABI lives in `ffi` only.
 
 #![deny(missing_docs)]
 
@@ -23,7 +23,9 @@ pub mod plan;
 pub mod policy;
 pub mod read;
 pub mod registry;
+pub mod report;
 pub mod scope;
+pub mod sizing;
 pub mod template;
 
 pub use error::{CallbackError, Failure, FailureKind};
@@ -35,8 +37,9 @@ pub use plan::{
     RESERVED_META_KEY,
 };
 pub use policy::{ResourcePolicy, Visibility};
-pub use read::{ReadOptions, ResourceBundle};
+pub use read::{BundleItem, ReadOptions, ResourceBundle};
 pub use registry::{
     ResourceBinding, ResourceDefinition, ResourceHandler, Resources, ResourcesBuilder, Selection,
 };
+pub use report::{Issue, IssueCode};
 pub use scope::{CallContext, CancelToken, RequestData};

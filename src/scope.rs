@@ -12,8 +12,16 @@ pub type RequestData = Arc<dyn Any + Send + Sync>;
 #[derive(Default)]
 struct CancelInner {
     canceled: AtomicBool,
-    lock: Mutex<()>,
+    lock: Mutex<Subscribers>,
     wake: Condvar,
+}
+
+/// Channels woken by `cancel`, so that a waiter can wait on a result
+/// channel and on cancellation at once.
+#[derive(Default)]
+struct Subscribers {
+    next_id: u64,
+    list: Vec<(u64, crossbeam_channel::Sender<()>)>,
 }
 
 /// A cancellation token. Cloning shares the token; `cancel` is safe from any
@@ -40,8 +48,30 @@ impl CancelToken {
     /// Cancels the token and wakes every waiter.
     pub fn cancel(&self) {
         self.inner.canceled.store(true, Ordering::SeqCst);
-        let _guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
+        for (_, tx) in &guard.list {
+            let _ = tx.try_send(());
+        }
         self.inner.wake.notify_all();
+    }
+
+    /// A subscription whose receiver gets a message when the token is
+    /// cancelled (at once if it already is). Dropping it unsubscribes.
+    pub(crate) fn subscribe(&self) -> CancelSubscription {
+        let (tx, rx) = crossbeam_channel::bounded(1);
+        let mut guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
+        let id = guard.next_id;
+        guard.next_id += 1;
+        if self.is_canceled() {
+            let _ = tx.try_send(());
+        }
+        guard.list.push((id, tx));
+        drop(guard);
+        CancelSubscription {
+            token: self.clone(),
+            id,
+            rx,
+        }
     }
 
     /// Whether the token has been cancelled.
@@ -66,6 +96,33 @@ impl CancelToken {
                 Err(p) => p.into_inner().0,
             };
         }
+    }
+}
+
+/// A registration with a [`CancelToken`]: its receiver is woken when the
+/// token is cancelled.
+pub(crate) struct CancelSubscription {
+    token: CancelToken,
+    id: u64,
+    rx: crossbeam_channel::Receiver<()>,
+}
+
+impl CancelSubscription {
+    /// Receives one message once the token is cancelled.
+    pub(crate) fn receiver(&self) -> &crossbeam_channel::Receiver<()> {
+        &self.rx
+    }
+}
+
+impl Drop for CancelSubscription {
+    fn drop(&mut self) {
+        let mut guard = self
+            .token
+            .inner
+            .lock
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        guard.list.retain(|(id, _)| *id != self.id);
     }
 }
 

@@ -1,13 +1,28 @@
 //! The read pipeline: authorize -> admit/read -> recheck -> assemble.
 //!
-//! SKELETON: filled in by the read-pipeline work (issue 3).
+//! [`Resources::read`] runs the authorization sequence of DESIGN.md
+//! section 3 under a request scope (section 7), admits bodies under the
+//! budgets of section 5, and returns the JSON text of an MCP
+//! `resources/read` result (section 4) as a [`ResourceBundle`].
 
+mod admit;
+mod assemble;
+mod authorize;
+mod recheck;
+
+use std::borrow::Cow;
+use std::ops::Range;
 use std::time::Duration;
 
-use crate::error::Failure;
+use base64::Engine as _;
+
+use crate::error::{BoxError, Failure};
 use crate::executor::Executor;
+use crate::policy::Visibility;
 use crate::registry::Resources;
-use crate::scope::{CancelToken, RequestData};
+use crate::report::{Issue, IssueCode};
+use crate::scope::{CancelToken, RequestData, RequestScope};
+use crate::sizing::ItemSpans;
 
 /// Per-call options of a read.
 #[derive(Clone, Default)]
@@ -23,11 +38,37 @@ pub struct ReadOptions {
     pub executor: Option<Executor>,
 }
 
-/// The result of a read: the MCP `resources/read` result JSON and accessors.
+/// What happened to one planned item.
+enum Outcome {
+    /// Outside the visible selection.
+    Hidden,
+    /// Visible and permitted, not read yet.
+    Pending,
+    /// A safe issue, with its private cause (never serialised).
+    Issue(IssueCode, Option<BoxError>),
+    /// Read and admitted.
+    Admitted(admit::Admitted),
+}
+
+/// The state of one planned item through the pipeline.
+struct ItemState {
+    /// Visible at the first check.
+    first_visible: bool,
+    /// The latest visibility decision (the final one after the recheck).
+    final_visibility: Visibility,
+    outcome: Outcome,
+}
+
+/// The result of a read: the MCP `resources/read` result JSON and typed
+/// accessors over it.
 #[derive(Debug, Clone)]
 pub struct ResourceBundle {
     json: String,
     partial: bool,
+    spans: Vec<ItemSpans>,
+    issues: Vec<Issue>,
+    issues_omitted: u64,
+    report: Range<usize>,
 }
 
 impl ResourceBundle {
@@ -36,16 +77,169 @@ impl ResourceBundle {
         &self.json
     }
 
+    /// The MCP read result as JSON text, by value.
+    pub fn into_json(self) -> String {
+        self.json
+    }
+
     /// Whether the bundle is partial (it then starts with a warning item).
     pub fn is_partial(&self) -> bool {
         self.partial
     }
+
+    /// The content items in wire order: the warning item first when the
+    /// bundle is partial, then the admitted application items in plan order.
+    pub fn items(&self) -> impl ExactSizeIterator<Item = BundleItem<'_>> + '_ {
+        self.spans.iter().enumerate().map(|(i, spans)| BundleItem {
+            json: &self.json,
+            spans,
+            warning: self.partial && i == 0,
+        })
+    }
+
+    /// The number of content items (the warning item included).
+    pub fn item_count(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// The detailed issues of the report, in plan order.
+    pub fn issues(&self) -> &[Issue] {
+        &self.issues
+    }
+
+    /// How many further visible failures or unattempted visible items the
+    /// report counts without detail.
+    pub fn issues_omitted(&self) -> u64 {
+        self.issues_omitted
+    }
+
+    /// The report JSON (as it appears in the result `_meta` and, for
+    /// partial bundles, in the warning text).
+    pub fn report_json(&self) -> &str {
+        &self.json[self.report.clone()]
+    }
+}
+
+/// A view of one content item of a [`ResourceBundle`].
+#[derive(Debug, Clone, Copy)]
+pub struct BundleItem<'a> {
+    json: &'a str,
+    spans: &'a ItemSpans,
+    warning: bool,
+}
+
+fn decode_str(literal: &str) -> Cow<'_, str> {
+    let inner = &literal[1..literal.len() - 1];
+    if inner.contains('\\') {
+        Cow::Owned(serde_json::from_str(literal).unwrap_or_default())
+    } else {
+        Cow::Borrowed(inner)
+    }
+}
+
+impl<'a> BundleItem<'a> {
+    /// Whether this is the module's generated warning item.
+    pub fn is_warning(&self) -> bool {
+        self.warning
+    }
+
+    /// The item object as JSON text.
+    pub fn json(&self) -> &'a str {
+        &self.json[self.spans.object.clone()]
+    }
+
+    /// The item URI.
+    pub fn uri(&self) -> Cow<'a, str> {
+        decode_str(&self.json[self.spans.uri.clone()])
+    }
+
+    /// The item MIME type.
+    pub fn mime_type(&self) -> Cow<'a, str> {
+        decode_str(&self.json[self.spans.mime_type.clone()])
+    }
+
+    /// The text, for text items.
+    pub fn text(&self) -> Option<Cow<'a, str>> {
+        (!self.spans.is_blob).then(|| decode_str(&self.json[self.spans.body.clone()]))
+    }
+
+    /// The base64 text of a blob item.
+    pub fn blob_base64(&self) -> Option<&'a str> {
+        let b = &self.spans.body;
+        self.spans
+            .is_blob
+            .then(|| &self.json[b.start + 1..b.end - 1])
+    }
+
+    /// The decoded bytes of a blob item.
+    pub fn blob(&self) -> Option<Vec<u8>> {
+        self.blob_base64().map(|b| {
+            base64::engine::general_purpose::STANDARD
+                .decode(b)
+                .unwrap_or_default()
+        })
+    }
+
+    /// The item `_meta` object as JSON text, if any.
+    pub fn meta_json(&self) -> Option<&'a str> {
+        self.spans.meta.clone().map(|m| &self.json[m])
+    }
 }
 
 impl Resources {
-    /// Reads a resource bundle.
+    /// Reads a resource bundle (`resources/read`).
+    ///
+    /// Sequence: validate the URI and select the binding, `discover`,
+    /// `resolve` and validate the plan, check the requested target, decide
+    /// visibility and read permission of every item, read bodies in plan
+    /// order under admission, recheck discovery, the requested target and
+    /// every item, and assemble the result.
+    ///
+    /// Errors (no bundle): invalid request, root denial or not-found
+    /// (`unavailable`), invalid plan, policy failure, cancellation
+    /// (`canceled`), whole-read deadline (`deadline_exceeded`), a report or
+    /// result that cannot fit (`size`), and, when no application item
+    /// survives a non-empty final visible selection, the code of the first
+    /// visible issue. Item failures otherwise make a partial bundle.
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
-        let _ = (uri, options);
-        todo!("issue 3")
+        let limits = self.limits();
+        let scope = RequestScope::start(
+            limits.read_timeout,
+            options.timeout,
+            options.cancel.clone(),
+            options.request_data.clone(),
+        );
+        authorize::check_scope(&scope)?;
+        let selection = self.select(uri)?;
+        let policy = self.policy().as_ref();
+        let definition = selection.binding.definition().as_ref();
+        let handler = selection.binding.handler();
+
+        authorize::discover(policy, &scope, definition)?;
+        let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits)?;
+        let (requested, targets) = plan.into_parts();
+        authorize::requested(policy, &scope, &requested)?;
+        let mut states = authorize::items(policy, &scope, &targets)?;
+
+        admit::read_bodies(
+            handler,
+            &scope,
+            &targets,
+            &mut states,
+            limits,
+            options.executor.as_ref(),
+        )?;
+
+        recheck::recheck(
+            policy,
+            &scope,
+            definition,
+            &requested,
+            &targets,
+            &mut states,
+        )?;
+        let bundle = assemble::assemble(&targets, states, limits)?;
+        authorize::check_scope(&scope)?;
+        Ok(bundle)
     }
 }

@@ -1,0 +1,133 @@
+//! Assembly (DESIGN.md section 3 step 7, sections 4 and 5): issues in plan
+//! order, whole-read failure when no application item survives a non-empty
+//! final visible selection, the report shrunk into its reserved space, the
+//! warning item first, admitted items in plan order, the final size check.
+
+use crate::error::{BoxError, Failure, FailureKind};
+use crate::limits::{Limits, WIRE_RESERVE_BYTES};
+use crate::plan::{ResourceTarget, RESERVED_META_KEY};
+use crate::report::{
+    warning_item_len, warning_uri, write_warning_item, Issue, IssueCode, Report,
+    COMPLETE_REPORT_JSON,
+};
+use crate::sizing::write_item;
+
+use super::admit::Admitted;
+use super::{ItemState, Outcome, ResourceBundle};
+
+const CONTENTS_OPEN: &str = "{\"contents\":[";
+
+pub(super) fn assemble(
+    targets: &[ResourceTarget],
+    states: Vec<ItemState>,
+    limits: &Limits,
+) -> Result<ResourceBundle, Failure> {
+    let mut visible = 0usize;
+    let mut first_issue: Option<(IssueCode, Option<BoxError>)> = None;
+    let mut issues: Vec<Issue> = Vec::new();
+    let mut total_issues: u64 = 0;
+    let mut admitted: Vec<(&str, Admitted)> = Vec::with_capacity(targets.len());
+    for (t, s) in targets.iter().zip(states) {
+        if !s.final_visibility.visible {
+            continue;
+        }
+        let (code, cause) = match s.outcome {
+            Outcome::Hidden => continue,
+            Outcome::Admitted(a) => {
+                visible += 1;
+                admitted.push((t.uri(), a));
+                continue;
+            }
+            Outcome::Issue(code, cause) => (code, cause),
+            // Every visible permitted item is decided by admission; an
+            // undecided one was not attempted.
+            Outcome::Pending => (IssueCode::BudgetExceeded, None),
+        };
+        visible += 1;
+        total_issues += 1;
+        if issues.len() < limits.max_issues {
+            issues.push(Issue::new(
+                code,
+                t.uri(),
+                s.final_visibility.disclose_issue_uri,
+            ));
+        }
+        if first_issue.is_none() {
+            first_issue = Some((code, cause));
+        }
+    }
+
+    if admitted.is_empty() && visible > 0 {
+        let (code, cause) = first_issue.expect("a visible item without a survivor has an issue");
+        let failure = Failure::new(code.failure_kind());
+        return Err(match cause {
+            Some(c) => failure.caused_by(c),
+            None => failure,
+        });
+    }
+
+    let partial = total_issues > 0;
+    let (report_json, issues, issues_omitted) = if partial {
+        let shown = issues.len() as u64;
+        let report = Report::partial(issues, total_issues - shown).shrink_to_fit(limits)?;
+        let json = report.json();
+        let omitted = report.issues_omitted();
+        (json, report.into_issues(), omitted)
+    } else {
+        (COMPLETE_REPORT_JSON.to_string(), Vec::new(), 0)
+    };
+
+    let items_bytes: u64 = admitted.iter().map(|(_, a)| a.cost).sum();
+    let capacity = CONTENTS_OPEN.len()
+        + items_bytes as usize
+        + if partial {
+            warning_item_len(&report_json) + 1
+        } else {
+            0
+        }
+        + RESERVED_META_KEY.len()
+        + report_json.len()
+        + 16;
+    let mut json = String::with_capacity(capacity);
+    let mut spans = Vec::with_capacity(admitted.len() + usize::from(partial));
+    json.push_str(CONTENTS_OPEN);
+    if partial {
+        spans.push(write_warning_item(&mut json, &warning_uri(), &report_json));
+    }
+    for (uri, a) in admitted {
+        if !spans.is_empty() {
+            json.push(',');
+        }
+        spans.push(write_item(
+            &mut json,
+            uri,
+            &a.payload,
+            a.meta_json.as_deref(),
+            a.size.as_ref(),
+        ));
+        drop(a);
+    }
+    json.push_str("],\"_meta\":{\"");
+    json.push_str(RESERVED_META_KEY);
+    json.push_str("\":");
+    let report_start = json.len();
+    json.push_str(&report_json);
+    let report_span = report_start..json.len();
+    json.push_str("}}");
+
+    if json.len() as u64 > limits.max_encoded_bytes - WIRE_RESERVE_BYTES {
+        return Err(
+            Failure::new(FailureKind::Size).caused_by(crate::error::CauseText(
+                "the assembled read result exceeds max_encoded_bytes - 8192".into(),
+            )),
+        );
+    }
+    Ok(ResourceBundle {
+        json,
+        partial,
+        spans,
+        issues,
+        issues_omitted,
+        report: report_span,
+    })
+}

@@ -1,0 +1,211 @@
+//! Authorization before any body read (DESIGN.md section 3, steps 1-4):
+//! discovery, resolve and plan validation, the requested target, and the
+//! visibility and read permission of every planned item. Also the guarded
+//! callback helpers shared by the other stages.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::error::{BoxError, CallbackError, CauseText, Failure, FailureKind};
+use crate::identity::is_reserved_scheme;
+use crate::limits::Limits;
+use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
+use crate::policy::{ResourcePolicy, Visibility};
+use crate::registry::{ResourceDefinition, ResourceHandler};
+use crate::report::IssueCode;
+use crate::scope::RequestScope;
+
+use super::{ItemState, Outcome};
+
+/// A callback that did not succeed.
+pub(super) enum CallbackFailure {
+    /// Typed denial / not found.
+    Unavailable,
+    /// Operational failure with a private cause.
+    Failed(BoxError),
+    /// The callback panicked.
+    Panicked,
+}
+
+impl CallbackFailure {
+    pub(super) fn into_cause(self, what: &str) -> BoxError {
+        match self {
+            CallbackFailure::Failed(e) => e,
+            CallbackFailure::Unavailable => Box::new(CauseText(format!("{what} unavailable"))),
+            CallbackFailure::Panicked => Box::new(CauseText(format!("{what} panicked"))),
+        }
+    }
+}
+
+impl From<CallbackError> for CallbackFailure {
+    fn from(e: CallbackError) -> Self {
+        match e {
+            CallbackError::Unavailable => CallbackFailure::Unavailable,
+            CallbackError::Failed(e) => CallbackFailure::Failed(e),
+        }
+    }
+}
+
+/// Runs a host callback, turning a panic into [`CallbackFailure::Panicked`].
+pub(super) fn guarded<T>(
+    f: impl FnOnce() -> Result<T, CallbackError>,
+) -> Result<T, CallbackFailure> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(e.into()),
+        Err(_) => Err(CallbackFailure::Panicked),
+    }
+}
+
+/// Fails with `canceled` when the caller cancelled, `deadline_exceeded`
+/// when the whole-read deadline passed.
+pub(super) fn check_scope(scope: &RequestScope) -> Result<(), Failure> {
+    if scope.is_canceled() {
+        return Err(Failure::new(FailureKind::Canceled));
+    }
+    if scope.is_expired() {
+        return Err(Failure::new(FailureKind::DeadlineExceeded));
+    }
+    Ok(())
+}
+
+fn policy_failure(e: CallbackFailure, what: &str) -> Failure {
+    Failure::new(FailureKind::Policy).caused_by(e.into_cause(what))
+}
+
+fn denied(what: &str) -> Failure {
+    Failure::new(FailureKind::Unavailable).caused_by(CauseText(format!("{what} denied")))
+}
+
+/// `discover(definition)`: a denial is a root denial (`unavailable`, the
+/// same public error as not-found); other errors are `policy`.
+pub(super) fn discover(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    definition: &ResourceDefinition,
+) -> Result<(), Failure> {
+    let r = guarded(|| policy.discover(&scope.call(), definition));
+    check_scope(scope)?;
+    match r {
+        Ok(()) => Ok(()),
+        Err(CallbackFailure::Unavailable) => Err(denied("discovery")),
+        Err(e) => Err(policy_failure(e, "discover")),
+    }
+}
+
+/// `visibility(target)`: every error (a typed denial included) is `policy`.
+pub(super) fn visibility(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    target: &ResourceTarget,
+) -> Result<Visibility, Failure> {
+    let r = guarded(|| policy.visibility(&scope.call(), target));
+    check_scope(scope)?;
+    r.map_err(|e| policy_failure(e, "visibility"))
+}
+
+/// Policy `read(target)`: `Ok(false)` for a denial; other errors are `policy`.
+pub(super) fn permitted(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    target: &ResourceTarget,
+) -> Result<bool, Failure> {
+    let r = guarded(|| policy.read(&scope.call(), target));
+    check_scope(scope)?;
+    match r {
+        Ok(()) => Ok(true),
+        Err(CallbackFailure::Unavailable) => Ok(false),
+        Err(e) => Err(policy_failure(e, "read permission")),
+    }
+}
+
+/// `resolve(match)` and plan validation: `Unavailable` is a root denial;
+/// any other error, a panic, or an invalid plan is `invalid_plan`.
+pub(super) fn resolve(
+    handler: &dyn ResourceHandler,
+    scope: &RequestScope,
+    matched: &ResourceMatch,
+    limits: &Limits,
+) -> Result<ResourceReadPlan, Failure> {
+    let r = guarded(|| handler.resolve(&scope.call(), matched));
+    check_scope(scope)?;
+    let plan = match r {
+        Ok(plan) => plan,
+        Err(CallbackFailure::Unavailable) => return Err(denied("resolve")),
+        Err(e) => {
+            return Err(Failure::new(FailureKind::InvalidPlan).caused_by(e.into_cause("resolve")))
+        }
+    };
+    validate_plan(&plan, limits)?;
+    Ok(plan)
+}
+
+/// Checks `max_plan_targets` and, on every target URI, `max_uri_bytes` and
+/// the reserved warning scheme.
+pub(super) fn validate_plan(plan: &ResourceReadPlan, limits: &Limits) -> Result<(), Failure> {
+    if plan.items().len() > limits.max_plan_targets {
+        return Err(Failure::with_message(
+            FailureKind::InvalidPlan,
+            "read plan has too many targets",
+        ));
+    }
+    for t in std::iter::once(plan.requested()).chain(plan.items()) {
+        if t.uri().len() > limits.max_uri_bytes {
+            return Err(Failure::with_message(
+                FailureKind::InvalidPlan,
+                "read plan target URI too long",
+            ));
+        }
+        if is_reserved_scheme(t.uri()) {
+            return Err(Failure::with_message(
+                FailureKind::InvalidPlan,
+                "read plan target uses the reserved scheme",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The requested target must be visible and readable (else a root denial).
+pub(super) fn requested(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    target: &ResourceTarget,
+) -> Result<(), Failure> {
+    if !visibility(policy, scope, target)?.visible {
+        return Err(denied("requested target visibility"));
+    }
+    if !permitted(policy, scope, target)? {
+        return Err(denied("requested target read permission"));
+    }
+    Ok(())
+}
+
+/// Visibility and read permission of the whole plan, before any body is
+/// read: hidden items leave the selection silently; visible items denied
+/// read access become `unavailable` issues.
+pub(super) fn items(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    targets: &[ResourceTarget],
+) -> Result<Vec<ItemState>, Failure> {
+    let mut states = Vec::with_capacity(targets.len());
+    for t in targets {
+        let vis = visibility(policy, scope, t)?;
+        let outcome = if !vis.visible {
+            Outcome::Hidden
+        } else if permitted(policy, scope, t)? {
+            Outcome::Pending
+        } else {
+            Outcome::Issue(
+                IssueCode::Unavailable,
+                Some(Box::new(CauseText("item read permission denied".into()))),
+            )
+        };
+        states.push(ItemState {
+            first_visible: vis.visible,
+            final_visibility: vis,
+            outcome,
+        });
+    }
+    Ok(states)
+}

@@ -1,0 +1,59 @@
+//! The final authorization check (DESIGN.md section 3, step 6): discovery,
+//! the requested target, and every planned item's current visibility and
+//! read permission.
+//!
+//! - now hidden: removed without an issue or a count (an issue it had is
+//!   dropped too: hidden items are never reported);
+//! - still visible but revoked: removed with `unavailable` (an item that
+//!   already has an issue keeps its first code);
+//! - newly visible (hidden at the first check): reported `unavailable`,
+//!   never read late.
+
+use crate::error::{CauseText, Failure};
+use crate::plan::ResourceTarget;
+use crate::policy::ResourcePolicy;
+use crate::registry::ResourceDefinition;
+use crate::report::IssueCode;
+use crate::scope::RequestScope;
+
+use super::authorize::{discover, permitted, requested, visibility};
+use super::{ItemState, Outcome};
+
+pub(super) fn recheck(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    definition: &ResourceDefinition,
+    requested_target: &ResourceTarget,
+    targets: &[ResourceTarget],
+    states: &mut [ItemState],
+) -> Result<(), Failure> {
+    discover(policy, scope, definition)?;
+    requested(policy, scope, requested_target)?;
+    for (t, state) in targets.iter().zip(states.iter_mut()) {
+        let vis = visibility(policy, scope, t)?;
+        state.final_visibility = vis;
+        if !vis.visible {
+            state.outcome = Outcome::Hidden;
+            continue;
+        }
+        let allowed = permitted(policy, scope, t)?;
+        if !state.first_visible {
+            state.outcome = Outcome::Issue(
+                IssueCode::Unavailable,
+                Some(Box::new(CauseText(
+                    "item became visible after the reads".into(),
+                ))),
+            );
+            continue;
+        }
+        if !allowed {
+            if let Outcome::Admitted(_) | Outcome::Pending | Outcome::Hidden = state.outcome {
+                state.outcome = Outcome::Issue(
+                    IssueCode::Unavailable,
+                    Some(Box::new(CauseText("item read permission revoked".into()))),
+                );
+            }
+        }
+    }
+    Ok(())
+}

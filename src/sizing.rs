@@ -1,0 +1,369 @@
+//! Exact JSON sizes used by admission, and the matching writers.
+//!
+//! Every size here is the number of bytes of compact JSON (UTF-8) that the
+//! writers in this module produce, and the writers escape exactly as
+//! `serde_json` does: `"` and `\` become `\"` and `\\`; the controls
+//! U+0008, U+0009, U+000A, U+000C and U+000D become `\b`, `\t`, `\n`, `\f`
+//! and `\r`; every other control below U+0020 becomes `\u00XX` with
+//! lowercase hex; everything else (DEL and non-ASCII included) is copied.
+//! Blobs are standard base64 with padding.
+
+use std::ops::Range;
+
+use base64::Engine as _;
+
+use crate::plan::{PayloadBody, ResourcePayload};
+
+/// Extra bytes the escaping of each byte adds (0, 1 or 5).
+const EXTRA: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 0x20 {
+        t[i] = 5;
+        i += 1;
+    }
+    t[0x08] = 1;
+    t[0x09] = 1;
+    t[0x0a] = 1;
+    t[0x0c] = 1;
+    t[0x0d] = 1;
+    t[b'"' as usize] = 1;
+    t[b'\\' as usize] = 1;
+    t
+};
+
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Whether any byte of the little-endian word `x` needs escaping (exact:
+/// the "has zero byte" / "has byte less than" tricks have no false
+/// positives when only existence is asked).
+#[inline(always)]
+fn dirty(x: u64) -> bool {
+    let lt = x.wrapping_sub(LO * 0x20) & !x & HI;
+    let q = x ^ (LO * b'"' as u64);
+    let q = q.wrapping_sub(LO) & !q & HI;
+    let b = x ^ (LO * b'\\' as u64);
+    let b = b.wrapping_sub(LO) & !b & HI;
+    (lt | q | b) != 0
+}
+
+#[inline(always)]
+fn word(b: &[u8], i: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[i..i + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Index of the first byte at or after `from` that needs escaping.
+#[inline]
+fn next_escape(b: &[u8], mut i: usize) -> Option<usize> {
+    while i + 32 <= b.len() {
+        if dirty(word(b, i))
+            || dirty(word(b, i + 8))
+            || dirty(word(b, i + 16))
+            || dirty(word(b, i + 24))
+        {
+            break;
+        }
+        i += 32;
+    }
+    while i + 8 <= b.len() {
+        if dirty(word(b, i)) {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() {
+        if EXTRA[b[i] as usize] != 0 {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Extra bytes that escaping `s` adds to its length (0 when it is copied
+/// verbatim).
+pub fn escape_extra(s: &str) -> usize {
+    let b = s.as_bytes();
+    let mut extra = 0usize;
+    let mut i = 0;
+    while let Some(at) = next_escape(b, i) {
+        extra += EXTRA[b[at] as usize] as usize;
+        i = at + 1;
+    }
+    extra
+}
+
+/// Bytes of `s` as a JSON string literal, quotes included.
+pub fn json_str_len(s: &str) -> usize {
+    s.len() + 2 + escape_extra(s)
+}
+
+/// Length of the standard padded base64 encoding of `n` bytes.
+pub fn base64_len(n: usize) -> usize {
+    n.div_ceil(3) * 4
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Appends `s` as a JSON string literal (quotes included), escaping as
+/// `serde_json` does.
+pub fn write_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    let b = s.as_bytes();
+    let mut start = 0;
+    while let Some(at) = next_escape(b, start) {
+        out.push_str(&s[start..at]);
+        match b[at] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            0x08 => out.push_str("\\b"),
+            0x09 => out.push_str("\\t"),
+            0x0a => out.push_str("\\n"),
+            0x0c => out.push_str("\\f"),
+            0x0d => out.push_str("\\r"),
+            c => {
+                out.push_str("\\u00");
+                out.push(HEX[(c >> 4) as usize] as char);
+                out.push(HEX[(c & 0xf) as usize] as char);
+            }
+        }
+        start = at + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Appends `s` as a JSON string literal whose escaping cost is already
+/// known (`extra` from [`escape_extra`]); copies verbatim when it is zero.
+pub fn write_json_str_known(out: &mut String, s: &str, extra: usize) {
+    if extra == 0 {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        write_json_str(out, s);
+    }
+}
+
+/// Appends the standard padded base64 encoding of `data` as a JSON string
+/// literal (base64 never needs escaping).
+pub fn write_base64_str(out: &mut String, data: &[u8]) {
+    out.push('"');
+    base64::engine::general_purpose::STANDARD.encode_string(data, out);
+    out.push('"');
+}
+
+/// The exact encoded size of one content item
+/// `{"uri":…,"mimeType":…,"text"|"blob":…[,"_meta":…]}`, and the pieces
+/// needed to write it without measuring again.
+#[derive(Debug, Clone)]
+pub struct ItemSize {
+    /// Bytes of the item object.
+    pub object: u64,
+    /// Escaping extra of the URI.
+    pub uri_extra: usize,
+    /// Escaping extra of the MIME type.
+    pub mime_extra: usize,
+    /// Escaping extra of the text (0 for blobs).
+    pub text_extra: usize,
+}
+
+const ITEM_FIXED_TEXT: usize = r#"{"uri":,"mimeType":,"text":}"#.len();
+const ITEM_FIXED_BLOB: usize = r#"{"uri":,"mimeType":,"blob":}"#.len();
+const META_FIELD: usize = r#","_meta":"#.len();
+
+/// Measures the item object a payload becomes under `uri`. `meta_json` is
+/// the payload's `_meta` already serialised compactly, when it has one.
+pub fn item_size(uri: &str, payload: &ResourcePayload, meta_json: Option<&str>) -> ItemSize {
+    let uri_extra = escape_extra(uri);
+    let mime_extra = escape_extra(payload.mime_type());
+    let mut object = uri.len() + 2 + uri_extra + payload.mime_type().len() + 2 + mime_extra;
+    let mut text_extra = 0;
+    match payload.body() {
+        PayloadBody::Text(t) => {
+            text_extra = escape_extra(t);
+            object += ITEM_FIXED_TEXT + t.len() + 2 + text_extra;
+        }
+        PayloadBody::Blob(b) => object += ITEM_FIXED_BLOB + base64_len(b.len()) + 2,
+    }
+    if let Some(m) = meta_json {
+        object += META_FIELD + m.len();
+    }
+    ItemSize {
+        object: object as u64,
+        uri_extra,
+        mime_extra,
+        text_extra,
+    }
+}
+
+/// Byte ranges of one written item object inside the output buffer.
+/// String ranges include their quotes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemSpans {
+    /// The whole object.
+    pub object: Range<usize>,
+    /// The `uri` string literal.
+    pub uri: Range<usize>,
+    /// The `mimeType` string literal.
+    pub mime_type: Range<usize>,
+    /// The `text` or `blob` string literal.
+    pub body: Range<usize>,
+    /// Whether the body is a base64 `blob`.
+    pub is_blob: bool,
+    /// The `_meta` object, if any.
+    pub meta: Option<Range<usize>>,
+}
+
+/// Writes the item object measured by [`item_size`] (`size` may be `None`
+/// when a host sizer replaced the exact measurement) and returns where its
+/// parts are.
+pub fn write_item(
+    out: &mut String,
+    uri: &str,
+    payload: &ResourcePayload,
+    meta_json: Option<&str>,
+    size: Option<&ItemSize>,
+) -> ItemSpans {
+    let start = out.len();
+    out.push_str("{\"uri\":");
+    let u0 = out.len();
+    match size {
+        Some(s) => write_json_str_known(out, uri, s.uri_extra),
+        None => write_json_str(out, uri),
+    }
+    let u1 = out.len();
+    out.push_str(",\"mimeType\":");
+    let m0 = out.len();
+    match size {
+        Some(s) => write_json_str_known(out, payload.mime_type(), s.mime_extra),
+        None => write_json_str(out, payload.mime_type()),
+    }
+    let m1 = out.len();
+    let (b0, is_blob) = match payload.body() {
+        PayloadBody::Text(t) => {
+            out.push_str(",\"text\":");
+            let b0 = out.len();
+            match size {
+                Some(s) => write_json_str_known(out, t, s.text_extra),
+                None => write_json_str(out, t),
+            }
+            (b0, false)
+        }
+        PayloadBody::Blob(b) => {
+            out.push_str(",\"blob\":");
+            let b0 = out.len();
+            write_base64_str(out, b);
+            (b0, true)
+        }
+    };
+    let b1 = out.len();
+    let meta = meta_json.map(|m| {
+        out.push_str(",\"_meta\":");
+        let x0 = out.len();
+        out.push_str(m);
+        x0..out.len()
+    });
+    out.push('}');
+    ItemSpans {
+        object: start..out.len(),
+        uri: u0..u1,
+        mime_type: m0..m1,
+        body: b0..b1,
+        is_blob,
+        meta,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn serde_len(s: &str) -> usize {
+        serde_json::to_string(s).unwrap().len()
+    }
+
+    #[test]
+    fn escaping_matches_serde_json_for_every_ascii_byte() {
+        for c in 0u8..0x80 {
+            let s = format!("a{}b", c as char);
+            let mut out = String::new();
+            write_json_str(&mut out, &s);
+            assert_eq!(out, serde_json::to_string(&s).unwrap(), "byte {c:#x}");
+            assert_eq!(json_str_len(&s), out.len(), "byte {c:#x}");
+        }
+    }
+
+    #[test]
+    fn escaping_handles_words_and_tails() {
+        let s = "0123456789abcdef0123456789abcdef0123456789\"abcdef\u{1}x\\é\u{7f}\u{2028}";
+        let mut out = String::new();
+        write_json_str(&mut out, s);
+        assert_eq!(out, serde_json::to_string(s).unwrap());
+        assert_eq!(json_str_len(s), serde_len(s));
+        assert_eq!(escape_extra(&"x".repeat(1000)), 0);
+    }
+
+    #[test]
+    fn base64_lengths() {
+        for n in 0..20 {
+            let data = vec![7u8; n];
+            let mut out = String::new();
+            write_base64_str(&mut out, &data);
+            assert_eq!(out.len(), base64_len(n) + 2);
+        }
+    }
+
+    #[test]
+    fn item_size_is_exact_for_text_blob_empty_and_meta() {
+        let cases = [
+            ResourcePayload::text("text/plain", "").unwrap(),
+            ResourcePayload::text("text/plain; q=\"a\\\"b\"", "line\n\"x\"\u{0}").unwrap(),
+            ResourcePayload::blob("image/png", &[]).unwrap(),
+            ResourcePayload::blob("image/png", &[1, 2, 3, 4]).unwrap(),
+            ResourcePayload::text("text/plain", "m")
+                .unwrap()
+                .with_meta_json(r#"{"a": [1, "\u00e9"]}"#)
+                .unwrap(),
+        ];
+        for p in cases {
+            let meta = p.meta().map(|m| serde_json::to_string(m).unwrap());
+            let size = item_size("x://a/é", &p, meta.as_deref());
+            let mut out = String::new();
+            write_item(&mut out, "x://a/é", &p, meta.as_deref(), Some(&size));
+            assert_eq!(out.len() as u64, size.object);
+            let mut out2 = String::new();
+            write_item(&mut out2, "x://a/é", &p, meta.as_deref(), None);
+            assert_eq!(out, out2);
+            let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+            assert_eq!(
+                serde_json::to_string(&v).unwrap(),
+                out,
+                "canonical compact JSON"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn escaping_matches_serde_json(s in any::<String>()) {
+            let mut out = String::new();
+            write_json_str(&mut out, &s);
+            prop_assert_eq!(&out, &serde_json::to_string(&s).unwrap());
+            prop_assert_eq!(json_str_len(&s), out.len());
+        }
+
+        #[test]
+        fn escaping_matches_serde_json_on_dense_specials(v in proptest::collection::vec(prop_oneof![Just('"'), Just('\\'), Just('\n'), Just('\u{1f}'), Just('a'), Just('é'), Just('\u{7f}')], 0..100)) {
+            let s: String = v.into_iter().collect();
+            let mut out = String::new();
+            write_json_str(&mut out, &s);
+            prop_assert_eq!(&out, &serde_json::to_string(&s).unwrap());
+            prop_assert_eq!(json_str_len(&s), out.len());
+        }
+    }
+}
