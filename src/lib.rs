@@ -9,10 +9,13 @@
 //!
 //! Layers (see `DESIGN.md` section 2): [`identity`], [`template`],
 //! [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
-//! [`limits`], [`listing`], [`scope`], [`executor`], [`error`]; the C ABI lives in `ffi` only.
+//! [`limits`], [`listing`], [`scope`], [`executor`], [`error`], plus the
+//! private `cursor` module (signed pagination tokens); the C ABI lives in
+//! `ffi` only.
 
 #![deny(missing_docs)]
 
+mod cursor;
 pub mod error;
 pub mod executor;
 pub mod ffi;

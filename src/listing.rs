@@ -1,12 +1,29 @@
 //! `resources/list` and `resources/templates/list` pages.
 //!
-//! SKELETON: filled in by the listing work (issue 4).
+//! Both methods enumerate registered descriptions only (no resolving, no body
+//! reads, no dynamic assets), in the order fixed at construction: resources
+//! by URI then name, templates by template then name. Every page rechecks
+//! `discover` for each candidate it visits and skips hidden ones. A page
+//! stops at the page size or at the page byte budget (`max_page_bytes` minus
+//! the 256-byte envelope, each description costing its compact JSON length
+//! plus one separator byte); a single visible description that cannot fit an
+//! empty page fails the call with kind `size`.
+//!
+//! Pages after the first are addressed by signed, expiring cursors bound to
+//! the method, the registry revision, the position in the sorted order and a
+//! hash of the scope key (see `cursor.rs`). The position is an index into the
+//! sorted order, so a page costs the same wherever it starts and however many
+//! resources are registered. Pagination is not a transactional snapshot:
+//! a page reflects the policy at the time it is made.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
-use crate::error::Failure;
+use crate::cursor::{self, Binding, Method};
+use crate::error::{CallbackError, CauseText, Failure, FailureKind};
+use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::registry::Resources;
-use crate::scope::{CancelToken, RequestData};
+use crate::scope::{CancelToken, RequestData, RequestScope};
 
 /// Per-call options of a list page.
 #[derive(Clone, Default)]
@@ -31,30 +48,167 @@ pub struct ListOptions {
 pub struct Page {
     json: String,
     next_cursor: Option<String>,
+    len: usize,
 }
 
 impl Page {
-    /// The MCP list result as JSON text.
+    /// The MCP list result as JSON text: `{"resources":[...]}` or
+    /// `{"resourceTemplates":[...]}`, with `"nextCursor"` when candidates
+    /// remain.
     pub fn json(&self) -> &str {
         &self.json
     }
 
-    /// The cursor of the next page, when candidates remain.
+    /// The MCP list result as owned JSON text.
+    pub fn into_json(self) -> String {
+        self.json
+    }
+
+    /// The cursor of the next page, when candidates remain. The library
+    /// never issues an empty cursor.
     pub fn next_cursor(&self) -> Option<&str> {
         self.next_cursor.as_deref()
+    }
+
+    /// The number of descriptions on this page.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether this page holds no description (possible when every
+    /// candidate it visited was hidden, or the registry is empty).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
 impl Resources {
-    /// One page of `resources/list`.
+    /// One page of `resources/list`: registered exact-URI descriptions the
+    /// caller may discover, by URI then name.
+    ///
+    /// Errors: an empty scope key or an invalid, expired, cross-method,
+    /// cross-registry or cross-scope cursor is `invalid_request`; a
+    /// `discover` error other than `Unavailable` (or a panic in it) is
+    /// `policy`; a visible description too large for an empty page is
+    /// `size`; cancellation is `canceled`; a passed deadline is
+    /// `deadline_exceeded`.
     pub fn list(&self, options: &ListOptions) -> Result<Page, Failure> {
-        let _ = options;
-        todo!("issue 4")
+        self.list_page(Method::Resources, options)
     }
 
-    /// One page of `resources/templates/list`.
+    /// One page of `resources/templates/list`: registered template
+    /// descriptions the caller may discover, by template then name. Errors
+    /// as for [`list`](Self::list).
     pub fn list_templates(&self, options: &ListOptions) -> Result<Page, Failure> {
-        let _ = options;
-        todo!("issue 4")
+        self.list_page(Method::Templates, options)
     }
+
+    fn list_page(&self, method: Method, options: &ListOptions) -> Result<Page, Failure> {
+        let limits = self.limits();
+        let scope = RequestScope::start(
+            limits.read_timeout,
+            options.timeout,
+            options.cancel.clone(),
+            options.request_data.clone(),
+        );
+        if options.scope_key.is_empty() {
+            return Err(Failure::request("list scope key must not be empty"));
+        }
+        let (order, field) = match method {
+            Method::Resources => (self.resource_order(), "resources"),
+            Method::Templates => (self.template_order(), "resourceTemplates"),
+        };
+        let revision = self.revision();
+        let scope_hash = cursor::scope_hash(&options.scope_key);
+        let binding = Binding {
+            method,
+            revision: &revision,
+            scope_hash: &scope_hash,
+        };
+        let now_ms = self.now_unix_ms();
+        let start = match options.cursor.as_deref() {
+            None | Some([]) => 0,
+            Some(c) => cursor::verify(self.cursor_key(), binding, c, now_ms, order.len())?,
+        };
+
+        let page_size = match options.page_size as usize {
+            0 => limits.default_page_size,
+            n => n.min(limits.max_page_size),
+        };
+        let mut budget = limits.max_page_bytes - PAGE_ENVELOPE_BYTES;
+        let bindings = self.bindings();
+        let policy = self.policy();
+        let call = scope.call();
+
+        let mut json = String::with_capacity(64);
+        json.push_str("{\"");
+        json.push_str(field);
+        json.push_str("\":[");
+        let mut len = 0usize;
+        let mut position = start;
+        while position < order.len() && len < page_size {
+            check_scope(&scope)?;
+            let definition = bindings[order[position]].definition();
+            let discovered = catch_unwind(AssertUnwindSafe(|| policy.discover(&call, definition)))
+                .map_err(|_| {
+                    Failure::new(FailureKind::Policy)
+                        .caused_by(CauseText("discover callback panicked".into()))
+                })?;
+            match discovered {
+                Ok(()) => {}
+                Err(CallbackError::Unavailable) => {
+                    position += 1;
+                    continue;
+                }
+                Err(e) => return Err(Failure::new(FailureKind::Policy).caused_by(e)),
+            }
+            let description = definition.json();
+            let cost = description.len() as u64 + 1;
+            if cost > budget {
+                if len == 0 {
+                    return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
+                        "a visible description does not fit an empty list page".into(),
+                    )));
+                }
+                // Rechecked on the next page.
+                break;
+            }
+            budget -= cost;
+            if len > 0 {
+                json.push(',');
+            }
+            json.push_str(description);
+            len += 1;
+            position += 1;
+        }
+        check_scope(&scope)?;
+        json.push(']');
+
+        let next_cursor = (position < order.len())
+            .then(|| cursor::issue(self.cursor_key(), binding, position as u64, now_ms));
+        if let Some(c) = &next_cursor {
+            json.push_str(",\"nextCursor\":\"");
+            json.push_str(c);
+            json.push('"');
+        }
+        json.push('}');
+        debug_assert!(json.len() as u64 <= limits.max_page_bytes);
+        Ok(Page {
+            json,
+            next_cursor,
+            len,
+        })
+    }
+}
+
+/// Fails with `canceled` when the caller cancelled, `deadline_exceeded`
+/// when the page's deadline passed.
+fn check_scope(scope: &RequestScope) -> Result<(), Failure> {
+    if scope.is_canceled() {
+        return Err(Failure::new(FailureKind::Canceled));
+    }
+    if scope.is_expired() {
+        return Err(Failure::new(FailureKind::DeadlineExceeded));
+    }
+    Ok(())
 }

@@ -1,0 +1,357 @@
+//! Listing: pagination cursors — scope keys, following, binding to the
+//! scope, method and registry, expiry, tampering and malformed input.
+
+mod common;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use common::*;
+use mcp_resources::*;
+
+const T0: u64 = 1_800_000_000_000;
+const MINUTE: u64 = 60_000;
+
+fn registry(n: usize, clock: &TestClock) -> Resources {
+    builder(&resource_defs(n), FnPolicy::allow())
+        .cursor_key(&KEY)
+        .clock(clock.clock())
+        .build()
+        .unwrap()
+}
+
+/// The cursor after a first page of 10 in scope `scope`.
+fn first_cursor(r: &Resources, scope: &str) -> String {
+    let mut o = opts(scope, None);
+    o.page_size = 10;
+    r.list(&o).unwrap().next_cursor().unwrap().to_string()
+}
+
+fn second_page(r: &Resources, scope: &str, cursor: &[u8]) -> Result<Page, Failure> {
+    let mut o = opts(scope, None);
+    o.page_size = 10;
+    o.cursor = Some(cursor.to_vec());
+    r.list(&o)
+}
+
+fn assert_invalid(result: Result<Page, Failure>, what: &str) {
+    match result {
+        Ok(p) => panic!("{what}: accepted, page {}", p.json()),
+        Err(e) => assert_eq!(e.kind(), FailureKind::InvalidRequest, "{what}: {e}"),
+    }
+}
+
+#[test]
+fn empty_scope_key_fails_with_invalid_request() {
+    let clock = TestClock::at(T0);
+    let r = registry(3, &clock);
+    let e = r.list(&ListOptions::default()).unwrap_err();
+    assert_eq!(e.kind(), FailureKind::InvalidRequest);
+    assert_eq!(e.jsonrpc_code(), -32602);
+    let e = r.list_templates(&ListOptions::default()).unwrap_err();
+    assert_eq!(e.kind(), FailureKind::InvalidRequest);
+    // Even with a genuine cursor.
+    let c = first_cursor(&registry(30, &clock), "s");
+    let mut o = ListOptions {
+        cursor: Some(c.into_bytes()),
+        ..ListOptions::default()
+    };
+    assert_invalid(registry(30, &clock).list(&o), "empty scope with cursor");
+    o.scope_key = vec![0];
+    assert_invalid(registry(30, &clock).list(&o), "other scope with cursor");
+}
+
+#[test]
+fn absent_and_empty_cursor_both_mean_the_first_page() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let absent = r.list(&opts("s", None)).unwrap();
+    let empty = r.list(&opts("s", Some(""))).unwrap();
+    assert_eq!(absent.json(), empty.json());
+    assert_eq!(keys(&absent, "resources", "uri")[0], "res://item/00000");
+}
+
+#[test]
+fn cursors_are_unpadded_base64url() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c = first_cursor(&r, "s");
+    assert!(!c.is_empty());
+    assert!(c
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
+    assert!(URL_SAFE_NO_PAD.decode(&c).is_ok());
+}
+
+#[test]
+fn following_cursors_lists_everything_once_in_order() {
+    let clock = TestClock::at(T0);
+    let r = registry(95, &clock);
+    let all = list_all(&r, "scope", 10);
+    let expected: Vec<String> = (0..95).map(|i| format!("res://item/{i:05}")).collect();
+    assert_eq!(all, expected);
+}
+
+#[test]
+fn scope_key_binds_exact_bytes_and_change_midway_fails() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c = first_cursor(&r, "tenant-a");
+    assert!(second_page(&r, "tenant-a", c.as_bytes()).is_ok());
+    for other in ["tenant-b", "tenant-a ", "tenant-", "Tenant-a"] {
+        assert_invalid(second_page(&r, other, c.as_bytes()), other);
+    }
+    // Arbitrary (non-UTF-8) scope bytes work and bind too.
+    let mut o = ListOptions {
+        scope_key: vec![0xff, 0x00, 0xfe],
+        page_size: 10,
+        ..ListOptions::default()
+    };
+    let c = r.list(&o).unwrap().next_cursor().unwrap().to_string();
+    o.cursor = Some(c.into_bytes());
+    assert!(r.list(&o).is_ok());
+    o.scope_key = vec![0xff, 0x00];
+    assert_invalid(r.list(&o), "binary scope prefix");
+}
+
+#[test]
+fn a_registry_with_one_more_resource_rejects_the_others_cursors() {
+    let clock = TestClock::at(T0);
+    let small = registry(30, &clock);
+    let bigger = registry(31, &clock);
+    assert_ne!(small.revision(), bigger.revision());
+    let c = first_cursor(&small, "s");
+    assert_invalid(
+        second_page(&bigger, "s", c.as_bytes()),
+        "bigger accepts small",
+    );
+    let c = first_cursor(&bigger, "s");
+    assert_invalid(
+        second_page(&small, "s", c.as_bytes()),
+        "small accepts bigger",
+    );
+}
+
+#[test]
+fn a_registry_with_a_changed_description_rejects_the_others_cursors() {
+    let clock = TestClock::at(T0);
+    let mut defs = resource_defs(30);
+    let a = builder(&defs, FnPolicy::allow())
+        .cursor_key(&KEY)
+        .clock(clock.clock())
+        .build()
+        .unwrap();
+    defs[20] = r#"{"uri":"res://item/00020","name":"item 00020","title":"new"}"#.into();
+    let b = builder(&defs, FnPolicy::allow())
+        .cursor_key(&KEY)
+        .clock(clock.clock())
+        .build()
+        .unwrap();
+    let c = first_cursor(&a, "s");
+    assert_invalid(second_page(&b, "s", c.as_bytes()), "changed description");
+}
+
+#[test]
+fn registries_with_the_same_content_and_key_accept_each_others_cursors() {
+    let clock = TestClock::at(T0);
+    let a = registry(30, &clock);
+    // Same content registered in another order, with another key order.
+    let mut defs: Vec<String> = (0..30)
+        .rev()
+        .map(|i| format!(r#"{{"name":"item {i:05}","uri":"res://item/{i:05}"}}"#))
+        .collect();
+    defs.swap(3, 17);
+    let b = builder(&defs, FnPolicy::allow())
+        .cursor_key(&KEY)
+        .clock(clock.clock())
+        .build()
+        .unwrap();
+    assert_eq!(a.revision(), b.revision());
+    let c = first_cursor(&a, "s");
+    let page = second_page(&b, "s", c.as_bytes()).unwrap();
+    assert_eq!(keys(&page, "resources", "uri")[0], "res://item/00010");
+    let c = page.next_cursor().unwrap();
+    let page = second_page(&a, "s", c.as_bytes()).unwrap();
+    assert_eq!(keys(&page, "resources", "uri")[0], "res://item/00020");
+}
+
+#[test]
+fn registries_with_the_same_content_but_random_keys_reject_each_others_cursors() {
+    let clock = TestClock::at(T0);
+    let build = || {
+        builder(&resource_defs(30), FnPolicy::allow())
+            .clock(clock.clock())
+            .build()
+            .unwrap()
+    };
+    let (a, b) = (build(), build());
+    assert_eq!(a.revision(), b.revision());
+    let c = first_cursor(&a, "s");
+    assert!(second_page(&a, "s", c.as_bytes()).is_ok());
+    assert_invalid(second_page(&b, "s", c.as_bytes()), "other random key");
+    let other_key = builder(&resource_defs(30), FnPolicy::allow())
+        .cursor_key(&[0x33; 32])
+        .clock(clock.clock())
+        .build()
+        .unwrap();
+    assert_invalid(second_page(&other_key, "s", c.as_bytes()), "other host key");
+}
+
+#[test]
+fn cursor_expires_after_ten_minutes() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c = first_cursor(&r, "s");
+    clock.set(T0 + 10 * MINUTE - 1);
+    assert!(second_page(&r, "s", c.as_bytes()).is_ok());
+    clock.set(T0 + 10 * MINUTE);
+    let e = second_page(&r, "s", c.as_bytes()).unwrap_err();
+    assert_eq!(e.kind(), FailureKind::InvalidRequest);
+    assert_eq!(e.message(), "cursor expired");
+    clock.set(T0 + 1000 * MINUTE);
+    assert_invalid(second_page(&r, "s", c.as_bytes()), "long expired");
+}
+
+#[test]
+fn each_page_issues_a_fresh_cursor() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c1 = first_cursor(&r, "s");
+    clock.set(T0 + 9 * MINUTE);
+    let c2 = second_page(&r, "s", c1.as_bytes())
+        .unwrap()
+        .next_cursor()
+        .unwrap()
+        .to_string();
+    // The second cursor is timed from its own page, not the first.
+    clock.set(T0 + 18 * MINUTE);
+    assert_invalid(second_page(&r, "s", c1.as_bytes()), "old first cursor");
+    assert!(second_page(&r, "s", c2.as_bytes()).is_ok());
+}
+
+#[test]
+fn clock_going_backwards_does_not_make_a_cursor_valid_forever() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c = first_cursor(&r, "s");
+    // Small skew between replicas is tolerated...
+    clock.set(T0 - MINUTE);
+    assert!(second_page(&r, "s", c.as_bytes()).is_ok());
+    // ...a clock far behind the issue time is not.
+    clock.set(T0 - MINUTE - 1);
+    assert_invalid(
+        second_page(&r, "s", c.as_bytes()),
+        "one minute and 1 ms back",
+    );
+    clock.set(0);
+    assert_invalid(second_page(&r, "s", c.as_bytes()), "clock at epoch");
+}
+
+#[test]
+fn tampering_with_every_byte_position_fails() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c = first_cursor(&r, "s");
+    for i in 0..c.len() {
+        let mut t = c.clone().into_bytes();
+        t[i] = if t[i] == b'A' { b'B' } else { b'A' };
+        assert_invalid(second_page(&r, "s", &t), &format!("byte {i}"));
+    }
+    // Bit flips in the decoded token, re-encoded validly.
+    let raw = URL_SAFE_NO_PAD.decode(&c).unwrap();
+    for i in 0..raw.len() {
+        let mut t = raw.clone();
+        t[i] ^= 0x01;
+        let t = URL_SAFE_NO_PAD.encode(&t);
+        assert_invalid(
+            second_page(&r, "s", t.as_bytes()),
+            &format!("decoded byte {i}"),
+        );
+    }
+}
+
+#[test]
+fn malformed_cursors_fail_and_never_restart_at_page_one() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c = first_cursor(&r, "s");
+    let mut bad: Vec<(String, Vec<u8>)> = vec![
+        ("garbage".into(), b"not a cursor".to_vec()),
+        ("one char".into(), b"A".to_vec()),
+        (
+            "zeroes".into(),
+            URL_SAFE_NO_PAD.encode([0u8; 114]).into_bytes(),
+        ),
+        ("padded".into(), format!("{c}=").into_bytes()),
+        ("extended".into(), format!("{c}AAAA").into_bytes()),
+        (
+            "standard alphabet".into(),
+            c.replace(['-', '_'], "+").into_bytes(),
+        ),
+        (
+            "non-UTF-8".into(),
+            [&c.as_bytes()[..10], &[0xff], &c.as_bytes()[11..]].concat(),
+        ),
+        ("oversized".into(), vec![b'A'; 4097]),
+        ("at the ceiling".into(), vec![b'A'; 4096]),
+        ("whitespace".into(), format!(" {c}").into_bytes()),
+    ];
+    for n in [1, 10, c.len() / 2, c.len() - 1] {
+        bad.push((format!("truncated to {n}"), c.as_bytes()[..n].to_vec()));
+    }
+    for (what, cursor) in bad {
+        assert_ne!(cursor, c.as_bytes(), "{what}");
+        assert_invalid(second_page(&r, "s", &cursor), &what);
+        assert_invalid(
+            r.list_templates(&ListOptions {
+                scope_key: b"s".to_vec(),
+                cursor: Some(cursor.clone()),
+                ..ListOptions::default()
+            }),
+            &what,
+        );
+    }
+}
+
+#[test]
+fn a_list_cursor_given_to_list_templates_fails_and_vice_versa() {
+    let clock = TestClock::at(T0);
+    let mut defs = resource_defs(30);
+    defs.extend(template_defs(30));
+    let r = builder(&defs, FnPolicy::allow())
+        .cursor_key(&KEY)
+        .clock(clock.clock())
+        .build()
+        .unwrap();
+    let mut o = opts("s", None);
+    o.page_size = 10;
+    let list_cursor = r.list(&o).unwrap().next_cursor().unwrap().to_string();
+    let tpl_cursor = r
+        .list_templates(&o)
+        .unwrap()
+        .next_cursor()
+        .unwrap()
+        .to_string();
+    o.cursor = Some(list_cursor.clone().into_bytes());
+    assert_invalid(r.list_templates(&o), "list cursor to list_templates");
+    assert!(r.list(&o).is_ok());
+    o.cursor = Some(tpl_cursor.into_bytes());
+    assert_invalid(r.list(&o), "templates cursor to list");
+    let page = r.list_templates(&o).unwrap();
+    assert_eq!(
+        keys(&page, "resourceTemplates", "uriTemplate")[0],
+        "tpl://item/00010/{id}"
+    );
+}
+
+#[test]
+fn cursor_failure_does_not_call_the_policy() {
+    let clock = TestClock::at(T0);
+    let policy = FnPolicy::allow();
+    let r = builder(&resource_defs(30), policy.clone())
+        .cursor_key(&KEY)
+        .clock(clock.clock())
+        .build()
+        .unwrap();
+    assert_invalid(second_page(&r, "s", b"bogus"), "bogus");
+    assert_eq!(policy.calls(), 0);
+}
