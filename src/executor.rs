@@ -39,6 +39,8 @@ struct Job {
 }
 
 struct Counters {
+    /// Workers currently alive (regular and replacements).
+    live: AtomicUsize,
     /// Replacement workers currently alive beyond the regular ones.
     extra: AtomicUsize,
     /// Most replacement workers alive at once.
@@ -82,7 +84,17 @@ pub(crate) enum RunOutcome<T> {
     Canceled,
 }
 
+/// Decrements the live count when a worker thread ends, however it ends.
+struct LiveGuard(Arc<Counters>);
+
+impl Drop for LiveGuard {
+    fn drop(&mut self) {
+        self.0.live.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
 fn worker(rx: Receiver<Job>, counters: Arc<Counters>) {
+    let _live = LiveGuard(counters.clone());
     while let Ok(mut job) = rx.recv() {
         if job.status.load(Ordering::Acquire) == RETIRE {
             counters.extra.fetch_sub(1, Ordering::AcqRel);
@@ -129,6 +141,7 @@ impl Executor {
             tx,
             rx,
             counters: Arc::new(Counters {
+                live: AtomicUsize::new(0),
                 extra: AtomicUsize::new(0),
                 cap: (threads.saturating_mul(8)).max(64),
             }),
@@ -149,6 +162,11 @@ impl Executor {
     /// The number of regular workers.
     pub fn threads(&self) -> usize {
         self.inner.threads
+    }
+
+    /// Worker threads currently alive (regular ones and replacements).
+    pub fn live_workers(&self) -> usize {
+        self.inner.counters.live.load(Ordering::Acquire)
     }
 
     /// Replacement workers currently alive (for abandoned callbacks).
@@ -265,11 +283,13 @@ fn unwrap_result<T>(r: std::thread::Result<T>) -> RunOutcome<T> {
 fn spawn_worker(inner: &Inner) -> std::io::Result<()> {
     let rx = inner.rx.clone();
     let counters = inner.counters.clone();
+    counters.live.fetch_add(1, Ordering::AcqRel);
     std::thread::Builder::new()
         .name("mcp-resources-worker".into())
         .spawn(move || worker(rx, counters))
         .map(drop)
         .map_err(|e| {
+            inner.counters.live.fetch_sub(1, Ordering::AcqRel);
             std::io::Error::new(
                 e.kind(),
                 CauseText(format!("spawning a worker failed: {e}")),
@@ -333,6 +353,43 @@ mod tests {
             std::thread::sleep(Duration::from_millis(5));
         }
         assert_eq!(ex.replacement_workers(), 0);
+    }
+
+    #[test]
+    fn dropping_the_last_clone_stops_idle_workers_without_waiting_for_running_ones() {
+        let ex = Executor::new(2).unwrap();
+        let counters = ex.inner.counters.clone();
+        assert_eq!(ex.live_workers(), 2);
+        let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
+        let r = ex.run(
+            move || {
+                let _ = release_rx.recv();
+            },
+            Instant::now() + Duration::from_millis(30),
+            None,
+        );
+        assert!(matches!(r, RunOutcome::Expired));
+        let clone = ex.clone();
+        drop(ex);
+        assert_eq!(clone.live_workers(), 3); // a clone keeps the pool
+        let start = Instant::now();
+        drop(clone); // does not wait for the hung callback
+        assert!(start.elapsed() < Duration::from_millis(500));
+        let until = Instant::now() + Duration::from_secs(5);
+        while counters.live.load(Ordering::Acquire) != 1 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(
+            counters.live.load(Ordering::Acquire),
+            1,
+            "idle workers stopped"
+        );
+        drop(release_tx);
+        let until = Instant::now() + Duration::from_secs(5);
+        while counters.live.load(Ordering::Acquire) != 0 && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert_eq!(counters.live.load(Ordering::Acquire), 0);
     }
 
     #[test]

@@ -168,7 +168,11 @@ pub trait ResourceHandler: Send + Sync {
     ) -> Result<ResourceReadPlan, CallbackError>;
 
     /// Reads one item's body. [`CallbackError::Unavailable`] makes an
-    /// `unavailable` issue; any other error a `read_failed` issue.
+    /// `unavailable` issue; any other error a `read_failed` issue, except
+    /// a [`CallbackError::Failed`] whose cause is a [`Failure`] of kind
+    /// `invalid_content` (what the payload constructors return for a
+    /// malformed payload), which makes an `invalid_content` issue. A read
+    /// that returns after its item deadline is a `timeout` issue.
     fn read(
         &self,
         call: &CallContext,

@@ -23,7 +23,7 @@ use crate::report::IssueCode;
 use crate::scope::{CancelSubscription, RequestScope};
 use crate::sizing::{item_size, ItemSize};
 
-use super::authorize::{check_scope, guarded, CallbackFailure};
+use super::authorize::{check_scope, check_scope_at, guarded, CallbackFailure};
 use super::{ItemState, Outcome};
 
 /// An admitted item, ready to be written.
@@ -77,8 +77,9 @@ pub(super) fn read_bodies(
             state.outcome = issue(IssueCode::BudgetExceeded, cause("not attempted"));
             continue;
         }
-        check_scope(scope)?;
-        let item_deadline = Instant::now()
+        let now = Instant::now();
+        check_scope_at(scope, now)?;
+        let item_deadline = now
             .checked_add(limits.item_timeout)
             .map_or(scope.deadline(), |d| d.min(scope.deadline()));
         let call = scope.item_call(item_deadline, limits.max_item_bytes);
@@ -107,8 +108,9 @@ pub(super) fn read_bodies(
                 }
             }
         };
-        check_scope(scope)?;
-        if Instant::now() >= item_deadline {
+        let now = Instant::now();
+        check_scope_at(scope, now)?;
+        if now >= item_deadline {
             state.outcome = issue(IssueCode::Timeout, cause("item deadline passed"));
             continue;
         }

@@ -3,6 +3,8 @@
 //! final visible selection, the report shrunk into its reserved space, the
 //! warning item first, admitted items in plan order, the final size check.
 
+use std::borrow::Cow;
+
 use crate::error::{BoxError, Failure, FailureKind};
 use crate::limits::{Limits, WIRE_RESERVE_BYTES};
 use crate::plan::{ResourceTarget, RESERVED_META_KEY};
@@ -72,9 +74,9 @@ pub(super) fn assemble(
         let report = Report::partial(issues, total_issues - shown).shrink_to_fit(limits)?;
         let json = report.json();
         let omitted = report.issues_omitted();
-        (json, report.into_issues(), omitted)
+        (Cow::Owned(json), report.into_issues(), omitted)
     } else {
-        (COMPLETE_REPORT_JSON.to_string(), Vec::new(), 0)
+        (Cow::Borrowed(COMPLETE_REPORT_JSON), Vec::new(), 0)
     };
 
     let items_bytes: u64 = admitted.iter().map(|(_, a)| a.cost).sum();

@@ -4,6 +4,7 @@
 //! callback helpers shared by the other stages.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
 
 use crate::error::{BoxError, CallbackError, CauseText, Failure, FailureKind};
 use crate::identity::is_reserved_scheme;
@@ -56,13 +57,34 @@ pub(super) fn guarded<T>(
     }
 }
 
-/// Fails with `canceled` when the caller cancelled, `deadline_exceeded`
-/// when the whole-read deadline passed.
-pub(super) fn check_scope(scope: &RequestScope) -> Result<(), Failure> {
+/// After a callback: fails with `canceled` when the caller cancelled, and,
+/// when the callback did not succeed, with `deadline_exceeded` when the
+/// whole-read deadline passed (so a callback that gave up because of the
+/// deadline is not mistaken for a policy or plan failure). The deadline of
+/// successful callbacks is checked at phase boundaries with
+/// [`check_scope`], which keeps clock reads off the hot path.
+pub(super) fn settle(scope: &RequestScope, failed: bool) -> Result<(), Failure> {
     if scope.is_canceled() {
         return Err(Failure::new(FailureKind::Canceled));
     }
-    if scope.is_expired() {
+    if failed && scope.is_expired() {
+        return Err(Failure::new(FailureKind::DeadlineExceeded));
+    }
+    Ok(())
+}
+
+/// Fails with `canceled` when the caller cancelled, `deadline_exceeded`
+/// when the whole-read deadline passed.
+pub(super) fn check_scope(scope: &RequestScope) -> Result<(), Failure> {
+    check_scope_at(scope, Instant::now())
+}
+
+/// [`check_scope`] with the current time already read.
+pub(super) fn check_scope_at(scope: &RequestScope, now: Instant) -> Result<(), Failure> {
+    if scope.is_canceled() {
+        return Err(Failure::new(FailureKind::Canceled));
+    }
+    if now >= scope.deadline() {
         return Err(Failure::new(FailureKind::DeadlineExceeded));
     }
     Ok(())
@@ -84,7 +106,7 @@ pub(super) fn discover(
     definition: &ResourceDefinition,
 ) -> Result<(), Failure> {
     let r = guarded(|| policy.discover(&scope.call(), definition));
-    check_scope(scope)?;
+    settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(()),
         Err(CallbackFailure::Unavailable) => Err(denied("discovery")),
@@ -99,7 +121,7 @@ pub(super) fn visibility(
     target: &ResourceTarget,
 ) -> Result<Visibility, Failure> {
     let r = guarded(|| policy.visibility(&scope.call(), target));
-    check_scope(scope)?;
+    settle(scope, r.is_err())?;
     r.map_err(|e| policy_failure(e, "visibility"))
 }
 
@@ -110,7 +132,7 @@ pub(super) fn permitted(
     target: &ResourceTarget,
 ) -> Result<bool, Failure> {
     let r = guarded(|| policy.read(&scope.call(), target));
-    check_scope(scope)?;
+    settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(true),
         Err(CallbackFailure::Unavailable) => Ok(false),
@@ -127,7 +149,7 @@ pub(super) fn resolve(
     limits: &Limits,
 ) -> Result<ResourceReadPlan, Failure> {
     let r = guarded(|| handler.resolve(&scope.call(), matched));
-    check_scope(scope)?;
+    settle(scope, r.is_err())?;
     let plan = match r {
         Ok(plan) => plan,
         Err(CallbackFailure::Unavailable) => return Err(denied("resolve")),
@@ -189,7 +211,10 @@ pub(super) fn items(
     targets: &[ResourceTarget],
 ) -> Result<Vec<ItemState>, Failure> {
     let mut states = Vec::with_capacity(targets.len());
-    for t in targets {
+    for (i, t) in targets.iter().enumerate() {
+        if i % 8 == 7 {
+            check_scope(scope)?;
+        }
         let vis = visibility(policy, scope, t)?;
         let outcome = if !vis.visible {
             Outcome::Hidden
@@ -207,5 +232,6 @@ pub(super) fn items(
             outcome,
         });
     }
+    check_scope(scope)?;
     Ok(states)
 }

@@ -217,6 +217,7 @@ impl Resources {
 
         authorize::discover(policy, &scope, definition)?;
         let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits)?;
+        authorize::check_scope(&scope)?;
         let (requested, targets) = plan.into_parts();
         authorize::requested(policy, &scope, &requested)?;
         let mut states = authorize::items(policy, &scope, &targets)?;

@@ -16,7 +16,7 @@ use crate::registry::ResourceDefinition;
 use crate::report::IssueCode;
 use crate::scope::RequestScope;
 
-use super::authorize::{discover, permitted, requested, visibility};
+use super::authorize::{check_scope, discover, permitted, requested, visibility};
 use super::{ItemState, Outcome};
 
 pub(super) fn recheck(
@@ -29,7 +29,10 @@ pub(super) fn recheck(
 ) -> Result<(), Failure> {
     discover(policy, scope, definition)?;
     requested(policy, scope, requested_target)?;
-    for (t, state) in targets.iter().zip(states.iter_mut()) {
+    for (i, (t, state)) in targets.iter().zip(states.iter_mut()).enumerate() {
+        if i % 8 == 7 {
+            check_scope(scope)?;
+        }
         let vis = visibility(policy, scope, t)?;
         state.final_visibility = vis;
         if !vis.visible {
