@@ -130,80 +130,92 @@ impl From<CursorError> for Failure {
     }
 }
 
-fn mac(key: &[u8]) -> HmacSha256 {
-    let mut m = HmacSha256::new_from_slice(key).expect("HMAC accepts keys of any length");
-    m.update(MAC_LABEL);
-    m
-}
+/// The cursor MAC keyed once per call (keying HMAC costs two SHA-256
+/// blocks; a page that verifies and issues a cursor keys it once).
+pub(crate) struct Signer(HmacSha256);
 
-/// Issues a cursor for `position`, stamped `issued_at_ms`.
-pub(crate) fn issue(key: &[u8], binding: Binding<'_>, position: u64, issued_at_ms: u64) -> String {
-    let mut token = [0u8; TOKEN_LEN];
-    token[0] = VERSION;
-    token[1] = binding.method as u8;
-    token[2..34].copy_from_slice(binding.revision);
-    token[34..42].copy_from_slice(&position.to_be_bytes());
-    token[42..50].copy_from_slice(&issued_at_ms.to_be_bytes());
-    token[50..82].copy_from_slice(binding.scope_hash);
-    let mut m = mac(key);
-    m.update(&token[..BODY_LEN]);
-    token[BODY_LEN..].copy_from_slice(&m.finalize().into_bytes());
-    URL_SAFE_NO_PAD.encode(token)
-}
+impl Signer {
+    /// Keys the MAC with the registry's cursor key.
+    pub(crate) fn new(key: &[u8]) -> Signer {
+        let mut m = HmacSha256::new_from_slice(key).expect("HMAC accepts keys of any length");
+        m.update(MAC_LABEL);
+        Signer(m)
+    }
 
-/// Verifies a cursor and returns its position.
-///
-/// Checks, in order: the input ceiling, strict unpadded base64url, the
-/// length, the MAC (constant time), the version, the method, the revision,
-/// the scope, the issue time against `now_ms` (expired after ten minutes;
-/// refused when more than a minute in the future), and that the position
-/// is below `candidates` (the size of the sorted order it indexes).
-pub(crate) fn verify(
-    key: &[u8],
-    binding: Binding<'_>,
-    cursor: &[u8],
-    now_ms: u64,
-    candidates: usize,
-) -> Result<usize, CursorError> {
-    if cursor.len() > MAX_CURSOR_BYTES {
-        return Err(CursorError::Oversized);
+    fn mac(&self, body: &[u8]) -> HmacSha256 {
+        let mut m = self.0.clone();
+        m.update(body);
+        m
     }
-    let token = URL_SAFE_NO_PAD
-        .decode(cursor)
-        .map_err(|_| CursorError::NotBase64Url)?;
-    if token.len() != TOKEN_LEN {
-        return Err(CursorError::BadLength);
-    }
-    let mut m = mac(key);
-    m.update(&token[..BODY_LEN]);
-    m.verify_slice(&token[BODY_LEN..])
-        .map_err(|_| CursorError::BadMac)?;
 
-    if token[0] != VERSION {
-        return Err(CursorError::BadVersion);
+    /// Issues a cursor for `position`, stamped `issued_at_ms`.
+    pub(crate) fn issue(&self, binding: Binding<'_>, position: u64, issued_at_ms: u64) -> String {
+        let mut token = [0u8; TOKEN_LEN];
+        token[0] = VERSION;
+        token[1] = binding.method as u8;
+        token[2..34].copy_from_slice(binding.revision);
+        token[34..42].copy_from_slice(&position.to_be_bytes());
+        token[42..50].copy_from_slice(&issued_at_ms.to_be_bytes());
+        token[50..82].copy_from_slice(binding.scope_hash);
+        let tag = self.mac(&token[..BODY_LEN]).finalize().into_bytes();
+        token[BODY_LEN..].copy_from_slice(&tag);
+        URL_SAFE_NO_PAD.encode(token)
     }
-    if Method::from_u8(token[1]) != Some(binding.method) {
-        return Err(CursorError::WrongMethod);
-    }
-    if token[2..34] != binding.revision[..] {
-        return Err(CursorError::WrongRevision);
-    }
-    if token[50..82] != binding.scope_hash[..] {
-        return Err(CursorError::WrongScope);
-    }
-    let position = u64::from_be_bytes(token[34..42].try_into().expect("8 bytes"));
-    let issued_at = u64::from_be_bytes(token[42..50].try_into().expect("8 bytes"));
-    if issued_at > now_ms.saturating_add(MAX_FUTURE_SKEW_MS) {
-        return Err(CursorError::FromTheFuture);
-    }
-    if now_ms.saturating_sub(issued_at) >= CURSOR_LIFETIME_MS {
-        return Err(CursorError::Expired);
-    }
-    // A page always advances, and a cursor is only issued while candidates
-    // remain, so a genuine position lies in 1..candidates.
-    match usize::try_from(position) {
-        Ok(p) if p > 0 && p < candidates => Ok(p),
-        _ => Err(CursorError::BadPosition),
+
+    /// Verifies a cursor and returns its position.
+    ///
+    /// Checks, in order: the input ceiling, strict unpadded base64url, the
+    /// length, the MAC (constant time), the version, the method, the
+    /// revision, the scope, the issue time against `now_ms` (expired after
+    /// ten minutes; refused when more than a minute in the future), and that
+    /// the position is below `candidates` (the size of the sorted order it
+    /// indexes).
+    pub(crate) fn verify(
+        &self,
+        binding: Binding<'_>,
+        cursor: &[u8],
+        now_ms: u64,
+        candidates: usize,
+    ) -> Result<usize, CursorError> {
+        if cursor.len() > MAX_CURSOR_BYTES {
+            return Err(CursorError::Oversized);
+        }
+        let token = URL_SAFE_NO_PAD
+            .decode(cursor)
+            .map_err(|_| CursorError::NotBase64Url)?;
+        if token.len() != TOKEN_LEN {
+            return Err(CursorError::BadLength);
+        }
+        self.mac(&token[..BODY_LEN])
+            .verify_slice(&token[BODY_LEN..])
+            .map_err(|_| CursorError::BadMac)?;
+
+        if token[0] != VERSION {
+            return Err(CursorError::BadVersion);
+        }
+        if Method::from_u8(token[1]) != Some(binding.method) {
+            return Err(CursorError::WrongMethod);
+        }
+        if token[2..34] != binding.revision[..] {
+            return Err(CursorError::WrongRevision);
+        }
+        if token[50..82] != binding.scope_hash[..] {
+            return Err(CursorError::WrongScope);
+        }
+        let position = u64::from_be_bytes(token[34..42].try_into().expect("8 bytes"));
+        let issued_at = u64::from_be_bytes(token[42..50].try_into().expect("8 bytes"));
+        if issued_at > now_ms.saturating_add(MAX_FUTURE_SKEW_MS) {
+            return Err(CursorError::FromTheFuture);
+        }
+        if now_ms.saturating_sub(issued_at) >= CURSOR_LIFETIME_MS {
+            return Err(CursorError::Expired);
+        }
+        // A page always advances, and a cursor is only issued while candidates
+        // remain, so a genuine position lies in 1..candidates.
+        match usize::try_from(position) {
+            Ok(p) if p > 0 && p < candidates => Ok(p),
+            _ => Err(CursorError::BadPosition),
+        }
     }
 }
 
@@ -228,11 +240,11 @@ mod tests {
     }
 
     fn good() -> String {
-        issue(&KEY, binding(Method::Resources, &scope()), 42, NOW)
+        Signer::new(&KEY).issue(binding(Method::Resources, &scope()), 42, NOW)
     }
 
     fn check(cursor: &[u8], now: u64) -> Result<usize, CursorError> {
-        verify(&KEY, binding(Method::Resources, &scope()), cursor, now, 100)
+        Signer::new(&KEY).verify(binding(Method::Resources, &scope()), cursor, now, 100)
     }
 
     #[test]
@@ -317,17 +329,17 @@ mod tests {
     #[test]
     fn another_key_fails() {
         let other = [8u8; 32];
-        let c = issue(&other, binding(Method::Resources, &scope()), 42, NOW);
+        let c = Signer::new(&other).issue(binding(Method::Resources, &scope()), 42, NOW);
         assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::BadMac));
     }
 
     #[test]
     fn another_method_fails() {
         let s = scope();
-        let c = issue(&KEY, binding(Method::Templates, &s), 42, NOW);
+        let c = Signer::new(&KEY).issue(binding(Method::Templates, &s), 42, NOW);
         assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::WrongMethod));
         assert_eq!(
-            verify(&KEY, binding(Method::Templates, &s), c.as_bytes(), NOW, 100),
+            Signer::new(&KEY).verify(binding(Method::Templates, &s), c.as_bytes(), NOW, 100),
             Ok(42)
         );
     }
@@ -335,8 +347,7 @@ mod tests {
     #[test]
     fn another_revision_fails() {
         let s = scope();
-        let c = issue(
-            &KEY,
+        let c = Signer::new(&KEY).issue(
             Binding {
                 method: Method::Resources,
                 revision: &[2; 32],
@@ -351,7 +362,7 @@ mod tests {
     #[test]
     fn another_scope_fails() {
         let other = scope_hash(b"tenant-b");
-        let c = issue(&KEY, binding(Method::Resources, &other), 42, NOW);
+        let c = Signer::new(&KEY).issue(binding(Method::Resources, &other), 42, NOW);
         assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::WrongScope));
         // The hash covers the exact bytes: a prefix or an extension differs.
         assert_ne!(scope_hash(b"tenant-a"), scope_hash(b"tenant-a\0"));
@@ -383,14 +394,14 @@ mod tests {
     fn position_out_of_range_fails() {
         let s = scope();
         for p in [0u64, 100, 101, u64::MAX] {
-            let c = issue(&KEY, binding(Method::Resources, &s), p, NOW);
+            let c = Signer::new(&KEY).issue(binding(Method::Resources, &s), p, NOW);
             assert_eq!(
                 check(c.as_bytes(), NOW),
                 Err(CursorError::BadPosition),
                 "{p}"
             );
         }
-        let c = issue(&KEY, binding(Method::Resources, &s), 99, NOW);
+        let c = Signer::new(&KEY).issue(binding(Method::Resources, &s), 99, NOW);
         assert_eq!(check(c.as_bytes(), NOW), Ok(99));
     }
 
@@ -398,9 +409,10 @@ mod tests {
     fn unknown_version_fails_even_when_authenticated() {
         let mut raw = URL_SAFE_NO_PAD.decode(good()).unwrap();
         raw[0] = 2;
-        let mut m = mac(&KEY);
-        m.update(&raw[..BODY_LEN]);
-        let tag = m.finalize().into_bytes();
+        let tag = Signer::new(&KEY)
+            .mac(&raw[..BODY_LEN])
+            .finalize()
+            .into_bytes();
         raw[BODY_LEN..].copy_from_slice(&tag);
         let c = URL_SAFE_NO_PAD.encode(&raw);
         assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::BadVersion));

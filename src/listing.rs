@@ -19,7 +19,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
-use crate::cursor::{self, Binding, Method};
+use crate::cursor::{self, Binding, Method, Signer};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::registry::Resources;
@@ -126,27 +126,25 @@ impl Resources {
             scope_hash: &scope_hash,
         };
         let now_ms = self.now_unix_ms();
+        let signer = Signer::new(self.cursor_key());
         let start = match options.cursor.as_deref() {
             None | Some([]) => 0,
-            Some(c) => cursor::verify(self.cursor_key(), binding, c, now_ms, order.len())?,
+            Some(c) => signer.verify(binding, c, now_ms, order.len())?,
         };
 
         let page_size = match options.page_size as usize {
             0 => limits.default_page_size,
             n => n.min(limits.max_page_size),
         };
-        let mut budget = limits.max_page_bytes - PAGE_ENVELOPE_BYTES;
+        let budget = limits.max_page_bytes - PAGE_ENVELOPE_BYTES;
         let bindings = self.bindings();
         let policy = self.policy();
         let call = scope.call();
 
-        let mut json = String::with_capacity(64);
-        json.push_str("{\"");
-        json.push_str(field);
-        json.push_str("\":[");
-        let mut len = 0usize;
+        let mut admitted: Vec<&str> = Vec::with_capacity(page_size.min(order.len() - start));
+        let mut used = 0u64;
         let mut position = start;
-        while position < order.len() && len < page_size {
+        while position < order.len() && admitted.len() < page_size {
             check_scope(&scope)?;
             let definition = bindings[order[position]].definition();
             let discovered = catch_unwind(AssertUnwindSafe(|| policy.discover(&call, definition)))
@@ -164,8 +162,8 @@ impl Resources {
             }
             let description = definition.json();
             let cost = description.len() as u64 + 1;
-            if cost > budget {
-                if len == 0 {
+            if used + cost > budget {
+                if admitted.is_empty() {
                     return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
                         "a visible description does not fit an empty list page".into(),
                     )));
@@ -173,19 +171,29 @@ impl Resources {
                 // Rechecked on the next page.
                 break;
             }
-            budget -= cost;
-            if len > 0 {
-                json.push(',');
-            }
-            json.push_str(description);
-            len += 1;
+            used += cost;
+            admitted.push(description);
             position += 1;
         }
         check_scope(&scope)?;
-        json.push(']');
 
-        let next_cursor = (position < order.len())
-            .then(|| cursor::issue(self.cursor_key(), binding, position as u64, now_ms));
+        let next_cursor =
+            (position < order.len()).then(|| signer.issue(binding, position as u64, now_ms));
+        // `used` counts each description plus one separator: the exact size
+        // of the array's contents plus one.
+        let mut json = String::with_capacity(
+            used as usize + field.len() + next_cursor.as_ref().map_or(0, |c| c.len()) + 32,
+        );
+        json.push_str("{\"");
+        json.push_str(field);
+        json.push_str("\":[");
+        for (i, description) in admitted.iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            json.push_str(description);
+        }
+        json.push(']');
         if let Some(c) = &next_cursor {
             json.push_str(",\"nextCursor\":\"");
             json.push_str(c);
@@ -196,7 +204,7 @@ impl Resources {
         Ok(Page {
             json,
             next_cursor,
-            len,
+            len: admitted.len(),
         })
     }
 }

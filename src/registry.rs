@@ -132,26 +132,51 @@ impl ResourceDefinition {
     /// A canonical serialisation (object keys sorted at every depth), used
     /// for the registry revision.
     pub fn canonical_json(&self) -> String {
-        fn sorted(v: &serde_json::Value) -> serde_json::Value {
-            match v {
-                serde_json::Value::Object(m) => {
-                    let mut keys: Vec<&String> = m.keys().collect();
-                    keys.sort();
-                    let mut out = serde_json::Map::new();
-                    for k in keys {
-                        out.insert(k.clone(), sorted(&m[k]));
-                    }
-                    serde_json::Value::Object(out)
-                }
-                serde_json::Value::Array(a) => {
-                    serde_json::Value::Array(a.iter().map(sorted).collect())
-                }
-                other => other.clone(),
-            }
-        }
-        serde_json::to_string(&sorted(&serde_json::Value::Object(self.object.clone())))
-            .expect("a JSON value serialises")
+        let mut out = Vec::with_capacity(self.json.len());
+        self.write_canonical_json(&mut out);
+        String::from_utf8(out).expect("JSON text is UTF-8")
     }
+
+    /// Appends [`canonical_json`](Self::canonical_json) to `out` without
+    /// copying the description.
+    fn write_canonical_json(&self, out: &mut Vec<u8>) {
+        write_canonical_object(&self.object, out);
+    }
+}
+
+/// Writes compact JSON with object keys sorted at every depth; scalars and
+/// keys are escaped exactly as `serde_json` does.
+fn write_canonical(value: &serde_json::Value, out: &mut Vec<u8>) {
+    match value {
+        serde_json::Value::Object(m) => write_canonical_object(m, out),
+        serde_json::Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_canonical(item, out);
+            }
+            out.push(b']');
+        }
+        scalar => serde_json::to_writer(&mut *out, scalar).expect("a JSON value serialises"),
+    }
+}
+
+fn write_canonical_object(map: &serde_json::Map<String, serde_json::Value>, out: &mut Vec<u8>) {
+    let mut entries: Vec<(&String, &serde_json::Value)> = map.iter().collect();
+    // Keys of a map are unique, so an unstable sort is deterministic.
+    entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    out.push(b'{');
+    for (i, (key, value)) in entries.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        serde_json::to_writer(&mut *out, key).expect("a string serialises");
+        out.push(b':');
+        write_canonical(value, out);
+    }
+    out.push(b'}');
 }
 
 /// The two binding callbacks. Both are required; both may be called
@@ -340,7 +365,7 @@ impl ResourcesBuilder {
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(system_clock_ms));
 
-        let mut exact: HashMap<String, usize> = HashMap::new();
+        let mut exact: HashMap<String, usize> = HashMap::with_capacity(self.bindings.len());
         let mut template_texts: HashMap<String, usize> = HashMap::new();
         let mut index = TemplateIndex::default();
         for (i, b) in self.bindings.iter().enumerate() {
@@ -370,26 +395,35 @@ impl ResourcesBuilder {
             }
         }
 
-        let mut resource_order: Vec<usize> = exact.values().copied().collect();
-        resource_order.sort_by(|&a, &b| {
-            let (da, db) = (&self.bindings[a].definition, &self.bindings[b].definition);
-            (da.uri_or_template(), da.name()).cmp(&(db.uri_or_template(), db.name()))
-        });
-        let mut template_order: Vec<usize> = template_texts.values().copied().collect();
-        template_order.sort_by(|&a, &b| {
-            let (da, db) = (&self.bindings[a].definition, &self.bindings[b].definition);
-            (da.uri_or_template(), da.name()).cmp(&(db.uri_or_template(), db.name()))
-        });
+        // Every exact URI and every template text is unique now, so the
+        // sort keys are distinct and an unstable sort is deterministic.
+        let sorted = |templates: bool| -> Vec<usize> {
+            let mut keyed: Vec<(&str, &str, usize)> = self
+                .bindings
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| b.definition.is_template() == templates)
+                .map(|(i, b)| (b.definition.uri_or_template(), b.definition.name(), i))
+                .collect();
+            keyed.sort_unstable();
+            keyed.into_iter().map(|(_, _, i)| i).collect()
+        };
+        let resource_order = sorted(false);
+        let template_order = sorted(true);
 
         let revision = {
             let mut h = Sha256::new();
             h.update(b"mcp-resources registry v1\n");
+            let mut canonical = Vec::new();
             for (tag, order) in [(b"R", &resource_order), (b"T", &template_order)] {
                 for &i in order.iter() {
-                    let c = self.bindings[i].definition.canonical_json();
+                    canonical.clear();
+                    self.bindings[i]
+                        .definition
+                        .write_canonical_json(&mut canonical);
                     h.update(tag);
-                    h.update((c.len() as u64).to_be_bytes());
-                    h.update(c.as_bytes());
+                    h.update((canonical.len() as u64).to_be_bytes());
+                    h.update(&canonical);
                 }
             }
             h.finalize().into()

@@ -1,0 +1,201 @@
+//! Listing benchmarks (plain `main`, `harness = false`): run with
+//! `cargo bench --bench listing`.
+//!
+//! Figures printed:
+//! - one page of 100 from 1,000,000 registered resources, first page and a
+//!   page from the middle (per-page cost must not depend on the position or
+//!   on the registry size: middle / first <= 1.2);
+//! - listing all 100,000 resources in pages of 500, following cursors
+//!   (target <= 20 ms);
+//! - registering 100,000 resources: parsing the definitions plus builder and
+//!   build, and builder + build alone (target <= 50 ms).
+
+use std::hint::black_box;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mcp_resources::*;
+
+struct Allow;
+
+impl ResourcePolicy for Allow {
+    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
+        Ok(())
+    }
+    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
+        Ok(Visibility::VISIBLE)
+    }
+    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
+        Ok(())
+    }
+}
+
+struct Handler;
+
+impl ResourceHandler for Handler {
+    fn resolve(
+        &self,
+        _: &CallContext,
+        m: &ResourceMatch,
+    ) -> Result<ResourceReadPlan, CallbackError> {
+        Ok(ResourceReadPlan::single(
+            ResourceTarget::new(m.uri(), "", None).map_err(CallbackError::failed)?,
+        ))
+    }
+    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
+        ResourcePayload::text("text/plain", "x").map_err(CallbackError::failed)
+    }
+}
+
+fn definition_json(i: usize) -> String {
+    format!(
+        r#"{{"uri":"file:///project/src/module{:04}/file{i:07}.rs","name":"file{i:07}.rs","mimeType":"text/x-rust"}}"#,
+        i % 1000
+    )
+}
+
+fn definitions(n: usize) -> Vec<ResourceDefinition> {
+    (0..n)
+        .map(|i| ResourceDefinition::from_json(&definition_json(i)).expect("valid definition"))
+        .collect()
+}
+
+fn bindings(defs: Vec<ResourceDefinition>) -> Vec<ResourceBinding> {
+    let handler: Arc<dyn ResourceHandler> = Arc::new(Handler);
+    defs.into_iter()
+        .map(|d| ResourceBinding::from_definition(d, handler.clone()))
+        .collect()
+}
+
+/// Builder + build from ready bindings (cloning a binding clones two `Arc`s).
+fn build(bindings: &[ResourceBinding]) -> Resources {
+    let mut b = Resources::builder().policy(Arc::new(Allow));
+    for binding in bindings {
+        b.push(binding.clone());
+    }
+    b.build().expect("registry builds")
+}
+
+/// The median of `runs` timings of `f`.
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[runs / 2]
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn options(cursor: Option<&str>, page_size: u32) -> ListOptions {
+    ListOptions {
+        scope_key: b"bench-scope".to_vec(),
+        cursor: cursor.map(|c| c.as_bytes().to_vec()),
+        page_size,
+        ..ListOptions::default()
+    }
+}
+
+/// A cursor pointing near `target` (the first position reached by pages of
+/// `step` at or after it).
+fn cursor_near(r: &Resources, target: usize, step: u32) -> String {
+    let mut cursor: Option<String> = None;
+    let mut at = 0usize;
+    while at < target {
+        let page = r.list(&options(cursor.as_deref(), step)).expect("page");
+        at += page.len();
+        cursor = Some(page.next_cursor().expect("more pages").to_string());
+    }
+    cursor.expect("a cursor")
+}
+
+fn main() {
+    // 1. One page of 100 from 1,000,000.
+    let million = build(&bindings(definitions(1_000_000)));
+    let mid = cursor_near(&million, 500_000, 500);
+    let first = median(201, || {
+        black_box(million.list(&options(None, 100)).expect("first page"));
+    });
+    let middle = median(201, || {
+        black_box(
+            million
+                .list(&options(Some(&mid), 100))
+                .expect("middle page"),
+        );
+    });
+    println!(
+        "page of 100 from 1,000,000: first {:.1} us, middle {:.1} us, middle/first {:.2}",
+        us(first),
+        us(middle),
+        middle.as_secs_f64() / first.as_secs_f64()
+    );
+    drop(million);
+
+    // Same page from a small registry (size independence).
+    let small = build(&bindings(definitions(1_000)));
+    let small_first = median(201, || {
+        black_box(small.list(&options(None, 100)).expect("first page"));
+    });
+    println!(
+        "page of 100 from 1,000: first {:.1} us (1,000,000 / 1,000 = {:.2})",
+        us(small_first),
+        first.as_secs_f64() / small_first.as_secs_f64()
+    );
+    drop(small);
+
+    // 2. All 100,000 in pages of 500.
+    let prepared = bindings(definitions(100_000));
+    let hundred_k = build(&prepared);
+    let all = median(21, || {
+        let mut cursor: Option<String> = None;
+        let mut n = 0usize;
+        loop {
+            let page = hundred_k
+                .list(&options(cursor.as_deref(), 500))
+                .expect("page");
+            n += page.len();
+            match page.next_cursor() {
+                Some(c) => cursor = Some(c.to_string()),
+                None => break,
+            }
+        }
+        assert_eq!(n, 100_000);
+    });
+    println!(
+        "list all 100,000 in pages of 500: {:.2} ms (target <= 20 ms)",
+        ms(all)
+    );
+    drop(hundred_k);
+
+    // 3. Registering 100,000.
+    let jsons: Vec<String> = (0..100_000).map(definition_json).collect();
+    let full = median(7, || {
+        let handler: Arc<dyn ResourceHandler> = Arc::new(Handler);
+        let mut b = Resources::builder().policy(Arc::new(Allow));
+        for j in &jsons {
+            b.push(ResourceBinding::new(j, handler.clone()).expect("valid definition"));
+        }
+        black_box(b.build().expect("registry builds"));
+    });
+    let build_only = median(7, || {
+        black_box(build(&prepared));
+    });
+    println!(
+        "register 100,000 (parse JSON + builder + build): {:.2} ms (target <= 50 ms)",
+        ms(full)
+    );
+    println!(
+        "register 100,000 (builder + build of parsed definitions): {:.2} ms",
+        ms(build_only)
+    );
+}
