@@ -3,7 +3,7 @@
  * and with an executor, in ns/read. Compare with `cargo bench --bench read`
  * (the Rust API figure). Not a ctest test: run scripts/bench.sh.
  *
- * Usage: bench_read [iterations]   (default 200000) */
+ * Usage: bench_read [iterations [inline|executor]]   (default 200000, both) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,16 +70,21 @@ int main(int argc, char **argv) {
     }
     mcpr_builder_free(b);
     mcpr_executor *ex = NULL;
-    if (mcpr_executor_new(2, &ex, NULL) != MCPR_OK) return 1;
+    if (mcpr_executor_new(0, &ex, NULL) != MCPR_OK) return 1;
 
+    const char *mode = argc > 2 ? argv[2] : "both";
     mcpr_read_options inline_opt = {0, NULL, NULL, NULL};
     mcpr_read_options exec_opt = {0, NULL, NULL, ex};
-    run(r, &inline_opt, iterations / 10 + 1); /* warm up */
-    double inline_ns = run(r, &inline_opt, iterations);
-    run(r, &exec_opt, iterations / 10 + 1);
-    double exec_ns = run(r, &exec_opt, iterations);
-    printf("c_abi/small_exact_read/inline    %10.0f ns/read  (%ld reads)\n", inline_ns, iterations);
-    printf("c_abi/small_exact_read/executor  %10.0f ns/read  (%ld reads)\n", exec_ns, iterations);
+    if (strcmp(mode, "executor") != 0) {
+        run(r, &inline_opt, iterations / 10 + 1); /* warm up */
+        double inline_ns = run(r, &inline_opt, iterations);
+        printf("c_abi/small_exact_read/inline    %10.0f ns/read  (%ld reads)\n", inline_ns, iterations);
+    }
+    if (strcmp(mode, "inline") != 0) {
+        run(r, &exec_opt, iterations / 10 + 1);
+        double exec_ns = run(r, &exec_opt, iterations);
+        printf("c_abi/small_exact_read/executor  %10.0f ns/read  (%ld reads)\n", exec_ns, iterations);
+    }
     mcpr_executor_free(ex);
     mcpr_resources_free(r);
     return 0;

@@ -76,6 +76,9 @@ pub struct mcpr_target {
 pub struct mcpr_plan_builder {
     requested: Option<ResourceTarget>,
     items: Vec<ResourceTarget>,
+    /// Set by `mcpr_resolve_single`: the requested target is also the only
+    /// item (kept implicit so that the common plan costs no extra copy).
+    single: bool,
     refused: Option<Failure>,
 }
 
@@ -331,6 +334,7 @@ impl ResourceHandler for CBinding {
         let mut plan = mcpr_plan_builder {
             requested: None,
             items: Vec::new(),
+            single: false,
             refused: None,
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
@@ -422,6 +426,9 @@ impl mcpr_plan_builder {
                 "resolve set no requested target",
             ));
         };
+        if self.single {
+            return Ok(ResourceReadPlan::single(requested));
+        }
         if self.items.len() == 1 && self.items[0] == requested {
             return Ok(ResourceReadPlan::single(requested));
         }
@@ -807,6 +814,14 @@ unsafe fn plan_set(
     let p = unsafe { p.as_mut() }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
     // SAFETY: forwarded to the caller's guarantee.
     let made = unsafe { make_target(uri, representation, authorization_json) };
+    // A plan started by `mcpr_resolve_single` and then extended: its
+    // implicit single item becomes explicit first.
+    if p.single {
+        p.single = false;
+        if let Some(r) = &p.requested {
+            p.items.insert(0, r.clone());
+        }
+    }
     let target = match made {
         Ok(Ok(t)) => t,
         Ok(Err(f)) => return Err(p.refuse(f)),
@@ -895,8 +910,8 @@ pub unsafe extern "C" fn mcpr_resolve_single(
         match ResourceTarget::new(m.uri(), "", None) {
             Ok(t) => {
                 p.items.clear();
-                p.items.push(t.clone());
                 p.requested = Some(t);
+                p.single = true;
                 MCPR_CB_OK
             }
             Err(f) => {
