@@ -37,6 +37,10 @@ static void test_null_handles(void) {
     CHECK_STATUS(mcpr_list_templates(NULL, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(page == NULL);
     CHECK_STATUS(mcpr_executor_new(1, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    mcpr_executor *ex = NULL;
+    CHECK_STATUS(mcpr_executor_new(SIZE_MAX, &ex, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_executor_new(MCPR_MAX_EXECUTOR_THREADS + 1, &ex, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK(ex == NULL);
     CHECK_STATUS(mcpr_plan_set_requested(NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_plan_add_item(NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_payload_set_text(NULL, S("text/plain"), S(""), NULL), MCPR_INVALID_ARGUMENT);

@@ -38,6 +38,12 @@
 #include <stdint.h>
 
 /**
+ * Most workers `mcpr_executor_new` accepts (a larger count is
+ * `MCPR_INVALID_ARGUMENT`).
+ */
+#define MCPR_MAX_EXECUTOR_THREADS 1024
+
+/**
  * Status of every fallible call. The values are explicit and never reused;
  * `1` to `12` equal the failure kinds of the Rust API.
  */
@@ -913,7 +919,8 @@ mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *o, mcpr_str meta_json, m
 
 /**
  * A new executor with `threads` workers (0 = the available cores, at least
- * 2). On success `*out` receives it (owned by the caller, free with
+ * 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`).
+ * On success `*out` receives it (owned by the caller, free with
  * `mcpr_executor_free`).
  *
  * # Safety

@@ -446,3 +446,93 @@ pub extern "C" fn mcpr_version() -> *const c_char {
         VERSION.as_ptr().cast()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guard_returns_the_per_type_default_on_panic() {
+        let quiet = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        assert_eq!(
+            guard(|| -> mcpr_status { panic!("boom") }),
+            mcpr_status::MCPR_INTERNAL
+        );
+        assert!(guard(|| -> *mut mcpr_error { panic!("boom") }).is_null());
+        assert!(!guard(|| -> bool { panic!("boom") }));
+        assert_eq!(guard(|| -> u64 { panic!("boom") }), 0);
+        assert_eq!(guard(|| -> mcpr_str { panic!("boom") }).len, 0);
+        let mut err: *mut mcpr_error = std::ptr::null_mut();
+        // SAFETY: `err` is a valid out-parameter.
+        let status = unsafe { guard_status(&mut err, || panic!("boom")) };
+        std::panic::set_hook(quiet);
+        assert_eq!(status, mcpr_status::MCPR_INTERNAL);
+        assert!(!err.is_null());
+        // SAFETY: `err` was just written by `guard_status`.
+        unsafe {
+            assert_eq!(mcpr_error_status(err), mcpr_status::MCPR_INTERNAL);
+            assert_eq!(mcpr_error_jsonrpc_code(err), -32603);
+            mcpr_error_free(err);
+        }
+    }
+
+    #[test]
+    fn strings_follow_the_null_length_rules() {
+        let empty = mcpr_str {
+            ptr: std::ptr::null(),
+            len: 0,
+        };
+        let null_len = mcpr_str {
+            ptr: std::ptr::null(),
+            len: 3,
+        };
+        let huge = mcpr_str {
+            ptr: c"x".as_ptr(),
+            len: usize::MAX,
+        };
+        // SAFETY: the non-null pointers are only dereferenced when the
+        // length is plausible, which these cases are not.
+        unsafe {
+            assert_eq!(empty.bytes().ok(), Some(&[][..]));
+            assert_eq!(
+                null_len.bytes().err().map(|e| e.status),
+                Some(mcpr_status::MCPR_INVALID_ARGUMENT)
+            );
+            assert_eq!(
+                huge.bytes().err().map(|e| e.status),
+                Some(mcpr_status::MCPR_INVALID_ARGUMENT)
+            );
+            let bad = mcpr_str {
+                ptr: c"\xff".as_ptr(),
+                len: 1,
+            };
+            assert_eq!(
+                bad.text(FailureKind::InvalidContent, "text")
+                    .err()
+                    .map(|e| e.status),
+                Some(mcpr_status::MCPR_INVALID_CONTENT)
+            );
+        }
+    }
+
+    #[test]
+    fn statuses_equal_the_failure_kinds() {
+        for kind in [
+            FailureKind::InvalidRequest,
+            FailureKind::Unavailable,
+            FailureKind::InvalidPlan,
+            FailureKind::Policy,
+            FailureKind::ReadFailed,
+            FailureKind::Timeout,
+            FailureKind::InvalidContent,
+            FailureKind::BudgetExceeded,
+            FailureKind::Canceled,
+            FailureKind::DeadlineExceeded,
+            FailureKind::Size,
+            FailureKind::InvalidConfiguration,
+        ] {
+            assert_eq!(mcpr_status::of_kind(kind) as u32, kind as u32);
+        }
+    }
+}

@@ -82,8 +82,13 @@ pub struct mcpr_list_options {
     pub request_data: *mut c_void,
 }
 
+/// Most workers `mcpr_executor_new` accepts (a larger count is
+/// `MCPR_INVALID_ARGUMENT`).
+pub const MCPR_MAX_EXECUTOR_THREADS: usize = 1024;
+
 /// A new executor with `threads` workers (0 = the available cores, at least
-/// 2). On success `*out` receives it (owned by the caller, free with
+/// 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`).
+/// On success `*out` receives it (owned by the caller, free with
 /// `mcpr_executor_free`).
 ///
 /// # Safety
@@ -97,6 +102,11 @@ pub unsafe extern "C" fn mcpr_executor_new(
 ) -> mcpr_status {
     let body = || {
         need_out(out)?;
+        if threads > MCPR_MAX_EXECUTOR_THREADS {
+            return Err(Error::argument(
+                "executor thread count is impossible (at most 1024)",
+            ));
+        }
         let inner = Executor::new(threads)?;
         // SAFETY: `out` is non-null (checked) and valid for one write.
         unsafe { write_out(out, Box::into_raw(Box::new(mcpr_executor { inner }))) };
