@@ -76,7 +76,7 @@ impl mcpr_str {
     pub(crate) unsafe fn text<'a>(self, kind: FailureKind, what: &str) -> Result<&'a str, Error> {
         // SAFETY: forwarded to the caller's guarantee.
         let b = unsafe { self.bytes() }?;
-        if b.is_ascii() {
+        if all_ascii(b) {
             // SAFETY: ASCII is valid UTF-8 (this vectorised check is several
             // times faster than full validation on the common ASCII text).
             return Ok(unsafe { std::str::from_utf8_unchecked(b) });
@@ -87,6 +87,13 @@ impl mcpr_str {
             cause: String::new(),
         })
     }
+}
+
+/// Whether every byte is ASCII: a branch-free OR reduction that the
+/// compiler vectorises (faster than `<[u8]>::is_ascii` on short texts).
+#[inline]
+fn all_ascii(b: &[u8]) -> bool {
+    b.iter().fold(0u8, |acc, &x| acc | x) < 0x80
 }
 
 /// Status of every fallible call. The values are explicit and never reused;

@@ -296,7 +296,16 @@ impl mcpr_call {
     }
 
     /// Maps a callback's return value to the Rust callback result.
+    #[inline]
     fn outcome(&self, rc: mcpr_cb_result) -> Result<(), CallbackError> {
+        if rc == MCPR_CB_OK {
+            return Ok(());
+        }
+        self.failure(rc)
+    }
+
+    #[cold]
+    fn failure(&self, rc: mcpr_cb_result) -> Result<(), CallbackError> {
         match rc {
             MCPR_CB_OK => Ok(()),
             MCPR_CB_UNAVAILABLE => Err(CallbackError::Unavailable),
