@@ -14,11 +14,33 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender};
 
 use crate::error::{CauseText, Failure, FailureKind};
+
+/// How long a waiter polls for a result, and an idle worker for the next
+/// job, before blocking. Bounded and short: it only saves the park/unpark
+/// round trip of short callbacks and back-to-back jobs.
+const SPIN: Duration = Duration::from_micros(20);
+
+/// Polls `rx` without blocking for at most [`SPIN`] (and not past `limit`).
+fn spin_poll<T>(rx: &Receiver<T>, limit: Instant) -> Option<T> {
+    let start = Instant::now();
+    let until = (start + SPIN).min(limit);
+    loop {
+        for _ in 0..32 {
+            if let Ok(v) = rx.try_recv() {
+                return Some(v);
+            }
+            std::hint::spin_loop();
+        }
+        if Instant::now() >= until {
+            return None;
+        }
+    }
+}
 
 const PENDING: u8 = 0;
 const RUNNING: u8 = 1;
@@ -95,7 +117,15 @@ impl Drop for LiveGuard {
 
 fn worker(rx: Receiver<Job>, counters: Arc<Counters>) {
     let _live = LiveGuard(counters.clone());
-    while let Ok(mut job) = rx.recv() {
+    loop {
+        let far = Instant::now() + SPIN;
+        let mut job = match spin_poll(&rx, far) {
+            Some(job) => job,
+            None => match rx.recv() {
+                Ok(job) => job,
+                Err(_) => return, // the last executor clone was dropped
+            },
+        };
         if job.status.load(Ordering::Acquire) == RETIRE {
             counters.extra.fetch_sub(1, Ordering::AcqRel);
             return;
@@ -195,6 +225,11 @@ impl Executor {
         if self.inner.tx.send(job).is_err() {
             // Unreachable while `self` holds a receiver, but never hang.
             return RunOutcome::Expired;
+        }
+        // Short callbacks usually finish within a few microseconds: poll
+        // briefly before blocking, which saves a park/unpark round trip.
+        if let Some(r) = spin_poll(&result_rx, deadline) {
+            return unwrap_result(r);
         }
         let received = match cancel {
             None => result_rx.recv_deadline(deadline).ok(),
@@ -300,7 +335,6 @@ fn spawn_worker(inner: &Inner) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     #[test]
     fn runs_jobs_and_returns_results() {

@@ -13,7 +13,7 @@ use rand::RngCore;
 use crate::error::{Failure, FailureKind};
 use crate::limits::{Limits, MAX_DISCLOSED_URI_BYTES, MAX_META_BYTES};
 use crate::plan::RESERVED_META_KEY;
-use crate::sizing::{json_str_len, write_json_str, ItemSpans};
+use crate::sizing::{escape_extra, json_str_len, write_json_str, ItemSpans};
 
 /// The fixed issue codes of a partial bundle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -252,22 +252,60 @@ impl Report {
     /// from the end and counted in `issuesOmitted`; the partial flag and the
     /// total count are kept. Fails with kind `size` when even the report
     /// without detailed issues does not fit.
+    ///
+    /// Linear in the number of issues: sizes are computed from per-issue
+    /// lengths and escaping costs instead of re-serialising each candidate.
     pub fn shrink_to_fit(mut self, limits: &Limits) -> Result<Self, Failure> {
-        loop {
-            if self.fits(limits) {
+        let n = self.issues.len();
+        // Prefix sums of each issue's JSON length and of the bytes escaping
+        // adds when the report is embedded in the warning text.
+        let mut sum_len = Vec::with_capacity(n + 1);
+        let mut sum_extra = Vec::with_capacity(n + 1);
+        sum_len.push(0usize);
+        sum_extra.push(0usize);
+        let mut buf = String::new();
+        for issue in &self.issues {
+            buf.clear();
+            issue.write_json(&mut buf);
+            sum_len.push(sum_len.last().copied().unwrap_or(0) + buf.len());
+            sum_extra.push(sum_extra.last().copied().unwrap_or(0) + escape_extra(&buf));
+        }
+        for k in (0..=n).rev() {
+            let omitted = self.issues_omitted + (n - k) as u64;
+            let skeleton = Report {
+                partial: self.partial,
+                issues: Vec::new(),
+                issues_omitted: omitted,
+            }
+            .json();
+            let report_len = skeleton.len() + sum_len[k] + k.saturating_sub(1);
+            let report_extra = escape_extra(&skeleton) + sum_extra[k];
+            let text_bytes = WARNING_TEXT_PREFIX.len() + report_len;
+            let text_json = text_bytes + 2 + escape_extra(WARNING_TEXT_PREFIX) + report_extra;
+            let warning = WARNING_ITEM_FIXED
+                + crate::identity::WARNING_URI_BYTES
+                + 2
+                + text_json
+                + WARNING_META.len();
+            let fits = text_bytes as u64 <= limits.report_payload_bytes
+                && (warning + 1 + report_len) as u64 <= limits.report_encoded_bytes
+                && result_meta_len(report_len) <= MAX_META_BYTES;
+            if fits {
+                self.issues.truncate(k);
+                self.issues_omitted = omitted;
+                debug_assert!(self.fits(limits));
                 return Ok(self);
             }
-            if self.issues.pop().is_none() {
-                return Err(
-                    Failure::new(FailureKind::Size).caused_by(crate::error::CauseText(
-                        "the minimal read report does not fit".into(),
-                    )),
-                );
-            }
-            self.issues_omitted += 1;
         }
+        Err(
+            Failure::new(FailureKind::Size).caused_by(crate::error::CauseText(
+                "the minimal read report does not fit".into(),
+            )),
+        )
     }
 }
+
+const WARNING_ITEM_FIXED: usize = r#"{"uri":,"mimeType":"text/plain","text":,"_meta":}"#.len();
 
 fn decimal_len(mut n: u64) -> usize {
     let mut len = 1;
@@ -307,7 +345,7 @@ pub fn warning_text(report_json: &str) -> String {
 
 /// Bytes of the warning item object for a report.
 pub fn warning_item_len(report_json: &str) -> usize {
-    r#"{"uri":,"mimeType":"text/plain","text":,"_meta":}"#.len()
+    WARNING_ITEM_FIXED
         + crate::identity::WARNING_URI_BYTES
         + 2
         + json_str_len(&warning_text(report_json))
@@ -415,6 +453,58 @@ mod tests {
             v["text"].as_str().unwrap(),
             format!("Incomplete bundle.\n{j}")
         );
+    }
+
+    /// The reference: drop one issue at a time and re-measure everything.
+    fn shrink_brute_force(mut r: Report, limits: &Limits) -> Option<Report> {
+        loop {
+            if r.fits(limits) {
+                return Some(r);
+            }
+            r.issues.pop()?;
+            r.issues_omitted += 1;
+        }
+    }
+
+    #[test]
+    fn shrinking_agrees_with_re_measuring_every_candidate() {
+        use crate::limits::{Limit, ResourceLimits};
+        for (payload, encoded) in [
+            (256, 1024),
+            (300, 1024),
+            (600, 1500),
+            (4096, 1024),
+            (4096, 16384),
+        ] {
+            let limits = ResourceLimits::new()
+                .with(Limit::ReportPayloadBytes, payload)
+                .with(Limit::ReportEncodedBytes, encoded)
+                .resolve()
+                .unwrap();
+            for n in [0usize, 1, 3, 40] {
+                let issues: Vec<Issue> = (0..n)
+                    .map(|i| {
+                        let code = [
+                            IssueCode::ReadFailed,
+                            IssueCode::Timeout,
+                            IssueCode::Unavailable,
+                        ][i % 3];
+                        Issue::new(
+                            code,
+                            &format!("x://i/{i}/\u{e9}{}", "z".repeat(i * 7)),
+                            i % 2 == 0,
+                        )
+                    })
+                    .collect();
+                let r = Report::partial(issues, 9);
+                let fast = r.clone().shrink_to_fit(&limits).ok();
+                assert_eq!(
+                    fast,
+                    shrink_brute_force(r, &limits),
+                    "{payload}/{encoded}/{n}"
+                );
+            }
+        }
     }
 
     #[test]

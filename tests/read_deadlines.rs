@@ -59,7 +59,7 @@ fn abandoned_reader_keeps_its_handler_alive_until_it_returns() {
             t: &ResourceTarget,
         ) -> Result<ResourcePayload, CallbackError> {
             if t.uri() == "x://slow" {
-                std::thread::sleep(Duration::from_millis(400));
+                std::thread::sleep(Duration::from_millis(1500));
             }
             Ok(ResourcePayload::text("text/plain", "x").unwrap())
         }
