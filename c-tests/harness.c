@@ -97,6 +97,9 @@ static mcpr_cb_result pol_discover(void *ud, const mcpr_call *call, const mcpr_d
     host_policy *p = ud;
     (void)call;
     int n = atomic_fetch_add(&p->discover_calls, 1);
+    if (p->expect_request_data && mcpr_call_request_data(call) == p->expect_request_data)
+        atomic_fetch_add(&p->saw_request_data, 1);
+    if (mcpr_call_max_bytes(call) != 0) harness_failures++; /* only body reads have one */
     if (p->fail_discover) {
         mcpr_call_set_cause(call, S("SECRET-DISCOVER-CAUSE"));
         return MCPR_CB_FAILED;

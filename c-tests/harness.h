@@ -79,6 +79,8 @@ typedef struct {
     bool disclose;                       /* disclose_issue_uri */
     bool fail_visibility;                /* visibility returns FAILED */
     bool fail_discover;                  /* discover returns FAILED */
+    void *expect_request_data;           /* counted in saw_request_data when seen */
+    atomic_int saw_request_data;
     /* counters */
     atomic_int discover_calls;
     atomic_int visibility_calls;

@@ -160,11 +160,16 @@ static void test_pages(void) {
     mcpr_error_free(e);
     free(c1);
 
-    /* discovery is rechecked on every page */
+    /* discovery is rechecked on every page, with the caller's request data */
     int before = atomic_load(&hp.discover_calls);
-    CHECK_STATUS(list(r, false, "alice", str_of(NULL), 0, &json, &next), MCPR_OK);
-    free(json);
+    int marker = 0;
+    hp.expect_request_data = &marker;
+    mcpr_list_options rd = {S("alice"), {NULL, 0}, 0, 0, NULL, &marker};
+    p = NULL;
+    CHECK_STATUS(mcpr_list(r, &rd, &p, NULL), MCPR_OK);
+    mcpr_page_free(p);
     CHECK(atomic_load(&hp.discover_calls) - before == 6);
+    CHECK(atomic_load(&hp.saw_request_data) == 6);
     mcpr_resources_free(r);
 }
 

@@ -242,6 +242,11 @@ static mcpr_cb_result bad_plan_resolve(void *ud, const mcpr_call *call, const mc
         CHECK_STATUS(mcpr_plan_add_item(plan, S("item://ok/a"), S(""), S("{nope"), NULL), MCPR_INVALID_PLAN);
     } else if (mode == 3) {
         return MCPR_CB_UNAVAILABLE; /* root denial */
+    } else if (mode == 5) { /* (NULL, n > 0): a programming error, and the plan is invalid */
+        mcpr_str null_len = {NULL, 4};
+        CHECK_STATUS(mcpr_plan_add_item(plan, null_len, S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
+        CHECK_STATUS(mcpr_plan_set_requested(NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
+        mcpr_plan_add_item(plan, S("item://ok/a"), S(""), S(""), NULL);
     } else {
         mcpr_call_set_cause(call, S("SECRET-RESOLVE"));
         return MCPR_CB_FAILED;
@@ -254,11 +259,11 @@ static void test_plans(void) {
     mcpr_builder *b = host_builder(&hp);
     mcpr_binding_callbacks cb = {NULL, empty_resolve, never_read, NULL};
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"bundle://empty\",\"name\":\"e\"}"), &cb, NULL), MCPR_OK);
-    static int modes[5] = {0, 1, 2, 3, 4};
-    const char *defs[5] = {"{\"uri\":\"plan://0\",\"name\":\"p\"}", "{\"uri\":\"plan://1\",\"name\":\"p\"}",
+    static int modes[6] = {0, 1, 2, 3, 4, 5};
+    const char *defs[6] = {"{\"uri\":\"plan://0\",\"name\":\"p\"}", "{\"uri\":\"plan://1\",\"name\":\"p\"}",
                            "{\"uri\":\"plan://2\",\"name\":\"p\"}", "{\"uri\":\"plan://3\",\"name\":\"p\"}",
-                           "{\"uri\":\"plan://4\",\"name\":\"p\"}"};
-    for (int i = 0; i < 5; i++) {
+                           "{\"uri\":\"plan://4\",\"name\":\"p\"}", "{\"uri\":\"plan://5\",\"name\":\"p\"}"};
+    for (int i = 0; i < 6; i++) {
         mcpr_binding_callbacks pc = {&modes[i], bad_plan_resolve, never_read, NULL};
         CHECK_STATUS(mcpr_builder_add(b, str_of(defs[i]), &pc, NULL), MCPR_OK);
     }
@@ -268,9 +273,9 @@ static void test_plans(void) {
     CHECK(json && strcmp(json, "{\"contents\":[],\"_meta\":{\"go.phpboyscout.uk/mcp.resourceRead\":"
                                "{\"version\":1,\"partial\":false,\"issues\":[],\"issuesOmitted\":0}}}") == 0);
     free(json);
-    const mcpr_status want[5] = {MCPR_INVALID_PLAN, MCPR_INVALID_PLAN, MCPR_INVALID_PLAN,
-                                 MCPR_UNAVAILABLE, MCPR_INVALID_PLAN};
-    for (int i = 0; i < 5; i++) {
+    const mcpr_status want[6] = {MCPR_INVALID_PLAN, MCPR_INVALID_PLAN, MCPR_INVALID_PLAN,
+                                 MCPR_UNAVAILABLE, MCPR_INVALID_PLAN, MCPR_INVALID_PLAN};
+    for (int i = 0; i < 6; i++) {
         char uri[16];
         snprintf(uri, sizeof uri, "plan://%d", i);
         mcpr_error *e = NULL;
