@@ -11,12 +11,13 @@
 //! Dropping the last clone of an executor stops its idle workers; running
 //! callbacks are not waited for (their workers exit when they return).
 
+use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, Sender};
+use crossbeam_channel::Receiver;
 
 use crate::error::{CauseText, Failure, FailureKind};
 
@@ -25,20 +26,36 @@ use crate::error::{CauseText, Failure, FailureKind};
 /// round trip of short callbacks and back-to-back jobs.
 const SPIN: Duration = Duration::from_micros(20);
 
-/// Polls `rx` without blocking for at most [`SPIN`] (and not past `limit`).
-fn spin_poll<T>(rx: &Receiver<T>, limit: Instant) -> Option<T> {
+/// How long a poll spins on the CPU before it starts yielding.
+const PURE_SPIN: Duration = Duration::from_micros(3);
+
+/// Polls with `try_take` for at most [`SPIN`] (and not past `limit`): first
+/// spinning (a handoff to another CPU takes a microsecond or two), then
+/// yielding between polls (if the thread we wait for shares this CPU,
+/// yielding lets it run instead of burning the slice).
+fn spin_poll<T>(mut try_take: impl FnMut() -> Option<T>, limit: Instant) -> Option<T> {
     let start = Instant::now();
+    let spin_until = (start + PURE_SPIN).min(limit);
     let until = (start + SPIN).min(limit);
     loop {
-        for _ in 0..32 {
-            if let Ok(v) = rx.try_recv() {
+        for _ in 0..16 {
+            if let Some(v) = try_take() {
                 return Some(v);
             }
             std::hint::spin_loop();
         }
+        if Instant::now() >= spin_until {
+            break;
+        }
+    }
+    loop {
+        if let Some(v) = try_take() {
+            return Some(v);
+        }
         if Instant::now() >= until {
             return None;
         }
+        std::thread::yield_now();
     }
 }
 
@@ -60,7 +77,22 @@ struct Job {
     run: Option<Box<dyn FnOnce() + Send>>,
 }
 
-struct Counters {
+struct QueueState {
+    jobs: VecDeque<Job>,
+    closed: bool,
+    sleepers: usize,
+}
+
+/// The job queue shared by the workers. Unlike a channel, pushing a job
+/// does not wake a parked worker while another idle worker is polling (that
+/// one takes the job), so back-to-back short jobs cost no futex round trip.
+struct Queue {
+    state: Mutex<QueueState>,
+    wake: Condvar,
+    /// Jobs queued (a lock-free hint for the polling worker).
+    len: AtomicUsize,
+    /// Idle workers currently polling (at most one).
+    spinning: AtomicUsize,
     /// Workers currently alive (regular and replacements).
     live: AtomicUsize,
     /// Replacement workers currently alive beyond the regular ones.
@@ -69,11 +101,92 @@ struct Counters {
     cap: usize,
 }
 
+impl Queue {
+    fn lock(&self) -> MutexGuard<'_, QueueState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn push(&self, job: Job) -> bool {
+        let mut st = self.lock();
+        if st.closed {
+            return false;
+        }
+        st.jobs.push_back(job);
+        self.len.fetch_add(1, Ordering::SeqCst);
+        let wake = st.sleepers > 0 && self.spinning.load(Ordering::SeqCst) == 0;
+        drop(st);
+        if wake {
+            self.wake.notify_one();
+        }
+        true
+    }
+
+    fn try_pop(&self) -> Option<Job> {
+        if self.len.load(Ordering::SeqCst) == 0 {
+            return None;
+        }
+        let mut st = self.lock();
+        let job = st.jobs.pop_front();
+        if job.is_some() {
+            self.len.fetch_sub(1, Ordering::SeqCst);
+        }
+        job
+    }
+
+    /// The next job for a worker; `None` once the executor is dropped.
+    fn next(&self) -> Option<Job> {
+        // At most one idle worker polls; the others park at once, so idle
+        // workers never crowd out the threads doing work.
+        if self
+            .spinning
+            .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            let job = spin_poll(|| self.try_pop(), Instant::now() + SPIN);
+            // Stop polling before looking under the lock: a push that saw
+            // this worker polling did not wake anyone, and is seen below.
+            self.spinning.store(0, Ordering::SeqCst);
+            if job.is_some() {
+                return job;
+            }
+        }
+        let mut st = self.lock();
+        loop {
+            if st.closed {
+                return None;
+            }
+            if let Some(job) = st.jobs.pop_front() {
+                self.len.fetch_sub(1, Ordering::SeqCst);
+                return Some(job);
+            }
+            st.sleepers += 1;
+            st = self.wake.wait(st).unwrap_or_else(|p| p.into_inner());
+            st.sleepers -= 1;
+        }
+    }
+
+    fn close(&self) {
+        let mut st = self.lock();
+        st.closed = true;
+        // Jobs still queued were abandoned by their waiters (a waiter holds
+        // an executor clone); drop them with the queue's lock released.
+        let jobs = std::mem::take(&mut st.jobs);
+        self.len.store(0, Ordering::SeqCst);
+        drop(st);
+        drop(jobs);
+        self.wake.notify_all();
+    }
+}
+
 struct Inner {
-    tx: Sender<Job>,
-    rx: Receiver<Job>,
-    counters: Arc<Counters>,
+    queue: Arc<Queue>,
     threads: usize,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.queue.close();
+    }
 }
 
 /// A shareable worker pool (cloning shares it). `Send + Sync`.
@@ -86,10 +199,7 @@ impl std::fmt::Debug for Executor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Executor")
             .field("threads", &self.inner.threads)
-            .field(
-                "replacements",
-                &self.inner.counters.extra.load(Ordering::Relaxed),
-            )
+            .field("replacements", &self.replacement_workers())
             .finish()
     }
 }
@@ -107,7 +217,7 @@ pub(crate) enum RunOutcome<T> {
 }
 
 /// Decrements the live count when a worker thread ends, however it ends.
-struct LiveGuard(Arc<Counters>);
+struct LiveGuard(Arc<Queue>);
 
 impl Drop for LiveGuard {
     fn drop(&mut self) {
@@ -115,19 +225,11 @@ impl Drop for LiveGuard {
     }
 }
 
-fn worker(rx: Receiver<Job>, counters: Arc<Counters>) {
-    let _live = LiveGuard(counters.clone());
-    loop {
-        let far = Instant::now() + SPIN;
-        let mut job = match spin_poll(&rx, far) {
-            Some(job) => job,
-            None => match rx.recv() {
-                Ok(job) => job,
-                Err(_) => return, // the last executor clone was dropped
-            },
-        };
+fn worker(queue: Arc<Queue>) {
+    let _live = LiveGuard(queue.clone());
+    while let Some(mut job) = queue.next() {
         if job.status.load(Ordering::Acquire) == RETIRE {
-            counters.extra.fetch_sub(1, Ordering::AcqRel);
+            queue.extra.fetch_sub(1, Ordering::AcqRel);
             return;
         }
         if job
@@ -147,7 +249,7 @@ fn worker(rx: Receiver<Job>, counters: Arc<Counters>) {
             Ok(_) | Err(ABANDONED) => {}
             Err(_) => {
                 // REPLACED: a replacement took this worker's place.
-                counters.extra.fetch_sub(1, Ordering::AcqRel);
+                queue.extra.fetch_sub(1, Ordering::AcqRel);
                 return;
             }
         }
@@ -166,11 +268,16 @@ impl Executor {
         } else {
             threads
         };
-        let (tx, rx) = crossbeam_channel::unbounded();
         let inner = Arc::new(Inner {
-            tx,
-            rx,
-            counters: Arc::new(Counters {
+            queue: Arc::new(Queue {
+                state: Mutex::new(QueueState {
+                    jobs: VecDeque::new(),
+                    closed: false,
+                    sleepers: 0,
+                }),
+                wake: Condvar::new(),
+                len: AtomicUsize::new(0),
+                spinning: AtomicUsize::new(0),
                 live: AtomicUsize::new(0),
                 extra: AtomicUsize::new(0),
                 cap: (threads.saturating_mul(8)).max(64),
@@ -196,12 +303,12 @@ impl Executor {
 
     /// Worker threads currently alive (regular ones and replacements).
     pub fn live_workers(&self) -> usize {
-        self.inner.counters.live.load(Ordering::Acquire)
+        self.inner.queue.live.load(Ordering::Acquire)
     }
 
     /// Replacement workers currently alive (for abandoned callbacks).
     pub fn replacement_workers(&self) -> usize {
-        self.inner.counters.extra.load(Ordering::Acquire)
+        self.inner.queue.extra.load(Ordering::Acquire)
     }
 
     /// Runs `f` on the pool and waits for it until `deadline`, or until
@@ -222,13 +329,13 @@ impl Executor {
                 let _ = result_tx.send(r);
             })),
         };
-        if self.inner.tx.send(job).is_err() {
+        if !self.inner.queue.push(job) {
             // Unreachable while `self` holds a receiver, but never hang.
             return RunOutcome::Expired;
         }
         // Short callbacks usually finish within a few microseconds: poll
         // briefly before blocking, which saves a park/unpark round trip.
-        if let Some(r) = spin_poll(&result_rx, deadline) {
+        if let Some(r) = spin_poll(|| result_rx.try_recv().ok(), deadline) {
             return unwrap_result(r);
         }
         let received = match cancel {
@@ -270,7 +377,7 @@ impl Executor {
                     }
                 }
                 RUNNING => {
-                    let counters = &self.inner.counters;
+                    let counters = &self.inner.queue;
                     let reserved = counters
                         .extra
                         .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
@@ -290,7 +397,7 @@ impl Executor {
                     }
                     if replaced {
                         // The job finished meanwhile: one worker too many.
-                        let _ = self.inner.tx.send(Job {
+                        self.inner.queue.push(Job {
                             status: Arc::new(AtomicU8::new(RETIRE)),
                             run: None,
                         });
@@ -316,15 +423,14 @@ fn unwrap_result<T>(r: std::thread::Result<T>) -> RunOutcome<T> {
 }
 
 fn spawn_worker(inner: &Inner) -> std::io::Result<()> {
-    let rx = inner.rx.clone();
-    let counters = inner.counters.clone();
-    counters.live.fetch_add(1, Ordering::AcqRel);
+    let queue = inner.queue.clone();
+    queue.live.fetch_add(1, Ordering::AcqRel);
     std::thread::Builder::new()
         .name("mcp-resources-worker".into())
-        .spawn(move || worker(rx, counters))
+        .spawn(move || worker(queue))
         .map(drop)
         .map_err(|e| {
-            inner.counters.live.fetch_sub(1, Ordering::AcqRel);
+            inner.queue.live.fetch_sub(1, Ordering::AcqRel);
             std::io::Error::new(
                 e.kind(),
                 CauseText(format!("spawning a worker failed: {e}")),
@@ -344,6 +450,33 @@ mod tests {
             RunOutcome::Done(v) => assert_eq!(v, 42),
             _ => panic!("expected a result"),
         }
+    }
+
+    #[test]
+    fn many_short_jobs_from_many_threads_all_complete_without_lost_wakeups() {
+        let ex = Executor::new(2).unwrap();
+        let threads: Vec<_> = (0..8)
+            .map(|t| {
+                let ex = ex.clone();
+                std::thread::spawn(move || {
+                    for i in 0..300u32 {
+                        if i % 50 == 0 {
+                            // Let the workers go idle and park now and then.
+                            std::thread::sleep(Duration::from_millis(2));
+                        }
+                        let d = Instant::now() + Duration::from_secs(20);
+                        match ex.run(move || t * 1000 + i, d, None) {
+                            RunOutcome::Done(v) => assert_eq!(v, t * 1000 + i),
+                            _ => panic!("job {t}/{i} did not complete"),
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert_eq!(ex.replacement_workers(), 0);
     }
 
     #[test]
@@ -392,7 +525,7 @@ mod tests {
     #[test]
     fn dropping_the_last_clone_stops_idle_workers_without_waiting_for_running_ones() {
         let ex = Executor::new(2).unwrap();
-        let counters = ex.inner.counters.clone();
+        let counters = ex.inner.queue.clone();
         assert_eq!(ex.live_workers(), 2);
         let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
         let r = ex.run(
