@@ -3,7 +3,7 @@
 //! This module only converts between C and the core: opaque handles, C
 //! callback tables (Rust structs implementing [`crate::ResourceHandler`] and
 //! [`crate::ResourcePolicy`]), builders for plans and payloads, and one panic
-//! boundary ([`boundary::guard`]) wrapped around every export so that no panic
+//! boundary (`boundary::guard`) wrapped around every export so that no panic
 //! unwinds into C. The core knows nothing about it.
 //!
 //! Conventions of every export (also stated in the header):
