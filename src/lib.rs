@@ -18,6 +18,7 @@
 mod cursor;
 pub mod error;
 pub mod executor;
+pub mod ffi;
 pub mod identity;
 mod jsonscan;
 pub mod limits;

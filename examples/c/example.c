@@ -1,0 +1,216 @@
+/*
+ * example.c - a tour of the mcp_resources C API, top to bottom.
+ *
+ * It registers an exact resource (config://app/settings) and a template
+ * (project://acme/{id}/report) that resolves to a bundle of three items, with a
+ * policy; reads a complete bundle and a partial one; then lists resources
+ * page by page with a cursor, and lists templates.
+ *
+ * Build and run: bash scripts/c-example.sh
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mcp_resources.h"
+
+/* mcpr_str is (pointer, length) and not NUL-terminated: these helpers make
+ * one from a C string and print one. */
+static mcpr_str str(const char *s) {
+    mcpr_str out = {s, strlen(s)};
+    return out;
+}
+#define PRINT_STR(label, s) printf("%s%.*s\n", (label), (int)(s).len, (s).ptr)
+
+/* ------------------------------------------------------------------ policy
+ * The policy decides discovery, visibility and read permission. Its
+ * callbacks get `user_data` first; they may run concurrently on any thread,
+ * so anything they share must be thread-safe (here: read-only). */
+typedef struct {
+    const char *tenant; /* who is asking (a real host would use request_data) */
+} policy_state;
+
+static mcpr_cb_result policy_discover(void *ud, const mcpr_call *call, const mcpr_definition *def) {
+    (void)ud;
+    (void)call;
+    (void)def;
+    return MCPR_CB_OK; /* every registered resource may be discovered */
+}
+
+static mcpr_cb_result policy_visibility(void *ud, const mcpr_call *call, const mcpr_target *t,
+                                        mcpr_visibility *out) {
+    (void)ud;
+    (void)call;
+    (void)t;
+    out->visible = true;            /* hidden targets vanish silently */
+    out->disclose_issue_uri = true; /* issues may name this URI */
+    return MCPR_CB_OK;
+}
+
+static mcpr_cb_result policy_read(void *ud, const mcpr_call *call, const mcpr_target *t) {
+    policy_state *p = ud;
+    (void)call;
+    /* Only the "acme" tenant may read project 99 at all. */
+    mcpr_str uri = mcpr_target_uri(t);
+    if (uri.len >= 18 && memcmp(uri.ptr, "project://acme/99/", 18) == 0 && strcmp(p->tenant, "acme") != 0)
+        return MCPR_CB_UNAVAILABLE; /* a denial: looks exactly like "not found" */
+    return MCPR_CB_OK;
+}
+
+/* ------------------------------------------------------------------ config://app/settings
+ * An exact resource: mcpr_resolve_single plans the URI as its only item;
+ * the reader copies its body into the payload builder. */
+static mcpr_cb_result settings_read(void *ud, const mcpr_call *call, const mcpr_target *t,
+                                    mcpr_payload_builder *out) {
+    (void)ud;
+    (void)call;
+    (void)t;
+    const char *body = "{\"theme\":\"dark\",\"language\":\"en\"}";
+    return mcpr_payload_set_text(out, str("application/json"), str(body), NULL) == MCPR_OK
+               ? MCPR_CB_OK
+               : MCPR_CB_FAILED;
+}
+
+/* ------------------------------------------------------------------ project://acme/{id}/report
+ * A template: resolve turns the match into a plan naming the requested
+ * bundle and its ordered items; read serves each item. */
+static mcpr_cb_result report_resolve(void *ud, const mcpr_call *call, const mcpr_match *m,
+                                     mcpr_plan_builder *plan) {
+    (void)ud;
+    (void)call;
+    mcpr_str id = mcpr_match_capture_value(m, 0); /* decoded once; not a path */
+    const char *parts[] = {"summary", "chart", "raw"};
+    char uri[256];
+    if (mcpr_plan_set_requested(plan, mcpr_match_uri(m), str(""), str(""), NULL) != MCPR_OK)
+        return MCPR_CB_FAILED;
+    for (int i = 0; i < 3; i++) {
+        snprintf(uri, sizeof uri, "project://acme/%.*s/%s", (int)id.len, id.ptr, parts[i]);
+        /* the private authorization JSON reaches policy and storage only */
+        if (mcpr_plan_add_item(plan, str(uri), str(""), str("{\"table\":\"projects\"}"), NULL) != MCPR_OK)
+            return MCPR_CB_FAILED;
+    }
+    return MCPR_CB_OK;
+}
+
+static mcpr_cb_result report_read(void *ud, const mcpr_call *call, const mcpr_target *t,
+                                  mcpr_payload_builder *out) {
+    (void)ud;
+    char uri[256];
+    mcpr_str u = mcpr_target_uri(t);
+    snprintf(uri, sizeof uri, "%.*s", (int)u.len, u.ptr);
+    if (strstr(uri, "/summary")) {
+        char text[300];
+        snprintf(text, sizeof text, "Summary of %s: all green.", uri);
+        return mcpr_payload_set_text(out, str("text/markdown"), str(text), NULL) == MCPR_OK ? MCPR_CB_OK
+                                                                                           : MCPR_CB_FAILED;
+    }
+    if (strstr(uri, "/chart")) {
+        static const uint8_t png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+        mcpr_payload_set_blob(out, str("image/png"), png, sizeof png, NULL);
+        return MCPR_CB_OK;
+    }
+    /* "raw" lives in a storage that is down for project 13: a failure with
+     * a private cause (for the host's logs; clients only see a fixed text). */
+    if (strncmp(uri, "project://acme/13/", 18) == 0) {
+        mcpr_call_set_cause(call, str("raw storage offline (shard 4)"));
+        return MCPR_CB_FAILED;
+    }
+    return mcpr_payload_set_text(out, str("text/csv"), str("a,b\n1,2\n"), NULL) == MCPR_OK ? MCPR_CB_OK
+                                                                                          : MCPR_CB_FAILED;
+}
+
+/* ------------------------------------------------------------------ helpers */
+static void read_and_print(const mcpr_resources *r, const char *uri) {
+    mcpr_bundle *bundle = NULL;
+    mcpr_error *err = NULL;
+    mcpr_read_options opt = {0};
+    opt.timeout_ms = 5000; /* the caller's deadline */
+    printf("\n== resources/read %s\n", uri);
+    mcpr_status s = mcpr_read(r, str(uri), &opt, &bundle, &err);
+    if (s != MCPR_OK) {
+        /* send message + JSON-RPC code to the client, log the cause */
+        printf("error %d (JSON-RPC %d)\n", (int)s, (int)mcpr_error_jsonrpc_code(err));
+        PRINT_STR("  message: ", mcpr_error_message(err));
+        PRINT_STR("  cause (logs only): ", mcpr_error_cause(err));
+        mcpr_error_free(err);
+        return;
+    }
+    printf("partial: %s\n", mcpr_bundle_is_partial(bundle) ? "yes" : "no");
+    PRINT_STR("result: ", mcpr_bundle_json(bundle)); /* send as the JSON-RPC result */
+    mcpr_bundle_free(bundle);
+}
+
+int main(void) {
+    printf("mcp_resources %s\n", mcpr_version());
+
+    /* 1. Build the registry. */
+    policy_state policy = {"example-tenant"};
+    mcpr_policy_callbacks policy_cb = {&policy, policy_discover, policy_visibility, policy_read, NULL};
+    mcpr_binding_callbacks settings_cb = {NULL, mcpr_resolve_single, settings_read, NULL};
+    mcpr_binding_callbacks report_cb = {NULL, report_resolve, report_read, NULL};
+
+    mcpr_builder *b = mcpr_builder_new();
+    mcpr_error *err = NULL;
+    if (mcpr_builder_set_policy(b, &policy_cb, &err) != MCPR_OK ||
+        mcpr_builder_add(b, str("{\"uri\":\"config://app/settings\",\"name\":\"settings\","
+                                "\"mimeType\":\"application/json\"}"),
+                         &settings_cb, &err) != MCPR_OK ||
+        mcpr_builder_add(b, str("{\"uriTemplate\":\"project://acme/{id}/report\",\"name\":\"report\","
+                                "\"description\":\"Summary, chart and raw data of a project\"}"),
+                         &report_cb, &err) != MCPR_OK ||
+        mcpr_builder_add(b, str("{\"uri\":\"config://app/limits\",\"name\":\"limits\"}"), &settings_cb,
+                         &err) != MCPR_OK ||
+        mcpr_builder_set_limit(b, MCPR_LIMIT_ITEM_TIMEOUT_MS, 2000, &err) != MCPR_OK) {
+        PRINT_STR("setup failed: ", mcpr_error_message(err));
+        mcpr_error_free(err);
+        mcpr_builder_free(b);
+        return 1;
+    }
+    mcpr_resources *r = NULL;
+    mcpr_status s = mcpr_builder_build(b, &r, &err);
+    mcpr_builder_free(b); /* always, built or not */
+    if (s != MCPR_OK) {
+        PRINT_STR("build failed: ", mcpr_error_message(err));
+        mcpr_error_free(err);
+        return 1;
+    }
+
+    /* 2. Reads: exact, a complete bundle, a partial bundle, a denial. */
+    read_and_print(r, "config://app/settings");
+    read_and_print(r, "project://acme/7/report");
+    read_and_print(r, "project://acme/13/report");
+    read_and_print(r, "project://acme/99/report");
+    read_and_print(r, "project://acme/a%2Fb/report"); /* an encoded slash is refused */
+
+    /* 3. resources/list, one item per page, following nextCursor. */
+    printf("\n== resources/list (page size 1)\n");
+    mcpr_list_options lo = {0};
+    lo.scope_key = str("example-tenant"); /* cursors are bound to this scope */
+    lo.page_size = 1;
+    char cursor[4096] = "";
+    for (;;) {
+        lo.cursor = str(cursor); /* empty = first page */
+        mcpr_page *page = NULL;
+        if (mcpr_list(r, &lo, &page, &err) != MCPR_OK) {
+            PRINT_STR("list failed: ", mcpr_error_message(err));
+            mcpr_error_free(err);
+            break;
+        }
+        PRINT_STR("page: ", mcpr_page_json(page));
+        mcpr_str next = mcpr_page_next_cursor(page);
+        snprintf(cursor, sizeof cursor, "%.*s", (int)next.len, next.ptr);
+        mcpr_page_free(page);
+        if (next.len == 0) break; /* last page */
+    }
+
+    printf("\n== resources/templates/list\n");
+    lo.cursor = str("");
+    lo.page_size = 0; /* default */
+    mcpr_page *page = NULL;
+    if (mcpr_list_templates(r, &lo, &page, NULL) == MCPR_OK) PRINT_STR("page: ", mcpr_page_json(page));
+    mcpr_page_free(page);
+
+    /* 4. Release the registry (reads in flight elsewhere keep their own
+     *    references, taken with mcpr_resources_retain). */
+    mcpr_resources_free(r);
+    return 0;
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Regenerates include/mcp_resources.h from the Rust sources with cbindgen
+# (pinned: 0.29.4, `cargo install --locked cbindgen --version 0.29.4`).
+# With --check, generates into a temporary file and fails when the
+# committed header differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+want="0.29.4"
+have="$(cbindgen --version | awk '{print $2}')"
+if [ "$have" != "$want" ]; then
+    echo "gen-header: cbindgen $want required, found $have" >&2
+    exit 1
+fi
+if [ "${1:-}" = "--check" ]; then
+    tmp="$(mktemp "${TMPDIR:-/tmp}/mcp_resources.XXXXXX.h")"
+    trap 'rm -f "$tmp"' EXIT
+    cbindgen --quiet --config cbindgen.toml --crate mcp-resources --output "$tmp"
+    if ! cmp -s "$tmp" include/mcp_resources.h; then
+        echo "gen-header: include/mcp_resources.h is stale; run scripts/gen-header.sh" >&2
+        diff -u include/mcp_resources.h "$tmp" | head -50 >&2 || true
+        exit 1
+    fi
+    echo "gen-header: include/mcp_resources.h is up to date"
+else
+    cbindgen --quiet --config cbindgen.toml --crate mcp-resources --output include/mcp_resources.h
+    echo "gen-header: wrote include/mcp_resources.h"
+fi

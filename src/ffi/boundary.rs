@@ -1,0 +1,545 @@
+//! The panic boundary, strings, status codes and error objects.
+
+use std::os::raw::c_char;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::error::{Failure, FailureKind};
+
+/// Borrowed bytes: a pointer and a length, not NUL-terminated.
+///
+/// As an argument, `(NULL, 0)` is the empty string and `(NULL, n > 0)` is
+/// `MCPR_INVALID_ARGUMENT`; the library copies what it keeps and never
+/// holds the pointer after the call returns. As a return value, `ptr` is
+/// never NULL (an empty string points at a static empty byte string) and
+/// the bytes are owned by the object the function was called on (print
+/// with `printf("%.*s", (int)s.len, s.ptr)`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mcpr_str {
+    /// The first byte (may be NULL only when `len` is 0).
+    pub ptr: *const c_char,
+    /// The number of bytes.
+    pub len: usize,
+}
+
+impl mcpr_str {
+    /// A view of `s`, valid as long as `s` is.
+    pub(crate) fn from_str(s: &str) -> mcpr_str {
+        Self::from_bytes(s.as_bytes())
+    }
+
+    /// A view of `b`, valid as long as `b` is.
+    pub(crate) fn from_bytes(b: &[u8]) -> mcpr_str {
+        if b.is_empty() {
+            return mcpr_str::empty();
+        }
+        mcpr_str {
+            ptr: b.as_ptr().cast(),
+            len: b.len(),
+        }
+    }
+
+    /// The empty string (pointing at a static empty byte string).
+    pub(crate) fn empty() -> mcpr_str {
+        mcpr_str {
+            ptr: c"".as_ptr(),
+            len: 0,
+        }
+    }
+
+    /// The bytes of a C argument.
+    ///
+    /// # Safety
+    /// When `ptr` is not NULL it must point at `len` readable bytes that stay
+    /// valid and unmodified for `'a`.
+    pub(crate) unsafe fn bytes<'a>(self) -> Result<&'a [u8], Error> {
+        if self.len > isize::MAX as usize {
+            return Err(Error::argument("string length is impossible"));
+        }
+        if self.ptr.is_null() {
+            if self.len == 0 {
+                return Ok(&[]);
+            }
+            return Err(Error::argument(
+                "string pointer is NULL with a non-zero length",
+            ));
+        }
+        // SAFETY: `ptr` is non-null, `len <= isize::MAX`, and the caller
+        // guarantees `len` readable bytes valid for `'a`.
+        Ok(unsafe { std::slice::from_raw_parts(self.ptr.cast::<u8>(), self.len) })
+    }
+
+    /// The text of a C argument; invalid UTF-8 is an error of `kind`.
+    ///
+    /// # Safety
+    /// As for [`mcpr_str::bytes`].
+    pub(crate) unsafe fn text<'a>(self, kind: FailureKind, what: &str) -> Result<&'a str, Error> {
+        // SAFETY: forwarded to the caller's guarantee.
+        let b = unsafe { self.bytes() }?;
+        if all_ascii(b) {
+            // SAFETY: ASCII is valid UTF-8 (this vectorised check is several
+            // times faster than full validation on the common ASCII text).
+            return Ok(unsafe { std::str::from_utf8_unchecked(b) });
+        }
+        std::str::from_utf8(b).map_err(|_| Error {
+            status: mcpr_status::of_kind(kind),
+            message: format!("{what} is not valid UTF-8").into(),
+            cause: String::new(),
+        })
+    }
+}
+
+/// Whether every byte is ASCII: a branch-free OR reduction that the
+/// compiler vectorises (faster than `<[u8]>::is_ascii` on short texts).
+#[inline]
+fn all_ascii(b: &[u8]) -> bool {
+    b.iter().fold(0u8, |acc, &x| acc | x) < 0x80
+}
+
+/// Status of every fallible call. The values are explicit and never reused;
+/// `1` to `12` equal the failure kinds of the Rust API.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum mcpr_status {
+    /// Success.
+    MCPR_OK = 0,
+    /// Malformed request: bad identifier, empty URI or scope key, ambiguous
+    /// selection, bad capture, bad or foreign cursor.
+    MCPR_INVALID_REQUEST = 1,
+    /// Not found or not permitted (deliberately indistinguishable).
+    MCPR_UNAVAILABLE = 2,
+    /// The resolve callback failed or produced an invalid plan, or a plan
+    /// builder refused a target.
+    MCPR_INVALID_PLAN = 3,
+    /// A policy callback failed operationally (not a denial).
+    MCPR_POLICY = 4,
+    /// No item survived; the first visible issue was `read_failed`.
+    MCPR_READ_FAILED = 5,
+    /// No item survived; the first visible issue was `timeout`.
+    MCPR_TIMEOUT = 6,
+    /// No item survived and the first visible issue was `invalid_content`,
+    /// or a payload builder refused its input.
+    MCPR_INVALID_CONTENT = 7,
+    /// No item survived; the first visible issue was `budget_exceeded`.
+    MCPR_BUDGET_EXCEEDED = 8,
+    /// The caller cancelled through its `mcpr_cancel` token.
+    MCPR_CANCELED = 9,
+    /// The whole-call deadline passed.
+    MCPR_DEADLINE_EXCEEDED = 10,
+    /// Even the minimal report or the assembled result does not fit.
+    MCPR_SIZE = 11,
+    /// A definition, limit, key, callback table or registration is invalid.
+    MCPR_INVALID_CONFIGURATION = 12,
+    /// A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
+    /// string, impossible length, unknown enum value, reuse of a consumed
+    /// builder.
+    MCPR_INVALID_ARGUMENT = 13,
+    /// A bug in the library: a panic was caught at the boundary.
+    MCPR_INTERNAL = 14,
+}
+
+impl mcpr_status {
+    pub(crate) fn of_kind(kind: FailureKind) -> mcpr_status {
+        match kind {
+            FailureKind::InvalidRequest => mcpr_status::MCPR_INVALID_REQUEST,
+            FailureKind::Unavailable => mcpr_status::MCPR_UNAVAILABLE,
+            FailureKind::InvalidPlan => mcpr_status::MCPR_INVALID_PLAN,
+            FailureKind::Policy => mcpr_status::MCPR_POLICY,
+            FailureKind::ReadFailed => mcpr_status::MCPR_READ_FAILED,
+            FailureKind::Timeout => mcpr_status::MCPR_TIMEOUT,
+            FailureKind::InvalidContent => mcpr_status::MCPR_INVALID_CONTENT,
+            FailureKind::BudgetExceeded => mcpr_status::MCPR_BUDGET_EXCEEDED,
+            FailureKind::Canceled => mcpr_status::MCPR_CANCELED,
+            FailureKind::DeadlineExceeded => mcpr_status::MCPR_DEADLINE_EXCEEDED,
+            FailureKind::Size => mcpr_status::MCPR_SIZE,
+            FailureKind::InvalidConfiguration => mcpr_status::MCPR_INVALID_CONFIGURATION,
+        }
+    }
+}
+
+/// What a C callback returns: one of `MCPR_CB_OK`, `MCPR_CB_UNAVAILABLE`,
+/// `MCPR_CB_FAILED`. It is a plain integer so that any value a callback
+/// returns is defined behaviour: every other value counts as
+/// `MCPR_CB_FAILED`.
+pub type mcpr_cb_result = u32;
+/// The callback succeeded.
+pub const MCPR_CB_OK: mcpr_cb_result = 0;
+/// A typed denial / not found (`discover` and policy `read`: denial;
+/// `resolve`: root denial; body `read`: an `unavailable` issue).
+pub const MCPR_CB_UNAVAILABLE: mcpr_cb_result = 1;
+/// An operational failure; its private cause is the text given to
+/// `mcpr_call_set_cause`, or a fixed text when none was set.
+pub const MCPR_CB_FAILED: mcpr_cb_result = 2;
+
+/// A configurable limit (one per row of DESIGN.md section 5; timeouts in
+/// milliseconds). A plain integer so that an unknown value is reported as
+/// `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
+pub type mcpr_limit = u32;
+/// Longest accepted identifier, in bytes (default 2048, at least 51).
+pub const MCPR_LIMIT_MAX_URI_BYTES: mcpr_limit = 1;
+/// Most items in one plan, the requested target not counted (default 1024).
+pub const MCPR_LIMIT_MAX_PLAN_TARGETS: mcpr_limit = 2;
+/// Most items admitted into one read result (default 64).
+pub const MCPR_LIMIT_MAX_ITEMS: mcpr_limit = 3;
+/// Largest payload of one item: text bytes or raw blob bytes (default 8 MiB).
+pub const MCPR_LIMIT_MAX_ITEM_BYTES: mcpr_limit = 4;
+/// Aggregate payload bytes of one read (default 32 MiB).
+pub const MCPR_LIMIT_MAX_PAYLOAD_BYTES: mcpr_limit = 5;
+/// Aggregate encoded bytes of one read result (default 48 MiB).
+pub const MCPR_LIMIT_MAX_ENCODED_BYTES: mcpr_limit = 6;
+/// Payload space reserved for the warning text (default 4 KiB, at least 256).
+pub const MCPR_LIMIT_REPORT_PAYLOAD_BYTES: mcpr_limit = 7;
+/// Encoded space reserved for warning and report (default 16 KiB, at least 1 KiB).
+pub const MCPR_LIMIT_REPORT_ENCODED_BYTES: mcpr_limit = 8;
+/// Most detailed issues in a report (default 32).
+pub const MCPR_LIMIT_MAX_ISSUES: mcpr_limit = 9;
+/// Whole-read timeout in milliseconds (default 30000).
+pub const MCPR_LIMIT_READ_TIMEOUT_MS: mcpr_limit = 10;
+/// Per-item timeout in milliseconds (default 10000).
+pub const MCPR_LIMIT_ITEM_TIMEOUT_MS: mcpr_limit = 11;
+/// Page size when the caller asks for none (default 50).
+pub const MCPR_LIMIT_DEFAULT_PAGE_SIZE: mcpr_limit = 12;
+/// Largest page size a caller may ask for (default 500).
+pub const MCPR_LIMIT_MAX_PAGE_SIZE: mcpr_limit = 13;
+/// Encoded bytes of one list page (default 1 MiB).
+pub const MCPR_LIMIT_MAX_PAGE_BYTES: mcpr_limit = 14;
+
+/// An error object: status, safe message, private cause and the suggested
+/// JSON-RPC code. Owned by the caller; free with `mcpr_error_free`. Safe to
+/// read from any thread.
+pub struct mcpr_error {
+    status: mcpr_status,
+    message: String,
+    cause: String,
+    code: i32,
+}
+
+/// An error on its way out of an export.
+pub(crate) struct Error {
+    status: mcpr_status,
+    message: std::borrow::Cow<'static, str>,
+    cause: String,
+}
+
+impl Error {
+    /// A programming error (`MCPR_INVALID_ARGUMENT`).
+    pub(crate) fn argument(message: &'static str) -> Error {
+        Error {
+            status: mcpr_status::MCPR_INVALID_ARGUMENT,
+            message: message.into(),
+            cause: String::new(),
+        }
+    }
+
+    fn into_object(self) -> mcpr_error {
+        let code = match self.status {
+            mcpr_status::MCPR_INVALID_REQUEST | mcpr_status::MCPR_UNAVAILABLE => -32602,
+            _ => -32603,
+        };
+        mcpr_error {
+            status: self.status,
+            message: self.message.into_owned(),
+            cause: self.cause,
+            code,
+        }
+    }
+}
+
+impl From<Failure> for Error {
+    fn from(f: Failure) -> Error {
+        Error {
+            status: mcpr_status::of_kind(f.kind()),
+            message: f.message().to_string().into(),
+            cause: f.cause_text(),
+        }
+    }
+}
+
+/// The value an export returns when a panic is caught.
+pub(crate) trait PanicDefault {
+    fn panic_default() -> Self;
+}
+
+impl PanicDefault for mcpr_status {
+    fn panic_default() -> Self {
+        mcpr_status::MCPR_INTERNAL
+    }
+}
+impl<T> PanicDefault for *mut T {
+    fn panic_default() -> Self {
+        std::ptr::null_mut()
+    }
+}
+impl<T> PanicDefault for *const T {
+    fn panic_default() -> Self {
+        std::ptr::null()
+    }
+}
+impl PanicDefault for bool {
+    fn panic_default() -> Self {
+        false
+    }
+}
+impl PanicDefault for u64 {
+    fn panic_default() -> Self {
+        0
+    }
+}
+impl PanicDefault for u32 {
+    fn panic_default() -> Self {
+        0
+    }
+}
+impl PanicDefault for usize {
+    fn panic_default() -> Self {
+        0
+    }
+}
+impl PanicDefault for i32 {
+    fn panic_default() -> Self {
+        0
+    }
+}
+impl PanicDefault for () {
+    fn panic_default() -> Self {}
+}
+impl PanicDefault for mcpr_str {
+    fn panic_default() -> Self {
+        mcpr_str::empty()
+    }
+}
+
+/// The panic boundary: runs `f`, returning its value, or the type's default
+/// (`MCPR_INTERNAL`, NULL, false, 0, the empty string) when it panics.
+/// Every export runs its whole body inside `guard` or [`guard_status`].
+pub(crate) fn guard<T: PanicDefault>(f: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| T::panic_default())
+}
+
+/// The panic boundary of a status-returning export with an `err`
+/// out-parameter: `Ok` is `MCPR_OK`; an error writes an error object to
+/// `err` (when not NULL) and returns its status; a panic writes an
+/// `MCPR_INTERNAL` error object and returns `MCPR_INTERNAL`.
+///
+/// # Safety
+/// `err` is NULL or valid for one pointer write.
+pub(crate) unsafe fn guard_status(
+    err: *mut *mut mcpr_error,
+    f: impl FnOnce() -> Result<(), Error>,
+) -> mcpr_status {
+    let result = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => return mcpr_status::MCPR_OK,
+        Ok(Err(e)) => e,
+        Err(_) => Error {
+            status: mcpr_status::MCPR_INTERNAL,
+            message: "internal error".into(),
+            cause: "a panic was caught at the C boundary".into(),
+        },
+    };
+    let status = result.status;
+    if !err.is_null() {
+        let object = guard(|| Box::into_raw(Box::new(result.into_object())));
+        // SAFETY: `err` is non-null and the caller guarantees it is valid for
+        // one pointer write.
+        unsafe { err.write(object) };
+    }
+    status
+}
+
+/// Writes `value` through the out-parameter `out`.
+///
+/// # Safety
+/// `out` is non-null and valid for one write.
+pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { out.write(value) }
+}
+
+/// Checks an out-parameter for NULL.
+pub(crate) fn need_out<T>(out: *mut T) -> Result<(), Error> {
+    if out.is_null() {
+        Err(Error::argument("out-parameter is NULL"))
+    } else {
+        Ok(())
+    }
+}
+
+/// The status of an error object (`MCPR_INVALID_ARGUMENT` for NULL).
+///
+/// # Safety
+/// `e` is NULL or an error object from this library not yet freed. Any
+/// thread.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_error_status(e: *const mcpr_error) -> mcpr_status {
+    guard(|| {
+        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
+        match unsafe { e.as_ref() } {
+            Some(e) => e.status,
+            None => mcpr_status::MCPR_INVALID_ARGUMENT,
+        }
+    })
+}
+
+/// The safe message: a fixed text that may be shown to an MCP client (for
+/// configuration errors it names the offending limit, field or position).
+/// Owned by `e`, valid until `mcpr_error_free(e)`; empty for NULL.
+///
+/// # Safety
+/// `e` is NULL or a live error object.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_error_message(e: *const mcpr_error) -> mcpr_str {
+    guard(|| {
+        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
+        match unsafe { e.as_ref() } {
+            Some(e) => mcpr_str::from_str(&e.message),
+            None => mcpr_str::empty(),
+        }
+    })
+}
+
+/// The private cause (for the host's logs only: it may contain identifiers,
+/// callback causes and internal detail; never send it to a client). Empty
+/// when there is none. Owned by `e`, valid until `mcpr_error_free(e)`.
+///
+/// # Safety
+/// `e` is NULL or a live error object.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_error_cause(e: *const mcpr_error) -> mcpr_str {
+    guard(|| {
+        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
+        match unsafe { e.as_ref() } {
+            Some(e) => mcpr_str::from_str(&e.cause),
+            None => mcpr_str::empty(),
+        }
+    })
+}
+
+/// The suggested JSON-RPC error code: `-32602` for `MCPR_INVALID_REQUEST`
+/// and `MCPR_UNAVAILABLE` (MCP 2026-07-28 resource-not-found; hosts on older
+/// protocol versions map unavailable to `-32002` themselves), `-32603`
+/// otherwise; 0 for NULL.
+///
+/// # Safety
+/// `e` is NULL or a live error object.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_error_jsonrpc_code(e: *const mcpr_error) -> i32 {
+    guard(|| {
+        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
+        unsafe { e.as_ref() }.map_or(0, |e| e.code)
+    })
+}
+
+/// Frees an error object. Accepts NULL.
+///
+/// # Safety
+/// `e` is NULL or an error object from this library, freed only once.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_error_free(e: *mut mcpr_error) {
+    guard(|| {
+        if !e.is_null() {
+            // SAFETY: `e` came from `Box::into_raw` in `guard_status` and is
+            // freed once (caller's guarantee).
+            drop(unsafe { Box::from_raw(e) });
+        }
+    })
+}
+
+/// The library version (the crate version), a static NUL-terminated string
+/// that is never freed. Any thread.
+#[no_mangle]
+pub extern "C" fn mcpr_version() -> *const c_char {
+    guard(|| {
+        const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
+        VERSION.as_ptr().cast()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guard_returns_the_per_type_default_on_panic() {
+        let quiet = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        assert_eq!(
+            guard(|| -> mcpr_status { panic!("boom") }),
+            mcpr_status::MCPR_INTERNAL
+        );
+        assert!(guard(|| -> *mut mcpr_error { panic!("boom") }).is_null());
+        assert!(!guard(|| -> bool { panic!("boom") }));
+        assert_eq!(guard(|| -> u64 { panic!("boom") }), 0);
+        assert_eq!(guard(|| -> mcpr_str { panic!("boom") }).len, 0);
+        let mut err: *mut mcpr_error = std::ptr::null_mut();
+        // SAFETY: `err` is a valid out-parameter.
+        let status = unsafe { guard_status(&mut err, || panic!("boom")) };
+        std::panic::set_hook(quiet);
+        assert_eq!(status, mcpr_status::MCPR_INTERNAL);
+        assert!(!err.is_null());
+        // SAFETY: `err` was just written by `guard_status`.
+        unsafe {
+            assert_eq!(mcpr_error_status(err), mcpr_status::MCPR_INTERNAL);
+            assert_eq!(mcpr_error_jsonrpc_code(err), -32603);
+            mcpr_error_free(err);
+        }
+    }
+
+    #[test]
+    fn strings_follow_the_null_length_rules() {
+        let empty = mcpr_str {
+            ptr: std::ptr::null(),
+            len: 0,
+        };
+        let null_len = mcpr_str {
+            ptr: std::ptr::null(),
+            len: 3,
+        };
+        let huge = mcpr_str {
+            ptr: c"x".as_ptr(),
+            len: usize::MAX,
+        };
+        // SAFETY: the non-null pointers are only dereferenced when the
+        // length is plausible, which these cases are not.
+        unsafe {
+            assert_eq!(empty.bytes().ok(), Some(&[][..]));
+            assert_eq!(
+                null_len.bytes().err().map(|e| e.status),
+                Some(mcpr_status::MCPR_INVALID_ARGUMENT)
+            );
+            assert_eq!(
+                huge.bytes().err().map(|e| e.status),
+                Some(mcpr_status::MCPR_INVALID_ARGUMENT)
+            );
+            let bad = mcpr_str {
+                ptr: c"\xff".as_ptr(),
+                len: 1,
+            };
+            assert_eq!(
+                bad.text(FailureKind::InvalidContent, "text")
+                    .err()
+                    .map(|e| e.status),
+                Some(mcpr_status::MCPR_INVALID_CONTENT)
+            );
+        }
+    }
+
+    #[test]
+    fn statuses_equal_the_failure_kinds() {
+        for kind in [
+            FailureKind::InvalidRequest,
+            FailureKind::Unavailable,
+            FailureKind::InvalidPlan,
+            FailureKind::Policy,
+            FailureKind::ReadFailed,
+            FailureKind::Timeout,
+            FailureKind::InvalidContent,
+            FailureKind::BudgetExceeded,
+            FailureKind::Canceled,
+            FailureKind::DeadlineExceeded,
+            FailureKind::Size,
+            FailureKind::InvalidConfiguration,
+        ] {
+            assert_eq!(mcpr_status::of_kind(kind) as u32, kind as u32);
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! Building a registry: the builder handle and the registry handle.
+
+use std::os::raw::c_void;
+use std::sync::{Arc, Mutex};
+
+use super::boundary::{
+    guard, guard_status, mcpr_error, mcpr_limit, mcpr_status, mcpr_str, need_out, write_out, Error,
+};
+use super::callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, CBinding, CPolicy, HostPtr};
+use crate::error::{Failure, FailureKind};
+use crate::limits::Limit;
+use crate::registry::{
+    ResourceBinding, ResourceDefinition, Resources, ResourcesBuilder, MAX_CURSOR_KEY_BYTES,
+    MIN_CURSOR_KEY_BYTES,
+};
+
+/// A registry under construction. Create with `mcpr_builder_new`, fill with
+/// `mcpr_builder_add` / `_set_*`, then `mcpr_builder_build`.
+///
+/// `mcpr_builder_build` consumes the builder's contents, success or not,
+/// but NOT the handle: the handle stays allocated in a "consumed" state in
+/// which every further add, set or build returns `MCPR_INVALID_ARGUMENT`
+/// (instead of undefined behaviour), and it must always be released with
+/// `mcpr_builder_free`, built or not. A builder is internally locked, so
+/// concurrent calls on one builder are safe (if pointless).
+pub struct mcpr_builder {
+    state: Mutex<Option<ResourcesBuilder>>,
+}
+
+/// An immutable registry, reference counted. Safe to share between threads
+/// and to use from many threads at once. Each reference (from
+/// `mcpr_builder_build` or `mcpr_resources_retain`) is released with one
+/// `mcpr_resources_free`; freeing while reads run on other threads is safe
+/// (they hold their own reference until they return).
+pub struct mcpr_resources {
+    pub(crate) inner: Resources,
+}
+
+/// # Safety
+/// `b` is NULL or a live builder.
+unsafe fn with_builder(
+    b: *mut mcpr_builder,
+    f: impl FnOnce(&mut ResourcesBuilder) -> Result<(), Error>,
+) -> Result<(), Error> {
+    // SAFETY: the caller guarantees `b` is NULL or a live builder; shared
+    // access is enough because the state is behind a mutex.
+    let b = unsafe { b.as_ref() }.ok_or_else(|| Error::argument("builder is NULL"))?;
+    let mut state = b.state.lock().unwrap_or_else(|p| p.into_inner());
+    let inner = state
+        .as_mut()
+        .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
+    f(inner)
+}
+
+/// A new, empty builder. Owned by the caller: free with `mcpr_builder_free`
+/// (always, even after `mcpr_builder_build`). NULL only on a caught panic.
+#[no_mangle]
+pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
+    guard(|| {
+        Box::into_raw(Box::new(mcpr_builder {
+            state: Mutex::new(Some(ResourcesBuilder::new())),
+        }))
+    })
+}
+
+/// Adds a binding: a definition (the MCP `Resource` / `ResourceTemplate`
+/// description object as JSON, at most 64 KiB, with exactly one of `uri`
+/// or `uriTemplate`) and its callback table (copied). The definition is
+/// validated now (`MCPR_INVALID_CONFIGURATION`; a missing `resolve` or
+/// `read` too); duplicates and `max_uri_bytes` are checked by build.
+/// On success the table's `release` will run exactly once; on failure it
+/// never runs for this call.
+///
+/// # Safety
+/// `b` is NULL or a live builder; `definition_json` follows the `mcpr_str`
+/// rules; `cb` is NULL or points at a table; `err` is NULL or valid for
+/// one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_add(
+    b: *mut mcpr_builder,
+    definition_json: mcpr_str,
+    cb: *const mcpr_binding_callbacks,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let add = |builder: &mut ResourcesBuilder| {
+            // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
+            let table =
+                unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
+            // SAFETY: `definition_json` follows the `mcpr_str` rules.
+            let json = unsafe {
+                definition_json.text(FailureKind::InvalidConfiguration, "definition JSON")
+            }?;
+            let definition = ResourceDefinition::from_json(json)?;
+            let handler = CBinding::new(table).ok_or_else(|| {
+                Error::from(Failure::config(
+                    "binding callbacks resolve and read are required",
+                ))
+            })?;
+            builder.push(ResourceBinding::from_definition(
+                definition,
+                Arc::new(handler),
+            ));
+            Ok(())
+        };
+        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(b, add) }
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
+/// Sets the policy callback table (copied; required before build). Setting
+/// it again replaces the previous table, whose `release` then runs. All
+/// three callbacks are required (`MCPR_INVALID_CONFIGURATION`).
+///
+/// # Safety
+/// `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
+/// is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_policy(
+    b: *mut mcpr_builder,
+    cb: *const mcpr_policy_callbacks,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let set = |builder: &mut ResourcesBuilder| {
+            // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
+            let table =
+                unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
+            let policy = CPolicy::new(table).ok_or_else(|| {
+                Error::from(Failure::config(
+                    "policy callbacks discover, visibility and read are required",
+                ))
+            })?;
+            builder.set_policy(Arc::new(policy));
+            Ok(())
+        };
+        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(b, set) }
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
+/// Sets one limit override (`value` 0 = default; timeouts in
+/// milliseconds). An unknown `which` is `MCPR_INVALID_ARGUMENT`; a negative
+/// value is `MCPR_INVALID_CONFIGURATION` and changes nothing. The rules
+/// between limits are checked by build. Raising one limit never raises
+/// another.
+///
+/// # Safety
+/// `b` is NULL or a live builder; `err` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_limit(
+    b: *mut mcpr_builder,
+    which: mcpr_limit,
+    value: i64,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let set = |builder: &mut ResourcesBuilder| {
+            let limit =
+                Limit::from_u32(which).ok_or_else(|| Error::argument("unknown mcpr_limit"))?;
+            if value < 0 {
+                return Err(Failure::config(format!(
+                    "limit {} must not be negative (0 selects the default)",
+                    limit.name()
+                ))
+                .into());
+            }
+            builder.set_limit(limit, value);
+            Ok(())
+        };
+        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(b, set) }
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
+/// Sets the cursor MAC key (copied; 32 to 1024 bytes, else
+/// `MCPR_INVALID_CONFIGURATION`) shared by replicas so that they accept each
+/// other's cursors. Without one, each registry makes a random key.
+///
+/// # Safety
+/// `b` is NULL or a live builder; `key` is NULL (with `len` 0) or points at
+/// `len` readable bytes; `err` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
+    b: *mut mcpr_builder,
+    key: *const u8,
+    len: usize,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let set = |builder: &mut ResourcesBuilder| {
+            let key = mcpr_str {
+                ptr: key.cast(),
+                len,
+            };
+            // SAFETY: `key` is NULL or points at `len` readable bytes.
+            let key = unsafe { key.bytes() }?;
+            if !(MIN_CURSOR_KEY_BYTES..=MAX_CURSOR_KEY_BYTES).contains(&key.len()) {
+                return Err(Failure::config("cursor key must be 32 to 1024 bytes").into());
+            }
+            builder.set_cursor_key(key);
+            Ok(())
+        };
+        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(b, set) }
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
+/// Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
+/// times only (deadlines use the monotonic clock); for tests and
+/// simulations. `now_unix_ms(ud)` may be called concurrently from any
+/// thread for as long as the registry lives; `ud` is never released by the
+/// library. A NULL function is `MCPR_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `b` is NULL or a live builder; `now_unix_ms` is safe to call with `ud`
+/// from any thread until the registry is gone; `err` is NULL or valid for
+/// one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_clock(
+    b: *mut mcpr_builder,
+    now_unix_ms: Option<unsafe extern "C" fn(ud: *mut c_void) -> u64>,
+    ud: *mut c_void,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let set = |builder: &mut ResourcesBuilder| {
+            let f = now_unix_ms.ok_or_else(|| Error::argument("clock function is NULL"))?;
+            let ud = HostPtr(ud);
+            builder.set_clock(Arc::new(move || {
+                let ud = ud;
+                // SAFETY: the host guarantees the clock function is
+                // callable with `ud` from any thread while the registry
+                // lives.
+                unsafe { f(ud.0) }
+            }));
+            Ok(())
+        };
+        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(b, set) }
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
+/// Validates everything against the final limits and builds the registry.
+/// Consumes the builder's contents whether it succeeds or not (on failure
+/// every `release` of its tables runs before this returns); the handle
+/// itself must still be freed with `mcpr_builder_free`, and a second build,
+/// add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
+/// receives a registry reference owned by the caller (free with
+/// `mcpr_resources_free`).
+///
+/// # Safety
+/// `b` is NULL or a live builder; `out` is NULL or valid for one write;
+/// `err` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_build(
+    b: *mut mcpr_builder,
+    out: *mut *mut mcpr_resources,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
+        let b = unsafe { b.as_ref() }.ok_or_else(|| Error::argument("builder is NULL"))?;
+        need_out(out)?;
+        let inner = b
+            .state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
+            .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
+        let resources = inner.build()?;
+        let handle = Arc::into_raw(Arc::new(mcpr_resources { inner: resources }));
+        // SAFETY: `out` is non-null (checked) and valid for one write.
+        unsafe { write_out(out, handle.cast_mut()) };
+        Ok(())
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
+/// Frees a builder handle, built or not (for a builder never built, every
+/// `release` of its tables runs now). Accepts NULL.
+///
+/// # Safety
+/// `b` is NULL or a builder from `mcpr_builder_new`, freed only once and
+/// not in use by another thread.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_free(b: *mut mcpr_builder) {
+    guard(|| {
+        if !b.is_null() {
+            // SAFETY: `b` came from `Box::into_raw` in `mcpr_builder_new` and
+            // is freed once (caller's guarantee).
+            drop(unsafe { Box::from_raw(b) });
+        }
+    })
+}
+
+/// Takes another reference to the registry and returns `r` (NULL for NULL).
+/// Release each reference with `mcpr_resources_free`. Any thread.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_retain(r: *const mcpr_resources) -> *mut mcpr_resources {
+    guard(|| {
+        if r.is_null() {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: `r` came from `Arc::into_raw` and the caller still holds a
+        // reference, so the count is at least one.
+        unsafe { Arc::increment_strong_count(r) };
+        r.cast_mut()
+    })
+}
+
+/// Releases one registry reference. The registry (and every table's
+/// `release`) goes when the last reference is released and every read or
+/// listing using it has returned, including abandoned body reads still
+/// running on executor workers. Accepts NULL. Any thread.
+///
+/// # Safety
+/// `r` is NULL or a registry reference owned by the caller, released once.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_free(r: *mut mcpr_resources) {
+    guard(|| {
+        if !r.is_null() {
+            // SAFETY: `r` came from `Arc::into_raw`; the caller gives up one
+            // reference.
+            drop(unsafe { Arc::from_raw(r.cast_const()) });
+        }
+    })
+}
+
+/// Writes the registry's 32-byte content revision (SHA-256 of the
+/// canonical registered descriptions; identical registries on several
+/// replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference; `out` is NULL or valid for
+/// 32 bytes of writes.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_revision(r: *const mcpr_resources, out: *mut u8) {
+    guard(|| {
+        // SAFETY: `r` is NULL or live (caller's guarantee).
+        let Some(r) = (unsafe { r.as_ref() }) else {
+            return;
+        };
+        if out.is_null() {
+            return;
+        }
+        let rev = r.inner.revision();
+        // SAFETY: `out` is valid for 32 bytes of writes and cannot overlap
+        // the local `rev`.
+        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
+    })
+}
