@@ -145,7 +145,7 @@ impl Resources {
         let mut used = 0u64;
         let mut position = start;
         while position < order.len() && admitted.len() < page_size {
-            check_scope(&scope)?;
+            scope.check()?;
             let definition = bindings[order[position]].definition();
             let discovered = catch_unwind(AssertUnwindSafe(|| policy.discover(&call, definition)))
                 .map_err(|_| {
@@ -175,7 +175,7 @@ impl Resources {
             admitted.push(description);
             position += 1;
         }
-        check_scope(&scope)?;
+        scope.check()?;
 
         let next_cursor =
             (position < order.len()).then(|| signer.issue(binding, position as u64, now_ms));
@@ -207,16 +207,4 @@ impl Resources {
             len: admitted.len(),
         })
     }
-}
-
-/// Fails with `canceled` when the caller cancelled, `deadline_exceeded`
-/// when the page's deadline passed.
-fn check_scope(scope: &RequestScope) -> Result<(), Failure> {
-    if scope.is_canceled() {
-        return Err(Failure::new(FailureKind::Canceled));
-    }
-    if scope.is_expired() {
-        return Err(Failure::new(FailureKind::DeadlineExceeded));
-    }
-    Ok(())
 }

@@ -2,6 +2,8 @@
 //! context every host callback receives.
 
 use std::any::Any;
+
+use crate::error::{Failure, FailureKind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -172,6 +174,23 @@ impl RequestScope {
     /// The caller's cancellation token, if any.
     pub fn cancel_token(&self) -> Option<&CancelToken> {
         self.cancel.as_ref()
+    }
+
+    /// Fails with `canceled` when the caller cancelled, else with
+    /// `deadline_exceeded` when the whole-call deadline has passed.
+    pub fn check(&self) -> Result<(), Failure> {
+        self.check_at(Instant::now())
+    }
+
+    /// [`check`](Self::check) with the current time already read.
+    pub fn check_at(&self, now: Instant) -> Result<(), Failure> {
+        if self.is_canceled() {
+            return Err(Failure::new(FailureKind::Canceled));
+        }
+        if now >= self.deadline {
+            return Err(Failure::new(FailureKind::DeadlineExceeded));
+        }
+        Ok(())
     }
 
     /// The caller's request data, if any.

@@ -449,6 +449,15 @@ impl mcpr_plan_builder {
         self.refused.get_or_insert(e);
         out
     }
+
+    /// Records that a setter was refused for a bad argument, returning `e`.
+    fn refuse_argument(&mut self, e: Error) -> Error {
+        self.refused.get_or_insert(Failure::with_message(
+            FailureKind::InvalidPlan,
+            "a plan setter was refused",
+        ));
+        e
+    }
 }
 
 impl mcpr_payload_builder {
@@ -472,6 +481,15 @@ impl mcpr_payload_builder {
         let out = Error::from(Failure::with_message(e.kind(), e.message().to_string()));
         self.refused.get_or_insert(e);
         out
+    }
+
+    /// Records that a setter was refused for a bad argument, returning `e`.
+    fn refuse_argument(&mut self, e: Error) -> Error {
+        self.refused.get_or_insert(Failure::with_message(
+            FailureKind::InvalidContent,
+            "a payload setter was refused",
+        ));
+        e
     }
 
     fn set_body(
@@ -834,13 +852,7 @@ unsafe fn plan_set(
     let target = match made {
         Ok(Ok(t)) => t,
         Ok(Err(f)) => return Err(p.refuse(f)),
-        Err(e) => {
-            p.refused.get_or_insert(Failure::with_message(
-                FailureKind::InvalidPlan,
-                "a plan setter was refused",
-            ));
-            return Err(e);
-        }
+        Err(e) => return Err(p.refuse_argument(e)),
     };
     if item {
         p.items.push(target);
@@ -976,13 +988,7 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
         };
         let (mime, text) = match texts {
             (Ok(m), Ok(t)) => (m, t),
-            (Err(e), _) | (_, Err(e)) => {
-                o.refused.get_or_insert(Failure::with_message(
-                    FailureKind::InvalidContent,
-                    "a payload setter was refused",
-                ));
-                return Err(e);
-            }
+            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
         };
         o.set_body(|| ResourcePayload::text(mime, text))
     };
@@ -1017,13 +1023,7 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
         let parts = unsafe { (mime_type.text(content, "payload MIME type"), blob.bytes()) };
         let (mime, bytes) = match parts {
             (Ok(m), Ok(b)) => (m, b),
-            (Err(e), _) | (_, Err(e)) => {
-                o.refused.get_or_insert(Failure::with_message(
-                    FailureKind::InvalidContent,
-                    "a payload setter was refused",
-                ));
-                return Err(e);
-            }
+            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
         };
         o.set_body(|| ResourcePayload::blob(mime, bytes))
     };
@@ -1050,13 +1050,7 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
         // SAFETY: `meta_json` follows the `mcpr_str` rules (caller's guarantee).
         let meta = match unsafe { meta_json.text(FailureKind::InvalidContent, "payload _meta") } {
             Ok(m) => m,
-            Err(e) => {
-                o.refused.get_or_insert(Failure::with_message(
-                    FailureKind::InvalidContent,
-                    "a payload setter was refused",
-                ));
-                return Err(e);
-            }
+            Err(e) => return Err(o.refuse_argument(e)),
         };
         match crate::plan::parse_meta(meta) {
             Ok(_) => {

@@ -74,20 +74,14 @@ pub(super) fn settle(scope: &RequestScope, failed: bool) -> Result<(), Failure> 
 }
 
 /// Fails with `canceled` when the caller cancelled, `deadline_exceeded`
-/// when the whole-read deadline passed.
+/// when the whole-read deadline passed ([`RequestScope::check`]).
 pub(super) fn check_scope(scope: &RequestScope) -> Result<(), Failure> {
-    check_scope_at(scope, Instant::now())
+    scope.check()
 }
 
 /// [`check_scope`] with the current time already read.
 pub(super) fn check_scope_at(scope: &RequestScope, now: Instant) -> Result<(), Failure> {
-    if scope.is_canceled() {
-        return Err(Failure::new(FailureKind::Canceled));
-    }
-    if now >= scope.deadline() {
-        return Err(Failure::new(FailureKind::DeadlineExceeded));
-    }
-    Ok(())
+    scope.check_at(now)
 }
 
 fn policy_failure(e: CallbackFailure, what: &str) -> Failure {
