@@ -247,7 +247,7 @@ fn every_page_rechecks_discovery_for_the_candidates_it_visits() {
 fn ten_thousand_with_half_hidden_each_visible_exactly_once_in_order() {
     let policy = FnPolicy::new(|_, d| {
         let n: u32 = d.name()[5..].parse().unwrap();
-        if n % 2 == 0 {
+        if n.is_multiple_of(2) {
             Ok(())
         } else {
             Err(CallbackError::Unavailable)
