@@ -40,20 +40,11 @@ pub enum UriError {
 
 impl std::fmt::Display for UriError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            UriError::Empty => f.write_str("empty resource URI"),
-            UriError::TooLong => f.write_str("resource URI too long"),
-            UriError::InvalidUtf8 => f.write_str("resource URI is not valid UTF-8"),
-            UriError::NotAbsolute => f.write_str("resource URI is not absolute"),
-            UriError::ReservedScheme => f.write_str("resource URI uses a reserved scheme"),
-            UriError::Credentials => f.write_str("resource URI contains credentials"),
-            UriError::BadPercentEscape => {
-                f.write_str("resource URI has a malformed percent escape")
-            }
-            UriError::BadCharacter(at) => {
-                write!(f, "resource URI has a forbidden character at byte {at}")
-            }
+        f.write_str(self.request_message())?;
+        if let UriError::BadCharacter(at) = self {
+            write!(f, " at byte {at}")?;
         }
+        Ok(())
     }
 }
 
