@@ -471,3 +471,89 @@ fn warning_uri_of_a_real_bundle_is_not_readable_or_listed() {
         .unwrap();
     assert!(!page.json().contains("mcp-warning"));
 }
+
+/// A handler that keeps a clone of every call context it is given.
+struct KeepsContexts {
+    inner: Arc<ScriptHandler>,
+    kept: std::sync::Mutex<Vec<CallContext>>,
+}
+
+impl ResourceHandler for KeepsContexts {
+    fn resolve(
+        &self,
+        c: &CallContext,
+        m: &ResourceMatch,
+    ) -> Result<ResourceReadPlan, CallbackError> {
+        self.kept.lock().unwrap().push(c.clone());
+        self.inner.resolve(c, m)
+    }
+    fn read(&self, c: &CallContext, t: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
+        self.kept.lock().unwrap().push(c.clone());
+        self.inner.read(c, t)
+    }
+}
+
+// SPEC: "The direct API creates and closes its equivalent scope." A call
+// context a callback kept is live during the call and reports
+// cancellation once the read (or list page) has returned, success or not,
+// well before the 30 s read deadline.
+#[test]
+fn direct_api_closes_its_request_scope_when_the_call_returns() {
+    let fx = Fx::new(&["x://a"]);
+    let h = Arc::new(KeepsContexts {
+        inner: fx.handler.clone(),
+        kept: std::sync::Mutex::new(Vec::new()),
+    });
+    let r = Resources::builder()
+        .policy(fx.policy.clone())
+        .binding(ResourceBinding::new(r#"{"uri":"bundle://b","name":"b"}"#, h.clone()).unwrap())
+        .build()
+        .unwrap();
+    let b = r.read(b"bundle://b", &opts()).unwrap();
+    assert!(!b.is_partial());
+    let kept = h.kept.lock().unwrap().clone();
+    assert_eq!(kept.len(), 2);
+    for c in &kept {
+        assert!(c.is_canceled(), "a kept call context outlived its read");
+    }
+
+    // A failed read closes its scope too.
+    fx.handler.body("x://a", Body::Fail);
+    h.kept.lock().unwrap().clear();
+    assert!(r.read(b"bundle://b", &opts()).is_err());
+    assert!(h.kept.lock().unwrap().iter().all(CallContext::is_canceled));
+
+    // And so does a list page (discover gets the page's scope).
+    struct KeepsDiscover(std::sync::Mutex<Vec<CallContext>>);
+    impl ResourcePolicy for KeepsDiscover {
+        fn discover(&self, c: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
+            assert!(!c.is_canceled(), "live during the call");
+            self.0.lock().unwrap().push(c.clone());
+            Ok(())
+        }
+        fn visibility(
+            &self,
+            _: &CallContext,
+            _: &ResourceTarget,
+        ) -> Result<Visibility, CallbackError> {
+            Ok(Visibility::VISIBLE)
+        }
+        fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
+            Ok(())
+        }
+    }
+    let p = Arc::new(KeepsDiscover(std::sync::Mutex::new(Vec::new())));
+    let r = Resources::builder()
+        .policy(p.clone())
+        .binding(ResourceBinding::new(r#"{"uri":"bundle://b","name":"b"}"#, h).unwrap())
+        .build()
+        .unwrap();
+    r.list(&ListOptions {
+        scope_key: b"s".to_vec(),
+        ..ListOptions::default()
+    })
+    .unwrap();
+    let kept = p.0.lock().unwrap().clone();
+    assert_eq!(kept.len(), 1);
+    assert!(kept[0].is_canceled());
+}
