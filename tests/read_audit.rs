@@ -557,3 +557,36 @@ fn direct_api_closes_its_request_scope_when_the_call_returns() {
     assert_eq!(kept.len(), 1);
     assert!(kept[0].is_canceled());
 }
+
+// "Detailed reporting shrinks within its reserved payload, encoded and
+// metadata bounds": with report space far above 64 KiB, the fixed 64 KiB
+// bound of the result `_meta` is what makes the report shrink; the total
+// count is kept.
+#[test]
+fn report_shrinks_to_the_64_kib_metadata_bound_when_report_space_is_larger() {
+    let long: Vec<String> = (0..600)
+        .map(|i| format!("x://i/{i:04}/{}", "p".repeat(220)))
+        .collect();
+    let mut items = refs(&long);
+    items.push("x://ok");
+    let fx = Fx::new(&items)
+        .limit(Limit::ReportPayloadBytes, 1 << 20)
+        .limit(Limit::ReportEncodedBytes, 1 << 20)
+        .limit(Limit::MaxPayloadBytes, 2 << 20)
+        .limit(Limit::MaxEncodedBytes, 4 << 20)
+        .limit(Limit::MaxIssues, 1000);
+    for u in &long {
+        fx.handler.body(u, Body::Fail);
+    }
+    let b = fx.read(&opts()).unwrap();
+    let v: serde_json::Value = serde_json::from_str(b.json()).unwrap();
+    let meta = serde_json::to_string(&v["_meta"]).unwrap();
+    assert!(
+        meta.len() <= 64 * 1024,
+        "result _meta is {} bytes",
+        meta.len()
+    );
+    assert!(b.issues().len() > 100 && b.issues().len() < 600);
+    assert_eq!(b.issues().len() as u64 + b.issues_omitted(), 600);
+    assert_eq!(item_uris(&b), vec!["x://ok"]);
+}
