@@ -279,7 +279,7 @@ fn cancellation_wins_over_a_passed_deadline_and_each_keeps_its_own_kind() {
             _: &CallContext,
             _: &ResourceTarget,
         ) -> Result<ResourcePayload, CallbackError> {
-            std::thread::sleep(Duration::from_millis(60));
+            std::thread::sleep(Duration::from_millis(400));
             if let Some(c) = &self.cancel {
                 c.cancel();
             }
@@ -298,7 +298,7 @@ fn cancellation_wins_over_a_passed_deadline_and_each_keeps_its_own_kind() {
             .build()
             .unwrap();
         let o = ReadOptions {
-            timeout: Some(Duration::from_millis(20)),
+            timeout: Some(Duration::from_millis(200)),
             cancel,
             ..ReadOptions::default()
         };
@@ -332,13 +332,13 @@ fn reading_an_application_job_does_not_cancel_it() {
             t: &ResourceTarget,
         ) -> Result<ResourcePayload, CallbackError> {
             if t.uri() == "x://job" {
-                std::thread::sleep(Duration::from_millis(150));
+                std::thread::sleep(Duration::from_millis(1000));
                 self.finished.store(true, Ordering::SeqCst);
             }
             ResourcePayload::text("text/plain", "status").map_err(CallbackError::failed)
         }
     }
-    let fx = Fx::new(&["x://job", "x://b"]).limit(Limit::ItemTimeoutMs, 30);
+    let fx = Fx::new(&["x://b", "x://job"]).limit(Limit::ItemTimeoutMs, 500);
     let finished = Arc::new(AtomicBool::new(false));
     let h = Arc::new(JobReader {
         inner: fx.handler.clone(),
