@@ -111,6 +111,9 @@ impl Resources {
             options.cancel.clone(),
             options.request_data.clone(),
         );
+        // Closed on every return path (SPEC: the direct API creates and
+        // closes its scope).
+        let _closer = scope.close_on_drop();
         if options.scope_key.is_empty() {
             return Err(Failure::request("list scope key must not be empty"));
         }

@@ -129,11 +129,17 @@ impl Drop for CancelSubscription {
 }
 
 /// The deadline and cancellation of one call (read or list page).
+///
+/// The direct API closes the scope when the call returns
+/// ([`close`](Self::close)): from then on every call context made from it
+/// reports cancellation, so a callback that kept one learns that its call
+/// is over.
 #[derive(Clone)]
 pub struct RequestScope {
     deadline: Instant,
     cancel: Option<CancelToken>,
     request_data: Option<RequestData>,
+    closed: Arc<AtomicBool>,
 }
 
 impl RequestScope {
@@ -153,7 +159,24 @@ impl RequestScope {
             deadline: now.checked_add(budget).unwrap_or(now + limit),
             cancel,
             request_data,
+            closed: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Closes the scope: every call context made from it (clones kept by
+    /// callbacks included) reports cancellation from now on. Idempotent.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::Release);
+    }
+
+    /// A guard that closes the scope when dropped (on every return path).
+    pub(crate) fn close_on_drop(&self) -> CloseOnDrop {
+        CloseOnDrop(self.closed.clone())
+    }
+
+    /// Whether [`close`](Self::close) was called.
+    pub fn is_closed(&self) -> bool {
+        self.closed.load(Ordering::Acquire)
     }
 
     /// The whole-call deadline.
@@ -218,6 +241,15 @@ impl RequestScope {
     }
 }
 
+/// Closes a [`RequestScope`] when dropped.
+pub(crate) struct CloseOnDrop(Arc<AtomicBool>);
+
+impl Drop for CloseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
 /// What a callback learns about the call it serves. It owns what it holds,
 /// so a body read abandoned at its deadline may keep it safely.
 #[derive(Clone)]
@@ -234,10 +266,11 @@ impl CallContext {
         RequestScope::start(timeout, None, None, None).call()
     }
 
-    /// Whether the callback should stop: the caller cancelled or this
-    /// callback's deadline passed.
+    /// Whether the callback should stop: the caller cancelled, this
+    /// callback's deadline passed, or the call it served has returned (its
+    /// request scope is closed).
     pub fn is_canceled(&self) -> bool {
-        self.scope.is_canceled() || Instant::now() >= self.deadline
+        self.scope.is_canceled() || self.scope.is_closed() || Instant::now() >= self.deadline
     }
 
     /// Time left before this callback's deadline (zero when passed).

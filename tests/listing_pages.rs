@@ -391,3 +391,56 @@ fn page_json_with_cursor_stays_within_max_page_bytes() {
         }
     }
 }
+
+// "a single visible description that cannot fit an empty page fails rather
+// than disappearing": when it comes after descriptions that filled part of
+// a page, that page ends before it (with a cursor), and the next page -
+// where it is alone on an empty page - fails with `size` instead of being
+// skipped or ending the listing.
+#[test]
+fn oversized_description_after_a_partial_page_fails_on_the_next_page() {
+    let defs = [
+        def_of_len("a://1", 40),
+        def_of_len("a://2", 200),
+        def_of_len("a://3", 40),
+    ];
+    let r = byte_limited(&defs, 100);
+    let first = r.list(&opts("s", None)).unwrap();
+    assert_eq!(keys(&first, "resources", "uri"), ["a://1"]);
+    let cursor = first.next_cursor().expect("the oversized one remains");
+    let e = r.list(&opts("s", Some(cursor))).unwrap_err();
+    assert_eq!(e.kind(), FailureKind::Size);
+}
+
+// "Changing scope or permissions does not turn pagination into a
+// transactional catalogue snapshot": a description hidden on the first
+// page and visible later is not revisited, one listed before is not
+// withdrawn, and the next page follows the current policy.
+#[test]
+fn pagination_is_not_a_snapshot_of_permissions() {
+    let reveal = Arc::new(AtomicBool::new(false));
+    let flag = reveal.clone();
+    let policy = FnPolicy::new(move |_, d| {
+        let n: u32 = d.name()[5..].parse().unwrap();
+        if n == 1 || (n == 4 && !flag.load(Ordering::SeqCst)) {
+            Err(CallbackError::Unavailable)
+        } else {
+            Ok(())
+        }
+    });
+    let r = builder(&resource_defs(6), policy).build().unwrap();
+    let mut o = opts("s", None);
+    o.page_size = 2;
+    let first = r.list(&o).unwrap();
+    assert_eq!(
+        keys(&first, "resources", "uri"),
+        ["res://item/00000", "res://item/00002"]
+    );
+    reveal.store(true, Ordering::SeqCst);
+    o.cursor = Some(first.next_cursor().unwrap().as_bytes().to_vec());
+    let second = r.list(&o).unwrap();
+    assert_eq!(
+        keys(&second, "resources", "uri"),
+        ["res://item/00003", "res://item/00004"]
+    );
+}

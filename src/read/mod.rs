@@ -209,6 +209,9 @@ impl Resources {
             options.cancel.clone(),
             options.request_data.clone(),
         );
+        // Closed on every return path (SPEC: the direct API creates and
+        // closes its scope).
+        let _closer = scope.close_on_drop();
         authorize::check_scope(&scope)?;
         let selection = self.select(uri)?;
         let policy = self.policy().as_ref();
