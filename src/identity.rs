@@ -223,6 +223,13 @@ pub fn validate_uri_str(s: &str) -> Result<UriParts, UriError> {
         check_chars(s, a, e, true)?;
     }
     check_chars(s, parts.path_start, s.len(), false)?;
+    // RFC 3986: a fragment is `*( pchar / "/" / "?" )`, so the first `#`
+    // is the only one.
+    if let Some(first) = s.find('#') {
+        if let Some(second) = s[first + 1..].find('#') {
+            return Err(UriError::BadCharacter(first + 1 + second));
+        }
+    }
     Ok(parts)
 }
 

@@ -184,3 +184,14 @@ fn opaque_uris_keep_their_exact_bytes() {
 fn warning_identity_is_51_bytes() {
     assert_eq!("mcp-warning://read/".len() + 32, WARNING_URI_BYTES);
 }
+
+#[test]
+fn a_fragment_cannot_contain_another_number_sign() {
+    ok(b"a://h/p?q#frag");
+    ok(b"a://h/p#frag?with/slash");
+    assert!(matches!(
+        refused(b"a://h#frag#2"),
+        UriError::BadCharacter(10)
+    ));
+    assert!(matches!(refused(b"urn:x#a#b"), UriError::BadCharacter(7)));
+}
