@@ -10,8 +10,12 @@
  *   - freeing the executor (then the registry) while abandoned readers still
  *     run: the binding's release runs exactly once, after they return;
  *   - callbacks calling the mcpr_call_* accessors, views and builders with
- *     NULL (defaults, never a crash), inline and on executor workers. */
+ *     NULL (defaults, never a crash), inline and on executor workers;
+ *   - a resolve callback and a body reader that fill their plan / payload
+ *     builder from several threads at once (the builders are views whose
+ *     calls may come from any thread during the callback). */
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -381,6 +385,117 @@ static void test_null_arguments_in_callbacks(void) {
     mcpr_resources_free(r);
 }
 
+/* ------------------------------------------------ builders filled from several threads */
+
+enum { FAN_THREADS = 4, FAN_ITEMS = 100 };
+
+typedef struct {
+    mcpr_plan_builder *plan;
+    mcpr_payload_builder *payload;
+    atomic_int *go;
+    int index;
+    int refused;
+} fan_arg;
+
+static void *fan_plan(void *arg) {
+    fan_arg *a = arg;
+    atomic_fetch_add(a->go, 1);
+    while (atomic_load(a->go) < FAN_THREADS) sched_yield();
+    for (int i = 0; i < FAN_ITEMS; i++) {
+        char uri[64];
+        snprintf(uri, sizeof uri, "fan://item/%d-%d", a->index, i);
+        if (mcpr_plan_add_item(a->plan, str_of(uri), S(""), S(""), NULL) != MCPR_OK) a->refused++;
+    }
+    return NULL;
+}
+
+static void *fan_payload(void *arg) {
+    fan_arg *a = arg;
+    atomic_fetch_add(a->go, 1);
+    while (atomic_load(a->go) < FAN_THREADS) sched_yield();
+    for (int i = 0; i < FAN_ITEMS; i++) {
+        char meta[64];
+        snprintf(meta, sizeof meta, "{\"writer\":%d,\"round\":%d}", a->index, i);
+        if (mcpr_payload_set_meta(a->payload, str_of(meta), NULL) != MCPR_OK) a->refused++;
+    }
+    return NULL;
+}
+
+static mcpr_cb_result fan_resolve(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan) {
+    (void)ud;
+    (void)call;
+    if (mcpr_plan_set_requested(plan, mcpr_match_uri(m), S(""), S(""), NULL) != MCPR_OK) return MCPR_CB_FAILED;
+    atomic_int go = 0;
+    fan_arg a[FAN_THREADS];
+    pthread_t th[FAN_THREADS];
+    for (int i = 0; i < FAN_THREADS; i++) {
+        a[i] = (fan_arg){plan, NULL, &go, i, 0};
+        pthread_create(&th[i], NULL, fan_plan, &a[i]);
+    }
+    int refused = 0;
+    for (int i = 0; i < FAN_THREADS; i++) {
+        pthread_join(th[i], NULL);
+        refused += a[i].refused;
+    }
+    TCHECK(refused == 0);
+    return MCPR_CB_OK;
+}
+
+static mcpr_cb_result fan_read(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
+    (void)ud;
+    (void)call;
+    mcpr_str uri = mcpr_target_uri(t);
+    if (uri.len < 2 || memcmp(uri.ptr + uri.len - 2, "-0", 2) != 0) {
+        /* most items: one thread */
+        if (mcpr_payload_set_meta(out, S("{\"writer\":0}"), NULL) != MCPR_OK) return MCPR_CB_FAILED;
+        return mcpr_payload_set_text(out, S("text/plain"), uri, NULL) == MCPR_OK ? MCPR_CB_OK : MCPR_CB_FAILED;
+    }
+    atomic_int go = 0;
+    fan_arg a[FAN_THREADS];
+    pthread_t th[FAN_THREADS];
+    for (int i = 0; i < FAN_THREADS; i++) {
+        a[i] = (fan_arg){NULL, out, &go, i, 0};
+        pthread_create(&th[i], NULL, fan_payload, &a[i]);
+    }
+    /* exactly one body, set while the other threads replace _meta */
+    mcpr_status st = mcpr_payload_set_text(out, S("text/plain"), mcpr_target_uri(t), NULL);
+    int refused = 0;
+    for (int i = 0; i < FAN_THREADS; i++) {
+        pthread_join(th[i], NULL);
+        refused += a[i].refused;
+    }
+    TCHECK(refused == 0);
+    return st == MCPR_OK ? MCPR_CB_OK : MCPR_CB_FAILED;
+}
+
+static void test_builders_filled_from_threads(void) {
+    mcpr_policy_callbacks pol = {NULL, n_discover, n_visibility, n_permit, NULL};
+    mcpr_binding_callbacks bind = {NULL, fan_resolve, fan_read, NULL};
+    mcpr_builder *b = mcpr_builder_new();
+    CHECK_STATUS(mcpr_builder_set_policy(b, &pol, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_set_limit(b, MCPR_LIMIT_MAX_ITEMS, FAN_THREADS * FAN_ITEMS, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"fan://all\",\"name\":\"all\"}"), &bind, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"fan://item/{n}\",\"name\":\"item\"}"), &bind, NULL),
+                 MCPR_OK);
+    mcpr_resources *r = host_build(b);
+    for (int round = 0; round < (slow() > 1 ? 1 : 3); round++) {
+        mcpr_bundle *bundle = NULL;
+        mcpr_error *e = NULL;
+        mcpr_status st = mcpr_read(r, S("fan://all"), NULL, &bundle, &e);
+        CHECK_STATUS(st, MCPR_OK);
+        if (st != MCPR_OK) {
+            show_error("fan read", e);
+            break;
+        }
+        mcpr_str j = mcpr_bundle_json(bundle);
+        CHECK(!mcpr_bundle_is_partial(bundle));
+        CHECK(str_count(j, "\"text\":\"fan://item/") == FAN_THREADS * FAN_ITEMS);
+        CHECK(str_count(j, "\"_meta\":{\"writer\":") == FAN_THREADS * FAN_ITEMS);
+        mcpr_bundle_free(bundle);
+    }
+    mcpr_resources_free(r);
+}
+
 int main(void) {
     unsigned long long t0 = now_ms();
     test_references_released_under_load();
@@ -388,6 +503,7 @@ int main(void) {
     test_shared_executor();
     test_executor_freed_under_abandoned_readers();
     test_null_arguments_in_callbacks();
+    test_builders_filled_from_threads();
     harness_failures += atomic_load(&thread_failures);
     printf("test_stress: %llu ms\n", now_ms() - t0);
     return harness_finish("test_stress");

@@ -111,8 +111,10 @@ pub unsafe extern "C" fn mcpr_builder_add(
 }
 
 /// Sets the policy callback table (copied; required before build). Setting
-/// it again replaces the previous table, whose `release` then runs. All
-/// three callbacks are required (`MCPR_INVALID_CONFIGURATION`).
+/// it again replaces the previous table, whose `release` then runs, on
+/// this thread and while the builder is locked: that `release` must not
+/// call into this builder. All three callbacks are required
+/// (`MCPR_INVALID_CONFIGURATION`).
 ///
 /// # Safety
 /// `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
@@ -253,7 +255,8 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
 
 /// Validates everything against the final limits and builds the registry.
 /// Consumes the builder's contents whether it succeeds or not (on failure
-/// every `release` of its tables runs before this returns); the handle
+/// every `release` of its tables runs before this returns), except when
+/// `b` or `out` is NULL (`MCPR_INVALID_ARGUMENT`, nothing consumed); the handle
 /// itself must still be freed with `mcpr_builder_free`, and a second build,
 /// add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
 /// receives a registry reference owned by the caller (free with
