@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The C suite, from a clean tree: configures CMake (Ninja, build dir build/),
-# builds the Rust library (cargo build --release), the C tests, the C++
+# builds the Rust library (cargo rustc --release --lib), the C tests, the C++
 # GoogleTest test, the example and the benchmark, then runs ctest: header
 # check, C tests, their valgrind memcheck and ASan/UBSan variants, the
 # static-library test, the C++ test and the downstream find_package/pkg-config
