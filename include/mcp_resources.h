@@ -600,9 +600,9 @@ mcpr_status mcpr_builder_add(mcpr_builder *b, mcpr_str definition_json, const mc
 
 /**
  * Sets the policy callback table (copied; required before build). Setting
- * it again replaces the previous table, whose `release` then runs, on
- * this thread and while the builder is locked: that `release` must not
- * call into this builder. All three callbacks are required
+ * it again replaces the previous table, whose `release` then runs on this
+ * thread before this returns (after the builder is unlocked: it may call
+ * into this builder). All three callbacks are required
  * (`MCPR_INVALID_CONFIGURATION`).
  *
  * # Safety
