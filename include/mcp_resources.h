@@ -150,7 +150,8 @@ typedef struct mcpr_call mcpr_call;
 typedef struct mcpr_cancel mcpr_cancel;
 
 /**
- * A registered definition (borrowed view, valid until the callback returns).
+ * A registered definition (borrowed view, valid until the callback returns;
+ * its accessors may be called from any thread while the callback runs).
  */
 typedef struct mcpr_definition mcpr_definition;
 
@@ -170,7 +171,8 @@ typedef struct mcpr_executor mcpr_executor;
 
 /**
  * The outcome of selection handed to `resolve` (borrowed view, valid until
- * the callback returns).
+ * the callback returns; its accessors may be called from any thread while
+ * the callback runs).
  */
 typedef struct mcpr_match mcpr_match;
 
@@ -208,7 +210,8 @@ typedef struct mcpr_resources mcpr_resources;
 /**
  * A target (URI, representation, private authorization JSON) handed to
  * policy and body-read callbacks (borrowed view, valid until the callback
- * returns).
+ * returns; its accessors may be called from any thread while the callback
+ * runs).
  */
 typedef struct mcpr_target mcpr_target;
 

@@ -53,20 +53,23 @@ pub struct mcpr_call {
     cause: Mutex<Option<String>>,
 }
 
-/// A registered definition (borrowed view, valid until the callback returns).
+/// A registered definition (borrowed view, valid until the callback returns;
+/// its accessors may be called from any thread while the callback runs).
 pub struct mcpr_definition {
     _private: [u8; 0],
 }
 
 /// The outcome of selection handed to `resolve` (borrowed view, valid until
-/// the callback returns).
+/// the callback returns; its accessors may be called from any thread while
+/// the callback runs).
 pub struct mcpr_match {
     _private: [u8; 0],
 }
 
 /// A target (URI, representation, private authorization JSON) handed to
 /// policy and body-read callbacks (borrowed view, valid until the callback
-/// returns).
+/// returns; its accessors may be called from any thread while the callback
+/// runs).
 pub struct mcpr_target {
     _private: [u8; 0],
 }
