@@ -5,6 +5,7 @@
  * only on failure, every free accepts NULL. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -279,6 +280,63 @@ static void test_release_paths(void) {
     CHECK(atomic_load(&hp5.releases) == 2);
 }
 
+/* The release of a policy table replaced by mcpr_builder_set_policy may call
+ * into that builder (it used to run while the builder was locked: a
+ * deadlock). An alarm turns a hang into a failure. */
+typedef struct {
+    mcpr_builder *builder; /* called into by release when not NULL */
+    int releases;
+    mcpr_status status;    /* of the call made from release */
+} reentrant_policy;
+
+static mcpr_cb_result rp_discover(void *ud, const mcpr_call *c, const mcpr_definition *d) {
+    (void)ud, (void)c, (void)d;
+    return MCPR_CB_OK;
+}
+static mcpr_cb_result rp_visibility(void *ud, const mcpr_call *c, const mcpr_target *t, mcpr_visibility *out) {
+    (void)ud, (void)c, (void)t;
+    out->visible = true;
+    return MCPR_CB_OK;
+}
+static mcpr_cb_result rp_read(void *ud, const mcpr_call *c, const mcpr_target *t) {
+    (void)ud, (void)c, (void)t;
+    return MCPR_CB_OK;
+}
+static void rp_release(void *ud) {
+    reentrant_policy *p = ud;
+    p->releases++;
+    if (p->builder) p->status = mcpr_builder_set_limit(p->builder, MCPR_LIMIT_MAX_ITEMS, 7, NULL);
+}
+
+static void test_release_calls_into_its_builder(void) {
+    alarm(20);
+    mcpr_builder *b = mcpr_builder_new();
+    reentrant_policy p1 = {b, 0, MCPR_INTERNAL}, p2 = {NULL, 0, MCPR_OK};
+    mcpr_policy_callbacks t1 = {&p1, rp_discover, rp_visibility, rp_read, rp_release};
+    mcpr_policy_callbacks t2 = {&p2, rp_discover, rp_visibility, rp_read, rp_release};
+    CHECK_STATUS(mcpr_builder_set_policy(b, &t1, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_set_policy(b, &t2, NULL), MCPR_OK); /* releases t1 */
+    CHECK(p1.releases == 1 && p2.releases == 0);
+    CHECK_STATUS(p1.status, MCPR_OK);
+    mcpr_resources *r = NULL;
+    CHECK_STATUS(mcpr_builder_build(b, &r, NULL), MCPR_OK);
+    mcpr_builder_free(b);
+    CHECK(p2.releases == 0); /* the registry holds the table */
+    mcpr_resources_free(r);
+    CHECK(p1.releases == 1 && p2.releases == 1);
+    /* a failed build releases the policy before it returns */
+    b = mcpr_builder_new();
+    reentrant_policy p3 = {NULL, 0, MCPR_OK};
+    mcpr_policy_callbacks t3 = {&p3, rp_discover, rp_visibility, rp_read, rp_release};
+    CHECK_STATUS(mcpr_builder_set_policy(b, &t3, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_set_limit(b, MCPR_LIMIT_MAX_URI_BYTES, 50, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_build(b, &r, NULL), MCPR_INVALID_CONFIGURATION);
+    CHECK(p3.releases == 1);
+    mcpr_builder_free(b);
+    CHECK(p3.releases == 1);
+    alarm(0);
+}
+
 static void test_misc(void) {
     CHECK(strcmp(mcpr_version(), "0.1.0") == 0);
 
@@ -324,6 +382,7 @@ int main(void) {
     test_null_handles();
     test_builder_misuse();
     test_release_paths();
+    test_release_calls_into_its_builder();
     test_misc();
     return harness_finish("test_misuse");
 }

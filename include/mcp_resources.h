@@ -138,7 +138,7 @@ typedef struct mcpr_bundle mcpr_bundle;
  * The context of one callback invocation: cancellation, remaining time,
  * request data, item byte limit, and a slot for a private failure cause.
  * A borrowed view, valid only until the callback returns; the accessors
- * may be called from any thread during that time.
+ * may be called from any thread during that time, also concurrently.
  */
 typedef struct mcpr_call mcpr_call;
 
@@ -150,7 +150,8 @@ typedef struct mcpr_call mcpr_call;
 typedef struct mcpr_cancel mcpr_cancel;
 
 /**
- * A registered definition (borrowed view, valid until the callback returns).
+ * A registered definition (borrowed view, valid until the callback returns;
+ * its accessors may be called from any thread while the callback runs).
  */
 typedef struct mcpr_definition mcpr_definition;
 
@@ -170,7 +171,8 @@ typedef struct mcpr_executor mcpr_executor;
 
 /**
  * The outcome of selection handed to `resolve` (borrowed view, valid until
- * the callback returns).
+ * the callback returns; its accessors may be called from any thread while
+ * the callback runs).
  */
 typedef struct mcpr_match mcpr_match;
 
@@ -183,12 +185,16 @@ typedef struct mcpr_page mcpr_page;
 /**
  * The payload a body `read` callback fills (borrowed, valid until the
  * callback returns; the library copies everything it is given).
+ * Internally locked: the setters may be called from any thread while the
+ * callback runs, also concurrently.
  */
 typedef struct mcpr_payload_builder mcpr_payload_builder;
 
 /**
  * The plan a `resolve` callback fills (borrowed, valid until the callback
- * returns; the library copies everything it is given).
+ * returns; the library copies everything it is given). Internally locked:
+ * the setters may be called from any thread while the callback runs, also
+ * concurrently (items added concurrently keep no particular order).
  */
 typedef struct mcpr_plan_builder mcpr_plan_builder;
 
@@ -204,7 +210,8 @@ typedef struct mcpr_resources mcpr_resources;
 /**
  * A target (URI, representation, private authorization JSON) handed to
  * policy and body-read callbacks (borrowed view, valid until the callback
- * returns).
+ * returns; its accessors may be called from any thread while the callback
+ * runs).
  */
 typedef struct mcpr_target mcpr_target;
 
@@ -369,6 +376,12 @@ typedef struct {
     /**
      * Handed to every callback of this read via `mcpr_call_request_data`,
      * possibly on executor threads; never dereferenced by the library.
+     * With an executor, a body reader abandoned at its item deadline (or
+     * on cancellation) keeps running after `mcpr_read` returns and still
+     * sees this pointer: whatever such a reader reaches through it must
+     * stay valid until the reader returns (for example, reference-count it
+     * and let the reader drop its reference), or body readers must not use
+     * it.
      */
     void *request_data;
     /**
@@ -590,8 +603,10 @@ mcpr_status mcpr_builder_add(mcpr_builder *b, mcpr_str definition_json, const mc
 
 /**
  * Sets the policy callback table (copied; required before build). Setting
- * it again replaces the previous table, whose `release` then runs. All
- * three callbacks are required (`MCPR_INVALID_CONFIGURATION`).
+ * it again replaces the previous table, whose `release` then runs on this
+ * thread before this returns (after the builder is unlocked: it may call
+ * into this builder). All three callbacks are required
+ * (`MCPR_INVALID_CONFIGURATION`).
  *
  * # Safety
  * `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
@@ -639,7 +654,8 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *b, uint64_t (*now_unix_ms)(void
 /**
  * Validates everything against the final limits and builds the registry.
  * Consumes the builder's contents whether it succeeds or not (on failure
- * every `release` of its tables runs before this returns); the handle
+ * every `release` of its tables runs before this returns), except when
+ * `b` or `out` is NULL (`MCPR_INVALID_ARGUMENT`, nothing consumed); the handle
  * itself must still be freed with `mcpr_builder_free`, and a second build,
  * add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
  * receives a registry reference owned by the caller (free with

@@ -15,11 +15,28 @@ test -f "$prefix/include/mcp_resources.h"
 test -f "$prefix/lib/cmake/mcp_resources/mcp_resourcesConfig.cmake"
 test -f "$prefix/lib/cmake/mcp_resources/mcp_resourcesConfigVersion.cmake"
 
+# On Linux: libmcp_resources.so -> .so.X.Y -> .so.X.Y.Z, SONAME .so.X.Y.
+if [ "$(uname -s)" = Linux ]; then
+    version="$(grep -m1 '^version' "$src/../../Cargo.toml" | sed 's/.*"\(.*\)"/\1/')"
+    soname="libmcp_resources.so.${version%.*}"
+    test -L "$prefix/lib/libmcp_resources.so"
+    test "$(readlink "$prefix/lib/libmcp_resources.so")" = "$soname"
+    test "$(readlink "$prefix/lib/$soname")" = "libmcp_resources.so.$version"
+    test -f "$prefix/lib/libmcp_resources.so.$version" && test ! -L "$prefix/lib/libmcp_resources.so.$version"
+    if command -v readelf >/dev/null; then
+        readelf -d "$prefix/lib/libmcp_resources.so.$version" | grep -q "Library soname: \[$soname\]"
+    fi
+fi
+
 # CMake: find_package(mcp_resources) through CMAKE_PREFIX_PATH.
 cmake -S "$src" -B "$tmp/build" -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$tmp/build" >/dev/null
 "$tmp/build/downstream"
 "$tmp/build/downstream_static"
+if [ "$(uname -s)" = Linux ] && command -v readelf >/dev/null; then
+    # The consumer records the SONAME, not a path or the unversioned name.
+    readelf -d "$tmp/build/downstream" | grep -q "Shared library: \[$soname\]"
+fi
 
 # pkg-config.
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
@@ -28,4 +45,7 @@ test "$(pkg-config --modversion mcp_resources)" = "$(grep -m1 '^version' "$src/.
 cc -std=c99 -o "$tmp/downstream_pc" "$src/main.c" $(pkg-config --cflags --libs mcp_resources) \
     -Wl,-rpath,"$prefix/lib"
 "$tmp/downstream_pc"
+if [ "$(uname -s)" = Linux ] && command -v readelf >/dev/null; then
+    readelf -d "$tmp/downstream_pc" | grep -q "Shared library: \[$soname\]"
+fi
 echo "downstream: find_package and pkg-config consumers built and ran"

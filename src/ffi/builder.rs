@@ -25,6 +25,10 @@ use crate::registry::{
 /// concurrent calls on one builder are safe (if pointless).
 pub struct mcpr_builder {
     state: Mutex<Option<ResourcesBuilder>>,
+    /// A second reference to the current policy table, so that a table
+    /// replaced by `mcpr_builder_set_policy` is released after the builder
+    /// lock is dropped (its `release` may call into this builder).
+    policy: Mutex<Option<Arc<CPolicy>>>,
 }
 
 /// An immutable registry, reference counted. Safe to share between threads
@@ -59,6 +63,7 @@ pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     guard(|| {
         Box::into_raw(Box::new(mcpr_builder {
             state: Mutex::new(Some(ResourcesBuilder::new())),
+            policy: Mutex::new(None),
         }))
     })
 }
@@ -111,8 +116,10 @@ pub unsafe extern "C" fn mcpr_builder_add(
 }
 
 /// Sets the policy callback table (copied; required before build). Setting
-/// it again replaces the previous table, whose `release` then runs. All
-/// three callbacks are required (`MCPR_INVALID_CONFIGURATION`).
+/// it again replaces the previous table, whose `release` then runs on this
+/// thread before this returns (after the builder is unlocked: it may call
+/// into this builder). All three callbacks are required
+/// (`MCPR_INVALID_CONFIGURATION`).
 ///
 /// # Safety
 /// `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
@@ -124,6 +131,8 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
+        // The replaced table, dropped (released) once the builder is unlocked.
+        let mut replaced = None;
         let set = |builder: &mut ResourcesBuilder| {
             // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
             let table =
@@ -133,11 +142,23 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
                     "policy callbacks discover, visibility and read are required",
                 ))
             })?;
-            builder.set_policy(Arc::new(policy));
+            let policy = Arc::new(policy);
+            builder.set_policy(policy.clone());
+            // SAFETY: `with_builder` only calls this when `b` is a live
+            // builder (caller's guarantee).
+            if let Some(handle) = unsafe { b.as_ref() } {
+                replaced = handle
+                    .policy
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .replace(policy);
+            }
             Ok(())
         };
         // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        unsafe { with_builder(b, set) }
+        let result = unsafe { with_builder(b, set) };
+        drop(replaced);
+        result
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
@@ -253,7 +274,8 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
 
 /// Validates everything against the final limits and builds the registry.
 /// Consumes the builder's contents whether it succeeds or not (on failure
-/// every `release` of its tables runs before this returns); the handle
+/// every `release` of its tables runs before this returns), except when
+/// `b` or `out` is NULL (`MCPR_INVALID_ARGUMENT`, nothing consumed); the handle
 /// itself must still be freed with `mcpr_builder_free`, and a second build,
 /// add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
 /// receives a registry reference owned by the caller (free with
@@ -278,7 +300,12 @@ pub unsafe extern "C" fn mcpr_builder_build(
             .unwrap_or_else(|p| p.into_inner())
             .take()
             .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
-        let resources = inner.build()?;
+        let policy = b.policy.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let built = inner.build();
+        // On failure the last reference to the policy table goes here, so
+        // its `release` still runs before this returns.
+        drop(policy);
+        let resources = built?;
         let handle = Arc::into_raw(Arc::new(mcpr_resources { inner: resources }));
         // SAFETY: `out` is non-null (checked) and valid for one write.
         unsafe { write_out(out, handle.cast_mut()) };

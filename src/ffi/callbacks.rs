@@ -47,33 +47,43 @@ pub struct mcpr_visibility {
 /// The context of one callback invocation: cancellation, remaining time,
 /// request data, item byte limit, and a slot for a private failure cause.
 /// A borrowed view, valid only until the callback returns; the accessors
-/// may be called from any thread during that time.
+/// may be called from any thread during that time, also concurrently.
 pub struct mcpr_call {
     ctx: *const CallContext,
     cause: Mutex<Option<String>>,
 }
 
-/// A registered definition (borrowed view, valid until the callback returns).
+/// A registered definition (borrowed view, valid until the callback returns;
+/// its accessors may be called from any thread while the callback runs).
 pub struct mcpr_definition {
     _private: [u8; 0],
 }
 
 /// The outcome of selection handed to `resolve` (borrowed view, valid until
-/// the callback returns).
+/// the callback returns; its accessors may be called from any thread while
+/// the callback runs).
 pub struct mcpr_match {
     _private: [u8; 0],
 }
 
 /// A target (URI, representation, private authorization JSON) handed to
 /// policy and body-read callbacks (borrowed view, valid until the callback
-/// returns).
+/// returns; its accessors may be called from any thread while the callback
+/// runs).
 pub struct mcpr_target {
     _private: [u8; 0],
 }
 
 /// The plan a `resolve` callback fills (borrowed, valid until the callback
-/// returns; the library copies everything it is given).
+/// returns; the library copies everything it is given). Internally locked:
+/// the setters may be called from any thread while the callback runs, also
+/// concurrently (items added concurrently keep no particular order).
 pub struct mcpr_plan_builder {
+    state: Mutex<PlanState>,
+}
+
+/// The contents of a plan builder.
+struct PlanState {
     requested: Option<ResourceTarget>,
     items: Vec<ResourceTarget>,
     /// Set by `mcpr_resolve_single`: the requested target is also the only
@@ -84,7 +94,14 @@ pub struct mcpr_plan_builder {
 
 /// The payload a body `read` callback fills (borrowed, valid until the
 /// callback returns; the library copies everything it is given).
+/// Internally locked: the setters may be called from any thread while the
+/// callback runs, also concurrently.
 pub struct mcpr_payload_builder {
+    state: Mutex<PayloadState>,
+}
+
+/// The contents of a payload builder.
+struct PayloadState {
     payload: Option<ResourcePayload>,
     meta: Option<String>,
     refused: Option<Failure>,
@@ -341,17 +358,22 @@ impl ResourceHandler for CBinding {
     ) -> Result<ResourceReadPlan, CallbackError> {
         let c = mcpr_call::new(call);
         let mut plan = mcpr_plan_builder {
-            requested: None,
-            items: Vec::new(),
-            single: false,
-            refused: None,
+            state: Mutex::new(PlanState {
+                requested: None,
+                items: Vec::new(),
+                single: false,
+                refused: None,
+            }),
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
         let rc =
             unsafe { (self.resolve)(self.ud.0, &c, (m as *const ResourceMatch).cast(), &mut plan) };
         c.outcome(rc)?;
-        plan.finish()
+        plan.state
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner())
+            .finish()
             .map_err(|f| CallbackError::Failed(Box::new(f)))
     }
 
@@ -362,14 +384,17 @@ impl ResourceHandler for CBinding {
     ) -> Result<ResourcePayload, CallbackError> {
         let c = mcpr_call::new(call);
         let mut out = mcpr_payload_builder {
-            payload: None,
-            meta: None,
-            refused: None,
+            state: Mutex::new(PayloadState {
+                payload: None,
+                meta: None,
+                refused: None,
+            }),
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
         let rc = unsafe { (self.read)(self.ud.0, &c, target_ptr(target), &mut out) };
         c.outcome(rc)?;
+        let out = out.state.into_inner().unwrap_or_else(|p| p.into_inner());
         out.finish().map_err(|f| CallbackError::Failed(Box::new(f)))
     }
 }
@@ -425,6 +450,15 @@ impl ResourcePolicy for CPolicy {
 }
 
 impl mcpr_plan_builder {
+    /// Locks the contents (a panic while locked cannot leave them
+    /// inconsistent in a way that matters: the plan is then refused or
+    /// incomplete).
+    fn lock(&self) -> std::sync::MutexGuard<'_, PlanState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl PlanState {
     fn finish(self) -> Result<ResourceReadPlan, Failure> {
         if let Some(f) = self.refused {
             return Err(f);
@@ -461,6 +495,13 @@ impl mcpr_plan_builder {
 }
 
 impl mcpr_payload_builder {
+    /// Locks the contents.
+    fn lock(&self) -> std::sync::MutexGuard<'_, PayloadState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl PayloadState {
     fn finish(self) -> Result<ResourcePayload, Failure> {
         if let Some(f) = self.refused {
             return Err(f);
@@ -837,10 +878,14 @@ unsafe fn plan_set(
     authorization_json: mcpr_str,
     item: bool,
 ) -> Result<(), Error> {
-    // SAFETY: the caller guarantees `p` is NULL or live and not aliased.
-    let p = unsafe { p.as_mut() }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
+    // SAFETY: the caller guarantees `p` is NULL or live; only shared
+    // references are made (the contents are behind a mutex), so concurrent
+    // calls from several threads are sound.
+    let p = unsafe { p.as_ref() }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
     // SAFETY: forwarded to the caller's guarantee.
     let made = unsafe { make_target(uri, representation, authorization_json) };
+    let mut guard = p.lock();
+    let p = &mut *guard;
     // A plan started by `mcpr_resolve_single` and then extended: its
     // implicit single item becomes explicit first.
     if p.single {
@@ -925,9 +970,10 @@ pub unsafe extern "C" fn mcpr_resolve_single(
     let _ = (ud, call);
     let result = guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        let (Some(m), Some(p)) = (unsafe { match_ref(m) }, unsafe { plan.as_mut() }) else {
+        let (Some(m), Some(p)) = (unsafe { match_ref(m) }, unsafe { plan.as_ref() }) else {
             return MCPR_CB_FAILED;
         };
+        let mut p = p.lock();
         match ResourceTarget::new(m.uri(), "", None) {
             Ok(t) => {
                 p.items.clear();
@@ -951,11 +997,11 @@ pub unsafe extern "C" fn mcpr_resolve_single(
 
 /// # Safety
 /// `o` is NULL or a live payload builder.
-unsafe fn payload_mut<'a>(
-    o: *mut mcpr_payload_builder,
-) -> Result<&'a mut mcpr_payload_builder, Error> {
-    // SAFETY: the caller guarantees `o` is NULL or live and not aliased.
-    unsafe { o.as_mut() }.ok_or_else(|| Error::argument("payload builder is NULL"))
+unsafe fn payload_ref<'a>(o: *mut mcpr_payload_builder) -> Result<&'a mcpr_payload_builder, Error> {
+    // SAFETY: the caller guarantees `o` is NULL or live; only shared
+    // references are made (the contents are behind a mutex), so concurrent
+    // calls from several threads are sound.
+    unsafe { o.as_ref() }.ok_or_else(|| Error::argument("payload builder is NULL"))
 }
 
 /// Sets a text body (copied): `mime_type` is an RFC 9110 media type,
@@ -977,7 +1023,8 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
 ) -> mcpr_status {
     let body = || {
         // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_mut(o) }?;
+        let o = unsafe { payload_ref(o) }?;
+        let mut o = o.lock();
         let content = FailureKind::InvalidContent;
         // SAFETY: both strings follow the `mcpr_str` rules (caller's guarantee).
         let texts = unsafe {
@@ -1012,7 +1059,8 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
 ) -> mcpr_status {
     let body = || {
         // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_mut(o) }?;
+        let o = unsafe { payload_ref(o) }?;
+        let mut o = o.lock();
         let content = FailureKind::InvalidContent;
         let blob = mcpr_str {
             ptr: data.cast(),
@@ -1046,7 +1094,8 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
 ) -> mcpr_status {
     let body = || {
         // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_mut(o) }?;
+        let o = unsafe { payload_ref(o) }?;
+        let mut o = o.lock();
         // SAFETY: `meta_json` follows the `mcpr_str` rules (caller's guarantee).
         let meta = match unsafe { meta_json.text(FailureKind::InvalidContent, "payload _meta") } {
             Ok(m) => m,

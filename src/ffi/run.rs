@@ -53,6 +53,12 @@ pub struct mcpr_read_options {
     pub cancel: *const mcpr_cancel,
     /// Handed to every callback of this read via `mcpr_call_request_data`,
     /// possibly on executor threads; never dereferenced by the library.
+    /// With an executor, a body reader abandoned at its item deadline (or
+    /// on cancellation) keeps running after `mcpr_read` returns and still
+    /// sees this pointer: whatever such a reader reaches through it must
+    /// stay valid until the reader returns (for example, reference-count it
+    /// and let the reader drop its reference), or body readers must not use
+    /// it.
     pub request_data: *mut c_void,
     /// Optional worker pool for body reads (NULL = body reads run inline on
     /// the calling thread, and item timeouts only take effect when readers
