@@ -709,9 +709,10 @@ void mcpr_resources_free(mcpr_resources *r);
 void mcpr_resources_revision(const mcpr_resources *r, uint8_t *out);
 
 /**
- * Whether the callback should stop: the caller cancelled, or this
+ * Whether the callback should stop: the caller cancelled, this
  * callback's deadline (item deadline for body reads, whole-call deadline
- * otherwise) passed. False for NULL.
+ * otherwise) passed, or the call it serves has already returned (a body
+ * read abandoned on an executor). False for NULL.
  *
  * # Safety
  * `c` is NULL or the call context of a callback that has not returned.

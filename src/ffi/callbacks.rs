@@ -567,9 +567,10 @@ unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallCo
     Some((call, ctx))
 }
 
-/// Whether the callback should stop: the caller cancelled, or this
+/// Whether the callback should stop: the caller cancelled, this
 /// callback's deadline (item deadline for body reads, whole-call deadline
-/// otherwise) passed. False for NULL.
+/// otherwise) passed, or the call it serves has already returned (a body
+/// read abandoned on an executor). False for NULL.
 ///
 /// # Safety
 /// `c` is NULL or the call context of a callback that has not returned.
