@@ -126,33 +126,28 @@ fn scheme_end(b: &[u8]) -> Option<usize> {
     None
 }
 
-/// Whether `c` is an ASCII character RFC 3986 allows literally in a URI
-/// (unreserved, gen-delims other than `[]`, sub-delims, and `%` which is
-/// checked separately).
+/// ASCII characters RFC 3986 allows literally in a URI: unreserved,
+/// gen-delims other than `[]`, sub-delims (`%` is checked separately).
+const URI_ASCII: [bool; 128] = {
+    let mut table = [false; 128];
+    let allowed = b"-._~:/?#@!$&'()*+,;=";
+    let mut i = 0;
+    while i < allowed.len() {
+        table[allowed[i] as usize] = true;
+        i += 1;
+    }
+    let mut c = 0;
+    while c < 128 {
+        if (c as u8).is_ascii_alphanumeric() {
+            table[c] = true;
+        }
+        c += 1;
+    }
+    table
+};
+
 fn is_uri_ascii(c: u8) -> bool {
-    c.is_ascii_alphanumeric()
-        || matches!(
-            c,
-            b'-' | b'.'
-                | b'_'
-                | b'~'
-                | b':'
-                | b'/'
-                | b'?'
-                | b'#'
-                | b'@'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-        )
+    c < 128 && URI_ASCII[c as usize]
 }
 
 /// Checks the characters of `s[from..to]`: allowed ASCII, well-formed

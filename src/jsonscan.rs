@@ -100,10 +100,22 @@ impl Node<'_> {
                 out.push(b']');
             }
             Node::Object(entries, _) => {
-                let mut sorted: Vec<&Entry<'_>> = entries.iter().collect();
-                sorted.sort_by(|a, b| a.key.cmp(&b.key));
+                // Small objects (the usual description) sort on the stack.
+                let mut small = [0usize; 16];
+                let mut large = Vec::new();
+                let order: &mut [usize] = if entries.len() <= small.len() {
+                    &mut small[..entries.len()]
+                } else {
+                    large.resize(entries.len(), 0);
+                    &mut large
+                };
+                for (i, slot) in order.iter_mut().enumerate() {
+                    *slot = i;
+                }
+                order.sort_unstable_by(|&a, &b| entries[a].key.cmp(&entries[b].key));
+                let ordered = order.iter().map(|&i| &entries[i]);
                 out.push(b'{');
-                for (i, e) in sorted.into_iter().enumerate() {
+                for (i, e) in ordered.enumerate() {
                     if i > 0 {
                         out.push(b',');
                     }
@@ -147,6 +159,18 @@ fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) -> Range<u
     start..out.len()
 }
 
+/// Writes a string that `serde_json` lent from the input unchanged: it had
+/// no escape sequence, so it holds no quote, backslash or control character
+/// (JSON forbids them raw) and `serde_json` would write it back verbatim.
+fn write_unescaped(out: &mut Vec<u8>, v: &str) -> Range<usize> {
+    let start = out.len();
+    out.reserve(v.len() + 2);
+    out.push(b'"');
+    out.extend_from_slice(v.as_bytes());
+    out.push(b'"');
+    start..out.len()
+}
+
 impl<'de> Visitor<'de> for NodeVisitor<'_> {
     type Value = Node<'de>;
 
@@ -177,7 +201,7 @@ impl<'de> Visitor<'de> for NodeVisitor<'_> {
     }
 
     fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Node<'de>, E> {
-        let r = write_json(self.out, v);
+        let r = write_unescaped(self.out, v);
         Ok(Node::Str(Cow::Borrowed(v), r))
     }
 
@@ -220,7 +244,10 @@ impl<'de> Visitor<'de> for NodeVisitor<'_> {
             if !entries.is_empty() {
                 self.out.push(b',');
             }
-            let key_bytes = write_json(self.out, key.as_ref());
+            let key_bytes = match &key {
+                Cow::Borrowed(k) => write_unescaped(self.out, k),
+                Cow::Owned(k) => write_json(self.out, k.as_str()),
+            };
             self.out.push(b':');
             let value = map.next_value_seed(NodeSeed { out: self.out })?;
             entries.push(Entry {

@@ -371,33 +371,28 @@ impl ResourcesBuilder {
             }
         }
 
-        // Every exact URI and every template text is unique now, so the
-        // sort keys are distinct and an unstable sort is deterministic.
-        let sorted = |templates: bool| -> Vec<usize> {
-            let mut keyed: Vec<(&str, &str, usize)> = self
-                .bindings
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.definition.is_template() == templates)
-                .map(|(i, b)| (b.definition.uri_or_template(), b.definition.name(), i))
-                .collect();
-            keyed.sort_unstable();
-            keyed.into_iter().map(|(_, _, i)| i).collect()
-        };
-        let resource_order = sorted(false);
-        let template_order = sorted(true);
+        let resource_order = sorted_order(&self.bindings, false);
+        let template_order = sorted_order(&self.bindings, true);
 
         let revision = {
+            // Hashed in large chunks: one `update` per definition field
+            // costs more than the hashing itself.
             let mut h = Sha256::new();
-            h.update(b"mcp-resources registry v1\n");
-            for (tag, order) in [(b"R", &resource_order), (b"T", &template_order)] {
+            let mut chunk: Vec<u8> = Vec::with_capacity(REVISION_CHUNK + 1024);
+            chunk.extend_from_slice(b"mcp-resources registry v1\n");
+            for (tag, order) in [(b'R', &resource_order), (b'T', &template_order)] {
                 for &i in order.iter() {
                     let canonical = self.bindings[i].definition.canonical_json();
-                    h.update(tag);
-                    h.update((canonical.len() as u64).to_be_bytes());
-                    h.update(canonical);
+                    chunk.push(tag);
+                    chunk.extend_from_slice(&(canonical.len() as u64).to_be_bytes());
+                    chunk.extend_from_slice(canonical.as_bytes());
+                    if chunk.len() >= REVISION_CHUNK {
+                        h.update(&chunk);
+                        chunk.clear();
+                    }
                 }
             }
+            h.update(&chunk);
             h.finalize().into()
         };
 
@@ -414,6 +409,58 @@ impl ResourcesBuilder {
             clock,
         })
     }
+}
+
+/// Bytes gathered before each update of the revision hash.
+const REVISION_CHUNK: usize = 64 * 1024;
+
+/// Indices of the exact (`templates == false`) or template bindings, sorted
+/// by URI or template, then name.
+///
+/// Every key is unique once duplicates are refused, so the order is total.
+/// Registered identifiers often share a long prefix (`file:///project/…`):
+/// comparisons skip the prefix common to all keys and first compare the
+/// next sixteen bytes as an integer, which settles most of them without a
+/// byte-wise comparison.
+fn sorted_order(bindings: &[ResourceBinding], templates: bool) -> Vec<usize> {
+    let keys: Vec<(usize, &str)> = bindings
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.definition.is_template() == templates)
+        .map(|(i, b)| (i, b.definition.uri_or_template()))
+        .collect();
+    // The prefix common to all keys (it only shrinks, so most keys are
+    // checked with one `starts_with`).
+    let first = keys.first().map_or(&b""[..], |(_, k)| k.as_bytes());
+    let mut common = first.len();
+    for (_, k) in keys.iter().skip(1) {
+        let k = k.as_bytes();
+        if !k.starts_with(&first[..common]) {
+            common = first[..common]
+                .iter()
+                .zip(k)
+                .take_while(|(a, b)| a == b)
+                .count();
+        }
+    }
+    let radix = |key: &str| -> u128 {
+        let mut word = [0u8; 16];
+        let tail = &key.as_bytes()[common..];
+        let n = tail.len().min(16);
+        word[..n].copy_from_slice(&tail[..n]);
+        u128::from_be_bytes(word)
+    };
+    let mut keyed: Vec<(u128, usize, &str)> =
+        keys.into_iter().map(|(i, k)| (radix(k), i, k)).collect();
+    keyed.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| a.2.as_bytes()[common..].cmp(&b.2.as_bytes()[common..]))
+            .then_with(|| {
+                let name = |i: usize| bindings[i].definition.name();
+                name(a.1).cmp(name(b.1))
+            })
+    });
+    keyed.into_iter().map(|(_, i, _)| i).collect()
 }
 
 fn system_clock_ms() -> u64 {

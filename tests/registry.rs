@@ -430,3 +430,19 @@ fn descriptions_are_kept_as_compact_json_in_the_given_key_order() {
         r#"{"uri":"x://a","name":"n","title":"café"}"#
     );
 }
+
+proptest::proptest! {
+    #[test]
+    fn listing_order_is_the_byte_order_of_identifiers(
+        tails in proptest::collection::hash_set("([a-c0-9/._~-]|%2[05F]){0,24}", 1..60),
+        prefix in "(x://h/|x://h/common/prefix/that/is/long/)",
+    ) {
+        let uris: Vec<String> = tails.iter().map(|t| format!("{prefix}{t}")).collect();
+        let defs: Vec<String> = uris.iter().enumerate().map(|(i, u)| exact(u, &format!("n{i}"))).collect();
+        let r = registry(&defs).unwrap();
+        let got: Vec<&str> = r.resource_order().iter().map(|&i| r.bindings()[i].definition().uri_or_template()).collect();
+        let mut want: Vec<&str> = uris.iter().map(String::as_str).collect();
+        want.sort_unstable();
+        proptest::prop_assert_eq!(got, want);
+    }
+}
