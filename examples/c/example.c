@@ -130,7 +130,10 @@ static void read_and_print(const mcpr_resources *r, const char *uri) {
         /* send message + JSON-RPC code to the client, log the cause */
         printf("error %d (JSON-RPC %d)\n", (int)s, (int)mcpr_error_jsonrpc_code(err));
         PRINT_STR("  message: ", mcpr_error_message(err));
-        PRINT_STR("  cause (logs only): ", mcpr_error_cause(err));
+        mcpr_str cause = mcpr_error_cause(err); /* length 0 when there is none */
+        if (cause.len > 0) {
+            PRINT_STR("  cause (logs only): ", cause);
+        }
         mcpr_error_free(err);
         return;
     }
