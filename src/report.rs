@@ -12,7 +12,7 @@ use rand::RngCore;
 
 use crate::error::{Failure, FailureKind};
 use crate::limits::{Limits, MAX_DISCLOSED_URI_BYTES, MAX_META_BYTES};
-use crate::plan::RESERVED_META_KEY;
+use crate::plan::{ResourcePayload, RESERVED_META_KEY};
 use crate::sizing::{escape_extra, json_str_len, write_json_str, ItemSpans};
 
 /// The fixed issue codes of a partial bundle.
@@ -352,34 +352,12 @@ pub fn warning_item_len(report_json: &str) -> usize {
         + WARNING_META.len()
 }
 
-/// Writes the warning item object and returns where its parts are.
+/// Writes the warning item object and returns where its parts are (the
+/// same writer as application items, with the fixed warning `_meta`).
 pub fn write_warning_item(out: &mut String, uri: &str, report_json: &str) -> ItemSpans {
-    let start = out.len();
-    out.push_str("{\"uri\":");
-    let u0 = out.len();
-    write_json_str(out, uri);
-    let u1 = out.len();
-    out.push_str(",\"mimeType\":");
-    let m0 = out.len();
-    out.push_str("\"text/plain\"");
-    let m1 = out.len();
-    out.push_str(",\"text\":");
-    let b0 = out.len();
-    write_json_str(out, &warning_text(report_json));
-    let b1 = out.len();
-    out.push_str(",\"_meta\":");
-    let x0 = out.len();
-    out.push_str(WARNING_META);
-    let x1 = out.len();
-    out.push('}');
-    ItemSpans {
-        object: start..out.len(),
-        uri: u0..u1,
-        mime_type: m0..m1,
-        body: b0..b1,
-        is_blob: false,
-        meta: Some(x0..x1),
-    }
+    let payload = ResourcePayload::text_owned("text/plain", warning_text(report_json))
+        .expect("text/plain is a valid media type");
+    crate::sizing::write_item(out, uri, &payload, Some(WARNING_META), None)
 }
 
 #[cfg(test)]
