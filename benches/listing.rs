@@ -16,20 +16,6 @@ use std::time::{Duration, Instant};
 
 use mcp_resources::*;
 
-struct Allow;
-
-impl ResourcePolicy for Allow {
-    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
-        Ok(())
-    }
-    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
-        Ok(Visibility::VISIBLE)
-    }
-    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
-        Ok(())
-    }
-}
-
 struct Handler;
 
 impl ResourceHandler for Handler {
@@ -69,7 +55,7 @@ fn bindings(defs: Vec<ResourceDefinition>) -> Vec<ResourceBinding> {
 
 /// Builder + build from ready bindings (cloning a binding clones two `Arc`s).
 fn build(bindings: &[ResourceBinding]) -> Resources {
-    let mut b = Resources::builder().policy(Arc::new(Allow));
+    let mut b = Resources::builder().policy(Arc::new(AllowAll));
     for binding in bindings {
         b.push(binding.clone());
     }
@@ -185,7 +171,7 @@ fn main() {
     let jsons: Vec<String> = (0..100_000).map(definition_json).collect();
     let full = median(7, || {
         let handler: Arc<dyn ResourceHandler> = Arc::new(Handler);
-        let mut b = Resources::builder().policy(Arc::new(Allow));
+        let mut b = Resources::builder().policy(Arc::new(AllowAll));
         for j in &jsons {
             b.push(ResourceBinding::new(j, handler.clone()).expect("valid definition"));
         }

@@ -10,19 +10,6 @@ use std::time::{Duration, Instant};
 
 use mcp_resources::*;
 
-struct Allow;
-impl ResourcePolicy for Allow {
-    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
-        Ok(())
-    }
-    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
-        Ok(Visibility::VISIBLE)
-    }
-    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
-        Ok(())
-    }
-}
-
 struct Small {
     text: String,
 }
@@ -95,7 +82,7 @@ fn main() {
         text: "abcdefghijklmnop".repeat(64),
     });
     let r = Resources::builder()
-        .policy(Arc::new(Allow))
+        .policy(Arc::new(AllowAll))
         .binding(
             ResourceBinding::new(r#"{"uri":"doc://small","name":"small"}"#, small.clone()).unwrap(),
         )
@@ -164,7 +151,7 @@ fn blob_bench(inline: &ReadOptions, copy: bool, cold: bool) {
         copy_from: copy.then(|| source.clone()),
     });
     let rb = Resources::builder()
-        .policy(Arc::new(Allow))
+        .policy(Arc::new(AllowAll))
         .limits(ResourceLimits::new().with(Limit::MaxItemBytes, 32 * 1024 * 1024))
         .binding(
             ResourceBinding::new(r#"{"uri":"blob://big","name":"big"}"#, blob.clone()).unwrap(),

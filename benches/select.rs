@@ -10,19 +10,6 @@ use std::time::Instant;
 
 use mcp_resources::*;
 
-struct Allow;
-impl ResourcePolicy for Allow {
-    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
-        Ok(())
-    }
-    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
-        Ok(Visibility::VISIBLE)
-    }
-    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
-        Ok(())
-    }
-}
-
 struct Nop;
 impl ResourceHandler for Nop {
     fn resolve(
@@ -39,7 +26,7 @@ impl ResourceHandler for Nop {
 
 fn registry(n: usize) -> Resources {
     let handler: Arc<dyn ResourceHandler> = Arc::new(Nop);
-    let mut b = Resources::builder().policy(Arc::new(Allow));
+    let mut b = Resources::builder().policy(Arc::new(AllowAll));
     for i in 0..n {
         let def = format!(
             r#"{{"uriTemplate":"asset://project{i}/{{id}}/thumbnail/{{size}}","name":"t{i}"}}"#

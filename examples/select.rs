@@ -7,21 +7,6 @@ use std::sync::Arc;
 
 use mcp_resources::*;
 
-/// A policy that lets every caller discover, see and read everything.
-struct AllowAll;
-
-impl ResourcePolicy for AllowAll {
-    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
-        Ok(())
-    }
-    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
-        Ok(Visibility::VISIBLE)
-    }
-    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
-        Ok(())
-    }
-}
-
 /// Plans the matched URI as its single item and reads a short text.
 struct Hello;
 

@@ -40,7 +40,7 @@ pub use plan::{
     PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget,
     RESERVED_META_KEY,
 };
-pub use policy::{ResourcePolicy, Visibility};
+pub use policy::{AllowAll, ResourcePolicy, Visibility};
 pub use read::{BundleItem, ReadOptions, ResourceBundle};
 pub use registry::{
     ResourceBinding, ResourceDefinition, ResourceHandler, Resources, ResourcesBuilder, Selection,

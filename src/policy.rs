@@ -59,3 +59,41 @@ pub trait ResourcePolicy: Send + Sync {
     /// May the caller read this (visible) target?
     fn read(&self, call: &CallContext, target: &ResourceTarget) -> Result<(), CallbackError>;
 }
+
+/// A policy for resources every caller may see: every definition is
+/// discoverable, every target visible and readable, and issues do not name
+/// URIs. For public catalogues, examples and tests; a host with per-caller
+/// access rules implements [`ResourcePolicy`] itself.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AllowAll;
+
+impl ResourcePolicy for AllowAll {
+    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
+        Ok(())
+    }
+
+    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
+        Ok(Visibility::VISIBLE)
+    }
+
+    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn allow_all_allows_everything_and_discloses_nothing() {
+        let call = CallContext::detached(Duration::from_secs(1));
+        let def = ResourceDefinition::from_json(r#"{"uri":"x://a","name":"a"}"#).unwrap();
+        let target = ResourceTarget::new("x://a", "", None).unwrap();
+        assert!(AllowAll.discover(&call, &def).is_ok());
+        assert_eq!(AllowAll.visibility(&call, &target).unwrap(), Visibility::VISIBLE);
+        assert!(!Visibility::VISIBLE.disclose_issue_uri);
+        assert!(AllowAll.read(&call, &target).is_ok());
+    }
+}

@@ -6,20 +6,6 @@ use std::sync::Arc;
 
 use mcp_resources::*;
 
-struct Allow;
-
-impl ResourcePolicy for Allow {
-    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
-        Ok(())
-    }
-    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
-        Ok(Visibility::VISIBLE)
-    }
-    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
-        Ok(())
-    }
-}
-
 struct Single;
 
 impl ResourceHandler for Single {
@@ -38,7 +24,7 @@ impl ResourceHandler for Single {
 
 fn registry() -> Resources {
     Resources::builder()
-        .policy(Arc::new(Allow))
+        .policy(Arc::new(AllowAll))
         .binding(
             ResourceBinding::new(r#"{"uri":"bundle://b","name":"b"}"#, Arc::new(Single)).unwrap(),
         )

@@ -6,19 +6,6 @@ use std::sync::Arc;
 
 use mcp_resources::*;
 
-struct Allow;
-impl ResourcePolicy for Allow {
-    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
-        Ok(())
-    }
-    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
-        Ok(Visibility::VISIBLE)
-    }
-    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
-        Ok(())
-    }
-}
-
 struct Handler;
 impl ResourceHandler for Handler {
     fn resolve(
@@ -42,7 +29,7 @@ const DEFS: [&str; 5] = [
 ];
 
 fn registry(defs: &[&str]) -> Resources {
-    let mut b = Resources::builder().policy(Arc::new(Allow));
+    let mut b = Resources::builder().policy(Arc::new(AllowAll));
     for d in defs {
         b.push(ResourceBinding::new(d, Arc::new(Handler)).unwrap());
     }
