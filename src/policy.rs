@@ -92,8 +92,8 @@ mod tests {
         let def = ResourceDefinition::from_json(r#"{"uri":"x://a","name":"a"}"#).unwrap();
         let target = ResourceTarget::new("x://a", "", None).unwrap();
         assert!(AllowAll.discover(&call, &def).is_ok());
-        assert_eq!(AllowAll.visibility(&call, &target).unwrap(), Visibility::VISIBLE);
-        assert!(!Visibility::VISIBLE.disclose_issue_uri);
+        let v = AllowAll.visibility(&call, &target).unwrap();
+        assert!(v.visible && !v.disclose_issue_uri);
         assert!(AllowAll.read(&call, &target).is_ok());
     }
 }
