@@ -49,6 +49,24 @@ pub enum FailureKind {
 }
 
 impl FailureKind {
+    /// Every kind, in C ABI order (`1` to `12`).
+    pub fn all() -> [FailureKind; 12] {
+        [
+            FailureKind::InvalidRequest,
+            FailureKind::Unavailable,
+            FailureKind::InvalidPlan,
+            FailureKind::Policy,
+            FailureKind::ReadFailed,
+            FailureKind::Timeout,
+            FailureKind::InvalidContent,
+            FailureKind::BudgetExceeded,
+            FailureKind::Canceled,
+            FailureKind::DeadlineExceeded,
+            FailureKind::Size,
+            FailureKind::InvalidConfiguration,
+        ]
+    }
+
     /// The stable snake_case name of the kind (also the issue code for the
     /// five item-level kinds).
     pub fn as_str(self) -> &'static str {

@@ -6,24 +6,9 @@ use std::error::Error;
 use mcp_resources::error::CauseText;
 use mcp_resources::{Failure, FailureKind};
 
-const ALL: [FailureKind; 12] = [
-    FailureKind::InvalidRequest,
-    FailureKind::Unavailable,
-    FailureKind::InvalidPlan,
-    FailureKind::Policy,
-    FailureKind::ReadFailed,
-    FailureKind::Timeout,
-    FailureKind::InvalidContent,
-    FailureKind::BudgetExceeded,
-    FailureKind::Canceled,
-    FailureKind::DeadlineExceeded,
-    FailureKind::Size,
-    FailureKind::InvalidConfiguration,
-];
-
 #[test]
 fn kinds_have_stable_values_and_names() {
-    for (i, k) in ALL.iter().enumerate() {
+    for (i, k) in FailureKind::all().iter().enumerate() {
         assert_eq!(*k as u32, i as u32 + 1);
     }
     assert_eq!(FailureKind::BudgetExceeded.as_str(), "budget_exceeded");
@@ -35,7 +20,7 @@ fn kinds_have_stable_values_and_names() {
 
 #[test]
 fn jsonrpc_codes_follow_the_design() {
-    for k in ALL {
+    for k in FailureKind::all() {
         let want = match k {
             FailureKind::InvalidRequest | FailureKind::Unavailable => -32602,
             _ => -32603,
@@ -59,7 +44,7 @@ fn private_causes_stay_out_of_the_safe_message_and_display() {
 #[test]
 fn every_kind_has_a_fixed_message() {
     let mut seen = std::collections::HashSet::new();
-    for k in ALL {
+    for k in FailureKind::all() {
         assert!(!k.default_message().is_empty());
         assert!(seen.insert(k.default_message()), "messages are distinct");
     }

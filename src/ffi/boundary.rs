@@ -525,20 +525,7 @@ mod tests {
 
     #[test]
     fn statuses_equal_the_failure_kinds() {
-        for kind in [
-            FailureKind::InvalidRequest,
-            FailureKind::Unavailable,
-            FailureKind::InvalidPlan,
-            FailureKind::Policy,
-            FailureKind::ReadFailed,
-            FailureKind::Timeout,
-            FailureKind::InvalidContent,
-            FailureKind::BudgetExceeded,
-            FailureKind::Canceled,
-            FailureKind::DeadlineExceeded,
-            FailureKind::Size,
-            FailureKind::InvalidConfiguration,
-        ] {
+        for kind in FailureKind::all() {
             assert_eq!(mcpr_status::of_kind(kind) as u32, kind as u32);
         }
     }
