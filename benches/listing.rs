@@ -24,9 +24,7 @@ impl ResourceHandler for Handler {
         _: &CallContext,
         m: &ResourceMatch,
     ) -> Result<ResourceReadPlan, CallbackError> {
-        Ok(ResourceReadPlan::single(
-            ResourceTarget::new(m.uri(), "", None).map_err(CallbackError::failed)?,
-        ))
+        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
     }
     fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
         ResourcePayload::text("text/plain", "x").map_err(CallbackError::failed)

@@ -19,8 +19,7 @@ impl ResourceHandler for Small {
         _: &CallContext,
         m: &ResourceMatch,
     ) -> Result<ResourceReadPlan, CallbackError> {
-        let t = ResourceTarget::new(m.uri(), "", None).map_err(CallbackError::failed)?;
-        Ok(ResourceReadPlan::single(t))
+        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
     }
     fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
         ResourcePayload::text("text/plain", &self.text).map_err(CallbackError::failed)
@@ -39,8 +38,7 @@ impl ResourceHandler for Blob {
         _: &CallContext,
         m: &ResourceMatch,
     ) -> Result<ResourceReadPlan, CallbackError> {
-        let t = ResourceTarget::new(m.uri(), "", None).map_err(CallbackError::failed)?;
-        Ok(ResourceReadPlan::single(t))
+        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
     }
     fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
         let data = match &self.copy_from {

@@ -16,8 +16,7 @@ impl ResourceHandler for Hello {
         _: &CallContext,
         m: &ResourceMatch,
     ) -> Result<ResourceReadPlan, CallbackError> {
-        let target = ResourceTarget::new(m.uri(), "", None).map_err(CallbackError::failed)?;
-        Ok(ResourceReadPlan::single(target))
+        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
     }
     fn read(&self, _: &CallContext, t: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
         ResourcePayload::text("text/plain", &format!("hello from {}", t.uri()))

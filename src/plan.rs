@@ -196,6 +196,13 @@ impl ResourceReadPlan {
         }
     }
 
+    /// The plan of a match whose requested URI is both the requested target
+    /// and the single item (representation `"default"`, no authorization
+    /// JSON): the Rust counterpart of the C ABI's `mcpr_resolve_single`.
+    pub fn single_for(m: &ResourceMatch) -> Result<Self, Failure> {
+        Ok(Self::single(ResourceTarget::new(m.uri(), "", None)?))
+    }
+
     /// The canonical requested target.
     pub fn requested(&self) -> &ResourceTarget {
         &self.requested

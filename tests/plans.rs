@@ -219,3 +219,16 @@ fn constructors_copy_their_input() {
     uri.push('y');
     assert_eq!(t.uri(), "d://x");
 }
+
+#[test]
+fn single_for_plans_the_matched_uri_as_requested_target_and_only_item() {
+    let def = std::sync::Arc::new(
+        ResourceDefinition::from_json(r#"{"uriTemplate":"d://x/{id}","name":"t"}"#).unwrap(),
+    );
+    let m = ResourceMatch::new(def, "d://x/7".into(), vec![("id".into(), "7".into())]);
+    let p = ResourceReadPlan::single_for(&m).unwrap();
+    assert_eq!(p.requested(), &target("d://x/7", ""));
+    assert_eq!(p.items(), [target("d://x/7", "")]);
+    assert_eq!(p.requested().representation(), "default");
+    assert_eq!(p.requested().authorization(), None);
+}

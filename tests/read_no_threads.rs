@@ -14,8 +14,7 @@ impl ResourceHandler for Single {
         _: &CallContext,
         m: &ResourceMatch,
     ) -> Result<ResourceReadPlan, CallbackError> {
-        let t = ResourceTarget::new(m.uri(), "", None).map_err(CallbackError::failed)?;
-        Ok(ResourceReadPlan::single(t))
+        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
     }
     fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
         ResourcePayload::text("text/plain", "x").map_err(CallbackError::failed)

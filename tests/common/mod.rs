@@ -66,9 +66,7 @@ impl ResourceHandler for CountingHandler {
         m: &ResourceMatch,
     ) -> Result<ResourceReadPlan, CallbackError> {
         self.resolves.fetch_add(1, Ordering::SeqCst);
-        Ok(ResourceReadPlan::single(
-            ResourceTarget::new(m.uri(), "", None).map_err(CallbackError::failed)?,
-        ))
+        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
     }
     fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
         self.reads.fetch_add(1, Ordering::SeqCst);
