@@ -1,295 +1,488 @@
-//! One pass over a JSON document that writes its compact serialisation
-//! (exactly as `serde_json` would write the parsed value, keys in document
-//! order) and records a light tree of it, from which the canonical form
-//! (keys sorted at every depth) is written without parsing again.
+//! One pass over a JSON document that checks it, writes its compact
+//! serialisation (byte for byte what `serde_json` writes for the parsed
+//! value, keys in document order) and summarises what registering a
+//! definition needs: the top-level members, whether any object repeats a
+//! key, whether a given key appears at any depth, and whether the keys are
+//! already in canonical (sorted) order.
 //!
-//! Registering a definition parses it once with this instead of building a
-//! `serde_json::Value`, which is several times slower and was the main cost
-//! of registering many resources.
+//! Registering a definition used to build a `serde_json::Value` (and later
+//! a `serde` visitor tree); both cost several allocations per definition and
+//! were the main cost of registering many resources. This scanner validates
+//! the structure itself and copies the input through unchanged where it is
+//! already compact, which is the usual case. Everything with a serialised
+//! form that `serde_json` would change is handed to `serde_json` itself: a
+//! string with an escape sequence is decoded and re-escaped by it, and a
+//! number that is not a short plain integer is parsed and written by it, so
+//! escaping, surrogate handling and float formatting are `serde_json`'s
+//! own. Differential tests hold it to `serde_json` on arbitrary input:
+//! both accept the same documents and write the same bytes.
 
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::Range;
 
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+/// Containers may nest at most this deep (the 128th nested array or object
+/// fails), as `serde_json`'s default recursion limit does.
+const MAX_DEPTH: u32 = 127;
 
-/// A scanned JSON value; ranges index the compact output.
+/// Objects with more keys than this are checked for repeats by sorting;
+/// smaller ones compare pairwise.
+const PAIRWISE_KEYS: usize = 16;
+
+/// Why a document was refused, with the byte offset where it was noticed.
 #[derive(Debug)]
-pub(crate) enum Node<'a> {
-    /// A string: its decoded text and its serialised bytes.
-    Str(Cow<'a, str>, Range<usize>),
-    /// A number, boolean or null: its serialised bytes.
-    Scalar(Range<usize>),
-    /// An array: its elements, and its serialised bytes.
-    Array(Vec<Node<'a>>, Range<usize>),
-    /// An object: `(decoded key, serialised key bytes, value)` in document
-    /// order, and its serialised bytes.
-    Object(Vec<Entry<'a>>, Range<usize>),
+pub(crate) struct ScanError {
+    message: &'static str,
+    offset: usize,
+    source: Option<serde_json::Error>,
 }
 
-/// One member of a scanned object.
+impl fmt::Display for ScanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at byte {}", self.message, self.offset)?;
+        if let Some(e) = &self.source {
+            write!(f, " ({e})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScanError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.source
+            .as_ref()
+            .map(|e| e as &(dyn std::error::Error + 'static))
+    }
+}
+
+/// What a scanned value is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Kind<'a> {
+    /// A string, with its decoded text.
+    Str(Cow<'a, str>),
+    /// A number, boolean or null.
+    Scalar,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
+/// A member of the top-level object.
 #[derive(Debug)]
-pub(crate) struct Entry<'a> {
+pub(crate) struct Member<'a> {
     /// The decoded key.
     pub key: Cow<'a, str>,
-    /// The key's serialised bytes (with quotes) in the compact output.
-    pub key_bytes: Range<usize>,
-    /// The value.
-    pub value: Node<'a>,
+    /// The member's bytes (`"key":value`) in the compact output.
+    pub bytes: Range<usize>,
+    /// The value's bytes in the compact output.
+    pub value_bytes: Range<usize>,
+    /// What the value is.
+    pub value: Kind<'a>,
 }
 
-impl Node<'_> {
-    /// The node's bytes in the compact output.
-    pub fn range(&self) -> Range<usize> {
-        match self {
-            Node::Str(_, r) | Node::Scalar(r) | Node::Array(_, r) | Node::Object(_, r) => r.clone(),
-        }
-    }
+/// What a scan found.
+#[derive(Debug)]
+pub(crate) struct Scanned<'a> {
+    /// The document scanned.
+    pub source: &'a str,
+    /// What the whole document is.
+    pub root: Kind<'a>,
+    /// The top-level object's members in document order (empty unless the
+    /// document is an object).
+    pub members: Vec<Member<'a>>,
+    /// Some object at some depth repeats a key.
+    pub duplicate_key: bool,
+    /// The key looked for appears in some object at some depth.
+    pub has_key: bool,
+    /// The top-level object lists its keys in sorted order.
+    pub top_sorted: bool,
+    /// Every object below the top level lists its keys in sorted order.
+    pub nested_sorted: bool,
+}
 
-    /// Whether some object key at any depth equals `key`.
-    pub fn has_key(&self, key: &str) -> bool {
-        match self {
-            Node::Object(entries, _) => {
-                entries.iter().any(|e| e.key == key || e.value.has_key(key))
-            }
-            Node::Array(items, _) => items.iter().any(|n| n.has_key(key)),
-            _ => false,
-        }
-    }
-
-    /// Whether any object at any depth repeats a key.
-    pub fn has_duplicate_keys(&self) -> bool {
-        match self {
-            Node::Object(entries, _) => {
-                let mut keys: Vec<&str> = entries.iter().map(|e| e.key.as_ref()).collect();
-                keys.sort_unstable();
-                keys.windows(2).any(|w| w[0] == w[1])
-                    || entries.iter().any(|e| e.value.has_duplicate_keys())
-            }
-            Node::Array(items, _) => items.iter().any(Node::has_duplicate_keys),
-            _ => false,
-        }
-    }
-
-    /// Whether every object at any depth already lists its keys in sorted
-    /// order (then the compact form is also the canonical form).
+impl Scanned<'_> {
+    /// Whether the compact form is also the canonical one (keys sorted at
+    /// every depth).
     pub fn is_canonical(&self) -> bool {
-        match self {
-            Node::Object(entries, _) => {
-                entries.windows(2).all(|w| w[0].key < w[1].key)
-                    && entries.iter().all(|e| e.value.is_canonical())
+        self.top_sorted && self.nested_sorted
+    }
+
+    /// The canonical form (keys sorted at every depth) of a document whose
+    /// compact form is `compact`.
+    pub fn canonical(&self, compact: &str) -> String {
+        if self.is_canonical() {
+            return compact.to_owned();
+        }
+        if self.nested_sorted && !self.duplicate_key {
+            // Only the top level is out of order: reorder its members.
+            let mut order: Vec<&Member<'_>> = self.members.iter().collect();
+            order.sort_unstable_by(|a, b| a.key.cmp(&b.key));
+            let mut out = String::with_capacity(compact.len());
+            out.push('{');
+            for (i, m) in order.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&compact[m.bytes.clone()]);
             }
-            Node::Array(items, _) => items.iter().all(Node::is_canonical),
-            _ => true,
+            out.push('}');
+            return out;
+        }
+        // Rare: nested objects out of order. `serde_json` sorts and writes
+        // exactly the same bytes for every string and number. It parses the
+        // source, not the compact form: its float parsing does not always
+        // read back the shortest form it wrote.
+        let mut value: serde_json::Value =
+            serde_json::from_str(self.source).expect("a scanned document is JSON");
+        value.sort_all_objects();
+        serde_json::to_string(&value).expect("a JSON value serialises")
+    }
+}
+
+/// Scans `json`, appending its compact serialisation to `out` and noting
+/// whether an object key equal to `find_key` appears at any depth.
+pub(crate) fn scan<'a>(
+    json: &'a str,
+    out: &mut String,
+    find_key: &str,
+) -> Result<Scanned<'a>, ScanError> {
+    let mut s = Scanner {
+        src: json,
+        bytes: json.as_bytes(),
+        pos: 0,
+        out,
+        copied: 0,
+        depth: 0,
+        find_key,
+        keys: Vec::new(),
+        members: Vec::new(),
+        duplicate_key: false,
+        has_key: false,
+        top_sorted: true,
+        nested_sorted: true,
+    };
+    s.skip_ws();
+    let root = s.value()?;
+    s.skip_ws();
+    if s.pos != s.bytes.len() {
+        return Err(s.error("trailing characters"));
+    }
+    s.flush(s.pos);
+    let members = std::mem::take(&mut s.members);
+    Ok(Scanned {
+        source: json,
+        root,
+        members,
+        duplicate_key: s.duplicate_key,
+        has_key: s.has_key,
+        top_sorted: s.top_sorted,
+        nested_sorted: s.nested_sorted,
+    })
+}
+
+struct Scanner<'a, 'o> {
+    src: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    /// The compact output; input before `copied` is already in it (or was
+    /// dropped or replaced), input from `copied` to `pos` is not yet.
+    out: &'o mut String,
+    copied: usize,
+    depth: u32,
+    find_key: &'o str,
+    /// Keys of the objects being scanned, innermost last.
+    keys: Vec<Cow<'a, str>>,
+    members: Vec<Member<'a>>,
+    duplicate_key: bool,
+    has_key: bool,
+    top_sorted: bool,
+    nested_sorted: bool,
+}
+
+/// Bytes that end the plain run of a string: `"`, `\` and controls.
+const STRING_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'"' as usize] = true;
+    t[b'\\' as usize] = true;
+    t
+};
+
+impl<'a> Scanner<'a, '_> {
+    fn error(&self, message: &'static str) -> ScanError {
+        ScanError {
+            message,
+            offset: self.pos,
+            source: None,
         }
     }
 
-    /// Appends the canonical form (keys sorted at every depth) to `out`,
-    /// copying serialised pieces from `compact`.
-    pub fn write_canonical(&self, compact: &[u8], out: &mut Vec<u8>) {
-        match self {
-            Node::Str(_, r) | Node::Scalar(r) => out.extend_from_slice(&compact[r.clone()]),
-            Node::Array(items, _) => {
-                out.push(b'[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    item.write_canonical(compact, out);
-                }
-                out.push(b']');
-            }
-            Node::Object(entries, _) => {
-                // Small objects (the usual description) sort on the stack.
-                let mut small = [0usize; 16];
-                let mut large = Vec::new();
-                let order: &mut [usize] = if entries.len() <= small.len() {
-                    &mut small[..entries.len()]
-                } else {
-                    large.resize(entries.len(), 0);
-                    &mut large
-                };
-                for (i, slot) in order.iter_mut().enumerate() {
-                    *slot = i;
-                }
-                order.sort_unstable_by(|&a, &b| entries[a].key.cmp(&entries[b].key));
-                let ordered = order.iter().map(|&i| &entries[i]);
-                out.push(b'{');
-                for (i, e) in ordered.enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    out.extend_from_slice(&compact[e.key_bytes.clone()]);
-                    out.push(b':');
-                    e.value.write_canonical(compact, out);
-                }
-                out.push(b'}');
-            }
+    fn serde_error(&self, message: &'static str, at: usize, e: serde_json::Error) -> ScanError {
+        ScanError {
+            message,
+            offset: at,
+            source: Some(e),
         }
     }
-}
 
-/// Scans `json`, appending its compact serialisation to `out`.
-pub(crate) fn scan<'a>(json: &'a str, out: &mut Vec<u8>) -> Result<Node<'a>, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(json);
-    let node = NodeSeed { out }.deserialize(&mut de)?;
-    de.end()?;
-    Ok(node)
-}
-
-struct NodeSeed<'o> {
-    out: &'o mut Vec<u8>,
-}
-
-impl<'de> DeserializeSeed<'de> for NodeSeed<'_> {
-    type Value = Node<'de>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Node<'de>, D::Error> {
-        d.deserialize_any(NodeVisitor { out: self.out })
-    }
-}
-
-struct NodeVisitor<'o> {
-    out: &'o mut Vec<u8>,
-}
-
-fn write_json<T: serde::Serialize + ?Sized>(out: &mut Vec<u8>, v: &T) -> Range<usize> {
-    let start = out.len();
-    serde_json::to_writer(&mut *out, v).expect("writing to a Vec cannot fail");
-    start..out.len()
-}
-
-/// Writes a string that `serde_json` lent from the input unchanged: it had
-/// no escape sequence, so it holds no quote, backslash or control character
-/// (JSON forbids them raw) and `serde_json` would write it back verbatim.
-fn write_unescaped(out: &mut Vec<u8>, v: &str) -> Range<usize> {
-    let start = out.len();
-    out.reserve(v.len() + 2);
-    out.push(b'"');
-    out.extend_from_slice(v.as_bytes());
-    out.push(b'"');
-    start..out.len()
-}
-
-impl<'de> Visitor<'de> for NodeVisitor<'_> {
-    type Value = Node<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any JSON value")
+    /// The compact-output offset that input offset `at` (>= `copied`) will
+    /// have once copied.
+    fn compact_at(&self, at: usize) -> usize {
+        self.out.len() + (at - self.copied)
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Node<'de>, E> {
-        Ok(Node::Scalar(write_json(self.out, &v)))
+    /// Copies the pending input up to `at`.
+    fn flush(&mut self, at: usize) {
+        if at > self.copied {
+            self.out.push_str(&self.src[self.copied..at]);
+        }
+        self.copied = at;
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Node<'de>, E> {
-        Ok(Node::Scalar(write_json(self.out, &v)))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Node<'de>, E> {
-        Ok(Node::Scalar(write_json(self.out, &v)))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Node<'de>, E> {
-        // Exactly what serializing a parsed `serde_json::Value` writes.
-        let n = serde_json::Number::from_f64(v).map_or(serde_json::Value::Null, Into::into);
-        Ok(Node::Scalar(write_json(self.out, &n)))
-    }
-
-    fn visit_unit<E>(self) -> Result<Node<'de>, E> {
-        Ok(Node::Scalar(write_json(self.out, &())))
-    }
-
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Node<'de>, E> {
-        let r = write_unescaped(self.out, v);
-        Ok(Node::Str(Cow::Borrowed(v), r))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Node<'de>, E> {
-        let r = write_json(self.out, v);
-        Ok(Node::Str(Cow::Owned(v.to_owned()), r))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Node<'de>, E> {
-        let r = write_json(self.out, &v);
-        Ok(Node::Str(Cow::Owned(v), r))
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node<'de>, A::Error> {
+    /// Replaces input `range` with `text` in the output.
+    fn replace(&mut self, range: Range<usize>, text: &str) -> Range<usize> {
+        self.flush(range.start);
         let start = self.out.len();
-        self.out.push(b'[');
-        let mut items = Vec::new();
-        loop {
-            let mark = self.out.len();
-            if !items.is_empty() {
-                self.out.push(b',');
+        self.out.push_str(text);
+        self.copied = range.end;
+        start..self.out.len()
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        let start = self.pos;
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+        if self.pos > start {
+            self.flush(start);
+            self.copied = self.pos;
+        }
+    }
+
+    fn value(&mut self) -> Result<Kind<'a>, ScanError> {
+        match self.peek() {
+            None => Err(self.error("unexpected end of JSON")),
+            Some(b'{') => self.object().map(|()| Kind::Object),
+            Some(b'[') => self.array().map(|()| Kind::Array),
+            Some(b'"') => self.string().map(|(s, _)| Kind::Str(s)),
+            Some(b'-' | b'0'..=b'9') => self.number().map(|()| Kind::Scalar),
+            Some(b't') => self.literal(b"true"),
+            Some(b'f') => self.literal(b"false"),
+            Some(b'n') => self.literal(b"null"),
+            Some(_) => Err(self.error("expected a JSON value")),
+        }
+    }
+
+    fn literal(&mut self, word: &'static [u8]) -> Result<Kind<'a>, ScanError> {
+        if self.bytes[self.pos..].starts_with(word) {
+            self.pos += word.len();
+            Ok(Kind::Scalar)
+        } else {
+            Err(self.error("expected a JSON value"))
+        }
+    }
+
+    /// A string at `pos` (on its opening quote): its decoded text and its
+    /// bytes in the compact output.
+    fn string(&mut self) -> Result<(Cow<'a, str>, Range<usize>), ScanError> {
+        let start = self.pos;
+        let mut i = start + 1;
+        while i < self.bytes.len() && !STRING_STOP[self.bytes[i] as usize] {
+            i += 1;
+        }
+        match self.bytes.get(i) {
+            Some(b'"') => {
+                self.pos = i + 1;
+                let range = self.compact_at(start)..self.compact_at(self.pos);
+                Ok((Cow::Borrowed(&self.src[start + 1..i]), range))
             }
-            match seq.next_element_seed(NodeSeed { out: self.out })? {
-                Some(n) => items.push(n),
+            Some(b'\\') => self.escaped_string(start, i),
+            Some(_) => {
+                self.pos = i;
+                Err(self.error("control character in a string"))
+            }
+            None => {
+                self.pos = i;
+                Err(self.error("unterminated string"))
+            }
+        }
+    }
+
+    /// A string with an escape sequence at `escape`: `serde_json` decodes
+    /// it and writes it again.
+    fn escaped_string(
+        &mut self,
+        start: usize,
+        mut i: usize,
+    ) -> Result<(Cow<'a, str>, Range<usize>), ScanError> {
+        loop {
+            match self.bytes.get(i) {
                 None => {
-                    self.out.truncate(mark);
+                    self.pos = i;
+                    return Err(self.error("unterminated string"));
+                }
+                Some(b'\\') => i += 2,
+                Some(b'"') => break,
+                Some(_) => i += 1,
+            }
+        }
+        let end = i + 1;
+        let decoded: String = serde_json::from_str(&self.src[start..end])
+            .map_err(|e| self.serde_error("invalid string", start, e))?;
+        let encoded = serde_json::to_string(&decoded).expect("a string serialises");
+        self.pos = end;
+        let range = self.replace(start..end, &encoded);
+        Ok((Cow::Owned(decoded), range))
+    }
+
+    fn number(&mut self) -> Result<(), ScanError> {
+        let start = self.pos;
+        let mut i = start;
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.bytes.get(i) {
+            i += 1;
+        }
+        self.pos = i;
+        let text = &self.bytes[start..i];
+        let digits = text.strip_prefix(b"-").unwrap_or(text);
+        // A plain integer of at most 18 digits fits both u64 and i64 and is
+        // written back unchanged, except `-0`, which serde_json reads as a
+        // float (`-0.0`).
+        let plain = !digits.is_empty()
+            && digits.len() <= 18
+            && digits.iter().all(u8::is_ascii_digit)
+            && (digits[0] != b'0' || (digits.len() == 1 && text.len() == 1));
+        if plain {
+            return Ok(());
+        }
+        let value: serde_json::Value = serde_json::from_str(&self.src[start..i])
+            .map_err(|e| self.serde_error("invalid number", start, e))?;
+        if !value.is_number() {
+            return Err(self.error("invalid number"));
+        }
+        let written = serde_json::to_string(&value).expect("a number serialises");
+        self.replace(start..i, &written);
+        Ok(())
+    }
+
+    fn enter(&mut self) -> Result<(), ScanError> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error("nesting too deep"));
+        }
+        self.pos += 1;
+        self.skip_ws();
+        Ok(())
+    }
+
+    fn array(&mut self) -> Result<(), ScanError> {
+        self.enter()?;
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(());
+        }
+        loop {
+            self.value()?;
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(());
+                }
+                Some(_) => return Err(self.error("expected `,` or `]`")),
+                None => return Err(self.error("unexpected end of JSON")),
+            }
+        }
+    }
+
+    fn object(&mut self) -> Result<(), ScanError> {
+        self.enter()?;
+        let top = self.depth == 1;
+        let first_key = self.keys.len();
+        let mut sorted = true;
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(());
+        }
+        loop {
+            match self.peek() {
+                Some(b'"') => {}
+                Some(_) => return Err(self.error("expected a string key")),
+                None => return Err(self.error("unexpected end of JSON")),
+            }
+            let (key, key_range) = self.string()?;
+            if key == self.find_key {
+                self.has_key = true;
+            }
+            if self.keys.len() > first_key && self.keys[self.keys.len() - 1] >= key {
+                sorted = false;
+            }
+            self.skip_ws();
+            if self.peek() != Some(b':') {
+                return Err(self.error("expected `:`"));
+            }
+            self.pos += 1;
+            self.skip_ws();
+            let value_start = self.compact_at(self.pos);
+            let value = self.value()?;
+            let value_bytes = value_start..self.compact_at(self.pos);
+            if top {
+                self.members.push(Member {
+                    key: key.clone(),
+                    bytes: key_range.start..value_bytes.end,
+                    value_bytes,
+                    value,
+                });
+            }
+            self.keys.push(key);
+            self.skip_ws();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(b'}') => {
+                    self.pos += 1;
                     break;
                 }
+                Some(_) => return Err(self.error("expected `,` or `}`")),
+                None => return Err(self.error("unexpected end of JSON")),
             }
         }
-        self.out.push(b']');
-        Ok(Node::Array(items, start..self.out.len()))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node<'de>, A::Error> {
-        let start = self.out.len();
-        self.out.push(b'{');
-        let mut entries: Vec<Entry<'de>> = Vec::new();
-        while let Some(key) = map.next_key_seed(KeySeed)? {
-            if !entries.is_empty() {
-                self.out.push(b',');
+        // Strictly increasing keys are sorted and distinct.
+        if !sorted {
+            if top {
+                self.top_sorted = false;
+            } else {
+                self.nested_sorted = false;
             }
-            let key_bytes = match &key {
-                Cow::Borrowed(k) => write_unescaped(self.out, k),
-                Cow::Owned(k) => write_json(self.out, k.as_str()),
+            let keys = &mut self.keys[first_key..];
+            let repeated = if keys.len() <= PAIRWISE_KEYS {
+                (1..keys.len()).any(|i| keys[..i].contains(&keys[i]))
+            } else {
+                keys.sort_unstable();
+                keys.windows(2).any(|w| w[0] == w[1])
             };
-            self.out.push(b':');
-            let value = map.next_value_seed(NodeSeed { out: self.out })?;
-            entries.push(Entry {
-                key,
-                key_bytes,
-                value,
-            });
+            self.duplicate_key |= repeated;
         }
-        self.out.push(b'}');
-        Ok(Node::Object(entries, start..self.out.len()))
-    }
-}
-
-struct KeySeed;
-
-impl<'de> DeserializeSeed<'de> for KeySeed {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
-        d.deserialize_str(KeyVisitor)
-    }
-}
-
-struct KeyVisitor;
-
-impl<'de> Visitor<'de> for KeyVisitor {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object key")
-    }
-
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(v))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(v.to_owned()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(v))
+        self.keys.truncate(first_key);
+        self.depth -= 1;
+        Ok(())
     }
 }
 
@@ -298,14 +491,10 @@ mod tests {
     use super::*;
 
     fn compact_and_canonical(json: &str) -> (String, String) {
-        let mut out = Vec::new();
-        let node = scan(json, &mut out).unwrap();
-        let mut canon = Vec::new();
-        node.write_canonical(&out, &mut canon);
-        (
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(canon).unwrap(),
-        )
+        let mut out = String::new();
+        let scanned = scan(json, &mut out, "").unwrap();
+        let canon = scanned.canonical(&out);
+        (out, canon)
     }
 
     #[test]
@@ -316,6 +505,8 @@ mod tests {
             "[]",
             "\"s\"",
             "12",
+            "-0",
+            "[0, -0, 1.0, 1E2, 123456789012345678, 1234567890123456789, 99999999999999999999]",
         ] {
             let value: serde_json::Value = serde_json::from_str(json).unwrap();
             let (compact, _) = compact_and_canonical(json);
@@ -324,25 +515,283 @@ mod tests {
     }
 
     #[test]
+    fn already_compact_input_is_copied_unchanged() {
+        let json = r#"{"uri":"file:///a","name":"a","size":12,"annotations":{"priority":0.5}}"#;
+        let (compact, _) = compact_and_canonical(json);
+        assert_eq!(compact, json);
+    }
+
+    #[test]
     fn canonical_form_sorts_keys_at_every_depth() {
         let (_, canon) = compact_and_canonical(r#"{"b":{"d":1,"c":[{"f":0,"e":1}]},"a":"x"}"#);
         assert_eq!(canon, r#"{"a":"x","b":{"c":[{"e":1,"f":0}],"d":1}}"#);
+        let (_, canon) = compact_and_canonical(r#"{"b":{"c":1,"d":[{"e":0}]},"a":"x"}"#);
+        assert_eq!(canon, r#"{"a":"x","b":{"c":1,"d":[{"e":0}]}}"#);
+    }
+
+    #[test]
+    fn canonical_form_parses_the_source_not_the_compact_form() {
+        // serde_json reads its own shortest float form back as a neighbour
+        // (…967e-14 becomes …968e-14), so sorting must start from the source.
+        let json = r#"{"a":{"b":1,"a":-0.00000000000006464148589422966}}"#;
+        let mut value: serde_json::Value = serde_json::from_str(json).unwrap();
+        value.sort_all_objects();
+        let (_, canon) = compact_and_canonical(json);
+        assert_eq!(canon, serde_json::to_string(&value).unwrap());
+    }
+
+    #[test]
+    fn members_record_the_top_level_only() {
+        let mut out = String::from("prefix");
+        let s = scan(r#" {"a" : "x\n", "b":{"a":1}} "#, &mut out, "").unwrap();
+        assert_eq!(out, r#"prefix{"a":"x\n","b":{"a":1}}"#);
+        assert_eq!(s.members.len(), 2);
+        assert_eq!(s.members[0].key, "a");
+        assert_eq!(s.members[0].value, Kind::Str("x\n".into()));
+        assert_eq!(&out[s.members[0].bytes.clone()], r#""a":"x\n""#);
+        assert_eq!(&out[s.members[1].value_bytes.clone()], r#"{"a":1}"#);
+        assert_eq!(s.members[1].value, Kind::Object);
     }
 
     #[test]
     fn keys_are_decoded_for_checks() {
-        let mut out = Vec::new();
-        let node = scan(r#"{"a":{"\u0078y":1}}"#, &mut out).unwrap();
-        assert!(node.has_key("xy"));
-        assert!(!node.has_key("a\\u0078y"));
-        let node = scan(r#"{"a":1,"\u0061":2}"#, &mut Vec::new()).unwrap();
-        assert!(node.has_duplicate_keys());
+        let s = scan(r#"{"a":{"\u0078y":1}}"#, &mut String::new(), "xy").unwrap();
+        assert!(s.has_key);
+        let s = scan(r#"{"a":{"\u0078y":1}}"#, &mut String::new(), "a\\u0078y").unwrap();
+        assert!(!s.has_key);
+        let s = scan(r#"{"a":1,"\u0061":2}"#, &mut String::new(), "").unwrap();
+        assert!(s.duplicate_key);
+        let s = scan(r#"[{"b":1,"a":2,"b":3}]"#, &mut String::new(), "").unwrap();
+        assert!(s.duplicate_key);
+        let many: Vec<String> = (0..40).rev().map(|i| format!("\"k{i}\":0")).collect();
+        let json = format!("{{{},\"k7\":1}}", many.join(","));
+        assert!(scan(&json, &mut String::new(), "").unwrap().duplicate_key);
+        let json = format!("{{{}}}", many.join(","));
+        assert!(!scan(&json, &mut String::new(), "").unwrap().duplicate_key);
     }
 
     #[test]
     fn invalid_json_is_refused() {
-        for bad in ["{", "{\"a\":}", "[1,]", "{} x", ""] {
-            assert!(scan(bad, &mut Vec::new()).is_err(), "{bad}");
+        for bad in [
+            "{",
+            "{\"a\":}",
+            "[1,]",
+            "{} x",
+            "",
+            "01",
+            "-",
+            "1.",
+            "+1",
+            "nul",
+            "tru",
+            "\"a",
+            "\"\\x\"",
+            "\"\\ud800\"",
+            "{\"a\" 1}",
+            "{1:2}",
+            "[1 2]",
+            "\"\u{1}\"",
+            "1e",
+            "--1",
+            "1.5.3",
+            "1e400",
+        ] {
+            assert!(scan(bad, &mut String::new(), "").is_err(), "{bad:?}");
+            assert!(
+                serde_json::from_str::<serde_json::Value>(bad).is_err(),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn nesting_limit_matches_serde_json() {
+        for depth in [126, 127, 128, 129] {
+            let json = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            assert_eq!(
+                scan(&json, &mut String::new(), "").is_ok(),
+                serde_json::from_str::<serde_json::Value>(&json).is_ok(),
+                "depth {depth}"
+            );
+        }
+        let deep = "[".repeat(100_000);
+        assert!(scan(&deep, &mut String::new(), "").is_err());
+    }
+
+    mod differential {
+        use super::*;
+        use proptest::prelude::*;
+
+        const FIND: &str = "go.phpboyscout.uk/mcp.resourceRead";
+
+        fn ws() -> impl Strategy<Value = &'static str> {
+            prop_oneof![8 => Just(""), 1 => Just(" "), 1 => Just("\n\t"), 1 => Just("\r ")]
+        }
+
+        fn number() -> impl Strategy<Value = String> {
+            prop_oneof![
+                4 => prop::sample::select(vec![
+                    "0", "-0", "1", "-1", "10", "1.5", "-0.0", "1e5", "1E+2", "-2.5e-3", "0.1",
+                    "123456789012345678", "-123456789012345678", "1234567890123456789",
+                    "18446744073709551615", "18446744073709551616", "-9223372036854775808",
+                    "-9223372036854775809", "2e-400", "123.456e-7",
+                ])
+                .prop_map(str::to_owned),
+                1 => prop::sample::select(vec![
+                    "1e400", "01", "1.", "-", "1e", "+1", ".5", "1.5e3.2", "00", "-01",
+                ])
+                .prop_map(str::to_owned),
+                2 => any::<i64>().prop_map(|n| n.to_string()),
+                2 => any::<f64>().prop_map(|f| f.to_string()),
+            ]
+        }
+
+        fn string() -> impl Strategy<Value = String> {
+            let valid = prop::sample::select(vec![
+                "a",
+                "b",
+                "é",
+                "😀",
+                " ",
+                "/",
+                "\\n",
+                "\\\"",
+                "\\\\",
+                "\\/",
+                "\\u0061",
+                "\\u00e9",
+                "\\ud83d\\ude00",
+                "\\u001f",
+                "\\u007f",
+                "\u{7f}",
+                "\\b\\f\\r\\t",
+            ]);
+            let invalid = prop::sample::select(vec![
+                "\\ud800", "\\udc00", "\\x", "\\", "\u{1}", "\"", "\\u12",
+            ]);
+            let piece = prop_oneof![20 => valid, 1 => invalid];
+            prop::collection::vec(piece, 0..5).prop_map(|p| format!("\"{}\"", p.concat()))
+        }
+
+        fn key() -> impl Strategy<Value = String> {
+            prop_oneof![
+                prop::sample::select(vec![
+                    "\"a\"",
+                    "\"b\"",
+                    "\"c\"",
+                    "\"\\u0061\"",
+                    "\"ab\"",
+                    "\"\"",
+                    "\"go.phpboyscout.uk/mcp.resourceRead\"",
+                    "\"go.phpboyscout.uk\\/mcp.resourceRead\"",
+                ])
+                .prop_map(str::to_owned),
+                string(),
+            ]
+        }
+
+        fn value() -> impl Strategy<Value = String> {
+            let leaf = prop_oneof![
+                number(),
+                string(),
+                prop::sample::select(vec!["true", "false", "null", "null", "true", "nul"])
+                    .prop_map(str::to_owned),
+            ];
+            leaf.prop_recursive(5, 48, 6, |inner| {
+                prop_oneof![
+                    prop::collection::vec((ws(), inner.clone(), ws()), 0..6).prop_map(|items| {
+                        let parts: Vec<String> = items
+                            .into_iter()
+                            .map(|(a, v, b)| format!("{a}{v}{b}"))
+                            .collect();
+                        format!("[{}]", parts.join(","))
+                    }),
+                    prop::collection::vec((ws(), key(), ws(), inner, ws()), 0..5).prop_map(
+                        |members| {
+                            let parts: Vec<String> = members
+                                .into_iter()
+                                .map(|(a, k, b, v, c)| format!("{a}{k}{b}:{v}{c}"))
+                                .collect();
+                            format!("{{{}}}", parts.join(","))
+                        }
+                    ),
+                ]
+            })
+        }
+
+        /// A document, sometimes with one character inserted or removed.
+        fn document() -> impl Strategy<Value = String> {
+            (
+                ws(),
+                value(),
+                ws(),
+                0..10usize,
+                any::<prop::sample::Index>(),
+                any::<char>(),
+            )
+                .prop_map(|(a, v, b, edit, at, c)| {
+                    let mut chars: Vec<char> = format!("{a}{v}{b}").chars().collect();
+                    if edit == 1 && !chars.is_empty() {
+                        chars.remove(at.index(chars.len()));
+                    } else if edit == 2 {
+                        let i = at.index(chars.len() + 1);
+                        chars.insert(i, c);
+                    } else if edit == 3 {
+                        let i = at.index(chars.len() + 1);
+                        let structural = [',', ':', '{', '}', '[', ']', '"', '\\', ' '];
+                        chars.insert(i, structural[i % structural.len()]);
+                    }
+                    chars.into_iter().collect()
+                })
+        }
+
+        fn has_key(v: &serde_json::Value, key: &str) -> bool {
+            match v {
+                serde_json::Value::Object(m) => m.iter().any(|(k, v)| k == key || has_key(v, key)),
+                serde_json::Value::Array(a) => a.iter().any(|v| has_key(v, key)),
+                _ => false,
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(4096))]
+
+            /// The scanner accepts exactly what serde_json accepts and, for
+            /// documents without repeated keys, writes exactly serde_json's
+            /// compact and sorted serialisations.
+            #[test]
+            fn scanner_agrees_with_serde_json(doc in document()) {
+                let expected = serde_json::from_str::<serde_json::Value>(&doc);
+                let mut compact = String::new();
+                let scanned = scan(&doc, &mut compact, FIND);
+                prop_assert_eq!(scanned.is_ok(), expected.is_ok(), "{:?}", doc);
+                let (Ok(scanned), Ok(mut value)) = (scanned, expected) else {
+                    return Ok(());
+                };
+                if !scanned.duplicate_key {
+                    prop_assert_eq!(scanned.has_key, has_key(&value, FIND));
+                    prop_assert_eq!(&compact, &serde_json::to_string(&value).unwrap());
+                    value.sort_all_objects();
+                    let sorted = serde_json::to_string(&value).unwrap();
+                    prop_assert_eq!(scanned.canonical(&compact), sorted.clone());
+                    prop_assert_eq!(scanned.is_canonical(), compact == sorted);
+                }
+                if let serde_json::Value::Object(map) = serde_json::from_str(&doc).unwrap() {
+                    prop_assert_eq!(scanned.root, Kind::Object);
+                    for m in &scanned.members {
+                        prop_assert!(map.contains_key(m.key.as_ref()));
+                        let member: serde_json::Value =
+                            serde_json::from_str(&format!("{{{}}}", &compact[m.bytes.clone()]))
+                                .unwrap();
+                        prop_assert_eq!(member.as_object().unwrap().len(), 1);
+                        let v: serde_json::Value =
+                            serde_json::from_str(&compact[m.value_bytes.clone()]).unwrap();
+                        if let Kind::Str(s) = &m.value {
+                            prop_assert_eq!(v.as_str(), Some(s.as_ref()));
+                        }
+                    }
+                }
+            }
         }
     }
 }

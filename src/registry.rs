@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{CallbackError, Failure, FailureKind};
 use crate::identity::{validate_uri_parts, validate_uri_str};
-use crate::jsonscan::{self, Node as Json};
+use crate::jsonscan::{self, Kind};
 use crate::limits::{Limit, Limits, ResourceLimits, MAX_DEFINITION_BYTES, MAX_META_BYTES};
 use crate::plan::{
     ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, RESERVED_META_KEY,
@@ -49,56 +49,51 @@ impl ResourceDefinition {
         if json.len() > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
-        let mut compact = Vec::with_capacity(json.len());
-        let node = jsonscan::scan(json, &mut compact)
+        let mut compact = String::with_capacity(json.len());
+        let scanned = jsonscan::scan(json, &mut compact, RESERVED_META_KEY)
             .map_err(|e| def_error("definition is not valid JSON").caused_by(e))?;
-        let Json::Object(entries, _) = &node else {
+        if scanned.root != Kind::Object {
             return Err(def_error("definition is not a JSON object"));
-        };
-        if node.has_duplicate_keys() {
+        }
+        if scanned.duplicate_key {
             return Err(def_error("definition repeats an object key"));
         }
-        let field = |name: &str| entries.iter().find(|e| e.key == name).map(|e| &e.value);
-        let name = match field("name") {
-            Some(Json::Str(s, _)) if !s.is_empty() => s.as_ref(),
+        let field = |name: &str| scanned.members.iter().find(|m| m.key == name);
+        let name = match field("name").map(|m| &m.value) {
+            Some(Kind::Str(s)) if !s.is_empty() => s.as_ref(),
             Some(_) => return Err(def_error("definition name must be a non-empty string")),
             None => return Err(def_error("definition has no name")),
         };
-        let (key, template) = match (field("uri"), field("uriTemplate")) {
+        let (uri, uri_template) = (field("uri"), field("uriTemplate"));
+        let (key, template) = match (uri.map(|m| &m.value), uri_template.map(|m| &m.value)) {
             (Some(_), Some(_)) => return Err(def_error("definition has both uri and uriTemplate")),
             (None, None) => return Err(def_error("definition has neither uri nor uriTemplate")),
-            (Some(Json::Str(uri, _)), None) => {
+            (Some(Kind::Str(uri)), None) => {
                 validate_uri_str(uri)
                     .map_err(|e| Failure::config(format!("definition uri is invalid: {e}")))?;
                 (uri.as_ref(), None)
             }
-            (None, Some(Json::Str(t, _))) => (t.as_ref(), Some(Template::parse(t)?)),
+            (None, Some(Kind::Str(t))) => (t.as_ref(), Some(Template::parse(t)?)),
             _ => return Err(def_error("definition uri/uriTemplate must be a string")),
         };
         if let Some(meta) = field("_meta") {
-            if !matches!(meta, Json::Object(..)) {
+            if meta.value != Kind::Object {
                 return Err(def_error("definition _meta must be an object"));
             }
-            if meta.range().len() > MAX_META_BYTES {
+            if meta.value_bytes.len() > MAX_META_BYTES {
                 return Err(def_error("definition _meta exceeds 64 KiB"));
             }
         }
-        if node.has_key(RESERVED_META_KEY) {
+        if scanned.has_key {
             return Err(def_error("definition uses the reserved metadata key"));
         }
         if compact.len() > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
-        let canonical = if node.is_canonical() {
-            None
-        } else {
-            let mut out = Vec::with_capacity(compact.len());
-            node.write_canonical(&compact, &mut out);
-            Some(into_text(out))
-        };
+        let canonical = (!scanned.is_canonical()).then(|| scanned.canonical(&compact));
         let (key, name) = (Box::from(key), Box::from(name));
         Ok(ResourceDefinition {
-            json: into_text(compact),
+            json: compact,
             canonical,
             key,
             name,
@@ -149,10 +144,6 @@ impl ResourceDefinition {
     pub fn canonical_json(&self) -> &str {
         self.canonical.as_deref().unwrap_or(&self.json)
     }
-}
-
-fn into_text(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).expect("serialised JSON is UTF-8")
 }
 
 /// The two binding callbacks. Both are required; both may be called
