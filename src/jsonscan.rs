@@ -142,11 +142,7 @@ impl Scanned<'_> {
 
 /// Scans `json`, appending its compact serialisation to `out` and noting
 /// whether an object key equal to `find_key` appears at any depth.
-pub(crate) fn scan<'a>(
-    json: &'a str,
-    out: &mut String,
-    find_key: &str,
-) -> Result<Scanned<'a>, ScanError> {
+pub(crate) fn scan<'a>(json: &'a str, out: &mut String, find_key: &str) -> Result<Scanned<'a>, ScanError> {
     let mut s = Scanner {
         src: json,
         bytes: json.as_bytes(),
@@ -295,10 +291,7 @@ impl<'a> Scanner<'a, '_> {
     /// bytes in the compact output.
     fn string(&mut self) -> Result<(Cow<'a, str>, Range<usize>), ScanError> {
         let start = self.pos;
-        let mut i = start + 1;
-        while i < self.bytes.len() && !STRING_STOP[self.bytes[i] as usize] {
-            i += 1;
-        }
+        let i = string_stop(self.bytes, start + 1);
         match self.bytes.get(i) {
             Some(b'"') => {
                 self.pos = i + 1;
@@ -411,7 +404,12 @@ impl<'a> Scanner<'a, '_> {
 
     fn object(&mut self) -> Result<(), ScanError> {
         self.enter()?;
+        // The top level's keys live in its members; nested objects' keys on
+        // the key stack.
         let top = self.depth == 1;
+        if top {
+            self.members.reserve(8);
+        }
         let first_key = self.keys.len();
         let mut sorted = true;
         if self.peek() == Some(b'}') {
@@ -429,7 +427,12 @@ impl<'a> Scanner<'a, '_> {
             if key == self.find_key {
                 self.has_key = true;
             }
-            if self.keys.len() > first_key && self.keys[self.keys.len() - 1] >= key {
+            let previous = if top {
+                self.members.last().map(|m| &m.key)
+            } else {
+                self.keys[first_key..].last()
+            };
+            if previous.is_some_and(|p| *p >= key) {
                 sorted = false;
             }
             self.skip_ws();
@@ -443,13 +446,14 @@ impl<'a> Scanner<'a, '_> {
             let value_bytes = value_start..self.compact_at(self.pos);
             if top {
                 self.members.push(Member {
-                    key: key.clone(),
+                    key,
                     bytes: key_range.start..value_bytes.end,
                     value_bytes,
                     value,
                 });
+            } else {
+                self.keys.push(key);
             }
-            self.keys.push(key);
             self.skip_ws();
             match self.peek() {
                 Some(b',') => {
@@ -466,17 +470,12 @@ impl<'a> Scanner<'a, '_> {
         }
         // Strictly increasing keys are sorted and distinct.
         if !sorted {
-            if top {
+            let repeated = if top {
                 self.top_sorted = false;
+                repeats(self.members.iter().map(|m| m.key.as_ref()))
             } else {
                 self.nested_sorted = false;
-            }
-            let keys = &mut self.keys[first_key..];
-            let repeated = if keys.len() <= PAIRWISE_KEYS {
-                (1..keys.len()).any(|i| keys[..i].contains(&keys[i]))
-            } else {
-                keys.sort_unstable();
-                keys.windows(2).any(|w| w[0] == w[1])
+                repeats(self.keys[first_key..].iter().map(AsRef::as_ref))
             };
             self.duplicate_key |= repeated;
         }
@@ -484,6 +483,45 @@ impl<'a> Scanner<'a, '_> {
         self.depth -= 1;
         Ok(())
     }
+}
+
+/// Whether some key occurs twice.
+fn repeats<'k>(keys: impl ExactSizeIterator<Item = &'k str> + Clone) -> bool {
+    if keys.len() <= PAIRWISE_KEYS {
+        keys.clone()
+            .enumerate()
+            .any(|(i, k)| keys.clone().take(i).any(|p| p == k))
+    } else {
+        let mut sorted: Vec<&str> = keys.collect();
+        sorted.sort_unstable();
+        sorted.windows(2).any(|w| w[0] == w[1])
+    }
+}
+
+/// Index of the first byte at or after `i` that ends a string's plain run
+/// (`"`, `\` or a control character), or `bytes.len()`.
+///
+/// Eight bytes at a time: a word is skipped only when none of its bytes is
+/// a quote, a backslash or below 0x20 (the zero-byte tests used have no
+/// false negatives); the byte loop then finds the exact position.
+fn string_stop(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    while let Some(chunk) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let quote = has_zero(w ^ (ONES * u64::from(b'"')));
+        let backslash = has_zero(w ^ (ONES * u64::from(b'\\')));
+        let control = w.wrapping_sub(ONES * 0x20) & !w & HIGHS;
+        if quote | backslash | control != 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && !STRING_STOP[bytes[i] as usize] {
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]

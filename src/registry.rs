@@ -1,6 +1,7 @@
 //! The registry: an immutable set of bindings (definition + resolve + read),
 //! a policy, the effective limits, and the selection index.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
@@ -21,15 +22,107 @@ use crate::template::{decode_capture, RequestShape, Segment, Template};
 
 /// A registered description: the MCP `Resource` or `ResourceTemplate`
 /// object, with exactly one of `uri` / `uriTemplate`.
+///
+/// Held compactly, because registries hold many: one text allocation holds
+/// the compact JSON, and the identifier, name and canonical form are spans
+/// of it wherever possible.
 #[derive(Debug, Clone)]
 pub struct ResourceDefinition {
-    /// Compact JSON, keys in the order given.
-    json: String,
-    /// Canonical JSON (keys sorted at every depth) when it differs from `json`.
-    canonical: Option<String>,
-    key: Box<str>,
-    name: Box<str>,
-    template: Option<Template>,
+    /// The compact JSON (keys in the order given), then the decoded text of
+    /// an identifier or name that had escape sequences, then the canonical
+    /// form when it had to be written out.
+    text: Box<str>,
+    /// Length of the compact JSON at the start of `text`.
+    json_len: u32,
+    key: Span,
+    name: Span,
+    canonical: Canonical,
+    template: Option<Box<Template>>,
+}
+
+/// A byte range of a definition's `text`.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    fn of(self, text: &str) -> &str {
+        &text[self.start as usize..self.end as usize]
+    }
+}
+
+/// How a definition keeps its canonical form (keys sorted at every depth).
+#[derive(Debug, Clone)]
+enum Canonical {
+    /// The compact JSON is already canonical.
+    Same,
+    /// Only the top level is out of order: `{`, then these ranges of the
+    /// compact JSON (whole `"key":value` members, in key order) separated
+    /// by commas, then `}`; exactly as long as the compact JSON.
+    Reordered {
+        members: [(u16, u16); REORDERED_MEMBERS],
+        len: u8,
+    },
+    /// Written out in the definition's text.
+    Written(Span),
+}
+
+/// Top-level members a [`Canonical::Reordered`] holds inline (an MCP
+/// description has at most eight standard members).
+const REORDERED_MEMBERS: usize = 8;
+
+/// Appends `text` to `out`, returning its span.
+fn append(out: &mut String, text: &str) -> Span {
+    let start = out.len() as u32;
+    out.push_str(text);
+    Span {
+        start,
+        end: out.len() as u32,
+    }
+}
+
+/// The span of a string member's decoded text: inside its serialised bytes
+/// (quotes excluded) when the scanner lent it unchanged from the input (it
+/// had no escape sequence, so its JSON bytes are its text), else a copy
+/// appended to `out`. Callers pass string members only (anything else
+/// gets an empty span).
+fn text_span(out: &mut String, member: &jsonscan::Member<'_>) -> Span {
+    match &member.value {
+        Kind::Str(Cow::Borrowed(_)) => Span {
+            start: member.value_bytes.start as u32 + 1,
+            end: member.value_bytes.end as u32 - 1,
+        },
+        Kind::Str(Cow::Owned(decoded)) => append(out, decoded),
+        _ => Span { start: 0, end: 0 },
+    }
+}
+
+/// The top-level members' ranges in key order, when each fits in 16 bits
+/// and there are at most [`REORDERED_MEMBERS`].
+fn reordered(members: &[jsonscan::Member<'_>]) -> Option<Canonical> {
+    if members.len() > REORDERED_MEMBERS {
+        return None;
+    }
+    let mut order = [0usize; REORDERED_MEMBERS];
+    for (i, slot) in order.iter_mut().enumerate() {
+        *slot = i;
+    }
+    let order = &mut order[..members.len()];
+    order.sort_unstable_by(|&a, &b| members[a].key.cmp(&members[b].key));
+    let mut ranges = [(0u16, 0u16); REORDERED_MEMBERS];
+    for (slot, &i) in ranges.iter_mut().zip(order.iter()) {
+        let bytes = &members[i].bytes;
+        *slot = (
+            u16::try_from(bytes.start).ok()?,
+            u16::try_from(bytes.end).ok()?,
+        );
+    }
+    Some(Canonical::Reordered {
+        members: ranges,
+        len: members.len() as u8,
+    })
 }
 
 fn def_error(message: &'static str) -> Failure {
@@ -49,9 +142,10 @@ impl ResourceDefinition {
         if json.len() > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
-        let mut compact = String::with_capacity(json.len());
-        let scanned = jsonscan::scan(json, &mut compact, RESERVED_META_KEY)
+        let mut text = String::with_capacity(json.len());
+        let scanned = jsonscan::scan(json, &mut text, RESERVED_META_KEY)
             .map_err(|e| def_error("definition is not valid JSON").caused_by(e))?;
+        let json_len = text.len();
         if scanned.root != Kind::Object {
             return Err(def_error("definition is not a JSON object"));
         }
@@ -59,22 +153,31 @@ impl ResourceDefinition {
             return Err(def_error("definition repeats an object key"));
         }
         let field = |name: &str| scanned.members.iter().find(|m| m.key == name);
-        let name = match field("name").map(|m| &m.value) {
-            Some(Kind::Str(s)) if !s.is_empty() => s.as_ref(),
-            Some(_) => return Err(def_error("definition name must be a non-empty string")),
+        let name = match field("name") {
+            Some(m) => match &m.value {
+                Kind::Str(s) if !s.is_empty() => text_span(&mut text, m),
+                _ => return Err(def_error("definition name must be a non-empty string")),
+            },
             None => return Err(def_error("definition has no name")),
         };
-        let (uri, uri_template) = (field("uri"), field("uriTemplate"));
-        let (key, template) = match (uri.map(|m| &m.value), uri_template.map(|m| &m.value)) {
+        let (key, template) = match (field("uri"), field("uriTemplate")) {
             (Some(_), Some(_)) => return Err(def_error("definition has both uri and uriTemplate")),
             (None, None) => return Err(def_error("definition has neither uri nor uriTemplate")),
-            (Some(Kind::Str(uri)), None) => {
+            (Some(m), None) => {
+                let Kind::Str(uri) = &m.value else {
+                    return Err(def_error("definition uri/uriTemplate must be a string"));
+                };
                 validate_uri_str(uri)
                     .map_err(|e| Failure::config(format!("definition uri is invalid: {e}")))?;
-                (uri.as_ref(), None)
+                (text_span(&mut text, m), None)
             }
-            (None, Some(Kind::Str(t))) => (t.as_ref(), Some(Template::parse(t)?)),
-            _ => return Err(def_error("definition uri/uriTemplate must be a string")),
+            (None, Some(m)) => {
+                let Kind::Str(t) = &m.value else {
+                    return Err(def_error("definition uri/uriTemplate must be a string"));
+                };
+                let template = Box::new(Template::parse(t)?);
+                (text_span(&mut text, m), Some(template))
+            }
         };
         if let Some(meta) = field("_meta") {
             if meta.value != Kind::Object {
@@ -87,16 +190,27 @@ impl ResourceDefinition {
         if scanned.has_key {
             return Err(def_error("definition uses the reserved metadata key"));
         }
-        if compact.len() > MAX_DEFINITION_BYTES {
+        if json_len > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
-        let canonical = (!scanned.is_canonical()).then(|| scanned.canonical(&compact));
-        let (key, name) = (Box::from(key), Box::from(name));
+        let canonical = if scanned.is_canonical() {
+            Canonical::Same
+        } else {
+            let top_only = scanned.nested_sorted.then(|| reordered(&scanned.members));
+            match top_only.flatten() {
+                Some(reordered) => reordered,
+                None => {
+                    let written = scanned.canonical(&text[..json_len]);
+                    Canonical::Written(append(&mut text, &written))
+                }
+            }
+        };
         Ok(ResourceDefinition {
-            json: compact,
-            canonical,
+            text: text.into_boxed_str(),
+            json_len: json_len as u32,
             key,
             name,
+            canonical,
             template,
         })
     }
@@ -111,17 +225,17 @@ impl ResourceDefinition {
 
     /// The description as compact JSON (keys in the order given).
     pub fn json(&self) -> &str {
-        &self.json
+        &self.text[..self.json_len as usize]
     }
 
     /// The description parsed into a JSON object (a fresh copy).
     pub fn to_object(&self) -> serde_json::Map<String, serde_json::Value> {
-        serde_json::from_str(&self.json).expect("stored definitions are JSON objects")
+        serde_json::from_str(self.json()).expect("stored definitions are JSON objects")
     }
 
     /// The `uri` or the `uriTemplate`, exactly as registered.
     pub fn uri_or_template(&self) -> &str {
-        &self.key
+        self.key.of(&self.text)
     }
 
     /// Whether this is a template definition.
@@ -131,18 +245,45 @@ impl ResourceDefinition {
 
     /// The parsed template, for template definitions.
     pub fn template(&self) -> Option<&Template> {
-        self.template.as_ref()
+        self.template.as_deref()
     }
 
     /// The `name`.
     pub fn name(&self) -> &str {
-        &self.name
+        self.name.of(&self.text)
     }
 
     /// A canonical serialisation (object keys sorted at every depth, compact,
     /// escaped as `serde_json` does), used for the registry revision.
-    pub fn canonical_json(&self) -> &str {
-        self.canonical.as_deref().unwrap_or(&self.json)
+    pub fn canonical_json(&self) -> Cow<'_, str> {
+        match self.canonical {
+            Canonical::Same => Cow::Borrowed(self.json()),
+            Canonical::Written(span) => Cow::Borrowed(span.of(&self.text)),
+            Canonical::Reordered { .. } => {
+                let mut out = Vec::with_capacity(self.json_len as usize);
+                self.write_canonical(&mut out);
+                Cow::Owned(String::from_utf8(out).expect("whole members of JSON text"))
+            }
+        }
+    }
+
+    /// Appends the canonical serialisation to `out`.
+    fn write_canonical(&self, out: &mut Vec<u8>) {
+        match &self.canonical {
+            Canonical::Same => out.extend_from_slice(self.json().as_bytes()),
+            Canonical::Written(span) => out.extend_from_slice(span.of(&self.text).as_bytes()),
+            Canonical::Reordered { members, len } => {
+                let json = self.json().as_bytes();
+                out.push(b'{');
+                for (i, &(start, end)) in members[..usize::from(*len)].iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(&json[usize::from(start)..usize::from(end)]);
+                }
+                out.push(b'}');
+            }
+        }
     }
 }
 
@@ -242,6 +383,9 @@ pub const MAX_CURSOR_KEY_BYTES: usize = 1024;
 #[derive(Default)]
 pub struct ResourcesBuilder {
     bindings: Vec<ResourceBinding>,
+    /// The prefix common to the exact URIs (`[0]`) and to the templates
+    /// (`[1]`) pushed so far, kept while each key is at hand.
+    prefixes: [CommonPrefix; 2],
     policy: Option<Arc<dyn ResourcePolicy>>,
     limits: ResourceLimits,
     cursor_key: Option<Vec<u8>>,
@@ -256,12 +400,15 @@ impl ResourcesBuilder {
 
     /// Adds a binding (builder style).
     pub fn binding(mut self, binding: ResourceBinding) -> Self {
-        self.bindings.push(binding);
+        self.push(binding);
         self
     }
 
     /// Adds a binding in place.
     pub fn push(&mut self, binding: ResourceBinding) {
+        let d = &binding.definition;
+        let prefix = &mut self.prefixes[usize::from(d.is_template())];
+        prefix.add(&self.bindings, d.uri_or_template(), self.bindings.len());
         self.bindings.push(binding);
     }
 
@@ -332,12 +479,18 @@ impl ResourcesBuilder {
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(system_clock_ms));
 
-        let mut exact = ExactIndex::with_capacity(self.bindings.len());
-        let mut template_texts: HashMap<String, usize> = HashMap::new();
+        // One pass over the definitions indexes them and keys them for
+        // sorting (definitions are scattered in memory; each is read once).
+        let [exact_prefix, template_prefix] = self.prefixes;
+        let mut exact = ExactIndex::with_capacity(exact_prefix.count);
+        let mut resource_keys = Vec::with_capacity(exact_prefix.count);
+        let mut template_keys = Vec::with_capacity(template_prefix.count);
+        let mut template_texts: HashMap<&str, usize> = HashMap::new();
         let mut index = TemplateIndex::default();
         for (i, b) in self.bindings.iter().enumerate() {
             let d = &b.definition;
-            if d.uri_or_template().len() > limits.max_uri_bytes {
+            let key = d.uri_or_template();
+            if key.len() > limits.max_uri_bytes {
                 return Err(Failure::config(format!(
                     "definition {} exceeds max_uri_bytes",
                     if d.is_template() {
@@ -352,18 +505,21 @@ impl ResourcesBuilder {
                     if !exact.insert(&self.bindings, i) {
                         return Err(Failure::config("duplicate resource uri"));
                     }
+                    resource_keys.push((sort_radix(key, exact_prefix.len), i as u32));
                 }
                 Some(t) => {
-                    if template_texts.insert(t.as_str().to_string(), i).is_some() {
+                    if template_texts.insert(t.as_str(), i).is_some() {
                         return Err(Failure::config("duplicate resource uriTemplate"));
                     }
                     index.insert(t, i);
+                    template_keys.push((sort_radix(key, template_prefix.len), i as u32));
                 }
             }
         }
+        drop(template_texts);
 
-        let resource_order = sorted_order(&self.bindings, false);
-        let template_order = sorted_order(&self.bindings, true);
+        let resource_order = sorted_order(&self.bindings, resource_keys);
+        let template_order = sorted_order(&self.bindings, template_keys);
 
         let revision = {
             // Hashed in large chunks: one `update` per definition field
@@ -373,10 +529,13 @@ impl ResourcesBuilder {
             chunk.extend_from_slice(b"mcp-resources registry v1\n");
             for (tag, order) in [(b'R', &resource_order), (b'T', &template_order)] {
                 for &i in order.iter() {
-                    let canonical = self.bindings[i].definition.canonical_json();
+                    // The length goes before the text: written once known.
                     chunk.push(tag);
-                    chunk.extend_from_slice(&(canonical.len() as u64).to_be_bytes());
-                    chunk.extend_from_slice(canonical.as_bytes());
+                    let at = chunk.len();
+                    chunk.extend_from_slice(&[0; 8]);
+                    self.bindings[i].definition.write_canonical(&mut chunk);
+                    let len = (chunk.len() - at - 8) as u64;
+                    chunk[at..at + 8].copy_from_slice(&len.to_be_bytes());
                     if chunk.len() >= REVISION_CHUNK {
                         h.update(&chunk);
                         chunk.clear();
@@ -405,53 +564,76 @@ impl ResourcesBuilder {
 /// Bytes gathered before each update of the revision hash.
 const REVISION_CHUNK: usize = 64 * 1024;
 
-/// Indices of the exact (`templates == false`) or template bindings, sorted
-/// by URI or template, then name.
+/// The byte prefix shared by every key of one kind pushed to a builder.
+#[derive(Default, Clone, Copy)]
+struct CommonPrefix {
+    /// How many keys were pushed.
+    count: usize,
+    /// The binding whose key starts with the prefix (the first pushed).
+    holder: usize,
+    /// The prefix length in bytes.
+    len: usize,
+}
+
+impl CommonPrefix {
+    /// Shortens the prefix to what `key` (of binding `index`) shares.
+    fn add(&mut self, bindings: &[ResourceBinding], key: &str, index: usize) {
+        if self.count == 0 {
+            self.holder = index;
+            self.len = key.len();
+        } else {
+            let held = &bindings[self.holder]
+                .definition
+                .uri_or_template()
+                .as_bytes()[..self.len];
+            if !key.as_bytes().starts_with(held) {
+                self.len = held
+                    .iter()
+                    .zip(key.as_bytes())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+            }
+        }
+        self.count += 1;
+    }
+}
+
+/// The sixteen bytes of `key` after the `common` prefix shared by every key
+/// of its kind, as a big-endian integer (zero-padded: identifiers hold no
+/// NUL byte, so a shorter key still orders first).
+fn sort_radix(key: &str, common: usize) -> u128 {
+    let mut word = [0u8; 16];
+    let tail = &key.as_bytes()[common..];
+    let n = tail.len().min(16);
+    word[..n].copy_from_slice(&tail[..n]);
+    u128::from_be_bytes(word)
+}
+
+/// Binding indices sorted by key, then name, from `(radix, index)` pairs.
 ///
 /// Every key is unique once duplicates are refused, so the order is total.
 /// Registered identifiers often share a long prefix (`file:///project/…`):
-/// comparisons skip the prefix common to all keys and first compare the
-/// next sixteen bytes as an integer, which settles most of them without a
-/// byte-wise comparison.
-fn sorted_order(bindings: &[ResourceBinding], templates: bool) -> Vec<usize> {
-    let keys: Vec<(usize, &str)> = bindings
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| b.definition.is_template() == templates)
-        .map(|(i, b)| (i, b.definition.uri_or_template()))
-        .collect();
-    // The prefix common to all keys (it only shrinks, so most keys are
-    // checked with one `starts_with`).
-    let first = keys.first().map_or(&b""[..], |(_, k)| k.as_bytes());
-    let mut common = first.len();
-    for (_, k) in keys.iter().skip(1) {
-        let k = k.as_bytes();
-        if !k.starts_with(&first[..common]) {
-            common = first[..common]
-                .iter()
-                .zip(k)
-                .take_while(|(a, b)| a == b)
-                .count();
+/// the radix holds the sixteen bytes after the prefix common to all keys,
+/// which settles most comparisons as plain integers; only runs with equal
+/// radixes compare whole keys.
+fn sorted_order(bindings: &[ResourceBinding], mut keyed: Vec<(u128, u32)>) -> Vec<usize> {
+    keyed.sort_unstable();
+    let definition = |i: u32| &bindings[i as usize].definition;
+    let mut start = 0;
+    while start < keyed.len() {
+        let radix = keyed[start].0;
+        let end = start + keyed[start..].iter().take_while(|k| k.0 == radix).count();
+        if end - start > 1 {
+            keyed[start..end].sort_unstable_by(|a, b| {
+                let (a, b) = (definition(a.1), definition(b.1));
+                a.uri_or_template()
+                    .cmp(b.uri_or_template())
+                    .then_with(|| a.name().cmp(b.name()))
+            });
         }
+        start = end;
     }
-    let radix = |key: &str| -> u128 {
-        let mut word = [0u8; 16];
-        let tail = &key.as_bytes()[common..];
-        let n = tail.len().min(16);
-        word[..n].copy_from_slice(&tail[..n]);
-        u128::from_be_bytes(word)
-    };
-    let mut keyed: Vec<(u128, usize, &str)> =
-        keys.into_iter().map(|(i, k)| (radix(k), i, k)).collect();
-    keyed.sort_unstable_by(|a, b| {
-        a.0.cmp(&b.0)
-            .then_with(|| a.2.as_bytes()[common..].cmp(&b.2.as_bytes()[common..]))
-            .then_with(|| {
-                let name = |i: usize| bindings[i].definition.name();
-                name(a.1).cmp(name(b.1))
-            })
-    });
-    keyed.into_iter().map(|(_, i, _)| i).collect()
+    keyed.into_iter().map(|(_, i)| i as usize).collect()
 }
 
 fn system_clock_ms() -> u64 {

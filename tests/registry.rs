@@ -212,6 +212,48 @@ fn listing_orders_are_sorted_by_uri_then_name() {
 }
 
 #[test]
+fn listing_order_compares_whole_keys_past_the_shared_prefix() {
+    // Keys equal for the common prefix plus sixteen more bytes (the sort's
+    // integer radix) still order byte by byte; a key that is a prefix of
+    // another comes first; the prefix shrinks when a later key diverges.
+    let keys = [
+        "x://p/0123456789abcdefZ",
+        "x://p/0123456789abcdef",
+        "x://p/0123456789abcdefA2",
+        "x://p/0123456789abcdefA10",
+        "x://p/0123456789abcdeg",
+        "x://p/01",
+        "x://o",
+        "x://p/0123456789abcdefA1",
+    ];
+    let defs: Vec<String> = keys.iter().map(|k| exact(k, "n")).collect();
+    let r = registry(&defs).unwrap();
+    let uris: Vec<&str> = r
+        .resource_order()
+        .iter()
+        .map(|&i| r.bindings()[i].definition().uri_or_template())
+        .collect();
+    let mut sorted = keys.to_vec();
+    sorted.sort_unstable();
+    assert_eq!(uris, sorted);
+    let templates = [
+        "t://q/{a}/0123456789abcdef/z",
+        "t://q/{a}/0123456789abcdef/b",
+        "t://q/{a}/0123456789abcdef",
+    ];
+    let defs: Vec<String> = templates.iter().map(|t| template(t, "n")).collect();
+    let r = registry(&defs).unwrap();
+    let order: Vec<&str> = r
+        .template_order()
+        .iter()
+        .map(|&i| r.bindings()[i].definition().uri_or_template())
+        .collect();
+    let mut sorted = templates.to_vec();
+    sorted.sort_unstable();
+    assert_eq!(order, sorted);
+}
+
+#[test]
 fn an_exact_registration_wins_before_template_matching() {
     let r = registry(&[
         template("x://a/{p}/c", "t1"),

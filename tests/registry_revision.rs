@@ -82,3 +82,47 @@ fn revision_ignores_registration_and_key_order() {
     assert_eq!(reordered_keys.revision(), registry(&[DEFS[4]]).revision());
     assert_ne!(registry(&DEFS[..4]).revision(), registry(&DEFS).revision());
 }
+
+#[test]
+fn escaped_identifiers_and_names_read_back_decoded() {
+    let escaped = ResourceDefinition::from_json(
+        r#"{"uri":"a:\/\/b\u002Fc","name":"N\u00e9 \"q\"","mimeType":"text/plain"}"#,
+    )
+    .unwrap();
+    assert_eq!(escaped.uri_or_template(), "a://b/c");
+    assert_eq!(escaped.name(), "Né \"q\"");
+    assert_eq!(
+        escaped.json(),
+        r#"{"uri":"a://b/c","name":"Né \"q\"","mimeType":"text/plain"}"#
+    );
+    let plain = ResourceDefinition::from_json(
+        r#"{"mimeType":"text/plain","name":"Né \"q\"","uri":"a://b/c"}"#,
+    )
+    .unwrap();
+    assert_eq!(escaped.canonical_json(), plain.canonical_json());
+    assert_eq!(plain.canonical_json(), plain.json());
+    let template =
+        ResourceDefinition::from_json(r#"{"uriTemplate":"t:\/\/x\/{id}","name":"t"}"#).unwrap();
+    assert_eq!(template.uri_or_template(), "t://x/{id}");
+    assert_eq!(template.template().unwrap().as_str(), "t://x/{id}");
+}
+
+#[test]
+fn canonical_json_of_many_members_and_nested_disorder() {
+    // More top-level members than are reordered in place, and a nested
+    // object out of order: both are written out sorted.
+    let many = r#"{"uri":"a://x","name":"n","title":"t","description":"d","mimeType":"m","size":1,"annotations":{"priority":1,"audience":["user"]},"_meta":{"b":1,"a":2},"extra":null}"#;
+    let d = ResourceDefinition::from_json(many).unwrap();
+    let mut value: serde_json::Value = serde_json::from_str(many).unwrap();
+    value.sort_all_objects();
+    assert_eq!(d.canonical_json(), serde_json::to_string(&value).unwrap());
+    assert_eq!(d.json(), many);
+    assert_eq!((d.uri_or_template(), d.name()), ("a://x", "n"));
+    // Top level only out of order, with a nested object already sorted.
+    let top = r#"{"uri":"a://y","name":"n","_meta":{"a":{"x":1,"y":[2]}}}"#;
+    let d = ResourceDefinition::from_json(top).unwrap();
+    assert_eq!(
+        d.canonical_json(),
+        r#"{"_meta":{"a":{"x":1,"y":[2]}},"name":"n","uri":"a://y"}"#
+    );
+}
