@@ -204,6 +204,99 @@ pub fn validate_uri_parts(bytes: &[u8], max_bytes: usize) -> Result<(&str, UriPa
 
 /// Validates identifier text of any length (callers enforce length limits).
 pub fn validate_uri_str(s: &str) -> Result<UriParts, UriError> {
+    match validate_common(s) {
+        Some(parts) => Ok(parts),
+        None => validate_thoroughly(s),
+    }
+}
+
+/// How [`validate_common`] treats an ASCII byte after the scheme.
+const PLAIN: u8 = 0;
+const SLASH: u8 = 1;
+const QUESTION: u8 = 2;
+const HASH: u8 = 3;
+const PERCENT: u8 = 4;
+const AT: u8 = 5;
+/// Anything else (brackets, forbidden ASCII, non-ASCII bytes).
+const OTHER: u8 = 6;
+
+const COMMON_CLASS: [u8; 256] = {
+    let mut table = [OTHER; 256];
+    let mut c = 0;
+    while c < 128 {
+        if URI_ASCII[c] {
+            table[c] = PLAIN;
+        }
+        c += 1;
+    }
+    table[b'/' as usize] = SLASH;
+    table[b'?' as usize] = QUESTION;
+    table[b'#' as usize] = HASH;
+    table[b'%' as usize] = PERCENT;
+    table[b'@' as usize] = AT;
+    table
+};
+
+/// One pass over the common shape of identifier: ASCII without brackets,
+/// no userinfo, well-formed escapes, at most one `#`. Returns the parts of
+/// an identifier it accepts; `None` means "not settled here" (the thorough
+/// check decides and names the error), never "invalid". Whatever it
+/// accepts, the thorough check accepts with the same parts.
+fn validate_common(s: &str) -> Option<UriParts> {
+    let b = s.as_bytes();
+    let scheme_end = scheme_end(b)?;
+    if s[..scheme_end].eq_ignore_ascii_case(RESERVED_SCHEME) {
+        return None;
+    }
+    let after = scheme_end + 1;
+    let has_authority = b[after..].starts_with(b"//");
+    let mut i = if has_authority { after + 2 } else { after };
+    let mut authority_end = if has_authority { None } else { Some(after) };
+    let mut path_end = None;
+    let mut hashes = 0;
+    while i < b.len() {
+        match COMMON_CLASS[b[i] as usize] {
+            PLAIN => {}
+            SLASH => {
+                authority_end.get_or_insert(i);
+            }
+            QUESTION => {
+                authority_end.get_or_insert(i);
+                path_end.get_or_insert(i);
+            }
+            HASH => {
+                authority_end.get_or_insert(i);
+                path_end.get_or_insert(i);
+                hashes += 1;
+                if hashes > 1 {
+                    return None;
+                }
+            }
+            PERCENT => {
+                if i + 2 >= b.len()
+                    || !b[i + 1].is_ascii_hexdigit()
+                    || !b[i + 2].is_ascii_hexdigit()
+                {
+                    return None;
+                }
+                i += 2;
+            }
+            AT if authority_end.is_some() => {}
+            _ => return None,
+        }
+        i += 1;
+    }
+    let path_start = authority_end.unwrap_or(b.len());
+    Some(UriParts {
+        scheme_end,
+        authority: has_authority.then_some((after + 2, path_start)),
+        path_start,
+        path_end: path_end.unwrap_or(b.len()),
+    })
+}
+
+/// Validates any identifier, naming the first problem found.
+fn validate_thoroughly(s: &str) -> Result<UriParts, UriError> {
     if s.is_empty() {
         return Err(UriError::Empty);
     }
@@ -239,6 +332,64 @@ pub fn is_reserved_scheme(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The one-pass check only accepts what the thorough check accepts,
+        /// with the same parts.
+        #[test]
+        fn common_shape_check_agrees_with_the_thorough_check(
+            scheme in prop::sample::select(vec!["x", "file", "a+b.c-d", "mcp-warning", "MCP-Warning", "1x", ""]),
+            slashes in prop::sample::select(vec!["", "/", "//"]),
+            rest in prop::collection::vec(prop_oneof![
+                12 => prop::sample::select(vec![
+                    "a", "Z", "0", "/", "/", "?", "#", "@", ":", ".", "-", "_", "~", "!", "$", "&",
+                    "'", "(", ")", "*", "+", ",", ";", "=", "%41", "%fF",
+                ]),
+                1 => prop::sample::select(vec![
+                    "%", "%4", "%zz", "[", "]", "é", "{", "}", "^", " ", "\\", "\"", "<", "\u{7f}",
+                    "\u{85}", "|", "`",
+                ]),
+            ], 0..16),
+        ) {
+            let s = format!("{scheme}:{slashes}{}", rest.concat());
+            let common = validate_common(&s);
+            if let Some(parts) = common {
+                prop_assert_eq!(validate_thoroughly(&s), Ok(parts), "{}", s);
+            }
+            prop_assert_eq!(validate_uri_str(&s), validate_thoroughly(&s));
+        }
+    }
+
+    #[test]
+    fn common_shape_check_settles_the_usual_identifiers() {
+        for uri in [
+            "file:///project/src/main.rs",
+            "https://example.com/a/b?q=1&r=%20#frag",
+            "urn:isbn:0451450523",
+            "asset://project/42/thumbnail",
+            "x://host?q@x",
+            "x://h/a@b",
+        ] {
+            assert_eq!(
+                validate_common(uri),
+                Some(validate_thoroughly(uri).unwrap()),
+                "{uri}"
+            );
+        }
+        for unsettled in [
+            "x://u@h/",
+            "x://[::1]/",
+            "x://h/é",
+            "x://h/%4",
+            "x:#a#b",
+            "mcp-warning://x",
+        ] {
+            assert_eq!(validate_common(unsettled), None, "{unsettled}");
+        }
+    }
 
     #[test]
     fn split_parts_finds_authority_path_and_suffix() {

@@ -142,7 +142,11 @@ impl Scanned<'_> {
 
 /// Scans `json`, appending its compact serialisation to `out` and noting
 /// whether an object key equal to `find_key` appears at any depth.
-pub(crate) fn scan<'a>(json: &'a str, out: &mut String, find_key: &str) -> Result<Scanned<'a>, ScanError> {
+pub(crate) fn scan<'a>(
+    json: &'a str,
+    out: &mut String,
+    find_key: &str,
+) -> Result<Scanned<'a>, ScanError> {
     let mut s = Scanner {
         src: json,
         bytes: json.as_bytes(),
