@@ -163,10 +163,10 @@ pub(crate) fn scan<'a>(
         nested_sorted: true,
     };
     s.skip_ws();
-    let root = s.value()?;
+    let root = s.value().map_err(|e| *e)?;
     s.skip_ws();
     if s.pos != s.bytes.len() {
-        return Err(s.error("trailing characters"));
+        return Err(*s.error("trailing characters"));
     }
     s.flush(s.pos);
     let members = std::mem::take(&mut s.members);
@@ -214,20 +214,28 @@ const STRING_STOP: [bool; 256] = {
 };
 
 impl<'a> Scanner<'a, '_> {
-    fn error(&self, message: &'static str) -> ScanError {
-        ScanError {
+    // Errors are boxed: results stay small on the hot path.
+    #[cold]
+    fn error(&self, message: &'static str) -> Box<ScanError> {
+        Box::new(ScanError {
             message,
             offset: self.pos,
             source: None,
-        }
+        })
     }
 
-    fn serde_error(&self, message: &'static str, at: usize, e: serde_json::Error) -> ScanError {
-        ScanError {
+    #[cold]
+    fn serde_error(
+        &self,
+        message: &'static str,
+        at: usize,
+        e: serde_json::Error,
+    ) -> Box<ScanError> {
+        Box::new(ScanError {
             message,
             offset: at,
             source: Some(e),
-        }
+        })
     }
 
     /// The compact-output offset that input offset `at` (>= `copied`) will
@@ -257,6 +265,7 @@ impl<'a> Scanner<'a, '_> {
         self.bytes.get(self.pos).copied()
     }
 
+    #[inline(always)]
     fn skip_ws(&mut self) {
         let start = self.pos;
         while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
@@ -268,7 +277,7 @@ impl<'a> Scanner<'a, '_> {
         }
     }
 
-    fn value(&mut self) -> Result<Kind<'a>, ScanError> {
+    fn value(&mut self) -> Result<Kind<'a>, Box<ScanError>> {
         match self.peek() {
             None => Err(self.error("unexpected end of JSON")),
             Some(b'{') => self.object().map(|()| Kind::Object),
@@ -282,7 +291,7 @@ impl<'a> Scanner<'a, '_> {
         }
     }
 
-    fn literal(&mut self, word: &'static [u8]) -> Result<Kind<'a>, ScanError> {
+    fn literal(&mut self, word: &'static [u8]) -> Result<Kind<'a>, Box<ScanError>> {
         if self.bytes[self.pos..].starts_with(word) {
             self.pos += word.len();
             Ok(Kind::Scalar)
@@ -293,7 +302,8 @@ impl<'a> Scanner<'a, '_> {
 
     /// A string at `pos` (on its opening quote): its decoded text and its
     /// bytes in the compact output.
-    fn string(&mut self) -> Result<(Cow<'a, str>, Range<usize>), ScanError> {
+    #[inline(always)]
+    fn string(&mut self) -> Result<(Cow<'a, str>, Range<usize>), Box<ScanError>> {
         let start = self.pos;
         let i = string_stop(self.bytes, start + 1);
         match self.bytes.get(i) {
@@ -320,7 +330,7 @@ impl<'a> Scanner<'a, '_> {
         &mut self,
         start: usize,
         mut i: usize,
-    ) -> Result<(Cow<'a, str>, Range<usize>), ScanError> {
+    ) -> Result<(Cow<'a, str>, Range<usize>), Box<ScanError>> {
         loop {
             match self.bytes.get(i) {
                 None => {
@@ -341,7 +351,7 @@ impl<'a> Scanner<'a, '_> {
         Ok((Cow::Owned(decoded), range))
     }
 
-    fn number(&mut self) -> Result<(), ScanError> {
+    fn number(&mut self) -> Result<(), Box<ScanError>> {
         let start = self.pos;
         let mut i = start;
         while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.bytes.get(i) {
@@ -370,7 +380,7 @@ impl<'a> Scanner<'a, '_> {
         Ok(())
     }
 
-    fn enter(&mut self) -> Result<(), ScanError> {
+    fn enter(&mut self) -> Result<(), Box<ScanError>> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(self.error("nesting too deep"));
@@ -380,7 +390,7 @@ impl<'a> Scanner<'a, '_> {
         Ok(())
     }
 
-    fn array(&mut self) -> Result<(), ScanError> {
+    fn array(&mut self) -> Result<(), Box<ScanError>> {
         self.enter()?;
         if self.peek() == Some(b']') {
             self.pos += 1;
@@ -406,7 +416,7 @@ impl<'a> Scanner<'a, '_> {
         }
     }
 
-    fn object(&mut self) -> Result<(), ScanError> {
+    fn object(&mut self) -> Result<(), Box<ScanError>> {
         self.enter()?;
         // The top level's keys live in its members; nested objects' keys on
         // the key stack.
