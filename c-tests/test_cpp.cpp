@@ -5,7 +5,12 @@
 
 #include <atomic>
 #include <chrono>
+#include <sys/wait.h>
+
+#include <csignal>
+#include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -58,6 +63,7 @@ mcpr_binding_callbacks notes(Host *h) {
             return MCPR_CB_FAILED;
         }
         if (uri.find("/broken") != std::string::npos) return MCPR_CB_FAILED;
+        if (uri.find("/throw") != std::string::npos) throw std::runtime_error("a host bug");
         std::string body = "note " + uri;
         return mcpr_payload_set_text(out, str("text/plain"), str(body), nullptr) == MCPR_OK ? MCPR_CB_OK
                                                                                           : MCPR_CB_FAILED;
@@ -143,6 +149,43 @@ TEST(CApiFromCxx, CancelFromAnotherThread) {
     canceller.join();
     EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
     EXPECT_EQ(raw, nullptr);
+}
+
+// Callbacks are `extern "C-unwind"` on the Rust side, so an exception
+// escaping one is defined behaviour (with plain "C" it would be undefined):
+// Rust unwinds its own frames and stops the exception where it catches
+// reader panics. Rust leaves it unspecified whether that aborts the process
+// (what current versions do) or reports a failure like a reader panic
+// (`read_failed`); either way the exception never reaches the caller and
+// the read never succeeds.
+TEST(CApiFromCxxDeathTest, AnExceptionOutOfACallbackNeverReachesTheCaller) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    auto read_throwing = [](bool with_executor) {
+        Host h;
+        auto r = build(&h);
+        Owned<mcpr_executor> executor;
+        mcpr_read_options o{};
+        if (with_executor) {
+            mcpr_executor *raw = nullptr;
+            if (mcpr_executor_new(2, &raw, nullptr) != MCPR_OK) std::exit(3);
+            executor.reset(raw);
+            o.executor = executor.get();
+        }
+        mcpr_bundle *bundle = nullptr;
+        mcpr_status status = MCPR_OK;
+        try {
+            status = mcpr_read(r.get(), str("note://n/throw"), &o, &bundle, nullptr);
+        } catch (...) {
+            std::exit(4);
+        }
+        std::exit(status == MCPR_READ_FAILED ? 6 : 5);
+    };
+    auto stopped = [](int status) {
+        return (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT) ||
+               (WIFEXITED(status) && WEXITSTATUS(status) == 6);
+    };
+    EXPECT_EXIT(read_throwing(false), stopped, "");
+    EXPECT_EXIT(read_throwing(true), stopped, "");
 }
 
 TEST(CApiFromCxx, Version) { EXPECT_STREQ(mcpr_version(), "0.1.0"); }

@@ -24,8 +24,10 @@
  * error objects are safe to use from any thread concurrently. Host
  * callbacks may be called concurrently from many threads with the same
  * user_data: making them (and user_data / request_data) safe for that is
- * the host's responsibility. Callbacks must not unwind (C++ exceptions,
- * longjmp) out of the call. No panic ever unwinds out of this library.
+ * the host's responsibility. Callbacks should not throw: a C++ exception
+ * escaping a callback is stopped inside the library (current Rust aborts
+ * the process; it never reaches the caller). longjmp out of a callback is
+ * undefined behaviour. No panic ever unwinds out of this library.
  */
 
 #ifndef MCP_RESOURCES_H
@@ -253,8 +255,9 @@ typedef uint32_t mcpr_cb_result;
  * the same `user_data`; `resolve` runs on the calling thread of
  * `mcpr_read`, `read` on that thread or on an executor worker. A body read
  * abandoned at its item deadline keeps running on its worker: its result
- * is discarded. Callbacks must not unwind (no C++ exceptions, no
- * `longjmp`) out of the call.
+ * is discarded. Callbacks should not throw: a C++ exception escaping one is
+ * stopped inside the library (current Rust aborts the process), never
+ * reaching the caller; `longjmp` out of a callback is undefined behaviour.
  *
  * `release(user_data)` runs exactly once, on any thread, if and only if
  * `mcpr_builder_add` succeeded, after the last call into this table has
@@ -316,8 +319,8 @@ typedef struct {
  * All three callbacks are required; `release` is optional. They may be
  * called concurrently from many reads and listings on any thread, with the
  * same `user_data`; they run on the thread calling `mcpr_read`,
- * `mcpr_list` or `mcpr_list_templates`. Callbacks must not unwind out of
- * the call. `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial;
+ * `mcpr_list` or `mcpr_list_templates`. Callbacks should not throw (see
+ * `mcpr_binding_callbacks`); `longjmp` out of one is undefined behaviour. `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial;
  * any other failure (and any failure of `visibility`) fails the whole call
  * with `MCPR_POLICY`.
  *

@@ -248,7 +248,7 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_clock(
     b: *mut mcpr_builder,
-    now_unix_ms: Option<unsafe extern "C" fn(ud: *mut c_void) -> u64>,
+    now_unix_ms: Option<unsafe extern "C-unwind" fn(ud: *mut c_void) -> u64>,
     ud: *mut c_void,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {

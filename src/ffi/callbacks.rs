@@ -115,8 +115,9 @@ struct PayloadState {
 /// the same `user_data`; `resolve` runs on the calling thread of
 /// `mcpr_read`, `read` on that thread or on an executor worker. A body read
 /// abandoned at its item deadline keeps running on its worker: its result
-/// is discarded. Callbacks must not unwind (no C++ exceptions, no
-/// `longjmp`) out of the call.
+/// is discarded. Callbacks should not throw: a C++ exception escaping one is
+/// stopped inside the library (current Rust aborts the process), never
+/// reaching the caller; `longjmp` out of a callback is undefined behaviour.
 ///
 /// `release(user_data)` runs exactly once, on any thread, if and only if
 /// `mcpr_builder_add` succeeded, after the last call into this table has
@@ -135,7 +136,7 @@ pub struct mcpr_binding_callbacks {
     /// value, a refused plan setter or no requested target make the read fail
     /// with `MCPR_INVALID_PLAN`.
     pub resolve: Option<
-        unsafe extern "C" fn(
+        unsafe extern "C-unwind" fn(
             ud: *mut c_void,
             call: *const mcpr_call,
             m: *const mcpr_match,
@@ -150,7 +151,7 @@ pub struct mcpr_binding_callbacks {
     /// setter, an `invalid_content` issue. Should poll
     /// `mcpr_call_is_canceled` and respect `mcpr_call_max_bytes`.
     pub read: Option<
-        unsafe extern "C" fn(
+        unsafe extern "C-unwind" fn(
             ud: *mut c_void,
             call: *const mcpr_call,
             t: *const mcpr_target,
@@ -158,7 +159,7 @@ pub struct mcpr_binding_callbacks {
         ) -> mcpr_cb_result,
     >,
     /// Optional finalizer of `user_data` (see above).
-    pub release: Option<unsafe extern "C" fn(ud: *mut c_void)>,
+    pub release: Option<unsafe extern "C-unwind" fn(ud: *mut c_void)>,
 }
 
 /// The policy callback table given to `mcpr_builder_set_policy` (copied by
@@ -167,8 +168,8 @@ pub struct mcpr_binding_callbacks {
 /// All three callbacks are required; `release` is optional. They may be
 /// called concurrently from many reads and listings on any thread, with the
 /// same `user_data`; they run on the thread calling `mcpr_read`,
-/// `mcpr_list` or `mcpr_list_templates`. Callbacks must not unwind out of
-/// the call. `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial;
+/// `mcpr_list` or `mcpr_list_templates`. Callbacks should not throw (see
+/// `mcpr_binding_callbacks`); `longjmp` out of one is undefined behaviour. `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial;
 /// any other failure (and any failure of `visibility`) fails the whole call
 /// with `MCPR_POLICY`.
 ///
@@ -184,7 +185,7 @@ pub struct mcpr_policy_callbacks {
     pub user_data: *mut c_void,
     /// May the caller discover this definition (reads and listings)?
     pub discover: Option<
-        unsafe extern "C" fn(
+        unsafe extern "C-unwind" fn(
             ud: *mut c_void,
             call: *const mcpr_call,
             def: *const mcpr_definition,
@@ -193,7 +194,7 @@ pub struct mcpr_policy_callbacks {
     /// Is this target visible, and may issues name its URI? Write the
     /// decision to `out` (pre-filled with hidden).
     pub visibility: Option<
-        unsafe extern "C" fn(
+        unsafe extern "C-unwind" fn(
             ud: *mut c_void,
             call: *const mcpr_call,
             t: *const mcpr_target,
@@ -202,39 +203,45 @@ pub struct mcpr_policy_callbacks {
     >,
     /// May the caller read this visible target?
     pub read: Option<
-        unsafe extern "C" fn(
+        unsafe extern "C-unwind" fn(
             ud: *mut c_void,
             call: *const mcpr_call,
             t: *const mcpr_target,
         ) -> mcpr_cb_result,
     >,
     /// Optional finalizer of `user_data` (see above).
-    pub release: Option<unsafe extern "C" fn(ud: *mut c_void)>,
+    pub release: Option<unsafe extern "C-unwind" fn(ud: *mut c_void)>,
 }
 
-type ResolveFn = unsafe extern "C" fn(
+type ResolveFn = unsafe extern "C-unwind" fn(
     *mut c_void,
     *const mcpr_call,
     *const mcpr_match,
     *mut mcpr_plan_builder,
 ) -> mcpr_cb_result;
-type BodyFn = unsafe extern "C" fn(
+type BodyFn = unsafe extern "C-unwind" fn(
     *mut c_void,
     *const mcpr_call,
     *const mcpr_target,
     *mut mcpr_payload_builder,
 ) -> mcpr_cb_result;
-type DiscoverFn =
-    unsafe extern "C" fn(*mut c_void, *const mcpr_call, *const mcpr_definition) -> mcpr_cb_result;
-type VisibilityFn = unsafe extern "C" fn(
+type DiscoverFn = unsafe extern "C-unwind" fn(
+    *mut c_void,
+    *const mcpr_call,
+    *const mcpr_definition,
+) -> mcpr_cb_result;
+type VisibilityFn = unsafe extern "C-unwind" fn(
     *mut c_void,
     *const mcpr_call,
     *const mcpr_target,
     *mut mcpr_visibility,
 ) -> mcpr_cb_result;
-type PermitFn =
-    unsafe extern "C" fn(*mut c_void, *const mcpr_call, *const mcpr_target) -> mcpr_cb_result;
-type ReleaseFn = unsafe extern "C" fn(*mut c_void);
+type PermitFn = unsafe extern "C-unwind" fn(
+    *mut c_void,
+    *const mcpr_call,
+    *const mcpr_target,
+) -> mcpr_cb_result;
+type ReleaseFn = unsafe extern "C-unwind" fn(*mut c_void);
 
 /// Runs a release callback once, when dropped.
 struct Release {
