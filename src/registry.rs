@@ -2,7 +2,6 @@
 //! a policy, the effective limits, and the selection index.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -485,7 +484,8 @@ impl ResourcesBuilder {
         let mut exact = ExactIndex::with_capacity(exact_prefix.count);
         let mut resource_keys = Vec::with_capacity(exact_prefix.count);
         let mut template_keys = Vec::with_capacity(template_prefix.count);
-        let mut template_texts: HashMap<&str, usize> = HashMap::new();
+        let mut template_texts: FxHashMap<&str, usize> = FxHashMap::default();
+        template_texts.reserve(template_prefix.count);
         let mut index = TemplateIndex::default();
         for (i, b) in self.bindings.iter().enumerate() {
             let d = &b.definition;
