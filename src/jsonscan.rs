@@ -399,20 +399,29 @@ impl<'a> Scanner<'a, '_> {
         }
         loop {
             self.value()?;
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
-                    self.skip_ws();
-                }
-                Some(b']') => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(());
-                }
-                Some(_) => return Err(self.error("expected `,` or `]`")),
-                None => return Err(self.error("unexpected end of JSON")),
+            if self.next_or_close(b']', "expected `,` or `]`")? {
+                self.depth -= 1;
+                return Ok(());
             }
+        }
+    }
+
+    /// After a container's element: skips a `,` and returns `false`, or
+    /// skips the closing byte `close` and returns `true`.
+    fn next_or_close(&mut self, close: u8, expected: &'static str) -> Result<bool, Box<ScanError>> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                self.skip_ws();
+                Ok(false)
+            }
+            Some(c) if c == close => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(_) => Err(self.error(expected)),
+            None => Err(self.error("unexpected end of JSON")),
         }
     }
 
@@ -468,18 +477,8 @@ impl<'a> Scanner<'a, '_> {
             } else {
                 self.keys.push(key);
             }
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.pos += 1;
-                    self.skip_ws();
-                }
-                Some(b'}') => {
-                    self.pos += 1;
-                    break;
-                }
-                Some(_) => return Err(self.error("expected `,` or `}`")),
-                None => return Err(self.error("unexpected end of JSON")),
+            if self.next_or_close(b'}', "expected `,` or `}`")? {
+                break;
             }
         }
         // Strictly increasing keys are sorted and distinct.

@@ -151,15 +151,25 @@ impl ResourceDefinition {
         if scanned.duplicate_key {
             return Err(def_error("definition repeats an object key"));
         }
-        let field = |name: &str| scanned.members.iter().find(|m| m.key == name);
-        let name = match field("name") {
+        // One pass finds the members that matter (keys are unique by now).
+        let (mut name, mut uri, mut uri_template, mut meta) = (None, None, None, None);
+        for m in &scanned.members {
+            match m.key.as_ref() {
+                "name" => name = Some(m),
+                "uri" => uri = Some(m),
+                "uriTemplate" => uri_template = Some(m),
+                "_meta" => meta = Some(m),
+                _ => {}
+            }
+        }
+        let name = match name {
             Some(m) => match &m.value {
                 Kind::Str(s) if !s.is_empty() => text_span(&mut text, m),
                 _ => return Err(def_error("definition name must be a non-empty string")),
             },
             None => return Err(def_error("definition has no name")),
         };
-        let (key, template) = match (field("uri"), field("uriTemplate")) {
+        let (key, template) = match (uri, uri_template) {
             (Some(_), Some(_)) => return Err(def_error("definition has both uri and uriTemplate")),
             (None, None) => return Err(def_error("definition has neither uri nor uriTemplate")),
             (Some(m), None) => {
@@ -178,7 +188,7 @@ impl ResourceDefinition {
                 (text_span(&mut text, m), Some(template))
             }
         };
-        if let Some(meta) = field("_meta") {
+        if let Some(meta) = meta {
             if meta.value != Kind::Object {
                 return Err(def_error("definition _meta must be an object"));
             }
