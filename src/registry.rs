@@ -209,7 +209,9 @@ impl ResourceDefinition {
             match top_only.flatten() {
                 Some(reordered) => reordered,
                 None => {
-                    let written = scanned.canonical(&text[..json_len]);
+                    let written = scanned
+                        .canonical(&text[..json_len])
+                        .ok_or_else(|| def_error("definition is not valid JSON"))?;
                     Canonical::Written(append(&mut text, &written))
                 }
             }
