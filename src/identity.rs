@@ -237,7 +237,7 @@ const COMMON_CLASS: [u8; 256] = {
     table
 };
 
-/// One pass over the common shape of identifier: ASCII without brackets,
+/// One pass over the common shape of an identifier: ASCII without brackets,
 /// no userinfo, well-formed escapes, at most one `#`. Returns the parts of
 /// an identifier it accepts; `None` means "not settled here" (the thorough
 /// check decides and names the error), never "invalid". Whatever it

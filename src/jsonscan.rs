@@ -311,8 +311,8 @@ impl<'a> Scanner<'a, '_> {
         }
     }
 
-    /// A string with an escape sequence at `escape`: `serde_json` decodes
-    /// it and writes it again.
+    /// The string opening at `start` whose first escape sequence is at
+    /// `i`: `serde_json` decodes it and writes it again.
     fn escaped_string(
         &mut self,
         start: usize,
