@@ -2,7 +2,8 @@
 # Runs every test suite of the project: the Rust suites (unit, integration,
 # property tests, doc tests) and the C/C++ suite through CMake/ctest (header
 # check, C tests, their valgrind and ASan/UBSan variants, GoogleTest, the
-# static-link test, downstream find_package and pkg-config). Exits non-zero
+# static-link test, downstream find_package and pkg-config) and the Go
+# suites (scripts/go-test.sh). Exits non-zero
 # when anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,4 +13,7 @@ cargo test
 
 echo "== C/C++ suites (CMake + ctest)"
 bash scripts/c-suite.sh
+
+echo "== Go suites (scripts/go-test.sh)"
+bash scripts/go-test.sh
 echo "== all suites passed"

@@ -1,0 +1,197 @@
+package mcpresources
+
+// #include "shim.h"
+import "C"
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"runtime/cgo"
+)
+
+// Policy decides, for every read and listing, what the caller may discover,
+// see and read. Its methods may be called concurrently from many goroutines
+// and from threads the library owns (executor workers). A nil error
+// allows; an error wrapping ErrUnavailable denies (Visibility: hides);
+// any other error fails the whole call with StatusPolicy, its text
+// becoming the private cause. A panic counts as such a failure.
+type Policy interface {
+	// Discover: may the caller discover this definition?
+	Discover(ctx context.Context, def Definition) error
+	// Visibility: is this target visible, and may issues name its URI?
+	Visibility(ctx context.Context, t Target) (Visibility, error)
+	// Read: may the caller read this visible target?
+	Read(ctx context.Context, t Target) error
+}
+
+// AllowAll is the policy that lets every caller discover, see and read
+// everything (issues may name URIs). Builder.SetPolicy recognises it and
+// installs the library's native equivalent: no Go callback runs.
+var AllowAll Policy = allowAll{}
+
+type allowAll struct{}
+
+func (allowAll) Discover(context.Context, Definition) error { return nil }
+func (allowAll) Visibility(context.Context, Target) (Visibility, error) {
+	return Visibility{Visible: true, DiscloseIssueURI: true}, nil
+}
+func (allowAll) Read(context.Context, Target) error { return nil }
+
+// Binding reads the bodies of one registered definition. Read may be
+// called concurrently, on the calling goroutine or on an executor's
+// threads; with an executor, a Read abandoned at its item deadline keeps
+// running after the call returned (its ctx is then done): it must return
+// soon. Fill out with exactly one SetText or SetBlob. A nil error with no
+// body is an invalid_content issue, an error wrapping ErrUnavailable an
+// unavailable issue, any other error (or a panic) a read_failed issue
+// (timeout when the item deadline passed).
+type Binding interface {
+	Read(ctx context.Context, t Target, out *Payload) error
+}
+
+// Resolver is implemented by a Binding that plans its reads itself (several
+// items, representations, private authorization JSON). Bindings without it
+// read the matched URI as a single item, planned natively by the library.
+// ErrUnavailable is a root denial; any other error an invalid plan.
+type Resolver interface {
+	Resolve(ctx context.Context, m Match, plan *Plan) error
+}
+
+// ReadFunc adapts a function to a Binding.
+type ReadFunc func(ctx context.Context, t Target, out *Payload) error
+
+// Read calls f.
+func (f ReadFunc) Read(ctx context.Context, t Target, out *Payload) error { return f(ctx, t, out) }
+
+const (
+	cbOK          C.mcpr_cb_result = C.MCPR_CB_OK
+	cbUnavailable C.mcpr_cb_result = C.MCPR_CB_UNAVAILABLE
+	cbFailed      C.mcpr_cb_result = C.MCPR_CB_FAILED
+)
+
+// requestContext finds the context of the Read or List call a callback
+// serves. A call that already returned (an abandoned body reader starting
+// late) has none: its callbacks see a cancelled context.
+func requestContext(call *C.mcpr_call) context.Context {
+	id := uint64(C.mcprgo_call_request(call))
+	if id != 0 {
+		if v, ok := requests.Load(id); ok {
+			return v.(*request).ctx
+		}
+	}
+	return finishedContext
+}
+
+var finishedContext = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
+
+// invoke runs one Go callback on behalf of the library: it gives the
+// callback its context, recovers a panic into a failure (the panic never
+// unwinds into the library's frames), turns the returned error into a
+// callback result and its text into the private cause, and ends the
+// context when the callback returns.
+//
+// runtime.Goexit (t.Fatal, t.FailNow, t.SkipNow) cannot be stopped and
+// would leave the library's frames on the stack: the Go runtime then
+// aborts the process. invoke says so on stderr first; callbacks in tests
+// must use t.Error and return an error instead.
+func invoke(call *C.mcpr_call, f func(ctx context.Context) error) (res C.mcpr_cb_result) {
+	cs := newCallState(requestContext(call), call)
+	returned := false
+	defer func() {
+		if returned {
+			cs.finish()
+			return
+		}
+		if p := recover(); p != nil {
+			setCause(call, fmt.Sprintf("panic in a Go callback: %v", p))
+			res = cbFailed
+			cs.finish()
+			return
+		}
+		fmt.Fprintln(os.Stderr, "mcpresources: a callback called runtime.Goexit (t.Fatal, t.FailNow, t.SkipNow?);"+
+			" it cannot return to the library and the process will abort. Use t.Error and return an error.")
+		cs.finish()
+	}()
+	err := f(cs)
+	returned = true
+	return resultOf(call, err)
+}
+
+func resultOf(call *C.mcpr_call, err error) C.mcpr_cb_result {
+	if err == nil {
+		return cbOK
+	}
+	if errors.Is(err, ErrUnavailable) {
+		return cbUnavailable
+	}
+	setCause(call, err.Error())
+	return cbFailed
+}
+
+func setCause(call *C.mcpr_call, msg string) {
+	C.mcpr_call_set_cause(call, cstr(msg))
+}
+
+// bindingEntry is what a binding table's user_data handle holds.
+type bindingEntry struct {
+	binding  Binding
+	resolver Resolver
+}
+
+//export mcprgoResolve
+func mcprgoResolve(h C.uintptr_t, call *C.mcpr_call, m *C.mcpr_match, plan *C.mcpr_plan_builder) C.mcpr_cb_result {
+	e := cgo.Handle(h).Value().(*bindingEntry)
+	return invoke(call, func(ctx context.Context) error {
+		cs := ctx.(*callState)
+		return e.resolver.Resolve(ctx, Match{cs: cs, m: m}, &Plan{cs: cs, p: plan})
+	})
+}
+
+//export mcprgoRead
+func mcprgoRead(h C.uintptr_t, call *C.mcpr_call, t *C.mcpr_target, out *C.mcpr_payload_builder) C.mcpr_cb_result {
+	e := cgo.Handle(h).Value().(*bindingEntry)
+	return invoke(call, func(ctx context.Context) error {
+		cs := ctx.(*callState)
+		return e.binding.Read(ctx, Target{cs: cs, t: t}, &Payload{cs: cs, o: out})
+	})
+}
+
+//export mcprgoRelease
+func mcprgoRelease(h C.uintptr_t) {
+	cgo.Handle(h).Delete()
+}
+
+//export mcprgoDiscover
+func mcprgoDiscover(h C.uintptr_t, call *C.mcpr_call, d *C.mcpr_definition) C.mcpr_cb_result {
+	p := cgo.Handle(h).Value().(Policy)
+	return invoke(call, func(ctx context.Context) error {
+		return p.Discover(ctx, Definition{cs: ctx.(*callState), d: d})
+	})
+}
+
+//export mcprgoVisibility
+func mcprgoVisibility(h C.uintptr_t, call *C.mcpr_call, t *C.mcpr_target, out *C.mcpr_visibility) C.mcpr_cb_result {
+	p := cgo.Handle(h).Value().(Policy)
+	return invoke(call, func(ctx context.Context) error {
+		v, err := p.Visibility(ctx, Target{cs: ctx.(*callState), t: t})
+		if err == nil {
+			out.visible = C.bool(v.Visible)
+			out.disclose_issue_uri = C.bool(v.DiscloseIssueURI)
+		}
+		return err
+	})
+}
+
+//export mcprgoPolicyRead
+func mcprgoPolicyRead(h C.uintptr_t, call *C.mcpr_call, t *C.mcpr_target) C.mcpr_cb_result {
+	p := cgo.Handle(h).Value().(Policy)
+	return invoke(call, func(ctx context.Context) error {
+		return p.Read(ctx, Target{cs: ctx.(*callState), t: t})
+	})
+}

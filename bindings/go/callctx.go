@@ -1,0 +1,179 @@
+package mcpresources
+
+// #include "shim.h"
+import "C"
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// pollInterval is how often a callback context whose Done channel is in use
+// asks the library whether the callback should stop.
+const pollInterval = 2 * time.Millisecond
+
+// callState is the context.Context handed to one callback invocation. It
+// wraps the context of the Read or List call (its values, its
+// cancellation) and adds the library's view: the callback's own deadline
+// (the item deadline for body reads) and cancellation (caller cancel,
+// deadline, or the call having returned, for an abandoned reader).
+//
+// The mcpr_call pointer is valid only until the callback returns; finish
+// clears it under the lock, so a context (or view) kept past the callback
+// never touches freed memory: it is then done with context.Canceled.
+type callState struct {
+	parent context.Context
+
+	mu       sync.RWMutex
+	call     *C.mcpr_call // nil once the callback returned
+	done     chan struct{}
+	closed   bool
+	err      error
+	deadline time.Time
+	hasDL    bool
+	dlKnown  bool
+	stop     chan struct{}
+}
+
+func newCallState(parent context.Context, call *C.mcpr_call) *callState {
+	return &callState{parent: parent, call: call}
+}
+
+// finish marks the callback as returned; afterwards the context is done
+// and no accessor reaches the library.
+func (cs *callState) finish() {
+	cs.mu.Lock()
+	cs.call = nil
+	if cs.stop != nil {
+		close(cs.stop)
+		cs.stop = nil
+	}
+	cs.closeLocked(context.Canceled)
+	cs.mu.Unlock()
+}
+
+func (cs *callState) closeLocked(err error) {
+	if cs.closed {
+		return
+	}
+	cs.closed = true
+	cs.err = err
+	if cs.done != nil {
+		close(cs.done)
+	}
+}
+
+// Deadline is the earlier of the parent's deadline and the library's
+// deadline for this callback.
+func (cs *callState) Deadline() (time.Time, bool) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if !cs.dlKnown && cs.call != nil {
+		cs.dlKnown = true
+		ms := C.mcpr_call_remaining_ms(cs.call)
+		cs.deadline = time.Now().Add(time.Duration(ms) * time.Millisecond)
+		cs.hasDL = true
+		if d, ok := cs.parent.Deadline(); ok && d.Before(cs.deadline) {
+			cs.deadline = d
+		}
+	}
+	if cs.dlKnown {
+		return cs.deadline, cs.hasDL
+	}
+	return cs.parent.Deadline()
+}
+
+// Value is the parent's value.
+func (cs *callState) Value(key any) any { return cs.parent.Value(key) }
+
+// Err is the parent's error, else the library's verdict for this callback:
+// context.DeadlineExceeded when its deadline passed, context.Canceled when
+// it was cancelled or the call it serves is over.
+func (cs *callState) Err() error {
+	cs.mu.RLock()
+	if cs.closed {
+		err := cs.err
+		cs.mu.RUnlock()
+		return err
+	}
+	err := cs.pollLocked()
+	cs.mu.RUnlock()
+	return err
+}
+
+// pollLocked asks the parent and the library (read lock held, not closed).
+func (cs *callState) pollLocked() error {
+	if err := cs.parent.Err(); err != nil {
+		return err
+	}
+	if cs.call == nil || !bool(C.mcpr_call_is_canceled(cs.call)) {
+		return nil
+	}
+	if C.mcpr_call_remaining_ms(cs.call) == 0 {
+		return context.DeadlineExceeded
+	}
+	return context.Canceled
+}
+
+// Done is closed when Err becomes non-nil. The first call starts a watcher
+// goroutine that stops when the callback returns.
+func (cs *callState) Done() <-chan struct{} {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.done != nil {
+		return cs.done
+	}
+	cs.done = make(chan struct{})
+	if cs.closed {
+		close(cs.done)
+		return cs.done
+	}
+	cs.stop = make(chan struct{})
+	go cs.watch(cs.stop)
+	return cs.done
+}
+
+func (cs *callState) watch(stop chan struct{}) {
+	t := time.NewTicker(pollInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-cs.parent.Done():
+			cs.mu.Lock()
+			cs.closeLocked(cs.parent.Err())
+			cs.mu.Unlock()
+			return
+		case <-t.C:
+			cs.mu.RLock()
+			if cs.closed {
+				cs.mu.RUnlock()
+				return
+			}
+			err := cs.pollLocked()
+			cs.mu.RUnlock()
+			if err != nil {
+				cs.mu.Lock()
+				cs.closeLocked(err)
+				cs.mu.Unlock()
+				return
+			}
+		}
+	}
+}
+
+// live runs f with the read lock held when the callback has not returned
+// (f may use the C views); it reports whether f ran.
+func (cs *callState) live(f func()) bool {
+	cs.mu.RLock()
+	defer cs.mu.RUnlock()
+	if cs.call == nil {
+		return false
+	}
+	f()
+	return true
+}
+
+var _ context.Context = (*callState)(nil)

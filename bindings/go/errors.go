@@ -1,0 +1,146 @@
+package mcpresources
+
+// #include "shim.h"
+import "C"
+
+import (
+	"context"
+	"errors"
+	"strconv"
+)
+
+// Status is the library's status of a failed call (mcpr_status).
+type Status int
+
+// The statuses; the values are those of the C ABI.
+const (
+	StatusOK                   Status = C.MCPR_OK
+	StatusInvalidRequest       Status = C.MCPR_INVALID_REQUEST
+	StatusUnavailable          Status = C.MCPR_UNAVAILABLE
+	StatusInvalidPlan          Status = C.MCPR_INVALID_PLAN
+	StatusPolicy               Status = C.MCPR_POLICY
+	StatusReadFailed           Status = C.MCPR_READ_FAILED
+	StatusTimeout              Status = C.MCPR_TIMEOUT
+	StatusInvalidContent       Status = C.MCPR_INVALID_CONTENT
+	StatusBudgetExceeded       Status = C.MCPR_BUDGET_EXCEEDED
+	StatusCanceled             Status = C.MCPR_CANCELED
+	StatusDeadlineExceeded     Status = C.MCPR_DEADLINE_EXCEEDED
+	StatusSize                 Status = C.MCPR_SIZE
+	StatusInvalidConfiguration Status = C.MCPR_INVALID_CONFIGURATION
+	StatusInvalidArgument      Status = C.MCPR_INVALID_ARGUMENT
+	StatusInternal             Status = C.MCPR_INTERNAL
+)
+
+var statusNames = map[Status]string{
+	StatusOK:                   "ok",
+	StatusInvalidRequest:       "invalid_request",
+	StatusUnavailable:          "unavailable",
+	StatusInvalidPlan:          "invalid_plan",
+	StatusPolicy:               "policy",
+	StatusReadFailed:           "read_failed",
+	StatusTimeout:              "timeout",
+	StatusInvalidContent:       "invalid_content",
+	StatusBudgetExceeded:       "budget_exceeded",
+	StatusCanceled:             "canceled",
+	StatusDeadlineExceeded:     "deadline_exceeded",
+	StatusSize:                 "size",
+	StatusInvalidConfiguration: "invalid_configuration",
+	StatusInvalidArgument:      "invalid_argument",
+	StatusInternal:             "internal",
+}
+
+// String is the stable snake_case name of the status.
+func (s Status) String() string {
+	if n, ok := statusNames[s]; ok {
+		return n
+	}
+	return "status(" + strconv.Itoa(int(s)) + ")"
+}
+
+// Error is a failed call: the library's status, the suggested JSON-RPC
+// code, a safe message that may be sent to an MCP client, and a private
+// cause for the host's logs only (reached through Unwrap, or Cause).
+//
+// errors.Is(err, context.Canceled) holds for StatusCanceled and
+// errors.Is(err, context.DeadlineExceeded) for StatusDeadlineExceeded.
+type Error struct {
+	// Status is the library's status.
+	Status Status
+	// Code is the suggested JSON-RPC error code.
+	Code int
+	// Message is the safe message (a fixed text; may be shown to clients).
+	Message string
+	cause   string
+}
+
+// Error returns the safe message only; the private cause is never part of
+// it, so logging err.Error() or sending it to a client leaks nothing.
+func (e *Error) Error() string { return e.Message }
+
+// Cause is the private cause (may be empty): identifiers, callback causes
+// and internal detail. Log it; never send it to a client.
+func (e *Error) Cause() string { return e.cause }
+
+// Unwrap returns the private cause as an error (nil when there is none).
+func (e *Error) Unwrap() error {
+	if e.cause == "" {
+		return nil
+	}
+	return causeError(e.cause)
+}
+
+// Is makes errors.Is(err, context.Canceled) and errors.Is(err,
+// context.DeadlineExceeded) true for the matching statuses, and
+// errors.Is(err, ErrUnavailable) true for StatusUnavailable.
+func (e *Error) Is(target error) bool {
+	switch target {
+	case context.Canceled:
+		return e.Status == StatusCanceled
+	case context.DeadlineExceeded:
+		return e.Status == StatusDeadlineExceeded
+	case ErrUnavailable:
+		return e.Status == StatusUnavailable
+	}
+	return false
+}
+
+type causeError string
+
+func (c causeError) Error() string { return string(c) }
+
+// ErrUnavailable, returned (or wrapped) by a callback, is a typed denial or
+// "not found": from a policy's Discover or Read a denial, from Resolve a
+// root denial, from a binding's Read an `unavailable` issue. Any other
+// error is an operational failure whose text becomes the private cause.
+var ErrUnavailable = errors.New("mcpresources: unavailable")
+
+// The library's messages for the two outcomes the binding decides itself
+// (a context already done before the call); a test holds them equal to
+// the library's.
+const (
+	canceledMessage         = "resource request canceled"
+	deadlineExceededMessage = "resource request deadline exceeded"
+	internalCode            = -32603
+)
+
+// takeError turns an error object (freed here) into an *Error.
+func takeError(e *C.mcpr_error, st C.mcpr_status) *Error {
+	if e == nil {
+		return &Error{Status: Status(st), Code: internalCode, Message: "mcp-resources call failed"}
+	}
+	var info C.mcprgo_error_info
+	C.mcprgo_error_info_of(e, &info)
+	out := &Error{
+		Status:  Status(info.status),
+		Code:    int(info.code),
+		Message: goString(info.message),
+		cause:   goString(info.cause),
+	}
+	C.mcpr_error_free(e)
+	return out
+}
+
+// argumentError is an invalid argument detected on the Go side.
+func argumentError(msg string) *Error {
+	return &Error{Status: StatusInvalidArgument, Code: internalCode, Message: msg}
+}

@@ -1,0 +1,512 @@
+// Package mcpresources is the Go binding of mcp-resources, the library that
+// serves MCP resources/read, resources/list and resources/templates/list
+// safely: identifier validation, selection of exact URIs and URI
+// templates, a policy asked before and after reading, body reads under
+// budgets and deadlines, partial bundles with a diagnostic report, and
+// signed, expiring list cursors.
+//
+// Build a registry with a Builder (a Policy, one Binding per definition),
+// then answer requests with Resources.Read, List and ListTemplates: they
+// return the MCP result as JSON, ready to send as the JSON-RPC result.
+// Failures are *Error values carrying the JSON-RPC code and a message safe
+// for clients. A context.Context maps onto the library's deadline and
+// cancellation.
+//
+// The package has no MCP SDK dependency; the adapter for the official Go
+// SDK is the separate module .../bindings/go/mcpsdk.
+package mcpresources
+
+// #include "shim.h"
+import "C"
+
+import (
+	"context"
+	"errors"
+	"runtime/cgo"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Version is the library's version.
+func Version() string { return C.GoString(C.mcpr_version()) }
+
+// Limit names one configurable limit (mcpr_limit).
+type Limit uint32
+
+// The limits; timeouts are in milliseconds (see Limits for durations).
+const (
+	LimitMaxURIBytes        Limit = C.MCPR_LIMIT_MAX_URI_BYTES
+	LimitMaxPlanTargets     Limit = C.MCPR_LIMIT_MAX_PLAN_TARGETS
+	LimitMaxItems           Limit = C.MCPR_LIMIT_MAX_ITEMS
+	LimitMaxItemBytes       Limit = C.MCPR_LIMIT_MAX_ITEM_BYTES
+	LimitMaxPayloadBytes    Limit = C.MCPR_LIMIT_MAX_PAYLOAD_BYTES
+	LimitMaxEncodedBytes    Limit = C.MCPR_LIMIT_MAX_ENCODED_BYTES
+	LimitReportPayloadBytes Limit = C.MCPR_LIMIT_REPORT_PAYLOAD_BYTES
+	LimitReportEncodedBytes Limit = C.MCPR_LIMIT_REPORT_ENCODED_BYTES
+	LimitMaxIssues          Limit = C.MCPR_LIMIT_MAX_ISSUES
+	LimitReadTimeoutMillis  Limit = C.MCPR_LIMIT_READ_TIMEOUT_MS
+	LimitItemTimeoutMillis  Limit = C.MCPR_LIMIT_ITEM_TIMEOUT_MS
+	LimitDefaultPageSize    Limit = C.MCPR_LIMIT_DEFAULT_PAGE_SIZE
+	LimitMaxPageSize        Limit = C.MCPR_LIMIT_MAX_PAGE_SIZE
+	LimitMaxPageBytes       Limit = C.MCPR_LIMIT_MAX_PAGE_BYTES
+)
+
+// Limits are limit overrides; a zero field keeps the library's default.
+type Limits struct {
+	MaxURIBytes        int64
+	MaxPlanTargets     int64
+	MaxItems           int64
+	MaxItemBytes       int64
+	MaxPayloadBytes    int64
+	MaxEncodedBytes    int64
+	ReportPayloadBytes int64
+	ReportEncodedBytes int64
+	MaxIssues          int64
+	ReadTimeout        time.Duration
+	ItemTimeout        time.Duration
+	DefaultPageSize    int64
+	MaxPageSize        int64
+	MaxPageBytes       int64
+}
+
+// Builder builds a registry. It is safe for concurrent use. Close it when
+// it is not built (Build closes it).
+type Builder struct {
+	mu sync.Mutex
+	b  *C.mcpr_builder
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder {
+	return &Builder{b: C.mcpr_builder_new()}
+}
+
+func (b *Builder) with(f func(*C.mcpr_builder) error) error {
+	if b == nil {
+		return argumentError("mcpresources: nil builder")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.b == nil {
+		return argumentError("mcpresources: builder already built or closed")
+	}
+	return f(b.b)
+}
+
+// SetPolicy sets the policy (required before Build; a later call replaces
+// it). AllowAll installs the library's native allow-all policy.
+func (b *Builder) SetPolicy(p Policy) error {
+	if p == nil {
+		return argumentError("mcpresources: nil policy")
+	}
+	return b.with(func(cb *C.mcpr_builder) error {
+		var e *C.mcpr_error
+		if _, ok := p.(allowAll); ok {
+			if st := C.mcprgo_builder_set_allow_all(cb, &e); st != C.MCPR_OK {
+				return takeError(e, st)
+			}
+			return nil
+		}
+		h := cgo.NewHandle(p)
+		if st := C.mcprgo_builder_set_policy(cb, C.uintptr_t(h), &e); st != C.MCPR_OK {
+			h.Delete() // release never runs for a refused table
+			return takeError(e, st)
+		}
+		return nil
+	})
+}
+
+// Add registers a definition: the MCP Resource (with "uri") or
+// ResourceTemplate (with "uriTemplate") description object as JSON, at
+// most 64 KiB, and the Binding that reads its bodies. A Binding that also
+// implements Resolver plans its reads itself.
+func (b *Builder) Add(definitionJSON []byte, binding Binding) error {
+	if binding == nil {
+		return argumentError("mcpresources: nil binding")
+	}
+	entry := &bindingEntry{binding: binding}
+	entry.resolver, _ = binding.(Resolver)
+	return b.with(func(cb *C.mcpr_builder) error {
+		var e *C.mcpr_error
+		h := cgo.NewHandle(entry)
+		if st := C.mcprgo_builder_add(cb, cbytes(definitionJSON), C.uintptr_t(h), C.bool(entry.resolver != nil), &e); st != C.MCPR_OK {
+			h.Delete() // release never runs for a refused table
+			return takeError(e, st)
+		}
+		return nil
+	})
+}
+
+// SetLimit sets one limit override (0 = default).
+func (b *Builder) SetLimit(which Limit, value int64) error {
+	return b.with(func(cb *C.mcpr_builder) error {
+		var e *C.mcpr_error
+		if st := C.mcpr_builder_set_limit(cb, C.mcpr_limit(which), C.int64_t(value), &e); st != C.MCPR_OK {
+			return takeError(e, st)
+		}
+		return nil
+	})
+}
+
+// SetLimits sets every non-zero field of l.
+func (b *Builder) SetLimits(l Limits) error {
+	ms := func(d time.Duration) int64 {
+		if d > 0 && d < time.Millisecond {
+			return 1
+		}
+		return d.Milliseconds()
+	}
+	for _, kv := range []struct {
+		which Limit
+		value int64
+	}{
+		{LimitMaxURIBytes, l.MaxURIBytes},
+		{LimitMaxPlanTargets, l.MaxPlanTargets},
+		{LimitMaxItems, l.MaxItems},
+		{LimitMaxItemBytes, l.MaxItemBytes},
+		{LimitMaxPayloadBytes, l.MaxPayloadBytes},
+		{LimitMaxEncodedBytes, l.MaxEncodedBytes},
+		{LimitReportPayloadBytes, l.ReportPayloadBytes},
+		{LimitReportEncodedBytes, l.ReportEncodedBytes},
+		{LimitMaxIssues, l.MaxIssues},
+		{LimitReadTimeoutMillis, ms(l.ReadTimeout)},
+		{LimitItemTimeoutMillis, ms(l.ItemTimeout)},
+		{LimitDefaultPageSize, l.DefaultPageSize},
+		{LimitMaxPageSize, l.MaxPageSize},
+		{LimitMaxPageBytes, l.MaxPageBytes},
+	} {
+		if kv.value == 0 {
+			continue
+		}
+		if err := b.SetLimit(kv.which, kv.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetCursorKey sets the cursor key (32 to 1024 bytes) shared by replicas so
+// that they accept each other's cursors. Without one, each registry makes
+// a random key.
+func (b *Builder) SetCursorKey(key []byte) error {
+	return b.with(func(cb *C.mcpr_builder) error {
+		var e *C.mcpr_error
+		var p *C.uint8_t
+		if len(key) > 0 {
+			p = (*C.uint8_t)(&key[0])
+		}
+		if st := C.mcpr_builder_set_cursor_key(cb, p, C.size_t(len(key)), &e); st != C.MCPR_OK {
+			return takeError(e, st)
+		}
+		return nil
+	})
+}
+
+// Build validates everything and returns the registry. The builder is
+// closed afterwards, whether Build succeeds or not.
+func (b *Builder) Build() (*Resources, error) {
+	var r *C.mcpr_resources
+	err := b.with(func(cb *C.mcpr_builder) error {
+		var e *C.mcpr_error
+		st := C.mcpr_builder_build(cb, &r, &e)
+		C.mcpr_builder_free(cb)
+		b.b = nil
+		if st != C.MCPR_OK {
+			return takeError(e, st)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Resources{ref: newRef(func() { C.mcpr_resources_free(r) }), r: r}, nil
+}
+
+// Close frees the builder (every binding's and the policy's Go side is
+// released when it was never built). Idempotent.
+func (b *Builder) Close() {
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.b != nil {
+		C.mcpr_builder_free(b.b)
+		b.b = nil
+	}
+}
+
+// ref counts the calls using a C handle so that Close never frees it under
+// a call: the last of Close and the calls in flight frees it.
+type ref struct {
+	state atomic.Int64 // calls in flight * 2, | 1 once closed
+	free  func()
+}
+
+func newRef(free func()) ref { return ref{free: free} }
+
+func (r *ref) acquire() bool {
+	if r.state.Add(2)&1 != 0 {
+		r.release()
+		return false
+	}
+	return true
+}
+
+func (r *ref) release() {
+	if r.state.Add(-2) == 1 {
+		r.freeOnce()
+	}
+}
+
+func (r *ref) close() {
+	for {
+		s := r.state.Load()
+		if s&1 != 0 {
+			return
+		}
+		if r.state.CompareAndSwap(s, s|1) {
+			if s == 0 {
+				r.freeOnce()
+			}
+			return
+		}
+	}
+}
+
+func (r *ref) freeOnce() {
+	// state is 1 (closed, no call) exactly once per transition; mark it so
+	// a racing acquire/release pair cannot free twice.
+	if r.state.CompareAndSwap(1, 3) {
+		r.free()
+	}
+}
+
+// Resources is an immutable registry, safe for concurrent use. Close
+// releases it (calls in flight finish first).
+type Resources struct {
+	ref ref
+	r   *C.mcpr_resources
+}
+
+// Close releases the registry; calls in flight keep it until they return,
+// later calls fail with StatusInvalidArgument. Idempotent.
+func (r *Resources) Close() {
+	if r != nil {
+		r.ref.close()
+	}
+}
+
+// Revision is the registry's 32-byte content revision (SHA-256 of the
+// canonical registered descriptions).
+func (r *Resources) Revision() [32]byte {
+	var out [32]byte
+	if r != nil && r.ref.acquire() {
+		C.mcpr_resources_revision(r.r, (*C.uint8_t)(&out[0]))
+		r.ref.release()
+	}
+	return out
+}
+
+// Executor is a worker pool for body reads, shareable by many registries
+// and calls at once. With one, a hung reader is abandoned at its item
+// deadline. Close frees it (calls in flight keep it).
+type Executor struct {
+	ref ref
+	e   *C.mcpr_executor
+}
+
+// NewExecutor starts a pool of threads workers (0 = the available cores,
+// at least 2).
+func NewExecutor(threads int) (*Executor, error) {
+	if threads < 0 {
+		return nil, argumentError("mcpresources: negative executor thread count")
+	}
+	var e *C.mcpr_executor
+	var ce *C.mcpr_error
+	if st := C.mcpr_executor_new(C.size_t(threads), &e, &ce); st != C.MCPR_OK {
+		return nil, takeError(ce, st)
+	}
+	return &Executor{ref: newRef(func() { C.mcpr_executor_free(e) }), e: e}, nil
+}
+
+// Close frees the executor; calls in flight keep it, abandoned readers
+// finish on their own. Idempotent.
+func (e *Executor) Close() {
+	if e != nil {
+		e.ref.close()
+	}
+}
+
+// ReadOptions are the options of Read (nil = defaults).
+type ReadOptions struct {
+	// Executor runs body reads (nil = inline on the calling goroutine).
+	Executor *Executor
+}
+
+// ListOptions are the options of List and ListTemplates (nil = defaults).
+type ListOptions struct {
+	// PageSize is the requested page size (0 = the registry's default).
+	PageSize int
+}
+
+// Bundle is a resources/read result.
+type Bundle struct {
+	// JSON is the MCP resources/read result, to send as the JSON-RPC result.
+	JSON []byte
+	// Partial: some items failed; the first item is the diagnostic warning.
+	Partial bool
+}
+
+// Page is one page of resources/list or resources/templates/list.
+type Page struct {
+	// JSON is the MCP list result, to send as the JSON-RPC result.
+	JSON []byte
+	// NextCursor is the cursor of the next page ("" on the last page).
+	NextCursor string
+}
+
+// Read answers resources/read for uri (the raw params.uri). ctx's deadline
+// becomes the call's deadline (StatusDeadlineExceeded when it passes) and
+// its cancellation the call's cancellation (StatusCanceled); callbacks get
+// a context carrying ctx's values.
+func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bundle, error) {
+	if r == nil || !r.ref.acquire() {
+		return Bundle{}, argumentError("mcpresources: registry closed")
+	}
+	defer r.ref.release()
+	var ex *C.mcpr_executor
+	if opt != nil && opt.Executor != nil {
+		if !opt.Executor.ref.acquire() {
+			return Bundle{}, argumentError("mcpresources: executor closed")
+		}
+		defer opt.Executor.ref.release()
+		ex = opt.Executor.e
+	}
+	env, err := begin(ctx)
+	if err != nil {
+		return Bundle{}, err
+	}
+	defer env.end()
+	var res C.mcprgo_read_result
+	st := C.mcprgo_read(r.r, cstr(uri), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+	if st != C.MCPR_OK {
+		return Bundle{}, env.failure(takeError(res.err, st))
+	}
+	b := Bundle{JSON: goBytes(res.json), Partial: bool(res.partial)}
+	C.mcpr_bundle_free(res.bundle)
+	return b, nil
+}
+
+// List answers resources/list: one page for the caller scope scopeKey
+// (required: cursors are bound to it) after cursor ("" = first page).
+func (r *Resources) List(ctx context.Context, scopeKey, cursor string, opt *ListOptions) (Page, error) {
+	return r.list(ctx, false, scopeKey, cursor, opt)
+}
+
+// ListTemplates answers resources/templates/list (same rules as List;
+// cursors of one method are refused by the other).
+func (r *Resources) ListTemplates(ctx context.Context, scopeKey, cursor string, opt *ListOptions) (Page, error) {
+	return r.list(ctx, true, scopeKey, cursor, opt)
+}
+
+func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor string, opt *ListOptions) (Page, error) {
+	if r == nil || !r.ref.acquire() {
+		return Page{}, argumentError("mcpresources: registry closed")
+	}
+	defer r.ref.release()
+	pageSize := 0
+	if opt != nil {
+		pageSize = opt.PageSize
+	}
+	if pageSize < 0 || pageSize > 1<<31 {
+		return Page{}, argumentError("mcpresources: page size out of range")
+	}
+	env, err := begin(ctx)
+	if err != nil {
+		return Page{}, err
+	}
+	defer env.end()
+	var res C.mcprgo_list_result
+	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(pageSize),
+		C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), &res)
+	if st != C.MCPR_OK {
+		return Page{}, env.failure(takeError(res.err, st))
+	}
+	p := Page{JSON: goBytes(res.json), NextCursor: goString(res.next_cursor)}
+	C.mcpr_page_free(res.page)
+	return p, nil
+}
+
+// request is what a call's request_data id stands for.
+type request struct{ ctx context.Context }
+
+var (
+	requests  sync.Map // uint64 -> *request, while the call runs
+	requestID atomic.Uint64
+)
+
+// callEnv maps a context onto one library call: the request id its
+// callbacks find their context with, the deadline in milliseconds, and a
+// cancellation token cancelled when ctx is done. end waits for that
+// cancellation to have finished before freeing the token.
+type callEnv struct {
+	ctx       context.Context
+	id        uint64
+	timeoutMs uint64
+	token     *C.mcpr_cancel
+	stop      func() bool
+	cancelled chan struct{}
+}
+
+func begin(ctx context.Context) (*callEnv, error) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	switch err := ctx.Err(); {
+	case errors.Is(err, context.DeadlineExceeded):
+		return nil, &Error{Status: StatusDeadlineExceeded, Code: internalCode, Message: deadlineExceededMessage}
+	case err != nil:
+		return nil, &Error{Status: StatusCanceled, Code: internalCode, Message: canceledMessage}
+	}
+	env := &callEnv{ctx: ctx, id: requestID.Add(1)}
+	if d, ok := ctx.Deadline(); ok {
+		left := time.Until(d)
+		if left <= 0 {
+			return nil, &Error{Status: StatusDeadlineExceeded, Code: internalCode, Message: deadlineExceededMessage}
+		}
+		// Rounded up: the library's deadline never passes before ctx's.
+		env.timeoutMs = uint64((left + time.Millisecond - 1) / time.Millisecond)
+	}
+	requests.Store(env.id, &request{ctx: ctx})
+	if ctx.Done() != nil {
+		env.token = C.mcpr_cancel_new()
+		env.cancelled = make(chan struct{})
+		token, cancelled := env.token, env.cancelled
+		env.stop = context.AfterFunc(ctx, func() {
+			defer close(cancelled)
+			C.mcpr_cancel_cancel(token)
+		})
+	}
+	return env, nil
+}
+
+func (env *callEnv) end() {
+	if env.stop != nil {
+		if !env.stop() {
+			<-env.cancelled // the cancelling goroutine still uses the token
+		}
+		C.mcpr_cancel_free(env.token)
+	}
+	requests.Delete(env.id)
+}
+
+// failure reports a context deadline as StatusDeadlineExceeded even when
+// the token's cancellation won the race against the library's own timer.
+func (env *callEnv) failure(e *Error) error {
+	if e.Status == StatusCanceled && errors.Is(env.ctx.Err(), context.DeadlineExceeded) {
+		return &Error{Status: StatusDeadlineExceeded, Code: internalCode, Message: deadlineExceededMessage, cause: e.cause}
+	}
+	return e
+}

@@ -1,0 +1,132 @@
+/* shim.c - trampolines from the library's callback tables to the Go
+ * exports, the native allow-all policy, and the functions that fill the
+ * library's options structs (see shim.h). */
+#include "shim.h"
+
+#include "_cgo_export.h"
+
+static mcpr_cb_result tramp_resolve(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan) {
+    return mcprgoResolve((uintptr_t)ud, (mcpr_call *)call, (mcpr_match *)m, plan);
+}
+
+static mcpr_cb_result tramp_read(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
+    return mcprgoRead((uintptr_t)ud, (mcpr_call *)call, (mcpr_target *)t, out);
+}
+
+static void tramp_release(void *ud) { mcprgoRelease((uintptr_t)ud); }
+
+static mcpr_cb_result tramp_discover(void *ud, const mcpr_call *call, const mcpr_definition *d) {
+    return mcprgoDiscover((uintptr_t)ud, (mcpr_call *)call, (mcpr_definition *)d);
+}
+
+static mcpr_cb_result tramp_visibility(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_visibility *out) {
+    return mcprgoVisibility((uintptr_t)ud, (mcpr_call *)call, (mcpr_target *)t, out);
+}
+
+static mcpr_cb_result tramp_policy_read(void *ud, const mcpr_call *call, const mcpr_target *t) {
+    return mcprgoPolicyRead((uintptr_t)ud, (mcpr_call *)call, (mcpr_target *)t);
+}
+
+static mcpr_cb_result allow_discover(void *ud, const mcpr_call *call, const mcpr_definition *d) {
+    (void)ud, (void)call, (void)d;
+    return MCPR_CB_OK;
+}
+
+static mcpr_cb_result allow_visibility(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_visibility *out) {
+    (void)ud, (void)call, (void)t;
+    out->visible = true;
+    out->disclose_issue_uri = true;
+    return MCPR_CB_OK;
+}
+
+static mcpr_cb_result allow_read(void *ud, const mcpr_call *call, const mcpr_target *t) {
+    (void)ud, (void)call, (void)t;
+    return MCPR_CB_OK;
+}
+
+mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve, mcpr_error **err) {
+    mcpr_binding_callbacks cb = {
+        .user_data = (void *)handle,
+        .resolve = go_resolve ? tramp_resolve : mcpr_resolve_single,
+        .read = tramp_read,
+        .release = tramp_release,
+    };
+    return mcpr_builder_add(b, def, &cb, err);
+}
+
+mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, mcpr_error **err) {
+    mcpr_policy_callbacks cb = {
+        .user_data = (void *)handle,
+        .discover = tramp_discover,
+        .visibility = tramp_visibility,
+        .read = tramp_policy_read,
+        .release = tramp_release,
+    };
+    return mcpr_builder_set_policy(b, &cb, err);
+}
+
+mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err) {
+    mcpr_policy_callbacks cb = {
+        .user_data = NULL,
+        .discover = allow_discover,
+        .visibility = allow_visibility,
+        .read = allow_read,
+        .release = NULL,
+    };
+    return mcpr_builder_set_policy(b, &cb, err);
+}
+
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, uint64_t timeout_ms, const mcpr_cancel *cancel,
+                        uint64_t request, const mcpr_executor *executor, mcprgo_read_result *out) {
+    mcpr_read_options opt = {
+        .timeout_ms = timeout_ms,
+        .cancel = cancel,
+        .request_data = (void *)(uintptr_t)request,
+        .executor = executor,
+    };
+    out->bundle = NULL;
+    out->err = NULL;
+    out->json.ptr = NULL;
+    out->json.len = 0;
+    out->partial = false;
+    mcpr_status st = mcpr_read(r, uri, &opt, &out->bundle, &out->err);
+    if (st == MCPR_OK) {
+        out->json = mcpr_bundle_json(out->bundle);
+        out->partial = mcpr_bundle_is_partial(out->bundle);
+    }
+    return st;
+}
+
+mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
+                        uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request, mcprgo_list_result *out) {
+    mcpr_list_options opt = {
+        .scope_key = scope_key,
+        .cursor = cursor,
+        .page_size = page_size,
+        .timeout_ms = timeout_ms,
+        .cancel = cancel,
+        .request_data = (void *)(uintptr_t)request,
+    };
+    out->page = NULL;
+    out->err = NULL;
+    out->json.ptr = NULL;
+    out->json.len = 0;
+    out->next_cursor.ptr = NULL;
+    out->next_cursor.len = 0;
+    mcpr_status st = templates ? mcpr_list_templates(r, &opt, &out->page, &out->err)
+                               : mcpr_list(r, &opt, &out->page, &out->err);
+    if (st == MCPR_OK) {
+        out->json = mcpr_page_json(out->page);
+        out->next_cursor = mcpr_page_next_cursor(out->page);
+    }
+    return st;
+}
+
+void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out) {
+    out->status = mcpr_error_status(e);
+    out->code = mcpr_error_jsonrpc_code(e);
+    out->message = mcpr_error_message(e);
+    out->cause = mcpr_error_cause(e);
+}
+
+uint64_t mcprgo_call_request(const mcpr_call *c) { return (uint64_t)(uintptr_t)mcpr_call_request_data(c); }

@@ -1,0 +1,62 @@
+/* shim.h - the C side of the Go binding (package mcpresources).
+ *
+ * The library's callback tables take C function pointers; cgo exports Go
+ * functions with their own prototypes, so the trampolines in shim.c adapt
+ * one to the other. Every options struct of the library is filled in
+ * exactly one place: the mcprgo_* call functions below, which take scalar
+ * arguments (when a struct gains a field, only the function and its single
+ * Go caller change). user_data and request_data carry integers (a
+ * runtime/cgo.Handle, a request id), never Go pointers. */
+#ifndef MCPRGO_SHIM_H
+#define MCPRGO_SHIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "mcp_resources.h"
+
+/* What mcprgo_read returns besides the status (written on every call). */
+typedef struct {
+    mcpr_bundle *bundle;
+    mcpr_str json;
+    bool partial;
+    mcpr_error *err;
+} mcprgo_read_result;
+
+/* What mcprgo_list returns besides the status (written on every call). */
+typedef struct {
+    mcpr_page *page;
+    mcpr_str json;
+    mcpr_str next_cursor;
+    mcpr_error *err;
+} mcprgo_list_result;
+
+/* Everything an error object carries, read in one call. */
+typedef struct {
+    mcpr_status status;
+    int32_t code;
+    mcpr_str message;
+    mcpr_str cause;
+} mcprgo_error_info;
+
+/* Adds a definition served by the Go binding behind `handle`; with
+ * go_resolve false the native mcpr_resolve_single plans the read. */
+mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve, mcpr_error **err);
+/* Sets the Go policy behind `handle`. */
+mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, mcpr_error **err);
+/* Sets the native allow-all policy (no Go callback at all). */
+mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err);
+
+/* mcpr_read with its options. */
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, uint64_t timeout_ms, const mcpr_cancel *cancel,
+                        uint64_t request, const mcpr_executor *executor, mcprgo_read_result *out);
+/* mcpr_list (templates false) or mcpr_list_templates with their options. */
+mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
+                        uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request, mcprgo_list_result *out);
+
+/* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
+void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);
+/* The request id carried by a callback's request_data (0 = none). */
+uint64_t mcprgo_call_request(const mcpr_call *c);
+
+#endif
