@@ -33,6 +33,42 @@ var AllowAll Policy = allowAll{}
 
 type allowAll struct{}
 
+// PolicyFuncs is a Policy made of functions; a nil function allows
+// natively, without a Go callback (Discover and Read: allowed; Visibility:
+// visible, issues may name the URI). Each Go callback is a cgo crossing,
+// and the library asks Visibility and Read several times per read (before
+// reading and in the recheck, for the requested target and each item), so
+// leaving out what a policy does not need makes reads cheaper.
+type PolicyFuncs struct {
+	DiscoverFunc   func(ctx context.Context, def Definition) error
+	VisibilityFunc func(ctx context.Context, t Target) (Visibility, error)
+	ReadFunc       func(ctx context.Context, t Target) error
+}
+
+// Discover calls f.DiscoverFunc (nil: allowed).
+func (f PolicyFuncs) Discover(ctx context.Context, def Definition) error {
+	if f.DiscoverFunc == nil {
+		return nil
+	}
+	return f.DiscoverFunc(ctx, def)
+}
+
+// Visibility calls f.VisibilityFunc (nil: visible, issues may name the URI).
+func (f PolicyFuncs) Visibility(ctx context.Context, t Target) (Visibility, error) {
+	if f.VisibilityFunc == nil {
+		return Visibility{Visible: true, DiscloseIssueURI: true}, nil
+	}
+	return f.VisibilityFunc(ctx, t)
+}
+
+// Read calls f.ReadFunc (nil: allowed).
+func (f PolicyFuncs) Read(ctx context.Context, t Target) error {
+	if f.ReadFunc == nil {
+		return nil
+	}
+	return f.ReadFunc(ctx, t)
+}
+
 func (allowAll) Discover(context.Context, Definition) error { return nil }
 func (allowAll) Visibility(context.Context, Target) (Visibility, error) {
 	return Visibility{Visible: true, DiscloseIssueURI: true}, nil
@@ -74,9 +110,8 @@ const (
 // requestContext finds the context of the Read or List call a callback
 // serves. A call that already returned (an abandoned body reader starting
 // late) has none: its callbacks see a cancelled context.
-func requestContext(call *C.mcpr_call) context.Context {
-	id := uint64(C.mcprgo_call_request(call))
-	if id != 0 {
+func requestContext(req C.uint64_t) context.Context {
+	if id := uint64(req); id != 0 {
 		if v, ok := requests.Load(id); ok {
 			return v.(*request).ctx
 		}
@@ -100,8 +135,8 @@ var finishedContext = func() context.Context {
 // would leave the library's frames on the stack: the Go runtime then
 // aborts the process. invoke says so on stderr first; callbacks in tests
 // must use t.Error and return an error instead.
-func invoke(call *C.mcpr_call, f func(ctx context.Context) error) (res C.mcpr_cb_result) {
-	cs := newCallState(requestContext(call), call)
+func invoke(req C.uint64_t, call *C.mcpr_call, f func(ctx context.Context) error) (res C.mcpr_cb_result) {
+	cs := newCallState(requestContext(req), call)
 	returned := false
 	defer func() {
 		if returned {
@@ -145,18 +180,18 @@ type bindingEntry struct {
 }
 
 //export mcprgoResolve
-func mcprgoResolve(h C.uintptr_t, call *C.mcpr_call, m *C.mcpr_match, plan *C.mcpr_plan_builder) C.mcpr_cb_result {
+func mcprgoResolve(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, m *C.mcpr_match, plan *C.mcpr_plan_builder) C.mcpr_cb_result {
 	e := cgo.Handle(h).Value().(*bindingEntry)
-	return invoke(call, func(ctx context.Context) error {
+	return invoke(req, call, func(ctx context.Context) error {
 		cs := ctx.(*callState)
 		return e.resolver.Resolve(ctx, Match{cs: cs, m: m}, &Plan{cs: cs, p: plan})
 	})
 }
 
 //export mcprgoRead
-func mcprgoRead(h C.uintptr_t, call *C.mcpr_call, t *C.mcpr_target, out *C.mcpr_payload_builder) C.mcpr_cb_result {
+func mcprgoRead(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcpr_target, out *C.mcpr_payload_builder) C.mcpr_cb_result {
 	e := cgo.Handle(h).Value().(*bindingEntry)
-	return invoke(call, func(ctx context.Context) error {
+	return invoke(req, call, func(ctx context.Context) error {
 		cs := ctx.(*callState)
 		return e.binding.Read(ctx, Target{cs: cs, t: t}, &Payload{cs: cs, o: out})
 	})
@@ -168,17 +203,17 @@ func mcprgoRelease(h C.uintptr_t) {
 }
 
 //export mcprgoDiscover
-func mcprgoDiscover(h C.uintptr_t, call *C.mcpr_call, d *C.mcpr_definition) C.mcpr_cb_result {
+func mcprgoDiscover(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, d *C.mcpr_definition) C.mcpr_cb_result {
 	p := cgo.Handle(h).Value().(Policy)
-	return invoke(call, func(ctx context.Context) error {
+	return invoke(req, call, func(ctx context.Context) error {
 		return p.Discover(ctx, Definition{cs: ctx.(*callState), d: d})
 	})
 }
 
 //export mcprgoVisibility
-func mcprgoVisibility(h C.uintptr_t, call *C.mcpr_call, t *C.mcpr_target, out *C.mcpr_visibility) C.mcpr_cb_result {
+func mcprgoVisibility(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcpr_target, out *C.mcpr_visibility) C.mcpr_cb_result {
 	p := cgo.Handle(h).Value().(Policy)
-	return invoke(call, func(ctx context.Context) error {
+	return invoke(req, call, func(ctx context.Context) error {
 		v, err := p.Visibility(ctx, Target{cs: ctx.(*callState), t: t})
 		if err == nil {
 			out.visible = C.bool(v.Visible)
@@ -189,9 +224,9 @@ func mcprgoVisibility(h C.uintptr_t, call *C.mcpr_call, t *C.mcpr_target, out *C
 }
 
 //export mcprgoPolicyRead
-func mcprgoPolicyRead(h C.uintptr_t, call *C.mcpr_call, t *C.mcpr_target) C.mcpr_cb_result {
+func mcprgoPolicyRead(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcpr_target) C.mcpr_cb_result {
 	p := cgo.Handle(h).Value().(Policy)
-	return invoke(call, func(ctx context.Context) error {
+	return invoke(req, call, func(ctx context.Context) error {
 		return p.Read(ctx, Target{cs: ctx.(*callState), t: t})
 	})
 }

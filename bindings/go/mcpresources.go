@@ -95,7 +95,8 @@ func (b *Builder) with(f func(*C.mcpr_builder) error) error {
 }
 
 // SetPolicy sets the policy (required before Build; a later call replaces
-// it). AllowAll installs the library's native allow-all policy.
+// it). AllowAll installs the library's native allow-all policy; the nil
+// functions of a PolicyFuncs are native too.
 func (b *Builder) SetPolicy(p Policy) error {
 	if p == nil {
 		return argumentError("mcpresources: nil policy")
@@ -108,8 +109,29 @@ func (b *Builder) SetPolicy(p Policy) error {
 			}
 			return nil
 		}
+		goCallbacks := C.unsigned(C.MCPRGO_DISCOVER | C.MCPRGO_VISIBILITY | C.MCPRGO_READ)
+		var pf *PolicyFuncs
+		switch f := p.(type) {
+		case PolicyFuncs:
+			pf = &f
+		case *PolicyFuncs:
+			pf = f
+		}
+		if pf != nil {
+			goCallbacks = 0
+			if pf.DiscoverFunc != nil {
+				goCallbacks |= C.MCPRGO_DISCOVER
+			}
+			if pf.VisibilityFunc != nil {
+				goCallbacks |= C.MCPRGO_VISIBILITY
+			}
+			if pf.ReadFunc != nil {
+				goCallbacks |= C.MCPRGO_READ
+			}
+			p = *pf // a copy: later changes to the caller's struct do not race
+		}
 		h := cgo.NewHandle(p)
-		if st := C.mcprgo_builder_set_policy(cb, C.uintptr_t(h), &e); st != C.MCPR_OK {
+		if st := C.mcprgo_builder_set_policy(cb, C.uintptr_t(h), goCallbacks, &e); st != C.MCPR_OK {
 			h.Delete() // release never runs for a refused table
 			return takeError(e, st)
 		}

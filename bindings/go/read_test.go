@@ -280,3 +280,41 @@ func TestVersionIsTheCrateVersion(t *testing.T) {
 		t.Fatalf("version %q", v)
 	}
 }
+
+func TestPolicyFuncsRunOnlyTheGivenFunctions(t *testing.T) {
+	var discovered int
+	p := mcpr.PolicyFuncs{DiscoverFunc: func(ctx context.Context, d mcpr.Definition) error {
+		discovered++
+		if d.Name() == "b" {
+			return mcpr.ErrUnavailable
+		}
+		return nil
+	}}
+	r := (&reg{policy: p}).add(def("doc://a", "a"), text("a")).add(def("doc://b", "b"), text("b")).build(t)
+	if _, err := r.Read(context.Background(), "doc://a", nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Read(context.Background(), "doc://b", nil)
+	asError(t, err, mcpr.StatusUnavailable)
+	if discovered == 0 {
+		t.Fatal("Discover never ran")
+	}
+	// Pointer form, with a read denial and native discovery.
+	q := &mcpr.PolicyFuncs{ReadFunc: func(ctx context.Context, tg mcpr.Target) error {
+		if tg.URI() == "doc://b" {
+			return mcpr.ErrUnavailable
+		}
+		return nil
+	}}
+	r2 := (&reg{policy: q}).add(def("doc://a", "a"), text("a")).add(def("doc://b", "b"), text("b")).build(t)
+	if _, err := r2.Read(context.Background(), "doc://a", nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err = r2.Read(context.Background(), "doc://b", nil)
+	asError(t, err, mcpr.StatusUnavailable)
+	// No functions: everything allowed.
+	r3 := (&reg{policy: mcpr.PolicyFuncs{}}).add(def("doc://a", "a"), text("a")).build(t)
+	if _, err := r3.Read(context.Background(), "doc://a", nil); err != nil {
+		t.Fatal(err)
+	}
+}

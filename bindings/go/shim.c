@@ -5,26 +5,30 @@
 
 #include "_cgo_export.h"
 
+/* The request id of a callback's call, read here so that the Go side needs
+ * no extra call back into C for it. */
+#define REQ(call) ((uint64_t)(uintptr_t)mcpr_call_request_data(call))
+
 static mcpr_cb_result tramp_resolve(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan) {
-    return mcprgoResolve((uintptr_t)ud, (mcpr_call *)call, (mcpr_match *)m, plan);
+    return mcprgoResolve((uintptr_t)ud, REQ(call), (mcpr_call *)call, (mcpr_match *)m, plan);
 }
 
 static mcpr_cb_result tramp_read(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
-    return mcprgoRead((uintptr_t)ud, (mcpr_call *)call, (mcpr_target *)t, out);
+    return mcprgoRead((uintptr_t)ud, REQ(call), (mcpr_call *)call, (mcpr_target *)t, out);
 }
 
 static void tramp_release(void *ud) { mcprgoRelease((uintptr_t)ud); }
 
 static mcpr_cb_result tramp_discover(void *ud, const mcpr_call *call, const mcpr_definition *d) {
-    return mcprgoDiscover((uintptr_t)ud, (mcpr_call *)call, (mcpr_definition *)d);
+    return mcprgoDiscover((uintptr_t)ud, REQ(call), (mcpr_call *)call, (mcpr_definition *)d);
 }
 
 static mcpr_cb_result tramp_visibility(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_visibility *out) {
-    return mcprgoVisibility((uintptr_t)ud, (mcpr_call *)call, (mcpr_target *)t, out);
+    return mcprgoVisibility((uintptr_t)ud, REQ(call), (mcpr_call *)call, (mcpr_target *)t, out);
 }
 
 static mcpr_cb_result tramp_policy_read(void *ud, const mcpr_call *call, const mcpr_target *t) {
-    return mcprgoPolicyRead((uintptr_t)ud, (mcpr_call *)call, (mcpr_target *)t);
+    return mcprgoPolicyRead((uintptr_t)ud, REQ(call), (mcpr_call *)call, (mcpr_target *)t);
 }
 
 static mcpr_cb_result allow_discover(void *ud, const mcpr_call *call, const mcpr_definition *d) {
@@ -54,12 +58,12 @@ mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, 
     return mcpr_builder_add(b, def, &cb, err);
 }
 
-mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, mcpr_error **err) {
+mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, unsigned go_callbacks, mcpr_error **err) {
     mcpr_policy_callbacks cb = {
         .user_data = (void *)handle,
-        .discover = tramp_discover,
-        .visibility = tramp_visibility,
-        .read = tramp_policy_read,
+        .discover = (go_callbacks & MCPRGO_DISCOVER) ? tramp_discover : allow_discover,
+        .visibility = (go_callbacks & MCPRGO_VISIBILITY) ? tramp_visibility : allow_visibility,
+        .read = (go_callbacks & MCPRGO_READ) ? tramp_policy_read : allow_read,
         .release = tramp_release,
     };
     return mcpr_builder_set_policy(b, &cb, err);
@@ -128,5 +132,3 @@ void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out) {
     out->message = mcpr_error_message(e);
     out->cause = mcpr_error_cause(e);
 }
-
-uint64_t mcprgo_call_request(const mcpr_call *c) { return (uint64_t)(uintptr_t)mcpr_call_request_data(c); }

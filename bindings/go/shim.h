@@ -42,8 +42,14 @@ typedef struct {
 /* Adds a definition served by the Go binding behind `handle`; with
  * go_resolve false the native mcpr_resolve_single plans the read. */
 mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve, mcpr_error **err);
-/* Sets the Go policy behind `handle`. */
-mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, mcpr_error **err);
+/* Which policy callbacks go to Go (the others are the native allow). */
+#define MCPRGO_DISCOVER 1u
+#define MCPRGO_VISIBILITY 2u
+#define MCPRGO_READ 4u
+/* Sets the Go policy behind `handle`: the callbacks named in go_callbacks
+ * call into Go, the others allow natively (visibility: visible, issues may
+ * name the URI). */
+mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, unsigned go_callbacks, mcpr_error **err);
 /* Sets the native allow-all policy (no Go callback at all). */
 mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err);
 
@@ -56,7 +62,5 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
 
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);
-/* The request id carried by a callback's request_data (0 = none). */
-uint64_t mcprgo_call_request(const mcpr_call *c);
 
 #endif
