@@ -355,7 +355,7 @@ typedef struct {
 } mcpr_policy_callbacks;
 
 /**
- * A configurable limit (one per row of DESIGN.md section 5; timeouts in
+ * A configurable limit (one per row of docs/BEHAVIOUR.md §7; timeouts in
  * milliseconds). A plain integer so that an unknown value is reported as
  * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
  */

@@ -7,7 +7,7 @@
 //! budgets and deadlines, returns partial bundles with a diagnostic report
 //! when some items fail, and paginates listings with signed, expiring cursors.
 //!
-//! Layers (see `DESIGN.md` section 2): [`identity`], [`template`],
+//! Layers (see `docs/ARCHITECTURE.md`): [`identity`], [`template`],
 //! [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
 //! [`limits`], [`listing`], [`scope`], [`executor`], [`error`], plus the
 //! private `cursor` module (signed pagination tokens); the C ABI lives in

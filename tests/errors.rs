@@ -1,4 +1,4 @@
-//! DESIGN section 3 "Errors": Failure kinds, safe messages, private causes,
+//! docs/BEHAVIOUR.md §10 (errors): Failure kinds, safe messages, private causes,
 //! JSON-RPC codes.
 
 use std::error::Error;

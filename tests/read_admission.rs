@@ -1,4 +1,4 @@
-//! SPEC.md "Admission, deadlines and reporting space" (admission and
+//! docs/SPEC-TESTS.md section "Admission, deadlines and reporting space" (admission and
 //! reporting space): one test per requirement, with exact byte edges.
 
 mod read_support;

@@ -1,4 +1,4 @@
-//! Audit of SPEC.md "Authorization and completion", "Partial bundles" and
+//! Audit of the docs/SPEC-TESTS.md sections "Authorization and completion", "Partial bundles" and
 //! "Admission, deadlines and reporting space": edge cases where two rules
 //! meet (an issue and a recheck, admission stops and denials, first and
 //! final visibility, exact size edges with escaping). Each test is named
@@ -20,7 +20,7 @@ fn codes(b: &ResourceBundle) -> Vec<String> {
     issue_list(b).into_iter().map(|(c, _)| c).collect()
 }
 
-// DESIGN 3: "An item that already has an issue and is revoked at the
+// BEHAVIOUR §5: "An item that already has an issue and is revoked at the
 // recheck keeps its first code."
 #[test]
 fn item_with_an_issue_revoked_at_recheck_keeps_its_first_code() {
@@ -40,7 +40,7 @@ fn item_with_an_issue_revoked_at_recheck_keeps_its_first_code() {
     assert!(b.issues()[0].retryable());
 }
 
-// DESIGN 3: "an item that became hidden at the recheck loses its issue
+// BEHAVIOUR §5: "an item that became hidden at the recheck loses its issue
 // (hidden items are never reported)", and it is not counted in
 // issuesOmitted either (SPEC: "A now-hidden item is removed without a
 // warning or count").
@@ -215,7 +215,7 @@ fn report_shrinking_in_a_read_keeps_partial_and_the_total_count() {
     assert_eq!(item_uris(&b), vec!["x://i/40"]);
 }
 
-// DESIGN 3 step 7: "the whole read fails with the code of the first
+// BEHAVIOUR §5 step 7: "the whole read fails with the code of the first
 // visible issue" - an earlier issue of an item hidden at the recheck does
 // not decide the kind.
 #[test]

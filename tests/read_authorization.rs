@@ -1,4 +1,4 @@
-//! SPEC.md "Authorization and completion": one test per requirement.
+//! docs/SPEC-TESTS.md section "Authorization and completion": one test per requirement.
 
 mod read_support;
 

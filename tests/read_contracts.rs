@@ -1,4 +1,4 @@
-//! SPEC.md "Resource contracts": what the gateway owns, what it depends on,
+//! docs/SPEC-TESTS.md section "Resource contracts": what the gateway owns, what it depends on,
 //! and the identities it hands to policy and storage.
 
 use std::sync::{Arc, Mutex};

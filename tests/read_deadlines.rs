@@ -1,5 +1,5 @@
-//! SPEC.md "Admission, deadlines and reporting space" (deadlines) and
-//! DESIGN.md section 7: request scopes, item deadlines, cancellation, the
+//! docs/SPEC-TESTS.md section "Admission, deadlines and reporting space" (deadlines) and
+//! docs/BEHAVIOUR.md §8: request scopes, item deadlines, cancellation, the
 //! executor, abandoned and panicking readers. Bounds are generous: the
 //! machine is small and shared.
 

@@ -1,4 +1,4 @@
-//! SPEC.md "Admission, deadlines and reporting space" (configuration
+//! docs/SPEC-TESTS.md section "Admission, deadlines and reporting space" (configuration
 //! sentences), exercised through what a read depends on.
 
 mod read_support;

@@ -1,4 +1,4 @@
-//! SPEC.md "Resource contracts": "It owns no listener, background worker
+//! docs/SPEC-TESTS.md section "Resource contracts": "It owns no listener, background worker
 //! or application job." Alone in its binary so that no other test's thread
 //! changes the thread count while it measures.
 

@@ -1,4 +1,4 @@
-//! SPEC.md "Partial bundles": one test per requirement.
+//! docs/SPEC-TESTS.md section "Partial bundles": one test per requirement.
 
 mod read_support;
 

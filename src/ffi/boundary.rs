@@ -171,7 +171,7 @@ pub const MCPR_CB_UNAVAILABLE: mcpr_cb_result = 1;
 /// `mcpr_call_set_cause`, or a fixed text when none was set.
 pub const MCPR_CB_FAILED: mcpr_cb_result = 2;
 
-/// A configurable limit (one per row of DESIGN.md section 5; timeouts in
+/// A configurable limit (one per row of docs/BEHAVIOUR.md §7; timeouts in
 /// milliseconds). A plain integer so that an unknown value is reported as
 /// `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
 pub type mcpr_limit = u32;

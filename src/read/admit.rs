@@ -1,4 +1,4 @@
-//! Body reads and admission (DESIGN.md section 3 step 5, sections 5 and 7).
+//! Body reads and admission (docs/BEHAVIOUR.md §5 step 5, §7 and §8).
 //!
 //! Bodies are read sequentially in plan order. Admission starts with the
 //! payload budget `max_payload_bytes - report_payload_bytes` and the encoded

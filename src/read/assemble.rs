@@ -1,4 +1,4 @@
-//! Assembly (DESIGN.md section 3 step 7, sections 4 and 5): issues in plan
+//! Assembly (docs/BEHAVIOUR.md §5 step 7, §6 and §7): issues in plan
 //! order, whole-read failure when no application item survives a non-empty
 //! final visible selection, the report shrunk into its reserved space, the
 //! warning item first, admitted items in plan order, the final size check.

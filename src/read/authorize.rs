@@ -1,4 +1,4 @@
-//! Authorization before any body read (DESIGN.md section 3, steps 1-4):
+//! Authorization before any body read (docs/BEHAVIOUR.md §5, steps 1-4):
 //! discovery, resolve and plan validation, the requested target, and the
 //! visibility and read permission of every planned item. Also the guarded
 //! callback helpers shared by the other stages.

@@ -1,9 +1,9 @@
 //! The read pipeline: authorize -> admit/read -> recheck -> assemble.
 //!
-//! [`Resources::read`] runs the authorization sequence of DESIGN.md
-//! section 3 under a request scope (section 7), admits bodies under the
-//! budgets of section 5, and returns the JSON text of an MCP
-//! `resources/read` result (section 4) as a [`ResourceBundle`].
+//! [`Resources::read`] runs the authorization sequence of
+//! docs/BEHAVIOUR.md §5 under a request scope (§8), admits bodies under the
+//! budgets of §7, and returns the JSON text of an MCP `resources/read`
+//! result (§6) as a [`ResourceBundle`].
 
 mod admit;
 mod assemble;
@@ -209,7 +209,7 @@ impl Resources {
             options.cancel.clone(),
             options.request_data.clone(),
         );
-        // Closed on every return path (SPEC: the direct API creates and
+        // Closed on every return path (BEHAVIOUR §8: the direct API creates and
         // closes its scope).
         let _closer = scope.close_on_drop();
         authorize::check_scope(&scope)?;

@@ -1,4 +1,4 @@
-//! The final authorization check (DESIGN.md section 3, step 6): discovery,
+//! The final authorization check (docs/BEHAVIOUR.md §5, step 6): discovery,
 //! the requested target, and every planned item's current visibility and
 //! read permission.
 //!
