@@ -1,11 +1,46 @@
 #!/usr/bin/env bash
 # Benchmarks: the Rust benches (cargo bench; benches/read.rs measures the
-# Rust API's small exact read) and the C ABI read benchmark
-# (c-tests/bench_read.c, built by CMake), printing ns/read for both.
-# Usage: scripts/bench.sh [C iterations]
+# Rust API's small exact read), the C ABI read benchmark
+# (c-tests/bench_read.c, built by CMake), the Go binding's small exact read
+# (bindings/go, policy in Go and native) and the same read through a client
+# session of the official Go SDK, served by the SDK's own resource handler
+# and by the library through bindings/go/mcpsdk. Prints every figure, then
+# the small exact read side by side. Nothing is asserted.
+# Usage: scripts/bench.sh [C iterations]   (MCPR_BENCH_SKIP_CARGO=1 skips cargo bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo bench
+if [ "${MCPR_BENCH_SKIP_CARGO:-0}" != 1 ]; then
+  cargo bench
+fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build --target bench_read
-./build/bench_read "${1:-200000}"
+iterations="${1:-200000}"
+c_out="$(./build/bench_read "$iterations")"
+echo "$c_out"
+
+. scripts/go-env.sh
+go_out="$(cd bindings/go && go test -run '^$' -bench 'SmallExactRead' -benchtime "${iterations}x" .)"
+echo "$go_out"
+sdk_iterations=$((iterations / 10 > 1000 ? iterations / 10 : 1000))
+sdk_out="$(cd bindings/go/mcpsdk && go test -run '^$' -bench 'SDKSessionSmallExactRead' -benchtime "${sdk_iterations}x" .)"
+echo "$sdk_out"
+
+ns() { # ns/op of the benchmark line matching $2 in $1
+  printf '%s\n' "$1" | awk -v pat="$2" '$0 ~ pat { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op" || $(i+1) == "ns/read") { print $i; exit } }'
+}
+c_inline="$(ns "$c_out" 'small_exact_read/inline')"
+row() { # label, ns
+  if [ -n "$2" ] && [ -n "$c_inline" ]; then
+    awk -v l="$1" -v n="$2" -v c="$c_inline" 'BEGIN { printf "  %-58s %10.0f ns/read  %6.1fx C\n", l, n, n / c }'
+  else
+    printf '  %-58s %10s\n' "$1" "${2:-n/a}"
+  fi
+}
+echo
+echo "== small exact read (1 KiB text, exact URI), side by side"
+row "C ABI, C policy and reader (inline)" "$c_inline"
+row "Go binding, Go policy and reader (11 cgo callbacks)" "$(ns "$go_out" 'SmallExactRead/go_policy-')"
+row "Go binding, PolicyFuncs with Discover only (3 callbacks)" "$(ns "$go_out" 'SmallExactRead/go_discover_only')"
+row "Go binding, native AllowAll, Go reader (1 callback)" "$(ns "$go_out" 'SmallExactRead/native_allow_all')"
+row "Go SDK session, the SDK's own resource handler" "$(ns "$sdk_out" 'sdk_own_handler')"
+row "Go SDK session, the library through mcpsdk.Install" "$(ns "$sdk_out" 'mcpsdk_adapter')"

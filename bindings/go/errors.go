@@ -70,6 +70,9 @@ type Error struct {
 	Code int
 	// Message is the safe message (a fixed text; may be shown to clients).
 	Message string
+	// JSONRPC is the JSON-RPC error object to send as the response's
+	// "error" member.
+	JSONRPC []byte
 	cause   string
 }
 

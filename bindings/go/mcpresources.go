@@ -365,12 +365,16 @@ func (e *Executor) Close() {
 type ReadOptions struct {
 	// Executor runs body reads (nil = inline on the calling goroutine).
 	Executor *Executor
+	// Revision is the negotiated MCP protocol revision ("" = the newest).
+	Revision string
 }
 
 // ListOptions are the options of List and ListTemplates (nil = defaults).
 type ListOptions struct {
 	// PageSize is the requested page size (0 = the registry's default).
 	PageSize int
+	// Revision is the negotiated MCP protocol revision ("" = the newest).
+	Revision string
 }
 
 // Bundle is a resources/read result.

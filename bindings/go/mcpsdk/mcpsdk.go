@@ -1,0 +1,300 @@
+// Package mcpsdk serves an mcp-resources registry on a *mcp.Server of the
+// official Go MCP SDK (github.com/modelcontextprotocol/go-sdk).
+//
+// Install adds a receiving middleware that answers resources/read,
+// resources/list and resources/templates/list with the library: the
+// library's JSON goes to the client unchanged (no re-marshal through the
+// SDK's content structs), errors are the library's JSON-RPC error objects,
+// the protocol revision is the one the request or the session negotiated,
+// the scope key of listings comes from the session's authorization (or a
+// function of the host), and cancellation from the request's context. It
+// also advertises the resources capability in initialize and
+// server/discover results.
+package mcpsdk
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"sort"
+
+	mcpr "github.com/mcp-resources/mcp-resources/bindings/go"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configure Install (nil = defaults).
+type Options struct {
+	// ScopeKey returns the caller scope of a listing (cursors are bound to
+	// it). nil = DefaultScopeKey.
+	ScopeKey func(ctx context.Context, req mcp.Request) (string, error)
+	// Executor runs body reads (nil = inline on the request's goroutine).
+	Executor *mcpr.Executor
+	// PageSize of listings (0 = the registry's default).
+	PageSize int
+}
+
+const (
+	methodRead          = "resources/read"
+	methodList          = "resources/list"
+	methodListTemplates = "resources/templates/list"
+	methodInitialize    = "initialize"
+	methodDiscover      = "server/discover"
+	// revisionStateless is the first revision whose requests carry their
+	// protocol version in _meta.
+	revisionStateless = "2026-07-28"
+)
+
+// Install serves res on server: resources/read, resources/list and
+// resources/templates/list go to the library (whatever AddResource
+// registered is shadowed), and initialize / server/discover results
+// advertise the resources capability (neither subscribe nor listChanged:
+// the registry is immutable). Install before the server runs sessions.
+func Install(server *mcp.Server, res *mcpr.Resources, opts *Options) {
+	a := &adapter{res: res}
+	if opts != nil {
+		a.opts = *opts
+	}
+	if a.opts.ScopeKey == nil {
+		a.opts.ScopeKey = DefaultScopeKey
+	}
+	server.AddReceivingMiddleware(a.middleware)
+}
+
+type adapter struct {
+	res  *mcpr.Resources
+	opts Options
+}
+
+func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case methodRead, methodList, methodListTemplates:
+			return a.serve(ctx, method, req)
+		case methodInitialize, methodDiscover:
+			res, err := next(ctx, method, req)
+			if err == nil {
+				advertise(res)
+			}
+			return res, err
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// advertise sets the resources capability of an initialize or discover
+// result.
+func advertise(res mcp.Result) {
+	var caps **mcp.ServerCapabilities
+	switch r := res.(type) {
+	case *mcp.InitializeResult:
+		caps = &r.Capabilities
+	case *mcp.DiscoverResult:
+		caps = &r.Capabilities
+	default:
+		return
+	}
+	if *caps == nil {
+		*caps = &mcp.ServerCapabilities{}
+	}
+	(*caps).Resources = &mcp.ResourceCapabilities{}
+}
+
+// Revision is the protocol revision of a request: a stateless
+// (2026-07-28 or later) version in the request's _meta, else the version
+// the session negotiated, else "" (the library's newest).
+func Revision(req mcp.Request) string {
+	if p := req.GetParams(); p != nil && !reflect.ValueOf(p).IsNil() {
+		if v, ok := p.GetMeta()[mcp.MetaKeyProtocolVersion].(string); ok && v >= revisionStateless {
+			return v
+		}
+	}
+	if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss != nil {
+		if ip := ss.InitializeParams(); ip != nil {
+			return ip.ProtocolVersion
+		}
+	}
+	return ""
+}
+
+// DefaultScopeKey scopes listings by the request's authorization: the
+// bearer token's user (or, without a user, a hash of its scopes), else the
+// session id, else one shared scope (stdio: one client per process).
+func DefaultScopeKey(ctx context.Context, req mcp.Request) (string, error) {
+	if extra := req.GetExtra(); extra != nil && extra.TokenInfo != nil {
+		ti := extra.TokenInfo
+		if ti.UserID != "" {
+			return "user:" + ti.UserID, nil
+		}
+		h := sha256.New()
+		for _, s := range ti.Scopes {
+			h.Write([]byte(s))
+			h.Write([]byte{0})
+		}
+		return "token-scopes:" + hex.EncodeToString(h.Sum(nil)), nil
+	}
+	if s := req.GetSession(); s != nil {
+		if id := s.ID(); id != "" {
+			return "session:" + id, nil
+		}
+	}
+	return "anonymous", nil
+}
+
+func (a *adapter) serve(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	revision := Revision(req)
+	switch method {
+	case methodRead:
+		p, _ := req.GetParams().(*mcp.ReadResourceParams)
+		if p == nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
+		}
+		b, err := a.res.Read(ctx, p.URI, &mcpr.ReadOptions{Executor: a.opts.Executor, Revision: revision})
+		if err != nil {
+			return nil, rpcError(err)
+		}
+		return &rawResult{raw: b.JSON}, nil
+	default:
+		cursor := ""
+		switch p := req.GetParams().(type) {
+		case *mcp.ListResourcesParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		case *mcp.ListResourceTemplatesParams:
+			if p != nil {
+				cursor = p.Cursor
+			}
+		}
+		scope, err := a.opts.ScopeKey(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		opt := &mcpr.ListOptions{PageSize: a.opts.PageSize, Revision: revision}
+		var pg mcpr.Page
+		if method == methodList {
+			pg, err = a.res.List(ctx, scope, cursor, opt)
+		} else {
+			pg, err = a.res.ListTemplates(ctx, scope, cursor, opt)
+		}
+		if err != nil {
+			return nil, rpcError(err)
+		}
+		return &rawResult{raw: pg.JSON}, nil
+	}
+}
+
+// rpcError is the library's JSON-RPC error object of err.
+func rpcError(err error) error {
+	var e *mcpr.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	var obj struct {
+		Code    int64           `json:"code"`
+		Message string          `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	if len(e.JSONRPC) > 0 && json.Unmarshal(e.JSONRPC, &obj) == nil {
+		return &jsonrpc.Error{Code: obj.Code, Message: obj.Message, Data: obj.Data}
+	}
+	return &jsonrpc.Error{Code: int64(e.Code), Message: e.Message}
+}
+
+// rawResult carries the library's result JSON through the SDK unchanged.
+// The SDK may add result-level _meta (the server's identity on stateless
+// requests): its members are spliced into the library's _meta object (the
+// library's own keys win), or a _meta member is put first; every other
+// byte stays the library's.
+type rawResult struct {
+	mcp.ResultBase
+	raw json.RawMessage
+}
+
+// MarshalJSON returns the library's bytes with the SDK's _meta members.
+func (r *rawResult) MarshalJSON() ([]byte, error) {
+	if len(r.Meta) == 0 || len(r.raw) < 2 || r.raw[0] != '{' {
+		return r.raw, nil
+	}
+	start, end, err := memberValue(r.raw, "_meta")
+	if err != nil {
+		return nil, err
+	}
+	if start < 0 { // no _meta: put one first
+		meta, err := json.Marshal(r.Meta)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]byte, 0, len(r.raw)+len(meta)+10)
+		out = append(out, `{"_meta":`...)
+		out = append(out, meta...)
+		if len(r.raw) > 2 {
+			out = append(out, ',')
+		}
+		return append(out, r.raw[1:]...), nil
+	}
+	value := r.raw[start:end]
+	var own map[string]json.RawMessage
+	if value[0] != '{' || json.Unmarshal(value, &own) != nil {
+		return r.raw, nil
+	}
+	keys := make([]string, 0, len(r.Meta))
+	for k := range r.Meta {
+		if _, taken := own[k]; !taken {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return r.raw, nil
+	}
+	sort.Strings(keys)
+	var members []byte
+	for _, k := range keys {
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		vb, err := json.Marshal(r.Meta[k])
+		if err != nil {
+			return nil, err
+		}
+		members = append(append(append(append(members, kb...), ':'), vb...), ',')
+	}
+	if len(own) == 0 {
+		members = members[:len(members)-1]
+	}
+	out := make([]byte, 0, len(r.raw)+len(members))
+	out = append(out, r.raw[:start+1]...)
+	out = append(out, members...)
+	return append(out, r.raw[start+1:]...), nil
+}
+
+// memberValue finds the value of the top-level member name of a JSON
+// object: its byte range [start, end), or start -1 when absent.
+func memberValue(obj []byte, name string) (start, end int, err error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if _, err := dec.Token(); err != nil { // {
+		return -1, -1, err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return -1, -1, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return -1, -1, err
+		}
+		if key, _ := tok.(string); key == name {
+			end := int(dec.InputOffset())
+			// The value's bytes end at the offset; RawMessage holds them
+			// exactly, so they start len(v) before it.
+			return end - len(v), end, nil
+		}
+	}
+	return -1, -1, nil
+}

@@ -1,0 +1,336 @@
+package mcpsdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	mcpr "github.com/mcp-resources/mcp-resources/bindings/go"
+	"github.com/mcp-resources/mcp-resources/bindings/go/mcpsdk"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var revisions = []string{"2025-11-25", "2026-07-28"}
+
+type fixture struct {
+	res          *mcpr.Resources
+	slowStarted  atomic.Int64
+	slowCanceled atomic.Int64
+}
+
+func text(s string) mcpr.Binding {
+	return mcpr.ReadFunc(func(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
+		return out.SetText("text/plain", s)
+	})
+}
+
+func def(kv ...string) []byte {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
+
+type partial struct{}
+
+func (partial) Resolve(ctx context.Context, m mcpr.Match, plan *mcpr.Plan) error {
+	if err := plan.SetRequested(m.URI(), "", nil); err != nil {
+		return err
+	}
+	if err := plan.AddItem(m.URI(), "", nil); err != nil {
+		return err
+	}
+	return plan.AddItem("doc://bundle/broken", "", nil)
+}
+
+func (partial) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
+	if t.URI() == "doc://bundle/broken" {
+		return errors.New("storage offline")
+	}
+	return out.SetText("text/plain", "bundle head")
+}
+
+func newFixture(t testing.TB) *fixture {
+	f := &fixture{}
+	b := mcpr.NewBuilder()
+	defer b.Close()
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(b.SetPolicy(mcpr.AllowAll))
+	must(b.SetLimits(mcpr.Limits{DefaultPageSize: 50}))
+	for i := 0; i < 120; i++ {
+		must(b.Add(def("uri", fmt.Sprintf("doc://item/%03d", i), "name", fmt.Sprintf("item-%03d", i)), text(fmt.Sprintf("item %d", i))))
+	}
+	must(b.Add(def("uri", "doc://empty", "name", "empty"), text("")))
+	must(b.Add(def("uri", "doc://bundle", "name", "bundle"), partial{}))
+	must(b.Add(def("uri", "doc://slow", "name", "slow"), mcpr.ReadFunc(func(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
+		f.slowStarted.Add(1)
+		select {
+		case <-ctx.Done():
+			f.slowCanceled.Add(1)
+			return ctx.Err()
+		case <-time.After(30 * time.Second):
+			return out.SetText("text/plain", "slow")
+		}
+	})))
+	must(b.Add(def("uriTemplate", "doc://files/{name}", "name", "files"), mcpr.ReadFunc(func(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
+		return out.SetText("text/plain", "file "+tg.URI())
+	})))
+	res, err := b.Build()
+	must(err)
+	t.Cleanup(res.Close)
+	f.res = res
+	return f
+}
+
+func connect(t testing.TB, f *fixture, revision string, opts *mcpsdk.Options) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
+	mcpsdk.Install(server, f.res, opts)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ss.Close() })
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: revision})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	if got := cs.InitializeResult().ProtocolVersion; got != revision {
+		t.Fatalf("negotiated %q, want %q", got, revision)
+	}
+	return cs
+}
+
+func forEachRevision(t *testing.T, f func(t *testing.T, rev string, cs *mcp.ClientSession, fx *fixture)) {
+	for _, rev := range revisions {
+		t.Run(rev, func(t *testing.T) {
+			fx := newFixture(t)
+			f(t, rev, connect(t, fx, rev, nil), fx)
+		})
+	}
+}
+
+func TestInstallAdvertisesResourcesWithoutSubscribeOrListChanged(t *testing.T) {
+	forEachRevision(t, func(t *testing.T, rev string, cs *mcp.ClientSession, fx *fixture) {
+		caps := cs.InitializeResult().Capabilities
+		if caps == nil || caps.Resources == nil || caps.Resources.ListChanged || caps.Resources.Subscribe {
+			t.Fatalf("resources capability %+v", caps)
+		}
+	})
+}
+
+func TestReadExactTemplateAndEmptyText(t *testing.T) {
+	forEachRevision(t, func(t *testing.T, rev string, cs *mcp.ClientSession, fx *fixture) {
+		ctx := context.Background()
+		r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "doc://item/007"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Contents) != 1 || r.Contents[0].Text != "item 7" || r.Contents[0].URI != "doc://item/007" {
+			t.Fatalf("exact read %+v", r.Contents)
+		}
+		r, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "doc://files/a.txt"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Contents) != 1 || r.Contents[0].Text != "file doc://files/a.txt" {
+			t.Fatalf("template read %+v", r.Contents)
+		}
+		r, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "doc://empty"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Contents) != 1 || r.Contents[0].Text != "" || r.Contents[0].Blob != nil {
+			t.Fatalf("empty read %+v", r.Contents)
+		}
+	})
+}
+
+func TestPartialBundleStartsWithTheWarning(t *testing.T) {
+	forEachRevision(t, func(t *testing.T, rev string, cs *mcp.ClientSession, fx *fixture) {
+		r, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "doc://bundle"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Contents) != 2 || !strings.HasPrefix(r.Contents[0].URI, "mcp-warning:") || r.Contents[1].Text != "bundle head" {
+			t.Fatalf("partial bundle %+v %+v", r.Contents[0], r.Contents[1])
+		}
+		if strings.Contains(r.Contents[0].Text, "storage offline") {
+			t.Fatal("the private cause reached the client")
+		}
+	})
+}
+
+func TestListPaginatesToTheEndAndRefusesForgedCursors(t *testing.T) {
+	forEachRevision(t, func(t *testing.T, rev string, cs *mcp.ClientSession, fx *fixture) {
+		ctx := context.Background()
+		seen, pages, cursor := map[string]bool{}, 0, ""
+		for {
+			r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages++
+			for _, res := range r.Resources {
+				seen[res.URI] = true
+			}
+			if r.NextCursor == "" {
+				break
+			}
+			cursor = r.NextCursor
+		}
+		if len(seen) != 123 || pages != 3 {
+			t.Fatalf("%d resources in %d pages", len(seen), pages)
+		}
+		_, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: "forged"})
+		var werr *jsonrpc.Error
+		if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
+			t.Fatalf("forged cursor: %v", err)
+		}
+		tr, err := cs.ListResourceTemplates(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tr.ResourceTemplates) != 1 || tr.ResourceTemplates[0].URITemplate != "doc://files/{name}" {
+			t.Fatalf("templates %+v", tr.ResourceTemplates)
+		}
+	})
+}
+
+func TestNotFoundUsesTheRevisionsCode(t *testing.T) {
+	forEachRevision(t, func(t *testing.T, rev string, cs *mcp.ClientSession, fx *fixture) {
+		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "doc://missing"})
+		var werr *jsonrpc.Error
+		if !errors.As(err, &werr) {
+			t.Fatalf("not a JSON-RPC error: %v", err)
+		}
+		want := int64(-32002)
+		if rev >= "2026-07-28" {
+			want = -32602
+		}
+		if werr.Code != want {
+			t.Fatalf("code %d, want %d", werr.Code, want)
+		}
+		var data struct {
+			URI string `json:"uri"`
+		}
+		if err := json.Unmarshal(werr.Data, &data); err != nil || data.URI != "doc://missing" {
+			t.Fatalf("data %s", werr.Data)
+		}
+	})
+}
+
+func TestClientCancellationReachesTheReaderAndTheSessionGoesOn(t *testing.T) {
+	forEachRevision(t, func(t *testing.T, rev string, cs *mcp.ClientSession, fx *fixture) {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "doc://slow"})
+			done <- err
+		}()
+		deadline := time.Now().Add(10 * time.Second)
+		for fx.slowStarted.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+		if err := <-done; err == nil {
+			t.Fatal("cancelled read succeeded")
+		}
+		for fx.slowCanceled.Load() == 0 && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if fx.slowCanceled.Load() != 1 {
+			t.Fatal("the cancellation never reached the reader")
+		}
+		r, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "doc://item/001"})
+		if err != nil || r.Contents[0].Text != "item 1" {
+			t.Fatalf("session unusable after the cancellation: %v", err)
+		}
+	})
+}
+
+func TestScopeKeyFunctionBindsCursors(t *testing.T) {
+	fx := newFixture(t)
+	var calls atomic.Int64
+	cs := connect(t, fx, "2025-11-25", &mcpsdk.Options{ScopeKey: func(ctx context.Context, req mcp.Request) (string, error) {
+		calls.Add(1)
+		return "tenant-a", nil
+	}, PageSize: 10})
+	r, err := cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Resources) != 10 || calls.Load() != 1 {
+		t.Fatalf("page size %d, scope calls %d", len(r.Resources), calls.Load())
+	}
+	// Another registry's server cannot continue the pagination.
+	other := connect(t, newFixture(t), "2025-11-25", nil)
+	if _, err := other.ListResources(context.Background(), &mcp.ListResourcesParams{Cursor: r.NextCursor}); err == nil {
+		t.Fatal("foreign cursor accepted")
+	}
+}
+
+func TestRevisionPrefersAStatelessRequestVersion(t *testing.T) {
+	req := &mcp.ReadResourceRequest{Params: &mcp.ReadResourceParams{URI: "x"}}
+	if got := mcpsdk.Revision(req); got != "" {
+		t.Fatalf("no session, no _meta: %q", got)
+	}
+	req.Params.Meta = mcp.Meta{mcp.MetaKeyProtocolVersion: "2026-07-28"}
+	if got := mcpsdk.Revision(req); got != "2026-07-28" {
+		t.Fatalf("stateless request: %q", got)
+	}
+	req.Params.Meta = mcp.Meta{mcp.MetaKeyProtocolVersion: "2025-11-25"}
+	if got := mcpsdk.Revision(req); got != "" {
+		t.Fatalf("an old version in _meta is not stateless: %q", got)
+	}
+}
+
+func TestStatelessResultsKeepTheSDKsServerInfo(t *testing.T) {
+	fx := newFixture(t)
+	cs := connect(t, fx, "2026-07-28", nil)
+	r, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "doc://item/001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Meta[mcp.MetaKeyServerInfo]; !ok || r.Contents[0].Text != "item 1" {
+		t.Fatalf("serverInfo missing from the result _meta: %+v", r.Meta)
+	}
+	l, err := cs.ListResources(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Meta[mcp.MetaKeyServerInfo]; !ok || len(l.Resources) != 50 {
+		t.Fatalf("serverInfo missing from the page _meta: %+v", l.Meta)
+	}
+}
+
+func TestSplicedMetaKeepsTheLibrarysBytes(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{`{"contents":[],"_meta":{"a":1}}`, `{"contents":[],"_meta":{"s":"x","a":1}}`},
+		{`{"contents":[],"_meta":{}}`, `{"contents":[],"_meta":{"s":"x"}}`},
+		{`{"contents":[{"text":""}]}`, `{"_meta":{"s":"x"},"contents":[{"text":""}]}`},
+		{`{}`, `{"_meta":{"s":"x"}}`},
+		{`{"_meta":{"s":"library"}}`, `{"_meta":{"s":"library"}}`},
+	} {
+		got, err := mcpsdk.SpliceMetaForTest([]byte(tc.raw), map[string]any{"s": "x"})
+		if err != nil || string(got) != tc.want {
+			t.Errorf("%s: got %s (%v), want %s", tc.raw, got, err, tc.want)
+		}
+	}
+}
