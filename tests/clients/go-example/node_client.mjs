@@ -1,0 +1,160 @@
+// End-to-end check of the Go example server (bindings/go/mcpsdk/example)
+// with the official TypeScript MCP client (the pinned
+// @modelcontextprotocol/sdk).
+//
+// Usage: node node_client.mjs SERVER_BINARY REVISION   (2025-11-25 or 2026-07-28)
+//
+// The pinned client negotiates up to 2025-11-25 with initialize. For
+// 2026-07-28 it sends server/discover and every request with the stateless
+// per-request _meta (protocol version, client capabilities, client info),
+// which the server honours per request. The client starts the server with
+// its default, bare environment (no LD_LIBRARY_PATH). Every check asserts on
+// the client's own parsed objects. Exits non-zero on the first failure.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  ListResourcesResultSchema,
+  ListResourceTemplatesResultSchema,
+  McpError,
+  ReadResourceResultSchema,
+  ResultSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+const [server, revision] = process.argv.slice(2);
+const stateless = revision >= '2026-07-28';
+const clientInfo = { name: 'mcp-resources-e2e', version: '1.0.0' };
+
+function check(cond, what) {
+  if (!cond) throw new Error(`[node ${revision}] ${what}`);
+}
+
+function withMeta(params = {}) {
+  if (!stateless) return params;
+  return {
+    ...params,
+    _meta: {
+      'io.modelcontextprotocol/protocolVersion': revision,
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': clientInfo,
+    },
+  };
+}
+
+function cacheFields(result, what) {
+  if (stateless) {
+    check(result.resultType === 'complete', `${what}: resultType ${result.resultType}`);
+    check(Number.isInteger(result.ttlMs) && result.ttlMs >= 0, `${what}: ttlMs ${result.ttlMs}`);
+    check(result.cacheScope === 'public' || result.cacheScope === 'private', `${what}: cacheScope ${result.cacheScope}`);
+  } else {
+    for (const k of ['resultType', 'ttlMs', 'cacheScope']) check(!(k in result), `${what}: ${k} on ${revision}`);
+  }
+}
+
+const client = new Client(clientInfo, { capabilities: {} });
+const transport = new StdioClientTransport({ command: server, args: [] });
+await client.connect(transport);
+
+const call = (method, params, schema, options) => client.request({ method, params: withMeta(params) }, schema, options);
+const read = (uri, options) => call('resources/read', { uri }, ReadResourceResultSchema, options);
+const stats = async () => JSON.parse((await read('doc://stats')).contents[0].text);
+
+async function expectError(promise, code, what) {
+  try {
+    await promise;
+  } catch (e) {
+    check(e instanceof McpError, `${what}: not an McpError: ${e}`);
+    check(e.code === code, `${what}: code ${e.code}, want ${code}`);
+    return e;
+  }
+  throw new Error(`[node ${revision}] ${what}: no error`);
+}
+
+// initialize (2025-11-25) or server/discover (2026-07-28)
+let caps;
+if (stateless) {
+  const d = await call('server/discover', {}, ResultSchema);
+  check(Array.isArray(d.supportedVersions) && d.supportedVersions.includes(revision), `discover ${JSON.stringify(d)}`);
+  caps = d.capabilities;
+} else {
+  check(client.getServerVersion() !== undefined, 'no server info');
+  caps = client.getServerCapabilities();
+}
+check(caps && caps.resources, `resources capability missing: ${JSON.stringify(caps)}`);
+check(!caps.resources.subscribe && !caps.resources.listChanged, `capability ${JSON.stringify(caps.resources)}`);
+
+// resources/list, following nextCursor to the end
+const uris = [];
+const scopes = new Set();
+let cursor;
+let pages = 0;
+for (;;) {
+  const page = await call('resources/list', cursor ? { cursor } : {}, ListResourcesResultSchema);
+  pages++;
+  cacheFields(page, `list page ${pages}`);
+  if (stateless) scopes.add(page.cacheScope);
+  uris.push(...page.resources.map((r) => r.uri));
+  if (!page.nextCursor) break;
+  cursor = page.nextCursor;
+}
+check(pages === 3 && uris.length === 124 && new Set(uris).size === 124, `${uris.length} resources in ${pages} pages`);
+check(uris.includes('doc://item/000') && uris.includes('doc://item/119'), 'items missing from the listing');
+check(scopes.size <= 1, `one cacheScope for every page: ${[...scopes]}`);
+
+// a forged cursor is invalid params, never page one
+await expectError(call('resources/list', { cursor: 'forged' }, ListResourcesResultSchema), -32602, 'forged cursor');
+
+// resources/templates/list
+const templates = await call('resources/templates/list', {}, ListResourceTemplatesResultSchema);
+cacheFields(templates, 'templates');
+check(
+  templates.resourceTemplates.length === 1 && templates.resourceTemplates[0].uriTemplate === 'doc://files/{name}',
+  `templates ${JSON.stringify(templates.resourceTemplates)}`,
+);
+
+// an exact read
+let r = await read('doc://item/007');
+cacheFields(r, 'exact read');
+check(r.contents.length === 1 && r.contents[0].text === 'item 7' && r.contents[0].uri === 'doc://item/007', `exact read ${JSON.stringify(r)}`);
+
+// a template read
+r = await read('doc://files/a.txt');
+check(r.contents[0].text === 'file doc://files/a.txt', `template read ${JSON.stringify(r.contents)}`);
+
+// a partial bundle: the warning first, then the item that was read
+r = await read('doc://bundle');
+check(r.contents.length === 2 && r.contents[0].uri.startsWith('mcp-warning:'), `partial bundle ${JSON.stringify(r.contents)}`);
+check(r.contents[1].text === 'bundle head', `bundle item ${JSON.stringify(r.contents[1])}`);
+check(!JSON.stringify(r).includes('storage offline'), 'private cause leaked');
+if (stateless) check(r.ttlMs === 0, 'a partial bundle has ttlMs 0');
+
+// an explicitly empty text stays a text item
+r = await read('doc://empty');
+check(r.contents.length === 1 && r.contents[0].text === '' && !('blob' in r.contents[0]), `empty text ${JSON.stringify(r.contents)}`);
+
+// not found: -32002 before 2026-07-28, -32602 from it; data.uri either way
+const e = await expectError(read('doc://missing'), stateless ? -32602 : -32002, 'not found');
+check(e.data && e.data.uri === 'doc://missing', `not-found data ${JSON.stringify(e.data)}`);
+
+// a client-side cancellation reaches the reader; the session goes on
+const before = await stats();
+const abort = new AbortController();
+const slow = read('doc://slow', { signal: abort.signal, timeout: 60000 }).then(
+  () => 'completed',
+  (err) => `rejected: ${err}`,
+);
+const deadline = Date.now() + 30000;
+while ((await stats()).slowStarted <= before.slowStarted) {
+  check(Date.now() < deadline, 'the slow reader never started');
+  await new Promise((res) => setTimeout(res, 10));
+}
+abort.abort('client cancelled');
+check((await slow).startsWith('rejected'), 'the cancelled read completed');
+while ((await stats()).slowCanceled <= before.slowCanceled) {
+  check(Date.now() < deadline, 'the cancellation never reached the reader');
+  await new Promise((res) => setTimeout(res, 10));
+}
+r = await read('doc://item/001');
+check(r.contents[0].text === 'item 1', 'session unusable after the cancellation');
+
+await client.close();
+console.log(`node client, ${revision}: all checks passed`);

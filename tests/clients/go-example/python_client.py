@@ -1,0 +1,157 @@
+"""End-to-end check of the Go example server (bindings/go/mcpsdk/example)
+with the official Python MCP client (the pinned `mcp` package).
+
+Usage: python_client.py SERVER_BINARY REVISION   (2025-11-25 or 2026-07-28)
+
+The client starts the server over stdio with the client's default, bare
+environment (no LD_LIBRARY_PATH), so it also checks that the server binary
+needs no shared library at run time. Every check asserts on the client's own
+parsed objects. Exits non-zero on the first failure.
+"""
+
+import json
+import sys
+
+import anyio
+import mcp_types as types
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+SERVER, REVISION = sys.argv[1], sys.argv[2]
+STATELESS = REVISION >= "2026-07-28"
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(f"[python {REVISION}] {what}")
+
+
+def cache_fields(result, what):
+    """2026-07-28 results carry resultType, ttlMs and cacheScope; earlier ones none of them."""
+    present = {"ttl_ms", "cache_scope"} & result.model_fields_set
+    if STATELESS:
+        check(present == {"ttl_ms", "cache_scope"}, f"{what}: ttlMs/cacheScope missing ({result.model_fields_set})")
+        check(result.cache_scope in ("public", "private") and result.ttl_ms >= 0, f"{what}: cache hints {result}")
+        check("result_type" in result.model_fields_set and result.result_type == "complete", f"{what}: resultType")
+    else:
+        check(not present, f"{what}: cache fields on {REVISION}: {present}")
+
+
+async def stats(session):
+    r = await session.read_resource("doc://stats")
+    return json.loads(r.contents[0].text)
+
+
+async def expect_error(coro, code, what):
+    try:
+        await coro
+    except MCPError as e:
+        check(e.code == code, f"{what}: code {e.code}, want {code}")
+        return e
+    raise AssertionError(f"[python {REVISION}] {what}: no error")
+
+
+async def main():
+    params = StdioServerParameters(command=SERVER, args=[])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            # initialize (2025-11-25) or server/discover (2026-07-28)
+            if STATELESS:
+                result = await session.discover()
+                check(REVISION in result.supported_versions, f"discover versions {result.supported_versions}")
+                caps = result.capabilities
+            else:
+                result = await session.initialize()
+                check(result.protocol_version == REVISION, f"negotiated {result.protocol_version}")
+                caps = result.capabilities
+            check(session.protocol_version == REVISION, f"session version {session.protocol_version}")
+            check(caps.resources is not None, "resources capability missing")
+            check(not caps.resources.subscribe and not caps.resources.list_changed, f"capability {caps.resources}")
+
+            # resources/list, following nextCursor to the end
+            uris, pages, cursor, scopes = [], 0, None, set()
+            while True:
+                page = await session.list_resources(
+                    params=types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                )
+                pages += 1
+                cache_fields(page, f"list page {pages}")
+                if STATELESS:
+                    scopes.add(page.cache_scope)
+                uris += [r.uri for r in page.resources]
+                if not page.next_cursor:
+                    break
+                cursor = page.next_cursor
+            check(pages == 3 and len(uris) == 124 and len(set(uris)) == 124, f"{len(uris)} resources in {pages} pages")
+            check("doc://item/000" in uris and "doc://item/119" in uris, "items missing from the listing")
+            check(len(scopes) <= 1, f"one cacheScope for every page: {scopes}")
+
+            # a forged cursor is invalid params, never page one
+            await expect_error(
+                session.list_resources(params=types.PaginatedRequestParams(cursor="forged")), -32602, "forged cursor"
+            )
+
+            # resources/templates/list
+            templates = await session.list_resource_templates()
+            cache_fields(templates, "templates")
+            check(
+                [t.uri_template for t in templates.resource_templates] == ["doc://files/{name}"],
+                f"templates {templates.resource_templates}",
+            )
+
+            # an exact read
+            r = await session.read_resource("doc://item/007")
+            cache_fields(r, "exact read")
+            check(len(r.contents) == 1, f"exact read contents {r.contents}")
+            item = r.contents[0]
+            check(isinstance(item, types.TextResourceContents) and item.text == "item 7", f"exact read {item}")
+            check(item.uri == "doc://item/007", f"exact read uri {item.uri}")
+
+            # a template read
+            r = await session.read_resource("doc://files/a.txt")
+            check(r.contents[0].text == "file doc://files/a.txt", f"template read {r.contents}")
+
+            # a partial bundle: the warning first, then the item that was read
+            r = await session.read_resource("doc://bundle")
+            check(len(r.contents) == 2, f"partial bundle {r.contents}")
+            check(r.contents[0].uri.startswith("mcp-warning:"), f"warning item {r.contents[0]}")
+            check(r.contents[1].text == "bundle head", f"bundle item {r.contents[1]}")
+            check("storage offline" not in json.dumps(r.model_dump(mode="json")), "private cause leaked")
+            if STATELESS:
+                check(r.ttl_ms == 0, "a partial bundle has ttlMs 0")
+
+            # an explicitly empty text stays a text item
+            r = await session.read_resource("doc://empty")
+            item = r.contents[0]
+            check(isinstance(item, types.TextResourceContents) and item.text == "", f"empty text {item}")
+
+            # not found: -32002 before 2026-07-28, -32602 from it; data.uri either way
+            e = await expect_error(
+                session.read_resource("doc://missing"), -32602 if STATELESS else -32002, "not found"
+            )
+            check(isinstance(e.data, dict) and e.data.get("uri") == "doc://missing", f"not-found data {e.data}")
+
+            # a client-side cancellation reaches the reader; the session goes on
+            before = await stats(session)
+            with anyio.move_on_after(30):
+                async with anyio.create_task_group() as tg:
+                    scope = anyio.CancelScope()
+
+                    async def slow_read():
+                        with scope:
+                            await session.read_resource("doc://slow")
+
+                    tg.start_soon(slow_read)
+                    while (await stats(session))["slowStarted"] <= before["slowStarted"]:
+                        await anyio.sleep(0.01)
+                    scope.cancel()
+            with anyio.fail_after(30):
+                while (await stats(session))["slowCanceled"] <= before["slowCanceled"]:
+                    await anyio.sleep(0.01)
+            r = await session.read_resource("doc://item/001")
+            check(r.contents[0].text == "item 1", "session unusable after the cancellation")
+    print(f"python client, {REVISION}: all checks passed")
+
+
+anyio.run(main)
