@@ -107,16 +107,16 @@ const (
 	cbFailed      C.mcpr_cb_result = C.MCPR_CB_FAILED
 )
 
-// requestContext finds the context of the Read or List call a callback
-// serves. A call that already returned (an abandoned body reader starting
-// late) has none: its callbacks see a cancelled context.
-func requestContext(req C.uint64_t) context.Context {
+// requestOf finds the Read or List call a callback serves. A call that
+// already returned (an abandoned body reader starting late) has none: its
+// callbacks see a cancelled context.
+func requestOf(req C.uint64_t) *request {
 	if id := uint64(req); id != 0 {
 		if v, ok := requests.Load(id); ok {
-			return v.(*request).ctx
+			return v.(*request)
 		}
 	}
-	return finishedContext
+	return nil
 }
 
 var finishedContext = func() context.Context {
@@ -136,7 +136,7 @@ var finishedContext = func() context.Context {
 // aborts the process. invoke says so on stderr first; callbacks in tests
 // must use t.Error and return an error instead.
 func invoke(req C.uint64_t, call *C.mcpr_call, f func(ctx context.Context) error) (res C.mcpr_cb_result) {
-	cs := newCallState(requestContext(req), call)
+	cs := newCallState(requestOf(req), call)
 	returned := false
 	defer func() {
 		if returned {

@@ -24,6 +24,7 @@ const pollInterval = 2 * time.Millisecond
 // never touches freed memory: it is then done with context.Canceled.
 type callState struct {
 	parent context.Context
+	req    *request // nil for a call that already returned
 
 	mu       sync.RWMutex
 	call     *C.mcpr_call // nil once the callback returned
@@ -36,8 +37,23 @@ type callState struct {
 	stop     chan struct{}
 }
 
-func newCallState(parent context.Context, call *C.mcpr_call) *callState {
-	return &callState{parent: parent, call: call}
+func newCallState(req *request, call *C.mcpr_call) *callState {
+	if req == nil {
+		return &callState{parent: finishedContext, call: call}
+	}
+	return &callState{parent: req.ctx, req: req, call: call}
+}
+
+// parentErr is the parent's error. When the parent is done, the library's
+// token is cancelled first: a callback that stops because its context is
+// done must find the call cancelled, so that the call reports canceled
+// (or deadline exceeded), not the callback's failure.
+func (cs *callState) parentErr() error {
+	err := cs.parent.Err()
+	if err != nil && cs.req != nil {
+		cs.req.cancel()
+	}
+	return err
 }
 
 // finish marks the callback as returned; afterwards the context is done
@@ -104,7 +120,7 @@ func (cs *callState) Err() error {
 
 // pollLocked asks the parent and the library (read lock held, not closed).
 func (cs *callState) pollLocked() error {
-	if err := cs.parent.Err(); err != nil {
+	if err := cs.parentErr(); err != nil {
 		return err
 	}
 	if cs.call == nil || !bool(C.mcpr_call_is_canceled(cs.call)) {
@@ -142,8 +158,9 @@ func (cs *callState) watch(stop chan struct{}) {
 		case <-stop:
 			return
 		case <-cs.parent.Done():
+			err := cs.parentErr()
 			cs.mu.Lock()
-			cs.closeLocked(cs.parent.Err())
+			cs.closeLocked(err)
 			cs.mu.Unlock()
 			return
 		case <-t.C:

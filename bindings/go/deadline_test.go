@@ -159,3 +159,66 @@ func errString(err error) string {
 	}
 	return err.Error()
 }
+
+func TestInlineReaderIgnoringItsDeadlineIsATimeout(t *testing.T) {
+	r := (&reg{limits: mcpr.Limits{ItemTimeout: 20 * time.Millisecond}}).add(def("doc://deaf", "deaf"),
+		mcpr.ReadFunc(func(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
+			time.Sleep(80 * time.Millisecond) // ignores ctx
+			return out.SetText("text/plain", "too late")
+		})).build(t)
+	start := time.Now()
+	_, err := r.Read(context.Background(), "doc://deaf", nil)
+	asError(t, err, mcpr.StatusTimeout)
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("returned after %v", time.Since(start))
+	}
+}
+
+func TestSixteenGoroutinesWhileReadersHangOnAnExecutor(t *testing.T) {
+	var started atomic.Int32
+	r := (&reg{limits: mcpr.Limits{ItemTimeout: 30 * time.Millisecond}}).
+		add(def("doc://hang", "hang"), mcpr.ReadFunc(func(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
+			started.Add(1)
+			time.Sleep(60 * time.Millisecond) // past its item deadline, ignoring ctx
+			return out.SetText("text/plain", "late")
+		})).
+		add(def("doc://ok", "ok"), text("ok")).build(t)
+	ex, err := mcpr.NewExecutor(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	errs := make(chan error, 16*4)
+	done := make(chan struct{})
+	for g := 0; g < 16; g++ {
+		go func(g int) {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < 4; i++ {
+				// Hanging reads on the executor (its workers stay busy past
+				// every deadline), good reads inline at the same time.
+				uri, opt := "doc://ok", (*mcpr.ReadOptions)(nil)
+				if g%2 == 0 {
+					uri, opt = "doc://hang", &mcpr.ReadOptions{Executor: ex}
+				}
+				_, err := r.Read(context.Background(), uri, opt)
+				var e *mcpr.Error
+				switch {
+				case uri == "doc://ok" && err != nil:
+					errs <- err
+				case uri == "doc://hang" && (!errors.As(err, &e) || (e.Status != mcpr.StatusTimeout && e.Status != mcpr.StatusDeadlineExceeded)):
+					errs <- err
+				}
+			}
+		}(g)
+	}
+	for g := 0; g < 16; g++ {
+		<-done
+	}
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if started.Load() == 0 {
+		t.Fatal("no hanging reader ran")
+	}
+}

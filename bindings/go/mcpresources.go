@@ -465,8 +465,23 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 	return p, nil
 }
 
-// request is what a call's request_data id stands for.
-type request struct{ ctx context.Context }
+// request is what a call's request_data id stands for: the caller's
+// context and the library token it cancels.
+type request struct {
+	ctx context.Context
+
+	mu    sync.Mutex
+	token *C.mcpr_cancel // nil when ctx cannot be cancelled, or once freed
+}
+
+// cancel cancels the call's token (a no-op once the call has returned).
+func (r *request) cancel() {
+	r.mu.Lock()
+	if r.token != nil {
+		C.mcpr_cancel_cancel(r.token)
+	}
+	r.mu.Unlock()
+}
 
 var (
 	requests  sync.Map // uint64 -> *request, while the call runs
@@ -475,15 +490,16 @@ var (
 
 // callEnv maps a context onto one library call: the request id its
 // callbacks find their context with, the deadline in milliseconds, and a
-// cancellation token cancelled when ctx is done. end waits for that
-// cancellation to have finished before freeing the token.
+// cancellation token cancelled when ctx is done (by an AfterFunc, or by a
+// callback that sees ctx done first). end frees the token under the
+// request's lock, so no cancellation can reach a freed token.
 type callEnv struct {
 	ctx       context.Context
 	id        uint64
 	timeoutMs uint64
+	req       *request
 	token     *C.mcpr_cancel
 	stop      func() bool
-	cancelled chan struct{}
 }
 
 func begin(ctx context.Context) (*callEnv, error) {
@@ -496,7 +512,7 @@ func begin(ctx context.Context) (*callEnv, error) {
 	case err != nil:
 		return nil, &Error{Status: StatusCanceled, Code: internalCode, Message: canceledMessage}
 	}
-	env := &callEnv{ctx: ctx, id: requestID.Add(1)}
+	env := &callEnv{ctx: ctx, id: requestID.Add(1), req: &request{ctx: ctx}}
 	if d, ok := ctx.Deadline(); ok {
 		left := time.Until(d)
 		if left <= 0 {
@@ -505,27 +521,24 @@ func begin(ctx context.Context) (*callEnv, error) {
 		// Rounded up: the library's deadline never passes before ctx's.
 		env.timeoutMs = uint64((left + time.Millisecond - 1) / time.Millisecond)
 	}
-	requests.Store(env.id, &request{ctx: ctx})
 	if ctx.Done() != nil {
 		env.token = C.mcpr_cancel_new()
-		env.cancelled = make(chan struct{})
-		token, cancelled := env.token, env.cancelled
-		env.stop = context.AfterFunc(ctx, func() {
-			defer close(cancelled)
-			C.mcpr_cancel_cancel(token)
-		})
+		env.req.token = env.token
+		env.stop = context.AfterFunc(ctx, env.req.cancel)
 	}
+	requests.Store(env.id, env.req)
 	return env, nil
 }
 
 func (env *callEnv) end() {
+	requests.Delete(env.id)
 	if env.stop != nil {
-		if !env.stop() {
-			<-env.cancelled // the cancelling goroutine still uses the token
-		}
+		env.stop()
+		env.req.mu.Lock()
+		env.req.token = nil
+		env.req.mu.Unlock()
 		C.mcpr_cancel_free(env.token)
 	}
-	requests.Delete(env.id)
 }
 
 // failure reports a context deadline as StatusDeadlineExceeded even when
