@@ -19,7 +19,7 @@ use crate::plan::{
 };
 use crate::policy::ResourcePolicy;
 use crate::scope::CallContext;
-use crate::template::{decode_capture, RequestShape, Segment, Template};
+use crate::template::{decode_capture, RequestShape, Segment, Shape, Template};
 
 /// A registered description: the MCP `Resource` or `ResourceTemplate`
 /// object, with exactly one of `uri` / `uriTemplate`.
@@ -501,8 +501,10 @@ impl ResourcesBuilder {
         let mut exact = ExactIndex::with_capacity(exact_prefix.count);
         let mut resource_keys = Vec::with_capacity(exact_prefix.count);
         let mut template_keys = Vec::with_capacity(template_prefix.count);
-        let mut template_texts: FxHashMap<&str, usize> = FxHashMap::default();
-        template_texts.reserve(template_prefix.count);
+        // Keyed by shape: templates equal up to variable names match the
+        // same URIs, so every URI either matches would be ambiguous forever.
+        let mut template_shapes: FxHashMap<Shape<'_>, usize> = FxHashMap::default();
+        template_shapes.reserve(template_prefix.count);
         let mut index = TemplateIndex::default();
         for (i, b) in self.bindings.iter().enumerate() {
             let d = &b.definition;
@@ -525,15 +527,21 @@ impl ResourcesBuilder {
                     resource_keys.push((sort_radix(key, exact_prefix.len), i as u32));
                 }
                 Some(t) => {
-                    if template_texts.insert(t.as_str(), i).is_some() {
-                        return Err(Failure::config("duplicate resource uriTemplate"));
+                    if let Some(other) = template_shapes.insert(t.shape(), i) {
+                        let same_text = self.bindings[other].definition.uri_or_template() == key;
+                        return Err(Failure::config(if same_text {
+                            "duplicate resource uriTemplate"
+                        } else {
+                            "duplicate resource uriTemplate: two templates differ only in \
+                             their variable names, so they match the same URIs"
+                        }));
                     }
                     index.insert(t, i);
                     template_keys.push((sort_radix(key, template_prefix.len), i as u32));
                 }
             }
         }
-        drop(template_texts);
+        drop(template_shapes);
 
         let resource_order = sorted_order(&self.bindings, resource_keys);
         let template_order = sorted_order(&self.bindings, template_keys);
