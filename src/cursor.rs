@@ -8,37 +8,42 @@
 //! Wire form: base64url without padding of
 //!
 //! ```text
-//! version (1) | nonce (24) | sealed contents (81) | tag (16)
+//! version (1) | nonce (24) | sealed contents (17) | tag (16)
 //! ```
 //!
-//! sealed with XChaCha20-Poly1305 under a fresh random 24-byte nonce per
-//! cursor (random nonces of that size never repeat in practice). The
-//! associated data is a fixed domain label followed by the version byte.
-//! The AEAD key is derived with HKDF-SHA256 (fixed info label) from the
-//! registry's cursor key: the host's key when it sets one (so replicas
-//! sharing a key accept each other's cursors), else a random key made per
-//! registry. The raw key itself never keys the cipher.
+//! 58 bytes, 78 characters. The contents are sealed with XChaCha20-Poly1305
+//! under a fresh random 24-byte nonce per cursor (random nonces of that
+//! size never repeat in practice). The AEAD key is derived with HKDF-SHA256
+//! (fixed info label) from the registry's cursor key: the host's key when it
+//! sets one (so replicas sharing a key accept each other's cursors), else a
+//! random key made per registry. The raw key itself never keys the cipher.
 //!
 //! The sealed [`Contents`] are, in this order:
 //!
 //! ```text
-//! method (1) | revision (32) | SHA-256(scope key) (32) |
-//! position (8, BE) | issued_at_ms (8, BE)
+//! method (1) | position (8, BE) | issued_at_ms (8, BE)
 //! ```
 //!
-//! The method, revision and scope hash are bound inside the sealed
-//! contents rather than as associated data. Either way a cursor presented
-//! to another method, registry or scope is refused; sealing them lets the
-//! refusal name its reason in the private cause ("issued for another
-//! scope", "issued by a registry with other content": the first tells a
-//! host its client mixed up scopes, the second that its replicas diverged),
-//! where associated data would make every such cursor an indistinguishable
-//! authentication failure. The comparisons run only on authenticated
-//! contents. The cost is 64 bytes of ciphertext per cursor.
+//! The associated data (authenticated, never sent) is:
 //!
-//! To add a field, extend [`Contents`] and its `encode`/`decode` (and
-//! [`Contents::LEN`]), and bump [`VERSION`] when old cursors must no longer
-//! be accepted.
+//! ```text
+//! domain label | version (1) | revision (32) | SHA-256(scope key) (32)
+//! ```
+//!
+//! Where the bindings live, and why: the revision and the scope hash are
+//! associated data. The verifier knows both already, so sending them,
+//! even sealed, would only make every cursor 64 bytes longer, and a cursor
+//! must fit the 256-byte page envelope beside the rest of the list result.
+//! A cursor presented to another registry or scope fails authentication
+//! exactly as a tampered one does, so those refusals share one private
+//! cause. The method is sealed in the contents instead (one byte): a cursor
+//! of the other list method then opens and is refused with its own cause,
+//! the one mix-up a client can make with a genuine cursor of its own.
+//!
+//! To add a value the cursor carries, add a field to [`Contents`] and to its
+//! `encode`/`decode` (and [`Contents::LEN`]); to bind one the verifier
+//! knows, add it to [`Binding`] and to `associated`. Bump [`VERSION`] when
+//! old cursors must no longer open.
 //!
 //! Every failure is `invalid_request`; a bad cursor never means "first page".
 
@@ -112,10 +117,6 @@ pub(crate) struct Binding<'a> {
 pub(crate) struct Contents {
     /// The list method it was issued for.
     pub method: Method,
-    /// The revision of the registry that issued it.
-    pub revision: [u8; 32],
-    /// SHA-256 of the scope key it was issued for.
-    pub scope_hash: [u8; 32],
     /// The index into the method's sorted order where the next page starts.
     pub position: u64,
     /// When it was issued, in Unix milliseconds of the issuing registry's clock.
@@ -124,14 +125,12 @@ pub(crate) struct Contents {
 
 impl Contents {
     /// Encoded length.
-    pub(crate) const LEN: usize = 1 + 32 + 32 + 8 + 8;
+    pub(crate) const LEN: usize = 1 + 8 + 8;
 
-    /// The contents for `position` under `binding`, issued at `issued_at_ms`.
-    pub(crate) fn new(binding: Binding<'_>, position: u64, issued_at_ms: u64) -> Contents {
+    /// The contents for `position` in `method`, issued at `issued_at_ms`.
+    pub(crate) fn new(method: Method, position: u64, issued_at_ms: u64) -> Contents {
         Contents {
-            method: binding.method,
-            revision: *binding.revision,
-            scope_hash: *binding.scope_hash,
+            method,
             position,
             issued_at_ms,
         }
@@ -142,8 +141,6 @@ impl Contents {
         let mut out = [0u8; Contents::LEN];
         let mut w = Writer(&mut out[..]);
         w.put(&[self.method as u8]);
-        w.put(&self.revision);
-        w.put(&self.scope_hash);
         w.put(&self.position.to_be_bytes());
         w.put(&self.issued_at_ms.to_be_bytes());
         debug_assert!(w.0.is_empty());
@@ -155,8 +152,6 @@ impl Contents {
         let mut r = Reader(&bytes[..]);
         Some(Contents {
             method: Method::from_u8(r.take::<1>()[0])?,
-            revision: r.take(),
-            scope_hash: r.take(),
             position: u64::from_be_bytes(r.take()),
             issued_at_ms: u64::from_be_bytes(r.take()),
         })
@@ -194,16 +189,14 @@ pub(crate) enum CursorError {
     NotBase64Url,
     /// Wrong decoded length (truncated, extended, or no ciphertext).
     BadLength,
-    /// The AEAD does not open it (tampered, or sealed under another key).
+    /// The AEAD does not open it: altered, sealed under another key, or
+    /// issued by a registry with other content or for another scope (both
+    /// are associated data).
     NotAuthentic,
     /// An unknown format version.
     BadVersion,
     /// Issued for the other list method.
     WrongMethod,
-    /// Issued by a registry with other content.
-    WrongRevision,
-    /// Issued for another scope key.
-    WrongScope,
     /// Older than ten minutes.
     Expired,
     /// Issued too far in the future.
@@ -218,11 +211,12 @@ impl fmt::Display for CursorError {
             CursorError::Oversized => "cursor exceeds the 4 KiB input ceiling",
             CursorError::NotBase64Url => "cursor is not unpadded base64url",
             CursorError::BadLength => "cursor has the wrong length",
-            CursorError::NotAuthentic => "cursor authentication failed",
+            CursorError::NotAuthentic => {
+                "cursor authentication failed (altered, another key, another registry \
+                 revision or another scope)"
+            }
             CursorError::BadVersion => "cursor has an unknown version",
             CursorError::WrongMethod => "cursor was issued for another list method",
-            CursorError::WrongRevision => "cursor was issued by a registry with other content",
-            CursorError::WrongScope => "cursor was issued for another scope",
             CursorError::Expired => "cursor expired",
             CursorError::FromTheFuture => "cursor issue time lies in the future",
             CursorError::BadPosition => "cursor position is out of range",
@@ -260,14 +254,20 @@ impl Sealer {
         Sealer { aead }
     }
 
-    /// Seals `contents` under a fresh random nonce.
-    pub(crate) fn seal(&self, contents: &Contents) -> String {
+    /// Seals `contents` under `binding` with a fresh random nonce.
+    pub(crate) fn seal(&self, binding: Binding<'_>, contents: &Contents) -> String {
         let mut nonce = [0u8; NONCE_LEN];
         rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut nonce);
-        self.seal_as(VERSION, contents, &nonce)
+        self.seal_as(VERSION, binding, contents, &nonce)
     }
 
-    fn seal_as(&self, version: u8, contents: &Contents, nonce: &[u8; NONCE_LEN]) -> String {
+    fn seal_as(
+        &self,
+        version: u8,
+        binding: Binding<'_>,
+        contents: &Contents,
+        nonce: &[u8; NONCE_LEN],
+    ) -> String {
         let mut token = [0u8; TOKEN_LEN];
         let (head, rest) = token.split_at_mut(1 + NONCE_LEN);
         let (sealed, tag) = rest.split_at_mut(Contents::LEN);
@@ -276,16 +276,25 @@ impl Sealer {
         sealed.copy_from_slice(&contents.encode());
         let t = self
             .aead
-            .encrypt_in_place_detached(XNonce::from_slice(nonce), &associated(version), sealed)
+            .encrypt_in_place_detached(
+                XNonce::from_slice(nonce),
+                &associated(version, binding),
+                sealed,
+            )
             .expect("a cursor is far below the AEAD's length limit");
         tag.copy_from_slice(&t);
         URL_SAFE_NO_PAD.encode(token)
     }
 
-    /// Opens a cursor: the input ceiling, strict unpadded base64url, the
-    /// version, the length, then the AEAD (which fails for any change to
-    /// any byte and for another key).
-    pub(crate) fn open(&self, cursor: &[u8]) -> Result<Contents, CursorError> {
+    /// Opens a cursor sealed under `binding`'s revision and scope: the input
+    /// ceiling, strict unpadded base64url, the version, the length, then the
+    /// AEAD (which fails for any change to any byte, for another key, and
+    /// for another revision or scope).
+    pub(crate) fn open(
+        &self,
+        binding: Binding<'_>,
+        cursor: &[u8],
+    ) -> Result<Contents, CursorError> {
         if cursor.len() > MAX_CURSOR_BYTES {
             return Err(CursorError::Oversized);
         }
@@ -305,7 +314,7 @@ impl Sealer {
         self.aead
             .decrypt_in_place_detached(
                 XNonce::from_slice(&head[1..]),
-                &associated(VERSION),
+                &associated(VERSION, binding),
                 sealed,
                 Tag::from_slice(tag),
             )
@@ -318,16 +327,19 @@ impl Sealer {
 
     /// Issues a cursor for `position`, stamped `issued_at_ms`.
     pub(crate) fn issue(&self, binding: Binding<'_>, position: u64, issued_at_ms: u64) -> String {
-        self.seal(&Contents::new(binding, position, issued_at_ms))
+        self.seal(
+            binding,
+            &Contents::new(binding.method, position, issued_at_ms),
+        )
     }
 
     /// Opens a cursor and returns its position.
     ///
-    /// After [`open`](Self::open), checks in order: the method, the
-    /// revision, the scope, the issue time against `now_ms` (expired after
-    /// ten minutes; refused when more than a minute in the future), and that
-    /// the position is below `candidates` (the size of the sorted order it
-    /// indexes).
+    /// After [`open`](Self::open) (which refuses another revision or scope),
+    /// checks in order: the method, the issue time against `now_ms` (expired
+    /// after ten minutes; refused when more than a minute in the future),
+    /// and that the position is below `candidates` (the size of the sorted
+    /// order it indexes).
     pub(crate) fn verify(
         &self,
         binding: Binding<'_>,
@@ -335,15 +347,9 @@ impl Sealer {
         now_ms: u64,
         candidates: usize,
     ) -> Result<usize, CursorError> {
-        let c = self.open(cursor)?;
+        let c = self.open(binding, cursor)?;
         if c.method != binding.method {
             return Err(CursorError::WrongMethod);
-        }
-        if c.revision != *binding.revision {
-            return Err(CursorError::WrongRevision);
-        }
-        if c.scope_hash != *binding.scope_hash {
-            return Err(CursorError::WrongScope);
         }
         if c.issued_at_ms > now_ms.saturating_add(MAX_FUTURE_SKEW_MS) {
             return Err(CursorError::FromTheFuture);
@@ -360,11 +366,20 @@ impl Sealer {
     }
 }
 
-/// The associated data of a cursor of `version`.
-fn associated(version: u8) -> [u8; AD_LABEL.len() + 1] {
-    let mut ad = [0u8; AD_LABEL.len() + 1];
-    ad[..AD_LABEL.len()].copy_from_slice(AD_LABEL);
-    ad[AD_LABEL.len()] = version;
+/// Length of the associated data.
+const AD_LEN: usize = AD_LABEL.len() + 1 + 32 + 32;
+
+/// The associated data of a cursor of `version` under `binding`: the label,
+/// the version, the revision and the scope hash (the method is sealed in
+/// the contents).
+fn associated(version: u8, binding: Binding<'_>) -> [u8; AD_LEN] {
+    let mut ad = [0u8; AD_LEN];
+    let mut w = Writer(&mut ad[..]);
+    w.put(AD_LABEL);
+    w.put(&[version]);
+    w.put(binding.revision);
+    w.put(binding.scope_hash);
+    debug_assert!(w.0.is_empty());
     ad
 }
 
@@ -414,14 +429,12 @@ mod tests {
     fn contents_encode_and_decode_every_field() {
         let c = Contents {
             method: Method::Templates,
-            revision: [3; 32],
-            scope_hash: [4; 32],
             position: 0x0102_0304_0506_0708,
             issued_at_ms: u64::MAX - 1,
         };
         let bytes = c.encode();
         assert_eq!(bytes[0], 2);
-        assert_eq!(&bytes[65..73], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(&bytes[1..9], &[1, 2, 3, 4, 5, 6, 7, 8]);
         assert_eq!(Contents::decode(&bytes), Some(c));
         let mut unknown = bytes;
         unknown[0] = 9;
@@ -445,9 +458,9 @@ mod tests {
                 &position.to_le_bytes(),
                 &NOW.to_be_bytes(),
                 &NOW.to_le_bytes(),
-                &revision,
                 &revision[..8],
                 &s[..8],
+                &s[24..],
             ];
             for needle in needles {
                 assert!(
@@ -629,14 +642,14 @@ mod tests {
             42,
             NOW,
         );
-        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::WrongRevision));
+        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::NotAuthentic));
     }
 
     #[test]
     fn another_scope_fails() {
         let other = scope_hash(b"tenant-b");
         let c = Sealer::new(&KEY).issue(binding(Method::Resources, &other), 42, NOW);
-        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::WrongScope));
+        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::NotAuthentic));
         // The hash covers the exact bytes: a prefix or an extension differs.
         assert_ne!(scope_hash(b"tenant-a"), scope_hash(b"tenant-a\0"));
     }
@@ -680,9 +693,11 @@ mod tests {
 
     #[test]
     fn unknown_version_fails_even_when_authenticated() {
-        let contents = Contents::new(binding(Method::Resources, &scope()), 42, NOW);
+        let s = scope();
+        let b = binding(Method::Resources, &s);
+        let contents = Contents::new(Method::Resources, 42, NOW);
         for version in [0u8, 1, 3, 255] {
-            let c = Sealer::new(&KEY).seal_as(version, &contents, &[5; NONCE_LEN]);
+            let c = Sealer::new(&KEY).seal_as(version, b, &contents, &[5; NONCE_LEN]);
             assert_eq!(
                 check(c.as_bytes(), NOW),
                 Err(CursorError::BadVersion),
@@ -694,8 +709,10 @@ mod tests {
     #[test]
     fn the_version_is_authenticated_too() {
         // Sealed as version 3, relabelled 2: the associated data differs.
-        let contents = Contents::new(binding(Method::Resources, &scope()), 42, NOW);
-        let c = Sealer::new(&KEY).seal_as(3, &contents, &[5; NONCE_LEN]);
+        let s = scope();
+        let b = binding(Method::Resources, &s);
+        let contents = Contents::new(Method::Resources, 42, NOW);
+        let c = Sealer::new(&KEY).seal_as(3, b, &contents, &[5; NONCE_LEN]);
         let mut raw = decoded(&c);
         raw[0] = VERSION;
         let c = URL_SAFE_NO_PAD.encode(raw);
@@ -703,11 +720,33 @@ mod tests {
     }
 
     #[test]
+    fn a_cursor_fits_the_page_envelope_with_room_to_spare() {
+        // The longest list envelope around a cursor, with the fields the
+        // 2026-07-28 protocol revision adds (at their longest), fits the
+        // 256 bytes every page reserves.
+        let c = good();
+        assert_eq!(c.len(), 78);
+        let envelope = format!(
+            r#"{{"resourceTemplates":[],"nextCursor":"{c}","resultType":"complete","ttlMs":18446744073709551615,"cacheScope":"private"}}"#
+        );
+        // 194 bytes; the 152-character signed cursor of version 1 would
+        // have made it 268.
+        assert!(
+            envelope.len() as u64 <= crate::limits::PAGE_ENVELOPE_BYTES,
+            "{}",
+            envelope.len()
+        );
+    }
+
+    #[test]
     fn failures_are_invalid_request_with_a_private_cause() {
-        let f = Failure::from(CursorError::WrongScope);
+        let f = Failure::from(CursorError::WrongMethod);
         assert_eq!(f.kind(), crate::error::FailureKind::InvalidRequest);
         assert_eq!(f.message(), "invalid cursor");
-        assert_eq!(f.cause_text(), "cursor was issued for another scope");
+        assert_eq!(f.cause_text(), "cursor was issued for another list method");
+        let f = Failure::from(CursorError::NotAuthentic);
+        assert_eq!(f.message(), "invalid cursor");
+        assert!(f.cause_text().contains("another scope"));
         let f = Failure::from(CursorError::Expired);
         assert_eq!(f.kind(), crate::error::FailureKind::InvalidRequest);
         assert_eq!(f.message(), "cursor expired");
