@@ -630,9 +630,11 @@ mcpr_status mcpr_builder_set_policy(mcpr_builder *b, const mcpr_policy_callbacks
 mcpr_status mcpr_builder_set_limit(mcpr_builder *b, mcpr_limit which, int64_t value, mcpr_error **err);
 
 /**
- * Sets the cursor MAC key (copied; 32 to 1024 bytes, else
+ * Sets the cursor key (copied; 32 to 1024 bytes, else
  * `MCPR_INVALID_CONFIGURATION`) shared by replicas so that they accept each
- * other's cursors. Without one, each registry makes a random key.
+ * other's cursors. Without one, each registry makes a random key. Cursors
+ * are encrypted and authenticated under a key derived from it, so a client
+ * can neither read nor alter them.
  *
  * # Safety
  * `b` is NULL or a live builder; `key` is NULL (with `len` 0) or points at
@@ -869,8 +871,10 @@ mcpr_str mcpr_target_authorization(const mcpr_target *t);
  * Sets the plan's canonical requested target (copied; a later call
  * replaces it). `representation` empty means `"default"`;
  * `authorization_json` (length 0 = none) is private JSON of at most
- * 64 KiB handed to policy and storage callbacks, never to the client.
- * A refused target returns `MCPR_INVALID_PLAN` (or
+ * 64 KiB handed to policy and storage callbacks, never to the client; it
+ * is held to the rules definitions are held to (nesting at most 127 deep,
+ * no object repeating a key at any depth, no lone surrogate escape, no
+ * number out of range such as `1e999`). A refused target returns `MCPR_INVALID_PLAN` (or
  * `MCPR_INVALID_ARGUMENT`) and makes the whole plan invalid.
  *
  * # Safety
@@ -929,7 +933,10 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *o, mcpr_str mime_type, c
 /**
  * Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
  * does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
- * any depth. A later call replaces it. Same refusal rules as
+ * any depth, held to the rules definitions are held to (nesting at most
+ * 127 deep, no object repeating a key at any depth, no lone surrogate
+ * escape, no number out of range such as `1e999`); otherwise
+ * `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
  * `mcpr_payload_set_text`.
  *
  * # Safety

@@ -1,44 +1,81 @@
-//! Pagination cursors: opaque, signed, expiring tokens bound to a method,
-//! a registry revision, a position, an issue time and a scope.
+//! Pagination cursors: opaque, sealed, expiring tokens bound to a method,
+//! a registry revision and a scope, carrying a position and an issue time.
+//!
+//! A cursor is confidential as well as authentic: nothing in it can be read
+//! without the key. (A readable cursor would tell a caller how many hidden
+//! definitions precede a page, the server clock and the registry revision.)
 //!
 //! Wire form: base64url without padding of
 //!
 //! ```text
-//! version (1) | method (1) | revision (32) | position (8, BE) |
-//! issued_at_ms (8, BE) | SHA-256(scope key) (32) | HMAC-SHA256 (32)
+//! version (1) | nonce (24) | sealed contents (17) | tag (16)
 //! ```
 //!
-//! The MAC covers a fixed domain label followed by every byte before it, and
-//! is keyed with the registry's cursor key (random per registry unless the
-//! host sets one, so replicas sharing a key accept each other's cursors).
+//! 58 bytes, 78 characters. The contents are sealed with XChaCha20-Poly1305
+//! under a fresh random 24-byte nonce per cursor (random nonces of that
+//! size never repeat in practice). The AEAD key is derived with HKDF-SHA256
+//! (fixed info label) from the registry's cursor key: the host's key when it
+//! sets one (so replicas sharing a key accept each other's cursors), else a
+//! random key made per registry. The raw key itself never keys the cipher.
+//!
+//! The sealed [`Contents`] are, in this order:
+//!
+//! ```text
+//! method (1) | position (8, BE) | issued_at_ms (8, BE)
+//! ```
+//!
+//! The associated data (authenticated, never sent) is:
+//!
+//! ```text
+//! domain label | version (1) | revision (32) | SHA-256(scope key) (32)
+//! ```
+//!
+//! Where the bindings live, and why: the revision and the scope hash are
+//! associated data. The verifier knows both already, so sending them,
+//! even sealed, would only make every cursor 64 bytes longer, and a cursor
+//! must fit the 256-byte page envelope beside the rest of the list result.
+//! A cursor presented to another registry or scope fails authentication
+//! exactly as a tampered one does, so those refusals share one private
+//! cause. The method is sealed in the contents instead (one byte): a cursor
+//! of the other list method then opens and is refused with its own cause,
+//! the one mix-up a client can make with a genuine cursor of its own.
+//!
+//! To add a value the cursor carries, add a field to [`Contents`] and to its
+//! `encode`/`decode` (and [`Contents::LEN`]); to bind one the verifier
+//! knows, add it to [`Binding`] and to `associated`. Bump [`VERSION`] when
+//! old cursors must no longer open.
+//!
 //! Every failure is `invalid_request`; a bad cursor never means "first page".
 
 use std::fmt;
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
-use hmac::{Hmac, Mac};
+use chacha20poly1305::aead::{AeadInPlace, KeyInit};
+use chacha20poly1305::{Key, Tag, XChaCha20Poly1305, XNonce};
+use hkdf::Hkdf;
 use sha2::{Digest, Sha256};
+use zeroize::Zeroize;
 
 use crate::error::{CauseText, Failure};
 use crate::limits::MAX_CURSOR_BYTES;
 
-type HmacSha256 = Hmac<Sha256>;
-
-/// Cursor format version.
-const VERSION: u8 = 1;
-/// Domain separation for the MAC input.
-const MAC_LABEL: &[u8] = b"mcp-resources list cursor\0";
+/// Cursor format version (1 was the signed, readable format).
+pub(crate) const VERSION: u8 = 2;
+/// HKDF info label: the AEAD key is used for cursors of this format only.
+const KEY_INFO: &[u8] = b"mcp-resources list cursor v2 XChaCha20-Poly1305 key";
+/// Domain label at the start of the associated data.
+const AD_LABEL: &[u8] = b"mcp-resources list cursor\0";
 /// How long a cursor stays valid after it was issued.
 pub(crate) const CURSOR_LIFETIME_MS: u64 = 10 * 60 * 1000;
 /// How far in the future an issue time may lie (clock skew between replicas,
 /// or a clock that stepped back) before the cursor is refused.
 pub(crate) const MAX_FUTURE_SKEW_MS: u64 = 60 * 1000;
 
-const BODY_LEN: usize = 1 + 1 + 32 + 8 + 8 + 32;
-const MAC_LEN: usize = 32;
-/// Decoded length of every cursor.
-const TOKEN_LEN: usize = BODY_LEN + MAC_LEN;
+const NONCE_LEN: usize = 24;
+const TAG_LEN: usize = 16;
+/// Decoded length of every cursor of this version.
+const TOKEN_LEN: usize = 1 + NONCE_LEN + Contents::LEN + TAG_LEN;
 
 /// The list method a cursor belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,6 +112,74 @@ pub(crate) struct Binding<'a> {
     pub scope_hash: &'a [u8; 32],
 }
 
+/// The sealed contents of a cursor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Contents {
+    /// The list method it was issued for.
+    pub method: Method,
+    /// The index into the method's sorted order where the next page starts.
+    pub position: u64,
+    /// When it was issued, in Unix milliseconds of the issuing registry's clock.
+    pub issued_at_ms: u64,
+}
+
+impl Contents {
+    /// Encoded length.
+    pub(crate) const LEN: usize = 1 + 8 + 8;
+
+    /// The contents for `position` in `method`, issued at `issued_at_ms`.
+    pub(crate) fn new(method: Method, position: u64, issued_at_ms: u64) -> Contents {
+        Contents {
+            method,
+            position,
+            issued_at_ms,
+        }
+    }
+
+    /// The fixed-layout encoding (integers big-endian).
+    fn encode(&self) -> [u8; Contents::LEN] {
+        let mut out = [0u8; Contents::LEN];
+        let mut w = Writer(&mut out[..]);
+        w.put(&[self.method as u8]);
+        w.put(&self.position.to_be_bytes());
+        w.put(&self.issued_at_ms.to_be_bytes());
+        debug_assert!(w.0.is_empty());
+        out
+    }
+
+    /// Decodes [`encode`](Self::encode)'s layout; `None` for an unknown method.
+    fn decode(bytes: &[u8; Contents::LEN]) -> Option<Contents> {
+        let mut r = Reader(&bytes[..]);
+        Some(Contents {
+            method: Method::from_u8(r.take::<1>()[0])?,
+            position: u64::from_be_bytes(r.take()),
+            issued_at_ms: u64::from_be_bytes(r.take()),
+        })
+    }
+}
+
+/// Writes fields one after another into a buffer of exactly their size.
+struct Writer<'b>(&'b mut [u8]);
+
+impl Writer<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        let (head, tail) = std::mem::take(&mut self.0).split_at_mut(bytes.len());
+        head.copy_from_slice(bytes);
+        self.0 = tail;
+    }
+}
+
+/// Reads fixed-size fields one after another.
+struct Reader<'b>(&'b [u8]);
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let (head, tail) = self.0.split_at(N);
+        self.0 = tail;
+        head.try_into().expect("split at N")
+    }
+}
+
 /// Why a cursor was refused (the private cause; the public message is fixed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CursorError {
@@ -82,18 +187,16 @@ pub(crate) enum CursorError {
     Oversized,
     /// Not base64url without padding.
     NotBase64Url,
-    /// Wrong decoded length.
+    /// Wrong decoded length (truncated, extended, or no ciphertext).
     BadLength,
-    /// The MAC does not verify (tampered, truncated, or another key).
-    BadMac,
+    /// The AEAD does not open it: altered, sealed under another key, or
+    /// issued by a registry with other content or for another scope (both
+    /// are associated data).
+    NotAuthentic,
     /// An unknown format version.
     BadVersion,
     /// Issued for the other list method.
     WrongMethod,
-    /// Issued by a registry with other content.
-    WrongRevision,
-    /// Issued for another scope key.
-    WrongScope,
     /// Older than ten minutes.
     Expired,
     /// Issued too far in the future.
@@ -108,11 +211,12 @@ impl fmt::Display for CursorError {
             CursorError::Oversized => "cursor exceeds the 4 KiB input ceiling",
             CursorError::NotBase64Url => "cursor is not unpadded base64url",
             CursorError::BadLength => "cursor has the wrong length",
-            CursorError::BadMac => "cursor authentication failed",
+            CursorError::NotAuthentic => {
+                "cursor authentication failed (altered, another key, another registry \
+                 revision or another scope)"
+            }
             CursorError::BadVersion => "cursor has an unknown version",
             CursorError::WrongMethod => "cursor was issued for another list method",
-            CursorError::WrongRevision => "cursor was issued by a registry with other content",
-            CursorError::WrongScope => "cursor was issued for another scope",
             CursorError::Expired => "cursor expired",
             CursorError::FromTheFuture => "cursor issue time lies in the future",
             CursorError::BadPosition => "cursor position is out of range",
@@ -130,46 +234,112 @@ impl From<CursorError> for Failure {
     }
 }
 
-/// The cursor MAC keyed once per call (keying HMAC costs two SHA-256
-/// blocks; a page that verifies and issues a cursor keys it once).
-pub(crate) struct Signer(HmacSha256);
+/// Seals and opens a registry's cursors: the AEAD keyed once, when the
+/// registry is built.
+pub(crate) struct Sealer {
+    aead: XChaCha20Poly1305,
+}
 
-impl Signer {
-    /// Keys the MAC with the registry's cursor key.
-    pub(crate) fn new(key: &[u8]) -> Signer {
-        let mut m = HmacSha256::new_from_slice(key).expect("HMAC accepts keys of any length");
-        m.update(MAC_LABEL);
-        Signer(m)
+impl Sealer {
+    /// Derives the AEAD key from the registry's cursor key (HKDF-SHA256,
+    /// no salt, fixed info label). Any key length works; the registry
+    /// accepts 32 to 1024 bytes.
+    pub(crate) fn new(cursor_key: &[u8]) -> Sealer {
+        let mut okm = [0u8; 32];
+        Hkdf::<Sha256>::new(None, cursor_key)
+            .expand(KEY_INFO, &mut okm)
+            .expect("32 bytes is a valid HKDF-SHA256 output length");
+        let aead = XChaCha20Poly1305::new(Key::from_slice(&okm));
+        okm.zeroize();
+        Sealer { aead }
     }
 
-    fn mac(&self, body: &[u8]) -> HmacSha256 {
-        let mut m = self.0.clone();
-        m.update(body);
-        m
+    /// Seals `contents` under `binding` with a fresh random nonce.
+    pub(crate) fn seal(&self, binding: Binding<'_>, contents: &Contents) -> String {
+        let mut nonce = [0u8; NONCE_LEN];
+        rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut nonce);
+        self.seal_as(VERSION, binding, contents, &nonce)
+    }
+
+    fn seal_as(
+        &self,
+        version: u8,
+        binding: Binding<'_>,
+        contents: &Contents,
+        nonce: &[u8; NONCE_LEN],
+    ) -> String {
+        let mut token = [0u8; TOKEN_LEN];
+        let (head, rest) = token.split_at_mut(1 + NONCE_LEN);
+        let (sealed, tag) = rest.split_at_mut(Contents::LEN);
+        head[0] = version;
+        head[1..].copy_from_slice(nonce);
+        sealed.copy_from_slice(&contents.encode());
+        let t = self
+            .aead
+            .encrypt_in_place_detached(
+                XNonce::from_slice(nonce),
+                &associated(version, binding),
+                sealed,
+            )
+            .expect("a cursor is far below the AEAD's length limit");
+        tag.copy_from_slice(&t);
+        URL_SAFE_NO_PAD.encode(token)
+    }
+
+    /// Opens a cursor sealed under `binding`'s revision and scope: the input
+    /// ceiling, strict unpadded base64url, the version, the length, then the
+    /// AEAD (which fails for any change to any byte, for another key, and
+    /// for another revision or scope).
+    pub(crate) fn open(
+        &self,
+        binding: Binding<'_>,
+        cursor: &[u8],
+    ) -> Result<Contents, CursorError> {
+        if cursor.len() > MAX_CURSOR_BYTES {
+            return Err(CursorError::Oversized);
+        }
+        let mut token = URL_SAFE_NO_PAD
+            .decode(cursor)
+            .map_err(|_| CursorError::NotBase64Url)?;
+        match token.first() {
+            None => return Err(CursorError::BadLength),
+            Some(&v) if v != VERSION => return Err(CursorError::BadVersion),
+            Some(_) => {}
+        }
+        if token.len() != TOKEN_LEN {
+            return Err(CursorError::BadLength);
+        }
+        let (head, rest) = token.split_at_mut(1 + NONCE_LEN);
+        let (sealed, tag) = rest.split_at_mut(Contents::LEN);
+        self.aead
+            .decrypt_in_place_detached(
+                XNonce::from_slice(&head[1..]),
+                &associated(VERSION, binding),
+                sealed,
+                Tag::from_slice(tag),
+            )
+            .map_err(|_| CursorError::NotAuthentic)?;
+        let sealed: &[u8; Contents::LEN] = (&*sealed).try_into().expect("Contents::LEN bytes");
+        // Authentic contents always name a known method; anything else is
+        // a cursor this version cannot have issued.
+        Contents::decode(sealed).ok_or(CursorError::WrongMethod)
     }
 
     /// Issues a cursor for `position`, stamped `issued_at_ms`.
     pub(crate) fn issue(&self, binding: Binding<'_>, position: u64, issued_at_ms: u64) -> String {
-        let mut token = [0u8; TOKEN_LEN];
-        token[0] = VERSION;
-        token[1] = binding.method as u8;
-        token[2..34].copy_from_slice(binding.revision);
-        token[34..42].copy_from_slice(&position.to_be_bytes());
-        token[42..50].copy_from_slice(&issued_at_ms.to_be_bytes());
-        token[50..82].copy_from_slice(binding.scope_hash);
-        let tag = self.mac(&token[..BODY_LEN]).finalize().into_bytes();
-        token[BODY_LEN..].copy_from_slice(&tag);
-        URL_SAFE_NO_PAD.encode(token)
+        self.seal(
+            binding,
+            &Contents::new(binding.method, position, issued_at_ms),
+        )
     }
 
-    /// Verifies a cursor and returns its position.
+    /// Opens a cursor and returns its position.
     ///
-    /// Checks, in order: the input ceiling, strict unpadded base64url, the
-    /// length, the MAC (constant time), the version, the method, the
-    /// revision, the scope, the issue time against `now_ms` (expired after
-    /// ten minutes; refused when more than a minute in the future), and that
-    /// the position is below `candidates` (the size of the sorted order it
-    /// indexes).
+    /// After [`open`](Self::open) (which refuses another revision or scope),
+    /// checks in order: the method, the issue time against `now_ms` (expired
+    /// after ten minutes; refused when more than a minute in the future),
+    /// and that the position is below `candidates` (the size of the sorted
+    /// order it indexes).
     pub(crate) fn verify(
         &self,
         binding: Binding<'_>,
@@ -177,46 +347,40 @@ impl Signer {
         now_ms: u64,
         candidates: usize,
     ) -> Result<usize, CursorError> {
-        if cursor.len() > MAX_CURSOR_BYTES {
-            return Err(CursorError::Oversized);
-        }
-        let token = URL_SAFE_NO_PAD
-            .decode(cursor)
-            .map_err(|_| CursorError::NotBase64Url)?;
-        if token.len() != TOKEN_LEN {
-            return Err(CursorError::BadLength);
-        }
-        self.mac(&token[..BODY_LEN])
-            .verify_slice(&token[BODY_LEN..])
-            .map_err(|_| CursorError::BadMac)?;
-
-        if token[0] != VERSION {
-            return Err(CursorError::BadVersion);
-        }
-        if Method::from_u8(token[1]) != Some(binding.method) {
+        let c = self.open(binding, cursor)?;
+        if c.method != binding.method {
             return Err(CursorError::WrongMethod);
         }
-        if token[2..34] != binding.revision[..] {
-            return Err(CursorError::WrongRevision);
-        }
-        if token[50..82] != binding.scope_hash[..] {
-            return Err(CursorError::WrongScope);
-        }
-        let position = u64::from_be_bytes(token[34..42].try_into().expect("8 bytes"));
-        let issued_at = u64::from_be_bytes(token[42..50].try_into().expect("8 bytes"));
-        if issued_at > now_ms.saturating_add(MAX_FUTURE_SKEW_MS) {
+        if c.issued_at_ms > now_ms.saturating_add(MAX_FUTURE_SKEW_MS) {
             return Err(CursorError::FromTheFuture);
         }
-        if now_ms.saturating_sub(issued_at) >= CURSOR_LIFETIME_MS {
+        if now_ms.saturating_sub(c.issued_at_ms) >= CURSOR_LIFETIME_MS {
             return Err(CursorError::Expired);
         }
         // A page always advances, and a cursor is only issued while candidates
         // remain, so a genuine position lies in 1..candidates.
-        match usize::try_from(position) {
+        match usize::try_from(c.position) {
             Ok(p) if p > 0 && p < candidates => Ok(p),
             _ => Err(CursorError::BadPosition),
         }
     }
+}
+
+/// Length of the associated data.
+const AD_LEN: usize = AD_LABEL.len() + 1 + 32 + 32;
+
+/// The associated data of a cursor of `version` under `binding`: the label,
+/// the version, the revision and the scope hash (the method is sealed in
+/// the contents).
+fn associated(version: u8, binding: Binding<'_>) -> [u8; AD_LEN] {
+    let mut ad = [0u8; AD_LEN];
+    let mut w = Writer(&mut ad[..]);
+    w.put(AD_LABEL);
+    w.put(&[version]);
+    w.put(binding.revision);
+    w.put(binding.scope_hash);
+    debug_assert!(w.0.is_empty());
+    ad
 }
 
 #[cfg(test)]
@@ -240,11 +404,15 @@ mod tests {
     }
 
     fn good() -> String {
-        Signer::new(&KEY).issue(binding(Method::Resources, &scope()), 42, NOW)
+        Sealer::new(&KEY).issue(binding(Method::Resources, &scope()), 42, NOW)
     }
 
     fn check(cursor: &[u8], now: u64) -> Result<usize, CursorError> {
-        Signer::new(&KEY).verify(binding(Method::Resources, &scope()), cursor, now, 100)
+        Sealer::new(&KEY).verify(binding(Method::Resources, &scope()), cursor, now, 100)
+    }
+
+    fn decoded(c: &str) -> Vec<u8> {
+        URL_SAFE_NO_PAD.decode(c).unwrap()
     }
 
     #[test]
@@ -258,7 +426,71 @@ mod tests {
     }
 
     #[test]
-    fn every_byte_tampered_fails() {
+    fn contents_encode_and_decode_every_field() {
+        let c = Contents {
+            method: Method::Templates,
+            position: 0x0102_0304_0506_0708,
+            issued_at_ms: u64::MAX - 1,
+        };
+        let bytes = c.encode();
+        assert_eq!(bytes[0], 2);
+        assert_eq!(&bytes[1..9], &[1, 2, 3, 4, 5, 6, 7, 8]);
+        assert_eq!(Contents::decode(&bytes), Some(c));
+        let mut unknown = bytes;
+        unknown[0] = 9;
+        assert_eq!(Contents::decode(&unknown), None);
+    }
+
+    #[test]
+    fn sealed_bytes_contain_neither_position_nor_issue_time_nor_revision_nor_scope() {
+        let sealer = Sealer::new(&KEY);
+        let s = scope();
+        let revision = [0x5a; 32];
+        let b = Binding {
+            method: Method::Resources,
+            revision: &revision,
+            scope_hash: &s,
+        };
+        for position in [1u64, 41, 255, 256, 65_537, 1 << 40] {
+            let raw = decoded(&sealer.issue(b, position, NOW));
+            let needles: [&[u8]; 7] = [
+                &position.to_be_bytes(),
+                &position.to_le_bytes(),
+                &NOW.to_be_bytes(),
+                &NOW.to_le_bytes(),
+                &revision[..8],
+                &s[..8],
+                &s[24..],
+            ];
+            for needle in needles {
+                assert!(
+                    !raw.windows(needle.len()).any(|w| w == needle),
+                    "position {position}: {needle:?} visible"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_byte_but_the_version_is_the_same_in_every_cursor_for_one_page() {
+        // A readable field would sit at a fixed offset with a fixed value.
+        let sealer = Sealer::new(&KEY);
+        let s = scope();
+        let cursors: Vec<Vec<u8>> = (0..48)
+            .map(|_| decoded(&sealer.issue(binding(Method::Resources, &s), 42, NOW)))
+            .collect();
+        for i in 1..TOKEN_LEN {
+            assert!(
+                cursors.iter().any(|c| c[i] != cursors[0][i]),
+                "byte {i} is constant"
+            );
+        }
+        assert!(cursors.iter().all(|c| c[0] == VERSION));
+        assert_ne!(cursors[0], cursors[1]);
+    }
+
+    #[test]
+    fn every_character_tampered_fails() {
         let c = good();
         for i in 0..c.len() {
             for replacement in [b'A', b'z', b'-', b'_', b'0'] {
@@ -267,21 +499,26 @@ mod tests {
                     continue;
                 }
                 t[i] = replacement;
-                assert!(check(&t, NOW).is_err(), "tampered byte {i}");
+                assert!(check(&t, NOW).is_err(), "tampered character {i}");
             }
         }
     }
 
     #[test]
-    fn every_decoded_bit_flip_fails_authentication() {
+    fn every_decoded_bit_flip_fails() {
         let c = good();
-        let raw = URL_SAFE_NO_PAD.decode(&c).unwrap();
+        let raw = decoded(&c);
         for i in 0..raw.len() {
             for bit in 0..8 {
                 let mut t = raw.clone();
                 t[i] ^= 1 << bit;
                 let e = check(URL_SAFE_NO_PAD.encode(&t).as_bytes(), NOW);
-                assert_eq!(e, Err(CursorError::BadMac), "byte {i} bit {bit}");
+                let want = if i == 0 {
+                    CursorError::BadVersion
+                } else {
+                    CursorError::NotAuthentic
+                };
+                assert_eq!(e, Err(want), "byte {i} bit {bit}");
             }
         }
     }
@@ -292,8 +529,29 @@ mod tests {
         for n in 0..c.len() {
             assert!(check(&c.as_bytes()[..n], NOW).is_err(), "prefix {n}");
         }
+        let raw = decoded(&c);
+        for n in 0..raw.len() {
+            let t = URL_SAFE_NO_PAD.encode(&raw[..n]);
+            assert_eq!(
+                check(t.as_bytes(), NOW),
+                Err(CursorError::BadLength),
+                "decoded prefix {n}"
+            );
+        }
         let longer = format!("{c}AAAA");
         assert_eq!(check(longer.as_bytes(), NOW), Err(CursorError::BadLength));
+    }
+
+    #[test]
+    fn empty_ciphertext_fails() {
+        // The version and a nonce, then nothing; and then a tag alone.
+        let raw = decoded(&good());
+        let header = URL_SAFE_NO_PAD.encode(&raw[..1 + NONCE_LEN]);
+        assert_eq!(check(header.as_bytes(), NOW), Err(CursorError::BadLength));
+        let tag_only = [&raw[..1 + NONCE_LEN], &raw[raw.len() - TAG_LEN..]].concat();
+        let tag_only = URL_SAFE_NO_PAD.encode(tag_only);
+        assert_eq!(check(tag_only.as_bytes(), NOW), Err(CursorError::BadLength));
+        assert_eq!(check(b"", NOW), Err(CursorError::BadLength));
     }
 
     #[test]
@@ -305,7 +563,6 @@ mod tests {
             t[10] = bad;
             assert_eq!(check(&t, NOW), Err(CursorError::NotBase64Url), "{bad}");
         }
-        // 114 bytes encode to 152 characters exactly; padding is refused.
         let padded = format!("{c}=");
         assert_eq!(
             check(padded.as_bytes(), NOW),
@@ -322,24 +579,53 @@ mod tests {
     fn oversized_input_fails_before_decoding() {
         let huge = vec![b'A'; MAX_CURSOR_BYTES + 1];
         assert_eq!(check(&huge, NOW), Err(CursorError::Oversized));
+        let huge = vec![b'!'; MAX_CURSOR_BYTES + 1];
+        assert_eq!(check(&huge, NOW), Err(CursorError::Oversized));
+        // At the ceiling, the input is decoded: 4096 `A`s are zero bytes.
         let at_ceiling = vec![b'A'; MAX_CURSOR_BYTES];
+        assert_eq!(check(&at_ceiling, NOW), Err(CursorError::BadVersion));
+        let at_ceiling = [b"Ag".as_slice(), &[b'A'; MAX_CURSOR_BYTES - 2]].concat();
         assert_eq!(check(&at_ceiling, NOW), Err(CursorError::BadLength));
     }
 
     #[test]
     fn another_key_fails() {
         let other = [8u8; 32];
-        let c = Signer::new(&other).issue(binding(Method::Resources, &scope()), 42, NOW);
-        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::BadMac));
+        let c = Sealer::new(&other).issue(binding(Method::Resources, &scope()), 42, NOW);
+        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::NotAuthentic));
+    }
+
+    #[test]
+    fn the_raw_cursor_key_never_keys_the_cipher() {
+        // A cursor sealed directly under the raw key does not open.
+        let raw_keyed = Sealer {
+            aead: XChaCha20Poly1305::new(Key::from_slice(&KEY)),
+        };
+        let c = raw_keyed.issue(binding(Method::Resources, &scope()), 42, NOW);
+        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::NotAuthentic));
+    }
+
+    #[test]
+    fn long_keys_derive_working_distinct_keys() {
+        let long = [9u8; 1024];
+        let longer_by_one = [9u8; 1023];
+        let s = scope();
+        let c = Sealer::new(&long).issue(binding(Method::Resources, &s), 42, NOW);
+        let b = binding(Method::Resources, &s);
+        assert_eq!(Sealer::new(&long).verify(b, c.as_bytes(), NOW, 100), Ok(42));
+        assert_eq!(
+            Sealer::new(&longer_by_one).verify(b, c.as_bytes(), NOW, 100),
+            Err(CursorError::NotAuthentic)
+        );
     }
 
     #[test]
     fn another_method_fails() {
         let s = scope();
-        let c = Signer::new(&KEY).issue(binding(Method::Templates, &s), 42, NOW);
+        let c = Sealer::new(&KEY).issue(binding(Method::Templates, &s), 42, NOW);
         assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::WrongMethod));
         assert_eq!(
-            Signer::new(&KEY).verify(binding(Method::Templates, &s), c.as_bytes(), NOW, 100),
+            Sealer::new(&KEY).verify(binding(Method::Templates, &s), c.as_bytes(), NOW, 100),
             Ok(42)
         );
     }
@@ -347,7 +633,7 @@ mod tests {
     #[test]
     fn another_revision_fails() {
         let s = scope();
-        let c = Signer::new(&KEY).issue(
+        let c = Sealer::new(&KEY).issue(
             Binding {
                 method: Method::Resources,
                 revision: &[2; 32],
@@ -356,14 +642,14 @@ mod tests {
             42,
             NOW,
         );
-        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::WrongRevision));
+        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::NotAuthentic));
     }
 
     #[test]
     fn another_scope_fails() {
         let other = scope_hash(b"tenant-b");
-        let c = Signer::new(&KEY).issue(binding(Method::Resources, &other), 42, NOW);
-        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::WrongScope));
+        let c = Sealer::new(&KEY).issue(binding(Method::Resources, &other), 42, NOW);
+        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::NotAuthentic));
         // The hash covers the exact bytes: a prefix or an extension differs.
         assert_ne!(scope_hash(b"tenant-a"), scope_hash(b"tenant-a\0"));
     }
@@ -394,36 +680,73 @@ mod tests {
     fn position_out_of_range_fails() {
         let s = scope();
         for p in [0u64, 100, 101, u64::MAX] {
-            let c = Signer::new(&KEY).issue(binding(Method::Resources, &s), p, NOW);
+            let c = Sealer::new(&KEY).issue(binding(Method::Resources, &s), p, NOW);
             assert_eq!(
                 check(c.as_bytes(), NOW),
                 Err(CursorError::BadPosition),
                 "{p}"
             );
         }
-        let c = Signer::new(&KEY).issue(binding(Method::Resources, &s), 99, NOW);
+        let c = Sealer::new(&KEY).issue(binding(Method::Resources, &s), 99, NOW);
         assert_eq!(check(c.as_bytes(), NOW), Ok(99));
     }
 
     #[test]
     fn unknown_version_fails_even_when_authenticated() {
-        let mut raw = URL_SAFE_NO_PAD.decode(good()).unwrap();
-        raw[0] = 2;
-        let tag = Signer::new(&KEY)
-            .mac(&raw[..BODY_LEN])
-            .finalize()
-            .into_bytes();
-        raw[BODY_LEN..].copy_from_slice(&tag);
-        let c = URL_SAFE_NO_PAD.encode(&raw);
-        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::BadVersion));
+        let s = scope();
+        let b = binding(Method::Resources, &s);
+        let contents = Contents::new(Method::Resources, 42, NOW);
+        for version in [0u8, 1, 3, 255] {
+            let c = Sealer::new(&KEY).seal_as(version, b, &contents, &[5; NONCE_LEN]);
+            assert_eq!(
+                check(c.as_bytes(), NOW),
+                Err(CursorError::BadVersion),
+                "{version}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_version_is_authenticated_too() {
+        // Sealed as version 3, relabelled 2: the associated data differs.
+        let s = scope();
+        let b = binding(Method::Resources, &s);
+        let contents = Contents::new(Method::Resources, 42, NOW);
+        let c = Sealer::new(&KEY).seal_as(3, b, &contents, &[5; NONCE_LEN]);
+        let mut raw = decoded(&c);
+        raw[0] = VERSION;
+        let c = URL_SAFE_NO_PAD.encode(raw);
+        assert_eq!(check(c.as_bytes(), NOW), Err(CursorError::NotAuthentic));
+    }
+
+    #[test]
+    fn a_cursor_fits_the_page_envelope_with_room_to_spare() {
+        // The longest list envelope around a cursor, with the fields the
+        // 2026-07-28 protocol revision adds (at their longest), fits the
+        // 256 bytes every page reserves.
+        let c = good();
+        assert_eq!(c.len(), 78);
+        let envelope = format!(
+            r#"{{"resourceTemplates":[],"nextCursor":"{c}","resultType":"complete","ttlMs":18446744073709551615,"cacheScope":"private"}}"#
+        );
+        // 194 bytes; the 152-character signed cursor of version 1 would
+        // have made it 268.
+        assert!(
+            envelope.len() as u64 <= crate::limits::PAGE_ENVELOPE_BYTES,
+            "{}",
+            envelope.len()
+        );
     }
 
     #[test]
     fn failures_are_invalid_request_with_a_private_cause() {
-        let f = Failure::from(CursorError::WrongScope);
+        let f = Failure::from(CursorError::WrongMethod);
         assert_eq!(f.kind(), crate::error::FailureKind::InvalidRequest);
         assert_eq!(f.message(), "invalid cursor");
-        assert_eq!(f.cause_text(), "cursor was issued for another scope");
+        assert_eq!(f.cause_text(), "cursor was issued for another list method");
+        let f = Failure::from(CursorError::NotAuthentic);
+        assert_eq!(f.message(), "invalid cursor");
+        assert!(f.cause_text().contains("another scope"));
         let f = Failure::from(CursorError::Expired);
         assert_eq!(f.kind(), crate::error::FailureKind::InvalidRequest);
         assert_eq!(f.message(), "cursor expired");

@@ -168,6 +168,37 @@ pub(crate) fn scan<'a>(
     })
 }
 
+/// Why [`check`] refused a document.
+#[derive(Debug)]
+pub(crate) enum Refusal {
+    /// Not a JSON document by the scanner's rules: a syntax error, nesting
+    /// deeper than 127, a lone surrogate escape, a number out of range
+    /// (such as `1e999`, which has no finite value).
+    Invalid(ScanError),
+    /// Some object at some depth repeats a key (JSON leaves the meaning
+    /// open; parsers disagree on which value wins).
+    DuplicateKey,
+    /// The reserved key is an object key at some depth.
+    ReservedKey,
+}
+
+/// Holds host-supplied JSON other than definitions (authorization data,
+/// payload `_meta`) to the rules registered definitions are held to: the
+/// same scan (so the same syntax, depth limit, string and number rules),
+/// no repeated key in any object, and, when `reserved_key` is given, that
+/// key in no object at any depth. Returns what the whole document is.
+pub(crate) fn check<'a>(json: &'a str, reserved_key: Option<&str>) -> Result<Kind<'a>, Refusal> {
+    let mut scratch = String::with_capacity(json.len());
+    let scanned = scan(json, &mut scratch, reserved_key.unwrap_or("")).map_err(Refusal::Invalid)?;
+    if scanned.duplicate_key {
+        return Err(Refusal::DuplicateKey);
+    }
+    if reserved_key.is_some() && scanned.has_key {
+        return Err(Refusal::ReservedKey);
+    }
+    Ok(scanned.root)
+}
+
 struct Scanner<'a, 'o> {
     src: &'a str,
     bytes: &'a [u8],
@@ -654,6 +685,45 @@ mod tests {
         }
         let deep = "[".repeat(100_000);
         assert!(scan(&deep, &mut String::new(), "").is_err());
+    }
+
+    #[test]
+    fn check_refuses_what_definitions_refuse() {
+        let deep = format!("{}{}", "[".repeat(128), "]".repeat(128));
+        for bad in [
+            deep.as_str(),
+            "1e999",
+            "[-1e999]",
+            r#""\ud800""#,
+            r#"{"a":"\udc00x"}"#,
+            "{",
+        ] {
+            assert!(
+                matches!(check(bad, None), Err(Refusal::Invalid(_))),
+                "{bad}"
+            );
+        }
+        for dup in [r#"{"a":1,"a":2}"#, r#"[{"x":{"b":1,"\u0062":2}}]"#] {
+            assert!(
+                matches!(check(dup, None), Err(Refusal::DuplicateKey)),
+                "{dup}"
+            );
+        }
+        let reserved = r#"{"a":[{"k":1}]}"#;
+        assert!(matches!(
+            check(reserved, Some("k")),
+            Err(Refusal::ReservedKey)
+        ));
+        assert_eq!(check(reserved, None).unwrap(), Kind::Object);
+        // An empty key is an ordinary key when nothing is reserved.
+        assert_eq!(check(r#"{"":1}"#, None).unwrap(), Kind::Object);
+        let ok = format!("{}{}", "[".repeat(127), "]".repeat(127));
+        assert_eq!(check(&ok, None).unwrap(), Kind::Array);
+        assert_eq!(check("1e308", None).unwrap(), Kind::Scalar);
+        assert_eq!(
+            check(r#""\ud83d\ude00""#, None).unwrap(),
+            Kind::Str("😀".into())
+        );
     }
 
     mod differential {

@@ -5,12 +5,12 @@
 //! the library validates identifiers, selects the binding, asks the policy
 //! before and after reading, reads bodies through host callbacks under
 //! budgets and deadlines, returns partial bundles with a diagnostic report
-//! when some items fail, and paginates listings with signed, expiring cursors.
+//! when some items fail, and paginates listings with sealed (encrypted, authenticated), expiring cursors.
 //!
 //! Layers (see `docs/ARCHITECTURE.md`): [`identity`], [`template`],
 //! [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
 //! [`limits`], [`listing`], [`scope`], [`executor`], [`error`], plus the
-//! private `cursor` module (signed pagination tokens); the C ABI lives in
+//! private `cursor` module (sealed pagination tokens); the C ABI lives in
 //! `ffi` only.
 
 #![deny(missing_docs)]

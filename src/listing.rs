@@ -9,9 +9,10 @@
 //! plus one separator byte); a single visible description that cannot fit an
 //! empty page fails the call with kind `size`.
 //!
-//! Pages after the first are addressed by signed, expiring cursors bound to
-//! the method, the registry revision, the position in the sorted order and a
-//! hash of the scope key (see `cursor.rs`). The position is an index into the
+//! Pages after the first are addressed by sealed (encrypted and
+//! authenticated), expiring cursors bound to the method, the registry
+//! revision and a hash of the scope key, carrying the position in the
+//! sorted order (see `cursor.rs`); a caller can read none of it. The position is an index into the
 //! sorted order, so a page costs the same wherever it starts and however many
 //! resources are registered. Pagination is not a transactional snapshot:
 //! a page reflects the policy at the time it is made.
@@ -19,7 +20,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
-use crate::cursor::{self, Binding, Method, Signer};
+use crate::cursor::{self, Binding, Method};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::registry::Resources;
@@ -129,10 +130,10 @@ impl Resources {
             scope_hash: &scope_hash,
         };
         let now_ms = self.now_unix_ms();
-        let signer = Signer::new(self.cursor_key());
+        let sealer = self.cursor_sealer();
         let start = match options.cursor.as_deref() {
             None | Some([]) => 0,
-            Some(c) => signer.verify(binding, c, now_ms, order.len())?,
+            Some(c) => sealer.verify(binding, c, now_ms, order.len())?,
         };
 
         let page_size = match options.page_size as usize {
@@ -181,7 +182,7 @@ impl Resources {
         scope.check()?;
 
         let next_cursor =
-            (position < order.len()).then(|| signer.issue(binding, position as u64, now_ms));
+            (position < order.len()).then(|| sealer.issue(binding, position as u64, now_ms));
         // `used` counts each description plus one separator: the exact size
         // of the array's contents plus one.
         let mut json = String::with_capacity(

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::error::{Failure, FailureKind};
 use crate::identity::validate_uri_str;
+use crate::jsonscan::{self, Kind, Refusal};
 use crate::limits::{MAX_AUTHORIZATION_BYTES, MAX_META_BYTES};
 use crate::registry::ResourceDefinition;
 
@@ -96,6 +97,33 @@ fn plan_error(message: &'static str) -> Failure {
     Failure::with_message(FailureKind::InvalidPlan, message)
 }
 
+/// Checks a target's private authorization JSON: at most 64 KiB, and held
+/// to the rules registered definitions are held to (valid JSON of any kind,
+/// nesting at most 127 deep, no lone surrogate escape, no number out of
+/// range such as `1e999`, no object repeating a key at any depth). The
+/// reserved metadata key is not refused here: authorization data is
+/// private and never becomes metadata. Errors are `invalid_plan`.
+pub fn check_authorization_json(json: &str) -> Result<(), Failure> {
+    if json.len() > MAX_AUTHORIZATION_BYTES {
+        return Err(plan_error("target authorization JSON exceeds 64 KiB"));
+    }
+    match jsonscan::check(json, None) {
+        Ok(_) => Ok(()),
+        Err(Refusal::Invalid(e)) => Err(Failure::with_message(
+            FailureKind::InvalidPlan,
+            format!("target authorization is not valid JSON: {e}"),
+        )
+        .caused_by(e)),
+        Err(Refusal::DuplicateKey) => Err(plan_error(
+            "target authorization JSON repeats an object key",
+        )),
+        // Nothing is reserved in authorization data, so this never happens.
+        Err(Refusal::ReservedKey) => {
+            Err(plan_error("target authorization JSON uses a reserved key"))
+        }
+    }
+}
+
 impl ResourceTarget {
     /// Validates and copies a target.
     ///
@@ -103,8 +131,9 @@ impl ResourceTarget {
     ///   checked when the plan is validated for a read);
     /// - `representation` is a label of at most 256 bytes without control
     ///   characters; empty means `"default"`;
-    /// - `authorization_json`, when given, must be a JSON document of at most
-    ///   64 KiB. Its exact bytes are kept.
+    /// - `authorization_json`, when given, must pass
+    ///   [`check_authorization_json`] (a JSON document of at most 64 KiB
+    ///   held to the rules definitions are held to). Its exact bytes are kept.
     pub fn new(
         uri: &str,
         representation: &str,
@@ -130,8 +159,7 @@ impl ResourceTarget {
                 if json.len() > MAX_AUTHORIZATION_BYTES {
                     return Err(plan_error("target authorization JSON exceeds 64 KiB"));
                 }
-                serde_json::from_str::<serde::de::IgnoredAny>(json)
-                    .map_err(|_| plan_error("target authorization is not valid JSON"))?;
+                check_authorization_json(json)?;
                 Some(json.to_string())
             }
         };
@@ -273,10 +301,10 @@ impl ResourcePayload {
         })
     }
 
-    /// Attaches `_meta` given as JSON text: an object of at most 64 KiB that
-    /// does not use the reserved key anywhere.
+    /// Attaches `_meta` given as JSON text, checked by [`parse_meta`].
+    /// Errors are `invalid_content`.
     pub fn with_meta_json(mut self, meta_json: &str) -> Result<Self, Failure> {
-        self.meta = Some(parse_meta(meta_json).map_err(content_error)?);
+        self.meta = Some(parse_meta(meta_json)?);
         Ok(self)
     }
 
@@ -304,21 +332,31 @@ impl ResourcePayload {
     }
 }
 
-/// Parses application `_meta`: a JSON object of at most 64 KiB (as given)
-/// without the reserved key at any depth.
-pub fn parse_meta(json: &str) -> Result<serde_json::Map<String, serde_json::Value>, &'static str> {
+/// Parses application `_meta`: a JSON object of at most 64 KiB (as given),
+/// held to the rules registered definitions are held to (nesting at most
+/// 127 deep, no lone surrogate escape, no number out of range such as
+/// `1e999`, no object repeating a key at any depth) and without the
+/// reserved key at any depth. Errors are `invalid_content`.
+pub fn parse_meta(json: &str) -> Result<serde_json::Map<String, serde_json::Value>, Failure> {
     if json.len() > MAX_META_BYTES {
-        return Err("_meta exceeds 64 KiB");
+        return Err(content_error("_meta exceeds 64 KiB"));
     }
-    let value: serde_json::Value =
-        serde_json::from_str(json).map_err(|_| "_meta is not valid JSON")?;
-    let serde_json::Value::Object(map) = value else {
-        return Err("_meta is not a JSON object");
-    };
-    if uses_reserved_key(&serde_json::Value::Object(map.clone())) {
-        return Err("_meta uses the reserved key");
+    match jsonscan::check(json, Some(RESERVED_META_KEY)) {
+        Ok(Kind::Object) => {}
+        Ok(_) => return Err(content_error("_meta is not a JSON object")),
+        Err(Refusal::Invalid(e)) => {
+            return Err(Failure::with_message(
+                FailureKind::InvalidContent,
+                format!("_meta is not valid JSON: {e}"),
+            )
+            .caused_by(e))
+        }
+        Err(Refusal::DuplicateKey) => return Err(content_error("_meta repeats an object key")),
+        Err(Refusal::ReservedKey) => return Err(content_error("_meta uses the reserved key")),
     }
-    Ok(map)
+    // The scan accepted it, so serde_json does too (the scanner's
+    // differential tests hold them to each other).
+    serde_json::from_str(json).map_err(|e| content_error("_meta is not valid JSON").caused_by(e))
 }
 
 /// Whether the reserved metadata key appears as an object key at any depth.

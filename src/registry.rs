@@ -7,7 +7,9 @@ use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
+use zeroize::Zeroizing;
 
+use crate::cursor::Sealer;
 use crate::error::{CallbackError, Failure, FailureKind};
 use crate::identity::{validate_uri_parts, validate_uri_str};
 use crate::jsonscan::{self, Kind};
@@ -17,7 +19,7 @@ use crate::plan::{
 };
 use crate::policy::ResourcePolicy;
 use crate::scope::CallContext;
-use crate::template::{decode_capture, RequestShape, Segment, Template};
+use crate::template::{decode_capture, RequestShape, Segment, Shape, Template};
 
 /// A registered description: the MCP `Resource` or `ResourceTemplate`
 /// object, with exactly one of `uri` / `uriTemplate`.
@@ -384,9 +386,9 @@ impl ResourceBinding {
 /// Unix time in milliseconds, used for cursor issue and expiry times.
 pub type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
 
-/// Smallest accepted cursor MAC key, in bytes.
+/// Smallest accepted cursor key, in bytes.
 pub const MIN_CURSOR_KEY_BYTES: usize = 32;
-/// Largest accepted cursor MAC key, in bytes.
+/// Largest accepted cursor key, in bytes.
 pub const MAX_CURSOR_KEY_BYTES: usize = 1024;
 
 /// Collects bindings, a policy, limits, and optionally a cursor key and a
@@ -399,7 +401,8 @@ pub struct ResourcesBuilder {
     prefixes: [CommonPrefix; 2],
     policy: Option<Arc<dyn ResourcePolicy>>,
     limits: ResourceLimits,
-    cursor_key: Option<Vec<u8>>,
+    /// Wiped when dropped.
+    cursor_key: Option<Zeroizing<Vec<u8>>>,
     clock: Option<Clock>,
 }
 
@@ -445,16 +448,18 @@ impl ResourcesBuilder {
         self.limits.set(limit, value);
     }
 
-    /// Sets the cursor MAC key (32 to 1024 bytes) shared by a fleet of
-    /// replicas; without one, a random key is made per registry.
+    /// Sets the cursor key (32 to 1024 bytes) shared by a fleet of
+    /// replicas; without one, a random key is made per registry. Cursors
+    /// are sealed under a key derived from it (HKDF-SHA256), never under
+    /// the key itself.
     pub fn cursor_key(mut self, key: &[u8]) -> Self {
-        self.cursor_key = Some(key.to_vec());
+        self.cursor_key = Some(Zeroizing::new(key.to_vec()));
         self
     }
 
     /// Sets the cursor key in place.
     pub fn set_cursor_key(&mut self, key: &[u8]) {
-        self.cursor_key = Some(key.to_vec());
+        self.cursor_key = Some(Zeroizing::new(key.to_vec()));
     }
 
     /// Sets the wall clock used for cursor issue and expiry times.
@@ -474,18 +479,18 @@ impl ResourcesBuilder {
         let policy = self
             .policy
             .ok_or_else(|| Failure::config("a resource policy is required"))?;
-        let cursor_key = match self.cursor_key {
+        let cursor_sealer = match self.cursor_key {
             Some(k) if k.len() < MIN_CURSOR_KEY_BYTES => {
                 return Err(Failure::config("cursor key must be at least 32 bytes"))
             }
             Some(k) if k.len() > MAX_CURSOR_KEY_BYTES => {
                 return Err(Failure::config("cursor key must be at most 1024 bytes"))
             }
-            Some(k) => k,
+            Some(k) => Sealer::new(&k),
             None => {
-                let mut k = vec![0u8; 32];
-                rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut k);
-                k
+                let mut k = Zeroizing::new([0u8; 32]);
+                rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut *k);
+                Sealer::new(&*k)
             }
         };
         let clock = self.clock.unwrap_or_else(|| Arc::new(system_clock_ms));
@@ -496,8 +501,10 @@ impl ResourcesBuilder {
         let mut exact = ExactIndex::with_capacity(exact_prefix.count);
         let mut resource_keys = Vec::with_capacity(exact_prefix.count);
         let mut template_keys = Vec::with_capacity(template_prefix.count);
-        let mut template_texts: FxHashMap<&str, usize> = FxHashMap::default();
-        template_texts.reserve(template_prefix.count);
+        // Keyed by shape: templates equal up to variable names match the
+        // same URIs, so every URI either matches would be ambiguous forever.
+        let mut template_shapes: FxHashMap<Shape<'_>, usize> = FxHashMap::default();
+        template_shapes.reserve(template_prefix.count);
         let mut index = TemplateIndex::default();
         for (i, b) in self.bindings.iter().enumerate() {
             let d = &b.definition;
@@ -520,15 +527,21 @@ impl ResourcesBuilder {
                     resource_keys.push((sort_radix(key, exact_prefix.len), i as u32));
                 }
                 Some(t) => {
-                    if template_texts.insert(t.as_str(), i).is_some() {
-                        return Err(Failure::config("duplicate resource uriTemplate"));
+                    if let Some(other) = template_shapes.insert(t.shape(), i) {
+                        let same_text = self.bindings[other].definition.uri_or_template() == key;
+                        return Err(Failure::config(if same_text {
+                            "duplicate resource uriTemplate"
+                        } else {
+                            "duplicate resource uriTemplate: two templates differ only in \
+                             their variable names, so they match the same URIs"
+                        }));
                     }
                     index.insert(t, i);
                     template_keys.push((sort_radix(key, template_prefix.len), i as u32));
                 }
             }
         }
-        drop(template_texts);
+        drop(template_shapes);
 
         let resource_order = sorted_order(&self.bindings, resource_keys);
         let template_order = sorted_order(&self.bindings, template_keys);
@@ -575,7 +588,7 @@ impl ResourcesBuilder {
             policy,
             limits,
             revision,
-            cursor_key,
+            cursor_sealer,
             clock,
         })
     }
@@ -688,7 +701,7 @@ pub struct Resources {
     policy: Arc<dyn ResourcePolicy>,
     limits: Limits,
     revision: [u8; 32],
-    cursor_key: Vec<u8>,
+    cursor_sealer: Sealer,
     clock: Clock,
 }
 
@@ -747,9 +760,9 @@ impl Resources {
         self.revision
     }
 
-    /// The cursor MAC key.
-    pub fn cursor_key(&self) -> &[u8] {
-        &self.cursor_key
+    /// Seals and opens this registry's list cursors.
+    pub(crate) fn cursor_sealer(&self) -> &Sealer {
+        &self.cursor_sealer
     }
 
     /// The current wall-clock time in Unix milliseconds (the configured clock).

@@ -32,6 +32,17 @@ pub struct Template {
     names: Vec<String>,
 }
 
+/// A template with its variable names forgotten: its prefix, its segments
+/// (a variable is known by its position in template order, which names do
+/// not change) and its suffix. Two templates with equal shapes match
+/// exactly the same URIs, so a registry holds at most one of each shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Shape<'t> {
+    prefix: &'t str,
+    segments: &'t [Segment],
+    suffix: &'t str,
+}
+
 /// Where a template's query/fragment starts, and the path range.
 struct Layout {
     prefix_end: usize,
@@ -167,6 +178,16 @@ impl Template {
     /// The template text exactly as registered.
     pub fn as_str(&self) -> &str {
         &self.text
+    }
+
+    /// The template's shape: equal for templates that differ only in
+    /// their variable names (`a://x/{id}` and `a://x/{name}`).
+    pub fn shape(&self) -> Shape<'_> {
+        Shape {
+            prefix: &self.prefix,
+            segments: &self.segments,
+            suffix: &self.suffix,
+        }
     }
 
     /// Variable names in template order.

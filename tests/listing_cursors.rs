@@ -1,5 +1,6 @@
-//! Listing: pagination cursors — scope keys, following, binding to the
-//! scope, method and registry, expiry, tampering and malformed input.
+//! Listing: pagination cursors — scope keys, following, confidentiality,
+//! binding to the scope, method and registry, expiry, tampering and
+//! malformed input.
 
 mod common;
 
@@ -7,6 +8,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use common::*;
 use mcp_resources::*;
+use sha2::{Digest, Sha256};
 
 const T0: u64 = 1_800_000_000_000;
 const MINUTE: u64 = 60_000;
@@ -80,6 +82,73 @@ fn cursors_are_unpadded_base64url() {
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
     assert!(URL_SAFE_NO_PAD.decode(&c).is_ok());
+}
+
+/// Whether `needle` occurs anywhere in `haystack`.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn cursor_bytes_reveal_neither_position_nor_issue_time_nor_revision() {
+    let clock = TestClock::at(T0);
+    let r = registry(95, &clock);
+    let revision = r.revision();
+    let scope_hash: [u8; 32] = Sha256::digest(b"s").into();
+    let mut o = opts("s", None);
+    o.page_size = 10;
+    let mut position = 0u64;
+    loop {
+        let page = r.list(&o).unwrap();
+        let Some(c) = page.next_cursor() else { break };
+        position += 10;
+        let raw = URL_SAFE_NO_PAD.decode(c).unwrap();
+        for (what, needle) in [
+            ("position (BE)", position.to_be_bytes().to_vec()),
+            ("position (LE)", position.to_le_bytes().to_vec()),
+            (
+                "position (BE u32)",
+                (position as u32).to_be_bytes().to_vec(),
+            ),
+            ("issue time (BE)", T0.to_be_bytes().to_vec()),
+            ("issue time (LE)", T0.to_le_bytes().to_vec()),
+            ("issue time (decimal)", T0.to_string().into_bytes()),
+            ("revision", revision.to_vec()),
+            ("revision prefix", revision[..8].to_vec()),
+            ("scope hash prefix", scope_hash[..8].to_vec()),
+        ] {
+            assert!(!contains(&raw, &needle), "{what} visible at {position}");
+            assert!(!contains(c.as_bytes(), &needle), "{what} in the text");
+        }
+        o.cursor = Some(c.as_bytes().to_vec());
+    }
+    assert_eq!(position, 90);
+}
+
+#[test]
+fn two_cursors_for_the_same_page_differ_and_both_work() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let a = first_cursor(&r, "s");
+    let b = first_cursor(&r, "s");
+    assert_ne!(a, b);
+    // Nothing but the leading version byte is shared: no field sits in
+    // the clear at a fixed offset.
+    let (ra, rb) = (
+        URL_SAFE_NO_PAD.decode(&a).unwrap(),
+        URL_SAFE_NO_PAD.decode(&b).unwrap(),
+    );
+    assert_eq!(ra.len(), rb.len());
+    assert_eq!(ra[0], rb[0]);
+    let shared = ra.iter().zip(&rb).skip(1).filter(|(x, y)| x == y).count();
+    assert!(shared < 16, "{shared} equal bytes out of {}", ra.len() - 1);
+    let pa = second_page(&r, "s", a.as_bytes()).unwrap();
+    let pb = second_page(&r, "s", b.as_bytes()).unwrap();
+    assert_eq!(
+        pa.json().split("nextCursor").next(),
+        pb.json().split("nextCursor").next()
+    );
+    assert_eq!(keys(&pa, "resources", "uri")[0], "res://item/00010");
 }
 
 #[test]
@@ -197,6 +266,32 @@ fn registries_with_the_same_content_but_random_keys_reject_each_others_cursors()
 }
 
 #[test]
+fn a_cursor_from_a_registry_with_another_host_key_is_refused() {
+    let clock = TestClock::at(T0);
+    let a = registry(30, &clock);
+    let other = builder(&resource_defs(30), FnPolicy::allow())
+        .cursor_key(&[0x33; 32])
+        .clock(clock.clock())
+        .build()
+        .unwrap();
+    assert_eq!(a.revision(), other.revision());
+    let c = first_cursor(&a, "s");
+    assert_invalid(second_page(&other, "s", c.as_bytes()), "other host key");
+    let c = first_cursor(&other, "s");
+    assert_invalid(second_page(&a, "s", c.as_bytes()), "other host key back");
+    // A key that differs in its last byte only.
+    let mut near = KEY;
+    near[31] ^= 1;
+    let near = builder(&resource_defs(30), FnPolicy::allow())
+        .cursor_key(&near)
+        .clock(clock.clock())
+        .build()
+        .unwrap();
+    let c = first_cursor(&a, "s");
+    assert_invalid(second_page(&near, "s", c.as_bytes()), "key one bit apart");
+}
+
+#[test]
 fn cursor_expires_after_ten_minutes() {
     let clock = TestClock::at(T0);
     let r = registry(30, &clock);
@@ -247,25 +342,28 @@ fn clock_going_backwards_does_not_make_a_cursor_valid_forever() {
 }
 
 #[test]
-fn tampering_with_every_byte_position_fails() {
+fn flipping_any_single_byte_of_a_cursor_is_refused() {
     let clock = TestClock::at(T0);
     let r = registry(30, &clock);
     let c = first_cursor(&r, "s");
+    // Every character of the text form replaced.
     for i in 0..c.len() {
         let mut t = c.clone().into_bytes();
         t[i] = if t[i] == b'A' { b'B' } else { b'A' };
-        assert_invalid(second_page(&r, "s", &t), &format!("byte {i}"));
+        assert_invalid(second_page(&r, "s", &t), &format!("character {i}"));
     }
-    // Bit flips in the decoded token, re-encoded validly.
+    // Every bit of every decoded byte flipped, re-encoded validly.
     let raw = URL_SAFE_NO_PAD.decode(&c).unwrap();
     for i in 0..raw.len() {
-        let mut t = raw.clone();
-        t[i] ^= 0x01;
-        let t = URL_SAFE_NO_PAD.encode(&t);
-        assert_invalid(
-            second_page(&r, "s", t.as_bytes()),
-            &format!("decoded byte {i}"),
-        );
+        for bit in 0..8 {
+            let mut t = raw.clone();
+            t[i] ^= 1 << bit;
+            let t = URL_SAFE_NO_PAD.encode(&t);
+            assert_invalid(
+                second_page(&r, "s", t.as_bytes()),
+                &format!("decoded byte {i} bit {bit}"),
+            );
+        }
     }
 }
 
@@ -274,12 +372,20 @@ fn malformed_cursors_fail_and_never_restart_at_page_one() {
     let clock = TestClock::at(T0);
     let r = registry(30, &clock);
     let c = first_cursor(&r, "s");
+    let raw = URL_SAFE_NO_PAD.decode(&c).unwrap();
+    let decoded_len = raw.len();
     let mut bad: Vec<(String, Vec<u8>)> = vec![
         ("garbage".into(), b"not a cursor".to_vec()),
         ("one char".into(), b"A".to_vec()),
         (
             "zeroes".into(),
-            URL_SAFE_NO_PAD.encode([0u8; 114]).into_bytes(),
+            URL_SAFE_NO_PAD.encode(vec![0u8; decoded_len]).into_bytes(),
+        ),
+        (
+            "version and zeroes".into(),
+            URL_SAFE_NO_PAD
+                .encode([&raw[..1], &vec![0u8; decoded_len - 1]].concat())
+                .into_bytes(),
         ),
         ("padded".into(), format!("{c}=").into_bytes()),
         ("extended".into(), format!("{c}AAAA").into_bytes()),
@@ -309,6 +415,84 @@ fn malformed_cursors_fail_and_never_restart_at_page_one() {
             }),
             &what,
         );
+    }
+}
+
+#[test]
+fn an_oversized_cursor_is_refused() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c = first_cursor(&r, "s");
+    // A genuine cursor followed by enough padding characters to pass 4 KiB.
+    let long = format!("{c}{}", "A".repeat(4097 - c.len()));
+    assert_eq!(long.len(), 4097);
+    assert_invalid(second_page(&r, "s", long.as_bytes()), "4097 bytes");
+    assert_invalid(second_page(&r, "s", &vec![b'!'; 64 * 1024]), "64 KiB");
+}
+
+#[test]
+fn a_truncated_cursor_is_refused() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c = first_cursor(&r, "s");
+    for n in 1..c.len() {
+        assert_invalid(
+            second_page(&r, "s", &c.as_bytes()[..n]),
+            &format!("first {n} characters"),
+        );
+    }
+    let raw = URL_SAFE_NO_PAD.decode(&c).unwrap();
+    for n in 1..raw.len() {
+        let t = URL_SAFE_NO_PAD.encode(&raw[..n]);
+        assert_invalid(
+            second_page(&r, "s", t.as_bytes()),
+            &format!("first {n} decoded bytes"),
+        );
+    }
+}
+
+#[test]
+fn a_cursor_with_an_empty_ciphertext_is_refused() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let raw = URL_SAFE_NO_PAD.decode(first_cursor(&r, "s")).unwrap();
+    // The version byte and the 24-byte nonce, with nothing sealed after them;
+    // and the same followed by the 16-byte tag alone.
+    let header = &raw[..25];
+    let tag = &raw[raw.len() - 16..];
+    for t in [header.to_vec(), [header, tag].concat()] {
+        let t = URL_SAFE_NO_PAD.encode(t);
+        assert_invalid(second_page(&r, "s", t.as_bytes()), "empty ciphertext");
+    }
+}
+
+#[test]
+fn a_cursor_that_is_not_base64url_is_refused() {
+    let clock = TestClock::at(T0);
+    let r = registry(30, &clock);
+    let c = first_cursor(&r, "s");
+    let standard = URL_SAFE_NO_PAD
+        .decode(&c)
+        .map(|raw| base64::engine::general_purpose::STANDARD.encode(raw))
+        .unwrap();
+    for (what, t) in [
+        ("standard alphabet with padding", standard.into_bytes()),
+        ("padded", format!("{c}=").into_bytes()),
+        (
+            "space inside",
+            [&c.as_bytes()[..20], b" ", &c.as_bytes()[21..]].concat(),
+        ),
+        (
+            "dot inside",
+            [&c.as_bytes()[..20], b".", &c.as_bytes()[21..]].concat(),
+        ),
+        (
+            "non-UTF-8",
+            [&c.as_bytes()[..20], &[0xc3], &c.as_bytes()[21..]].concat(),
+        ),
+        ("trailing newline", format!("{c}\n").into_bytes()),
+    ] {
+        assert_invalid(second_page(&r, "s", &t), what);
     }
 }
 

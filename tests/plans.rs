@@ -1,7 +1,9 @@
 //! SPEC "Resource contracts" and "Selection and identity": targets, plans
 //! and payloads are validated, copied constructions.
 
-use mcp_resources::plan::{is_media_type, parse_meta, DEFAULT_REPRESENTATION};
+use mcp_resources::plan::{
+    check_authorization_json, is_media_type, parse_meta, DEFAULT_REPRESENTATION,
+};
 use mcp_resources::*;
 
 fn target(uri: &str, rep: &str) -> ResourceTarget {
@@ -69,6 +71,147 @@ fn authorization_json_must_parse_and_fit_64_kib() {
     ResourceTarget::new("d://x", "", Some(&fits)).unwrap();
     for good in ["null", "1", "[]", "{}"] {
         ResourceTarget::new("d://x", "", Some(good)).unwrap();
+    }
+}
+
+fn auth_err(json: &str) -> Failure {
+    ResourceTarget::new("d://x", "", Some(json)).unwrap_err()
+}
+
+fn meta_err(json: &str) -> Failure {
+    ResourcePayload::text("text/plain", "x")
+        .unwrap()
+        .with_meta_json(json)
+        .unwrap_err()
+}
+
+fn nested(depth: usize) -> String {
+    format!("{}{}", "[".repeat(depth), "]".repeat(depth))
+}
+
+fn nested_objects(depth: usize) -> String {
+    format!("{}1{}", r#"{"a":"#.repeat(depth), "}".repeat(depth))
+}
+
+#[test]
+fn authorization_json_nesting_deeper_than_127_is_refused() {
+    ResourceTarget::new("d://x", "", Some(&nested(127))).unwrap();
+    ResourceTarget::new("d://x", "", Some(&nested_objects(127))).unwrap();
+    for bad in [nested(128), nested_objects(128), nested(10_000)] {
+        let e = auth_err(&bad);
+        assert_eq!(e.kind(), FailureKind::InvalidPlan);
+        assert!(e.message().contains("nesting too deep"), "{}", e.message());
+    }
+}
+
+#[test]
+fn authorization_json_with_a_repeated_key_at_any_depth_is_refused() {
+    for bad in [
+        r#"{"tenant":"a","tenant":"b"}"#,
+        r#"{"x":{"tenant":"a","scopes":[],"tenant":"b"}}"#,
+        r#"[1,{"k":1,"\u006b":2}]"#,
+    ] {
+        let e = auth_err(bad);
+        assert_eq!(e.kind(), FailureKind::InvalidPlan, "{bad}");
+        assert_eq!(
+            e.message(),
+            "target authorization JSON repeats an object key"
+        );
+    }
+    // The same key in sibling objects is not a repeat.
+    ResourceTarget::new("d://x", "", Some(r#"[{"k":1},{"k":2}]"#)).unwrap();
+}
+
+#[test]
+fn authorization_json_with_a_lone_surrogate_is_refused() {
+    for bad in [
+        r#""\ud800""#,
+        r#"{"k":"\udc00"}"#,
+        r#"{"\ud83d":1}"#,
+        r#"["\ud83dx"]"#,
+    ] {
+        let e = auth_err(bad);
+        assert_eq!(e.kind(), FailureKind::InvalidPlan, "{bad}");
+        assert!(e.message().contains("not valid JSON"), "{}", e.message());
+    }
+    ResourceTarget::new("d://x", "", Some(r#""\ud83d\ude00""#)).unwrap();
+}
+
+#[test]
+fn authorization_json_with_a_non_finite_number_is_refused() {
+    for bad in ["1e999", "-1e999", r#"{"n":[1e400]}"#] {
+        let e = auth_err(bad);
+        assert_eq!(e.kind(), FailureKind::InvalidPlan, "{bad}");
+        assert!(e.message().contains("invalid number"), "{}", e.message());
+    }
+    for good in ["1e308", "-1.5e-400", "18446744073709551616"] {
+        ResourceTarget::new("d://x", "", Some(good)).unwrap();
+    }
+}
+
+#[test]
+fn authorization_json_may_use_the_reserved_metadata_key() {
+    // Authorization data is private and never becomes metadata.
+    let auth = r#"{"go.phpboyscout.uk/mcp.resourceRead":1}"#;
+    let t = ResourceTarget::new("d://x", "", Some(auth)).unwrap();
+    assert_eq!(t.authorization(), Some(auth));
+    check_authorization_json(auth).unwrap();
+}
+
+#[test]
+fn accepted_authorization_json_is_kept_byte_for_byte() {
+    let auth = " { \"b\" : 1.50 ,\n\"a\":\"\\u00e9\" } ";
+    let t = ResourceTarget::new("d://x", "", Some(auth)).unwrap();
+    assert_eq!(t.authorization(), Some(auth));
+}
+
+#[test]
+fn payload_meta_nesting_deeper_than_127_is_refused() {
+    let ok = format!(r#"{{"a":{}}}"#, nested(126));
+    ResourcePayload::text("text/plain", "x")
+        .unwrap()
+        .with_meta_json(&ok)
+        .unwrap();
+    for bad in [
+        format!(r#"{{"a":{}}}"#, nested(127)),
+        nested_objects(128),
+        format!(r#"{{"a":{}}}"#, nested(10_000)),
+    ] {
+        let e = meta_err(&bad);
+        assert_eq!(e.kind(), FailureKind::InvalidContent);
+        assert!(e.message().contains("nesting too deep"), "{}", e.message());
+    }
+}
+
+#[test]
+fn payload_meta_with_a_repeated_key_at_any_depth_is_refused() {
+    for bad in [
+        r#"{"a":1,"a":2}"#,
+        r#"{"a":{"b":[{"c":1,"c":1}]}}"#,
+        r#"{"a":1,"\u0061":2}"#,
+    ] {
+        let e = meta_err(bad);
+        assert_eq!(e.kind(), FailureKind::InvalidContent, "{bad}");
+        assert_eq!(e.message(), "_meta repeats an object key");
+        assert!(parse_meta(bad).is_err());
+    }
+}
+
+#[test]
+fn payload_meta_with_a_lone_surrogate_is_refused() {
+    for bad in [r#"{"a":"\ud800"}"#, r#"{"\udfff":1}"#] {
+        let e = meta_err(bad);
+        assert_eq!(e.kind(), FailureKind::InvalidContent, "{bad}");
+        assert!(e.message().contains("not valid JSON"), "{}", e.message());
+    }
+}
+
+#[test]
+fn payload_meta_with_a_non_finite_number_is_refused() {
+    for bad in [r#"{"n":1e999}"#, r#"{"n":[-1e400]}"#] {
+        let e = meta_err(bad);
+        assert_eq!(e.kind(), FailureKind::InvalidContent, "{bad}");
+        assert!(e.message().contains("invalid number"), "{}", e.message());
     }
 }
 
@@ -205,7 +348,10 @@ fn payload_meta_must_be_an_object_without_the_reserved_key() {
         assert_eq!(e.kind(), FailureKind::InvalidContent, "{bad}");
     }
     let big = format!(r#"{{"k":"{}"}}"#, "a".repeat(64 * 1024));
-    assert!(parse_meta(&big).is_err());
+    assert_eq!(
+        parse_meta(&big).unwrap_err().kind(),
+        FailureKind::InvalidContent
+    );
 }
 
 #[test]

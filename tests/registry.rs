@@ -168,10 +168,21 @@ fn cursor_keys_must_be_32_to_1024_bytes() {
 
 #[test]
 fn random_cursor_keys_differ_per_registry() {
-    let a = registry(&[]).unwrap();
-    let b = registry(&[]).unwrap();
-    assert_ne!(a.cursor_key(), b.cursor_key());
-    assert_eq!(a.cursor_key().len(), 32);
+    // Without a host key, each registry makes its own: identical registries
+    // refuse each other's cursors (the cursor key itself is not exposed).
+    let defs: Vec<String> = (0..3).map(|i| exact(&format!("x://{i}"), "n")).collect();
+    let a = registry(&defs).unwrap();
+    let b = registry(&defs).unwrap();
+    assert_eq!(a.revision(), b.revision());
+    let mut o = ListOptions {
+        scope_key: b"s".to_vec(),
+        page_size: 1,
+        ..ListOptions::default()
+    };
+    let c = a.list(&o).unwrap().next_cursor().unwrap().to_string();
+    o.cursor = Some(c.into_bytes());
+    assert!(a.list(&o).is_ok());
+    assert_eq!(b.list(&o).unwrap_err().kind(), FailureKind::InvalidRequest);
 }
 
 #[test]
@@ -287,12 +298,75 @@ fn ambiguity_is_a_request_error_not_an_arbitrary_selection() {
 }
 
 #[test]
-fn structurally_identical_templates_are_always_ambiguous() {
-    let r = registry(&[template("x://a/{p}", "one"), template("x://a/{q}", "two")]).unwrap();
+fn templates_equal_up_to_variable_names_are_refused_at_registration() {
+    for (a, b) in [
+        ("a://x/{id}", "a://x/{name}"),
+        ("x://a/{p}", "x://a/{q}"),
+        ("a://x/{a}/y/{b}", "a://x/{c}/y/{d}"),
+        ("a://x/{a}/y/{b}", "a://x/{b}/y/{a}"),
+        (
+            "a://x/{id}/t?format=json#top",
+            "a://x/{k}/t?format=json#top",
+        ),
+        ("urn:{id}", "urn:{other}"),
+        ("file:///{dir}/{file}", "file:///{d}/{f}"),
+    ] {
+        let message = config_err(&[template(a, "one"), template(b, "two")]);
+        assert!(message.contains("duplicate"), "{a} {b}: {message}");
+        assert!(message.contains("variable names"), "{a} {b}: {message}");
+        // Whatever the registration order.
+        assert!(config_err(&[template(b, "two"), template(a, "one")]).contains("variable names"));
+    }
+    // Among many others, and with an exact URI of the same text alongside.
+    let mut defs: Vec<String> = (0..50)
+        .map(|i| template(&format!("t://{i}/{{v}}"), "t"))
+        .collect();
+    defs.push(exact("t://7/x", "exact"));
+    defs.push(template("t://7/{w}", "late"));
+    assert!(config_err(&defs).contains("variable names"));
+}
+
+#[test]
+fn templates_with_a_different_literal_are_not_duplicates() {
+    let r = registry(&[
+        template("a://x/{id}", "x"),
+        template("a://y/{id}", "y"),
+        template("a://x/{id}/a", "xa"),
+        template("a://x/{id}/b", "xb"),
+        template("a://x/{id}/a?f=1", "xaq1"),
+        template("a://x/{id}/a?f=2", "xaq2"),
+        template("a://z/{id}/{part}", "two vars"),
+        template("a://z/{id}", "one var"),
+        template("a://x/lit/{id}", "literal first"),
+        template("a://h:1/{id}", "port 1"),
+        template("a://h:2/{id}", "port 2"),
+        template("a:{id}", "opaque"),
+    ])
+    .unwrap();
+    assert_eq!(name_of(&r, "a://y/v"), "y");
+    assert_eq!(name_of(&r, "a://x/v/b"), "xb");
+    assert_eq!(name_of(&r, "a://x/v/a?f=2"), "xaq2");
+    assert_eq!(name_of(&r, "a://h:2/v"), "port 2");
+    assert_eq!(name_of(&r, "a://z/v/w"), "two vars");
+    // Shapes that differ but overlap register; the URIs both match stay
+    // ambiguous, the others select normally.
     assert_eq!(
-        r.select(b"x://a/v").unwrap_err().kind(),
+        r.select(b"a://x/lit/a").unwrap_err().kind(),
         FailureKind::InvalidRequest
     );
+}
+
+#[test]
+fn a_template_and_exact_uris_of_its_shape_still_register() {
+    let r = registry(&[
+        template("a://x/{id}", "template"),
+        exact("a://x/1", "one"),
+        template("a://x/{id}/y", "deeper"),
+    ])
+    .unwrap();
+    assert_eq!(name_of(&r, "a://x/1"), "one");
+    assert_eq!(name_of(&r, "a://x/2"), "template");
+    assert_eq!(name_of(&r, "a://x/2/y"), "deeper");
 }
 
 #[test]

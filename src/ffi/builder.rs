@@ -200,9 +200,11 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets the cursor MAC key (copied; 32 to 1024 bytes, else
+/// Sets the cursor key (copied; 32 to 1024 bytes, else
 /// `MCPR_INVALID_CONFIGURATION`) shared by replicas so that they accept each
-/// other's cursors. Without one, each registry makes a random key.
+/// other's cursors. Without one, each registry makes a random key. Cursors
+/// are encrypted and authenticated under a key derived from it, so a client
+/// can neither read nor alter them.
 ///
 /// # Safety
 /// `b` is NULL or a live builder; `key` is NULL (with `len` 0) or points at

@@ -918,8 +918,10 @@ unsafe fn plan_set(
 /// Sets the plan's canonical requested target (copied; a later call
 /// replaces it). `representation` empty means `"default"`;
 /// `authorization_json` (length 0 = none) is private JSON of at most
-/// 64 KiB handed to policy and storage callbacks, never to the client.
-/// A refused target returns `MCPR_INVALID_PLAN` (or
+/// 64 KiB handed to policy and storage callbacks, never to the client; it
+/// is held to the rules definitions are held to (nesting at most 127 deep,
+/// no object repeating a key at any depth, no lone surrogate escape, no
+/// number out of range such as `1e999`). A refused target returns `MCPR_INVALID_PLAN` (or
 /// `MCPR_INVALID_ARGUMENT`) and makes the whole plan invalid.
 ///
 /// # Safety
@@ -1089,7 +1091,10 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
 
 /// Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
 /// does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
-/// any depth. A later call replaces it. Same refusal rules as
+/// any depth, held to the rules definitions are held to (nesting at most
+/// 127 deep, no object repeating a key at any depth, no lone surrogate
+/// escape, no number out of range such as `1e999`); otherwise
+/// `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
 /// `mcpr_payload_set_text`.
 ///
 /// # Safety
@@ -1114,7 +1119,7 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
                 o.meta = Some(meta.to_string());
                 Ok(())
             }
-            Err(why) => Err(o.refuse(Failure::with_message(FailureKind::InvalidContent, why))),
+            Err(e) => Err(o.refuse(e)),
         }
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
