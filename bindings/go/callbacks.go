@@ -131,12 +131,40 @@ var finishedContext = func() context.Context {
 // callback result and its text into the private cause, and ends the
 // context when the callback returns.
 //
-// runtime.Goexit (t.Fatal, t.FailNow, t.SkipNow) cannot be stopped and
-// would leave the library's frames on the stack: the Go runtime then
-// aborts the process. invoke says so on stderr first; callbacks in tests
-// must use t.Error and return an error instead.
-func invoke(req C.uint64_t, call *C.mcpr_call, f func(ctx context.Context) error) (res C.mcpr_cb_result) {
+// runtime.Goexit (t.Fatal, t.FailNow, t.SkipNow) cannot be stopped; on the
+// callback's own goroutine it would leave the library's frames on the
+// stack and the Go runtime aborts the process. invoke says so on stderr
+// first. With isolation (Builder.SetCallbackIsolation) the callback runs on
+// a goroutine of its own, where Goexit becomes a failure too.
+func invoke(req C.uint64_t, call *C.mcpr_call, isolate bool, f func(ctx context.Context) error) (res C.mcpr_cb_result) {
 	cs := newCallState(requestOf(req), call)
+	if isolate {
+		cause := make(chan string, 1)
+		var err error
+		go func() {
+			returned := false
+			defer func() {
+				if returned {
+					return
+				}
+				if p := recover(); p != nil {
+					cause <- fmt.Sprintf("panic in a Go callback: %v", p)
+				} else {
+					cause <- "a Go callback called runtime.Goexit"
+				}
+			}()
+			err = f(cs)
+			returned = true
+			cause <- ""
+		}()
+		c := <-cause
+		cs.finish()
+		if c != "" {
+			setCause(call, c)
+			return cbFailed
+		}
+		return resultOf(call, err)
+	}
 	returned := false
 	defer func() {
 		if returned {
@@ -150,7 +178,8 @@ func invoke(req C.uint64_t, call *C.mcpr_call, f func(ctx context.Context) error
 			return
 		}
 		fmt.Fprintln(os.Stderr, "mcpresources: a callback called runtime.Goexit (t.Fatal, t.FailNow, t.SkipNow?);"+
-			" it cannot return to the library and the process will abort. Use t.Error and return an error.")
+			" it cannot return to the library and the process will abort. Use t.Error and return an error,"+
+			" or Builder.SetCallbackIsolation(true).")
 		cs.finish()
 	}()
 	err := f(cs)
@@ -177,12 +206,19 @@ func setCause(call *C.mcpr_call, msg string) {
 type bindingEntry struct {
 	binding  Binding
 	resolver Resolver
+	isolate  bool
+}
+
+// policyEntry is what a policy table's user_data handle holds.
+type policyEntry struct {
+	policy  Policy
+	isolate bool
 }
 
 //export mcprgoResolve
 func mcprgoResolve(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, m *C.mcpr_match, plan *C.mcpr_plan_builder) C.mcpr_cb_result {
 	e := cgo.Handle(h).Value().(*bindingEntry)
-	return invoke(req, call, func(ctx context.Context) error {
+	return invoke(req, call, e.isolate, func(ctx context.Context) error {
 		cs := ctx.(*callState)
 		return e.resolver.Resolve(ctx, Match{cs: cs, m: m}, &Plan{cs: cs, p: plan})
 	})
@@ -191,7 +227,7 @@ func mcprgoResolve(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, m *C.mcpr_m
 //export mcprgoRead
 func mcprgoRead(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcpr_target, out *C.mcpr_payload_builder) C.mcpr_cb_result {
 	e := cgo.Handle(h).Value().(*bindingEntry)
-	return invoke(req, call, func(ctx context.Context) error {
+	return invoke(req, call, e.isolate, func(ctx context.Context) error {
 		cs := ctx.(*callState)
 		return e.binding.Read(ctx, Target{cs: cs, t: t}, &Payload{cs: cs, o: out})
 	})
@@ -204,16 +240,18 @@ func mcprgoRelease(h C.uintptr_t) {
 
 //export mcprgoDiscover
 func mcprgoDiscover(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, d *C.mcpr_definition) C.mcpr_cb_result {
-	p := cgo.Handle(h).Value().(Policy)
-	return invoke(req, call, func(ctx context.Context) error {
+	e := cgo.Handle(h).Value().(*policyEntry)
+	p := e.policy
+	return invoke(req, call, e.isolate, func(ctx context.Context) error {
 		return p.Discover(ctx, Definition{cs: ctx.(*callState), d: d})
 	})
 }
 
 //export mcprgoVisibility
 func mcprgoVisibility(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcpr_target, out *C.mcpr_visibility) C.mcpr_cb_result {
-	p := cgo.Handle(h).Value().(Policy)
-	return invoke(req, call, func(ctx context.Context) error {
+	e := cgo.Handle(h).Value().(*policyEntry)
+	p := e.policy
+	return invoke(req, call, e.isolate, func(ctx context.Context) error {
 		v, err := p.Visibility(ctx, Target{cs: ctx.(*callState), t: t})
 		if err == nil {
 			out.visible = C.bool(v.Visible)
@@ -225,8 +263,9 @@ func mcprgoVisibility(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcp
 
 //export mcprgoPolicyRead
 func mcprgoPolicyRead(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcpr_target) C.mcpr_cb_result {
-	p := cgo.Handle(h).Value().(Policy)
-	return invoke(req, call, func(ctx context.Context) error {
+	e := cgo.Handle(h).Value().(*policyEntry)
+	p := e.policy
+	return invoke(req, call, e.isolate, func(ctx context.Context) error {
 		return p.Read(ctx, Target{cs: ctx.(*callState), t: t})
 	})
 }

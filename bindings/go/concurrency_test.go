@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -216,5 +217,41 @@ func TestGoexitInACallbackIsExplained(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "mcpresources: a callback called runtime.Goexit") {
 		t.Fatalf("child output lacks the explanation: %s", out)
+	}
+}
+
+func TestIsolatedCallbacksTurnGoexitAndPanicsIntoFailures(t *testing.T) {
+	for _, how := range []string{"goexit", "panic"} {
+		b := mcpr.NewBuilder()
+		b.SetCallbackIsolation(true)
+		_ = b.SetPolicy(policyFuncs{discover: func(ctx context.Context, d mcpr.Definition) error {
+			if d.Name() == "bad" {
+				if how == "goexit" {
+					runtime.Goexit()
+				}
+				panic("isolated boom")
+			}
+			return nil
+		}})
+		_ = b.Add(def("doc://bad", "bad"), text("x"))
+		_ = b.Add(def("doc://good", "good"), mcpr.ReadFunc(func(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
+			if tg.URI() != "doc://good" {
+				return errors.New("bad view")
+			}
+			return out.SetText("text/plain", "fine")
+		}))
+		r, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = r.Read(context.Background(), "doc://bad", nil)
+		e := asError(t, err, mcpr.StatusPolicy)
+		if how == "goexit" && !strings.Contains(e.Cause(), "Goexit") || how == "panic" && !strings.Contains(e.Cause(), "isolated boom") {
+			t.Fatalf("%s: cause %q", how, e.Cause())
+		}
+		if bd, err := r.Read(context.Background(), "doc://good", nil); err != nil || !strings.Contains(string(bd.JSON), "fine") {
+			t.Fatalf("%s: isolated good read: %v %s", how, err, bd.JSON)
+		}
+		r.Close()
 	}
 }

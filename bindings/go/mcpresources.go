@@ -73,8 +73,21 @@ type Limits struct {
 // Builder builds a registry. It is safe for concurrent use. Close it when
 // it is not built (Build closes it).
 type Builder struct {
-	mu sync.Mutex
-	b  *C.mcpr_builder
+	mu      sync.Mutex
+	b       *C.mcpr_builder
+	isolate bool
+}
+
+// SetCallbackIsolation makes the Go callbacks of the bindings added and the
+// policy set afterwards run on a goroutine of their own, where
+// runtime.Goexit (t.Fatal and friends in tests) becomes a failure like a
+// panic instead of aborting the process. It costs a goroutine hand-off per
+// callback (and an OS thread switch: the calling goroutine is locked to its
+// thread while the library runs); meant for tests.
+func (b *Builder) SetCallbackIsolation(on bool) {
+	b.mu.Lock()
+	b.isolate = on
+	b.mu.Unlock()
 }
 
 // NewBuilder returns an empty builder.
@@ -130,7 +143,7 @@ func (b *Builder) SetPolicy(p Policy) error {
 			}
 			p = *pf // a copy: later changes to the caller's struct do not race
 		}
-		h := cgo.NewHandle(p)
+		h := cgo.NewHandle(&policyEntry{policy: p, isolate: b.isolate})
 		if st := C.mcprgo_builder_set_policy(cb, C.uintptr_t(h), goCallbacks, &e); st != C.MCPR_OK {
 			h.Delete() // release never runs for a refused table
 			return takeError(e, st)
@@ -150,6 +163,7 @@ func (b *Builder) Add(definitionJSON []byte, binding Binding) error {
 	entry := &bindingEntry{binding: binding}
 	entry.resolver, _ = binding.(Resolver)
 	return b.with(func(cb *C.mcpr_builder) error {
+		entry.isolate = b.isolate
 		var e *C.mcpr_error
 		h := cgo.NewHandle(entry)
 		if st := C.mcprgo_builder_add(cb, cbytes(definitionJSON), C.uintptr_t(h), C.bool(entry.resolver != nil), &e); st != C.MCPR_OK {
