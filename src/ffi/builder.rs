@@ -34,10 +34,46 @@ pub struct mcpr_builder {
 /// An immutable registry, reference counted. Safe to share between threads
 /// and to use from many threads at once. Each reference (from
 /// `mcpr_builder_build` or `mcpr_resources_retain`) is released with one
-/// `mcpr_resources_free`; freeing while reads run on other threads is safe
-/// (they hold their own reference until they return).
+/// `mcpr_resources_free`.
+///
+/// Lifetime across threads: every call that takes a registry (`mcpr_read`,
+/// `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_revision`) takes its
+/// own reference on entry and drops it just before returning. So once a
+/// call has begun, any thread may release any reference, even the last one
+/// the host holds: the registry and its callback tables stay alive until
+/// that call returns, and the tables' `release` callbacks then run on the
+/// thread that lets go last (the call that returns last, just before it
+/// returns, or an executor worker whose abandoned body read returns after
+/// that). What the library cannot do is take its
+/// reference before it is called: the pointer passed must still be a live
+/// reference when the call is made, and a release that may happen at the
+/// same time as the call starts is a use-after-free. A host that swaps
+/// registries (a configuration reload) therefore retains the current
+/// registry under the lock that guards its pointer, calls, and frees that
+/// reference afterwards (docs/C-API.md shows the pattern).
 pub struct mcpr_resources {
     pub(crate) inner: Resources,
+}
+
+impl mcpr_resources {
+    /// A new reference to the registry behind `r`, owned by the caller of
+    /// this function (None for NULL). Every export that uses a registry
+    /// holds one from entry to return.
+    ///
+    /// # Safety
+    /// `r` is NULL or a live registry reference (from `Arc::into_raw`).
+    pub(crate) unsafe fn hold(r: *const mcpr_resources) -> Option<Arc<mcpr_resources>> {
+        if r.is_null() {
+            return None;
+        }
+        // SAFETY: `r` came from `Arc::into_raw` and a reference is still
+        // held (caller's guarantee), so the count is at least one; the
+        // increment gives `from_raw` its own reference to take over.
+        unsafe {
+            Arc::increment_strong_count(r);
+            Some(Arc::from_raw(r))
+        }
+    }
 }
 
 /// # Safety
@@ -336,7 +372,8 @@ pub unsafe extern "C" fn mcpr_builder_free(b: *mut mcpr_builder) {
 /// Release each reference with `mcpr_resources_free`. Any thread.
 ///
 /// # Safety
-/// `r` is NULL or a live registry reference.
+/// `r` is NULL or a live registry reference, not released by another thread
+/// while this runs (retain under the lock that publishes `r`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_retain(r: *const mcpr_resources) -> *mut mcpr_resources {
     guard(|| {
@@ -353,10 +390,16 @@ pub unsafe extern "C" fn mcpr_resources_retain(r: *const mcpr_resources) -> *mut
 /// Releases one registry reference. The registry (and every table's
 /// `release`) goes when the last reference is released and every read or
 /// listing using it has returned, including abandoned body reads still
-/// running on executor workers. Accepts NULL. Any thread.
+/// running on executor workers. Releasing while calls run on other threads
+/// (even the last reference, even the one those calls were given) is safe
+/// once those calls have begun: each holds its own reference until it
+/// returns, and the last one to return runs the `release` callbacks. Accepts
+/// NULL. Any thread, including from inside a callback.
 ///
 /// # Safety
-/// `r` is NULL or a registry reference owned by the caller, released once.
+/// `r` is NULL or a registry reference owned by the caller, released once,
+/// and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
+/// be starting on another thread.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_free(r: *mut mcpr_resources) {
     guard(|| {
@@ -373,13 +416,14 @@ pub unsafe extern "C" fn mcpr_resources_free(r: *mut mcpr_resources) {
 /// replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
 ///
 /// # Safety
-/// `r` is NULL or a live registry reference; `out` is NULL or valid for
-/// 32 bytes of writes.
+/// `r` is NULL or a live registry reference when the call is made (the
+/// call holds its own reference until it returns); `out` is NULL or valid
+/// for 32 bytes of writes.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_revision(r: *const mcpr_resources, out: *mut u8) {
     guard(|| {
         // SAFETY: `r` is NULL or live (caller's guarantee).
-        let Some(r) = (unsafe { r.as_ref() }) else {
+        let Some(r) = (unsafe { mcpr_resources::hold(r) }) else {
             return;
         };
         if out.is_null() {
