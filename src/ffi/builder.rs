@@ -435,3 +435,209 @@ pub unsafe extern "C" fn mcpr_resources_revision(r: *const mcpr_resources, out: 
         unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! The registry's lifetime across threads, through the C ABI (the C
+    //! suite's `test_lifetime.c` covers more cases; this one also runs under
+    //! `cargo test`).
+
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
+    use std::sync::Mutex;
+    use std::thread::{self, ThreadId};
+
+    use super::*;
+    use crate::ffi::callbacks::{
+        mcpr_call, mcpr_definition, mcpr_match, mcpr_payload_builder, mcpr_payload_set_text,
+        mcpr_plan_builder, mcpr_resolve_single, mcpr_target, mcpr_visibility,
+    };
+    use crate::ffi::run::{mcpr_bundle_free, mcpr_bundle_json, mcpr_read};
+    use crate::ffi::{mcpr_cb_result, MCPR_CB_FAILED, MCPR_CB_OK};
+
+    /// The host state the tables point at: `discover` reports that it was
+    /// entered and waits for the test's go-ahead.
+    struct Host {
+        entered: Mutex<Option<mpsc::Sender<()>>>,
+        go: Mutex<Option<mpsc::Receiver<()>>>,
+        releases: AtomicUsize,
+        release_threads: Mutex<Vec<ThreadId>>,
+    }
+
+    fn host(ud: *mut c_void) -> &'static Host {
+        // SAFETY: every table's `user_data` is a `Host` that outlives the
+        // registry (the test joins and checks before it goes).
+        unsafe { &*ud.cast::<Host>() }
+    }
+
+    unsafe extern "C-unwind" fn discover(
+        ud: *mut c_void,
+        _call: *const mcpr_call,
+        _def: *const mcpr_definition,
+    ) -> mcpr_cb_result {
+        let h = host(ud);
+        if let Some(tx) = h.entered.lock().unwrap().take() {
+            tx.send(()).unwrap();
+            let rx = h.go.lock().unwrap().take().unwrap();
+            rx.recv().unwrap();
+        }
+        MCPR_CB_OK
+    }
+
+    unsafe extern "C-unwind" fn visibility(
+        _ud: *mut c_void,
+        _call: *const mcpr_call,
+        _t: *const mcpr_target,
+        out: *mut mcpr_visibility,
+    ) -> mcpr_cb_result {
+        // SAFETY: `out` is the callback's live out-parameter.
+        unsafe {
+            (*out).visible = true;
+        }
+        MCPR_CB_OK
+    }
+
+    unsafe extern "C-unwind" fn permit(
+        _ud: *mut c_void,
+        _call: *const mcpr_call,
+        _t: *const mcpr_target,
+    ) -> mcpr_cb_result {
+        MCPR_CB_OK
+    }
+
+    unsafe extern "C-unwind" fn resolve(
+        ud: *mut c_void,
+        call: *const mcpr_call,
+        m: *const mcpr_match,
+        plan: *mut mcpr_plan_builder,
+    ) -> mcpr_cb_result {
+        if host(ud).releases.load(Ordering::SeqCst) != 0 {
+            return MCPR_CB_FAILED; // the registry was torn down under the call
+        }
+        // SAFETY: the views of this live `resolve` callback.
+        unsafe { mcpr_resolve_single(ud, call, m, plan) }
+    }
+
+    unsafe extern "C-unwind" fn body(
+        _ud: *mut c_void,
+        _call: *const mcpr_call,
+        _t: *const mcpr_target,
+        out: *mut mcpr_payload_builder,
+    ) -> mcpr_cb_result {
+        let text = mcpr_str::from_str("still here");
+        let mime = mcpr_str::from_str("text/plain");
+        // SAFETY: `out` is this live callback's payload builder.
+        match unsafe { mcpr_payload_set_text(out, mime, text, std::ptr::null_mut()) } {
+            mcpr_status::MCPR_OK => MCPR_CB_OK,
+            _ => MCPR_CB_FAILED,
+        }
+    }
+
+    unsafe extern "C-unwind" fn release(ud: *mut c_void) {
+        let h = host(ud);
+        h.release_threads
+            .lock()
+            .unwrap()
+            .push(thread::current().id());
+        h.releases.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A registry pointer handed to the reading thread.
+    struct Shared(*mut mcpr_resources);
+    // SAFETY: the registry is thread-safe; the pointer is only passed on.
+    unsafe impl Send for Shared {}
+
+    #[test]
+    fn a_call_keeps_the_registry_alive_when_another_thread_releases_the_last_reference() {
+        let (entered_tx, entered_rx) = mpsc::channel();
+        let (go_tx, go_rx) = mpsc::channel();
+        let h = Host {
+            entered: Mutex::new(Some(entered_tx)),
+            go: Mutex::new(Some(go_rx)),
+            releases: AtomicUsize::new(0),
+            release_threads: Mutex::new(Vec::new()),
+        };
+        let ud = std::ptr::from_ref(&h).cast_mut().cast::<c_void>();
+        let policy = mcpr_policy_callbacks {
+            user_data: ud,
+            discover: Some(discover),
+            visibility: Some(visibility),
+            read: Some(permit),
+            release: Some(release),
+        };
+        let binding = mcpr_binding_callbacks {
+            user_data: ud,
+            resolve: Some(resolve),
+            read: Some(body),
+            release: Some(release),
+        };
+        let err = std::ptr::null_mut();
+        let mut r = std::ptr::null_mut();
+        // SAFETY: valid tables, strings and out-parameters throughout.
+        unsafe {
+            let b = mcpr_builder_new();
+            assert_eq!(
+                mcpr_builder_set_policy(b, &policy, err),
+                mcpr_status::MCPR_OK
+            );
+            let def = mcpr_str::from_str(r#"{"uri":"doc://one","name":"one"}"#);
+            assert_eq!(
+                mcpr_builder_add(b, def, &binding, err),
+                mcpr_status::MCPR_OK
+            );
+            assert_eq!(mcpr_builder_build(b, &mut r, err), mcpr_status::MCPR_OK);
+            mcpr_builder_free(b);
+        }
+        let shared = Shared(r);
+        let reader = thread::spawn(move || {
+            let shared = shared;
+            let mut bundle = std::ptr::null_mut();
+            let uri = mcpr_str::from_str("doc://one");
+            // SAFETY: the registry reference is live when the call is made
+            // (the main thread frees it only once `discover` runs).
+            let status = unsafe {
+                mcpr_read(
+                    shared.0,
+                    uri,
+                    std::ptr::null(),
+                    &mut bundle,
+                    std::ptr::null_mut(),
+                )
+            };
+            // SAFETY: `bundle` is NULL or the bundle just made.
+            let json = unsafe {
+                let j = mcpr_bundle_json(bundle);
+                let text = std::str::from_utf8(std::slice::from_raw_parts(j.ptr.cast(), j.len))
+                    .unwrap()
+                    .to_owned();
+                mcpr_bundle_free(bundle);
+                text
+            };
+            (status, json, thread::current().id())
+        });
+        // The read is inside discover: release the only reference.
+        entered_rx.recv().unwrap();
+        // SAFETY: the only reference, released once.
+        unsafe { mcpr_resources_free(r) };
+        assert_eq!(
+            h.releases.load(Ordering::SeqCst),
+            0,
+            "released under a running read"
+        );
+        go_tx.send(()).unwrap();
+        let (status, json, reader_id) = reader.join().unwrap();
+        assert_eq!(status, mcpr_status::MCPR_OK);
+        assert!(json.contains("still here"), "{json}");
+        assert_eq!(
+            h.releases.load(Ordering::SeqCst),
+            2,
+            "policy and binding, once each"
+        );
+        assert!(h
+            .release_threads
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|t| *t == reader_id));
+    }
+}
