@@ -214,7 +214,9 @@ typedef struct mcpr_plan_builder mcpr_plan_builder;
  * that call returns, and the tables' `release` callbacks then run on the
  * thread that lets go last (the call that returns last, just before it
  * returns, or an executor worker whose abandoned body read returns after
- * that). What the library cannot do is take its
+ * that). So a `release` may run inside `mcpr_read` or `mcpr_list` on the
+ * calling thread: do not make those calls while holding a lock that a
+ * `release` callback takes. What the library cannot do is take its
  * reference before it is called: the pointer passed must still be a live
  * reference when the call is made, and a release that may happen at the
  * same time as the call starts is a use-after-free. A host that swaps
