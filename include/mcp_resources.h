@@ -204,8 +204,25 @@ typedef struct mcpr_plan_builder mcpr_plan_builder;
  * An immutable registry, reference counted. Safe to share between threads
  * and to use from many threads at once. Each reference (from
  * `mcpr_builder_build` or `mcpr_resources_retain`) is released with one
- * `mcpr_resources_free`; freeing while reads run on other threads is safe
- * (they hold their own reference until they return).
+ * `mcpr_resources_free`.
+ *
+ * Lifetime across threads: every call that takes a registry (`mcpr_read`,
+ * `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_revision`) takes its
+ * own reference on entry and drops it just before returning. So once a
+ * call has begun, any thread may release any reference, even the last one
+ * the host holds: the registry and its callback tables stay alive until
+ * that call returns, and the tables' `release` callbacks then run on the
+ * thread that lets go last (the call that returns last, just before it
+ * returns, or an executor worker whose abandoned body read returns after
+ * that). So a `release` may run inside `mcpr_read` or `mcpr_list` on the
+ * calling thread: do not make those calls while holding a lock that a
+ * `release` callback takes. What the library cannot do is take its
+ * reference before it is called: the pointer passed must still be a live
+ * reference when the call is made, and a release that may happen at the
+ * same time as the call starts is a use-after-free. A host that swaps
+ * registries (a configuration reload) therefore retains the current
+ * registry under the lock that guards its pointer, calls, and frees that
+ * reference afterwards (docs/C-API.md shows the pattern).
  */
 typedef struct mcpr_resources mcpr_resources;
 
@@ -687,7 +704,8 @@ void mcpr_builder_free(mcpr_builder *b);
  * Release each reference with `mcpr_resources_free`. Any thread.
  *
  * # Safety
- * `r` is NULL or a live registry reference.
+ * `r` is NULL or a live registry reference, not released by another thread
+ * while this runs (retain under the lock that publishes `r`).
  */
 mcpr_resources *mcpr_resources_retain(const mcpr_resources *r);
 
@@ -695,10 +713,16 @@ mcpr_resources *mcpr_resources_retain(const mcpr_resources *r);
  * Releases one registry reference. The registry (and every table's
  * `release`) goes when the last reference is released and every read or
  * listing using it has returned, including abandoned body reads still
- * running on executor workers. Accepts NULL. Any thread.
+ * running on executor workers. Releasing while calls run on other threads
+ * (even the last reference, even the one those calls were given) is safe
+ * once those calls have begun: each holds its own reference until it
+ * returns, and the last one to return runs the `release` callbacks. Accepts
+ * NULL. Any thread, including from inside a callback.
  *
  * # Safety
- * `r` is NULL or a registry reference owned by the caller, released once.
+ * `r` is NULL or a registry reference owned by the caller, released once,
+ * and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
+ * be starting on another thread.
  */
 void mcpr_resources_free(mcpr_resources *r);
 
@@ -708,8 +732,9 @@ void mcpr_resources_free(mcpr_resources *r);
  * replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
  *
  * # Safety
- * `r` is NULL or a live registry reference; `out` is NULL or valid for
- * 32 bytes of writes.
+ * `r` is NULL or a live registry reference when the call is made (the
+ * call holds its own reference until it returns); `out` is NULL or valid
+ * for 32 bytes of writes.
  */
 void mcpr_resources_revision(const mcpr_resources *r, uint8_t *out);
 
@@ -1014,10 +1039,16 @@ void mcpr_cancel_free(mcpr_cancel *c);
  *
  * Safe to call from many threads at once on one registry. Callbacks run
  * on this thread, and body reads on the executor's workers when one is
- * given.
+ * given. The call holds its own registry reference from entry to return:
+ * once it has begun, other threads (or its own callbacks) may release any
+ * reference, even the last; the `release` callbacks then run no earlier
+ * than the end of this call (on this thread, just before it returns, when
+ * it is the last user).
  *
  * # Safety
- * `r` is NULL or a live registry reference; `uri` follows the `mcpr_str`
+ * `r` is NULL or a live registry reference when the call is made (a
+ * reference that no other thread may be releasing at that moment: retain
+ * it under the lock that publishes `r`); `uri` follows the `mcpr_str`
  * rules; `opt` is NULL or points at options whose pointers are NULL or
  * live; `out` and `err` are NULL or valid for one write.
  */
@@ -1057,9 +1088,13 @@ void mcpr_bundle_free(mcpr_bundle *b);
  * expired, cross-method, cross-registry, cross-scope or oversized cursors
  * fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
  * to call from many threads at once; policy callbacks run on this thread.
+ * The call holds its own registry reference from entry to return, as
+ * `mcpr_read` does.
  *
  * # Safety
- * `r` is NULL or a live registry reference; `opt` is NULL or points at
+ * `r` is NULL or a live registry reference when the call is made (a
+ * reference that no other thread may be releasing at that moment: retain
+ * it under the lock that publishes `r`); `opt` is NULL or points at
  * options whose strings follow the `mcpr_str` rules and whose pointers are
  * NULL or live; `out` and `err` are NULL or valid for one write.
  */

@@ -14,6 +14,9 @@ cargo test
 echo "== C/C++ suites (CMake + ctest)"
 bash scripts/c-suite.sh
 
+echo "== C stress and lifetime tests against the library built with Rust's ASan and TSan"
+bash scripts/rust-sanitizers.sh
+
 echo "== Go suites (scripts/go-test.sh)"
 bash scripts/go-test.sh
 echo "== all suites passed"

@@ -210,11 +210,14 @@ fn request_data(p: *mut c_void) -> Option<RequestData> {
     (!p.is_null()).then(|| Arc::new(HostPtr(p)) as RequestData)
 }
 
+/// The call's own reference to the registry, held from entry to return:
+/// other threads may release theirs, even the last, while the call runs.
+///
 /// # Safety
 /// `r` is NULL or a live registry reference.
-unsafe fn resources<'a>(r: *const mcpr_resources) -> Result<&'a mcpr_resources, Error> {
+unsafe fn resources(r: *const mcpr_resources) -> Result<Arc<mcpr_resources>, Error> {
     // SAFETY: `r` is NULL or live (caller's guarantee).
-    unsafe { r.as_ref() }.ok_or_else(|| Error::argument("registry is NULL"))
+    unsafe { mcpr_resources::hold(r) }.ok_or_else(|| Error::argument("registry is NULL"))
 }
 
 /// Reads the resource bundle of `uri` (the raw bytes of the request's
@@ -228,10 +231,16 @@ unsafe fn resources<'a>(r: *const mcpr_resources) -> Result<&'a mcpr_resources, 
 ///
 /// Safe to call from many threads at once on one registry. Callbacks run
 /// on this thread, and body reads on the executor's workers when one is
-/// given.
+/// given. The call holds its own registry reference from entry to return:
+/// once it has begun, other threads (or its own callbacks) may release any
+/// reference, even the last; the `release` callbacks then run no earlier
+/// than the end of this call (on this thread, just before it returns, when
+/// it is the last user).
 ///
 /// # Safety
-/// `r` is NULL or a live registry reference; `uri` follows the `mcpr_str`
+/// `r` is NULL or a live registry reference when the call is made (a
+/// reference that no other thread may be releasing at that moment: retain
+/// it under the lock that publishes `r`); `uri` follows the `mcpr_str`
 /// rules; `opt` is NULL or points at options whose pointers are NULL or
 /// live; `out` and `err` are NULL or valid for one write.
 #[no_mangle]
@@ -353,9 +362,13 @@ unsafe fn list_with(
 /// expired, cross-method, cross-registry, cross-scope or oversized cursors
 /// fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
 /// to call from many threads at once; policy callbacks run on this thread.
+/// The call holds its own registry reference from entry to return, as
+/// `mcpr_read` does.
 ///
 /// # Safety
-/// `r` is NULL or a live registry reference; `opt` is NULL or points at
+/// `r` is NULL or a live registry reference when the call is made (a
+/// reference that no other thread may be releasing at that moment: retain
+/// it under the lock that publishes `r`); `opt` is NULL or points at
 /// options whose strings follow the `mcpr_str` rules and whose pointers are
 /// NULL or live; `out` and `err` are NULL or valid for one write.
 #[no_mangle]
