@@ -17,13 +17,14 @@
 //!   while it was queued.
 //! - Each hung worker is replaced by a new one while at most `max_hung`
 //!   workers are hung, so `threads` healthy workers remain. At that bound
-//!   the pool is *saturated for body reads*: running reads fail their next
-//!   body reads at once as `read_failed` item issues (private cause
-//!   "executor saturated") instead of risking the last healthy workers.
-//!   Should hung callbacks (policy or resolve ones) take every remaining
-//!   worker, new jobs are refused at once, and so are jobs still queued:
-//!   a healthy call never waits behind hung callbacks. At most
-//!   `max_queued` jobs wait; beyond that, new jobs are refused too.
+//!   the pool is *saturated*: a body read of a binding that already has a
+//!   hung reader fails at once as a `read_failed` item issue (private cause
+//!   "executor saturated") instead of risking another worker, while other
+//!   bindings' reads still run (one that hangs too is abandoned without a
+//!   replacement). Should hung callbacks take every worker, new jobs are
+//!   refused at once, and so are jobs still queued: a healthy call never
+//!   waits behind hung callbacks. At most `max_queued` jobs wait; beyond
+//!   that, new jobs are refused too.
 //! - A hung worker whose callback returns becomes healthy again, or retires
 //!   when `threads` healthy workers are already alive: capacity returns
 //!   when hung callbacks return. Threads never exceed
@@ -142,9 +143,9 @@ impl Refusal {
 }
 
 /// The private cause of a body read failed at once because the hung bound
-/// was reached.
+/// was reached and a reader of its binding is hung.
 pub(crate) const BODY_READ_SATURATED: &str =
-    "executor saturated: max_hung workers are hung in abandoned callbacks";
+    "executor saturated: max_hung workers are hung and a reader of this binding is one of them";
 
 /// Work for the pool. Exactly one of `run` and `refuse` is called, or
 /// neither (the job is then dropped: its waiter gave up, or its deadline
@@ -249,6 +250,8 @@ pub(crate) struct Pool {
     dropped: AtomicU64,
     refused: AtomicU64,
     replaced: AtomicU64,
+    /// Body readers hung now, per binding (handler identity, count).
+    hung_readers: Mutex<Vec<(usize, usize)>>,
 }
 
 impl Pool {
@@ -262,15 +265,44 @@ impl Pool {
             .saturating_sub(self.hung.load(Ordering::Acquire))
     }
 
-    /// Whether new body reads should fail at once: `max_hung` workers are
-    /// hung, so a further hung reader would no longer be replaced.
-    pub(crate) fn body_reads_refused(&self) -> bool {
-        self.hung.load(Ordering::Acquire) >= self.max_hung
+    /// Whether a new body read of the binding `handler` should fail at
+    /// once: `max_hung` workers are hung (a further hung reader would no
+    /// longer be replaced) and a reader of the same binding is among them.
+    /// Other bindings' reads still run.
+    pub(crate) fn body_read_refused(&self, handler: usize) -> bool {
+        if self.hung.load(Ordering::Acquire) < self.max_hung {
+            return false;
+        }
+        let refused = self
+            .hung_readers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .any(|&(h, n)| h == handler && n > 0);
+        if refused {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+        }
+        refused
     }
 
-    /// Counts a body read failed at once by [`body_reads_refused`](Self::body_reads_refused).
-    pub(crate) fn note_refused_body_read(&self) {
-        self.refused.fetch_add(1, Ordering::Relaxed);
+    /// A body reader of `handler` was abandoned while it ran.
+    pub(crate) fn reader_hung(&self, handler: usize) {
+        let mut list = self.hung_readers.lock().unwrap_or_else(|p| p.into_inner());
+        match list.iter_mut().find(|(h, _)| *h == handler) {
+            Some((_, n)) => *n += 1,
+            None => list.push((handler, 1)),
+        }
+    }
+
+    /// An abandoned body reader of `handler` returned.
+    pub(crate) fn reader_returned(&self, handler: usize) {
+        let mut list = self.hung_readers.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = list.iter().position(|(h, _)| *h == handler) {
+            list[i].1 -= 1;
+            if list[i].1 == 0 {
+                list.swap_remove(i);
+            }
+        }
     }
 
     /// The refusal a new job would meet now, if any.
@@ -400,9 +432,9 @@ pub struct ExecutorOptions {
     /// Regular (healthy) workers: 0 = the available cores, at least 2.
     pub threads: usize,
     /// Most workers hung in abandoned callbacks that are replaced (0 =
-    /// `max(8 * threads, 64)`). At this bound new body reads fail at once
-    /// as `read_failed` item issues. Threads never exceed
-    /// `threads + max_hung`.
+    /// `max(8 * threads, 64)`). At this bound new body reads of a binding
+    /// with a hung reader fail at once as `read_failed` item issues.
+    /// Threads never exceed `threads + max_hung`.
     pub max_hung: usize,
     /// Most jobs (one per read or listing waiting for a worker) queued at
     /// once (0 = `max(64 * threads, 1024)`); further calls are refused.
@@ -444,9 +476,9 @@ pub struct ExecutorStats {
 }
 
 impl ExecutorStats {
-    /// Whether the executor is saturated now: no new job can start
-    /// (every worker hung), or new body reads fail at once (`max_hung`
-    /// workers hung).
+    /// Whether the executor is saturated now: `max_hung` workers are hung
+    /// (body reads of bindings with a hung reader fail at once), or every
+    /// worker is (new calls fail at once).
     pub fn saturated(&self) -> bool {
         self.hung >= self.max_hung || self.workers <= self.hung
     }
@@ -585,6 +617,7 @@ impl Executor {
                 dropped: AtomicU64::new(0),
                 refused: AtomicU64::new(0),
                 replaced: AtomicU64::new(0),
+                hung_readers: Mutex::new(Vec::new()),
             }),
         });
         for _ in 0..threads {
@@ -966,7 +999,12 @@ mod tests {
         hang(&ex, &release_rx, 30);
         hang(&ex, &release_rx, 30);
         assert_eq!((ex.live_workers(), ex.stats().hung), (3, 2));
-        assert!(ex.pool().body_reads_refused());
+        let pool = ex.pool();
+        assert!(!pool.body_read_refused(7));
+        pool.reader_hung(7);
+        assert!(pool.body_read_refused(7) && !pool.body_read_refused(8));
+        pool.reader_returned(7);
+        assert!(!pool.body_read_refused(7));
         // The third hung job takes the last healthy worker.
         hang(&ex, &release_rx, 30);
         let s = ex.stats();
@@ -977,7 +1015,7 @@ mod tests {
         assert!(matches!(r, CallOutcome::Refused(Refusal::Saturated)));
         assert!(start.elapsed() < Duration::from_secs(5));
         assert_eq!(ex.admission(), Err(Refusal::Saturated));
-        assert_eq!(ex.stats().refused, 2);
+        assert_eq!(ex.stats().refused, 3);
         // Capacity returns when the hung callbacks return.
         drop(release_tx);
         assert!(wait_for(|| ex.stats().hung == 0 && ex.live_workers() == 1));

@@ -109,6 +109,11 @@ impl ReadTask {
         self.shared.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The identity of the read's binding, for per-binding hung counts.
+    fn handler_key(&self) -> usize {
+        Arc::as_ptr(&self.handler) as *const () as usize
+    }
+
     fn policy(&self) -> Option<Arc<dyn ResourcePolicy>> {
         self.policy
             .lock()
@@ -196,8 +201,7 @@ impl ReadTask {
             }
             let now = Instant::now();
             check_scope_at(scope, now).map_err(Err)?;
-            if self.pool.body_reads_refused() {
-                self.pool.note_refused_body_read();
+            if self.pool.body_read_refused(self.handler_key()) {
                 p.states[i].outcome =
                     admit::issue(IssueCode::ReadFailed, admit::cause(BODY_READ_SATURATED));
                 continue;
@@ -216,8 +220,11 @@ impl ReadTask {
             {
                 let mut sh = self.lock();
                 if sh.owner != generation {
-                    // The caller took over at the item deadline: the late
-                    // result is discarded.
+                    // The caller took over at the item deadline (or ended
+                    // the read) while this reader ran, and counted it as
+                    // hung: the late result is discarded.
+                    drop(sh);
+                    self.pool.reader_returned(self.handler_key());
                     return Err(Ok(Lost));
                 }
                 sh.current = None;
@@ -273,6 +280,7 @@ impl ReadTask {
                 p.next = i + 1;
                 sh.current = None;
                 sh.owner = generation + 1;
+                self.pool.reader_hung(self.handler_key());
                 Ok(true)
             }
             Some((_, d)) => Err(Some(d)),
@@ -286,6 +294,10 @@ impl ReadTask {
         let mut sh = self.lock();
         sh.owner = CLOSED;
         sh.pipeline = None;
+        if sh.current.take().is_some() {
+            // A body read still runs: its reader is hung from now on.
+            self.pool.reader_hung(self.handler_key());
+        }
         sh.result.take()
     }
 }
@@ -360,10 +372,11 @@ fn wait(
         }
         let now = Instant::now();
         if scope.is_canceled() || now >= deadline {
-            executor.give_up(&handle);
+            // Closed first, so that the job makes no further progress.
             if let Some(r) = task.close() {
                 return r;
             }
+            executor.give_up(&handle);
             return Err(Failure::new(if scope.is_canceled() {
                 FailureKind::Canceled
             } else {
