@@ -81,7 +81,10 @@ fn a_thousand_never_returning_readers_keep_threads_and_queue_bounded_and_healthy
         }
     }
     assert_eq!(timeouts + saturated, HUNG_READS);
-    println!("{timeouts} reads timed out (hung readers), {saturated} failed fast; {:?}", ex.stats());
+    println!(
+        "{timeouts} reads timed out (hung readers), {saturated} failed fast; {:?}",
+        ex.stats()
+    );
     let s = ex.stats();
     // Hung workers: at least the bound, at most the bound plus the regular
     // workers that started a hung reader at the same moment.
