@@ -558,7 +558,7 @@ fn worker(pool: Arc<Pool>) {
         pool.hung.fetch_sub(1, Ordering::AcqRel);
         pool.returned.fetch_add(1, Ordering::Relaxed);
         let live = pool.live.load(Ordering::Acquire);
-        if live - pool.hung.load(Ordering::Acquire) > pool.threads {
+        if live.saturating_sub(pool.hung.load(Ordering::Acquire)) > pool.threads {
             // A replacement took this worker's place: retire.
             pool.live.fetch_sub(1, Ordering::AcqRel);
             guard.counted = false;
@@ -749,7 +749,7 @@ impl Executor {
         p.abandoned.fetch_add(1, Ordering::Relaxed);
         let hung = p.hung.fetch_add(1, Ordering::AcqRel) + 1;
         let live = p.live.load(Ordering::Acquire);
-        let replace = hung <= p.max_hung && live - hung < p.threads && !st.closed;
+        let replace = hung <= p.max_hung && live.saturating_sub(hung) < p.threads && !st.closed;
         if replace {
             p.live.fetch_add(1, Ordering::AcqRel);
         }
@@ -759,8 +759,8 @@ impl Executor {
             if spawn_worker(p).is_ok() {
                 p.replaced.fetch_add(1, Ordering::Relaxed);
             } else {
+                // `spawn_worker` gave the reserved place back.
                 let mut st = p.lock();
-                p.live.fetch_sub(1, Ordering::AcqRel);
                 let refused = p.refuse_queued(&mut st);
                 drop(st);
                 p.tell_refused(refused);
@@ -857,6 +857,8 @@ impl<T: Send + 'static, F: FnOnce() -> T + Send + 'static> Job for CallJob<F, T>
     }
 }
 
+/// Starts a worker already counted in `live` (a failure gives the place
+/// back).
 fn spawn_worker(pool: &Arc<Pool>) -> std::io::Result<()> {
     let worker_pool = pool.clone();
     std::thread::Builder::new()
