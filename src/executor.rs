@@ -170,13 +170,28 @@ impl<J> Slot<J> {
     }
 }
 
-/// The type-erased view of a [`Slot`] the queue holds.
-trait Entry: Send + Sync {
+/// What the queue holds: a job with its own queue state. [`Slot`] wraps
+/// any [`Job`] (one allocation); a caller that already shares an object
+/// with its job can implement this on it and submit it with
+/// [`Executor::submit_entry`], allocating nothing. Exactly one of `run`,
+/// `refuse` and `discard` is called.
+pub(crate) trait Entry: Send + Sync {
+    /// The job's status, [`new_status`] when submitted, then the
+    /// executor's alone.
     fn status(&self) -> &AtomicU8;
+    /// A worker drops the job unstarted once this has passed.
     fn deadline(&self) -> Instant;
+    /// Runs the job on a worker.
     fn run(&self);
+    /// The job will never run (saturation), said on any thread.
     fn refuse(&self, why: Refusal);
+    /// The job will never run: its waiter gave up, or its deadline passed.
     fn discard(&self);
+}
+
+/// The status of an [`Entry`] not submitted yet.
+pub(crate) fn new_status() -> AtomicU8 {
+    AtomicU8::new(PENDING)
 }
 
 impl<J: Job> Entry for Slot<J> {
@@ -700,12 +715,18 @@ impl Executor {
     /// Refused at once (the job is dropped) when every worker is hung or
     /// the queue is full.
     pub(crate) fn submit<J: Job>(&self, deadline: Instant, job: J) -> Result<JobHandle, Refusal> {
-        let p = &self.inner.pool;
-        let entry: Arc<dyn Entry> = Arc::new(Slot {
-            status: AtomicU8::new(PENDING),
+        self.submit_entry(Arc::new(Slot {
+            status: new_status(),
             deadline,
             job: Mutex::new(Some(job)),
-        });
+        }))
+    }
+
+    /// Queues a job that carries its own queue state (submitted once).
+    /// Refused at once (nothing of it is called) when every worker is hung
+    /// or the queue is full.
+    pub(crate) fn submit_entry(&self, entry: Arc<dyn Entry>) -> Result<JobHandle, Refusal> {
+        let p = &self.inner.pool;
         let mut st = p.lock();
         if let Some(why) = p.admission(&st).or(st.closed.then_some(Refusal::Saturated)) {
             drop(st);

@@ -18,13 +18,15 @@
 //! taken over meanwhile (the job then stops, its result discarded).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread::Thread;
 use std::time::Instant;
 
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::executor::{park_until, Executor, Job, JobHandle, Pool, Refusal, BODY_READ_SATURATED};
+use crate::executor::{
+    new_status, park_until, Entry, Executor, Job, JobHandle, Pool, Refusal, BODY_READ_SATURATED,
+};
 use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourceTarget};
 use crate::policy::ResourcePolicy;
@@ -42,7 +44,6 @@ const CLOSED: u32 = u32::MAX;
 /// The pipeline state after planning and authorization.
 struct Pipeline {
     requested: ResourceTarget,
-    targets: Arc<Vec<ResourceTarget>>,
     states: Vec<ItemState>,
     budget: Budget,
     /// The next item to consider.
@@ -74,9 +75,31 @@ pub(super) struct ReadTask {
     caller: Thread,
     done: AtomicBool,
     shared: Mutex<Shared>,
+    /// The planned items, set once by the first job (read-only after).
+    targets: OnceLock<Vec<ResourceTarget>>,
+    /// The queue status of the first job: the task itself is that job, so
+    /// submitting it allocates nothing.
+    first: AtomicU8,
 }
 
-/// The job running the pipeline (or its rest) for one generation.
+/// The first job is the task itself.
+impl Entry for ReadTask {
+    fn status(&self) -> &AtomicU8 {
+        &self.first
+    }
+    fn deadline(&self) -> Instant {
+        self.scope.deadline()
+    }
+    fn run(&self) {
+        self.run_guarded(0);
+    }
+    fn refuse(&self, why: Refusal) {
+        self.finish(0, Err(why.failure(FailureKind::ReadFailed)));
+    }
+    fn discard(&self) {}
+}
+
+/// A later job, continuing the pipeline after an abandoned body read.
 struct Segment {
     task: Arc<ReadTask>,
     generation: u32,
@@ -84,15 +107,7 @@ struct Segment {
 
 impl Job for Segment {
     fn run(self) {
-        let task = &self.task;
-        let r = catch_unwind(AssertUnwindSafe(|| task.run(self.generation)));
-        if r.is_err() {
-            task.finish(
-                self.generation,
-                Err(Failure::new(FailureKind::ReadFailed)
-                    .caused_by(CauseText("the read pipeline panicked".into()))),
-            );
-        }
+        self.task.run_guarded(self.generation);
     }
 
     fn refuse(self, why: Refusal) {
@@ -135,6 +150,18 @@ impl ReadTask {
         self.caller.unpark();
     }
 
+    /// Runs generation `generation`; a panic of the library (callbacks'
+    /// panics are caught on their own) fails the read instead of hanging it.
+    fn run_guarded(&self, generation: u32) {
+        if catch_unwind(AssertUnwindSafe(|| self.run(generation))).is_err() {
+            self.finish(
+                generation,
+                Err(Failure::new(FailureKind::ReadFailed)
+                    .caused_by(CauseText("the read pipeline panicked".into()))),
+            );
+        }
+    }
+
     fn run(&self, generation: u32) {
         match self
             .resume(generation)
@@ -169,9 +196,10 @@ impl ReadTask {
             let (requested, targets) = plan.into_parts();
             authorize::requested(policy, scope, &requested)?;
             let states = authorize::items(policy, scope, &targets)?;
+            // Only the first job plans, once.
+            let _ = self.targets.set(targets);
             Ok(Pipeline {
                 requested,
-                targets: Arc::new(targets),
                 states,
                 budget: Budget::new(&self.limits),
                 next: 0,
@@ -188,7 +216,7 @@ impl ReadTask {
     ) -> Result<ResourceBundle, Result<Lost, Failure>> {
         let scope = &self.scope;
         let limits = &self.limits;
-        let targets = p.targets.clone();
+        let targets: &[ResourceTarget] = self.targets.get().ok_or(Ok(Lost))?;
         while p.next < targets.len() {
             let i = p.next;
             p.next += 1;
@@ -251,11 +279,11 @@ impl ReadTask {
                 scope,
                 &self.definition,
                 &p.requested,
-                &targets,
+                targets,
                 &mut p.states,
             )?;
             drop(policy);
-            let bundle = assemble::assemble(&targets, p.states, limits)?;
+            let bundle = assemble::assemble(targets, p.states, limits)?;
             check_scope(scope)?;
             Ok(bundle)
         })()
@@ -329,6 +357,8 @@ pub(super) fn read(
             current: None,
             result: None,
         }),
+        targets: OnceLock::new(),
+        first: new_status(),
     });
     let result = wait(executor, &task, scope);
     // The read is over: a job still running (abandoned) no longer keeps
@@ -357,7 +387,9 @@ fn wait(
             )
             .map_err(|why| why.failure(FailureKind::ReadFailed))
     };
-    let mut handle: JobHandle = submit(0)?;
+    let mut handle: JobHandle = executor
+        .submit_entry(task.clone())
+        .map_err(|why| why.failure(FailureKind::ReadFailed))?;
     let _wake = scope
         .cancel_token()
         .map(|c| c.subscribe_thread(std::thread::current()));
