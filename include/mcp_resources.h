@@ -400,9 +400,10 @@ typedef struct {
     /**
      * Most workers hung in abandoned callbacks that are replaced by new
      * ones (0 = max(8 x threads, 64); at most `MCPR_MAX_EXECUTOR_HUNG`).
-     * Once this many are hung, new body reads fail at once as
-     * `read_failed` items (private cause "executor saturated"). The
-     * executor never has more than `threads + max_hung` threads.
+     * Once this many are hung, new body reads of a binding that already
+     * has a hung reader fail at once as `read_failed` items (private cause
+     * "executor saturated"); other bindings are still read. The executor
+     * never has more than `threads + max_hung` threads.
      */
     size_t max_hung;
     /**
@@ -449,8 +450,9 @@ typedef struct {
     uint64_t busy;
     /**
      * Workers running an abandoned callback (hung until it returns). The
-     * executor is saturated for body reads when `hung >= max_hung`, and
-     * refuses every new call when `hung == workers`.
+     * executor is saturated when `hung >= max_hung` (body reads of a
+     * binding with a hung reader fail at once), and refuses every new
+     * call when `hung == workers`.
      */
     uint64_t hung;
     /**

@@ -120,9 +120,10 @@ pub struct mcpr_executor_options {
     pub threads: usize,
     /// Most workers hung in abandoned callbacks that are replaced by new
     /// ones (0 = max(8 x threads, 64); at most `MCPR_MAX_EXECUTOR_HUNG`).
-    /// Once this many are hung, new body reads fail at once as
-    /// `read_failed` items (private cause "executor saturated"). The
-    /// executor never has more than `threads + max_hung` threads.
+    /// Once this many are hung, new body reads of a binding that already
+    /// has a hung reader fail at once as `read_failed` items (private cause
+    /// "executor saturated"); other bindings are still read. The executor
+    /// never has more than `threads + max_hung` threads.
     pub max_hung: usize,
     /// Most calls waiting for a worker at once (0 = max(64 x threads,
     /// 1024)); further calls fail at once, as when saturated.
@@ -153,8 +154,9 @@ pub struct mcpr_executor_stats {
     /// Workers running a call's job whose caller still waits for it.
     pub busy: u64,
     /// Workers running an abandoned callback (hung until it returns). The
-    /// executor is saturated for body reads when `hung >= max_hung`, and
-    /// refuses every new call when `hung == workers`.
+    /// executor is saturated when `hung >= max_hung` (body reads of a
+    /// binding with a hung reader fail at once), and refuses every new
+    /// call when `hung == workers`.
     pub hung: u64,
     /// Jobs (one per read or listing, plus one per continuation after an
     /// abandoned body read) waiting for a worker.
