@@ -1089,8 +1089,10 @@ void mcpr_executor_options_init(mcpr_executor_options *o);
 
 /**
  * A new executor sized and bounded by `*opt` (NULL = all defaults, as
- * `mcpr_executor_new(0, ...)`). On success `*out` receives it (owned by
- * the caller, free with `mcpr_executor_free`). An impossible
+ * `mcpr_executor_new(0, ...)`; the options are read during the call
+ * only). On success `*out` receives it (owned by the caller, free with
+ * `mcpr_executor_free`; shareable by any number of threads, registries,
+ * reads and listings). An impossible
  * `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
  * failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
  *

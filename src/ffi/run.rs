@@ -254,8 +254,10 @@ unsafe fn read_executor_options(o: *const mcpr_executor_options) -> Result<Execu
 }
 
 /// A new executor sized and bounded by `*opt` (NULL = all defaults, as
-/// `mcpr_executor_new(0, ...)`). On success `*out` receives it (owned by
-/// the caller, free with `mcpr_executor_free`). An impossible
+/// `mcpr_executor_new(0, ...)`; the options are read during the call
+/// only). On success `*out` receives it (owned by the caller, free with
+/// `mcpr_executor_free`; shareable by any number of threads, registries,
+/// reads and listings). An impossible
 /// `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
 /// failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
 ///
