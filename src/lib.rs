@@ -33,7 +33,7 @@ pub mod sizing;
 pub mod template;
 
 pub use error::{CallbackError, Failure, FailureKind};
-pub use executor::Executor;
+pub use executor::{Executor, ExecutorOptions, ExecutorStats};
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
 pub use plan::{

@@ -36,5 +36,6 @@ pub use callbacks::{
     mcpr_plan_builder, mcpr_policy_callbacks, mcpr_target, mcpr_visibility,
 };
 pub use run::{
-    mcpr_bundle, mcpr_cancel, mcpr_executor, mcpr_list_options, mcpr_page, mcpr_read_options,
+    mcpr_bundle, mcpr_cancel, mcpr_executor, mcpr_executor_options, mcpr_executor_stats,
+    mcpr_list_options, mcpr_page, mcpr_read_options,
 };
