@@ -5,8 +5,13 @@
 //!
 //! ```text
 //! version (1) | method (1) | revision (32) | position (8, BE) |
-//! issued_at_ms (8, BE) | SHA-256(scope key) (32) | HMAC-SHA256 (32)
+//! issued_at_ms (8, BE) | SHA-256(scope key) (32) | cache scope (1) |
+//! HMAC-SHA256 (32)
 //! ```
+//!
+//! The cache scope (0 = private, 1 = public) is the `cacheScope` of the
+//! pagination's first page, carried so that every page of one pagination
+//! declares the same one.
 //!
 //! The MAC covers a fixed domain label followed by every byte before it, and
 //! is keyed with the registry's cursor key (random per registry unless the
@@ -20,6 +25,7 @@ use base64::Engine as _;
 use hmac::{Hmac, Mac};
 use sha2::{Digest, Sha256};
 
+use crate::cache::CacheScope;
 use crate::error::{CauseText, Failure};
 use crate::limits::MAX_CURSOR_BYTES;
 
@@ -35,7 +41,7 @@ pub(crate) const CURSOR_LIFETIME_MS: u64 = 10 * 60 * 1000;
 /// or a clock that stepped back) before the cursor is refused.
 pub(crate) const MAX_FUTURE_SKEW_MS: u64 = 60 * 1000;
 
-const BODY_LEN: usize = 1 + 1 + 32 + 8 + 8 + 32;
+const BODY_LEN: usize = 1 + 1 + 32 + 8 + 8 + 32 + 1;
 const MAC_LEN: usize = 32;
 /// Decoded length of every cursor.
 const TOKEN_LEN: usize = BODY_LEN + MAC_LEN;
@@ -148,8 +154,22 @@ impl Signer {
         m
     }
 
-    /// Issues a cursor for `position`, stamped `issued_at_ms`.
+    /// Issues a cursor for `position`, stamped `issued_at_ms`, carrying a
+    /// private cache scope.
+    #[cfg(test)]
     pub(crate) fn issue(&self, binding: Binding<'_>, position: u64, issued_at_ms: u64) -> String {
+        self.issue_scoped(binding, position, CacheScope::Private, issued_at_ms)
+    }
+
+    /// Issues a cursor for `position`, stamped `issued_at_ms`, carrying the
+    /// pagination's cache scope.
+    pub(crate) fn issue_scoped(
+        &self,
+        binding: Binding<'_>,
+        position: u64,
+        cache_scope: CacheScope,
+        issued_at_ms: u64,
+    ) -> String {
         let mut token = [0u8; TOKEN_LEN];
         token[0] = VERSION;
         token[1] = binding.method as u8;
@@ -157,6 +177,7 @@ impl Signer {
         token[34..42].copy_from_slice(&position.to_be_bytes());
         token[42..50].copy_from_slice(&issued_at_ms.to_be_bytes());
         token[50..82].copy_from_slice(binding.scope_hash);
+        token[82] = u8::from(cache_scope == CacheScope::Public);
         let tag = self.mac(&token[..BODY_LEN]).finalize().into_bytes();
         token[BODY_LEN..].copy_from_slice(&tag);
         URL_SAFE_NO_PAD.encode(token)
@@ -170,6 +191,7 @@ impl Signer {
     /// ten minutes; refused when more than a minute in the future), and that
     /// the position is below `candidates` (the size of the sorted order it
     /// indexes).
+    #[cfg(test)]
     pub(crate) fn verify(
         &self,
         binding: Binding<'_>,
@@ -177,6 +199,19 @@ impl Signer {
         now_ms: u64,
         candidates: usize,
     ) -> Result<usize, CursorError> {
+        self.verify_scoped(binding, cursor, now_ms, candidates)
+            .map(|(p, _)| p)
+    }
+
+    /// Verifies a cursor (as [`verify`](Self::verify)) and returns its
+    /// position and the cache scope it carries.
+    pub(crate) fn verify_scoped(
+        &self,
+        binding: Binding<'_>,
+        cursor: &[u8],
+        now_ms: u64,
+        candidates: usize,
+    ) -> Result<(usize, CacheScope), CursorError> {
         if cursor.len() > MAX_CURSOR_BYTES {
             return Err(CursorError::Oversized);
         }
@@ -212,8 +247,13 @@ impl Signer {
         }
         // A page always advances, and a cursor is only issued while candidates
         // remain, so a genuine position lies in 1..candidates.
+        let cache_scope = match token[82] {
+            0 => CacheScope::Private,
+            1 => CacheScope::Public,
+            _ => return Err(CursorError::BadVersion),
+        };
         match usize::try_from(position) {
-            Ok(p) if p > 0 && p < candidates => Ok(p),
+            Ok(p) if p > 0 && p < candidates => Ok((p, cache_scope)),
             _ => Err(CursorError::BadPosition),
         }
     }

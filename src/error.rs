@@ -132,6 +132,9 @@ pub struct Failure {
     kind: FailureKind,
     message: Cow<'static, str>,
     cause: Option<BoxError>,
+    /// The message of the JSON-RPC error object, when it is not the
+    /// kind's usual one (for example "Invalid cursor").
+    rpc_message: Option<&'static str>,
 }
 
 impl Failure {
@@ -141,6 +144,7 @@ impl Failure {
             kind,
             message: Cow::Borrowed(kind.default_message()),
             cause: None,
+            rpc_message: None,
         }
     }
 
@@ -150,6 +154,7 @@ impl Failure {
             kind,
             message: message.into(),
             cause: None,
+            rpc_message: None,
         }
     }
 
@@ -157,6 +162,18 @@ impl Failure {
     pub fn caused_by(mut self, cause: impl Into<BoxError>) -> Self {
         self.cause = Some(cause.into());
         self
+    }
+
+    /// Sets the message of the JSON-RPC error object (see
+    /// [`crate::jsonrpc`]).
+    pub(crate) fn with_rpc_message(mut self, message: &'static str) -> Self {
+        self.rpc_message = Some(message);
+        self
+    }
+
+    /// The message of the JSON-RPC error object, when set specifically.
+    pub(crate) fn rpc_message(&self) -> Option<&'static str> {
+        self.rpc_message
     }
 
     /// Shorthand for an `invalid_configuration` failure with a message.

@@ -19,9 +19,11 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
+use crate::cache::{CacheScope, ResultCache};
 use crate::cursor::{self, Binding, Method, Signer};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::limits::PAGE_ENVELOPE_BYTES;
+use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::scope::{CancelToken, RequestData, RequestScope};
 
@@ -41,6 +43,8 @@ pub struct ListOptions {
     pub cancel: Option<CancelToken>,
     /// Opaque data handed to every callback.
     pub request_data: Option<RequestData>,
+    /// The protocol revision the page is shaped for (default: the newest).
+    pub revision: ProtocolRevision,
 }
 
 /// One list page: the MCP list result JSON and the next cursor.
@@ -49,9 +53,17 @@ pub struct Page {
     json: String,
     next_cursor: Option<String>,
     len: usize,
+    cache: ResultCache,
 }
 
 impl Page {
+    /// The derived cache hints of this page: the registry's TTL, and the
+    /// cacheScope of the pagination's first page (written into the JSON
+    /// only for revisions that carry them).
+    pub fn cache(&self) -> ResultCache {
+        self.cache
+    }
+
     /// The MCP list result as JSON text: `{"resources":[...]}` or
     /// `{"resourceTemplates":[...]}`, with `"nextCursor"` when candidates
     /// remain.
@@ -130,16 +142,37 @@ impl Resources {
         };
         let now_ms = self.now_unix_ms();
         let signer = Signer::new(self.cursor_key());
-        let start = match options.cursor.as_deref() {
-            None | Some([]) => 0,
-            Some(c) => signer.verify(binding, c, now_ms, order.len())?,
+        // The first page decides the pagination's cacheScope; later pages
+        // carry it in their cursor (MCP: one cacheScope for every page).
+        let (start, bound_scope) = match options.cursor.as_deref() {
+            None | Some([]) => (0, None),
+            Some(c) => {
+                let (start, scope) = signer
+                    .verify_scoped(binding, c, now_ms, order.len())
+                    .map_err(|e| Failure::from(e).with_rpc_message("Invalid cursor"))?;
+                (start, Some(scope))
+            }
         };
+        let registry_cache = self.cache_hints();
+        let fields = options.revision.has_result_fields();
+        // Reserved for the revision's members: exact for "private", one
+        // byte more than needed for "public".
+        let fields_len = if fields {
+            ResultCache {
+                ttl_ms: registry_cache.ttl_ms,
+                scope: CacheScope::Private,
+            }
+            .fields_len() as u64
+        } else {
+            0
+        };
+        let mut filtered = false;
 
         let page_size = match options.page_size as usize {
             0 => limits.default_page_size,
             n => n.min(limits.max_page_size),
         };
-        let budget = limits.max_page_bytes - PAGE_ENVELOPE_BYTES;
+        let budget = (limits.max_page_bytes - PAGE_ENVELOPE_BYTES).saturating_sub(fields_len);
         let bindings = self.bindings();
         let policy = self.policy();
         let call = scope.call();
@@ -158,6 +191,7 @@ impl Resources {
             match discovered {
                 Ok(()) => {}
                 Err(CallbackError::Unavailable) => {
+                    filtered = true;
                     position += 1;
                     continue;
                 }
@@ -180,12 +214,26 @@ impl Resources {
         }
         scope.check()?;
 
-        let next_cursor =
-            (position < order.len()).then(|| signer.issue(binding, position as u64, now_ms));
+        let scope =
+            bound_scope.unwrap_or(if registry_cache.policy_caller_independent && !filtered {
+                CacheScope::Public
+            } else {
+                CacheScope::Private
+            });
+        let cache = ResultCache {
+            ttl_ms: registry_cache.ttl_ms,
+            scope,
+        };
+        let next_cursor = (position < order.len())
+            .then(|| signer.issue_scoped(binding, position as u64, scope, now_ms));
         // `used` counts each description plus one separator: the exact size
         // of the array's contents plus one.
         let mut json = String::with_capacity(
-            used as usize + field.len() + next_cursor.as_ref().map_or(0, |c| c.len()) + 32,
+            used as usize
+                + field.len()
+                + next_cursor.as_ref().map_or(0, |c| c.len())
+                + fields_len as usize
+                + 32,
         );
         json.push_str("{\"");
         json.push_str(field);
@@ -202,12 +250,16 @@ impl Resources {
             json.push_str(c);
             json.push('"');
         }
+        if fields {
+            cache.write_fields(&mut json);
+        }
         json.push('}');
         debug_assert!(json.len() as u64 <= limits.max_page_bytes);
         Ok(Page {
             json,
             next_cursor,
             len: admitted.len(),
+            cache,
         })
     }
 }

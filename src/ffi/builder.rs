@@ -42,7 +42,7 @@ pub struct mcpr_resources {
 
 /// # Safety
 /// `b` is NULL or a live builder.
-unsafe fn with_builder(
+pub(super) unsafe fn with_builder(
     b: *mut mcpr_builder,
     f: impl FnOnce(&mut ResourcesBuilder) -> Result<(), Error>,
 ) -> Result<(), Error> {

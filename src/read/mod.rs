@@ -16,9 +16,11 @@ use std::time::Duration;
 
 use base64::Engine as _;
 
+use crate::cache::ResultCache;
 use crate::error::{BoxError, Failure};
 use crate::executor::Executor;
 use crate::policy::Visibility;
+use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::report::{Issue, IssueCode};
 use crate::scope::{CancelToken, RequestData, RequestScope};
@@ -36,6 +38,8 @@ pub struct ReadOptions {
     pub request_data: Option<RequestData>,
     /// Worker pool for body reads (`None` = inline on the calling thread).
     pub executor: Option<Executor>,
+    /// The protocol revision the result is shaped for (default: the newest).
+    pub revision: ProtocolRevision,
 }
 
 /// What happened to one planned item.
@@ -69,9 +73,22 @@ pub struct ResourceBundle {
     issues: Vec<Issue>,
     issues_omitted: u64,
     report: Range<usize>,
+    cache: ResultCache,
+    revision: ProtocolRevision,
 }
 
 impl ResourceBundle {
+    /// The derived cache hints of this result (written into the JSON as
+    /// `ttlMs` and `cacheScope` only for revisions that carry them).
+    pub fn cache(&self) -> ResultCache {
+        self.cache
+    }
+
+    /// The protocol revision the JSON is shaped for.
+    pub fn revision(&self) -> ProtocolRevision {
+        self.revision
+    }
+
     /// The MCP read result as JSON text.
     pub fn json(&self) -> &str {
         &self.json
@@ -242,7 +259,16 @@ impl Resources {
             &targets,
             &mut states,
         )?;
-        let bundle = assemble::assemble(&targets, states, limits)?;
+        let registry_cache = self.cache_hints();
+        let shape = assemble::Shape {
+            revision: options.revision,
+            registry: registry_cache,
+            binding: selection
+                .binding
+                .cache_hints()
+                .unwrap_or_else(|| registry_cache.binding_default()),
+        };
+        let bundle = assemble::assemble(&targets, states, limits, &shape)?;
         authorize::check_scope(&scope)?;
         Ok(bundle)
     }

@@ -1,0 +1,679 @@
+//! One call per request: a method name and the raw JSON-RPC `params` text
+//! in, the complete JSON-RPC `result` or `error` object out.
+//!
+//! [`Resources::request`] serves `resources/read`, `resources/list` and
+//! `resources/templates/list`; any other method is
+//! [`RequestError::MethodNotHandled`] so that the host routes it elsewhere.
+//!
+//! Params are parsed strictly ([`RequestParams::parse`]):
+//! - absent params (empty or whitespace-only text, or `null`) are an empty
+//!   object; anything else must be one JSON object of at most
+//!   [`MAX_PARAMS_BYTES`] whose keys are unique;
+//! - `resources/read` requires `uri`, a string; the list methods take an
+//!   optional `cursor`, a string (absent or empty = the first page);
+//! - `_meta`, when present, must be an object; its
+//!   `io.modelcontextprotocol/protocolVersion`, when present, must be a
+//!   string naming a known revision, and then shapes the response instead
+//!   of the host's option (MCP 2026-07-28 carries the revision per request);
+//!   an unknown one is an `UnsupportedProtocolVersion` (`-32022`) error
+//!   object listing the supported revisions;
+//! - every other member is ignored, whatever its type: the MCP schemas
+//!   leave params open (no `additionalProperties: false`) and define
+//!   members this library does not act on (`_meta` keys such as
+//!   `progressToken` or `io.modelcontextprotocol/clientCapabilities`,
+//!   `inputResponses`, `requestState`). Checking the per-request protocol
+//!   fields that 2026-07-28 requires (client capabilities) stays with the
+//!   host's transport.
+//!
+//! Malformed params are `-32602` error objects with a fixed message that
+//! never echoes the input.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::time::Duration;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+use crate::error::{CauseText, Failure, FailureKind};
+use crate::executor::Executor;
+use crate::jsonrpc;
+use crate::listing::ListOptions;
+use crate::protocol::ProtocolRevision;
+use crate::read::ReadOptions;
+use crate::registry::Resources;
+use crate::scope::{CancelToken, RequestData};
+
+/// The largest params text accepted (256 KiB); larger is `-32602`.
+pub const MAX_PARAMS_BYTES: usize = 256 * 1024;
+
+/// Longest per-request revision string echoed in an
+/// `UnsupportedProtocolVersion` error (longer ones are malformed params).
+const MAX_ECHOED_REVISION_BYTES: usize = 64;
+
+/// The `_meta` key of the per-request protocol revision.
+pub const PROTOCOL_VERSION_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// A method [`Resources::request`] serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RequestMethod {
+    /// `resources/read`.
+    ResourcesRead,
+    /// `resources/list`.
+    ResourcesList,
+    /// `resources/templates/list`.
+    ResourcesTemplatesList,
+}
+
+impl RequestMethod {
+    /// The method of an exact method name, or `None` when this library does
+    /// not serve it.
+    pub fn parse(name: &[u8]) -> Option<RequestMethod> {
+        match name {
+            b"resources/read" => Some(RequestMethod::ResourcesRead),
+            b"resources/list" => Some(RequestMethod::ResourcesList),
+            b"resources/templates/list" => Some(RequestMethod::ResourcesTemplatesList),
+            _ => None,
+        }
+    }
+
+    /// The method name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RequestMethod::ResourcesRead => "resources/read",
+            RequestMethod::ResourcesList => "resources/list",
+            RequestMethod::ResourcesTemplatesList => "resources/templates/list",
+        }
+    }
+}
+
+/// The members of request params this library acts on.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RequestParams {
+    /// `uri` (required for `resources/read`; ignored by the list methods).
+    pub uri: Option<String>,
+    /// `cursor` (list methods; ignored by `resources/read`).
+    pub cursor: Option<String>,
+    /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
+    pub protocol_version: Option<String>,
+}
+
+/// Why params were refused: a fixed, safe message (the `-32602` error
+/// object's message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamsError(&'static str);
+
+impl ParamsError {
+    /// The safe message.
+    pub fn message(&self) -> &'static str {
+        self.0
+    }
+}
+
+impl fmt::Display for ParamsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+impl std::error::Error for ParamsError {}
+
+enum Field {
+    Uri,
+    Cursor,
+    Meta,
+    ProtocolVersion,
+    Other,
+}
+
+struct FieldVisitor {
+    in_meta: bool,
+}
+
+impl<'de> Visitor<'de> for FieldVisitor {
+    type Value = Field;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Field, E> {
+        Ok(match (self.in_meta, v) {
+            (false, "uri") => Field::Uri,
+            (false, "cursor") => Field::Cursor,
+            (false, "_meta") => Field::Meta,
+            (true, PROTOCOL_VERSION_META_KEY) => Field::ProtocolVersion,
+            _ => Field::Other,
+        })
+    }
+}
+
+struct FieldSeed {
+    in_meta: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for FieldSeed {
+    type Value = Field;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Field, D::Error> {
+        d.deserialize_str(FieldVisitor {
+            in_meta: self.in_meta,
+        })
+    }
+}
+
+/// A string member; any other JSON type is refused with `message`.
+struct StringSeed(&'static str);
+
+impl<'de> DeserializeSeed<'de> for StringSeed {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        d.deserialize_any(StringVisitor(self.0))
+    }
+}
+
+struct StringVisitor(&'static str);
+
+impl<'de> Visitor<'de> for StringVisitor {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+        Ok(v)
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<String, E> {
+        Err(E::custom(self.0))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<String, E> {
+        Err(E::custom(self.0))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<String, E> {
+        Err(E::custom(self.0))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<String, E> {
+        Err(E::custom(self.0))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+        Err(E::custom(self.0))
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(de::Error::custom(self.0))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+        Err(de::Error::custom(self.0))
+    }
+}
+
+/// The params object (or `_meta` inside it).
+struct ObjectVisitor {
+    in_meta: bool,
+    not_object: &'static str,
+}
+
+impl<'de> Visitor<'de> for ObjectVisitor {
+    type Value = RequestParams;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.not_object)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RequestParams, A::Error> {
+        let mut out = RequestParams::default();
+        let mut seen_meta = false;
+        while let Some(field) = map.next_key_seed(FieldSeed {
+            in_meta: self.in_meta,
+        })? {
+            match field {
+                Field::Uri => {
+                    if out.uri.is_some() {
+                        return Err(de::Error::custom("params repeat uri"));
+                    }
+                    out.uri = Some(map.next_value_seed(StringSeed("params uri must be a string"))?);
+                }
+                Field::Cursor => {
+                    if out.cursor.is_some() {
+                        return Err(de::Error::custom("params repeat cursor"));
+                    }
+                    out.cursor =
+                        Some(map.next_value_seed(StringSeed("params cursor must be a string"))?);
+                }
+                Field::Meta => {
+                    if seen_meta {
+                        return Err(de::Error::custom("params repeat _meta"));
+                    }
+                    seen_meta = true;
+                    let meta = map.next_value_seed(ObjectSeed {
+                        in_meta: true,
+                        not_object: "params _meta must be an object",
+                    })?;
+                    out.protocol_version = meta.protocol_version;
+                }
+                Field::ProtocolVersion => {
+                    if out.protocol_version.is_some() {
+                        return Err(de::Error::custom("params _meta repeat protocolVersion"));
+                    }
+                    out.protocol_version = Some(map.next_value_seed(StringSeed(
+                        "params _meta protocolVersion must be a string",
+                    ))?);
+                }
+                Field::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<RequestParams, E> {
+        Err(E::custom(self.not_object))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<RequestParams, E> {
+        Err(E::custom(self.not_object))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<RequestParams, E> {
+        Err(E::custom(self.not_object))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<RequestParams, E> {
+        Err(E::custom(self.not_object))
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<RequestParams, E> {
+        Err(E::custom(self.not_object))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<RequestParams, E> {
+        Err(E::custom(self.not_object))
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<RequestParams, A::Error> {
+        Err(de::Error::custom(self.not_object))
+    }
+}
+
+struct ObjectSeed {
+    in_meta: bool,
+    not_object: &'static str,
+}
+
+impl<'de> DeserializeSeed<'de> for ObjectSeed {
+    type Value = RequestParams;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<RequestParams, D::Error> {
+        d.deserialize_any(ObjectVisitor {
+            in_meta: self.in_meta,
+            not_object: self.not_object,
+        })
+    }
+}
+
+/// The fixed messages a serde error may carry (anything else, such as a
+/// syntax error, becomes the generic one: serde_json's own texts may quote
+/// the input).
+const KNOWN_MESSAGES: &[&str] = &[
+    "params uri must be a string",
+    "params cursor must be a string",
+    "params _meta must be an object",
+    "params _meta protocolVersion must be a string",
+    "params must be an object",
+    "params repeat uri",
+    "params repeat cursor",
+    "params repeat _meta",
+    "params _meta repeat protocolVersion",
+];
+
+fn safe_message(e: &serde_json::Error) -> &'static str {
+    if e.is_syntax() || e.is_eof() || e.is_io() {
+        return "params are not valid JSON";
+    }
+    let text = e.to_string();
+    KNOWN_MESSAGES
+        .iter()
+        .find(|m| text.starts_with(**m))
+        .copied()
+        .unwrap_or("params are invalid")
+}
+
+impl RequestParams {
+    /// Parses params text strictly (see the module documentation). Does
+    /// not check which members the method requires: that is
+    /// [`Resources::request`]'s job.
+    pub fn parse(text: &[u8]) -> Result<RequestParams, ParamsError> {
+        if text.len() > MAX_PARAMS_BYTES {
+            return Err(ParamsError("params exceed 256 KiB"));
+        }
+        let trimmed = text.trim_ascii();
+        if trimmed.is_empty() || trimmed == b"null" {
+            return Ok(RequestParams::default());
+        }
+        let mut de = serde_json::Deserializer::from_slice(trimmed);
+        let params = ObjectSeed {
+            in_meta: false,
+            not_object: "params must be an object",
+        }
+        .deserialize(&mut de)
+        .map_err(|e| ParamsError(safe_message(&e)))?;
+        de.end()
+            .map_err(|_| ParamsError("params are not valid JSON"))?;
+        Ok(params)
+    }
+}
+
+/// Per-call options of [`Resources::request`].
+#[derive(Clone, Default)]
+pub struct RequestOptions {
+    /// The negotiated protocol revision (a per-request revision in
+    /// `params._meta` takes precedence).
+    pub revision: ProtocolRevision,
+    /// Opaque caller scope for the list methods (required and non-empty
+    /// for them; see [`ListOptions::scope_key`]).
+    pub scope_key: Vec<u8>,
+    /// Page size of the list methods (0 = `default_page_size`).
+    pub page_size: u32,
+    /// The caller's deadline, relative to the call's start.
+    pub timeout: Option<Duration>,
+    /// The caller's cancellation token.
+    pub cancel: Option<CancelToken>,
+    /// Opaque data handed to every callback.
+    pub request_data: Option<RequestData>,
+    /// Worker pool for body reads (`None` = inline).
+    pub executor: Option<Executor>,
+}
+
+/// Why [`Resources::request`] made no response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestError {
+    /// The method is not one this library serves: route it elsewhere.
+    MethodNotHandled,
+    /// A host programming error (no response must be sent for it as if it
+    /// were the client's fault): an empty scope key for a list method.
+    InvalidArgument(&'static str),
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestError::MethodNotHandled => f.write_str("method not handled by this library"),
+            RequestError::InvalidArgument(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+/// The response to one request: the JSON-RPC `result` object, or the
+/// JSON-RPC `error` object with the failure behind it (whose private cause
+/// is for the host's logs).
+#[derive(Debug)]
+pub struct Response {
+    json: String,
+    failure: Option<Failure>,
+    revision: ProtocolRevision,
+    partial: bool,
+}
+
+impl Response {
+    /// The `result` object (success) or the `error` object (failure), as
+    /// compact JSON: put it under `"result"` or `"error"` of the JSON-RPC
+    /// response with the request's id.
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The JSON, by value.
+    pub fn into_json(self) -> String {
+        self.json
+    }
+
+    /// Whether this is an error object.
+    pub fn is_error(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    /// The failure behind an error object (kind, safe message, private
+    /// cause).
+    pub fn failure(&self) -> Option<&Failure> {
+        self.failure.as_ref()
+    }
+
+    /// Whether a read result is a partial bundle.
+    pub fn is_partial(&self) -> bool {
+        self.partial
+    }
+
+    /// The revision the response is shaped for (the per-request one when
+    /// the params named one).
+    pub fn revision(&self) -> ProtocolRevision {
+        self.revision
+    }
+
+    fn error(failure: Failure, json: String, revision: ProtocolRevision) -> Response {
+        Response {
+            json,
+            failure: Some(failure),
+            revision,
+            partial: false,
+        }
+    }
+}
+
+impl Resources {
+    /// Serves one request: `method` is the JSON-RPC method name,
+    /// `params` the raw params text (empty when the request had none).
+    ///
+    /// Returns the response to send (a `result` or an `error` object; see
+    /// [`Response`]), [`RequestError::MethodNotHandled`] for a method this
+    /// library does not serve, or [`RequestError::InvalidArgument`] for a
+    /// list method called with an empty scope key.
+    ///
+    /// A request the client cancelled gets no response at all (MCP): drop a
+    /// `canceled` error instead of sending it.
+    pub fn request(
+        &self,
+        method: &[u8],
+        params: &[u8],
+        options: &RequestOptions,
+    ) -> Result<Response, RequestError> {
+        let method = RequestMethod::parse(method).ok_or(RequestError::MethodNotHandled)?;
+        if method != RequestMethod::ResourcesRead && options.scope_key.is_empty() {
+            return Err(RequestError::InvalidArgument(
+                "list scope key must not be empty",
+            ));
+        }
+        let mut revision = options.revision;
+        let params = match RequestParams::parse(params) {
+            Ok(p) => p,
+            Err(e) => return Ok(params_error(e, revision)),
+        };
+        if let Some(v) = &params.protocol_version {
+            match ProtocolRevision::parse(v.as_bytes()) {
+                Ok(r) if !v.is_empty() => revision = r,
+                _ if v.len() <= MAX_ECHOED_REVISION_BYTES && !v.is_empty() => {
+                    let failure = Failure::request("unsupported protocol version").caused_by(
+                        CauseText("the params name an unknown protocol revision".into()),
+                    );
+                    return Ok(Response::error(
+                        failure,
+                        jsonrpc::unsupported_revision(v),
+                        revision,
+                    ));
+                }
+                _ => {
+                    return Ok(params_error(
+                        ParamsError("params _meta protocolVersion is not a protocol revision"),
+                        revision,
+                    ))
+                }
+            }
+        }
+        match method {
+            RequestMethod::ResourcesRead => {
+                let Some(uri) = params.uri else {
+                    return Ok(params_error(
+                        ParamsError("params uri is required"),
+                        revision,
+                    ));
+                };
+                let read = ReadOptions {
+                    timeout: options.timeout,
+                    cancel: options.cancel.clone(),
+                    request_data: options.request_data.clone(),
+                    executor: options.executor.clone(),
+                    revision,
+                };
+                Ok(match self.read(uri.as_bytes(), &read) {
+                    Ok(bundle) => Response {
+                        partial: bundle.is_partial(),
+                        json: bundle.into_json(),
+                        failure: None,
+                        revision,
+                    },
+                    Err(f) => {
+                        let json = jsonrpc::error_object(&f, revision, Some(&uri));
+                        Response::error(f, json, revision)
+                    }
+                })
+            }
+            RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => {
+                let list = ListOptions {
+                    scope_key: options.scope_key.clone(),
+                    cursor: params.cursor.map(String::into_bytes),
+                    page_size: options.page_size,
+                    timeout: options.timeout,
+                    cancel: options.cancel.clone(),
+                    request_data: options.request_data.clone(),
+                    revision,
+                };
+                let page = if method == RequestMethod::ResourcesList {
+                    self.list(&list)
+                } else {
+                    self.list_templates(&list)
+                };
+                Ok(match page {
+                    Ok(page) => Response {
+                        json: page.into_json(),
+                        failure: None,
+                        revision,
+                        partial: false,
+                    },
+                    Err(f) => {
+                        let json = jsonrpc::error_object(&f, revision, None);
+                        Response::error(f, json, revision)
+                    }
+                })
+            }
+        }
+    }
+}
+
+fn params_error(e: ParamsError, revision: ProtocolRevision) -> Response {
+    let json = jsonrpc::object(jsonrpc::INVALID_PARAMS, e.message(), None);
+    let failure = Failure::with_message(FailureKind::InvalidRequest, Cow::Borrowed(e.message()));
+    Response::error(failure, json, revision)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<RequestParams, &'static str> {
+        RequestParams::parse(s.as_bytes()).map_err(|e| e.message())
+    }
+
+    #[test]
+    fn absent_params_are_an_empty_object() {
+        for s in ["", "  \n", "null", " null "] {
+            assert_eq!(parse(s), Ok(RequestParams::default()), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn known_members_are_read_and_others_ignored() {
+        let p = parse(
+            r#"{"x":[1,{"y":null}],"uri":"a:\u0062","cursor":"c","_meta":{"progressToken":1,"io.modelcontextprotocol/protocolVersion":"2025-11-25"},"requestState":"s"}"#,
+        )
+        .unwrap();
+        assert_eq!(p.uri.as_deref(), Some("a:b"));
+        assert_eq!(p.cursor.as_deref(), Some("c"));
+        assert_eq!(p.protocol_version.as_deref(), Some("2025-11-25"));
+    }
+
+    #[test]
+    fn malformed_params_have_fixed_messages() {
+        let cases = [
+            (r#"{"uri":1}"#, "params uri must be a string"),
+            (r#"{"uri":null}"#, "params uri must be a string"),
+            (r#"{"uri":["a"]}"#, "params uri must be a string"),
+            (r#"{"cursor":{}}"#, "params cursor must be a string"),
+            (r#"{"cursor":true}"#, "params cursor must be a string"),
+            (r#"{"_meta":[]}"#, "params _meta must be an object"),
+            (r#"{"_meta":"x"}"#, "params _meta must be an object"),
+            (
+                r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728}}"#,
+                "params _meta protocolVersion must be a string",
+            ),
+            (r#"[]"#, "params must be an object"),
+            (r#""uri""#, "params must be an object"),
+            (r#"42"#, "params must be an object"),
+            (r#"{"uri":"a:b","uri":"c:d"}"#, "params repeat uri"),
+            (r#"{"cursor":"a","cursor":"a"}"#, "params repeat cursor"),
+            (r#"{"_meta":{},"_meta":{}}"#, "params repeat _meta"),
+            (r#"{"uri":"a:b""#, "params are not valid JSON"),
+            (r#"{"uri":"a:b"} x"#, "params are not valid JSON"),
+            (r#"{"uri":"a:b"}{}"#, "params are not valid JSON"),
+            ("{\"uri\":\"\\ud800\"}", "params are not valid JSON"),
+            ("{'uri':'a:b'}", "params are not valid JSON"),
+        ];
+        for (s, m) in cases {
+            assert_eq!(parse(s), Err(m), "{s}");
+        }
+        assert_eq!(
+            RequestParams::parse(b"{\"uri\":\"\xff\"}").map_err(|e| e.message()),
+            Err("params are not valid JSON")
+        );
+    }
+
+    #[test]
+    fn huge_and_deep_params_are_refused() {
+        let huge = format!(
+            r#"{{"uri":"a:b","pad":"{}"}}"#,
+            "x".repeat(MAX_PARAMS_BYTES)
+        );
+        assert_eq!(parse(&huge), Err("params exceed 256 KiB"));
+        // Ignored members are skipped without recursion: deep nesting within
+        // the size bound neither overflows the stack nor matters.
+        let deep = format!(
+            "{{\"x\":{}{},\"uri\":\"a:b\"}}",
+            "[".repeat(100_000),
+            "]".repeat(100_000)
+        );
+        assert_eq!(parse(&deep).unwrap().uri.as_deref(), Some("a:b"));
+        let deep_uri = format!("{{\"uri\":{}{}}}", "[".repeat(100_000), "]".repeat(100_000));
+        assert_eq!(parse(&deep_uri), Err("params uri must be a string"));
+        let unbalanced = format!("{{\"x\":{}}}", "[".repeat(100_000));
+        assert_eq!(parse(&unbalanced), Err("params are not valid JSON"));
+    }
+
+    #[test]
+    fn methods_parse_exactly() {
+        for m in [
+            RequestMethod::ResourcesRead,
+            RequestMethod::ResourcesList,
+            RequestMethod::ResourcesTemplatesList,
+        ] {
+            assert_eq!(RequestMethod::parse(m.as_str().as_bytes()), Some(m));
+        }
+        for bad in [
+            &b"resources/Read"[..],
+            b"resources/read ",
+            b"completion/complete",
+            b"",
+        ] {
+            assert_eq!(RequestMethod::parse(bad), None);
+        }
+    }
+}
