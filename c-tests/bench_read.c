@@ -73,8 +73,8 @@ int main(int argc, char **argv) {
     if (mcpr_executor_new(0, &ex, NULL) != MCPR_OK) return 1;
 
     const char *mode = argc > 2 ? argv[2] : "both";
-    mcpr_read_options inline_opt = {0, NULL, NULL, NULL};
-    mcpr_read_options exec_opt = {0, NULL, NULL, ex};
+    mcpr_read_options inline_opt = {0, NULL, NULL, NULL, {NULL, 0}};
+    mcpr_read_options exec_opt = {0, NULL, NULL, ex, {NULL, 0}};
     if (strcmp(mode, "executor") != 0) {
         run(r, &inline_opt, iterations / 10 + 1); /* warm up */
         double inline_ns = run(r, &inline_opt, iterations);

@@ -89,9 +89,9 @@ impl RequestMethod {
 /// The members of request params this library acts on.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RequestParams {
-    /// `uri` (required for `resources/read`; ignored by the list methods).
+    /// `uri` (`resources/read` only; required there).
     pub uri: Option<String>,
-    /// `cursor` (list methods; ignored by `resources/read`).
+    /// `cursor` (list methods only).
     pub cursor: Option<String>,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
     pub protocol_version: Option<String>,
@@ -127,6 +127,7 @@ enum Field {
 
 struct FieldVisitor {
     in_meta: bool,
+    read: bool,
 }
 
 impl<'de> Visitor<'de> for FieldVisitor {
@@ -138,8 +139,8 @@ impl<'de> Visitor<'de> for FieldVisitor {
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Field, E> {
         Ok(match (self.in_meta, v) {
-            (false, "uri") => Field::Uri,
-            (false, "cursor") => Field::Cursor,
+            (false, "uri") if self.read => Field::Uri,
+            (false, "cursor") if !self.read => Field::Cursor,
             (false, "_meta") => Field::Meta,
             (true, PROTOCOL_VERSION_META_KEY) => Field::ProtocolVersion,
             _ => Field::Other,
@@ -149,6 +150,7 @@ impl<'de> Visitor<'de> for FieldVisitor {
 
 struct FieldSeed {
     in_meta: bool,
+    read: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for FieldSeed {
@@ -157,6 +159,7 @@ impl<'de> DeserializeSeed<'de> for FieldSeed {
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Field, D::Error> {
         d.deserialize_str(FieldVisitor {
             in_meta: self.in_meta,
+            read: self.read,
         })
     }
 }
@@ -215,6 +218,7 @@ impl<'de> Visitor<'de> for StringVisitor {
 /// The params object (or `_meta` inside it).
 struct ObjectVisitor {
     in_meta: bool,
+    read: bool,
     not_object: &'static str,
 }
 
@@ -230,6 +234,7 @@ impl<'de> Visitor<'de> for ObjectVisitor {
         let mut seen_meta = false;
         while let Some(field) = map.next_key_seed(FieldSeed {
             in_meta: self.in_meta,
+            read: self.read,
         })? {
             match field {
                 Field::Uri => {
@@ -252,6 +257,7 @@ impl<'de> Visitor<'de> for ObjectVisitor {
                     seen_meta = true;
                     let meta = map.next_value_seed(ObjectSeed {
                         in_meta: true,
+                        read: self.read,
                         not_object: "params _meta must be an object",
                     })?;
                     out.protocol_version = meta.protocol_version;
@@ -297,6 +303,7 @@ impl<'de> Visitor<'de> for ObjectVisitor {
 
 struct ObjectSeed {
     in_meta: bool,
+    read: bool,
     not_object: &'static str,
 }
 
@@ -306,6 +313,7 @@ impl<'de> DeserializeSeed<'de> for ObjectSeed {
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<RequestParams, D::Error> {
         d.deserialize_any(ObjectVisitor {
             in_meta: self.in_meta,
+            read: self.read,
             not_object: self.not_object,
         })
     }
@@ -339,10 +347,13 @@ fn safe_message(e: &serde_json::Error) -> &'static str {
 }
 
 impl RequestParams {
-    /// Parses params text strictly (see the module documentation). Does
-    /// not check which members the method requires: that is
-    /// [`Resources::request`]'s job.
-    pub fn parse(text: &[u8]) -> Result<RequestParams, ParamsError> {
+    /// Parses the params text of `method` strictly (see the module
+    /// documentation): `uri` is read for `resources/read` only, `cursor`
+    /// for the list methods only; the other is ignored like any unknown
+    /// member. Does not check that a required member is present: that is
+    /// [`Resources::request`]'s job. This is the whole params parser, with
+    /// no registry involved (a fuzzing entry point).
+    pub fn parse(method: RequestMethod, text: &[u8]) -> Result<RequestParams, ParamsError> {
         if text.len() > MAX_PARAMS_BYTES {
             return Err(ParamsError("params exceed 256 KiB"));
         }
@@ -353,6 +364,7 @@ impl RequestParams {
         let mut de = serde_json::Deserializer::from_slice(trimmed);
         let params = ObjectSeed {
             in_meta: false,
+            read: method == RequestMethod::ResourcesRead,
             not_object: "params must be an object",
         }
         .deserialize(&mut de)
@@ -485,7 +497,7 @@ impl Resources {
             ));
         }
         let mut revision = options.revision;
-        let params = match RequestParams::parse(params) {
+        let params = match RequestParams::parse(method, params) {
             Ok(p) => p,
             Err(e) => return Ok(params_error(e, revision)),
         };
@@ -580,8 +592,22 @@ fn params_error(e: ParamsError, revision: ProtocolRevision) -> Response {
 mod tests {
     use super::*;
 
+    /// Parses as `resources/read`, and checks that the list methods agree
+    /// on everything but `uri`/`cursor`.
     fn parse(s: &str) -> Result<RequestParams, &'static str> {
-        RequestParams::parse(s.as_bytes()).map_err(|e| e.message())
+        let read = RequestParams::parse(RequestMethod::ResourcesRead, s.as_bytes());
+        let list = RequestParams::parse(RequestMethod::ResourcesList, s.as_bytes());
+        let list_t = RequestParams::parse(RequestMethod::ResourcesTemplatesList, s.as_bytes());
+        assert_eq!(list, list_t);
+        if let (Ok(r), Ok(l)) = (&read, &list) {
+            assert_eq!(r.protocol_version, l.protocol_version);
+            assert!(r.cursor.is_none() && l.uri.is_none());
+        }
+        read.map_err(|e| e.message())
+    }
+
+    fn parse_list(s: &str) -> Result<RequestParams, &'static str> {
+        RequestParams::parse(RequestMethod::ResourcesList, s.as_bytes()).map_err(|e| e.message())
     }
 
     #[test]
@@ -598,8 +624,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(p.uri.as_deref(), Some("a:b"));
-        assert_eq!(p.cursor.as_deref(), Some("c"));
+        assert_eq!(p.cursor, None);
         assert_eq!(p.protocol_version.as_deref(), Some("2025-11-25"));
+        let p = parse_list(r#"{"uri":7,"cursor":"c"}"#).unwrap();
+        assert_eq!((p.uri, p.cursor.as_deref()), (None, Some("c")));
+        assert_eq!(parse(r#"{"uri":"a:b","cursor":7}"#).unwrap().uri.as_deref(), Some("a:b"));
     }
 
     #[test]
@@ -608,8 +637,6 @@ mod tests {
             (r#"{"uri":1}"#, "params uri must be a string"),
             (r#"{"uri":null}"#, "params uri must be a string"),
             (r#"{"uri":["a"]}"#, "params uri must be a string"),
-            (r#"{"cursor":{}}"#, "params cursor must be a string"),
-            (r#"{"cursor":true}"#, "params cursor must be a string"),
             (r#"{"_meta":[]}"#, "params _meta must be an object"),
             (r#"{"_meta":"x"}"#, "params _meta must be an object"),
             (
@@ -620,7 +647,6 @@ mod tests {
             (r#""uri""#, "params must be an object"),
             (r#"42"#, "params must be an object"),
             (r#"{"uri":"a:b","uri":"c:d"}"#, "params repeat uri"),
-            (r#"{"cursor":"a","cursor":"a"}"#, "params repeat cursor"),
             (r#"{"_meta":{},"_meta":{}}"#, "params repeat _meta"),
             (r#"{"uri":"a:b""#, "params are not valid JSON"),
             (r#"{"uri":"a:b"} x"#, "params are not valid JSON"),
@@ -632,9 +658,17 @@ mod tests {
             assert_eq!(parse(s), Err(m), "{s}");
         }
         assert_eq!(
-            RequestParams::parse(b"{\"uri\":\"\xff\"}").map_err(|e| e.message()),
+            RequestParams::parse(RequestMethod::ResourcesRead, b"{\"uri\":\"\xff\"}")
+                .map_err(|e| e.message()),
             Err("params are not valid JSON")
         );
+        for (s, m) in [
+            (r#"{"cursor":{}}"#, "params cursor must be a string"),
+            (r#"{"cursor":true}"#, "params cursor must be a string"),
+            (r#"{"cursor":"a","cursor":"a"}"#, "params repeat cursor"),
+        ] {
+            assert_eq!(parse_list(s), Err(m), "{s}");
+        }
     }
 
     #[test]
