@@ -628,7 +628,10 @@ mod tests {
         assert_eq!(p.protocol_version.as_deref(), Some("2025-11-25"));
         let p = parse_list(r#"{"uri":7,"cursor":"c"}"#).unwrap();
         assert_eq!((p.uri, p.cursor.as_deref()), (None, Some("c")));
-        assert_eq!(parse(r#"{"uri":"a:b","cursor":7}"#).unwrap().uri.as_deref(), Some("a:b"));
+        assert_eq!(
+            parse(r#"{"uri":"a:b","cursor":7}"#).unwrap().uri.as_deref(),
+            Some("a:b")
+        );
     }
 
     #[test]

@@ -22,8 +22,15 @@ fn has_fields(v: &serde_json::Value) -> [bool; 3] {
 
 #[test]
 fn result_fields_appear_exactly_on_2026_for_every_result_kind() {
-    let host = Host::new(&["doc://a", "doc://b", "doc://partial", "doc://empty", "doc://t/{id}"]);
-    host.handler.plan("doc://partial", &["doc://partial/1", "doc://partial/2"]);
+    let host = Host::new(&[
+        "doc://a",
+        "doc://b",
+        "doc://partial",
+        "doc://empty",
+        "doc://t/{id}",
+    ]);
+    host.handler
+        .plan("doc://partial", &["doc://partial/1", "doc://partial/2"]);
     host.handler.body("doc://partial/2", Body::Fail);
     host.handler.plan("doc://empty", &[]);
     let r = host.build();
@@ -74,14 +81,20 @@ fn default_revision_is_the_newest() {
 #[test]
 fn explicit_empty_text_and_blob_survive_on_every_revision() {
     let host = Host::new(&["doc://pair"]);
-    host.handler.plan("doc://pair", &["doc://pair/t", "doc://pair/b"]);
+    host.handler
+        .plan("doc://pair", &["doc://pair/t", "doc://pair/b"]);
     host.handler.body("doc://pair/t", Body::Text(String::new()));
     host.handler.body("doc://pair/b", Body::Blob(Vec::new()));
     let r = host.build();
     for revision in ProtocolRevision::ALL {
-        let j = r.read(b"doc://pair", &read_opts(revision)).unwrap().into_json();
+        let j = r
+            .read(b"doc://pair", &read_opts(revision))
+            .unwrap()
+            .into_json();
         assert!(j.contains(r#"{"uri":"doc://pair/t","mimeType":"text/plain","text":""}"#));
-        assert!(j.contains(r#"{"uri":"doc://pair/b","mimeType":"application/octet-stream","blob":""}"#));
+        assert!(
+            j.contains(r#"{"uri":"doc://pair/b","mimeType":"application/octet-stream","blob":""}"#)
+        );
         let v = json(&j);
         assert_eq!(v["contents"][0]["text"], "");
         assert_eq!(v["contents"][1]["blob"], "");
@@ -110,7 +123,8 @@ fn result_with_2026_fields_fits_when_items_fill_the_encoded_budget_exactly() {
         assert!(b.json().len() as u64 <= max_encoded - 8192, "{revision}");
     }
     // One byte more does not fit admission (a budget issue, no survivor).
-    host.handler.body("doc://big", Body::Text(format!("{text}x")));
+    host.handler
+        .body("doc://big", Body::Text(format!("{text}x")));
     let r = host.build();
     assert_eq!(
         r.read(b"doc://big", &read_opts(R2026)).unwrap_err().kind(),
@@ -131,7 +145,11 @@ fn list_pages_with_2026_fields_stay_within_max_page_bytes() {
         let mut seen = 0;
         loop {
             let page = r.list(&list_opts(R2026, cursor.as_deref(), 0)).unwrap();
-            assert!(page.json().len() as u64 <= page_bytes as u64, "{page_bytes}: {}", page.json());
+            assert!(
+                page.json().len() as u64 <= page_bytes as u64,
+                "{page_bytes}: {}",
+                page.json()
+            );
             seen += page.len();
             match page.next_cursor() {
                 Some(c) => cursor = Some(c.to_string()),
@@ -177,8 +195,16 @@ fn cache_public_only_when_content_and_policy_are_declared_caller_independent() {
             .binding_hints("doc://a", CacheHints::new(60_000, content))
             .registry_hints(RegistryCacheHints::new(5, policy))
             .build();
-        let want = if public { CacheScope::Public } else { CacheScope::Private };
-        assert_eq!(read_cache(&r, "doc://a"), cache(60_000, want), "{content}/{policy}");
+        let want = if public {
+            CacheScope::Public
+        } else {
+            CacheScope::Private
+        };
+        assert_eq!(
+            read_cache(&r, "doc://a"),
+            cache(60_000, want),
+            "{content}/{policy}"
+        );
     }
 }
 
@@ -214,7 +240,10 @@ fn cache_empty_plan_is_not_filtered() {
         .binding_hints("doc://none", CacheHints::new(9, true))
         .registry_hints(RegistryCacheHints::new(0, true));
     host.handler.plan("doc://none", &[]);
-    assert_eq!(read_cache(&host.build(), "doc://none"), cache(9, CacheScope::Public));
+    assert_eq!(
+        read_cache(&host.build(), "doc://none"),
+        cache(9, CacheScope::Public)
+    );
 }
 
 #[test]
@@ -242,7 +271,8 @@ fn cache_bundle_ttl_is_the_smallest_of_its_items() {
     let host = Host::new(&["doc://a"])
         .binding_hints("doc://a", CacheHints::new(1000, true))
         .registry_hints(RegistryCacheHints::new(0, true));
-    host.handler.plan("doc://a", &["doc://a/1", "doc://a/2", "doc://a/3"]);
+    host.handler
+        .plan("doc://a", &["doc://a/1", "doc://a/2", "doc://a/3"]);
     host.handler.hint("doc://a/1", CacheHints::new(500, true));
     host.handler.hint("doc://a/2", CacheHints::new(70, true));
     let r = host.build();
@@ -257,13 +287,19 @@ fn cache_payload_hints_never_raise_what_the_binding_declared() {
         .binding_hints("doc://a", CacheHints::new(10, false))
         .registry_hints(RegistryCacheHints::new(0, true));
     host.handler.hint("doc://a", CacheHints::new(99_999, true));
-    assert_eq!(read_cache(&host.build(), "doc://a"), cache(10, CacheScope::Private));
+    assert_eq!(
+        read_cache(&host.build(), "doc://a"),
+        cache(10, CacheScope::Private)
+    );
     // An item declared caller-dependent makes an independent binding private.
     let host = Host::new(&["doc://a"])
         .binding_hints("doc://a", CacheHints::new(10, true))
         .registry_hints(RegistryCacheHints::new(0, true));
     host.handler.hint("doc://a", CacheHints::new(10, false));
-    assert_eq!(read_cache(&host.build(), "doc://a"), cache(10, CacheScope::Private));
+    assert_eq!(
+        read_cache(&host.build(), "doc://a"),
+        cache(10, CacheScope::Private)
+    );
 }
 
 #[test]
@@ -296,7 +332,10 @@ fn cache_ttl_above_the_json_safe_integer_is_refused() {
     );
 }
 
-fn paginate(r: &Resources, method: fn(&Resources, &ListOptions) -> Result<Page, Failure>) -> Vec<Page> {
+fn paginate(
+    r: &Resources,
+    method: fn(&Resources, &ListOptions) -> Result<Page, Failure>,
+) -> Vec<Page> {
     let mut pages = Vec::new();
     let mut cursor: Option<String> = None;
     loop {
@@ -311,7 +350,9 @@ fn paginate(r: &Resources, method: fn(&Resources, &ListOptions) -> Result<Page, 
 
 #[test]
 fn cache_every_page_of_one_pagination_keeps_the_first_pages_scope() {
-    let keys = ["doc://1", "doc://2", "doc://3", "doc://4", "doc://5", "doc://6"];
+    let keys = [
+        "doc://1", "doc://2", "doc://3", "doc://4", "doc://5", "doc://6",
+    ];
     // Policy declared caller-independent, first page unfiltered: public on
     // every page, even one on which a description turns out hidden.
     let host = Host::new(&keys).registry_hints(RegistryCacheHints::new(300, true));
@@ -366,7 +407,11 @@ fn not_found_error_object_is_identical_for_all_five_causes() {
         // 1. no registration at all
         objects.push(read_err(&Host::new(&["other://x"]).build(), uri, revision));
         // 2. a template with the same shape elsewhere but no match
-        objects.push(read_err(&Host::new(&["doc://x/{id}"]).build(), uri, revision));
+        objects.push(read_err(
+            &Host::new(&["doc://x/{id}"]).build(),
+            uri,
+            revision,
+        ));
         // 3. discovery denied
         let h = Host::new(&[uri]);
         h.pol.undiscover(uri);
@@ -403,24 +448,51 @@ fn canaries_in_causes_and_authorization_never_enter_error_objects() {
     // policy failure with a canary cause
     let h = Host::new(&["doc://a"]);
     *h.pol.fail.lock().unwrap() = true;
-    failures.push((h.build().read(b"doc://a", &ReadOptions::default()).unwrap_err(), Some("doc://a")));
+    failures.push((
+        h.build()
+            .read(b"doc://a", &ReadOptions::default())
+            .unwrap_err(),
+        Some("doc://a"),
+    ));
     // resolve failure (invalid_plan) with a canary cause
     let h = Host::new(&["doc://a"]);
     *h.handler.fail_resolve.lock().unwrap() = true;
-    failures.push((h.build().read(b"doc://a", &ReadOptions::default()).unwrap_err(), Some("doc://a")));
+    failures.push((
+        h.build()
+            .read(b"doc://a", &ReadOptions::default())
+            .unwrap_err(),
+        Some("doc://a"),
+    ));
     // every item failed (read_failed) with a canary cause
     let h = Host::new(&["doc://a"]);
     h.handler.body("doc://a", Body::Fail);
-    failures.push((h.build().read(b"doc://a", &ReadOptions::default()).unwrap_err(), Some("doc://a")));
+    failures.push((
+        h.build()
+            .read(b"doc://a", &ReadOptions::default())
+            .unwrap_err(),
+        Some("doc://a"),
+    ));
     // hidden item URIs and denied items: not found names only the request
     let h = Host::new(&["doc://a"]);
-    h.handler.plan("doc://a", &["doc://secret-item-CANARY-7c1e-private"]);
+    h.handler
+        .plan("doc://a", &["doc://secret-item-CANARY-7c1e-private"]);
     h.pol.deny("doc://secret-item-CANARY-7c1e-private");
-    failures.push((h.build().read(b"doc://a", &ReadOptions::default()).unwrap_err(), Some("doc://a")));
+    failures.push((
+        h.build()
+            .read(b"doc://a", &ReadOptions::default())
+            .unwrap_err(),
+        Some("doc://a"),
+    ));
     // bad cursor
     let r = Host::new(&["doc://a", "doc://b"]).build();
-    failures.push((r.list(&list_opts(R2026, Some("CANARY-7c1e-private"), 1)).unwrap_err(), None));
-    assert!(failures.iter().any(|(f, _)| f.cause_text().contains(CANARY)));
+    failures.push((
+        r.list(&list_opts(R2026, Some("CANARY-7c1e-private"), 1))
+            .unwrap_err(),
+        None,
+    ));
+    assert!(failures
+        .iter()
+        .any(|(f, _)| f.cause_text().contains(CANARY)));
     for (f, uri) in &failures {
         for revision in ProtocolRevision::ALL {
             let o = error_object(f, revision, *uri);
@@ -448,7 +520,8 @@ fn invalid_cursors_are_32602_invalid_cursor() {
         r.list(&list_opts(R2026, Some(&tampered), 1)).unwrap_err(),
         r.list(&list_opts(R2026, Some("!!"), 1)).unwrap_err(),
         r.list(&other_scope).unwrap_err(),
-        r.list_templates(&list_opts(R2026, Some(&good), 1)).unwrap_err(),
+        r.list_templates(&list_opts(R2026, Some(&good), 1))
+            .unwrap_err(),
     ];
     for f in &failures {
         for revision in ProtocolRevision::ALL {
@@ -471,7 +544,10 @@ fn other_request_errors_are_32602_and_internal_ones_32603() {
     assert!(v.get("data").is_none());
     let h = Host::new(&["doc://a"]);
     h.handler.body("doc://a", Body::Fail);
-    let f = h.build().read(b"doc://a", &ReadOptions::default()).unwrap_err();
+    let f = h
+        .build()
+        .read(b"doc://a", &ReadOptions::default())
+        .unwrap_err();
     assert_eq!(f.kind(), FailureKind::ReadFailed);
     for revision in ProtocolRevision::ALL {
         assert_eq!(

@@ -14,7 +14,13 @@ fn options(revision: ProtocolRevision) -> RequestOptions {
 }
 
 fn host() -> Resources {
-    let h = Host::new(&["doc://a", "doc://b", "doc://c", "doc://t/{id}", "doc://u/{id}"]);
+    let h = Host::new(&[
+        "doc://a",
+        "doc://b",
+        "doc://c",
+        "doc://t/{id}",
+        "doc://u/{id}",
+    ]);
     h.pol.hide("doc://hidden");
     h.build()
 }
@@ -94,7 +100,9 @@ fn request_not_found_carries_the_requested_uri_per_revision() {
             let e = err(&r, "resources/read", &format!(r#"{{"uri":"{uri}"}}"#), &o);
             assert_eq!(
                 e,
-                format!(r#"{{"code":{code},"message":"Resource not found","data":{{"uri":"{uri}"}}}}"#)
+                format!(
+                    r#"{{"code":{code},"message":"Resource not found","data":{{"uri":"{uri}"}}}}"#
+                )
             );
         }
     }
@@ -146,7 +154,9 @@ fn request_unknown_per_request_revision_is_unsupported_protocol_version() {
         let e = err(
             &r,
             "resources/read",
-            &format!(r#"{{"uri":"doc://a","_meta":{{"io.modelcontextprotocol/protocolVersion":"{v}"}}}}"#),
+            &format!(
+                r#"{{"uri":"doc://a","_meta":{{"io.modelcontextprotocol/protocolVersion":"{v}"}}}}"#
+            ),
             &options(ProtocolRevision::LATEST),
         );
         assert_eq!(
@@ -163,15 +173,47 @@ fn request_malformed_params_are_32602_with_safe_messages() {
     let cases: &[(&str, &str, &str)] = &[
         ("resources/read", "", "params uri is required"),
         ("resources/read", "{}", "params uri is required"),
-        ("resources/read", r#"{"cursor":"x"}"#, "params uri is required"),
-        ("resources/read", r#"{"uri":42}"#, "params uri must be a string"),
-        ("resources/read", r#"{"uri":"doc://a","uri":"doc://b"}"#, "params repeat uri"),
-        ("resources/read", r#"{"uri":"doc://a""#, "params are not valid JSON"),
-        ("resources/read", r#"["doc://a"]"#, "params must be an object"),
-        ("resources/read", r#"{"uri":"doc://a","_meta":7}"#, "params _meta must be an object"),
-        ("resources/list", r#"{"cursor":1}"#, "params cursor must be a string"),
+        (
+            "resources/read",
+            r#"{"cursor":"x"}"#,
+            "params uri is required",
+        ),
+        (
+            "resources/read",
+            r#"{"uri":42}"#,
+            "params uri must be a string",
+        ),
+        (
+            "resources/read",
+            r#"{"uri":"doc://a","uri":"doc://b"}"#,
+            "params repeat uri",
+        ),
+        (
+            "resources/read",
+            r#"{"uri":"doc://a""#,
+            "params are not valid JSON",
+        ),
+        (
+            "resources/read",
+            r#"["doc://a"]"#,
+            "params must be an object",
+        ),
+        (
+            "resources/read",
+            r#"{"uri":"doc://a","_meta":7}"#,
+            "params _meta must be an object",
+        ),
+        (
+            "resources/list",
+            r#"{"cursor":1}"#,
+            "params cursor must be a string",
+        ),
         ("resources/list", "{,}", "params are not valid JSON"),
-        ("resources/templates/list", r#"{"cursor":["SECRET-ECHO"]}"#, "params cursor must be a string"),
+        (
+            "resources/templates/list",
+            r#"{"cursor":["SECRET-ECHO"]}"#,
+            "params cursor must be a string",
+        ),
     ];
     for (method, params, message) in cases {
         let e = err(&r, method, params, &o);
@@ -226,7 +268,13 @@ fn request_huge_params_are_refused_before_parsing() {
 fn request_other_methods_are_not_handled_and_host_errors_are_not_responses() {
     let r = host();
     let o = options(ProtocolRevision::LATEST);
-    for m in ["completion/complete", "tools/list", "resources/subscribe", "", "resources/READ"] {
+    for m in [
+        "completion/complete",
+        "tools/list",
+        "resources/subscribe",
+        "",
+        "resources/READ",
+    ] {
         assert_eq!(
             r.request(m.as_bytes(), b"{}", &o).unwrap_err(),
             RequestError::MethodNotHandled
@@ -251,7 +299,11 @@ fn request_partial_bundle_is_flagged_and_private_data_stays_out() {
     h.handler.body("doc://p/2", Body::Fail);
     let r = h.build();
     let resp = r
-        .request(b"resources/read", br#"{"uri":"doc://p"}"#, &options(ProtocolRevision::LATEST))
+        .request(
+            b"resources/read",
+            br#"{"uri":"doc://p"}"#,
+            &options(ProtocolRevision::LATEST),
+        )
         .unwrap();
     assert!(!resp.is_error() && resp.is_partial());
     assert!(!resp.json().contains(CANARY));
@@ -261,7 +313,11 @@ fn request_partial_bundle_is_flagged_and_private_data_stays_out() {
     // An error response keeps its private cause for the host only.
     h.handler.body("doc://p/1", Body::Fail);
     let resp = r
-        .request(b"resources/read", br#"{"uri":"doc://p"}"#, &options(ProtocolRevision::LATEST))
+        .request(
+            b"resources/read",
+            br#"{"uri":"doc://p"}"#,
+            &options(ProtocolRevision::LATEST),
+        )
         .unwrap();
     assert!(resp.is_error());
     assert!(resp.failure().unwrap().cause_text().contains(CANARY));

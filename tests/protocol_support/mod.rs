@@ -41,7 +41,12 @@ impl ResourcePolicy for Pol {
         if *self.fail.lock().unwrap() {
             return Err(CallbackError::failed(CANARY));
         }
-        if self.undiscoverable.lock().unwrap().contains(d.uri_or_template()) {
+        if self
+            .undiscoverable
+            .lock()
+            .unwrap()
+            .contains(d.uri_or_template())
+        {
             return Err(CallbackError::Unavailable);
         }
         Ok(())
@@ -96,11 +101,16 @@ impl Handler {
 }
 
 impl ResourceHandler for Handler {
-    fn resolve(&self, _: &CallContext, m: &ResourceMatch) -> Result<ResourceReadPlan, CallbackError> {
+    fn resolve(
+        &self,
+        _: &CallContext,
+        m: &ResourceMatch,
+    ) -> Result<ResourceReadPlan, CallbackError> {
         if *self.fail_resolve.lock().unwrap() {
             return Err(CallbackError::failed(CANARY));
         }
-        let requested = ResourceTarget::new(m.uri(), "", Some(AUTH)).map_err(CallbackError::failed)?;
+        let requested =
+            ResourceTarget::new(m.uri(), "", Some(AUTH)).map_err(CallbackError::failed)?;
         let items = match self.plans.lock().unwrap().get(m.uri()) {
             Some(items) => items.clone(),
             None => vec![m.uri().to_string()],
