@@ -86,15 +86,16 @@ impl RequestMethod {
     }
 }
 
-/// The members of request params this library acts on.
+/// The members of request params this library acts on (borrowed from the
+/// params text when they hold no escape sequence).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct RequestParams {
+pub struct RequestParams<'a> {
     /// `uri` (`resources/read` only; required there).
-    pub uri: Option<String>,
+    pub uri: Option<Cow<'a, str>>,
     /// `cursor` (list methods only).
-    pub cursor: Option<String>,
+    pub cursor: Option<Cow<'a, str>>,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
-    pub protocol_version: Option<String>,
+    pub protocol_version: Option<Cow<'a, str>>,
 }
 
 /// Why params were refused: a fixed, safe message (the `-32602` error
@@ -168,9 +169,9 @@ impl<'de> DeserializeSeed<'de> for FieldSeed {
 struct StringSeed(&'static str);
 
 impl<'de> DeserializeSeed<'de> for StringSeed {
-    type Value = String;
+    type Value = Cow<'de, str>;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
         d.deserialize_any(StringVisitor(self.0))
     }
 }
@@ -178,39 +179,43 @@ impl<'de> DeserializeSeed<'de> for StringSeed {
 struct StringVisitor(&'static str);
 
 impl<'de> Visitor<'de> for StringVisitor {
-    type Value = String;
+    type Value = Cow<'de, str>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0)
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
-        Ok(v.to_string())
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(v))
     }
 
-    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
-        Ok(v)
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v.to_string()))
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<String, E> {
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(v))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Cow<'de, str>, E> {
         Err(E::custom(self.0))
     }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<String, E> {
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Cow<'de, str>, E> {
         Err(E::custom(self.0))
     }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<String, E> {
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Cow<'de, str>, E> {
         Err(E::custom(self.0))
     }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<String, E> {
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Cow<'de, str>, E> {
         Err(E::custom(self.0))
     }
-    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<Cow<'de, str>, E> {
         Err(E::custom(self.0))
     }
-    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<Cow<'de, str>, A::Error> {
         Err(de::Error::custom(self.0))
     }
-    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<String, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Cow<'de, str>, A::Error> {
         Err(de::Error::custom(self.0))
     }
 }
@@ -223,13 +228,13 @@ struct ObjectVisitor {
 }
 
 impl<'de> Visitor<'de> for ObjectVisitor {
-    type Value = RequestParams;
+    type Value = RequestParams<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.not_object)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RequestParams, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RequestParams<'de>, A::Error> {
         let mut out = RequestParams::default();
         let mut seen_meta = false;
         while let Some(field) = map.next_key_seed(FieldSeed {
@@ -278,25 +283,25 @@ impl<'de> Visitor<'de> for ObjectVisitor {
         Ok(out)
     }
 
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<RequestParams, E> {
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<RequestParams<'de>, E> {
         Err(E::custom(self.not_object))
     }
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<RequestParams, E> {
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<RequestParams<'de>, E> {
         Err(E::custom(self.not_object))
     }
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<RequestParams, E> {
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<RequestParams<'de>, E> {
         Err(E::custom(self.not_object))
     }
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<RequestParams, E> {
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<RequestParams<'de>, E> {
         Err(E::custom(self.not_object))
     }
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<RequestParams, E> {
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<RequestParams<'de>, E> {
         Err(E::custom(self.not_object))
     }
-    fn visit_unit<E: de::Error>(self) -> Result<RequestParams, E> {
+    fn visit_unit<E: de::Error>(self) -> Result<RequestParams<'de>, E> {
         Err(E::custom(self.not_object))
     }
-    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<RequestParams, A::Error> {
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<RequestParams<'de>, A::Error> {
         Err(de::Error::custom(self.not_object))
     }
 }
@@ -308,9 +313,9 @@ struct ObjectSeed {
 }
 
 impl<'de> DeserializeSeed<'de> for ObjectSeed {
-    type Value = RequestParams;
+    type Value = RequestParams<'de>;
 
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<RequestParams, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<RequestParams<'de>, D::Error> {
         d.deserialize_any(ObjectVisitor {
             in_meta: self.in_meta,
             read: self.read,
@@ -346,14 +351,14 @@ fn safe_message(e: &serde_json::Error) -> &'static str {
         .unwrap_or("params are invalid")
 }
 
-impl RequestParams {
+impl<'a> RequestParams<'a> {
     /// Parses the params text of `method` strictly (see the module
     /// documentation): `uri` is read for `resources/read` only, `cursor`
     /// for the list methods only; the other is ignored like any unknown
     /// member. Does not check that a required member is present: that is
     /// [`Resources::request`]'s job. This is the whole params parser, with
     /// no registry involved (a fuzzing entry point).
-    pub fn parse(method: RequestMethod, text: &[u8]) -> Result<RequestParams, ParamsError> {
+    pub fn parse(method: RequestMethod, text: &'a [u8]) -> Result<RequestParams<'a>, ParamsError> {
         if text.len() > MAX_PARAMS_BYTES {
             return Err(ParamsError("params exceed 256 KiB"));
         }
@@ -361,7 +366,10 @@ impl RequestParams {
         if trimmed.is_empty() || trimmed == b"null" {
             return Ok(RequestParams::default());
         }
-        let mut de = serde_json::Deserializer::from_slice(trimmed);
+        // One UTF-8 check of the whole text lets the parser skip it per string.
+        let trimmed =
+            std::str::from_utf8(trimmed).map_err(|_| ParamsError("params are not valid JSON"))?;
+        let mut de = serde_json::Deserializer::from_str(trimmed);
         let params = ObjectSeed {
             in_meta: false,
             read: method == RequestMethod::ResourcesRead,
@@ -545,7 +553,7 @@ impl Resources {
                         revision,
                     },
                     Err(f) => {
-                        let json = jsonrpc::error_object(&f, revision, Some(&uri));
+                        let json = jsonrpc::error_object(&f, revision, Some(uri.as_ref()));
                         Response::error(f, json, revision)
                     }
                 })
@@ -553,7 +561,7 @@ impl Resources {
             RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => {
                 let list = ListOptions {
                     scope_key: options.scope_key.clone(),
-                    cursor: params.cursor.map(String::into_bytes),
+                    cursor: params.cursor.map(|c| c.into_owned().into_bytes()),
                     page_size: options.page_size,
                     timeout: options.timeout,
                     cancel: options.cancel.clone(),
@@ -594,7 +602,7 @@ mod tests {
 
     /// Parses as `resources/read`, and checks that the list methods agree
     /// on everything but `uri`/`cursor`.
-    fn parse(s: &str) -> Result<RequestParams, &'static str> {
+    fn parse(s: &str) -> Result<RequestParams<'_>, &'static str> {
         let read = RequestParams::parse(RequestMethod::ResourcesRead, s.as_bytes());
         let list = RequestParams::parse(RequestMethod::ResourcesList, s.as_bytes());
         let list_t = RequestParams::parse(RequestMethod::ResourcesTemplatesList, s.as_bytes());
@@ -606,7 +614,7 @@ mod tests {
         read.map_err(|e| e.message())
     }
 
-    fn parse_list(s: &str) -> Result<RequestParams, &'static str> {
+    fn parse_list(s: &str) -> Result<RequestParams<'_>, &'static str> {
         RequestParams::parse(RequestMethod::ResourcesList, s.as_bytes()).map_err(|e| e.message())
     }
 
