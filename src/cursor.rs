@@ -459,6 +459,47 @@ mod tests {
     }
 
     #[test]
+    fn cache_scope_travels_in_the_cursor() {
+        let s = scope();
+        for want in [CacheScope::Private, CacheScope::Public] {
+            let c = Signer::new(&KEY).issue_scoped(binding(Method::Resources, &s), 42, want, NOW);
+            assert_eq!(
+                Signer::new(&KEY).verify_scoped(
+                    binding(Method::Resources, &s),
+                    c.as_bytes(),
+                    NOW,
+                    100
+                ),
+                Ok((42, want))
+            );
+        }
+        // The scope byte is authenticated: a forged "public" fails the MAC.
+        let c = Signer::new(&KEY).issue_scoped(
+            binding(Method::Resources, &s),
+            42,
+            CacheScope::Private,
+            NOW,
+        );
+        let mut raw = URL_SAFE_NO_PAD.decode(&c).unwrap();
+        raw[82] = 1;
+        assert_eq!(
+            check(URL_SAFE_NO_PAD.encode(&raw).as_bytes(), NOW),
+            Err(CursorError::BadMac)
+        );
+        // An authenticated but unknown scope value is refused.
+        raw[82] = 2;
+        let tag = Signer::new(&KEY)
+            .mac(&raw[..BODY_LEN])
+            .finalize()
+            .into_bytes();
+        raw[BODY_LEN..].copy_from_slice(&tag);
+        assert_eq!(
+            check(URL_SAFE_NO_PAD.encode(&raw).as_bytes(), NOW),
+            Err(CursorError::BadVersion)
+        );
+    }
+
+    #[test]
     fn failures_are_invalid_request_with_a_private_cause() {
         let f = Failure::from(CursorError::WrongScope);
         assert_eq!(f.kind(), crate::error::FailureKind::InvalidRequest);
