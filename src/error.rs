@@ -104,10 +104,11 @@ impl FailureKind {
         }
     }
 
-    /// The suggested JSON-RPC error code: `-32602` (invalid params) for
-    /// invalid requests and unavailable resources (MCP 2026-07-28 makes
-    /// resource-not-found `-32602`; hosts on older protocol versions map
-    /// `unavailable` to `-32002` themselves), `-32603` (internal) otherwise.
+    /// The JSON-RPC error code on MCP 2026-07-28: `-32602` (invalid params)
+    /// for invalid requests and unavailable resources (resource not found),
+    /// `-32603` (internal) otherwise. For a given revision (older ones make
+    /// not-found `-32002`) use [`crate::jsonrpc::kind_code`], and
+    /// [`crate::jsonrpc::error_object`] for the complete error object.
     pub fn jsonrpc_code(self) -> i32 {
         match self {
             FailureKind::InvalidRequest | FailureKind::Unavailable => -32602,
