@@ -362,17 +362,21 @@ impl<'a> RequestParams<'a> {
         if text.len() > MAX_PARAMS_BYTES {
             return Err(ParamsError("params exceed 256 KiB"));
         }
-        let trimmed = text.trim_ascii();
+        let trimmed = trim_json_whitespace(text);
         if trimmed.is_empty() || trimmed == b"null" {
             return Ok(RequestParams::default());
         }
-        // One UTF-8 check of the whole text lets the parser skip it per string.
+        // One UTF-8 check of the whole text lets the parsers skip it per string.
         let trimmed =
             std::str::from_utf8(trimmed).map_err(|_| ParamsError("params are not valid JSON"))?;
+        let read = method == RequestMethod::ResourcesRead;
+        if let Some(params) = flat_params(trimmed, read) {
+            return Ok(params);
+        }
         let mut de = serde_json::Deserializer::from_str(trimmed);
         let params = ObjectSeed {
             in_meta: false,
-            read: method == RequestMethod::ResourcesRead,
+            read,
             not_object: "params must be an object",
         }
         .deserialize(&mut de)
@@ -381,6 +385,103 @@ impl<'a> RequestParams<'a> {
             .map_err(|_| ParamsError("params are not valid JSON"))?;
         Ok(params)
     }
+}
+
+/// Whether `b` is JSON whitespace (space, tab, line feed, carriage return).
+fn is_json_whitespace(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// `text` without leading and trailing JSON whitespace.
+fn trim_json_whitespace(text: &[u8]) -> &[u8] {
+    let start = text
+        .iter()
+        .position(|b| !is_json_whitespace(*b))
+        .unwrap_or(text.len());
+    let end = text
+        .iter()
+        .rposition(|b| !is_json_whitespace(*b))
+        .map_or(start, |i| i + 1);
+    &text[start..end]
+}
+
+/// The fast path of [`RequestParams::parse`] for the usual params: one
+/// flat object whose members are all strings without escape sequences or
+/// control characters (`{"uri":"…"}`, `{"cursor":"…"}`), none of them
+/// `_meta` and none repeated among the ones acted on. Anything else
+/// (escapes, nesting, numbers, `_meta`, a repeat, a syntax error) is `None`
+/// and goes to the serde_json parser, which decides; a property test holds
+/// that whatever this accepts, serde_json parses to the same value.
+fn flat_params(text: &str, read: bool) -> Option<RequestParams<'_>> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    let ws = |i: &mut usize| {
+        while *i < b.len() && is_json_whitespace(b[*i]) {
+            *i += 1;
+        }
+    };
+    // A string without escapes or controls starting at `i` (on the quote):
+    // its contents, with `i` after the closing quote. `text` is UTF-8 and
+    // quotes are ASCII, so the slice is on character boundaries.
+    let string = |i: &mut usize| -> Option<&str> {
+        if b.get(*i) != Some(&b'"') {
+            return None;
+        }
+        let start = *i + 1;
+        let len = b[start..]
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
+        if b[start + len] != b'"' {
+            return None;
+        }
+        *i = start + len + 1;
+        Some(&text[start..start + len])
+    };
+    let mut out = RequestParams::default();
+    if b.first() != Some(&b'{') {
+        return None;
+    }
+    i += 1;
+    ws(&mut i);
+    if b.get(i) == Some(&b'}') {
+        i += 1;
+    } else {
+        loop {
+            let key = string(&mut i)?;
+            ws(&mut i);
+            if b.get(i) != Some(&b':') {
+                return None;
+            }
+            i += 1;
+            ws(&mut i);
+            let value = string(&mut i)?;
+            let slot = match key {
+                "uri" if read => Some(&mut out.uri),
+                "cursor" if !read => Some(&mut out.cursor),
+                "_meta" => return None,
+                _ => None,
+            };
+            if let Some(slot) = slot {
+                if slot.is_some() {
+                    return None;
+                }
+                *slot = Some(Cow::Borrowed(value));
+            }
+            ws(&mut i);
+            match b.get(i) {
+                Some(b',') => {
+                    i += 1;
+                    ws(&mut i);
+                }
+                Some(b'}') => {
+                    i += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+    }
+    (i == b.len()).then_some(out)
 }
 
 /// Per-call options of [`Resources::request`].
@@ -701,6 +802,114 @@ mod tests {
         assert_eq!(parse(&deep_uri), Err("params uri must be a string"));
         let unbalanced = format!("{{\"x\":{}}}", "[".repeat(100_000));
         assert_eq!(parse(&unbalanced), Err("params are not valid JSON"));
+    }
+
+    #[test]
+    fn usual_params_take_the_flat_path_and_the_rest_serde() {
+        for (text, read) in [
+            (r#"{"uri":"doc://a"}"#, true),
+            (" {\t\"uri\" : \"doc://é\" ,\"x\":\"y\"}\n", true),
+            (r#"{"cursor":"abc-_"}"#, false),
+            (r#"{}"#, false),
+            (r#"{"uri":"ignored","cursor":""}"#, false),
+        ] {
+            let flat = flat_params(text.trim(), read).expect(text);
+            let method = if read {
+                RequestMethod::ResourcesRead
+            } else {
+                RequestMethod::ResourcesList
+            };
+            assert_eq!(RequestParams::parse(method, text.as_bytes()), Ok(flat));
+        }
+        for text in [
+            r#"{"uri":"a\u0062"}"#,
+            r#"{"uri":"doc://a","_meta":{}}"#,
+            r#"{"uri":"doc://a","n":1}"#,
+            r#"{"uri":"doc://a","uri":"doc://b"}"#,
+            r#"{"uri":"doc://a",}"#,
+            r#"{"uri":"doc://a"} "#,
+            r#"{"uri":"doc://a"}x"#,
+            "{\"uri\":\"a\u{1}\"}",
+            r#"{"uri" "doc://a"}"#,
+            r#"["uri"]"#,
+        ] {
+            assert_eq!(flat_params(text, true), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn only_json_whitespace_is_trimmed() {
+        assert_eq!(
+            parse("\u{c}{\"uri\":\"a:b\"}"),
+            Err("params are not valid JSON")
+        );
+        assert_eq!(
+            parse(" \t\r\n{\"uri\":\"a:b\"} \n").unwrap().uri.as_deref(),
+            Some("a:b")
+        );
+    }
+
+    fn json_token() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        prop_oneof![
+            Just("\"uri\"".to_string()),
+            Just("\"cursor\"".to_string()),
+            Just("\"_meta\"".to_string()),
+            "[a-z_]{0,5}".prop_map(|s| format!("\"{s}\"")),
+            "[a-z:/\\\\\"\u{e9}\u{1}\u{7f}]{0,6}".prop_map(|s| format!("\"{s}\"")),
+            Just("1".to_string()),
+            Just("{}".to_string()),
+            Just("null".to_string()),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Whatever the flat path accepts, serde_json parses to the same
+        /// value (the flat path only ever saves time). Inputs are mostly
+        /// well-formed flat objects, some with a random token inserted.
+        #[test]
+        fn flat_path_agrees_with_serde(
+            members in proptest::collection::vec((json_token(), json_token(), "[ \t\n]{0,2}"), 0..5),
+            insert in proptest::option::of((0usize..200, proptest::prop_oneof![
+                proptest::strategy::Just(",".to_string()),
+                proptest::strategy::Just(":".to_string()),
+                proptest::strategy::Just("\"".to_string()),
+                proptest::strategy::Just("\\".to_string()),
+                proptest::strategy::Just("}".to_string()),
+                proptest::strategy::Just("{".to_string()),
+                proptest::strategy::Just("\u{c}".to_string()),
+                proptest::arbitrary::any::<String>(),
+            ])),
+            read in proptest::arbitrary::any::<bool>(),
+        ) {
+            let body: Vec<String> = members
+                .iter()
+                .map(|(k, v, w)| format!("{w}{k}{w}:{w}{v}{w}"))
+                .collect();
+            let mut text = format!("{{{}}}", body.join(","));
+            if let Some((at, token)) = insert {
+                let mut at = at.min(text.len());
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                text.insert_str(at, &token);
+            }
+            if let Some(flat) = flat_params(&text, read) {
+                let method = if read { RequestMethod::ResourcesRead } else { RequestMethod::ResourcesList };
+                let mut de = serde_json::Deserializer::from_str(&text);
+                let slow = ObjectSeed { in_meta: false, read, not_object: "x" }.deserialize(&mut de);
+                proptest::prop_assert!(de.end().is_ok(), "{}", text);
+                proptest::prop_assert_eq!(slow.ok(), Some(flat.clone()), "{}", text);
+                proptest::prop_assert_eq!(RequestParams::parse(method, text.as_bytes()), Ok(flat));
+            }
+        }
+
+        /// The whole parser never panics, whatever the bytes.
+        #[test]
+        fn params_parser_never_panics(bytes in proptest::collection::vec(proptest::arbitrary::any::<u8>(), 0..64)) {
+            let _ = RequestParams::parse(RequestMethod::ResourcesRead, &bytes);
+            let _ = RequestParams::parse(RequestMethod::ResourcesList, &bytes);
+        }
     }
 
     #[test]
