@@ -176,3 +176,23 @@ pub(super) fn assemble(
         revision: shape.revision,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cache::MAX_FIELDS_BYTES;
+    use crate::limits::CONFIG_OVERHEAD_BYTES;
+
+    /// Admission holds back the 256-byte configuration overhead; the
+    /// envelope and the longest 2026-07-28 members must fit inside it, so
+    /// that a result whose items and report were admitted always fits.
+    #[test]
+    fn envelope_and_revision_members_fit_the_configuration_overhead() {
+        let envelope = CONTENTS_OPEN.len()
+            + "],\"_meta\":{\"".len()
+            + RESERVED_META_KEY.len()
+            + "\":".len()
+            + "}}".len();
+        assert!((envelope + MAX_FIELDS_BYTES) as u64 <= CONFIG_OVERHEAD_BYTES);
+    }
+}
