@@ -20,7 +20,9 @@
 //!   its binding's, lowered by its payload's when that declares one);
 //! - every page of one pagination has the cacheScope of its first page
 //!   (bound in the cursor, as MCP requires); a first page that found a
-//!   hidden description is `"private"`.
+//!   hidden description is `"private"`. A `"public"` cursor presented to a
+//!   registry that no longer declares its policy caller-independent gives
+//!   `"private"`: never more than is declared now.
 //!
 //! The hints are computed for every revision ([`crate::ResourceBundle::cache`],
 //! [`crate::Page::cache`]) and written into results only for revisions that
@@ -51,8 +53,8 @@ impl CacheHints {
         }
     }
 
-    /// Refuses a TTL above [`MAX_TTL_MS`] (`invalid_configuration`, or
-    /// `invalid_content` for payload hints: `what` says which).
+    /// Refuses a TTL above [`MAX_TTL_MS`], with the reason (callers make it
+    /// `invalid_configuration`, or `invalid_content` for payload hints).
     pub(crate) fn check_ttl(ttl_ms: u64) -> Result<(), &'static str> {
         if ttl_ms > MAX_TTL_MS {
             Err("cache TTL exceeds 2^53 - 1 milliseconds")

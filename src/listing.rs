@@ -214,12 +214,17 @@ impl Resources {
         }
         scope.check()?;
 
-        let scope =
-            bound_scope.unwrap_or(if registry_cache.policy_caller_independent && !filtered {
+        // Never more than is declared now: a "public" cursor presented to a
+        // registry (same content, so the same revision) that no longer
+        // declares its policy caller-independent gives "private".
+        let scope = match bound_scope {
+            Some(CacheScope::Public) if registry_cache.policy_caller_independent => {
                 CacheScope::Public
-            } else {
-                CacheScope::Private
-            });
+            }
+            Some(_) => CacheScope::Private,
+            None if registry_cache.policy_caller_independent && !filtered => CacheScope::Public,
+            None => CacheScope::Private,
+        };
         let cache = ResultCache {
             ttl_ms: registry_cache.ttl_ms,
             scope,

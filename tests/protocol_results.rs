@@ -382,6 +382,32 @@ fn cache_every_page_of_one_pagination_keeps_the_first_pages_scope() {
 }
 
 #[test]
+fn cache_public_cursor_gives_private_once_the_declaration_is_withdrawn() {
+    let keys = ["doc://1", "doc://2", "doc://3"];
+    let mut host = Host::new(&keys).registry_hints(RegistryCacheHints::new(5, true));
+    // One cursor key for both registries: same content, same revision, so
+    // the second accepts the first's cursors.
+    let key = [9u8; 32];
+    let build = |h: &Host| {
+        let mut b = Resources::builder()
+            .policy(h.pol.clone())
+            .cache_hints(h.registry)
+            .cursor_key(&key);
+        for (json, _) in &h.defs {
+            b.push(ResourceBinding::new(json, h.handler.clone()).unwrap());
+        }
+        b.build().unwrap()
+    };
+    let first = build(&host).list(&list_opts(R2026, None, 1)).unwrap();
+    assert_eq!(first.cache().scope, CacheScope::Public);
+    host.registry = RegistryCacheHints::new(5, false);
+    let next = build(&host)
+        .list(&list_opts(R2026, first.next_cursor(), 1))
+        .unwrap();
+    assert_eq!(next.cache().scope, CacheScope::Private);
+}
+
+#[test]
 fn cache_templates_pages_follow_the_same_rules() {
     let keys = ["t://h/{a}", "t://h/x/{b}", "t://h/y/{c}"];
     let r = Host::new(&keys)
