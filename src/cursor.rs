@@ -245,13 +245,13 @@ impl Signer {
         if now_ms.saturating_sub(issued_at) >= CURSOR_LIFETIME_MS {
             return Err(CursorError::Expired);
         }
-        // A page always advances, and a cursor is only issued while candidates
-        // remain, so a genuine position lies in 1..candidates.
         let cache_scope = match token[82] {
             0 => CacheScope::Private,
             1 => CacheScope::Public,
             _ => return Err(CursorError::BadVersion),
         };
+        // A page always advances, and a cursor is only issued while candidates
+        // remain, so a genuine position lies in 1..candidates.
         match usize::try_from(position) {
             Ok(p) if p > 0 && p < candidates => Ok((p, cache_scope)),
             _ => Err(CursorError::BadPosition),
