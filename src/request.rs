@@ -405,83 +405,180 @@ fn trim_json_whitespace(text: &[u8]) -> &[u8] {
     &text[start..end]
 }
 
-/// The fast path of [`RequestParams::parse`] for the usual params: one
-/// flat object whose members are all strings without escape sequences or
-/// control characters (`{"uri":"…"}`, `{"cursor":"…"}`), none of them
-/// `_meta` and none repeated among the ones acted on. Anything else
-/// (escapes, nesting, numbers, `_meta`, a repeat, a syntax error) is `None`
-/// and goes to the serde_json parser, which decides; a property test holds
-/// that whatever this accepts, serde_json parses to the same value.
+/// How deep the fast path follows nested values before leaving the params
+/// to serde_json.
+const FLAT_MAX_DEPTH: u32 = 16;
+
+/// The fast path of [`RequestParams::parse`] for the usual params: an
+/// object whose strings have no escape sequence or control character, with
+/// nested objects, arrays, `true`, `false` and `null` (what MCP clients
+/// send, `_meta` included). Anything else (an escape, a number, a repeated
+/// member that is acted on, a wrong type, nesting deeper than 16, a syntax
+/// error) is `None` and goes to the serde_json parser, which decides; a
+/// property test holds that whatever this accepts, serde_json parses to the
+/// same value.
 fn flat_params(text: &str, read: bool) -> Option<RequestParams<'_>> {
-    let b = text.as_bytes();
-    let mut i = 0;
-    let ws = |i: &mut usize| {
-        while *i < b.len() && is_json_whitespace(b[*i]) {
-            *i += 1;
-        }
-    };
-    // A string without escapes or controls starting at `i` (on the quote):
-    // its contents, with `i` after the closing quote. `text` is UTF-8 and
-    // quotes are ASCII, so the slice is on character boundaries.
-    let string = |i: &mut usize| -> Option<&str> {
-        if b.get(*i) != Some(&b'"') {
-            return None;
-        }
-        let start = *i + 1;
-        let len = b[start..]
-            .iter()
-            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
-        if b[start + len] != b'"' {
-            return None;
-        }
-        *i = start + len + 1;
-        Some(&text[start..start + len])
+    let mut p = Flat {
+        text,
+        b: text.as_bytes(),
+        i: 0,
     };
     let mut out = RequestParams::default();
-    if b.first() != Some(&b'{') {
-        return None;
-    }
-    i += 1;
-    ws(&mut i);
-    if b.get(i) == Some(&b'}') {
-        i += 1;
-    } else {
-        loop {
-            let key = string(&mut i)?;
-            ws(&mut i);
-            if b.get(i) != Some(&b':') {
-                return None;
-            }
-            i += 1;
-            ws(&mut i);
-            let value = string(&mut i)?;
-            let slot = match key {
-                "uri" if read => Some(&mut out.uri),
-                "cursor" if !read => Some(&mut out.cursor),
-                "_meta" => return None,
-                _ => None,
-            };
-            if let Some(slot) = slot {
-                if slot.is_some() {
+    let mut seen_meta = false;
+    p.object(&mut |p, key| {
+        let slot = match key {
+            "uri" if read => &mut out.uri,
+            "cursor" if !read => &mut out.cursor,
+            "_meta" => {
+                if seen_meta || p.b.get(p.i) != Some(&b'{') {
                     return None;
                 }
-                *slot = Some(Cow::Borrowed(value));
+                seen_meta = true;
+                let version = &mut out.protocol_version;
+                return p.object(&mut |p, key| {
+                    if key != PROTOCOL_VERSION_META_KEY {
+                        return p.skip_value(2);
+                    }
+                    if version.is_some() {
+                        return None;
+                    }
+                    *version = Some(Cow::Borrowed(p.string()?));
+                    Some(())
+                });
             }
-            ws(&mut i);
-            match b.get(i) {
-                Some(b',') => {
-                    i += 1;
-                    ws(&mut i);
-                }
-                Some(b'}') => {
-                    i += 1;
-                    break;
-                }
-                _ => return None,
+            _ => return p.skip_value(1),
+        };
+        if slot.is_some() {
+            return None;
+        }
+        *slot = Some(Cow::Borrowed(p.string()?));
+        Some(())
+    })?;
+    (p.i == p.b.len()).then_some(out)
+}
+
+/// The index of the first quote, backslash or control character at or
+/// after `i`, eight bytes at a time: in each word, the lowest byte the
+/// "has a byte below / equal to" masks flag is a true match (their false
+/// positives only ever lie above a true one), so its position is exact.
+fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let x = u64::from_le_bytes(w);
+        let control = x.wrapping_sub(LO * 0x20) & !x & HI;
+        let q = x ^ (LO * u64::from(b'"'));
+        let quote = q.wrapping_sub(LO) & !q & HI;
+        let s = x ^ (LO * u64::from(b'\\'));
+        let slash = s.wrapping_sub(LO) & !s & HI;
+        let m = control | quote | slash;
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b[i..]
+        .iter()
+        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+        .map(|p| i + p)
+}
+
+/// The fast path's cursor over UTF-8 params text.
+struct Flat<'a> {
+    text: &'a str,
+    b: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Flat<'a> {
+    fn ws(&mut self) {
+        while self.i < self.b.len() && is_json_whitespace(self.b[self.i]) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.b.get(self.i) == Some(&c)).then(|| self.i += 1)
+    }
+
+    /// A string without escapes or controls (at its opening quote). The
+    /// text is UTF-8 and quotes are ASCII, so the slice is on character
+    /// boundaries.
+    fn string(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let start = self.i;
+        let end = string_end(self.b, start)?;
+        if self.b[end] != b'"' {
+            return None;
+        }
+        self.i = end + 1;
+        Some(&self.text[start..end])
+    }
+
+    /// An object (at its opening brace), calling `member` with each key
+    /// once the cursor is on the member's value; `member` consumes it.
+    fn object(
+        &mut self,
+        member: &mut dyn FnMut(&mut Flat<'a>, &'a str) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(b'{')?;
+        self.ws();
+        if self.eat(b'}').is_some() {
+            return Some(());
+        }
+        loop {
+            let key = self.string()?;
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            member(self, key)?;
+            self.ws();
+            if self.eat(b',').is_some() {
+                self.ws();
+            } else {
+                return self.eat(b'}');
             }
         }
     }
-    (i == b.len()).then_some(out)
+
+    /// Any value the fast path can check: a string, an object, an array,
+    /// `true`, `false` or `null`.
+    fn skip_value(&mut self, depth: u32) -> Option<()> {
+        if depth > FLAT_MAX_DEPTH {
+            return None;
+        }
+        match self.b.get(self.i)? {
+            b'"' => self.string().map(drop),
+            b'{' => self.object(&mut |p, _| p.skip_value(depth + 1)),
+            b'[' => {
+                self.i += 1;
+                self.ws();
+                if self.eat(b']').is_some() {
+                    return Some(());
+                }
+                loop {
+                    self.skip_value(depth + 1)?;
+                    self.ws();
+                    if self.eat(b',').is_some() {
+                        self.ws();
+                    } else {
+                        return self.eat(b']');
+                    }
+                }
+            }
+            _ => {
+                for word in [&b"true"[..], b"false", b"null"] {
+                    if self.b[self.i..].starts_with(word) {
+                        self.i += word.len();
+                        return Some(());
+                    }
+                }
+                None
+            }
+        }
+    }
 }
 
 /// Per-call options of [`Resources::request`].
@@ -812,6 +909,15 @@ mod tests {
             (r#"{"cursor":"abc-_"}"#, false),
             (r#"{}"#, false),
             (r#"{"uri":"ignored","cursor":""}"#, false),
+            (
+                r#"{"uri":"doc://a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"x":[null,false,{}]},"io.modelcontextprotocol/clientInfo":{"name":"n","version":"1"}}}"#,
+                true,
+            ),
+            (r#"{"_meta":{"uri":"inner"},"x":[[],{}]}"#, true),
+            (
+                r#"{"uri":"bench://small/item","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1.0"}}}"#,
+                true,
+            ),
         ] {
             let flat = flat_params(text.trim(), read).expect(text);
             let method = if read {
@@ -823,8 +929,14 @@ mod tests {
         }
         for text in [
             r#"{"uri":"a\u0062"}"#,
-            r#"{"uri":"doc://a","_meta":{}}"#,
+            r#"{"uri":"doc://a","_meta":[]}"#,
+            r#"{"uri":"doc://a","_meta":{},"_meta":{}}"#,
+            r#"{"uri":"doc://a","_meta":{"io.modelcontextprotocol/protocolVersion":1}}"#,
+            r#"{"uri":1}"#,
             r#"{"uri":"doc://a","n":1}"#,
+            r#"{"uri":"doc://a","x":tru}"#,
+            r#"{"uri":"doc://a","x":[1]}"#,
+            r#"{"uri":"doc://a","x":[true,]}"#,
             r#"{"uri":"doc://a","uri":"doc://b"}"#,
             r#"{"uri":"doc://a",}"#,
             r#"{"uri":"doc://a"} "#,
@@ -860,6 +972,13 @@ mod tests {
             Just("1".to_string()),
             Just("{}".to_string()),
             Just("null".to_string()),
+            Just("true".to_string()),
+            Just("[]".to_string()),
+            Just("[\"a\",{\"b\":false},[null]]".to_string()),
+            Just("{\"io.modelcontextprotocol/protocolVersion\":\"2025-11-25\",\"c\":{}}".to_string()),
+            Just("{\"io.modelcontextprotocol/protocolVersion\":\"x\",\"io.modelcontextprotocol/protocolVersion\":\"y\"}".to_string()),
+            Just("{\"io.modelcontextprotocol/protocolVersion\":7}".to_string()),
+            Just("{\"a\":{\"a\":\"b\",\"a\":[]}}".to_string()),
         ]
     }
 
@@ -902,6 +1021,27 @@ mod tests {
                 proptest::prop_assert_eq!(slow.ok(), Some(flat.clone()), "{}", text);
                 proptest::prop_assert_eq!(RequestParams::parse(method, text.as_bytes()), Ok(flat));
             }
+        }
+
+        /// The word-at-a-time string end agrees with a byte-by-byte search.
+        #[test]
+        fn string_end_agrees_with_the_naive_search(
+            bytes in proptest::collection::vec(proptest::prop_oneof![
+                proptest::arbitrary::any::<u8>(),
+                proptest::strategy::Just(b'"'),
+                proptest::strategy::Just(b'\\'),
+                proptest::strategy::Just(0x1f),
+                proptest::strategy::Just(0x20),
+                proptest::strategy::Just(b'a'),
+            ], 0..40),
+            from in 0usize..40,
+        ) {
+            let from = from.min(bytes.len());
+            let naive = bytes[from..]
+                .iter()
+                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+                .map(|p| from + p);
+            proptest::prop_assert_eq!(string_end(&bytes, from), naive);
         }
 
         /// The whole parser never panics, whatever the bytes.
