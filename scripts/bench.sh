@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks: the Rust benches (cargo bench; benches/read.rs measures the
 # Rust API's small exact read), the C ABI read benchmark
-# (c-tests/bench_read.c, built by CMake), the Go binding's small exact read
+# (c-tests/bench_read.c, built by CMake; also the one-call request path
+# against the read with its ratio), the Go binding's small exact read
 # (bindings/go, policy in Go and native) and the same read through a client
 # session of the official Go SDK, served by the SDK's own resource handler
 # and by the library through bindings/go/mcpsdk. Prints every figure, then

@@ -80,7 +80,7 @@ impl mcpr_resources {
 
 /// # Safety
 /// `b` is NULL or a live builder.
-unsafe fn with_builder(
+pub(super) unsafe fn with_builder(
     b: *mut mcpr_builder,
     f: impl FnOnce(&mut ResourcesBuilder) -> Result<(), Error>,
 ) -> Result<(), Error> {

@@ -20,6 +20,8 @@
 mod boundary;
 mod builder;
 mod callbacks;
+mod hints;
+mod request;
 mod run;
 
 pub use boundary::{
@@ -35,6 +37,8 @@ pub use callbacks::{
     mcpr_binding_callbacks, mcpr_call, mcpr_definition, mcpr_match, mcpr_payload_builder,
     mcpr_plan_builder, mcpr_policy_callbacks, mcpr_target, mcpr_visibility,
 };
+pub use hints::{mcpr_cache_hints, MCPR_MAX_TTL_MS};
+pub use request::{mcpr_request_options, mcpr_response};
 pub use run::{
     mcpr_bundle, mcpr_cancel, mcpr_executor, mcpr_executor_options, mcpr_executor_stats,
     mcpr_list_options, mcpr_page, mcpr_read_options,
