@@ -56,5 +56,16 @@ func BenchmarkSmallExactRead(b *testing.B) {
 	discoverOnly := mcpr.PolicyFuncs{DiscoverFunc: func(context.Context, mcpr.Definition) error { return nil }}
 	b.Run("go_discover_only", func(b *testing.B) { benchRead(b, discoverOnly, context.Background(), false) })
 	b.Run("native_allow_all", func(b *testing.B) { benchRead(b, mcpr.AllowAll, context.Background(), false) })
+	b.Run("native_allow_all_request", func(b *testing.B) {
+		r := (&reg{}).add(def("bench://small/item", "item"), text(body1K)).build(b)
+		params := []byte(`{"uri":"bench://small/item"}`)
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if resp, err := r.Request(context.Background(), "resources/read", params, nil); err != nil || resp.IsError {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("go_policy_executor", func(b *testing.B) { benchRead(b, okPolicy{}, context.Background(), true) })
 }

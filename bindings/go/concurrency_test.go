@@ -34,9 +34,9 @@ func TestSixteenGoroutinesReadAndListAtOnceInlineAndOnAnExecutor(t *testing.T) {
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
-			opt := (*mcpr.ReadOptions)(nil)
+			opt, lopt := (*mcpr.ReadOptions)(nil), &mcpr.ListOptions{PageSize: 7}
 			if g%2 == 1 {
-				opt = &mcpr.ReadOptions{Executor: ex}
+				opt, lopt = &mcpr.ReadOptions{Executor: ex}, &mcpr.ListOptions{PageSize: 7, Executor: ex}
 			}
 			for i := 0; i < 60; i++ {
 				n := (g*7 + i) % 40
@@ -56,7 +56,7 @@ func TestSixteenGoroutinesReadAndListAtOnceInlineAndOnAnExecutor(t *testing.T) {
 				if i%10 == 0 {
 					count, cursor := 0, ""
 					for {
-						pg, err := r.List(context.Background(), fmt.Sprintf("scope-%d", g), cursor, &mcpr.ListOptions{PageSize: 7})
+						pg, err := r.List(context.Background(), fmt.Sprintf("scope-%d", g), cursor, lopt)
 						if err != nil {
 							errs <- err
 							return

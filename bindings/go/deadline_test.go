@@ -222,3 +222,54 @@ func TestSixteenGoroutinesWhileReadersHangOnAnExecutor(t *testing.T) {
 		t.Fatal("no hanging reader ran")
 	}
 }
+
+func TestListingOnAnExecutorReturnsByItsDeadlineWhateverDiscoverDoes(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	p := mcpr.PolicyFuncs{DiscoverFunc: func(ctx context.Context, d mcpr.Definition) error {
+		<-release // hangs, ignoring ctx
+		return nil
+	}}
+	r := (&reg{policy: p}).add(def("doc://a", "a"), text("a")).build(t)
+	ex, err := mcpr.NewExecutor(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = r.List(ctx, "s", "", &mcpr.ListOptions{Executor: ex})
+	asError(t, err, mcpr.StatusDeadlineExceeded)
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("returned after %v", time.Since(start))
+	}
+	st, err := ex.Stats()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Threads != 2 || st.Abandoned == 0 {
+		t.Fatalf("stats %+v", st)
+	}
+}
+
+func TestExecutorOptionsAreChecked(t *testing.T) {
+	if _, err := mcpr.NewExecutorWithOptions(mcpr.ExecutorOptions{Threads: -1}); err == nil {
+		t.Fatal("negative threads accepted")
+	}
+	if _, err := mcpr.NewExecutorWithOptions(mcpr.ExecutorOptions{Threads: 100000}); err == nil {
+		t.Fatal("too many threads accepted")
+	}
+	ex, err := mcpr.NewExecutorWithOptions(mcpr.ExecutorOptions{Threads: 2, MaxHung: 3, MaxQueued: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ex.Stats()
+	if err != nil || st.Threads != 2 || st.MaxHung != 3 || st.MaxQueued != 5 {
+		t.Fatalf("stats %+v %v", st, err)
+	}
+	ex.Close()
+	if _, err := ex.Stats(); err == nil {
+		t.Fatal("stats of a closed executor")
+	}
+}

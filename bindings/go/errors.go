@@ -5,6 +5,7 @@ import "C"
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strconv"
 )
@@ -29,6 +30,7 @@ const (
 	StatusInvalidConfiguration Status = C.MCPR_INVALID_CONFIGURATION
 	StatusInvalidArgument      Status = C.MCPR_INVALID_ARGUMENT
 	StatusInternal             Status = C.MCPR_INTERNAL
+	StatusMethodNotHandled     Status = C.MCPR_METHOD_NOT_HANDLED
 )
 
 var statusNames = map[Status]string{
@@ -47,6 +49,7 @@ var statusNames = map[Status]string{
 	StatusInvalidConfiguration: "invalid_configuration",
 	StatusInvalidArgument:      "invalid_argument",
 	StatusInternal:             "internal",
+	StatusMethodNotHandled:     "method_not_handled",
 }
 
 // String is the stable snake_case name of the status.
@@ -61,17 +64,23 @@ func (s Status) String() string {
 // code, a safe message that may be sent to an MCP client, and a private
 // cause for the host's logs only (reached through Unwrap, or Cause).
 //
-// errors.Is(err, context.Canceled) holds for StatusCanceled and
-// errors.Is(err, context.DeadlineExceeded) for StatusDeadlineExceeded.
+// errors.Is(err, context.Canceled) holds for StatusCanceled,
+// errors.Is(err, context.DeadlineExceeded) for StatusDeadlineExceeded,
+// errors.Is(err, ErrUnavailable) for StatusUnavailable and
+// errors.Is(err, ErrMethodNotHandled) for StatusMethodNotHandled.
 type Error struct {
 	// Status is the library's status.
 	Status Status
-	// Code is the suggested JSON-RPC error code.
+	// Code is the JSON-RPC error code (for reads and listings: the one the
+	// call's protocol revision requires, e.g. resource not found is -32002
+	// before 2026-07-28 and -32602 from it).
 	Code int
 	// Message is the safe message (a fixed text; may be shown to clients).
 	Message string
-	// JSONRPC is the JSON-RPC error object to send as the response's
-	// "error" member.
+	// JSONRPC is the library's complete JSON-RPC error object
+	// ({"code":…,"message":…}, plus "data":{"uri":…} for resource not
+	// found), to send as the response's "error" member. It never contains
+	// the private cause.
 	JSONRPC []byte
 	cause   string
 }
@@ -103,6 +112,8 @@ func (e *Error) Is(target error) bool {
 		return e.Status == StatusDeadlineExceeded
 	case ErrUnavailable:
 		return e.Status == StatusUnavailable
+	case ErrMethodNotHandled:
+		return e.Status == StatusMethodNotHandled
 	}
 	return false
 }
@@ -117,6 +128,10 @@ func (c causeError) Error() string { return string(c) }
 // error is an operational failure whose text becomes the private cause.
 var ErrUnavailable = errors.New("mcpresources: unavailable")
 
+// ErrMethodNotHandled matches the error of Request for a method the
+// library does not serve (route the request elsewhere, or answer -32601).
+var ErrMethodNotHandled = errors.New("mcpresources: method not handled")
+
 // The library's messages for the two outcomes the binding decides itself
 // (a context already done before the call); a test holds them equal to
 // the library's.
@@ -129,7 +144,7 @@ const (
 // takeError turns an error object (freed here) into an *Error.
 func takeError(e *C.mcpr_error, st C.mcpr_status) *Error {
 	if e == nil {
-		return &Error{Status: Status(st), Code: internalCode, Message: "mcp-resources call failed"}
+		return ownError(Status(st), "mcp-resources call failed", "")
 	}
 	var info C.mcprgo_error_info
 	C.mcprgo_error_info_of(e, &info)
@@ -137,13 +152,24 @@ func takeError(e *C.mcpr_error, st C.mcpr_status) *Error {
 		Status:  Status(info.status),
 		Code:    int(info.code),
 		Message: goString(info.message),
+		JSONRPC: goBytes(info.jsonrpc),
 		cause:   goString(info.cause),
 	}
 	C.mcpr_error_free(e)
 	return out
 }
 
+// ownError is an error the binding decides itself, shaped like the
+// library's (a JSON-RPC error object without data).
+func ownError(st Status, msg, cause string) *Error {
+	obj, _ := json.Marshal(struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{internalCode, msg})
+	return &Error{Status: st, Code: internalCode, Message: msg, JSONRPC: obj, cause: cause}
+}
+
 // argumentError is an invalid argument detected on the Go side.
 func argumentError(msg string) *Error {
-	return &Error{Status: StatusInvalidArgument, Code: internalCode, Message: msg}
+	return ownError(StatusInvalidArgument, msg, "")
 }

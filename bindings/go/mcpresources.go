@@ -157,6 +157,15 @@ func (b *Builder) SetPolicy(p Policy) error {
 // most 64 KiB, and the Binding that reads its bodies. A Binding that also
 // implements Resolver plans its reads itself.
 func (b *Builder) Add(definitionJSON []byte, binding Binding) error {
+	return b.add(definitionJSON, binding, func(cb *C.mcpr_builder, h C.uintptr_t, goResolve C.bool, e **C.mcpr_error) C.mcpr_status {
+		return C.mcprgo_builder_add(cb, cbytes(definitionJSON), h, goResolve, e)
+	})
+}
+
+// add registers binding with the C call given (mcprgo_builder_add or its
+// variant with hints).
+func (b *Builder) add(definitionJSON []byte, binding Binding,
+	call func(cb *C.mcpr_builder, h C.uintptr_t, goResolve C.bool, e **C.mcpr_error) C.mcpr_status) error {
 	if binding == nil {
 		return argumentError("mcpresources: nil binding")
 	}
@@ -166,7 +175,7 @@ func (b *Builder) Add(definitionJSON []byte, binding Binding) error {
 		entry.isolate = b.isolate
 		var e *C.mcpr_error
 		h := cgo.NewHandle(entry)
-		if st := C.mcprgo_builder_add(cb, cbytes(definitionJSON), C.uintptr_t(h), C.bool(entry.resolver != nil), &e); st != C.MCPR_OK {
+		if st := call(cb, C.uintptr_t(h), C.bool(entry.resolver != nil), &e); st != C.MCPR_OK {
 			h.Delete() // release never runs for a refused table
 			return takeError(e, st)
 		}
@@ -354,17 +363,71 @@ type Executor struct {
 }
 
 // NewExecutor starts a pool of threads workers (0 = the available cores,
-// at least 2).
+// at least 2) with the library's default bounds.
 func NewExecutor(threads int) (*Executor, error) {
-	if threads < 0 {
-		return nil, argumentError("mcpresources: negative executor thread count")
+	return NewExecutorWithOptions(ExecutorOptions{Threads: threads})
+}
+
+// ExecutorOptions configure NewExecutorWithOptions; zero fields take the
+// library's defaults.
+type ExecutorOptions struct {
+	// Threads: regular workers (0 = the available cores, at least 2).
+	Threads int
+	// MaxHung: most workers hung in abandoned callbacks that are replaced
+	// by new ones; beyond it, body reads of a binding that already has a
+	// hung reader fail at once.
+	MaxHung int
+	// MaxQueued: most calls waiting for a worker at once; further calls
+	// fail at once.
+	MaxQueued int
+}
+
+// NewExecutorWithOptions starts a pool with explicit bounds.
+func NewExecutorWithOptions(o ExecutorOptions) (*Executor, error) {
+	if o.Threads < 0 || o.MaxHung < 0 || o.MaxQueued < 0 {
+		return nil, argumentError("mcpresources: negative executor option")
 	}
 	var e *C.mcpr_executor
 	var ce *C.mcpr_error
-	if st := C.mcpr_executor_new(C.size_t(threads), &e, &ce); st != C.MCPR_OK {
+	if st := C.mcprgo_executor_new(C.size_t(o.Threads), C.size_t(o.MaxHung), C.size_t(o.MaxQueued), &e, &ce); st != C.MCPR_OK {
 		return nil, takeError(ce, st)
 	}
 	return &Executor{ref: newRef(func() { C.mcpr_executor_free(e) }), e: e}, nil
+}
+
+// ExecutorStats is a snapshot of an executor's state and counters (counters
+// count since the executor was created).
+type ExecutorStats struct {
+	Threads, MaxHung, MaxQueued uint64 // the configuration in effect
+	Workers                     uint64 // worker threads alive
+	Busy                        uint64 // workers running a job whose caller waits
+	Hung                        uint64 // workers running an abandoned callback
+	Queued                      uint64 // jobs waiting for a worker
+	Started                     uint64 // jobs started
+	Abandoned                   uint64 // running jobs abandoned by their caller
+	Returned                    uint64 // abandoned jobs whose callback has returned
+	Dropped                     uint64 // jobs dropped before they started
+	Refused                     uint64 // saturation refusals
+	Replaced                    uint64 // workers started to replace hung ones
+}
+
+// Stats reads the executor's counters.
+func (e *Executor) Stats() (ExecutorStats, error) {
+	if e == nil || !e.ref.acquire() {
+		return ExecutorStats{}, argumentError("mcpresources: executor closed")
+	}
+	defer e.ref.release()
+	var s C.mcpr_executor_stats
+	var ce *C.mcpr_error
+	if st := C.mcprgo_executor_stats(e.e, &s, &ce); st != C.MCPR_OK {
+		return ExecutorStats{}, takeError(ce, st)
+	}
+	return ExecutorStats{
+		Threads: uint64(s.threads), MaxHung: uint64(s.max_hung), MaxQueued: uint64(s.max_queued),
+		Workers: uint64(s.workers), Busy: uint64(s.busy), Hung: uint64(s.hung), Queued: uint64(s.queued),
+		Started: uint64(s.started), Abandoned: uint64(s.abandoned), Returned: uint64(s.returned),
+		Dropped: uint64(s.dropped), Refused: uint64(s.refused), Replaced: uint64(s.replaced),
+	}, nil
 }
 
 // Close frees the executor; calls in flight keep it, abandoned readers
@@ -377,9 +440,16 @@ func (e *Executor) Close() {
 
 // ReadOptions are the options of Read (nil = defaults).
 type ReadOptions struct {
-	// Executor runs body reads (nil = inline on the calling goroutine).
+	// Executor runs the read's callbacks (nil = inline on the calling
+	// goroutine); with one, the read returns by its deadline whatever the
+	// callbacks do, and a hung reader is abandoned at its item deadline.
 	Executor *Executor
-	// Revision is the negotiated MCP protocol revision ("" = the newest).
+	// Revision is the negotiated MCP protocol revision the result is shaped
+	// for: "2025-06-18", "2025-11-25" or "2026-07-28"; "" = the newest the
+	// library knows. 2026-07-28 results carry resultType, ttlMs and
+	// cacheScope; earlier ones none of them. Errors follow it too (not
+	// found: -32002 before 2026-07-28, -32602 from it). Another value is
+	// StatusInvalidArgument.
 	Revision string
 }
 
@@ -387,7 +457,10 @@ type ReadOptions struct {
 type ListOptions struct {
 	// PageSize is the requested page size (0 = the registry's default).
 	PageSize int
-	// Revision is the negotiated MCP protocol revision ("" = the newest).
+	// Executor runs the call's policy callbacks (nil = inline); with one,
+	// the call returns by its deadline whatever the callbacks do.
+	Executor *Executor
+	// Revision is the negotiated MCP protocol revision (as in ReadOptions).
 	Revision string
 }
 
@@ -429,8 +502,12 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 		return Bundle{}, err
 	}
 	defer env.end()
+	revision := ""
+	if opt != nil {
+		revision = opt.Revision
+	}
 	var res C.mcprgo_read_result
-	st := C.mcprgo_read(r.r, cstr(uri), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+	st := C.mcprgo_read(r.r, cstr(uri), cstr(revision), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
 	if st != C.MCPR_OK {
 		return Bundle{}, env.failure(takeError(res.err, st))
 	}
@@ -456,9 +533,17 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 		return Page{}, argumentError("mcpresources: registry closed")
 	}
 	defer r.ref.release()
-	pageSize := 0
+	pageSize, revision := 0, ""
+	var ex *C.mcpr_executor
 	if opt != nil {
-		pageSize = opt.PageSize
+		pageSize, revision = opt.PageSize, opt.Revision
+		if opt.Executor != nil {
+			if !opt.Executor.ref.acquire() {
+				return Page{}, argumentError("mcpresources: executor closed")
+			}
+			defer opt.Executor.ref.release()
+			ex = opt.Executor.e
+		}
 	}
 	if pageSize < 0 || pageSize > 1<<31 {
 		return Page{}, argumentError("mcpresources: page size out of range")
@@ -469,8 +554,8 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 	}
 	defer env.end()
 	var res C.mcprgo_list_result
-	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(pageSize),
-		C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), &res)
+	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(pageSize), cstr(revision),
+		C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
 	if st != C.MCPR_OK {
 		return Page{}, env.failure(takeError(res.err, st))
 	}
@@ -522,15 +607,15 @@ func begin(ctx context.Context) (*callEnv, error) {
 	}
 	switch err := ctx.Err(); {
 	case errors.Is(err, context.DeadlineExceeded):
-		return nil, &Error{Status: StatusDeadlineExceeded, Code: internalCode, Message: deadlineExceededMessage}
+		return nil, ownError(StatusDeadlineExceeded, deadlineExceededMessage, "")
 	case err != nil:
-		return nil, &Error{Status: StatusCanceled, Code: internalCode, Message: canceledMessage}
+		return nil, ownError(StatusCanceled, canceledMessage, "")
 	}
 	env := &callEnv{ctx: ctx, id: requestID.Add(1), req: &request{ctx: ctx}}
 	if d, ok := ctx.Deadline(); ok {
 		left := time.Until(d)
 		if left <= 0 {
-			return nil, &Error{Status: StatusDeadlineExceeded, Code: internalCode, Message: deadlineExceededMessage}
+			return nil, ownError(StatusDeadlineExceeded, deadlineExceededMessage, "")
 		}
 		// Rounded up: the library's deadline never passes before ctx's.
 		env.timeoutMs = uint64((left + time.Millisecond - 1) / time.Millisecond)
@@ -559,7 +644,7 @@ func (env *callEnv) end() {
 // the token's cancellation won the race against the library's own timer.
 func (env *callEnv) failure(e *Error) error {
 	if e.Status == StatusCanceled && errors.Is(env.ctx.Err(), context.DeadlineExceeded) {
-		return &Error{Status: StatusDeadlineExceeded, Code: internalCode, Message: deadlineExceededMessage, cause: e.cause}
+		return ownError(StatusDeadlineExceeded, deadlineExceededMessage, e.cause)
 	}
 	return e
 }

@@ -80,13 +80,41 @@ mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err) {
     return mcpr_builder_set_policy(b, &cb, err);
 }
 
-mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                        uint64_t request, const mcpr_executor *executor, mcprgo_read_result *out) {
+mcpr_status mcprgo_builder_add_with_hints(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve,
+                                          uint64_t ttl_ms, bool caller_independent, mcpr_error **err) {
+    mcpr_binding_callbacks cb = {
+        .user_data = (void *)handle,
+        .resolve = go_resolve ? tramp_resolve : mcpr_resolve_single,
+        .read = tramp_read,
+        .release = tramp_release,
+    };
+    mcpr_cache_hints hints = {
+        .size = sizeof(mcpr_cache_hints),
+        .ttl_ms = ttl_ms,
+        .caller_independent = caller_independent,
+    };
+    return mcpr_builder_add_with_hints(b, def, &cb, &hints, err);
+}
+
+mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl_ms, bool caller_independent,
+                                           mcpr_error **err) {
+    mcpr_cache_hints hints = {
+        .size = sizeof(mcpr_cache_hints),
+        .ttl_ms = ttl_ms,
+        .caller_independent = caller_independent,
+    };
+    return mcpr_payload_set_cache_hints(o, &hints, err);
+}
+
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision, uint64_t timeout_ms,
+                        const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
+                        mcprgo_read_result *out) {
     mcpr_read_options opt = {
         .timeout_ms = timeout_ms,
         .cancel = cancel,
         .request_data = (void *)(uintptr_t)request,
         .executor = executor,
+        .protocol_revision = revision,
     };
     out->bundle = NULL;
     out->err = NULL;
@@ -102,7 +130,8 @@ mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, uint64_t timeout_
 }
 
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
-                        uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request, mcprgo_list_result *out) {
+                        mcpr_str revision, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
+                        const mcpr_executor *executor, mcprgo_list_result *out) {
     mcpr_list_options opt = {
         .scope_key = scope_key,
         .cursor = cursor,
@@ -110,6 +139,8 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
         .timeout_ms = timeout_ms,
         .cancel = cancel,
         .request_data = (void *)(uintptr_t)request,
+        .executor = executor,
+        .protocol_revision = revision,
     };
     out->page = NULL;
     out->err = NULL;
@@ -126,9 +157,57 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
     return st;
 }
 
+mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
+                           mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
+                           uint64_t request, const mcpr_executor *executor, mcprgo_request_result *out) {
+    mcpr_request_options opt = {
+        .protocol_revision = revision,
+        .scope_key = scope_key,
+        .page_size = page_size,
+        .timeout_ms = timeout_ms,
+        .cancel = cancel,
+        .request_data = (void *)(uintptr_t)request,
+        .executor = executor,
+    };
+    out->response = NULL;
+    out->err = NULL;
+    out->json.ptr = NULL;
+    out->json.len = 0;
+    out->is_error = false;
+    out->partial = false;
+    out->status = MCPR_OK;
+    out->cause.ptr = NULL;
+    out->cause.len = 0;
+    mcpr_status st = mcpr_request(r, method, params, &opt, &out->response, &out->err);
+    if (st == MCPR_OK) {
+        out->json = mcpr_response_json(out->response);
+        out->is_error = mcpr_response_is_error(out->response);
+        out->partial = mcpr_response_is_partial(out->response);
+        out->status = mcpr_response_status(out->response);
+        out->cause = mcpr_response_cause(out->response);
+    }
+    return st;
+}
+
+mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queued, mcpr_executor **out,
+                                mcpr_error **err) {
+    mcpr_executor_options opt;
+    mcpr_executor_options_init(&opt);
+    opt.threads = threads;
+    opt.max_hung = max_hung;
+    opt.max_queued = max_queued;
+    return mcpr_executor_new_with(&opt, out, err);
+}
+
+mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err) {
+    out->struct_size = sizeof(mcpr_executor_stats);
+    return mcpr_executor_get_stats(e, out, err);
+}
+
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out) {
     out->status = mcpr_error_status(e);
     out->code = mcpr_error_jsonrpc_code(e);
     out->message = mcpr_error_message(e);
     out->cause = mcpr_error_cause(e);
+    out->jsonrpc = mcpr_error_jsonrpc_json(e);
 }

@@ -37,7 +37,19 @@ typedef struct {
     int32_t code;
     mcpr_str message;
     mcpr_str cause;
+    mcpr_str jsonrpc;
 } mcprgo_error_info;
+
+/* What mcprgo_request returns besides the status (written on every call). */
+typedef struct {
+    mcpr_response *response;
+    mcpr_str json;
+    bool is_error;
+    bool partial;
+    mcpr_status status;
+    mcpr_str cause;
+    mcpr_error *err;
+} mcprgo_request_result;
 
 /* Adds a definition served by the Go binding behind `handle`; with
  * go_resolve false the native mcpr_resolve_single plans the read. */
@@ -53,12 +65,30 @@ mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, unsigne
 /* Sets the native allow-all policy (no Go callback at all). */
 mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err);
 
+/* Adds a definition with its cache hints (see mcprgo_builder_add). */
+mcpr_status mcprgo_builder_add_with_hints(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve,
+                                          uint64_t ttl_ms, bool caller_independent, mcpr_error **err);
+/* mcpr_payload_set_cache_hints. */
+mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl_ms, bool caller_independent,
+                                           mcpr_error **err);
+
 /* mcpr_read with its options. */
-mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                        uint64_t request, const mcpr_executor *executor, mcprgo_read_result *out);
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision, uint64_t timeout_ms,
+                        const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
+                        mcprgo_read_result *out);
 /* mcpr_list (templates false) or mcpr_list_templates with their options. */
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
-                        uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request, mcprgo_list_result *out);
+                        mcpr_str revision, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
+                        const mcpr_executor *executor, mcprgo_list_result *out);
+/* mcpr_executor_new_with with its options. */
+mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queued, mcpr_executor **out,
+                                mcpr_error **err);
+/* mcpr_executor_get_stats into `out` (its struct_size set here). */
+mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
+/* mcpr_request with its options. */
+mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
+                           mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
+                           uint64_t request, const mcpr_executor *executor, mcprgo_request_result *out);
 
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);

@@ -32,7 +32,8 @@ type Options struct {
 	// ScopeKey returns the caller scope of a listing (cursors are bound to
 	// it). nil = DefaultScopeKey.
 	ScopeKey func(ctx context.Context, req mcp.Request) (string, error)
-	// Executor runs body reads (nil = inline on the request's goroutine).
+	// Executor runs the library's callbacks (nil = inline on the request's
+	// goroutine); with one, every call returns by its deadline.
 	Executor *mcpr.Executor
 	// PageSize of listings (0 = the registry's default).
 	PageSize int
@@ -174,7 +175,7 @@ func (a *adapter) serve(ctx context.Context, method string, req mcp.Request) (mc
 		if err != nil {
 			return nil, err
 		}
-		opt := &mcpr.ListOptions{PageSize: a.opts.PageSize, Revision: revision}
+		opt := &mcpr.ListOptions{PageSize: a.opts.PageSize, Executor: a.opts.Executor, Revision: revision}
 		var pg mcpr.Page
 		if method == methodList {
 			pg, err = a.res.List(ctx, scope, cursor, opt)
