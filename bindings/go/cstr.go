@@ -36,5 +36,7 @@ func goBytes(s C.mcpr_str) []byte {
 	if s.len == 0 || s.ptr == nil {
 		return []byte{}
 	}
-	return append([]byte(nil), unsafe.Slice((*byte)(unsafe.Pointer(s.ptr)), int(s.len))...)
+	b := make([]byte, int(s.len))
+	copy(b, unsafe.Slice((*byte)(unsafe.Pointer(s.ptr)), int(s.len)))
+	return b
 }

@@ -138,7 +138,7 @@ func DefaultScopeKey(ctx context.Context, req mcp.Request) (string, error) {
 		}
 		return "token-scopes:" + hex.EncodeToString(h.Sum(nil)), nil
 	}
-	if s := req.GetSession(); s != nil {
+	if s := req.GetSession(); s != nil && !reflect.ValueOf(s).IsNil() {
 		if id := s.ID(); id != "" {
 			return "session:" + id, nil
 		}

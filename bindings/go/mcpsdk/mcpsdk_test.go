@@ -12,6 +12,7 @@ import (
 
 	mcpr "github.com/mcp-resources/mcp-resources/bindings/go"
 	"github.com/mcp-resources/mcp-resources/bindings/go/mcpsdk"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -332,5 +333,27 @@ func TestSplicedMetaKeepsTheLibrarysBytes(t *testing.T) {
 		if err != nil || string(got) != tc.want {
 			t.Errorf("%s: got %s (%v), want %s", tc.raw, got, err, tc.want)
 		}
+	}
+}
+
+func TestDefaultScopeKeyFollowsTheAuthorization(t *testing.T) {
+	ctx := context.Background()
+	withUser := &mcp.ReadResourceRequest{Extra: &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{UserID: "alice"}}}
+	withScopes := &mcp.ReadResourceRequest{Extra: &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{Scopes: []string{"a", "b"}}}}
+	otherScopes := &mcp.ReadResourceRequest{Extra: &mcp.RequestExtra{TokenInfo: &auth.TokenInfo{Scopes: []string{"ab"}}}}
+	anonymous := &mcp.ReadResourceRequest{}
+	keys := map[string]bool{}
+	for _, req := range []mcp.Request{withUser, withScopes, otherScopes, anonymous} {
+		k, err := mcpsdk.DefaultScopeKey(ctx, req)
+		if err != nil || k == "" {
+			t.Fatalf("%v %q", err, k)
+		}
+		keys[k] = true
+	}
+	if len(keys) != 4 {
+		t.Fatalf("scope keys collide: %v", keys)
+	}
+	if k, _ := mcpsdk.DefaultScopeKey(ctx, withUser); k != "user:alice" {
+		t.Fatalf("user scope %q", k)
 	}
 }
