@@ -112,9 +112,7 @@ const (
 // callbacks see a cancelled context.
 func requestOf(req C.uint64_t) *request {
 	if id := uint64(req); id != 0 {
-		if v, ok := requests.Load(id); ok {
-			return v.(*request)
-		}
+		return requests.load(id)
 	}
 	return nil
 }

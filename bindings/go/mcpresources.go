@@ -583,9 +583,44 @@ func (r *request) cancel() {
 }
 
 var (
-	requests  sync.Map // uint64 -> *request, while the call runs
+	requests  requestTable // id -> *request, while the call runs
 	requestID atomic.Uint64
 )
+
+// requestTable maps request ids to requests: sharded maps under mutexes
+// (each call stores and removes one entry, which a sync.Map makes costly).
+type requestTable struct {
+	shards [64]struct {
+		mu sync.Mutex
+		m  map[uint64]*request
+		_  [40]byte // keep shards on separate cache lines
+	}
+}
+
+func (t *requestTable) store(id uint64, r *request) {
+	sh := &t.shards[id%64]
+	sh.mu.Lock()
+	if sh.m == nil {
+		sh.m = make(map[uint64]*request)
+	}
+	sh.m[id] = r
+	sh.mu.Unlock()
+}
+
+func (t *requestTable) load(id uint64) *request {
+	sh := &t.shards[id%64]
+	sh.mu.Lock()
+	r := sh.m[id]
+	sh.mu.Unlock()
+	return r
+}
+
+func (t *requestTable) remove(id uint64) {
+	sh := &t.shards[id%64]
+	sh.mu.Lock()
+	delete(sh.m, id)
+	sh.mu.Unlock()
+}
 
 // callEnv maps a context onto one library call: the request id its
 // callbacks find their context with, the deadline in milliseconds, and a
@@ -625,12 +660,12 @@ func begin(ctx context.Context) (*callEnv, error) {
 		env.req.token = env.token
 		env.stop = context.AfterFunc(ctx, env.req.cancel)
 	}
-	requests.Store(env.id, env.req)
+	requests.store(env.id, env.req)
 	return env, nil
 }
 
 func (env *callEnv) end() {
-	requests.Delete(env.id)
+	requests.remove(env.id)
 	if env.stop != nil {
 		env.stop()
 		env.req.mu.Lock()
