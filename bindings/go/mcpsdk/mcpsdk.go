@@ -2,7 +2,8 @@
 // official Go MCP SDK (github.com/modelcontextprotocol/go-sdk).
 //
 // Install adds a receiving middleware that answers resources/read,
-// resources/list and resources/templates/list with the library: the
+// resources/list and resources/templates/list with the library's one-call
+// function (mcpresources.Resources.Request): the
 // library's JSON goes to the client unchanged (no re-marshal through the
 // SDK's content structs), errors are the library's JSON-RPC error objects,
 // the protocol revision is the one the request or the session negotiated,
@@ -18,7 +19,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"reflect"
 	"sort"
 
@@ -146,64 +146,49 @@ func DefaultScopeKey(ctx context.Context, req mcp.Request) (string, error) {
 	return "anonymous", nil
 }
 
+// serve answers one resources method with the library's one-call
+// function: the request's params (re-encoded from the SDK's params struct;
+// the SDK keeps no raw text) go to the library, which reads the per-request
+// protocol version from their _meta itself; the session's revision, the
+// scope key and the request's context come from here.
 func (a *adapter) serve(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-	revision := Revision(req)
-	switch method {
-	case methodRead:
-		p, _ := req.GetParams().(*mcp.ReadResourceParams)
-		if p == nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing params"}
+	var params []byte
+	if p := req.GetParams(); p != nil && !reflect.ValueOf(p).IsNil() {
+		var err error
+		if params, err = json.Marshal(p); err != nil {
+			return nil, err
 		}
-		b, err := a.res.Read(ctx, p.URI, &mcpr.ReadOptions{Executor: a.opts.Executor, Revision: revision})
-		if err != nil {
-			return nil, rpcError(err)
-		}
-		return &rawResult{raw: b.JSON}, nil
-	default:
-		cursor := ""
-		switch p := req.GetParams().(type) {
-		case *mcp.ListResourcesParams:
-			if p != nil {
-				cursor = p.Cursor
-			}
-		case *mcp.ListResourceTemplatesParams:
-			if p != nil {
-				cursor = p.Cursor
-			}
-		}
+	}
+	opt := &mcpr.RequestOptions{Revision: Revision(req), PageSize: a.opts.PageSize, Executor: a.opts.Executor}
+	if method != methodRead {
 		scope, err := a.opts.ScopeKey(ctx, req)
 		if err != nil {
 			return nil, err
 		}
-		opt := &mcpr.ListOptions{PageSize: a.opts.PageSize, Executor: a.opts.Executor, Revision: revision}
-		var pg mcpr.Page
-		if method == methodList {
-			pg, err = a.res.List(ctx, scope, cursor, opt)
-		} else {
-			pg, err = a.res.ListTemplates(ctx, scope, cursor, opt)
-		}
-		if err != nil {
-			return nil, rpcError(err)
-		}
-		return &rawResult{raw: pg.JSON}, nil
+		opt.ScopeKey = scope
 	}
+	resp, err := a.res.Request(ctx, method, params, opt)
+	if err != nil {
+		return nil, err
+	}
+	if resp.IsError {
+		return nil, rpcError(resp.JSON)
+	}
+	return &rawResult{raw: resp.JSON}, nil
 }
 
-// rpcError is the library's JSON-RPC error object of err.
-func rpcError(err error) error {
-	var e *mcpr.Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	var obj struct {
+// rpcError is the library's JSON-RPC error object as the SDK's error type
+// (code, message and data exactly as the library made them).
+func rpcError(obj []byte) error {
+	var e struct {
 		Code    int64           `json:"code"`
 		Message string          `json:"message"`
 		Data    json.RawMessage `json:"data"`
 	}
-	if len(e.JSONRPC) > 0 && json.Unmarshal(e.JSONRPC, &obj) == nil {
-		return &jsonrpc.Error{Code: obj.Code, Message: obj.Message, Data: obj.Data}
+	if err := json.Unmarshal(obj, &e); err != nil {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
 	}
-	return &jsonrpc.Error{Code: int64(e.Code), Message: e.Message}
+	return &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: e.Data}
 }
 
 // rawResult carries the library's result JSON through the SDK unchanged.
