@@ -9,12 +9,13 @@
 //!
 //! Layers (see `docs/ARCHITECTURE.md`): [`identity`], [`template`],
 //! [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
-//! [`limits`], [`listing`], [`scope`], [`executor`], [`error`], plus the
+//! [`limits`], [`listing`], [`completion`], [`scope`], [`executor`], [`error`], plus the
 //! private `cursor` module (sealed pagination tokens); the C ABI lives in
 //! `ffi` only.
 
 #![deny(missing_docs)]
 
+pub mod completion;
 mod cursor;
 pub mod error;
 pub mod executor;
@@ -32,6 +33,10 @@ pub mod scope;
 pub mod sizing;
 pub mod template;
 
+pub use completion::{
+    CompleteOptions, CompleteParams, CompleteRef, CompletionRequest, CompletionResult,
+    CompletionSink, ResourceCompleter,
+};
 pub use error::{CallbackError, Failure, FailureKind};
 pub use executor::Executor;
 pub use limits::{Limit, Limits, ResourceLimits};

@@ -10,6 +10,9 @@ mod assemble;
 mod authorize;
 mod recheck;
 
+// Shared with `completion`: the same discovery rule and callback guards.
+pub(crate) use authorize::{discover, guarded, settle, CallbackFailure};
+
 use std::borrow::Cow;
 use std::ops::Range;
 use std::time::Duration;
