@@ -556,7 +556,7 @@ fn write_result(
 
 /// The not-found failure of a reference that names no registered template
 /// (the same public error as every other not-found).
-fn not_found() -> Failure {
+pub(crate) fn not_found() -> Failure {
     Failure::new(FailureKind::Unavailable)
         .caused_by(CauseText("no registered template matches".into()))
 }
@@ -650,7 +650,7 @@ fn checked_request(
     limits: &Limits,
 ) -> Result<CompletionRequest, Failure> {
     let names = template.names();
-    if !names.iter().any(|n| *n == params.argument) {
+    if !names.contains(&params.argument) {
         return Err(Failure::request(
             "completion argument is not a variable of the template",
         ));

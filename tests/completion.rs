@@ -392,7 +392,16 @@ fn at_most_100_values_with_has_more_and_total_set_truthfully() {
 
     // The completer's total: kept when consistent, raised to the valid
     // values offered, lowered by the values dropped.
-    let cases: [(&[&str], Option<u64>, bool, usize, Option<u64>, bool); 6] = [
+    // (offered, completer total, completer hasMore, sent, total, hasMore)
+    type Case = (
+        &'static [&'static str],
+        Option<u64>,
+        bool,
+        usize,
+        Option<u64>,
+        bool,
+    );
+    let cases: [Case; 6] = [
         (&["a", "b"], Some(10), false, 2, Some(10), true),
         (&["a", "b"], Some(2), false, 2, Some(2), false),
         (&["a", "b"], Some(1), false, 2, Some(2), false),

@@ -148,8 +148,8 @@ int main(void) {
     /* 1. Build the registry. */
     policy_state policy = {"example-tenant"};
     mcpr_policy_callbacks policy_cb = {&policy, policy_discover, policy_visibility, policy_read, NULL};
-    mcpr_binding_callbacks settings_cb = {NULL, mcpr_resolve_single, settings_read, NULL};
-    mcpr_binding_callbacks report_cb = {NULL, report_resolve, report_read, NULL};
+    mcpr_binding_callbacks settings_cb = {NULL, mcpr_resolve_single, settings_read, NULL, NULL};
+    mcpr_binding_callbacks report_cb = {NULL, report_resolve, report_read, NULL, NULL};
 
     mcpr_builder *b = mcpr_builder_new();
     mcpr_error *err = NULL;

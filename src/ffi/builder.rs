@@ -97,15 +97,26 @@ pub unsafe extern "C" fn mcpr_builder_add(
                 definition_json.text(FailureKind::InvalidConfiguration, "definition JSON")
             }?;
             let definition = ResourceDefinition::from_json(json)?;
+            // Checked before the table is copied: copying arms its
+            // `release`, which must not run for a failed add.
+            if table.complete.is_some() && !definition.is_template() {
+                return Err(Error::from(Failure::config(
+                    "a complete callback needs a uriTemplate definition",
+                )));
+            }
             let handler = CBinding::new(table).ok_or_else(|| {
                 Error::from(Failure::config(
                     "binding callbacks resolve and read are required",
                 ))
             })?;
-            builder.push(ResourceBinding::from_definition(
-                definition,
-                Arc::new(handler),
-            ));
+            let completes = handler.completes();
+            let handler = Arc::new(handler);
+            let mut binding = ResourceBinding::from_definition(definition, handler.clone());
+            if completes {
+                // One table, one `release`: it runs once both uses are gone.
+                binding = binding.with_completer(handler);
+            }
+            builder.push(binding);
             Ok(())
         };
         // SAFETY: `b` is NULL or a live builder (caller's guarantee).

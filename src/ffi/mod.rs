@@ -20,6 +20,7 @@
 mod boundary;
 mod builder;
 mod callbacks;
+mod complete;
 mod run;
 
 pub use boundary::{
@@ -34,6 +35,10 @@ pub use builder::{mcpr_builder, mcpr_resources};
 pub use callbacks::{
     mcpr_binding_callbacks, mcpr_call, mcpr_definition, mcpr_match, mcpr_payload_builder,
     mcpr_plan_builder, mcpr_policy_callbacks, mcpr_target, mcpr_visibility,
+};
+pub use complete::{
+    mcpr_complete_argument, mcpr_complete_params, mcpr_completion, mcpr_completion_builder,
+    mcpr_completion_request,
 };
 pub use run::{
     mcpr_bundle, mcpr_cancel, mcpr_executor, mcpr_list_options, mcpr_page, mcpr_read_options,

@@ -195,24 +195,24 @@ pub unsafe extern "C" fn mcpr_cancel_free(c: *mut mcpr_cancel) {
     })
 }
 
-fn timeout(ms: u64) -> Option<Duration> {
+pub(super) fn timeout(ms: u64) -> Option<Duration> {
     (ms > 0).then(|| Duration::from_millis(ms))
 }
 
 /// # Safety
 /// `c` is NULL or a live token.
-unsafe fn cancel_of(c: *const mcpr_cancel) -> Option<CancelToken> {
+pub(super) unsafe fn cancel_of(c: *const mcpr_cancel) -> Option<CancelToken> {
     // SAFETY: `c` is NULL or live (caller's guarantee).
     unsafe { c.as_ref() }.map(|c| c.inner.clone())
 }
 
-fn request_data(p: *mut c_void) -> Option<RequestData> {
+pub(super) fn request_data(p: *mut c_void) -> Option<RequestData> {
     (!p.is_null()).then(|| Arc::new(HostPtr(p)) as RequestData)
 }
 
 /// # Safety
 /// `r` is NULL or a live registry reference.
-unsafe fn resources<'a>(r: *const mcpr_resources) -> Result<&'a mcpr_resources, Error> {
+pub(super) unsafe fn resources<'a>(r: *const mcpr_resources) -> Result<&'a mcpr_resources, Error> {
     // SAFETY: `r` is NULL or live (caller's guarantee).
     unsafe { r.as_ref() }.ok_or_else(|| Error::argument("registry is NULL"))
 }
