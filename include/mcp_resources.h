@@ -3,7 +3,8 @@
  *
  * Overview: build a registry (mcpr_builder_*), then answer
  * resources/read with mcpr_read and resources/list /
- * resources/templates/list with mcpr_list / mcpr_list_templates.
+ * resources/templates/list with mcpr_list / mcpr_list_templates, and
+ * completion/complete for resource templates with mcpr_complete.
  * See docs/C-API.md for a walkthrough.
  *
  * Ownership: every object a function returns through an out-parameter or
