@@ -33,8 +33,9 @@ use std::time::Duration;
 
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
+use crate::policy::ResourcePolicy;
 use crate::read::{discover, guarded, settle, CallbackFailure};
-use crate::registry::{ResourceDefinition, Resources};
+use crate::registry::{ResourceBinding, ResourceDefinition, Resources};
 use crate::scope::{CallContext, CancelToken, RequestData, RequestScope};
 use crate::sizing::{json_str_len, write_json_str};
 use crate::template::{decode_capture, CaptureError, Template};
@@ -596,31 +597,8 @@ impl Resources {
         let _closer = scope.close_on_drop();
         scope.check()?;
         let binding = self.template_binding(&params.template)?;
-        let definition = binding.definition();
-        discover(self.policy().as_ref(), &scope, definition)?;
-        let template = definition.template().expect("template bindings");
-        let request = checked_request(definition, template, params, limits)?;
-        let mut sink = CompletionSink::new(template, limits);
-        if let Some(completer) = binding.completer() {
-            let r = guarded(|| completer.complete(&scope.call(), &request, &mut sink));
-            settle(&scope, r.is_err())?;
-            match r {
-                Ok(()) => {}
-                Err(CallbackFailure::Unavailable) => {
-                    return Err(Failure::new(FailureKind::Unavailable)
-                        .caused_by(CauseText("completion denied".into())))
-                }
-                Err(e) => {
-                    return Err(Failure::with_message(
-                        FailureKind::ReadFailed,
-                        "resource completion failed",
-                    )
-                    .caused_by(e.into_cause("complete")))
-                }
-            }
-        }
-        scope.check()?;
-        let (values, total, has_more) = sink.finish();
+        let (values, total, has_more) =
+            run_completion(self.policy().as_ref(), &scope, binding, params, limits)?;
         let json = write_result(&values, total, has_more, options.result_type);
         Ok(CompletionResult {
             json,
@@ -631,7 +609,7 @@ impl Resources {
     }
 
     /// The template binding registered with exactly this template text.
-    fn template_binding(&self, template: &str) -> Result<&crate::ResourceBinding, Failure> {
+    fn template_binding(&self, template: &str) -> Result<&ResourceBinding, Failure> {
         let bindings = self.bindings();
         // Sorted by template text (unique at build), byte order.
         let order = self.template_order();
@@ -640,6 +618,44 @@ impl Resources {
             .map(|at| &bindings[order[at]])
             .map_err(|_| not_found())
     }
+}
+
+/// Rules 2 to 6 for one template binding: discovery, the argument and
+/// context checks, the completer under `scope`, and the sink's verdict.
+/// Takes only what a job on another thread could own (clones of the
+/// policy and binding, the scope, the params, the limits).
+fn run_completion(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    binding: &ResourceBinding,
+    params: &CompleteParams,
+    limits: &Limits,
+) -> Result<(Vec<String>, Option<u64>, bool), Failure> {
+    let definition = binding.definition();
+    discover(policy, scope, definition)?;
+    let template = definition.template().expect("template bindings");
+    let request = checked_request(definition, template, params, limits)?;
+    let mut sink = CompletionSink::new(template, limits);
+    if let Some(completer) = binding.completer() {
+        let r = guarded(|| completer.complete(&scope.call(), &request, &mut sink));
+        settle(scope, r.is_err())?;
+        match r {
+            Ok(()) => {}
+            Err(CallbackFailure::Unavailable) => {
+                return Err(Failure::new(FailureKind::Unavailable)
+                    .caused_by(CauseText("completion denied".into())))
+            }
+            Err(e) => {
+                return Err(Failure::with_message(
+                    FailureKind::ReadFailed,
+                    "resource completion failed",
+                )
+                .caused_by(e.into_cause("complete")))
+            }
+        }
+    }
+    scope.check()?;
+    Ok(sink.finish())
 }
 
 /// Applies the argument and context rules, making the completer's request.

@@ -731,3 +731,32 @@ fn complete_params_parse_strictly() {
         "params exceed 256 KiB"
     );
 }
+
+#[test]
+fn completions_from_many_threads_at_once_agree() {
+    let c = FnCompleter::new(|_, req, out| {
+        for i in 0..120 {
+            let _ = out.add(&format!("{}-{i}", req.value()));
+        }
+        Ok(())
+    });
+    let r = Arc::new(registry(c.clone()));
+    let threads: Vec<_> = (0..8)
+        .map(|t| {
+            let r = r.clone();
+            std::thread::spawn(move || {
+                for k in 0..50 {
+                    let value = format!("t{t}k{k}");
+                    let result = complete(&r, &params(TEMPLATE, "file", &value)).unwrap();
+                    assert_eq!(result.values().len(), 100);
+                    assert!(result.values().iter().all(|v| v.starts_with(&value)));
+                    assert!(result.has_more());
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    assert_eq!(c.calls(), 400);
+}
