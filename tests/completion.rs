@@ -760,3 +760,52 @@ fn completions_from_many_threads_at_once_agree() {
     }
     assert_eq!(c.calls(), 400);
 }
+
+#[test]
+fn completion_is_metadata_only_it_never_resolves_or_reads_bodies() {
+    let handler = Arc::new(CountingHandler::default());
+    let policy = Arc::new(AllowAllCounting::default());
+    let r = Resources::builder()
+        .policy(policy.clone())
+        .binding(
+            ResourceBinding::new(&template_def(TEMPLATE), handler.clone())
+                .unwrap()
+                .with_completer(FnCompleter::values(&["a", "b"])),
+        )
+        .build()
+        .unwrap();
+    assert_eq!(
+        complete(&r, &params(TEMPLATE, "file", ""))
+            .unwrap()
+            .values()
+            .len(),
+        2
+    );
+    assert_eq!(handler.resolves.load(Ordering::SeqCst), 0);
+    assert_eq!(handler.reads.load(Ordering::SeqCst), 0);
+    // Only discovery is asked: no target exists to check.
+    assert_eq!(policy.discovers.load(Ordering::SeqCst), 1);
+    assert_eq!(policy.targets.load(Ordering::SeqCst), 0);
+}
+
+/// Allows everything and counts discover and target checks.
+#[derive(Default)]
+struct AllowAllCounting {
+    discovers: AtomicUsize,
+    targets: AtomicUsize,
+}
+
+impl ResourcePolicy for AllowAllCounting {
+    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
+        self.discovers.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
+        self.targets.fetch_add(1, Ordering::SeqCst);
+        Ok(Visibility::VISIBLE)
+    }
+    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
+        self.targets.fetch_add(1, Ordering::SeqCst);
+        Ok(())
+    }
+}
