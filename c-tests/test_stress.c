@@ -90,7 +90,7 @@ static void *ref_run(void *arg) {
             if (st == MCPR_OK)
                 TCHECK(mcpr_bundle_is_partial(b) && str_contains(mcpr_bundle_json(b), "\"code\":\"timeout\""));
         } else {
-            mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL};
+            mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL};
             mcpr_page *p = NULL;
             TCHECK(mcpr_list(w->r, &lo, &p, &e) == MCPR_OK && e == NULL);
             TCHECK(str_contains(mcpr_page_json(p), "bundle://all"));
@@ -375,7 +375,7 @@ static void test_null_arguments_in_callbacks(void) {
         CHECK(json && strstr(json, "\"text\":\"doc://a\"") && !partial);
         free(json);
     }
-    mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL};
+    mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL};
     mcpr_page *p = NULL;
     CHECK_STATUS(mcpr_list(r, &lo, &p, NULL), MCPR_OK);
     CHECK(str_contains(mcpr_page_json(p), "doc://a"));

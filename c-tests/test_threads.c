@@ -39,7 +39,7 @@ static void *run(void *arg) {
                 w->ok++;
             mcpr_bundle_free(b);
         }
-        mcpr_list_options lo = {S("scope"), {NULL, 0}, 1, 0, NULL, NULL};
+        mcpr_list_options lo = {S("scope"), {NULL, 0}, 1, 0, NULL, NULL, NULL};
         mcpr_page *p = NULL;
         if (mcpr_list(w->r, &lo, &p, NULL) == MCPR_OK) {
             if (mcpr_page_next_cursor(p).len == 0 && str_contains(mcpr_page_json(p), "bundle://all")) w->ok++;

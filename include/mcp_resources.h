@@ -47,6 +47,12 @@
 #define MCPR_MAX_EXECUTOR_THREADS 1024
 
 /**
+ * Largest `mcpr_executor_options.max_hung` accepted (a larger bound is
+ * `MCPR_INVALID_ARGUMENT`).
+ */
+#define MCPR_MAX_EXECUTOR_HUNG 16384
+
+/**
  * Status of every fallible call. The values are explicit and never reused;
  * `1` to `12` equal the failure kinds of the Rust API.
  */
@@ -187,9 +193,10 @@ typedef struct mcpr_definition mcpr_definition;
 typedef struct mcpr_error mcpr_error;
 
 /**
- * A worker pool for body reads, created by the host and shareable by many
- * registries and reads at once (any thread). Free with
- * `mcpr_executor_free`.
+ * A worker pool running the callbacks of reads and listings, created by
+ * the host and shareable by many registries, reads and listings at once
+ * (any thread). A call given an executor returns by its deadline whatever
+ * its callbacks do (see `mcpr_read`). Free with `mcpr_executor_free`.
  */
 typedef struct mcpr_executor mcpr_executor;
 
@@ -226,8 +233,25 @@ typedef struct mcpr_plan_builder mcpr_plan_builder;
  * An immutable registry, reference counted. Safe to share between threads
  * and to use from many threads at once. Each reference (from
  * `mcpr_builder_build` or `mcpr_resources_retain`) is released with one
- * `mcpr_resources_free`; freeing while reads run on other threads is safe
- * (they hold their own reference until they return).
+ * `mcpr_resources_free`.
+ *
+ * Lifetime across threads: every call that takes a registry (`mcpr_read`,
+ * `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_revision`) takes its
+ * own reference on entry and drops it just before returning. So once a
+ * call has begun, any thread may release any reference, even the last one
+ * the host holds: the registry and its callback tables stay alive until
+ * that call returns, and the tables' `release` callbacks then run on the
+ * thread that lets go last (the call that returns last, just before it
+ * returns, or an executor worker whose abandoned body read returns after
+ * that). So a `release` may run inside `mcpr_read` or `mcpr_list` on the
+ * calling thread: do not make those calls while holding a lock that a
+ * `release` callback takes. What the library cannot do is take its
+ * reference before it is called: the pointer passed must still be a live
+ * reference when the call is made, and a release that may happen at the
+ * same time as the call starts is a use-after-free. A host that swaps
+ * registries (a configuration reload) therefore retains the current
+ * registry under the lock that guards its pointer, calls, and frees that
+ * reference afterwards (docs/C-API.md shows the pattern).
  */
 typedef struct mcpr_resources mcpr_resources;
 
@@ -274,16 +298,20 @@ typedef uint32_t mcpr_cb_result;
  *
  * `resolve` and `read` are required; `release` is optional. `resolve` and
  * `read` may be called concurrently from many reads on any thread, with
- * the same `user_data`; `resolve` runs on the calling thread of
- * `mcpr_read`, `read` on that thread or on an executor worker. A body read
- * abandoned at its item deadline keeps running on its worker: its result
- * is discarded. Callbacks should not throw: a C++ exception escaping one is
+ * the same `user_data`; they run on the calling thread of `mcpr_read`, or
+ * on an executor worker when the read is given an executor. There, a
+ * callback still running at its deadline (the item deadline for `read`,
+ * the read deadline for `resolve`) or on cancellation is abandoned: it
+ * keeps running on its worker, its result is discarded, and its views
+ * stay valid until it returns. Callbacks should not throw: a C++ exception escaping one is
  * stopped inside the library (current Rust aborts the process), never
  * reaching the caller; `longjmp` out of a callback is undefined behaviour.
  *
  * `release(user_data)` runs exactly once, on any thread, if and only if
  * `mcpr_builder_add` succeeded, after the last call into this table has
- * returned (an abandoned reader still running included): when the
+ * returned, and after any abandoned callback of a read or listing on an
+ * executor that involves this binding (a reader, or a policy callback)
+ * has returned: when the
  * builder is freed without building, when a build fails, or when the last
  * reference to the registry goes away.
  */
@@ -360,7 +388,11 @@ typedef struct {
  * All three callbacks are required; `release` is optional. They may be
  * called concurrently from many reads and listings on any thread, with the
  * same `user_data`; they run on the thread calling `mcpr_read`,
- * `mcpr_list` or `mcpr_list_templates`. Callbacks should not throw (see
+ * `mcpr_list` or `mcpr_list_templates`, or on an executor worker when the
+ * call is given an executor. There, a callback still running at the call's
+ * deadline or on cancellation is abandoned: it keeps running, its result
+ * is discarded, its views stay valid until it returns, and `release` runs
+ * after it returns. Callbacks should not throw (see
  * `mcpr_binding_callbacks`); `longjmp` out of one is undefined behaviour. `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial;
  * any other failure (and any failure of `visibility`) fails the whole call
  * with `MCPR_POLICY`.
@@ -471,12 +503,127 @@ typedef struct {
      */
     void *request_data;
     /**
-     * Optional worker pool for body reads (NULL = body reads run inline on
-     * the calling thread, and item timeouts only take effect when readers
-     * honour `mcpr_call_is_canceled`).
+     * Optional worker pool running this read's callbacks. NULL = every
+     * callback runs inline on the calling thread, and the read and item
+     * deadlines only take effect between callbacks and through callbacks
+     * that honour `mcpr_call_is_canceled`. With an executor, `mcpr_read`
+     * returns by the read deadline whatever any callback does (see
+     * `mcpr_read`).
      */
     const mcpr_executor *executor;
 } mcpr_read_options;
+
+/**
+ * Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
+ * Zero fields mean the defaults.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_executor_options)` (or fill
+ * the struct with `mcpr_executor_options_init`). Later versions may
+ * append fields; the library reads only the fields that lie within
+ * `struct_size`, and the others take their defaults, so a program built
+ * against an older header keeps working.
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_executor_options)` as the caller compiled it (at least
+     * `sizeof(size_t)`, at most 4096; else `MCPR_INVALID_ARGUMENT`).
+     */
+    size_t struct_size;
+    /**
+     * Regular workers (0 = the available cores, at least 2; at most
+     * `MCPR_MAX_EXECUTOR_THREADS`).
+     */
+    size_t threads;
+    /**
+     * Most workers hung in abandoned callbacks that are replaced by new
+     * ones (0 = max(8 x threads, 64); at most `MCPR_MAX_EXECUTOR_HUNG`).
+     * Once this many are hung, new body reads of a binding that already
+     * has a hung reader fail at once as `read_failed` items (private cause
+     * "executor saturated"); other bindings are still read. The executor
+     * never has more than `threads + max_hung` threads.
+     */
+    size_t max_hung;
+    /**
+     * Most calls waiting for a worker at once (0 = max(64 x threads,
+     * 1024)); further calls fail at once, as when saturated.
+     */
+    size_t max_queued;
+} mcpr_executor_options;
+
+/**
+ * A snapshot of an executor's state and counters, filled by
+ * `mcpr_executor_get_stats`. Counters count since the executor was created.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_executor_stats)` before the
+ * call. Later versions may append fields; the library writes only the
+ * fields that lie entirely within `struct_size` and leaves `struct_size`
+ * and any further bytes untouched.
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_executor_stats)` as the caller compiled it (set by the
+     * caller; at least `sizeof(size_t)`, at most 4096).
+     */
+    size_t struct_size;
+    /**
+     * Regular workers (the configured count).
+     */
+    uint64_t threads;
+    /**
+     * The hung-worker bound in effect.
+     */
+    uint64_t max_hung;
+    /**
+     * The queue bound in effect.
+     */
+    uint64_t max_queued;
+    /**
+     * Worker threads alive (regular, replacements and hung ones).
+     */
+    uint64_t workers;
+    /**
+     * Workers running a call's job whose caller still waits for it.
+     */
+    uint64_t busy;
+    /**
+     * Workers running an abandoned callback (hung until it returns). The
+     * executor is saturated when `hung >= max_hung` (body reads of a
+     * binding with a hung reader fail at once), and refuses every new
+     * call when `hung == workers`.
+     */
+    uint64_t hung;
+    /**
+     * Jobs (one per read or listing, plus one per continuation after an
+     * abandoned body read) waiting for a worker.
+     */
+    uint64_t queued;
+    /**
+     * Jobs started on a worker.
+     */
+    uint64_t started;
+    /**
+     * Running jobs abandoned by their caller (deadline or cancellation).
+     */
+    uint64_t abandoned;
+    /**
+     * Abandoned jobs whose callback has since returned.
+     */
+    uint64_t returned;
+    /**
+     * Jobs dropped before they started (their caller gave up, or their
+     * deadline passed while they waited), with everything they held.
+     */
+    uint64_t dropped;
+    /**
+     * Saturation refusals: calls failed at once and body reads failed at
+     * once because the executor was saturated or its queue full.
+     */
+    uint64_t refused;
+    /**
+     * Workers started to replace hung ones.
+     */
+    uint64_t replaced;
+} mcpr_executor_stats;
 
 /**
  * Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
@@ -507,9 +654,20 @@ typedef struct {
     const mcpr_cancel *cancel;
     /**
      * Handed to every policy callback of this call via
-     * `mcpr_call_request_data`.
+     * `mcpr_call_request_data` (on an executor worker when `executor` is
+     * set; an abandoned `discover` may still see it after the call
+     * returned, as with `mcpr_read_options.request_data`).
      */
     void *request_data;
+    /**
+     * Optional worker pool running this call's `discover` callbacks. NULL
+     * = inline on the calling thread (the deadline is checked between
+     * callbacks). With an executor the call returns by its deadline
+     * (`MCPR_DEADLINE_EXCEEDED`), or promptly on cancellation
+     * (`MCPR_CANCELED`), whatever `discover` does; a saturated executor
+     * fails it at once with `MCPR_POLICY` (cause "executor saturated").
+     */
+    const mcpr_executor *executor;
 } mcpr_list_options;
 
 /**
@@ -770,7 +928,8 @@ void mcpr_builder_free(mcpr_builder *b);
  * Release each reference with `mcpr_resources_free`. Any thread.
  *
  * # Safety
- * `r` is NULL or a live registry reference.
+ * `r` is NULL or a live registry reference, not released by another thread
+ * while this runs (retain under the lock that publishes `r`).
  */
 mcpr_resources *mcpr_resources_retain(const mcpr_resources *r);
 
@@ -778,10 +937,16 @@ mcpr_resources *mcpr_resources_retain(const mcpr_resources *r);
  * Releases one registry reference. The registry (and every table's
  * `release`) goes when the last reference is released and every read or
  * listing using it has returned, including abandoned body reads still
- * running on executor workers. Accepts NULL. Any thread.
+ * running on executor workers. Releasing while calls run on other threads
+ * (even the last reference, even the one those calls were given) is safe
+ * once those calls have begun: each holds its own reference until it
+ * returns, and the last one to return runs the `release` callbacks. Accepts
+ * NULL. Any thread, including from inside a callback.
  *
  * # Safety
- * `r` is NULL or a registry reference owned by the caller, released once.
+ * `r` is NULL or a registry reference owned by the caller, released once,
+ * and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
+ * be starting on another thread.
  */
 void mcpr_resources_free(mcpr_resources *r);
 
@@ -791,8 +956,9 @@ void mcpr_resources_free(mcpr_resources *r);
  * replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
  *
  * # Safety
- * `r` is NULL or a live registry reference; `out` is NULL or valid for
- * 32 bytes of writes.
+ * `r` is NULL or a live registry reference when the call is made (the
+ * call holds its own reference until it returns); `out` is NULL or valid
+ * for 32 bytes of writes.
  */
 void mcpr_resources_revision(const mcpr_resources *r, uint8_t *out);
 
@@ -1207,10 +1373,48 @@ void mcpr_completion_free(mcpr_completion *c);
 bool mcpr_resources_completes(const mcpr_resources *r);
 
 /**
+ * Fills `*o` with the defaults (every bound 0) and `struct_size =
+ * sizeof(mcpr_executor_options)`. Ignores NULL.
+ *
+ * # Safety
+ * `o` is NULL or valid for one write of an `mcpr_executor_options`.
+ */
+void mcpr_executor_options_init(mcpr_executor_options *o);
+
+/**
+ * A new executor sized and bounded by `*opt` (NULL = all defaults, as
+ * `mcpr_executor_new(0, ...)`; the options are read during the call
+ * only). On success `*out` receives it (owned by the caller, free with
+ * `mcpr_executor_free`; shareable by any number of threads, registries,
+ * reads and listings). An impossible
+ * `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
+ * failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
+ *
+ * # Safety
+ * `opt` is NULL or points at `opt->struct_size` readable bytes; `out`
+ * and `err` are NULL or valid for one write.
+ */
+mcpr_status mcpr_executor_new_with(const mcpr_executor_options *opt, mcpr_executor **out, mcpr_error **err);
+
+/**
+ * Fills `*out` with a snapshot of the executor's state and counters
+ * (the fields lying entirely within `out->struct_size`, which the caller
+ * sets). Any thread, at any time while the handle is alive; the fields
+ * are read one by one, so a snapshot taken while calls run may be
+ * slightly inconsistent. NULL `e` or `out`, or an impossible
+ * `struct_size`, is `MCPR_INVALID_ARGUMENT` (nothing written).
+ *
+ * # Safety
+ * `e` is NULL or a live executor; `out` is NULL or points at
+ * `out->struct_size` writable bytes; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_executor_get_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
+
+/**
  * A new executor with `threads` workers (0 = the available cores, at least
- * 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`).
- * On success `*out` receives it (owned by the caller, free with
- * `mcpr_executor_free`).
+ * 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`)
+ * and the default bounds of `mcpr_executor_options`. On success `*out`
+ * receives it (owned by the caller, free with `mcpr_executor_free`).
  *
  * # Safety
  * `out` is NULL or valid for one write; `err` is NULL or valid for one
@@ -1274,12 +1478,35 @@ void mcpr_cancel_free(mcpr_cancel *c);
  * receives the error: send its message and JSON-RPC code to the client,
  * log its cause.
  *
- * Safe to call from many threads at once on one registry. Callbacks run
- * on this thread, and body reads on the executor's workers when one is
- * given.
+ * Safe to call from many threads at once on one registry.
+ *
+ * Without an executor every callback runs on this thread, and deadlines
+ * only take effect between callbacks and through callbacks that honour
+ * `mcpr_call_is_canceled`. With an executor (`opt->executor`) every
+ * callback of the read runs on its workers and this call returns by the
+ * read deadline whatever any callback does: a policy (`discover`,
+ * `visibility`, `read`) or `resolve` callback still running at the read
+ * deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
+ * once on cancellation; a body `read` still running at its item deadline
+ * makes that item a `timeout` issue while the read continues with the
+ * other items. Such a callback is abandoned: it keeps running on its
+ * worker, its late result is discarded, the views it was given stay
+ * valid and the binding's table stays alive until it returns (`release`
+ * runs after the last call returns), and it still sees `request_data`.
+ * A saturated executor (see `mcpr_executor_get_stats`) fails the read at once
+ * with `MCPR_READ_FAILED`, or fails the body reads it can no longer risk
+ * as `read_failed` items; the private cause says "executor saturated".
+ *
+ * The call holds its own registry reference from entry to return: once it
+ * has begun, other threads (or its own callbacks) may release any
+ * reference, even the last; the `release` callbacks then run no earlier
+ * than the end of this call (on this thread, just before it returns, when
+ * it is the last user), or when an abandoned callback returns.
  *
  * # Safety
- * `r` is NULL or a live registry reference; `uri` follows the `mcpr_str`
+ * `r` is NULL or a live registry reference when the call is made (a
+ * reference that no other thread may be releasing at that moment: retain
+ * it under the lock that publishes `r`); `uri` follows the `mcpr_str`
  * rules; `opt` is NULL or points at options whose pointers are NULL or
  * live; `out` and `err` are NULL or valid for one write.
  */
@@ -1318,10 +1545,16 @@ void mcpr_bundle_free(mcpr_bundle *b);
  * page (owned by the caller, free with `mcpr_page_free`). Invalid,
  * expired, cross-method, cross-registry, cross-scope or oversized cursors
  * fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
- * to call from many threads at once; policy callbacks run on this thread.
+ * to call from many threads at once; `discover` runs on this thread, or
+ * on the executor's workers when `opt->executor` is set (the call then
+ * returns by its deadline whatever `discover` does).
+ * The call holds its own registry reference from entry to return, as
+ * `mcpr_read` does.
  *
  * # Safety
- * `r` is NULL or a live registry reference; `opt` is NULL or points at
+ * `r` is NULL or a live registry reference when the call is made (a
+ * reference that no other thread may be releasing at that moment: retain
+ * it under the lock that publishes `r`); `opt` is NULL or points at
  * options whose strings follow the `mcpr_str` rules and whose pointers are
  * NULL or live; `out` and `err` are NULL or valid for one write.
  */

@@ -12,4 +12,7 @@ cargo test
 
 echo "== C/C++ suites (CMake + ctest)"
 bash scripts/c-suite.sh
+
+echo "== C stress and lifetime tests against the library built with Rust's ASan and TSan"
+bash scripts/rust-sanitizers.sh
 echo "== all suites passed"

@@ -1,25 +1,48 @@
-//! A worker pool for host body-read callbacks, owned by the host.
+//! A worker pool for host callbacks, owned by the host.
 //!
 //! `Resources` owns no thread: the host creates an [`Executor`] and passes
-//! it to reads. A body read submitted to the pool is waited for at most
-//! until its item deadline (or the caller's cancellation); a callback that
-//! ignores cancellation is then *abandoned*: it keeps running on its worker,
-//! its late result is discarded, and a replacement worker is started (up to
-//! a cap) so that hung callbacks never exhaust the pool for good. A worker
-//! whose abandoned callback finally returns retires if it was replaced.
+//! it to reads and listings. A read (or listing) given an executor runs its
+//! whole pipeline (every policy, resolve and body callback) as one job on a
+//! worker, and the calling thread waits at most until the call's deadline
+//! or cancellation; a body read that passes its item deadline is abandoned
+//! and the read continues with its siblings as a new job (see
+//! `read/pooled.rs`).
+//!
+//! A callback abandoned while it runs keeps running on its worker, which is
+//! then *hung*: its late result is discarded. Guarantees:
+//!
+//! - A job whose waiter gave up (deadline, cancellation, end of the call)
+//!   before it started is dropped at once, releasing everything it holds;
+//!   a worker also drops, without running it, a job whose deadline passed
+//!   while it was queued.
+//! - Each hung worker is replaced by a new one while at most `max_hung`
+//!   workers are hung, so `threads` healthy workers remain. At that bound
+//!   the pool is *saturated*: a body read of a binding that already has a
+//!   hung reader fails at once as a `read_failed` item issue (private cause
+//!   "executor saturated") instead of risking another worker, while other
+//!   bindings' reads still run (one that hangs too is abandoned without a
+//!   replacement). Should hung callbacks take every worker, new jobs are
+//!   refused at once, and so are jobs still queued: a healthy call never
+//!   waits behind hung callbacks. At most `max_queued` jobs wait; beyond
+//!   that, new jobs are refused too.
+//! - A hung worker whose callback returns becomes healthy again, or retires
+//!   when `threads` healthy workers are already alive: capacity returns
+//!   when hung callbacks return. Threads never exceed
+//!   `threads + max_hung`.
+//! - [`Executor::stats`] shows all of it.
 //!
 //! Dropping the last clone of an executor stops its idle workers; running
 //! callbacks are not waited for (their workers exit when they return).
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::Thread;
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::Receiver;
-
 use crate::error::{CauseText, Failure, FailureKind};
+use crate::scope::CancelToken;
 
 /// How long a waiter polls for a result, and an idle worker for the next
 /// job, before blocking. Bounded and short: it only saves the park/unpark
@@ -59,69 +82,256 @@ fn spin_poll<T>(mut try_take: impl FnMut() -> Option<T>, limit: Instant) -> Opti
     }
 }
 
-const PENDING: u8 = 0;
-const RUNNING: u8 = 1;
-const DONE: u8 = 2;
-/// Abandoned before it started: the worker skips it.
-const SKIPPED: u8 = 3;
-/// Abandoned while running, without a replacement worker.
-const ABANDONED: u8 = 4;
-/// Abandoned while running; a replacement was started, so the worker
-/// retires when the callback returns.
-const REPLACED: u8 = 5;
-/// Not a job: tells one worker to retire.
-const RETIRE: u8 = 6;
+/// Waits on the calling thread until `ready()` holds or `until` passes
+/// (briefly polling, then parking); returns whether `ready()` held. Whoever
+/// makes `ready()` true must unpark this thread afterwards.
+pub(crate) fn park_until(ready: impl Fn() -> bool, until: Instant) -> bool {
+    if spin_poll(|| ready().then_some(()), until).is_some() {
+        return true;
+    }
+    loop {
+        if ready() {
+            return true;
+        }
+        let now = Instant::now();
+        if now >= until {
+            return false;
+        }
+        std::thread::park_timeout(until - now);
+    }
+}
 
-struct Job {
-    status: Arc<AtomicU8>,
-    run: Option<Box<dyn FnOnce() + Send>>,
+/// Waiting in the queue.
+const PENDING: u8 = 0;
+/// Taken by a worker.
+const RUNNING: u8 = 1;
+/// Ran to completion while its waiter still waited.
+const DONE: u8 = 2;
+/// Dropped before it started (its waiter gave up, its deadline passed, or
+/// the executor went away).
+const DROPPED: u8 = 3;
+/// Refused after it was queued (the pool became saturated).
+const REFUSED: u8 = 4;
+/// Abandoned while running: its worker is hung until the job returns.
+const ABANDONED: u8 = 5;
+
+/// Why the executor refused a job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// Every worker is hung in an abandoned callback (or the hung bound
+    /// was reached, for body reads).
+    Saturated,
+    /// `max_queued` jobs are already waiting.
+    QueueFull,
+}
+
+impl Refusal {
+    /// The private cause of a refusal (for the host's logs only).
+    pub(crate) fn cause(self) -> &'static str {
+        match self {
+            Refusal::Saturated => {
+                "executor saturated: every worker is hung in an abandoned callback"
+            }
+            Refusal::QueueFull => "executor saturated: max_queued jobs are already waiting",
+        }
+    }
+
+    /// A whole-call failure of `kind` for this refusal.
+    pub(crate) fn failure(self, kind: FailureKind) -> Failure {
+        Failure::new(kind).caused_by(CauseText(self.cause().to_string()))
+    }
+}
+
+/// The private cause of a body read failed at once because the hung bound
+/// was reached and a reader of its binding is hung.
+pub(crate) const BODY_READ_SATURATED: &str =
+    "executor saturated: max_hung workers are hung and a reader of this binding is one of them";
+
+/// Work for the pool. Exactly one of `run` and `refuse` is called, or
+/// neither (the job is then dropped: its waiter gave up, or its deadline
+/// passed before it started).
+pub(crate) trait Job: Send + 'static {
+    /// Runs the job on a worker.
+    fn run(self);
+    /// Tells the job it will never run (called on any thread).
+    fn refuse(self, why: Refusal);
+}
+
+/// A queued job and its state (one allocation per job).
+struct Slot<J> {
+    status: AtomicU8,
+    deadline: Instant,
+    job: Mutex<Option<J>>,
+}
+
+impl<J> Slot<J> {
+    fn take(&self) -> Option<J> {
+        self.job.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+}
+
+/// What the queue holds: a job with its own queue state. [`Slot`] wraps
+/// any [`Job`] (one allocation); a caller that already shares an object
+/// with its job can implement this on it and submit it with
+/// [`Executor::submit_entry`], allocating nothing. Exactly one of `run`,
+/// `refuse` and `discard` is called.
+pub(crate) trait Entry: Send + Sync {
+    /// The job's status, [`new_status`] when submitted, then the
+    /// executor's alone.
+    fn status(&self) -> &AtomicU8;
+    /// A worker drops the job unstarted once this has passed.
+    fn deadline(&self) -> Instant;
+    /// Runs the job on a worker.
+    fn run(&self);
+    /// The job will never run (saturation), said on any thread.
+    fn refuse(&self, why: Refusal);
+    /// The job will never run: its waiter gave up, or its deadline passed.
+    fn discard(&self);
+}
+
+/// The status of an [`Entry`] not submitted yet.
+pub(crate) fn new_status() -> AtomicU8 {
+    AtomicU8::new(PENDING)
+}
+
+impl<J: Job> Entry for Slot<J> {
+    fn status(&self) -> &AtomicU8 {
+        &self.status
+    }
+    fn deadline(&self) -> Instant {
+        self.deadline
+    }
+    fn run(&self) {
+        if let Some(job) = self.take() {
+            job.run();
+        }
+    }
+    fn refuse(&self, why: Refusal) {
+        if let Some(job) = self.take() {
+            job.refuse(why);
+        }
+    }
+    fn discard(&self) {
+        drop(self.take());
+    }
+}
+
+/// The submitter's handle of a job, used to give up on it.
+pub(crate) struct JobHandle(Arc<dyn Entry>);
+
+/// What giving up on a job found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum GaveUp {
+    /// It had not started: dropped, everything it held released.
+    Dropped,
+    /// It was running: abandoned, its worker hung until it returns.
+    Abandoned,
+    /// It had already finished (or been refused or dropped).
+    Finished,
 }
 
 struct QueueState {
-    jobs: VecDeque<Job>,
+    jobs: VecDeque<Arc<dyn Entry>>,
     closed: bool,
     sleepers: usize,
 }
 
-/// The job queue shared by the workers. Unlike a channel, pushing a job
-/// does not wake a parked worker while another idle worker is polling (that
-/// one takes the job), so back-to-back short jobs cost no futex round trip.
-struct Queue {
+/// The pool shared by the workers, the executor handles and the jobs.
+/// Unlike a channel, pushing a job does not wake a parked worker while
+/// another idle worker is polling (that one takes the job), so
+/// back-to-back short jobs cost no futex round trip.
+///
+/// `live` and `hung` change under the state lock (so that replacement and
+/// retirement decisions see a consistent pair) and are read lock-free.
+pub(crate) struct Pool {
     state: Mutex<QueueState>,
     wake: Condvar,
-    /// Jobs queued (a lock-free hint for the polling worker).
+    /// Jobs queued (a lock-free hint for the polling worker, and a stat).
     len: AtomicUsize,
     /// Idle workers currently polling (at most one).
     spinning: AtomicUsize,
-    /// Workers currently alive (regular and replacements).
+    threads: usize,
+    max_hung: usize,
+    max_queued: usize,
+    /// Worker threads alive (or starting).
     live: AtomicUsize,
-    /// Replacement workers currently alive beyond the regular ones.
-    extra: AtomicUsize,
-    /// Most replacement workers alive at once.
-    cap: usize,
+    /// Workers running an abandoned job.
+    hung: AtomicUsize,
+    /// Workers running a job (hung ones included).
+    running: AtomicUsize,
+    started: AtomicU64,
+    abandoned: AtomicU64,
+    returned: AtomicU64,
+    dropped: AtomicU64,
+    refused: AtomicU64,
+    replaced: AtomicU64,
+    /// Body readers hung now, per binding (handler identity, count).
+    hung_readers: Mutex<Vec<(usize, usize)>>,
 }
 
-impl Queue {
+impl Pool {
     fn lock(&self) -> MutexGuard<'_, QueueState> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn push(&self, job: Job) -> bool {
-        let mut st = self.lock();
-        if st.closed {
-            return false;
-        }
-        st.jobs.push_back(job);
-        self.len.fetch_add(1, Ordering::SeqCst);
-        let wake = st.sleepers > 0 && self.spinning.load(Ordering::SeqCst) == 0;
-        drop(st);
-        if wake {
-            self.wake.notify_one();
-        }
-        true
+    fn healthy(&self) -> usize {
+        self.live
+            .load(Ordering::Acquire)
+            .saturating_sub(self.hung.load(Ordering::Acquire))
     }
 
-    fn try_pop(&self) -> Option<Job> {
+    /// Whether a new body read of the binding `handler` should fail at
+    /// once: `max_hung` workers are hung (a further hung reader would no
+    /// longer be replaced) and a reader of the same binding is among them.
+    /// Other bindings' reads still run.
+    pub(crate) fn body_read_refused(&self, handler: usize) -> bool {
+        if self.hung.load(Ordering::Acquire) < self.max_hung {
+            return false;
+        }
+        let refused = self
+            .hung_readers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .any(|&(h, n)| h == handler && n > 0);
+        if refused {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+        }
+        refused
+    }
+
+    /// A body reader of `handler` was abandoned while it ran.
+    pub(crate) fn reader_hung(&self, handler: usize) {
+        let mut list = self.hung_readers.lock().unwrap_or_else(|p| p.into_inner());
+        match list.iter_mut().find(|(h, _)| *h == handler) {
+            Some((_, n)) => *n += 1,
+            None => list.push((handler, 1)),
+        }
+    }
+
+    /// An abandoned body reader of `handler` returned.
+    pub(crate) fn reader_returned(&self, handler: usize) {
+        let mut list = self.hung_readers.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = list.iter().position(|(h, _)| *h == handler) {
+            list[i].1 -= 1;
+            if list[i].1 == 0 {
+                list.swap_remove(i);
+            }
+        }
+    }
+
+    /// The refusal a new job would meet now, if any.
+    fn admission(&self, st: &QueueState) -> Option<Refusal> {
+        if self.healthy() == 0 {
+            Some(Refusal::Saturated)
+        } else if st.jobs.len() >= self.max_queued {
+            Some(Refusal::QueueFull)
+        } else {
+            None
+        }
+    }
+
+    fn try_pop(&self) -> Option<Arc<dyn Entry>> {
         if self.len.load(Ordering::SeqCst) == 0 {
             return None;
         }
@@ -134,7 +344,7 @@ impl Queue {
     }
 
     /// The next job for a worker; `None` once the executor is dropped.
-    fn next(&self) -> Option<Job> {
+    fn next(&self) -> Option<Arc<dyn Entry>> {
         // At most one idle worker polls; the others park at once, so idle
         // workers never crowd out the threads doing work.
         if self
@@ -165,6 +375,40 @@ impl Queue {
         }
     }
 
+    /// Removes a job from the queue (after its status left `PENDING`).
+    fn unqueue(&self, entry: &Arc<dyn Entry>) {
+        let mut st = self.lock();
+        if let Some(i) = st.jobs.iter().position(|e| Arc::ptr_eq(e, entry)) {
+            st.jobs.remove(i);
+            self.len.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+
+    /// With no healthy worker left, every queued job is refused (its
+    /// waiter is told at once). Called with the lock held; returns the
+    /// jobs to tell once the lock is released.
+    fn refuse_queued(&self, st: &mut QueueState) -> Vec<Arc<dyn Entry>> {
+        if self.healthy() > 0 || st.jobs.is_empty() {
+            return Vec::new();
+        }
+        let jobs: Vec<_> = st.jobs.drain(..).collect();
+        self.len.store(0, Ordering::SeqCst);
+        jobs.into_iter()
+            .filter(|e| {
+                e.status()
+                    .compare_exchange(PENDING, REFUSED, Ordering::AcqRel, Ordering::Acquire)
+                    .is_ok()
+            })
+            .collect()
+    }
+
+    fn tell_refused(&self, jobs: Vec<Arc<dyn Entry>>) {
+        for e in jobs {
+            self.refused.fetch_add(1, Ordering::Relaxed);
+            e.refuse(Refusal::Saturated);
+        }
+    }
+
     fn close(&self) {
         let mut st = self.lock();
         st.closed = true;
@@ -173,19 +417,85 @@ impl Queue {
         let jobs = std::mem::take(&mut st.jobs);
         self.len.store(0, Ordering::SeqCst);
         drop(st);
+        for e in &jobs {
+            if e.status()
+                .compare_exchange(PENDING, DROPPED, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                e.discard();
+            }
+        }
         drop(jobs);
         self.wake.notify_all();
     }
 }
 
 struct Inner {
-    queue: Arc<Queue>,
-    threads: usize,
+    pool: Arc<Pool>,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        self.queue.close();
+        self.pool.close();
+    }
+}
+
+/// Sizing and bounds of an [`Executor`]. Zero means the default for every
+/// field.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExecutorOptions {
+    /// Regular (healthy) workers: 0 = the available cores, at least 2.
+    pub threads: usize,
+    /// Most workers hung in abandoned callbacks that are replaced (0 =
+    /// `max(8 * threads, 64)`). At this bound new body reads of a binding
+    /// with a hung reader fail at once as `read_failed` item issues.
+    /// Threads never exceed `threads + max_hung`.
+    pub max_hung: usize,
+    /// Most jobs (one per read or listing waiting for a worker) queued at
+    /// once (0 = `max(64 * threads, 1024)`); further calls are refused.
+    pub max_queued: usize,
+}
+
+/// A snapshot of an executor's state and counters ([`Executor::stats`]).
+/// Counters count since the executor was created.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ExecutorStats {
+    /// Regular workers (the configured count).
+    pub threads: usize,
+    /// The hung-worker bound in effect.
+    pub max_hung: usize,
+    /// The queue bound in effect.
+    pub max_queued: usize,
+    /// Worker threads alive (regular, replacements, and hung ones).
+    pub workers: usize,
+    /// Workers running a job whose caller still waits for it.
+    pub busy: usize,
+    /// Workers running an abandoned callback (hung until it returns).
+    pub hung: usize,
+    /// Jobs waiting for a worker.
+    pub queued: usize,
+    /// Jobs started on a worker.
+    pub started: u64,
+    /// Running jobs abandoned by their caller (deadline or cancellation).
+    pub abandoned: u64,
+    /// Abandoned jobs whose callback has since returned.
+    pub returned: u64,
+    /// Jobs dropped before they started (their caller gave up, or their
+    /// deadline passed while queued).
+    pub dropped: u64,
+    /// Saturation refusals: calls refused at once and body reads failed at
+    /// once because the executor was saturated.
+    pub refused: u64,
+    /// Workers started to replace hung ones.
+    pub replaced: u64,
+}
+
+impl ExecutorStats {
+    /// Whether the executor is saturated now: `max_hung` workers are hung
+    /// (body reads of bindings with a hung reader fail at once), or every
+    /// worker is (new calls fail at once).
+    pub fn saturated(&self) -> bool {
+        self.hung >= self.max_hung || self.workers <= self.hung
     }
 }
 
@@ -198,78 +508,110 @@ pub struct Executor {
 impl std::fmt::Debug for Executor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Executor")
-            .field("threads", &self.inner.threads)
-            .field("replacements", &self.replacement_workers())
+            .field("stats", &self.stats())
             .finish()
     }
 }
 
-/// How a job submitted with [`Executor::run`] ended, from the waiter's view.
-pub(crate) enum RunOutcome<T> {
-    /// The callback returned in time.
-    Done(T),
-    /// The callback panicked (its payload is dropped).
-    Panicked,
-    /// The deadline passed first; the job was abandoned.
-    Expired,
-    /// The caller cancelled first; the job was abandoned.
-    Canceled,
+/// Decrements the live count when a worker thread ends, however it ends
+/// (a retiring worker has already decremented it).
+struct LiveGuard {
+    pool: Arc<Pool>,
+    counted: bool,
 }
-
-/// Decrements the live count when a worker thread ends, however it ends.
-struct LiveGuard(Arc<Queue>);
 
 impl Drop for LiveGuard {
     fn drop(&mut self) {
-        self.0.live.fetch_sub(1, Ordering::AcqRel);
+        if self.counted {
+            let _st = self.pool.lock();
+            self.pool.live.fetch_sub(1, Ordering::AcqRel);
+        }
     }
 }
 
-fn worker(queue: Arc<Queue>) {
-    let _live = LiveGuard(queue.clone());
-    while let Some(mut job) = queue.next() {
-        if job.status.load(Ordering::Acquire) == RETIRE {
-            queue.extra.fetch_sub(1, Ordering::AcqRel);
-            return;
+fn worker(pool: Arc<Pool>) {
+    let mut guard = LiveGuard {
+        pool: pool.clone(),
+        counted: true,
+    };
+    while let Some(entry) = pool.next() {
+        let status = entry.status();
+        if Instant::now() >= entry.deadline() {
+            // Nobody can use its result any more: drop it unstarted.
+            if status
+                .compare_exchange(PENDING, DROPPED, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                pool.dropped.fetch_add(1, Ordering::Relaxed);
+                entry.discard();
+            }
+            continue;
         }
-        if job
-            .status
+        if status
             .compare_exchange(PENDING, RUNNING, Ordering::AcqRel, Ordering::Acquire)
             .is_err()
         {
-            continue; // abandoned before it started
+            continue; // dropped or refused before it started
         }
-        if let Some(run) = job.run.take() {
-            run();
-        }
-        match job
-            .status
+        pool.started.fetch_add(1, Ordering::Relaxed);
+        pool.running.fetch_add(1, Ordering::AcqRel);
+        // Jobs catch their callbacks' panics themselves; this only keeps a
+        // library bug from killing the worker.
+        let _ = catch_unwind(AssertUnwindSafe(|| entry.run()));
+        pool.running.fetch_sub(1, Ordering::AcqRel);
+        if status
             .compare_exchange(RUNNING, DONE, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
         {
-            Ok(_) | Err(ABANDONED) => {}
-            Err(_) => {
-                // REPLACED: a replacement took this worker's place.
-                queue.extra.fetch_sub(1, Ordering::AcqRel);
-                return;
-            }
+            continue;
+        }
+        // ABANDONED: the job's waiter gave up while it ran. The status was
+        // changed under the lock together with `hung`, so taking the lock
+        // here sees the matching count.
+        drop(entry);
+        let st = pool.lock();
+        pool.hung.fetch_sub(1, Ordering::AcqRel);
+        pool.returned.fetch_add(1, Ordering::Relaxed);
+        let live = pool.live.load(Ordering::Acquire);
+        if live.saturating_sub(pool.hung.load(Ordering::Acquire)) > pool.threads {
+            // A replacement took this worker's place: retire.
+            pool.live.fetch_sub(1, Ordering::AcqRel);
+            guard.counted = false;
+            drop(st);
+            return;
         }
     }
 }
 
 impl Executor {
-    /// A pool of `threads` workers (0 = the available cores, at least 2).
-    /// Replacement workers for abandoned callbacks are capped at
-    /// `max(8 * threads, 64)`.
+    /// A pool of `threads` workers (0 = the available cores, at least 2)
+    /// with the default bounds (see [`ExecutorOptions`]).
     pub fn new(threads: usize) -> Result<Executor, Failure> {
-        let threads = if threads == 0 {
+        Executor::with_options(ExecutorOptions {
+            threads,
+            ..ExecutorOptions::default()
+        })
+    }
+
+    /// A pool sized and bounded by `options` (zeros mean defaults).
+    pub fn with_options(options: ExecutorOptions) -> Result<Executor, Failure> {
+        let threads = if options.threads == 0 {
             std::thread::available_parallelism()
                 .map_or(2, |n| n.get())
                 .max(2)
         } else {
-            threads
+            options.threads
+        };
+        let max_hung = match options.max_hung {
+            0 => threads.saturating_mul(8).max(64),
+            n => n,
+        };
+        let max_queued = match options.max_queued {
+            0 => threads.saturating_mul(64).max(1024),
+            n => n,
         };
         let inner = Arc::new(Inner {
-            queue: Arc::new(Queue {
+            pool: Arc::new(Pool {
                 state: Mutex::new(QueueState {
                     jobs: VecDeque::new(),
                     closed: false,
@@ -278,14 +620,24 @@ impl Executor {
                 wake: Condvar::new(),
                 len: AtomicUsize::new(0),
                 spinning: AtomicUsize::new(0),
+                threads,
+                max_hung,
+                max_queued,
                 live: AtomicUsize::new(0),
-                extra: AtomicUsize::new(0),
-                cap: (threads.saturating_mul(8)).max(64),
+                hung: AtomicUsize::new(0),
+                running: AtomicUsize::new(0),
+                started: AtomicU64::new(0),
+                abandoned: AtomicU64::new(0),
+                returned: AtomicU64::new(0),
+                dropped: AtomicU64::new(0),
+                refused: AtomicU64::new(0),
+                replaced: AtomicU64::new(0),
+                hung_readers: Mutex::new(Vec::new()),
             }),
-            threads,
         });
         for _ in 0..threads {
-            spawn_worker(&inner).map_err(|e| {
+            inner.pool.live.fetch_add(1, Ordering::AcqRel);
+            spawn_worker(&inner.pool).map_err(|e| {
                 Failure::with_message(
                     FailureKind::InvalidConfiguration,
                     "could not start executor workers",
@@ -298,139 +650,244 @@ impl Executor {
 
     /// The number of regular workers.
     pub fn threads(&self) -> usize {
-        self.inner.threads
+        self.inner.pool.threads
     }
 
-    /// Worker threads currently alive (regular ones and replacements).
+    /// Worker threads currently alive (regular ones, replacements and hung
+    /// ones).
     pub fn live_workers(&self) -> usize {
-        self.inner.queue.live.load(Ordering::Acquire)
+        self.inner.pool.live.load(Ordering::Acquire)
     }
 
-    /// Replacement workers currently alive (for abandoned callbacks).
+    /// Workers alive beyond the regular count (replacements of hung ones).
     pub fn replacement_workers(&self) -> usize {
-        self.inner.queue.extra.load(Ordering::Acquire)
+        self.live_workers().saturating_sub(self.threads())
+    }
+
+    /// A snapshot of the executor's state and counters. Any thread; the
+    /// fields are read one by one, so a snapshot taken while calls run may
+    /// be slightly inconsistent (each field is exact on its own).
+    pub fn stats(&self) -> ExecutorStats {
+        let p = &self.inner.pool;
+        let hung = p.hung.load(Ordering::Acquire);
+        ExecutorStats {
+            threads: p.threads,
+            max_hung: p.max_hung,
+            max_queued: p.max_queued,
+            workers: p.live.load(Ordering::Acquire),
+            busy: p.running.load(Ordering::Acquire).saturating_sub(hung),
+            hung,
+            queued: p.len.load(Ordering::Acquire),
+            started: p.started.load(Ordering::Relaxed),
+            abandoned: p.abandoned.load(Ordering::Relaxed),
+            returned: p.returned.load(Ordering::Relaxed),
+            dropped: p.dropped.load(Ordering::Relaxed),
+            refused: p.refused.load(Ordering::Relaxed),
+            replaced: p.replaced.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The pool, for jobs that check saturation while they run (holding it
+    /// does not keep idle workers alive once the executor is dropped).
+    pub(crate) fn pool(&self) -> Arc<Pool> {
+        self.inner.pool.clone()
+    }
+
+    /// The refusal a new job would meet now, if any (counted as a
+    /// refusal). Lets a call fail before it looks at its request, so that
+    /// a refusal never depends on the request.
+    pub(crate) fn admission(&self) -> Result<(), Refusal> {
+        let p = &self.inner.pool;
+        if p.healthy() > 0 && p.len.load(Ordering::Acquire) < p.max_queued {
+            return Ok(());
+        }
+        let st = p.lock();
+        match p.admission(&st) {
+            None => Ok(()),
+            Some(why) => {
+                p.refused.fetch_add(1, Ordering::Relaxed);
+                Err(why)
+            }
+        }
+    }
+
+    /// Queues `job`; a worker drops it unstarted once `deadline` passed.
+    /// Refused at once (the job is dropped) when every worker is hung or
+    /// the queue is full.
+    pub(crate) fn submit<J: Job>(&self, deadline: Instant, job: J) -> Result<JobHandle, Refusal> {
+        self.submit_entry(Arc::new(Slot {
+            status: new_status(),
+            deadline,
+            job: Mutex::new(Some(job)),
+        }))
+    }
+
+    /// Queues a job that carries its own queue state (submitted once).
+    /// Refused at once (nothing of it is called) when every worker is hung
+    /// or the queue is full.
+    pub(crate) fn submit_entry(&self, entry: Arc<dyn Entry>) -> Result<JobHandle, Refusal> {
+        let p = &self.inner.pool;
+        let mut st = p.lock();
+        if let Some(why) = p.admission(&st).or(st.closed.then_some(Refusal::Saturated)) {
+            drop(st);
+            p.refused.fetch_add(1, Ordering::Relaxed);
+            return Err(why);
+        }
+        st.jobs.push_back(entry.clone());
+        p.len.fetch_add(1, Ordering::SeqCst);
+        let wake = st.sleepers > 0 && p.spinning.load(Ordering::SeqCst) == 0;
+        drop(st);
+        if wake {
+            p.wake.notify_one();
+        }
+        Ok(JobHandle(entry))
+    }
+
+    /// Gives up on a job (its waiter no longer wants the result): a job
+    /// not started yet is dropped at once, with everything it holds; a
+    /// running one is abandoned and its worker replaced while the hung
+    /// bound allows.
+    pub(crate) fn give_up(&self, handle: &JobHandle) -> GaveUp {
+        let p = &self.inner.pool;
+        let entry = &handle.0;
+        let status = entry.status();
+        if status
+            .compare_exchange(PENDING, DROPPED, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            p.dropped.fetch_add(1, Ordering::Relaxed);
+            entry.discard();
+            p.unqueue(entry);
+            return GaveUp::Dropped;
+        }
+        let mut st = p.lock();
+        if status
+            .compare_exchange(RUNNING, ABANDONED, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            return GaveUp::Finished;
+        }
+        p.abandoned.fetch_add(1, Ordering::Relaxed);
+        let hung = p.hung.fetch_add(1, Ordering::AcqRel) + 1;
+        let live = p.live.load(Ordering::Acquire);
+        let replace = hung <= p.max_hung && live.saturating_sub(hung) < p.threads && !st.closed;
+        if replace {
+            p.live.fetch_add(1, Ordering::AcqRel);
+        }
+        let refused = p.refuse_queued(&mut st);
+        drop(st);
+        if replace {
+            if spawn_worker(p).is_ok() {
+                p.replaced.fetch_add(1, Ordering::Relaxed);
+            } else {
+                // `spawn_worker` gave the reserved place back.
+                let mut st = p.lock();
+                let refused = p.refuse_queued(&mut st);
+                drop(st);
+                p.tell_refused(refused);
+            }
+        }
+        p.tell_refused(refused);
+        GaveUp::Abandoned
     }
 
     /// Runs `f` on the pool and waits for it until `deadline`, or until
-    /// `cancel` receives a message. On expiry or cancellation the job is
-    /// abandoned: its result is discarded when it arrives.
-    pub(crate) fn run<T: Send + 'static>(
+    /// `cancel` is cancelled; on expiry or cancellation the job is given
+    /// up (dropped if not started, else abandoned: its late result is
+    /// discarded).
+    pub(crate) fn call<T: Send + 'static>(
         &self,
         f: impl FnOnce() -> T + Send + 'static,
         deadline: Instant,
-        cancel: Option<&Receiver<()>>,
-    ) -> RunOutcome<T> {
-        let (result_tx, result_rx) = crossbeam_channel::bounded::<std::thread::Result<T>>(1);
-        let status = Arc::new(AtomicU8::new(PENDING));
-        let job = Job {
-            status: status.clone(),
-            run: Some(Box::new(move || {
-                let r = catch_unwind(AssertUnwindSafe(f));
-                let _ = result_tx.send(r);
-            })),
+        cancel: Option<&CancelToken>,
+    ) -> CallOutcome<T> {
+        let done = Arc::new(Done {
+            ready: AtomicBool::new(false),
+            value: Mutex::new(None),
+            waiter: std::thread::current(),
+        });
+        let job = CallJob {
+            f,
+            done: done.clone(),
         };
-        if !self.inner.queue.push(job) {
-            // Unreachable while `self` holds a receiver, but never hang.
-            return RunOutcome::Expired;
-        }
-        // Short callbacks usually finish within a few microseconds: poll
-        // briefly before blocking, which saves a park/unpark round trip.
-        if let Some(r) = spin_poll(|| result_rx.try_recv().ok(), deadline) {
-            return unwrap_result(r);
-        }
-        let received = match cancel {
-            None => result_rx.recv_deadline(deadline).ok(),
-            Some(cancel) => {
-                let timeout = deadline.saturating_duration_since(Instant::now());
-                crossbeam_channel::select! {
-                    recv(result_rx) -> r => r.ok(),
-                    recv(cancel) -> _ => {
-                        return self.abandon(&status, &result_rx, RunOutcome::Canceled);
-                    }
-                    default(timeout) => None,
-                }
-            }
+        let handle = match self.submit(deadline, job) {
+            Ok(h) => h,
+            Err(why) => return CallOutcome::Refused(why),
         };
-        match received {
-            Some(r) => unwrap_result(r),
-            None => self.abandon(&status, &result_rx, RunOutcome::Expired),
+        let _wake = cancel.map(|c| c.subscribe_thread(std::thread::current()));
+        let canceled = || cancel.is_some_and(CancelToken::is_canceled);
+        park_until(
+            || done.ready.load(Ordering::Acquire) || canceled(),
+            deadline,
+        );
+        if !done.ready.load(Ordering::Acquire) {
+            self.give_up(&handle);
         }
-    }
-
-    /// Abandons a job: skipped when it has not started; when running, its
-    /// worker is replaced if the cap allows. A job that completed in the
-    /// meantime is taken after all.
-    fn abandon<T>(
-        &self,
-        status: &AtomicU8,
-        result_rx: &Receiver<std::thread::Result<T>>,
-        outcome: RunOutcome<T>,
-    ) -> RunOutcome<T> {
-        loop {
-            match status.load(Ordering::Acquire) {
-                PENDING => {
-                    if status
-                        .compare_exchange(PENDING, SKIPPED, Ordering::AcqRel, Ordering::Acquire)
-                        .is_ok()
-                    {
-                        return outcome;
-                    }
-                }
-                RUNNING => {
-                    let counters = &self.inner.queue;
-                    let reserved = counters
-                        .extra
-                        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                            (n < counters.cap).then_some(n + 1)
-                        })
-                        .is_ok();
-                    let replaced = reserved && spawn_worker(&self.inner).is_ok();
-                    if reserved && !replaced {
-                        counters.extra.fetch_sub(1, Ordering::AcqRel);
-                    }
-                    let next = if replaced { REPLACED } else { ABANDONED };
-                    if status
-                        .compare_exchange(RUNNING, next, Ordering::AcqRel, Ordering::Acquire)
-                        .is_ok()
-                    {
-                        return outcome;
-                    }
-                    if replaced {
-                        // The job finished meanwhile: one worker too many.
-                        self.inner.queue.push(Job {
-                            status: Arc::new(AtomicU8::new(RETIRE)),
-                            run: None,
-                        });
-                    }
-                }
-                _ => {
-                    // DONE: the result was sent before the status changed.
-                    return match result_rx.try_recv() {
-                        Ok(r) => unwrap_result(r),
-                        Err(_) => outcome,
-                    };
-                }
-            }
+        // Taken after giving up: a job that completed meanwhile counts.
+        let value = done.value.lock().unwrap_or_else(|p| p.into_inner()).take();
+        match value {
+            Some(Ok(v)) => CallOutcome::Done(v),
+            Some(Err(why)) => why,
+            None if canceled() => CallOutcome::Canceled,
+            None => CallOutcome::Expired,
         }
     }
 }
 
-fn unwrap_result<T>(r: std::thread::Result<T>) -> RunOutcome<T> {
-    match r {
-        Ok(v) => RunOutcome::Done(v),
-        Err(_) => RunOutcome::Panicked,
+/// How a job submitted with [`Executor::call`] ended, from the waiter's view.
+pub(crate) enum CallOutcome<T> {
+    /// The function returned in time.
+    Done(T),
+    /// The function panicked (its payload is dropped).
+    Panicked,
+    /// The deadline passed first; the job was given up.
+    Expired,
+    /// The caller cancelled first; the job was given up.
+    Canceled,
+    /// The executor refused the job.
+    Refused(Refusal),
+}
+
+/// The result slot of an [`Executor::call`].
+struct Done<T> {
+    ready: AtomicBool,
+    value: Mutex<Option<Result<T, CallOutcome<T>>>>,
+    waiter: Thread,
+}
+
+impl<T> Done<T> {
+    fn set(&self, v: Result<T, CallOutcome<T>>) {
+        *self.value.lock().unwrap_or_else(|p| p.into_inner()) = Some(v);
+        self.ready.store(true, Ordering::Release);
+        self.waiter.unpark();
     }
 }
 
-fn spawn_worker(inner: &Inner) -> std::io::Result<()> {
-    let queue = inner.queue.clone();
-    queue.live.fetch_add(1, Ordering::AcqRel);
+struct CallJob<F, T> {
+    f: F,
+    done: Arc<Done<T>>,
+}
+
+impl<T: Send + 'static, F: FnOnce() -> T + Send + 'static> Job for CallJob<F, T> {
+    fn run(self) {
+        let r = catch_unwind(AssertUnwindSafe(self.f)).map_err(|_| CallOutcome::Panicked);
+        self.done.set(r);
+    }
+    fn refuse(self, why: Refusal) {
+        self.done.set(Err(CallOutcome::Refused(why)));
+    }
+}
+
+/// Starts a worker already counted in `live` (a failure gives the place
+/// back).
+fn spawn_worker(pool: &Arc<Pool>) -> std::io::Result<()> {
+    let worker_pool = pool.clone();
     std::thread::Builder::new()
         .name("mcp-resources-worker".into())
-        .spawn(move || worker(queue))
+        .spawn(move || worker(worker_pool))
         .map(drop)
         .map_err(|e| {
-            inner.queue.live.fetch_sub(1, Ordering::AcqRel);
+            pool.live.fetch_sub(1, Ordering::AcqRel);
             std::io::Error::new(
                 e.kind(),
                 CauseText(format!("spawning a worker failed: {e}")),
@@ -442,14 +899,26 @@ fn spawn_worker(inner: &Inner) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
+    fn wait_for(mut cond: impl FnMut() -> bool) -> bool {
+        let until = Instant::now() + Duration::from_secs(10);
+        while !cond() {
+            if Instant::now() >= until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        true
+    }
+
     #[test]
     fn runs_jobs_and_returns_results() {
         let ex = Executor::new(2).unwrap();
         let d = Instant::now() + Duration::from_secs(5);
-        match ex.run(|| 40 + 2, d, None) {
-            RunOutcome::Done(v) => assert_eq!(v, 42),
+        match ex.call(|| 40 + 2, d, None) {
+            CallOutcome::Done(v) => assert_eq!(v, 42),
             _ => panic!("expected a result"),
         }
+        assert_eq!(ex.stats().started, 1);
     }
 
     #[test]
@@ -465,8 +934,8 @@ mod tests {
                             std::thread::sleep(Duration::from_millis(2));
                         }
                         let d = Instant::now() + Duration::from_secs(20);
-                        match ex.run(move || t * 1000 + i, d, None) {
-                            RunOutcome::Done(v) => assert_eq!(v, t * 1000 + i),
+                        match ex.call(move || t * 1000 + i, d, None) {
+                            CallOutcome::Done(v) => assert_eq!(v, t * 1000 + i),
                             _ => panic!("job {t}/{i} did not complete"),
                         }
                     }
@@ -477,11 +946,28 @@ mod tests {
             t.join().unwrap();
         }
         assert_eq!(ex.replacement_workers(), 0);
+        let s = ex.stats();
+        assert_eq!((s.started, s.hung, s.queued, s.dropped), (2400, 0, 0, 0));
     }
 
     #[test]
-    fn zero_threads_means_at_least_two() {
-        assert!(Executor::new(0).unwrap().threads() >= 2);
+    fn zero_threads_means_at_least_two_and_bounds_default() {
+        let ex = Executor::new(0).unwrap();
+        assert!(ex.threads() >= 2);
+        let s = ex.stats();
+        assert_eq!(s.max_hung, (8 * s.threads).max(64));
+        assert_eq!(s.max_queued, (64 * s.threads).max(1024));
+        let ex = Executor::with_options(ExecutorOptions {
+            threads: 1,
+            max_hung: 3,
+            max_queued: 5,
+        })
+        .unwrap();
+        let s = ex.stats();
+        assert_eq!(
+            (s.threads, s.max_hung, s.max_queued, s.workers),
+            (1, 3, 5, 1)
+        );
     }
 
     #[test]
@@ -489,93 +975,234 @@ mod tests {
         let ex = Executor::new(1).unwrap();
         let d = Instant::now() + Duration::from_secs(5);
         assert!(matches!(
-            ex.run(|| -> u8 { panic!("boom") }, d, None),
-            RunOutcome::Panicked
+            ex.call(|| -> u8 { panic!("boom") }, d, None),
+            CallOutcome::Panicked
         ));
         // The worker survived the panic.
-        assert!(matches!(ex.run(|| 1, d, None), RunOutcome::Done(1)));
+        assert!(matches!(ex.call(|| 1, d, None), CallOutcome::Done(1)));
+    }
+
+    fn hang(ex: &Executor, release: &crossbeam_channel::Receiver<()>, ms: u64) {
+        let rx = release.clone();
+        let r = ex.call(
+            move || {
+                let _ = rx.recv();
+            },
+            Instant::now() + Duration::from_millis(ms),
+            None,
+        );
+        assert!(matches!(r, CallOutcome::Expired));
     }
 
     #[test]
     fn hung_jobs_are_abandoned_and_replaced() {
         let ex = Executor::new(1).unwrap();
         let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
-        let start = Instant::now();
-        let r = ex.run(
-            move || {
-                let _ = release_rx.recv();
-                1
-            },
-            start + Duration::from_millis(50),
-            None,
-        );
-        assert!(matches!(r, RunOutcome::Expired));
+        hang(&ex, &release_rx, 50);
         assert_eq!(ex.replacement_workers(), 1);
+        assert_eq!(ex.stats().hung, 1);
         // The replacement serves the next job although the first hangs.
-        let r = ex.run(|| 2, Instant::now() + Duration::from_secs(5), None);
-        assert!(matches!(r, RunOutcome::Done(2)));
+        let r = ex.call(|| 2, Instant::now() + Duration::from_secs(5), None);
+        assert!(matches!(r, CallOutcome::Done(2)));
         drop(release_tx); // the hung job returns; its worker retires
-        let until = Instant::now() + Duration::from_secs(5);
-        while ex.replacement_workers() != 0 && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(5));
+        assert!(wait_for(|| ex.replacement_workers() == 0));
+        let s = ex.stats();
+        assert_eq!((s.hung, s.abandoned, s.returned, s.replaced), (0, 1, 1, 1));
+    }
+
+    #[test]
+    fn hung_workers_beyond_max_hung_are_not_replaced_and_new_jobs_fail_fast() {
+        let ex = Executor::with_options(ExecutorOptions {
+            threads: 1,
+            max_hung: 2,
+            max_queued: 0,
+        })
+        .unwrap();
+        let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
+        hang(&ex, &release_rx, 30);
+        hang(&ex, &release_rx, 30);
+        assert_eq!((ex.live_workers(), ex.stats().hung), (3, 2));
+        let pool = ex.pool();
+        assert!(!pool.body_read_refused(7));
+        pool.reader_hung(7);
+        assert!(pool.body_read_refused(7) && !pool.body_read_refused(8));
+        pool.reader_returned(7);
+        assert!(!pool.body_read_refused(7));
+        // The third hung job takes the last healthy worker.
+        hang(&ex, &release_rx, 30);
+        let s = ex.stats();
+        assert_eq!((s.workers, s.hung), (3, 3));
+        assert!(s.saturated());
+        let start = Instant::now();
+        let r = ex.call(|| 1, Instant::now() + Duration::from_secs(20), None);
+        assert!(matches!(r, CallOutcome::Refused(Refusal::Saturated)));
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert_eq!(ex.admission(), Err(Refusal::Saturated));
+        assert_eq!(ex.stats().refused, 3);
+        // Capacity returns when the hung callbacks return.
+        drop(release_tx);
+        assert!(wait_for(|| ex.stats().hung == 0 && ex.live_workers() == 1));
+        let r = ex.call(|| 3, Instant::now() + Duration::from_secs(5), None);
+        assert!(matches!(r, CallOutcome::Done(3)));
+        assert!(!ex.stats().saturated());
+    }
+
+    #[test]
+    fn queued_jobs_are_refused_when_the_last_healthy_worker_hangs() {
+        let ex = Executor::with_options(ExecutorOptions {
+            threads: 1,
+            max_hung: 1,
+            max_queued: 0,
+        })
+        .unwrap();
+        let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
+        hang(&ex, &release_rx, 30); // replaced: one hung, one healthy
+                                    // The healthy worker runs a job that hangs; a second job queues
+                                    // behind it with a long deadline.
+        let (started_tx, started_rx) = crossbeam_channel::bounded::<()>(1);
+        let rx = release_rx.clone();
+        let ex2 = ex.clone();
+        let hung_waiter = std::thread::spawn(move || {
+            ex2.call(
+                move || {
+                    let _ = started_tx.send(());
+                    let _ = rx.recv();
+                },
+                Instant::now() + Duration::from_millis(300),
+                None,
+            )
+        });
+        started_rx.recv().unwrap();
+        let ex3 = ex.clone();
+        let queued_waiter = std::thread::spawn(move || {
+            let start = Instant::now();
+            let r = ex3.call(|| 1, Instant::now() + Duration::from_secs(30), None);
+            (r, start.elapsed())
+        });
+        assert!(wait_for(|| ex.stats().queued == 1));
+        assert!(matches!(hung_waiter.join().unwrap(), CallOutcome::Expired));
+        // The queued job was refused as soon as no healthy worker remained,
+        // long before its own deadline.
+        let (r, took) = queued_waiter.join().unwrap();
+        assert!(matches!(r, CallOutcome::Refused(Refusal::Saturated)));
+        assert!(took < Duration::from_secs(10), "took {took:?}");
+        assert_eq!(ex.stats().queued, 0);
+        drop(release_tx);
+        assert!(wait_for(|| ex.stats().hung == 0));
+    }
+
+    #[test]
+    fn queue_bound_refuses_jobs_beyond_max_queued() {
+        let ex = Executor::with_options(ExecutorOptions {
+            threads: 1,
+            max_hung: 4,
+            max_queued: 1,
+        })
+        .unwrap();
+        let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
+        let (started_tx, started_rx) = crossbeam_channel::bounded::<()>(1);
+        let ex2 = ex.clone();
+        let busy = std::thread::spawn(move || {
+            ex2.call(
+                move || {
+                    let _ = started_tx.send(());
+                    let _ = release_rx.recv();
+                },
+                Instant::now() + Duration::from_secs(30),
+                None,
+            )
+        });
+        started_rx.recv().unwrap();
+        let ex3 = ex.clone();
+        let queued = std::thread::spawn(move || {
+            ex3.call(|| 1, Instant::now() + Duration::from_secs(30), None)
+        });
+        assert!(wait_for(|| ex.stats().queued == 1));
+        let r = ex.call(|| 2, Instant::now() + Duration::from_secs(30), None);
+        assert!(matches!(r, CallOutcome::Refused(Refusal::QueueFull)));
+        drop(release_tx);
+        assert!(matches!(busy.join().unwrap(), CallOutcome::Done(())));
+        assert!(matches!(queued.join().unwrap(), CallOutcome::Done(1)));
+    }
+
+    #[test]
+    fn jobs_given_up_before_they_start_are_dropped_at_once() {
+        struct Held(Arc<AtomicUsize>);
+        impl Drop for Held {
+            fn drop(&mut self) {
+                self.0.fetch_add(1, Ordering::SeqCst);
+            }
         }
-        assert_eq!(ex.replacement_workers(), 0);
+        let ex = Executor::new(1).unwrap();
+        let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
+        let (started_tx, started_rx) = crossbeam_channel::bounded::<()>(1);
+        let ex2 = ex.clone();
+        let busy = std::thread::spawn(move || {
+            ex2.call(
+                move || {
+                    let _ = started_tx.send(());
+                    let _ = release_rx.recv();
+                },
+                Instant::now() + Duration::from_secs(30),
+                None,
+            )
+        });
+        started_rx.recv().unwrap();
+        let dropped = Arc::new(AtomicUsize::new(0));
+        for _ in 0..10 {
+            let held = Held(dropped.clone());
+            let r = ex.call(
+                move || drop(held),
+                Instant::now() + Duration::from_millis(20),
+                None,
+            );
+            assert!(matches!(r, CallOutcome::Expired));
+        }
+        // Released when given up, while the only worker is still busy.
+        assert_eq!(dropped.load(Ordering::SeqCst), 10);
+        let s = ex.stats();
+        assert_eq!((s.queued, s.dropped, s.started), (0, 10, 1));
+        drop(release_tx);
+        assert!(matches!(busy.join().unwrap(), CallOutcome::Done(())));
     }
 
     #[test]
     fn dropping_the_last_clone_stops_idle_workers_without_waiting_for_running_ones() {
         let ex = Executor::new(2).unwrap();
-        let counters = ex.inner.queue.clone();
+        let pool = ex.pool();
         assert_eq!(ex.live_workers(), 2);
         let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
-        let r = ex.run(
-            move || {
-                let _ = release_rx.recv();
-            },
-            Instant::now() + Duration::from_millis(30),
-            None,
-        );
-        assert!(matches!(r, RunOutcome::Expired));
+        hang(&ex, &release_rx, 30);
         let clone = ex.clone();
         drop(ex);
         assert_eq!(clone.live_workers(), 3); // a clone keeps the pool
         let start = Instant::now();
         drop(clone); // does not wait for the hung callback
         assert!(start.elapsed() < Duration::from_millis(500));
-        let until = Instant::now() + Duration::from_secs(5);
-        while counters.live.load(Ordering::Acquire) != 1 && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        assert_eq!(
-            counters.live.load(Ordering::Acquire),
-            1,
+        assert!(
+            wait_for(|| pool.live.load(Ordering::Acquire) == 1),
             "idle workers stopped"
         );
         drop(release_tx);
-        let until = Instant::now() + Duration::from_secs(5);
-        while counters.live.load(Ordering::Acquire) != 0 && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        assert_eq!(counters.live.load(Ordering::Acquire), 0);
+        assert!(wait_for(|| pool.live.load(Ordering::Acquire) == 0));
     }
 
     #[test]
     fn cancellation_wakes_the_waiter() {
         let ex = Executor::new(1).unwrap();
-        let token = crate::scope::CancelToken::new();
-        let sub = token.subscribe();
+        let token = CancelToken::new();
         let t2 = token.clone();
         let canceller = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(30));
             t2.cancel();
         });
         let start = Instant::now();
-        let r = ex.run(
+        let r = ex.call(
             || std::thread::sleep(Duration::from_millis(600)),
             start + Duration::from_secs(20),
-            Some(sub.receiver()),
+            Some(&token),
         );
-        assert!(matches!(r, RunOutcome::Canceled));
+        assert!(matches!(r, CallOutcome::Canceled));
         assert!(start.elapsed() < Duration::from_secs(5));
         canceller.join().unwrap();
     }

@@ -38,7 +38,7 @@ pub use completion::{
     CompletionSink, ResourceCompleter,
 };
 pub use error::{CallbackError, Failure, FailureKind};
-pub use executor::Executor;
+pub use executor::{Executor, ExecutorOptions, ExecutorStats};
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
 pub use plan::{

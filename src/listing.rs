@@ -22,8 +22,10 @@ use std::time::Duration;
 
 use crate::cursor::{self, Binding, Method};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
+use crate::executor::{CallOutcome, Executor};
 use crate::limits::PAGE_ENVELOPE_BYTES;
-use crate::registry::Resources;
+use crate::policy::ResourcePolicy;
+use crate::registry::{ResourceBinding, Resources};
 use crate::scope::{CancelToken, RequestData, RequestScope};
 
 /// Per-call options of a list page.
@@ -42,6 +44,10 @@ pub struct ListOptions {
     pub cancel: Option<CancelToken>,
     /// Opaque data handed to every callback.
     pub request_data: Option<RequestData>,
+    /// Worker pool running the page's `discover` callbacks (`None` = inline
+    /// on the calling thread). With an executor the call returns by its
+    /// deadline whatever `discover` does (see [`Resources::list`]).
+    pub executor: Option<Executor>,
 }
 
 /// One list page: the MCP list result JSON and the next cursor.
@@ -93,6 +99,15 @@ impl Resources {
     /// `policy`; a visible description too large for an empty page is
     /// `size`; cancellation is `canceled`; a passed deadline is
     /// `deadline_exceeded`.
+    ///
+    /// With an executor in the options the `discover` callbacks run on a
+    /// worker and this call returns by its deadline (`deadline_exceeded`)
+    /// or at once on cancellation (`canceled`) whatever they do; a
+    /// `discover` still running is abandoned (it keeps running, its result
+    /// is discarded, the registry's tables stay alive until it returns). A
+    /// saturated executor fails the call at once with `policy` (private
+    /// cause "executor saturated"). Without one, `discover` runs on the
+    /// calling thread and the deadline is checked between callbacks.
     pub fn list(&self, options: &ListOptions) -> Result<Page, Failure> {
         self.list_page(Method::Resources, options)
     }
@@ -118,6 +133,11 @@ impl Resources {
         if options.scope_key.is_empty() {
             return Err(Failure::request("list scope key must not be empty"));
         }
+        if let Some(executor) = &options.executor {
+            executor
+                .admission()
+                .map_err(|why| why.failure(FailureKind::Policy))?;
+        }
         let (order, field) = match method {
             Method::Resources => (self.resource_order(), "resources"),
             Method::Templates => (self.template_order(), "resourceTemplates"),
@@ -141,45 +161,52 @@ impl Resources {
             n => n.min(limits.max_page_size),
         };
         let budget = limits.max_page_bytes - PAGE_ENVELOPE_BYTES;
-        let bindings = self.bindings();
-        let policy = self.policy();
-        let call = scope.call();
-
-        let mut admitted: Vec<&str> = Vec::with_capacity(page_size.min(order.len() - start));
-        let mut used = 0u64;
-        let mut position = start;
-        while position < order.len() && admitted.len() < page_size {
-            scope.check()?;
-            let definition = bindings[order[position]].definition();
-            let discovered = catch_unwind(AssertUnwindSafe(|| policy.discover(&call, definition)))
-                .map_err(|_| {
-                    Failure::new(FailureKind::Policy)
-                        .caused_by(CauseText("discover callback panicked".into()))
-                })?;
-            match discovered {
-                Ok(()) => {}
-                Err(CallbackError::Unavailable) => {
-                    position += 1;
-                    continue;
+        let found = match &options.executor {
+            None => scan(
+                self.policy().as_ref(),
+                self.bindings(),
+                order,
+                &scope,
+                start,
+                page_size,
+                budget,
+            )?,
+            Some(executor) => {
+                let (bindings, order) = self.shared_order(method == Method::Templates);
+                let policy = self.policy().clone();
+                let job_scope = scope.clone();
+                let job = move || {
+                    scan(
+                        policy.as_ref(),
+                        &bindings,
+                        &order,
+                        &job_scope,
+                        start,
+                        page_size,
+                        budget,
+                    )
+                };
+                match executor.call(job, scope.deadline(), scope.cancel_token()) {
+                    CallOutcome::Done(r) => r?,
+                    CallOutcome::Panicked => {
+                        return Err(Failure::new(FailureKind::Policy)
+                            .caused_by(CauseText("the listing job panicked".into())))
+                    }
+                    CallOutcome::Canceled => return Err(Failure::new(FailureKind::Canceled)),
+                    CallOutcome::Expired => {
+                        return Err(Failure::new(FailureKind::DeadlineExceeded))
+                    }
+                    CallOutcome::Refused(why) => return Err(why.failure(FailureKind::Policy)),
                 }
-                Err(e) => return Err(Failure::new(FailureKind::Policy).caused_by(e)),
             }
-            let description = definition.json();
-            let cost = description.len() as u64 + 1;
-            if used + cost > budget {
-                if admitted.is_empty() {
-                    return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
-                        "a visible description does not fit an empty list page".into(),
-                    )));
-                }
-                // Rechecked on the next page.
-                break;
-            }
-            used += cost;
-            admitted.push(description);
-            position += 1;
-        }
+        };
         scope.check()?;
+        let Scan {
+            admitted,
+            used,
+            position,
+        } = found;
+        let bindings = self.bindings();
 
         let next_cursor =
             (position < order.len()).then(|| sealer.issue(binding, position as u64, now_ms));
@@ -191,11 +218,11 @@ impl Resources {
         json.push_str("{\"");
         json.push_str(field);
         json.push_str("\":[");
-        for (i, description) in admitted.iter().enumerate() {
+        for (i, &b) in admitted.iter().enumerate() {
             if i > 0 {
                 json.push(',');
             }
-            json.push_str(description);
+            json.push_str(bindings[b].definition().json());
         }
         json.push(']');
         if let Some(c) = &next_cursor {
@@ -211,4 +238,64 @@ impl Resources {
             len: admitted.len(),
         })
     }
+}
+
+/// What one page admits: binding indices in order, the bytes they cost
+/// (descriptions plus one separator each), and where the next page starts.
+struct Scan {
+    admitted: Vec<usize>,
+    used: u64,
+    position: usize,
+}
+
+/// Visits `order` from `start`, asking `discover` for each candidate,
+/// until the page is full (`page_size` descriptions or `budget` bytes).
+fn scan(
+    policy: &dyn ResourcePolicy,
+    bindings: &[ResourceBinding],
+    order: &[usize],
+    scope: &RequestScope,
+    start: usize,
+    page_size: usize,
+    budget: u64,
+) -> Result<Scan, Failure> {
+    let call = scope.call();
+    let mut admitted: Vec<usize> = Vec::with_capacity(page_size.min(order.len() - start));
+    let mut used = 0u64;
+    let mut position = start;
+    while position < order.len() && admitted.len() < page_size {
+        scope.check()?;
+        let definition = bindings[order[position]].definition();
+        let discovered = catch_unwind(AssertUnwindSafe(|| policy.discover(&call, definition)))
+            .map_err(|_| {
+                Failure::new(FailureKind::Policy)
+                    .caused_by(CauseText("discover callback panicked".into()))
+            })?;
+        match discovered {
+            Ok(()) => {}
+            Err(CallbackError::Unavailable) => {
+                position += 1;
+                continue;
+            }
+            Err(e) => return Err(Failure::new(FailureKind::Policy).caused_by(e)),
+        }
+        let cost = definition.json().len() as u64 + 1;
+        if used + cost > budget {
+            if admitted.is_empty() {
+                return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
+                    "a visible description does not fit an empty list page".into(),
+                )));
+            }
+            // Rechecked on the next page.
+            break;
+        }
+        used += cost;
+        admitted.push(order[position]);
+        position += 1;
+    }
+    Ok(Scan {
+        admitted,
+        used,
+        position,
+    })
 }

@@ -602,11 +602,11 @@ impl ResourcesBuilder {
         };
 
         Ok(Resources {
-            bindings: self.bindings,
+            bindings: Arc::new(self.bindings),
             exact,
             index,
-            resource_order,
-            template_order,
+            resource_order: Arc::new(resource_order),
+            template_order: Arc::new(template_order),
             policy,
             limits,
             revision,
@@ -715,11 +715,13 @@ fn system_clock_ms() -> u64 {
 /// An immutable registry. `Send + Sync`; share it behind an `Arc`.
 /// It owns no thread, listener or background job.
 pub struct Resources {
-    bindings: Vec<ResourceBinding>,
+    /// Shared (like the orders) so that a listing running on an executor
+    /// can own what it visits.
+    bindings: Arc<Vec<ResourceBinding>>,
     exact: ExactIndex,
     index: TemplateIndex,
-    resource_order: Vec<usize>,
-    template_order: Vec<usize>,
+    resource_order: Arc<Vec<usize>>,
+    template_order: Arc<Vec<usize>>,
     policy: Arc<dyn ResourcePolicy>,
     limits: Limits,
     revision: [u8; 32],
@@ -774,6 +776,19 @@ impl Resources {
     /// Template bindings sorted by template then name (binding indices).
     pub fn template_order(&self) -> &[usize] {
         &self.template_order
+    }
+
+    /// The bindings and one of the two orders, owned (for a listing job).
+    pub(crate) fn shared_order(
+        &self,
+        templates: bool,
+    ) -> (Arc<Vec<ResourceBinding>>, Arc<Vec<usize>>) {
+        let order = if templates {
+            &self.template_order
+        } else {
+            &self.resource_order
+        };
+        (self.bindings.clone(), order.clone())
     }
 
     /// The content revision: SHA-256 of the canonical registered

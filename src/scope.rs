@@ -18,12 +18,12 @@ struct CancelInner {
     wake: Condvar,
 }
 
-/// Channels woken by `cancel`, so that a waiter can wait on a result
-/// channel and on cancellation at once.
+/// Waiters woken by `cancel`, so that a waiter can wait on a result and
+/// on cancellation at once.
 #[derive(Default)]
 struct Subscribers {
     next_id: u64,
-    list: Vec<(u64, crossbeam_channel::Sender<()>)>,
+    list: Vec<(u64, std::thread::Thread)>,
 }
 
 /// A cancellation token. Cloning shares the token; `cancel` is safe from any
@@ -51,28 +51,24 @@ impl CancelToken {
     pub fn cancel(&self) {
         self.inner.canceled.store(true, Ordering::SeqCst);
         let guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
-        for (_, tx) in &guard.list {
-            let _ = tx.try_send(());
+        for (_, waiter) in &guard.list {
+            waiter.unpark();
         }
         self.inner.wake.notify_all();
     }
 
-    /// A subscription whose receiver gets a message when the token is
-    /// cancelled (at once if it already is). Dropping it unsubscribes.
-    pub(crate) fn subscribe(&self) -> CancelSubscription {
-        let (tx, rx) = crossbeam_channel::bounded(1);
+    /// A subscription that unparks `waiter` when the token is cancelled
+    /// (the waiter checks [`is_canceled`](Self::is_canceled) after every
+    /// wake-up). Dropping it unsubscribes.
+    pub(crate) fn subscribe_thread(&self, waiter: std::thread::Thread) -> CancelSubscription {
         let mut guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
         let id = guard.next_id;
         guard.next_id += 1;
-        if self.is_canceled() {
-            let _ = tx.try_send(());
-        }
-        guard.list.push((id, tx));
+        guard.list.push((id, waiter));
         drop(guard);
         CancelSubscription {
             token: self.clone(),
             id,
-            rx,
         }
     }
 
@@ -101,19 +97,11 @@ impl CancelToken {
     }
 }
 
-/// A registration with a [`CancelToken`]: its receiver is woken when the
+/// A registration with a [`CancelToken`]: its thread is unparked when the
 /// token is cancelled.
 pub(crate) struct CancelSubscription {
     token: CancelToken,
     id: u64,
-    rx: crossbeam_channel::Receiver<()>,
-}
-
-impl CancelSubscription {
-    /// Receives one message once the token is cancelled.
-    pub(crate) fn receiver(&self) -> &crossbeam_channel::Receiver<()> {
-        &self.rx
-    }
 }
 
 impl Drop for CancelSubscription {

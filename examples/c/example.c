@@ -4,10 +4,13 @@
  * It registers an exact resource (config://app/settings) and a template
  * (project://acme/{id}/report) that resolves to a bundle of three items, with a
  * policy; reads a complete bundle and a partial one; then lists resources
- * page by page with a cursor, and lists templates.
+ * page by page with a cursor, and lists templates. Last, a configuration
+ * reload: a request thread keeps reading while the main thread swaps in a
+ * new registry.
  *
  * Build and run: bash scripts/c-example.sh
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -142,6 +145,118 @@ static void read_and_print(const mcpr_resources *r, const char *uri) {
     mcpr_bundle_free(bundle);
 }
 
+/* ------------------------------------------------------------------ configuration reload
+ * The host keeps its current registry in one pointer guarded by its own
+ * lock. A request retains the registry under that lock, calls, and frees
+ * its reference; a reload builds the new registry, swaps the pointer under
+ * the lock and frees the old reference. Requests still running on the old
+ * registry finish on it; its tables' release callbacks run once the last
+ * of them is done. (Each mcpr_read/mcpr_list also holds its own reference
+ * while it runs, but the pointer it is given must be a live reference when
+ * it is called: hence the retain under the lock, never a bare read of
+ * `current`.) */
+static pthread_mutex_t current_lock = PTHREAD_MUTEX_INITIALIZER;
+static mcpr_resources *current;
+
+static mcpr_resources *acquire_current(void) {
+    pthread_mutex_lock(&current_lock);
+    mcpr_resources *r = mcpr_resources_retain(current);
+    pthread_mutex_unlock(&current_lock);
+    return r; /* the request's own reference: free it when done */
+}
+
+static void install(mcpr_resources *next) {
+    pthread_mutex_lock(&current_lock);
+    mcpr_resources *old = current;
+    current = next;
+    pthread_mutex_unlock(&current_lock);
+    mcpr_resources_free(old); /* requests still using it hold their own */
+}
+
+/* One generation of the configuration: config://app/flags serves its text. */
+static mcpr_cb_result flags_read(void *ud, const mcpr_call *call, const mcpr_target *t,
+                                 mcpr_payload_builder *out) {
+    (void)call;
+    (void)t;
+    return mcpr_payload_set_text(out, str("application/json"), str(ud), NULL) == MCPR_OK ? MCPR_CB_OK
+                                                                                        : MCPR_CB_FAILED;
+}
+
+static void flags_release(void *ud) { printf("released the registry serving %s\n", (const char *)ud); }
+
+static mcpr_resources *build_generation(const mcpr_policy_callbacks *policy, const char *flags) {
+    mcpr_binding_callbacks cb = {(void *)flags, mcpr_resolve_single, flags_read, flags_release};
+    mcpr_builder *b = mcpr_builder_new();
+    mcpr_resources *r = NULL;
+    if (mcpr_builder_set_policy(b, policy, NULL) != MCPR_OK ||
+        mcpr_builder_add(b, str("{\"uri\":\"config://app/flags\",\"name\":\"flags\"}"), &cb, NULL) != MCPR_OK ||
+        mcpr_builder_build(b, &r, NULL) != MCPR_OK)
+        r = NULL;
+    mcpr_builder_free(b);
+    return r;
+}
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int served[2]; /* reads answered by gen-1 and by gen-2 */
+    bool finished;
+} request_stats;
+
+/* A request thread: reads config://app/flags through the current registry
+ * until gen-2 has answered three times. */
+static void *request_thread(void *arg) {
+    request_stats *st = arg;
+    for (;;) {
+        mcpr_resources *r = acquire_current();
+        mcpr_bundle *bundle = NULL;
+        int gen = -1;
+        if (mcpr_read(r, str("config://app/flags"), NULL, &bundle, NULL) == MCPR_OK) {
+            char json[256];
+            mcpr_str j = mcpr_bundle_json(bundle);
+            snprintf(json, sizeof json, "%.*s", (int)j.len, j.ptr);
+            gen = strstr(json, "gen-2") ? 1 : 0;
+            mcpr_bundle_free(bundle);
+        }
+        mcpr_resources_free(r);
+        pthread_mutex_lock(&st->mu);
+        if (gen >= 0) st->served[gen]++;
+        bool done = gen < 0 || st->served[1] >= 3;
+        st->finished = done;
+        pthread_cond_signal(&st->cv);
+        pthread_mutex_unlock(&st->mu);
+        if (done) return NULL;
+    }
+}
+
+static int reload_demo(const mcpr_policy_callbacks *policy) {
+    printf("\n== configuration reload\n");
+    current = build_generation(policy, "{\"generation\":\"gen-1\"}");
+    mcpr_resources *next = build_generation(policy, "{\"generation\":\"gen-2\"}");
+    if (!current || !next) {
+        printf("reload demo: build failed\n");
+        install(NULL);
+        mcpr_resources_free(next);
+        return 1;
+    }
+    request_stats st = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, {0, 0}, false};
+    pthread_t requests;
+    if (pthread_create(&requests, NULL, request_thread, &st) != 0) {
+        install(NULL);
+        mcpr_resources_free(next);
+        return 1;
+    }
+    /* let gen-1 answer a few requests, then reload while they keep coming */
+    pthread_mutex_lock(&st.mu);
+    while (st.served[0] < 3 && !st.finished) pthread_cond_wait(&st.cv, &st.mu);
+    pthread_mutex_unlock(&st.mu);
+    install(next);
+    pthread_join(requests, NULL);
+    printf("reads answered by gen-1: %d, by gen-2: %d\n", st.served[0], st.served[1]);
+    install(NULL); /* shutting down: the last reference goes */
+    return st.served[1] == 3 ? 0 : 1;
+}
+
 int main(void) {
     printf("mcp_resources %s\n", mcpr_version());
 
@@ -212,8 +327,10 @@ int main(void) {
     if (mcpr_list_templates(r, &lo, &page, NULL) == MCPR_OK) PRINT_STR("page: ", mcpr_page_json(page));
     mcpr_page_free(page);
 
-    /* 4. Release the registry (reads in flight elsewhere keep their own
+    /* 4. Release the registry (requests in flight elsewhere keep their own
      *    references, taken with mcpr_resources_retain). */
     mcpr_resources_free(r);
-    return 0;
+
+    /* 5. Swap registries while requests run. */
+    return reload_demo(&policy_cb);
 }

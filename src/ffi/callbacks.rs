@@ -114,16 +114,20 @@ struct PayloadState {
 ///
 /// `resolve` and `read` are required; `release` is optional. `resolve` and
 /// `read` may be called concurrently from many reads on any thread, with
-/// the same `user_data`; `resolve` runs on the calling thread of
-/// `mcpr_read`, `read` on that thread or on an executor worker. A body read
-/// abandoned at its item deadline keeps running on its worker: its result
-/// is discarded. Callbacks should not throw: a C++ exception escaping one is
+/// the same `user_data`; they run on the calling thread of `mcpr_read`, or
+/// on an executor worker when the read is given an executor. There, a
+/// callback still running at its deadline (the item deadline for `read`,
+/// the read deadline for `resolve`) or on cancellation is abandoned: it
+/// keeps running on its worker, its result is discarded, and its views
+/// stay valid until it returns. Callbacks should not throw: a C++ exception escaping one is
 /// stopped inside the library (current Rust aborts the process), never
 /// reaching the caller; `longjmp` out of a callback is undefined behaviour.
 ///
 /// `release(user_data)` runs exactly once, on any thread, if and only if
 /// `mcpr_builder_add` succeeded, after the last call into this table has
-/// returned (an abandoned reader still running included): when the
+/// returned, and after any abandoned callback of a read or listing on an
+/// executor that involves this binding (a reader, or a policy callback)
+/// has returned: when the
 /// builder is freed without building, when a build fails, or when the last
 /// reference to the registry goes away.
 #[repr(C)]
@@ -194,7 +198,11 @@ pub struct mcpr_binding_callbacks {
 /// All three callbacks are required; `release` is optional. They may be
 /// called concurrently from many reads and listings on any thread, with the
 /// same `user_data`; they run on the thread calling `mcpr_read`,
-/// `mcpr_list` or `mcpr_list_templates`. Callbacks should not throw (see
+/// `mcpr_list` or `mcpr_list_templates`, or on an executor worker when the
+/// call is given an executor. There, a callback still running at the call's
+/// deadline or on cancellation is abandoned: it keeps running, its result
+/// is discarded, its views stay valid until it returns, and `release` runs
+/// after it returns. Callbacks should not throw (see
 /// `mcpr_binding_callbacks`); `longjmp` out of one is undefined behaviour. `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial;
 /// any other failure (and any failure of `visibility`) fails the whole call
 /// with `MCPR_POLICY`.

@@ -41,5 +41,6 @@ pub use complete::{
     mcpr_completion_request,
 };
 pub use run::{
-    mcpr_bundle, mcpr_cancel, mcpr_executor, mcpr_list_options, mcpr_page, mcpr_read_options,
+    mcpr_bundle, mcpr_cancel, mcpr_executor, mcpr_executor_options, mcpr_executor_stats,
+    mcpr_list_options, mcpr_page, mcpr_read_options,
 };

@@ -9,14 +9,15 @@ use super::boundary::{
 };
 use super::builder::mcpr_resources;
 use super::callbacks::HostPtr;
-use crate::executor::Executor;
+use crate::executor::{Executor, ExecutorOptions};
 use crate::listing::{ListOptions, Page};
 use crate::read::{ReadOptions, ResourceBundle};
 use crate::scope::{CancelToken, RequestData};
 
-/// A worker pool for body reads, created by the host and shareable by many
-/// registries and reads at once (any thread). Free with
-/// `mcpr_executor_free`.
+/// A worker pool running the callbacks of reads and listings, created by
+/// the host and shareable by many registries, reads and listings at once
+/// (any thread). A call given an executor returns by its deadline whatever
+/// its callbacks do (see `mcpr_read`). Free with `mcpr_executor_free`.
 pub struct mcpr_executor {
     inner: Executor,
 }
@@ -60,9 +61,12 @@ pub struct mcpr_read_options {
     /// and let the reader drop its reference), or body readers must not use
     /// it.
     pub request_data: *mut c_void,
-    /// Optional worker pool for body reads (NULL = body reads run inline on
-    /// the calling thread, and item timeouts only take effect when readers
-    /// honour `mcpr_call_is_canceled`).
+    /// Optional worker pool running this read's callbacks. NULL = every
+    /// callback runs inline on the calling thread, and the read and item
+    /// deadlines only take effect between callbacks and through callbacks
+    /// that honour `mcpr_call_is_canceled`. With an executor, `mcpr_read`
+    /// returns by the read deadline whatever any callback does (see
+    /// `mcpr_read`).
     pub executor: *const mcpr_executor,
 }
 
@@ -84,18 +88,273 @@ pub struct mcpr_list_options {
     /// Optional cancellation token.
     pub cancel: *const mcpr_cancel,
     /// Handed to every policy callback of this call via
-    /// `mcpr_call_request_data`.
+    /// `mcpr_call_request_data` (on an executor worker when `executor` is
+    /// set; an abandoned `discover` may still see it after the call
+    /// returned, as with `mcpr_read_options.request_data`).
     pub request_data: *mut c_void,
+    /// Optional worker pool running this call's `discover` callbacks. NULL
+    /// = inline on the calling thread (the deadline is checked between
+    /// callbacks). With an executor the call returns by its deadline
+    /// (`MCPR_DEADLINE_EXCEEDED`), or promptly on cancellation
+    /// (`MCPR_CANCELED`), whatever `discover` does; a saturated executor
+    /// fails it at once with `MCPR_POLICY` (cause "executor saturated").
+    pub executor: *const mcpr_executor,
+}
+
+/// Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
+/// Zero fields mean the defaults.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_executor_options)` (or fill
+/// the struct with `mcpr_executor_options_init`). Later versions may
+/// append fields; the library reads only the fields that lie within
+/// `struct_size`, and the others take their defaults, so a program built
+/// against an older header keeps working.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mcpr_executor_options {
+    /// `sizeof(mcpr_executor_options)` as the caller compiled it (at least
+    /// `sizeof(size_t)`, at most 4096; else `MCPR_INVALID_ARGUMENT`).
+    pub struct_size: usize,
+    /// Regular workers (0 = the available cores, at least 2; at most
+    /// `MCPR_MAX_EXECUTOR_THREADS`).
+    pub threads: usize,
+    /// Most workers hung in abandoned callbacks that are replaced by new
+    /// ones (0 = max(8 x threads, 64); at most `MCPR_MAX_EXECUTOR_HUNG`).
+    /// Once this many are hung, new body reads of a binding that already
+    /// has a hung reader fail at once as `read_failed` items (private cause
+    /// "executor saturated"); other bindings are still read. The executor
+    /// never has more than `threads + max_hung` threads.
+    pub max_hung: usize,
+    /// Most calls waiting for a worker at once (0 = max(64 x threads,
+    /// 1024)); further calls fail at once, as when saturated.
+    pub max_queued: usize,
+}
+
+/// A snapshot of an executor's state and counters, filled by
+/// `mcpr_executor_get_stats`. Counters count since the executor was created.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_executor_stats)` before the
+/// call. Later versions may append fields; the library writes only the
+/// fields that lie entirely within `struct_size` and leaves `struct_size`
+/// and any further bytes untouched.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mcpr_executor_stats {
+    /// `sizeof(mcpr_executor_stats)` as the caller compiled it (set by the
+    /// caller; at least `sizeof(size_t)`, at most 4096).
+    pub struct_size: usize,
+    /// Regular workers (the configured count).
+    pub threads: u64,
+    /// The hung-worker bound in effect.
+    pub max_hung: u64,
+    /// The queue bound in effect.
+    pub max_queued: u64,
+    /// Worker threads alive (regular, replacements and hung ones).
+    pub workers: u64,
+    /// Workers running a call's job whose caller still waits for it.
+    pub busy: u64,
+    /// Workers running an abandoned callback (hung until it returns). The
+    /// executor is saturated when `hung >= max_hung` (body reads of a
+    /// binding with a hung reader fail at once), and refuses every new
+    /// call when `hung == workers`.
+    pub hung: u64,
+    /// Jobs (one per read or listing, plus one per continuation after an
+    /// abandoned body read) waiting for a worker.
+    pub queued: u64,
+    /// Jobs started on a worker.
+    pub started: u64,
+    /// Running jobs abandoned by their caller (deadline or cancellation).
+    pub abandoned: u64,
+    /// Abandoned jobs whose callback has since returned.
+    pub returned: u64,
+    /// Jobs dropped before they started (their caller gave up, or their
+    /// deadline passed while they waited), with everything they held.
+    pub dropped: u64,
+    /// Saturation refusals: calls failed at once and body reads failed at
+    /// once because the executor was saturated or its queue full.
+    pub refused: u64,
+    /// Workers started to replace hung ones.
+    pub replaced: u64,
 }
 
 /// Most workers `mcpr_executor_new` accepts (a larger count is
 /// `MCPR_INVALID_ARGUMENT`).
 pub const MCPR_MAX_EXECUTOR_THREADS: usize = 1024;
 
+/// Largest `mcpr_executor_options.max_hung` accepted (a larger bound is
+/// `MCPR_INVALID_ARGUMENT`).
+pub const MCPR_MAX_EXECUTOR_HUNG: usize = 16384;
+
+/// Largest `struct_size` accepted by the executor option and statistics
+/// calls (a guard against an uninitialised size).
+const MAX_STRUCT_SIZE: usize = 4096;
+
+/// Fills `*o` with the defaults (every bound 0) and `struct_size =
+/// sizeof(mcpr_executor_options)`. Ignores NULL.
+///
+/// # Safety
+/// `o` is NULL or valid for one write of an `mcpr_executor_options`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_executor_options_init(o: *mut mcpr_executor_options) {
+    guard(|| {
+        if !o.is_null() {
+            let v = mcpr_executor_options {
+                struct_size: std::mem::size_of::<mcpr_executor_options>(),
+                threads: 0,
+                max_hung: 0,
+                max_queued: 0,
+            };
+            // SAFETY: `o` is non-null and valid for one write.
+            unsafe { o.write(v) };
+        }
+    })
+}
+
+/// Checks a caller's `struct_size`.
+fn struct_size(n: usize) -> Result<usize, Error> {
+    if n < std::mem::size_of::<usize>() || n > MAX_STRUCT_SIZE {
+        return Err(Error::argument(
+            "struct_size must be sizeof the struct (at least sizeof(size_t), at most 4096)",
+        ));
+    }
+    Ok(n)
+}
+
+/// Reads the executor options that lie within their `struct_size`.
+///
+/// # Safety
+/// `o` is non-null and points at `o.struct_size` readable bytes.
+unsafe fn read_executor_options(o: *const mcpr_executor_options) -> Result<ExecutorOptions, Error> {
+    // SAFETY: `o` is non-null and its first field is readable.
+    let size = struct_size(unsafe { std::ptr::addr_of!((*o).struct_size).read_unaligned() })?;
+    let field = |offset: usize| -> usize {
+        if offset + std::mem::size_of::<usize>() > size {
+            return 0;
+        }
+        // SAFETY: the field lies within the `size` readable bytes.
+        unsafe { o.cast::<u8>().add(offset).cast::<usize>().read_unaligned() }
+    };
+    use std::mem::offset_of;
+    let options = ExecutorOptions {
+        threads: field(offset_of!(mcpr_executor_options, threads)),
+        max_hung: field(offset_of!(mcpr_executor_options, max_hung)),
+        max_queued: field(offset_of!(mcpr_executor_options, max_queued)),
+    };
+    if options.threads > MCPR_MAX_EXECUTOR_THREADS {
+        return Err(Error::argument(
+            "executor thread count is impossible (at most 1024)",
+        ));
+    }
+    if options.max_hung > MCPR_MAX_EXECUTOR_HUNG {
+        return Err(Error::argument(
+            "executor max_hung is impossible (at most 16384)",
+        ));
+    }
+    Ok(options)
+}
+
+/// A new executor sized and bounded by `*opt` (NULL = all defaults, as
+/// `mcpr_executor_new(0, ...)`; the options are read during the call
+/// only). On success `*out` receives it (owned by the caller, free with
+/// `mcpr_executor_free`; shareable by any number of threads, registries,
+/// reads and listings). An impossible
+/// `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
+/// failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
+///
+/// # Safety
+/// `opt` is NULL or points at `opt->struct_size` readable bytes; `out`
+/// and `err` are NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_executor_new_with(
+    opt: *const mcpr_executor_options,
+    out: *mut *mut mcpr_executor,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        need_out(out)?;
+        let options = if opt.is_null() {
+            ExecutorOptions::default()
+        } else {
+            // SAFETY: `opt` is non-null and readable for its struct_size.
+            unsafe { read_executor_options(opt) }?
+        };
+        let inner = Executor::with_options(options)?;
+        // SAFETY: `out` is non-null (checked) and valid for one write.
+        unsafe { write_out(out, Box::into_raw(Box::new(mcpr_executor { inner }))) };
+        Ok(())
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
+/// Fills `*out` with a snapshot of the executor's state and counters
+/// (the fields lying entirely within `out->struct_size`, which the caller
+/// sets). Any thread, at any time while the handle is alive; the fields
+/// are read one by one, so a snapshot taken while calls run may be
+/// slightly inconsistent. NULL `e` or `out`, or an impossible
+/// `struct_size`, is `MCPR_INVALID_ARGUMENT` (nothing written).
+///
+/// # Safety
+/// `e` is NULL or a live executor; `out` is NULL or points at
+/// `out->struct_size` writable bytes; `err` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_executor_get_stats(
+    e: *const mcpr_executor,
+    out: *mut mcpr_executor_stats,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        // SAFETY: `e` is NULL or live (caller's guarantee).
+        let e = unsafe { e.as_ref() }.ok_or_else(|| Error::argument("executor is NULL"))?;
+        need_out(out)?;
+        // SAFETY: `out` is non-null and its first field is readable.
+        let size = struct_size(unsafe { std::ptr::addr_of!((*out).struct_size).read_unaligned() })?;
+        let s = e.inner.stats();
+        let n = |v: usize| v as u64;
+        let full = mcpr_executor_stats {
+            struct_size: size,
+            threads: n(s.threads),
+            max_hung: n(s.max_hung),
+            max_queued: n(s.max_queued),
+            workers: n(s.workers),
+            busy: n(s.busy),
+            hung: n(s.hung),
+            queued: n(s.queued),
+            started: s.started,
+            abandoned: s.abandoned,
+            returned: s.returned,
+            dropped: s.dropped,
+            refused: s.refused,
+            replaced: s.replaced,
+        };
+        // Every field after `struct_size` is a u64: write the whole ones
+        // that fit.
+        let first = std::mem::offset_of!(mcpr_executor_stats, threads);
+        let end = size.min(std::mem::size_of::<mcpr_executor_stats>());
+        if end > first {
+            let len = (end - first) / 8 * 8;
+            // SAFETY: `out` has `size >= first + len` writable bytes;
+            // `full` is a local of at least that size; they do not overlap.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    (&full as *const mcpr_executor_stats)
+                        .cast::<u8>()
+                        .add(first),
+                    out.cast::<u8>().add(first),
+                    len,
+                );
+            }
+        }
+        Ok(())
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
 /// A new executor with `threads` workers (0 = the available cores, at least
-/// 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`).
-/// On success `*out` receives it (owned by the caller, free with
-/// `mcpr_executor_free`).
+/// 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`)
+/// and the default bounds of `mcpr_executor_options`. On success `*out`
+/// receives it (owned by the caller, free with `mcpr_executor_free`).
 ///
 /// # Safety
 /// `out` is NULL or valid for one write; `err` is NULL or valid for one
@@ -210,11 +469,14 @@ pub(super) fn request_data(p: *mut c_void) -> Option<RequestData> {
     (!p.is_null()).then(|| Arc::new(HostPtr(p)) as RequestData)
 }
 
+/// The call's own reference to the registry, held from entry to return:
+/// other threads may release theirs, even the last, while the call runs.
+///
 /// # Safety
 /// `r` is NULL or a live registry reference.
-pub(super) unsafe fn resources<'a>(r: *const mcpr_resources) -> Result<&'a mcpr_resources, Error> {
+pub(super) unsafe fn resources(r: *const mcpr_resources) -> Result<Arc<mcpr_resources>, Error> {
     // SAFETY: `r` is NULL or live (caller's guarantee).
-    unsafe { r.as_ref() }.ok_or_else(|| Error::argument("registry is NULL"))
+    unsafe { mcpr_resources::hold(r) }.ok_or_else(|| Error::argument("registry is NULL"))
 }
 
 /// Reads the resource bundle of `uri` (the raw bytes of the request's
@@ -226,12 +488,35 @@ pub(super) unsafe fn resources<'a>(r: *const mcpr_resources) -> Result<&'a mcpr_
 /// receives the error: send its message and JSON-RPC code to the client,
 /// log its cause.
 ///
-/// Safe to call from many threads at once on one registry. Callbacks run
-/// on this thread, and body reads on the executor's workers when one is
-/// given.
+/// Safe to call from many threads at once on one registry.
+///
+/// Without an executor every callback runs on this thread, and deadlines
+/// only take effect between callbacks and through callbacks that honour
+/// `mcpr_call_is_canceled`. With an executor (`opt->executor`) every
+/// callback of the read runs on its workers and this call returns by the
+/// read deadline whatever any callback does: a policy (`discover`,
+/// `visibility`, `read`) or `resolve` callback still running at the read
+/// deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
+/// once on cancellation; a body `read` still running at its item deadline
+/// makes that item a `timeout` issue while the read continues with the
+/// other items. Such a callback is abandoned: it keeps running on its
+/// worker, its late result is discarded, the views it was given stay
+/// valid and the binding's table stays alive until it returns (`release`
+/// runs after the last call returns), and it still sees `request_data`.
+/// A saturated executor (see `mcpr_executor_get_stats`) fails the read at once
+/// with `MCPR_READ_FAILED`, or fails the body reads it can no longer risk
+/// as `read_failed` items; the private cause says "executor saturated".
+///
+/// The call holds its own registry reference from entry to return: once it
+/// has begun, other threads (or its own callbacks) may release any
+/// reference, even the last; the `release` callbacks then run no earlier
+/// than the end of this call (on this thread, just before it returns, when
+/// it is the last user), or when an abandoned callback returns.
 ///
 /// # Safety
-/// `r` is NULL or a live registry reference; `uri` follows the `mcpr_str`
+/// `r` is NULL or a live registry reference when the call is made (a
+/// reference that no other thread may be releasing at that moment: retain
+/// it under the lock that publishes `r`); `uri` follows the `mcpr_str`
 /// rules; `opt` is NULL or points at options whose pointers are NULL or
 /// live; `out` and `err` are NULL or valid for one write.
 #[no_mangle]
@@ -333,6 +618,8 @@ unsafe fn list_with(
             // SAFETY: `o.cancel` is NULL or a live token.
             cancel: unsafe { cancel_of(o.cancel) },
             request_data: request_data(o.request_data),
+            // SAFETY: `o.executor` is NULL or a live executor.
+            executor: unsafe { o.executor.as_ref() }.map(|e| e.inner.clone()),
         };
         let page = if templates {
             r.inner.list_templates(&options)?
@@ -352,10 +639,16 @@ unsafe fn list_with(
 /// page (owned by the caller, free with `mcpr_page_free`). Invalid,
 /// expired, cross-method, cross-registry, cross-scope or oversized cursors
 /// fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
-/// to call from many threads at once; policy callbacks run on this thread.
+/// to call from many threads at once; `discover` runs on this thread, or
+/// on the executor's workers when `opt->executor` is set (the call then
+/// returns by its deadline whatever `discover` does).
+/// The call holds its own registry reference from entry to return, as
+/// `mcpr_read` does.
 ///
 /// # Safety
-/// `r` is NULL or a live registry reference; `opt` is NULL or points at
+/// `r` is NULL or a live registry reference when the call is made (a
+/// reference that no other thread may be releasing at that moment: retain
+/// it under the lock that publishes `r`); `opt` is NULL or points at
 /// options whose strings follow the `mcpr_str` rules and whose pointers are
 /// NULL or live; `out` and `err` are NULL or valid for one write.
 #[no_mangle]

@@ -9,21 +9,23 @@
 //! admission (the complete prefix is kept) and every later visible,
 //! unattempted item gets `budget_exceeded`; reaching `max_items` stops
 //! before another body read.
+//!
+//! This is the inline loop (no executor); `pooled.rs` runs the same steps
+//! on an executor.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Instant;
 
 use crate::error::{BoxError, CauseText, Failure, FailureKind};
-use crate::executor::{Executor, RunOutcome};
 use crate::limits::{Limits, MAX_META_BYTES};
 use crate::plan::{ResourcePayload, ResourceTarget};
 use crate::registry::ResourceHandler;
 use crate::report::IssueCode;
-use crate::scope::{CancelSubscription, RequestScope};
+use crate::scope::RequestScope;
 use crate::sizing::{item_size, ItemSize};
 
-use super::authorize::{check_scope, check_scope_at, guarded, CallbackFailure};
+use super::authorize::{check_scope_at, guarded, CallbackFailure};
 use super::{ItemState, Outcome};
 
 /// An admitted item, ready to be written.
@@ -37,105 +39,119 @@ pub(super) struct Admitted {
     pub cost: u64,
 }
 
-struct Budget {
+pub(super) struct Budget {
     payload_left: u64,
     encoded_left: u64,
     admitted: usize,
     stopped: bool,
 }
 
-fn issue(code: IssueCode, cause: Option<BoxError>) -> Outcome {
+impl Budget {
+    /// The admission budget of a read, before any body.
+    pub(super) fn new(limits: &Limits) -> Budget {
+        Budget {
+            payload_left: limits.admission_payload_budget(),
+            encoded_left: limits.admission_encoded_budget(),
+            admitted: 0,
+            stopped: false,
+        }
+    }
+
+    /// Whether admission has stopped before the next body read (an item
+    /// did not fit, or `max_items` were admitted); once it has, every
+    /// later pending item is `budget_exceeded`.
+    pub(super) fn stops_before_read(&mut self, limits: &Limits) -> bool {
+        if self.stopped || self.admitted >= limits.max_items {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}
+
+pub(super) fn issue(code: IssueCode, cause: Option<BoxError>) -> Outcome {
     Outcome::Issue(code, cause)
 }
 
-fn cause(text: &str) -> Option<BoxError> {
+pub(super) fn cause(text: &str) -> Option<BoxError> {
     Some(Box::new(CauseText(text.to_string())))
 }
 
-/// Reads every pending item in plan order under admission.
+/// The outcome of a pending item not attempted because admission stopped.
+pub(super) fn not_attempted() -> Outcome {
+    issue(IssueCode::BudgetExceeded, cause("not attempted"))
+}
+
+/// The outcome of a body read that passed its item deadline.
+pub(super) fn timed_out() -> Outcome {
+    issue(IssueCode::Timeout, cause("item deadline passed"))
+}
+
+/// The deadline of a body read starting at `now`.
+pub(super) fn item_deadline(scope: &RequestScope, now: Instant, limits: &Limits) -> Instant {
+    now.checked_add(limits.item_timeout)
+        .map_or(scope.deadline(), |d| d.min(scope.deadline()))
+}
+
+/// Reads every pending item in plan order under admission, on the calling
+/// thread.
 pub(super) fn read_bodies(
     handler: &Arc<dyn ResourceHandler>,
     scope: &RequestScope,
     targets: &[ResourceTarget],
     states: &mut [ItemState],
     limits: &Limits,
-    executor: Option<&Executor>,
 ) -> Result<(), Failure> {
-    let mut budget = Budget {
-        payload_left: limits.admission_payload_budget(),
-        encoded_left: limits.admission_encoded_budget(),
-        admitted: 0,
-        stopped: false,
-    };
-    let mut subscription: Option<CancelSubscription> = None;
+    let mut budget = Budget::new(limits);
     for (t, state) in targets.iter().zip(states.iter_mut()) {
         if !matches!(state.outcome, Outcome::Pending) {
             continue;
         }
-        if budget.stopped || budget.admitted >= limits.max_items {
-            budget.stopped = true;
-            state.outcome = issue(IssueCode::BudgetExceeded, cause("not attempted"));
+        if budget.stops_before_read(limits) {
+            state.outcome = not_attempted();
             continue;
         }
         let now = Instant::now();
         check_scope_at(scope, now)?;
-        let item_deadline = now
-            .checked_add(limits.item_timeout)
-            .map_or(scope.deadline(), |d| d.min(scope.deadline()));
+        let item_deadline = item_deadline(scope, now, limits);
         let call = scope.item_call(item_deadline, limits.max_item_bytes);
-        let result = match executor {
-            None => guarded(|| handler.read(&call, t)),
-            Some(ex) => {
-                if subscription.is_none() {
-                    subscription = scope.cancel_token().map(|c| c.subscribe());
-                }
-                let h = handler.clone();
-                let target = t.clone();
-                let job = move || h.read(&call, &target);
-                match ex.run(
-                    job,
-                    item_deadline,
-                    subscription.as_ref().map(|s| s.receiver()),
-                ) {
-                    RunOutcome::Done(r) => r.map_err(CallbackFailure::from),
-                    RunOutcome::Panicked => Err(CallbackFailure::Panicked),
-                    RunOutcome::Canceled => return Err(Failure::new(FailureKind::Canceled)),
-                    RunOutcome::Expired => {
-                        check_scope(scope)?;
-                        state.outcome = issue(IssueCode::Timeout, cause("item deadline passed"));
-                        continue;
-                    }
-                }
-            }
-        };
+        let result = guarded(|| handler.read(&call, t));
         let now = Instant::now();
         check_scope_at(scope, now)?;
         if now >= item_deadline {
-            state.outcome = issue(IssueCode::Timeout, cause("item deadline passed"));
+            state.outcome = timed_out();
             continue;
         }
-        state.outcome = match result {
-            Ok(payload) => admit(handler.as_ref(), t, payload, limits, &mut budget),
-            Err(CallbackFailure::Unavailable) => {
-                issue(IssueCode::Unavailable, cause("reader unavailable"))
-            }
-            Err(CallbackFailure::Panicked) => {
-                issue(IssueCode::ReadFailed, cause("reader panicked"))
-            }
-            Err(CallbackFailure::Failed(e)) => {
-                let invalid = e
-                    .downcast_ref::<Failure>()
-                    .is_some_and(|f| f.kind() == FailureKind::InvalidContent);
-                let code = if invalid {
-                    IssueCode::InvalidContent
-                } else {
-                    IssueCode::ReadFailed
-                };
-                issue(code, Some(e))
-            }
-        };
+        state.outcome = settle(handler.as_ref(), t, result, limits, &mut budget);
     }
     Ok(())
+}
+
+/// The outcome of a body read that returned within its item deadline.
+pub(super) fn settle(
+    handler: &dyn ResourceHandler,
+    t: &ResourceTarget,
+    result: Result<ResourcePayload, CallbackFailure>,
+    limits: &Limits,
+    budget: &mut Budget,
+) -> Outcome {
+    match result {
+        Ok(payload) => admit(handler, t, payload, limits, budget),
+        Err(CallbackFailure::Unavailable) => {
+            issue(IssueCode::Unavailable, cause("reader unavailable"))
+        }
+        Err(CallbackFailure::Panicked) => issue(IssueCode::ReadFailed, cause("reader panicked")),
+        Err(CallbackFailure::Failed(e)) => {
+            let invalid = e
+                .downcast_ref::<Failure>()
+                .is_some_and(|f| f.kind() == FailureKind::InvalidContent);
+            let code = if invalid {
+                IssueCode::InvalidContent
+            } else {
+                IssueCode::ReadFailed
+            };
+            issue(code, Some(e))
+        }
+    }
 }
 
 /// Decides whether a read payload is admitted.

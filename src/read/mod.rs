@@ -8,6 +8,7 @@
 mod admit;
 mod assemble;
 mod authorize;
+mod pooled;
 mod recheck;
 
 // Shared with `completion`: the same discovery rule and callback guards.
@@ -37,7 +38,11 @@ pub struct ReadOptions {
     pub cancel: Option<CancelToken>,
     /// Opaque data handed to every callback.
     pub request_data: Option<RequestData>,
-    /// Worker pool for body reads (`None` = inline on the calling thread).
+    /// Worker pool running the read's callbacks (`None` = every callback
+    /// inline on the calling thread, and deadlines only take effect when
+    /// callbacks honour [`CallContext::is_canceled`](crate::CallContext::is_canceled)).
+    /// With an executor the read returns by its deadline whatever any
+    /// callback does; see [`Resources::read`].
     pub executor: Option<Executor>,
 }
 
@@ -204,6 +209,21 @@ impl Resources {
     /// result that cannot fit (`size`), and, when no application item
     /// survives a non-empty final visible selection, the code of the first
     /// visible issue. Item failures otherwise make a partial bundle.
+    ///
+    /// Without an executor every callback runs on the calling thread, and
+    /// the deadlines only take effect between callbacks and through
+    /// callbacks that honour [`CallContext::is_canceled`](crate::CallContext::is_canceled).
+    /// With an executor the whole pipeline runs on its workers and this
+    /// call returns by the read deadline whatever any callback does: a
+    /// policy or resolve callback still running then makes the read
+    /// `deadline_exceeded` (`canceled` on cancellation, at once); a body
+    /// read still running at its item deadline makes its item `timeout`
+    /// and the read continues with the other items. Such a callback is
+    /// abandoned: it keeps running on its worker, its late result is
+    /// discarded, and what it was given stays valid until it returns. A
+    /// saturated executor (see [`Executor`]) fails the read at once with
+    /// `read_failed`, or fails the body reads it can no longer risk as
+    /// `read_failed` items; the private cause says "executor saturated".
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
         let limits = self.limits();
         let scope = RequestScope::start(
@@ -216,6 +236,23 @@ impl Resources {
         // closes its scope).
         let _closer = scope.close_on_drop();
         authorize::check_scope(&scope)?;
+        if let Some(executor) = &options.executor {
+            // Refused before the URI is looked at: a saturated executor
+            // fails every read alike, registered or not.
+            executor
+                .admission()
+                .map_err(|why| why.failure(crate::error::FailureKind::ReadFailed))?;
+            let selection = self.select(uri)?;
+            return pooled::read(
+                executor,
+                &scope,
+                self.policy().clone(),
+                selection.binding.definition().clone(),
+                selection.binding.handler().clone(),
+                selection.matched,
+                *limits,
+            );
+        }
         let selection = self.select(uri)?;
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
@@ -228,14 +265,7 @@ impl Resources {
         authorize::requested(policy, &scope, &requested)?;
         let mut states = authorize::items(policy, &scope, &targets)?;
 
-        admit::read_bodies(
-            handler,
-            &scope,
-            &targets,
-            &mut states,
-            limits,
-            options.executor.as_ref(),
-        )?;
+        admit::read_bodies(handler, &scope, &targets, &mut states, limits)?;
 
         recheck::recheck(
             policy,
