@@ -18,6 +18,7 @@ typedef struct {
     mcpr_cb_result result;   /* returned (MCPR_CB_OK by default: 0) */
     bool cooperate;          /* wait until mcpr_call_is_canceled first */
     bool threads;            /* add 4 x 50 values from four threads */
+    atomic_int *gate;        /* when set: wait (ignoring cancellation) until *gate != 0 */
     const char *cause;
     /* seen */
     atomic_int calls;
@@ -75,6 +76,9 @@ static mcpr_cb_result do_complete(void *ud, const mcpr_call *call, const mcpr_co
     c->request_data = mcpr_call_request_data(call);
     if (c->cooperate) {
         while (!mcpr_call_is_canceled(call)) sleep_ms(2);
+    }
+    if (c->gate) {
+        while (!atomic_load(c->gate)) sleep_ms(2);
     }
     for (size_t i = 0; i < 160 && c->values[i]; i++) {
         mcpr_status s = mcpr_completion_add_value(out, str_of(c->values[i]), NULL);
@@ -466,6 +470,29 @@ static void test_callback_runs_under_the_request_scope(void) {
     mcpr_resources_free(r);
 }
 
+static void test_executor_returns_by_the_deadline_whatever_the_callback_does(void) {
+    host_policy hp = {0};
+    atomic_int gate = 0;
+    completer c = {.values = {"late"}, .gate = &gate};
+    mcpr_resources *r = registry(&hp, &c, 0);
+    mcpr_executor *ex = NULL;
+    CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
+    mcpr_complete_params p = params(TEMPLATE, "file", "");
+    mcpr_read_options o = {0};
+    o.timeout_ms = 100;
+    o.executor = ex;
+    unsigned long long start = now_ms();
+    CHECK_STATUS(complete(r, &p, &o, NULL, NULL), MCPR_DEADLINE_EXCEEDED);
+    CHECK(now_ms() - start < 10000ULL * slow());
+    /* The abandoned callback keeps the table alive: no release yet. */
+    mcpr_resources_free(r);
+    CHECK(atomic_load(&c.releases) == 0);
+    atomic_store(&gate, 1);
+    for (int i = 0; i < 500 && atomic_load(&c.releases) == 0; i++) sleep_ms(10);
+    CHECK(atomic_load(&c.releases) == 1);
+    mcpr_executor_free(ex);
+}
+
 static void test_builder_is_locked_for_concurrent_setters(void) {
     host_policy hp = {0};
     completer c = {.threads = true};
@@ -546,6 +573,7 @@ int main(void) {
     test_template_without_callback_answers_empty_completion();
     test_callback_failures();
     test_callback_runs_under_the_request_scope();
+    test_executor_returns_by_the_deadline_whatever_the_callback_does();
     test_builder_is_locked_for_concurrent_setters();
     test_complete_on_an_exact_uri_is_refused_and_release_runs_once();
     test_resources_completes_and_misuse();

@@ -354,9 +354,10 @@ typedef struct {
      * `mcpr_completion_add_value` (and optionally
      * `mcpr_completion_set_total` / `mcpr_completion_set_has_more`).
      * Metadata only, like `resolve`: must not read bodies or perform
-     * application effects. Runs on the thread calling `mcpr_complete`
-     * after the policy's `discover` allowed the template, under the
-     * call's deadline and cancellation (poll `mcpr_call_is_canceled`).
+     * application effects. Runs after the policy's `discover` allowed the
+     * template, on the thread calling `mcpr_complete` (or on an executor
+     * worker when its options give one), under the call's deadline and
+     * cancellation (poll `mcpr_call_is_canceled`).
      * `MCPR_CB_UNAVAILABLE` answers like not found (`MCPR_UNAVAILABLE`);
      * `MCPR_CB_FAILED` or any other value fails the call with
      * `MCPR_READ_FAILED`.
@@ -1311,9 +1312,14 @@ mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *o, bool has_mo
  * On success `*out` receives the result (owned by the caller, free with
  * `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
  * `result`. It carries `"resultType":"complete"` (MCP 2026-07-28) and no
- * cache fields. `opt` is NULL or read options: `timeout_ms`, `cancel` and
- * `request_data` apply as for `mcpr_read`; the callbacks run on this
- * thread. Other errors: `MCPR_READ_FAILED` when the callback fails,
+ * cache fields. `opt` is NULL or read options: `timeout_ms`, `cancel`,
+ * `request_data` and `executor` apply as for `mcpr_read`. Without an
+ * executor the callbacks (`discover`, then `complete`) run on this
+ * thread; with one they run there as one job and this call returns by
+ * its deadline whatever they do (a callback still running is abandoned;
+ * the tables stay alive until it returns); a saturated executor fails
+ * the call at once with `MCPR_READ_FAILED` (cause "executor saturated").
+ * Other errors: `MCPR_READ_FAILED` when the callback fails,
  * `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; invalid UTF-8 in the
  * argument or context is `MCPR_INVALID_REQUEST`, in the template URI
  * `MCPR_UNAVAILABLE`.

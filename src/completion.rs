@@ -24,6 +24,10 @@
 //!    costing its JSON string length plus one), in the completer's order;
 //!    the rest is cut off, never an error; `hasMore` and `total` say so.
 //!
+//! With an executor in the options, steps 2 to 6 run as one job on it,
+//! and the call returns by its deadline whatever the callbacks do (as
+//! reads and listings do).
+//!
 //! A template binding without a completer answers an empty completion
 //! (after steps 1 to 3). The result carries no cache fields; `resultType`
 //! only on MCP 2026-07-28 (see [`CompleteOptions::result_type`]).
@@ -32,6 +36,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
+use crate::executor::{CallOutcome, Executor};
 use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
 use crate::policy::ResourcePolicy;
 use crate::read::{discover, guarded, settle, CallbackFailure};
@@ -464,6 +469,14 @@ pub struct CompleteOptions {
     pub cancel: Option<CancelToken>,
     /// Opaque data handed to every callback.
     pub request_data: Option<RequestData>,
+    /// Worker pool running the call's callbacks (`discover` and the
+    /// completer) as one job, as for reads and listings (`None` = inline on
+    /// the calling thread: the deadline then only takes effect between
+    /// callbacks and through callbacks that honour cancellation). With an
+    /// executor the call returns by its deadline whatever the callbacks
+    /// do; a callback still running then is abandoned (its late result is
+    /// discarded; the binding and policy stay alive until it returns).
+    pub executor: Option<Executor>,
     /// Whether the result carries `"resultType":"complete"` (MCP
     /// 2026-07-28 and later; default true). Completion results never carry
     /// cache fields.
@@ -476,6 +489,7 @@ impl Default for CompleteOptions {
             timeout: None,
             cancel: None,
             request_data: None,
+            executor: None,
             result_type: true,
         }
     }
@@ -580,7 +594,8 @@ impl Resources {
     /// longer than `max_uri_bytes`, or an invalid context value is
     /// `invalid_request`; a completer failure or panic is `read_failed`
     /// and its `Unavailable` is `unavailable`; cancellation is `canceled`
-    /// and a passed deadline `deadline_exceeded`.
+    /// and a passed deadline `deadline_exceeded`; a saturated executor is
+    /// `read_failed` (cause "executor saturated"), whatever the request.
     pub fn complete(
         &self,
         params: &CompleteParams,
@@ -596,9 +611,46 @@ impl Resources {
         // Closed on every return path, as for reads.
         let _closer = scope.close_on_drop();
         scope.check()?;
+        if let Some(executor) = &options.executor {
+            // Before the request is looked at: a saturated executor refuses
+            // every completion alike, registered template or not.
+            executor
+                .admission()
+                .map_err(|why| why.failure(FailureKind::ReadFailed))?;
+        }
         let binding = self.template_binding(&params.template)?;
-        let (values, total, has_more) =
-            run_completion(self.policy().as_ref(), &scope, binding, params, limits)?;
+        let (values, total, has_more) = match &options.executor {
+            None => run_completion(self.policy().as_ref(), &scope, binding, params, limits)?,
+            Some(executor) => {
+                // The job owns what it uses: an abandoned completer keeps
+                // its binding and the policy alive until it returns.
+                let (policy, binding, params, limits) = (
+                    self.policy().clone(),
+                    binding.clone(),
+                    params.clone(),
+                    *limits,
+                );
+                let job_scope = scope.clone();
+                let job =
+                    move || run_completion(policy.as_ref(), &job_scope, &binding, &params, &limits);
+                match executor.call(job, scope.deadline(), scope.cancel_token()) {
+                    CallOutcome::Done(r) => r?,
+                    CallOutcome::Panicked => {
+                        return Err(Failure::with_message(
+                            FailureKind::ReadFailed,
+                            "resource completion failed",
+                        )
+                        .caused_by(CauseText("the completion job panicked".into())))
+                    }
+                    CallOutcome::Canceled => return Err(Failure::new(FailureKind::Canceled)),
+                    CallOutcome::Expired => {
+                        return Err(Failure::new(FailureKind::DeadlineExceeded))
+                    }
+                    CallOutcome::Refused(why) => return Err(why.failure(FailureKind::ReadFailed)),
+                }
+            }
+        };
+        scope.check()?;
         let json = write_result(&values, total, has_more, options.result_type);
         Ok(CompletionResult {
             json,

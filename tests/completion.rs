@@ -809,3 +809,114 @@ impl ResourcePolicy for AllowAllCounting {
         Ok(())
     }
 }
+
+// ---------------------------------------------------------------- executor
+
+/// A gate that hung callbacks wait on; opened when dropped (also on panic).
+#[derive(Default)]
+struct Gate {
+    open: Mutex<bool>,
+    cv: std::sync::Condvar,
+}
+
+impl Gate {
+    fn wait(&self) {
+        let mut open = self.open.lock().unwrap();
+        while !*open {
+            open = self.cv.wait(open).unwrap();
+        }
+    }
+}
+
+struct Opener(Arc<Gate>);
+
+impl Drop for Opener {
+    fn drop(&mut self) {
+        *self.0.open.lock().unwrap() = true;
+        self.0.cv.notify_all();
+    }
+}
+
+#[test]
+fn with_an_executor_the_call_returns_by_its_deadline_whatever_the_completer_does() {
+    let gate = Arc::new(Gate::default());
+    let _opener = Opener(gate.clone());
+    let g = gate.clone();
+    // Ignores cancellation entirely.
+    let c = FnCompleter::new(move |_, _, out| {
+        g.wait();
+        let _ = out.add("late");
+        Ok(())
+    });
+    let r = registry(c.clone());
+    let executor = Executor::new(2).unwrap();
+    let start = Instant::now();
+    let options = CompleteOptions {
+        timeout: Some(Duration::from_millis(100)),
+        executor: Some(executor.clone()),
+        ..CompleteOptions::default()
+    };
+    let e = r
+        .complete(&params(TEMPLATE, "file", ""), &options)
+        .unwrap_err();
+    assert_eq!(e.kind(), FailureKind::DeadlineExceeded);
+    assert!(start.elapsed() < Duration::from_secs(10));
+
+    // Cancellation from another thread returns promptly too.
+    let token = CancelToken::new();
+    let t = token.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        t.cancel();
+    });
+    let options = CompleteOptions {
+        cancel: Some(token),
+        executor: Some(executor.clone()),
+        ..CompleteOptions::default()
+    };
+    let start = Instant::now();
+    let e = r
+        .complete(&params(TEMPLATE, "file", ""), &options)
+        .unwrap_err();
+    assert_eq!(e.kind(), FailureKind::Canceled);
+    assert!(start.elapsed() < Duration::from_secs(10));
+    canceller.join().unwrap();
+}
+
+#[test]
+fn with_an_executor_every_rule_still_holds() {
+    let c = FnCompleter::values(&["ok", "..", "a/b", "fine"]);
+    let policy = FnPolicy::new(|_, d| {
+        if d.uri_or_template() == "plain://x/{id}" {
+            Err(CallbackError::Unavailable)
+        } else {
+            Ok(())
+        }
+    });
+    let r = registry_with(c.clone(), policy.clone(), ResourceLimits::new());
+    let options = CompleteOptions {
+        executor: Some(Executor::new(2).unwrap()),
+        ..CompleteOptions::default()
+    };
+    let ok = r.complete(&params(TEMPLATE, "file", ""), &options).unwrap();
+    assert_eq!(ok.values(), ["ok", "fine"]);
+    let inline = complete(&r, &params(TEMPLATE, "file", "")).unwrap();
+    assert_eq!(ok.json(), inline.json());
+    for p in [
+        params("plain://x/{id}", "id", ""),   // undiscoverable
+        params("x://unknown/{a}", "a", ""),   // unknown
+        params("plain://x/{id}", "nope", ""), // undiscoverable, bad argument
+    ] {
+        let e = r.complete(&p, &options).unwrap_err();
+        assert_eq!(e.kind(), FailureKind::Unavailable);
+    }
+    let e = r
+        .complete(&params(TEMPLATE, "nope", ""), &options)
+        .unwrap_err();
+    assert_eq!(e.kind(), FailureKind::InvalidRequest);
+    let panicking = registry(FnCompleter::new(|_, _, _| panic!("completer bug")));
+    let e = panicking
+        .complete(&params(TEMPLATE, "file", ""), &options)
+        .unwrap_err();
+    assert_eq!(e.kind(), FailureKind::ReadFailed);
+}

@@ -585,6 +585,7 @@ mod tests {
             resolve: Some(resolve),
             read: Some(body),
             release: Some(release),
+            complete: None,
         };
         let err = std::ptr::null_mut();
         let mut r = std::ptr::null_mut();

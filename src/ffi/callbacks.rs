@@ -176,9 +176,10 @@ pub struct mcpr_binding_callbacks {
     /// `mcpr_completion_add_value` (and optionally
     /// `mcpr_completion_set_total` / `mcpr_completion_set_has_more`).
     /// Metadata only, like `resolve`: must not read bodies or perform
-    /// application effects. Runs on the thread calling `mcpr_complete`
-    /// after the policy's `discover` allowed the template, under the
-    /// call's deadline and cancellation (poll `mcpr_call_is_canceled`).
+    /// application effects. Runs after the policy's `discover` allowed the
+    /// template, on the thread calling `mcpr_complete` (or on an executor
+    /// worker when its options give one), under the call's deadline and
+    /// cancellation (poll `mcpr_call_is_canceled`).
     /// `MCPR_CB_UNAVAILABLE` answers like not found (`MCPR_UNAVAILABLE`);
     /// `MCPR_CB_FAILED` or any other value fails the call with
     /// `MCPR_READ_FAILED`.

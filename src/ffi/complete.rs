@@ -308,9 +308,14 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 /// On success `*out` receives the result (owned by the caller, free with
 /// `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
 /// `result`. It carries `"resultType":"complete"` (MCP 2026-07-28) and no
-/// cache fields. `opt` is NULL or read options: `timeout_ms`, `cancel` and
-/// `request_data` apply as for `mcpr_read`; the callbacks run on this
-/// thread. Other errors: `MCPR_READ_FAILED` when the callback fails,
+/// cache fields. `opt` is NULL or read options: `timeout_ms`, `cancel`,
+/// `request_data` and `executor` apply as for `mcpr_read`. Without an
+/// executor the callbacks (`discover`, then `complete`) run on this
+/// thread; with one they run there as one job and this call returns by
+/// its deadline whatever they do (a callback still running is abandoned;
+/// the tables stay alive until it returns); a saturated executor fails
+/// the call at once with `MCPR_READ_FAILED` (cause "executor saturated").
+/// Other errors: `MCPR_READ_FAILED` when the callback fails,
 /// `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; invalid UTF-8 in the
 /// argument or context is `MCPR_INVALID_REQUEST`, in the template URI
 /// `MCPR_UNAVAILABLE`.
@@ -381,6 +386,8 @@ pub unsafe extern "C" fn mcpr_complete(
             // SAFETY: `o.cancel` is NULL or a live token.
             options.cancel = unsafe { cancel_of(o.cancel) };
             options.request_data = request_data(o.request_data);
+            // SAFETY: `o.executor` is NULL or a live executor.
+            options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
         }
         let result = match std::str::from_utf8(template) {
             // Not UTF-8: it cannot be a registered template.

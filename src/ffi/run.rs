@@ -19,7 +19,7 @@ use crate::scope::{CancelToken, RequestData};
 /// (any thread). A call given an executor returns by its deadline whatever
 /// its callbacks do (see `mcpr_read`). Free with `mcpr_executor_free`.
 pub struct mcpr_executor {
-    inner: Executor,
+    pub(super) inner: Executor,
 }
 
 /// A cancellation token. `mcpr_cancel_cancel` is safe from any thread at
