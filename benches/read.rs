@@ -105,6 +105,46 @@ fn main() {
         per_read("1 KiB text, exact URI, inline", &r, exact, &inline, 200_000);
         per_read("1 KiB text, template, inline", &r, tmpl, &inline, 200_000);
     }
+    if run("request") {
+        // The one-call path (params text in, result JSON out) against the
+        // read alone, alternating rounds, best of each (printed, never
+        // asserted; the target is a ratio of at most 1.10).
+        let params = br#"{"uri":"doc://small"}"#;
+        let options = RequestOptions::default();
+        let (mut best_read, mut best_request) = (f64::MAX, f64::MAX);
+        for _ in 0..5 {
+            let start = Instant::now();
+            for _ in 0..40_000 {
+                black_box(
+                    r.read(black_box(b"doc://small"), &inline)
+                        .unwrap()
+                        .into_json(),
+                );
+            }
+            best_read = best_read.min(start.elapsed().as_secs_f64() * 1e6 / 40_000.0);
+            let start = Instant::now();
+            for _ in 0..40_000 {
+                let resp = r
+                    .request(b"resources/read", black_box(params), &options)
+                    .unwrap();
+                black_box(resp.into_json());
+            }
+            best_request = best_request.min(start.elapsed().as_secs_f64() * 1e6 / 40_000.0);
+        }
+        println!(
+            "{:<44} {best_read:>9.3} us/read",
+            "1 KiB text, exact URI, read + JSON"
+        );
+        println!(
+            "{:<44} {best_request:>9.3} us/read",
+            "1 KiB text, exact URI, one-call request"
+        );
+        println!(
+            "{:<44} {:>9.3}  (target <= 1.10)",
+            "one-call request / read",
+            best_request / best_read
+        );
+    }
     if run("executor") {
         let exact = b"doc://small";
         let tmpl = b"doc://t/42";

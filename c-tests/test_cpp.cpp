@@ -95,14 +95,16 @@ TEST(CApiFromCxx, ReadsAndLists) {
         EXPECT_FALSE(mcpr_bundle_is_partial(bundle.get()));
         EXPECT_EQ(text(mcpr_bundle_json(bundle.get())),
                   R"({"contents":[{"uri":"note://n/42","mimeType":"text/plain","text":"note note://n/42"}],)"
-                  R"("_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,"partial":false,"issues":[],"issuesOmitted":0}}})");
+                  R"("_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,"partial":false,"issues":[],"issuesOmitted":0}},)"
+                  R"("resultType":"complete","ttlMs":0,"cacheScope":"private"})");
 
         mcpr_list_options lo{};
         lo.scope_key = str("tenant-1");
         mcpr_page *page = nullptr;
         ASSERT_EQ(mcpr_list_templates(r.get(), &lo, &page, nullptr), MCPR_OK);
         Owned<mcpr_page> p(page);
-        EXPECT_EQ(text(mcpr_page_json(p.get())), R"({"resourceTemplates":[{"uriTemplate":"note://n/{id}","name":"note"}]})");
+        EXPECT_EQ(text(mcpr_page_json(p.get())), R"({"resourceTemplates":[{"uriTemplate":"note://n/{id}","name":"note"}],)"
+                                                    R"("resultType":"complete","ttlMs":0,"cacheScope":"private"})");
         EXPECT_EQ(mcpr_page_next_cursor(p.get()).len, 0u);
         EXPECT_EQ(h.releases.load(), 0);
     }

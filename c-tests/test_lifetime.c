@@ -210,13 +210,13 @@ static void *run_call(void *arg) {
     call *c = arg;
     mcpr_error *e = NULL;
     if (c->op == OP_READ) {
-        mcpr_read_options opt = {0, NULL, NULL, c->ex};
+        mcpr_read_options opt = {0, NULL, NULL, c->ex, {NULL, 0}};
         mcpr_bundle *b = NULL;
         c->status = mcpr_read(c->r, S("doc://one"), &opt, &b, &e);
         if (b) snprintf(c->json, sizeof c->json, "%.*s", (int)mcpr_bundle_json(b).len, mcpr_bundle_json(b).ptr);
         mcpr_bundle_free(b);
     } else {
-        mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL};
+        mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
         mcpr_page *p = NULL;
         c->status = c->op == OP_LIST ? mcpr_list(c->r, &lo, &p, &e) : mcpr_list_templates(c->r, &lo, &p, &e);
         if (p) snprintf(c->json, sizeof c->json, "%.*s", (int)mcpr_page_json(p).len, mcpr_page_json(p).ptr);
@@ -321,7 +321,7 @@ static void *reader(void *arg) {
         mcpr_status s = mcpr_read(r, S("doc://one"), NULL, &b, NULL);
         TCHECK(s == MCPR_OK && str_contains(mcpr_bundle_json(b), "body of doc://one"));
         mcpr_bundle_free(b);
-        mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL};
+        mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
         mcpr_page *p = NULL;
         TCHECK(mcpr_list(r, &lo, &p, NULL) == MCPR_OK);
         mcpr_page_free(p);

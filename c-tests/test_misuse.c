@@ -33,7 +33,7 @@ static void test_null_handles(void) {
     CHECK_STATUS(mcpr_read(NULL, S("item://ok/a"), NULL, &bundle, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(bundle == NULL);
     mcpr_page *page = NULL;
-    mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL};
+    mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
     CHECK_STATUS(mcpr_list(NULL, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_list_templates(NULL, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(page == NULL);
@@ -199,7 +199,7 @@ static void test_builder_misuse(void) {
     /* listing misuse */
     mcpr_page *page = NULL;
     CHECK_STATUS(mcpr_list(r, NULL, &page, NULL), MCPR_INVALID_ARGUMENT);
-    mcpr_list_options lo = {{NULL, 0}, {NULL, 0}, 0, 0, NULL, NULL, NULL};
+    mcpr_list_options lo = {{NULL, 0}, {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
     CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_INVALID_REQUEST); /* empty scope key */
     lo.scope_key = S("scope");
     lo.cursor = null_len;

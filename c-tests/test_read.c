@@ -76,7 +76,8 @@ static void test_selection(void) {
     CHECK(json && strcmp(json,
                          "{\"contents\":[{\"uri\":\"x://a/b/c\",\"mimeType\":\"text/markdown\","
                          "\"text\":\"x://a/b/c\"}],\"_meta\":{\"go.phpboyscout.uk/mcp.resourceRead\":"
-                         "{\"version\":1,\"partial\":false,\"issues\":[],\"issuesOmitted\":0}}}") == 0);
+                         "{\"version\":1,\"partial\":false,\"issues\":[],\"issuesOmitted\":0}},"
+                         "\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\"}") == 0);
     free(json);
     /* exactly one template matches */
     CHECK_STATUS(host_read(r, "x://a/b/d", NULL, NULL, NULL, NULL), MCPR_OK);
@@ -169,7 +170,8 @@ static void test_complete_bundle(void) {
     int marker = 0;
     hb.expect_request_data = &marker;
     mcpr_resources *r = bundle_registry(&hp, &hb, 0);
-    mcpr_read_options opt = {0, NULL, &marker, NULL};
+    /* the 2025-11-25 shape: no resultType, ttlMs or cacheScope */
+    mcpr_read_options opt = {0, NULL, &marker, NULL, S("2025-11-25")};
     char *json = NULL;
     bool partial = true;
     CHECK_STATUS(host_read(r, "bundle://all", &opt, &json, &partial, NULL), MCPR_OK);
@@ -271,7 +273,8 @@ static void test_plans(void) {
     char *json = NULL;
     CHECK_STATUS(host_read(r, "bundle://empty", NULL, &json, NULL, NULL), MCPR_OK);
     CHECK(json && strcmp(json, "{\"contents\":[],\"_meta\":{\"go.phpboyscout.uk/mcp.resourceRead\":"
-                               "{\"version\":1,\"partial\":false,\"issues\":[],\"issuesOmitted\":0}}}") == 0);
+                               "{\"version\":1,\"partial\":false,\"issues\":[],\"issuesOmitted\":0}},"
+                               "\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\"}") == 0);
     free(json);
     const mcpr_status want[6] = {MCPR_INVALID_PLAN, MCPR_INVALID_PLAN, MCPR_INVALID_PLAN,
                                  MCPR_UNAVAILABLE, MCPR_INVALID_PLAN, MCPR_INVALID_PLAN};
@@ -325,7 +328,7 @@ static void test_partial_bundle(void) {
             CHECK(str_contains(rs, "\"resourceUri\":\"item://badmime/e\"}"));
             CHECK(str_contains(rs, "{\"code\":\"read_failed\",\"message\":\"The resource item could not be read.\",\"retryable\":true,\"resourceUri\":\"item://weird/f\"}"));
             CHECK(str_contains(rs, "{\"code\":\"budget_exceeded\",\"message\":\"The resource item exceeds the read budget.\",\"retryable\":false,\"resourceUri\":\"item://big/g\"}"));
-            CHECK(str_contains(rs, "\"issuesOmitted\":0}}}"));
+            CHECK(str_contains(rs, "\"issuesOmitted\":0}},\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\"}"));
             CHECK(str_count(rs, "\"code\":") == 6);
         }
         /* private causes and authorization JSON never appear */

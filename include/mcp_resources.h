@@ -41,6 +41,17 @@
 #include <stdint.h>
 
 /**
+ * The largest TTL that can be declared: 2^53 - 1 milliseconds (the
+ * largest integer every JSON client reads exactly).
+ */
+#define MAX_TTL_MS ((1 << 53) - 1)
+
+/**
+ * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
+ */
+#define MCPR_MAX_TTL_MS 9007199254740991
+
+/**
  * Most workers `mcpr_executor_new` accepts (a larger count is
  * `MCPR_INVALID_ARGUMENT`).
  */
@@ -51,6 +62,31 @@
  * `MCPR_INVALID_ARGUMENT`).
  */
 #define MCPR_MAX_EXECUTOR_HUNG 16384
+
+/**
+ * JSON-RPC "Invalid params".
+ */
+#define INVALID_PARAMS -32602
+
+/**
+ * JSON-RPC "Internal error".
+ */
+#define INTERNAL_ERROR -32603
+
+/**
+ * JSON-RPC "Method not found".
+ */
+#define METHOD_NOT_FOUND -32601
+
+/**
+ * MCP 2026-07-28 `UnsupportedProtocolVersion`.
+ */
+#define UNSUPPORTED_PROTOCOL_VERSION -32022
+
+/**
+ * The largest params text accepted (256 KiB); larger is `-32602`.
+ */
+#define MAX_PARAMS_BYTES (256 * 1024)
 
 /**
  * Status of every fallible call. The values are explicit and never reused;
@@ -122,7 +158,28 @@ typedef enum {
      * A bug in the library: a panic was caught at the boundary.
      */
     MCPR_INTERNAL = 14,
+    /**
+     * `mcpr_request` was given a method this library does not serve: no
+     * response was made; route the request elsewhere (or answer JSON-RPC
+     * `-32601` Method not found).
+     */
+    MCPR_METHOD_NOT_HANDLED = 15,
 } mcpr_status;
+
+/**
+ * Who may cache a result.
+ */
+typedef struct CacheScope CacheScope;
+
+/**
+ * A protocol revision this library shapes results for.
+ */
+typedef struct ProtocolRevision ProtocolRevision;
+
+/**
+ * The cache hints of one result.
+ */
+typedef struct ResultCache ResultCache;
 
 /**
  * A registry under construction. Create with `mcpr_builder_new`, fill with
@@ -186,8 +243,9 @@ typedef struct mcpr_completion_request mcpr_completion_request;
 typedef struct mcpr_definition mcpr_definition;
 
 /**
- * An error object: status, safe message, private cause and the suggested
- * JSON-RPC code. Owned by the caller; free with `mcpr_error_free`. Safe to
+ * An error object: status, safe message, private cause, and the JSON-RPC
+ * error object for the protocol revision (and requested URI) of the call
+ * that made it. Owned by the caller; free with `mcpr_error_free`. Safe to
  * read from any thread.
  */
 typedef struct mcpr_error mcpr_error;
@@ -254,6 +312,13 @@ typedef struct mcpr_plan_builder mcpr_plan_builder;
  * reference afterwards (docs/C-API.md shows the pattern).
  */
 typedef struct mcpr_resources mcpr_resources;
+
+/**
+ * The response to one request: the JSON-RPC `result` object or `error`
+ * object. Owned by the caller; free with `mcpr_response_free`. Immutable:
+ * safe to read from any thread.
+ */
+typedef struct mcpr_response mcpr_response;
 
 /**
  * A target (URI, representation, private authorization JSON) handed to
@@ -512,7 +577,94 @@ typedef struct {
      * `mcpr_read`).
      */
     const mcpr_executor *executor;
+    /**
+     * The negotiated MCP protocol revision the result is shaped for:
+     * `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"`; empty (`{NULL, 0}`)
+     * = the newest this library knows (`"2026-07-28"`). Any other value is
+     * `MCPR_INVALID_ARGUMENT`. On 2026-07-28 the result carries
+     * `resultType`, `ttlMs` and `cacheScope`; before, none of them.
+     */
+    mcpr_str protocol_revision;
 } mcpr_read_options;
+
+/**
+ * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
+ * or for one item (`mcpr_payload_set_cache_hints`).
+ *
+ * Set `size` to `sizeof(mcpr_cache_hints)`: later versions of the library
+ * may append fields, and read only those that the given `size` covers
+ * (fields beyond it take their zero defaults). A `size` smaller than the
+ * fields of this version is `MCPR_INVALID_ARGUMENT`.
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_cache_hints)`.
+     */
+    size_t size;
+    /**
+     * How long a result made of this content may be considered fresh, in
+     * milliseconds (0 = immediately stale; at most `MCPR_MAX_TTL_MS`, else
+     * `MCPR_INVALID_CONFIGURATION`, or `MCPR_INVALID_CONTENT` for an item).
+     */
+    uint64_t ttl_ms;
+    /**
+     * Whether the content is the same whoever asks. A result is
+     * `"public"` only when this and the registry's
+     * `policy_caller_independent` are both true and the policy filtered
+     * nothing.
+     */
+    bool caller_independent;
+} mcpr_cache_hints;
+
+/**
+ * Per-call options of `mcpr_request`. NULL options mean all defaults
+ * (then the list methods, which need a scope key, are
+ * `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
+ * `mcpr_request` returns.
+ */
+typedef struct {
+    /**
+     * The protocol revision negotiated with the client (`"2025-06-18"`,
+     * `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
+     * `MCPR_INVALID_ARGUMENT`). A known revision in the request's
+     * `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
+     * precedence.
+     */
+    mcpr_str protocol_revision;
+    /**
+     * Opaque caller scope of `resources/list` and
+     * `resources/templates/list` (required and non-empty for them, else
+     * `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
+     * bound to a hash of these bytes: use the caller's authorization
+     * context (for example a hash of its access token's subject).
+     */
+    mcpr_str scope_key;
+    /**
+     * Page size of the list methods (0 = `default_page_size`; clamped to
+     * `max_page_size`).
+     */
+    uint32_t page_size;
+    /**
+     * Caller deadline in milliseconds (0 = only the registry's
+     * `read_timeout`).
+     */
+    uint64_t timeout_ms;
+    /**
+     * Optional cancellation token.
+     */
+    const mcpr_cancel *cancel;
+    /**
+     * Handed to every callback via `mcpr_call_request_data` (same rules as
+     * `mcpr_read_options.request_data`).
+     */
+    void *request_data;
+    /**
+     * Optional worker pool running every callback of the call (reads and
+     * listings alike): the call then returns by its deadline whatever a
+     * callback does (see `mcpr_read` and `mcpr_list`).
+     */
+    const mcpr_executor *executor;
+} mcpr_request_options;
 
 /**
  * Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
@@ -669,7 +821,16 @@ typedef struct {
      * fails it at once with `MCPR_POLICY` (cause "executor saturated").
      */
     const mcpr_executor *executor;
+    /**
+     * The negotiated MCP protocol revision (as in `mcpr_read_options`;
+     * empty = the newest). On 2026-07-28 the page carries `resultType`,
+     * `ttlMs` and `cacheScope`, and their bytes count against the page's
+     * byte budget.
+     */
+    mcpr_str protocol_revision;
 } mcpr_list_options;
+
+
 
 /**
  * The callback succeeded.
@@ -766,6 +927,10 @@ typedef struct {
 
 
 
+
+
+
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -800,15 +965,41 @@ mcpr_str mcpr_error_message(const mcpr_error *e);
 mcpr_str mcpr_error_cause(const mcpr_error *e);
 
 /**
- * The suggested JSON-RPC error code: `-32602` for `MCPR_INVALID_REQUEST`
- * and `MCPR_UNAVAILABLE` (MCP 2026-07-28 resource-not-found; hosts on older
- * protocol versions map unavailable to `-32002` themselves), `-32603`
- * otherwise; 0 for NULL.
+ * The JSON-RPC error code, the `code` of `mcpr_error_jsonrpc_json`: for
+ * errors of `mcpr_read`, `mcpr_list` and `mcpr_list_templates` it follows
+ * the options' protocol revision (`MCPR_UNAVAILABLE` is resource not
+ * found: `-32602` on 2026-07-28, `-32002` before); otherwise `-32602` for
+ * `MCPR_INVALID_REQUEST` and `MCPR_UNAVAILABLE`, `-32601` for
+ * `MCPR_METHOD_NOT_HANDLED`, `-32603` for the rest; 0 for NULL.
  *
  * # Safety
  * `e` is NULL or a live error object.
  */
 int32_t mcpr_error_jsonrpc_code(const mcpr_error *e);
+
+/**
+ * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
+ * `"data":{"uri":…}` for resource-not-found), ready to send as the
+ * `error` member of the response.
+ *
+ * The error remembers the call that made it: errors of `mcpr_read`,
+ * `mcpr_list` and `mcpr_list_templates` are shaped for the protocol
+ * revision of their options, and not-found carries the URI the read was
+ * asked for; every not-found cause (no registration, no template match,
+ * discovery denied, requested target hidden or unavailable) gives the same
+ * bytes. Other errors (builder, misuse) get a generic object for the
+ * newest revision. Never contains the private cause, authorization data or
+ * any URI other than the requested one. Owned by `e`, valid until
+ * `mcpr_error_free(e)`; empty for NULL.
+ *
+ * A request the client cancelled (`notifications/cancelled`) gets no
+ * response at all in MCP: on `MCPR_CANCELED` after such a cancellation,
+ * send nothing.
+ *
+ * # Safety
+ * `e` is NULL or a live error object.
+ */
+mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *e);
 
 /**
  * Frees an error object. Accepts NULL.
@@ -1377,6 +1568,146 @@ void mcpr_completion_free(mcpr_completion *c);
  * `r` is NULL or a live registry reference.
  */
 bool mcpr_resources_completes(const mcpr_resources *r);
+
+/**
+ * Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
+ * and of reads through bindings added without their own hints;
+ * `policy_caller_independent` says that the policy callbacks decide the
+ * same for every caller. Without this call: TTL 0, not caller-independent
+ * (every result `"ttlMs":0`, `"cacheScope":"private"`). A TTL above
+ * `MCPR_MAX_TTL_MS` is `MCPR_INVALID_CONFIGURATION` and changes nothing.
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *b, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
+
+/**
+ * `mcpr_builder_add` with the binding's cache hints (`hints` is read
+ * before this returns). Its reads get `hints->ttl_ms` instead of the
+ * registry's TTL, and may be `"public"` when `hints->caller_independent`
+ * and the registry's `policy_caller_independent` are both true. Refusals
+ * as for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for NULL hints
+ * or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
+ * `MCPR_MAX_TTL_MS` (then `release` never runs for this call).
+ *
+ * # Safety
+ * As for `mcpr_builder_add`; `hints` is NULL or points at an
+ * `mcpr_cache_hints` whose `size` is readable and correct.
+ */
+mcpr_status mcpr_builder_add_with_hints(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, const mcpr_cache_hints *hints, mcpr_error **err);
+
+/**
+ * Declares this item's cache hints (copied; a later call replaces them).
+ * They can only lower what its binding declared: the item's TTL is the
+ * smaller of the two, and it is caller-independent only when both say so;
+ * a bundle's TTL is the smallest of its items'. Refusals (NULL hints, bad
+ * `size`: `MCPR_INVALID_ARGUMENT`; TTL above `MCPR_MAX_TTL_MS`:
+ * `MCPR_INVALID_CONTENT`) make the item `invalid_content`, as for the
+ * other payload setters.
+ *
+ * # Safety
+ * `o` is NULL or the payload builder of a body `read` callback that has
+ * not returned; `hints` is NULL or points at a sized `mcpr_cache_hints`;
+ * `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cache_hints *hints, mcpr_error **err);
+
+/**
+ * Serves one MCP request: `method` is the JSON-RPC method name and
+ * `params_json` the raw text of its `params` (`{NULL, 0}` when the
+ * request had none). Served methods: `resources/read`, `resources/list`,
+ * `resources/templates/list`.
+ *
+ * On `MCPR_OK`, `*out` receives a response to send: its
+ * `mcpr_response_json` goes under `"result"` when
+ * `mcpr_response_is_error` is false and under `"error"` when it is true,
+ * with the request's id. Client mistakes (malformed params: invalid JSON,
+ * a non-object, `uri` or `cursor` of the wrong type, a repeated member,
+ * more than 256 KiB; unknown URIs; bad cursors; an unknown per-request
+ * protocol revision) and failures of the call are error responses, not
+ * statuses.
+ *
+ * Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
+ * method (route it elsewhere, or answer `-32601`); `MCPR_INVALID_ARGUMENT`
+ * for programming errors (NULL registry or `out`, bad strings, an unknown
+ * `protocol_revision` option, an empty scope key for a list method);
+ * `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`
+ * is not NULL, then receives the error.
+ *
+ * Params members other than `uri`, `cursor` and `_meta` (and `_meta` keys
+ * other than the protocol version) are ignored, as the MCP schemas allow.
+ * A request the client cancelled gets no response at all in MCP: after
+ * cancelling through the token, drop the response instead of sending it.
+ *
+ * Safe to call from many threads at once on one registry. The call holds
+ * its own registry reference from entry to return, as `mcpr_read` does,
+ * and with `opt->executor` it returns by its deadline whatever a callback
+ * does, as `mcpr_read` and `mcpr_list` do.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference; `method` and `params_json`
+ * follow the `mcpr_str` rules; `opt` is NULL or points at options whose
+ * strings follow the `mcpr_str` rules and whose pointers are NULL or
+ * live; `out` and `err` are NULL or valid for one write.
+ */
+mcpr_status mcpr_request(const mcpr_resources *r, mcpr_str method, mcpr_str params_json, const mcpr_request_options *opt, mcpr_response **out, mcpr_error **err);
+
+/**
+ * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
+ * `error` object (when true), compact JSON. Owned by `p`, valid until
+ * `mcpr_response_free(p)`. Empty for NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+mcpr_str mcpr_response_json(const mcpr_response *p);
+
+/**
+ * Whether the response is a JSON-RPC `error` object. False for NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+bool mcpr_response_is_error(const mcpr_response *p);
+
+/**
+ * The status behind an error response (`MCPR_INVALID_REQUEST` for
+ * malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
+ * ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+mcpr_status mcpr_response_status(const mcpr_response *p);
+
+/**
+ * The private cause behind an error response (for the host's logs only;
+ * never send it). Empty for results, for NULL and when there is none.
+ * Owned by `p`.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+mcpr_str mcpr_response_cause(const mcpr_response *p);
+
+/**
+ * Whether the response is a partial `resources/read` bundle (a result
+ * whose first item is the diagnostic warning). False otherwise and for
+ * NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+bool mcpr_response_is_partial(const mcpr_response *p);
+
+/**
+ * Frees a response. Accepts NULL.
+ *
+ * # Safety
+ * `p` is NULL or a response from `mcpr_request`, freed once.
+ */
+void mcpr_response_free(mcpr_response *p);
 
 /**
  * Fills `*o` with the defaults (every bound 0) and `struct_size =

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks: the Rust benches (cargo bench; benches/read.rs measures the
 # Rust API's small exact read) and the C ABI read benchmark
-# (c-tests/bench_read.c, built by CMake), printing ns/read for both.
+# (c-tests/bench_read.c, built by CMake), printing ns/read for both, and
+# for each the one-call request path against the read with its ratio.
 # Usage: scripts/bench.sh [C iterations]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -8,10 +8,10 @@
 //! Wire form: base64url without padding of
 //!
 //! ```text
-//! version (1) | nonce (24) | sealed contents (17) | tag (16)
+//! version (1) | nonce (24) | sealed contents (18) | tag (16)
 //! ```
 //!
-//! 58 bytes, 78 characters. The contents are sealed with XChaCha20-Poly1305
+//! 59 bytes, 79 characters. The contents are sealed with XChaCha20-Poly1305
 //! under a fresh random 24-byte nonce per cursor (random nonces of that
 //! size never repeat in practice). The AEAD key is derived with HKDF-SHA256
 //! (fixed info label) from the registry's cursor key: the host's key when it
@@ -21,8 +21,12 @@
 //! The sealed [`Contents`] are, in this order:
 //!
 //! ```text
-//! method (1) | position (8, BE) | issued_at_ms (8, BE)
+//! method (1) | position (8, BE) | issued_at_ms (8, BE) | cache scope (1)
 //! ```
+//!
+//! The cache scope (0 = private, 1 = public) is the `cacheScope` of the
+//! pagination's first page, carried so that every page of one pagination
+//! declares the same one.
 //!
 //! The associated data (authenticated, never sent) is:
 //!
@@ -57,6 +61,7 @@ use hkdf::Hkdf;
 use sha2::{Digest, Sha256};
 use zeroize::Zeroize;
 
+use crate::cache::CacheScope;
 use crate::error::{CauseText, Failure};
 use crate::limits::MAX_CURSOR_BYTES;
 
@@ -121,18 +126,22 @@ pub(crate) struct Contents {
     pub position: u64,
     /// When it was issued, in Unix milliseconds of the issuing registry's clock.
     pub issued_at_ms: u64,
+    /// The `cacheScope` of the pagination's first page.
+    pub cache_scope: CacheScope,
 }
 
 impl Contents {
     /// Encoded length.
-    pub(crate) const LEN: usize = 1 + 8 + 8;
+    pub(crate) const LEN: usize = 1 + 8 + 8 + 1;
 
-    /// The contents for `position` in `method`, issued at `issued_at_ms`.
+    /// The contents for `position` in `method`, issued at `issued_at_ms`,
+    /// carrying a private cache scope.
     pub(crate) fn new(method: Method, position: u64, issued_at_ms: u64) -> Contents {
         Contents {
             method,
             position,
             issued_at_ms,
+            cache_scope: CacheScope::Private,
         }
     }
 
@@ -143,17 +152,24 @@ impl Contents {
         w.put(&[self.method as u8]);
         w.put(&self.position.to_be_bytes());
         w.put(&self.issued_at_ms.to_be_bytes());
+        w.put(&[u8::from(self.cache_scope == CacheScope::Public)]);
         debug_assert!(w.0.is_empty());
         out
     }
 
-    /// Decodes [`encode`](Self::encode)'s layout; `None` for an unknown method.
+    /// Decodes [`encode`](Self::encode)'s layout; `None` for an unknown
+    /// method or cache scope.
     fn decode(bytes: &[u8; Contents::LEN]) -> Option<Contents> {
         let mut r = Reader(&bytes[..]);
         Some(Contents {
             method: Method::from_u8(r.take::<1>()[0])?,
             position: u64::from_be_bytes(r.take()),
             issued_at_ms: u64::from_be_bytes(r.take()),
+            cache_scope: match r.take::<1>()[0] {
+                0 => CacheScope::Private,
+                1 => CacheScope::Public,
+                _ => return None,
+            },
         })
     }
 }
@@ -258,14 +274,15 @@ impl Sealer {
     pub(crate) fn seal(&self, binding: Binding<'_>, contents: &Contents) -> String {
         let mut nonce = [0u8; NONCE_LEN];
         rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut nonce);
-        self.seal_as(VERSION, binding, contents, &nonce)
+        self.seal_as(VERSION, binding, &contents.encode(), &nonce)
     }
 
+    /// Seals encoded contents as cursor format `version`.
     fn seal_as(
         &self,
         version: u8,
         binding: Binding<'_>,
-        contents: &Contents,
+        plain: &[u8; Contents::LEN],
         nonce: &[u8; NONCE_LEN],
     ) -> String {
         let mut token = [0u8; TOKEN_LEN];
@@ -273,7 +290,7 @@ impl Sealer {
         let (sealed, tag) = rest.split_at_mut(Contents::LEN);
         head[0] = version;
         head[1..].copy_from_slice(nonce);
-        sealed.copy_from_slice(&contents.encode());
+        sealed.copy_from_slice(plain);
         let t = self
             .aead
             .encrypt_in_place_detached(
@@ -320,17 +337,32 @@ impl Sealer {
             )
             .map_err(|_| CursorError::NotAuthentic)?;
         let sealed: &[u8; Contents::LEN] = (&*sealed).try_into().expect("Contents::LEN bytes");
-        // Authentic contents always name a known method; anything else is
-        // a cursor this version cannot have issued.
+        // Authentic contents always name a known method and cache scope;
+        // anything else is a cursor this version cannot have issued.
         Contents::decode(sealed).ok_or(CursorError::WrongMethod)
     }
 
-    /// Issues a cursor for `position`, stamped `issued_at_ms`.
+    /// Issues a cursor for `position`, stamped `issued_at_ms`, carrying a
+    /// private cache scope.
+    #[cfg(test)]
     pub(crate) fn issue(&self, binding: Binding<'_>, position: u64, issued_at_ms: u64) -> String {
-        self.seal(
-            binding,
-            &Contents::new(binding.method, position, issued_at_ms),
-        )
+        self.issue_scoped(binding, position, CacheScope::Private, issued_at_ms)
+    }
+
+    /// Issues a cursor for `position`, stamped `issued_at_ms`, carrying the
+    /// pagination's cache scope.
+    pub(crate) fn issue_scoped(
+        &self,
+        binding: Binding<'_>,
+        position: u64,
+        cache_scope: CacheScope,
+        issued_at_ms: u64,
+    ) -> String {
+        let contents = Contents {
+            cache_scope,
+            ..Contents::new(binding.method, position, issued_at_ms)
+        };
+        self.seal(binding, &contents)
     }
 
     /// Opens a cursor and returns its position.
@@ -340,6 +372,7 @@ impl Sealer {
     /// after ten minutes; refused when more than a minute in the future),
     /// and that the position is below `candidates` (the size of the sorted
     /// order it indexes).
+    #[cfg(test)]
     pub(crate) fn verify(
         &self,
         binding: Binding<'_>,
@@ -347,6 +380,19 @@ impl Sealer {
         now_ms: u64,
         candidates: usize,
     ) -> Result<usize, CursorError> {
+        self.verify_scoped(binding, cursor, now_ms, candidates)
+            .map(|(p, _)| p)
+    }
+
+    /// Verifies a cursor (as [`verify`](Self::verify)) and returns its
+    /// position and the cache scope it carries.
+    pub(crate) fn verify_scoped(
+        &self,
+        binding: Binding<'_>,
+        cursor: &[u8],
+        now_ms: u64,
+        candidates: usize,
+    ) -> Result<(usize, CacheScope), CursorError> {
         let c = self.open(binding, cursor)?;
         if c.method != binding.method {
             return Err(CursorError::WrongMethod);
@@ -360,7 +406,7 @@ impl Sealer {
         // A page always advances, and a cursor is only issued while candidates
         // remain, so a genuine position lies in 1..candidates.
         match usize::try_from(c.position) {
-            Ok(p) if p > 0 && p < candidates => Ok(p),
+            Ok(p) if p > 0 && p < candidates => Ok((p, c.cache_scope)),
             _ => Err(CursorError::BadPosition),
         }
     }
@@ -431,6 +477,7 @@ mod tests {
             method: Method::Templates,
             position: 0x0102_0304_0506_0708,
             issued_at_ms: u64::MAX - 1,
+            cache_scope: CacheScope::Public,
         };
         let bytes = c.encode();
         assert_eq!(bytes[0], 2);
@@ -692,12 +739,37 @@ mod tests {
     }
 
     #[test]
+    fn cache_scope_travels_in_the_cursor() {
+        let s = scope();
+        let b = binding(Method::Resources, &s);
+        for want in [CacheScope::Private, CacheScope::Public] {
+            let c = Sealer::new(&KEY).issue_scoped(b, 42, want, NOW);
+            assert_eq!(
+                Sealer::new(&KEY).verify_scoped(b, c.as_bytes(), NOW, 100),
+                Ok((42, want))
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_cache_scope_fails_even_when_authenticated() {
+        let s = scope();
+        let b = binding(Method::Resources, &s);
+        let mut bytes = Contents::new(Method::Resources, 42, NOW).encode();
+        *bytes.last_mut().unwrap() = 2;
+        assert_eq!(Contents::decode(&bytes), None);
+        // Sealed as is, it opens but cannot be decoded.
+        let sealed = Sealer::new(&KEY).seal_as(VERSION, b, &bytes, &[5; NONCE_LEN]);
+        assert_eq!(check(sealed.as_bytes(), NOW), Err(CursorError::WrongMethod));
+    }
+
+    #[test]
     fn unknown_version_fails_even_when_authenticated() {
         let s = scope();
         let b = binding(Method::Resources, &s);
         let contents = Contents::new(Method::Resources, 42, NOW);
         for version in [0u8, 1, 3, 255] {
-            let c = Sealer::new(&KEY).seal_as(version, b, &contents, &[5; NONCE_LEN]);
+            let c = Sealer::new(&KEY).seal_as(version, b, &contents.encode(), &[5; NONCE_LEN]);
             assert_eq!(
                 check(c.as_bytes(), NOW),
                 Err(CursorError::BadVersion),
@@ -712,7 +784,7 @@ mod tests {
         let s = scope();
         let b = binding(Method::Resources, &s);
         let contents = Contents::new(Method::Resources, 42, NOW);
-        let c = Sealer::new(&KEY).seal_as(3, b, &contents, &[5; NONCE_LEN]);
+        let c = Sealer::new(&KEY).seal_as(3, b, &contents.encode(), &[5; NONCE_LEN]);
         let mut raw = decoded(&c);
         raw[0] = VERSION;
         let c = URL_SAFE_NO_PAD.encode(raw);

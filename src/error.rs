@@ -104,10 +104,11 @@ impl FailureKind {
         }
     }
 
-    /// The suggested JSON-RPC error code: `-32602` (invalid params) for
-    /// invalid requests and unavailable resources (MCP 2026-07-28 makes
-    /// resource-not-found `-32602`; hosts on older protocol versions map
-    /// `unavailable` to `-32002` themselves), `-32603` (internal) otherwise.
+    /// The JSON-RPC error code on MCP 2026-07-28: `-32602` (invalid params)
+    /// for invalid requests and unavailable resources (resource not found),
+    /// `-32603` (internal) otherwise. For a given revision (older ones make
+    /// not-found `-32002`) use [`crate::jsonrpc::kind_code`], and
+    /// [`crate::jsonrpc::error_object`] for the complete error object.
     pub fn jsonrpc_code(self) -> i32 {
         match self {
             FailureKind::InvalidRequest | FailureKind::Unavailable => -32602,
@@ -132,6 +133,9 @@ pub struct Failure {
     kind: FailureKind,
     message: Cow<'static, str>,
     cause: Option<BoxError>,
+    /// The message of the JSON-RPC error object, when it is not the
+    /// kind's usual one (for example "Invalid cursor").
+    rpc_message: Option<&'static str>,
 }
 
 impl Failure {
@@ -141,6 +145,7 @@ impl Failure {
             kind,
             message: Cow::Borrowed(kind.default_message()),
             cause: None,
+            rpc_message: None,
         }
     }
 
@@ -150,6 +155,7 @@ impl Failure {
             kind,
             message: message.into(),
             cause: None,
+            rpc_message: None,
         }
     }
 
@@ -157,6 +163,18 @@ impl Failure {
     pub fn caused_by(mut self, cause: impl Into<BoxError>) -> Self {
         self.cause = Some(cause.into());
         self
+    }
+
+    /// Sets the message of the JSON-RPC error object (see
+    /// [`crate::jsonrpc`]).
+    pub(crate) fn with_rpc_message(mut self, message: &'static str) -> Self {
+        self.rpc_message = Some(message);
+        self
+    }
+
+    /// The message of the JSON-RPC error object, when set specifically.
+    pub(crate) fn rpc_message(&self) -> Option<&'static str> {
+        self.rpc_message
     }
 
     /// Shorthand for an `invalid_configuration` failure with a message.

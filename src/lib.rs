@@ -9,30 +9,37 @@
 //!
 //! Layers (see `docs/ARCHITECTURE.md`): [`identity`], [`template`],
 //! [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
-//! [`limits`], [`listing`], [`completion`], [`scope`], [`executor`], [`error`], plus the
+//! [`limits`], [`listing`], [`completion`], [`scope`], [`executor`], [`error`], the MCP
+//! protocol layer ([`protocol`] revisions, [`cache`] hints, [`jsonrpc`]
+//! error objects, [`request`]: one call per request), plus the
 //! private `cursor` module (sealed pagination tokens); the C ABI lives in
 //! `ffi` only.
 
 #![deny(missing_docs)]
 
+pub mod cache;
 pub mod completion;
 mod cursor;
 pub mod error;
 pub mod executor;
 pub mod ffi;
 pub mod identity;
+pub mod jsonrpc;
 mod jsonscan;
 pub mod limits;
 pub mod listing;
 pub mod plan;
 pub mod policy;
+pub mod protocol;
 pub mod read;
 pub mod registry;
 pub mod report;
+pub mod request;
 pub mod scope;
 pub mod sizing;
 pub mod template;
 
+pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
 pub use completion::{
     CompleteOptions, CompleteParams, CompleteRef, CompletionRequest, CompletionResult,
     CompletionSink, ResourceCompleter,
@@ -46,9 +53,11 @@ pub use plan::{
     RESERVED_META_KEY,
 };
 pub use policy::{AllowAll, ResourcePolicy, Visibility};
+pub use protocol::{ProtocolRevision, UnknownRevision};
 pub use read::{BundleItem, ReadOptions, ResourceBundle};
 pub use registry::{
     ResourceBinding, ResourceDefinition, ResourceHandler, Resources, ResourcesBuilder, Selection,
 };
 pub use report::{Issue, IssueCode};
+pub use request::{RequestError, RequestMethod, RequestOptions, RequestParams, Response};
 pub use scope::{CallContext, CancelToken, RequestData};

@@ -20,11 +20,13 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
+use crate::cache::{CacheScope, ResultCache};
 use crate::cursor::{self, Binding, Method};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::executor::{CallOutcome, Executor};
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::policy::ResourcePolicy;
+use crate::protocol::ProtocolRevision;
 use crate::registry::{ResourceBinding, Resources};
 use crate::scope::{CancelToken, RequestData, RequestScope};
 
@@ -48,6 +50,8 @@ pub struct ListOptions {
     /// on the calling thread). With an executor the call returns by its
     /// deadline whatever `discover` does (see [`Resources::list`]).
     pub executor: Option<Executor>,
+    /// The protocol revision the page is shaped for (default: the newest).
+    pub revision: ProtocolRevision,
 }
 
 /// One list page: the MCP list result JSON and the next cursor.
@@ -56,9 +60,17 @@ pub struct Page {
     json: String,
     next_cursor: Option<String>,
     len: usize,
+    cache: ResultCache,
 }
 
 impl Page {
+    /// The derived cache hints of this page: the registry's TTL, and the
+    /// cacheScope of the pagination's first page (written into the JSON
+    /// only for revisions that carry them).
+    pub fn cache(&self) -> ResultCache {
+        self.cache
+    }
+
     /// The MCP list result as JSON text: `{"resources":[...]}` or
     /// `{"resourceTemplates":[...]}`, with `"nextCursor"` when candidates
     /// remain.
@@ -151,16 +163,36 @@ impl Resources {
         };
         let now_ms = self.now_unix_ms();
         let sealer = self.cursor_sealer();
-        let start = match options.cursor.as_deref() {
-            None | Some([]) => 0,
-            Some(c) => sealer.verify(binding, c, now_ms, order.len())?,
+        // The first page decides the pagination's cacheScope; later pages
+        // carry it in their cursor (MCP: one cacheScope for every page).
+        let (start, bound_scope) = match options.cursor.as_deref() {
+            None | Some([]) => (0, None),
+            Some(c) => {
+                let (start, scope) = sealer
+                    .verify_scoped(binding, c, now_ms, order.len())
+                    .map_err(|e| Failure::from(e).with_rpc_message("Invalid cursor"))?;
+                (start, Some(scope))
+            }
+        };
+        let registry_cache = self.cache_hints();
+        let fields = options.revision.has_result_fields();
+        // Reserved for the revision's members: exact for "private", one
+        // byte more than needed for "public".
+        let fields_len = if fields {
+            ResultCache {
+                ttl_ms: registry_cache.ttl_ms,
+                scope: CacheScope::Private,
+            }
+            .fields_len() as u64
+        } else {
+            0
         };
 
         let page_size = match options.page_size as usize {
             0 => limits.default_page_size,
             n => n.min(limits.max_page_size),
         };
-        let budget = limits.max_page_bytes - PAGE_ENVELOPE_BYTES;
+        let budget = (limits.max_page_bytes - PAGE_ENVELOPE_BYTES).saturating_sub(fields_len);
         let found = match &options.executor {
             None => scan(
                 self.policy().as_ref(),
@@ -205,15 +237,35 @@ impl Resources {
             admitted,
             used,
             position,
+            filtered,
         } = found;
         let bindings = self.bindings();
 
-        let next_cursor =
-            (position < order.len()).then(|| sealer.issue(binding, position as u64, now_ms));
+        // Never more than is declared now: a "public" cursor presented to a
+        // registry (same content, so the same revision) that no longer
+        // declares its policy caller-independent gives "private".
+        let scope = match bound_scope {
+            Some(CacheScope::Public) if registry_cache.policy_caller_independent => {
+                CacheScope::Public
+            }
+            Some(_) => CacheScope::Private,
+            None if registry_cache.policy_caller_independent && !filtered => CacheScope::Public,
+            None => CacheScope::Private,
+        };
+        let cache = ResultCache {
+            ttl_ms: registry_cache.ttl_ms,
+            scope,
+        };
+        let next_cursor = (position < order.len())
+            .then(|| sealer.issue_scoped(binding, position as u64, scope, now_ms));
         // `used` counts each description plus one separator: the exact size
         // of the array's contents plus one.
         let mut json = String::with_capacity(
-            used as usize + field.len() + next_cursor.as_ref().map_or(0, |c| c.len()) + 32,
+            used as usize
+                + field.len()
+                + next_cursor.as_ref().map_or(0, |c| c.len())
+                + fields_len as usize
+                + 32,
         );
         json.push_str("{\"");
         json.push_str(field);
@@ -230,22 +282,28 @@ impl Resources {
             json.push_str(c);
             json.push('"');
         }
+        if fields {
+            cache.write_fields(&mut json);
+        }
         json.push('}');
         debug_assert!(json.len() as u64 <= limits.max_page_bytes);
         Ok(Page {
             json,
             next_cursor,
             len: admitted.len(),
+            cache,
         })
     }
 }
 
 /// What one page admits: binding indices in order, the bytes they cost
-/// (descriptions plus one separator each), and where the next page starts.
+/// (descriptions plus one separator each), where the next page starts, and
+/// whether `discover` filtered out a candidate it visited.
 struct Scan {
     admitted: Vec<usize>,
     used: u64,
     position: usize,
+    filtered: bool,
 }
 
 /// Visits `order` from `start`, asking `discover` for each candidate,
@@ -263,6 +321,7 @@ fn scan(
     let mut admitted: Vec<usize> = Vec::with_capacity(page_size.min(order.len() - start));
     let mut used = 0u64;
     let mut position = start;
+    let mut filtered = false;
     while position < order.len() && admitted.len() < page_size {
         scope.check()?;
         let definition = bindings[order[position]].definition();
@@ -274,6 +333,7 @@ fn scan(
         match discovered {
             Ok(()) => {}
             Err(CallbackError::Unavailable) => {
+                filtered = true;
                 position += 1;
                 continue;
             }
@@ -297,5 +357,6 @@ fn scan(
         admitted,
         used,
         position,
+        filtered,
     })
 }

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::cache::CacheHints;
 use crate::error::{Failure, FailureKind};
 use crate::identity::validate_uri_str;
 use crate::jsonscan::{self, Kind, Refusal};
@@ -263,6 +264,7 @@ pub struct ResourcePayload {
     mime_type: String,
     body: PayloadBody,
     meta: Option<serde_json::Map<String, serde_json::Value>>,
+    cache: Option<CacheHints>,
 }
 
 fn content_error(message: &'static str) -> Failure {
@@ -298,6 +300,7 @@ impl ResourcePayload {
             mime_type: mime_type.to_string(),
             body,
             meta: None,
+            cache: None,
         })
     }
 
@@ -306,6 +309,21 @@ impl ResourcePayload {
     pub fn with_meta_json(mut self, meta_json: &str) -> Result<Self, Failure> {
         self.meta = Some(parse_meta(meta_json)?);
         Ok(self)
+    }
+
+    /// Declares this item's cache hints: its TTL, and whether its content
+    /// is the same for every caller. They can only lower what the binding
+    /// declared (the smaller TTL; caller-independent only when both say so).
+    /// A TTL above 2^53 - 1 is `invalid_content`.
+    pub fn with_cache_hints(mut self, hints: CacheHints) -> Result<Self, Failure> {
+        CacheHints::check_ttl(hints.ttl_ms).map_err(content_error)?;
+        self.cache = Some(hints);
+        Ok(self)
+    }
+
+    /// The item's declared cache hints, if any.
+    pub fn cache_hints(&self) -> Option<CacheHints> {
+        self.cache
     }
 
     /// The MIME type.

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
+use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::completion::ResourceCompleter;
 use crate::cursor::Sealer;
 use crate::error::{CallbackError, Failure, FailureKind};
@@ -344,6 +345,7 @@ pub struct ResourceBinding {
     definition: Arc<ResourceDefinition>,
     handler: Arc<dyn ResourceHandler>,
     completer: Option<Arc<dyn ResourceCompleter>>,
+    cache: Option<CacheHints>,
 }
 
 impl std::fmt::Debug for ResourceBinding {
@@ -371,6 +373,7 @@ impl ResourceBinding {
         ResourceBinding {
             definition: Arc::new(definition),
             handler,
+            cache: None,
             completer: None,
         }
     }
@@ -387,6 +390,20 @@ impl ResourceBinding {
     /// The completion callback, if any.
     pub fn completer(&self) -> Option<&Arc<dyn ResourceCompleter>> {
         self.completer.as_ref()
+    }
+
+    /// Declares the binding's cache hints: the TTL of its read results and
+    /// whether its content is the same for every caller (checked at build:
+    /// a TTL above 2^53 - 1 is `invalid_configuration`). Without them the
+    /// binding has the registry's TTL and is not caller-independent.
+    pub fn with_cache_hints(mut self, hints: CacheHints) -> Self {
+        self.cache = Some(hints);
+        self
+    }
+
+    /// The declared cache hints, if any.
+    pub fn cache_hints(&self) -> Option<CacheHints> {
+        self.cache
     }
 
     /// The definition.
@@ -421,6 +438,7 @@ pub struct ResourcesBuilder {
     /// Wiped when dropped.
     cursor_key: Option<Zeroizing<Vec<u8>>>,
     clock: Option<Clock>,
+    cache: RegistryCacheHints,
 }
 
 impl ResourcesBuilder {
@@ -490,9 +508,29 @@ impl ResourcesBuilder {
         self.clock = Some(clock);
     }
 
+    /// Declares the registry's cache hints (see [`crate::cache`]): the TTL
+    /// of list pages and of bindings without their own hints, and whether
+    /// the policy decides the same for every caller. Default: TTL 0, not
+    /// caller-independent (every result `"private"`).
+    pub fn cache_hints(mut self, hints: RegistryCacheHints) -> Self {
+        self.cache = hints;
+        self
+    }
+
+    /// Sets the registry's cache hints in place.
+    pub fn set_cache_hints(&mut self, hints: RegistryCacheHints) {
+        self.cache = hints;
+    }
+
     /// Validates everything against the final limits and builds the registry.
     pub fn build(self) -> Result<Resources, Failure> {
         let limits = self.limits.resolve()?;
+        CacheHints::check_ttl(self.cache.ttl_ms).map_err(Failure::config)?;
+        for b in &self.bindings {
+            if let Some(h) = b.cache {
+                h.validate()?;
+            }
+        }
         let policy = self
             .policy
             .ok_or_else(|| Failure::config("a resource policy is required"))?;
@@ -612,6 +650,7 @@ impl ResourcesBuilder {
             revision,
             cursor_sealer,
             clock,
+            cache: self.cache,
         })
     }
 }
@@ -727,6 +766,7 @@ pub struct Resources {
     revision: [u8; 32],
     cursor_sealer: Sealer,
     clock: Clock,
+    cache: RegistryCacheHints,
 }
 
 impl std::fmt::Debug for Resources {
@@ -756,6 +796,11 @@ impl Resources {
     /// The effective limits.
     pub fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// The registry's declared cache hints.
+    pub fn cache_hints(&self) -> &RegistryCacheHints {
+        &self.cache
     }
 
     /// The policy.

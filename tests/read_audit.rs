@@ -252,7 +252,7 @@ fn selection_hidden_entirely_at_recheck_is_a_complete_empty_bundle() {
     assert_eq!(
         b.json(),
         format!(
-            r#"{{"contents":[],"_meta":{{"{RESERVED_META_KEY}":{}}}}}"#,
+            r#"{{"contents":[],"_meta":{{"{RESERVED_META_KEY}":{}}},"resultType":"complete","ttlMs":0,"cacheScope":"private"}}"#,
             report::COMPLETE_REPORT_JSON
         )
     );

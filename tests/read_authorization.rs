@@ -303,7 +303,7 @@ fn empty_authorized_visible_selection_succeeds() {
     assert!(!b.is_partial());
     assert_eq!(
         b.json(),
-        r#"{"contents":[],"_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,"partial":false,"issues":[],"issuesOmitted":0}}}"#
+        r#"{"contents":[],"_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,"partial":false,"issues":[],"issuesOmitted":0}},"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
     );
     let u = uris(2);
     let fx = Fx::new(&refs(&u));

@@ -75,6 +75,15 @@ fn result_metadata_always_contains_the_version_one_report() {
         r#"{"version":1,"partial":false,"issues":[],"issuesOmitted":0}"#
     );
     assert!(b.json().ends_with(
+        r#"],"_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,"partial":false,"issues":[],"issuesOmitted":0}},"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
+    ));
+    let old = fx
+        .read(&ReadOptions {
+            revision: ProtocolRevision::V2025_11_25,
+            ..opts()
+        })
+        .unwrap();
+    assert!(old.json().ends_with(
         r#"],"_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,"partial":false,"issues":[],"issuesOmitted":0}}}"#
     ));
     let u = uris(2);

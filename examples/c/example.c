@@ -3,10 +3,13 @@
  *
  * It registers an exact resource (config://app/settings) and a template
  * (project://acme/{id}/report) that resolves to a bundle of three items, with a
- * policy; reads a complete bundle and a partial one; then lists resources
- * page by page with a cursor, and lists templates. Last, a configuration
- * reload: a request thread keeps reading while the main thread swaps in a
- * new registry.
+ * policy and cache hints; then serves MCP requests the way a server does,
+ * one call per request (mcpr_request: method name and params text in, the
+ * JSON-RPC result or error out): a complete bundle, a partial one, a denial,
+ * a bad identifier, malformed params, resources/list page by page with a
+ * cursor, resources/templates/list, and the same read for an older protocol
+ * revision. Last, the separate mcpr_read for hosts that parse params
+ * themselves.
  *
  * Build and run: bash scripts/c-example.sh
  */
@@ -121,27 +124,82 @@ static mcpr_cb_result report_read(void *ud, const mcpr_call *call, const mcpr_ta
                                                                                           : MCPR_CB_FAILED;
 }
 
-/* ------------------------------------------------------------------ helpers */
+/* ------------------------------------------------------------------ serving
+ * What a server does with each JSON-RPC request it receives: hand the
+ * method name and the raw params text to mcpr_request, and send back the
+ * response it makes under "result" or "error" with the request's id. */
+static int next_id = 1;
+
+static void serve(const mcpr_resources *r, const char *method, const char *params, const char *revision) {
+    mcpr_request_options opt = {0};
+    opt.protocol_revision = str(revision); /* negotiated with the client ("" = newest) */
+    opt.scope_key = str("example-tenant"); /* the caller's authorization context */
+    opt.page_size = 1;                     /* list pages of one, to show cursors */
+    opt.timeout_ms = 5000;                 /* the caller's deadline */
+    int id = next_id++;
+    printf("\n--> {\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"%s\",\"params\":%s}\n", id, method, params);
+    mcpr_response *resp = NULL;
+    mcpr_error *err = NULL;
+    mcpr_status s = mcpr_request(r, str(method), str(params), &opt, &resp, &err);
+    if (s == MCPR_METHOD_NOT_HANDLED) {
+        /* not a resources method: route it elsewhere (here: method not found) */
+        printf("<-- {\"jsonrpc\":\"2.0\",\"id\":%d,\"error\":%.*s}\n", id,
+               (int)mcpr_error_jsonrpc_json(err).len, mcpr_error_jsonrpc_json(err).ptr);
+        mcpr_error_free(err);
+        return;
+    }
+    if (s != MCPR_OK) { /* a host bug (bad options) or a caught panic */
+        PRINT_STR("host error: ", mcpr_error_message(err));
+        mcpr_error_free(err);
+        return;
+    }
+    mcpr_str json = mcpr_response_json(resp);
+    bool is_error = mcpr_response_is_error(resp);
+    printf("<-- {\"jsonrpc\":\"2.0\",\"id\":%d,\"%s\":%.*s}\n", id, is_error ? "error" : "result", (int)json.len,
+           json.ptr);
+    mcpr_str cause = mcpr_response_cause(resp); /* private: logs only */
+    if (cause.len > 0) PRINT_STR("    (log) cause: ", cause);
+    mcpr_response_free(resp);
+}
+
+/* Follows nextCursor through every page of a list method. */
+static void serve_all_pages(const mcpr_resources *r, const char *method) {
+    char params[4200] = "{}";
+    for (;;) {
+        mcpr_request_options opt = {0};
+        opt.scope_key = str("example-tenant");
+        opt.page_size = 1;
+        mcpr_response *resp = NULL;
+        printf("\n--> %s %s\n", method, params);
+        if (mcpr_request(r, str(method), str(params), &opt, &resp, NULL) != MCPR_OK) return;
+        mcpr_str json = mcpr_response_json(resp);
+        PRINT_STR("<-- ", json);
+        /* a real host parses the result; cursors are opaque base64url text */
+        char copy[8192];
+        snprintf(copy, sizeof copy, "%.*s", (int)json.len, json.ptr);
+        const char *c = mcpr_response_is_error(resp) ? NULL : strstr(copy, "\"nextCursor\":\"");
+        mcpr_response_free(resp);
+        if (!c) break; /* last page */
+        c += strlen("\"nextCursor\":\"");
+        snprintf(params, sizeof params, "{\"cursor\":\"%.*s\"}", (int)(strchr(c, '"') - c), c);
+    }
+}
+
+/* The separate read, for hosts that parse params themselves. */
 static void read_and_print(const mcpr_resources *r, const char *uri) {
     mcpr_bundle *bundle = NULL;
     mcpr_error *err = NULL;
     mcpr_read_options opt = {0};
-    opt.timeout_ms = 5000; /* the caller's deadline */
-    printf("\n== resources/read %s\n", uri);
-    mcpr_status s = mcpr_read(r, str(uri), &opt, &bundle, &err);
-    if (s != MCPR_OK) {
-        /* send message + JSON-RPC code to the client, log the cause */
-        printf("error %d (JSON-RPC %d)\n", (int)s, (int)mcpr_error_jsonrpc_code(err));
-        PRINT_STR("  message: ", mcpr_error_message(err));
-        mcpr_str cause = mcpr_error_cause(err); /* length 0 when there is none */
-        if (cause.len > 0) {
-            PRINT_STR("  cause (logs only): ", cause);
-        }
+    opt.timeout_ms = 5000;
+    opt.protocol_revision = str("2025-11-25");
+    printf("\n== mcpr_read %s (2025-11-25)\n", uri);
+    if (mcpr_read(r, str(uri), &opt, &bundle, &err) != MCPR_OK) {
+        /* the complete JSON-RPC error object for the options' revision */
+        PRINT_STR("error: ", mcpr_error_jsonrpc_json(err));
         mcpr_error_free(err);
         return;
     }
-    printf("partial: %s\n", mcpr_bundle_is_partial(bundle) ? "yes" : "no");
-    PRINT_STR("result: ", mcpr_bundle_json(bundle)); /* send as the JSON-RPC result */
+    PRINT_STR("result: ", mcpr_bundle_json(bundle));
     mcpr_bundle_free(bundle);
 }
 
@@ -260,18 +318,23 @@ static int reload_demo(const mcpr_policy_callbacks *policy) {
 int main(void) {
     printf("mcp_resources %s\n", mcpr_version());
 
-    /* 1. Build the registry. */
+    /* 1. Build the registry. Cache hints: list pages and reads may be
+     *    considered fresh for a minute; the policy depends on who asks, so
+     *    results stay "private". The settings are the same for everyone and
+     *    fresh for five minutes. */
     policy_state policy = {"example-tenant"};
     mcpr_policy_callbacks policy_cb = {&policy, policy_discover, policy_visibility, policy_read, NULL};
     mcpr_binding_callbacks settings_cb = {NULL, mcpr_resolve_single, settings_read, NULL, NULL};
     mcpr_binding_callbacks report_cb = {NULL, report_resolve, report_read, NULL, NULL};
+    mcpr_cache_hints settings_hints = {sizeof settings_hints, 300000, true};
 
     mcpr_builder *b = mcpr_builder_new();
     mcpr_error *err = NULL;
     if (mcpr_builder_set_policy(b, &policy_cb, &err) != MCPR_OK ||
-        mcpr_builder_add(b, str("{\"uri\":\"config://app/settings\",\"name\":\"settings\","
-                                "\"mimeType\":\"application/json\"}"),
-                         &settings_cb, &err) != MCPR_OK ||
+        mcpr_builder_set_cache_hints(b, 60000, false, &err) != MCPR_OK ||
+        mcpr_builder_add_with_hints(b, str("{\"uri\":\"config://app/settings\",\"name\":\"settings\","
+                                           "\"mimeType\":\"application/json\"}"),
+                                    &settings_cb, &settings_hints, &err) != MCPR_OK ||
         mcpr_builder_add(b, str("{\"uriTemplate\":\"project://acme/{id}/report\",\"name\":\"report\","
                                 "\"description\":\"Summary, chart and raw data of a project\"}"),
                          &report_cb, &err) != MCPR_OK ||
@@ -292,42 +355,27 @@ int main(void) {
         return 1;
     }
 
-    /* 2. Reads: exact, a complete bundle, a partial bundle, a denial. */
+    /* 2. Serve requests (protocol 2026-07-28 unless said otherwise). */
+    serve(r, "resources/read", "{\"uri\":\"config://app/settings\"}", "");
+    serve(r, "resources/read", "{\"uri\":\"project://acme/7/report\"}", "");
+    serve(r, "resources/read", "{\"uri\":\"project://acme/13/report\"}", ""); /* partial */
+    serve(r, "resources/read", "{\"uri\":\"project://acme/99/report\"}", ""); /* denied = not found */
+    serve(r, "resources/read", "{\"uri\":\"project://acme/99/report\"}", "2025-11-25"); /* -32002 */
+    serve(r, "resources/read", "{\"uri\":\"project://acme/a%2Fb/report\"}", ""); /* encoded slash */
+    serve(r, "resources/read", "{\"uri\":42}", "");                             /* malformed params */
+    serve(r, "tools/list", "{}", "");                                           /* not ours */
+    /* a 2026-07-28 client names its revision in every request */
+    serve(r, "resources/read",
+          "{\"uri\":\"config://app/settings\",\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2025-06-18\"}}",
+          "");
+    serve_all_pages(r, "resources/list");
+    serve_all_pages(r, "resources/templates/list");
+
+    /* 3. The separate functions remain for hosts that parse params. */
     read_and_print(r, "config://app/settings");
-    read_and_print(r, "project://acme/7/report");
-    read_and_print(r, "project://acme/13/report");
-    read_and_print(r, "project://acme/99/report");
-    read_and_print(r, "project://acme/a%2Fb/report"); /* an encoded slash is refused */
+    read_and_print(r, "config://app/missing");
 
-    /* 3. resources/list, one item per page, following nextCursor. */
-    printf("\n== resources/list (page size 1)\n");
-    mcpr_list_options lo = {0};
-    lo.scope_key = str("example-tenant"); /* cursors are bound to this scope */
-    lo.page_size = 1;
-    char cursor[4096] = "";
-    for (;;) {
-        lo.cursor = str(cursor); /* empty = first page */
-        mcpr_page *page = NULL;
-        if (mcpr_list(r, &lo, &page, &err) != MCPR_OK) {
-            PRINT_STR("list failed: ", mcpr_error_message(err));
-            mcpr_error_free(err);
-            break;
-        }
-        PRINT_STR("page: ", mcpr_page_json(page));
-        mcpr_str next = mcpr_page_next_cursor(page);
-        snprintf(cursor, sizeof cursor, "%.*s", (int)next.len, next.ptr);
-        mcpr_page_free(page);
-        if (next.len == 0) break; /* last page */
-    }
-
-    printf("\n== resources/templates/list\n");
-    lo.cursor = str("");
-    lo.page_size = 0; /* default */
-    mcpr_page *page = NULL;
-    if (mcpr_list_templates(r, &lo, &page, NULL) == MCPR_OK) PRINT_STR("page: ", mcpr_page_json(page));
-    mcpr_page_free(page);
-
-    /* 4. Release the registry (requests in flight elsewhere keep their own
+    /* 4. Release the registry (calls in flight elsewhere keep their own
      *    references, taken with mcpr_resources_retain). */
     mcpr_resources_free(r);
 

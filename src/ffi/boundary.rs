@@ -85,6 +85,7 @@ impl mcpr_str {
             status: mcpr_status::of_kind(kind),
             message: format!("{what} is not valid UTF-8").into(),
             cause: String::new(),
+            rpc: None,
         })
     }
 }
@@ -136,6 +137,10 @@ pub enum mcpr_status {
     MCPR_INVALID_ARGUMENT = 13,
     /// A bug in the library: a panic was caught at the boundary.
     MCPR_INTERNAL = 14,
+    /// `mcpr_request` was given a method this library does not serve: no
+    /// response was made; route the request elsewhere (or answer JSON-RPC
+    /// `-32601` Method not found).
+    MCPR_METHOD_NOT_HANDLED = 15,
 }
 
 impl mcpr_status {
@@ -204,14 +209,16 @@ pub const MCPR_LIMIT_MAX_PAGE_SIZE: mcpr_limit = 13;
 /// Encoded bytes of one list page (default 1 MiB).
 pub const MCPR_LIMIT_MAX_PAGE_BYTES: mcpr_limit = 14;
 
-/// An error object: status, safe message, private cause and the suggested
-/// JSON-RPC code. Owned by the caller; free with `mcpr_error_free`. Safe to
+/// An error object: status, safe message, private cause, and the JSON-RPC
+/// error object for the protocol revision (and requested URI) of the call
+/// that made it. Owned by the caller; free with `mcpr_error_free`. Safe to
 /// read from any thread.
 pub struct mcpr_error {
     status: mcpr_status,
     message: String,
     cause: String,
     code: i32,
+    rpc: String,
 }
 
 /// An error on its way out of an export.
@@ -219,6 +226,9 @@ pub(crate) struct Error {
     status: mcpr_status,
     message: std::borrow::Cow<'static, str>,
     cause: String,
+    /// The JSON-RPC error object and its code, when the export made it for
+    /// a request (revision and URI known).
+    rpc: Option<(i32, String)>,
 }
 
 impl Error {
@@ -228,19 +238,61 @@ impl Error {
             status: mcpr_status::MCPR_INVALID_ARGUMENT,
             message: message.into(),
             cause: String::new(),
+            rpc: None,
         }
     }
 
+    /// An error of `status` with a safe message and no cause.
+    pub(crate) fn with_status(status: mcpr_status, message: &'static str) -> Error {
+        Error {
+            status,
+            message: message.into(),
+            cause: String::new(),
+            rpc: None,
+        }
+    }
+
+    /// The error of a failed read or listing, with its JSON-RPC error object
+    /// for `revision` (and the requested URI of a read).
+    pub(crate) fn of_request(
+        f: Failure,
+        revision: crate::protocol::ProtocolRevision,
+        uri: Option<&str>,
+    ) -> Error {
+        let rpc = (
+            crate::jsonrpc::error_code(&f, revision),
+            crate::jsonrpc::error_object(&f, revision, uri),
+        );
+        let mut e = Error::from(f);
+        e.rpc = Some(rpc);
+        e
+    }
+
     fn into_object(self) -> mcpr_error {
-        let code = match self.status {
-            mcpr_status::MCPR_INVALID_REQUEST | mcpr_status::MCPR_UNAVAILABLE => -32602,
-            _ => -32603,
-        };
+        let (code, rpc) = self.rpc.unwrap_or_else(|| {
+            let code = match self.status {
+                mcpr_status::MCPR_INVALID_REQUEST | mcpr_status::MCPR_UNAVAILABLE => -32602,
+                mcpr_status::MCPR_METHOD_NOT_HANDLED => crate::jsonrpc::METHOD_NOT_FOUND,
+                _ => -32603,
+            };
+            let message = match self.status {
+                mcpr_status::MCPR_INVALID_REQUEST => &*self.message,
+                mcpr_status::MCPR_UNAVAILABLE => crate::jsonrpc::NOT_FOUND_MESSAGE,
+                mcpr_status::MCPR_METHOD_NOT_HANDLED => "Method not found",
+                mcpr_status::MCPR_INVALID_ARGUMENT | mcpr_status::MCPR_INTERNAL => "internal error",
+                other => FailureKind::all()
+                    .into_iter()
+                    .find(|k| mcpr_status::of_kind(*k) == other)
+                    .map_or("internal error", FailureKind::default_message),
+            };
+            (code, crate::jsonrpc::object(code, message, None))
+        });
         mcpr_error {
             status: self.status,
             message: self.message.into_owned(),
             cause: self.cause,
             code,
+            rpc,
         }
     }
 }
@@ -251,6 +303,7 @@ impl From<Failure> for Error {
             status: mcpr_status::of_kind(f.kind()),
             message: f.message().to_string().into(),
             cause: f.cause_text(),
+            rpc: None,
         }
     }
 }
@@ -334,6 +387,7 @@ pub(crate) unsafe fn guard_status(
             status: mcpr_status::MCPR_INTERNAL,
             message: "internal error".into(),
             cause: "a panic was caught at the C boundary".into(),
+            rpc: None,
         },
     };
     let status = result.status;
@@ -414,10 +468,12 @@ pub unsafe extern "C" fn mcpr_error_cause(e: *const mcpr_error) -> mcpr_str {
     })
 }
 
-/// The suggested JSON-RPC error code: `-32602` for `MCPR_INVALID_REQUEST`
-/// and `MCPR_UNAVAILABLE` (MCP 2026-07-28 resource-not-found; hosts on older
-/// protocol versions map unavailable to `-32002` themselves), `-32603`
-/// otherwise; 0 for NULL.
+/// The JSON-RPC error code, the `code` of `mcpr_error_jsonrpc_json`: for
+/// errors of `mcpr_read`, `mcpr_list` and `mcpr_list_templates` it follows
+/// the options' protocol revision (`MCPR_UNAVAILABLE` is resource not
+/// found: `-32602` on 2026-07-28, `-32002` before); otherwise `-32602` for
+/// `MCPR_INVALID_REQUEST` and `MCPR_UNAVAILABLE`, `-32601` for
+/// `MCPR_METHOD_NOT_HANDLED`, `-32603` for the rest; 0 for NULL.
 ///
 /// # Safety
 /// `e` is NULL or a live error object.
@@ -426,6 +482,34 @@ pub unsafe extern "C" fn mcpr_error_jsonrpc_code(e: *const mcpr_error) -> i32 {
     guard(|| {
         // SAFETY: `e` is NULL or a live error object (caller's guarantee).
         unsafe { e.as_ref() }.map_or(0, |e| e.code)
+    })
+}
+
+/// The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
+/// `"data":{"uri":…}` for resource-not-found), ready to send as the
+/// `error` member of the response.
+///
+/// The error remembers the call that made it: errors of `mcpr_read`,
+/// `mcpr_list` and `mcpr_list_templates` are shaped for the protocol
+/// revision of their options, and not-found carries the URI the read was
+/// asked for; every not-found cause (no registration, no template match,
+/// discovery denied, requested target hidden or unavailable) gives the same
+/// bytes. Other errors (builder, misuse) get a generic object for the
+/// newest revision. Never contains the private cause, authorization data or
+/// any URI other than the requested one. Owned by `e`, valid until
+/// `mcpr_error_free(e)`; empty for NULL.
+///
+/// A request the client cancelled (`notifications/cancelled`) gets no
+/// response at all in MCP: on `MCPR_CANCELED` after such a cancellation,
+/// send nothing.
+///
+/// # Safety
+/// `e` is NULL or a live error object.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_error_jsonrpc_json(e: *const mcpr_error) -> mcpr_str {
+    guard(|| {
+        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
+        unsafe { e.as_ref() }.map_or(mcpr_str::empty(), |e| mcpr_str::from_str(&e.rpc))
     })
 }
 

@@ -80,7 +80,7 @@ impl mcpr_resources {
 
 /// # Safety
 /// `b` is NULL or a live builder.
-unsafe fn with_builder(
+pub(super) unsafe fn with_builder(
     b: *mut mcpr_builder,
     f: impl FnOnce(&mut ResourcesBuilder) -> Result<(), Error>,
 ) -> Result<(), Error> {
@@ -103,6 +103,34 @@ pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
             state: Mutex::new(Some(ResourcesBuilder::new())),
             policy: Mutex::new(None),
         }))
+    })
+}
+
+/// A binding of `definition` to a copy of `table`: the handler, and the
+/// completer too when the table has `complete` (one copy, one `release`,
+/// which runs once both uses are gone). A `complete` callback on an
+/// exact-URI definition is refused before the table is copied, so that
+/// `release` never runs for a failed add.
+pub(super) fn binding_of(
+    definition: ResourceDefinition,
+    table: &mcpr_binding_callbacks,
+) -> Result<ResourceBinding, Error> {
+    if table.complete.is_some() && !definition.is_template() {
+        return Err(Error::from(Failure::config(
+            "a complete callback needs a uriTemplate definition",
+        )));
+    }
+    let handler = Arc::new(CBinding::new(table).ok_or_else(|| {
+        Error::from(Failure::config(
+            "binding callbacks resolve and read are required",
+        ))
+    })?);
+    let completes = handler.completes();
+    let binding = ResourceBinding::from_definition(definition, handler.clone());
+    Ok(if completes {
+        binding.with_completer(handler)
+    } else {
+        binding
     })
 }
 
@@ -135,25 +163,7 @@ pub unsafe extern "C" fn mcpr_builder_add(
                 definition_json.text(FailureKind::InvalidConfiguration, "definition JSON")
             }?;
             let definition = ResourceDefinition::from_json(json)?;
-            // Checked before the table is copied: copying arms its
-            // `release`, which must not run for a failed add.
-            if table.complete.is_some() && !definition.is_template() {
-                return Err(Error::from(Failure::config(
-                    "a complete callback needs a uriTemplate definition",
-                )));
-            }
-            let handler = CBinding::new(table).ok_or_else(|| {
-                Error::from(Failure::config(
-                    "binding callbacks resolve and read are required",
-                ))
-            })?;
-            let completes = handler.completes();
-            let handler = Arc::new(handler);
-            let mut binding = ResourceBinding::from_definition(definition, handler.clone());
-            if completes {
-                // One table, one `release`: it runs once both uses are gone.
-                binding = binding.with_completer(handler);
-            }
+            let binding = binding_of(definition, table)?;
             builder.push(binding);
             Ok(())
         };

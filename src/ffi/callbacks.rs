@@ -103,10 +103,12 @@ pub struct mcpr_payload_builder {
 }
 
 /// The contents of a payload builder.
-struct PayloadState {
+pub(super) struct PayloadState {
     payload: Option<ResourcePayload>,
     meta: Option<String>,
     refused: Option<Failure>,
+    /// Set by `mcpr_payload_set_cache_hints`.
+    pub(super) cache: Option<crate::cache::CacheHints>,
 }
 
 /// The binding callback table given to `mcpr_builder_add` (copied by the
@@ -476,6 +478,7 @@ impl ResourceHandler for CBinding {
                 payload: None,
                 meta: None,
                 refused: None,
+                cache: None,
             }),
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
@@ -584,7 +587,7 @@ impl PlanState {
 
 impl mcpr_payload_builder {
     /// Locks the contents.
-    fn lock(&self) -> std::sync::MutexGuard<'_, PayloadState> {
+    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, PayloadState> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
@@ -600,20 +603,24 @@ impl PayloadState {
                 "reader returned MCPR_CB_OK without setting a body",
             ));
         };
+        let payload = match self.cache {
+            Some(hints) => payload.with_cache_hints(hints)?,
+            None => payload,
+        };
         match self.meta {
             Some(meta) => payload.with_meta_json(&meta),
             None => Ok(payload),
         }
     }
 
-    fn refuse(&mut self, e: Failure) -> Error {
+    pub(super) fn refuse(&mut self, e: Failure) -> Error {
         let out = Error::from(Failure::with_message(e.kind(), e.message().to_string()));
         self.refused.get_or_insert(e);
         out
     }
 
     /// Records that a setter was refused for a bad argument, returning `e`.
-    fn refuse_argument(&mut self, e: Error) -> Error {
+    pub(super) fn refuse_argument(&mut self, e: Error) -> Error {
         self.refused.get_or_insert(Failure::with_message(
             FailureKind::InvalidContent,
             "a payload setter was refused",
@@ -1088,7 +1095,9 @@ pub unsafe extern "C" fn mcpr_resolve_single(
 
 /// # Safety
 /// `o` is NULL or a live payload builder.
-unsafe fn payload_ref<'a>(o: *mut mcpr_payload_builder) -> Result<&'a mcpr_payload_builder, Error> {
+pub(super) unsafe fn payload_ref<'a>(
+    o: *mut mcpr_payload_builder,
+) -> Result<&'a mcpr_payload_builder, Error> {
     // SAFETY: the caller guarantees `o` is NULL or live; only shared
     // references are made (the contents are behind a mutex), so concurrent
     // calls from several threads are sound.

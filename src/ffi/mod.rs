@@ -21,6 +21,8 @@ mod boundary;
 mod builder;
 mod callbacks;
 mod complete;
+mod hints;
+mod request;
 mod run;
 
 pub use boundary::{
@@ -40,6 +42,8 @@ pub use complete::{
     mcpr_complete_argument, mcpr_complete_params, mcpr_completion, mcpr_completion_builder,
     mcpr_completion_request,
 };
+pub use hints::{mcpr_cache_hints, MCPR_MAX_TTL_MS};
+pub use request::{mcpr_request_options, mcpr_response};
 pub use run::{
     mcpr_bundle, mcpr_cancel, mcpr_executor, mcpr_executor_options, mcpr_executor_stats,
     mcpr_list_options, mcpr_page, mcpr_read_options,

@@ -11,6 +11,7 @@ use super::builder::mcpr_resources;
 use super::callbacks::HostPtr;
 use crate::executor::{Executor, ExecutorOptions};
 use crate::listing::{ListOptions, Page};
+use crate::protocol::ProtocolRevision;
 use crate::read::{ReadOptions, ResourceBundle};
 use crate::scope::{CancelToken, RequestData};
 
@@ -26,7 +27,7 @@ pub struct mcpr_executor {
 /// any time, including while reads using it run on other threads. Free
 /// with `mcpr_cancel_free`.
 pub struct mcpr_cancel {
-    inner: CancelToken,
+    pub(super) inner: CancelToken,
 }
 
 /// A read result. Owned by the caller; free with `mcpr_bundle_free`.
@@ -68,6 +69,12 @@ pub struct mcpr_read_options {
     /// returns by the read deadline whatever any callback does (see
     /// `mcpr_read`).
     pub executor: *const mcpr_executor,
+    /// The negotiated MCP protocol revision the result is shaped for:
+    /// `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"`; empty (`{NULL, 0}`)
+    /// = the newest this library knows (`"2026-07-28"`). Any other value is
+    /// `MCPR_INVALID_ARGUMENT`. On 2026-07-28 the result carries
+    /// `resultType`, `ttlMs` and `cacheScope`; before, none of them.
+    pub protocol_revision: mcpr_str,
 }
 
 /// Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
@@ -99,6 +106,11 @@ pub struct mcpr_list_options {
     /// (`MCPR_CANCELED`), whatever `discover` does; a saturated executor
     /// fails it at once with `MCPR_POLICY` (cause "executor saturated").
     pub executor: *const mcpr_executor,
+    /// The negotiated MCP protocol revision (as in `mcpr_read_options`;
+    /// empty = the newest). On 2026-07-28 the page carries `resultType`,
+    /// `ttlMs` and `cacheScope`, and their bytes count against the page's
+    /// byte budget.
+    pub protocol_revision: mcpr_str,
 }
 
 /// Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
@@ -454,6 +466,21 @@ pub unsafe extern "C" fn mcpr_cancel_free(c: *mut mcpr_cancel) {
     })
 }
 
+/// The protocol revision of an options field (empty = the newest; unknown
+/// = `MCPR_INVALID_ARGUMENT`).
+///
+/// # Safety
+/// `s` follows the `mcpr_str` rules.
+pub(super) unsafe fn revision_of(s: mcpr_str) -> Result<ProtocolRevision, Error> {
+    // SAFETY: forwarded to the caller's guarantee.
+    let b = unsafe { s.bytes() }?;
+    ProtocolRevision::parse(b).map_err(|_| {
+        Error::argument(
+            "unknown protocol_revision (known: \"2025-06-18\", \"2025-11-25\", \"2026-07-28\"; empty = newest)",
+        )
+    })
+}
+
 pub(super) fn timeout(ms: u64) -> Option<Duration> {
     (ms > 0).then(|| Duration::from_millis(ms))
 }
@@ -542,8 +569,14 @@ pub unsafe extern "C" fn mcpr_read(
             options.request_data = request_data(o.request_data);
             // SAFETY: `o.executor` is NULL or a live executor.
             options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
+            // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
+            options.revision = unsafe { revision_of(o.protocol_revision) }?;
         }
-        let bundle = r.inner.read(uri, &options)?;
+        let bundle = r.inner.read(uri, &options).map_err(|f| {
+            // A not-found failure implies a valid (UTF-8) identifier.
+            let uri = std::str::from_utf8(uri).ok();
+            Error::of_request(f, options.revision, uri)
+        })?;
         // SAFETY: `out` is non-null (checked) and valid for one write.
         unsafe { write_out(out, Box::into_raw(Box::new(mcpr_bundle { inner: bundle }))) };
         Ok(())
@@ -610,6 +643,8 @@ unsafe fn list_with(
         let o = unsafe { opt.as_ref() }.ok_or_else(|| Error::argument("list options are NULL"))?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (scope_key, cursor) = unsafe { (o.scope_key.bytes()?, o.cursor.bytes()?) };
+        // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
+        let revision = unsafe { revision_of(o.protocol_revision) }?;
         let options = ListOptions {
             scope_key: scope_key.to_vec(),
             cursor: (!cursor.is_empty()).then(|| cursor.to_vec()),
@@ -620,12 +655,14 @@ unsafe fn list_with(
             request_data: request_data(o.request_data),
             // SAFETY: `o.executor` is NULL or a live executor.
             executor: unsafe { o.executor.as_ref() }.map(|e| e.inner.clone()),
+            revision,
         };
         let page = if templates {
-            r.inner.list_templates(&options)?
+            r.inner.list_templates(&options)
         } else {
-            r.inner.list(&options)?
-        };
+            r.inner.list(&options)
+        }
+        .map_err(|f| Error::of_request(f, revision, None))?;
         // SAFETY: `out` is non-null (checked) and valid for one write.
         unsafe { write_out(out, Box::into_raw(Box::new(mcpr_page { inner: page }))) };
         Ok(())

@@ -1,13 +1,22 @@
 //! Assembly (docs/BEHAVIOUR.md §5 step 7, §6 and §7): issues in plan
 //! order, whole-read failure when no application item survives a non-empty
 //! final visible selection, the report shrunk into its reserved space, the
-//! warning item first, admitted items in plan order, the final size check.
+//! warning item first, admitted items in plan order, the members the
+//! protocol revision adds (`resultType`, `ttlMs`, `cacheScope` on
+//! 2026-07-28, after `_meta`), the final size check.
+//!
+//! The envelope (`{"contents":[`, `],"_meta":{…:`, `}}`) and the revision's
+//! members together are at most 135 bytes, inside the 256-byte
+//! configuration overhead admission holds back, so a result whose items and
+//! report were admitted always fits.
 
 use std::borrow::Cow;
 
+use crate::cache::{CacheHints, RegistryCacheHints, ResultCache};
 use crate::error::{BoxError, Failure, FailureKind};
 use crate::limits::{Limits, WIRE_RESERVE_BYTES};
 use crate::plan::{ResourceTarget, RESERVED_META_KEY};
+use crate::protocol::ProtocolRevision;
 use crate::report::{
     warning_item_len, warning_uri, write_warning_item, Issue, IssueCode, Report,
     COMPLETE_REPORT_JSON,
@@ -19,22 +28,38 @@ use super::{ItemState, Outcome, ResourceBundle};
 
 const CONTENTS_OPEN: &str = "{\"contents\":[";
 
+/// What shapes the result beyond its items: the protocol revision and the
+/// declared cache hints.
+#[derive(Clone, Copy)]
+pub(super) struct Shape {
+    pub revision: ProtocolRevision,
+    pub registry: RegistryCacheHints,
+    pub binding: CacheHints,
+}
+
 pub(super) fn assemble(
     targets: &[ResourceTarget],
     states: Vec<ItemState>,
     limits: &Limits,
+    shape: &Shape,
 ) -> Result<ResourceBundle, Failure> {
     let mut visible = 0usize;
+    // Any hidden planned item: the selection was filtered by the policy.
+    let mut filtered = false;
     let mut first_issue: Option<(IssueCode, Option<BoxError>)> = None;
     let mut issues: Vec<Issue> = Vec::new();
     let mut total_issues: u64 = 0;
     let mut admitted: Vec<(&str, Admitted)> = Vec::with_capacity(targets.len());
     for (t, s) in targets.iter().zip(states) {
         if !s.final_visibility.visible {
+            filtered = true;
             continue;
         }
         let (code, cause) = match s.outcome {
-            Outcome::Hidden => continue,
+            Outcome::Hidden => {
+                filtered = true;
+                continue;
+            }
             Outcome::Admitted(a) => {
                 visible += 1;
                 admitted.push((t.uri(), a));
@@ -79,6 +104,18 @@ pub(super) fn assemble(
         (Cow::Borrowed(COMPLETE_REPORT_JSON), Vec::new(), 0)
     };
 
+    let cache = ResultCache::for_read(
+        &shape.registry,
+        shape.binding,
+        admitted.iter().map(|(_, a)| match a.payload.cache_hints() {
+            Some(h) => shape.binding.meet(h),
+            None => shape.binding,
+        }),
+        filtered,
+        partial,
+    );
+    let fields = shape.revision.has_result_fields();
+
     let items_bytes: u64 = admitted.iter().map(|(_, a)| a.cost).sum();
     let capacity = CONTENTS_OPEN.len()
         + items_bytes as usize
@@ -89,6 +126,7 @@ pub(super) fn assemble(
         }
         + RESERVED_META_KEY.len()
         + report_json.len()
+        + if fields { cache.fields_len() } else { 0 }
         + 16;
     let mut json = String::with_capacity(capacity);
     let mut spans = Vec::with_capacity(admitted.len() + usize::from(partial));
@@ -115,7 +153,11 @@ pub(super) fn assemble(
     let report_start = json.len();
     json.push_str(&report_json);
     let report_span = report_start..json.len();
-    json.push_str("}}");
+    json.push('}');
+    if fields {
+        cache.write_fields(&mut json);
+    }
+    json.push('}');
 
     if json.len() as u64 > limits.max_encoded_bytes - WIRE_RESERVE_BYTES {
         return Err(
@@ -131,5 +173,27 @@ pub(super) fn assemble(
         issues,
         issues_omitted,
         report: report_span,
+        cache,
+        revision: shape.revision,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cache::MAX_FIELDS_BYTES;
+    use crate::limits::CONFIG_OVERHEAD_BYTES;
+
+    /// Admission holds back the 256-byte configuration overhead; the
+    /// envelope and the longest 2026-07-28 members must fit inside it, so
+    /// that a result whose items and report were admitted always fits.
+    #[test]
+    fn envelope_and_revision_members_fit_the_configuration_overhead() {
+        let envelope = CONTENTS_OPEN.len()
+            + "],\"_meta\":{\"".len()
+            + RESERVED_META_KEY.len()
+            + "\":".len()
+            + "}}".len();
+        assert!((envelope + MAX_FIELDS_BYTES) as u64 <= CONFIG_OVERHEAD_BYTES);
+    }
 }

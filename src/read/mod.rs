@@ -20,10 +20,12 @@ use std::time::Duration;
 
 use base64::Engine as _;
 
+use crate::cache::ResultCache;
 use crate::error::{BoxError, Failure};
 use crate::executor::Executor;
 use crate::policy::Visibility;
-use crate::registry::Resources;
+use crate::protocol::ProtocolRevision;
+use crate::registry::{Resources, Selection};
 use crate::report::{Issue, IssueCode};
 use crate::scope::{CancelToken, RequestData, RequestScope};
 use crate::sizing::ItemSpans;
@@ -44,6 +46,8 @@ pub struct ReadOptions {
     /// With an executor the read returns by its deadline whatever any
     /// callback does; see [`Resources::read`].
     pub executor: Option<Executor>,
+    /// The protocol revision the result is shaped for (default: the newest).
+    pub revision: ProtocolRevision,
 }
 
 /// What happened to one planned item.
@@ -77,9 +81,22 @@ pub struct ResourceBundle {
     issues: Vec<Issue>,
     issues_omitted: u64,
     report: Range<usize>,
+    cache: ResultCache,
+    revision: ProtocolRevision,
 }
 
 impl ResourceBundle {
+    /// The derived cache hints of this result (written into the JSON as
+    /// `ttlMs` and `cacheScope` only for revisions that carry them).
+    pub fn cache(&self) -> ResultCache {
+        self.cache
+    }
+
+    /// The protocol revision the JSON is shaped for.
+    pub fn revision(&self) -> ProtocolRevision {
+        self.revision
+    }
+
     /// The MCP read result as JSON text.
     pub fn json(&self) -> &str {
         &self.json
@@ -243,6 +260,7 @@ impl Resources {
                 .admission()
                 .map_err(|why| why.failure(crate::error::FailureKind::ReadFailed))?;
             let selection = self.select(uri)?;
+            let shape = self.shape(options, &selection);
             return pooled::read(
                 executor,
                 &scope,
@@ -251,9 +269,11 @@ impl Resources {
                 selection.binding.handler().clone(),
                 selection.matched,
                 *limits,
+                shape,
             );
         }
         let selection = self.select(uri)?;
+        let shape = self.shape(options, &selection);
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
         let handler = selection.binding.handler();
@@ -275,8 +295,22 @@ impl Resources {
             &targets,
             &mut states,
         )?;
-        let bundle = assemble::assemble(&targets, states, limits)?;
+        let bundle = assemble::assemble(&targets, states, limits, &shape)?;
         authorize::check_scope(&scope)?;
         Ok(bundle)
+    }
+
+    /// What shapes a read's result beyond its items: the revision and the
+    /// declared cache hints of the registry and the selected binding.
+    fn shape(&self, options: &ReadOptions, selection: &Selection<'_>) -> assemble::Shape {
+        let registry = *self.cache_hints();
+        assemble::Shape {
+            revision: options.revision,
+            registry,
+            binding: selection
+                .binding
+                .cache_hints()
+                .unwrap_or_else(|| registry.binding_default()),
+        }
     }
 }

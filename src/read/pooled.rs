@@ -35,8 +35,9 @@ use crate::report::IssueCode;
 use crate::scope::RequestScope;
 
 use super::admit::{self, Budget};
+use super::assemble::{self, Shape};
 use super::authorize::{self, check_scope, check_scope_at, guarded};
-use super::{assemble, recheck, ItemState, Outcome, ResourceBundle};
+use super::{recheck, ItemState, Outcome, ResourceBundle};
 
 /// `owner` once the read has returned: no job makes progress any more.
 const CLOSED: u32 = u32::MAX;
@@ -70,6 +71,8 @@ pub(super) struct ReadTask {
     definition: Arc<ResourceDefinition>,
     handler: Arc<dyn ResourceHandler>,
     limits: Limits,
+    /// The revision and cache hints the result is shaped with.
+    shape: Shape,
     scope: RequestScope,
     pool: Arc<Pool>,
     caller: Thread,
@@ -283,7 +286,7 @@ impl ReadTask {
                 &mut p.states,
             )?;
             drop(policy);
-            let bundle = assemble::assemble(targets, p.states, limits)?;
+            let bundle = assemble::assemble(targets, p.states, limits, &self.shape)?;
             check_scope(scope)?;
             Ok(bundle)
         })()
@@ -332,6 +335,7 @@ impl ReadTask {
 
 /// Reads on `executor`: the pipeline runs on workers, this thread waits
 /// until the read deadline or cancellation.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn read(
     executor: &Executor,
     scope: &RequestScope,
@@ -340,8 +344,10 @@ pub(super) fn read(
     handler: Arc<dyn ResourceHandler>,
     matched: ResourceMatch,
     limits: Limits,
+    shape: Shape,
 ) -> Result<ResourceBundle, Failure> {
     let task = Arc::new(ReadTask {
+        shape,
         policy: Mutex::new(Some(policy)),
         definition,
         handler,

@@ -120,11 +120,14 @@ pub fn builder<S: AsRef<str>>(defs: &[S], policy: Arc<dyn ResourcePolicy>) -> Re
     b
 }
 
-/// List options with a scope key and an optional cursor.
+/// List options with a scope key and an optional cursor, shaped for
+/// 2025-11-25 (the page shapes these tests pin byte for byte; the members
+/// 2026-07-28 adds are tested in `protocol_results.rs`).
 pub fn opts(scope: &str, cursor: Option<&str>) -> ListOptions {
     ListOptions {
         scope_key: scope.as_bytes().to_vec(),
         cursor: cursor.map(|c| c.as_bytes().to_vec()),
+        revision: mcp_resources::ProtocolRevision::V2025_11_25,
         ..ListOptions::default()
     }
 }

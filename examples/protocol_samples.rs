@@ -1,0 +1,251 @@
+//! Writes what the library answers, through the one-call function, for each
+//! result kind and error in each protocol revision, together with what a
+//! client must find in it: the input of the client checks
+//! (`scripts/client-checks.sh`), which validate every file with the
+//! official Python and TypeScript SDKs and the revision's JSON Schema.
+//!
+//! Run with `cargo run --example protocol_samples -- OUT_DIR`; writes one
+//! JSON file per sample and `manifest.json` describing them.
+
+use std::sync::Arc;
+
+use mcp_resources::*;
+use serde_json::{json, Value};
+
+/// Plans per requested URI and reads canned bodies.
+struct Guide;
+
+impl ResourceHandler for Guide {
+    fn resolve(
+        &self,
+        _: &CallContext,
+        m: &ResourceMatch,
+    ) -> Result<ResourceReadPlan, CallbackError> {
+        let items: &[&str] = match m.uri() {
+            "doc://guide" => &["doc://guide/intro", "doc://guide/logo", "doc://guide/blank"],
+            "doc://partial" => &["doc://guide/intro", "doc://broken"],
+            "doc://empty" => &[],
+            _ => return ResourceReadPlan::single_for(m).map_err(CallbackError::failed),
+        };
+        let requested = ResourceTarget::new(m.uri(), "", None).map_err(CallbackError::failed)?;
+        let items = items
+            .iter()
+            .map(|u| ResourceTarget::new(u, "", None))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(CallbackError::failed)?;
+        ResourceReadPlan::new(requested, items).map_err(CallbackError::failed)
+    }
+
+    fn read(&self, _: &CallContext, t: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
+        match t.uri() {
+            "doc://guide/intro" => ResourcePayload::text("text/markdown", "# Guide\n\"quoted\" é")
+                .and_then(|p| p.with_meta_json(r#"{"com.example/lang":"en"}"#)),
+            "doc://guide/logo" => ResourcePayload::blob("image/png", &[0x89, b'P', b'N', b'G']),
+            "doc://guide/blank" => ResourcePayload::text("text/plain", ""),
+            "doc://broken" => return Err(CallbackError::failed("disk gone")),
+            u => ResourcePayload::text("text/plain", &format!("body of {u}")),
+        }
+        .map_err(CallbackError::failed)
+    }
+}
+
+fn registry() -> Result<Resources, Failure> {
+    let handler: Arc<dyn ResourceHandler> = Arc::new(Guide);
+    let public = CacheHints::new(60_000, true);
+    let mut b = Resources::builder()
+        .policy(Arc::new(AllowAll))
+        .cache_hints(RegistryCacheHints::new(300_000, true));
+    for (def, hints) in [
+        (
+            r#"{"uri":"doc://guide","name":"guide","title":"Guide","mimeType":"text/markdown"}"#,
+            Some(public),
+        ),
+        (r#"{"uri":"doc://partial","name":"partial"}"#, Some(public)),
+        (
+            r#"{"uri":"doc://empty","name":"empty","description":"nothing planned"}"#,
+            None,
+        ),
+        (
+            r#"{"uriTemplate":"doc://notes/{id}","name":"note","mimeType":"text/plain"}"#,
+            None,
+        ),
+        (
+            r#"{"uriTemplate":"doc://tags/{tag}/items","name":"tagged","title":"Tagged"}"#,
+            None,
+        ),
+    ] {
+        let mut binding = ResourceBinding::new(def, handler.clone())?;
+        if let Some(h) = hints {
+            binding = binding.with_cache_hints(h);
+        }
+        b.push(binding);
+    }
+    b.build()
+}
+
+/// Params as a client of `revision` sends them: 2026-07-28 names the
+/// revision per request, older revisions negotiated it at initialisation.
+fn params(revision: ProtocolRevision, mut p: Value) -> String {
+    if revision.has_result_fields() {
+        p["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": revision.as_str(),
+            "io.modelcontextprotocol/clientCapabilities": {},
+        });
+    }
+    p.to_string()
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let out = std::env::args()
+        .nth(1)
+        .ok_or("usage: protocol_samples OUT_DIR")?;
+    std::fs::create_dir_all(&out)?;
+    let r = registry()?;
+    let mut manifest = Vec::new();
+    for revision in ProtocolRevision::ALL {
+        // The host's negotiated revision; 2026 clients also name it per request.
+        let options = RequestOptions {
+            revision: if revision.has_result_fields() {
+                ProtocolRevision::V2025_06_18
+            } else {
+                revision
+            },
+            scope_key: b"tenant-1".to_vec(),
+            page_size: 1,
+            ..RequestOptions::default()
+        };
+        let modern = revision.has_result_fields();
+        let hints = |ttl: u64, scope: &str| {
+            if modern {
+                json!({"ttlMs": ttl, "cacheScope": scope})
+            } else {
+                Value::Null
+            }
+        };
+        let first_page = r.request(
+            b"resources/list",
+            params(revision, json!({})).as_bytes(),
+            &options,
+        )?;
+        let cursor = json_of(first_page.json())["nextCursor"]
+            .as_str()
+            .ok_or("the first page has a next cursor")?
+            .to_string();
+        let mut last_options = options.clone();
+        last_options.page_size = 10;
+        let samples: Vec<(&str, &str, Response, Value)> = vec![
+            (
+                "read_complete",
+                "resources/read",
+                r.request(
+                    b"resources/read",
+                    params(revision, json!({"uri": "doc://guide"})).as_bytes(),
+                    &options,
+                )?,
+                json!({"contents": [
+                    {"uri": "doc://guide/intro", "mimeType": "text/markdown", "text": "# Guide\n\"quoted\" é", "meta": {"com.example/lang": "en"}},
+                    {"uri": "doc://guide/logo", "mimeType": "image/png", "blob": "iVBORw=="},
+                    {"uri": "doc://guide/blank", "mimeType": "text/plain", "text": ""}],
+                    "cache": hints(60_000, "public")}),
+            ),
+            (
+                "read_partial",
+                "resources/read",
+                r.request(
+                    b"resources/read",
+                    params(revision, json!({"uri": "doc://partial"})).as_bytes(),
+                    &options,
+                )?,
+                json!({"partial": true, "items": 2, "cache": hints(0, "private")}),
+            ),
+            (
+                "read_empty",
+                "resources/read",
+                r.request(
+                    b"resources/read",
+                    params(revision, json!({"uri": "doc://empty"})).as_bytes(),
+                    &options,
+                )?,
+                json!({"contents": [], "cache": hints(300_000, "private")}),
+            ),
+            (
+                "list_first_page",
+                "resources/list",
+                first_page,
+                json!({"uris": ["doc://empty"], "nextCursor": true, "cache": hints(300_000, "public")}),
+            ),
+            (
+                "list_last_page",
+                "resources/list",
+                r.request(
+                    b"resources/list",
+                    params(revision, json!({"cursor": cursor})).as_bytes(),
+                    &last_options,
+                )?,
+                json!({"uris": ["doc://guide", "doc://partial"], "nextCursor": false, "cache": hints(300_000, "public")}),
+            ),
+            (
+                "templates_page",
+                "resources/templates/list",
+                r.request(
+                    b"resources/templates/list",
+                    params(revision, json!({})).as_bytes(),
+                    &last_options,
+                )?,
+                json!({"templates": ["doc://notes/{id}", "doc://tags/{tag}/items"], "nextCursor": false, "cache": hints(300_000, "public")}),
+            ),
+            (
+                "error_not_found",
+                "resources/read",
+                r.request(
+                    b"resources/read",
+                    params(revision, json!({"uri": "doc://missing"})).as_bytes(),
+                    &options,
+                )?,
+                json!({"code": revision.not_found_code(), "uri": "doc://missing"}),
+            ),
+            (
+                "error_invalid_cursor",
+                "resources/list",
+                r.request(
+                    b"resources/list",
+                    params(revision, json!({"cursor": "bogus"})).as_bytes(),
+                    &options,
+                )?,
+                json!({"code": -32602, "message": "Invalid cursor"}),
+            ),
+            (
+                "error_invalid_params",
+                "resources/read",
+                r.request(
+                    b"resources/read",
+                    params(revision, json!({"uri": 7})).as_bytes(),
+                    &options,
+                )?,
+                json!({"code": -32602}),
+            ),
+        ];
+        for (kind, method, response, expect) in samples {
+            let file = format!("{}_{kind}.json", revision.as_str());
+            std::fs::write(format!("{out}/{file}"), response.json())?;
+            manifest.push(json!({
+                "file": file,
+                "revision": revision.as_str(),
+                "method": method,
+                "kind": kind,
+                "error": response.is_error(),
+                "expect": expect,
+            }));
+        }
+    }
+    std::fs::write(
+        format!("{out}/manifest.json"),
+        Value::Array(manifest).to_string(),
+    )?;
+    println!("wrote {} samples to {out}", ProtocolRevision::ALL.len() * 9);
+    Ok(())
+}
+
+fn json_of(s: &str) -> Value {
+    serde_json::from_str(s).unwrap_or(Value::Null)
+}

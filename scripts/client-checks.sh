@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Checks what the library sends against the official MCP clients: writes the
+# result of every kind (complete, partial and empty bundles, list pages with
+# and without nextCursor, a templates page) and the error objects (not found,
+# invalid cursor, invalid params) for each protocol revision through the
+# one-call function (examples/protocol_samples.rs), then validates them with
+# the official Python SDK's models for that revision and the revision's JSON
+# Schema (tests/clients/check_results.py), and with the official TypeScript
+# SDK's schemas (tests/clients/check_results.mjs). Exits non-zero on any
+# failure. Sets the clients up first (scripts/setup-clients.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+py="$(bash scripts/setup-clients.sh | tail -1)"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+cargo run --quiet --example protocol_samples -- "$out"
+schema_dir="$(cargo metadata --format-version 1 --locked --offline \
+  --manifest-path tests/clients/schema/Cargo.toml |
+  "$py" -c 'import json, os, sys
+m = json.load(sys.stdin)
+print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"] == "protocol-droid-schema") + "/spec")')"
+MCPR_SCHEMA_DIR="$schema_dir" "$py" tests/clients/check_results.py "$out"
+node tests/clients/check_results.mjs "$out"

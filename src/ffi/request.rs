@@ -1,0 +1,236 @@
+//! One call per request: `mcpr_request` and its response handle.
+
+use std::os::raw::c_void;
+
+use super::boundary::{
+    guard, guard_status, mcpr_error, mcpr_status, mcpr_str, need_out, write_out, Error,
+};
+use super::builder::mcpr_resources;
+use super::run::{
+    cancel_of, mcpr_cancel, mcpr_executor, request_data, resources, revision_of, timeout,
+};
+use crate::request::{RequestError, RequestOptions, Response};
+
+/// Per-call options of `mcpr_request`. NULL options mean all defaults
+/// (then the list methods, which need a scope key, are
+/// `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
+/// `mcpr_request` returns.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mcpr_request_options {
+    /// The protocol revision negotiated with the client (`"2025-06-18"`,
+    /// `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
+    /// `MCPR_INVALID_ARGUMENT`). A known revision in the request's
+    /// `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
+    /// precedence.
+    pub protocol_revision: mcpr_str,
+    /// Opaque caller scope of `resources/list` and
+    /// `resources/templates/list` (required and non-empty for them, else
+    /// `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
+    /// bound to a hash of these bytes: use the caller's authorization
+    /// context (for example a hash of its access token's subject).
+    pub scope_key: mcpr_str,
+    /// Page size of the list methods (0 = `default_page_size`; clamped to
+    /// `max_page_size`).
+    pub page_size: u32,
+    /// Caller deadline in milliseconds (0 = only the registry's
+    /// `read_timeout`).
+    pub timeout_ms: u64,
+    /// Optional cancellation token.
+    pub cancel: *const mcpr_cancel,
+    /// Handed to every callback via `mcpr_call_request_data` (same rules as
+    /// `mcpr_read_options.request_data`).
+    pub request_data: *mut c_void,
+    /// Optional worker pool running every callback of the call (reads and
+    /// listings alike): the call then returns by its deadline whatever a
+    /// callback does (see `mcpr_read` and `mcpr_list`).
+    pub executor: *const mcpr_executor,
+}
+
+/// The response to one request: the JSON-RPC `result` object or `error`
+/// object. Owned by the caller; free with `mcpr_response_free`. Immutable:
+/// safe to read from any thread.
+pub struct mcpr_response {
+    inner: Response,
+    cause: String,
+}
+
+/// Serves one MCP request: `method` is the JSON-RPC method name and
+/// `params_json` the raw text of its `params` (`{NULL, 0}` when the
+/// request had none). Served methods: `resources/read`, `resources/list`,
+/// `resources/templates/list`.
+///
+/// On `MCPR_OK`, `*out` receives a response to send: its
+/// `mcpr_response_json` goes under `"result"` when
+/// `mcpr_response_is_error` is false and under `"error"` when it is true,
+/// with the request's id. Client mistakes (malformed params: invalid JSON,
+/// a non-object, `uri` or `cursor` of the wrong type, a repeated member,
+/// more than 256 KiB; unknown URIs; bad cursors; an unknown per-request
+/// protocol revision) and failures of the call are error responses, not
+/// statuses.
+///
+/// Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
+/// method (route it elsewhere, or answer `-32601`); `MCPR_INVALID_ARGUMENT`
+/// for programming errors (NULL registry or `out`, bad strings, an unknown
+/// `protocol_revision` option, an empty scope key for a list method);
+/// `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`
+/// is not NULL, then receives the error.
+///
+/// Params members other than `uri`, `cursor` and `_meta` (and `_meta` keys
+/// other than the protocol version) are ignored, as the MCP schemas allow.
+/// A request the client cancelled gets no response at all in MCP: after
+/// cancelling through the token, drop the response instead of sending it.
+///
+/// Safe to call from many threads at once on one registry. The call holds
+/// its own registry reference from entry to return, as `mcpr_read` does,
+/// and with `opt->executor` it returns by its deadline whatever a callback
+/// does, as `mcpr_read` and `mcpr_list` do.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference; `method` and `params_json`
+/// follow the `mcpr_str` rules; `opt` is NULL or points at options whose
+/// strings follow the `mcpr_str` rules and whose pointers are NULL or
+/// live; `out` and `err` are NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_request(
+    r: *const mcpr_resources,
+    method: mcpr_str,
+    params_json: mcpr_str,
+    opt: *const mcpr_request_options,
+    out: *mut *mut mcpr_response,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        // SAFETY: `r` is NULL or a live registry reference.
+        let r = unsafe { resources(r) }?;
+        need_out(out)?;
+        // SAFETY: both strings follow the `mcpr_str` rules.
+        let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
+        let mut options = RequestOptions::default();
+        // SAFETY: `opt` is NULL or points at options.
+        if let Some(o) = unsafe { opt.as_ref() } {
+            // SAFETY: the strings follow the `mcpr_str` rules; the pointers
+            // are NULL or live.
+            unsafe {
+                options.revision = revision_of(o.protocol_revision)?;
+                options.scope_key = o.scope_key.bytes()?.to_vec();
+                options.cancel = cancel_of(o.cancel);
+                options.executor = o.executor.as_ref().map(|e| e.inner.clone());
+            }
+            options.page_size = o.page_size;
+            options.timeout = timeout(o.timeout_ms);
+            options.request_data = request_data(o.request_data);
+        }
+        let response = r
+            .inner
+            .request(method, params, &options)
+            .map_err(|e| match e {
+                RequestError::MethodNotHandled => Error::with_status(
+                    mcpr_status::MCPR_METHOD_NOT_HANDLED,
+                    "method not handled by this library",
+                ),
+                RequestError::InvalidArgument(m) => Error::argument(m),
+            })?;
+        let cause = response
+            .failure()
+            .map(|f| f.cause_text())
+            .unwrap_or_default();
+        let handle = Box::new(mcpr_response {
+            inner: response,
+            cause,
+        });
+        // SAFETY: `out` is non-null (checked) and valid for one write.
+        unsafe { write_out(out, Box::into_raw(handle)) };
+        Ok(())
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
+/// The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
+/// `error` object (when true), compact JSON. Owned by `p`, valid until
+/// `mcpr_response_free(p)`. Empty for NULL.
+///
+/// # Safety
+/// `p` is NULL or a live response.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_response_json(p: *const mcpr_response) -> mcpr_str {
+    guard(|| {
+        // SAFETY: `p` is NULL or live (caller's guarantee).
+        unsafe { p.as_ref() }.map_or(mcpr_str::empty(), |p| mcpr_str::from_str(p.inner.json()))
+    })
+}
+
+/// Whether the response is a JSON-RPC `error` object. False for NULL.
+///
+/// # Safety
+/// `p` is NULL or a live response.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_response_is_error(p: *const mcpr_response) -> bool {
+    guard(|| {
+        // SAFETY: `p` is NULL or live (caller's guarantee).
+        unsafe { p.as_ref() }.is_some_and(|p| p.inner.is_error())
+    })
+}
+
+/// The status behind an error response (`MCPR_INVALID_REQUEST` for
+/// malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
+/// ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
+///
+/// # Safety
+/// `p` is NULL or a live response.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_response_status(p: *const mcpr_response) -> mcpr_status {
+    guard(|| {
+        // SAFETY: `p` is NULL or live (caller's guarantee).
+        match unsafe { p.as_ref() } {
+            None => mcpr_status::MCPR_INVALID_ARGUMENT,
+            Some(p) => p
+                .inner
+                .failure()
+                .map_or(mcpr_status::MCPR_OK, |f| mcpr_status::of_kind(f.kind())),
+        }
+    })
+}
+
+/// The private cause behind an error response (for the host's logs only;
+/// never send it). Empty for results, for NULL and when there is none.
+/// Owned by `p`.
+///
+/// # Safety
+/// `p` is NULL or a live response.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_response_cause(p: *const mcpr_response) -> mcpr_str {
+    guard(|| {
+        // SAFETY: `p` is NULL or live (caller's guarantee).
+        unsafe { p.as_ref() }.map_or(mcpr_str::empty(), |p| mcpr_str::from_str(&p.cause))
+    })
+}
+
+/// Whether the response is a partial `resources/read` bundle (a result
+/// whose first item is the diagnostic warning). False otherwise and for
+/// NULL.
+///
+/// # Safety
+/// `p` is NULL or a live response.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_response_is_partial(p: *const mcpr_response) -> bool {
+    guard(|| {
+        // SAFETY: `p` is NULL or live (caller's guarantee).
+        unsafe { p.as_ref() }.is_some_and(|p| p.inner.is_partial())
+    })
+}
+
+/// Frees a response. Accepts NULL.
+///
+/// # Safety
+/// `p` is NULL or a response from `mcpr_request`, freed once.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_response_free(p: *mut mcpr_response) {
+    guard(|| {
+        if !p.is_null() {
+            // SAFETY: `p` came from `Box::into_raw` and is freed once.
+            drop(unsafe { Box::from_raw(p) });
+        }
+    })
+}

@@ -1,0 +1,158 @@
+//! MCP protocol revisions: which revision a result is shaped for.
+//!
+//! The host negotiates a protocol revision with its client (at
+//! initialisation, or per request from 2026-07-28 on, in
+//! `params._meta["io.modelcontextprotocol/protocolVersion"]`) and passes it
+//! to every read, listing and request. Results and error objects are shaped
+//! for that revision:
+//!
+//! | revision | results carry `resultType`, `ttlMs`, `cacheScope` | resource not found |
+//! |---|---|---|
+//! | `2025-06-18` | no | `-32002` with `data.uri` |
+//! | `2025-11-25` | no | `-32002` with `data.uri` |
+//! | `2026-07-28` | yes (`"complete"`, the derived hints) | `-32602` with `data.uri` |
+//!
+//! An unknown revision is refused, never guessed (the C ABI answers
+//! `MCPR_INVALID_ARGUMENT`; a per-request revision in request params is an
+//! `UnsupportedProtocolVersion` error response, see [`crate::request`]).
+
+use std::fmt;
+
+/// A protocol revision this library shapes results for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum ProtocolRevision {
+    /// MCP `2025-06-18`.
+    V2025_06_18,
+    /// MCP `2025-11-25`.
+    V2025_11_25,
+    /// MCP `2026-07-28` (the newest this library knows, and the default).
+    #[default]
+    V2026_07_28,
+}
+
+/// A revision string this library does not know (the private detail of the
+/// refusal; the string itself is not kept).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnknownRevision;
+
+impl fmt::Display for UnknownRevision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "unknown MCP protocol revision (known: 2025-06-18, 2025-11-25, 2026-07-28; empty = newest)",
+        )
+    }
+}
+
+impl std::error::Error for UnknownRevision {}
+
+impl ProtocolRevision {
+    /// The newest revision this library knows (what an empty string means).
+    pub const LATEST: ProtocolRevision = ProtocolRevision::V2026_07_28;
+
+    /// Every known revision, oldest first.
+    pub const ALL: [ProtocolRevision; 3] = [
+        ProtocolRevision::V2025_06_18,
+        ProtocolRevision::V2025_11_25,
+        ProtocolRevision::V2026_07_28,
+    ];
+
+    /// Parses a revision string exactly (`"2025-06-18"`, `"2025-11-25"`,
+    /// `"2026-07-28"`); the empty string means [`LATEST`](Self::LATEST).
+    /// Anything else is [`UnknownRevision`]: a revision is never guessed.
+    pub fn parse(s: &[u8]) -> Result<ProtocolRevision, UnknownRevision> {
+        match s {
+            b"" => Ok(Self::LATEST),
+            b"2025-06-18" => Ok(ProtocolRevision::V2025_06_18),
+            b"2025-11-25" => Ok(ProtocolRevision::V2025_11_25),
+            b"2026-07-28" => Ok(ProtocolRevision::V2026_07_28),
+            _ => Err(UnknownRevision),
+        }
+    }
+
+    /// The revision string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProtocolRevision::V2025_06_18 => "2025-06-18",
+            ProtocolRevision::V2025_11_25 => "2025-11-25",
+            ProtocolRevision::V2026_07_28 => "2026-07-28",
+        }
+    }
+
+    /// Whether results of `resources/read`, `resources/list` and
+    /// `resources/templates/list` carry `resultType`, `ttlMs` and
+    /// `cacheScope` (2026-07-28 on).
+    pub fn has_result_fields(self) -> bool {
+        self >= ProtocolRevision::V2026_07_28
+    }
+
+    /// The JSON-RPC code of "resource not found": `-32602` from 2026-07-28
+    /// on (which forbids `-32002`), `-32002` before.
+    pub fn not_found_code(self) -> i32 {
+        if self >= ProtocolRevision::V2026_07_28 {
+            -32602
+        } else {
+            -32002
+        }
+    }
+}
+
+impl fmt::Display for ProtocolRevision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for ProtocolRevision {
+    type Err = UnknownRevision;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::parse(s.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_revision_round_trips_and_empty_is_the_newest() {
+        for r in ProtocolRevision::ALL {
+            assert_eq!(ProtocolRevision::parse(r.as_str().as_bytes()), Ok(r));
+        }
+        assert_eq!(
+            ProtocolRevision::parse(b""),
+            Ok(ProtocolRevision::V2026_07_28)
+        );
+        assert_eq!(ProtocolRevision::default(), ProtocolRevision::LATEST);
+    }
+
+    #[test]
+    fn unknown_revisions_are_refused_never_guessed() {
+        for bad in [
+            &b"2024-11-05"[..],
+            b"2026-07-29",
+            b"2026-07-28 ",
+            b" 2026-07-28",
+            b"2026-7-28",
+            b"latest",
+            b"2026-07-28\0",
+            b"\xff",
+        ] {
+            assert_eq!(
+                ProtocolRevision::parse(bad),
+                Err(UnknownRevision),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn result_fields_and_not_found_code_follow_the_revision() {
+        assert!(!ProtocolRevision::V2025_06_18.has_result_fields());
+        assert!(!ProtocolRevision::V2025_11_25.has_result_fields());
+        assert!(ProtocolRevision::V2026_07_28.has_result_fields());
+        assert_eq!(ProtocolRevision::V2025_06_18.not_found_code(), -32002);
+        assert_eq!(ProtocolRevision::V2025_11_25.not_found_code(), -32002);
+        assert_eq!(ProtocolRevision::V2026_07_28.not_found_code(), -32602);
+    }
+}
