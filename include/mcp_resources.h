@@ -1502,9 +1502,13 @@ mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *o, bool has_mo
  *
  * On success `*out` receives the result (owned by the caller, free with
  * `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
- * `result`. It carries `"resultType":"complete"` (MCP 2026-07-28) and no
- * cache fields. `opt` is NULL or read options: `timeout_ms`, `cancel`,
- * `request_data` and `executor` apply as for `mcpr_read`. Without an
+ * `result`. It carries `"resultType":"complete"` on MCP 2026-07-28 (the
+ * options' `protocol_revision`; empty = the newest), nothing of the kind
+ * before, and never cache fields. On failure `mcpr_error_jsonrpc_json` is
+ * the error object for that revision (not found: `-32602` on 2026-07-28,
+ * `-32002` before, with `data.uri` the template URI asked for). `opt` is
+ * NULL or read options: `timeout_ms`, `cancel`, `request_data` and
+ * `executor` apply as for `mcpr_read`. Without an
  * executor the callbacks (`discover`, then `complete`) run on this
  * thread; with one they run there as one job and this call returns by
  * its deadline whatever they do (a callback still running is abandoned;
@@ -1617,7 +1621,9 @@ mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cac
  * Serves one MCP request: `method` is the JSON-RPC method name and
  * `params_json` the raw text of its `params` (`{NULL, 0}` when the
  * request had none). Served methods: `resources/read`, `resources/list`,
- * `resources/templates/list`.
+ * `resources/templates/list`, and `completion/complete` for a
+ * `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
+ * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
  *
  * On `MCPR_OK`, `*out` receives a response to send: its
  * `mcpr_response_json` goes under `"result"` when
@@ -1629,7 +1635,8 @@ mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cac
  * statuses.
  *
  * Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
- * method (route it elsewhere, or answer `-32601`); `MCPR_INVALID_ARGUMENT`
+ * method and for `ref/prompt` completions (route it elsewhere, or answer
+ * `-32601`); `MCPR_INVALID_ARGUMENT`
  * for programming errors (NULL registry or `out`, bad strings, an unknown
  * `protocol_revision` option, an empty scope key for a list method);
  * `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`

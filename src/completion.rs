@@ -30,7 +30,7 @@
 //!
 //! A template binding without a completer answers an empty completion
 //! (after steps 1 to 3). The result carries no cache fields; `resultType`
-//! only on MCP 2026-07-28 (see [`CompleteOptions::result_type`]).
+//! only on MCP 2026-07-28 (see [`CompleteOptions::revision`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -39,6 +39,7 @@ use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::executor::{CallOutcome, Executor};
 use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
 use crate::policy::ResourcePolicy;
+use crate::protocol::ProtocolRevision;
 use crate::read::{discover, guarded, settle, CallbackFailure};
 use crate::registry::{ResourceBinding, ResourceDefinition, Resources};
 use crate::scope::{CallContext, CancelToken, RequestData, RequestScope};
@@ -345,6 +346,15 @@ mod raw {
         pub(super) argument: Obj<Argument>,
         #[serde(default)]
         pub(super) context: Option<Obj<Context>>,
+        #[serde(rename = "_meta", default)]
+        pub(super) meta: Option<Obj<Meta>>,
+    }
+
+    /// The member of `_meta` this library acts on.
+    #[derive(Deserialize)]
+    pub(super) struct Meta {
+        #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
+        pub(super) protocol_version: Option<String>,
     }
 
     #[derive(Deserialize)]
@@ -415,8 +425,23 @@ impl CompleteParams {
     /// no member may repeat; other members are ignored. A `ref/prompt`
     /// reference is [`CompleteRef::Prompt`] whatever the rest holds.
     pub fn parse(text: &[u8]) -> Result<CompleteRef, CompleteParamsError> {
+        Self::parse_request(text).map(|(r, _)| r)
+    }
+
+    /// [`parse`](Self::parse), also returning
+    /// `_meta["io.modelcontextprotocol/protocolVersion"]` as given (`_meta`,
+    /// when present, must be an object and that member a string).
+    pub fn parse_request(
+        text: &[u8],
+    ) -> Result<(CompleteRef, Option<String>), CompleteParamsError> {
         if text.len() > MAX_COMPLETE_PARAMS_BYTES {
             return Err(CompleteParamsError("params exceed 256 KiB"));
+        }
+        let trimmed = text.trim_ascii();
+        if trimmed.is_empty() || trimmed == b"null" {
+            return Err(CompleteParamsError(
+                "completion params must have ref and argument",
+            ));
         }
         let full = serde_json::from_slice::<raw::Obj<raw::Params>>(text);
         let params = match full {
@@ -424,7 +449,7 @@ impl CompleteParams {
             Err(e) => {
                 if let Ok(r) = serde_json::from_slice::<raw::Obj<raw::RefOnly>>(text) {
                     if r.0.reference.0.kind == "ref/prompt" {
-                        return Ok(CompleteRef::Prompt);
+                        return Ok((CompleteRef::Prompt, None));
                     }
                 }
                 return Err(CompleteParamsError(
@@ -438,13 +463,14 @@ impl CompleteParams {
             }
         };
         let (reference, argument) = (params.reference.0, params.argument.0);
+        let version = params.meta.and_then(|m| m.0.protocol_version);
         match reference.kind.as_str() {
-            "ref/prompt" => Ok(CompleteRef::Prompt),
+            "ref/prompt" => Ok((CompleteRef::Prompt, version)),
             "ref/resource" => {
                 let Some(template) = reference.uri else {
                     return Err(CompleteParamsError("completion ref/resource needs a uri"));
                 };
-                Ok(CompleteRef::Resource(CompleteParams {
+                let params = CompleteParams {
                     template,
                     argument: argument.name,
                     value: argument.value,
@@ -452,7 +478,8 @@ impl CompleteParams {
                         .context
                         .and_then(|c| c.0.arguments)
                         .map_or_else(Vec::new, |a| a.0),
-                }))
+                };
+                Ok((CompleteRef::Resource(params), version))
             }
             _ => Err(CompleteParamsError("completion ref type is unknown")),
         }
@@ -477,10 +504,10 @@ pub struct CompleteOptions {
     /// do; a callback still running then is abandoned (its late result is
     /// discarded; the binding and policy stay alive until it returns).
     pub executor: Option<Executor>,
-    /// Whether the result carries `"resultType":"complete"` (MCP
-    /// 2026-07-28 and later; default true). Completion results never carry
-    /// cache fields.
-    pub result_type: bool,
+    /// The protocol revision the result is shaped for (default: the
+    /// newest): `"resultType":"complete"` on 2026-07-28 and later, nothing
+    /// before. Completion results never carry cache fields.
+    pub revision: ProtocolRevision,
 }
 
 impl Default for CompleteOptions {
@@ -490,7 +517,7 @@ impl Default for CompleteOptions {
             cancel: None,
             request_data: None,
             executor: None,
-            result_type: true,
+            revision: ProtocolRevision::LATEST,
         }
     }
 }
@@ -533,6 +560,12 @@ impl CompletionResult {
     pub fn has_more(&self) -> bool {
         self.has_more
     }
+}
+
+/// Whether completion results on `revision` carry `resultType` (2026-07-28
+/// on; they never carry the cache fields reads and listings add then).
+fn carries_result_type(revision: ProtocolRevision) -> bool {
+    revision >= ProtocolRevision::V2026_07_28
 }
 
 /// Writes the result JSON; `result_type` is the one revision-dependent
@@ -651,7 +684,12 @@ impl Resources {
             }
         };
         scope.check()?;
-        let json = write_result(&values, total, has_more, options.result_type);
+        let json = write_result(
+            &values,
+            total,
+            has_more,
+            carries_result_type(options.revision),
+        );
         Ok(CompletionResult {
             json,
             values,

@@ -509,22 +509,54 @@ fn result_type_only_on_2026_07_28_and_no_cache_fields() {
         new.json(),
         r#"{"completion":{"values":["a"],"hasMore":false},"resultType":"complete"}"#
     );
-    let old = r
+    for revision in [ProtocolRevision::V2025_06_18, ProtocolRevision::V2025_11_25] {
+        let old = r
+            .complete(
+                &p,
+                &CompleteOptions {
+                    revision,
+                    ..CompleteOptions::default()
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            old.json(),
+            r#"{"completion":{"values":["a"],"hasMore":false}}"#
+        );
+    }
+    let explicit = r
         .complete(
             &p,
             &CompleteOptions {
-                result_type: false,
+                revision: ProtocolRevision::V2026_07_28,
                 ..CompleteOptions::default()
             },
         )
         .unwrap();
-    assert_eq!(
-        old.json(),
-        r#"{"completion":{"values":["a"],"hasMore":false}}"#
-    );
-    for j in [new.json(), old.json()] {
-        assert!(!j.contains("ttlMs") && !j.contains("cacheScope") && !j.contains("_meta"));
-    }
+    assert_eq!(explicit.json(), new.json());
+    // Cache hints declared for the registry and the binding never reach a
+    // completion result.
+    let handler: Arc<dyn ResourceHandler> = Arc::new(CountingHandler::default());
+    let cached = Resources::builder()
+        .policy(FnPolicy::allow())
+        .cache_hints(RegistryCacheHints {
+            ttl_ms: 60_000,
+            policy_caller_independent: true,
+        })
+        .binding(
+            ResourceBinding::new(&template_def(TEMPLATE), handler)
+                .unwrap()
+                .with_cache_hints(CacheHints {
+                    ttl_ms: 60_000,
+                    caller_independent: true,
+                })
+                .with_completer(FnCompleter::values(&["a"])),
+        )
+        .build()
+        .unwrap();
+    let j = cached.complete(&p, &CompleteOptions::default()).unwrap();
+    assert_eq!(j.json(), new.json());
+    assert!(!j.json().contains("ttlMs") && !j.json().contains("cacheScope"));
 }
 
 #[test]
@@ -919,4 +951,156 @@ fn with_an_executor_every_rule_still_holds() {
         .complete(&params(TEMPLATE, "file", ""), &options)
         .unwrap_err();
     assert_eq!(e.kind(), FailureKind::ReadFailed);
+}
+
+// ---------------------------------------------------------------- one call per request
+
+fn request(
+    r: &Resources,
+    params: &str,
+    options: &RequestOptions,
+) -> Result<Response, RequestError> {
+    r.request(b"completion/complete", params.as_bytes(), options)
+}
+
+fn complete_params_json(template: &str, argument: &str, value: &str) -> String {
+    serde_json::json!({
+        "ref": {"type": "ref/resource", "uri": template},
+        "argument": {"name": argument, "value": value},
+    })
+    .to_string()
+}
+
+#[test]
+fn the_one_call_function_serves_completion_complete_for_ref_resource() {
+    let r = registry(FnCompleter::values(&["alpha", "..", "beta"]));
+    // No scope key needed: completion is not paginated.
+    let options = RequestOptions::default();
+    let body = complete_params_json(TEMPLATE, "file", "a");
+    let response = request(&r, &body, &options).unwrap();
+    assert!(!response.is_error());
+    let direct = complete(&r, &params(TEMPLATE, "file", "a")).unwrap();
+    assert_eq!(response.json(), direct.json());
+    assert_eq!(
+        response.json(),
+        r#"{"completion":{"values":["alpha","beta"],"hasMore":false},"resultType":"complete"}"#
+    );
+    // The negotiated revision shapes it, and a per-request one wins.
+    let old = RequestOptions {
+        revision: ProtocolRevision::V2025_11_25,
+        ..RequestOptions::default()
+    };
+    assert!(!request(&r, &body, &old)
+        .unwrap()
+        .json()
+        .contains("resultType"));
+    let mut v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    v["_meta"] = serde_json::json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
+    let per_request = request(&r, &v.to_string(), &old).unwrap();
+    assert!(per_request.json().ends_with(r#","resultType":"complete"}"#));
+    assert_eq!(per_request.revision(), ProtocolRevision::V2026_07_28);
+    // Context arguments reach the completer.
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s = seen.clone();
+    let r2 = registry(FnCompleter::new(move |_, req, _| {
+        *s.lock().unwrap() = req.context().to_vec();
+        Ok(())
+    }));
+    let mut v: serde_json::Value =
+        serde_json::from_str(&complete_params_json(TEMPLATE, "file", "")).unwrap();
+    v["context"] = serde_json::json!({"arguments": {"project": "alpha"}});
+    request(&r2, &v.to_string(), &options).unwrap();
+    assert_eq!(
+        *seen.lock().unwrap(),
+        [("project".to_string(), "alpha".to_string())]
+    );
+}
+
+#[test]
+fn ref_prompt_is_not_handled_so_the_host_can_route_it() {
+    let c = FnCompleter::values(&["a"]);
+    let r = registry(c.clone());
+    let options = RequestOptions::default();
+    for body in [
+        r#"{"ref":{"type":"ref/prompt","name":"code_review"},"argument":{"name":"language","value":"py"}}"#,
+        r#"{"ref":{"type":"ref/prompt","name":"p"},"argument":42}"#,
+        r#"{"ref":{"type":"ref/prompt"},"argument":{"name":"x","value":""},"_meta":{"io.modelcontextprotocol/protocolVersion":"1999-01-01"}}"#,
+    ] {
+        assert_eq!(
+            request(&r, body, &options).unwrap_err(),
+            RequestError::MethodNotHandled,
+            "{body}"
+        );
+    }
+    assert_eq!(c.calls(), 0);
+}
+
+#[test]
+fn the_one_call_function_answers_completion_errors_as_error_objects() {
+    let policy = FnPolicy::new(|_, d| {
+        if d.uri_or_template() == "plain://x/{id}" {
+            Err(CallbackError::Unavailable)
+        } else {
+            Ok(())
+        }
+    });
+    let r = registry_with(FnCompleter::values(&["a"]), policy, ResourceLimits::new());
+    let new = RequestOptions::default();
+    let old = RequestOptions {
+        revision: ProtocolRevision::V2025_06_18,
+        ..RequestOptions::default()
+    };
+    // Not found, for an unknown and for an undiscoverable template alike:
+    // the same object but for the URI the client sent.
+    for (template, argument) in [("x://unknown/{a}", "a"), ("plain://x/{id}", "nope")] {
+        let body = complete_params_json(template, argument, "");
+        let e = request(&r, &body, &new).unwrap();
+        assert!(e.is_error());
+        let want = format!(
+            r#"{{"code":-32602,"message":"Resource not found","data":{{"uri":{}}}}}"#,
+            serde_json::to_string(template).unwrap()
+        );
+        assert_eq!(e.json(), want);
+        let e = request(&r, &body, &old).unwrap();
+        assert_eq!(e.json(), want.replace("-32602", "-32002"));
+    }
+    // A wrong argument is invalid params, without data.
+    let e = request(&r, &complete_params_json(TEMPLATE, "nope", ""), &new).unwrap();
+    let v: serde_json::Value = serde_json::from_str(e.json()).unwrap();
+    assert_eq!(v["code"], -32602);
+    assert!(v.get("data").is_none());
+    assert_eq!(e.failure().unwrap().kind(), FailureKind::InvalidRequest);
+    // Malformed params: fixed messages that never echo the input.
+    for body in [
+        "",
+        "null",
+        "[]",
+        "{",
+        r#"{"ref":{"type":"ref/resource"},"argument":{"name":"file","value":"SECRET"}}"#,
+        r#"{"ref":{"type":"ref/other","uri":"SECRET"},"argument":{"name":"file","value":""}}"#,
+        r#"{"ref":{"type":"ref/resource","uri":"SECRET"},"argument":{"name":"file","value":7}}"#,
+        r#"{"ref":{"type":"ref/resource","uri":"SECRET"},"argument":{"name":"file","value":""},"_meta":[]}"#,
+    ] {
+        let e = request(&r, body, &new).unwrap();
+        assert!(e.is_error(), "{body}");
+        let v: serde_json::Value = serde_json::from_str(e.json()).unwrap();
+        assert_eq!(v["code"], -32602, "{body}");
+        assert!(!e.json().contains("SECRET"), "{body}");
+    }
+    // An unknown per-request revision is UnsupportedProtocolVersion.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&complete_params_json(TEMPLATE, "file", "")).unwrap();
+    v["_meta"] = serde_json::json!({"io.modelcontextprotocol/protocolVersion": "2099-01-01"});
+    let e = request(&r, &v.to_string(), &new).unwrap();
+    let o: serde_json::Value = serde_json::from_str(e.json()).unwrap();
+    assert_eq!(o["code"], -32022);
+    // A completer failure is internal, its cause private.
+    let failing = registry(FnCompleter::new(|_, _, _| {
+        Err(CallbackError::failed("SECRET"))
+    }));
+    let e = request(&failing, &complete_params_json(TEMPLATE, "file", ""), &new).unwrap();
+    let o: serde_json::Value = serde_json::from_str(e.json()).unwrap();
+    assert_eq!(o["code"], -32603);
+    assert!(!e.json().contains("SECRET"));
+    assert!(e.failure().unwrap().cause_text().contains("SECRET"));
 }

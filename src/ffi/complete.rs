@@ -8,7 +8,7 @@ use super::boundary::{
 };
 use super::builder::mcpr_resources;
 use super::callbacks::{definition_ptr, mcpr_definition};
-use super::run::{cancel_of, mcpr_read_options, request_data, resources, timeout};
+use super::run::{cancel_of, mcpr_read_options, request_data, resources, revision_of, timeout};
 use crate::completion::{
     not_found, CompleteOptions, CompleteParams, CompletionRequest, CompletionResult, CompletionSink,
 };
@@ -307,9 +307,13 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 ///
 /// On success `*out` receives the result (owned by the caller, free with
 /// `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
-/// `result`. It carries `"resultType":"complete"` (MCP 2026-07-28) and no
-/// cache fields. `opt` is NULL or read options: `timeout_ms`, `cancel`,
-/// `request_data` and `executor` apply as for `mcpr_read`. Without an
+/// `result`. It carries `"resultType":"complete"` on MCP 2026-07-28 (the
+/// options' `protocol_revision`; empty = the newest), nothing of the kind
+/// before, and never cache fields. On failure `mcpr_error_jsonrpc_json` is
+/// the error object for that revision (not found: `-32602` on 2026-07-28,
+/// `-32002` before, with `data.uri` the template URI asked for). `opt` is
+/// NULL or read options: `timeout_ms`, `cancel`, `request_data` and
+/// `executor` apply as for `mcpr_read`. Without an
 /// executor the callbacks (`discover`, then `complete`) run on this
 /// thread; with one they run there as one job and this call returns by
 /// its deadline whatever they do (a callback still running is abandoned;
@@ -382,6 +386,8 @@ pub unsafe extern "C" fn mcpr_complete(
         let mut options = CompleteOptions::default();
         // SAFETY: `opt` is NULL or points at options.
         if let Some(o) = unsafe { opt.as_ref() } {
+            // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
+            options.revision = unsafe { revision_of(o.protocol_revision) }?;
             options.timeout = timeout(o.timeout_ms);
             // SAFETY: `o.cancel` is NULL or a live token.
             options.cancel = unsafe { cancel_of(o.cancel) };
@@ -390,11 +396,14 @@ pub unsafe extern "C" fn mcpr_complete(
             options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
         }
         let result = match std::str::from_utf8(template) {
-            // Not UTF-8: it cannot be a registered template.
-            Err(_) => Err(not_found()),
+            // Not UTF-8: it cannot be a registered template (and cannot be
+            // echoed in `data.uri`).
+            Err(_) => Err(Error::of_request(not_found(), options.revision, None)),
             Ok(t) => {
                 params.template = t.to_string();
-                r.inner.complete(&params, &options)
+                r.inner
+                    .complete(&params, &options)
+                    .map_err(|f| Error::of_request(f, options.revision, Some(t)))
             }
         }?;
         // SAFETY: `out` is non-null (checked) and valid for one write.

@@ -3,10 +3,9 @@
 //! What the library derives from them is described in the Rust module
 //! `cache` and in docs/C-API.md ("Cache hints").
 
-
 use super::boundary::{guard_status, mcpr_error, mcpr_status, mcpr_str, Error};
-use super::builder::{mcpr_builder, with_builder};
 use super::builder::binding_of;
+use super::builder::{mcpr_builder, with_builder};
 use super::callbacks::{mcpr_binding_callbacks, mcpr_payload_builder, payload_ref};
 use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::error::{Failure, FailureKind};
