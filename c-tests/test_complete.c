@@ -493,6 +493,91 @@ static void test_executor_returns_by_the_deadline_whatever_the_callback_does(voi
     mcpr_executor_free(ex);
 }
 
+static void test_revisions_and_error_objects(void) {
+    host_policy hp = {.deny_discover = {"plain://x/{id}"}};
+    completer c = {.values = {"a"}};
+    mcpr_resources *r = registry(&hp, &c, 0);
+    mcpr_complete_params p = params(TEMPLATE, "file", "");
+    mcpr_read_options o = {0};
+    o.protocol_revision = S("2025-11-25");
+    char *json = NULL;
+    CHECK_STATUS(complete(r, &p, &o, &json, NULL), MCPR_OK);
+    CHECK(json && strcmp(json, "{\"completion\":{\"values\":[\"a\"],\"hasMore\":false}}") == 0);
+    free(json);
+    o.protocol_revision = S("2026-07-28");
+    CHECK_STATUS(complete(r, &p, &o, &json, NULL), MCPR_OK);
+    CHECK(json && strstr(json, ",\"resultType\":\"complete\"}"));
+    free(json);
+    o.protocol_revision = S("2024-11-05");
+    CHECK_STATUS(complete(r, &p, &o, NULL, NULL), MCPR_INVALID_ARGUMENT);
+
+    /* Not found: one object for unknown and undiscoverable templates, with
+     * the URI asked for; -32002 before 2026-07-28. */
+    const char *templates[] = {"plain://x/{id}", "x://nothing/{id}"};
+    const char *want_new[] = {
+        "{\"code\":-32602,\"message\":\"Resource not found\",\"data\":{\"uri\":\"plain://x/{id}\"}}",
+        "{\"code\":-32602,\"message\":\"Resource not found\",\"data\":{\"uri\":\"x://nothing/{id}\"}}"};
+    for (int i = 0; i < 2; i++) {
+        mcpr_complete_params q = params(templates[i], "id", "");
+        mcpr_error *e = NULL;
+        o.protocol_revision = S("");
+        CHECK_STATUS(complete(r, &q, &o, NULL, &e), MCPR_UNAVAILABLE);
+        CHECK(str_eq(mcpr_error_jsonrpc_json(e), want_new[i]));
+        CHECK(mcpr_error_jsonrpc_code(e) == -32602);
+        mcpr_error_free(e);
+        o.protocol_revision = S("2025-06-18");
+        CHECK_STATUS(complete(r, &q, &o, NULL, &e), MCPR_UNAVAILABLE);
+        CHECK(mcpr_error_jsonrpc_code(e) == -32002);
+        CHECK(str_contains(mcpr_error_jsonrpc_json(e), "\"code\":-32002"));
+        mcpr_error_free(e);
+    }
+    mcpr_resources_free(r);
+}
+
+static void test_one_call_request_serves_completion(void) {
+    host_policy hp = {0};
+    completer c = {.values = {"alpha", "..", "beta"}};
+    mcpr_resources *r = registry(&hp, &c, 0);
+    mcpr_request_options o = {0}; /* no scope key needed */
+    mcpr_response *resp = NULL;
+    CHECK_STATUS(mcpr_request(r, S("completion/complete"),
+                              S("{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"" TEMPLATE "\"},"
+                                "\"argument\":{\"name\":\"file\",\"value\":\"a\"},"
+                                "\"context\":{\"arguments\":{\"project\":\"p1\"}}}"),
+                              &o, &resp, NULL),
+                 MCPR_OK);
+    CHECK(!mcpr_response_is_error(resp));
+    CHECK(str_eq(mcpr_response_json(resp), "{\"completion\":{\"values\":[\"alpha\",\"beta\"],"
+                                           "\"hasMore\":false},\"resultType\":\"complete\"}"));
+    CHECK(c.context_count == 1 && strcmp(c.context[0][1], "p1") == 0);
+    mcpr_response_free(resp);
+    /* A wrong argument is an error response, not a status. */
+    CHECK_STATUS(mcpr_request(r, S("completion/complete"),
+                              S("{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"" TEMPLATE "\"},"
+                                "\"argument\":{\"name\":\"nope\",\"value\":\"\"}}"),
+                              &o, &resp, NULL),
+                 MCPR_OK);
+    CHECK(mcpr_response_is_error(resp));
+    CHECK(mcpr_response_status(resp) == MCPR_INVALID_REQUEST);
+    CHECK(str_contains(mcpr_response_json(resp), "\"code\":-32602"));
+    mcpr_response_free(resp);
+    /* Malformed params: an error response with a fixed message. */
+    CHECK_STATUS(mcpr_request(r, S("completion/complete"), S("{\"ref\":7}"), &o, &resp, NULL), MCPR_OK);
+    CHECK(mcpr_response_is_error(resp) && mcpr_response_status(resp) == MCPR_INVALID_REQUEST);
+    mcpr_response_free(resp);
+    /* ref/prompt is the host's: not handled, no response. */
+    resp = NULL;
+    mcpr_error *e = NULL;
+    CHECK_STATUS(mcpr_request(r, S("completion/complete"),
+                              S("{\"ref\":{\"type\":\"ref/prompt\",\"name\":\"p\"},"
+                                "\"argument\":{\"name\":\"a\",\"value\":\"\"}}"),
+                              &o, &resp, &e),
+                 MCPR_METHOD_NOT_HANDLED);
+    CHECK(resp == NULL);
+    mcpr_error_free(e);
+    mcpr_resources_free(r);
+}
+
 static void test_builder_is_locked_for_concurrent_setters(void) {
     host_policy hp = {0};
     completer c = {.threads = true};
@@ -574,6 +659,8 @@ int main(void) {
     test_callback_failures();
     test_callback_runs_under_the_request_scope();
     test_executor_returns_by_the_deadline_whatever_the_callback_does();
+    test_revisions_and_error_objects();
+    test_one_call_request_serves_completion();
     test_builder_is_locked_for_concurrent_setters();
     test_complete_on_an_exact_uri_is_refused_and_release_runs_once();
     test_resources_completes_and_misuse();

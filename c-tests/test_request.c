@@ -223,7 +223,7 @@ static void test_misuse(void) {
     mcpr_request_options o = opts("");
 
     /* methods this library does not serve: a distinct status, no response */
-    const char *others[] = {"completion/complete", "tools/list", "resources/subscribe", ""};
+    const char *others[] = {"prompts/get", "tools/list", "resources/subscribe", ""};
     for (int i = 0; i < 4; i++) {
         e = NULL;
         CHECK_STATUS(mcpr_request(r, str_of(others[i]), S("{}"), &o, &resp, &e), MCPR_METHOD_NOT_HANDLED);
