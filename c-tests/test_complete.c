@@ -1,4 +1,4 @@
-/* Argument completion through the C ABI (BEHAVIOUR §11): mcpr_complete,
+/* Argument completion through the C ABI (BEHAVIOUR §13): mcpr_complete,
  * the complete callback of a binding table, its request view and the
  * value builder. One test per rule, bad input as much as good. */
 #include <pthread.h>

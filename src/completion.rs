@@ -1,6 +1,6 @@
 //! Argument completion for resource templates (`completion/complete` with a
 //! `ref/resource` reference), checked against the policy
-//! (docs/BEHAVIOUR.md §11).
+//! (docs/BEHAVIOUR.md §13).
 //!
 //! A template binding may carry a [`ResourceCompleter`]. [`Resources::complete`]
 //! answers a completion request for one of the template's variables:

@@ -1,4 +1,4 @@
-//! Argument completion for resource templates (BEHAVIOUR §11): one test
+//! Argument completion for resource templates (BEHAVIOUR §13): one test
 //! per rule, named after it, with bad input as much as good.
 
 mod common;
