@@ -106,7 +106,7 @@ int main(int argc, char **argv) {
     long iterations = argc > 1 ? atol(argv[1]) : 200000;
     memset(BODY, 'a', sizeof BODY);
     mcpr_policy_callbacks policy = {NULL, ok_discover, ok_visibility, ok_read, NULL};
-    mcpr_binding_callbacks binding = {NULL, mcpr_resolve_single, body_read, NULL};
+    mcpr_binding_callbacks binding = {NULL, mcpr_resolve_single, body_read, NULL, NULL};
     mcpr_builder *b = mcpr_builder_new();
     const char *def = "{\"uri\":\"bench://small/item\",\"name\":\"item\"}";
     mcpr_str defs = {def, strlen(def)};

@@ -241,7 +241,7 @@ static void bind_release(void *ud) {
 }
 
 mcpr_binding_callbacks host_binding_table(host_binding *b) {
-    mcpr_binding_callbacks t = {b, bind_resolve, bind_read, bind_release};
+    mcpr_binding_callbacks t = {b, bind_resolve, bind_read, bind_release, NULL};
     return t;
 }
 

@@ -100,8 +100,8 @@ static void h_release(void *ud) { atomic_fetch_add(&((host *)ud)->releases, 1); 
 /* Policy `pol`; "hang://h/{n}" bound to `hang`, "ok://k/{n}" to `ok`. */
 static mcpr_resources *registry(host *pol, host *hang, host *ok, int64_t item_timeout_ms) {
     mcpr_policy_callbacks p = {pol, p_discover, p_visibility, p_permit, h_release};
-    mcpr_binding_callbacks bh = {hang, b_resolve, b_read, h_release};
-    mcpr_binding_callbacks bo = {ok, b_resolve, b_read, h_release};
+    mcpr_binding_callbacks bh = {hang, b_resolve, b_read, h_release, NULL};
+    mcpr_binding_callbacks bo = {ok, b_resolve, b_read, h_release, NULL};
     mcpr_builder *b = mcpr_builder_new();
     CHECK_STATUS(mcpr_builder_set_policy(b, &p, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_limit(b, MCPR_LIMIT_ITEM_TIMEOUT_MS, item_timeout_ms, NULL), MCPR_OK);

@@ -175,7 +175,7 @@ static void release(void *ud) {
 
 static mcpr_resources *build(host *h) {
     mcpr_policy_callbacks pol = {h, discover, visibility, permit, release};
-    mcpr_binding_callbacks bind = {h, resolve, body, release};
+    mcpr_binding_callbacks bind = {h, resolve, body, release, NULL};
     mcpr_builder *b = mcpr_builder_new();
     mcpr_error *e = NULL;
     CHECK_STATUS(mcpr_builder_set_policy(b, &pol, &e), MCPR_OK);

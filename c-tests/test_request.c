@@ -223,7 +223,7 @@ static void test_misuse(void) {
     mcpr_request_options o = opts("");
 
     /* methods this library does not serve: a distinct status, no response */
-    const char *others[] = {"completion/complete", "tools/list", "resources/subscribe", ""};
+    const char *others[] = {"prompts/get", "tools/list", "resources/subscribe", ""};
     for (int i = 0; i < 4; i++) {
         e = NULL;
         CHECK_STATUS(mcpr_request(r, str_of(others[i]), S("{}"), &o, &resp, &e), MCPR_METHOD_NOT_HANDLED);
@@ -286,7 +286,7 @@ static mcpr_resources *hinted(host_policy *hp, hint_binding *hb, uint64_t reg_tt
                               const mcpr_cache_hints *binding) {
     mcpr_builder *b = host_builder(hp);
     CHECK_STATUS(mcpr_builder_set_cache_hints(b, reg_ttl, policy_indep, NULL), MCPR_OK);
-    mcpr_binding_callbacks cb = {hb, mcpr_resolve_single, hint_read, NULL};
+    mcpr_binding_callbacks cb = {hb, mcpr_resolve_single, hint_read, NULL, NULL};
     if (binding)
         CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"doc://h\",\"name\":\"h\"}"), &cb, binding, NULL),
                      MCPR_OK);
@@ -353,7 +353,7 @@ static void test_cache_hints(void) {
     mcpr_error_free(e);
     CHECK_STATUS(mcpr_builder_set_cache_hints(b, MCPR_MAX_TTL_MS, true, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_cache_hints(NULL, 1, true, NULL), MCPR_INVALID_ARGUMENT);
-    mcpr_binding_callbacks cb = {&hb, mcpr_resolve_single, hint_read, NULL};
+    mcpr_binding_callbacks cb = {&hb, mcpr_resolve_single, hint_read, NULL, NULL};
     mcpr_cache_hints small = {sizeof small - 1, 1, true};
     mcpr_cache_hints big = {sizeof big, MCPR_MAX_TTL_MS + 1, true};
     CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"doc://x\",\"name\":\"x\"}"), &cb, &small, NULL),

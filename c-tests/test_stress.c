@@ -360,7 +360,7 @@ static mcpr_cb_result n_read(void *ud, const mcpr_call *call, const mcpr_target 
 
 static void test_null_arguments_in_callbacks(void) {
     mcpr_policy_callbacks pol = {NULL, n_discover, n_visibility, n_permit, NULL};
-    mcpr_binding_callbacks bind = {NULL, n_resolve, n_read, NULL};
+    mcpr_binding_callbacks bind = {NULL, n_resolve, n_read, NULL, NULL};
     mcpr_builder *b = mcpr_builder_new();
     CHECK_STATUS(mcpr_builder_set_policy(b, &pol, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"doc://a\",\"name\":\"a\"}"), &bind, NULL), MCPR_OK);
@@ -470,7 +470,7 @@ static mcpr_cb_result fan_read(void *ud, const mcpr_call *call, const mcpr_targe
 
 static void test_builders_filled_from_threads(void) {
     mcpr_policy_callbacks pol = {NULL, n_discover, n_visibility, n_permit, NULL};
-    mcpr_binding_callbacks bind = {NULL, fan_resolve, fan_read, NULL};
+    mcpr_binding_callbacks bind = {NULL, fan_resolve, fan_read, NULL, NULL};
     mcpr_builder *b = mcpr_builder_new();
     CHECK_STATUS(mcpr_builder_set_policy(b, &pol, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_limit(b, MCPR_LIMIT_MAX_ITEMS, FAN_THREADS * FAN_ITEMS, NULL), MCPR_OK);

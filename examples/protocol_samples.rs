@@ -49,6 +49,25 @@ impl ResourceHandler for Guide {
     }
 }
 
+/// Completes note ids: two of five (so `hasMore` is true), one value that
+/// could not be a capture (dropped, and taken off the total).
+struct NoteIds;
+
+impl ResourceCompleter for NoteIds {
+    fn complete(
+        &self,
+        _: &CallContext,
+        _: &CompletionRequest,
+        out: &mut CompletionSink,
+    ) -> Result<(), CallbackError> {
+        for id in ["alpha", "beta", "../secret"] {
+            let _ = out.add(id);
+        }
+        out.set_total(6);
+        Ok(())
+    }
+}
+
 fn registry() -> Result<Resources, Failure> {
     let handler: Arc<dyn ResourceHandler> = Arc::new(Guide);
     let public = CacheHints::new(60_000, true);
@@ -77,6 +96,9 @@ fn registry() -> Result<Resources, Failure> {
         let mut binding = ResourceBinding::new(def, handler.clone())?;
         if let Some(h) = hints {
             binding = binding.with_cache_hints(h);
+        }
+        if def.contains("doc://notes/{id}") {
+            binding = binding.with_completer(Arc::new(NoteIds));
         }
         b.push(binding);
     }
@@ -215,6 +237,51 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 json!({"code": -32602, "message": "Invalid cursor"}),
             ),
             (
+                "complete_values",
+                "completion/complete",
+                r.request(
+                    b"completion/complete",
+                    params(
+                        revision,
+                        json!({"ref": {"type": "ref/resource", "uri": "doc://notes/{id}"},
+                               "argument": {"name": "id", "value": "a"}}),
+                    )
+                    .as_bytes(),
+                    &options,
+                )?,
+                json!({"values": ["alpha", "beta"], "total": 5, "hasMore": true}),
+            ),
+            (
+                "error_complete_not_found",
+                "completion/complete",
+                r.request(
+                    b"completion/complete",
+                    params(
+                        revision,
+                        json!({"ref": {"type": "ref/resource", "uri": "doc://missing/{id}"},
+                               "argument": {"name": "id", "value": ""}}),
+                    )
+                    .as_bytes(),
+                    &options,
+                )?,
+                json!({"code": revision.not_found_code(), "uri": "doc://missing/{id}"}),
+            ),
+            (
+                "error_complete_invalid_argument",
+                "completion/complete",
+                r.request(
+                    b"completion/complete",
+                    params(
+                        revision,
+                        json!({"ref": {"type": "ref/resource", "uri": "doc://notes/{id}"},
+                               "argument": {"name": "nope", "value": ""}}),
+                    )
+                    .as_bytes(),
+                    &options,
+                )?,
+                json!({"code": -32602}),
+            ),
+            (
                 "error_invalid_params",
                 "resources/read",
                 r.request(
@@ -240,9 +307,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     std::fs::write(
         format!("{out}/manifest.json"),
-        Value::Array(manifest).to_string(),
+        Value::Array(manifest.clone()).to_string(),
     )?;
-    println!("wrote {} samples to {out}", ProtocolRevision::ALL.len() * 9);
+    println!("wrote {} samples to {out}", manifest.len());
     Ok(())
 }
 

@@ -3,7 +3,8 @@
  *
  * Overview: build a registry (mcpr_builder_*), then answer
  * resources/read with mcpr_read and resources/list /
- * resources/templates/list with mcpr_list / mcpr_list_templates.
+ * resources/templates/list with mcpr_list / mcpr_list_templates, and
+ * completion/complete for resource templates with mcpr_complete.
  * See docs/C-API.md for a walkthrough.
  *
  * Ownership: every object a function returns through an out-parameter or
@@ -215,6 +216,27 @@ typedef struct mcpr_call mcpr_call;
 typedef struct mcpr_cancel mcpr_cancel;
 
 /**
+ * A completion result. Owned by the caller; free with
+ * `mcpr_completion_free`. Immutable: safe to read from any thread.
+ */
+typedef struct mcpr_completion mcpr_completion;
+
+/**
+ * The values a `complete` callback proposes (borrowed, valid until the
+ * callback returns; the library copies every value). Internally locked:
+ * the setters may be called from any thread while the callback runs, also
+ * concurrently (values added concurrently keep no particular order).
+ */
+typedef struct mcpr_completion_builder mcpr_completion_builder;
+
+/**
+ * What a `complete` callback is asked (borrowed view, valid until the
+ * callback returns; its accessors may be called from any thread while
+ * the callback runs).
+ */
+typedef struct mcpr_completion_request mcpr_completion_request;
+
+/**
  * A registered definition (borrowed view, valid until the callback returns;
  * its accessors may be called from any thread while the callback runs).
  */
@@ -386,6 +408,26 @@ typedef struct {
      * Optional finalizer of `user_data` (see above).
      */
     void (*release)(void *ud);
+    /**
+     * Optional completion callback of a template binding
+     * (`completion/complete` with `ref/resource`; a non-NULL one on an
+     * exact-URI definition is `MCPR_INVALID_CONFIGURATION`). NULL (the
+     * default of a positional initialiser that stops before it): the
+     * template answers an empty completion. Proposes values for
+     * `mcpr_completion_request_argument(req)` starting from
+     * `mcpr_completion_request_value(req)`, most relevant first, with
+     * `mcpr_completion_add_value` (and optionally
+     * `mcpr_completion_set_total` / `mcpr_completion_set_has_more`).
+     * Metadata only, like `resolve`: must not read bodies or perform
+     * application effects. Runs after the policy's `discover` allowed the
+     * template, on the thread calling `mcpr_complete` (or on an executor
+     * worker when its options give one), under the call's deadline and
+     * cancellation (poll `mcpr_call_is_canceled`).
+     * `MCPR_CB_UNAVAILABLE` answers like not found (`MCPR_UNAVAILABLE`);
+     * `MCPR_CB_FAILED` or any other value fails the call with
+     * `MCPR_READ_FAILED`.
+     */
+    mcpr_cb_result (*complete)(void *ud, const mcpr_call *call, const mcpr_completion_request *req, mcpr_completion_builder *out);
 } mcpr_binding_callbacks;
 
 /**
@@ -457,6 +499,93 @@ typedef struct {
  * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
  */
 typedef uint32_t mcpr_limit;
+
+/**
+ * One named argument of a completion request: `argument` (the variable
+ * being completed and its partial value) or one entry of
+ * `context.arguments` (a variable already chosen).
+ */
+typedef struct {
+    /**
+     * The variable name.
+     */
+    mcpr_str name;
+    /**
+     * The value (the partial value for the argument being completed).
+     */
+    mcpr_str value;
+} mcpr_complete_argument;
+
+/**
+ * The client's input of `completion/complete` with a `ref/resource`
+ * reference (copied by `mcpr_complete`).
+ */
+typedef struct {
+    /**
+     * `ref.uri`: the template text, compared byte for byte with the
+     * registered `uriTemplate`s.
+     */
+    mcpr_str template_uri;
+    /**
+     * `argument.name` and `argument.value`.
+     */
+    mcpr_complete_argument argument;
+    /**
+     * `context.arguments`: `context_len` entries (NULL when 0), in any
+     * order; entries naming no other variable of the template are
+     * ignored, and so are empty values.
+     */
+    const mcpr_complete_argument *context;
+    /**
+     * The number of entries at `context`.
+     */
+    size_t context_len;
+} mcpr_complete_params;
+
+/**
+ * Per-call options of `mcpr_read`. NULL options mean all defaults. The
+ * library copies what it needs before `mcpr_read` returns.
+ */
+typedef struct {
+    /**
+     * Caller deadline in milliseconds from the start of the call (0 = only
+     * the registry's `read_timeout`).
+     */
+    uint64_t timeout_ms;
+    /**
+     * Optional cancellation token (the read keeps its own reference, so
+     * the token may be freed once `mcpr_read` returns).
+     */
+    const mcpr_cancel *cancel;
+    /**
+     * Handed to every callback of this read via `mcpr_call_request_data`,
+     * possibly on executor threads; never dereferenced by the library.
+     * With an executor, a body reader abandoned at its item deadline (or
+     * on cancellation) keeps running after `mcpr_read` returns and still
+     * sees this pointer: whatever such a reader reaches through it must
+     * stay valid until the reader returns (for example, reference-count it
+     * and let the reader drop its reference), or body readers must not use
+     * it.
+     */
+    void *request_data;
+    /**
+     * Optional worker pool running this read's callbacks. NULL = every
+     * callback runs inline on the calling thread, and the read and item
+     * deadlines only take effect between callbacks and through callbacks
+     * that honour `mcpr_call_is_canceled`. With an executor, `mcpr_read`
+     * returns by the read deadline whatever any callback does (see
+     * `mcpr_read`).
+     */
+    const mcpr_executor *executor;
+    /**
+     * The negotiated MCP protocol revision the result is shaped for:
+     * `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"`; empty (`{NULL, 0}`)
+     * = the newest this library knows (`"2026-07-28"`). Any other value is
+     * `MCPR_INVALID_ARGUMENT`. On 2026-07-28 the result carries
+     * `resultType`, `ttlMs` and `cacheScope`; before, none of them.
+     */
+    mcpr_str protocol_revision;
+} mcpr_read_options;
 
 /**
  * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
@@ -648,51 +777,6 @@ typedef struct {
      */
     uint64_t replaced;
 } mcpr_executor_stats;
-
-/**
- * Per-call options of `mcpr_read`. NULL options mean all defaults. The
- * library copies what it needs before `mcpr_read` returns.
- */
-typedef struct {
-    /**
-     * Caller deadline in milliseconds from the start of the call (0 = only
-     * the registry's `read_timeout`).
-     */
-    uint64_t timeout_ms;
-    /**
-     * Optional cancellation token (the read keeps its own reference, so
-     * the token may be freed once `mcpr_read` returns).
-     */
-    const mcpr_cancel *cancel;
-    /**
-     * Handed to every callback of this read via `mcpr_call_request_data`,
-     * possibly on executor threads; never dereferenced by the library.
-     * With an executor, a body reader abandoned at its item deadline (or
-     * on cancellation) keeps running after `mcpr_read` returns and still
-     * sees this pointer: whatever such a reader reaches through it must
-     * stay valid until the reader returns (for example, reference-count it
-     * and let the reader drop its reference), or body readers must not use
-     * it.
-     */
-    void *request_data;
-    /**
-     * Optional worker pool running this read's callbacks. NULL = every
-     * callback runs inline on the calling thread, and the read and item
-     * deadlines only take effect between callbacks and through callbacks
-     * that honour `mcpr_call_is_canceled`. With an executor, `mcpr_read`
-     * returns by the read deadline whatever any callback does (see
-     * `mcpr_read`).
-     */
-    const mcpr_executor *executor;
-    /**
-     * The negotiated MCP protocol revision the result is shaped for:
-     * `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"`; empty (`{NULL, 0}`)
-     * = the newest this library knows (`"2026-07-28"`). Any other value is
-     * `MCPR_INVALID_ARGUMENT`. On 2026-07-28 the result carries
-     * `resultType`, `ttlMs` and `cacheScope`; before, none of them.
-     */
-    mcpr_str protocol_revision;
-} mcpr_read_options;
 
 /**
  * Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
@@ -1302,6 +1386,194 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *o, mcpr_str mime_type, c
 mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *o, mcpr_str meta_json, mcpr_error **err);
 
 /**
+ * The template's definition (borrowed from `q`; NULL for NULL).
+ *
+ * # Safety
+ * `q` is NULL or the request view of a `complete` callback that has not
+ * returned.
+ */
+const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_request *q);
+
+/**
+ * The variable being completed (always one of the template's variables).
+ * Borrowed from `q`; empty for NULL.
+ *
+ * # Safety
+ * As for `mcpr_completion_request_definition`.
+ */
+mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *q);
+
+/**
+ * The partial value typed so far: client text (UTF-8, at most
+ * `max_uri_bytes`, possibly empty), to match candidates against, never a
+ * path. Borrowed from `q`; empty for NULL.
+ *
+ * # Safety
+ * As for `mcpr_completion_request_definition`.
+ */
+mcpr_str mcpr_completion_request_value(const mcpr_completion_request *q);
+
+/**
+ * The number of other variables already chosen (0 for NULL): only
+ * variables of this template other than the argument, with non-empty
+ * values that are valid captures, in template order.
+ *
+ * # Safety
+ * As for `mcpr_completion_request_definition`.
+ */
+size_t mcpr_completion_request_context_count(const mcpr_completion_request *q);
+
+/**
+ * The name of chosen variable `i` (empty when out of range). Borrowed
+ * from `q`.
+ *
+ * # Safety
+ * As for `mcpr_completion_request_definition`.
+ */
+mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *q, size_t i);
+
+/**
+ * The value of chosen variable `i`, exactly as the client sent it (valid
+ * UTF-8; it and its percent-decoding never contain `/`, `\` or NUL, nor
+ * equal `.` or `..`). Empty when out of range. Borrowed from `q`.
+ *
+ * # Safety
+ * As for `mcpr_completion_request_definition`.
+ */
+mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *q, size_t i);
+
+/**
+ * Proposes one value (copied), in relevance order. `MCPR_OK` when the
+ * value is valid: it is sent, or counted when it comes after the first
+ * 100 values or past the byte budget (`max_page_bytes` minus 256; each
+ * value costs its JSON string length plus one), which makes `hasMore`
+ * true. `MCPR_INVALID_CONTENT` when it could not be a template capture
+ * and is dropped: not UTF-8, empty, containing `/`, `\` or NUL or equal
+ * to `.` or `..` (also after percent-decoding it once), or too long to
+ * fit with the template's literal text in `max_uri_bytes`. A dropped
+ * value does not spoil the others: the callback may go on and return
+ * `MCPR_CB_OK`. `MCPR_INVALID_ARGUMENT` for a NULL builder or a bad
+ * string.
+ *
+ * # Safety
+ * `o` is NULL or the builder of a `complete` callback that has not
+ * returned; `value` follows the `mcpr_str` rules; `err` is NULL or valid
+ * for one write.
+ */
+mcpr_status mcpr_completion_add_value(mcpr_completion_builder *o, mcpr_str value, mcpr_error **err);
+
+/**
+ * Sets the number of completion options available (may exceed the values
+ * added; a later call replaces it). Values added but dropped are
+ * subtracted from it, it is never reported below the valid values added,
+ * and at most 2^53 - 1 is written; when it is no larger than the values
+ * sent while more exist, it is left out. `MCPR_INVALID_ARGUMENT` for a
+ * NULL builder.
+ *
+ * # Safety
+ * As for `mcpr_completion_add_value`.
+ */
+mcpr_status mcpr_completion_set_total(mcpr_completion_builder *o, uint64_t total, mcpr_error **err);
+
+/**
+ * Says whether more options exist than the values added (for when no
+ * exact total is known; `hasMore` is also true whenever values were cut
+ * off or the total exceeds the values sent). `MCPR_INVALID_ARGUMENT` for
+ * a NULL builder.
+ *
+ * # Safety
+ * As for `mcpr_completion_add_value`.
+ */
+mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *o, bool has_more, mcpr_error **err);
+
+/**
+ * Answers `completion/complete` for a `ref/resource` reference (a
+ * `ref/prompt` is not this library's: the host answers it). In order:
+ * `params.template_uri` must be a registered `uriTemplate`, byte for
+ * byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
+ * policy's `discover` must allow that definition (a denial is the same
+ * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name
+ * one of its variables, its value be at most `max_uri_bytes`, and each
+ * context entry naming another variable be empty or a valid capture
+ * (else `MCPR_INVALID_REQUEST`); then the binding's `complete` callback
+ * runs (a binding without one answers an empty completion). Its values
+ * that could not be a capture are dropped; at most 100 are sent, within
+ * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
+ *
+ * On success `*out` receives the result (owned by the caller, free with
+ * `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
+ * `result`. It carries `"resultType":"complete"` on MCP 2026-07-28 (the
+ * options' `protocol_revision`; empty = the newest), nothing of the kind
+ * before, and never cache fields. On failure `mcpr_error_jsonrpc_json` is
+ * the error object for that revision (not found: `-32602` on 2026-07-28,
+ * `-32002` before, with `data.uri` the template URI asked for). `opt` is
+ * NULL or read options: `timeout_ms`, `cancel`, `request_data` and
+ * `executor` apply as for `mcpr_read`. Without an
+ * executor the callbacks (`discover`, then `complete`) run on this
+ * thread; with one they run there as one job and this call returns by
+ * its deadline whatever they do (a callback still running is abandoned;
+ * the tables stay alive until it returns); a saturated executor fails
+ * the call at once with `MCPR_READ_FAILED` (cause "executor saturated").
+ * Other errors: `MCPR_READ_FAILED` when the callback fails,
+ * `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; invalid UTF-8 in the
+ * argument or context is `MCPR_INVALID_REQUEST`, in the template URI
+ * `MCPR_UNAVAILABLE`.
+ *
+ * Safe to call from many threads at once on one registry.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference; `params` is NULL or points at
+ * params whose strings follow the `mcpr_str` rules and whose `context`
+ * points at `context_len` entries (or is NULL with 0); `opt` is NULL or
+ * points at options whose pointers are NULL or live; `out` and `err` are
+ * NULL or valid for one write.
+ */
+mcpr_status mcpr_complete(const mcpr_resources *r, const mcpr_complete_params *params, const mcpr_read_options *opt, mcpr_completion **out, mcpr_error **err);
+
+/**
+ * The MCP `CompleteResult` as compact JSON
+ * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`,
+ * `total` only when known). Owned by `c`; empty for NULL.
+ *
+ * # Safety
+ * `c` is NULL or a live completion.
+ */
+mcpr_str mcpr_completion_json(const mcpr_completion *c);
+
+/**
+ * The number of values sent (0 for NULL).
+ *
+ * # Safety
+ * `c` is NULL or a live completion.
+ */
+size_t mcpr_completion_value_count(const mcpr_completion *c);
+
+/**
+ * Whether the result says `hasMore` (false for NULL).
+ *
+ * # Safety
+ * `c` is NULL or a live completion.
+ */
+bool mcpr_completion_has_more(const mcpr_completion *c);
+
+/**
+ * Frees a completion. Accepts NULL.
+ *
+ * # Safety
+ * `c` is NULL or a completion from `mcpr_complete`, freed once.
+ */
+void mcpr_completion_free(mcpr_completion *c);
+
+/**
+ * Whether some binding of the registry has a `complete` callback: declare
+ * the MCP `completions` capability only then. False for NULL.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference.
+ */
+bool mcpr_resources_completes(const mcpr_resources *r);
+
+/**
  * Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
  * and of reads through bindings added without their own hints;
  * `policy_caller_independent` says that the policy callbacks decide the
@@ -1349,7 +1621,9 @@ mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cac
  * Serves one MCP request: `method` is the JSON-RPC method name and
  * `params_json` the raw text of its `params` (`{NULL, 0}` when the
  * request had none). Served methods: `resources/read`, `resources/list`,
- * `resources/templates/list`.
+ * `resources/templates/list`, and `completion/complete` for a
+ * `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
+ * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
  *
  * On `MCPR_OK`, `*out` receives a response to send: its
  * `mcpr_response_json` goes under `"result"` when
@@ -1361,7 +1635,8 @@ mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cac
  * statuses.
  *
  * Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
- * method (route it elsewhere, or answer `-32601`); `MCPR_INVALID_ARGUMENT`
+ * method and for `ref/prompt` completions (route it elsewhere, or answer
+ * `-32601`); `MCPR_INVALID_ARGUMENT`
  * for programming errors (NULL registry or `out`, bad strings, an unknown
  * `protocol_revision` option, an empty scope key for a list method);
  * `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`

@@ -797,11 +797,11 @@ mod tests {
         // 2026-07-28 protocol revision adds (at their longest), fits the
         // 256 bytes every page reserves.
         let c = good();
-        assert_eq!(c.len(), 78);
+        assert_eq!(c.len(), 79);
         let envelope = format!(
             r#"{{"resourceTemplates":[],"nextCursor":"{c}","resultType":"complete","ttlMs":18446744073709551615,"cacheScope":"private"}}"#
         );
-        // 194 bytes; the 152-character signed cursor of version 1 would
+        // 195 bytes; the 152-character signed cursor of version 1 would
         // have made it 268.
         assert!(
             envelope.len() as u64 <= crate::limits::PAGE_ENVELOPE_BYTES,

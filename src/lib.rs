@@ -9,7 +9,7 @@
 //!
 //! Layers (see `docs/ARCHITECTURE.md`): [`identity`], [`template`],
 //! [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
-//! [`limits`], [`listing`], [`scope`], [`executor`], [`error`], the MCP
+//! [`limits`], [`listing`], [`completion`], [`scope`], [`executor`], [`error`], the MCP
 //! protocol layer ([`protocol`] revisions, [`cache`] hints, [`jsonrpc`]
 //! error objects, [`request`]: one call per request), plus the
 //! private `cursor` module (sealed pagination tokens); the C ABI lives in
@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 
 pub mod cache;
+pub mod completion;
 mod cursor;
 pub mod error;
 pub mod executor;
@@ -39,6 +40,10 @@ pub mod sizing;
 pub mod template;
 
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
+pub use completion::{
+    CompleteOptions, CompleteParams, CompleteRef, CompletionRequest, CompletionResult,
+    CompletionSink, ResourceCompleter,
+};
 pub use error::{CallbackError, Failure, FailureKind};
 pub use executor::{Executor, ExecutorOptions, ExecutorStats};
 pub use limits::{Limit, Limits, ResourceLimits};

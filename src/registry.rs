@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
 use crate::cache::{CacheHints, RegistryCacheHints};
+use crate::completion::ResourceCompleter;
 use crate::cursor::Sealer;
 use crate::error::{CallbackError, Failure, FailureKind};
 use crate::identity::{validate_uri_parts, validate_uri_str};
@@ -343,6 +344,7 @@ pub trait ResourceHandler: Send + Sync {
 pub struct ResourceBinding {
     definition: Arc<ResourceDefinition>,
     handler: Arc<dyn ResourceHandler>,
+    completer: Option<Arc<dyn ResourceCompleter>>,
     cache: Option<CacheHints>,
 }
 
@@ -372,7 +374,22 @@ impl ResourceBinding {
             definition: Arc::new(definition),
             handler,
             cache: None,
+            completer: None,
         }
+    }
+
+    /// Gives a template binding a completion callback (`completion/complete`,
+    /// see [`crate::completion`]). Default: none (completion requests for
+    /// the template answer an empty completion). A completer on an exact
+    /// URI definition is refused by build (`invalid_configuration`).
+    pub fn with_completer(mut self, completer: Arc<dyn ResourceCompleter>) -> Self {
+        self.completer = Some(completer);
+        self
+    }
+
+    /// The completion callback, if any.
+    pub fn completer(&self) -> Option<&Arc<dyn ResourceCompleter>> {
+        self.completer.as_ref()
     }
 
     /// Declares the binding's cache hints: the TTL of its read results and
@@ -559,6 +576,11 @@ impl ResourcesBuilder {
             }
             match d.template() {
                 None => {
+                    if b.completer.is_some() {
+                        return Err(Failure::config(
+                            "a completer needs a uriTemplate definition",
+                        ));
+                    }
                     if !exact.insert(&self.bindings, i) {
                         return Err(Failure::config("duplicate resource uri"));
                     }

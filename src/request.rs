@@ -1,8 +1,10 @@
 //! One call per request: a method name and the raw JSON-RPC `params` text
 //! in, the complete JSON-RPC `result` or `error` object out.
 //!
-//! [`Resources::request`] serves `resources/read`, `resources/list` and
-//! `resources/templates/list`; any other method is
+//! [`Resources::request`] serves `resources/read`, `resources/list`,
+//! `resources/templates/list` and `completion/complete` for `ref/resource`
+//! references (see [`crate::completion`]); any other method, and
+//! `completion/complete` for a `ref/prompt`, is
 //! [`RequestError::MethodNotHandled`] so that the host routes it elsewhere.
 //!
 //! Params are parsed strictly ([`RequestParams::parse`]):
@@ -34,6 +36,7 @@ use std::time::Duration;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
+use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::executor::Executor;
 use crate::jsonrpc;
@@ -62,6 +65,9 @@ pub enum RequestMethod {
     ResourcesList,
     /// `resources/templates/list`.
     ResourcesTemplatesList,
+    /// `completion/complete` (a `ref/resource` reference; a `ref/prompt`
+    /// one is not handled).
+    CompletionComplete,
 }
 
 impl RequestMethod {
@@ -72,6 +78,7 @@ impl RequestMethod {
             b"resources/read" => Some(RequestMethod::ResourcesRead),
             b"resources/list" => Some(RequestMethod::ResourcesList),
             b"resources/templates/list" => Some(RequestMethod::ResourcesTemplatesList),
+            b"completion/complete" => Some(RequestMethod::CompletionComplete),
             _ => None,
         }
     }
@@ -82,6 +89,7 @@ impl RequestMethod {
             RequestMethod::ResourcesRead => "resources/read",
             RequestMethod::ResourcesList => "resources/list",
             RequestMethod::ResourcesTemplatesList => "resources/templates/list",
+            RequestMethod::CompletionComplete => "completion/complete",
         }
     }
 }
@@ -686,8 +694,10 @@ impl Resources {
     ///
     /// Returns the response to send (a `result` or an `error` object; see
     /// [`Response`]), [`RequestError::MethodNotHandled`] for a method this
-    /// library does not serve, or [`RequestError::InvalidArgument`] for a
-    /// list method called with an empty scope key.
+    /// library does not serve (and for `completion/complete` with a
+    /// `ref/prompt` reference: prompts are the host's), or
+    /// [`RequestError::InvalidArgument`] for a list method called with an
+    /// empty scope key (completion needs none).
     ///
     /// A request the client cancelled gets no response at all (MCP): drop a
     /// `canceled` error instead of sending it.
@@ -698,37 +708,23 @@ impl Resources {
         options: &RequestOptions,
     ) -> Result<Response, RequestError> {
         let method = RequestMethod::parse(method).ok_or(RequestError::MethodNotHandled)?;
+        if method == RequestMethod::CompletionComplete {
+            return self.request_completion(params, options);
+        }
         if method != RequestMethod::ResourcesRead && options.scope_key.is_empty() {
             return Err(RequestError::InvalidArgument(
                 "list scope key must not be empty",
             ));
         }
-        let mut revision = options.revision;
         let params = match RequestParams::parse(method, params) {
             Ok(p) => p,
-            Err(e) => return Ok(params_error(e, revision)),
+            Err(e) => return Ok(params_error(e, options.revision)),
         };
-        if let Some(v) = &params.protocol_version {
-            match ProtocolRevision::parse(v.as_bytes()) {
-                Ok(r) if !v.is_empty() => revision = r,
-                _ if v.len() <= MAX_ECHOED_REVISION_BYTES && !v.is_empty() => {
-                    let failure = Failure::request("unsupported protocol version").caused_by(
-                        CauseText("the params name an unknown protocol revision".into()),
-                    );
-                    return Ok(Response::error(
-                        failure,
-                        jsonrpc::unsupported_revision(v),
-                        revision,
-                    ));
-                }
-                _ => {
-                    return Ok(params_error(
-                        ParamsError("params _meta protocolVersion is not a protocol revision"),
-                        revision,
-                    ))
-                }
-            }
-        }
+        let revision = match request_revision(params.protocol_version.as_deref(), options.revision)
+        {
+            Ok(r) => r,
+            Err(response) => return Ok(response),
+        };
         match method {
             RequestMethod::ResourcesRead => {
                 let Some(uri) = params.uri else {
@@ -786,7 +782,79 @@ impl Resources {
                     }
                 })
             }
+            RequestMethod::CompletionComplete => unreachable!("answered above"),
         }
+    }
+
+    /// `completion/complete`: its own params (see [`CompleteParams::parse`]);
+    /// a `ref/prompt` reference is [`RequestError::MethodNotHandled`].
+    fn request_completion(
+        &self,
+        params: &[u8],
+        options: &RequestOptions,
+    ) -> Result<Response, RequestError> {
+        let (reference, version) = match CompleteParams::parse_request(params) {
+            Ok(parsed) => parsed,
+            Err(e) => return Ok(params_error(ParamsError(e.message()), options.revision)),
+        };
+        let CompleteRef::Resource(params) = reference else {
+            return Err(RequestError::MethodNotHandled);
+        };
+        let revision = match request_revision(version.as_deref(), options.revision) {
+            Ok(r) => r,
+            Err(response) => return Ok(response),
+        };
+        let complete = CompleteOptions {
+            timeout: options.timeout,
+            cancel: options.cancel.clone(),
+            request_data: options.request_data.clone(),
+            executor: options.executor.clone(),
+            revision,
+        };
+        Ok(match self.complete(&params, &complete) {
+            Ok(result) => Response {
+                json: result.into_json(),
+                failure: None,
+                revision,
+                partial: false,
+            },
+            Err(f) => {
+                // Not found names the reference the client sent, as a read
+                // names its URI.
+                let json = jsonrpc::error_object(&f, revision, Some(&params.template));
+                Response::error(f, json, revision)
+            }
+        })
+    }
+}
+
+/// The revision a response is shaped for: the per-request one in
+/// `params._meta` when given, else the host's; an unknown per-request
+/// revision is the `UnsupportedProtocolVersion` error response (or a
+/// params error when it is too long to echo).
+fn request_revision(
+    requested: Option<&str>,
+    negotiated: ProtocolRevision,
+) -> Result<ProtocolRevision, Response> {
+    let Some(v) = requested else {
+        return Ok(negotiated);
+    };
+    match ProtocolRevision::parse(v.as_bytes()) {
+        Ok(r) if !v.is_empty() => Ok(r),
+        _ if v.len() <= MAX_ECHOED_REVISION_BYTES && !v.is_empty() => {
+            let failure = Failure::request("unsupported protocol version").caused_by(CauseText(
+                "the params name an unknown protocol revision".into(),
+            ));
+            Err(Response::error(
+                failure,
+                jsonrpc::unsupported_revision(v),
+                negotiated,
+            ))
+        }
+        _ => Err(params_error(
+            ParamsError("params _meta protocolVersion is not a protocol revision"),
+            negotiated,
+        )),
     }
 }
 
@@ -1060,13 +1128,15 @@ mod tests {
             RequestMethod::ResourcesRead,
             RequestMethod::ResourcesList,
             RequestMethod::ResourcesTemplatesList,
+            RequestMethod::CompletionComplete,
         ] {
             assert_eq!(RequestMethod::parse(m.as_str().as_bytes()), Some(m));
         }
         for bad in [
             &b"resources/Read"[..],
             b"resources/read ",
-            b"completion/complete",
+            b"completion/Complete",
+            b"prompts/get",
             b"",
         ] {
             assert_eq!(RequestMethod::parse(bad), None);

@@ -190,6 +190,13 @@ impl Template {
         }
     }
 
+    /// Bytes of the template that are literal (its text without the
+    /// `{name}` expressions): the least any URI it matches adds to its
+    /// captures.
+    pub fn literal_len(&self) -> usize {
+        self.text.len() - self.names.iter().map(|n| n.len() + 2).sum::<usize>()
+    }
+
     /// Variable names in template order.
     pub fn names(&self) -> &[String] {
         &self.names

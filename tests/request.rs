@@ -269,7 +269,7 @@ fn request_other_methods_are_not_handled_and_host_errors_are_not_responses() {
     let r = host();
     let o = options(ProtocolRevision::LATEST);
     for m in [
-        "completion/complete",
+        "prompts/get",
         "tools/list",
         "resources/subscribe",
         "",
@@ -280,6 +280,16 @@ fn request_other_methods_are_not_handled_and_host_errors_are_not_responses() {
             RequestError::MethodNotHandled
         );
     }
+    // completion/complete is served for ref/resource only (tests/completion.rs).
+    assert_eq!(
+        r.request(
+            b"completion/complete",
+            br#"{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""}}"#,
+            &o
+        )
+        .unwrap_err(),
+        RequestError::MethodNotHandled
+    );
     let no_scope = RequestOptions::default();
     assert!(matches!(
         r.request(b"resources/list", b"{}", &no_scope).unwrap_err(),

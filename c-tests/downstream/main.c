@@ -25,7 +25,7 @@ static mcpr_cb_result body(void *ud, const mcpr_call *c, const mcpr_target *t, m
 
 int main(void) {
     mcpr_policy_callbacks policy = {NULL, ok, visible, permit, NULL};
-    mcpr_binding_callbacks binding = {NULL, mcpr_resolve_single, body, NULL};
+    mcpr_binding_callbacks binding = {NULL, mcpr_resolve_single, body, NULL, NULL};
     const char *def = "{\"uri\":\"down://stream\",\"name\":\"d\"}";
     mcpr_str defs = {def, strlen(def)}, uri = {"down://stream", 13};
     mcpr_builder *b = mcpr_builder_new();

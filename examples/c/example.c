@@ -243,7 +243,7 @@ static mcpr_cb_result flags_read(void *ud, const mcpr_call *call, const mcpr_tar
 static void flags_release(void *ud) { printf("released the registry serving %s\n", (const char *)ud); }
 
 static mcpr_resources *build_generation(const mcpr_policy_callbacks *policy, const char *flags) {
-    mcpr_binding_callbacks cb = {(void *)flags, mcpr_resolve_single, flags_read, flags_release};
+    mcpr_binding_callbacks cb = {(void *)flags, mcpr_resolve_single, flags_read, flags_release, NULL};
     mcpr_builder *b = mcpr_builder_new();
     mcpr_resources *r = NULL;
     if (mcpr_builder_set_policy(b, policy, NULL) != MCPR_OK ||
@@ -324,8 +324,8 @@ int main(void) {
      *    fresh for five minutes. */
     policy_state policy = {"example-tenant"};
     mcpr_policy_callbacks policy_cb = {&policy, policy_discover, policy_visibility, policy_read, NULL};
-    mcpr_binding_callbacks settings_cb = {NULL, mcpr_resolve_single, settings_read, NULL};
-    mcpr_binding_callbacks report_cb = {NULL, report_resolve, report_read, NULL};
+    mcpr_binding_callbacks settings_cb = {NULL, mcpr_resolve_single, settings_read, NULL, NULL};
+    mcpr_binding_callbacks report_cb = {NULL, report_resolve, report_read, NULL, NULL};
     mcpr_cache_hints settings_hints = {sizeof settings_hints, 300000, true};
 
     mcpr_builder *b = mcpr_builder_new();

@@ -106,6 +106,34 @@ pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     })
 }
 
+/// A binding of `definition` to a copy of `table`: the handler, and the
+/// completer too when the table has `complete` (one copy, one `release`,
+/// which runs once both uses are gone). A `complete` callback on an
+/// exact-URI definition is refused before the table is copied, so that
+/// `release` never runs for a failed add.
+pub(super) fn binding_of(
+    definition: ResourceDefinition,
+    table: &mcpr_binding_callbacks,
+) -> Result<ResourceBinding, Error> {
+    if table.complete.is_some() && !definition.is_template() {
+        return Err(Error::from(Failure::config(
+            "a complete callback needs a uriTemplate definition",
+        )));
+    }
+    let handler = Arc::new(CBinding::new(table).ok_or_else(|| {
+        Error::from(Failure::config(
+            "binding callbacks resolve and read are required",
+        ))
+    })?);
+    let completes = handler.completes();
+    let binding = ResourceBinding::from_definition(definition, handler.clone());
+    Ok(if completes {
+        binding.with_completer(handler)
+    } else {
+        binding
+    })
+}
+
 /// Adds a binding: a definition (the MCP `Resource` / `ResourceTemplate`
 /// description object as JSON, at most 64 KiB, with exactly one of `uri`
 /// or `uriTemplate`) and its callback table (copied). The definition is
@@ -135,15 +163,8 @@ pub unsafe extern "C" fn mcpr_builder_add(
                 definition_json.text(FailureKind::InvalidConfiguration, "definition JSON")
             }?;
             let definition = ResourceDefinition::from_json(json)?;
-            let handler = CBinding::new(table).ok_or_else(|| {
-                Error::from(Failure::config(
-                    "binding callbacks resolve and read are required",
-                ))
-            })?;
-            builder.push(ResourceBinding::from_definition(
-                definition,
-                Arc::new(handler),
-            ));
+            let binding = binding_of(definition, table)?;
+            builder.push(binding);
             Ok(())
         };
         // SAFETY: `b` is NULL or a live builder (caller's guarantee).
@@ -574,6 +595,7 @@ mod tests {
             resolve: Some(resolve),
             read: Some(body),
             release: Some(release),
+            complete: None,
         };
         let err = std::ptr::null_mut();
         let mut r = std::ptr::null_mut();

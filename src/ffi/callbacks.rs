@@ -9,6 +9,8 @@ use super::boundary::{
     guard, guard_status, mcpr_cb_result, mcpr_error, mcpr_status, mcpr_str, Error, MCPR_CB_FAILED,
     MCPR_CB_OK, MCPR_CB_UNAVAILABLE,
 };
+use super::complete::{mcpr_completion_builder, mcpr_completion_request};
+use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
@@ -166,6 +168,31 @@ pub struct mcpr_binding_callbacks {
     >,
     /// Optional finalizer of `user_data` (see above).
     pub release: Option<unsafe extern "C-unwind" fn(ud: *mut c_void)>,
+    /// Optional completion callback of a template binding
+    /// (`completion/complete` with `ref/resource`; a non-NULL one on an
+    /// exact-URI definition is `MCPR_INVALID_CONFIGURATION`). NULL (the
+    /// default of a positional initialiser that stops before it): the
+    /// template answers an empty completion. Proposes values for
+    /// `mcpr_completion_request_argument(req)` starting from
+    /// `mcpr_completion_request_value(req)`, most relevant first, with
+    /// `mcpr_completion_add_value` (and optionally
+    /// `mcpr_completion_set_total` / `mcpr_completion_set_has_more`).
+    /// Metadata only, like `resolve`: must not read bodies or perform
+    /// application effects. Runs after the policy's `discover` allowed the
+    /// template, on the thread calling `mcpr_complete` (or on an executor
+    /// worker when its options give one), under the call's deadline and
+    /// cancellation (poll `mcpr_call_is_canceled`).
+    /// `MCPR_CB_UNAVAILABLE` answers like not found (`MCPR_UNAVAILABLE`);
+    /// `MCPR_CB_FAILED` or any other value fails the call with
+    /// `MCPR_READ_FAILED`.
+    pub complete: Option<
+        unsafe extern "C-unwind" fn(
+            ud: *mut c_void,
+            call: *const mcpr_call,
+            req: *const mcpr_completion_request,
+            out: *mut mcpr_completion_builder,
+        ) -> mcpr_cb_result,
+    >,
 }
 
 /// The policy callback table given to `mcpr_builder_set_policy` (copied by
@@ -252,6 +279,12 @@ type PermitFn = unsafe extern "C-unwind" fn(
     *const mcpr_target,
 ) -> mcpr_cb_result;
 type ReleaseFn = unsafe extern "C-unwind" fn(*mut c_void);
+type CompleteFn = unsafe extern "C-unwind" fn(
+    *mut c_void,
+    *const mcpr_call,
+    *const mcpr_completion_request,
+    *mut mcpr_completion_builder,
+) -> mcpr_cb_result;
 
 /// Runs a release callback once, when dropped.
 struct Release {
@@ -276,6 +309,7 @@ pub(crate) struct CBinding {
     ud: HostPtr,
     resolve: ResolveFn,
     read: BodyFn,
+    complete: Option<CompleteFn>,
     _release: Release,
 }
 
@@ -287,11 +321,50 @@ impl CBinding {
             ud,
             resolve: t.resolve?,
             read: t.read?,
+            complete: t.complete,
             _release: Release {
                 ud,
                 release: t.release,
             },
         })
+    }
+
+    /// Whether the table has a completion callback.
+    pub(crate) fn completes(&self) -> bool {
+        self.complete.is_some()
+    }
+}
+
+impl ResourceCompleter for CBinding {
+    fn complete(
+        &self,
+        call: &CallContext,
+        request: &CompletionRequest,
+        out: &mut CompletionSink,
+    ) -> Result<(), CallbackError> {
+        let Some(complete) = self.complete else {
+            return Ok(());
+        };
+        let c = mcpr_call::new(call);
+        let mut builder = mcpr_completion_builder {
+            state: Mutex::new(out.fresh()),
+        };
+        // SAFETY: the host supplied this callback for `ud`; every pointer
+        // passed is valid for the duration of the call.
+        let rc = unsafe {
+            complete(
+                self.ud.0,
+                &c,
+                (request as *const CompletionRequest).cast(),
+                &mut builder,
+            )
+        };
+        c.outcome(rc)?;
+        *out = builder
+            .state
+            .into_inner()
+            .unwrap_or_else(|p| p.into_inner());
+        Ok(())
     }
 }
 
@@ -359,7 +432,7 @@ impl mcpr_call {
     }
 }
 
-fn definition_ptr(d: &ResourceDefinition) -> *const mcpr_definition {
+pub(super) fn definition_ptr(d: &ResourceDefinition) -> *const mcpr_definition {
     (d as *const ResourceDefinition).cast()
 }
 

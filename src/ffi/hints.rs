@@ -3,14 +3,13 @@
 //! What the library derives from them is described in the Rust module
 //! `cache` and in docs/C-API.md ("Cache hints").
 
-use std::sync::Arc;
-
 use super::boundary::{guard_status, mcpr_error, mcpr_status, mcpr_str, Error};
+use super::builder::binding_of;
 use super::builder::{mcpr_builder, with_builder};
-use super::callbacks::{mcpr_binding_callbacks, mcpr_payload_builder, payload_ref, CBinding};
+use super::callbacks::{mcpr_binding_callbacks, mcpr_payload_builder, payload_ref};
 use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::error::{Failure, FailureKind};
-use crate::registry::{ResourceBinding, ResourceDefinition, ResourcesBuilder};
+use crate::registry::{ResourceDefinition, ResourcesBuilder};
 
 /// The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
 pub const MCPR_MAX_TTL_MS: u64 = 9_007_199_254_740_991;
@@ -119,15 +118,7 @@ pub unsafe extern "C" fn mcpr_builder_add_with_hints(
                 definition_json.text(FailureKind::InvalidConfiguration, "definition JSON")
             }?;
             let definition = ResourceDefinition::from_json(json)?;
-            let handler = CBinding::new(table).ok_or_else(|| {
-                Error::from(Failure::config(
-                    "binding callbacks resolve and read are required",
-                ))
-            })?;
-            builder.push(
-                ResourceBinding::from_definition(definition, Arc::new(handler))
-                    .with_cache_hints(hints),
-            );
+            builder.push(binding_of(definition, table)?.with_cache_hints(hints));
             Ok(())
         };
         // SAFETY: `b` is NULL or a live builder (caller's guarantee).

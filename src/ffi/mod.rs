@@ -20,6 +20,7 @@
 mod boundary;
 mod builder;
 mod callbacks;
+mod complete;
 mod hints;
 mod request;
 mod run;
@@ -36,6 +37,10 @@ pub use builder::{mcpr_builder, mcpr_resources};
 pub use callbacks::{
     mcpr_binding_callbacks, mcpr_call, mcpr_definition, mcpr_match, mcpr_payload_builder,
     mcpr_plan_builder, mcpr_policy_callbacks, mcpr_target, mcpr_visibility,
+};
+pub use complete::{
+    mcpr_complete_argument, mcpr_complete_params, mcpr_completion, mcpr_completion_builder,
+    mcpr_completion_request,
 };
 pub use hints::{mcpr_cache_hints, MCPR_MAX_TTL_MS};
 pub use request::{mcpr_request_options, mcpr_response};

@@ -58,7 +58,9 @@ pub struct mcpr_response {
 /// Serves one MCP request: `method` is the JSON-RPC method name and
 /// `params_json` the raw text of its `params` (`{NULL, 0}` when the
 /// request had none). Served methods: `resources/read`, `resources/list`,
-/// `resources/templates/list`.
+/// `resources/templates/list`, and `completion/complete` for a
+/// `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
+/// reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
 ///
 /// On `MCPR_OK`, `*out` receives a response to send: its
 /// `mcpr_response_json` goes under `"result"` when
@@ -70,7 +72,8 @@ pub struct mcpr_response {
 /// statuses.
 ///
 /// Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
-/// method (route it elsewhere, or answer `-32601`); `MCPR_INVALID_ARGUMENT`
+/// method and for `ref/prompt` completions (route it elsewhere, or answer
+/// `-32601`); `MCPR_INVALID_ARGUMENT`
 /// for programming errors (NULL registry or `out`, bad strings, an unknown
 /// `protocol_revision` option, an empty scope key for a list method);
 /// `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`

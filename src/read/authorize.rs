@@ -18,7 +18,7 @@ use crate::scope::RequestScope;
 use super::{ItemState, Outcome};
 
 /// A callback that did not succeed.
-pub(super) enum CallbackFailure {
+pub(crate) enum CallbackFailure {
     /// Typed denial / not found.
     Unavailable,
     /// Operational failure with a private cause.
@@ -28,7 +28,7 @@ pub(super) enum CallbackFailure {
 }
 
 impl CallbackFailure {
-    pub(super) fn into_cause(self, what: &str) -> BoxError {
+    pub(crate) fn into_cause(self, what: &str) -> BoxError {
         match self {
             CallbackFailure::Failed(e) => e,
             CallbackFailure::Unavailable => Box::new(CauseText(format!("{what} unavailable"))),
@@ -47,7 +47,7 @@ impl From<CallbackError> for CallbackFailure {
 }
 
 /// Runs a host callback, turning a panic into [`CallbackFailure::Panicked`].
-pub(super) fn guarded<T>(
+pub(crate) fn guarded<T>(
     f: impl FnOnce() -> Result<T, CallbackError>,
 ) -> Result<T, CallbackFailure> {
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -63,7 +63,7 @@ pub(super) fn guarded<T>(
 /// deadline is not mistaken for a policy or plan failure). The deadline of
 /// successful callbacks is checked at phase boundaries with
 /// [`check_scope`], which keeps clock reads off the hot path.
-pub(super) fn settle(scope: &RequestScope, failed: bool) -> Result<(), Failure> {
+pub(crate) fn settle(scope: &RequestScope, failed: bool) -> Result<(), Failure> {
     if scope.is_canceled() {
         return Err(Failure::new(FailureKind::Canceled));
     }
@@ -94,7 +94,7 @@ fn denied(what: &str) -> Failure {
 
 /// `discover(definition)`: a denial is a root denial (`unavailable`, the
 /// same public error as not-found); other errors are `policy`.
-pub(super) fn discover(
+pub(crate) fn discover(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     definition: &ResourceDefinition,

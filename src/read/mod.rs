@@ -11,6 +11,9 @@ mod authorize;
 mod pooled;
 mod recheck;
 
+// Shared with `completion`: the same discovery rule and callback guards.
+pub(crate) use authorize::{discover, guarded, settle, CallbackFailure};
+
 use std::borrow::Cow;
 use std::ops::Range;
 use std::time::Duration;

@@ -335,6 +335,7 @@ impl ReadTask {
 
 /// Reads on `executor`: the pipeline runs on workers, this thread waits
 /// until the read deadline or cancellation.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn read(
     executor: &Executor,
     scope: &RequestScope,

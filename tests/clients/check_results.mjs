@@ -12,6 +12,7 @@ import {
   ReadResourceResultSchema,
   ListResourcesResultSchema,
   ListResourceTemplatesResultSchema,
+  CompleteResultSchema,
   JSONRPCErrorResponseSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -21,6 +22,7 @@ const SCHEMAS = {
   'resources/read': ReadResourceResultSchema,
   'resources/list': ListResourcesResultSchema,
   'resources/templates/list': ListResourceTemplatesResultSchema,
+  'completion/complete': CompleteResultSchema,
 };
 
 let passed = 0;
@@ -40,6 +42,15 @@ function checkResult(entry, data, label) {
   check(parsed.success, `${label}: rejected by the SDK: ${parsed.error}`);
   if (!parsed.success) return;
   const result = parsed.data;
+  if (method === 'completion/complete') {
+    // resultType exactly on 2026-07-28; completions never carry cache hints.
+    check(('resultType' in data) === modern, `${label}: resultType present iff 2026`);
+    check(!('ttlMs' in data) && !('cacheScope' in data), `${label}: no cache hints`);
+    const c = result.completion;
+    check(JSON.stringify(c.values) === JSON.stringify(expect.values), `${label}: values`);
+    check(c.total === expect.total && c.hasMore === expect.hasMore, `${label}: total and hasMore`);
+    return;
+  }
   check(FIELDS.every((k) => (k in result) === modern), `${label}: 2026 members present iff 2026`);
   if (modern) {
     check(result.resultType === 'complete', `${label}: resultType`);

@@ -22,6 +22,7 @@ SCHEMA_NAMES = {
     "resources/read": "ReadResourceResult",
     "resources/list": "ListResourcesResult",
     "resources/templates/list": "ListResourceTemplatesResult",
+    "completion/complete": "CompleteResult",
 }
 
 passed = 0
@@ -60,6 +61,15 @@ def check_result(entry, data, label):
         check(False, f"{label}: rejected by mcp-types: {e}")
         return
     check(True, f"{label}: accepted")
+    if method == "completion/complete":
+        # resultType exactly on 2026-07-28; completions never carry cache hints.
+        check(("resultType" in data) == modern, f"{label}: resultType present iff 2026")
+        check("ttlMs" not in data and "cacheScope" not in data, f"{label}: no cache hints")
+        c = result.completion
+        check(c.values == expect["values"], f"{label}: values {c.values}")
+        check(c.total == expect["total"], f"{label}: total {c.total}")
+        check(c.has_more == expect["hasMore"], f"{label}: hasMore {c.has_more}")
+        return
     # The 2026 members appear exactly on 2026-07-28.
     check(all((k in data) == modern for k in FIELDS), f"{label}: 2026 members present iff 2026")
     cache = expect.get("cache")
@@ -140,6 +150,11 @@ def main():
         # Negative control: the 2026 schema refuses a result without resultType.
         v = schema_validator(schema_dir, "2026-07-28", "ReadResourceResult")
         check(not v.is_valid({"contents": [], "ttlMs": 0, "cacheScope": "private"}), "schema negative control")
+        # And a completion of 101 values (the library sends at most 100).
+        v = schema_validator(schema_dir, "2026-07-28", "CompleteResult")
+        check(v.is_valid({"completion": {"values": ["x"] * 100}, "resultType": "complete"}), "schema 100 values")
+        check(not v.is_valid({"completion": {"values": ["x"] * 101}, "resultType": "complete"}),
+              "schema negative control: 101 completion values")
     print(f"python client checks: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
