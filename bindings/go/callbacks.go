@@ -95,6 +95,17 @@ type Resolver interface {
 	Resolve(ctx context.Context, m Match, plan *Plan) error
 }
 
+// Completer is implemented by a template Binding that proposes values for
+// its variables (completion/complete with a ref/resource reference; a
+// Completer on an exact-URI definition is refused by Add). Metadata only,
+// like Resolve: it must not read bodies. It runs after the policy's
+// Discover allowed the template, under the call's deadline and
+// cancellation. ErrUnavailable answers like not found; any other error
+// fails the call.
+type Completer interface {
+	Complete(ctx context.Context, req CompletionRequest, out *Completion) error
+}
+
 // ReadFunc adapts a function to a Binding.
 type ReadFunc func(ctx context.Context, t Target, out *Payload) error
 
@@ -202,9 +213,10 @@ func setCause(call *C.mcpr_call, msg string) {
 
 // bindingEntry is what a binding table's user_data handle holds.
 type bindingEntry struct {
-	binding  Binding
-	resolver Resolver
-	isolate  bool
+	binding   Binding
+	resolver  Resolver
+	completer Completer
+	isolate   bool
 }
 
 // policyEntry is what a policy table's user_data handle holds.
@@ -228,6 +240,15 @@ func mcprgoRead(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcpr_targ
 	return invoke(req, call, e.isolate, func(ctx context.Context) error {
 		cs := ctx.(*callState)
 		return e.binding.Read(ctx, Target{cs: cs, t: t}, &Payload{cs: cs, o: out})
+	})
+}
+
+//export mcprgoComplete
+func mcprgoComplete(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, q *C.mcpr_completion_request, out *C.mcpr_completion_builder) C.mcpr_cb_result {
+	e := cgo.Handle(h).Value().(*bindingEntry)
+	return invoke(req, call, e.isolate, func(ctx context.Context) error {
+		cs := ctx.(*callState)
+		return e.completer.Complete(ctx, CompletionRequest{cs: cs, q: q}, &Completion{cs: cs, o: out})
 	})
 }
 

@@ -155,27 +155,29 @@ func (b *Builder) SetPolicy(p Policy) error {
 // Add registers a definition: the MCP Resource (with "uri") or
 // ResourceTemplate (with "uriTemplate") description object as JSON, at
 // most 64 KiB, and the Binding that reads its bodies. A Binding that also
-// implements Resolver plans its reads itself.
+// implements Resolver plans its reads itself; one that implements
+// Completer (templates only) answers completion/complete for it.
 func (b *Builder) Add(definitionJSON []byte, binding Binding) error {
-	return b.add(definitionJSON, binding, func(cb *C.mcpr_builder, h C.uintptr_t, goResolve C.bool, e **C.mcpr_error) C.mcpr_status {
-		return C.mcprgo_builder_add(cb, cbytes(definitionJSON), h, goResolve, e)
+	return b.add(definitionJSON, binding, func(cb *C.mcpr_builder, h C.uintptr_t, goResolve, goComplete C.bool, e **C.mcpr_error) C.mcpr_status {
+		return C.mcprgo_builder_add(cb, cbytes(definitionJSON), h, goResolve, goComplete, e)
 	})
 }
 
 // add registers binding with the C call given (mcprgo_builder_add or its
 // variant with hints).
 func (b *Builder) add(definitionJSON []byte, binding Binding,
-	call func(cb *C.mcpr_builder, h C.uintptr_t, goResolve C.bool, e **C.mcpr_error) C.mcpr_status) error {
+	call func(cb *C.mcpr_builder, h C.uintptr_t, goResolve, goComplete C.bool, e **C.mcpr_error) C.mcpr_status) error {
 	if binding == nil {
 		return argumentError("mcpresources: nil binding")
 	}
 	entry := &bindingEntry{binding: binding}
 	entry.resolver, _ = binding.(Resolver)
+	entry.completer, _ = binding.(Completer)
 	return b.with(func(cb *C.mcpr_builder) error {
 		entry.isolate = b.isolate
 		var e *C.mcpr_error
 		h := cgo.NewHandle(entry)
-		if st := call(cb, C.uintptr_t(h), C.bool(entry.resolver != nil), &e); st != C.MCPR_OK {
+		if st := call(cb, C.uintptr_t(h), C.bool(entry.resolver != nil), C.bool(entry.completer != nil), &e); st != C.MCPR_OK {
 			h.Delete() // release never runs for a refused table
 			return takeError(e, st)
 		}
@@ -341,6 +343,16 @@ func (r *Resources) Close() {
 	if r != nil {
 		r.ref.close()
 	}
+}
+
+// Completes reports whether some binding completes arguments: declare the
+// MCP completions capability only then.
+func (r *Resources) Completes() bool {
+	if r == nil || !r.ref.acquire() {
+		return false
+	}
+	defer r.ref.release()
+	return bool(C.mcpr_resources_completes(r.r))
 }
 
 // Revision is the registry's 32-byte content revision (SHA-256 of the

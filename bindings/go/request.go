@@ -44,7 +44,8 @@ func (r Response) Cause() string { return r.cause }
 
 // Request serves one MCP request in one call: method is the JSON-RPC method
 // and params the raw text of its params (nil when the request had none).
-// It serves resources/read, resources/list and resources/templates/list.
+// It serves resources/read, resources/list, resources/templates/list and
+// completion/complete (with a ref/resource reference).
 // Client mistakes (malformed params, unknown URIs, bad cursors, an unknown
 // per-request revision) and failures of the call are error Responses, to
 // send like results. An error return means no response: StatusMethodNotHandled
@@ -146,8 +147,8 @@ func (b *Builder) AddWithHints(definitionJSON []byte, binding Binding, hints Cac
 	if err != nil {
 		return err
 	}
-	return b.add(definitionJSON, binding, func(cb *C.mcpr_builder, h C.uintptr_t, goResolve C.bool, e **C.mcpr_error) C.mcpr_status {
-		return C.mcprgo_builder_add_with_hints(cb, cbytes(definitionJSON), h, goResolve, C.uint64_t(ms), C.bool(hints.CallerIndependent), e)
+	return b.add(definitionJSON, binding, func(cb *C.mcpr_builder, h C.uintptr_t, goResolve, goComplete C.bool, e **C.mcpr_error) C.mcpr_status {
+		return C.mcprgo_builder_add_with_hints(cb, cbytes(definitionJSON), h, goResolve, goComplete, C.uint64_t(ms), C.bool(hints.CallerIndependent), e)
 	})
 }
 

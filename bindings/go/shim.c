@@ -19,6 +19,11 @@ static mcpr_cb_result tramp_read(void *ud, const mcpr_call *call, const mcpr_tar
 
 static void tramp_release(void *ud) { mcprgoRelease((uintptr_t)ud); }
 
+static mcpr_cb_result tramp_complete(void *ud, const mcpr_call *call, const mcpr_completion_request *q,
+                                     mcpr_completion_builder *out) {
+    return mcprgoComplete((uintptr_t)ud, REQ(call), (mcpr_call *)call, (mcpr_completion_request *)q, out);
+}
+
 static mcpr_cb_result tramp_discover(void *ud, const mcpr_call *call, const mcpr_definition *d) {
     return mcprgoDiscover((uintptr_t)ud, REQ(call), (mcpr_call *)call, (mcpr_definition *)d);
 }
@@ -48,13 +53,21 @@ static mcpr_cb_result allow_read(void *ud, const mcpr_call *call, const mcpr_tar
     return MCPR_CB_OK;
 }
 
-mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve, mcpr_error **err) {
+/* The one place the binding callback table is filled. */
+static mcpr_binding_callbacks binding_table(uintptr_t handle, bool go_resolve, bool go_complete) {
     mcpr_binding_callbacks cb = {
         .user_data = (void *)handle,
         .resolve = go_resolve ? tramp_resolve : mcpr_resolve_single,
         .read = tramp_read,
         .release = tramp_release,
+        .complete = go_complete ? tramp_complete : NULL,
     };
+    return cb;
+}
+
+mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve, bool go_complete,
+                               mcpr_error **err) {
+    mcpr_binding_callbacks cb = binding_table(handle, go_resolve, go_complete);
     return mcpr_builder_add(b, def, &cb, err);
 }
 
@@ -81,13 +94,8 @@ mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err) {
 }
 
 mcpr_status mcprgo_builder_add_with_hints(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve,
-                                          uint64_t ttl_ms, bool caller_independent, mcpr_error **err) {
-    mcpr_binding_callbacks cb = {
-        .user_data = (void *)handle,
-        .resolve = go_resolve ? tramp_resolve : mcpr_resolve_single,
-        .read = tramp_read,
-        .release = tramp_release,
-    };
+                                          bool go_complete, uint64_t ttl_ms, bool caller_independent, mcpr_error **err) {
+    mcpr_binding_callbacks cb = binding_table(handle, go_resolve, go_complete);
     mcpr_cache_hints hints = {
         .size = sizeof(mcpr_cache_hints),
         .ttl_ms = ttl_ms,

@@ -52,8 +52,10 @@ typedef struct {
 } mcprgo_request_result;
 
 /* Adds a definition served by the Go binding behind `handle`; with
- * go_resolve false the native mcpr_resolve_single plans the read. */
-mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve, mcpr_error **err);
+ * go_resolve false the native mcpr_resolve_single plans the read, with
+ * go_complete false the binding has no completion callback. */
+mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve, bool go_complete,
+                               mcpr_error **err);
 /* Which policy callbacks go to Go (the others are the native allow). */
 #define MCPRGO_DISCOVER 1u
 #define MCPRGO_VISIBILITY 2u
@@ -67,7 +69,7 @@ mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err);
 
 /* Adds a definition with its cache hints (see mcprgo_builder_add). */
 mcpr_status mcprgo_builder_add_with_hints(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve,
-                                          uint64_t ttl_ms, bool caller_independent, mcpr_error **err);
+                                          bool go_complete, uint64_t ttl_ms, bool caller_independent, mcpr_error **err);
 /* mcpr_payload_set_cache_hints. */
 mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl_ms, bool caller_independent,
                                            mcpr_error **err);

@@ -233,3 +233,95 @@ func (o *Payload) SetMeta(metaJSON []byte) error {
 
 // errViewExpired: a view was used after its callback returned.
 var errViewExpired = argumentError("mcpresources: callback view used after the callback returned")
+
+// CompletionRequest is what a Completer is asked.
+type CompletionRequest struct {
+	cs *callState
+	q  *C.mcpr_completion_request
+}
+
+// Definition is the template's definition.
+func (q CompletionRequest) Definition() Definition {
+	var d *C.mcpr_definition
+	q.cs.live(func() { d = C.mcpr_completion_request_definition(q.q) })
+	return Definition{cs: q.cs, d: d}
+}
+
+// Argument is the variable being completed.
+func (q CompletionRequest) Argument() string {
+	var out string
+	q.cs.live(func() { out = goString(C.mcpr_completion_request_argument(q.q)) })
+	return out
+}
+
+// Value is the partial value typed so far (client text, possibly empty;
+// never a path).
+func (q CompletionRequest) Value() string {
+	var out string
+	q.cs.live(func() { out = goString(C.mcpr_completion_request_value(q.q)) })
+	return out
+}
+
+// Context are the other variables already chosen, in template order.
+func (q CompletionRequest) Context() []Capture {
+	var out []Capture
+	q.cs.live(func() {
+		n := C.mcpr_completion_request_context_count(q.q)
+		out = make([]Capture, 0, int(n))
+		for i := C.size_t(0); i < n; i++ {
+			out = append(out, Capture{
+				Name:  goString(C.mcpr_completion_request_context_name(q.q, i)),
+				Value: goString(C.mcpr_completion_request_context_value(q.q, i)),
+			})
+		}
+	})
+	return out
+}
+
+// Completion collects the values a Completer proposes.
+type Completion struct {
+	cs *callState
+	o  *C.mcpr_completion_builder
+}
+
+// AddValue proposes one value, most relevant first. A value that could not
+// be a template capture is dropped (StatusInvalidContent) without
+// spoiling the others.
+func (c *Completion) AddValue(value string) error {
+	var st C.mcpr_status
+	var e *C.mcpr_error
+	if !c.cs.live(func() { st = C.mcpr_completion_add_value(c.o, cstr(value), &e) }) {
+		return errViewExpired
+	}
+	if st != C.MCPR_OK {
+		return takeError(e, st)
+	}
+	return nil
+}
+
+// SetTotal sets the number of options available (may exceed the values
+// added).
+func (c *Completion) SetTotal(total uint64) error {
+	var st C.mcpr_status
+	var e *C.mcpr_error
+	if !c.cs.live(func() { st = C.mcpr_completion_set_total(c.o, C.uint64_t(total), &e) }) {
+		return errViewExpired
+	}
+	if st != C.MCPR_OK {
+		return takeError(e, st)
+	}
+	return nil
+}
+
+// SetHasMore says whether more options exist than those sent.
+func (c *Completion) SetHasMore(hasMore bool) error {
+	var st C.mcpr_status
+	var e *C.mcpr_error
+	if !c.cs.live(func() { st = C.mcpr_completion_set_has_more(c.o, C.bool(hasMore), &e) }) {
+		return errViewExpired
+	}
+	if st != C.MCPR_OK {
+		return takeError(e, st)
+	}
+	return nil
+}
