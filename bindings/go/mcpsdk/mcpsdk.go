@@ -2,7 +2,8 @@
 // official Go MCP SDK (github.com/modelcontextprotocol/go-sdk).
 //
 // Install adds a receiving middleware that answers resources/read,
-// resources/list and resources/templates/list with the library's one-call
+// resources/list, resources/templates/list and completion/complete for
+// resource templates (ref/resource) with the library's one-call
 // function (mcpresources.Resources.Request): the
 // library's JSON goes to the client unchanged (no re-marshal through the
 // SDK's content structs), errors are the library's JSON-RPC error objects,
@@ -10,7 +11,7 @@
 // the scope key of listings comes from the session's authorization (or a
 // function of the host), and cancellation from the request's context. It
 // also advertises the resources capability in initialize and
-// server/discover results.
+// server/discover results (and completions when some binding completes).
 package mcpsdk
 
 import (
@@ -43,6 +44,7 @@ const (
 	methodRead          = "resources/read"
 	methodList          = "resources/list"
 	methodListTemplates = "resources/templates/list"
+	methodComplete      = "completion/complete"
 	methodInitialize    = "initialize"
 	methodDiscover      = "server/discover"
 	// revisionStateless is the first revision whose requests carry their
@@ -50,11 +52,14 @@ const (
 	revisionStateless = "2026-07-28"
 )
 
-// Install serves res on server: resources/read, resources/list and
-// resources/templates/list go to the library (whatever AddResource
-// registered is shadowed), and initialize / server/discover results
-// advertise the resources capability (neither subscribe nor listChanged:
-// the registry is immutable). Install before the server runs sessions.
+// Install serves res on server: resources/read, resources/list,
+// resources/templates/list and completion/complete with a ref/resource
+// reference go to the library (whatever AddResource registered is
+// shadowed; ref/prompt completions stay with the server's handler), and
+// initialize / server/discover results advertise the resources capability
+// (neither subscribe nor listChanged: the registry is immutable) and, when
+// some binding completes, the completions capability. Install before the
+// server runs sessions.
 func Install(server *mcp.Server, res *mcpr.Resources, opts *Options) {
 	a := &adapter{res: res}
 	if opts != nil {
@@ -76,10 +81,16 @@ func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		switch method {
 		case methodRead, methodList, methodListTemplates:
 			return a.serve(ctx, method, req)
+		case methodComplete:
+			// ref/resource completions are the library's; ref/prompt ones
+			// stay with the server's own completion handler.
+			if p, ok := req.GetParams().(*mcp.CompleteParams); ok && p != nil && p.Ref != nil && p.Ref.Type == "ref/resource" {
+				return a.serve(ctx, method, req)
+			}
 		case methodInitialize, methodDiscover:
 			res, err := next(ctx, method, req)
 			if err == nil {
-				advertise(res)
+				advertise(res, a.res.Completes())
 			}
 			return res, err
 		}
@@ -88,8 +99,8 @@ func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // advertise sets the resources capability of an initialize or discover
-// result.
-func advertise(res mcp.Result) {
+// result, and the completions capability when some binding completes.
+func advertise(res mcp.Result, completes bool) {
 	var caps **mcp.ServerCapabilities
 	switch r := res.(type) {
 	case *mcp.InitializeResult:
@@ -103,6 +114,9 @@ func advertise(res mcp.Result) {
 		*caps = &mcp.ServerCapabilities{}
 	}
 	(*caps).Resources = &mcp.ResourceCapabilities{}
+	if completes && (*caps).Completions == nil {
+		(*caps).Completions = &mcp.CompletionCapabilities{}
+	}
 }
 
 // Revision is the protocol revision of a request: a stateless

@@ -59,6 +59,24 @@ func (partial) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error
 	return out.SetText("text/plain", "bundle head")
 }
 
+// filesBinding reads doc://files/{name} and completes {name}.
+type filesBinding struct{}
+
+func (filesBinding) Read(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
+	return out.SetText("text/plain", "file "+tg.URI())
+}
+
+func (filesBinding) Complete(ctx context.Context, req mcpr.CompletionRequest, out *mcpr.Completion) error {
+	for _, v := range []string{"a.txt", "alpha.md", "b.txt"} {
+		if strings.HasPrefix(v, req.Value()) {
+			if err := out.AddValue(v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func newFixture(t testing.TB) *fixture {
 	f := &fixture{}
 	b := mcpr.NewBuilder()
@@ -85,9 +103,7 @@ func newFixture(t testing.TB) *fixture {
 			return out.SetText("text/plain", "slow")
 		}
 	})))
-	must(b.Add(def("uriTemplate", "doc://files/{name}", "name", "files"), mcpr.ReadFunc(func(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
-		return out.SetText("text/plain", "file "+tg.URI())
-	})))
+	must(b.Add(def("uriTemplate", "doc://files/{name}", "name", "files"), filesBinding{}))
 	res, err := b.Build()
 	must(err)
 	t.Cleanup(res.Close)
@@ -356,4 +372,29 @@ func TestDefaultScopeKeyFollowsTheAuthorization(t *testing.T) {
 	if k, _ := mcpsdk.DefaultScopeKey(ctx, withUser); k != "user:alice" {
 		t.Fatalf("user scope %q", k)
 	}
+}
+
+func TestResourceCompletionsGoToTheLibrary(t *testing.T) {
+	forEachRevision(t, func(t *testing.T, rev string, cs *mcp.ClientSession, fx *fixture) {
+		if cs.InitializeResult().Capabilities.Completions == nil {
+			t.Fatal("completions capability missing")
+		}
+		r, err := cs.Complete(context.Background(), &mcp.CompleteParams{
+			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "doc://files/{name}"},
+			Argument: mcp.CompleteParamsArgument{Name: "name", Value: "a"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(r.Completion.Values, ",") != "a.txt,alpha.md" {
+			t.Fatalf("values %v", r.Completion.Values)
+		}
+		_, err = cs.Complete(context.Background(), &mcp.CompleteParams{
+			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "doc://nowhere/{x}"},
+			Argument: mcp.CompleteParamsArgument{Name: "x", Value: ""},
+		})
+		if err == nil {
+			t.Fatal("completion of an unknown template succeeded")
+		}
+	})
 }

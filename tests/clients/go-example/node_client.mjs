@@ -13,6 +13,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
+  CompleteResultSchema,
   ListResourcesResultSchema,
   ListResourceTemplatesResultSchema,
   McpError,
@@ -119,6 +120,15 @@ check(r.contents.length === 1 && r.contents[0].text === 'item 7' && r.contents[0
 // a template read
 r = await read('doc://files/a.txt');
 check(r.contents[0].text === 'file doc://files/a.txt', `template read ${JSON.stringify(r.contents)}`);
+
+// completion/complete of a template variable
+check(caps.completions !== undefined, 'completions capability missing');
+const c = await call(
+  'completion/complete',
+  { ref: { type: 'ref/resource', uri: 'doc://files/{name}' }, argument: { name: 'name', value: 'a' } },
+  CompleteResultSchema,
+);
+check(JSON.stringify(c.completion.values) === '["a.txt","alpha.md"]', `completion ${JSON.stringify(c.completion)}`);
 
 // a partial bundle: the warning first, then the item that was read
 r = await read('doc://bundle');

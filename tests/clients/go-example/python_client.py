@@ -112,6 +112,11 @@ async def main():
             r = await session.read_resource("doc://files/a.txt")
             check(r.contents[0].text == "file doc://files/a.txt", f"template read {r.contents}")
 
+            # completion/complete of a template variable
+            check(caps.completions is not None, "completions capability missing")
+            c = await session.complete(types.ResourceTemplateReference(uri="doc://files/{name}"), {"name": "name", "value": "a"})
+            check(c.completion.values == ["a.txt", "alpha.md"], f"completion {c.completion}")
+
             # a partial bundle: the warning first, then the item that was read
             r = await session.read_resource("doc://bundle")
             check(len(r.contents) == 2, f"partial bundle {r.contents}")

@@ -11,7 +11,8 @@
 //	doc://slow            a reader that waits until cancelled (or 30 s)
 //	doc://stats           JSON counters: readers of doc://slow that saw
 //	                      their cancellation
-//	doc://files/{name}    a template; the text names the capture
+//	doc://files/{name}    a template; the text names the capture; {name}
+//	                      completes from a.txt, alpha.md, b.txt
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -59,6 +61,24 @@ func (bundle) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error 
 		return fmt.Errorf("storage offline")
 	}
 	return out.SetText("text/plain", "bundle head")
+}
+
+// files reads doc://files/{name} and completes {name} (completion/complete).
+type files struct{}
+
+func (files) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
+	return out.SetText("text/plain", "file "+t.URI())
+}
+
+func (files) Complete(ctx context.Context, req mcpr.CompletionRequest, out *mcpr.Completion) error {
+	for _, v := range []string{"a.txt", "alpha.md", "b.txt"} {
+		if strings.HasPrefix(v, req.Value()) {
+			if err := out.AddValue(v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func build() (*mcpr.Resources, error) {
@@ -104,10 +124,7 @@ func build() (*mcpr.Resources, error) {
 	if err := add(def(map[string]string{"uri": "doc://stats", "name": "stats"}), stats); err != nil {
 		return nil, err
 	}
-	files := mcpr.ReadFunc(func(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
-		return out.SetText("text/plain", "file "+t.URI())
-	})
-	if err := add(def(map[string]string{"uriTemplate": "doc://files/{name}", "name": "files"}), files); err != nil {
+	if err := add(def(map[string]string{"uriTemplate": "doc://files/{name}", "name": "files"}), files{}); err != nil {
 		return nil, err
 	}
 	return b.Build()
