@@ -19,6 +19,9 @@ mod cursor;
 pub mod error;
 pub mod executor;
 pub mod ffi;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod identity;
 mod jsonscan;
 pub mod limits;
