@@ -5,7 +5,7 @@
 //! and 100,000 list pages on 8 threads. Reads mix complete bundles (exact
 //! URI and template), partial bundles (one failing item of three), failing
 //! reads (the only item fails) and hung readers (which ignore cancellation
-//! and block past their item deadline, until released, on an executor;
+//! and block past their 50 ms item deadline, until released, on an executor;
 //! one read in 1,000). Half of the other reads run inline, half on the
 //! executor. List pages walk a registry of 1,000 resources and 100
 //! templates, following cursors.
@@ -31,8 +31,8 @@ use mcp_resources::*;
 
 /// How long a hung reader blocks unless released first (its item deadline
 /// is [`ITEM_TIMEOUT_MS`]).
-const HANG: Duration = Duration::from_millis(150);
-const ITEM_TIMEOUT_MS: i64 = 25;
+const HANG: Duration = Duration::from_millis(200);
+const ITEM_TIMEOUT_MS: i64 = 50;
 const EXECUTOR_THREADS: usize = 4;
 
 fn env(name: &str, default: u64) -> u64 {
@@ -130,6 +130,10 @@ struct Counts {
     partial: AtomicU64,
     failed: AtomicU64,
     hung: AtomicU64,
+    /// Reads of well-behaved readers that hit their item deadline anyway
+    /// (a loaded machine, or an executor whose workers are all busy with
+    /// hung readers until their replacements start): correct, but counted.
+    late: AtomicU64,
     pages: AtomicU64,
     wrong: AtomicU64,
 }
@@ -238,7 +242,11 @@ fn main() {
                 let mut pages_done = 0;
                 for i in 0..my_reads {
                     let n = i * threads + w;
-                    let options = if n % 2 == 0 { &pooled } else { &inline };
+                    let options = if n.is_multiple_of(2) {
+                        &pooled
+                    } else {
+                        &inline
+                    };
                     let hung = hang_every > 0 && n % hang_every == hang_every - 1;
                     let uri = if hung {
                         "soak://hung".to_string()
@@ -252,7 +260,15 @@ fn main() {
                     };
                     let options = if hung { &pooled } else { options };
                     let got = registry.read(uri.as_bytes(), options);
+                    let timed_out = match &got {
+                        Err(e) => e.kind() == FailureKind::Timeout,
+                        Ok(b) => b.issues().iter().any(|i| i.code() == IssueCode::Timeout),
+                    };
                     let right = match (uri.as_str(), &got) {
+                        _ if timed_out && !hung => {
+                            counts.late.fetch_add(1, Ordering::Relaxed);
+                            true
+                        }
                         ("soak://hung", Err(e)) => {
                             counts.hung.fetch_add(1, Ordering::Relaxed);
                             e.kind() == FailureKind::Timeout
@@ -271,8 +287,8 @@ fn main() {
                         }
                         _ => false,
                     };
-                    if !right {
-                        counts.wrong.fetch_add(1, Ordering::Relaxed);
+                    if !right && counts.wrong.fetch_add(1, Ordering::Relaxed) < 5 {
+                        eprintln!("wrong outcome for {uri}: {:?}", got.map(|b| b.into_json()));
                     }
                     ops_done.fetch_add(1, Ordering::Relaxed);
                     // List pages spread evenly between the reads.
@@ -309,12 +325,14 @@ fn main() {
 
     let c = |a: &AtomicU64| a.load(Ordering::SeqCst);
     println!(
-        "done in {:.1} s: {} complete, {} partial, {} failing, {} hung reads; {} list pages; {} wrong outcomes",
+        "done in {:.1} s: {} complete, {} partial, {} failing, {} hung reads ({} others timed out under load); \
+         {} list pages; {} wrong outcomes",
         elapsed.as_secs_f64(),
         c(&counts.complete),
         c(&counts.partial),
         c(&counts.failed),
         c(&counts.hung),
+        c(&counts.late),
         c(&counts.pages),
         c(&counts.wrong)
     );

@@ -20,7 +20,7 @@
 #![no_main]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use libfuzzer_sys::fuzz_target;
 use mcp_resources::{
@@ -32,8 +32,24 @@ use mcp_resources::{
 use mcp_resources_fuzz::{allow_scripted_panics, scripted_panic, Input};
 
 const SECRET: &str = "SECRET-7f3e";
-const ITEMS: [&str; 8] = [
-    "fz://i/0", "fz://i/1", "fz://i/2", "fz://i/3", "fz://i/4", "fz://i/5", "fz://i/6", "fz://i/7",
+/// Item URIs: none is a substring of another; the last is too long for
+/// an issue to name it (over 256 bytes).
+const ITEMS: [&str; 9] = [
+    "fz://i/0",
+    "fz://i/1",
+    "fz://i/2",
+    "fz://i/3",
+    "fz://i/4",
+    "fz://i/5",
+    "fz://i/6",
+    "fz://i/7",
+    concat!(
+        "fz://i/long/",
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+    ),
 ];
 const REQUESTS: [&str; 6] = [
     "fz://bundle",
@@ -167,6 +183,8 @@ struct Scripted {
     script: Script,
     discovers: AtomicUsize,
     cancel: CancelToken,
+    /// URIs whose body was read.
+    read: Mutex<Vec<String>>,
 }
 
 impl Scripted {
@@ -235,6 +253,7 @@ impl ResourceHandler for Scripted {
     }
 
     fn read(&self, _: &CallContext, t: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
+        self.read.lock().unwrap().push(t.uri().to_string());
         let Some(item) = self.item(t.uri()) else {
             return Err(CallbackError::failed(SECRET));
         };
@@ -379,6 +398,7 @@ fuzz_target!(init: allow_scripted_panics(), |data: &[u8]| {
         script,
         discovers: AtomicUsize::new(0),
         cancel: cancel.clone(),
+        read: Mutex::new(Vec::new()),
     });
     let registry = Resources::builder()
         .policy(scripted.clone())
@@ -399,7 +419,12 @@ fuzz_target!(init: allow_scripted_panics(), |data: &[u8]| {
         ..ReadOptions::default()
     };
 
-    let bundle = match registry.read(request.as_bytes(), &options) {
+    let result = registry.read(request.as_bytes(), &options);
+    for uri in scripted.read.lock().unwrap().iter() {
+        assert!(!unread.contains(&uri.as_str()), "{uri} was read though hidden at the first check");
+        assert!(plan_uris.contains(&uri.as_str()), "{uri} was read but not planned");
+    }
+    let bundle = match result {
         Ok(b) => b,
         Err(e) => {
             assert!(!e.message().contains(SECRET), "secret in an error message");
@@ -471,6 +496,7 @@ fuzz_target!(init: allow_scripted_panics(), |data: &[u8]| {
     for issue in bundle.issues() {
         if let Some(u) = issue.resource_uri() {
             assert!(plan_uris.contains(&u) && !hidden.contains(&u));
+            assert!(u.len() <= 256, "an issue names a URI over 256 bytes");
         }
     }
 });
