@@ -4,8 +4,9 @@
 //! answers (discovery, visibility and read permission, separately for the
 //! first check and the recheck), the resolve plan, and every item's body
 //! read (payloads of several sizes and kinds, `_meta`, errors, panics, a
-//! cancellation, malformed payloads), inline or on an executor. Zero bytes
-//! script the plain successful read, so every input is a complete script.
+//! cancellation, malformed payloads, right and wrong size hints), inline or
+//! on an executor. Zero bytes script the plain successful read, so every
+//! input is a complete script.
 //!
 //! Invariants: nothing panics but the scripted callback panics (which the
 //! library contains); a bundle is valid JSON with `contents` and the
@@ -14,9 +15,10 @@
 //! reports at least one issue; items hidden at the recheck never appear
 //! anywhere in the result, and items hidden at the first check are never
 //! read (the specification reports a newly visible one as unavailable);
-//! application items come from the plan, once
-//! each, in plan order, within the item limits; private authorization and
-//! private causes never appear in a result or an error message.
+//! application items come from the plan, once each, in plan order, within
+//! the item limits; an issue never names a URI over 256 bytes; private
+//! authorization and private causes never appear in a result or an error
+//! message.
 #![no_main]
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -157,6 +159,28 @@ struct Item {
     vis: [Vis; 2],
     perm: [Perm; 2],
     body: Body,
+    hint: Hint,
+}
+
+/// The reader's `encoded_size_hint` for an item (a host promise the
+/// library cannot check; a wrong one must still never break a result).
+#[derive(Clone, Copy, Debug)]
+enum Hint {
+    Exact,
+    Zero,
+    Large,
+    Max,
+    Panic,
+}
+
+fn hint(input: &mut Input<'_>) -> Hint {
+    match input.byte() {
+        0..=199 => Hint::Exact,
+        200..=219 => Hint::Zero,
+        220..=239 => Hint::Large,
+        240..=249 => Hint::Max,
+        _ => Hint::Panic,
+    }
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -281,6 +305,16 @@ impl ResourceHandler for Scripted {
             }
         }
     }
+
+    fn encoded_size_hint(&self, t: &ResourceTarget, _: &ResourcePayload) -> Option<u64> {
+        match self.item(t.uri())?.hint {
+            Hint::Exact => None,
+            Hint::Zero => Some(0),
+            Hint::Large => Some(1 << 20),
+            Hint::Max => Some(u64::MAX),
+            Hint::Panic => scripted_panic(),
+        }
+    }
 }
 
 fn executor() -> Executor {
@@ -358,7 +392,12 @@ fn script(input: &mut Input<'_>) -> Script {
             vis: [vis(input), vis(input)],
             perm: [perm(input), perm(input)],
             body: body(input),
+            hint: Hint::Exact,
         });
+    }
+    // Size hints last, so that scripts without them keep their meaning.
+    for item in &mut items {
+        item.hint = hint(input);
     }
     Script {
         discover,
