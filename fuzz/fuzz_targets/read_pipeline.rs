@@ -16,7 +16,8 @@
 //! anywhere in the result, and items hidden at the first check are never
 //! read (the specification reports a newly visible one as unavailable);
 //! application items come from the plan, once each, in plan order, within
-//! the item limits; an issue never names a URI over 256 bytes; private
+//! the item limits; an issue names a URI only when the final visibility
+//! discloses it and it is at most 256 bytes long; private
 //! authorization and private causes never appear in a result or an error
 //! message.
 #![no_main]
@@ -536,6 +537,11 @@ fuzz_target!(init: allow_scripted_panics(), |data: &[u8]| {
         if let Some(u) = issue.resource_uri() {
             assert!(plan_uris.contains(&u) && !hidden.contains(&u));
             assert!(u.len() <= 256, "an issue names a URI over 256 bytes");
+            let item = scripted.item(u).expect("a planned item");
+            assert!(
+                matches!(item.vis[1], Vis::Show(v) if v.disclose_issue_uri),
+                "an issue names {u} though the final visibility does not disclose it"
+            );
         }
     }
 });
