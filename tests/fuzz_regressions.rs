@@ -36,6 +36,11 @@ fn registered_numbers_keep_their_value_through_the_stored_json() {
         let start = text.find(r#""v":"#).unwrap() + 4;
         let end = start + text[start..].find('}').unwrap();
         let written: f64 = text[start..end].parse().unwrap();
-        assert_eq!(written.to_bits(), exact.to_bits(), "{literal} written as {}", &text[start..end]);
+        assert_eq!(
+            written.to_bits(),
+            exact.to_bits(),
+            "{literal} written as {}",
+            &text[start..end]
+        );
     }
 }
