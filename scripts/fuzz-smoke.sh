@@ -32,7 +32,7 @@ echo "== fuzz targets built in $((built - start)) s"
 scratch="$(mktemp -d)"
 failed=()
 for t in "${targets[@]}"; do
-  mkdir -p "$scratch/$t/corpus" "$scratch/$t/artifacts"
+  mkdir -p "$scratch/$t/corpus" "$scratch/$t/artifacts" "fuzz/corpus/$t"
   echo "== fuzz smoke: $t (${seconds} s)"
   if ! "$bin/$t" "$scratch/$t/corpus" "fuzz/corpus/$t" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \

@@ -26,7 +26,7 @@ failed=()
 for t in "${targets[@]}"; do
   extra="fuzz/corpus-extra/$t"
   work="fuzz/corpus-extra/.$t.new"
-  mkdir -p "$extra" "$work" "fuzz/artifacts/$t"
+  mkdir -p "$extra" "$work" "fuzz/artifacts/$t" "fuzz/corpus/$t"
   echo "== fuzzing $t for $seconds s"
   if ! "$bin/$t" "$work" "$extra" "fuzz/corpus/$t" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \

@@ -40,24 +40,11 @@ impl<'a> Input<'a> {
         options[self.below(options.len())]
     }
 
-    /// The next `n` bytes (fewer at the end).
-    pub fn take(&mut self, n: usize) -> &'a [u8] {
-        let start = self.pos.min(self.data.len());
-        let end = start.saturating_add(n).min(self.data.len());
-        self.pos = self.pos.saturating_add(n);
-        &self.data[start..end]
-    }
-
     /// Everything not read yet.
     pub fn rest(&mut self) -> &'a [u8] {
         let start = self.pos.min(self.data.len());
         self.pos = self.data.len();
         &self.data[start..]
-    }
-
-    /// Whether all input is used up.
-    pub fn is_empty(&self) -> bool {
-        self.pos >= self.data.len()
     }
 }
 
@@ -84,11 +71,6 @@ pub fn allow_scripted_panics() {
             }
         }));
     });
-}
-
-/// Parses `json` with `serde_json` into a value (`None` if it refuses).
-pub fn json_value(json: &str) -> Option<serde_json::Value> {
-    serde_json::from_str(json).ok()
 }
 
 /// A binding handler for targets that never read: `resolve` plans the
