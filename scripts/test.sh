@@ -2,12 +2,20 @@
 # Runs every test suite of the project: the Rust suites (unit, integration,
 # property tests, doc tests) and the C/C++ suite through CMake/ctest (header
 # check, C tests, their valgrind and ASan/UBSan variants, GoogleTest, the
-# static-link test, downstream find_package and pkg-config), and the client
-# checks (results and errors of every protocol revision validated by the
-# official Python and TypeScript MCP SDKs and the JSON Schemas), and the
-# Go suites (scripts/go-test.sh). Exits non-zero when anything fails.
+# static-link test, downstream find_package and pkg-config), the C stress
+# and lifetime tests against the library built with Rust's ASan and TSan,
+# the client checks (results and errors of every protocol revision validated
+# by the official Python and TypeScript MCP SDKs and the JSON Schemas), the
+# Go suites (scripts/go-test.sh) and a short smoke run of every fuzz target
+# (scripts/fuzz-smoke.sh). Installs what a fresh machine lacks first
+# (scripts/setup.sh). Exits non-zero when anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Install whatever is missing (scripts/setup.sh); with everything installed,
+# no suite may skip itself.
+source scripts/setup.sh all
+export MCPR_REQUIRE_RUST_SANITIZERS=1 MCPR_REQUIRE_FUZZ=1
 
 echo "== Rust suites (cargo test)"
 cargo test
@@ -23,4 +31,7 @@ bash scripts/client-checks.sh
 
 echo "== Go suites (scripts/go-test.sh)"
 bash scripts/go-test.sh
+
+echo "== fuzz smoke (scripts/fuzz-smoke.sh)"
+bash scripts/fuzz-smoke.sh
 echo "== all suites passed"

@@ -242,7 +242,7 @@ const COMMON_CLASS: [u8; 256] = {
 /// an identifier it accepts; `None` means "not settled here" (the thorough
 /// check decides and names the error), never "invalid". Whatever it
 /// accepts, the thorough check accepts with the same parts.
-fn validate_common(s: &str) -> Option<UriParts> {
+pub(crate) fn validate_common(s: &str) -> Option<UriParts> {
     let b = s.as_bytes();
     let scheme_end = scheme_end(b)?;
     if s[..scheme_end].eq_ignore_ascii_case(RESERVED_SCHEME) {
@@ -296,7 +296,7 @@ fn validate_common(s: &str) -> Option<UriParts> {
 }
 
 /// Validates any identifier, naming the first problem found.
-fn validate_thoroughly(s: &str) -> Result<UriParts, UriError> {
+pub(crate) fn validate_thoroughly(s: &str) -> Result<UriParts, UriError> {
     if s.is_empty() {
         return Err(UriError::Empty);
     }

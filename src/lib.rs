@@ -23,6 +23,9 @@ mod cursor;
 pub mod error;
 pub mod executor;
 pub mod ffi;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod identity;
 pub mod jsonrpc;
 mod jsonscan;
