@@ -106,12 +106,30 @@ pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     })
 }
 
+/// The binding an add call registers: the callback table (NULL refused)
+/// and the definition JSON checked, then [`binding_of`].
+///
+/// # Safety
+/// `cb` is NULL or points at a table; `definition_json` follows the
+/// `mcpr_str` rules.
+pub(super) unsafe fn binding_from_c(
+    definition_json: mcpr_str,
+    cb: *const mcpr_binding_callbacks,
+) -> Result<ResourceBinding, Error> {
+    // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
+    let table = unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
+    // SAFETY: `definition_json` follows the `mcpr_str` rules.
+    let json =
+        unsafe { definition_json.text(FailureKind::InvalidConfiguration, "definition JSON") }?;
+    binding_of(ResourceDefinition::from_json(json)?, table)
+}
+
 /// A binding of `definition` to a copy of `table`: the handler, and the
 /// completer too when the table has `complete` (one copy, one `release`,
 /// which runs once both uses are gone). A `complete` callback on an
 /// exact-URI definition is refused before the table is copied, so that
 /// `release` never runs for a failed add.
-pub(super) fn binding_of(
+fn binding_of(
     definition: ResourceDefinition,
     table: &mcpr_binding_callbacks,
 ) -> Result<ResourceBinding, Error> {
@@ -155,16 +173,8 @@ pub unsafe extern "C" fn mcpr_builder_add(
 ) -> mcpr_status {
     let body = || {
         let add = |builder: &mut ResourcesBuilder| {
-            // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
-            let table =
-                unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
-            // SAFETY: `definition_json` follows the `mcpr_str` rules.
-            let json = unsafe {
-                definition_json.text(FailureKind::InvalidConfiguration, "definition JSON")
-            }?;
-            let definition = ResourceDefinition::from_json(json)?;
-            let binding = binding_of(definition, table)?;
-            builder.push(binding);
+            // SAFETY: `cb` and `definition_json` as the caller guarantees.
+            builder.push(unsafe { binding_from_c(definition_json, cb) }?);
             Ok(())
         };
         // SAFETY: `b` is NULL or a live builder (caller's guarantee).

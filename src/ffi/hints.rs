@@ -4,12 +4,12 @@
 //! `cache` and in docs/C-API.md ("Cache hints").
 
 use super::boundary::{guard_status, mcpr_error, mcpr_status, mcpr_str, Error};
-use super::builder::binding_of;
+use super::builder::binding_from_c;
 use super::builder::{mcpr_builder, with_builder};
 use super::callbacks::{mcpr_binding_callbacks, mcpr_payload_builder, payload_ref};
 use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::error::{Failure, FailureKind};
-use crate::registry::{ResourceDefinition, ResourcesBuilder};
+use crate::registry::ResourcesBuilder;
 
 /// The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
 pub const MCPR_MAX_TTL_MS: u64 = 9_007_199_254_740_991;
@@ -110,15 +110,9 @@ pub unsafe extern "C" fn mcpr_builder_add_with_hints(
             // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
             let hints = unsafe { hints_of(hints) }?;
             hints.validate()?;
-            // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
-            let table =
-                unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
-            // SAFETY: `definition_json` follows the `mcpr_str` rules.
-            let json = unsafe {
-                definition_json.text(FailureKind::InvalidConfiguration, "definition JSON")
-            }?;
-            let definition = ResourceDefinition::from_json(json)?;
-            builder.push(binding_of(definition, table)?.with_cache_hints(hints));
+            // SAFETY: `cb` and `definition_json` as the caller guarantees.
+            let binding = unsafe { binding_from_c(definition_json, cb) }?;
+            builder.push(binding.with_cache_hints(hints));
             Ok(())
         };
         // SAFETY: `b` is NULL or a live builder (caller's guarantee).
