@@ -479,7 +479,14 @@ fuzz_target!(init: allow_scripted_panics(), |data: &[u8]| {
     assert!(!json.contains(SECRET), "secret in a bundle");
     let value: serde_json::Value = serde_json::from_str(json).expect("a bundle is JSON");
     let top = value.as_object().expect("an object");
-    assert_eq!(top.len(), 2, "contents and _meta only");
+    // The newest revision (the default) adds its three result members.
+    assert_eq!(top.len(), 5, "contents, _meta and the 2026-07-28 members only");
+    assert_eq!(value["resultType"], "complete");
+    assert!(value["ttlMs"].is_u64());
+    assert!(matches!(value["cacheScope"].as_str(), Some("private" | "public")));
+    if bundle.is_partial() {
+        assert_eq!(value["ttlMs"], 0, "a partial bundle is never cacheable");
+    }
     let contents = value["contents"].as_array().expect("contents");
     let report = &value["_meta"][RESERVED_META_KEY];
     assert_eq!(
