@@ -109,13 +109,13 @@ func offer(out *mcpr.Completion, prefix string, candidates []string) error {
 // from the files of the {project} already chosen (context.arguments).
 type projects struct{}
 
-var projectFiles = []struct {
-	name  string
-	files []string
-}{
-	{"alpha", []string{"main.go", "manual.md"}},
-	{"beta", []string{"main.py", "notes.txt"}},
-}
+var (
+	projectNames = []string{"alpha", "beta"}
+	projectFiles = map[string][]string{
+		"alpha": {"main.go", "manual.md"},
+		"beta":  {"main.py", "notes.txt"},
+	}
+)
 
 func (projects) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
 	return out.SetText("text/plain", "project file "+t.URI())
@@ -123,19 +123,13 @@ func (projects) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) erro
 
 func (projects) Complete(ctx context.Context, req mcpr.CompletionRequest, out *mcpr.Completion) error {
 	if req.Argument() == "project" {
-		for _, p := range projectFiles {
-			if err := offer(out, req.Value(), []string{p.name}); err != nil {
-				return err
-			}
-		}
-		return nil
+		return offer(out, req.Value(), projectNames)
 	}
-	// {file}: the context holds only the other variables, as valid captures.
+	// {file}: the context holds only the template's other variables, each a
+	// valid capture (never a traversal); an unknown project has no files.
 	for _, c := range req.Context() {
-		for _, p := range projectFiles {
-			if c.Name == "project" && c.Value == p.name {
-				return offer(out, req.Value(), p.files)
-			}
+		if c.Name == "project" {
+			return offer(out, req.Value(), projectFiles[c.Value])
 		}
 	}
 	return nil
