@@ -59,6 +59,18 @@ const call = (method, params, schema, options) => client.request({ method, param
 const read = (uri, options) => call('resources/read', { uri }, ReadResourceResultSchema, options);
 const stats = async () => JSON.parse((await read('doc://stats')).contents[0].text);
 
+function complete(uri, name, value, context) {
+  const params = { ref: { type: 'ref/resource', uri }, argument: { name, value } };
+  if (context) params.context = { arguments: context };
+  return call('completion/complete', params, CompleteResultSchema);
+}
+
+// resultType on 2026-07-28 only; completions never carry cache fields.
+function completionShape(result, what) {
+  check(stateless ? result.resultType === 'complete' : !('resultType' in result), `${what}: resultType ${result.resultType}`);
+  for (const k of ['ttlMs', 'cacheScope']) check(!(k in result), `${what}: ${k}`);
+}
+
 async function expectError(promise, code, what) {
   try {
     await promise;
@@ -107,8 +119,10 @@ await expectError(call('resources/list', { cursor: 'forged' }, ListResourcesResu
 // resources/templates/list
 const templates = await call('resources/templates/list', {}, ListResourceTemplatesResultSchema);
 cacheFields(templates, 'templates');
+// sorted by template; doc://secret/{key} is hidden by the policy
 check(
-  templates.resourceTemplates.length === 1 && templates.resourceTemplates[0].uriTemplate === 'doc://files/{name}',
+  JSON.stringify(templates.resourceTemplates.map((t) => t.uriTemplate)) ===
+    '["doc://files/{name}","doc://many/{n}","doc://projects/{project}/files/{file}"]',
   `templates ${JSON.stringify(templates.resourceTemplates)}`,
 );
 
@@ -123,12 +137,53 @@ check(r.contents[0].text === 'file doc://files/a.txt', `template read ${JSON.str
 
 // completion/complete of a template variable
 check(caps.completions !== undefined, 'completions capability missing');
-const c = await call(
-  'completion/complete',
-  { ref: { type: 'ref/resource', uri: 'doc://files/{name}' }, argument: { name: 'name', value: 'a' } },
-  CompleteResultSchema,
-);
+let c = await complete('doc://files/{name}', 'name', 'a');
 check(JSON.stringify(c.completion.values) === '["a.txt","alpha.md"]', `completion ${JSON.stringify(c.completion)}`);
+check(c.completion.hasMore === false && !('total' in c.completion), `completion ${JSON.stringify(c.completion)}`);
+completionShape(c, 'completion');
+
+// two variables: {file} completes from the project in context.arguments
+const projects = 'doc://projects/{project}/files/{file}';
+c = await complete(projects, 'project', '');
+check(JSON.stringify(c.completion.values) === '["alpha","beta"]', `projects ${JSON.stringify(c.completion)}`);
+c = await complete(projects, 'file', 'ma', { project: 'alpha' });
+check(JSON.stringify(c.completion.values) === '["main.go","manual.md"]', `files of alpha ${JSON.stringify(c.completion)}`);
+completionShape(c, 'files of alpha');
+c = await complete(projects, 'file', 'ma', { project: 'beta' });
+check(JSON.stringify(c.completion.values) === '["main.py"]', `files of beta ${JSON.stringify(c.completion)}`);
+c = await complete(projects, 'file', 'ma');
+check(c.completion.values.length === 0 && c.completion.hasMore === false, `files, no project ${JSON.stringify(c.completion)}`);
+// a context value that could not be a capture is invalid params
+await expectError(complete(projects, 'file', '', { project: '../alpha' }), -32602, 'traversal in context');
+// the argument must be one of the template's variables
+await expectError(complete(projects, 'owner', ''), -32602, 'unknown argument');
+
+// a completer offering 150 values: the first 100 are sent, hasMore, the total offered
+c = await complete('doc://many/{n}', 'n', '');
+const first100 = Array.from({ length: 100 }, (_, i) => `v${String(i).padStart(3, '0')}`);
+check(JSON.stringify(c.completion.values) === JSON.stringify(first100), `many values ${JSON.stringify(c.completion.values)}`);
+check(c.completion.hasMore === true && c.completion.total === 150, `many ${c.completion.total} ${c.completion.hasMore}`);
+completionShape(c, 'many');
+
+// the hidden template completes exactly like an unregistered one, whatever the argument:
+// the same code, message and data, data.uri being the template URI sent
+const notFound = stateless ? -32602 : -32002;
+const seen = new Set();
+for (const [uri, arg] of [
+  ['doc://nowhere/{key}', 'key'],
+  ['doc://secret/{key}', 'key'],
+  ['doc://secret/{key}', 'nope'],
+]) {
+  const e = await expectError(complete(uri, arg, ''), notFound, `complete ${uri} ${arg}`);
+  check(e.data && e.data.uri === uri, `complete ${uri} ${arg}: data ${JSON.stringify(e.data)}`);
+  const data = Object.fromEntries(Object.entries({ ...e.data, uri: 'URI' }).sort());
+  seen.add(JSON.stringify([e.message.replaceAll(uri, 'URI'), data]));
+}
+check(seen.size === 1, `hidden and unregistered templates answer differently: ${[...seen]}`);
+// reading it is not found too, and its completer never ran
+const he = await expectError(read('doc://secret/x'), notFound, 'hidden read');
+check(he.data && he.data.uri === 'doc://secret/x', `hidden read data ${JSON.stringify(he.data)}`);
+check((await stats()).secretCompletions === 0, "the hidden template's completer ran");
 
 // a partial bundle: the warning first, then the item that was read
 r = await read('doc://bundle');

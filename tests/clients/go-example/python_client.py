@@ -52,6 +52,12 @@ async def expect_error(coro, code, what):
     raise AssertionError(f"[python {REVISION}] {what}: no error")
 
 
+def completion_shape(result, what):
+    """resultType on 2026-07-28 only; completions never carry cache fields."""
+    check(not ({"ttl_ms", "cache_scope"} & result.model_fields_set), f"{what}: cache fields {result.model_fields_set}")
+    check(("result_type" in result.model_fields_set) == STATELESS, f"{what}: resultType on {REVISION}")
+
+
 async def main():
     params = StdioServerParameters(command=SERVER, args=[])
     async with stdio_client(params) as (read, write):
@@ -65,6 +71,11 @@ async def main():
                 result = await session.initialize()
                 check(result.protocol_version == REVISION, f"negotiated {result.protocol_version}")
                 caps = result.capabilities
+            def complete(uri, name, value, context=None):
+                return session.complete(
+                    types.ResourceTemplateReference(uri=uri), {"name": name, "value": value}, context_arguments=context
+                )
+
             check(session.protocol_version == REVISION, f"session version {session.protocol_version}")
             check(caps.resources is not None, "resources capability missing")
             check(not caps.resources.subscribe and not caps.resources.list_changed, f"capability {caps.resources}")
@@ -95,8 +106,10 @@ async def main():
             # resources/templates/list
             templates = await session.list_resource_templates()
             cache_fields(templates, "templates")
+            # sorted by template; doc://secret/{key} is hidden by the policy
             check(
-                [t.uri_template for t in templates.resource_templates] == ["doc://files/{name}"],
+                [t.uri_template for t in templates.resource_templates]
+                == ["doc://files/{name}", "doc://many/{n}", "doc://projects/{project}/files/{file}"],
                 f"templates {templates.resource_templates}",
             )
 
@@ -114,8 +127,50 @@ async def main():
 
             # completion/complete of a template variable
             check(caps.completions is not None, "completions capability missing")
-            c = await session.complete(types.ResourceTemplateReference(uri="doc://files/{name}"), {"name": "name", "value": "a"})
+            c = await complete("doc://files/{name}", "name", "a")
             check(c.completion.values == ["a.txt", "alpha.md"], f"completion {c.completion}")
+            check(c.completion.has_more is False and c.completion.total is None, f"completion {c.completion}")
+            completion_shape(c, "completion")
+
+            # two variables: {file} completes from the project in context.arguments
+            projects = "doc://projects/{project}/files/{file}"
+            c = await complete(projects, "project", "")
+            check(c.completion.values == ["alpha", "beta"], f"projects {c.completion}")
+            c = await complete(projects, "file", "ma", {"project": "alpha"})
+            check(c.completion.values == ["main.go", "manual.md"], f"files of alpha {c.completion}")
+            completion_shape(c, "files of alpha")
+            c = await complete(projects, "file", "ma", {"project": "beta"})
+            check(c.completion.values == ["main.py"], f"files of beta {c.completion}")
+            c = await complete(projects, "file", "ma")
+            check(c.completion.values == [] and c.completion.has_more is False, f"files, no project {c.completion}")
+            # a context value that could not be a capture is invalid params
+            await expect_error(complete(projects, "file", "", {"project": "../alpha"}), -32602, "traversal in context")
+            # the argument must be one of the template's variables
+            await expect_error(complete(projects, "owner", ""), -32602, "unknown argument")
+
+            # a completer offering 150 values: the first 100 are sent, hasMore, the total offered
+            c = await complete("doc://many/{n}", "n", "")
+            check(c.completion.values == [f"v{i:03d}" for i in range(100)], f"many values {c.completion.values}")
+            check(
+                c.completion.has_more is True and c.completion.total == 150,
+                f"many: total {c.completion.total}, hasMore {c.completion.has_more}",
+            )
+            completion_shape(c, "many")
+
+            # the hidden template completes exactly like an unregistered one, whatever the argument:
+            # the same code, message and data, data.uri being the template URI sent
+            not_found = -32602 if STATELESS else -32002
+            seen = []
+            cases = [("doc://nowhere/{key}", "key"), ("doc://secret/{key}", "key"), ("doc://secret/{key}", "nope")]
+            for uri, arg in cases:
+                e = await expect_error(complete(uri, arg, ""), not_found, f"complete {uri} {arg}")
+                check(isinstance(e.data, dict) and e.data.get("uri") == uri, f"complete {uri} {arg}: data {e.data}")
+                seen.append((e.message.replace(uri, "URI"), json.dumps({**e.data, "uri": "URI"}, sort_keys=True)))
+            check(len(set(seen)) == 1, f"hidden and unregistered templates answer differently: {seen}")
+            # reading it is not found too, and its completer never ran
+            e = await expect_error(session.read_resource("doc://secret/x"), not_found, "hidden read")
+            check(isinstance(e.data, dict) and e.data.get("uri") == "doc://secret/x", f"hidden read data {e.data}")
+            check((await stats(session))["secretCompletions"] == 0, "the hidden template's completer ran")
 
             # a partial bundle: the warning first, then the item that was read
             r = await session.read_resource("doc://bundle")

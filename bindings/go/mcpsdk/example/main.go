@@ -9,10 +9,26 @@
 //	doc://empty           an explicitly empty text
 //	doc://bundle          a partial bundle: one item read, one failing
 //	doc://slow            a reader that waits until cancelled (or 30 s)
-//	doc://stats           JSON counters: readers of doc://slow that saw
-//	                      their cancellation
+//	doc://stats           JSON counters: readers of doc://slow started and
+//	                      that saw their cancellation; calls of the hidden
+//	                      template's completer
 //	doc://files/{name}    a template; the text names the capture; {name}
 //	                      completes from a.txt, alpha.md, b.txt
+//
+// Completions (completion/complete with ref/resource; the library enforces
+// docs/BEHAVIOUR.md §13 whatever the completers do):
+//
+//	doc://projects/{project}/files/{file}
+//	                      two variables: {project} completes from alpha,
+//	                      beta; {file} from the files of the project given
+//	                      in context.arguments (none without one)
+//	doc://many/{n}        a completer offering 150 values (v000 … v149,
+//	                      total 150): the library sends the first 100 with
+//	                      hasMore true
+//	doc://secret/{key}    hidden by the policy's Discover: it is not listed,
+//	                      and reading or completing it answers exactly like
+//	                      an unregistered URI; its completer never runs
+//	                      (doc://stats counts its calls)
 package main
 
 import (
@@ -30,7 +46,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var slowStarted, slowCanceled atomic.Int64
+var slowStarted, slowCanceled, secretCompletions atomic.Int64
+
+// hidden is the template the policy hides from discovery.
+const hidden = "doc://secret/{key}"
 
 func text(s string) mcpr.Binding {
 	return mcpr.ReadFunc(func(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
@@ -71,8 +90,13 @@ func (files) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
 }
 
 func (files) Complete(ctx context.Context, req mcpr.CompletionRequest, out *mcpr.Completion) error {
-	for _, v := range []string{"a.txt", "alpha.md", "b.txt"} {
-		if strings.HasPrefix(v, req.Value()) {
+	return offer(out, req.Value(), []string{"a.txt", "alpha.md", "b.txt"})
+}
+
+// offer proposes the candidates that start with the partial value, in order.
+func offer(out *mcpr.Completion, prefix string, candidates []string) error {
+	for _, v := range candidates {
+		if strings.HasPrefix(v, prefix) {
 			if err := out.AddValue(v); err != nil {
 				return err
 			}
@@ -81,10 +105,80 @@ func (files) Complete(ctx context.Context, req mcpr.CompletionRequest, out *mcpr
 	return nil
 }
 
+// projects reads doc://projects/{project}/files/{file}; {file} completes
+// from the files of the {project} already chosen (context.arguments).
+type projects struct{}
+
+var (
+	projectNames = []string{"alpha", "beta"}
+	projectFiles = map[string][]string{
+		"alpha": {"main.go", "manual.md"},
+		"beta":  {"main.py", "notes.txt"},
+	}
+)
+
+func (projects) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
+	return out.SetText("text/plain", "project file "+t.URI())
+}
+
+func (projects) Complete(ctx context.Context, req mcpr.CompletionRequest, out *mcpr.Completion) error {
+	if req.Argument() == "project" {
+		return offer(out, req.Value(), projectNames)
+	}
+	// {file}: the context holds only the template's other variables, each a
+	// valid capture (never a traversal); an unknown project has no files.
+	for _, c := range req.Context() {
+		if c.Name == "project" {
+			return offer(out, req.Value(), projectFiles[c.Value])
+		}
+	}
+	return nil
+}
+
+// many offers 150 values; the library sends at most 100.
+type many struct{}
+
+func (many) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
+	return out.SetText("text/plain", "many "+t.URI())
+}
+
+func (many) Complete(ctx context.Context, req mcpr.CompletionRequest, out *mcpr.Completion) error {
+	n := uint64(0)
+	for i := 0; i < 150; i++ {
+		if v := fmt.Sprintf("v%03d", i); strings.HasPrefix(v, req.Value()) {
+			if err := out.AddValue(v); err != nil {
+				return err
+			}
+			n++
+		}
+	}
+	return out.SetTotal(n)
+}
+
+// secret is the hidden template's binding: the library never asks it.
+type secret struct{}
+
+func (secret) Read(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
+	return out.SetText("text/plain", "secret")
+}
+
+func (secret) Complete(ctx context.Context, req mcpr.CompletionRequest, out *mcpr.Completion) error {
+	secretCompletions.Add(1)
+	return out.AddValue("leaked")
+}
+
 func build() (*mcpr.Resources, error) {
 	b := mcpr.NewBuilder()
 	defer b.Close()
-	if err := b.SetPolicy(mcpr.AllowAll); err != nil {
+	// Only Discover is written in Go (one callback per question); the
+	// policy's other questions stay native (allowed, visible).
+	policy := mcpr.PolicyFuncs{DiscoverFunc: func(ctx context.Context, d mcpr.Definition) error {
+		if d.URI() == hidden {
+			return mcpr.ErrUnavailable
+		}
+		return nil
+	}}
+	if err := b.SetPolicy(policy); err != nil {
 		return nil, err
 	}
 	if err := b.SetLimits(mcpr.Limits{DefaultPageSize: 50}); err != nil {
@@ -118,13 +212,26 @@ func build() (*mcpr.Resources, error) {
 		return nil, err
 	}
 	stats := mcpr.ReadFunc(func(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
-		s, _ := json.Marshal(map[string]int64{"slowStarted": slowStarted.Load(), "slowCanceled": slowCanceled.Load()})
+		s, _ := json.Marshal(map[string]int64{
+			"slowStarted":       slowStarted.Load(),
+			"slowCanceled":      slowCanceled.Load(),
+			"secretCompletions": secretCompletions.Load(),
+		})
 		return out.SetText("application/json", string(s))
 	})
 	if err := add(def(map[string]string{"uri": "doc://stats", "name": "stats"}), stats); err != nil {
 		return nil, err
 	}
 	if err := add(def(map[string]string{"uriTemplate": "doc://files/{name}", "name": "files"}), files{}); err != nil {
+		return nil, err
+	}
+	if err := add(def(map[string]string{"uriTemplate": "doc://projects/{project}/files/{file}", "name": "project-files"}), projects{}); err != nil {
+		return nil, err
+	}
+	if err := add(def(map[string]string{"uriTemplate": "doc://many/{n}", "name": "many"}), many{}); err != nil {
+		return nil, err
+	}
+	if err := add(def(map[string]string{"uriTemplate": hidden, "name": "secret"}), secret{}); err != nil {
 		return nil, err
 	}
 	return b.Build()
