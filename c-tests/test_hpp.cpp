@@ -1,0 +1,558 @@
+// The C++ wrapper (include/mcp_resources.hpp), GoogleTest: RAII handles,
+// exceptions carrying the whole error, lambdas as policy and binding
+// callbacks behind an exception barrier, release exactly once, options as
+// C++ structs. Also run under valgrind (memcheck_test_hpp) and ASan/UBSan
+// (asan_test_hpp), which fail on any leak or double free.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mcp_resources.hpp"
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// Counts its own destructions: captured (by shared_ptr) in a callback, it
+// dies exactly when the last copy of the functor does.
+struct Sentinel {
+    explicit Sentinel(std::atomic<int> *c) : count(c) {}
+    ~Sentinel() { count->fetch_add(1); }
+    Sentinel(const Sentinel &) = delete;
+    Sentinel &operator=(const Sentinel &) = delete;
+    std::atomic<int> *count;
+};
+
+// Scales time bounds under valgrind (MCPR_TEST_SLOW).
+std::chrono::milliseconds generous(std::chrono::milliseconds d) {
+    return std::getenv("MCPR_TEST_SLOW") ? d * 10 : d;
+}
+
+bool contains(std::string_view haystack, std::string_view needle) {
+    return haystack.find(needle) != std::string_view::npos;
+}
+
+// A binding serving text "body of <uri>".
+mcpr::Binding text_binding() {
+    mcpr::Binding b;
+    b.read = [](const mcpr::Call &, const mcpr::Target &t, mcpr::PayloadBuilder &out) {
+        out.set_text("text/plain", "body of " + std::string(t.uri()));
+        return mcpr::Result::ok;
+    };
+    return b;
+}
+
+mcpr::Resources docs_registry(mcpr::Policy policy = mcpr::Policy::allow_all()) {
+    mcpr::Builder b;
+    b.set_policy(std::move(policy));
+    for (const char *u : {"doc://e", "doc://a", "doc://c", "doc://b", "doc://d", "doc://hidden"})
+        b.add(std::string(R"({"uri":")") + u + R"(","name":"n"})", text_binding());
+    b.add(R"({"uriTemplate":"note://n/{id}","name":"note"})", text_binding());
+    return b.build();
+}
+
+template <class F> mcpr::Error error_of(F &&f) {
+    try {
+        f();
+    } catch (const mcpr::Error &e) {
+        return e;
+    }
+    ADD_FAILURE() << "no mcpr::Error thrown";
+    return mcpr::Error(MCPR_OK, "", "", 0, "");
+}
+
+// ---------------------------------------------------------------- RAII and release
+
+TEST(Hpp, RaiiFreesEverythingAndReleaseRunsExactlyOnceAfterTheLastReference) {
+    std::atomic<int> binding_dead{0}, policy_dead{0};
+    {
+        mcpr::Resources r(nullptr);
+        {
+            auto bs = std::make_shared<Sentinel>(&binding_dead);
+            auto ps = std::make_shared<Sentinel>(&policy_dead);
+            mcpr::Policy p = mcpr::Policy::allow_all();
+            p.discover = [ps](const mcpr::Call &, const mcpr::Definition &) { return mcpr::Result::ok; };
+            mcpr::Binding bind = text_binding();
+            bind.resolve = [bs](const mcpr::Call &, const mcpr::Match &m, mcpr::PlanBuilder &plan) {
+                plan.set_requested(m.uri());
+                plan.add_item(m.uri());
+                return mcpr::Result::ok;
+            };
+            mcpr::Builder b;
+            b.set_policy(std::move(p)).add(R"({"uriTemplate":"note://n/{id}","name":"note"})", std::move(bind));
+            r = b.build();
+        }
+        // The library holds the only copies now.
+        EXPECT_EQ(binding_dead.load(), 0);
+        EXPECT_EQ(policy_dead.load(), 0);
+        mcpr::Resources copy = r;  // a second reference
+        {
+            mcpr::Bundle bundle = copy.read("note://n/1");
+            EXPECT_TRUE(contains(bundle.json(), "body of note://n/1"));
+            mcpr::Page page = r.list_templates({"tenant"});
+            EXPECT_TRUE(contains(page.json(), "note://n/{id}"));
+        }
+        r = mcpr::Resources(nullptr);  // drops one reference
+        EXPECT_EQ(binding_dead.load(), 0);
+        EXPECT_EQ(copy.read("note://n/2").is_partial(), false);
+    }
+    EXPECT_EQ(binding_dead.load(), 1);
+    EXPECT_EQ(policy_dead.load(), 1);
+}
+
+TEST(Hpp, ReleaseRunsExactlyOnceWhenTheBuilderIsDroppedUnbuiltOrTheBuildFails) {
+    std::atomic<int> dead{0};
+    {
+        mcpr::Builder b;
+        auto s = std::make_shared<Sentinel>(&dead);
+        mcpr::Binding bind;
+        bind.read = [s](const mcpr::Call &, const mcpr::Target &, mcpr::PayloadBuilder &) { return mcpr::Result::ok; };
+        b.add(R"({"uri":"doc://a","name":"a"})", std::move(bind));
+        s.reset();
+        EXPECT_EQ(dead.load(), 0);
+    }
+    EXPECT_EQ(dead.load(), 1);
+
+    // build without a policy fails, and consumes the binding
+    std::atomic<int> dead2{0};
+    mcpr::Builder b;
+    {
+        auto s = std::make_shared<Sentinel>(&dead2);
+        mcpr::Binding bind;
+        bind.read = [s](const mcpr::Call &, const mcpr::Target &, mcpr::PayloadBuilder &) { return mcpr::Result::ok; };
+        b.add(R"({"uri":"doc://a","name":"a"})", std::move(bind));
+    }
+    mcpr::Error e = error_of([&] { b.build(); });
+    EXPECT_NE(e.status(), MCPR_OK);
+    EXPECT_EQ(dead2.load(), 1);
+    // the consumed builder refuses further use with an exception
+    EXPECT_EQ(error_of([&] { b.build(); }).status(), MCPR_INVALID_ARGUMENT);
+}
+
+TEST(Hpp, ARefusedRegistrationDestroysTheFunctorsAtOnceAndThrows) {
+    std::atomic<int> dead{0};
+    mcpr::Builder b;
+    {
+        auto s = std::make_shared<Sentinel>(&dead);
+        mcpr::Binding bind;
+        bind.read = [s](const mcpr::Call &, const mcpr::Target &, mcpr::PayloadBuilder &) { return mcpr::Result::ok; };
+        mcpr::Error e = error_of([&] { b.add("not json", std::move(bind)); });
+        EXPECT_EQ(e.status(), MCPR_INVALID_CONFIGURATION);
+        EXPECT_FALSE(std::string(e.what()).empty());
+    }
+    EXPECT_EQ(dead.load(), 1);
+    // a binding without a read callback is refused before the library sees it
+    EXPECT_EQ(error_of([&] { b.add(R"({"uri":"doc://a","name":"a"})", mcpr::Binding()); }).status(),
+              MCPR_INVALID_CONFIGURATION);
+}
+
+TEST(Hpp, MovesTransferOwnershipAndCopiesOfResourcesAreReferences) {
+    mcpr::Builder b1;
+    b1.set_policy(mcpr::Policy::allow_all()).add(R"({"uri":"doc://a","name":"a"})", text_binding());
+    mcpr::Builder b2 = std::move(b1);
+    EXPECT_EQ(b1.get(), nullptr);
+    mcpr::Resources r = b2.build();
+    mcpr::Resources moved = std::move(r);
+    EXPECT_FALSE(static_cast<bool>(r));
+    ASSERT_TRUE(static_cast<bool>(moved));
+    mcpr::Resources copy(moved);
+    EXPECT_EQ(copy.get(), moved.get());  // the same registry, another reference
+    EXPECT_EQ(copy.revision(), moved.revision());
+    mcpr::Resources assigned = docs_registry();
+    assigned = copy;  // frees the registry it held
+    copy = std::move(moved);
+    EXPECT_TRUE(contains(assigned.read("doc://a").json(), "body of doc://a"));
+
+    mcpr::Bundle bundle = copy.read("doc://a");
+    mcpr::Bundle bundle2 = std::move(bundle);
+    EXPECT_EQ(bundle.get(), nullptr);
+    EXPECT_TRUE(contains(bundle2.json(), "body of doc://a"));
+    bundle2 = copy.read("doc://a");  // frees the previous bundle
+
+    mcpr::Cancel c1;
+    mcpr::Cancel c2 = std::move(c1);
+    EXPECT_EQ(c1.get(), nullptr);
+    EXPECT_FALSE(c2.is_canceled());
+    c2.cancel();
+    EXPECT_TRUE(c2.is_canceled());
+
+    mcpr::Executor e1(mcpr::ExecutorOptions{2, 0, 0});
+    mcpr::Executor e2 = std::move(e1);
+    EXPECT_EQ(e1.get(), nullptr);
+    EXPECT_EQ(e2.stats().threads, 2u);
+}
+
+// ---------------------------------------------------------------- errors
+
+TEST(Hpp, ErrorsThrowWithStatusMessageCauseCodeAndTheNotFoundObject) {
+    mcpr::Resources r = docs_registry();
+    mcpr::Error nf = error_of([&] { r.read("doc://nothing"); });
+    EXPECT_EQ(nf.status(), MCPR_UNAVAILABLE);
+    EXPECT_EQ(nf.jsonrpc_code(), -32602);
+    EXPECT_EQ(nf.jsonrpc_json(), R"({"code":-32602,"message":"Resource not found","data":{"uri":"doc://nothing"}})");
+    EXPECT_EQ(nf.message(), "resource unavailable");
+    EXPECT_STREQ(nf.what(), "resource unavailable");
+
+    mcpr::ReadOptions old;
+    old.protocol_revision = "2025-06-18";
+    mcpr::Error nf_old = error_of([&] { r.read("doc://nothing", old); });
+    EXPECT_EQ(nf_old.jsonrpc_code(), -32002);
+    EXPECT_TRUE(contains(nf_old.jsonrpc_json(), R"("code":-32002)"));
+
+    mcpr::Error bad = error_of([&] { r.read("note://n/a b"); });
+    EXPECT_EQ(bad.status(), MCPR_INVALID_REQUEST);
+    EXPECT_EQ(bad.jsonrpc_code(), -32602);
+
+    mcpr::ReadOptions unknown;
+    unknown.protocol_revision = "1999-01-01";
+    EXPECT_EQ(error_of([&] { r.read("doc://a", unknown); }).status(), MCPR_INVALID_ARGUMENT);
+
+    mcpr::ReadOptions negative;
+    negative.timeout = -1ms;
+    EXPECT_EQ(error_of([&] { r.read("doc://a", negative); }).status(), MCPR_INVALID_ARGUMENT);
+
+    EXPECT_EQ(error_of([&] { r.list({}); }).status(), MCPR_INVALID_REQUEST);  // no scope key
+    mcpr::ListOptions bad_cursor{"tenant"};
+    bad_cursor.cursor = "garbage";
+    mcpr::Error ce = error_of([&] { r.list(bad_cursor); });
+    EXPECT_EQ(ce.status(), MCPR_INVALID_REQUEST);
+    EXPECT_TRUE(contains(ce.jsonrpc_json(), "Invalid cursor"));
+
+    EXPECT_EQ(error_of([&] { mcpr::Builder().set_limit(9999, 1); }).status(), MCPR_INVALID_ARGUMENT);
+}
+
+TEST(Hpp, AThrowingResolveFailsTheReadWithItsWhatAsThePrivateCause) {
+    mcpr::Builder b;
+    mcpr::Binding bind = text_binding();
+    bind.resolve = [](const mcpr::Call &, const mcpr::Match &, mcpr::PlanBuilder &) -> mcpr::Result {
+        throw std::runtime_error("SECRET-RESOLVE");
+    };
+    b.set_policy(mcpr::Policy::allow_all()).add(R"({"uri":"doc://a","name":"a"})", std::move(bind));
+    mcpr::Resources r = b.build();
+    mcpr::Error e = error_of([&] { r.read("doc://a"); });
+    EXPECT_EQ(e.status(), MCPR_INVALID_PLAN);
+    EXPECT_TRUE(contains(e.cause(), "SECRET-RESOLVE")) << e.cause();
+    EXPECT_FALSE(contains(e.what(), "SECRET"));
+    EXPECT_FALSE(contains(e.jsonrpc_json(), "SECRET"));
+    EXPECT_EQ(e.jsonrpc_code(), -32603);
+}
+
+// ---------------------------------------------------------------- policy
+
+TEST(Hpp, ALambdaPolicyHidesAnItemFromListAndRead) {
+    mcpr::Policy p = mcpr::Policy::allow_all();
+    p.discover = [](const mcpr::Call &, const mcpr::Definition &d) {
+        return d.uri() == "doc://hidden" ? mcpr::Result::unavailable : mcpr::Result::ok;
+    };
+    p.visibility = [](const mcpr::Call &, const mcpr::Target &t, mcpr::Visibility &v) {
+        v.visible = t.uri() != "doc://hidden";
+        return mcpr::Result::ok;
+    };
+    mcpr::Resources r = docs_registry(std::move(p));
+    mcpr::Page page = r.list({"tenant"});
+    EXPECT_TRUE(contains(page.json(), "doc://a"));
+    EXPECT_FALSE(contains(page.json(), "hidden"));
+    mcpr::Error hidden = error_of([&] { r.read("doc://hidden"); });
+    mcpr::Error missing = error_of([&] { r.read("doc://missing"); });
+    EXPECT_EQ(hidden.status(), MCPR_UNAVAILABLE);
+    EXPECT_EQ(hidden.jsonrpc_code(), missing.jsonrpc_code());
+    EXPECT_EQ(hidden.what(), std::string(missing.what()));
+    EXPECT_TRUE(contains(r.read("doc://a").json(), "body of doc://a"));
+}
+
+TEST(Hpp, AnEmptyPolicyFailsClosed) {
+    mcpr::Resources r = docs_registry(mcpr::Policy());
+    EXPECT_EQ(error_of([&] { r.read("doc://a"); }).status(), MCPR_UNAVAILABLE);
+    EXPECT_FALSE(contains(r.list({"tenant"}).json(), "doc://"));
+}
+
+TEST(Hpp, AThrowingPolicyCallbackFailsTheCallWithPolicyAndNeverEscapes) {
+    mcpr::Policy p = mcpr::Policy::allow_all();
+    p.visibility = [](const mcpr::Call &, const mcpr::Target &, mcpr::Visibility &) -> mcpr::Result {
+        throw std::runtime_error("SECRET-VISIBILITY");
+    };
+    mcpr::Resources r = docs_registry(std::move(p));
+    mcpr::Error e = error_of([&] { r.read("doc://a"); });
+    EXPECT_EQ(e.status(), MCPR_POLICY);
+    EXPECT_TRUE(contains(e.cause(), "SECRET-VISIBILITY")) << e.cause();
+    EXPECT_FALSE(contains(e.what(), "SECRET"));
+
+    mcpr::Policy q = mcpr::Policy::allow_all();
+    q.discover = [](const mcpr::Call &, const mcpr::Definition &) -> mcpr::Result { throw 42; };
+    mcpr::Resources r2 = docs_registry(std::move(q));
+    mcpr::Error le = error_of([&] { r2.list({"tenant"}); });
+    EXPECT_EQ(le.status(), MCPR_POLICY);
+    EXPECT_TRUE(contains(le.cause(), "non-std exception")) << le.cause();
+}
+
+// ---------------------------------------------------------------- readers
+
+mcpr::Resources bundle_registry(const mcpr::Policy &policy) {
+    mcpr::Binding bind;
+    bind.resolve = [](const mcpr::Call &, const mcpr::Match &m, mcpr::PlanBuilder &plan) {
+        plan.set_requested(m.uri());
+        if (m.capture("kind") == std::optional<std::string_view>("all")) {
+            plan.add_item("item://ok");
+            plan.add_item("item://throw");
+        } else {
+            plan.add_item("item://throw");
+        }
+        return mcpr::Result::ok;
+    };
+    bind.read = [](const mcpr::Call &, const mcpr::Target &t, mcpr::PayloadBuilder &out) {
+        if (t.uri() == "item://throw") throw std::runtime_error("SECRET-READER");
+        out.set_text("text/plain", "fine");
+        return mcpr::Result::ok;
+    };
+    mcpr::Builder b;
+    b.set_policy(policy).add(R"({"uriTemplate":"bundle://b/{kind}","name":"b"})", std::move(bind));
+    return b.build();
+}
+
+TEST(Hpp, AThrowingReaderBecomesAReadFailedItemOrAFailingReadAndNeverEscapes) {
+    mcpr::Resources r = bundle_registry(mcpr::Policy::allow_all());
+    mcpr::Executor ex;
+    for (const mcpr::Executor *e : std::vector<const mcpr::Executor *>{nullptr, &ex}) {
+        mcpr::ReadOptions o;
+        o.executor = e;
+        mcpr::Bundle partial = r.read("bundle://b/all", o);
+        EXPECT_TRUE(partial.is_partial());
+        EXPECT_TRUE(contains(partial.json(), R"("code":"read_failed")"));
+        EXPECT_TRUE(contains(partial.json(), "fine"));
+        EXPECT_FALSE(contains(partial.json(), "SECRET"));
+
+        mcpr::Error failed = error_of([&] { r.read("bundle://b/one", o); });
+        EXPECT_EQ(failed.status(), MCPR_READ_FAILED);
+        EXPECT_EQ(failed.jsonrpc_code(), -32603);
+        EXPECT_FALSE(contains(failed.what(), "SECRET"));
+    }
+}
+
+TEST(Hpp, PayloadBuilderSetsBlobMetaAndCacheHints) {
+    mcpr::Binding bind;
+    bind.read = [](const mcpr::Call &call, const mcpr::Target &t, mcpr::PayloadBuilder &out) {
+        EXPECT_GT(call.max_bytes(), 0u);
+        EXPECT_GT(call.remaining().count(), 0);
+        EXPECT_FALSE(call.is_canceled());
+        EXPECT_EQ(t.representation(), "default");
+        const unsigned char bytes[] = {0, 1, 2, 255};
+        out.set_blob("application/octet-stream", bytes, sizeof bytes);
+        out.set_meta(R"({"k":"v"})");
+        out.set_cache_hints({5000ms, true});
+        return mcpr::Result::ok;
+    };
+    mcpr::Builder b;
+    b.set_policy(mcpr::Policy::allow_all())
+        .set_cache_hints(60000ms, true)
+        .add(R"({"uri":"doc://bin","name":"bin"})", std::move(bind), mcpr::CacheHints{10000ms, true});
+    mcpr::Resources r = b.build();
+    mcpr::Bundle bundle = r.read("doc://bin");
+    EXPECT_TRUE(contains(bundle.json(), R"("blob":"AAEC/w==","_meta":{"k":"v"})")) << bundle.json();
+    EXPECT_TRUE(contains(bundle.json(), R"("ttlMs":5000,"cacheScope":"public")")) << bundle.json();
+}
+
+TEST(Hpp, ARefusedPayloadSetterThrowsInsideTheReaderAndFailsTheItem) {
+    mcpr::Binding bind;
+    bind.read = [](const mcpr::Call &, const mcpr::Target &, mcpr::PayloadBuilder &out) {
+        out.set_meta("[1]");  // not an object: refused, throws
+        return mcpr::Result::ok;
+    };
+    mcpr::Builder b;
+    b.set_policy(mcpr::Policy::allow_all()).add(R"({"uri":"doc://x","name":"x"})", std::move(bind));
+    mcpr::Resources r = b.build();
+    EXPECT_NE(error_of([&] { r.read("doc://x"); }).status(), MCPR_OK);
+}
+
+// ---------------------------------------------------------------- listing
+
+TEST(Hpp, ListPaginationFollowsNextCursorsToTheEnd) {
+    mcpr::Policy p = mcpr::Policy::allow_all();
+    p.discover = [](const mcpr::Call &, const mcpr::Definition &d) {
+        return d.uri() == "doc://hidden" ? mcpr::Result::unavailable : mcpr::Result::ok;
+    };
+    mcpr::Resources r = docs_registry(std::move(p));
+    std::string cursor;
+    std::string all;
+    int pages = 0;
+    do {
+        mcpr::ListOptions o{"tenant"};
+        o.cursor = cursor;
+        o.page_size = 2;
+        mcpr::Page page = r.list(o);
+        all += page.json();
+        cursor = std::string(page.next_cursor());
+        ++pages;
+        ASSERT_LT(pages, 10);
+    } while (!cursor.empty());
+    EXPECT_EQ(pages, 3);
+    std::size_t last = 0;
+    for (const char *u : {"doc://a", "doc://b", "doc://c", "doc://d", "doc://e"}) {
+        std::size_t at = all.find(u);
+        ASSERT_NE(at, std::string::npos) << u;
+        EXPECT_GE(at, last);
+        last = at;
+    }
+    EXPECT_FALSE(contains(all, "hidden"));
+    mcpr::Page templates = r.list_templates({"tenant"});
+    EXPECT_TRUE(contains(templates.json(), R"("uriTemplate":"note://n/{id}")"));
+    EXPECT_TRUE(templates.next_cursor().empty());
+}
+
+// ---------------------------------------------------------------- one call
+
+TEST(Hpp, TheOneCallRequestServesReadAndListAndThrowsForOtherMethods) {
+    mcpr::Resources r = docs_registry();
+    mcpr::RequestOptions o;
+    o.scope_key = "tenant";
+    mcpr::Response read = r.request("resources/read", R"({"uri":"doc://a"})", o);
+    EXPECT_FALSE(read.is_error());
+    EXPECT_EQ(read.status(), MCPR_OK);
+    EXPECT_TRUE(contains(read.json(), "body of doc://a"));
+
+    mcpr::Response list = r.request("resources/list", "", o);
+    EXPECT_FALSE(list.is_error());
+    EXPECT_TRUE(contains(list.json(), R"("resources":[)"));
+
+    mcpr::Response nf = r.request("resources/read", R"({"uri":"doc://nothing"})", o);
+    EXPECT_TRUE(nf.is_error());
+    EXPECT_EQ(nf.status(), MCPR_UNAVAILABLE);
+    EXPECT_EQ(nf.json(), R"({"code":-32602,"message":"Resource not found","data":{"uri":"doc://nothing"}})");
+
+    mcpr::Response malformed = r.request("resources/read", "not json", o);
+    EXPECT_TRUE(malformed.is_error());
+    EXPECT_TRUE(contains(malformed.json(), "-32602"));
+
+    mcpr::Error other = error_of([&] { r.request("tools/list", "{}", o); });
+    EXPECT_EQ(other.status(), MCPR_METHOD_NOT_HANDLED);
+    EXPECT_EQ(other.jsonrpc_code(), -32601);
+}
+
+// ---------------------------------------------------------------- executor, cancellation
+
+TEST(Hpp, WithAnExecutorAReadReturnsByItsDeadlineWhileAReaderHangsThenReleaseRunsOnce) {
+    struct Gate {
+        std::atomic<bool> open{false};
+        std::atomic<bool> entered{false};
+    };
+    auto gate = std::make_shared<Gate>();
+    std::atomic<int> dead{0};
+    auto sentinel = std::make_shared<Sentinel>(&dead);
+    mcpr::Binding bind;
+    bind.read = [gate, sentinel](const mcpr::Call &, const mcpr::Target &, mcpr::PayloadBuilder &out) {
+        gate->entered = true;
+        while (!gate->open) std::this_thread::sleep_for(2ms);  // ignores cancellation
+        out.set_text("text/plain", "late");
+        return mcpr::Result::ok;
+    };
+    sentinel.reset();
+    {
+        mcpr::Builder b;
+        b.set_policy(mcpr::Policy::allow_all()).add(R"({"uri":"doc://hang","name":"h"})", std::move(bind));
+        mcpr::Resources r = b.build();
+        mcpr::Executor ex(mcpr::ExecutorOptions{2, 0, 0});
+        mcpr::ReadOptions o;
+        o.executor = &ex;
+        o.timeout = 200ms;
+        auto t0 = std::chrono::steady_clock::now();
+        mcpr::Error e = error_of([&] { r.read("doc://hang", o); });
+        EXPECT_LT(std::chrono::steady_clock::now() - t0, generous(5000ms));
+        EXPECT_TRUE(e.status() == MCPR_TIMEOUT || e.status() == MCPR_DEADLINE_EXCEEDED) << e.status();
+        EXPECT_TRUE(gate->entered.load());
+    }
+    // registry and executor handles are gone; the abandoned reader still runs
+    EXPECT_EQ(dead.load(), 0);
+    gate->open = true;
+    auto until = std::chrono::steady_clock::now() + generous(10000ms);
+    while (dead.load() == 0 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(5ms);
+    EXPECT_EQ(dead.load(), 1);
+}
+
+TEST(Hpp, ACancelTokenStopsAReadFromAnotherThread) {
+    mcpr::Binding bind;
+    bind.read = [](const mcpr::Call &call, const mcpr::Target &, mcpr::PayloadBuilder &) {
+        while (!call.is_canceled()) std::this_thread::sleep_for(2ms);
+        return mcpr::Result::failed;
+    };
+    mcpr::Builder b;
+    b.set_policy(mcpr::Policy::allow_all()).add(R"({"uri":"doc://slow","name":"s"})", std::move(bind));
+    mcpr::Resources r = b.build();
+    mcpr::Cancel token;
+    mcpr::ReadOptions o;
+    o.cancel = &token;
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(50ms);
+        token.cancel();
+    });
+    auto t0 = std::chrono::steady_clock::now();
+    mcpr::Error e = error_of([&] { r.read("doc://slow", o); });
+    canceller.join();
+    EXPECT_EQ(e.status(), MCPR_CANCELED);
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, generous(5000ms));
+}
+
+// ---------------------------------------------------------------- request data, captures, completion
+
+TEST(Hpp, CallbacksSeeRequestDataAndMatchCaptures) {
+    struct Ctx {
+        std::string tenant;
+    } ctx{"t-7"};
+    mcpr::Binding bind;
+    bind.resolve = [](const mcpr::Call &call, const mcpr::Match &m, mcpr::PlanBuilder &plan) {
+        EXPECT_EQ(m.capture_count(), 1u);
+        EXPECT_EQ(m.capture_name(0), "id");
+        EXPECT_EQ(m.definition().name(), "note");
+        EXPECT_TRUE(m.definition().is_template());
+        EXPECT_FALSE(m.capture("nope").has_value());
+        std::string auth = R"({"tenant":")" + static_cast<Ctx *>(call.request_data())->tenant + "\"}";
+        plan.set_requested(m.uri(), "", auth);
+        plan.add_item(m.uri(), "", auth);
+        return mcpr::Result::ok;
+    };
+    bind.read = [](const mcpr::Call &, const mcpr::Target &t, mcpr::PayloadBuilder &out) {
+        out.set_text("text/plain", std::string(t.authorization()));
+        return mcpr::Result::ok;
+    };
+    mcpr::Builder b;
+    b.set_policy(mcpr::Policy::allow_all()).add(R"({"uriTemplate":"note://n/{id}","name":"note"})", std::move(bind));
+    mcpr::Resources r = b.build();
+    mcpr::ReadOptions o;
+    o.request_data = &ctx;
+    mcpr::Bundle bundle = r.read("note://n/9", o);
+    EXPECT_TRUE(contains(bundle.json(), R"(\"tenant\":\"t-7\")")) << bundle.json();
+}
+
+TEST(Hpp, ACompletionLambdaAnswersCompleteAndAThrowingOneFailsIt) {
+    mcpr::Binding bind = text_binding();
+    bind.complete = [](const mcpr::Call &, const mcpr::CompletionRequest &q, mcpr::CompletionBuilder &out) {
+        if (q.value() == "boom") throw std::runtime_error("SECRET-COMPLETE");
+        EXPECT_EQ(q.argument(), "id");
+        EXPECT_EQ(q.definition().uri(), "note://n/{id}");
+        out.add_value(std::string(q.value()) + "1");
+        out.add_value(std::string(q.value()) + "2");
+        out.set_total(10);
+        return mcpr::Result::ok;
+    };
+    mcpr::Builder b;
+    b.set_policy(mcpr::Policy::allow_all()).add(R"({"uriTemplate":"note://n/{id}","name":"note"})", std::move(bind));
+    mcpr::Resources r = b.build();
+    EXPECT_TRUE(r.completes());
+    mcpr::Completion c = r.complete("note://n/{id}", "id", "4");
+    EXPECT_EQ(c.value_count(), 2u);
+    EXPECT_TRUE(c.has_more());
+    EXPECT_TRUE(contains(c.json(), R"(["41","42"])")) << c.json();
+    mcpr::Error e = error_of([&] { r.complete("note://n/{id}", "id", "boom"); });
+    EXPECT_NE(e.status(), MCPR_OK);
+    EXPECT_FALSE(contains(e.what(), "SECRET"));
+    EXPECT_FALSE(docs_registry().completes());
+}
+
+TEST(Hpp, VersionIsTheLibrarys) { EXPECT_STREQ(mcpr_version(), "0.1.0"); }
+
+}  // namespace

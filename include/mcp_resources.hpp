@@ -1,0 +1,807 @@
+// mcp_resources.hpp: a header-only C++17 wrapper over the C API in
+// mcp_resources.h. Link the same library (mcp_resources::mcp_resources or
+// -lmcp_resources); nothing here is compiled into it.
+//
+// What it gives (docs/C-API.md, section "C++", has the details):
+//
+// - RAII handles, one owner each, move-only: Builder, Executor, Cancel and
+//   the results Bundle, Page, Response, Completion. A moved-from handle is
+//   empty (its accessors must not be called; destroying it is fine).
+//   `Resources` is *copyable*: each copy is its own registry reference
+//   (mcpr_resources_retain), so copies may be handed to other threads.
+// - Results are not copied: `json()` and the other accessors return
+//   std::string_view borrowed from the result object, valid while it lives.
+//   Copy them into a std::string (one allocation and copy of the JSON) only
+//   when you must keep the text after the result goes.
+// - Every wrapper call that fails throws mcpr::Error (status, safe message,
+//   private cause, JSON-RPC code and the complete JSON-RPC error object,
+//   all copied out of the mcpr_error, which is freed before the throw).
+// - Callbacks are std::function members of mcpr::Policy and mcpr::Binding.
+//   The C trampolines catch every exception: an exception out of a callback
+//   becomes MCPR_CB_FAILED with its what() as the call's private cause, so
+//   none ever reaches the library. The heap object holding the functions is
+//   deleted by the table's `release` callback, which the library runs
+//   exactly once, after the last call into the table has returned.
+// - Views inside callbacks (Call, Definition, Match, Target,
+//   CompletionRequest) and the builders (PlanBuilder, PayloadBuilder,
+//   CompletionBuilder) are thin wrappers over the borrowed C pointers: valid
+//   only until the callback returns.
+#ifndef MCP_RESOURCES_HPP
+#define MCP_RESOURCES_HPP
+
+#include <array>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "mcp_resources.h"
+
+namespace mcpr {
+
+// ------------------------------------------------------------------ strings
+
+/// A std::string_view as an mcpr_str (borrowed; no copy).
+inline mcpr_str to_c(std::string_view s) noexcept { return mcpr_str{s.data(), s.size()}; }
+
+/// An mcpr_str as a std::string_view (borrowed from whatever owns it).
+inline std::string_view to_view(mcpr_str s) noexcept {
+    return s.ptr == nullptr ? std::string_view() : std::string_view(s.ptr, s.len);
+}
+
+// ------------------------------------------------------------------ errors
+
+/// A failed library call. what() is the safe message (may be sent to a
+/// client); cause() is private (log it, never send it).
+class Error : public std::runtime_error {
+public:
+    /// Builds an error from its parts (the wrapper copies them out of an
+    /// mcpr_error; hosts rarely need this).
+    Error(mcpr_status status, std::string message, std::string cause, std::int32_t jsonrpc_code,
+          std::string jsonrpc_json)
+        : std::runtime_error(message),
+          status_(status),
+          cause_(std::move(cause)),
+          code_(jsonrpc_code),
+          json_(std::move(jsonrpc_json)) {}
+
+    /// The status the call returned (never MCPR_OK).
+    mcpr_status status() const noexcept { return status_; }
+    /// The safe message (same text as what()).
+    std::string_view message() const noexcept { return what(); }
+    /// The private cause: may hold identifiers and callback causes.
+    const std::string &cause() const noexcept { return cause_; }
+    /// The JSON-RPC error code to answer with.
+    std::int32_t jsonrpc_code() const noexcept { return code_; }
+    /// The complete JSON-RPC `error` object (mcpr_error_jsonrpc_json);
+    /// empty only when the library could not make an error object.
+    const std::string &jsonrpc_json() const noexcept { return json_; }
+
+private:
+    mcpr_status status_;
+    std::string cause_;
+    std::int32_t code_;
+    std::string json_;
+};
+
+namespace detail {
+
+struct ErrorFree {
+    void operator()(mcpr_error *e) const noexcept { mcpr_error_free(e); }
+};
+
+/// Turns a failed status and its (possibly NULL) error object into an
+/// mcpr::Error; the mcpr_error is freed on every path (also when copying
+/// its strings throws std::bad_alloc).
+[[noreturn]] inline void throw_error(mcpr_status status, mcpr_error *raw) {
+    std::unique_ptr<mcpr_error, ErrorFree> e(raw);
+    if (!e) {
+        std::int32_t code = status == MCPR_METHOD_NOT_HANDLED ? METHOD_NOT_FOUND : INTERNAL_ERROR;
+        throw Error(status, "mcp-resources error (status " + std::to_string(static_cast<int>(status)) + ")",
+                    std::string(), code, std::string());
+    }
+    throw Error(mcpr_error_status(e.get()), std::string(to_view(mcpr_error_message(e.get()))),
+                std::string(to_view(mcpr_error_cause(e.get()))), mcpr_error_jsonrpc_code(e.get()),
+                std::string(to_view(mcpr_error_jsonrpc_json(e.get()))));
+}
+
+/// Calls `f(&err)` and throws mcpr::Error when it does not return MCPR_OK.
+template <class F> inline void check(F &&f) {
+    mcpr_error *err = nullptr;
+    mcpr_status s = std::forward<F>(f)(&err);
+    if (s != MCPR_OK) throw_error(s, err);
+    mcpr_error_free(err);  // never set on success; harmless if it were
+}
+
+inline std::uint64_t to_ms(std::chrono::milliseconds d) {
+    if (d.count() < 0) throw Error(MCPR_INVALID_ARGUMENT, "negative timeout", std::string(), INTERNAL_ERROR, std::string());
+    return static_cast<std::uint64_t>(d.count());
+}
+
+template <class T, void (*Free)(T *)> struct Deleter {
+    void operator()(T *p) const noexcept { Free(p); }
+};
+template <class T, void (*Free)(T *)> using Owned = std::unique_ptr<T, Deleter<T, Free>>;
+
+}  // namespace detail
+
+// ------------------------------------------------------------------ small handles
+
+/// A cancellation token (mcpr_cancel). Move-only; cancel() is safe from any
+/// thread while the handle lives. A call keeps its own reference, so the
+/// token may be destroyed once the call it was given to has returned.
+class Cancel {
+public:
+    /// A new, uncancelled token. Throws std::bad_alloc if none can be made.
+    Cancel() : p_(mcpr_cancel_new()) {
+        if (!p_) throw std::bad_alloc();
+    }
+    /// Cancels every call using the token (idempotent).
+    void cancel() const noexcept { mcpr_cancel_cancel(p_.get()); }
+    /// Whether cancel() was called.
+    bool is_canceled() const noexcept { return mcpr_cancel_is_canceled(p_.get()); }
+    /// The C handle (borrowed).
+    const mcpr_cancel *get() const noexcept { return p_.get(); }
+
+private:
+    detail::Owned<mcpr_cancel, mcpr_cancel_free> p_;
+};
+
+/// Executor options; zero means the library's default for each field.
+struct ExecutorOptions {
+    std::size_t threads = 0;     ///< healthy workers; 0 = cores, at least 2
+    std::size_t max_hung = 0;    ///< 0 = max(8 x threads, 64)
+    std::size_t max_queued = 0;  ///< 0 = max(64 x threads, 1024)
+};
+
+/// A worker pool for callbacks (mcpr_executor): calls given one return by
+/// their deadline whatever a callback does. Move-only; may serve many
+/// registries and threads.
+class Executor {
+public:
+    /// Throws mcpr::Error on bad options (MCPR_INVALID_ARGUMENT).
+    explicit Executor(const ExecutorOptions &o = ExecutorOptions()) {
+        mcpr_executor_options c;
+        mcpr_executor_options_init(&c);
+        c.threads = o.threads;
+        c.max_hung = o.max_hung;
+        c.max_queued = o.max_queued;
+        mcpr_executor *raw = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_executor_new_with(&c, &raw, e); });
+        p_.reset(raw);
+    }
+    /// A snapshot of the executor's counters.
+    mcpr_executor_stats stats() const {
+        mcpr_executor_stats s{};
+        s.struct_size = sizeof s;
+        detail::check([&](mcpr_error **e) { return mcpr_executor_get_stats(p_.get(), &s, e); });
+        return s;
+    }
+    /// The C handle (borrowed).
+    const mcpr_executor *get() const noexcept { return p_.get(); }
+
+private:
+    detail::Owned<mcpr_executor, mcpr_executor_free> p_;
+};
+
+// ------------------------------------------------------------------ results
+
+/// A `resources/read` result (mcpr_bundle). Move-only.
+class Bundle {
+public:
+    /// Takes ownership of a C bundle.
+    explicit Bundle(mcpr_bundle *b) noexcept : p_(b) {}
+    /// The JSON `result` object, borrowed from the bundle.
+    std::string_view json() const noexcept { return to_view(mcpr_bundle_json(p_.get())); }
+    /// Whether some item failed (the first item is then the warning).
+    bool is_partial() const noexcept { return mcpr_bundle_is_partial(p_.get()); }
+    /// The C handle (borrowed).
+    const mcpr_bundle *get() const noexcept { return p_.get(); }
+
+private:
+    detail::Owned<mcpr_bundle, mcpr_bundle_free> p_;
+};
+
+/// A list page (mcpr_page). Move-only.
+class Page {
+public:
+    /// Takes ownership of a C page.
+    explicit Page(mcpr_page *p) noexcept : p_(p) {}
+    /// The JSON `result` object, borrowed from the page.
+    std::string_view json() const noexcept { return to_view(mcpr_page_json(p_.get())); }
+    /// The next cursor; empty on the last page.
+    std::string_view next_cursor() const noexcept { return to_view(mcpr_page_next_cursor(p_.get())); }
+    /// The C handle (borrowed).
+    const mcpr_page *get() const noexcept { return p_.get(); }
+
+private:
+    detail::Owned<mcpr_page, mcpr_page_free> p_;
+};
+
+/// A JSON-RPC response made by Resources::request (mcpr_response). Move-only.
+class Response {
+public:
+    /// Takes ownership of a C response.
+    explicit Response(mcpr_response *p) noexcept : p_(p) {}
+    /// The JSON to send: under "result", or under "error" when is_error().
+    std::string_view json() const noexcept { return to_view(mcpr_response_json(p_.get())); }
+    /// Whether json() is an error object.
+    bool is_error() const noexcept { return mcpr_response_is_error(p_.get()); }
+    /// The status behind an error response (MCPR_OK for a result).
+    mcpr_status status() const noexcept { return mcpr_response_status(p_.get()); }
+    /// The private cause of an error response (log it, never send it).
+    std::string_view cause() const noexcept { return to_view(mcpr_response_cause(p_.get())); }
+    /// Whether a read result is partial.
+    bool is_partial() const noexcept { return mcpr_response_is_partial(p_.get()); }
+    /// The C handle (borrowed).
+    const mcpr_response *get() const noexcept { return p_.get(); }
+
+private:
+    detail::Owned<mcpr_response, mcpr_response_free> p_;
+};
+
+/// A `completion/complete` result (mcpr_completion). Move-only.
+class Completion {
+public:
+    /// Takes ownership of a C completion.
+    explicit Completion(mcpr_completion *c) noexcept : p_(c) {}
+    /// The JSON `result` object, borrowed from the completion.
+    std::string_view json() const noexcept { return to_view(mcpr_completion_json(p_.get())); }
+    /// How many values it holds.
+    std::size_t value_count() const noexcept { return mcpr_completion_value_count(p_.get()); }
+    /// Whether more values exist than were returned.
+    bool has_more() const noexcept { return mcpr_completion_has_more(p_.get()); }
+
+private:
+    detail::Owned<mcpr_completion, mcpr_completion_free> p_;
+};
+
+// ------------------------------------------------------------------ callback views
+
+/// What a callback returns (MCPR_CB_OK / _UNAVAILABLE / _FAILED). To fail
+/// with a cause, throw (the what() becomes the private cause) or call
+/// Call::set_cause and return Result::failed.
+enum class Result : mcpr_cb_result { ok = MCPR_CB_OK, unavailable = MCPR_CB_UNAVAILABLE, failed = MCPR_CB_FAILED };
+
+/// The call a callback runs for (borrowed mcpr_call).
+class Call {
+public:
+    explicit Call(const mcpr_call *c) noexcept : c_(c) {}
+    /// True once the call was cancelled or this callback's deadline passed.
+    bool is_canceled() const noexcept { return mcpr_call_is_canceled(c_); }
+    /// Time left before the deadline that applies to this callback.
+    std::chrono::milliseconds remaining() const noexcept {
+        std::uint64_t ms = mcpr_call_remaining_ms(c_);
+        constexpr std::uint64_t cap = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+        return std::chrono::milliseconds(static_cast<std::int64_t>(ms > cap ? cap : ms));
+    }
+    /// The options' request_data.
+    void *request_data() const noexcept { return mcpr_call_request_data(c_); }
+    /// The item byte limit (a hint for body readers).
+    std::uint64_t max_bytes() const noexcept { return mcpr_call_max_bytes(c_); }
+    /// Sets the private cause reported if the callback fails.
+    void set_cause(std::string_view message) const noexcept { mcpr_call_set_cause(c_, to_c(message)); }
+    /// The C view (borrowed).
+    const mcpr_call *get() const noexcept { return c_; }
+
+private:
+    const mcpr_call *c_;
+};
+
+/// A registered definition (borrowed mcpr_definition).
+class Definition {
+public:
+    explicit Definition(const mcpr_definition *d) noexcept : d_(d) {}
+    std::string_view json() const noexcept { return to_view(mcpr_definition_json(d_)); }      ///< its JSON
+    std::string_view uri() const noexcept { return to_view(mcpr_definition_uri(d_)); }        ///< uri or uriTemplate
+    std::string_view name() const noexcept { return to_view(mcpr_definition_name(d_)); }      ///< its name
+    bool is_template() const noexcept { return mcpr_definition_is_template(d_); }              ///< a template?
+    const mcpr_definition *get() const noexcept { return d_; }                                 ///< the C view
+
+private:
+    const mcpr_definition *d_;
+};
+
+/// A matched read URI (borrowed mcpr_match).
+class Match {
+public:
+    explicit Match(const mcpr_match *m) noexcept : m_(m) {}
+    /// The definition that matched.
+    Definition definition() const noexcept { return Definition(mcpr_match_definition(m_)); }
+    /// The requested URI.
+    std::string_view uri() const noexcept { return to_view(mcpr_match_uri(m_)); }
+    /// How many template captures there are.
+    std::size_t capture_count() const noexcept { return mcpr_match_capture_count(m_); }
+    /// The i-th capture's variable name.
+    std::string_view capture_name(std::size_t i) const noexcept { return to_view(mcpr_match_capture_name(m_, i)); }
+    /// The i-th capture's value.
+    std::string_view capture_value(std::size_t i) const noexcept { return to_view(mcpr_match_capture_value(m_, i)); }
+    /// The value captured for `name`, if any.
+    std::optional<std::string_view> capture(std::string_view name) const noexcept {
+        for (std::size_t i = 0, n = capture_count(); i < n; ++i)
+            if (capture_name(i) == name) return capture_value(i);
+        return std::nullopt;
+    }
+    const mcpr_match *get() const noexcept { return m_; }  ///< the C view
+
+private:
+    const mcpr_match *m_;
+};
+
+/// A planned target (borrowed mcpr_target).
+class Target {
+public:
+    explicit Target(const mcpr_target *t) noexcept : t_(t) {}
+    std::string_view uri() const noexcept { return to_view(mcpr_target_uri(t_)); }                        ///< its URI
+    std::string_view representation() const noexcept { return to_view(mcpr_target_representation(t_)); }  ///< e.g. "default"
+    std::string_view authorization() const noexcept { return to_view(mcpr_target_authorization(t_)); }    ///< JSON or empty
+    const mcpr_target *get() const noexcept { return t_; }                                                 ///< the C view
+
+private:
+    const mcpr_target *t_;
+};
+
+/// The plan a resolve callback fills (borrowed mcpr_plan_builder). Setters
+/// throw mcpr::Error when refused (the trampoline turns that into a failed
+/// resolve).
+class PlanBuilder {
+public:
+    explicit PlanBuilder(mcpr_plan_builder *p) noexcept : p_(p) {}
+    /// Sets the requested target.
+    void set_requested(std::string_view uri, std::string_view representation = {},
+                       std::string_view authorization_json = {}) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_plan_set_requested(p_, to_c(uri), to_c(representation), to_c(authorization_json), e);
+        });
+    }
+    /// Adds an item to read.
+    void add_item(std::string_view uri, std::string_view representation = {}, std::string_view authorization_json = {}) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_plan_add_item(p_, to_c(uri), to_c(representation), to_c(authorization_json), e);
+        });
+    }
+    mcpr_plan_builder *get() const noexcept { return p_; }  ///< the C builder
+
+private:
+    mcpr_plan_builder *p_;
+};
+
+/// Cache hints (mcpr_cache_hints without its size field).
+struct CacheHints {
+    std::chrono::milliseconds ttl{0};  ///< 0 = not cacheable
+    bool caller_independent = false;   ///< the same for every caller
+};
+
+/// The body a read callback fills (borrowed mcpr_payload_builder). Setters
+/// throw mcpr::Error when refused.
+class PayloadBuilder {
+public:
+    explicit PayloadBuilder(mcpr_payload_builder *o) noexcept : o_(o) {}
+    /// A text body (UTF-8).
+    void set_text(std::string_view mime_type, std::string_view text) {
+        detail::check([&](mcpr_error **e) { return mcpr_payload_set_text(o_, to_c(mime_type), to_c(text), e); });
+    }
+    /// A binary body (the library base64-encodes it).
+    void set_blob(std::string_view mime_type, const void *data, std::size_t len) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_payload_set_blob(o_, to_c(mime_type), static_cast<const std::uint8_t *>(data), len, e);
+        });
+    }
+    /// The item's `_meta` object (JSON).
+    void set_meta(std::string_view meta_json) {
+        detail::check([&](mcpr_error **e) { return mcpr_payload_set_meta(o_, to_c(meta_json), e); });
+    }
+    /// This item's cache hints (can only lower the binding's).
+    void set_cache_hints(const CacheHints &h) {
+        mcpr_cache_hints c{sizeof(mcpr_cache_hints), detail::to_ms(h.ttl), h.caller_independent};
+        detail::check([&](mcpr_error **e) { return mcpr_payload_set_cache_hints(o_, &c, e); });
+    }
+    mcpr_payload_builder *get() const noexcept { return o_; }  ///< the C builder
+
+private:
+    mcpr_payload_builder *o_;
+};
+
+/// A completion request (borrowed mcpr_completion_request).
+class CompletionRequest {
+public:
+    explicit CompletionRequest(const mcpr_completion_request *q) noexcept : q_(q) {}
+    Definition definition() const noexcept { return Definition(mcpr_completion_request_definition(q_)); }  ///< the template
+    std::string_view argument() const noexcept { return to_view(mcpr_completion_request_argument(q_)); }  ///< variable name
+    std::string_view value() const noexcept { return to_view(mcpr_completion_request_value(q_)); }        ///< typed prefix
+    std::size_t context_count() const noexcept { return mcpr_completion_request_context_count(q_); }     ///< context size
+    std::string_view context_name(std::size_t i) const noexcept {  ///< i-th context name
+        return to_view(mcpr_completion_request_context_name(q_, i));
+    }
+    std::string_view context_value(std::size_t i) const noexcept {  ///< i-th context value
+        return to_view(mcpr_completion_request_context_value(q_, i));
+    }
+
+private:
+    const mcpr_completion_request *q_;
+};
+
+/// The values a complete callback returns (borrowed mcpr_completion_builder).
+class CompletionBuilder {
+public:
+    explicit CompletionBuilder(mcpr_completion_builder *o) noexcept : o_(o) {}
+    void add_value(std::string_view v) {  ///< adds one value
+        detail::check([&](mcpr_error **e) { return mcpr_completion_add_value(o_, to_c(v), e); });
+    }
+    void set_total(std::uint64_t total) {  ///< total number of matches
+        detail::check([&](mcpr_error **e) { return mcpr_completion_set_total(o_, total, e); });
+    }
+    void set_has_more(bool more) {  ///< whether more values exist
+        detail::check([&](mcpr_error **e) { return mcpr_completion_set_has_more(o_, more, e); });
+    }
+
+private:
+    mcpr_completion_builder *o_;
+};
+
+// ------------------------------------------------------------------ callback tables
+
+/// What a visibility callback decides (starts hidden).
+struct Visibility {
+    bool visible = false;             ///< the target may be shown
+    bool disclose_issue_uri = false;  ///< a failure of it may name its URI
+};
+
+/// The access policy. Every member may run concurrently on any thread. An
+/// empty member fails closed: discover and read deny (Result::unavailable),
+/// visibility hides. Policy::allow_all() allows everything (tests, demos).
+struct Policy {
+    std::function<Result(const Call &, const Definition &)> discover;
+    std::function<Result(const Call &, const Target &, Visibility &)> visibility;
+    std::function<Result(const Call &, const Target &)> read;
+
+    /// A policy that shows and allows everything.
+    static Policy allow_all() {
+        Policy p;
+        p.discover = [](const Call &, const Definition &) { return Result::ok; };
+        p.visibility = [](const Call &, const Target &, Visibility &v) {
+            v.visible = true;
+            v.disclose_issue_uri = true;
+            return Result::ok;
+        };
+        p.read = [](const Call &, const Target &) { return Result::ok; };
+        return p;
+    }
+};
+
+/// A binding's callbacks. `read` is required; an empty `resolve` plans the
+/// matched URI alone (mcpr_resolve_single); an empty `complete` registers
+/// no completion.
+struct Binding {
+    std::function<Result(const Call &, const Match &, PlanBuilder &)> resolve;
+    std::function<Result(const Call &, const Target &, PayloadBuilder &)> read;
+    std::function<Result(const Call &, const CompletionRequest &, CompletionBuilder &)> complete;
+};
+
+namespace detail {
+
+/// Runs `f` behind a barrier: no exception leaves; one becomes
+/// MCPR_CB_FAILED with its what() as the call's private cause.
+template <class F> inline mcpr_cb_result guard(const mcpr_call *call, F &&f) noexcept {
+    try {
+        return static_cast<mcpr_cb_result>(std::forward<F>(f)());
+    } catch (const std::exception &e) {
+        try {
+            mcpr_call_set_cause(call, to_c(e.what()));
+        } catch (...) {
+        }
+    } catch (...) {
+        mcpr_call_set_cause(call, to_c("a C++ callback threw a non-std exception"));
+    }
+    return MCPR_CB_FAILED;
+}
+
+inline mcpr_cb_result policy_discover(void *ud, const mcpr_call *call, const mcpr_definition *d) {
+    return guard(call, [&] {
+        auto &p = *static_cast<Policy *>(ud);
+        return p.discover ? p.discover(Call(call), Definition(d)) : Result::unavailable;
+    });
+}
+inline mcpr_cb_result policy_visibility(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_visibility *out) {
+    return guard(call, [&] {
+        auto &p = *static_cast<Policy *>(ud);
+        if (!p.visibility) return Result::ok;  // out stays hidden
+        Visibility v;
+        Result r = p.visibility(Call(call), Target(t), v);
+        out->visible = v.visible;
+        out->disclose_issue_uri = v.disclose_issue_uri;
+        return r;
+    });
+}
+inline mcpr_cb_result policy_read(void *ud, const mcpr_call *call, const mcpr_target *t) {
+    return guard(call, [&] {
+        auto &p = *static_cast<Policy *>(ud);
+        return p.read ? p.read(Call(call), Target(t)) : Result::unavailable;
+    });
+}
+inline void policy_release(void *ud) { delete static_cast<Policy *>(ud); }
+
+inline mcpr_cb_result binding_resolve(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan) {
+    return guard(call, [&] {
+        PlanBuilder pb(plan);
+        return static_cast<Binding *>(ud)->resolve(Call(call), Match(m), pb);
+    });
+}
+inline mcpr_cb_result binding_read(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
+    return guard(call, [&] {
+        PayloadBuilder pb(out);
+        return static_cast<Binding *>(ud)->read(Call(call), Target(t), pb);
+    });
+}
+inline mcpr_cb_result binding_complete(void *ud, const mcpr_call *call, const mcpr_completion_request *q,
+                                       mcpr_completion_builder *out) {
+    return guard(call, [&] {
+        CompletionBuilder cb(out);
+        return static_cast<Binding *>(ud)->complete(Call(call), CompletionRequest(q), cb);
+    });
+}
+inline void binding_release(void *ud) { delete static_cast<Binding *>(ud); }
+
+}  // namespace detail
+
+// ------------------------------------------------------------------ options
+
+/// Options of Resources::read (mcpr_read_options).
+struct ReadOptions {
+    std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = only read_timeout
+    const Cancel *cancel = nullptr;        ///< optional token
+    void *request_data = nullptr;          ///< handed to every callback
+    const Executor *executor = nullptr;    ///< optional; null = callbacks inline
+    std::string_view protocol_revision{};    ///< negotiated revision; empty = newest
+};
+
+/// Options of Resources::list and list_templates (mcpr_list_options).
+struct ListOptions {
+    std::string_view scope_key{};            ///< the caller's authorization context (required)
+    std::string_view cursor{};               ///< empty = first page
+    std::uint32_t page_size = 0;           ///< 0 = default
+    std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = none beyond limits
+    const Cancel *cancel = nullptr;        ///< optional token
+    void *request_data = nullptr;          ///< handed to every callback
+    const Executor *executor = nullptr;    ///< optional
+    std::string_view protocol_revision{};    ///< empty = newest
+};
+
+/// Options of Resources::request (mcpr_request_options).
+struct RequestOptions {
+    std::string_view protocol_revision{};    ///< negotiated revision; empty = newest
+    std::string_view scope_key{};            ///< required for the list methods
+    std::uint32_t page_size = 0;           ///< list methods; 0 = default
+    std::chrono::milliseconds timeout{0};  ///< caller deadline
+    const Cancel *cancel = nullptr;        ///< optional token
+    void *request_data = nullptr;          ///< handed to every callback
+    const Executor *executor = nullptr;    ///< optional
+};
+
+// ------------------------------------------------------------------ registry
+
+/// A registry reference (mcpr_resources). Copyable: a copy is another
+/// reference (mcpr_resources_retain), freed by its own destructor; the
+/// registry and its callback tables live until the last reference is gone
+/// and every call using it has returned. A moved-from Resources is empty.
+/// Calls are thread-safe; hand each thread its own copy when another thread
+/// may replace or drop yours.
+class Resources {
+public:
+    /// Takes ownership of one C registry reference.
+    explicit Resources(mcpr_resources *r) noexcept : r_(r) {}
+    Resources(const Resources &o) : r_(o.r_ ? mcpr_resources_retain(o.r_.get()) : nullptr) {
+        if (o.r_ && !r_) throw std::bad_alloc();
+    }
+    Resources(Resources &&) noexcept = default;
+    Resources &operator=(const Resources &o) {
+        if (this != &o) *this = Resources(o);
+        return *this;
+    }
+    Resources &operator=(Resources &&) noexcept = default;
+    ~Resources() = default;
+
+    /// resources/read of `uri`. Throws mcpr::Error when the read fails.
+    Bundle read(std::string_view uri, const ReadOptions &o = ReadOptions()) const {
+        mcpr_read_options c{};
+        c.timeout_ms = detail::to_ms(o.timeout);
+        c.cancel = o.cancel ? o.cancel->get() : nullptr;
+        c.request_data = o.request_data;
+        c.executor = o.executor ? o.executor->get() : nullptr;
+        c.protocol_revision = to_c(o.protocol_revision);
+        mcpr_bundle *out = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_read(r_.get(), to_c(uri), &c, &out, e); });
+        return Bundle(out);
+    }
+
+    /// One page of resources/list. Throws mcpr::Error.
+    Page list(const ListOptions &o) const { return list_impl(o, mcpr_list); }
+
+    /// One page of resources/templates/list. Throws mcpr::Error.
+    Page list_templates(const ListOptions &o) const { return list_impl(o, mcpr_list_templates); }
+
+    /// Serves one JSON-RPC request (mcpr_request): `method` and the raw
+    /// `params` text (empty when absent). Client mistakes come back as an
+    /// error Response; host bugs and unknown methods throw mcpr::Error
+    /// (status MCPR_METHOD_NOT_HANDLED: route the request elsewhere).
+    Response request(std::string_view method, std::string_view params_json,
+                     const RequestOptions &o = RequestOptions()) const {
+        mcpr_request_options c{};
+        c.protocol_revision = to_c(o.protocol_revision);
+        c.scope_key = to_c(o.scope_key);
+        c.page_size = o.page_size;
+        c.timeout_ms = detail::to_ms(o.timeout);
+        c.cancel = o.cancel ? o.cancel->get() : nullptr;
+        c.request_data = o.request_data;
+        c.executor = o.executor ? o.executor->get() : nullptr;
+        mcpr_response *out = nullptr;
+        detail::check(
+            [&](mcpr_error **e) { return mcpr_request(r_.get(), to_c(method), to_c(params_json), &c, &out, e); });
+        return Response(out);
+    }
+
+    /// completion/complete (`ref/resource`) for `template_uri`'s
+    /// `argument` = `value`, with the already-resolved arguments in
+    /// `context` (name, value). Throws mcpr::Error.
+    Completion complete(std::string_view template_uri, std::string_view argument, std::string_view value,
+                        const std::vector<std::pair<std::string_view, std::string_view>> &context = {},
+                        const ReadOptions &o = ReadOptions()) const {
+        std::vector<mcpr_complete_argument> ctx;
+        ctx.reserve(context.size());
+        for (const auto &kv : context) ctx.push_back(mcpr_complete_argument{to_c(kv.first), to_c(kv.second)});
+        mcpr_complete_params p{};
+        p.template_uri = to_c(template_uri);
+        p.argument.name = to_c(argument);
+        p.argument.value = to_c(value);
+        p.context = ctx.empty() ? nullptr : ctx.data();
+        p.context_len = ctx.size();
+        mcpr_read_options c{};
+        c.timeout_ms = detail::to_ms(o.timeout);
+        c.cancel = o.cancel ? o.cancel->get() : nullptr;
+        c.request_data = o.request_data;
+        c.executor = o.executor ? o.executor->get() : nullptr;
+        c.protocol_revision = to_c(o.protocol_revision);
+        mcpr_completion *out = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_complete(r_.get(), &p, &c, &out, e); });
+        return Completion(out);
+    }
+
+    /// Whether any binding registered a completion callback.
+    bool completes() const noexcept { return mcpr_resources_completes(r_.get()); }
+
+    /// The registry's 32-byte content revision.
+    std::array<std::uint8_t, 32> revision() const noexcept {
+        std::array<std::uint8_t, 32> out{};
+        mcpr_resources_revision(r_.get(), out.data());
+        return out;
+    }
+
+    /// The C handle (borrowed; still owned by this object).
+    const mcpr_resources *get() const noexcept { return r_.get(); }
+    /// Whether this object holds a reference (false after a move).
+    explicit operator bool() const noexcept { return r_ != nullptr; }
+
+private:
+    using ListFn = mcpr_status (*)(const mcpr_resources *, const mcpr_list_options *, mcpr_page **, mcpr_error **);
+    Page list_impl(const ListOptions &o, ListFn fn) const {
+        mcpr_list_options c{};
+        c.scope_key = to_c(o.scope_key);
+        c.cursor = to_c(o.cursor);
+        c.page_size = o.page_size;
+        c.timeout_ms = detail::to_ms(o.timeout);
+        c.cancel = o.cancel ? o.cancel->get() : nullptr;
+        c.request_data = o.request_data;
+        c.executor = o.executor ? o.executor->get() : nullptr;
+        c.protocol_revision = to_c(o.protocol_revision);
+        mcpr_page *out = nullptr;
+        detail::check([&](mcpr_error **e) { return fn(r_.get(), &c, &out, e); });
+        return Page(out);
+    }
+
+    detail::Owned<mcpr_resources, mcpr_resources_free> r_;
+};
+
+/// Collects definitions, bindings, a policy and limits (mcpr_builder).
+/// Move-only. build() consumes its contents (also when it fails); the
+/// object may then only be destroyed.
+class Builder {
+public:
+    /// Throws std::bad_alloc if no builder can be made.
+    Builder() : b_(mcpr_builder_new()) {
+        if (!b_) throw std::bad_alloc();
+    }
+
+    /// Registers a definition (JSON of a resource or template) with its
+    /// binding. Throws mcpr::Error (then the binding's functions are
+    /// destroyed here; on success the library owns them until `release`).
+    Builder &add(std::string_view definition_json, Binding binding) { return add_impl(definition_json, std::move(binding), nullptr); }
+
+    /// add() with the binding's cache hints.
+    Builder &add(std::string_view definition_json, Binding binding, const CacheHints &hints) {
+        mcpr_cache_hints c{sizeof(mcpr_cache_hints), detail::to_ms(hints.ttl), hints.caller_independent};
+        return add_impl(definition_json, std::move(binding), &c);
+    }
+
+    /// Sets (or replaces) the policy. Throws mcpr::Error.
+    Builder &set_policy(Policy policy) {
+        auto holder = std::make_unique<Policy>(std::move(policy));
+        mcpr_policy_callbacks cb{};
+        cb.user_data = holder.get();
+        cb.discover = detail::policy_discover;
+        cb.visibility = detail::policy_visibility;
+        cb.read = detail::policy_read;
+        cb.release = detail::policy_release;
+        detail::check([&](mcpr_error **e) { return mcpr_builder_set_policy(b_.get(), &cb, e); });
+        holder.release();  // the library's release callback deletes it
+        return *this;
+    }
+
+    /// Sets one limit (MCPR_LIMIT_*). Throws mcpr::Error.
+    Builder &set_limit(mcpr_limit which, std::int64_t value) {
+        detail::check([&](mcpr_error **e) { return mcpr_builder_set_limit(b_.get(), which, value, e); });
+        return *this;
+    }
+
+    /// Sets the cursor key (bytes). Throws mcpr::Error.
+    Builder &set_cursor_key(std::string_view key) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_builder_set_cursor_key(b_.get(), reinterpret_cast<const std::uint8_t *>(key.data()), key.size(), e);
+        });
+        return *this;
+    }
+
+    /// Registry-wide cache hints. Throws mcpr::Error.
+    Builder &set_cache_hints(std::chrono::milliseconds ttl, bool policy_caller_independent) {
+        std::uint64_t ms = detail::to_ms(ttl);
+        detail::check(
+            [&](mcpr_error **e) { return mcpr_builder_set_cache_hints(b_.get(), ms, policy_caller_independent, e); });
+        return *this;
+    }
+
+    /// Builds the registry. Throws mcpr::Error; consumes the builder's
+    /// contents either way.
+    Resources build() {
+        mcpr_resources *out = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_builder_build(b_.get(), &out, e); });
+        return Resources(out);
+    }
+
+    /// The C handle (borrowed).
+    mcpr_builder *get() const noexcept { return b_.get(); }
+
+private:
+    Builder &add_impl(std::string_view definition_json, Binding binding, const mcpr_cache_hints *hints) {
+        if (!binding.read)
+            throw Error(MCPR_INVALID_CONFIGURATION, "a binding needs a read callback", std::string(), INTERNAL_ERROR,
+                        std::string());
+        auto holder = std::make_unique<Binding>(std::move(binding));
+        mcpr_binding_callbacks cb{};
+        cb.user_data = holder.get();
+        cb.resolve = holder->resolve ? detail::binding_resolve : mcpr_resolve_single;
+        cb.read = detail::binding_read;
+        cb.release = detail::binding_release;
+        cb.complete = holder->complete ? detail::binding_complete : nullptr;
+        detail::check([&](mcpr_error **e) {
+            return hints ? mcpr_builder_add_with_hints(b_.get(), to_c(definition_json), &cb, hints, e)
+                         : mcpr_builder_add(b_.get(), to_c(definition_json), &cb, e);
+        });
+        holder.release();  // the library's release callback deletes it
+        return *this;
+    }
+
+    detail::Owned<mcpr_builder, mcpr_builder_free> b_;
+};
+
+}  // namespace mcpr
+
+#endif  // MCP_RESOURCES_HPP
