@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the built project into a temporary prefix, then builds and runs a
 # downstream project against it with find_package (CMake) and with
-# pkg-config. Usage: run.sh <build dir> <downstream source dir> [generator]
+# pkg-config, and compiles a C++ program against the installed C++ wrapper.
+# Usage: run.sh <build dir> <downstream source dir> [generator]
 set -euo pipefail
 build="$1"
 src="$2"
@@ -12,6 +13,7 @@ prefix="$tmp/prefix"
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 test -f "$prefix/include/mcp_resources.h"
+test -f "$prefix/include/mcp_resources.hpp"
 test -f "$prefix/lib/cmake/mcp_resources/mcp_resourcesConfig.cmake"
 test -f "$prefix/lib/cmake/mcp_resources/mcp_resourcesConfigVersion.cmake"
 
@@ -48,4 +50,11 @@ cc -std=c99 -o "$tmp/downstream_pc" "$src/main.c" $(pkg-config --cflags --libs m
 if [ "$(uname -s)" = Linux ] && command -v readelf >/dev/null; then
     readelf -d "$tmp/downstream_pc" | grep -q "Shared library: \[$soname\]"
 fi
-echo "downstream: find_package and pkg-config consumers built and ran"
+# The C++ wrapper from the installed headers (pkg-config flags).
+printf '#include <mcp_resources.hpp>\nint main() { mcpr::Cancel c; c.cancel(); return c.is_canceled() ? 0 : 1; }\n' \
+    >"$tmp/downstream_hpp.cpp"
+# shellcheck disable=SC2046
+c++ -std=c++17 -o "$tmp/downstream_hpp" "$tmp/downstream_hpp.cpp" $(pkg-config --cflags --libs mcp_resources) \
+    -Wl,-rpath,"$prefix/lib"
+"$tmp/downstream_hpp"
+echo "downstream: find_package, pkg-config and C++ wrapper consumers built and ran"
