@@ -481,7 +481,9 @@ struct Policy {
 
 /// A binding's callbacks. `read` is required; an empty `resolve` plans the
 /// matched URI alone (mcpr_resolve_single); an empty `complete` registers
-/// no completion.
+/// no completion (it is for templates only). Every member may run
+/// concurrently on any thread, and (with an executor) after the read that
+/// called it returned: capture by value or std::shared_ptr.
 struct Binding {
     std::function<Result(const Call &, const Match &, PlanBuilder &)> resolve;
     std::function<Result(const Call &, const Target &, PayloadBuilder &)> read;
@@ -496,10 +498,7 @@ template <class F> inline mcpr_cb_result guard(const mcpr_call *call, F &&f) noe
     try {
         return static_cast<mcpr_cb_result>(std::forward<F>(f)());
     } catch (const std::exception &e) {
-        try {
-            mcpr_call_set_cause(call, to_c(e.what()));
-        } catch (...) {
-        }
+        mcpr_call_set_cause(call, to_c(e.what()));  // copied by the library
     } catch (...) {
         mcpr_call_set_cause(call, to_c("a C++ callback threw a non-std exception"));
     }
