@@ -332,6 +332,7 @@ TEST(Hpp, AThrowingReaderBecomesAReadFailedItemOrAFailingReadAndNeverEscapes) {
         EXPECT_EQ(failed.status(), MCPR_READ_FAILED);
         EXPECT_EQ(failed.jsonrpc_code(), -32603);
         EXPECT_FALSE(contains(failed.what(), "SECRET"));
+        EXPECT_TRUE(contains(failed.cause(), "SECRET-READER")) << failed.cause();
     }
 }
 
