@@ -267,6 +267,15 @@ TEST(Hpp, ALambdaPolicyHidesAnItemFromListAndRead) {
     EXPECT_TRUE(contains(r.read("doc://a").json(), "body of doc://a"));
 }
 
+TEST(Hpp, AVisibilityLambdaThatDecidesNothingNeverShowsTheTarget) {
+    mcpr::Policy p = mcpr::Policy::allow_all();
+    p.visibility = [](const mcpr::Call &, const mcpr::Target &, mcpr::Visibility &) { return mcpr::Result::ok; };
+    mcpr::Resources r = docs_registry(std::move(p));
+    mcpr::Error e = error_of([&] { r.read("doc://a"); });
+    // hidden (not found) or, where the library requires a decision, a policy failure
+    EXPECT_TRUE(e.status() == MCPR_UNAVAILABLE || e.status() == MCPR_POLICY) << e.status();
+}
+
 TEST(Hpp, AnEmptyPolicyFailsClosed) {
     mcpr::Resources r = docs_registry(mcpr::Policy());
     EXPECT_EQ(error_of([&] { r.read("doc://a"); }).status(), MCPR_UNAVAILABLE);

@@ -451,9 +451,12 @@ private:
 
 // ------------------------------------------------------------------ callback tables
 
-/// What a visibility callback decides (starts hidden).
+/// What a visibility callback decides. `visible` starts undecided: a
+/// callback returning Result::ok must set it (true or false); the library
+/// treats OK without a decision as a policy failure (or, in releases before
+/// that rule, as hidden), so a forgotten assignment never shows anything.
 struct Visibility {
-    bool visible = false;             ///< the target may be shown
+    std::optional<bool> visible;      ///< the target may be shown; unset = undecided
     bool disclose_issue_uri = false;  ///< a failure of it may name its URI
 };
 
@@ -514,10 +517,14 @@ inline mcpr_cb_result policy_discover(void *ud, const mcpr_call *call, const mcp
 inline mcpr_cb_result policy_visibility(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_visibility *out) {
     return guard(call, [&] {
         auto &p = *static_cast<Policy *>(ud);
-        if (!p.visibility) return Result::ok;  // out stays hidden
+        if (!p.visibility) {  // fail closed: hidden
+            out->visible = false;
+            out->disclose_issue_uri = false;
+            return Result::ok;
+        }
         Visibility v;
         Result r = p.visibility(Call(call), Target(t), v);
-        out->visible = v.visible;
+        if (v.visible.has_value()) out->visible = *v.visible;  // else left undecided for the library
         out->disclose_issue_uri = v.disclose_issue_uri;
         return r;
     });
