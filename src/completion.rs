@@ -36,7 +36,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
-use crate::executor::{CallOutcome, Executor};
+use crate::executor::Executor;
 use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
@@ -666,21 +666,16 @@ impl Resources {
                 let job_scope = scope.clone();
                 let job =
                     move || run_completion(policy.as_ref(), &job_scope, &binding, &params, &limits);
-                match executor.call(job, scope.deadline(), scope.cancel_token()) {
-                    CallOutcome::Done(r) => r?,
-                    CallOutcome::Panicked => {
-                        return Err(Failure::with_message(
+                executor
+                    .call(job, scope.deadline(), scope.cancel_token())
+                    .into_result(
+                        FailureKind::ReadFailed,
+                        Failure::with_message(
                             FailureKind::ReadFailed,
                             "resource completion failed",
                         )
-                        .caused_by(CauseText("the completion job panicked".into())))
-                    }
-                    CallOutcome::Canceled => return Err(Failure::new(FailureKind::Canceled)),
-                    CallOutcome::Expired => {
-                        return Err(Failure::new(FailureKind::DeadlineExceeded))
-                    }
-                    CallOutcome::Refused(why) => return Err(why.failure(FailureKind::ReadFailed)),
-                }
+                        .caused_by(CauseText("the completion job panicked".into())),
+                    )?
             }
         };
         scope.check()?;
