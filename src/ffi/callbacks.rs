@@ -1298,3 +1298,135 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The C callback adapters' reading of what a callback returned and
+    //! wrote (the C suite's `test_usability.c` covers the same rules end to
+    //! end).
+
+    use super::*;
+    use std::time::Duration;
+
+    unsafe extern "C-unwind" fn discover_ok(
+        _: *mut c_void,
+        _: *const mcpr_call,
+        _: *const mcpr_definition,
+    ) -> mcpr_cb_result {
+        MCPR_CB_OK
+    }
+    unsafe extern "C-unwind" fn permit_ok(
+        _: *mut c_void,
+        _: *const mcpr_call,
+        _: *const mcpr_target,
+    ) -> mcpr_cb_result {
+        MCPR_CB_OK
+    }
+    /// Writes `visible` as told by `ud` (NULL: writes nothing; the phase is
+    /// checked too).
+    unsafe extern "C-unwind" fn visibility_as_told(
+        ud: *mut c_void,
+        call: *const mcpr_call,
+        _: *const mcpr_target,
+        out: *mut mcpr_visibility,
+    ) -> mcpr_cb_result {
+        // SAFETY: `call` is the live view of this call.
+        assert_eq!(unsafe { mcpr_call_phase(call) }, MCPR_PHASE_RECHECK);
+        // SAFETY: `ud` is NULL or points at a `bool` of the test.
+        if let Some(v) = unsafe { ud.cast::<bool>().as_ref() } {
+            // SAFETY: `out` is valid for writes during the call.
+            unsafe { (*out).visible = *v };
+        }
+        MCPR_CB_OK
+    }
+
+    fn policy(ud: *mut c_void) -> CPolicy {
+        CPolicy::new(&mcpr_policy_callbacks {
+            user_data: ud,
+            discover: Some(discover_ok),
+            visibility: Some(visibility_as_told),
+            read: Some(permit_ok),
+            release: None,
+        })
+        .unwrap()
+    }
+
+    fn recheck_call() -> CallContext {
+        crate::scope::RequestScope::start(Duration::from_secs(10), None, None, None)
+            .call_in(CallPhase::Recheck)
+    }
+
+    #[test]
+    fn visibility_ok_without_writing_visible_is_a_failure_not_hidden() {
+        let target = ResourceTarget::new("x://a", "", None).unwrap();
+        let p = policy(std::ptr::null_mut());
+        let r = ResourcePolicy::visibility(&p, &recheck_call(), &target);
+        let Err(CallbackError::Failed(cause)) = r else {
+            panic!("expected a failure, got {:?}", r.map(|v| v.visible));
+        };
+        assert!(cause
+            .to_string()
+            .contains("visibility callback returned OK without deciding"));
+    }
+
+    #[test]
+    fn visibility_written_false_is_hidden_and_true_is_visible() {
+        let target = ResourceTarget::new("x://a", "", None).unwrap();
+        for want in [false, true] {
+            let mut v = want;
+            let p = policy((&mut v as *mut bool).cast());
+            let got = ResourcePolicy::visibility(&p, &recheck_call(), &target).unwrap();
+            assert_eq!(got.visible, want);
+            assert!(!got.disclose_issue_uri);
+        }
+    }
+
+    #[test]
+    fn cb_invalid_content_is_an_invalid_content_failure_with_the_cause() {
+        let call = CallContext::detached(Duration::from_secs(10));
+        let c = mcpr_call::new(&call);
+        let Err(CallbackError::Failed(e)) = c.outcome(MCPR_CB_INVALID_CONTENT) else {
+            panic!("expected a failure");
+        };
+        let f = e.downcast_ref::<Failure>().expect("a Failure");
+        assert_eq!(f.kind(), FailureKind::InvalidContent);
+        // SAFETY: `c` is live; the message is a valid string.
+        unsafe { mcpr_call_set_cause(&c, mcpr_str::from_str("BAD-BYTES")) };
+        let Err(CallbackError::Failed(e)) = c.outcome(MCPR_CB_INVALID_CONTENT) else {
+            panic!("expected a failure");
+        };
+        assert!(e.to_string().contains("BAD-BYTES"));
+        // Other unknown values stay plain failures.
+        let Err(CallbackError::Failed(e)) = c.outcome(4) else {
+            panic!("expected a failure");
+        };
+        assert!(e.downcast_ref::<Failure>().is_none());
+    }
+
+    #[test]
+    fn call_phase_maps_every_phase_and_null() {
+        // SAFETY: NULL is accepted.
+        assert_eq!(
+            unsafe { mcpr_call_phase(std::ptr::null()) },
+            MCPR_PHASE_UNKNOWN
+        );
+        let scope = crate::scope::RequestScope::start(Duration::from_secs(10), None, None, None);
+        for (phase, want) in [
+            (CallPhase::FirstCheck, MCPR_PHASE_FIRST_CHECK),
+            (CallPhase::Recheck, MCPR_PHASE_RECHECK),
+            (CallPhase::Resolve, MCPR_PHASE_RESOLVE),
+            (CallPhase::BodyRead, MCPR_PHASE_BODY_READ),
+            (CallPhase::Listing, MCPR_PHASE_LISTING),
+            (CallPhase::Completion, MCPR_PHASE_COMPLETION),
+        ] {
+            let ctx = scope.call_in(phase);
+            let c = mcpr_call::new(&ctx);
+            // SAFETY: `c` is live.
+            assert_eq!(unsafe { mcpr_call_phase(&c) }, want);
+        }
+        let body = scope.item_call(scope.deadline(), 1);
+        let c = mcpr_call::new(&body);
+        // SAFETY: `c` is live.
+        assert_eq!(unsafe { mcpr_call_phase(&c) }, MCPR_PHASE_BODY_READ);
+    }
+}
