@@ -312,7 +312,7 @@ fn scan(
     page_size: usize,
     budget: u64,
 ) -> Result<Scan, Failure> {
-    let call = scope.call();
+    let call = scope.call_in(crate::scope::CallPhase::Listing);
     let mut admitted: Vec<usize> = Vec::with_capacity(page_size.min(order.len() - start));
     let mut used = 0u64;
     let mut position = start;
