@@ -47,6 +47,12 @@
 #define MAX_TTL_MS ((1 << 53) - 1)
 
 /**
+ * The highest `mcpr_status` value this version of the library defines
+ * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+ */
+#define MCPR_STATUS_MAX 15
+
+/**
  * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
  */
 #define MCPR_MAX_TTL_MS 9007199254740991
@@ -351,9 +357,9 @@ typedef struct {
 
 /**
  * What a C callback returns: one of `MCPR_CB_OK`, `MCPR_CB_UNAVAILABLE`,
- * `MCPR_CB_FAILED`. It is a plain integer so that any value a callback
- * returns is defined behaviour: every other value counts as
- * `MCPR_CB_FAILED`.
+ * `MCPR_CB_FAILED`, `MCPR_CB_INVALID_CONTENT`. It is a plain integer so
+ * that any value a callback returns is defined behaviour: every other
+ * value counts as `MCPR_CB_FAILED`.
  */
 typedef uint32_t mcpr_cb_result;
 
@@ -432,7 +438,14 @@ typedef struct {
 
 /**
  * A visibility decision written by the `visibility` policy callback.
- * The library pre-fills `{false, false}` (hidden) before the call.
+ *
+ * The callback must write `visible` (true or false) before returning
+ * `MCPR_CB_OK`; `disclose_issue_uri` is pre-filled with false. On entry
+ * `visible` holds a sentinel byte that is neither true nor false (do not
+ * read it): a callback that returns `MCPR_CB_OK` without writing `visible`
+ * fails the call with `MCPR_POLICY` (private cause "visibility callback
+ * returned OK without deciding"), instead of silently hiding the target
+ * from reads while listings still show its definition.
  */
 typedef struct {
     /**
@@ -480,7 +493,9 @@ typedef struct {
     mcpr_cb_result (*discover)(void *ud, const mcpr_call *call, const mcpr_definition *def);
     /**
      * Is this target visible, and may issues name its URI? Write the
-     * decision to `out` (pre-filled with hidden).
+     * decision to `out`: `visible` must be written (true or false) before
+     * returning `MCPR_CB_OK`, otherwise the call fails with `MCPR_POLICY`
+     * (see `mcpr_visibility`); `disclose_issue_uri` is pre-filled false.
      */
     mcpr_cb_result (*visibility)(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_visibility *out);
     /**
@@ -499,6 +514,13 @@ typedef struct {
  * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
  */
 typedef uint32_t mcpr_limit;
+
+/**
+ * Which step of which call a callback serves (`mcpr_call_phase`). A plain
+ * integer: later versions may add values, so treat unknown ones like
+ * `MCPR_PHASE_UNKNOWN`.
+ */
+typedef uint32_t mcpr_phase;
 
 /**
  * One named argument of a completion request: `argument` (the variable
@@ -850,6 +872,16 @@ typedef struct {
 #define MCPR_CB_FAILED 2
 
 /**
+ * The content the callback produced is invalid. From a body `read`: the
+ * item becomes an `invalid_content` issue (the private cause is the text
+ * given to `mcpr_call_set_cause`, or a fixed text). From every other
+ * callback it is a failure like `MCPR_CB_FAILED` (`discover`,
+ * `visibility`, policy `read`: `MCPR_POLICY`; `resolve`:
+ * `MCPR_INVALID_PLAN`; `complete`: `MCPR_READ_FAILED`).
+ */
+#define MCPR_CB_INVALID_CONTENT 3
+
+/**
  * Longest accepted identifier, in bytes (default 2048, at least 51).
  */
 #define MCPR_LIMIT_MAX_URI_BYTES 1
@@ -919,6 +951,43 @@ typedef struct {
  */
 #define MCPR_LIMIT_MAX_PAGE_BYTES 14
 
+/**
+ * NULL call context (or a phase this header does not name).
+ */
+#define MCPR_PHASE_UNKNOWN 0
+
+/**
+ * A read's first authorization (policy `discover`, `visibility`, `read`
+ * before any body is read).
+ */
+#define MCPR_PHASE_FIRST_CHECK 1
+
+/**
+ * A read's final authorization after the body reads (the same policy
+ * callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
+ */
+#define MCPR_PHASE_RECHECK 2
+
+/**
+ * A binding's `resolve`.
+ */
+#define MCPR_PHASE_RESOLVE 3
+
+/**
+ * A binding's body `read`.
+ */
+#define MCPR_PHASE_BODY_READ 4
+
+/**
+ * Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
+ */
+#define MCPR_PHASE_LISTING 5
+
+/**
+ * Policy `discover` and a template's `complete` during `mcpr_complete`.
+ */
+#define MCPR_PHASE_COMPLETION 6
+
 
 
 
@@ -934,6 +1003,16 @@ typedef struct {
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * A static, NUL-terminated name for a status: its enumerator's name
+ * (`"MCPR_OK"`, `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`),
+ * or `"MCPR_UNKNOWN_STATUS"` for a value this version of the library does
+ * not define (above `MCPR_STATUS_MAX`, or negative). Never NULL; never
+ * freed. Takes a plain integer so that any value is defined behaviour
+ * (pass an `mcpr_status`). Safe to call from any thread.
+ */
+const char *mcpr_status_name(int32_t status);
 
 /**
  * The status of an error object (`MCPR_INVALID_ARGUMENT` for NULL).
@@ -1155,6 +1234,34 @@ void mcpr_resources_free(mcpr_resources *r);
 void mcpr_resources_revision(const mcpr_resources *r, uint8_t *out);
 
 /**
+ * Writes the registry's 32-byte content revision (as
+ * `mcpr_resources_revision`) to `out`, whose size the caller states:
+ * `MCPR_INVALID_ARGUMENT` (nothing written) when `r` or `out` is NULL or
+ * `out_len` is less than 32. Writes exactly 32 bytes; the rest of a larger
+ * buffer is left untouched.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference when the call is made; `out`
+ * is NULL or valid for `out_len` bytes of writes; `err` is NULL or valid
+ * for one write.
+ */
+mcpr_status mcpr_resources_revision_into(const mcpr_resources *r, uint8_t *out, size_t out_len, mcpr_error **err);
+
+/**
+ * Makes the registry's policy the built-in allow-all policy: every
+ * definition discoverable, every target visible (issues may name its
+ * URI), every visible target readable. No C callbacks are involved (no
+ * callback cost per read). Like `mcpr_builder_set_policy`, it replaces a
+ * previously set policy, whose `release` then runs on this thread before
+ * this returns; a later `mcpr_builder_set_policy` replaces it in turn.
+ * For servers whose every resource is public to every caller.
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *b, mcpr_error **err);
+
+/**
  * Whether the callback should stop: the caller cancelled, this
  * callback's deadline (item deadline for body reads, whole-call deadline
  * otherwise) passed, or the call it serves has already returned (a body
@@ -1194,8 +1301,21 @@ void *mcpr_call_request_data(const mcpr_call *c);
 uint64_t mcpr_call_max_bytes(const mcpr_call *c);
 
 /**
+ * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
+ * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read
+ * asks the policy once before and once after its body reads),
+ * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
+ * `MCPR_PHASE_COMPLETION`; `MCPR_PHASE_UNKNOWN` for NULL. The same
+ * whether the call runs inline or on an executor.
+ *
+ * # Safety
+ * `c` is NULL or the call context of a callback that has not returned.
+ */
+mcpr_phase mcpr_call_phase(const mcpr_call *c);
+
+/**
  * Sets the private cause reported when this callback returns
- * `MCPR_CB_FAILED` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
+ * `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
  * later call replaces it). The cause reaches the host only, through
  * `mcpr_error_cause` of a whole-call failure; item issues never expose it.
  * Ignored for NULL `c` or a `(NULL, n > 0)` message.

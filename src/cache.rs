@@ -29,6 +29,7 @@
 //! carry them (2026-07-28 on).
 
 use crate::error::Failure;
+use crate::sizing::decimal_len;
 
 /// The largest TTL that can be declared: 2^53 - 1 milliseconds (the
 /// largest integer every JSON client reads exactly).
@@ -190,15 +191,6 @@ impl ResultCache {
             },
         }
     }
-}
-
-fn decimal_len(mut n: u64) -> usize {
-    let mut len = 1;
-    while n >= 10 {
-        n /= 10;
-        len += 1;
-    }
-    len
 }
 
 fn push_decimal(out: &mut String, n: u64) {

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
-use crate::executor::{CallOutcome, Executor};
+use crate::executor::Executor;
 use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
@@ -666,21 +666,16 @@ impl Resources {
                 let job_scope = scope.clone();
                 let job =
                     move || run_completion(policy.as_ref(), &job_scope, &binding, &params, &limits);
-                match executor.call(job, scope.deadline(), scope.cancel_token()) {
-                    CallOutcome::Done(r) => r?,
-                    CallOutcome::Panicked => {
-                        return Err(Failure::with_message(
+                executor
+                    .call(job, scope.deadline(), scope.cancel_token())
+                    .into_result(
+                        FailureKind::ReadFailed,
+                        Failure::with_message(
                             FailureKind::ReadFailed,
                             "resource completion failed",
                         )
-                        .caused_by(CauseText("the completion job panicked".into())))
-                    }
-                    CallOutcome::Canceled => return Err(Failure::new(FailureKind::Canceled)),
-                    CallOutcome::Expired => {
-                        return Err(Failure::new(FailureKind::DeadlineExceeded))
-                    }
-                    CallOutcome::Refused(why) => return Err(why.failure(FailureKind::ReadFailed)),
-                }
+                        .caused_by(CauseText("the completion job panicked".into())),
+                    )?
             }
         };
         scope.check()?;
@@ -722,12 +717,23 @@ fn run_completion(
     limits: &Limits,
 ) -> Result<(Vec<String>, Option<u64>, bool), Failure> {
     let definition = binding.definition();
-    discover(policy, scope, definition)?;
+    discover(
+        policy,
+        scope,
+        definition,
+        crate::scope::CallPhase::Completion,
+    )?;
     let template = definition.template().expect("template bindings");
     let request = checked_request(definition, template, params, limits)?;
     let mut sink = CompletionSink::new(template, limits);
     if let Some(completer) = binding.completer() {
-        let r = guarded(|| completer.complete(&scope.call(), &request, &mut sink));
+        let r = guarded(|| {
+            completer.complete(
+                &scope.call_in(crate::scope::CallPhase::Completion),
+                &request,
+                &mut sink,
+            )
+        });
         settle(scope, r.is_err())?;
         match r {
             Ok(()) => {}

@@ -848,6 +848,22 @@ pub(crate) enum CallOutcome<T> {
     Refused(Refusal),
 }
 
+impl<T> CallOutcome<Result<T, Failure>> {
+    /// The result of a whole call run as one job: the job's own result, or
+    /// `panicked` when it panicked, `canceled` / `deadline_exceeded` when
+    /// the caller stopped waiting, and a failure of `refused` (private cause
+    /// "executor saturated" or "queue full") when the executor refused it.
+    pub(crate) fn into_result(self, refused: FailureKind, panicked: Failure) -> Result<T, Failure> {
+        match self {
+            CallOutcome::Done(r) => r,
+            CallOutcome::Panicked => Err(panicked),
+            CallOutcome::Canceled => Err(Failure::new(FailureKind::Canceled)),
+            CallOutcome::Expired => Err(Failure::new(FailureKind::DeadlineExceeded)),
+            CallOutcome::Refused(why) => Err(why.failure(refused)),
+        }
+    }
+}
+
 /// The result slot of an [`Executor::call`].
 struct Done<T> {
     ready: AtomicBool,

@@ -63,4 +63,4 @@ pub use registry::{
 };
 pub use report::{Issue, IssueCode};
 pub use request::{RequestError, RequestMethod, RequestOptions, RequestParams, Response};
-pub use scope::{CallContext, CancelToken, RequestData};
+pub use scope::{CallContext, CallPhase, CancelToken, RequestData};

@@ -23,7 +23,7 @@ use std::time::Duration;
 use crate::cache::{CacheScope, ResultCache};
 use crate::cursor::{self, Binding, Method};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
-use crate::executor::{CallOutcome, Executor};
+use crate::executor::Executor;
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
@@ -218,18 +218,13 @@ impl Resources {
                         budget,
                     )
                 };
-                match executor.call(job, scope.deadline(), scope.cancel_token()) {
-                    CallOutcome::Done(r) => r?,
-                    CallOutcome::Panicked => {
-                        return Err(Failure::new(FailureKind::Policy)
-                            .caused_by(CauseText("the listing job panicked".into())))
-                    }
-                    CallOutcome::Canceled => return Err(Failure::new(FailureKind::Canceled)),
-                    CallOutcome::Expired => {
-                        return Err(Failure::new(FailureKind::DeadlineExceeded))
-                    }
-                    CallOutcome::Refused(why) => return Err(why.failure(FailureKind::Policy)),
-                }
+                executor
+                    .call(job, scope.deadline(), scope.cancel_token())
+                    .into_result(
+                        FailureKind::Policy,
+                        Failure::new(FailureKind::Policy)
+                            .caused_by(CauseText("the listing job panicked".into())),
+                    )?
             }
         };
         scope.check()?;
@@ -317,7 +312,7 @@ fn scan(
     page_size: usize,
     budget: u64,
 ) -> Result<Scan, Failure> {
-    let call = scope.call();
+    let call = scope.call_in(crate::scope::CallPhase::Listing);
     let mut admitted: Vec<usize> = Vec::with_capacity(page_size.min(order.len() - start));
     let mut used = 0u64;
     let mut position = start;

@@ -13,7 +13,7 @@ use rand::RngCore;
 use crate::error::{Failure, FailureKind};
 use crate::limits::{Limits, MAX_DISCLOSED_URI_BYTES, MAX_META_BYTES};
 use crate::plan::{ResourcePayload, RESERVED_META_KEY};
-use crate::sizing::{escape_extra, json_str_len, write_json_str, ItemSpans};
+use crate::sizing::{decimal_len, escape_extra, json_str_len, write_json_str, ItemSpans};
 
 /// The fixed issue codes of a partial bundle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -306,15 +306,6 @@ impl Report {
 }
 
 const WARNING_ITEM_FIXED: usize = r#"{"uri":,"mimeType":"text/plain","text":,"_meta":}"#.len();
-
-fn decimal_len(mut n: u64) -> usize {
-    let mut len = 1;
-    while n >= 10 {
-        n /= 10;
-        len += 1;
-    }
-    len
-}
 
 /// Bytes of the result `_meta` object `{"<reserved key>":<report>}`.
 pub fn result_meta_len(report_len: usize) -> usize {

@@ -209,12 +209,20 @@ impl RequestScope {
         self.request_data.as_ref()
     }
 
-    /// A call context for a policy or resolve callback (whole-call deadline).
+    /// A call context for a policy or resolve callback (whole-call
+    /// deadline), in the phase [`CallPhase::FirstCheck`].
     pub fn call(&self) -> CallContext {
+        self.call_in(CallPhase::FirstCheck)
+    }
+
+    /// A call context for a policy, resolve, listing or completion callback
+    /// (whole-call deadline) in `phase`.
+    pub fn call_in(&self, phase: CallPhase) -> CallContext {
         CallContext {
             scope: self.clone(),
             deadline: self.deadline,
             max_bytes: None,
+            phase,
         }
     }
 
@@ -225,6 +233,7 @@ impl RequestScope {
             scope: self.clone(),
             deadline: deadline.min(self.deadline),
             max_bytes: Some(max_bytes),
+            phase: CallPhase::BodyRead,
         }
     }
 }
@@ -238,6 +247,35 @@ impl Drop for CloseOnDrop {
     }
 }
 
+/// Why the library is calling a callback: which step of which call.
+///
+/// A read asks the policy twice about the same definition and targets: once
+/// before any body is read ([`FirstCheck`](Self::FirstCheck)) and once after
+/// the reads ([`Recheck`](Self::Recheck), docs/BEHAVIOUR.md §5 step 6), so
+/// that a permission revoked during the reads is honoured. A policy that
+/// logs or counts decisions can tell the two apart with
+/// [`CallContext::phase`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CallPhase {
+    /// A read's first authorization: `discover`, then the requested
+    /// target's and every item's `visibility` and policy `read`, before any
+    /// body is read.
+    FirstCheck,
+    /// A read's final authorization after the body reads: the same policy
+    /// callbacks asked again.
+    Recheck,
+    /// A binding's `resolve` (turning a match into a read plan).
+    Resolve,
+    /// A binding's body `read` of one item.
+    BodyRead,
+    /// `discover` asked while building a `resources/list` or
+    /// `resources/templates/list` page.
+    Listing,
+    /// `discover` and a template's completer during `completion/complete`.
+    Completion,
+}
+
 /// What a callback learns about the call it serves. It owns what it holds,
 /// so a body read abandoned at its deadline may keep it safely.
 #[derive(Clone)]
@@ -245,6 +283,7 @@ pub struct CallContext {
     scope: RequestScope,
     deadline: Instant,
     max_bytes: Option<u64>,
+    phase: CallPhase,
 }
 
 impl CallContext {
@@ -284,5 +323,11 @@ impl CallContext {
     /// The caller's cancellation token, if any.
     pub fn cancel_token(&self) -> Option<&CancelToken> {
         self.scope.cancel_token()
+    }
+
+    /// Which step of which call this callback serves (a detached context is
+    /// in [`CallPhase::FirstCheck`]).
+    pub fn phase(&self) -> CallPhase {
+        self.phase
     }
 }

@@ -1104,3 +1104,19 @@ fn the_one_call_function_answers_completion_errors_as_error_objects() {
     assert!(!e.json().contains("SECRET"));
     assert!(e.failure().unwrap().cause_text().contains("SECRET"));
 }
+
+// ---------------------------------------------------------------- phase
+
+#[test]
+fn the_completer_runs_in_the_completion_phase() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let c = FnCompleter::new(move |call, _, out| {
+        log.lock().unwrap().push(call.phase());
+        let _ = out.add("alpha");
+        Ok(())
+    });
+    let r = registry(c);
+    complete(&r, &params(TEMPLATE, "project", "")).unwrap();
+    assert_eq!(*seen.lock().unwrap(), vec![CallPhase::Completion]);
+}

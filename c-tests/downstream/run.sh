@@ -13,6 +13,7 @@ prefix="$tmp/prefix"
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
 test -f "$prefix/include/mcp_resources.h"
+test -f "$prefix/include/module.modulemap"   # the Clang module next to the header
 test -f "$prefix/include/mcp_resources.hpp"
 test -f "$prefix/lib/cmake/mcp_resources/mcp_resourcesConfig.cmake"
 test -f "$prefix/lib/cmake/mcp_resources/mcp_resourcesConfigVersion.cmake"

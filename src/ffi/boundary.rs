@@ -163,9 +163,9 @@ impl mcpr_status {
 }
 
 /// What a C callback returns: one of `MCPR_CB_OK`, `MCPR_CB_UNAVAILABLE`,
-/// `MCPR_CB_FAILED`. It is a plain integer so that any value a callback
-/// returns is defined behaviour: every other value counts as
-/// `MCPR_CB_FAILED`.
+/// `MCPR_CB_FAILED`, `MCPR_CB_INVALID_CONTENT`. It is a plain integer so
+/// that any value a callback returns is defined behaviour: every other
+/// value counts as `MCPR_CB_FAILED`.
 pub type mcpr_cb_result = u32;
 /// The callback succeeded.
 pub const MCPR_CB_OK: mcpr_cb_result = 0;
@@ -175,6 +175,52 @@ pub const MCPR_CB_UNAVAILABLE: mcpr_cb_result = 1;
 /// An operational failure; its private cause is the text given to
 /// `mcpr_call_set_cause`, or a fixed text when none was set.
 pub const MCPR_CB_FAILED: mcpr_cb_result = 2;
+/// The content the callback produced is invalid. From a body `read`: the
+/// item becomes an `invalid_content` issue (the private cause is the text
+/// given to `mcpr_call_set_cause`, or a fixed text). From every other
+/// callback it is a failure like `MCPR_CB_FAILED` (`discover`,
+/// `visibility`, policy `read`: `MCPR_POLICY`; `resolve`:
+/// `MCPR_INVALID_PLAN`; `complete`: `MCPR_READ_FAILED`).
+pub const MCPR_CB_INVALID_CONTENT: mcpr_cb_result = 3;
+
+/// The highest `mcpr_status` value this version of the library defines
+/// (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+pub const MCPR_STATUS_MAX: u32 = 15;
+const _: () = assert!(mcpr_status::MCPR_METHOD_NOT_HANDLED as u32 == MCPR_STATUS_MAX);
+
+/// A static, NUL-terminated name for a status: its enumerator's name
+/// (`"MCPR_OK"`, `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`),
+/// or `"MCPR_UNKNOWN_STATUS"` for a value this version of the library does
+/// not define (above `MCPR_STATUS_MAX`, or negative). Never NULL; never
+/// freed. Takes a plain integer so that any value is defined behaviour
+/// (pass an `mcpr_status`). Safe to call from any thread.
+#[no_mangle]
+pub extern "C" fn mcpr_status_name(status: i32) -> *const std::os::raw::c_char {
+    status_name(status).as_ptr().cast()
+}
+
+/// The NUL-terminated name of `status` (see [`mcpr_status_name`]).
+pub(crate) fn status_name(status: i32) -> &'static [u8] {
+    match status {
+        0 => b"MCPR_OK\0",
+        1 => b"MCPR_INVALID_REQUEST\0",
+        2 => b"MCPR_UNAVAILABLE\0",
+        3 => b"MCPR_INVALID_PLAN\0",
+        4 => b"MCPR_POLICY\0",
+        5 => b"MCPR_READ_FAILED\0",
+        6 => b"MCPR_TIMEOUT\0",
+        7 => b"MCPR_INVALID_CONTENT\0",
+        8 => b"MCPR_BUDGET_EXCEEDED\0",
+        9 => b"MCPR_CANCELED\0",
+        10 => b"MCPR_DEADLINE_EXCEEDED\0",
+        11 => b"MCPR_SIZE\0",
+        12 => b"MCPR_INVALID_CONFIGURATION\0",
+        13 => b"MCPR_INVALID_ARGUMENT\0",
+        14 => b"MCPR_INTERNAL\0",
+        15 => b"MCPR_METHOD_NOT_HANDLED\0",
+        _ => b"MCPR_UNKNOWN_STATUS\0",
+    }
+}
 
 /// A configurable limit (one per row of docs/BEHAVIOUR.md §7; timeouts in
 /// milliseconds). A plain integer so that an unknown value is reported as
@@ -541,6 +587,39 @@ pub extern "C" fn mcpr_version() -> *const c_char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn status_name_names_every_status_and_only_those() {
+        use mcpr_status::*;
+        let all = [
+            MCPR_OK,
+            MCPR_INVALID_REQUEST,
+            MCPR_UNAVAILABLE,
+            MCPR_INVALID_PLAN,
+            MCPR_POLICY,
+            MCPR_READ_FAILED,
+            MCPR_TIMEOUT,
+            MCPR_INVALID_CONTENT,
+            MCPR_BUDGET_EXCEEDED,
+            MCPR_CANCELED,
+            MCPR_DEADLINE_EXCEEDED,
+            MCPR_SIZE,
+            MCPR_INVALID_CONFIGURATION,
+            MCPR_INVALID_ARGUMENT,
+            MCPR_INTERNAL,
+            MCPR_METHOD_NOT_HANDLED,
+        ];
+        assert_eq!(all.len() as u32, MCPR_STATUS_MAX + 1);
+        for (i, s) in all.iter().enumerate() {
+            assert_eq!(*s as i32, i as i32);
+            let name = std::ffi::CStr::from_bytes_with_nul(status_name(*s as i32)).unwrap();
+            assert_eq!(name.to_str().unwrap(), format!("{s:?}"));
+        }
+        for unknown in [MCPR_STATUS_MAX as i32 + 1, 1000, -1, i32::MIN, i32::MAX] {
+            let name = std::ffi::CStr::from_bytes_with_nul(status_name(unknown)).unwrap();
+            assert_eq!(name.to_str().unwrap(), "MCPR_UNKNOWN_STATUS");
+        }
+    }
 
     #[test]
     fn guard_returns_the_per_type_default_on_panic() {

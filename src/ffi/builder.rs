@@ -471,6 +471,82 @@ pub unsafe extern "C" fn mcpr_resources_revision(r: *const mcpr_resources, out: 
     })
 }
 
+/// Writes the registry's 32-byte content revision (as
+/// `mcpr_resources_revision`) to `out`, whose size the caller states:
+/// `MCPR_INVALID_ARGUMENT` (nothing written) when `r` or `out` is NULL or
+/// `out_len` is less than 32. Writes exactly 32 bytes; the rest of a larger
+/// buffer is left untouched.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference when the call is made; `out`
+/// is NULL or valid for `out_len` bytes of writes; `err` is NULL or valid
+/// for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_revision_into(
+    r: *const mcpr_resources,
+    out: *mut u8,
+    out_len: usize,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        // SAFETY: `r` is NULL or live (caller's guarantee).
+        let r = unsafe { mcpr_resources::hold(r) }
+            .ok_or_else(|| Error::argument("registry is NULL"))?;
+        if out.is_null() {
+            return Err(Error::argument("revision buffer is NULL"));
+        }
+        let rev = r.inner.revision();
+        if out_len < rev.len() {
+            return Err(Error::argument("revision buffer is shorter than 32 bytes"));
+        }
+        // SAFETY: `out` is valid for `out_len >= 32` bytes of writes
+        // (caller's guarantee) and cannot overlap the local `rev`.
+        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
+        Ok(())
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
+/// Makes the registry's policy the built-in allow-all policy: every
+/// definition discoverable, every target visible (issues may name its
+/// URI), every visible target readable. No C callbacks are involved (no
+/// callback cost per read). Like `mcpr_builder_set_policy`, it replaces a
+/// previously set policy, whose `release` then runs on this thread before
+/// this returns; a later `mcpr_builder_set_policy` replaces it in turn.
+/// For servers whose every resource is public to every caller.
+///
+/// # Safety
+/// `b` is NULL or a live builder; `err` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
+    b: *mut mcpr_builder,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let mut replaced = None;
+        let set = |builder: &mut ResourcesBuilder| {
+            builder.set_policy(Arc::new(crate::policy::AllowAll));
+            // SAFETY: `with_builder` only calls this when `b` is a live
+            // builder (caller's guarantee).
+            if let Some(handle) = unsafe { b.as_ref() } {
+                replaced = handle
+                    .policy
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .take();
+            }
+            Ok(())
+        };
+        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
+        let result = unsafe { with_builder(b, set) };
+        drop(replaced);
+        result
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    unsafe { guard_status(err, body) }
+}
+
 #[cfg(test)]
 mod tests {
     //! The registry's lifetime across threads, through the C ABI (the C

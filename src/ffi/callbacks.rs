@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use super::boundary::{
     guard, guard_status, mcpr_cb_result, mcpr_error, mcpr_status, mcpr_str, Error, MCPR_CB_FAILED,
-    MCPR_CB_OK, MCPR_CB_UNAVAILABLE,
+    MCPR_CB_INVALID_CONTENT, MCPR_CB_OK, MCPR_CB_UNAVAILABLE,
 };
 use super::complete::{mcpr_completion_builder, mcpr_completion_request};
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
@@ -15,7 +15,7 @@ use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
-use crate::scope::CallContext;
+use crate::scope::{CallContext, CallPhase};
 
 /// The host's `void *user_data` (or `request_data`).
 ///
@@ -34,7 +34,14 @@ unsafe impl Send for HostPtr {}
 unsafe impl Sync for HostPtr {}
 
 /// A visibility decision written by the `visibility` policy callback.
-/// The library pre-fills `{false, false}` (hidden) before the call.
+///
+/// The callback must write `visible` (true or false) before returning
+/// `MCPR_CB_OK`; `disclose_issue_uri` is pre-filled with false. On entry
+/// `visible` holds a sentinel byte that is neither true nor false (do not
+/// read it): a callback that returns `MCPR_CB_OK` without writing `visible`
+/// fails the call with `MCPR_POLICY` (private cause "visibility callback
+/// returned OK without deciding"), instead of silently hiding the target
+/// from reads while listings still show its definition.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct mcpr_visibility {
@@ -229,7 +236,9 @@ pub struct mcpr_policy_callbacks {
         ) -> mcpr_cb_result,
     >,
     /// Is this target visible, and may issues name its URI? Write the
-    /// decision to `out` (pre-filled with hidden).
+    /// decision to `out`: `visible` must be written (true or false) before
+    /// returning `MCPR_CB_OK`, otherwise the call fails with `MCPR_POLICY`
+    /// (see `mcpr_visibility`); `disclose_issue_uri` is pre-filled false.
     pub visibility: Option<
         unsafe extern "C-unwind" fn(
             ud: *mut c_void,
@@ -411,6 +420,11 @@ impl mcpr_call {
         self.failure(rc)
     }
 
+    /// The private cause set with `mcpr_call_set_cause`, if any.
+    fn take_cause(&self) -> Option<String> {
+        self.cause.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
     #[cold]
     fn failure(&self, rc: mcpr_cb_result) -> Result<(), CallbackError> {
         match rc {
@@ -418,12 +432,20 @@ impl mcpr_call {
             MCPR_CB_UNAVAILABLE => Err(CallbackError::Unavailable),
             MCPR_CB_FAILED => {
                 let cause = self
-                    .cause
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .take()
+                    .take_cause()
                     .unwrap_or_else(|| "callback returned MCPR_CB_FAILED".to_string());
                 Err(CallbackError::Failed(Box::new(CauseText(cause))))
+            }
+            MCPR_CB_INVALID_CONTENT => {
+                // A body reader's `invalid_content`; every other caller
+                // turns any `Failed` into its own failure kind.
+                let cause = self
+                    .take_cause()
+                    .unwrap_or_else(|| "callback returned MCPR_CB_INVALID_CONTENT".to_string());
+                Err(CallbackError::Failed(Box::new(Failure::with_message(
+                    FailureKind::InvalidContent,
+                    cause,
+                ))))
             }
             other => Err(CallbackError::Failed(Box::new(CauseText(format!(
                 "callback returned the unknown result {other}"
@@ -431,6 +453,11 @@ impl mcpr_call {
         }
     }
 }
+
+/// The byte `mcpr_visibility.visible` holds before the callback runs:
+/// neither `false` (0) nor `true` (1), so a callback that did not write it
+/// is told apart from one that decided.
+const VISIBILITY_UNDECIDED: u8 = 0xA5;
 
 pub(super) fn definition_ptr(d: &ResourceDefinition) -> *const mcpr_definition {
     (d as *const ResourceDefinition).cast()
@@ -511,8 +538,9 @@ impl ResourcePolicy for CPolicy {
         let c = mcpr_call::new(call);
         // Two bytes laid out like `mcpr_visibility` (two `bool`s, align 1),
         // read back as integers so that any byte the callback stores is
-        // defined behaviour.
-        let mut raw = [0u8; 2];
+        // defined behaviour. `visible` starts as a sentinel that no
+        // `bool` store writes, so "OK without deciding" is detectable.
+        let mut raw = [VISIBILITY_UNDECIDED, 0u8];
         // SAFETY: the host supplied this callback for `ud`; `raw` has the
         // size and alignment of `mcpr_visibility` and every pointer passed
         // is valid for the duration of the call.
@@ -525,6 +553,11 @@ impl ResourcePolicy for CPolicy {
             )
         };
         c.outcome(rc)?;
+        if raw[0] == VISIBILITY_UNDECIDED {
+            return Err(CallbackError::Failed(Box::new(CauseText(
+                "visibility callback returned OK without deciding".to_string(),
+            ))));
+        }
         Ok(Visibility {
             visible: raw[0] != 0,
             disclose_issue_uri: raw[1] != 0,
@@ -724,12 +757,62 @@ pub unsafe extern "C" fn mcpr_call_max_bytes(c: *const mcpr_call) -> u64 {
     })
 }
 
+/// Which step of which call a callback serves (`mcpr_call_phase`). A plain
+/// integer: later versions may add values, so treat unknown ones like
+/// `MCPR_PHASE_UNKNOWN`.
+pub type mcpr_phase = u32;
+/// NULL call context (or a phase this header does not name).
+pub const MCPR_PHASE_UNKNOWN: mcpr_phase = 0;
+/// A read's first authorization (policy `discover`, `visibility`, `read`
+/// before any body is read).
+pub const MCPR_PHASE_FIRST_CHECK: mcpr_phase = 1;
+/// A read's final authorization after the body reads (the same policy
+/// callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
+pub const MCPR_PHASE_RECHECK: mcpr_phase = 2;
+/// A binding's `resolve`.
+pub const MCPR_PHASE_RESOLVE: mcpr_phase = 3;
+/// A binding's body `read`.
+pub const MCPR_PHASE_BODY_READ: mcpr_phase = 4;
+/// Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
+pub const MCPR_PHASE_LISTING: mcpr_phase = 5;
+/// Policy `discover` and a template's `complete` during `mcpr_complete`.
+pub const MCPR_PHASE_COMPLETION: mcpr_phase = 6;
+
+/// The C value of a phase.
+fn phase_value(p: CallPhase) -> mcpr_phase {
+    match p {
+        CallPhase::FirstCheck => MCPR_PHASE_FIRST_CHECK,
+        CallPhase::Recheck => MCPR_PHASE_RECHECK,
+        CallPhase::Resolve => MCPR_PHASE_RESOLVE,
+        CallPhase::BodyRead => MCPR_PHASE_BODY_READ,
+        CallPhase::Listing => MCPR_PHASE_LISTING,
+        CallPhase::Completion => MCPR_PHASE_COMPLETION,
+    }
+}
+
+/// Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
+/// or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read
+/// asks the policy once before and once after its body reads),
+/// `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
+/// `MCPR_PHASE_COMPLETION`; `MCPR_PHASE_UNKNOWN` for NULL. The same
+/// whether the call runs inline or on an executor.
+///
+/// # Safety
+/// `c` is NULL or the call context of a callback that has not returned.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_phase(c: *const mcpr_call) -> mcpr_phase {
+    guard(|| {
+        // SAFETY: forwarded to the caller's guarantee.
+        unsafe { call_ref(c) }.map_or(MCPR_PHASE_UNKNOWN, |(_, ctx)| phase_value(ctx.phase()))
+    })
+}
+
 /// Longest private cause kept, in bytes (longer causes are cut at a
 /// character boundary).
 const MAX_CAUSE_BYTES: usize = 4096;
 
 /// Sets the private cause reported when this callback returns
-/// `MCPR_CB_FAILED` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
+/// `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
 /// later call replaces it). The cause reaches the host only, through
 /// `mcpr_error_cause` of a whole-call failure; item issues never expose it.
 /// Ignored for NULL `c` or a `(NULL, n > 0)` message.
@@ -1214,4 +1297,136 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The C callback adapters' reading of what a callback returned and
+    //! wrote (the C suite's `test_usability.c` covers the same rules end to
+    //! end).
+
+    use super::*;
+    use std::time::Duration;
+
+    unsafe extern "C-unwind" fn discover_ok(
+        _: *mut c_void,
+        _: *const mcpr_call,
+        _: *const mcpr_definition,
+    ) -> mcpr_cb_result {
+        MCPR_CB_OK
+    }
+    unsafe extern "C-unwind" fn permit_ok(
+        _: *mut c_void,
+        _: *const mcpr_call,
+        _: *const mcpr_target,
+    ) -> mcpr_cb_result {
+        MCPR_CB_OK
+    }
+    /// Writes `visible` as told by `ud` (NULL: writes nothing; the phase is
+    /// checked too).
+    unsafe extern "C-unwind" fn visibility_as_told(
+        ud: *mut c_void,
+        call: *const mcpr_call,
+        _: *const mcpr_target,
+        out: *mut mcpr_visibility,
+    ) -> mcpr_cb_result {
+        // SAFETY: `call` is the live view of this call.
+        assert_eq!(unsafe { mcpr_call_phase(call) }, MCPR_PHASE_RECHECK);
+        // SAFETY: `ud` is NULL or points at a `bool` of the test.
+        if let Some(v) = unsafe { ud.cast::<bool>().as_ref() } {
+            // SAFETY: `out` is valid for writes during the call.
+            unsafe { (*out).visible = *v };
+        }
+        MCPR_CB_OK
+    }
+
+    fn policy(ud: *mut c_void) -> CPolicy {
+        CPolicy::new(&mcpr_policy_callbacks {
+            user_data: ud,
+            discover: Some(discover_ok),
+            visibility: Some(visibility_as_told),
+            read: Some(permit_ok),
+            release: None,
+        })
+        .unwrap()
+    }
+
+    fn recheck_call() -> CallContext {
+        crate::scope::RequestScope::start(Duration::from_secs(10), None, None, None)
+            .call_in(CallPhase::Recheck)
+    }
+
+    #[test]
+    fn visibility_ok_without_writing_visible_is_a_failure_not_hidden() {
+        let target = ResourceTarget::new("x://a", "", None).unwrap();
+        let p = policy(std::ptr::null_mut());
+        let r = ResourcePolicy::visibility(&p, &recheck_call(), &target);
+        let Err(CallbackError::Failed(cause)) = r else {
+            panic!("expected a failure, got {:?}", r.map(|v| v.visible));
+        };
+        assert!(cause
+            .to_string()
+            .contains("visibility callback returned OK without deciding"));
+    }
+
+    #[test]
+    fn visibility_written_false_is_hidden_and_true_is_visible() {
+        let target = ResourceTarget::new("x://a", "", None).unwrap();
+        for want in [false, true] {
+            let mut v = want;
+            let p = policy((&mut v as *mut bool).cast());
+            let got = ResourcePolicy::visibility(&p, &recheck_call(), &target).unwrap();
+            assert_eq!(got.visible, want);
+            assert!(!got.disclose_issue_uri);
+        }
+    }
+
+    #[test]
+    fn cb_invalid_content_is_an_invalid_content_failure_with_the_cause() {
+        let call = CallContext::detached(Duration::from_secs(10));
+        let c = mcpr_call::new(&call);
+        let Err(CallbackError::Failed(e)) = c.outcome(MCPR_CB_INVALID_CONTENT) else {
+            panic!("expected a failure");
+        };
+        let f = e.downcast_ref::<Failure>().expect("a Failure");
+        assert_eq!(f.kind(), FailureKind::InvalidContent);
+        // SAFETY: `c` is live; the message is a valid string.
+        unsafe { mcpr_call_set_cause(&c, mcpr_str::from_str("BAD-BYTES")) };
+        let Err(CallbackError::Failed(e)) = c.outcome(MCPR_CB_INVALID_CONTENT) else {
+            panic!("expected a failure");
+        };
+        assert!(e.to_string().contains("BAD-BYTES"));
+        // Other unknown values stay plain failures.
+        let Err(CallbackError::Failed(e)) = c.outcome(4) else {
+            panic!("expected a failure");
+        };
+        assert!(e.downcast_ref::<Failure>().is_none());
+    }
+
+    #[test]
+    fn call_phase_maps_every_phase_and_null() {
+        // SAFETY: NULL is accepted.
+        assert_eq!(
+            unsafe { mcpr_call_phase(std::ptr::null()) },
+            MCPR_PHASE_UNKNOWN
+        );
+        let scope = crate::scope::RequestScope::start(Duration::from_secs(10), None, None, None);
+        for (phase, want) in [
+            (CallPhase::FirstCheck, MCPR_PHASE_FIRST_CHECK),
+            (CallPhase::Recheck, MCPR_PHASE_RECHECK),
+            (CallPhase::Resolve, MCPR_PHASE_RESOLVE),
+            (CallPhase::BodyRead, MCPR_PHASE_BODY_READ),
+            (CallPhase::Listing, MCPR_PHASE_LISTING),
+            (CallPhase::Completion, MCPR_PHASE_COMPLETION),
+        ] {
+            let ctx = scope.call_in(phase);
+            let c = mcpr_call::new(&ctx);
+            // SAFETY: `c` is live.
+            assert_eq!(unsafe { mcpr_call_phase(&c) }, want);
+        }
+        let body = scope.item_call(scope.deadline(), 1);
+        let c = mcpr_call::new(&body);
+        // SAFETY: `c` is live.
+        assert_eq!(unsafe { mcpr_call_phase(&c) }, MCPR_PHASE_BODY_READ);
+    }
 }

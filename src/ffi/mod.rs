@@ -26,17 +26,20 @@ mod request;
 mod run;
 
 pub use boundary::{
-    mcpr_cb_result, mcpr_error, mcpr_limit, mcpr_status, mcpr_str, MCPR_CB_FAILED, MCPR_CB_OK,
-    MCPR_CB_UNAVAILABLE, MCPR_LIMIT_DEFAULT_PAGE_SIZE, MCPR_LIMIT_ITEM_TIMEOUT_MS,
-    MCPR_LIMIT_MAX_ENCODED_BYTES, MCPR_LIMIT_MAX_ISSUES, MCPR_LIMIT_MAX_ITEMS,
-    MCPR_LIMIT_MAX_ITEM_BYTES, MCPR_LIMIT_MAX_PAGE_BYTES, MCPR_LIMIT_MAX_PAGE_SIZE,
-    MCPR_LIMIT_MAX_PAYLOAD_BYTES, MCPR_LIMIT_MAX_PLAN_TARGETS, MCPR_LIMIT_MAX_URI_BYTES,
-    MCPR_LIMIT_READ_TIMEOUT_MS, MCPR_LIMIT_REPORT_ENCODED_BYTES, MCPR_LIMIT_REPORT_PAYLOAD_BYTES,
+    mcpr_cb_result, mcpr_error, mcpr_limit, mcpr_status, mcpr_str, MCPR_CB_FAILED,
+    MCPR_CB_INVALID_CONTENT, MCPR_CB_OK, MCPR_CB_UNAVAILABLE, MCPR_LIMIT_DEFAULT_PAGE_SIZE,
+    MCPR_LIMIT_ITEM_TIMEOUT_MS, MCPR_LIMIT_MAX_ENCODED_BYTES, MCPR_LIMIT_MAX_ISSUES,
+    MCPR_LIMIT_MAX_ITEMS, MCPR_LIMIT_MAX_ITEM_BYTES, MCPR_LIMIT_MAX_PAGE_BYTES,
+    MCPR_LIMIT_MAX_PAGE_SIZE, MCPR_LIMIT_MAX_PAYLOAD_BYTES, MCPR_LIMIT_MAX_PLAN_TARGETS,
+    MCPR_LIMIT_MAX_URI_BYTES, MCPR_LIMIT_READ_TIMEOUT_MS, MCPR_LIMIT_REPORT_ENCODED_BYTES,
+    MCPR_LIMIT_REPORT_PAYLOAD_BYTES, MCPR_STATUS_MAX,
 };
 pub use builder::{mcpr_builder, mcpr_resources};
 pub use callbacks::{
     mcpr_binding_callbacks, mcpr_call, mcpr_definition, mcpr_match, mcpr_payload_builder,
-    mcpr_plan_builder, mcpr_policy_callbacks, mcpr_target, mcpr_visibility,
+    mcpr_phase, mcpr_plan_builder, mcpr_policy_callbacks, mcpr_target, mcpr_visibility,
+    MCPR_PHASE_BODY_READ, MCPR_PHASE_COMPLETION, MCPR_PHASE_FIRST_CHECK, MCPR_PHASE_LISTING,
+    MCPR_PHASE_RECHECK, MCPR_PHASE_RESOLVE, MCPR_PHASE_UNKNOWN,
 };
 pub use complete::{
     mcpr_complete_argument, mcpr_complete_params, mcpr_completion, mcpr_completion_builder,

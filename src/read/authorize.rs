@@ -13,7 +13,7 @@ use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::report::IssueCode;
-use crate::scope::RequestScope;
+use crate::scope::{CallPhase, RequestScope};
 
 use super::{ItemState, Outcome};
 
@@ -98,8 +98,9 @@ pub(crate) fn discover(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     definition: &ResourceDefinition,
+    phase: CallPhase,
 ) -> Result<(), Failure> {
-    let r = guarded(|| policy.discover(&scope.call(), definition));
+    let r = guarded(|| policy.discover(&scope.call_in(phase), definition));
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(()),
@@ -113,8 +114,9 @@ pub(super) fn visibility(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
+    phase: CallPhase,
 ) -> Result<Visibility, Failure> {
-    let r = guarded(|| policy.visibility(&scope.call(), target));
+    let r = guarded(|| policy.visibility(&scope.call_in(phase), target));
     settle(scope, r.is_err())?;
     r.map_err(|e| policy_failure(e, "visibility"))
 }
@@ -124,8 +126,9 @@ pub(super) fn permitted(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
+    phase: CallPhase,
 ) -> Result<bool, Failure> {
-    let r = guarded(|| policy.read(&scope.call(), target));
+    let r = guarded(|| policy.read(&scope.call_in(phase), target));
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(true),
@@ -142,7 +145,7 @@ pub(super) fn resolve(
     matched: &ResourceMatch,
     limits: &Limits,
 ) -> Result<ResourceReadPlan, Failure> {
-    let r = guarded(|| handler.resolve(&scope.call(), matched));
+    let r = guarded(|| handler.resolve(&scope.call_in(CallPhase::Resolve), matched));
     settle(scope, r.is_err())?;
     let plan = match r {
         Ok(plan) => plan,
@@ -186,11 +189,12 @@ pub(super) fn requested(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
+    phase: CallPhase,
 ) -> Result<(), Failure> {
-    if !visibility(policy, scope, target)?.visible {
+    if !visibility(policy, scope, target, phase)?.visible {
         return Err(denied("requested target visibility"));
     }
-    if !permitted(policy, scope, target)? {
+    if !permitted(policy, scope, target, phase)? {
         return Err(denied("requested target read permission"));
     }
     Ok(())
@@ -209,10 +213,10 @@ pub(super) fn items(
         if i % 8 == 7 {
             check_scope(scope)?;
         }
-        let vis = visibility(policy, scope, t)?;
+        let vis = visibility(policy, scope, t, CallPhase::FirstCheck)?;
         let outcome = if !vis.visible {
             Outcome::Hidden
-        } else if permitted(policy, scope, t)? {
+        } else if permitted(policy, scope, t, CallPhase::FirstCheck)? {
             Outcome::Pending
         } else {
             Outcome::Issue(

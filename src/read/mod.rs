@@ -27,7 +27,7 @@ use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
 use crate::registry::{Resources, Selection};
 use crate::report::{Issue, IssueCode};
-use crate::scope::{CancelToken, RequestData, RequestScope};
+use crate::scope::{CallPhase, CancelToken, RequestData, RequestScope};
 use crate::sizing::ItemSpans;
 
 /// Per-call options of a read.
@@ -278,11 +278,11 @@ impl Resources {
         let definition = selection.binding.definition().as_ref();
         let handler = selection.binding.handler();
 
-        authorize::discover(policy, &scope, definition)?;
+        authorize::discover(policy, &scope, definition, CallPhase::FirstCheck)?;
         let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits)?;
         authorize::check_scope(&scope)?;
         let (requested, targets) = plan.into_parts();
-        authorize::requested(policy, &scope, &requested)?;
+        authorize::requested(policy, &scope, &requested, CallPhase::FirstCheck)?;
         let mut states = authorize::items(policy, &scope, &targets)?;
 
         admit::read_bodies(handler, &scope, &targets, &mut states, limits)?;

@@ -32,7 +32,7 @@ use crate::plan::{ResourceMatch, ResourceTarget};
 use crate::policy::ResourcePolicy;
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::report::IssueCode;
-use crate::scope::RequestScope;
+use crate::scope::{CallPhase, RequestScope};
 
 use super::admit::{self, Budget};
 use super::assemble::{self, Shape};
@@ -193,11 +193,11 @@ impl ReadTask {
         let scope = &self.scope;
         (|| {
             check_scope(scope)?;
-            authorize::discover(policy, scope, &self.definition)?;
+            authorize::discover(policy, scope, &self.definition, CallPhase::FirstCheck)?;
             let plan = authorize::resolve(self.handler.as_ref(), scope, &matched, &self.limits)?;
             check_scope(scope)?;
             let (requested, targets) = plan.into_parts();
-            authorize::requested(policy, scope, &requested)?;
+            authorize::requested(policy, scope, &requested, CallPhase::FirstCheck)?;
             let states = authorize::items(policy, scope, &targets)?;
             // Only the first job plans, once.
             let _ = self.targets.set(targets);

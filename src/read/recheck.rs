@@ -14,7 +14,7 @@ use crate::plan::ResourceTarget;
 use crate::policy::ResourcePolicy;
 use crate::registry::ResourceDefinition;
 use crate::report::IssueCode;
-use crate::scope::RequestScope;
+use crate::scope::{CallPhase, RequestScope};
 
 use super::authorize::{check_scope, discover, permitted, requested, visibility};
 use super::{ItemState, Outcome};
@@ -27,19 +27,20 @@ pub(super) fn recheck(
     targets: &[ResourceTarget],
     states: &mut [ItemState],
 ) -> Result<(), Failure> {
-    discover(policy, scope, definition)?;
-    requested(policy, scope, requested_target)?;
+    let phase = CallPhase::Recheck;
+    discover(policy, scope, definition, phase)?;
+    requested(policy, scope, requested_target, phase)?;
     for (i, (t, state)) in targets.iter().zip(states.iter_mut()).enumerate() {
         if i % 8 == 7 {
             check_scope(scope)?;
         }
-        let vis = visibility(policy, scope, t)?;
+        let vis = visibility(policy, scope, t, phase)?;
         state.final_visibility = vis;
         if !vis.visible {
             state.outcome = Outcome::Hidden;
             continue;
         }
-        let allowed = permitted(policy, scope, t)?;
+        let allowed = permitted(policy, scope, t, phase)?;
         if !state.first_visible {
             state.outcome = Outcome::Issue(
                 IssueCode::Unavailable,
