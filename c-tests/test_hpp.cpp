@@ -272,8 +272,8 @@ TEST(Hpp, AVisibilityLambdaThatDecidesNothingNeverShowsTheTarget) {
     p.visibility = [](const mcpr::Call &, const mcpr::Target &, mcpr::Visibility &) { return mcpr::Result::ok; };
     mcpr::Resources r = docs_registry(std::move(p));
     mcpr::Error e = error_of([&] { r.read("doc://a"); });
-    // hidden (not found) or, where the library requires a decision, a policy failure
-    EXPECT_TRUE(e.status() == MCPR_UNAVAILABLE || e.status() == MCPR_POLICY) << e.status();
+    EXPECT_EQ(e.status(), MCPR_POLICY);
+    EXPECT_TRUE(contains(e.cause(), "without deciding")) << e.cause();
 }
 
 TEST(Hpp, AnEmptyPolicyFailsClosed) {
@@ -366,6 +366,33 @@ TEST(Hpp, PayloadBuilderSetsBlobMetaAndCacheHints) {
     mcpr::Bundle bundle = r.read("doc://bin");
     EXPECT_TRUE(contains(bundle.json(), R"("blob":"AAEC/w==","_meta":{"k":"v"})")) << bundle.json();
     EXPECT_TRUE(contains(bundle.json(), R"("ttlMs":5000,"cacheScope":"public")")) << bundle.json();
+}
+
+TEST(Hpp, AReaderReturningInvalidContentMakesAnInvalidContentItemAndSeesItsPhase) {
+    mcpr::Binding bind;
+    bind.resolve = [](const mcpr::Call &call, const mcpr::Match &m, mcpr::PlanBuilder &plan) {
+        EXPECT_EQ(call.phase(), static_cast<mcpr_phase>(MCPR_PHASE_RESOLVE));
+        plan.set_requested(m.uri());
+        plan.add_item("item://good");
+        plan.add_item("item://bad");
+        return mcpr::Result::ok;
+    };
+    bind.read = [](const mcpr::Call &call, const mcpr::Target &t, mcpr::PayloadBuilder &out) {
+        EXPECT_EQ(call.phase(), static_cast<mcpr_phase>(MCPR_PHASE_BODY_READ));
+        if (t.uri() == "item://bad") return mcpr::Result::invalid_content;
+        out.set_text("text/plain", "good");
+        return mcpr::Result::ok;
+    };
+    mcpr::Builder b;
+    b.set_policy(mcpr::Policy::allow_all()).add(R"({"uri":"doc://pair","name":"p"})", std::move(bind));
+    mcpr::Bundle bundle = b.build().read("doc://pair");
+    EXPECT_TRUE(bundle.is_partial());
+    EXPECT_TRUE(contains(bundle.json(), R"("code":"invalid_content")")) << bundle.json();
+}
+
+TEST(Hpp, StatusNamesAreTheEnumeratorNames) {
+    EXPECT_EQ(mcpr::status_name(MCPR_OK), "MCPR_OK");
+    EXPECT_EQ(mcpr::status_name(MCPR_METHOD_NOT_HANDLED), "MCPR_METHOD_NOT_HANDLED");
 }
 
 TEST(Hpp, ARefusedPayloadSetterThrowsInsideTheReaderAndFailsTheItem) {

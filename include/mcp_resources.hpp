@@ -61,6 +61,12 @@ inline std::string_view to_view(mcpr_str s) noexcept {
 
 // ------------------------------------------------------------------ errors
 
+/// The enumerator's name of a status ("MCPR_OK", ...; "MCPR_UNKNOWN_STATUS"
+/// for a value this library does not define). Static text.
+inline std::string_view status_name(mcpr_status s) noexcept {
+    return mcpr_status_name(static_cast<std::int32_t>(s));
+}
+
 /// A failed library call. what() is the safe message (may be sent to a
 /// client); cause() is private (log it, never send it).
 class Error : public std::runtime_error {
@@ -107,8 +113,7 @@ struct ErrorFree {
     std::unique_ptr<mcpr_error, ErrorFree> e(raw);
     if (!e) {
         std::int32_t code = status == MCPR_METHOD_NOT_HANDLED ? METHOD_NOT_FOUND : INTERNAL_ERROR;
-        throw Error(status, "mcp-resources error (status " + std::to_string(static_cast<int>(status)) + ")",
-                    std::string(), code, std::string());
+        throw Error(status, std::string(status_name(status)), std::string(), code, std::string());
     }
     throw Error(mcpr_error_status(e.get()), std::string(to_view(mcpr_error_message(e.get()))),
                 std::string(to_view(mcpr_error_cause(e.get()))), mcpr_error_jsonrpc_code(e.get()),
@@ -271,7 +276,15 @@ private:
 /// What a callback returns (MCPR_CB_OK / _UNAVAILABLE / _FAILED). To fail
 /// with a cause, throw (the what() becomes the private cause) or call
 /// Call::set_cause and return Result::failed.
-enum class Result : mcpr_cb_result { ok = MCPR_CB_OK, unavailable = MCPR_CB_UNAVAILABLE, failed = MCPR_CB_FAILED };
+/// Result::invalid_content (MCPR_CB_INVALID_CONTENT) from a body reader
+/// makes the item an `invalid_content` issue; elsewhere it fails like
+/// Result::failed.
+enum class Result : mcpr_cb_result {
+    ok = MCPR_CB_OK,
+    unavailable = MCPR_CB_UNAVAILABLE,
+    failed = MCPR_CB_FAILED,
+    invalid_content = MCPR_CB_INVALID_CONTENT
+};
 
 /// The call a callback runs for (borrowed mcpr_call).
 class Call {
@@ -287,6 +300,8 @@ public:
     }
     /// The options' request_data.
     void *request_data() const noexcept { return mcpr_call_request_data(c_); }
+    /// Which step of which call this callback serves (MCPR_PHASE_*).
+    mcpr_phase phase() const noexcept { return mcpr_call_phase(c_); }
     /// The item byte limit (a hint for body readers).
     std::uint64_t max_bytes() const noexcept { return mcpr_call_max_bytes(c_); }
     /// Sets the private cause reported if the callback fails.
