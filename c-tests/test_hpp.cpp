@@ -442,6 +442,30 @@ TEST(Hpp, ListPaginationFollowsNextCursorsToTheEnd) {
     EXPECT_TRUE(templates.next_cursor().empty());
 }
 
+TEST(Hpp, ACursorExpiresByTheRegistrysClockAndAKeyMakesReplicasAgree) {
+    static std::atomic<std::uint64_t> now{1700000000000ULL};
+    auto clock = [](void *) -> std::uint64_t { return now.load(); };
+    auto make = [&] {
+        mcpr::Builder b;
+        b.set_policy(mcpr::Policy::allow_all()).set_clock(clock, nullptr).set_cursor_key(std::string(32, '\x07'));
+        for (const char *u : {"doc://a", "doc://b", "doc://c"})
+            b.add(std::string(R"({"uri":")") + u + R"(","name":"n"})", text_binding());
+        return b.build();
+    };
+    mcpr::Resources r = make(), replica = make();
+    mcpr::ListOptions o{"tenant"};
+    o.page_size = 1;
+    std::string cursor(r.list(o).next_cursor());
+    ASSERT_FALSE(cursor.empty());
+    o.cursor = cursor;
+    EXPECT_TRUE(contains(replica.list(o).json(), "doc://b"));
+    now += 11ULL * 60 * 1000;  // past the ten-minute lifetime
+    mcpr::Error e = error_of([&] { r.list(o); });
+    EXPECT_EQ(e.status(), MCPR_INVALID_REQUEST);
+    EXPECT_EQ(e.jsonrpc_code(), -32602);
+    EXPECT_EQ(error_of([&] { mcpr::Builder().set_cursor_key("short"); }).status(), MCPR_INVALID_CONFIGURATION);
+}
+
 // ---------------------------------------------------------------- one call
 
 TEST(Hpp, TheOneCallRequestServesReadAndListAndThrowsForOtherMethods) {

@@ -781,6 +781,15 @@ public:
         return *this;
     }
 
+    /// The registry's clock for cursor issue and expiry times (Unix
+    /// milliseconds); without it, the system clock. A plain C function:
+    /// `ud` is handed back and never freed, so it must outlive the registry
+    /// and every call on it. Throws mcpr::Error.
+    Builder &set_clock(std::uint64_t (*now_unix_ms)(void *ud), void *ud) {
+        detail::check([&](mcpr_error **e) { return mcpr_builder_set_clock(b_.get(), now_unix_ms, ud, e); });
+        return *this;
+    }
+
     /// Registry-wide cache hints. Throws mcpr::Error.
     Builder &set_cache_hints(std::chrono::milliseconds ttl, bool policy_caller_independent) {
         std::uint64_t ms = detail::to_ms(ttl);
