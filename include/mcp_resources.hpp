@@ -90,7 +90,9 @@ public:
     /// The JSON-RPC error code to answer with.
     std::int32_t jsonrpc_code() const noexcept { return code_; }
     /// The complete JSON-RPC `error` object (mcpr_error_jsonrpc_json);
-    /// empty only when the library could not make an error object.
+    /// empty for the few errors the wrapper raises itself (a negative
+    /// timeout, a binding without `read`) and when the library could not
+    /// make an error object.
     const std::string &jsonrpc_json() const noexcept { return json_; }
 
 private:
