@@ -1686,10 +1686,12 @@ void mcpr_completion_free(mcpr_completion *c);
 
 /**
  * Whether some binding of the registry has a `complete` callback: declare
- * the MCP `completions` capability only then. False for NULL.
+ * the MCP `completions` capability only then. False for NULL. The call
+ * holds its own registry reference from entry to return, as `mcpr_read`
+ * does.
  *
  * # Safety
- * `r` is NULL or a live registry reference.
+ * `r` is NULL or a live registry reference when the call is made.
  */
 bool mcpr_resources_completes(const mcpr_resources *r);
 

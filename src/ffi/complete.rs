@@ -472,14 +472,16 @@ pub unsafe extern "C" fn mcpr_completion_free(c: *mut mcpr_completion) {
 }
 
 /// Whether some binding of the registry has a `complete` callback: declare
-/// the MCP `completions` capability only then. False for NULL.
+/// the MCP `completions` capability only then. False for NULL. The call
+/// holds its own registry reference from entry to return, as `mcpr_read`
+/// does.
 ///
 /// # Safety
-/// `r` is NULL or a live registry reference.
+/// `r` is NULL or a live registry reference when the call is made.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_completes(r: *const mcpr_resources) -> bool {
     guard(|| {
         // SAFETY: `r` is NULL or live (caller's guarantee).
-        unsafe { r.as_ref() }.is_some_and(|r| r.inner.completes())
+        unsafe { mcpr_resources::hold(r) }.is_some_and(|r| r.inner.completes())
     })
 }
