@@ -30,19 +30,17 @@
 //!
 //! A template binding without a completer answers an empty completion
 //! (after steps 1 to 3). The result carries no cache fields; `resultType`
-//! only on MCP 2026-07-28 (see [`CompleteOptions::revision`]).
+//! only on MCP 2026-07-28 (see [`CompleteOptions`]).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
-use crate::executor::Executor;
 use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
-use crate::read::{discover, guarded, settle, CallbackFailure};
+use crate::read::{discover, guarded, settle, CallbackFailure, ReadOptions};
 use crate::registry::{ResourceBinding, ResourceDefinition, Resources};
-use crate::scope::{CallContext, CancelToken, RequestData, RequestScope};
+use crate::scope::{CallContext, RequestScope};
 use crate::sizing::{json_str_len, write_json_str};
 use crate::template::{decode_capture, CaptureError, Template};
 
@@ -486,41 +484,13 @@ impl CompleteParams {
     }
 }
 
-/// Per-call options of a completion.
-#[derive(Clone)]
-pub struct CompleteOptions {
-    /// The caller's deadline, relative to the call's start (`None` = only
-    /// `read_timeout`).
-    pub timeout: Option<Duration>,
-    /// The caller's cancellation token.
-    pub cancel: Option<CancelToken>,
-    /// Opaque data handed to every callback.
-    pub request_data: Option<RequestData>,
-    /// Worker pool running the call's callbacks (`discover` and the
-    /// completer) as one job, as for reads and listings (`None` = inline on
-    /// the calling thread: the deadline then only takes effect between
-    /// callbacks and through callbacks that honour cancellation). With an
-    /// executor the call returns by its deadline whatever the callbacks
-    /// do; a callback still running then is abandoned (its late result is
-    /// discarded; the binding and policy stay alive until it returns).
-    pub executor: Option<Executor>,
-    /// The protocol revision the result is shaped for (default: the
-    /// newest): `"resultType":"complete"` on 2026-07-28 and later, nothing
-    /// before. Completion results never carry cache fields.
-    pub revision: ProtocolRevision,
-}
-
-impl Default for CompleteOptions {
-    fn default() -> Self {
-        CompleteOptions {
-            timeout: None,
-            cancel: None,
-            request_data: None,
-            executor: None,
-            revision: ProtocolRevision::LATEST,
-        }
-    }
-}
+/// Per-call options of a completion: the same as a read's (the C ABI's
+/// `mcpr_complete` takes `mcpr_read_options` too). The executor runs the
+/// call's callbacks (`discover` and the completer) as one job, so that the
+/// call returns by its deadline whatever they do; the revision decides
+/// `"resultType":"complete"` (2026-07-28 on). Completion results never
+/// carry cache fields.
+pub type CompleteOptions = ReadOptions;
 
 /// The result of a completion: the MCP `CompleteResult` JSON and the
 /// values in it.

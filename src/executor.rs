@@ -1072,9 +1072,10 @@ mod tests {
         })
         .unwrap();
         let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
-        hang(&ex, &release_rx, 30); // replaced: one hung, one healthy
-                                    // The healthy worker runs a job that hangs; a second job queues
-                                    // behind it with a long deadline.
+        // One worker hung and replaced: one hung, one healthy.
+        hang(&ex, &release_rx, 30);
+        // The healthy worker runs a job that hangs; a second job queues
+        // behind it with a long deadline.
         let (started_tx, started_rx) = crossbeam_channel::bounded::<()>(1);
         let rx = release_rx.clone();
         let ex2 = ex.clone();

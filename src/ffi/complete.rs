@@ -8,9 +8,9 @@ use super::boundary::{
 };
 use super::builder::mcpr_resources;
 use super::callbacks::{definition_ptr, mcpr_definition};
-use super::run::{cancel_of, mcpr_read_options, request_data, resources, revision_of, timeout};
+use super::run::{mcpr_read_options, read_options_of, resources};
 use crate::completion::{
-    not_found, CompleteOptions, CompleteParams, CompletionRequest, CompletionResult, CompletionSink,
+    not_found, CompleteParams, CompletionRequest, CompletionResult, CompletionSink,
 };
 use crate::error::{Failure, FailureKind};
 
@@ -383,18 +383,8 @@ pub unsafe extern "C" fn mcpr_complete(
             };
             params.context.push((name, value));
         }
-        let mut options = CompleteOptions::default();
-        // SAFETY: `opt` is NULL or points at options.
-        if let Some(o) = unsafe { opt.as_ref() } {
-            // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
-            options.revision = unsafe { revision_of(o.protocol_revision) }?;
-            options.timeout = timeout(o.timeout_ms);
-            // SAFETY: `o.cancel` is NULL or a live token.
-            options.cancel = unsafe { cancel_of(o.cancel) };
-            options.request_data = request_data(o.request_data);
-            // SAFETY: `o.executor` is NULL or a live executor.
-            options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
-        }
+        // SAFETY: `opt` is NULL or points at options (caller's guarantee).
+        let options = unsafe { read_options_of(opt) }?;
         let result = match std::str::from_utf8(template) {
             // Not UTF-8: it cannot be a registered template (and cannot be
             // echoed in `data.uri`).

@@ -496,6 +496,28 @@ pub(super) fn request_data(p: *mut c_void) -> Option<RequestData> {
     (!p.is_null()).then(|| Arc::new(HostPtr(p)) as RequestData)
 }
 
+/// The core options of `mcpr_read_options` (NULL: all defaults); used by
+/// `mcpr_read` and `mcpr_complete`.
+///
+/// # Safety
+/// `opt` is NULL or points at options whose pointers are NULL or live and
+/// whose `protocol_revision` follows the `mcpr_str` rules.
+pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<ReadOptions, Error> {
+    let mut options = ReadOptions::default();
+    // SAFETY: `opt` is NULL or points at options (caller's guarantee).
+    if let Some(o) = unsafe { opt.as_ref() } {
+        options.timeout = timeout(o.timeout_ms);
+        // SAFETY: `o.cancel` is NULL or a live token.
+        options.cancel = unsafe { cancel_of(o.cancel) };
+        options.request_data = request_data(o.request_data);
+        // SAFETY: `o.executor` is NULL or a live executor.
+        options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
+        // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
+        options.revision = unsafe { revision_of(o.protocol_revision) }?;
+    }
+    Ok(options)
+}
+
 /// The call's own reference to the registry, held from entry to return:
 /// other threads may release theirs, even the last, while the call runs.
 ///
@@ -560,18 +582,8 @@ pub unsafe extern "C" fn mcpr_read(
         need_out(out)?;
         // SAFETY: `uri` follows the `mcpr_str` rules.
         let uri = unsafe { uri.bytes() }?;
-        let mut options = ReadOptions::default();
-        // SAFETY: `opt` is NULL or points at options.
-        if let Some(o) = unsafe { opt.as_ref() } {
-            options.timeout = timeout(o.timeout_ms);
-            // SAFETY: `o.cancel` is NULL or a live token.
-            options.cancel = unsafe { cancel_of(o.cancel) };
-            options.request_data = request_data(o.request_data);
-            // SAFETY: `o.executor` is NULL or a live executor.
-            options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
-            // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
-            options.revision = unsafe { revision_of(o.protocol_revision) }?;
-        }
+        // SAFETY: `opt` is NULL or points at options (caller's guarantee).
+        let options = unsafe { read_options_of(opt) }?;
         let bundle = r.inner.read(uri, &options).map_err(|f| {
             // A not-found failure implies a valid (UTF-8) identifier.
             let uri = std::str::from_utf8(uri).ok();
