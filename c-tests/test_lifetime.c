@@ -313,9 +313,27 @@ static mcpr_resources *acquire(void) {
     return r;
 }
 
+/* Readers never run more than READS_PER_GENERATION reads ahead of the
+ * reloader: a reader that is ahead waits for the next reload. The work is
+ * bounded whatever the scheduler does (under valgrind a spinning reader could
+ * otherwise starve the reloader for minutes), and reads still overlap every
+ * reload. */
+#define READS_PER_GENERATION 4
+static pthread_mutex_t reload_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t reload_cv = PTHREAD_COND_INITIALIZER;
+
+static void wait_for_reload_if_ahead(int reads) {
+    pthread_mutex_lock(&reload_mu);
+    while (atomic_load(&reloads_done) < GENERATIONS - 1 &&
+           reads >= (atomic_load(&reloads_done) + 1) * READS_PER_GENERATION)
+        pthread_cond_wait(&reload_cv, &reload_mu);
+    pthread_mutex_unlock(&reload_mu);
+}
+
 static void *reader(void *arg) {
     int *reads = arg;
-    while (atomic_load(&reloads_done) < GENERATIONS - 1 || *reads < 4) {
+    while (atomic_load(&reloads_done) < GENERATIONS - 1 || *reads < READS_PER_GENERATION) {
+        wait_for_reload_if_ahead(*reads);
         mcpr_resources *r = acquire();
         mcpr_bundle *b = NULL;
         mcpr_status s = mcpr_read(r, S("doc://one"), NULL, &b, NULL);
@@ -347,7 +365,10 @@ static void test_reload_pattern(void) {
         current = next;
         pthread_mutex_unlock(&current_mu);
         mcpr_resources_free(old); /* readers still using it hold their own */
+        pthread_mutex_lock(&reload_mu);
         atomic_fetch_add(&reloads_done, 1);
+        pthread_cond_broadcast(&reload_cv);
+        pthread_mutex_unlock(&reload_mu);
     }
     for (int i = 0; i < READERS; i++) pthread_join(th[i], NULL);
     mcpr_resources_free(current);
