@@ -53,11 +53,6 @@
 #define MCPR_STATUS_MAX 15
 
 /**
- * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
- */
-#define MCPR_MAX_TTL_MS 9007199254740991
-
-/**
  * Most workers `mcpr_executor_new` accepts (a larger count is
  * `MCPR_INVALID_ARGUMENT`).
  */
@@ -68,6 +63,11 @@
  * `MCPR_INVALID_ARGUMENT`).
  */
 #define MCPR_MAX_EXECUTOR_HUNG 16384
+
+/**
+ * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
+ */
+#define MCPR_MAX_TTL_MS 9007199254740991
 
 /**
  * JSON-RPC "Invalid params".
@@ -516,6 +516,35 @@ typedef struct {
 typedef uint32_t mcpr_limit;
 
 /**
+ * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
+ * or for one item (`mcpr_payload_set_cache_hints`).
+ *
+ * Set `size` to `sizeof(mcpr_cache_hints)`: later versions of the library
+ * may append fields, and read only those that the given `size` covers
+ * (fields beyond it take their zero defaults). A `size` smaller than the
+ * fields of this version is `MCPR_INVALID_ARGUMENT`.
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_cache_hints)`.
+     */
+    size_t size;
+    /**
+     * How long a result made of this content may be considered fresh, in
+     * milliseconds (0 = immediately stale; at most `MCPR_MAX_TTL_MS`, else
+     * `MCPR_INVALID_CONFIGURATION`, or `MCPR_INVALID_CONTENT` for an item).
+     */
+    uint64_t ttl_ms;
+    /**
+     * Whether the content is the same whoever asks. A result is
+     * `"public"` only when this and the registry's
+     * `policy_caller_independent` are both true and the policy filtered
+     * nothing.
+     */
+    bool caller_independent;
+} mcpr_cache_hints;
+
+/**
  * Which step of which call a callback serves (`mcpr_call_phase`). A plain
  * integer: later versions may add values, so treat unknown ones like
  * `MCPR_PHASE_UNKNOWN`.
@@ -608,85 +637,6 @@ typedef struct {
      */
     mcpr_str protocol_revision;
 } mcpr_read_options;
-
-/**
- * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
- * or for one item (`mcpr_payload_set_cache_hints`).
- *
- * Set `size` to `sizeof(mcpr_cache_hints)`: later versions of the library
- * may append fields, and read only those that the given `size` covers
- * (fields beyond it take their zero defaults). A `size` smaller than the
- * fields of this version is `MCPR_INVALID_ARGUMENT`.
- */
-typedef struct {
-    /**
-     * `sizeof(mcpr_cache_hints)`.
-     */
-    size_t size;
-    /**
-     * How long a result made of this content may be considered fresh, in
-     * milliseconds (0 = immediately stale; at most `MCPR_MAX_TTL_MS`, else
-     * `MCPR_INVALID_CONFIGURATION`, or `MCPR_INVALID_CONTENT` for an item).
-     */
-    uint64_t ttl_ms;
-    /**
-     * Whether the content is the same whoever asks. A result is
-     * `"public"` only when this and the registry's
-     * `policy_caller_independent` are both true and the policy filtered
-     * nothing.
-     */
-    bool caller_independent;
-} mcpr_cache_hints;
-
-/**
- * Per-call options of `mcpr_request`. NULL options mean all defaults
- * (then the list methods, which need a scope key, are
- * `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
- * `mcpr_request` returns.
- */
-typedef struct {
-    /**
-     * The protocol revision negotiated with the client (`"2025-06-18"`,
-     * `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
-     * `MCPR_INVALID_ARGUMENT`). A known revision in the request's
-     * `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
-     * precedence.
-     */
-    mcpr_str protocol_revision;
-    /**
-     * Opaque caller scope of `resources/list` and
-     * `resources/templates/list` (required and non-empty for them, else
-     * `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
-     * bound to a hash of these bytes: use the caller's authorization
-     * context (for example a hash of its access token's subject).
-     */
-    mcpr_str scope_key;
-    /**
-     * Page size of the list methods (0 = `default_page_size`; clamped to
-     * `max_page_size`).
-     */
-    uint32_t page_size;
-    /**
-     * Caller deadline in milliseconds (0 = only the registry's
-     * `read_timeout`).
-     */
-    uint64_t timeout_ms;
-    /**
-     * Optional cancellation token.
-     */
-    const mcpr_cancel *cancel;
-    /**
-     * Handed to every callback via `mcpr_call_request_data` (same rules as
-     * `mcpr_read_options.request_data`).
-     */
-    void *request_data;
-    /**
-     * Optional worker pool running every callback of the call (reads and
-     * listings alike): the call then returns by its deadline whatever a
-     * callback does (see `mcpr_read` and `mcpr_list`).
-     */
-    const mcpr_executor *executor;
-} mcpr_request_options;
 
 /**
  * Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
@@ -852,6 +802,56 @@ typedef struct {
     mcpr_str protocol_revision;
 } mcpr_list_options;
 
+/**
+ * Per-call options of `mcpr_request`. NULL options mean all defaults
+ * (then the list methods, which need a scope key, are
+ * `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
+ * `mcpr_request` returns.
+ */
+typedef struct {
+    /**
+     * The protocol revision negotiated with the client (`"2025-06-18"`,
+     * `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
+     * `MCPR_INVALID_ARGUMENT`). A known revision in the request's
+     * `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
+     * precedence.
+     */
+    mcpr_str protocol_revision;
+    /**
+     * Opaque caller scope of `resources/list` and
+     * `resources/templates/list` (required and non-empty for them, else
+     * `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
+     * bound to a hash of these bytes: use the caller's authorization
+     * context (for example a hash of its access token's subject).
+     */
+    mcpr_str scope_key;
+    /**
+     * Page size of the list methods (0 = `default_page_size`; clamped to
+     * `max_page_size`).
+     */
+    uint32_t page_size;
+    /**
+     * Caller deadline in milliseconds (0 = only the registry's
+     * `read_timeout`).
+     */
+    uint64_t timeout_ms;
+    /**
+     * Optional cancellation token.
+     */
+    const mcpr_cancel *cancel;
+    /**
+     * Handed to every callback via `mcpr_call_request_data` (same rules as
+     * `mcpr_read_options.request_data`).
+     */
+    void *request_data;
+    /**
+     * Optional worker pool running every callback of the call (reads and
+     * listings alike): the call then returns by its deadline whatever a
+     * callback does (see `mcpr_read` and `mcpr_list`).
+     */
+    const mcpr_executor *executor;
+} mcpr_request_options;
+
 
 
 /**
@@ -1015,80 +1015,6 @@ extern "C" {
 const char *mcpr_status_name(int32_t status);
 
 /**
- * The status of an error object (`MCPR_INVALID_ARGUMENT` for NULL).
- *
- * # Safety
- * `e` is NULL or an error object from this library not yet freed. Any
- * thread.
- */
-mcpr_status mcpr_error_status(const mcpr_error *e);
-
-/**
- * The safe message: a fixed text that may be shown to an MCP client (for
- * configuration errors it names the offending limit, field or position).
- * Owned by `e`, valid until `mcpr_error_free(e)`; empty for NULL.
- *
- * # Safety
- * `e` is NULL or a live error object.
- */
-mcpr_str mcpr_error_message(const mcpr_error *e);
-
-/**
- * The private cause (for the host's logs only: it may contain identifiers,
- * callback causes and internal detail; never send it to a client). Empty
- * when there is none. Owned by `e`, valid until `mcpr_error_free(e)`.
- *
- * # Safety
- * `e` is NULL or a live error object.
- */
-mcpr_str mcpr_error_cause(const mcpr_error *e);
-
-/**
- * The JSON-RPC error code, the `code` of `mcpr_error_jsonrpc_json`: for
- * errors of `mcpr_read`, `mcpr_list` and `mcpr_list_templates` it follows
- * the options' protocol revision (`MCPR_UNAVAILABLE` is resource not
- * found: `-32602` on 2026-07-28, `-32002` before); otherwise `-32602` for
- * `MCPR_INVALID_REQUEST` and `MCPR_UNAVAILABLE`, `-32601` for
- * `MCPR_METHOD_NOT_HANDLED`, `-32603` for the rest; 0 for NULL.
- *
- * # Safety
- * `e` is NULL or a live error object.
- */
-int32_t mcpr_error_jsonrpc_code(const mcpr_error *e);
-
-/**
- * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
- * `"data":{"uri":…}` for resource-not-found), ready to send as the
- * `error` member of the response.
- *
- * The error remembers the call that made it: errors of `mcpr_read`,
- * `mcpr_list` and `mcpr_list_templates` are shaped for the protocol
- * revision of their options, and not-found carries the URI the read was
- * asked for; every not-found cause (no registration, no template match,
- * discovery denied, requested target hidden or unavailable) gives the same
- * bytes. Other errors (builder, misuse) get a generic object for the
- * newest revision. Never contains the private cause, authorization data or
- * any URI other than the requested one. Owned by `e`, valid until
- * `mcpr_error_free(e)`; empty for NULL.
- *
- * A request the client cancelled (`notifications/cancelled`) gets no
- * response at all in MCP: on `MCPR_CANCELED` after such a cancellation,
- * send nothing.
- *
- * # Safety
- * `e` is NULL or a live error object.
- */
-mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *e);
-
-/**
- * Frees an error object. Accepts NULL.
- *
- * # Safety
- * `e` is NULL or an error object from this library, freed only once.
- */
-void mcpr_error_free(mcpr_error *e);
-
-/**
  * The library version (the crate version), a static NUL-terminated string
  * that is never freed. Any thread.
  */
@@ -1195,59 +1121,6 @@ mcpr_status mcpr_builder_build(mcpr_builder *b, mcpr_resources **out, mcpr_error
 void mcpr_builder_free(mcpr_builder *b);
 
 /**
- * Takes another reference to the registry and returns `r` (NULL for NULL).
- * Release each reference with `mcpr_resources_free`. Any thread.
- *
- * # Safety
- * `r` is NULL or a live registry reference, not released by another thread
- * while this runs (retain under the lock that publishes `r`).
- */
-mcpr_resources *mcpr_resources_retain(const mcpr_resources *r);
-
-/**
- * Releases one registry reference. The registry (and every table's
- * `release`) goes when the last reference is released and every read or
- * listing using it has returned, including abandoned body reads still
- * running on executor workers. Releasing while calls run on other threads
- * (even the last reference, even the one those calls were given) is safe
- * once those calls have begun: each holds its own reference until it
- * returns, and the last one to return runs the `release` callbacks. Accepts
- * NULL. Any thread, including from inside a callback.
- *
- * # Safety
- * `r` is NULL or a registry reference owned by the caller, released once,
- * and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
- * be starting on another thread.
- */
-void mcpr_resources_free(mcpr_resources *r);
-
-/**
- * Writes the registry's 32-byte content revision (SHA-256 of the
- * canonical registered descriptions; identical registries on several
- * replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
- *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made (the
- * call holds its own reference until it returns); `out` is NULL or valid
- * for 32 bytes of writes.
- */
-void mcpr_resources_revision(const mcpr_resources *r, uint8_t *out);
-
-/**
- * Writes the registry's 32-byte content revision (as
- * `mcpr_resources_revision`) to `out`, whose size the caller states:
- * `MCPR_INVALID_ARGUMENT` (nothing written) when `r` or `out` is NULL or
- * `out_len` is less than 32. Writes exactly 32 bytes; the rest of a larger
- * buffer is left untouched.
- *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made; `out`
- * is NULL or valid for `out_len` bytes of writes; `err` is NULL or valid
- * for one write.
- */
-mcpr_status mcpr_resources_revision_into(const mcpr_resources *r, uint8_t *out, size_t out_len, mcpr_error **err);
-
-/**
  * Makes the registry's policy the built-in allow-all policy: every
  * definition discoverable, every target visible (issues may name its
  * URI), every visible target readable. No C callbacks are involved (no
@@ -1260,6 +1133,61 @@ mcpr_status mcpr_resources_revision_into(const mcpr_resources *r, uint8_t *out, 
  * `b` is NULL or a live builder; `err` is NULL or valid for one write.
  */
 mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *b, mcpr_error **err);
+
+/**
+ * Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
+ * and of reads through bindings added without their own hints;
+ * `policy_caller_independent` says that the policy callbacks decide the
+ * same for every caller. Without this call: TTL 0, not caller-independent
+ * (every result `"ttlMs":0`, `"cacheScope":"private"`). A TTL above
+ * `MCPR_MAX_TTL_MS` is `MCPR_INVALID_CONFIGURATION` and changes nothing.
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *b, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
+
+/**
+ * `mcpr_builder_add` with the binding's cache hints (`hints` is read
+ * before this returns). Its reads get `hints->ttl_ms` instead of the
+ * registry's TTL, and may be `"public"` when `hints->caller_independent`
+ * and the registry's `policy_caller_independent` are both true. Refusals
+ * as for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for NULL hints
+ * or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
+ * `MCPR_MAX_TTL_MS` (then `release` never runs for this call).
+ *
+ * # Safety
+ * As for `mcpr_builder_add`; `hints` is NULL or points at an
+ * `mcpr_cache_hints` whose `size` is readable and correct.
+ */
+mcpr_status mcpr_builder_add_with_hints(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, const mcpr_cache_hints *hints, mcpr_error **err);
+
+/**
+ * The MCP `resources/read` result JSON (send it as the JSON-RPC
+ * `result`). Owned by `b`, valid until `mcpr_bundle_free(b)`. Empty for
+ * NULL.
+ *
+ * # Safety
+ * `b` is NULL or a live bundle.
+ */
+mcpr_str mcpr_bundle_json(const mcpr_bundle *b);
+
+/**
+ * Whether the bundle is partial (its first item is then the diagnostic
+ * warning). False for NULL.
+ *
+ * # Safety
+ * `b` is NULL or a live bundle.
+ */
+bool mcpr_bundle_is_partial(const mcpr_bundle *b);
+
+/**
+ * Frees a bundle. Accepts NULL.
+ *
+ * # Safety
+ * `b` is NULL or a bundle from `mcpr_read`, freed once.
+ */
+void mcpr_bundle_free(mcpr_bundle *b);
 
 /**
  * Whether the callback should stop: the caller cancelled, this
@@ -1325,6 +1253,657 @@ mcpr_phase mcpr_call_phase(const mcpr_call *c);
  * `message` follows the `mcpr_str` rules.
  */
 void mcpr_call_set_cause(const mcpr_call *c, mcpr_str message);
+
+/**
+ * A new, uncancelled token, owned by the caller (free with
+ * `mcpr_cancel_free`). NULL only on a caught panic.
+ */
+mcpr_cancel *mcpr_cancel_new(void);
+
+/**
+ * Cancels the token (idempotent). Safe from any thread at any time while
+ * the handle is alive; reads and listings using it stop with
+ * `MCPR_CANCELED`, and callbacks see `mcpr_call_is_canceled` true.
+ * Ignores NULL.
+ *
+ * # Safety
+ * `c` is NULL or a live token.
+ */
+void mcpr_cancel_cancel(const mcpr_cancel *c);
+
+/**
+ * Whether the token was cancelled (false for NULL). Any thread.
+ *
+ * # Safety
+ * `c` is NULL or a live token.
+ */
+bool mcpr_cancel_is_canceled(const mcpr_cancel *c);
+
+/**
+ * Frees a token handle. Calls in flight that were given it keep their own
+ * reference. Accepts NULL.
+ *
+ * # Safety
+ * `c` is NULL or a token from `mcpr_cancel_new`, freed once, not used by
+ * any thread afterwards.
+ */
+void mcpr_cancel_free(mcpr_cancel *c);
+
+/**
+ * Answers `completion/complete` for a `ref/resource` reference (a
+ * `ref/prompt` is not this library's: the host answers it). In order:
+ * `params.template_uri` must be a registered `uriTemplate`, byte for
+ * byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
+ * policy's `discover` must allow that definition (a denial is the same
+ * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name
+ * one of its variables, its value be at most `max_uri_bytes`, and each
+ * context entry naming another variable be empty or a valid capture
+ * (else `MCPR_INVALID_REQUEST`); then the binding's `complete` callback
+ * runs (a binding without one answers an empty completion). Its values
+ * that could not be a capture are dropped; at most 100 are sent, within
+ * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
+ *
+ * On success `*out` receives the result (owned by the caller, free with
+ * `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
+ * `result`. It carries `"resultType":"complete"` on MCP 2026-07-28 (the
+ * options' `protocol_revision`; empty = the newest), nothing of the kind
+ * before, and never cache fields. On failure `mcpr_error_jsonrpc_json` is
+ * the error object for that revision (not found: `-32602` on 2026-07-28,
+ * `-32002` before, with `data.uri` the template URI asked for). `opt` is
+ * NULL or read options: `timeout_ms`, `cancel`, `request_data` and
+ * `executor` apply as for `mcpr_read`. Without an
+ * executor the callbacks (`discover`, then `complete`) run on this
+ * thread; with one they run there as one job and this call returns by
+ * its deadline whatever they do (a callback still running is abandoned;
+ * the tables stay alive until it returns); a saturated executor fails
+ * the call at once with `MCPR_READ_FAILED` (cause "executor saturated").
+ * Other errors: `MCPR_READ_FAILED` when the callback fails,
+ * `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; invalid UTF-8 in the
+ * argument or context is `MCPR_INVALID_REQUEST`, in the template URI
+ * `MCPR_UNAVAILABLE`.
+ *
+ * Safe to call from many threads at once on one registry.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference; `params` is NULL or points at
+ * params whose strings follow the `mcpr_str` rules and whose `context`
+ * points at `context_len` entries (or is NULL with 0); `opt` is NULL or
+ * points at options whose pointers are NULL or live; `out` and `err` are
+ * NULL or valid for one write.
+ */
+mcpr_status mcpr_complete(const mcpr_resources *r, const mcpr_complete_params *params, const mcpr_read_options *opt, mcpr_completion **out, mcpr_error **err);
+
+/**
+ * Proposes one value (copied), in relevance order. `MCPR_OK` when the
+ * value is valid: it is sent, or counted when it comes after the first
+ * 100 values or past the byte budget (`max_page_bytes` minus 256; each
+ * value costs its JSON string length plus one), which makes `hasMore`
+ * true. `MCPR_INVALID_CONTENT` when it could not be a template capture
+ * and is dropped: not UTF-8, empty, containing `/`, `\` or NUL or equal
+ * to `.` or `..` (also after percent-decoding it once), or too long to
+ * fit with the template's literal text in `max_uri_bytes`. A dropped
+ * value does not spoil the others: the callback may go on and return
+ * `MCPR_CB_OK`. `MCPR_INVALID_ARGUMENT` for a NULL builder or a bad
+ * string.
+ *
+ * # Safety
+ * `o` is NULL or the builder of a `complete` callback that has not
+ * returned; `value` follows the `mcpr_str` rules; `err` is NULL or valid
+ * for one write.
+ */
+mcpr_status mcpr_completion_add_value(mcpr_completion_builder *o, mcpr_str value, mcpr_error **err);
+
+/**
+ * Sets the number of completion options available (may exceed the values
+ * added; a later call replaces it). Values added but dropped are
+ * subtracted from it, it is never reported below the valid values added,
+ * and at most 2^53 - 1 is written; when it is no larger than the values
+ * sent while more exist, it is left out. `MCPR_INVALID_ARGUMENT` for a
+ * NULL builder.
+ *
+ * # Safety
+ * As for `mcpr_completion_add_value`.
+ */
+mcpr_status mcpr_completion_set_total(mcpr_completion_builder *o, uint64_t total, mcpr_error **err);
+
+/**
+ * Says whether more options exist than the values added (for when no
+ * exact total is known; `hasMore` is also true whenever values were cut
+ * off or the total exceeds the values sent). `MCPR_INVALID_ARGUMENT` for
+ * a NULL builder.
+ *
+ * # Safety
+ * As for `mcpr_completion_add_value`.
+ */
+mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *o, bool has_more, mcpr_error **err);
+
+/**
+ * The MCP `CompleteResult` as compact JSON
+ * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`,
+ * `total` only when known). Owned by `c`; empty for NULL.
+ *
+ * # Safety
+ * `c` is NULL or a live completion.
+ */
+mcpr_str mcpr_completion_json(const mcpr_completion *c);
+
+/**
+ * The number of values sent (0 for NULL).
+ *
+ * # Safety
+ * `c` is NULL or a live completion.
+ */
+size_t mcpr_completion_value_count(const mcpr_completion *c);
+
+/**
+ * Whether the result says `hasMore` (false for NULL).
+ *
+ * # Safety
+ * `c` is NULL or a live completion.
+ */
+bool mcpr_completion_has_more(const mcpr_completion *c);
+
+/**
+ * Frees a completion. Accepts NULL.
+ *
+ * # Safety
+ * `c` is NULL or a completion from `mcpr_complete`, freed once.
+ */
+void mcpr_completion_free(mcpr_completion *c);
+
+/**
+ * The status of an error object (`MCPR_INVALID_ARGUMENT` for NULL).
+ *
+ * # Safety
+ * `e` is NULL or an error object from this library not yet freed. Any
+ * thread.
+ */
+mcpr_status mcpr_error_status(const mcpr_error *e);
+
+/**
+ * The safe message: a fixed text that may be shown to an MCP client (for
+ * configuration errors it names the offending limit, field or position).
+ * Owned by `e`, valid until `mcpr_error_free(e)`; empty for NULL.
+ *
+ * # Safety
+ * `e` is NULL or a live error object.
+ */
+mcpr_str mcpr_error_message(const mcpr_error *e);
+
+/**
+ * The private cause (for the host's logs only: it may contain identifiers,
+ * callback causes and internal detail; never send it to a client). Empty
+ * when there is none. Owned by `e`, valid until `mcpr_error_free(e)`.
+ *
+ * # Safety
+ * `e` is NULL or a live error object.
+ */
+mcpr_str mcpr_error_cause(const mcpr_error *e);
+
+/**
+ * The JSON-RPC error code, the `code` of `mcpr_error_jsonrpc_json`: for
+ * errors of `mcpr_read`, `mcpr_list` and `mcpr_list_templates` it follows
+ * the options' protocol revision (`MCPR_UNAVAILABLE` is resource not
+ * found: `-32602` on 2026-07-28, `-32002` before); otherwise `-32602` for
+ * `MCPR_INVALID_REQUEST` and `MCPR_UNAVAILABLE`, `-32601` for
+ * `MCPR_METHOD_NOT_HANDLED`, `-32603` for the rest; 0 for NULL.
+ *
+ * # Safety
+ * `e` is NULL or a live error object.
+ */
+int32_t mcpr_error_jsonrpc_code(const mcpr_error *e);
+
+/**
+ * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
+ * `"data":{"uri":…}` for resource-not-found), ready to send as the
+ * `error` member of the response.
+ *
+ * The error remembers the call that made it: errors of `mcpr_read`,
+ * `mcpr_list` and `mcpr_list_templates` are shaped for the protocol
+ * revision of their options, and not-found carries the URI the read was
+ * asked for; every not-found cause (no registration, no template match,
+ * discovery denied, requested target hidden or unavailable) gives the same
+ * bytes. Other errors (builder, misuse) get a generic object for the
+ * newest revision. Never contains the private cause, authorization data or
+ * any URI other than the requested one. Owned by `e`, valid until
+ * `mcpr_error_free(e)`; empty for NULL.
+ *
+ * A request the client cancelled (`notifications/cancelled`) gets no
+ * response at all in MCP: on `MCPR_CANCELED` after such a cancellation,
+ * send nothing.
+ *
+ * # Safety
+ * `e` is NULL or a live error object.
+ */
+mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *e);
+
+/**
+ * Frees an error object. Accepts NULL.
+ *
+ * # Safety
+ * `e` is NULL or an error object from this library, freed only once.
+ */
+void mcpr_error_free(mcpr_error *e);
+
+/**
+ * Fills `*o` with the defaults (every bound 0) and `struct_size =
+ * sizeof(mcpr_executor_options)`. Ignores NULL.
+ *
+ * # Safety
+ * `o` is NULL or valid for one write of an `mcpr_executor_options`.
+ */
+void mcpr_executor_options_init(mcpr_executor_options *o);
+
+/**
+ * A new executor sized and bounded by `*opt` (NULL = all defaults, as
+ * `mcpr_executor_new(0, ...)`; the options are read during the call
+ * only). On success `*out` receives it (owned by the caller, free with
+ * `mcpr_executor_free`; shareable by any number of threads, registries,
+ * reads and listings). An impossible
+ * `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
+ * failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
+ *
+ * # Safety
+ * `opt` is NULL or points at `opt->struct_size` readable bytes; `out`
+ * and `err` are NULL or valid for one write.
+ */
+mcpr_status mcpr_executor_new_with(const mcpr_executor_options *opt, mcpr_executor **out, mcpr_error **err);
+
+/**
+ * Fills `*out` with a snapshot of the executor's state and counters
+ * (the fields lying entirely within `out->struct_size`, which the caller
+ * sets). Any thread, at any time while the handle is alive; the fields
+ * are read one by one, so a snapshot taken while calls run may be
+ * slightly inconsistent. NULL `e` or `out`, or an impossible
+ * `struct_size`, is `MCPR_INVALID_ARGUMENT` (nothing written).
+ *
+ * # Safety
+ * `e` is NULL or a live executor; `out` is NULL or points at
+ * `out->struct_size` writable bytes; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_executor_get_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
+
+/**
+ * A new executor with `threads` workers (0 = the available cores, at least
+ * 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`)
+ * and the default bounds of `mcpr_executor_options`. On success `*out`
+ * receives it (owned by the caller, free with `mcpr_executor_free`).
+ *
+ * # Safety
+ * `out` is NULL or valid for one write; `err` is NULL or valid for one
+ * write.
+ */
+mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
+
+/**
+ * Frees an executor handle. Does not wait for running callbacks: reads in
+ * flight keep the pool alive until they return; abandoned readers finish
+ * on their own. Accepts NULL.
+ *
+ * # Safety
+ * `e` is NULL or an executor from `mcpr_executor_new`, freed once, and no
+ * `mcpr_read` call that is given it starts after this.
+ */
+void mcpr_executor_free(mcpr_executor *e);
+
+/**
+ * One page of `resources/list` (registered exact URIs in URI then name
+ * order, each page rechecking `discover`). On success `*out` receives the
+ * page (owned by the caller, free with `mcpr_page_free`). Invalid,
+ * expired, cross-method, cross-registry, cross-scope or oversized cursors
+ * fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
+ * to call from many threads at once; `discover` runs on this thread, or
+ * on the executor's workers when `opt->executor` is set (the call then
+ * returns by its deadline whatever `discover` does).
+ * The call holds its own registry reference from entry to return, as
+ * `mcpr_read` does.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference when the call is made (a
+ * reference that no other thread may be releasing at that moment: retain
+ * it under the lock that publishes `r`); `opt` is NULL or points at
+ * options whose strings follow the `mcpr_str` rules and whose pointers are
+ * NULL or live; `out` and `err` are NULL or valid for one write.
+ */
+mcpr_status mcpr_list(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
+
+/**
+ * One page of `resources/templates/list` (registered templates in
+ * template then name order). Same rules as `mcpr_list`; cursors of one
+ * method are refused by the other.
+ *
+ * # Safety
+ * As for `mcpr_list`.
+ */
+mcpr_status mcpr_list_templates(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
+
+/**
+ * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
+ * `{"resourceTemplates":[...]}`). Owned by `p`, valid until
+ * `mcpr_page_free(p)`. Empty for NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live page.
+ */
+mcpr_str mcpr_page_json(const mcpr_page *p);
+
+/**
+ * The cursor of the next page (also in the JSON as `nextCursor`); length 0
+ * on the last page and for NULL. Owned by `p`.
+ *
+ * # Safety
+ * `p` is NULL or a live page.
+ */
+mcpr_str mcpr_page_next_cursor(const mcpr_page *p);
+
+/**
+ * Frees a page. Accepts NULL.
+ *
+ * # Safety
+ * `p` is NULL or a page from `mcpr_list` / `mcpr_list_templates`, freed
+ * once.
+ */
+void mcpr_page_free(mcpr_page *p);
+
+/**
+ * Sets a text body (copied): `mime_type` is an RFC 9110 media type,
+ * `text` valid UTF-8 (may be empty). Exactly one body per payload: a
+ * second body setter is refused. A refused setter returns
+ * `MCPR_INVALID_CONTENT` (or `MCPR_INVALID_ARGUMENT`) and makes the item
+ * `invalid_content` even if the reader then returns `MCPR_CB_OK`.
+ *
+ * # Safety
+ * `o` is NULL or the payload builder of a body `read` callback that has
+ * not returned; the strings follow the `mcpr_str` rules; `err` is NULL or
+ * valid for one write.
+ */
+mcpr_status mcpr_payload_set_text(mcpr_payload_builder *o, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
+
+/**
+ * Sets a blob body (the bytes are copied; may be empty; sent base64). Same
+ * rules as `mcpr_payload_set_text`.
+ *
+ * # Safety
+ * As for `mcpr_payload_set_text`; `data` is NULL (with `len` 0) or points
+ * at `len` readable bytes.
+ */
+mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *o, mcpr_str mime_type, const uint8_t *data, size_t len, mcpr_error **err);
+
+/**
+ * Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
+ * does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
+ * any depth, held to the rules definitions are held to (nesting at most
+ * 127 deep, no object repeating a key at any depth, no lone surrogate
+ * escape, no number out of range such as `1e999`); otherwise
+ * `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
+ * `mcpr_payload_set_text`.
+ *
+ * # Safety
+ * As for `mcpr_payload_set_text`.
+ */
+mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *o, mcpr_str meta_json, mcpr_error **err);
+
+/**
+ * Declares this item's cache hints (copied; a later call replaces them).
+ * They can only lower what its binding declared: the item's TTL is the
+ * smaller of the two, and it is caller-independent only when both say so;
+ * a bundle's TTL is the smallest of its items'. Refusals (NULL hints, bad
+ * `size`: `MCPR_INVALID_ARGUMENT`; TTL above `MCPR_MAX_TTL_MS`:
+ * `MCPR_INVALID_CONTENT`) make the item `invalid_content`, as for the
+ * other payload setters.
+ *
+ * # Safety
+ * `o` is NULL or the payload builder of a body `read` callback that has
+ * not returned; `hints` is NULL or points at a sized `mcpr_cache_hints`;
+ * `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cache_hints *hints, mcpr_error **err);
+
+/**
+ * Sets the plan's canonical requested target (copied; a later call
+ * replaces it). `representation` empty means `"default"`;
+ * `authorization_json` (length 0 = none) is private JSON of at most
+ * 64 KiB handed to policy and storage callbacks, never to the client; it
+ * is held to the rules definitions are held to (nesting at most 127 deep,
+ * no object repeating a key at any depth, no lone surrogate escape, no
+ * number out of range such as `1e999`). A refused target returns `MCPR_INVALID_PLAN` (or
+ * `MCPR_INVALID_ARGUMENT`) and makes the whole plan invalid.
+ *
+ * # Safety
+ * `p` is NULL or the plan builder of a `resolve` callback that has not
+ * returned; the strings follow the `mcpr_str` rules; `err` is NULL or
+ * valid for one write.
+ */
+mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+
+/**
+ * Appends an item target to the plan (copied), in read order. Item URIs
+ * must be unique (even across representations); a URI equal to the
+ * requested target's must carry the same representation (checked when
+ * `resolve` returns). Same rules as `mcpr_plan_set_requested` otherwise.
+ *
+ * # Safety
+ * As for `mcpr_plan_set_requested`.
+ */
+mcpr_status mcpr_plan_add_item(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+
+/**
+ * A ready-made `resolve` callback: plans the matched URI (representation
+ * `"default"`, no authorization JSON) as both the requested target and
+ * the single item. Ignores `ud` and `call`. Safe to call concurrently.
+ *
+ * # Safety
+ * `m` and `plan` are NULL or the views of a `resolve` callback that has
+ * not returned.
+ */
+mcpr_cb_result mcpr_resolve_single(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan);
+
+/**
+ * Reads the resource bundle of `uri` (the raw bytes of the request's
+ * `params.uri`): validation, selection, the policy sequence, body reads
+ * under budgets and deadlines, the recheck and assembly. On success `*out`
+ * receives the bundle (owned by the caller, free with `mcpr_bundle_free`);
+ * a usable partial bundle is a success with `mcpr_bundle_is_partial` true.
+ * On failure no bundle is made and `*err` (when `err` is not NULL)
+ * receives the error: send its message and JSON-RPC code to the client,
+ * log its cause.
+ *
+ * Safe to call from many threads at once on one registry.
+ *
+ * Without an executor every callback runs on this thread, and deadlines
+ * only take effect between callbacks and through callbacks that honour
+ * `mcpr_call_is_canceled`. With an executor (`opt->executor`) every
+ * callback of the read runs on its workers and this call returns by the
+ * read deadline whatever any callback does: a policy (`discover`,
+ * `visibility`, `read`) or `resolve` callback still running at the read
+ * deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
+ * once on cancellation; a body `read` still running at its item deadline
+ * makes that item a `timeout` issue while the read continues with the
+ * other items. Such a callback is abandoned: it keeps running on its
+ * worker, its late result is discarded, the views it was given stay
+ * valid and the binding's table stays alive until it returns (`release`
+ * runs after the last call returns), and it still sees `request_data`.
+ * A saturated executor (see `mcpr_executor_get_stats`) fails the read at once
+ * with `MCPR_READ_FAILED`, or fails the body reads it can no longer risk
+ * as `read_failed` items; the private cause says "executor saturated".
+ *
+ * The call holds its own registry reference from entry to return: once it
+ * has begun, other threads (or its own callbacks) may release any
+ * reference, even the last; the `release` callbacks then run no earlier
+ * than the end of this call (on this thread, just before it returns, when
+ * it is the last user), or when an abandoned callback returns.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference when the call is made (a
+ * reference that no other thread may be releasing at that moment: retain
+ * it under the lock that publishes `r`); `uri` follows the `mcpr_str`
+ * rules; `opt` is NULL or points at options whose pointers are NULL or
+ * live; `out` and `err` are NULL or valid for one write.
+ */
+mcpr_status mcpr_read(const mcpr_resources *r, mcpr_str uri, const mcpr_read_options *opt, mcpr_bundle **out, mcpr_error **err);
+
+/**
+ * Serves one MCP request: `method` is the JSON-RPC method name and
+ * `params_json` the raw text of its `params` (`{NULL, 0}` when the
+ * request had none). Served methods: `resources/read`, `resources/list`,
+ * `resources/templates/list`, and `completion/complete` for a
+ * `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
+ * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
+ *
+ * On `MCPR_OK`, `*out` receives a response to send: its
+ * `mcpr_response_json` goes under `"result"` when
+ * `mcpr_response_is_error` is false and under `"error"` when it is true,
+ * with the request's id. Client mistakes (malformed params: invalid JSON,
+ * a non-object, `uri` or `cursor` of the wrong type, a repeated member,
+ * more than 256 KiB; unknown URIs; bad cursors; an unknown per-request
+ * protocol revision) and failures of the call are error responses, not
+ * statuses.
+ *
+ * Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
+ * method and for `ref/prompt` completions (route it elsewhere, or answer
+ * `-32601`); `MCPR_INVALID_ARGUMENT`
+ * for programming errors (NULL registry or `out`, bad strings, an unknown
+ * `protocol_revision` option, an empty scope key for a list method);
+ * `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`
+ * is not NULL, then receives the error.
+ *
+ * Params members other than `uri`, `cursor` and `_meta` (and `_meta` keys
+ * other than the protocol version) are ignored, as the MCP schemas allow.
+ * A request the client cancelled gets no response at all in MCP: after
+ * cancelling through the token, drop the response instead of sending it.
+ *
+ * Safe to call from many threads at once on one registry. The call holds
+ * its own registry reference from entry to return, as `mcpr_read` does,
+ * and with `opt->executor` it returns by its deadline whatever a callback
+ * does, as `mcpr_read` and `mcpr_list` do.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference; `method` and `params_json`
+ * follow the `mcpr_str` rules; `opt` is NULL or points at options whose
+ * strings follow the `mcpr_str` rules and whose pointers are NULL or
+ * live; `out` and `err` are NULL or valid for one write.
+ */
+mcpr_status mcpr_request(const mcpr_resources *r, mcpr_str method, mcpr_str params_json, const mcpr_request_options *opt, mcpr_response **out, mcpr_error **err);
+
+/**
+ * Takes another reference to the registry and returns `r` (NULL for NULL).
+ * Release each reference with `mcpr_resources_free`. Any thread.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference, not released by another thread
+ * while this runs (retain under the lock that publishes `r`).
+ */
+mcpr_resources *mcpr_resources_retain(const mcpr_resources *r);
+
+/**
+ * Releases one registry reference. The registry (and every table's
+ * `release`) goes when the last reference is released and every read or
+ * listing using it has returned, including abandoned body reads still
+ * running on executor workers. Releasing while calls run on other threads
+ * (even the last reference, even the one those calls were given) is safe
+ * once those calls have begun: each holds its own reference until it
+ * returns, and the last one to return runs the `release` callbacks. Accepts
+ * NULL. Any thread, including from inside a callback.
+ *
+ * # Safety
+ * `r` is NULL or a registry reference owned by the caller, released once,
+ * and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
+ * be starting on another thread.
+ */
+void mcpr_resources_free(mcpr_resources *r);
+
+/**
+ * Writes the registry's 32-byte content revision (SHA-256 of the
+ * canonical registered descriptions; identical registries on several
+ * replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference when the call is made (the
+ * call holds its own reference until it returns); `out` is NULL or valid
+ * for 32 bytes of writes.
+ */
+void mcpr_resources_revision(const mcpr_resources *r, uint8_t *out);
+
+/**
+ * Writes the registry's 32-byte content revision (as
+ * `mcpr_resources_revision`) to `out`, whose size the caller states:
+ * `MCPR_INVALID_ARGUMENT` (nothing written) when `r` or `out` is NULL or
+ * `out_len` is less than 32. Writes exactly 32 bytes; the rest of a larger
+ * buffer is left untouched.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference when the call is made; `out`
+ * is NULL or valid for `out_len` bytes of writes; `err` is NULL or valid
+ * for one write.
+ */
+mcpr_status mcpr_resources_revision_into(const mcpr_resources *r, uint8_t *out, size_t out_len, mcpr_error **err);
+
+/**
+ * Whether some binding of the registry has a `complete` callback: declare
+ * the MCP `completions` capability only then. False for NULL. The call
+ * holds its own registry reference from entry to return, as `mcpr_read`
+ * does.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference when the call is made.
+ */
+bool mcpr_resources_completes(const mcpr_resources *r);
+
+/**
+ * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
+ * `error` object (when true), compact JSON. Owned by `p`, valid until
+ * `mcpr_response_free(p)`. Empty for NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+mcpr_str mcpr_response_json(const mcpr_response *p);
+
+/**
+ * Whether the response is a JSON-RPC `error` object. False for NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+bool mcpr_response_is_error(const mcpr_response *p);
+
+/**
+ * The status behind an error response (`MCPR_INVALID_REQUEST` for
+ * malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
+ * ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+mcpr_status mcpr_response_status(const mcpr_response *p);
+
+/**
+ * The private cause behind an error response (for the host's logs only;
+ * never send it). Empty for results, for NULL and when there is none.
+ * Owned by `p`.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+mcpr_str mcpr_response_cause(const mcpr_response *p);
+
+/**
+ * Whether the response is a partial `resources/read` bundle (a result
+ * whose first item is the diagnostic warning). False otherwise and for
+ * NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live response.
+ */
+bool mcpr_response_is_partial(const mcpr_response *p);
+
+/**
+ * Frees a response. Accepts NULL.
+ *
+ * # Safety
+ * `p` is NULL or a response from `mcpr_request`, freed once.
+ */
+void mcpr_response_free(mcpr_response *p);
 
 /**
  * The definition's description object as compact JSON (the MCP
@@ -1429,83 +2008,6 @@ mcpr_str mcpr_target_representation(const mcpr_target *t);
 mcpr_str mcpr_target_authorization(const mcpr_target *t);
 
 /**
- * Sets the plan's canonical requested target (copied; a later call
- * replaces it). `representation` empty means `"default"`;
- * `authorization_json` (length 0 = none) is private JSON of at most
- * 64 KiB handed to policy and storage callbacks, never to the client; it
- * is held to the rules definitions are held to (nesting at most 127 deep,
- * no object repeating a key at any depth, no lone surrogate escape, no
- * number out of range such as `1e999`). A refused target returns `MCPR_INVALID_PLAN` (or
- * `MCPR_INVALID_ARGUMENT`) and makes the whole plan invalid.
- *
- * # Safety
- * `p` is NULL or the plan builder of a `resolve` callback that has not
- * returned; the strings follow the `mcpr_str` rules; `err` is NULL or
- * valid for one write.
- */
-mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
-
-/**
- * Appends an item target to the plan (copied), in read order. Item URIs
- * must be unique (even across representations); a URI equal to the
- * requested target's must carry the same representation (checked when
- * `resolve` returns). Same rules as `mcpr_plan_set_requested` otherwise.
- *
- * # Safety
- * As for `mcpr_plan_set_requested`.
- */
-mcpr_status mcpr_plan_add_item(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
-
-/**
- * A ready-made `resolve` callback: plans the matched URI (representation
- * `"default"`, no authorization JSON) as both the requested target and
- * the single item. Ignores `ud` and `call`. Safe to call concurrently.
- *
- * # Safety
- * `m` and `plan` are NULL or the views of a `resolve` callback that has
- * not returned.
- */
-mcpr_cb_result mcpr_resolve_single(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan);
-
-/**
- * Sets a text body (copied): `mime_type` is an RFC 9110 media type,
- * `text` valid UTF-8 (may be empty). Exactly one body per payload: a
- * second body setter is refused. A refused setter returns
- * `MCPR_INVALID_CONTENT` (or `MCPR_INVALID_ARGUMENT`) and makes the item
- * `invalid_content` even if the reader then returns `MCPR_CB_OK`.
- *
- * # Safety
- * `o` is NULL or the payload builder of a body `read` callback that has
- * not returned; the strings follow the `mcpr_str` rules; `err` is NULL or
- * valid for one write.
- */
-mcpr_status mcpr_payload_set_text(mcpr_payload_builder *o, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
-
-/**
- * Sets a blob body (the bytes are copied; may be empty; sent base64). Same
- * rules as `mcpr_payload_set_text`.
- *
- * # Safety
- * As for `mcpr_payload_set_text`; `data` is NULL (with `len` 0) or points
- * at `len` readable bytes.
- */
-mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *o, mcpr_str mime_type, const uint8_t *data, size_t len, mcpr_error **err);
-
-/**
- * Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
- * does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
- * any depth, held to the rules definitions are held to (nesting at most
- * 127 deep, no object repeating a key at any depth, no lone surrogate
- * escape, no number out of range such as `1e999`); otherwise
- * `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
- * `mcpr_payload_set_text`.
- *
- * # Safety
- * As for `mcpr_payload_set_text`.
- */
-mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *o, mcpr_str meta_json, mcpr_error **err);
-
-/**
  * The template's definition (borrowed from `q`; NULL for NULL).
  *
  * # Safety
@@ -1561,508 +2063,6 @@ mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *q, 
  * As for `mcpr_completion_request_definition`.
  */
 mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *q, size_t i);
-
-/**
- * Proposes one value (copied), in relevance order. `MCPR_OK` when the
- * value is valid: it is sent, or counted when it comes after the first
- * 100 values or past the byte budget (`max_page_bytes` minus 256; each
- * value costs its JSON string length plus one), which makes `hasMore`
- * true. `MCPR_INVALID_CONTENT` when it could not be a template capture
- * and is dropped: not UTF-8, empty, containing `/`, `\` or NUL or equal
- * to `.` or `..` (also after percent-decoding it once), or too long to
- * fit with the template's literal text in `max_uri_bytes`. A dropped
- * value does not spoil the others: the callback may go on and return
- * `MCPR_CB_OK`. `MCPR_INVALID_ARGUMENT` for a NULL builder or a bad
- * string.
- *
- * # Safety
- * `o` is NULL or the builder of a `complete` callback that has not
- * returned; `value` follows the `mcpr_str` rules; `err` is NULL or valid
- * for one write.
- */
-mcpr_status mcpr_completion_add_value(mcpr_completion_builder *o, mcpr_str value, mcpr_error **err);
-
-/**
- * Sets the number of completion options available (may exceed the values
- * added; a later call replaces it). Values added but dropped are
- * subtracted from it, it is never reported below the valid values added,
- * and at most 2^53 - 1 is written; when it is no larger than the values
- * sent while more exist, it is left out. `MCPR_INVALID_ARGUMENT` for a
- * NULL builder.
- *
- * # Safety
- * As for `mcpr_completion_add_value`.
- */
-mcpr_status mcpr_completion_set_total(mcpr_completion_builder *o, uint64_t total, mcpr_error **err);
-
-/**
- * Says whether more options exist than the values added (for when no
- * exact total is known; `hasMore` is also true whenever values were cut
- * off or the total exceeds the values sent). `MCPR_INVALID_ARGUMENT` for
- * a NULL builder.
- *
- * # Safety
- * As for `mcpr_completion_add_value`.
- */
-mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *o, bool has_more, mcpr_error **err);
-
-/**
- * Answers `completion/complete` for a `ref/resource` reference (a
- * `ref/prompt` is not this library's: the host answers it). In order:
- * `params.template_uri` must be a registered `uriTemplate`, byte for
- * byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
- * policy's `discover` must allow that definition (a denial is the same
- * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name
- * one of its variables, its value be at most `max_uri_bytes`, and each
- * context entry naming another variable be empty or a valid capture
- * (else `MCPR_INVALID_REQUEST`); then the binding's `complete` callback
- * runs (a binding without one answers an empty completion). Its values
- * that could not be a capture are dropped; at most 100 are sent, within
- * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
- *
- * On success `*out` receives the result (owned by the caller, free with
- * `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
- * `result`. It carries `"resultType":"complete"` on MCP 2026-07-28 (the
- * options' `protocol_revision`; empty = the newest), nothing of the kind
- * before, and never cache fields. On failure `mcpr_error_jsonrpc_json` is
- * the error object for that revision (not found: `-32602` on 2026-07-28,
- * `-32002` before, with `data.uri` the template URI asked for). `opt` is
- * NULL or read options: `timeout_ms`, `cancel`, `request_data` and
- * `executor` apply as for `mcpr_read`. Without an
- * executor the callbacks (`discover`, then `complete`) run on this
- * thread; with one they run there as one job and this call returns by
- * its deadline whatever they do (a callback still running is abandoned;
- * the tables stay alive until it returns); a saturated executor fails
- * the call at once with `MCPR_READ_FAILED` (cause "executor saturated").
- * Other errors: `MCPR_READ_FAILED` when the callback fails,
- * `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; invalid UTF-8 in the
- * argument or context is `MCPR_INVALID_REQUEST`, in the template URI
- * `MCPR_UNAVAILABLE`.
- *
- * Safe to call from many threads at once on one registry.
- *
- * # Safety
- * `r` is NULL or a live registry reference; `params` is NULL or points at
- * params whose strings follow the `mcpr_str` rules and whose `context`
- * points at `context_len` entries (or is NULL with 0); `opt` is NULL or
- * points at options whose pointers are NULL or live; `out` and `err` are
- * NULL or valid for one write.
- */
-mcpr_status mcpr_complete(const mcpr_resources *r, const mcpr_complete_params *params, const mcpr_read_options *opt, mcpr_completion **out, mcpr_error **err);
-
-/**
- * The MCP `CompleteResult` as compact JSON
- * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`,
- * `total` only when known). Owned by `c`; empty for NULL.
- *
- * # Safety
- * `c` is NULL or a live completion.
- */
-mcpr_str mcpr_completion_json(const mcpr_completion *c);
-
-/**
- * The number of values sent (0 for NULL).
- *
- * # Safety
- * `c` is NULL or a live completion.
- */
-size_t mcpr_completion_value_count(const mcpr_completion *c);
-
-/**
- * Whether the result says `hasMore` (false for NULL).
- *
- * # Safety
- * `c` is NULL or a live completion.
- */
-bool mcpr_completion_has_more(const mcpr_completion *c);
-
-/**
- * Frees a completion. Accepts NULL.
- *
- * # Safety
- * `c` is NULL or a completion from `mcpr_complete`, freed once.
- */
-void mcpr_completion_free(mcpr_completion *c);
-
-/**
- * Whether some binding of the registry has a `complete` callback: declare
- * the MCP `completions` capability only then. False for NULL. The call
- * holds its own registry reference from entry to return, as `mcpr_read`
- * does.
- *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made.
- */
-bool mcpr_resources_completes(const mcpr_resources *r);
-
-/**
- * Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
- * and of reads through bindings added without their own hints;
- * `policy_caller_independent` says that the policy callbacks decide the
- * same for every caller. Without this call: TTL 0, not caller-independent
- * (every result `"ttlMs":0`, `"cacheScope":"private"`). A TTL above
- * `MCPR_MAX_TTL_MS` is `MCPR_INVALID_CONFIGURATION` and changes nothing.
- *
- * # Safety
- * `b` is NULL or a live builder; `err` is NULL or valid for one write.
- */
-mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *b, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
-
-/**
- * `mcpr_builder_add` with the binding's cache hints (`hints` is read
- * before this returns). Its reads get `hints->ttl_ms` instead of the
- * registry's TTL, and may be `"public"` when `hints->caller_independent`
- * and the registry's `policy_caller_independent` are both true. Refusals
- * as for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for NULL hints
- * or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
- * `MCPR_MAX_TTL_MS` (then `release` never runs for this call).
- *
- * # Safety
- * As for `mcpr_builder_add`; `hints` is NULL or points at an
- * `mcpr_cache_hints` whose `size` is readable and correct.
- */
-mcpr_status mcpr_builder_add_with_hints(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, const mcpr_cache_hints *hints, mcpr_error **err);
-
-/**
- * Declares this item's cache hints (copied; a later call replaces them).
- * They can only lower what its binding declared: the item's TTL is the
- * smaller of the two, and it is caller-independent only when both say so;
- * a bundle's TTL is the smallest of its items'. Refusals (NULL hints, bad
- * `size`: `MCPR_INVALID_ARGUMENT`; TTL above `MCPR_MAX_TTL_MS`:
- * `MCPR_INVALID_CONTENT`) make the item `invalid_content`, as for the
- * other payload setters.
- *
- * # Safety
- * `o` is NULL or the payload builder of a body `read` callback that has
- * not returned; `hints` is NULL or points at a sized `mcpr_cache_hints`;
- * `err` is NULL or valid for one write.
- */
-mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cache_hints *hints, mcpr_error **err);
-
-/**
- * Serves one MCP request: `method` is the JSON-RPC method name and
- * `params_json` the raw text of its `params` (`{NULL, 0}` when the
- * request had none). Served methods: `resources/read`, `resources/list`,
- * `resources/templates/list`, and `completion/complete` for a
- * `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
- * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
- *
- * On `MCPR_OK`, `*out` receives a response to send: its
- * `mcpr_response_json` goes under `"result"` when
- * `mcpr_response_is_error` is false and under `"error"` when it is true,
- * with the request's id. Client mistakes (malformed params: invalid JSON,
- * a non-object, `uri` or `cursor` of the wrong type, a repeated member,
- * more than 256 KiB; unknown URIs; bad cursors; an unknown per-request
- * protocol revision) and failures of the call are error responses, not
- * statuses.
- *
- * Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
- * method and for `ref/prompt` completions (route it elsewhere, or answer
- * `-32601`); `MCPR_INVALID_ARGUMENT`
- * for programming errors (NULL registry or `out`, bad strings, an unknown
- * `protocol_revision` option, an empty scope key for a list method);
- * `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`
- * is not NULL, then receives the error.
- *
- * Params members other than `uri`, `cursor` and `_meta` (and `_meta` keys
- * other than the protocol version) are ignored, as the MCP schemas allow.
- * A request the client cancelled gets no response at all in MCP: after
- * cancelling through the token, drop the response instead of sending it.
- *
- * Safe to call from many threads at once on one registry. The call holds
- * its own registry reference from entry to return, as `mcpr_read` does,
- * and with `opt->executor` it returns by its deadline whatever a callback
- * does, as `mcpr_read` and `mcpr_list` do.
- *
- * # Safety
- * `r` is NULL or a live registry reference; `method` and `params_json`
- * follow the `mcpr_str` rules; `opt` is NULL or points at options whose
- * strings follow the `mcpr_str` rules and whose pointers are NULL or
- * live; `out` and `err` are NULL or valid for one write.
- */
-mcpr_status mcpr_request(const mcpr_resources *r, mcpr_str method, mcpr_str params_json, const mcpr_request_options *opt, mcpr_response **out, mcpr_error **err);
-
-/**
- * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
- * `error` object (when true), compact JSON. Owned by `p`, valid until
- * `mcpr_response_free(p)`. Empty for NULL.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-mcpr_str mcpr_response_json(const mcpr_response *p);
-
-/**
- * Whether the response is a JSON-RPC `error` object. False for NULL.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-bool mcpr_response_is_error(const mcpr_response *p);
-
-/**
- * The status behind an error response (`MCPR_INVALID_REQUEST` for
- * malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
- * ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-mcpr_status mcpr_response_status(const mcpr_response *p);
-
-/**
- * The private cause behind an error response (for the host's logs only;
- * never send it). Empty for results, for NULL and when there is none.
- * Owned by `p`.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-mcpr_str mcpr_response_cause(const mcpr_response *p);
-
-/**
- * Whether the response is a partial `resources/read` bundle (a result
- * whose first item is the diagnostic warning). False otherwise and for
- * NULL.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-bool mcpr_response_is_partial(const mcpr_response *p);
-
-/**
- * Frees a response. Accepts NULL.
- *
- * # Safety
- * `p` is NULL or a response from `mcpr_request`, freed once.
- */
-void mcpr_response_free(mcpr_response *p);
-
-/**
- * Fills `*o` with the defaults (every bound 0) and `struct_size =
- * sizeof(mcpr_executor_options)`. Ignores NULL.
- *
- * # Safety
- * `o` is NULL or valid for one write of an `mcpr_executor_options`.
- */
-void mcpr_executor_options_init(mcpr_executor_options *o);
-
-/**
- * A new executor sized and bounded by `*opt` (NULL = all defaults, as
- * `mcpr_executor_new(0, ...)`; the options are read during the call
- * only). On success `*out` receives it (owned by the caller, free with
- * `mcpr_executor_free`; shareable by any number of threads, registries,
- * reads and listings). An impossible
- * `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
- * failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
- *
- * # Safety
- * `opt` is NULL or points at `opt->struct_size` readable bytes; `out`
- * and `err` are NULL or valid for one write.
- */
-mcpr_status mcpr_executor_new_with(const mcpr_executor_options *opt, mcpr_executor **out, mcpr_error **err);
-
-/**
- * Fills `*out` with a snapshot of the executor's state and counters
- * (the fields lying entirely within `out->struct_size`, which the caller
- * sets). Any thread, at any time while the handle is alive; the fields
- * are read one by one, so a snapshot taken while calls run may be
- * slightly inconsistent. NULL `e` or `out`, or an impossible
- * `struct_size`, is `MCPR_INVALID_ARGUMENT` (nothing written).
- *
- * # Safety
- * `e` is NULL or a live executor; `out` is NULL or points at
- * `out->struct_size` writable bytes; `err` is NULL or valid for one write.
- */
-mcpr_status mcpr_executor_get_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
-
-/**
- * A new executor with `threads` workers (0 = the available cores, at least
- * 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`)
- * and the default bounds of `mcpr_executor_options`. On success `*out`
- * receives it (owned by the caller, free with `mcpr_executor_free`).
- *
- * # Safety
- * `out` is NULL or valid for one write; `err` is NULL or valid for one
- * write.
- */
-mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
-
-/**
- * Frees an executor handle. Does not wait for running callbacks: reads in
- * flight keep the pool alive until they return; abandoned readers finish
- * on their own. Accepts NULL.
- *
- * # Safety
- * `e` is NULL or an executor from `mcpr_executor_new`, freed once, and no
- * `mcpr_read` call that is given it starts after this.
- */
-void mcpr_executor_free(mcpr_executor *e);
-
-/**
- * A new, uncancelled token, owned by the caller (free with
- * `mcpr_cancel_free`). NULL only on a caught panic.
- */
-mcpr_cancel *mcpr_cancel_new(void);
-
-/**
- * Cancels the token (idempotent). Safe from any thread at any time while
- * the handle is alive; reads and listings using it stop with
- * `MCPR_CANCELED`, and callbacks see `mcpr_call_is_canceled` true.
- * Ignores NULL.
- *
- * # Safety
- * `c` is NULL or a live token.
- */
-void mcpr_cancel_cancel(const mcpr_cancel *c);
-
-/**
- * Whether the token was cancelled (false for NULL). Any thread.
- *
- * # Safety
- * `c` is NULL or a live token.
- */
-bool mcpr_cancel_is_canceled(const mcpr_cancel *c);
-
-/**
- * Frees a token handle. Calls in flight that were given it keep their own
- * reference. Accepts NULL.
- *
- * # Safety
- * `c` is NULL or a token from `mcpr_cancel_new`, freed once, not used by
- * any thread afterwards.
- */
-void mcpr_cancel_free(mcpr_cancel *c);
-
-/**
- * Reads the resource bundle of `uri` (the raw bytes of the request's
- * `params.uri`): validation, selection, the policy sequence, body reads
- * under budgets and deadlines, the recheck and assembly. On success `*out`
- * receives the bundle (owned by the caller, free with `mcpr_bundle_free`);
- * a usable partial bundle is a success with `mcpr_bundle_is_partial` true.
- * On failure no bundle is made and `*err` (when `err` is not NULL)
- * receives the error: send its message and JSON-RPC code to the client,
- * log its cause.
- *
- * Safe to call from many threads at once on one registry.
- *
- * Without an executor every callback runs on this thread, and deadlines
- * only take effect between callbacks and through callbacks that honour
- * `mcpr_call_is_canceled`. With an executor (`opt->executor`) every
- * callback of the read runs on its workers and this call returns by the
- * read deadline whatever any callback does: a policy (`discover`,
- * `visibility`, `read`) or `resolve` callback still running at the read
- * deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
- * once on cancellation; a body `read` still running at its item deadline
- * makes that item a `timeout` issue while the read continues with the
- * other items. Such a callback is abandoned: it keeps running on its
- * worker, its late result is discarded, the views it was given stay
- * valid and the binding's table stays alive until it returns (`release`
- * runs after the last call returns), and it still sees `request_data`.
- * A saturated executor (see `mcpr_executor_get_stats`) fails the read at once
- * with `MCPR_READ_FAILED`, or fails the body reads it can no longer risk
- * as `read_failed` items; the private cause says "executor saturated".
- *
- * The call holds its own registry reference from entry to return: once it
- * has begun, other threads (or its own callbacks) may release any
- * reference, even the last; the `release` callbacks then run no earlier
- * than the end of this call (on this thread, just before it returns, when
- * it is the last user), or when an abandoned callback returns.
- *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made (a
- * reference that no other thread may be releasing at that moment: retain
- * it under the lock that publishes `r`); `uri` follows the `mcpr_str`
- * rules; `opt` is NULL or points at options whose pointers are NULL or
- * live; `out` and `err` are NULL or valid for one write.
- */
-mcpr_status mcpr_read(const mcpr_resources *r, mcpr_str uri, const mcpr_read_options *opt, mcpr_bundle **out, mcpr_error **err);
-
-/**
- * The MCP `resources/read` result JSON (send it as the JSON-RPC
- * `result`). Owned by `b`, valid until `mcpr_bundle_free(b)`. Empty for
- * NULL.
- *
- * # Safety
- * `b` is NULL or a live bundle.
- */
-mcpr_str mcpr_bundle_json(const mcpr_bundle *b);
-
-/**
- * Whether the bundle is partial (its first item is then the diagnostic
- * warning). False for NULL.
- *
- * # Safety
- * `b` is NULL or a live bundle.
- */
-bool mcpr_bundle_is_partial(const mcpr_bundle *b);
-
-/**
- * Frees a bundle. Accepts NULL.
- *
- * # Safety
- * `b` is NULL or a bundle from `mcpr_read`, freed once.
- */
-void mcpr_bundle_free(mcpr_bundle *b);
-
-/**
- * One page of `resources/list` (registered exact URIs in URI then name
- * order, each page rechecking `discover`). On success `*out` receives the
- * page (owned by the caller, free with `mcpr_page_free`). Invalid,
- * expired, cross-method, cross-registry, cross-scope or oversized cursors
- * fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
- * to call from many threads at once; `discover` runs on this thread, or
- * on the executor's workers when `opt->executor` is set (the call then
- * returns by its deadline whatever `discover` does).
- * The call holds its own registry reference from entry to return, as
- * `mcpr_read` does.
- *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made (a
- * reference that no other thread may be releasing at that moment: retain
- * it under the lock that publishes `r`); `opt` is NULL or points at
- * options whose strings follow the `mcpr_str` rules and whose pointers are
- * NULL or live; `out` and `err` are NULL or valid for one write.
- */
-mcpr_status mcpr_list(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
-
-/**
- * One page of `resources/templates/list` (registered templates in
- * template then name order). Same rules as `mcpr_list`; cursors of one
- * method are refused by the other.
- *
- * # Safety
- * As for `mcpr_list`.
- */
-mcpr_status mcpr_list_templates(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
-
-/**
- * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
- * `{"resourceTemplates":[...]}`). Owned by `p`, valid until
- * `mcpr_page_free(p)`. Empty for NULL.
- *
- * # Safety
- * `p` is NULL or a live page.
- */
-mcpr_str mcpr_page_json(const mcpr_page *p);
-
-/**
- * The cursor of the next page (also in the JSON as `nextCursor`); length 0
- * on the last page and for NULL. Owned by `p`.
- *
- * # Safety
- * `p` is NULL or a live page.
- */
-mcpr_str mcpr_page_next_cursor(const mcpr_page *p);
-
-/**
- * Frees a page. Accepts NULL.
- *
- * # Safety
- * `p` is NULL or a page from `mcpr_list` / `mcpr_list_templates`, freed
- * once.
- */
-void mcpr_page_free(mcpr_page *p);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,15 +1,16 @@
-//! One call per request: `mcpr_request` and its response handle.
+//! One call per request: `mcpr_request` and its options.
 
+use crate::request::{RequestError, RequestOptions};
 use std::os::raw::c_void;
 
-use super::boundary::{
-    guard, guard_status, mcpr_error, mcpr_status, mcpr_str, need_out, write_out, Error,
-};
-use super::builder::mcpr_resources;
-use super::run::{
-    cancel_of, mcpr_cancel, mcpr_executor, request_data, resources, revision_of, timeout,
-};
-use crate::request::{RequestError, RequestOptions, Response};
+use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::cancel::{cancel_of, mcpr_cancel};
+use super::error::{mcpr_error, Error};
+use super::executor::mcpr_executor;
+use super::handle::{need_out, write_out};
+use super::read::{request_data, revision_of, timeout};
+use super::resources::{mcpr_resources, resources};
+use super::response::mcpr_response;
 
 /// Per-call options of `mcpr_request`. NULL options mean all defaults
 /// (then the list methods, which need a scope key, are
@@ -45,14 +46,6 @@ pub struct mcpr_request_options {
     /// listings alike): the call then returns by its deadline whatever a
     /// callback does (see `mcpr_read` and `mcpr_list`).
     pub executor: *const mcpr_executor,
-}
-
-/// The response to one request: the JSON-RPC `result` object or `error`
-/// object. Owned by the caller; free with `mcpr_response_free`. Immutable:
-/// safe to read from any thread.
-pub struct mcpr_response {
-    inner: Response,
-    cause: String,
 }
 
 /// Serves one MCP request: `method` is the JSON-RPC method name and
@@ -148,92 +141,4 @@ pub unsafe extern "C" fn mcpr_request(
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
-}
-
-/// The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
-/// `error` object (when true), compact JSON. Owned by `p`, valid until
-/// `mcpr_response_free(p)`. Empty for NULL.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_json(p: *const mcpr_response) -> mcpr_str {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        unsafe { p.as_ref() }.map_or(mcpr_str::empty(), |p| mcpr_str::from_str(p.inner.json()))
-    })
-}
-
-/// Whether the response is a JSON-RPC `error` object. False for NULL.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_is_error(p: *const mcpr_response) -> bool {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        unsafe { p.as_ref() }.is_some_and(|p| p.inner.is_error())
-    })
-}
-
-/// The status behind an error response (`MCPR_INVALID_REQUEST` for
-/// malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
-/// ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_status(p: *const mcpr_response) -> mcpr_status {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        match unsafe { p.as_ref() } {
-            None => mcpr_status::MCPR_INVALID_ARGUMENT,
-            Some(p) => p
-                .inner
-                .failure()
-                .map_or(mcpr_status::MCPR_OK, |f| mcpr_status::of_kind(f.kind())),
-        }
-    })
-}
-
-/// The private cause behind an error response (for the host's logs only;
-/// never send it). Empty for results, for NULL and when there is none.
-/// Owned by `p`.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_cause(p: *const mcpr_response) -> mcpr_str {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        unsafe { p.as_ref() }.map_or(mcpr_str::empty(), |p| mcpr_str::from_str(&p.cause))
-    })
-}
-
-/// Whether the response is a partial `resources/read` bundle (a result
-/// whose first item is the diagnostic warning). False otherwise and for
-/// NULL.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_is_partial(p: *const mcpr_response) -> bool {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        unsafe { p.as_ref() }.is_some_and(|p| p.inner.is_partial())
-    })
-}
-
-/// Frees a response. Accepts NULL.
-///
-/// # Safety
-/// `p` is NULL or a response from `mcpr_request`, freed once.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_free(p: *mut mcpr_response) {
-    guard(|| {
-        if !p.is_null() {
-            // SAFETY: `p` came from `Box::into_raw` and is freed once.
-            drop(unsafe { Box::from_raw(p) });
-        }
-    })
 }

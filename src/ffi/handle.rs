@@ -1,0 +1,75 @@
+//! Shared handle and out-parameter helpers, and their safety reasoning,
+//! stated once.
+//!
+//! Every owned handle except the registry (an `Arc`, see `resources.rs`) is
+//! a `Box` turned into a raw pointer by [`new_handle`] and turned back by
+//! [`free_handle`], exactly once. Borrowed views and handles are read
+//! through [`handle_ref`]; out-parameters are written through
+//! [`write_out`] / [`write_handle`] after [`need_out`] checked them.
+//!
+//! Each export documents its pointer arguments in its `# Safety` section
+//! ("NULL or a live X", "freed once", "valid for one write"). When an
+//! export passes such an argument straight to one of these helpers, the
+//! helper's own `# Safety` requirement is exactly that documented
+//! contract, so the call forwards it and carries no SAFETY comment of its
+//! own. Any other unsafe operation keeps its own SAFETY comment.
+
+use super::error::Error;
+
+/// Borrows the object behind `p`; `None` for NULL.
+///
+/// # Safety
+/// `p` is NULL or points at a live `T` that stays alive, and is not freed
+/// or mutated through another pointer, for `'a` (in practice: the export's
+/// call, or the callback's invocation for borrowed views).
+pub(crate) unsafe fn handle_ref<'a, T>(p: *const T) -> Option<&'a T> {
+    // SAFETY: guaranteed by the caller.
+    unsafe { p.as_ref() }
+}
+
+/// Moves `value` to the heap and returns it as an owned handle, to be
+/// released once with [`free_handle`].
+pub(crate) fn new_handle<T>(value: T) -> *mut T {
+    Box::into_raw(Box::new(value))
+}
+
+/// Frees a handle made by [`new_handle`]; does nothing for NULL.
+///
+/// # Safety
+/// `p` is NULL or a pointer [`new_handle`] returned for this `T`, not yet
+/// freed, and not used by any thread afterwards.
+pub(crate) unsafe fn free_handle<T>(p: *mut T) {
+    if !p.is_null() {
+        // SAFETY: `p` came from `Box::into_raw` in `new_handle` and is freed
+        // once (the caller's guarantee).
+        drop(unsafe { Box::from_raw(p) });
+    }
+}
+
+/// Writes `value` through the out-parameter `out`.
+///
+/// # Safety
+/// `out` is non-null (checked with [`need_out`]) and valid for one write.
+pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { out.write(value) }
+}
+
+/// Makes `value` a new owned handle ([`new_handle`]) and writes it through
+/// the out-parameter `out`.
+///
+/// # Safety
+/// As for [`write_out`].
+pub(crate) unsafe fn write_handle<T>(out: *mut *mut T, value: T) {
+    // SAFETY: forwarded to the caller.
+    unsafe { write_out(out, new_handle(value)) }
+}
+
+/// Checks an out-parameter for NULL.
+pub(crate) fn need_out<T>(out: *mut T) -> Result<(), Error> {
+    if out.is_null() {
+        Err(Error::argument("out-parameter is NULL"))
+    } else {
+        Ok(())
+    }
+}
