@@ -24,6 +24,7 @@ mod complete;
 mod hints;
 mod request;
 mod run;
+mod version;
 
 pub use boundary::{
     mcpr_cb_result, mcpr_error, mcpr_limit, mcpr_status, mcpr_str, MCPR_CB_FAILED,
@@ -35,6 +36,7 @@ pub use boundary::{
     MCPR_LIMIT_REPORT_PAYLOAD_BYTES, MCPR_STATUS_MAX,
 };
 pub use builder::{mcpr_builder, mcpr_resources};
+pub use version::{MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR, MCPR_VERSION_PATCH};
 pub use callbacks::{
     mcpr_binding_callbacks, mcpr_call, mcpr_definition, mcpr_match, mcpr_payload_builder,
     mcpr_phase, mcpr_plan_builder, mcpr_policy_callbacks, mcpr_target, mcpr_visibility,
