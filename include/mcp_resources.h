@@ -70,6 +70,22 @@
 #define MCPR_MAX_TTL_MS 9007199254740991
 
 /**
+ * Major version of the header (the crate version's first number). Before
+ * 1.0, a change of `MCPR_VERSION_MINOR` may change the ABI.
+ */
+#define MCPR_VERSION_MAJOR 0
+
+/**
+ * Minor version of the header (the crate version's second number).
+ */
+#define MCPR_VERSION_MINOR 1
+
+/**
+ * Patch version of the header (the crate version's third number).
+ */
+#define MCPR_VERSION_PATCH 0
+
+/**
  * JSON-RPC "Invalid params".
  */
 #define INVALID_PARAMS -32602

@@ -1,5 +1,5 @@
-//! DESIGN.md section 7/10: "with an executor every callback of a read or
-//! listing runs under its deadline". Each callback kind blocks forever (until
+//! docs/BEHAVIOUR.md §8: with an executor, every callback of a read or
+//! listing runs on its workers and the call returns by its deadline. Each callback kind blocks forever (until
 //! the test opens its gate at the very end): the call still returns by its
 //! deadline (`deadline_exceeded`, or an item `timeout` for body reads), and
 //! promptly with `canceled` on cancellation. Bounds are generous (deadline

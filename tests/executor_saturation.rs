@@ -1,6 +1,6 @@
-//! DESIGN.md section 10: "An executor never becomes unusable: jobs that can
+//! docs/BEHAVIOUR.md §8: an executor never becomes unusable; jobs that can
 //! no longer matter are dropped before they run; saturation is bounded,
-//! visible and fails fast." Never-returning callbacks wait on a gate the
+//! visible and fails fast. Never-returning callbacks wait on a gate the
 //! test opens at its very end (also on panic), so no thread is leaked.
 //! Timing bounds are generous: the machine is small and shared.
 

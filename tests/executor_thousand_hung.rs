@@ -1,5 +1,5 @@
-//! DESIGN.md section 10: "An executor never becomes unusable ... saturation
-//! is bounded, visible and fails fast." A thousand never-returning readers
+//! docs/BEHAVIOUR.md §8: an executor never becomes unusable; saturation
+//! is bounded, visible and fails fast. A thousand never-returning readers
 //! (they wait on a gate the test opens at its very end). Alone in its
 //! binary so that no other test's threads change the thread count.
 

@@ -28,6 +28,17 @@ if [ "$(uname -s)" = Linux ]; then
     test -f "$prefix/lib/libmcp_resources.so.$version" && test ! -L "$prefix/lib/libmcp_resources.so.$version"
     if command -v readelf >/dev/null; then
         readelf -d "$prefix/lib/libmcp_resources.so.$version" | grep -q "Library soname: \[$soname\]"
+        # Release builds install a stripped library whose debuglink names the
+        # separate debug info installed under lib/.debug/.
+        if grep -q '^MCPR_SPLIT_DEBUG_INFO:BOOL=ON' "$build/CMakeCache.txt" &&
+            ! grep -q '^CMAKE_BUILD_TYPE:STRING=Debug' "$build/CMakeCache.txt"; then
+            if readelf -S "$prefix/lib/libmcp_resources.so.$version" | grep -q '\.debug_'; then
+                echo "downstream: the installed library has debug sections" >&2
+                exit 1
+            fi
+            readelf -p .gnu_debuglink "$prefix/lib/libmcp_resources.so.$version" | grep -q 'libmcp_resources\.so\.debug'
+            readelf -S "$prefix/lib/.debug/libmcp_resources.so.debug" | grep -q '\.debug_line'
+        fi
     fi
 fi
 

@@ -42,6 +42,7 @@ mod read;
 mod request;
 mod resources;
 mod response;
+mod version;
 mod views;
 
 pub use boundary::{
@@ -54,6 +55,7 @@ pub use boundary::{
     MCPR_STATUS_MAX,
 };
 pub use builder::mcpr_builder;
+pub use version::{MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR, MCPR_VERSION_PATCH};
 pub use bundle::mcpr_bundle;
 pub use call::{
     mcpr_call, mcpr_phase, MCPR_PHASE_BODY_READ, MCPR_PHASE_COMPLETION, MCPR_PHASE_FIRST_CHECK,

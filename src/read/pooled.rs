@@ -1,4 +1,4 @@
-//! The read pipeline on an executor (DESIGN.md section 7): every callback
+//! The read pipeline on an executor (docs/BEHAVIOUR.md §8): every callback
 //! of the read runs on a worker, and the calling thread only waits.
 //!
 //! The whole pipeline is one job (one handoff per read). The caller waits
