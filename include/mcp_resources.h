@@ -41,12 +41,6 @@
 #include <stdint.h>
 
 /**
- * The largest TTL that can be declared: 2^53 - 1 milliseconds (the
- * largest integer every JSON client reads exactly).
- */
-#define MAX_TTL_MS ((1 << 53) - 1)
-
-/**
  * The highest `mcpr_status` value this version of the library defines
  * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
  */
@@ -84,31 +78,6 @@
  * Patch version of the header (the crate version's third number).
  */
 #define MCPR_VERSION_PATCH 0
-
-/**
- * JSON-RPC "Invalid params".
- */
-#define INVALID_PARAMS -32602
-
-/**
- * JSON-RPC "Internal error".
- */
-#define INTERNAL_ERROR -32603
-
-/**
- * JSON-RPC "Method not found".
- */
-#define METHOD_NOT_FOUND -32601
-
-/**
- * MCP 2026-07-28 `UnsupportedProtocolVersion`.
- */
-#define UNSUPPORTED_PROTOCOL_VERSION -32022
-
-/**
- * The largest params text accepted (256 KiB); larger is `-32602`.
- */
-#define MAX_PARAMS_BYTES (256 * 1024)
 
 /**
  * Status of every fallible call. The values are explicit and never reused;
@@ -187,21 +156,6 @@ typedef enum {
      */
     MCPR_METHOD_NOT_HANDLED = 15,
 } mcpr_status;
-
-/**
- * Who may cache a result.
- */
-typedef struct CacheScope CacheScope;
-
-/**
- * A protocol revision this library shapes results for.
- */
-typedef struct ProtocolRevision ProtocolRevision;
-
-/**
- * The cache hints of one result.
- */
-typedef struct ResultCache ResultCache;
 
 /**
  * A registry under construction. Create with `mcpr_builder_new`, fill with
@@ -868,8 +822,6 @@ typedef struct {
     const mcpr_executor *executor;
 } mcpr_request_options;
 
-
-
 /**
  * The callback succeeded.
  */
@@ -1003,18 +955,6 @@ typedef struct {
  * Policy `discover` and a template's `complete` during `mcpr_complete`.
  */
 #define MCPR_PHASE_COMPLETION 6
-
-
-
-
-
-
-
-
-
-
-
-
 
 #ifdef __cplusplus
 extern "C" {

@@ -104,6 +104,10 @@ private:
 
 namespace detail {
 
+/// JSON-RPC error codes used when no error object is available.
+constexpr std::int32_t jsonrpc_method_not_found = -32601;
+constexpr std::int32_t jsonrpc_internal_error = -32603;
+
 struct ErrorFree {
     void operator()(mcpr_error *e) const noexcept { mcpr_error_free(e); }
 };
@@ -114,7 +118,7 @@ struct ErrorFree {
 [[noreturn]] inline void throw_error(mcpr_status status, mcpr_error *raw) {
     std::unique_ptr<mcpr_error, ErrorFree> e(raw);
     if (!e) {
-        std::int32_t code = status == MCPR_METHOD_NOT_HANDLED ? METHOD_NOT_FOUND : INTERNAL_ERROR;
+        std::int32_t code = status == MCPR_METHOD_NOT_HANDLED ? jsonrpc_method_not_found : jsonrpc_internal_error;
         throw Error(status, std::string(status_name(status)), std::string(), code, std::string());
     }
     throw Error(mcpr_error_status(e.get()), std::string(to_view(mcpr_error_message(e.get()))),
@@ -131,7 +135,7 @@ template <class F> inline void check(F &&f) {
 }
 
 inline std::uint64_t to_ms(std::chrono::milliseconds d) {
-    if (d.count() < 0) throw Error(MCPR_INVALID_ARGUMENT, "negative timeout", std::string(), INTERNAL_ERROR, std::string());
+    if (d.count() < 0) throw Error(MCPR_INVALID_ARGUMENT, "negative timeout", std::string(), detail::jsonrpc_internal_error, std::string());
     return static_cast<std::uint64_t>(d.count());
 }
 
@@ -814,7 +818,7 @@ public:
 private:
     Builder &add_impl(std::string_view definition_json, Binding binding, const mcpr_cache_hints *hints) {
         if (!binding.read)
-            throw Error(MCPR_INVALID_CONFIGURATION, "a binding needs a read callback", std::string(), INTERNAL_ERROR,
+            throw Error(MCPR_INVALID_CONFIGURATION, "a binding needs a read callback", std::string(), detail::jsonrpc_internal_error,
                         std::string());
         auto holder = std::make_unique<Binding>(std::move(binding));
         mcpr_binding_callbacks cb{};

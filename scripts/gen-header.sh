@@ -3,6 +3,10 @@
 # (pinned: 0.29.4, `cargo install --locked cbindgen --version 0.29.4`).
 # With --check, generates into a temporary file and fails when the
 # committed header differs.
+#
+# cbindgen reads only the C layer, src/ffi/mod.rs and the modules it
+# declares, so no public item of the Rust core can reach the header: the
+# header is exactly the C ABI, without a list of core items to exclude.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want="0.29.4"
@@ -14,7 +18,7 @@ fi
 if [ "${1:-}" = "--check" ]; then
     tmp="$(mktemp "${TMPDIR:-/tmp}/mcp_resources.XXXXXX.h")"
     trap 'rm -f "$tmp"' EXIT
-    cbindgen --quiet --config cbindgen.toml --crate mcp-resources --output "$tmp"
+    cbindgen --quiet --config cbindgen.toml --output "$tmp" src/ffi/mod.rs
     if ! cmp -s "$tmp" include/mcp_resources.h; then
         echo "gen-header: include/mcp_resources.h is stale; run scripts/gen-header.sh" >&2
         diff -u include/mcp_resources.h "$tmp" | head -50 >&2 || true
@@ -22,6 +26,6 @@ if [ "${1:-}" = "--check" ]; then
     fi
     echo "gen-header: include/mcp_resources.h is up to date"
 else
-    cbindgen --quiet --config cbindgen.toml --crate mcp-resources --output include/mcp_resources.h
+    cbindgen --quiet --config cbindgen.toml --output include/mcp_resources.h src/ffi/mod.rs
     echo "gen-header: wrote include/mcp_resources.h"
 fi
