@@ -334,6 +334,82 @@ typedef struct {
 typedef uint32_t mcpr_cb_result;
 
 /**
+ * A binding's `resolve` callback (`mcpr_binding_callbacks.resolve`;
+ * `mcpr_resolve_single` is a ready-made one).
+ *
+ * Turns the match of a `resources/read` request into a read plan by
+ * calling `mcpr_plan_set_requested` (once) and `mcpr_plan_add_item` (per
+ * item) on `plan`. Metadata only: it must not read bodies or perform
+ * application effects.
+ *
+ * \param user_data The table's `user_data`.
+ * \param call The call context (cancellation, deadline, request data).
+ * \param match The matched definition, URI and template captures.
+ * \param plan The plan to fill.
+ * \return `MCPR_CB_OK` with a requested target set; `MCPR_CB_UNAVAILABLE`
+ *   for a root denial (the read is `MCPR_UNAVAILABLE`); anything else, a
+ *   refused plan setter or no requested target make the read fail with
+ *   `MCPR_INVALID_PLAN`.
+ * \note `call`, `match` and `plan` are borrowed: valid until the callback
+ *   returns, usable from any thread until then.
+ */
+typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
+
+/**
+ * A binding's body `read` callback (`mcpr_binding_callbacks.read`).
+ *
+ * Reads one item's body into `payload` (`mcpr_payload_set_text` or
+ * `mcpr_payload_set_blob`, optionally `mcpr_payload_set_meta` and
+ * `mcpr_payload_set_cache_hints`). Should poll `mcpr_call_is_canceled`
+ * and respect `mcpr_call_max_bytes`.
+ *
+ * \param user_data The table's `user_data`.
+ * \param call The call context (item deadline, cancellation, byte limit).
+ * \param target The item to read (URI, representation, authorization).
+ * \param payload The payload to fill.
+ * \return `MCPR_CB_OK` with a body set; `MCPR_CB_UNAVAILABLE` for an
+ *   `unavailable` issue; `MCPR_CB_INVALID_CONTENT` for an
+ *   `invalid_content` issue; `MCPR_CB_FAILED` or any other value for a
+ *   `read_failed` issue (`timeout` when its deadline passed). `MCPR_CB_OK`
+ *   with no body, or after a refused setter, is an `invalid_content` issue.
+ * \note `call`, `target` and `payload` are borrowed: valid until the
+ *   callback returns, usable from any thread until then.
+ */
+typedef mcpr_cb_result (*mcpr_body_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_payload_builder *payload);
+
+/**
+ * The finalizer of a callback table's `user_data`
+ * (`mcpr_binding_callbacks.release`, `mcpr_policy_callbacks.release`).
+ *
+ * \param user_data The table's `user_data`.
+ * \note Runs exactly once, on any thread, after the last call into its
+ *   table has returned (see the table for when).
+ */
+typedef void (*mcpr_release_fn)(void *user_data);
+
+/**
+ * A template binding's `complete` callback
+ * (`mcpr_binding_callbacks.complete`).
+ *
+ * Proposes values for `mcpr_completion_request_argument(request)`
+ * starting from `mcpr_completion_request_value(request)`, most relevant
+ * first, with `mcpr_completion_add_value` (and optionally
+ * `mcpr_completion_set_total` / `mcpr_completion_set_has_more`). Metadata
+ * only: it must not read bodies or perform application effects.
+ *
+ * \param user_data The table's `user_data`.
+ * \param call The call context (deadline, cancellation, request data).
+ * \param request What the client asks to complete.
+ * \param completion_builder The values to fill.
+ * \return `MCPR_CB_OK`; `MCPR_CB_UNAVAILABLE` answers like not found
+ *   (`MCPR_UNAVAILABLE`); any other value fails the call with
+ *   `MCPR_READ_FAILED`.
+ * \note `call`, `request` and `completion_builder` are borrowed: valid
+ *   until the callback returns, usable from any thread until then.
+ */
+typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *call, const mcpr_completion_request *request, mcpr_completion_builder *completion_builder);
+
+/**
  * The binding callback table given to `mcpr_builder_add` (copied by the
  * call; the struct itself need not outlive it).
  *
@@ -369,7 +445,7 @@ typedef struct {
      * value, a refused plan setter or no requested target make the read fail
      * with `MCPR_INVALID_PLAN`.
      */
-    mcpr_cb_result (*resolve)(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan);
+    mcpr_resolve_fn resolve;
     /**
      * Reads one item's body into `out` (`mcpr_payload_set_text` or
      * `mcpr_payload_set_blob`, optionally `mcpr_payload_set_meta`).
@@ -379,11 +455,11 @@ typedef struct {
      * setter, an `invalid_content` issue. Should poll
      * `mcpr_call_is_canceled` and respect `mcpr_call_max_bytes`.
      */
-    mcpr_cb_result (*read)(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out);
+    mcpr_body_read_fn read;
     /**
      * Optional finalizer of `user_data` (see above).
      */
-    void (*release)(void *ud);
+    mcpr_release_fn release;
     /**
      * Optional completion callback of a template binding
      * (`completion/complete` with `ref/resource`; a non-NULL one on an
@@ -403,8 +479,24 @@ typedef struct {
      * `MCPR_CB_FAILED` or any other value fails the call with
      * `MCPR_READ_FAILED`.
      */
-    mcpr_cb_result (*complete)(void *ud, const mcpr_call *call, const mcpr_completion_request *req, mcpr_completion_builder *out);
+    mcpr_complete_fn complete;
 } mcpr_binding_callbacks;
+
+/**
+ * The policy's `discover` callback (`mcpr_policy_callbacks.discover`):
+ * may the caller discover this definition? Asked by reads, listings and
+ * completions.
+ *
+ * \param user_data The table's `user_data`.
+ * \param call The call context (`mcpr_call_phase` says which step).
+ * \param definition The registered definition.
+ * \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny (the
+ *   definition is treated as absent); any other value fails the whole call
+ *   with `MCPR_POLICY`.
+ * \note `call` and `definition` are borrowed: valid until the callback
+ *   returns, usable from any thread until then.
+ */
+typedef mcpr_cb_result (*mcpr_discover_fn)(void *user_data, const mcpr_call *call, const mcpr_definition *definition);
 
 /**
  * A visibility decision written by the `visibility` policy callback.
@@ -429,6 +521,38 @@ typedef struct {
      */
     bool disclose_issue_uri;
 } mcpr_visibility;
+
+/**
+ * The policy's `visibility` callback (`mcpr_policy_callbacks.visibility`):
+ * is this target visible, and may issues name its URI?
+ *
+ * \param user_data The table's `user_data`.
+ * \param call The call context (`mcpr_call_phase` says which step).
+ * \param target The target asked about.
+ * \param decision Where to write the decision: `visible` must be written
+ *   (true or false) before returning `MCPR_CB_OK`, else the call fails with
+ *   `MCPR_POLICY`; `disclose_issue_uri` is pre-filled false (see
+ *   `mcpr_visibility`).
+ * \return `MCPR_CB_OK` with `decision->visible` written; any other value
+ *   fails the whole call with `MCPR_POLICY`.
+ * \note `call`, `target` and `decision` are borrowed: valid until the
+ *   callback returns, usable from any thread until then.
+ */
+typedef mcpr_cb_result (*mcpr_visibility_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_visibility *decision);
+
+/**
+ * The policy's `read` callback (`mcpr_policy_callbacks.read`): may the
+ * caller read this visible target?
+ *
+ * \param user_data The table's `user_data`.
+ * \param call The call context (`mcpr_call_phase` says which step).
+ * \param target The target asked about.
+ * \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny; any other
+ *   value fails the whole call with `MCPR_POLICY`.
+ * \note `call` and `target` are borrowed: valid until the callback
+ *   returns, usable from any thread until then.
+ */
+typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target);
 
 /**
  * The policy callback table given to `mcpr_builder_set_policy` (copied by
@@ -460,22 +584,22 @@ typedef struct {
     /**
      * May the caller discover this definition (reads and listings)?
      */
-    mcpr_cb_result (*discover)(void *ud, const mcpr_call *call, const mcpr_definition *def);
+    mcpr_discover_fn discover;
     /**
      * Is this target visible, and may issues name its URI? Write the
      * decision to `out`: `visible` must be written (true or false) before
      * returning `MCPR_CB_OK`, otherwise the call fails with `MCPR_POLICY`
      * (see `mcpr_visibility`); `disclose_issue_uri` is pre-filled false.
      */
-    mcpr_cb_result (*visibility)(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_visibility *out);
+    mcpr_visibility_fn visibility;
     /**
      * May the caller read this visible target?
      */
-    mcpr_cb_result (*read)(void *ud, const mcpr_call *call, const mcpr_target *t);
+    mcpr_policy_read_fn read;
     /**
      * Optional finalizer of `user_data` (see above).
      */
-    void (*release)(void *ud);
+    mcpr_release_fn release;
 } mcpr_policy_callbacks;
 
 /**
@@ -484,6 +608,16 @@ typedef struct {
  * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
  */
 typedef uint32_t mcpr_limit;
+
+/**
+ * A wall clock for `mcpr_builder_set_clock`.
+ *
+ * \param user_data The `user_data` given to `mcpr_builder_set_clock`.
+ * \return The current time in Unix milliseconds.
+ * \note Called concurrently from any thread for as long as the registry
+ *   lives.
+ */
+typedef uint64_t (*mcpr_clock_fn)(void *user_data);
 
 /**
  * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
@@ -825,19 +959,19 @@ typedef struct {
 /**
  * The callback succeeded.
  */
-#define MCPR_CB_OK 0
+#define MCPR_CB_OK 0u
 
 /**
  * A typed denial / not found (`discover` and policy `read`: denial;
  * `resolve`: root denial; body `read`: an `unavailable` issue).
  */
-#define MCPR_CB_UNAVAILABLE 1
+#define MCPR_CB_UNAVAILABLE 1u
 
 /**
  * An operational failure; its private cause is the text given to
  * `mcpr_call_set_cause`, or a fixed text when none was set.
  */
-#define MCPR_CB_FAILED 2
+#define MCPR_CB_FAILED 2u
 
 /**
  * The content the callback produced is invalid. From a body `read`: the
@@ -847,114 +981,114 @@ typedef struct {
  * `visibility`, policy `read`: `MCPR_POLICY`; `resolve`:
  * `MCPR_INVALID_PLAN`; `complete`: `MCPR_READ_FAILED`).
  */
-#define MCPR_CB_INVALID_CONTENT 3
+#define MCPR_CB_INVALID_CONTENT 3u
 
 /**
  * Longest accepted identifier, in bytes (default 2048, at least 51).
  */
-#define MCPR_LIMIT_MAX_URI_BYTES 1
+#define MCPR_LIMIT_MAX_URI_BYTES 1u
 
 /**
  * Most items in one plan, the requested target not counted (default 1024).
  */
-#define MCPR_LIMIT_MAX_PLAN_TARGETS 2
+#define MCPR_LIMIT_MAX_PLAN_TARGETS 2u
 
 /**
  * Most items admitted into one read result (default 64).
  */
-#define MCPR_LIMIT_MAX_ITEMS 3
+#define MCPR_LIMIT_MAX_ITEMS 3u
 
 /**
  * Largest payload of one item: text bytes or raw blob bytes (default 8 MiB).
  */
-#define MCPR_LIMIT_MAX_ITEM_BYTES 4
+#define MCPR_LIMIT_MAX_ITEM_BYTES 4u
 
 /**
  * Aggregate payload bytes of one read (default 32 MiB).
  */
-#define MCPR_LIMIT_MAX_PAYLOAD_BYTES 5
+#define MCPR_LIMIT_MAX_PAYLOAD_BYTES 5u
 
 /**
  * Aggregate encoded bytes of one read result (default 48 MiB).
  */
-#define MCPR_LIMIT_MAX_ENCODED_BYTES 6
+#define MCPR_LIMIT_MAX_ENCODED_BYTES 6u
 
 /**
  * Payload space reserved for the warning text (default 4 KiB, at least 256).
  */
-#define MCPR_LIMIT_REPORT_PAYLOAD_BYTES 7
+#define MCPR_LIMIT_REPORT_PAYLOAD_BYTES 7u
 
 /**
  * Encoded space reserved for warning and report (default 16 KiB, at least 1 KiB).
  */
-#define MCPR_LIMIT_REPORT_ENCODED_BYTES 8
+#define MCPR_LIMIT_REPORT_ENCODED_BYTES 8u
 
 /**
  * Most detailed issues in a report (default 32).
  */
-#define MCPR_LIMIT_MAX_ISSUES 9
+#define MCPR_LIMIT_MAX_ISSUES 9u
 
 /**
  * Whole-read timeout in milliseconds (default 30000).
  */
-#define MCPR_LIMIT_READ_TIMEOUT_MS 10
+#define MCPR_LIMIT_READ_TIMEOUT_MS 10u
 
 /**
  * Per-item timeout in milliseconds (default 10000).
  */
-#define MCPR_LIMIT_ITEM_TIMEOUT_MS 11
+#define MCPR_LIMIT_ITEM_TIMEOUT_MS 11u
 
 /**
  * Page size when the caller asks for none (default 50).
  */
-#define MCPR_LIMIT_DEFAULT_PAGE_SIZE 12
+#define MCPR_LIMIT_DEFAULT_PAGE_SIZE 12u
 
 /**
  * Largest page size a caller may ask for (default 500).
  */
-#define MCPR_LIMIT_MAX_PAGE_SIZE 13
+#define MCPR_LIMIT_MAX_PAGE_SIZE 13u
 
 /**
  * Encoded bytes of one list page (default 1 MiB).
  */
-#define MCPR_LIMIT_MAX_PAGE_BYTES 14
+#define MCPR_LIMIT_MAX_PAGE_BYTES 14u
 
 /**
  * NULL call context (or a phase this header does not name).
  */
-#define MCPR_PHASE_UNKNOWN 0
+#define MCPR_PHASE_UNKNOWN 0u
 
 /**
  * A read's first authorization (policy `discover`, `visibility`, `read`
  * before any body is read).
  */
-#define MCPR_PHASE_FIRST_CHECK 1
+#define MCPR_PHASE_FIRST_CHECK 1u
 
 /**
  * A read's final authorization after the body reads (the same policy
  * callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
  */
-#define MCPR_PHASE_RECHECK 2
+#define MCPR_PHASE_RECHECK 2u
 
 /**
  * A binding's `resolve`.
  */
-#define MCPR_PHASE_RESOLVE 3
+#define MCPR_PHASE_RESOLVE 3u
 
 /**
  * A binding's body `read`.
  */
-#define MCPR_PHASE_BODY_READ 4
+#define MCPR_PHASE_BODY_READ 4u
 
 /**
  * Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
  */
-#define MCPR_PHASE_LISTING 5
+#define MCPR_PHASE_LISTING 5u
 
 /**
  * Policy `discover` and a template's `complete` during `mcpr_complete`.
  */
-#define MCPR_PHASE_COMPLETION 6
+#define MCPR_PHASE_COMPLETION 6u
 
 #ifdef __cplusplus
 extern "C" {
@@ -1048,7 +1182,7 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *b, const uint8_t *key, siz
  * from any thread until the registry is gone; `err` is NULL or valid for
  * one write.
  */
-mcpr_status mcpr_builder_set_clock(mcpr_builder *b, uint64_t (*now_unix_ms)(void *ud), void *ud, mcpr_error **err);
+mcpr_status mcpr_builder_set_clock(mcpr_builder *b, mcpr_clock_fn now_unix_ms, void *ud, mcpr_error **err);
 
 /**
  * Validates everything against the final limits and builds the registry.

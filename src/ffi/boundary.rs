@@ -170,16 +170,21 @@ impl mcpr_status {
 /// value counts as `MCPR_CB_FAILED`.
 pub type mcpr_cb_result = u32;
 
+// The `u32` suffixes make cbindgen write `0u`, `1u`, ...: unsigned int, the
+// type of uint32_t (the typedef), so that C++ (`decltype`) and Swift see one
+// type for the constants and the values they are compared with, not int
+// (c-tests/header_cxx.cpp asserts it). A cast would carry the typedef's
+// name but warns under -Wold-style-cast in C++.
 /// The callback succeeded.
-pub const MCPR_CB_OK: mcpr_cb_result = 0;
+pub const MCPR_CB_OK: mcpr_cb_result = 0u32;
 
 /// A typed denial / not found (`discover` and policy `read`: denial;
 /// `resolve`: root denial; body `read`: an `unavailable` issue).
-pub const MCPR_CB_UNAVAILABLE: mcpr_cb_result = 1;
+pub const MCPR_CB_UNAVAILABLE: mcpr_cb_result = 1u32;
 
 /// An operational failure; its private cause is the text given to
 /// `mcpr_call_set_cause`, or a fixed text when none was set.
-pub const MCPR_CB_FAILED: mcpr_cb_result = 2;
+pub const MCPR_CB_FAILED: mcpr_cb_result = 2u32;
 
 /// The content the callback produced is invalid. From a body `read`: the
 /// item becomes an `invalid_content` issue (the private cause is the text
@@ -187,7 +192,7 @@ pub const MCPR_CB_FAILED: mcpr_cb_result = 2;
 /// callback it is a failure like `MCPR_CB_FAILED` (`discover`,
 /// `visibility`, policy `read`: `MCPR_POLICY`; `resolve`:
 /// `MCPR_INVALID_PLAN`; `complete`: `MCPR_READ_FAILED`).
-pub const MCPR_CB_INVALID_CONTENT: mcpr_cb_result = 3;
+pub const MCPR_CB_INVALID_CONTENT: mcpr_cb_result = 3u32;
 
 /// The highest `mcpr_status` value this version of the library defines
 /// (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
@@ -234,47 +239,52 @@ pub(crate) fn status_name(status: i32) -> &'static [u8] {
 /// `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
 pub type mcpr_limit = u32;
 
+// The `u32` suffixes make cbindgen write `0u`, `1u`, ...: unsigned int, the
+// type of uint32_t (the typedef), so that C++ (`decltype`) and Swift see one
+// type for the constants and the values they are compared with, not int
+// (c-tests/header_cxx.cpp asserts it). A cast would carry the typedef's
+// name but warns under -Wold-style-cast in C++.
 /// Longest accepted identifier, in bytes (default 2048, at least 51).
-pub const MCPR_LIMIT_MAX_URI_BYTES: mcpr_limit = 1;
+pub const MCPR_LIMIT_MAX_URI_BYTES: mcpr_limit = 1u32;
 
 /// Most items in one plan, the requested target not counted (default 1024).
-pub const MCPR_LIMIT_MAX_PLAN_TARGETS: mcpr_limit = 2;
+pub const MCPR_LIMIT_MAX_PLAN_TARGETS: mcpr_limit = 2u32;
 
 /// Most items admitted into one read result (default 64).
-pub const MCPR_LIMIT_MAX_ITEMS: mcpr_limit = 3;
+pub const MCPR_LIMIT_MAX_ITEMS: mcpr_limit = 3u32;
 
 /// Largest payload of one item: text bytes or raw blob bytes (default 8 MiB).
-pub const MCPR_LIMIT_MAX_ITEM_BYTES: mcpr_limit = 4;
+pub const MCPR_LIMIT_MAX_ITEM_BYTES: mcpr_limit = 4u32;
 
 /// Aggregate payload bytes of one read (default 32 MiB).
-pub const MCPR_LIMIT_MAX_PAYLOAD_BYTES: mcpr_limit = 5;
+pub const MCPR_LIMIT_MAX_PAYLOAD_BYTES: mcpr_limit = 5u32;
 
 /// Aggregate encoded bytes of one read result (default 48 MiB).
-pub const MCPR_LIMIT_MAX_ENCODED_BYTES: mcpr_limit = 6;
+pub const MCPR_LIMIT_MAX_ENCODED_BYTES: mcpr_limit = 6u32;
 
 /// Payload space reserved for the warning text (default 4 KiB, at least 256).
-pub const MCPR_LIMIT_REPORT_PAYLOAD_BYTES: mcpr_limit = 7;
+pub const MCPR_LIMIT_REPORT_PAYLOAD_BYTES: mcpr_limit = 7u32;
 
 /// Encoded space reserved for warning and report (default 16 KiB, at least 1 KiB).
-pub const MCPR_LIMIT_REPORT_ENCODED_BYTES: mcpr_limit = 8;
+pub const MCPR_LIMIT_REPORT_ENCODED_BYTES: mcpr_limit = 8u32;
 
 /// Most detailed issues in a report (default 32).
-pub const MCPR_LIMIT_MAX_ISSUES: mcpr_limit = 9;
+pub const MCPR_LIMIT_MAX_ISSUES: mcpr_limit = 9u32;
 
 /// Whole-read timeout in milliseconds (default 30000).
-pub const MCPR_LIMIT_READ_TIMEOUT_MS: mcpr_limit = 10;
+pub const MCPR_LIMIT_READ_TIMEOUT_MS: mcpr_limit = 10u32;
 
 /// Per-item timeout in milliseconds (default 10000).
-pub const MCPR_LIMIT_ITEM_TIMEOUT_MS: mcpr_limit = 11;
+pub const MCPR_LIMIT_ITEM_TIMEOUT_MS: mcpr_limit = 11u32;
 
 /// Page size when the caller asks for none (default 50).
-pub const MCPR_LIMIT_DEFAULT_PAGE_SIZE: mcpr_limit = 12;
+pub const MCPR_LIMIT_DEFAULT_PAGE_SIZE: mcpr_limit = 12u32;
 
 /// Largest page size a caller may ask for (default 500).
-pub const MCPR_LIMIT_MAX_PAGE_SIZE: mcpr_limit = 13;
+pub const MCPR_LIMIT_MAX_PAGE_SIZE: mcpr_limit = 13u32;
 
 /// Encoded bytes of one list page (default 1 MiB).
-pub const MCPR_LIMIT_MAX_PAGE_BYTES: mcpr_limit = 14;
+pub const MCPR_LIMIT_MAX_PAGE_BYTES: mcpr_limit = 14u32;
 
 /// The value an export returns when a panic is caught.
 pub(crate) trait PanicDefault {

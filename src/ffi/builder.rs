@@ -263,6 +263,14 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
     unsafe { guard_status(err, body) }
 }
 
+/// A wall clock for `mcpr_builder_set_clock`.
+///
+/// \param user_data The `user_data` given to `mcpr_builder_set_clock`.
+/// \return The current time in Unix milliseconds.
+/// \note Called concurrently from any thread for as long as the registry
+///   lives.
+pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_void) -> u64>;
+
 /// Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
 /// times only (deadlines use the monotonic clock); for tests and
 /// simulations. `now_unix_ms(ud)` may be called concurrently from any
@@ -276,7 +284,7 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_clock(
     b: *mut mcpr_builder,
-    now_unix_ms: Option<unsafe extern "C-unwind" fn(ud: *mut c_void) -> u64>,
+    now_unix_ms: mcpr_clock_fn,
     ud: *mut c_void,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {

@@ -150,28 +150,33 @@ pub unsafe extern "C" fn mcpr_call_max_bytes(c: *const mcpr_call) -> u64 {
 /// `MCPR_PHASE_UNKNOWN`.
 pub type mcpr_phase = u32;
 
+// The `u32` suffixes make cbindgen write `0u`, `1u`, ...: unsigned int, the
+// type of uint32_t (the typedef), so that C++ (`decltype`) and Swift see one
+// type for the constants and the values they are compared with, not int
+// (c-tests/header_cxx.cpp asserts it). A cast would carry the typedef's
+// name but warns under -Wold-style-cast in C++.
 /// NULL call context (or a phase this header does not name).
-pub const MCPR_PHASE_UNKNOWN: mcpr_phase = 0;
+pub const MCPR_PHASE_UNKNOWN: mcpr_phase = 0u32;
 
 /// A read's first authorization (policy `discover`, `visibility`, `read`
 /// before any body is read).
-pub const MCPR_PHASE_FIRST_CHECK: mcpr_phase = 1;
+pub const MCPR_PHASE_FIRST_CHECK: mcpr_phase = 1u32;
 
 /// A read's final authorization after the body reads (the same policy
 /// callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
-pub const MCPR_PHASE_RECHECK: mcpr_phase = 2;
+pub const MCPR_PHASE_RECHECK: mcpr_phase = 2u32;
 
 /// A binding's `resolve`.
-pub const MCPR_PHASE_RESOLVE: mcpr_phase = 3;
+pub const MCPR_PHASE_RESOLVE: mcpr_phase = 3u32;
 
 /// A binding's body `read`.
-pub const MCPR_PHASE_BODY_READ: mcpr_phase = 4;
+pub const MCPR_PHASE_BODY_READ: mcpr_phase = 4u32;
 
 /// Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
-pub const MCPR_PHASE_LISTING: mcpr_phase = 5;
+pub const MCPR_PHASE_LISTING: mcpr_phase = 5u32;
 
 /// Policy `discover` and a template's `complete` during `mcpr_complete`.
-pub const MCPR_PHASE_COMPLETION: mcpr_phase = 6;
+pub const MCPR_PHASE_COMPLETION: mcpr_phase = 6u32;
 
 /// The C value of a phase.
 fn phase_value(p: CallPhase) -> mcpr_phase {

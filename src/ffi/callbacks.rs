@@ -58,6 +58,156 @@ pub struct mcpr_visibility {
     pub disclose_issue_uri: bool,
 }
 
+/// A binding's `resolve` callback (`mcpr_binding_callbacks.resolve`;
+/// `mcpr_resolve_single` is a ready-made one).
+///
+/// Turns the match of a `resources/read` request into a read plan by
+/// calling `mcpr_plan_set_requested` (once) and `mcpr_plan_add_item` (per
+/// item) on `plan`. Metadata only: it must not read bodies or perform
+/// application effects.
+///
+/// \param user_data The table's `user_data`.
+/// \param call The call context (cancellation, deadline, request data).
+/// \param match The matched definition, URI and template captures.
+/// \param plan The plan to fill.
+/// \return `MCPR_CB_OK` with a requested target set; `MCPR_CB_UNAVAILABLE`
+///   for a root denial (the read is `MCPR_UNAVAILABLE`); anything else, a
+///   refused plan setter or no requested target make the read fail with
+///   `MCPR_INVALID_PLAN`.
+/// \note `call`, `match` and `plan` are borrowed: valid until the callback
+///   returns, usable from any thread until then.
+pub type mcpr_resolve_fn = Option<
+    unsafe extern "C-unwind" fn(
+        user_data: *mut c_void,
+        call: *const mcpr_call,
+        r#match: *const mcpr_match,
+        plan: *mut mcpr_plan_builder,
+    ) -> mcpr_cb_result,
+>;
+
+/// A binding's body `read` callback (`mcpr_binding_callbacks.read`).
+///
+/// Reads one item's body into `payload` (`mcpr_payload_set_text` or
+/// `mcpr_payload_set_blob`, optionally `mcpr_payload_set_meta` and
+/// `mcpr_payload_set_cache_hints`). Should poll `mcpr_call_is_canceled`
+/// and respect `mcpr_call_max_bytes`.
+///
+/// \param user_data The table's `user_data`.
+/// \param call The call context (item deadline, cancellation, byte limit).
+/// \param target The item to read (URI, representation, authorization).
+/// \param payload The payload to fill.
+/// \return `MCPR_CB_OK` with a body set; `MCPR_CB_UNAVAILABLE` for an
+///   `unavailable` issue; `MCPR_CB_INVALID_CONTENT` for an
+///   `invalid_content` issue; `MCPR_CB_FAILED` or any other value for a
+///   `read_failed` issue (`timeout` when its deadline passed). `MCPR_CB_OK`
+///   with no body, or after a refused setter, is an `invalid_content` issue.
+/// \note `call`, `target` and `payload` are borrowed: valid until the
+///   callback returns, usable from any thread until then.
+pub type mcpr_body_read_fn = Option<
+    unsafe extern "C-unwind" fn(
+        user_data: *mut c_void,
+        call: *const mcpr_call,
+        target: *const mcpr_target,
+        payload: *mut mcpr_payload_builder,
+    ) -> mcpr_cb_result,
+>;
+
+/// A template binding's `complete` callback
+/// (`mcpr_binding_callbacks.complete`).
+///
+/// Proposes values for `mcpr_completion_request_argument(request)`
+/// starting from `mcpr_completion_request_value(request)`, most relevant
+/// first, with `mcpr_completion_add_value` (and optionally
+/// `mcpr_completion_set_total` / `mcpr_completion_set_has_more`). Metadata
+/// only: it must not read bodies or perform application effects.
+///
+/// \param user_data The table's `user_data`.
+/// \param call The call context (deadline, cancellation, request data).
+/// \param request What the client asks to complete.
+/// \param completion_builder The values to fill.
+/// \return `MCPR_CB_OK`; `MCPR_CB_UNAVAILABLE` answers like not found
+///   (`MCPR_UNAVAILABLE`); any other value fails the call with
+///   `MCPR_READ_FAILED`.
+/// \note `call`, `request` and `completion_builder` are borrowed: valid
+///   until the callback returns, usable from any thread until then.
+pub type mcpr_complete_fn = Option<
+    unsafe extern "C-unwind" fn(
+        user_data: *mut c_void,
+        call: *const mcpr_call,
+        request: *const mcpr_completion_request,
+        completion_builder: *mut mcpr_completion_builder,
+    ) -> mcpr_cb_result,
+>;
+
+/// The finalizer of a callback table's `user_data`
+/// (`mcpr_binding_callbacks.release`, `mcpr_policy_callbacks.release`).
+///
+/// \param user_data The table's `user_data`.
+/// \note Runs exactly once, on any thread, after the last call into its
+///   table has returned (see the table for when).
+pub type mcpr_release_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_void)>;
+
+/// The policy's `discover` callback (`mcpr_policy_callbacks.discover`):
+/// may the caller discover this definition? Asked by reads, listings and
+/// completions.
+///
+/// \param user_data The table's `user_data`.
+/// \param call The call context (`mcpr_call_phase` says which step).
+/// \param definition The registered definition.
+/// \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny (the
+///   definition is treated as absent); any other value fails the whole call
+///   with `MCPR_POLICY`.
+/// \note `call` and `definition` are borrowed: valid until the callback
+///   returns, usable from any thread until then.
+pub type mcpr_discover_fn = Option<
+    unsafe extern "C-unwind" fn(
+        user_data: *mut c_void,
+        call: *const mcpr_call,
+        definition: *const mcpr_definition,
+    ) -> mcpr_cb_result,
+>;
+
+/// The policy's `visibility` callback (`mcpr_policy_callbacks.visibility`):
+/// is this target visible, and may issues name its URI?
+///
+/// \param user_data The table's `user_data`.
+/// \param call The call context (`mcpr_call_phase` says which step).
+/// \param target The target asked about.
+/// \param decision Where to write the decision: `visible` must be written
+///   (true or false) before returning `MCPR_CB_OK`, else the call fails with
+///   `MCPR_POLICY`; `disclose_issue_uri` is pre-filled false (see
+///   `mcpr_visibility`).
+/// \return `MCPR_CB_OK` with `decision->visible` written; any other value
+///   fails the whole call with `MCPR_POLICY`.
+/// \note `call`, `target` and `decision` are borrowed: valid until the
+///   callback returns, usable from any thread until then.
+pub type mcpr_visibility_fn = Option<
+    unsafe extern "C-unwind" fn(
+        user_data: *mut c_void,
+        call: *const mcpr_call,
+        target: *const mcpr_target,
+        decision: *mut mcpr_visibility,
+    ) -> mcpr_cb_result,
+>;
+
+/// The policy's `read` callback (`mcpr_policy_callbacks.read`): may the
+/// caller read this visible target?
+///
+/// \param user_data The table's `user_data`.
+/// \param call The call context (`mcpr_call_phase` says which step).
+/// \param target The target asked about.
+/// \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny; any other
+///   value fails the whole call with `MCPR_POLICY`.
+/// \note `call` and `target` are borrowed: valid until the callback
+///   returns, usable from any thread until then.
+pub type mcpr_policy_read_fn = Option<
+    unsafe extern "C-unwind" fn(
+        user_data: *mut c_void,
+        call: *const mcpr_call,
+        target: *const mcpr_target,
+    ) -> mcpr_cb_result,
+>;
+
 /// The binding callback table given to `mcpr_builder_add` (copied by the
 /// call; the struct itself need not outlive it).
 ///
@@ -90,14 +240,7 @@ pub struct mcpr_binding_callbacks {
     /// `MCPR_CB_UNAVAILABLE` is a root denial; `MCPR_CB_FAILED`, any other
     /// value, a refused plan setter or no requested target make the read fail
     /// with `MCPR_INVALID_PLAN`.
-    pub resolve: Option<
-        unsafe extern "C-unwind" fn(
-            ud: *mut c_void,
-            call: *const mcpr_call,
-            m: *const mcpr_match,
-            plan: *mut mcpr_plan_builder,
-        ) -> mcpr_cb_result,
-    >,
+    pub resolve: mcpr_resolve_fn,
     /// Reads one item's body into `out` (`mcpr_payload_set_text` or
     /// `mcpr_payload_set_blob`, optionally `mcpr_payload_set_meta`).
     /// `MCPR_CB_UNAVAILABLE` makes an `unavailable` issue, `MCPR_CB_FAILED`
@@ -105,16 +248,9 @@ pub struct mcpr_binding_callbacks {
     /// deadline passed); `MCPR_CB_OK` with no body set, or after a refused
     /// setter, an `invalid_content` issue. Should poll
     /// `mcpr_call_is_canceled` and respect `mcpr_call_max_bytes`.
-    pub read: Option<
-        unsafe extern "C-unwind" fn(
-            ud: *mut c_void,
-            call: *const mcpr_call,
-            t: *const mcpr_target,
-            out: *mut mcpr_payload_builder,
-        ) -> mcpr_cb_result,
-    >,
+    pub read: mcpr_body_read_fn,
     /// Optional finalizer of `user_data` (see above).
-    pub release: Option<unsafe extern "C-unwind" fn(ud: *mut c_void)>,
+    pub release: mcpr_release_fn,
     /// Optional completion callback of a template binding
     /// (`completion/complete` with `ref/resource`; a non-NULL one on an
     /// exact-URI definition is `MCPR_INVALID_CONFIGURATION`). NULL (the
@@ -132,14 +268,7 @@ pub struct mcpr_binding_callbacks {
     /// `MCPR_CB_UNAVAILABLE` answers like not found (`MCPR_UNAVAILABLE`);
     /// `MCPR_CB_FAILED` or any other value fails the call with
     /// `MCPR_READ_FAILED`.
-    pub complete: Option<
-        unsafe extern "C-unwind" fn(
-            ud: *mut c_void,
-            call: *const mcpr_call,
-            req: *const mcpr_completion_request,
-            out: *mut mcpr_completion_builder,
-        ) -> mcpr_cb_result,
-    >,
+    pub complete: mcpr_complete_fn,
 }
 
 /// The policy callback table given to `mcpr_builder_set_policy` (copied by
@@ -168,35 +297,16 @@ pub struct mcpr_policy_callbacks {
     /// Passed as the first argument of every callback.
     pub user_data: *mut c_void,
     /// May the caller discover this definition (reads and listings)?
-    pub discover: Option<
-        unsafe extern "C-unwind" fn(
-            ud: *mut c_void,
-            call: *const mcpr_call,
-            def: *const mcpr_definition,
-        ) -> mcpr_cb_result,
-    >,
+    pub discover: mcpr_discover_fn,
     /// Is this target visible, and may issues name its URI? Write the
     /// decision to `out`: `visible` must be written (true or false) before
     /// returning `MCPR_CB_OK`, otherwise the call fails with `MCPR_POLICY`
     /// (see `mcpr_visibility`); `disclose_issue_uri` is pre-filled false.
-    pub visibility: Option<
-        unsafe extern "C-unwind" fn(
-            ud: *mut c_void,
-            call: *const mcpr_call,
-            t: *const mcpr_target,
-            out: *mut mcpr_visibility,
-        ) -> mcpr_cb_result,
-    >,
+    pub visibility: mcpr_visibility_fn,
     /// May the caller read this visible target?
-    pub read: Option<
-        unsafe extern "C-unwind" fn(
-            ud: *mut c_void,
-            call: *const mcpr_call,
-            t: *const mcpr_target,
-        ) -> mcpr_cb_result,
-    >,
+    pub read: mcpr_policy_read_fn,
     /// Optional finalizer of `user_data` (see above).
-    pub release: Option<unsafe extern "C-unwind" fn(ud: *mut c_void)>,
+    pub release: mcpr_release_fn,
 }
 
 type ResolveFn = unsafe extern "C-unwind" fn(

@@ -54,14 +54,18 @@ pub use boundary::{
     MCPR_LIMIT_READ_TIMEOUT_MS, MCPR_LIMIT_REPORT_ENCODED_BYTES, MCPR_LIMIT_REPORT_PAYLOAD_BYTES,
     MCPR_STATUS_MAX,
 };
-pub use builder::mcpr_builder;
+pub use builder::{mcpr_builder, mcpr_clock_fn};
 pub use version::{MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR, MCPR_VERSION_PATCH};
 pub use bundle::mcpr_bundle;
 pub use call::{
     mcpr_call, mcpr_phase, MCPR_PHASE_BODY_READ, MCPR_PHASE_COMPLETION, MCPR_PHASE_FIRST_CHECK,
     MCPR_PHASE_LISTING, MCPR_PHASE_RECHECK, MCPR_PHASE_RESOLVE, MCPR_PHASE_UNKNOWN,
 };
-pub use callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, mcpr_visibility};
+pub use callbacks::{
+    mcpr_binding_callbacks, mcpr_body_read_fn, mcpr_complete_fn, mcpr_discover_fn,
+    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_release_fn, mcpr_resolve_fn,
+    mcpr_visibility, mcpr_visibility_fn,
+};
 pub use cancel::mcpr_cancel;
 pub use complete::{mcpr_complete_argument, mcpr_complete_params};
 pub use completion::{mcpr_completion, mcpr_completion_builder};
