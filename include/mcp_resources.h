@@ -1130,7 +1130,7 @@ mcpr_builder *mcpr_builder_new(void);
  * rules; `cb` is NULL or points at a table; `err` is NULL or valid for
  * one write.
  */
-mcpr_status mcpr_builder_add(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, mcpr_error **err);
+mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, mcpr_error **err);
 
 /**
  * Sets the policy callback table (copied; required before build). Setting
@@ -1143,7 +1143,7 @@ mcpr_status mcpr_builder_add(mcpr_builder *b, mcpr_str definition_json, const mc
  * `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
  * is NULL or valid for one write.
  */
-mcpr_status mcpr_builder_set_policy(mcpr_builder *b, const mcpr_policy_callbacks *cb, mcpr_error **err);
+mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_callbacks *callbacks, mcpr_error **err);
 
 /**
  * Sets one limit override (`value` 0 = default; timeouts in
@@ -1155,7 +1155,7 @@ mcpr_status mcpr_builder_set_policy(mcpr_builder *b, const mcpr_policy_callbacks
  * # Safety
  * `b` is NULL or a live builder; `err` is NULL or valid for one write.
  */
-mcpr_status mcpr_builder_set_limit(mcpr_builder *b, mcpr_limit which, int64_t value, mcpr_error **err);
+mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int64_t value, mcpr_error **err);
 
 /**
  * Sets the cursor key (copied; 32 to 1024 bytes, else
@@ -1168,7 +1168,7 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *b, mcpr_limit which, int64_t va
  * `b` is NULL or a live builder; `key` is NULL (with `len` 0) or points at
  * `len` readable bytes; `err` is NULL or valid for one write.
  */
-mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *b, const uint8_t *key, size_t len, mcpr_error **err);
+mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *key, size_t key_len, mcpr_error **err);
 
 /**
  * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
@@ -1182,7 +1182,7 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *b, const uint8_t *key, siz
  * from any thread until the registry is gone; `err` is NULL or valid for
  * one write.
  */
-mcpr_status mcpr_builder_set_clock(mcpr_builder *b, mcpr_clock_fn now_unix_ms, void *ud, mcpr_error **err);
+mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix_ms, void *user_data, mcpr_error **err);
 
 /**
  * Validates everything against the final limits and builds the registry.
@@ -1198,7 +1198,7 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *b, mcpr_clock_fn now_unix_ms, v
  * `b` is NULL or a live builder; `out` is NULL or valid for one write;
  * `err` is NULL or valid for one write.
  */
-mcpr_status mcpr_builder_build(mcpr_builder *b, mcpr_resources **out, mcpr_error **err);
+mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr_error **err);
 
 /**
  * Frees a builder handle, built or not (for a builder never built, every
@@ -1208,7 +1208,7 @@ mcpr_status mcpr_builder_build(mcpr_builder *b, mcpr_resources **out, mcpr_error
  * `b` is NULL or a builder from `mcpr_builder_new`, freed only once and
  * not in use by another thread.
  */
-void mcpr_builder_free(mcpr_builder *b);
+void mcpr_builder_free(mcpr_builder *builder);
 
 /**
  * Makes the registry's policy the built-in allow-all policy: every
@@ -1222,7 +1222,7 @@ void mcpr_builder_free(mcpr_builder *b);
  * # Safety
  * `b` is NULL or a live builder; `err` is NULL or valid for one write.
  */
-mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *b, mcpr_error **err);
+mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error **err);
 
 /**
  * Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
@@ -1235,7 +1235,7 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *b, mcpr_error **err)
  * # Safety
  * `b` is NULL or a live builder; `err` is NULL or valid for one write.
  */
-mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *b, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
+mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
 
 /**
  * `mcpr_builder_add` with the binding's cache hints (`hints` is read
@@ -1250,7 +1250,7 @@ mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *b, uint64_t ttl_ms, bool 
  * As for `mcpr_builder_add`; `hints` is NULL or points at an
  * `mcpr_cache_hints` whose `size` is readable and correct.
  */
-mcpr_status mcpr_builder_add_with_hints(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, const mcpr_cache_hints *hints, mcpr_error **err);
+mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error **err);
 
 /**
  * The MCP `resources/read` result JSON (send it as the JSON-RPC
@@ -1260,7 +1260,7 @@ mcpr_status mcpr_builder_add_with_hints(mcpr_builder *b, mcpr_str definition_jso
  * # Safety
  * `b` is NULL or a live bundle.
  */
-mcpr_str mcpr_bundle_json(const mcpr_bundle *b);
+mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
 
 /**
  * Whether the bundle is partial (its first item is then the diagnostic
@@ -1269,7 +1269,7 @@ mcpr_str mcpr_bundle_json(const mcpr_bundle *b);
  * # Safety
  * `b` is NULL or a live bundle.
  */
-bool mcpr_bundle_is_partial(const mcpr_bundle *b);
+bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
 
 /**
  * Frees a bundle. Accepts NULL.
@@ -1277,7 +1277,7 @@ bool mcpr_bundle_is_partial(const mcpr_bundle *b);
  * # Safety
  * `b` is NULL or a bundle from `mcpr_read`, freed once.
  */
-void mcpr_bundle_free(mcpr_bundle *b);
+void mcpr_bundle_free(mcpr_bundle *bundle);
 
 /**
  * Whether the callback should stop: the caller cancelled, this
@@ -1289,7 +1289,7 @@ void mcpr_bundle_free(mcpr_bundle *b);
  * `c` is NULL or the call context of a callback that has not returned.
  * Any thread.
  */
-bool mcpr_call_is_canceled(const mcpr_call *c);
+bool mcpr_call_is_canceled(const mcpr_call *call);
 
 /**
  * Milliseconds left before this callback's deadline (rounded down; 0 when
@@ -1298,7 +1298,7 @@ bool mcpr_call_is_canceled(const mcpr_call *c);
  * # Safety
  * `c` is NULL or the call context of a callback that has not returned.
  */
-uint64_t mcpr_call_remaining_ms(const mcpr_call *c);
+uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
 
 /**
  * The `request_data` of the read or list options of this call (NULL when
@@ -1307,7 +1307,7 @@ uint64_t mcpr_call_remaining_ms(const mcpr_call *c);
  * # Safety
  * `c` is NULL or the call context of a callback that has not returned.
  */
-void *mcpr_call_request_data(const mcpr_call *c);
+void *mcpr_call_request_data(const mcpr_call *call);
 
 /**
  * For body reads: the item byte limit (`max_item_bytes`, payload bytes;
@@ -1316,7 +1316,7 @@ void *mcpr_call_request_data(const mcpr_call *c);
  * # Safety
  * `c` is NULL or the call context of a callback that has not returned.
  */
-uint64_t mcpr_call_max_bytes(const mcpr_call *c);
+uint64_t mcpr_call_max_bytes(const mcpr_call *call);
 
 /**
  * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
@@ -1329,7 +1329,7 @@ uint64_t mcpr_call_max_bytes(const mcpr_call *c);
  * # Safety
  * `c` is NULL or the call context of a callback that has not returned.
  */
-mcpr_phase mcpr_call_phase(const mcpr_call *c);
+mcpr_phase mcpr_call_phase(const mcpr_call *call);
 
 /**
  * Sets the private cause reported when this callback returns
@@ -1342,7 +1342,7 @@ mcpr_phase mcpr_call_phase(const mcpr_call *c);
  * `c` is NULL or the call context of a callback that has not returned;
  * `message` follows the `mcpr_str` rules.
  */
-void mcpr_call_set_cause(const mcpr_call *c, mcpr_str message);
+void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
 
 /**
  * A new, uncancelled token, owned by the caller (free with
@@ -1359,7 +1359,7 @@ mcpr_cancel *mcpr_cancel_new(void);
  * # Safety
  * `c` is NULL or a live token.
  */
-void mcpr_cancel_cancel(const mcpr_cancel *c);
+void mcpr_cancel_cancel(const mcpr_cancel *cancel);
 
 /**
  * Whether the token was cancelled (false for NULL). Any thread.
@@ -1367,7 +1367,7 @@ void mcpr_cancel_cancel(const mcpr_cancel *c);
  * # Safety
  * `c` is NULL or a live token.
  */
-bool mcpr_cancel_is_canceled(const mcpr_cancel *c);
+bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
 
 /**
  * Frees a token handle. Calls in flight that were given it keep their own
@@ -1377,7 +1377,7 @@ bool mcpr_cancel_is_canceled(const mcpr_cancel *c);
  * `c` is NULL or a token from `mcpr_cancel_new`, freed once, not used by
  * any thread afterwards.
  */
-void mcpr_cancel_free(mcpr_cancel *c);
+void mcpr_cancel_free(mcpr_cancel *cancel);
 
 /**
  * Answers `completion/complete` for a `ref/resource` reference (a
@@ -1421,7 +1421,7 @@ void mcpr_cancel_free(mcpr_cancel *c);
  * points at options whose pointers are NULL or live; `out` and `err` are
  * NULL or valid for one write.
  */
-mcpr_status mcpr_complete(const mcpr_resources *r, const mcpr_complete_params *params, const mcpr_read_options *opt, mcpr_completion **out, mcpr_error **err);
+mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_completion **out, mcpr_error **err);
 
 /**
  * Proposes one value (copied), in relevance order. `MCPR_OK` when the
@@ -1441,7 +1441,7 @@ mcpr_status mcpr_complete(const mcpr_resources *r, const mcpr_complete_params *p
  * returned; `value` follows the `mcpr_str` rules; `err` is NULL or valid
  * for one write.
  */
-mcpr_status mcpr_completion_add_value(mcpr_completion_builder *o, mcpr_str value, mcpr_error **err);
+mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error **err);
 
 /**
  * Sets the number of completion options available (may exceed the values
@@ -1454,7 +1454,7 @@ mcpr_status mcpr_completion_add_value(mcpr_completion_builder *o, mcpr_str value
  * # Safety
  * As for `mcpr_completion_add_value`.
  */
-mcpr_status mcpr_completion_set_total(mcpr_completion_builder *o, uint64_t total, mcpr_error **err);
+mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error **err);
 
 /**
  * Says whether more options exist than the values added (for when no
@@ -1465,7 +1465,7 @@ mcpr_status mcpr_completion_set_total(mcpr_completion_builder *o, uint64_t total
  * # Safety
  * As for `mcpr_completion_add_value`.
  */
-mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *o, bool has_more, mcpr_error **err);
+mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error **err);
 
 /**
  * The MCP `CompleteResult` as compact JSON
@@ -1475,7 +1475,7 @@ mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *o, bool has_mo
  * # Safety
  * `c` is NULL or a live completion.
  */
-mcpr_str mcpr_completion_json(const mcpr_completion *c);
+mcpr_str mcpr_completion_json(const mcpr_completion *completion);
 
 /**
  * The number of values sent (0 for NULL).
@@ -1483,7 +1483,7 @@ mcpr_str mcpr_completion_json(const mcpr_completion *c);
  * # Safety
  * `c` is NULL or a live completion.
  */
-size_t mcpr_completion_value_count(const mcpr_completion *c);
+size_t mcpr_completion_value_count(const mcpr_completion *completion);
 
 /**
  * Whether the result says `hasMore` (false for NULL).
@@ -1491,7 +1491,7 @@ size_t mcpr_completion_value_count(const mcpr_completion *c);
  * # Safety
  * `c` is NULL or a live completion.
  */
-bool mcpr_completion_has_more(const mcpr_completion *c);
+bool mcpr_completion_has_more(const mcpr_completion *completion);
 
 /**
  * Frees a completion. Accepts NULL.
@@ -1499,7 +1499,7 @@ bool mcpr_completion_has_more(const mcpr_completion *c);
  * # Safety
  * `c` is NULL or a completion from `mcpr_complete`, freed once.
  */
-void mcpr_completion_free(mcpr_completion *c);
+void mcpr_completion_free(mcpr_completion *completion);
 
 /**
  * The status of an error object (`MCPR_INVALID_ARGUMENT` for NULL).
@@ -1508,7 +1508,7 @@ void mcpr_completion_free(mcpr_completion *c);
  * `e` is NULL or an error object from this library not yet freed. Any
  * thread.
  */
-mcpr_status mcpr_error_status(const mcpr_error *e);
+mcpr_status mcpr_error_status(const mcpr_error *error);
 
 /**
  * The safe message: a fixed text that may be shown to an MCP client (for
@@ -1518,7 +1518,7 @@ mcpr_status mcpr_error_status(const mcpr_error *e);
  * # Safety
  * `e` is NULL or a live error object.
  */
-mcpr_str mcpr_error_message(const mcpr_error *e);
+mcpr_str mcpr_error_message(const mcpr_error *error);
 
 /**
  * The private cause (for the host's logs only: it may contain identifiers,
@@ -1528,7 +1528,7 @@ mcpr_str mcpr_error_message(const mcpr_error *e);
  * # Safety
  * `e` is NULL or a live error object.
  */
-mcpr_str mcpr_error_cause(const mcpr_error *e);
+mcpr_str mcpr_error_cause(const mcpr_error *error);
 
 /**
  * The JSON-RPC error code, the `code` of `mcpr_error_jsonrpc_json`: for
@@ -1541,7 +1541,7 @@ mcpr_str mcpr_error_cause(const mcpr_error *e);
  * # Safety
  * `e` is NULL or a live error object.
  */
-int32_t mcpr_error_jsonrpc_code(const mcpr_error *e);
+int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
 
 /**
  * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
@@ -1565,7 +1565,7 @@ int32_t mcpr_error_jsonrpc_code(const mcpr_error *e);
  * # Safety
  * `e` is NULL or a live error object.
  */
-mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *e);
+mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
 
 /**
  * Frees an error object. Accepts NULL.
@@ -1573,7 +1573,7 @@ mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *e);
  * # Safety
  * `e` is NULL or an error object from this library, freed only once.
  */
-void mcpr_error_free(mcpr_error *e);
+void mcpr_error_free(mcpr_error *error);
 
 /**
  * Fills `*o` with the defaults (every bound 0) and `struct_size =
@@ -1582,7 +1582,7 @@ void mcpr_error_free(mcpr_error *e);
  * # Safety
  * `o` is NULL or valid for one write of an `mcpr_executor_options`.
  */
-void mcpr_executor_options_init(mcpr_executor_options *o);
+void mcpr_executor_options_init(mcpr_executor_options *options);
 
 /**
  * A new executor sized and bounded by `*opt` (NULL = all defaults, as
@@ -1597,7 +1597,7 @@ void mcpr_executor_options_init(mcpr_executor_options *o);
  * `opt` is NULL or points at `opt->struct_size` readable bytes; `out`
  * and `err` are NULL or valid for one write.
  */
-mcpr_status mcpr_executor_new_with(const mcpr_executor_options *opt, mcpr_executor **out, mcpr_error **err);
+mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_executor **out, mcpr_error **err);
 
 /**
  * Fills `*out` with a snapshot of the executor's state and counters
@@ -1611,7 +1611,7 @@ mcpr_status mcpr_executor_new_with(const mcpr_executor_options *opt, mcpr_execut
  * `e` is NULL or a live executor; `out` is NULL or points at
  * `out->struct_size` writable bytes; `err` is NULL or valid for one write.
  */
-mcpr_status mcpr_executor_get_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
+mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *out, mcpr_error **err);
 
 /**
  * A new executor with `threads` workers (0 = the available cores, at least
@@ -1634,7 +1634,7 @@ mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **
  * `e` is NULL or an executor from `mcpr_executor_new`, freed once, and no
  * `mcpr_read` call that is given it starts after this.
  */
-void mcpr_executor_free(mcpr_executor *e);
+void mcpr_executor_free(mcpr_executor *executor);
 
 /**
  * One page of `resources/list` (registered exact URIs in URI then name
@@ -1655,7 +1655,7 @@ void mcpr_executor_free(mcpr_executor *e);
  * options whose strings follow the `mcpr_str` rules and whose pointers are
  * NULL or live; `out` and `err` are NULL or valid for one write.
  */
-mcpr_status mcpr_list(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
+mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
 
 /**
  * One page of `resources/templates/list` (registered templates in
@@ -1665,7 +1665,7 @@ mcpr_status mcpr_list(const mcpr_resources *r, const mcpr_list_options *opt, mcp
  * # Safety
  * As for `mcpr_list`.
  */
-mcpr_status mcpr_list_templates(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
+mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
 
 /**
  * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
@@ -1675,7 +1675,7 @@ mcpr_status mcpr_list_templates(const mcpr_resources *r, const mcpr_list_options
  * # Safety
  * `p` is NULL or a live page.
  */
-mcpr_str mcpr_page_json(const mcpr_page *p);
+mcpr_str mcpr_page_json(const mcpr_page *page);
 
 /**
  * The cursor of the next page (also in the JSON as `nextCursor`); length 0
@@ -1684,7 +1684,7 @@ mcpr_str mcpr_page_json(const mcpr_page *p);
  * # Safety
  * `p` is NULL or a live page.
  */
-mcpr_str mcpr_page_next_cursor(const mcpr_page *p);
+mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
 
 /**
  * Frees a page. Accepts NULL.
@@ -1693,7 +1693,7 @@ mcpr_str mcpr_page_next_cursor(const mcpr_page *p);
  * `p` is NULL or a page from `mcpr_list` / `mcpr_list_templates`, freed
  * once.
  */
-void mcpr_page_free(mcpr_page *p);
+void mcpr_page_free(mcpr_page *page);
 
 /**
  * Sets a text body (copied): `mime_type` is an RFC 9110 media type,
@@ -1707,7 +1707,7 @@ void mcpr_page_free(mcpr_page *p);
  * not returned; the strings follow the `mcpr_str` rules; `err` is NULL or
  * valid for one write.
  */
-mcpr_status mcpr_payload_set_text(mcpr_payload_builder *o, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
+mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
 
 /**
  * Sets a blob body (the bytes are copied; may be empty; sent base64). Same
@@ -1717,7 +1717,7 @@ mcpr_status mcpr_payload_set_text(mcpr_payload_builder *o, mcpr_str mime_type, m
  * As for `mcpr_payload_set_text`; `data` is NULL (with `len` 0) or points
  * at `len` readable bytes.
  */
-mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *o, mcpr_str mime_type, const uint8_t *data, size_t len, mcpr_error **err);
+mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_error **err);
 
 /**
  * Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
@@ -1731,7 +1731,7 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *o, mcpr_str mime_type, c
  * # Safety
  * As for `mcpr_payload_set_text`.
  */
-mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *o, mcpr_str meta_json, mcpr_error **err);
+mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error **err);
 
 /**
  * Declares this item's cache hints (copied; a later call replaces them).
@@ -1747,7 +1747,7 @@ mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *o, mcpr_str meta_json, m
  * not returned; `hints` is NULL or points at a sized `mcpr_cache_hints`;
  * `err` is NULL or valid for one write.
  */
-mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cache_hints *hints, mcpr_error **err);
+mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error **err);
 
 /**
  * Sets the plan's canonical requested target (copied; a later call
@@ -1764,7 +1764,7 @@ mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cac
  * returned; the strings follow the `mcpr_str` rules; `err` is NULL or
  * valid for one write.
  */
-mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
 
 /**
  * Appends an item target to the plan (copied), in read order. Item URIs
@@ -1775,7 +1775,7 @@ mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *p, mcpr_str uri, mcpr_str
  * # Safety
  * As for `mcpr_plan_set_requested`.
  */
-mcpr_status mcpr_plan_add_item(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
 
 /**
  * A ready-made `resolve` callback: plans the matched URI (representation
@@ -1786,7 +1786,7 @@ mcpr_status mcpr_plan_add_item(mcpr_plan_builder *p, mcpr_str uri, mcpr_str repr
  * `m` and `plan` are NULL or the views of a `resolve` callback that has
  * not returned.
  */
-mcpr_cb_result mcpr_resolve_single(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan);
+mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
 /**
  * Reads the resource bundle of `uri` (the raw bytes of the request's
@@ -1830,7 +1830,7 @@ mcpr_cb_result mcpr_resolve_single(void *ud, const mcpr_call *call, const mcpr_m
  * rules; `opt` is NULL or points at options whose pointers are NULL or
  * live; `out` and `err` are NULL or valid for one write.
  */
-mcpr_status mcpr_read(const mcpr_resources *r, mcpr_str uri, const mcpr_read_options *opt, mcpr_bundle **out, mcpr_error **err);
+mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_bundle **out, mcpr_error **err);
 
 /**
  * Serves one MCP request: `method` is the JSON-RPC method name and
@@ -1873,7 +1873,7 @@ mcpr_status mcpr_read(const mcpr_resources *r, mcpr_str uri, const mcpr_read_opt
  * strings follow the `mcpr_str` rules and whose pointers are NULL or
  * live; `out` and `err` are NULL or valid for one write.
  */
-mcpr_status mcpr_request(const mcpr_resources *r, mcpr_str method, mcpr_str params_json, const mcpr_request_options *opt, mcpr_response **out, mcpr_error **err);
+mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
 
 /**
  * Takes another reference to the registry and returns `r` (NULL for NULL).
@@ -1883,7 +1883,7 @@ mcpr_status mcpr_request(const mcpr_resources *r, mcpr_str method, mcpr_str para
  * `r` is NULL or a live registry reference, not released by another thread
  * while this runs (retain under the lock that publishes `r`).
  */
-mcpr_resources *mcpr_resources_retain(const mcpr_resources *r);
+mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
 
 /**
  * Releases one registry reference. The registry (and every table's
@@ -1900,7 +1900,7 @@ mcpr_resources *mcpr_resources_retain(const mcpr_resources *r);
  * and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
  * be starting on another thread.
  */
-void mcpr_resources_free(mcpr_resources *r);
+void mcpr_resources_free(mcpr_resources *resources);
 
 /**
  * Writes the registry's 32-byte content revision (SHA-256 of the
@@ -1912,7 +1912,7 @@ void mcpr_resources_free(mcpr_resources *r);
  * call holds its own reference until it returns); `out` is NULL or valid
  * for 32 bytes of writes.
  */
-void mcpr_resources_revision(const mcpr_resources *r, uint8_t *out);
+void mcpr_resources_revision(const mcpr_resources *resources, uint8_t *out);
 
 /**
  * Writes the registry's 32-byte content revision (as
@@ -1926,7 +1926,7 @@ void mcpr_resources_revision(const mcpr_resources *r, uint8_t *out);
  * is NULL or valid for `out_len` bytes of writes; `err` is NULL or valid
  * for one write.
  */
-mcpr_status mcpr_resources_revision_into(const mcpr_resources *r, uint8_t *out, size_t out_len, mcpr_error **err);
+mcpr_status mcpr_resources_revision_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
 
 /**
  * Whether some binding of the registry has a `complete` callback: declare
@@ -1937,7 +1937,7 @@ mcpr_status mcpr_resources_revision_into(const mcpr_resources *r, uint8_t *out, 
  * # Safety
  * `r` is NULL or a live registry reference when the call is made.
  */
-bool mcpr_resources_completes(const mcpr_resources *r);
+bool mcpr_resources_completes(const mcpr_resources *resources);
 
 /**
  * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
@@ -1947,7 +1947,7 @@ bool mcpr_resources_completes(const mcpr_resources *r);
  * # Safety
  * `p` is NULL or a live response.
  */
-mcpr_str mcpr_response_json(const mcpr_response *p);
+mcpr_str mcpr_response_json(const mcpr_response *response);
 
 /**
  * Whether the response is a JSON-RPC `error` object. False for NULL.
@@ -1955,7 +1955,7 @@ mcpr_str mcpr_response_json(const mcpr_response *p);
  * # Safety
  * `p` is NULL or a live response.
  */
-bool mcpr_response_is_error(const mcpr_response *p);
+bool mcpr_response_is_error(const mcpr_response *response);
 
 /**
  * The status behind an error response (`MCPR_INVALID_REQUEST` for
@@ -1965,7 +1965,7 @@ bool mcpr_response_is_error(const mcpr_response *p);
  * # Safety
  * `p` is NULL or a live response.
  */
-mcpr_status mcpr_response_status(const mcpr_response *p);
+mcpr_status mcpr_response_status(const mcpr_response *response);
 
 /**
  * The private cause behind an error response (for the host's logs only;
@@ -1975,7 +1975,7 @@ mcpr_status mcpr_response_status(const mcpr_response *p);
  * # Safety
  * `p` is NULL or a live response.
  */
-mcpr_str mcpr_response_cause(const mcpr_response *p);
+mcpr_str mcpr_response_cause(const mcpr_response *response);
 
 /**
  * Whether the response is a partial `resources/read` bundle (a result
@@ -1985,7 +1985,7 @@ mcpr_str mcpr_response_cause(const mcpr_response *p);
  * # Safety
  * `p` is NULL or a live response.
  */
-bool mcpr_response_is_partial(const mcpr_response *p);
+bool mcpr_response_is_partial(const mcpr_response *response);
 
 /**
  * Frees a response. Accepts NULL.
@@ -1993,7 +1993,7 @@ bool mcpr_response_is_partial(const mcpr_response *p);
  * # Safety
  * `p` is NULL or a response from `mcpr_request`, freed once.
  */
-void mcpr_response_free(mcpr_response *p);
+void mcpr_response_free(mcpr_response *response);
 
 /**
  * The definition's description object as compact JSON (the MCP
@@ -2002,7 +2002,7 @@ void mcpr_response_free(mcpr_response *p);
  * # Safety
  * `d` is NULL or a definition view whose callback has not returned.
  */
-mcpr_str mcpr_definition_json(const mcpr_definition *d);
+mcpr_str mcpr_definition_json(const mcpr_definition *definition);
 
 /**
  * The `uri` or the `uriTemplate`, exactly as registered. Borrowed from `d`.
@@ -2010,7 +2010,7 @@ mcpr_str mcpr_definition_json(const mcpr_definition *d);
  * # Safety
  * `d` is NULL or a definition view whose callback has not returned.
  */
-mcpr_str mcpr_definition_uri(const mcpr_definition *d);
+mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
 
 /**
  * The definition's `name`. Borrowed from `d`.
@@ -2018,7 +2018,7 @@ mcpr_str mcpr_definition_uri(const mcpr_definition *d);
  * # Safety
  * `d` is NULL or a definition view whose callback has not returned.
  */
-mcpr_str mcpr_definition_name(const mcpr_definition *d);
+mcpr_str mcpr_definition_name(const mcpr_definition *definition);
 
 /**
  * Whether the definition is a template (false for NULL).
@@ -2026,7 +2026,7 @@ mcpr_str mcpr_definition_name(const mcpr_definition *d);
  * # Safety
  * `d` is NULL or a definition view whose callback has not returned.
  */
-bool mcpr_definition_is_template(const mcpr_definition *d);
+bool mcpr_definition_is_template(const mcpr_definition *definition);
 
 /**
  * The matched definition (borrowed from `m`; NULL for NULL).
@@ -2034,7 +2034,7 @@ bool mcpr_definition_is_template(const mcpr_definition *d);
  * # Safety
  * `m` is NULL or a match view whose callback has not returned.
  */
-const mcpr_definition *mcpr_match_definition(const mcpr_match *m);
+const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
 
 /**
  * The requested URI, exactly as received. Borrowed from `m`.
@@ -2042,7 +2042,7 @@ const mcpr_definition *mcpr_match_definition(const mcpr_match *m);
  * # Safety
  * `m` is NULL or a match view whose callback has not returned.
  */
-mcpr_str mcpr_match_uri(const mcpr_match *m);
+mcpr_str mcpr_match_uri(const mcpr_match *match);
 
 /**
  * The number of template captures (0 for exact matches and NULL).
@@ -2050,7 +2050,7 @@ mcpr_str mcpr_match_uri(const mcpr_match *m);
  * # Safety
  * `m` is NULL or a match view whose callback has not returned.
  */
-size_t mcpr_match_capture_count(const mcpr_match *m);
+size_t mcpr_match_capture_count(const mcpr_match *match);
 
 /**
  * The name of capture `i`, in template order (empty when out of range).
@@ -2059,7 +2059,7 @@ size_t mcpr_match_capture_count(const mcpr_match *m);
  * # Safety
  * `m` is NULL or a match view whose callback has not returned.
  */
-mcpr_str mcpr_match_capture_name(const mcpr_match *m, size_t i);
+mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
 
 /**
  * The decoded value of capture `i` (decoded exactly once; valid UTF-8;
@@ -2069,7 +2069,7 @@ mcpr_str mcpr_match_capture_name(const mcpr_match *m, size_t i);
  * # Safety
  * `m` is NULL or a match view whose callback has not returned.
  */
-mcpr_str mcpr_match_capture_value(const mcpr_match *m, size_t i);
+mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
 
 /**
  * The target URI. Borrowed from `t`.
@@ -2077,7 +2077,7 @@ mcpr_str mcpr_match_capture_value(const mcpr_match *m, size_t i);
  * # Safety
  * `t` is NULL or a target view whose callback has not returned.
  */
-mcpr_str mcpr_target_uri(const mcpr_target *t);
+mcpr_str mcpr_target_uri(const mcpr_target *target);
 
 /**
  * The representation label (never empty: `"default"` when none was given).
@@ -2086,7 +2086,7 @@ mcpr_str mcpr_target_uri(const mcpr_target *t);
  * # Safety
  * `t` is NULL or a target view whose callback has not returned.
  */
-mcpr_str mcpr_target_representation(const mcpr_target *t);
+mcpr_str mcpr_target_representation(const mcpr_target *target);
 
 /**
  * The private authorization JSON, exactly as given (length 0 when none).
@@ -2095,7 +2095,7 @@ mcpr_str mcpr_target_representation(const mcpr_target *t);
  * # Safety
  * `t` is NULL or a target view whose callback has not returned.
  */
-mcpr_str mcpr_target_authorization(const mcpr_target *t);
+mcpr_str mcpr_target_authorization(const mcpr_target *target);
 
 /**
  * The template's definition (borrowed from `q`; NULL for NULL).
@@ -2104,7 +2104,7 @@ mcpr_str mcpr_target_authorization(const mcpr_target *t);
  * `q` is NULL or the request view of a `complete` callback that has not
  * returned.
  */
-const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_request *q);
+const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_request *request);
 
 /**
  * The variable being completed (always one of the template's variables).
@@ -2113,7 +2113,7 @@ const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_
  * # Safety
  * As for `mcpr_completion_request_definition`.
  */
-mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *q);
+mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request);
 
 /**
  * The partial value typed so far: client text (UTF-8, at most
@@ -2123,7 +2123,7 @@ mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *q);
  * # Safety
  * As for `mcpr_completion_request_definition`.
  */
-mcpr_str mcpr_completion_request_value(const mcpr_completion_request *q);
+mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
 
 /**
  * The number of other variables already chosen (0 for NULL): only
@@ -2133,7 +2133,7 @@ mcpr_str mcpr_completion_request_value(const mcpr_completion_request *q);
  * # Safety
  * As for `mcpr_completion_request_definition`.
  */
-size_t mcpr_completion_request_context_count(const mcpr_completion_request *q);
+size_t mcpr_completion_request_context_count(const mcpr_completion_request *request);
 
 /**
  * The name of chosen variable `i` (empty when out of range). Borrowed
@@ -2142,7 +2142,7 @@ size_t mcpr_completion_request_context_count(const mcpr_completion_request *q);
  * # Safety
  * As for `mcpr_completion_request_definition`.
  */
-mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *q, size_t i);
+mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *request, size_t index);
 
 /**
  * The value of chosen variable `i`, exactly as the client sent it (valid
@@ -2152,7 +2152,7 @@ mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *q, 
  * # Safety
  * As for `mcpr_completion_request_definition`.
  */
-mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *q, size_t i);
+mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *request, size_t index);
 
 #ifdef __cplusplus
 }  // extern "C"

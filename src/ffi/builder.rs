@@ -123,19 +123,19 @@ fn binding_of(
 /// one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add(
-    b: *mut mcpr_builder,
+    builder: *mut mcpr_builder,
     definition_json: mcpr_str,
-    cb: *const mcpr_binding_callbacks,
+    callbacks: *const mcpr_binding_callbacks,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let add = |builder: &mut ResourcesBuilder| {
-            // SAFETY: `cb` and `definition_json` as the caller guarantees.
-            builder.push(unsafe { binding_from_c(definition_json, cb) }?);
+        let add = |inner: &mut ResourcesBuilder| {
+            // SAFETY: `callbacks` and `definition_json` as the caller guarantees.
+            inner.push(unsafe { binding_from_c(definition_json, callbacks) }?);
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        unsafe { with_builder(b, add) }
+        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(builder, add) }
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
@@ -152,27 +152,27 @@ pub unsafe extern "C" fn mcpr_builder_add(
 /// is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy(
-    b: *mut mcpr_builder,
-    cb: *const mcpr_policy_callbacks,
+    builder: *mut mcpr_builder,
+    callbacks: *const mcpr_policy_callbacks,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
         // The replaced table, dropped (released) once the builder is unlocked.
         let mut replaced = None;
-        let set = |builder: &mut ResourcesBuilder| {
-            // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
+        let set = |inner: &mut ResourcesBuilder| {
+            // SAFETY: `callbacks` is NULL or points at a table (caller's guarantee).
             let table =
-                unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
+                unsafe { callbacks.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
             let policy = CPolicy::new(table).ok_or_else(|| {
                 Error::from(Failure::config(
                     "policy callbacks discover, visibility and read are required",
                 ))
             })?;
             let policy = Arc::new(policy);
-            builder.set_policy(policy.clone());
-            // SAFETY: `with_builder` only calls this when `b` is a live
+            inner.set_policy(policy.clone());
+            // SAFETY: `with_builder` only calls this when `builder` is a live
             // builder (caller's guarantee).
-            if let Some(handle) = unsafe { b.as_ref() } {
+            if let Some(handle) = unsafe { builder.as_ref() } {
                 replaced = handle
                     .policy
                     .lock()
@@ -181,8 +181,8 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
             }
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        let result = unsafe { with_builder(b, set) };
+        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
+        let result = unsafe { with_builder(builder, set) };
         drop(replaced);
         result
     };
@@ -200,13 +200,13 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
 /// `b` is NULL or a live builder; `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_limit(
-    b: *mut mcpr_builder,
+    builder: *mut mcpr_builder,
     which: mcpr_limit,
     value: i64,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let set = |builder: &mut ResourcesBuilder| {
+        let set = |inner: &mut ResourcesBuilder| {
             let limit =
                 Limit::from_u32(which).ok_or_else(|| Error::argument("unknown mcpr_limit"))?;
             if value < 0 {
@@ -216,11 +216,11 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
                 ))
                 .into());
             }
-            builder.set_limit(limit, value);
+            inner.set_limit(limit, value);
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        unsafe { with_builder(b, set) }
+        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(builder, set) }
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
@@ -237,27 +237,27 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
 /// `len` readable bytes; `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
-    b: *mut mcpr_builder,
+    builder: *mut mcpr_builder,
     key: *const u8,
-    len: usize,
+    key_len: usize,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let set = |builder: &mut ResourcesBuilder| {
+        let set = |inner: &mut ResourcesBuilder| {
             let key = mcpr_str {
                 ptr: key.cast(),
-                len,
+                len: key_len,
             };
             // SAFETY: `key` is NULL or points at `len` readable bytes.
             let key = unsafe { key.bytes() }?;
             if !(MIN_CURSOR_KEY_BYTES..=MAX_CURSOR_KEY_BYTES).contains(&key.len()) {
                 return Err(Failure::config("cursor key must be 32 to 1024 bytes").into());
             }
-            builder.set_cursor_key(key);
+            inner.set_cursor_key(key);
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        unsafe { with_builder(b, set) }
+        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(builder, set) }
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
@@ -283,26 +283,26 @@ pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_vo
 /// one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_clock(
-    b: *mut mcpr_builder,
+    builder: *mut mcpr_builder,
     now_unix_ms: mcpr_clock_fn,
-    ud: *mut c_void,
+    user_data: *mut c_void,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let set = |builder: &mut ResourcesBuilder| {
+        let set = |inner: &mut ResourcesBuilder| {
             let f = now_unix_ms.ok_or_else(|| Error::argument("clock function is NULL"))?;
-            let ud = HostPtr(ud);
-            builder.set_clock(Arc::new(move || {
-                let ud = ud;
+            let user_data = HostPtr(user_data);
+            inner.set_clock(Arc::new(move || {
+                let user_data = user_data;
                 // SAFETY: the host guarantees the clock function is
-                // callable with `ud` from any thread while the registry
+                // callable with `user_data` from any thread while the registry
                 // lives.
-                unsafe { f(ud.0) }
+                unsafe { f(user_data.0) }
             }));
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        unsafe { with_builder(b, set) }
+        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(builder, set) }
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
@@ -322,20 +322,20 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
 /// `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_build(
-    b: *mut mcpr_builder,
+    builder: *mut mcpr_builder,
     out: *mut *mut mcpr_resources,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let b = unsafe { handle_ref(b) }.ok_or_else(|| Error::argument("builder is NULL"))?;
+        let builder = unsafe { handle_ref(builder) }.ok_or_else(|| Error::argument("builder is NULL"))?;
         need_out(out)?;
-        let inner = b
+        let inner = builder
             .state
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .take()
             .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
-        let policy = b.policy.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let policy = builder.policy.lock().unwrap_or_else(|p| p.into_inner()).take();
         let built = inner.build();
         // On failure the last reference to the policy table goes here, so
         // its `release` still runs before this returns.
@@ -357,8 +357,8 @@ pub unsafe extern "C" fn mcpr_builder_build(
 /// `b` is NULL or a builder from `mcpr_builder_new`, freed only once and
 /// not in use by another thread.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_builder_free(b: *mut mcpr_builder) {
-    guard(|| unsafe { free_handle(b) })
+pub unsafe extern "C" fn mcpr_builder_free(builder: *mut mcpr_builder) {
+    guard(|| unsafe { free_handle(builder) })
 }
 
 /// Makes the registry's policy the built-in allow-all policy: every
@@ -373,16 +373,16 @@ pub unsafe extern "C" fn mcpr_builder_free(b: *mut mcpr_builder) {
 /// `b` is NULL or a live builder; `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
-    b: *mut mcpr_builder,
+    builder: *mut mcpr_builder,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
         let mut replaced = None;
-        let set = |builder: &mut ResourcesBuilder| {
-            builder.set_policy(Arc::new(crate::policy::AllowAll));
-            // SAFETY: `with_builder` only calls this when `b` is a live
+        let set = |inner: &mut ResourcesBuilder| {
+            inner.set_policy(Arc::new(crate::policy::AllowAll));
+            // SAFETY: `with_builder` only calls this when `builder` is a live
             // builder (caller's guarantee).
-            if let Some(handle) = unsafe { b.as_ref() } {
+            if let Some(handle) = unsafe { builder.as_ref() } {
                 replaced = handle
                     .policy
                     .lock()
@@ -391,8 +391,8 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
             }
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        let result = unsafe { with_builder(b, set) };
+        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
+        let result = unsafe { with_builder(builder, set) };
         drop(replaced);
         result
     };
@@ -411,19 +411,19 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
 /// `b` is NULL or a live builder; `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
-    b: *mut mcpr_builder,
+    builder: *mut mcpr_builder,
     ttl_ms: u64,
     policy_caller_independent: bool,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let set = |builder: &mut ResourcesBuilder| {
+        let set = |inner: &mut ResourcesBuilder| {
             CacheHints::check_ttl(ttl_ms).map_err(Failure::config)?;
-            builder.set_cache_hints(RegistryCacheHints::new(ttl_ms, policy_caller_independent));
+            inner.set_cache_hints(RegistryCacheHints::new(ttl_ms, policy_caller_independent));
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        unsafe { with_builder(b, set) }
+        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(builder, set) }
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
@@ -442,24 +442,24 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
 /// `mcpr_cache_hints` whose `size` is readable and correct.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add_with_hints(
-    b: *mut mcpr_builder,
+    builder: *mut mcpr_builder,
     definition_json: mcpr_str,
-    cb: *const mcpr_binding_callbacks,
+    callbacks: *const mcpr_binding_callbacks,
     hints: *const mcpr_cache_hints,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let add = |builder: &mut ResourcesBuilder| {
+        let add = |inner: &mut ResourcesBuilder| {
             // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
             let hints = unsafe { hints_of(hints) }?;
             hints.validate()?;
-            // SAFETY: `cb` and `definition_json` as the caller guarantees.
-            let binding = unsafe { binding_from_c(definition_json, cb) }?;
-            builder.push(binding.with_cache_hints(hints));
+            // SAFETY: `callbacks` and `definition_json` as the caller guarantees.
+            let binding = unsafe { binding_from_c(definition_json, callbacks) }?;
+            inner.push(binding.with_cache_hints(hints));
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        unsafe { with_builder(b, add) }
+        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
+        unsafe { with_builder(builder, add) }
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }

@@ -18,9 +18,9 @@ pub struct mcpr_bundle {
 /// # Safety
 /// `b` is NULL or a live bundle.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_bundle_json(b: *const mcpr_bundle) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_bundle_json(bundle: *const mcpr_bundle) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(b) }.map_or(mcpr_str::empty(), |b| mcpr_str::from_str(b.inner.json()))
+        unsafe { handle_ref(bundle) }.map_or(mcpr_str::empty(), |bundle| mcpr_str::from_str(bundle.inner.json()))
     })
 }
 
@@ -30,8 +30,8 @@ pub unsafe extern "C" fn mcpr_bundle_json(b: *const mcpr_bundle) -> mcpr_str {
 /// # Safety
 /// `b` is NULL or a live bundle.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_bundle_is_partial(b: *const mcpr_bundle) -> bool {
-    guard(|| unsafe { handle_ref(b) }.is_some_and(|b| b.inner.is_partial()))
+pub unsafe extern "C" fn mcpr_bundle_is_partial(bundle: *const mcpr_bundle) -> bool {
+    guard(|| unsafe { handle_ref(bundle) }.is_some_and(|bundle| bundle.inner.is_partial()))
 }
 
 /// Frees a bundle. Accepts NULL.
@@ -39,6 +39,6 @@ pub unsafe extern "C" fn mcpr_bundle_is_partial(b: *const mcpr_bundle) -> bool {
 /// # Safety
 /// `b` is NULL or a bundle from `mcpr_read`, freed once.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_bundle_free(b: *mut mcpr_bundle) {
-    guard(|| unsafe { free_handle(b) })
+pub unsafe extern "C" fn mcpr_bundle_free(bundle: *mut mcpr_bundle) {
+    guard(|| unsafe { free_handle(bundle) })
 }

@@ -92,10 +92,10 @@ unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallCo
 /// `c` is NULL or the call context of a callback that has not returned.
 /// Any thread.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_call_is_canceled(c: *const mcpr_call) -> bool {
+pub unsafe extern "C" fn mcpr_call_is_canceled(call: *const mcpr_call) -> bool {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }.is_some_and(|(_, ctx)| ctx.is_canceled())
+        unsafe { call_ref(call) }.is_some_and(|(_, ctx)| ctx.is_canceled())
     })
 }
 
@@ -105,10 +105,10 @@ pub unsafe extern "C" fn mcpr_call_is_canceled(c: *const mcpr_call) -> bool {
 /// # Safety
 /// `c` is NULL or the call context of a callback that has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_call_remaining_ms(c: *const mcpr_call) -> u64 {
+pub unsafe extern "C" fn mcpr_call_remaining_ms(call: *const mcpr_call) -> u64 {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }.map_or(0, |(_, ctx)| {
+        unsafe { call_ref(call) }.map_or(0, |(_, ctx)| {
             u64::try_from(ctx.remaining().as_millis()).unwrap_or(u64::MAX)
         })
     })
@@ -120,10 +120,10 @@ pub unsafe extern "C" fn mcpr_call_remaining_ms(c: *const mcpr_call) -> u64 {
 /// # Safety
 /// `c` is NULL or the call context of a callback that has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_call_request_data(c: *const mcpr_call) -> *mut c_void {
+pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut c_void {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }
+        unsafe { call_ref(call) }
             .and_then(|(_, ctx)| ctx.request_data())
             .and_then(|d| d.downcast_ref::<HostPtr>())
             .map_or(std::ptr::null_mut(), |p| p.0)
@@ -136,10 +136,10 @@ pub unsafe extern "C" fn mcpr_call_request_data(c: *const mcpr_call) -> *mut c_v
 /// # Safety
 /// `c` is NULL or the call context of a callback that has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_call_max_bytes(c: *const mcpr_call) -> u64 {
+pub unsafe extern "C" fn mcpr_call_max_bytes(call: *const mcpr_call) -> u64 {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }
+        unsafe { call_ref(call) }
             .and_then(|(_, ctx)| ctx.max_bytes())
             .unwrap_or(0)
     })
@@ -200,10 +200,10 @@ fn phase_value(p: CallPhase) -> mcpr_phase {
 /// # Safety
 /// `c` is NULL or the call context of a callback that has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_call_phase(c: *const mcpr_call) -> mcpr_phase {
+pub unsafe extern "C" fn mcpr_call_phase(call: *const mcpr_call) -> mcpr_phase {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }.map_or(MCPR_PHASE_UNKNOWN, |(_, ctx)| phase_value(ctx.phase()))
+        unsafe { call_ref(call) }.map_or(MCPR_PHASE_UNKNOWN, |(_, ctx)| phase_value(ctx.phase()))
     })
 }
 
@@ -221,10 +221,10 @@ const MAX_CAUSE_BYTES: usize = 4096;
 /// `c` is NULL or the call context of a callback that has not returned;
 /// `message` follows the `mcpr_str` rules.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_call_set_cause(c: *const mcpr_call, message: mcpr_str) {
+pub unsafe extern "C" fn mcpr_call_set_cause(call: *const mcpr_call, message: mcpr_str) {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        let Some((call, _)) = (unsafe { call_ref(c) }) else {
+        let Some((state, _)) = (unsafe { call_ref(call) }) else {
             return;
         };
         // SAFETY: `message` follows the `mcpr_str` rules (caller's guarantee).
@@ -239,6 +239,6 @@ pub unsafe extern "C" fn mcpr_call_set_cause(c: *const mcpr_call, message: mcpr_
             }
             text.truncate(end);
         }
-        *call.cause.lock().unwrap_or_else(|p| p.into_inner()) = Some(text);
+        *state.cause.lock().unwrap_or_else(|p| p.into_inner()) = Some(text);
     })
 }

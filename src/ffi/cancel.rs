@@ -31,10 +31,10 @@ pub extern "C" fn mcpr_cancel_new() -> *mut mcpr_cancel {
 /// # Safety
 /// `c` is NULL or a live token.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_cancel_cancel(c: *const mcpr_cancel) {
+pub unsafe extern "C" fn mcpr_cancel_cancel(cancel: *const mcpr_cancel) {
     guard(|| {
-        if let Some(c) = unsafe { handle_ref(c) } {
-            c.inner.cancel();
+        if let Some(token) = unsafe { handle_ref(cancel) } {
+            token.inner.cancel();
         }
     })
 }
@@ -44,8 +44,8 @@ pub unsafe extern "C" fn mcpr_cancel_cancel(c: *const mcpr_cancel) {
 /// # Safety
 /// `c` is NULL or a live token.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_cancel_is_canceled(c: *const mcpr_cancel) -> bool {
-    guard(|| unsafe { handle_ref(c) }.is_some_and(|c| c.inner.is_canceled()))
+pub unsafe extern "C" fn mcpr_cancel_is_canceled(cancel: *const mcpr_cancel) -> bool {
+    guard(|| unsafe { handle_ref(cancel) }.is_some_and(|cancel| cancel.inner.is_canceled()))
 }
 
 /// Frees a token handle. Calls in flight that were given it keep their own
@@ -55,8 +55,8 @@ pub unsafe extern "C" fn mcpr_cancel_is_canceled(c: *const mcpr_cancel) -> bool 
 /// `c` is NULL or a token from `mcpr_cancel_new`, freed once, not used by
 /// any thread afterwards.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_cancel_free(c: *mut mcpr_cancel) {
-    guard(|| unsafe { free_handle(c) })
+pub unsafe extern "C" fn mcpr_cancel_free(cancel: *mut mcpr_cancel) {
+    guard(|| unsafe { free_handle(cancel) })
 }
 
 /// # Safety

@@ -8,7 +8,7 @@ use super::completion::mcpr_completion;
 use super::error::{mcpr_error, Error};
 use super::handle::{need_out, new_handle, write_out};
 use super::read::{mcpr_read_options, read_options_of};
-use super::resources::{mcpr_resources, resources};
+use super::resources::mcpr_resources;
 
 /// One named argument of a completion request: `argument` (the variable
 /// being completed and its partial value) or one entry of
@@ -92,15 +92,15 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 /// NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_complete(
-    r: *const mcpr_resources,
+    resources: *const mcpr_resources,
     params: *const mcpr_complete_params,
-    opt: *const mcpr_read_options,
+    options: *const mcpr_read_options,
     out: *mut *mut mcpr_completion,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
-        let r = unsafe { resources(r) }?;
+        // SAFETY: `resources` is NULL or a live registry reference.
+        let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
         // SAFETY: `params` is NULL or points at params.
         let p = unsafe { params.as_ref() }
@@ -141,8 +141,8 @@ pub unsafe extern "C" fn mcpr_complete(
             };
             params.context.push((name, value));
         }
-        // SAFETY: `opt` is NULL or points at options (caller's guarantee).
-        let options = unsafe { read_options_of(opt) }?;
+        // SAFETY: `options` is NULL or points at options (caller's guarantee).
+        let options = unsafe { read_options_of(options) }?;
         let result = match std::str::from_utf8(template) {
             // Not UTF-8: it cannot be a registered template (and cannot be
             // echoed in `data.uri`).

@@ -58,16 +58,16 @@ impl mcpr_completion_builder {
 /// for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_add_value(
-    o: *mut mcpr_completion_builder,
+    completion_builder: *mut mcpr_completion_builder,
     value: mcpr_str,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live completion builder (caller's guarantee).
-        let o = unsafe { builder_ref(o) }?;
+        // SAFETY: `completion_builder` is NULL or a live completion builder (caller's guarantee).
+        let completion_builder = unsafe { builder_ref(completion_builder) }?;
         // SAFETY: `value` follows the `mcpr_str` rules (caller's guarantee).
         let bytes = unsafe { value.bytes() }?;
-        let mut sink = o.lock();
+        let mut sink = completion_builder.lock();
         let Ok(text) = std::str::from_utf8(bytes) else {
             sink.add_invalid();
             return Err(Error::from(Failure::with_message(
@@ -98,13 +98,13 @@ pub unsafe extern "C" fn mcpr_completion_add_value(
 /// As for `mcpr_completion_add_value`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_set_total(
-    o: *mut mcpr_completion_builder,
+    completion_builder: *mut mcpr_completion_builder,
     total: u64,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live completion builder (caller's guarantee).
-        unsafe { builder_ref(o) }?.lock().set_total(total);
+        // SAFETY: `completion_builder` is NULL or a live completion builder (caller's guarantee).
+        unsafe { builder_ref(completion_builder) }?.lock().set_total(total);
         Ok(())
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
@@ -120,13 +120,13 @@ pub unsafe extern "C" fn mcpr_completion_set_total(
 /// As for `mcpr_completion_add_value`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_set_has_more(
-    o: *mut mcpr_completion_builder,
+    completion_builder: *mut mcpr_completion_builder,
     has_more: bool,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live completion builder (caller's guarantee).
-        unsafe { builder_ref(o) }?.lock().set_has_more(has_more);
+        // SAFETY: `completion_builder` is NULL or a live completion builder (caller's guarantee).
+        unsafe { builder_ref(completion_builder) }?.lock().set_has_more(has_more);
         Ok(())
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
@@ -140,9 +140,9 @@ pub unsafe extern "C" fn mcpr_completion_set_has_more(
 /// # Safety
 /// `c` is NULL or a live completion.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_json(c: *const mcpr_completion) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_completion_json(completion: *const mcpr_completion) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(c) }.map_or(mcpr_str::empty(), |c| mcpr_str::from_str(c.inner.json()))
+        unsafe { handle_ref(completion) }.map_or(mcpr_str::empty(), |completion| mcpr_str::from_str(completion.inner.json()))
     })
 }
 
@@ -151,8 +151,8 @@ pub unsafe extern "C" fn mcpr_completion_json(c: *const mcpr_completion) -> mcpr
 /// # Safety
 /// `c` is NULL or a live completion.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_value_count(c: *const mcpr_completion) -> usize {
-    guard(|| unsafe { handle_ref(c) }.map_or(0, |c| c.inner.values().len()))
+pub unsafe extern "C" fn mcpr_completion_value_count(completion: *const mcpr_completion) -> usize {
+    guard(|| unsafe { handle_ref(completion) }.map_or(0, |completion| completion.inner.values().len()))
 }
 
 /// Whether the result says `hasMore` (false for NULL).
@@ -160,8 +160,8 @@ pub unsafe extern "C" fn mcpr_completion_value_count(c: *const mcpr_completion) 
 /// # Safety
 /// `c` is NULL or a live completion.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_has_more(c: *const mcpr_completion) -> bool {
-    guard(|| unsafe { handle_ref(c) }.is_some_and(|c| c.inner.has_more()))
+pub unsafe extern "C" fn mcpr_completion_has_more(completion: *const mcpr_completion) -> bool {
+    guard(|| unsafe { handle_ref(completion) }.is_some_and(|completion| completion.inner.has_more()))
 }
 
 /// Frees a completion. Accepts NULL.
@@ -169,6 +169,6 @@ pub unsafe extern "C" fn mcpr_completion_has_more(c: *const mcpr_completion) -> 
 /// # Safety
 /// `c` is NULL or a completion from `mcpr_complete`, freed once.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_free(c: *mut mcpr_completion) {
-    guard(|| unsafe { free_handle(c) })
+pub unsafe extern "C" fn mcpr_completion_free(completion: *mut mcpr_completion) {
+    guard(|| unsafe { free_handle(completion) })
 }

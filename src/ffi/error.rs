@@ -110,9 +110,9 @@ impl From<Failure> for Error {
 /// `e` is NULL or an error object from this library not yet freed. Any
 /// thread.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_error_status(e: *const mcpr_error) -> mcpr_status {
-    guard(|| match unsafe { handle_ref(e) } {
-        Some(e) => e.status,
+pub unsafe extern "C" fn mcpr_error_status(error: *const mcpr_error) -> mcpr_status {
+    guard(|| match unsafe { handle_ref(error) } {
+        Some(error) => error.status,
         None => mcpr_status::MCPR_INVALID_ARGUMENT,
     })
 }
@@ -124,9 +124,9 @@ pub unsafe extern "C" fn mcpr_error_status(e: *const mcpr_error) -> mcpr_status 
 /// # Safety
 /// `e` is NULL or a live error object.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_error_message(e: *const mcpr_error) -> mcpr_str {
-    guard(|| match unsafe { handle_ref(e) } {
-        Some(e) => mcpr_str::from_str(&e.message),
+pub unsafe extern "C" fn mcpr_error_message(error: *const mcpr_error) -> mcpr_str {
+    guard(|| match unsafe { handle_ref(error) } {
+        Some(error) => mcpr_str::from_str(&error.message),
         None => mcpr_str::empty(),
     })
 }
@@ -138,9 +138,9 @@ pub unsafe extern "C" fn mcpr_error_message(e: *const mcpr_error) -> mcpr_str {
 /// # Safety
 /// `e` is NULL or a live error object.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_error_cause(e: *const mcpr_error) -> mcpr_str {
-    guard(|| match unsafe { handle_ref(e) } {
-        Some(e) => mcpr_str::from_str(&e.cause),
+pub unsafe extern "C" fn mcpr_error_cause(error: *const mcpr_error) -> mcpr_str {
+    guard(|| match unsafe { handle_ref(error) } {
+        Some(error) => mcpr_str::from_str(&error.cause),
         None => mcpr_str::empty(),
     })
 }
@@ -155,8 +155,8 @@ pub unsafe extern "C" fn mcpr_error_cause(e: *const mcpr_error) -> mcpr_str {
 /// # Safety
 /// `e` is NULL or a live error object.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_error_jsonrpc_code(e: *const mcpr_error) -> i32 {
-    guard(|| unsafe { handle_ref(e) }.map_or(0, |e| e.code))
+pub unsafe extern "C" fn mcpr_error_jsonrpc_code(error: *const mcpr_error) -> i32 {
+    guard(|| unsafe { handle_ref(error) }.map_or(0, |error| error.code))
 }
 
 /// The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
@@ -180,8 +180,8 @@ pub unsafe extern "C" fn mcpr_error_jsonrpc_code(e: *const mcpr_error) -> i32 {
 /// # Safety
 /// `e` is NULL or a live error object.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_error_jsonrpc_json(e: *const mcpr_error) -> mcpr_str {
-    guard(|| unsafe { handle_ref(e) }.map_or(mcpr_str::empty(), |e| mcpr_str::from_str(&e.rpc)))
+pub unsafe extern "C" fn mcpr_error_jsonrpc_json(error: *const mcpr_error) -> mcpr_str {
+    guard(|| unsafe { handle_ref(error) }.map_or(mcpr_str::empty(), |error| mcpr_str::from_str(&error.rpc)))
 }
 
 /// Frees an error object. Accepts NULL.
@@ -189,6 +189,6 @@ pub unsafe extern "C" fn mcpr_error_jsonrpc_json(e: *const mcpr_error) -> mcpr_s
 /// # Safety
 /// `e` is NULL or an error object from this library, freed only once.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_error_free(e: *mut mcpr_error) {
-    guard(|| unsafe { free_handle(e) })
+pub unsafe extern "C" fn mcpr_error_free(error: *mut mcpr_error) {
+    guard(|| unsafe { free_handle(error) })
 }

@@ -108,17 +108,17 @@ const MAX_STRUCT_SIZE: usize = 4096;
 /// # Safety
 /// `o` is NULL or valid for one write of an `mcpr_executor_options`.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_executor_options_init(o: *mut mcpr_executor_options) {
+pub unsafe extern "C" fn mcpr_executor_options_init(options: *mut mcpr_executor_options) {
     guard(|| {
-        if !o.is_null() {
+        if !options.is_null() {
             let v = mcpr_executor_options {
                 struct_size: std::mem::size_of::<mcpr_executor_options>(),
                 threads: 0,
                 max_hung: 0,
                 max_queued: 0,
             };
-            // SAFETY: `o` is non-null and valid for one write.
-            unsafe { o.write(v) };
+            // SAFETY: `options` is non-null and valid for one write.
+            unsafe { options.write(v) };
         }
     })
 }
@@ -179,19 +179,19 @@ unsafe fn read_executor_options(o: *const mcpr_executor_options) -> Result<Execu
 /// and `err` are NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_new_with(
-    opt: *const mcpr_executor_options,
+    options: *const mcpr_executor_options,
     out: *mut *mut mcpr_executor,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
         need_out(out)?;
-        let options = if opt.is_null() {
+        let executor_options = if options.is_null() {
             ExecutorOptions::default()
         } else {
-            // SAFETY: `opt` is non-null and readable for its struct_size.
-            unsafe { read_executor_options(opt) }?
+            // SAFETY: `options` is non-null and readable for its struct_size.
+            unsafe { read_executor_options(options) }?
         };
-        let inner = Executor::with_options(options)?;
+        let inner = Executor::with_options(executor_options)?;
         unsafe { write_handle(out, mcpr_executor { inner }) };
         Ok(())
     };
@@ -211,16 +211,16 @@ pub unsafe extern "C" fn mcpr_executor_new_with(
 /// `out->struct_size` writable bytes; `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_get_stats(
-    e: *const mcpr_executor,
+    executor: *const mcpr_executor,
     out: *mut mcpr_executor_stats,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let e = unsafe { handle_ref(e) }.ok_or_else(|| Error::argument("executor is NULL"))?;
+        let pool = unsafe { handle_ref(executor) }.ok_or_else(|| Error::argument("executor is NULL"))?;
         need_out(out)?;
         // SAFETY: `out` is non-null and its first field is readable.
         let size = struct_size(unsafe { std::ptr::addr_of!((*out).struct_size).read_unaligned() })?;
-        let s = e.inner.stats();
+        let s = pool.inner.stats();
         let n = |v: usize| v as u64;
         let full = mcpr_executor_stats {
             struct_size: size,
@@ -299,6 +299,6 @@ pub unsafe extern "C" fn mcpr_executor_new(
 /// `e` is NULL or an executor from `mcpr_executor_new`, freed once, and no
 /// `mcpr_read` call that is given it starts after this.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_executor_free(e: *mut mcpr_executor) {
-    guard(|| unsafe { free_handle(e) })
+pub unsafe extern "C" fn mcpr_executor_free(executor: *mut mcpr_executor) {
+    guard(|| unsafe { free_handle(executor) })
 }

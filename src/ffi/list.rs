@@ -111,13 +111,13 @@ unsafe fn list_with(
 /// NULL or live; `out` and `err` are NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list(
-    r: *const mcpr_resources,
-    opt: *const mcpr_list_options,
+    resources: *const mcpr_resources,
+    options: *const mcpr_list_options,
     out: *mut *mut mcpr_page,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     // SAFETY: forwarded to the caller's guarantees.
-    unsafe { list_with(r, opt, out, err, false) }
+    unsafe { list_with(resources, options, out, err, false) }
 }
 
 /// One page of `resources/templates/list` (registered templates in
@@ -128,11 +128,11 @@ pub unsafe extern "C" fn mcpr_list(
 /// As for `mcpr_list`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list_templates(
-    r: *const mcpr_resources,
-    opt: *const mcpr_list_options,
+    resources: *const mcpr_resources,
+    options: *const mcpr_list_options,
     out: *mut *mut mcpr_page,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     // SAFETY: forwarded to the caller's guarantees.
-    unsafe { list_with(r, opt, out, err, true) }
+    unsafe { list_with(resources, options, out, err, true) }
 }

@@ -18,9 +18,9 @@ pub struct mcpr_page {
 /// # Safety
 /// `p` is NULL or a live page.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_page_json(p: *const mcpr_page) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_page_json(page: *const mcpr_page) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(p) }.map_or(mcpr_str::empty(), |p| mcpr_str::from_str(p.inner.json()))
+        unsafe { handle_ref(page) }.map_or(mcpr_str::empty(), |page| mcpr_str::from_str(page.inner.json()))
     })
 }
 
@@ -30,10 +30,10 @@ pub unsafe extern "C" fn mcpr_page_json(p: *const mcpr_page) -> mcpr_str {
 /// # Safety
 /// `p` is NULL or a live page.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_page_next_cursor(p: *const mcpr_page) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_page_next_cursor(page: *const mcpr_page) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(p) }
-            .and_then(|p| p.inner.next_cursor())
+        unsafe { handle_ref(page) }
+            .and_then(|page| page.inner.next_cursor())
             .map_or(mcpr_str::empty(), mcpr_str::from_str)
     })
 }
@@ -44,6 +44,6 @@ pub unsafe extern "C" fn mcpr_page_next_cursor(p: *const mcpr_page) -> mcpr_str 
 /// `p` is NULL or a page from `mcpr_list` / `mcpr_list_templates`, freed
 /// once.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_page_free(p: *mut mcpr_page) {
-    guard(|| unsafe { free_handle(p) })
+pub unsafe extern "C" fn mcpr_page_free(page: *mut mcpr_page) {
+    guard(|| unsafe { free_handle(page) })
 }

@@ -113,14 +113,14 @@ pub(super) unsafe fn payload_ref<'a>(
 /// valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_text(
-    o: *mut mcpr_payload_builder,
+    payload: *mut mcpr_payload_builder,
     mime_type: mcpr_str,
     text: mcpr_str,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_ref(o) }?;
+        // SAFETY: `payload` is NULL or a live payload builder (caller's guarantee).
+        let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         let content = FailureKind::InvalidContent;
         // SAFETY: both strings follow the `mcpr_str` rules (caller's guarantee).
@@ -148,23 +148,23 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
 /// at `len` readable bytes.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_blob(
-    o: *mut mcpr_payload_builder,
+    payload: *mut mcpr_payload_builder,
     mime_type: mcpr_str,
     data: *const u8,
-    len: usize,
+    data_len: usize,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_ref(o) }?;
+        // SAFETY: `payload` is NULL or a live payload builder (caller's guarantee).
+        let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         let content = FailureKind::InvalidContent;
         let blob = mcpr_str {
             ptr: data.cast(),
-            len,
+            len: data_len,
         };
         // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
-        // NULL or points at `len` readable bytes (caller's guarantee).
+        // NULL or points at `data_len` readable bytes (caller's guarantee).
         let parts = unsafe { (mime_type.text(content, "payload MIME type"), blob.bytes()) };
         let (mime, bytes) = match parts {
             (Ok(m), Ok(b)) => (m, b),
@@ -188,13 +188,13 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
 /// As for `mcpr_payload_set_text`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_meta(
-    o: *mut mcpr_payload_builder,
+    payload: *mut mcpr_payload_builder,
     meta_json: mcpr_str,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_ref(o) }?;
+        // SAFETY: `payload` is NULL or a live payload builder (caller's guarantee).
+        let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         // SAFETY: `meta_json` follows the `mcpr_str` rules (caller's guarantee).
         let meta = match unsafe { meta_json.text(FailureKind::InvalidContent, "payload _meta") } {
@@ -227,13 +227,13 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
 /// `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
-    o: *mut mcpr_payload_builder,
+    payload: *mut mcpr_payload_builder,
     hints: *const mcpr_cache_hints,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_ref(o) }?;
+        // SAFETY: `payload` is NULL or a live payload builder (caller's guarantee).
+        let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
         let hints = match unsafe { hints_of(hints) } {

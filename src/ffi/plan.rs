@@ -150,14 +150,14 @@ unsafe fn plan_set(
 /// valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_plan_set_requested(
-    p: *mut mcpr_plan_builder,
+    plan: *mut mcpr_plan_builder,
     uri: mcpr_str,
     representation: mcpr_str,
     authorization_json: mcpr_str,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: `p` and the strings are valid (caller's guarantee).
-    let body = || unsafe { plan_set(p, uri, representation, authorization_json, false) };
+    // SAFETY: `plan` and the strings are valid (caller's guarantee).
+    let body = || unsafe { plan_set(plan, uri, representation, authorization_json, false) };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
@@ -171,14 +171,14 @@ pub unsafe extern "C" fn mcpr_plan_set_requested(
 /// As for `mcpr_plan_set_requested`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_plan_add_item(
-    p: *mut mcpr_plan_builder,
+    plan: *mut mcpr_plan_builder,
     uri: mcpr_str,
     representation: mcpr_str,
     authorization_json: mcpr_str,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: `p` and the strings are valid (caller's guarantee).
-    let body = || unsafe { plan_set(p, uri, representation, authorization_json, true) };
+    // SAFETY: `plan` and the strings are valid (caller's guarantee).
+    let body = || unsafe { plan_set(plan, uri, representation, authorization_json, true) };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
@@ -192,15 +192,15 @@ pub unsafe extern "C" fn mcpr_plan_add_item(
 /// not returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resolve_single(
-    ud: *mut c_void,
+    user_data: *mut c_void,
     call: *const mcpr_call,
-    m: *const mcpr_match,
+    r#match: *const mcpr_match,
     plan: *mut mcpr_plan_builder,
 ) -> mcpr_cb_result {
-    let _ = (ud, call);
+    let _ = (user_data, call);
     let result = guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        let (Some(m), Some(p)) = (unsafe { match_ref(m) }, unsafe { plan.as_ref() }) else {
+        let (Some(m), Some(p)) = (unsafe { match_ref(r#match) }, unsafe { plan.as_ref() }) else {
             return MCPR_CB_FAILED;
         };
         let mut p = p.lock();

@@ -15,7 +15,7 @@ use super::cancel::{cancel_of, mcpr_cancel};
 use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
 use super::handle::{need_out, write_handle};
-use super::resources::{mcpr_resources, resources};
+use super::resources::mcpr_resources;
 
 /// Per-call options of `mcpr_read`. NULL options mean all defaults. The
 /// library copies what it needs before `mcpr_read` returns.
@@ -139,20 +139,20 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
 /// live; `out` and `err` are NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_read(
-    r: *const mcpr_resources,
+    resources: *const mcpr_resources,
     uri: mcpr_str,
-    opt: *const mcpr_read_options,
+    options: *const mcpr_read_options,
     out: *mut *mut mcpr_bundle,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
-        let r = unsafe { resources(r) }?;
+        // SAFETY: `resources` is NULL or a live registry reference.
+        let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
         // SAFETY: `uri` follows the `mcpr_str` rules.
         let uri = unsafe { uri.bytes() }?;
-        // SAFETY: `opt` is NULL or points at options (caller's guarantee).
-        let options = unsafe { read_options_of(opt) }?;
+        // SAFETY: `options` is NULL or points at options (caller's guarantee).
+        let options = unsafe { read_options_of(options) }?;
         let bundle = r.inner.read(uri, &options).map_err(|f| {
             // A not-found failure implies a valid (UTF-8) identifier.
             let uri = std::str::from_utf8(uri).ok();

@@ -9,7 +9,7 @@ use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
 use super::handle::{need_out, write_out};
 use super::read::{request_data, revision_of, timeout};
-use super::resources::{mcpr_resources, resources};
+use super::resources::mcpr_resources;
 use super::response::mcpr_response;
 
 /// Per-call options of `mcpr_request`. NULL options mean all defaults
@@ -89,22 +89,23 @@ pub struct mcpr_request_options {
 /// live; `out` and `err` are NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request(
-    r: *const mcpr_resources,
+    resources: *const mcpr_resources,
     method: mcpr_str,
     params_json: mcpr_str,
-    opt: *const mcpr_request_options,
+    options: *const mcpr_request_options,
     out: *mut *mut mcpr_response,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
-        let r = unsafe { resources(r) }?;
+        // SAFETY: `resources` is NULL or a live registry reference.
+        let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
+        // SAFETY: `options` is NULL or points at options.
+        let given = unsafe { options.as_ref() };
         let mut options = RequestOptions::default();
-        // SAFETY: `opt` is NULL or points at options.
-        if let Some(o) = unsafe { opt.as_ref() } {
+        if let Some(o) = given {
             // SAFETY: the strings follow the `mcpr_str` rules; the pointers
             // are NULL or live.
             unsafe {

@@ -60,15 +60,15 @@ impl mcpr_resources {
 /// `r` is NULL or a live registry reference, not released by another thread
 /// while this runs (retain under the lock that publishes `r`).
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_retain(r: *const mcpr_resources) -> *mut mcpr_resources {
+pub unsafe extern "C" fn mcpr_resources_retain(resources: *const mcpr_resources) -> *mut mcpr_resources {
     guard(|| {
-        if r.is_null() {
+        if resources.is_null() {
             return std::ptr::null_mut();
         }
-        // SAFETY: `r` came from `Arc::into_raw` and the caller still holds a
+        // SAFETY: `resources` came from `Arc::into_raw` and the caller still holds a
         // reference, so the count is at least one.
-        unsafe { Arc::increment_strong_count(r) };
-        r.cast_mut()
+        unsafe { Arc::increment_strong_count(resources) };
+        resources.cast_mut()
     })
 }
 
@@ -86,12 +86,12 @@ pub unsafe extern "C" fn mcpr_resources_retain(r: *const mcpr_resources) -> *mut
 /// and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
 /// be starting on another thread.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_free(r: *mut mcpr_resources) {
+pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
     guard(|| {
-        if !r.is_null() {
-            // SAFETY: `r` came from `Arc::into_raw`; the caller gives up one
+        if !resources.is_null() {
+            // SAFETY: `resources` came from `Arc::into_raw`; the caller gives up one
             // reference.
-            drop(unsafe { Arc::from_raw(r.cast_const()) });
+            drop(unsafe { Arc::from_raw(resources.cast_const()) });
         }
     })
 }
@@ -105,16 +105,16 @@ pub unsafe extern "C" fn mcpr_resources_free(r: *mut mcpr_resources) {
 /// call holds its own reference until it returns); `out` is NULL or valid
 /// for 32 bytes of writes.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_revision(r: *const mcpr_resources, out: *mut u8) {
+pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resources, out: *mut u8) {
     guard(|| {
-        // SAFETY: `r` is NULL or live (caller's guarantee).
-        let Some(r) = (unsafe { mcpr_resources::hold(r) }) else {
+        // SAFETY: `resources` is NULL or live (caller's guarantee).
+        let Some(resources) = (unsafe { mcpr_resources::hold(resources) }) else {
             return;
         };
         if out.is_null() {
             return;
         }
-        let rev = r.inner.revision();
+        let rev = resources.inner.revision();
         // SAFETY: `out` is valid for 32 bytes of writes and cannot overlap
         // the local `rev`.
         unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
@@ -133,19 +133,19 @@ pub unsafe extern "C" fn mcpr_resources_revision(r: *const mcpr_resources, out: 
 /// for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_revision_into(
-    r: *const mcpr_resources,
+    resources: *const mcpr_resources,
     out: *mut u8,
     out_len: usize,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or live (caller's guarantee).
-        let r = unsafe { mcpr_resources::hold(r) }
+        // SAFETY: `resources` is NULL or live (caller's guarantee).
+        let resources = unsafe { mcpr_resources::hold(resources) }
             .ok_or_else(|| Error::argument("registry is NULL"))?;
         if out.is_null() {
             return Err(Error::argument("revision buffer is NULL"));
         }
-        let rev = r.inner.revision();
+        let rev = resources.inner.revision();
         if out_len < rev.len() {
             return Err(Error::argument("revision buffer is shorter than 32 bytes"));
         }
@@ -166,10 +166,10 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
 /// # Safety
 /// `r` is NULL or a live registry reference when the call is made.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_completes(r: *const mcpr_resources) -> bool {
+pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resources) -> bool {
     guard(|| {
-        // SAFETY: `r` is NULL or live (caller's guarantee).
-        unsafe { mcpr_resources::hold(r) }.is_some_and(|r| r.inner.completes())
+        // SAFETY: `resources` is NULL or live (caller's guarantee).
+        unsafe { mcpr_resources::hold(resources) }.is_some_and(|resources| resources.inner.completes())
     })
 }
 

@@ -20,9 +20,9 @@ pub struct mcpr_response {
 /// # Safety
 /// `p` is NULL or a live response.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_response_json(p: *const mcpr_response) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_response_json(response: *const mcpr_response) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(p) }.map_or(mcpr_str::empty(), |p| mcpr_str::from_str(p.inner.json()))
+        unsafe { handle_ref(response) }.map_or(mcpr_str::empty(), |response| mcpr_str::from_str(response.inner.json()))
     })
 }
 
@@ -31,8 +31,8 @@ pub unsafe extern "C" fn mcpr_response_json(p: *const mcpr_response) -> mcpr_str
 /// # Safety
 /// `p` is NULL or a live response.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_response_is_error(p: *const mcpr_response) -> bool {
-    guard(|| unsafe { handle_ref(p) }.is_some_and(|p| p.inner.is_error()))
+pub unsafe extern "C" fn mcpr_response_is_error(response: *const mcpr_response) -> bool {
+    guard(|| unsafe { handle_ref(response) }.is_some_and(|response| response.inner.is_error()))
 }
 
 /// The status behind an error response (`MCPR_INVALID_REQUEST` for
@@ -42,10 +42,10 @@ pub unsafe extern "C" fn mcpr_response_is_error(p: *const mcpr_response) -> bool
 /// # Safety
 /// `p` is NULL or a live response.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_response_status(p: *const mcpr_response) -> mcpr_status {
-    guard(|| match unsafe { handle_ref(p) } {
+pub unsafe extern "C" fn mcpr_response_status(response: *const mcpr_response) -> mcpr_status {
+    guard(|| match unsafe { handle_ref(response) } {
         None => mcpr_status::MCPR_INVALID_ARGUMENT,
-        Some(p) => p
+        Some(response) => response
             .inner
             .failure()
             .map_or(mcpr_status::MCPR_OK, |f| mcpr_status::of_kind(f.kind())),
@@ -59,8 +59,8 @@ pub unsafe extern "C" fn mcpr_response_status(p: *const mcpr_response) -> mcpr_s
 /// # Safety
 /// `p` is NULL or a live response.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_response_cause(p: *const mcpr_response) -> mcpr_str {
-    guard(|| unsafe { handle_ref(p) }.map_or(mcpr_str::empty(), |p| mcpr_str::from_str(&p.cause)))
+pub unsafe extern "C" fn mcpr_response_cause(response: *const mcpr_response) -> mcpr_str {
+    guard(|| unsafe { handle_ref(response) }.map_or(mcpr_str::empty(), |response| mcpr_str::from_str(&response.cause)))
 }
 
 /// Whether the response is a partial `resources/read` bundle (a result
@@ -70,8 +70,8 @@ pub unsafe extern "C" fn mcpr_response_cause(p: *const mcpr_response) -> mcpr_st
 /// # Safety
 /// `p` is NULL or a live response.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_response_is_partial(p: *const mcpr_response) -> bool {
-    guard(|| unsafe { handle_ref(p) }.is_some_and(|p| p.inner.is_partial()))
+pub unsafe extern "C" fn mcpr_response_is_partial(response: *const mcpr_response) -> bool {
+    guard(|| unsafe { handle_ref(response) }.is_some_and(|response| response.inner.is_partial()))
 }
 
 /// Frees a response. Accepts NULL.
@@ -79,6 +79,6 @@ pub unsafe extern "C" fn mcpr_response_is_partial(p: *const mcpr_response) -> bo
 /// # Safety
 /// `p` is NULL or a response from `mcpr_request`, freed once.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_response_free(p: *mut mcpr_response) {
-    guard(|| unsafe { free_handle(p) })
+pub unsafe extern "C" fn mcpr_response_free(response: *mut mcpr_response) {
+    guard(|| unsafe { free_handle(response) })
 }

@@ -64,10 +64,10 @@ unsafe fn target_ref<'a>(t: *const mcpr_target) -> Option<&'a ResourceTarget> {
 /// # Safety
 /// `d` is NULL or a definition view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_definition_json(d: *const mcpr_definition) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_definition_json(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.map_or(mcpr_str::empty(), |d| mcpr_str::from_str(d.json()))
+        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| mcpr_str::from_str(definition.json()))
     })
 }
 
@@ -76,11 +76,11 @@ pub unsafe extern "C" fn mcpr_definition_json(d: *const mcpr_definition) -> mcpr
 /// # Safety
 /// `d` is NULL or a definition view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_definition_uri(d: *const mcpr_definition) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_definition_uri(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.map_or(mcpr_str::empty(), |d| {
-            mcpr_str::from_str(d.uri_or_template())
+        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| {
+            mcpr_str::from_str(definition.uri_or_template())
         })
     })
 }
@@ -90,10 +90,10 @@ pub unsafe extern "C" fn mcpr_definition_uri(d: *const mcpr_definition) -> mcpr_
 /// # Safety
 /// `d` is NULL or a definition view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_definition_name(d: *const mcpr_definition) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_definition_name(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.map_or(mcpr_str::empty(), |d| mcpr_str::from_str(d.name()))
+        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| mcpr_str::from_str(definition.name()))
     })
 }
 
@@ -102,10 +102,10 @@ pub unsafe extern "C" fn mcpr_definition_name(d: *const mcpr_definition) -> mcpr
 /// # Safety
 /// `d` is NULL or a definition view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_definition_is_template(d: *const mcpr_definition) -> bool {
+pub unsafe extern "C" fn mcpr_definition_is_template(definition: *const mcpr_definition) -> bool {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.is_some_and(|d| d.is_template())
+        unsafe { def_ref(definition) }.is_some_and(|definition| definition.is_template())
     })
 }
 
@@ -114,10 +114,10 @@ pub unsafe extern "C" fn mcpr_definition_is_template(d: *const mcpr_definition) 
 /// # Safety
 /// `m` is NULL or a match view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_match_definition(m: *const mcpr_match) -> *const mcpr_definition {
+pub unsafe extern "C" fn mcpr_match_definition(r#match: *const mcpr_match) -> *const mcpr_definition {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }.map_or(std::ptr::null(), |m| definition_ptr(m.definition()))
+        unsafe { match_ref(r#match) }.map_or(std::ptr::null(), |r#match| definition_ptr(r#match.definition()))
     })
 }
 
@@ -126,10 +126,10 @@ pub unsafe extern "C" fn mcpr_match_definition(m: *const mcpr_match) -> *const m
 /// # Safety
 /// `m` is NULL or a match view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_match_uri(m: *const mcpr_match) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_match_uri(r#match: *const mcpr_match) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }.map_or(mcpr_str::empty(), |m| mcpr_str::from_str(m.uri()))
+        unsafe { match_ref(r#match) }.map_or(mcpr_str::empty(), |r#match| mcpr_str::from_str(r#match.uri()))
     })
 }
 
@@ -138,10 +138,10 @@ pub unsafe extern "C" fn mcpr_match_uri(m: *const mcpr_match) -> mcpr_str {
 /// # Safety
 /// `m` is NULL or a match view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_match_capture_count(m: *const mcpr_match) -> usize {
+pub unsafe extern "C" fn mcpr_match_capture_count(r#match: *const mcpr_match) -> usize {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }.map_or(0, |m| m.captures().len())
+        unsafe { match_ref(r#match) }.map_or(0, |r#match| r#match.captures().len())
     })
 }
 
@@ -151,11 +151,11 @@ pub unsafe extern "C" fn mcpr_match_capture_count(m: *const mcpr_match) -> usize
 /// # Safety
 /// `m` is NULL or a match view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_match_capture_name(m: *const mcpr_match, i: usize) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_match_capture_name(r#match: *const mcpr_match, index: usize) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }
-            .and_then(|m| m.captures().get(i))
+        unsafe { match_ref(r#match) }
+            .and_then(|r#match| r#match.captures().get(index))
             .map_or(mcpr_str::empty(), |(n, _)| mcpr_str::from_str(n))
     })
 }
@@ -167,11 +167,11 @@ pub unsafe extern "C" fn mcpr_match_capture_name(m: *const mcpr_match, i: usize)
 /// # Safety
 /// `m` is NULL or a match view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_match_capture_value(m: *const mcpr_match, i: usize) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_match_capture_value(r#match: *const mcpr_match, index: usize) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }
-            .and_then(|m| m.captures().get(i))
+        unsafe { match_ref(r#match) }
+            .and_then(|r#match| r#match.captures().get(index))
             .map_or(mcpr_str::empty(), |(_, v)| mcpr_str::from_str(v))
     })
 }
@@ -181,10 +181,10 @@ pub unsafe extern "C" fn mcpr_match_capture_value(m: *const mcpr_match, i: usize
 /// # Safety
 /// `t` is NULL or a target view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_target_uri(t: *const mcpr_target) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_target_uri(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(t) }.map_or(mcpr_str::empty(), |t| mcpr_str::from_str(t.uri()))
+        unsafe { target_ref(target) }.map_or(mcpr_str::empty(), |target| mcpr_str::from_str(target.uri()))
     })
 }
 
@@ -194,11 +194,11 @@ pub unsafe extern "C" fn mcpr_target_uri(t: *const mcpr_target) -> mcpr_str {
 /// # Safety
 /// `t` is NULL or a target view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_target_representation(t: *const mcpr_target) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_target_representation(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(t) }.map_or(mcpr_str::empty(), |t| {
-            mcpr_str::from_str(t.representation())
+        unsafe { target_ref(target) }.map_or(mcpr_str::empty(), |target| {
+            mcpr_str::from_str(target.representation())
         })
     })
 }
@@ -209,11 +209,11 @@ pub unsafe extern "C" fn mcpr_target_representation(t: *const mcpr_target) -> mc
 /// # Safety
 /// `t` is NULL or a target view whose callback has not returned.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_target_authorization(t: *const mcpr_target) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_target_authorization(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(t) }
-            .and_then(|t| t.authorization())
+        unsafe { target_ref(target) }
+            .and_then(|target| target.authorization())
             .map_or(mcpr_str::empty(), mcpr_str::from_str)
     })
 }
@@ -240,11 +240,11 @@ unsafe fn request_ref<'a>(q: *const mcpr_completion_request) -> Option<&'a Compl
 /// returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_definition(
-    q: *const mcpr_completion_request,
+    request: *const mcpr_completion_request,
 ) -> *const mcpr_definition {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(std::ptr::null(), |q| definition_ptr(q.definition()))
+        unsafe { request_ref(request) }.map_or(std::ptr::null(), |request| definition_ptr(request.definition()))
     })
 }
 
@@ -255,11 +255,11 @@ pub unsafe extern "C" fn mcpr_completion_request_definition(
 /// As for `mcpr_completion_request_definition`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_argument(
-    q: *const mcpr_completion_request,
+    request: *const mcpr_completion_request,
 ) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(mcpr_str::empty(), |q| mcpr_str::from_str(q.argument()))
+        unsafe { request_ref(request) }.map_or(mcpr_str::empty(), |request| mcpr_str::from_str(request.argument()))
     })
 }
 
@@ -271,11 +271,11 @@ pub unsafe extern "C" fn mcpr_completion_request_argument(
 /// As for `mcpr_completion_request_definition`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_value(
-    q: *const mcpr_completion_request,
+    request: *const mcpr_completion_request,
 ) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(mcpr_str::empty(), |q| mcpr_str::from_str(q.value()))
+        unsafe { request_ref(request) }.map_or(mcpr_str::empty(), |request| mcpr_str::from_str(request.value()))
     })
 }
 
@@ -287,11 +287,11 @@ pub unsafe extern "C" fn mcpr_completion_request_value(
 /// As for `mcpr_completion_request_definition`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_context_count(
-    q: *const mcpr_completion_request,
+    request: *const mcpr_completion_request,
 ) -> usize {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(0, |q| q.context().len())
+        unsafe { request_ref(request) }.map_or(0, |request| request.context().len())
     })
 }
 
@@ -302,13 +302,13 @@ pub unsafe extern "C" fn mcpr_completion_request_context_count(
 /// As for `mcpr_completion_request_definition`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_context_name(
-    q: *const mcpr_completion_request,
-    i: usize,
+    request: *const mcpr_completion_request,
+    index: usize,
 ) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }
-            .and_then(|q| q.context().get(i))
+        unsafe { request_ref(request) }
+            .and_then(|request| request.context().get(index))
             .map_or(mcpr_str::empty(), |(n, _)| mcpr_str::from_str(n))
     })
 }
@@ -321,13 +321,13 @@ pub unsafe extern "C" fn mcpr_completion_request_context_name(
 /// As for `mcpr_completion_request_definition`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_context_value(
-    q: *const mcpr_completion_request,
-    i: usize,
+    request: *const mcpr_completion_request,
+    index: usize,
 ) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }
-            .and_then(|q| q.context().get(i))
+        unsafe { request_ref(request) }
+            .and_then(|request| request.context().get(index))
             .map_or(mcpr_str::empty(), |(_, v)| mcpr_str::from_str(v))
     })
 }
