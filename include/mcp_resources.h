@@ -1095,1062 +1095,1563 @@ extern "C" {
 #endif // __cplusplus
 
 /**
- * A static, NUL-terminated name for a status: its enumerator's name
- * (`"MCPR_OK"`, `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`),
- * or `"MCPR_UNKNOWN_STATUS"` for a value this version of the library does
- * not define (above `MCPR_STATUS_MAX`, or negative). Never NULL; never
- * freed. Takes a plain integer so that any value is defined behaviour
- * (pass an `mcpr_status`). Safe to call from any thread.
+ * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
+ * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
+ *
+ * \param status An `mcpr_status` value (a plain integer, so that any value,
+ *   even one this version does not define, is defined behaviour).
+ * \return A static NUL-terminated string, never NULL and never to be freed;
+ *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
+ * \note Thread-safe: any thread.
  */
 const char *mcpr_status_name(int32_t status);
 
 /**
- * The library version (the crate version), a static NUL-terminated string
- * that is never freed. Any thread.
+ * The library's version (the crate version, `"MAJOR.MINOR.PATCH"`), for
+ * comparing the library a program runs with against the header it was
+ * compiled with (`MCPR_VERSION_MAJOR`, `MCPR_VERSION_MINOR`,
+ * `MCPR_VERSION_PATCH`).
+ *
+ * \return A static NUL-terminated string, never NULL and never to be freed.
+ * \note Thread-safe: any thread.
  */
 const char *mcpr_version(void);
 
 /**
- * A new, empty builder. Owned by the caller: free with `mcpr_builder_free`
- * (always, even after `mcpr_builder_build`). NULL only on a caught panic.
+ * Creates an empty builder.
+ *
+ * \return The builder, owned by the caller: free it with `mcpr_builder_free`
+ *   (always, even after `mcpr_builder_build`). NULL only if the library
+ *   failed internally (a caught panic).
+ * \note Thread-safe: any thread may create builders.
  */
 mcpr_builder *mcpr_builder_new(void);
 
 /**
- * Adds a binding: a definition (the MCP `Resource` / `ResourceTemplate`
- * description object as JSON, at most 64 KiB, with exactly one of `uri`
- * or `uriTemplate`) and its callback table (copied). The definition is
- * validated now (`MCPR_INVALID_CONFIGURATION`; a missing `resolve` or
- * `read` too); duplicates and `max_uri_bytes` are checked by build.
- * On success the table's `release` will run exactly once; on failure it
- * never runs for this call.
+ * Adds a binding: a definition and its callback table (copied). The
+ * definition is validated now; duplicates and `max_uri_bytes` are checked
+ * by `mcpr_builder_build`.
  *
- * # Safety
- * `b` is NULL or a live builder; `definition_json` follows the `mcpr_str`
- * rules; `cb` is NULL or points at a table; `err` is NULL or valid for
- * one write.
+ * \param builder The builder.
+ * \param definition_json The MCP `Resource` / `ResourceTemplate` description
+ *   object as JSON (at most 64 KiB, with exactly one of `uri` or
+ *   `uriTemplate`).
+ * \param callbacks The binding's callback table (`resolve` and `read`
+ *   required; `complete` only for a template); copied during the call.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for an invalid definition,
+ *   a missing `resolve` or `read`, or a `complete` on an exact-URI
+ *   definition; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+ *   consumed by `mcpr_builder_build`, a NULL `callbacks` or a
+ *   `(NULL, n > 0)` string.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+ *   freed; `definition_json` follows the `mcpr_str` rules;
+ *   `callbacks` is NULL or points at a readable table; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \post On success the table's `release` will run exactly once (see
+ *   `mcpr_binding_callbacks`); on failure it never runs for this call.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, mcpr_error **err);
 
 /**
- * Sets the policy callback table (copied; required before build). Setting
- * it again replaces the previous table, whose `release` then runs on this
- * thread before this returns (after the builder is unlocked: it may call
- * into this builder). All three callbacks are required
- * (`MCPR_INVALID_CONFIGURATION`).
+ * Sets the policy callback table (copied; a policy is required before
+ * build). Setting it again replaces the previous table, whose `release` then
+ * runs on this thread before this returns (after the builder is unlocked: it
+ * may call into this builder).
  *
- * # Safety
- * `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
- * is NULL or valid for one write.
+ * \param builder The builder.
+ * \param callbacks The policy's callback table (`discover`, `visibility` and
+ *   `read` required); copied during the call.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when a required callback
+ *   is NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+ *   consumed by `mcpr_builder_build` or a NULL `callbacks`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+ *   freed; `callbacks` is NULL or points at a readable table;
+ *   `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \post On success the table's `release` will run exactly once (see
+ *   `mcpr_policy_callbacks`); on failure it never runs for this call.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_callbacks *callbacks, mcpr_error **err);
 
 /**
- * Sets one limit override (`value` 0 = default; timeouts in
- * milliseconds). An unknown `which` is `MCPR_INVALID_ARGUMENT`; a negative
- * value is `MCPR_INVALID_CONFIGURATION` and changes nothing. The rules
- * between limits are checked by build. Raising one limit never raises
- * another.
+ * Overrides one limit. The rules between limits are checked by
+ * `mcpr_builder_build`. Raising one limit never raises another.
  *
- * # Safety
- * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ * \param builder The builder.
+ * \param which The limit (`MCPR_LIMIT_*`).
+ * \param value The new value (timeouts in milliseconds); 0 selects the
+ *   default.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a negative `value`
+ *   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+ *   consumed by `mcpr_builder_build` or an unknown `which`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+ *   freed; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int64_t value, mcpr_error **err);
 
 /**
- * Sets the cursor key (copied; 32 to 1024 bytes, else
- * `MCPR_INVALID_CONFIGURATION`) shared by replicas so that they accept each
+ * Sets the cursor key (copied), shared by replicas so that they accept each
  * other's cursors. Without one, each registry makes a random key. Cursors
  * are encrypted and authenticated under a key derived from it, so a client
  * can neither read nor alter them.
  *
- * # Safety
- * `b` is NULL or a live builder; `key` is NULL (with `len` 0) or points at
- * `len` readable bytes; `err` is NULL or valid for one write.
+ * \param builder The builder.
+ * \param key The key bytes.
+ * \param key_len The number of bytes at `key`: 32 to 1024.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32
+ *   or longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+ *   consumed by `mcpr_builder_build` or a NULL `key` with a
+ *   non-zero `key_len`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+ *   freed; `key` is NULL (with `key_len` 0) or points at
+ *   `key_len` readable bytes; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *key, size_t key_len, mcpr_error **err);
 
 /**
  * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
  * times only (deadlines use the monotonic clock); for tests and
- * simulations. `now_unix_ms(ud)` may be called concurrently from any
- * thread for as long as the registry lives; `ud` is never released by the
- * library. A NULL function is `MCPR_INVALID_ARGUMENT`.
+ * simulations.
  *
- * # Safety
- * `b` is NULL or a live builder; `now_unix_ms` is safe to call with `ud`
- * from any thread until the registry is gone; `err` is NULL or valid for
- * one write.
+ * \param builder The builder.
+ * \param now_unix_ms The clock; called as `now_unix_ms(user_data)`,
+ *   concurrently from any thread, for as long as the registry lives.
+ * \param user_data Passed to every call of `now_unix_ms`; never released by
+ *   the library.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+ *   consumed by `mcpr_builder_build` or a NULL `now_unix_ms`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+ *   freed; `now_unix_ms` may be called with `user_data` from any
+ *   thread until the registry (or the unbuilt builder) is gone;
+ *   `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix_ms, void *user_data, mcpr_error **err);
 
 /**
  * Validates everything against the final limits and builds the registry.
+ *
  * Consumes the builder's contents whether it succeeds or not (on failure
  * every `release` of its tables runs before this returns), except when
- * `b` or `out` is NULL (`MCPR_INVALID_ARGUMENT`, nothing consumed); the handle
- * itself must still be freed with `mcpr_builder_free`, and a second build,
- * add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
- * receives a registry reference owned by the caller (free with
- * `mcpr_resources_free`).
+ * `builder` or `out` is NULL (nothing consumed). The handle itself stays
+ * allocated in a consumed state: free it with `mcpr_builder_free`; a second
+ * build, add or set on it returns `MCPR_INVALID_ARGUMENT`.
  *
- * # Safety
- * `b` is NULL or a live builder; `out` is NULL or valid for one write;
- * `err` is NULL or valid for one write.
+ * \param builder The builder.
+ * \param out Receives a registry reference on success; the caller owns it:
+ *   release it with `mcpr_resources_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a configuration that
+ *   does not validate (no policy, duplicate or too-long URIs, inconsistent
+ *   limits); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+ *   consumed by `mcpr_builder_build` or a NULL `out`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+ *   freed; `out` is NULL or points at writable storage for one
+ *   `mcpr_resources *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr_error **err);
 
 /**
- * Frees a builder handle, built or not (for a builder never built, every
- * `release` of its tables runs now). Accepts NULL.
+ * Frees a builder handle, built or not. For a builder never built, every
+ * `release` of its tables runs now, on this thread.
  *
- * # Safety
- * `b` is NULL or a builder from `mcpr_builder_new`, freed only once and
- * not in use by another thread.
+ * \param builder The builder to free, or NULL (then nothing happens).
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, freed only
+ *   once and not in use by another thread.
+ * \note Any thread may free it, once no other thread uses it.
  */
 void mcpr_builder_free(mcpr_builder *builder);
 
 /**
  * Makes the registry's policy the built-in allow-all policy: every
- * definition discoverable, every target visible (issues may name its
- * URI), every visible target readable. No C callbacks are involved (no
- * callback cost per read). Like `mcpr_builder_set_policy`, it replaces a
- * previously set policy, whose `release` then runs on this thread before
- * this returns; a later `mcpr_builder_set_policy` replaces it in turn.
- * For servers whose every resource is public to every caller.
+ * definition discoverable, every target visible (issues may name its URI),
+ * every visible target readable, with no callback cost per read. For servers
+ * whose every resource is public to every caller. Like
+ * `mcpr_builder_set_policy`, it replaces a previously set policy, whose
+ * `release` then runs on this thread before this returns; a later
+ * `mcpr_builder_set_policy` replaces it in turn.
  *
- * # Safety
- * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ * \param builder The builder.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+ *   consumed by `mcpr_builder_build`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+ *   freed; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error **err);
 
 /**
- * Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
- * and of reads through bindings added without their own hints;
- * `policy_caller_independent` says that the policy callbacks decide the
- * same for every caller. Without this call: TTL 0, not caller-independent
- * (every result `"ttlMs":0`, `"cacheScope":"private"`). A TTL above
- * `MCPR_MAX_TTL_MS` is `MCPR_INVALID_CONFIGURATION` and changes nothing.
+ * Declares the registry's cache hints. Without this call: TTL 0, not
+ * caller-independent (every result `"ttlMs":0`, `"cacheScope":"private"`).
  *
- * # Safety
- * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ * \param builder The builder.
+ * \param ttl_ms The TTL of list pages and of reads through bindings added
+ *   without their own hints, in milliseconds (at most `MCPR_MAX_TTL_MS`).
+ * \param policy_caller_independent Whether the policy callbacks decide the
+ *   same for every caller.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a TTL above
+ *   `MCPR_MAX_TTL_MS` (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+ *   consumed by `mcpr_builder_build`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+ *   freed; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
 
 /**
- * `mcpr_builder_add` with the binding's cache hints (`hints` is read
- * before this returns). Its reads get `hints->ttl_ms` instead of the
- * registry's TTL, and may be `"public"` when `hints->caller_independent`
- * and the registry's `policy_caller_independent` are both true. Refusals
- * as for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for NULL hints
- * or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
- * `MCPR_MAX_TTL_MS` (then `release` never runs for this call).
+ * `mcpr_builder_add` with the binding's cache hints. Its reads get
+ * `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
+ * `hints->caller_independent` and the registry's `policy_caller_independent`
+ * are both true.
  *
- * # Safety
- * As for `mcpr_builder_add`; `hints` is NULL or points at an
- * `mcpr_cache_hints` whose `size` is readable and correct.
+ * \param builder The builder.
+ * \param definition_json As for `mcpr_builder_add`.
+ * \param callbacks As for `mcpr_builder_add`.
+ * \param hints The binding's hints, with `size` set to
+ *   `sizeof(mcpr_cache_hints)`; read during the call only.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return As for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `hints` or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
+ *   `MCPR_MAX_TTL_MS`.
+ * \pre As for `mcpr_builder_add`; `hints` is NULL or points at an
+ *   `mcpr_cache_hints` whose `size` bytes are readable.
+ * \post On success the table's `release` will run exactly once; on failure
+ *   it never runs for this call.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error **err);
 
 /**
- * The MCP `resources/read` result JSON (send it as the JSON-RPC
- * `result`). Owned by `b`, valid until `mcpr_bundle_free(b)`. Empty for
- * NULL.
+ * The MCP `resources/read` result JSON: send it as the JSON-RPC `result`.
  *
- * # Safety
- * `b` is NULL or a live bundle.
+ * \param bundle The bundle, or NULL.
+ * \return Compact JSON, borrowed from `bundle` (valid until
+ *   `mcpr_bundle_free(bundle)`); empty when `bundle` is NULL.
+ * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+ * \note Thread-safe: a bundle is immutable; any thread may read it, also
+ *   concurrently.
  */
 mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
 
 /**
- * Whether the bundle is partial (its first item is then the diagnostic
- * warning). False for NULL.
+ * Whether the bundle is partial: its first item is then the diagnostic
+ * warning.
  *
- * # Safety
- * `b` is NULL or a live bundle.
+ * \param bundle The bundle, or NULL.
+ * \return True for a partial bundle; false otherwise and when `bundle` is
+ *   NULL.
+ * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+ * \note Thread-safe (see `mcpr_bundle_json`).
  */
 bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
 
 /**
- * Frees a bundle. Accepts NULL.
+ * Frees a bundle.
  *
- * # Safety
- * `b` is NULL or a bundle from `mcpr_read`, freed once.
+ * \param bundle The bundle to free, or NULL (then nothing happens).
+ * \pre `bundle` is NULL or a bundle from `mcpr_read`, freed only once; no
+ *   thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
  */
 void mcpr_bundle_free(mcpr_bundle *bundle);
 
 /**
- * Whether the callback should stop: the caller cancelled, this
- * callback's deadline (item deadline for body reads, whole-call deadline
+ * Whether the callback should stop: the caller cancelled, this callback's
+ * deadline (the item deadline for body reads, the whole-call deadline
  * otherwise) passed, or the call it serves has already returned (a body
- * read abandoned on an executor). False for NULL.
+ * read abandoned on an executor). Long callbacks should poll it.
  *
- * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
- * Any thread.
+ * \param call The callback's call context, or NULL.
+ * \return True when the callback should stop; false otherwise and when
+ *   `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 bool mcpr_call_is_canceled(const mcpr_call *call);
 
 /**
- * Milliseconds left before this callback's deadline (rounded down; 0 when
- * passed, and for NULL).
+ * Milliseconds left before this callback's deadline, rounded down.
  *
- * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
+ * \param call The callback's call context, or NULL.
+ * \return The time left; 0 once the deadline passed and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
 
 /**
- * The `request_data` of the read or list options of this call (NULL when
- * none was given, and for NULL). The library never dereferences it.
+ * The `request_data` of the options of the call this callback serves. The
+ * library never dereferences it.
  *
- * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
+ * \param call The callback's call context, or NULL.
+ * \return The pointer given in the options; NULL when none was given and
+ *   when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 void *mcpr_call_request_data(const mcpr_call *call);
 
 /**
- * For body reads: the item byte limit (`max_item_bytes`, payload bytes;
- * a hint, the library enforces it). 0 for other callbacks and for NULL.
+ * For body reads: the item byte limit (`max_item_bytes`, in payload bytes).
+ * A hint: the library enforces it whatever the callback does.
  *
- * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
+ * \param call The callback's call context, or NULL.
+ * \return The limit for a body read; 0 for other callbacks and when `call`
+ *   is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 uint64_t mcpr_call_max_bytes(const mcpr_call *call);
 
 /**
  * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
- * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read
- * asks the policy once before and once after its body reads),
+ * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
+ * the policy once before and once after its body reads),
  * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
- * `MCPR_PHASE_COMPLETION`; `MCPR_PHASE_UNKNOWN` for NULL. The same
- * whether the call runs inline or on an executor.
+ * `MCPR_PHASE_COMPLETION`. The same whether the call runs inline or on an
+ * executor.
  *
- * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
+ * \param call The callback's call context, or NULL.
+ * \return The phase; `MCPR_PHASE_UNKNOWN` when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_phase mcpr_call_phase(const mcpr_call *call);
 
 /**
  * Sets the private cause reported when this callback returns
- * `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
- * later call replaces it). The cause reaches the host only, through
- * `mcpr_error_cause` of a whole-call failure; item issues never expose it.
- * Ignored for NULL `c` or a `(NULL, n > 0)` message.
+ * `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is
+ * replaced, and the text is cut at 4 KiB; a later call replaces it). The
+ * cause reaches the host only, through `mcpr_error_cause` of a whole-call
+ * failure; item issues never expose it.
  *
- * # Safety
- * `c` is NULL or the call context of a callback that has not returned;
- * `message` follows the `mcpr_str` rules.
+ * \param call The callback's call context, or NULL (then nothing happens).
+ * \param message The cause text; a `(NULL, n > 0)` string is ignored.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `message` follows the `mcpr_str` rules.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
 
 /**
- * A new, uncancelled token, owned by the caller (free with
- * `mcpr_cancel_free`). NULL only on a caught panic.
+ * A new, uncancelled cancellation token.
+ *
+ * \return The token, owned by the caller: free it with `mcpr_cancel_free`.
+ *   NULL only if the library failed internally (a caught panic).
+ * \note Thread-safe: any thread may create tokens.
  */
 mcpr_cancel *mcpr_cancel_new(void);
 
 /**
- * Cancels the token (idempotent). Safe from any thread at any time while
- * the handle is alive; reads and listings using it stop with
- * `MCPR_CANCELED`, and callbacks see `mcpr_call_is_canceled` true.
- * Ignores NULL.
+ * Cancels the token (idempotent). Reads, listings, completions and requests
+ * given it stop with `MCPR_CANCELED`, and their callbacks see
+ * `mcpr_call_is_canceled` return true.
  *
- * # Safety
- * `c` is NULL or a live token.
+ * \param cancel The token, or NULL (then nothing happens).
+ * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
+ * \note Thread-safe: any thread may cancel at any time, also while calls
+ *   using the token run on other threads.
  */
 void mcpr_cancel_cancel(const mcpr_cancel *cancel);
 
 /**
- * Whether the token was cancelled (false for NULL). Any thread.
+ * Whether the token was cancelled.
  *
- * # Safety
- * `c` is NULL or a live token.
+ * \param cancel The token, or NULL.
+ * \return True once `mcpr_cancel_cancel` was called on it; false otherwise
+ *   and when `cancel` is NULL.
+ * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
+ * \note Thread-safe: any thread, at any time.
  */
 bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
 
 /**
- * Frees a token handle. Calls in flight that were given it keep their own
- * reference. Accepts NULL.
+ * Frees the caller's token handle. Calls in flight that were given it keep
+ * their own reference, so it may be freed as soon as the calls that use it
+ * have begun.
  *
- * # Safety
- * `c` is NULL or a token from `mcpr_cancel_new`, freed once, not used by
- * any thread afterwards.
+ * \param cancel The token to free, or NULL (then nothing happens).
+ * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, freed only once;
+ *   no thread uses this handle afterwards (including to start a call with
+ *   it).
+ * \note Any thread may free it, once no other thread uses the handle.
  */
 void mcpr_cancel_free(mcpr_cancel *cancel);
 
 /**
  * Answers `completion/complete` for a `ref/resource` reference (a
- * `ref/prompt` is not this library's: the host answers it). In order:
- * `params.template_uri` must be a registered `uriTemplate`, byte for
- * byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
+ * `ref/prompt` is not this library's: the host answers it).
+ *
+ * In order: `params->template_uri` must be a registered `uriTemplate`, byte
+ * for byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
  * policy's `discover` must allow that definition (a denial is the same
- * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name
- * one of its variables, its value be at most `max_uri_bytes`, and each
- * context entry naming another variable be empty or a valid capture
- * (else `MCPR_INVALID_REQUEST`); then the binding's `complete` callback
- * runs (a binding without one answers an empty completion). Its values
- * that could not be a capture are dropped; at most 100 are sent, within
+ * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name one
+ * of its variables, its value be at most `max_uri_bytes`, and each context
+ * entry naming another variable be empty or a valid capture (else
+ * `MCPR_INVALID_REQUEST`); then the binding's `complete` callback runs (a
+ * binding without one answers an empty completion). Its values that could
+ * not be a capture are dropped; at most 100 are sent, within
  * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
  *
- * On success `*out` receives the result (owned by the caller, free with
- * `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
- * `result`. It carries `"resultType":"complete"` on MCP 2026-07-28 (the
- * options' `protocol_revision`; empty = the newest), nothing of the kind
- * before, and never cache fields. On failure `mcpr_error_jsonrpc_json` is
- * the error object for that revision (not found: `-32602` on 2026-07-28,
- * `-32002` before, with `data.uri` the template URI asked for). `opt` is
- * NULL or read options: `timeout_ms`, `cancel`, `request_data` and
- * `executor` apply as for `mcpr_read`. Without an
- * executor the callbacks (`discover`, then `complete`) run on this
- * thread; with one they run there as one job and this call returns by
- * its deadline whatever they do (a callback still running is abandoned;
- * the tables stay alive until it returns); a saturated executor fails
- * the call at once with `MCPR_READ_FAILED` (cause "executor saturated").
- * Other errors: `MCPR_READ_FAILED` when the callback fails,
- * `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; invalid UTF-8 in the
- * argument or context is `MCPR_INVALID_REQUEST`, in the template URI
- * `MCPR_UNAVAILABLE`.
+ * The result (send `mcpr_completion_json` as the JSON-RPC `result`) carries
+ * `"resultType":"complete"` on MCP 2026-07-28 (the options'
+ * `protocol_revision`; empty = the newest), nothing of the kind before, and
+ * never cache fields. On failure `mcpr_error_jsonrpc_json` is the error
+ * object for that revision (not found: `-32602` on 2026-07-28, `-32002`
+ * before, with `data.uri` the template URI asked for).
  *
- * Safe to call from many threads at once on one registry.
+ * Without an executor the callbacks (`discover`, then `complete`) run on
+ * this thread; with one they run there as one job and this call returns by
+ * its deadline whatever they do (a callback still running is abandoned; the
+ * tables stay alive until it returns); a saturated executor fails the call
+ * at once with `MCPR_READ_FAILED` (cause "executor saturated").
  *
- * # Safety
- * `r` is NULL or a live registry reference; `params` is NULL or points at
- * params whose strings follow the `mcpr_str` rules and whose `context`
- * points at `context_len` entries (or is NULL with 0); `opt` is NULL or
- * points at options whose pointers are NULL or live; `out` and `err` are
- * NULL or valid for one write.
+ * \param resources A registry reference.
+ * \param params The client's completion input (template, argument,
+ *   context); read during the call only.
+ * \param options Read options, or NULL for all defaults: `timeout_ms`,
+ *   `cancel`, `request_data`, `executor` and `protocol_revision` apply as
+ *   for `mcpr_read`.
+ * \param out Receives the completion on success; the caller owns it: free
+ *   it with `mcpr_completion_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_UNAVAILABLE` (not found, denied, or a template URI
+ *   that is not UTF-8); `MCPR_INVALID_REQUEST` (bad argument or context,
+ *   including invalid UTF-8); `MCPR_POLICY`; `MCPR_READ_FAILED` (the
+ *   callback failed, or a saturated executor); `MCPR_CANCELED`;
+ *   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `resources`, `params` or `out`, a bad string, a NULL `context` with a
+ *   non-zero `context_len`, or an unknown protocol revision.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `params` is NULL or points at params whose strings follow the
+ *   `mcpr_str` rules and whose `context` points at `context_len` entries (or
+ *   is NULL with 0); `options` is NULL or points at options whose `cancel`
+ *   and `executor` are NULL or not yet freed; `out` is NULL or points at
+ *   writable storage for one `mcpr_completion *`; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: many threads may complete on one registry at once. The
+ *   call holds its own registry reference from entry to return, as
+ *   `mcpr_read` does.
  */
 mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_completion **out, mcpr_error **err);
 
 /**
- * Proposes one value (copied), in relevance order. `MCPR_OK` when the
- * value is valid: it is sent, or counted when it comes after the first
- * 100 values or past the byte budget (`max_page_bytes` minus 256; each
- * value costs its JSON string length plus one), which makes `hasMore`
- * true. `MCPR_INVALID_CONTENT` when it could not be a template capture
- * and is dropped: not UTF-8, empty, containing `/`, `\` or NUL or equal
- * to `.` or `..` (also after percent-decoding it once), or too long to
- * fit with the template's literal text in `max_uri_bytes`. A dropped
- * value does not spoil the others: the callback may go on and return
- * `MCPR_CB_OK`. `MCPR_INVALID_ARGUMENT` for a NULL builder or a bad
- * string.
+ * Proposes one value (copied), in relevance order.
  *
- * # Safety
- * `o` is NULL or the builder of a `complete` callback that has not
- * returned; `value` follows the `mcpr_str` rules; `err` is NULL or valid
- * for one write.
+ * A valid value is sent, or only counted when it comes after the first 100
+ * values or past the byte budget (`max_page_bytes` minus 256; each value
+ * costs its JSON string length plus one), which makes `hasMore` true. A
+ * value that could not be a template capture is dropped: not UTF-8, empty,
+ * containing `/`, `\` or NUL, equal to `.` or `..` (also after
+ * percent-decoding it once), or too long to fit with the template's literal
+ * text in `max_uri_bytes`. A dropped value does not spoil the others: the
+ * callback may go on and return `MCPR_CB_OK`.
+ *
+ * \param completion_builder The builder of the `complete` callback.
+ * \param value The value (UTF-8, not NUL-terminated).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` for a valid value; `MCPR_INVALID_CONTENT` for a dropped
+ *   one; `MCPR_INVALID_ARGUMENT` for a NULL builder or a `(NULL, n > 0)`
+ *   string.
+ * \pre `value` follows the `mcpr_str` rules.
+ * \pre `completion_builder` is NULL or the builder the library passed to a
+ *   `complete` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the setters, also concurrently,
+ *   while the callback runs.
  */
 mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error **err);
 
 /**
- * Sets the number of completion options available (may exceed the values
- * added; a later call replaces it). Values added but dropped are
- * subtracted from it, it is never reported below the valid values added,
- * and at most 2^53 - 1 is written; when it is no larger than the values
- * sent while more exist, it is left out. `MCPR_INVALID_ARGUMENT` for a
- * NULL builder.
+ * Sets the number of completion options available, which may exceed the
+ * values added (a later call replaces it). Values added but dropped are
+ * subtracted from it; it is never reported below the valid values added,
+ * at most 2^53 - 1 is written, and it is left out when it is no larger than
+ * the values sent while more exist.
  *
- * # Safety
- * As for `mcpr_completion_add_value`.
+ * \param completion_builder The builder of the `complete` callback.
+ * \param total The number of options available.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
+ * \pre `completion_builder` is NULL or the builder the library passed to a
+ *   `complete` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the setters, also concurrently,
+ *   while the callback runs.
  */
 mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error **err);
 
 /**
- * Says whether more options exist than the values added (for when no
- * exact total is known; `hasMore` is also true whenever values were cut
- * off or the total exceeds the values sent). `MCPR_INVALID_ARGUMENT` for
- * a NULL builder.
+ * Says whether more options exist than the values added, for when no exact
+ * total is known. `hasMore` is also true whenever values were cut off or
+ * the total exceeds the values sent.
  *
- * # Safety
- * As for `mcpr_completion_add_value`.
+ * \param completion_builder The builder of the `complete` callback.
+ * \param has_more Whether more options exist.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
+ * \pre `completion_builder` is NULL or the builder the library passed to a
+ *   `complete` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the setters, also concurrently,
+ *   while the callback runs.
  */
 mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error **err);
 
 /**
  * The MCP `CompleteResult` as compact JSON
- * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`,
- * `total` only when known). Owned by `c`; empty for NULL.
+ * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`;
+ * `total` only when known, `resultType` only on 2026-07-28): send it as the
+ * JSON-RPC `result`.
  *
- * # Safety
- * `c` is NULL or a live completion.
+ * \param completion The completion, or NULL.
+ * \return The JSON, borrowed from `completion` (valid until
+ *   `mcpr_completion_free(completion)`); empty when `completion` is NULL.
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+ *   freed.
+ * \note Thread-safe: a completion is immutable; any thread may read it, also
+ *   concurrently.
  */
 mcpr_str mcpr_completion_json(const mcpr_completion *completion);
 
 /**
- * The number of values sent (0 for NULL).
+ * The number of values sent.
  *
- * # Safety
- * `c` is NULL or a live completion.
+ * \param completion The completion, or NULL.
+ * \return The count; 0 when `completion` is NULL.
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_completion_json`).
  */
 size_t mcpr_completion_value_count(const mcpr_completion *completion);
 
 /**
- * Whether the result says `hasMore` (false for NULL).
+ * Whether the result says `hasMore`.
  *
- * # Safety
- * `c` is NULL or a live completion.
+ * \param completion The completion, or NULL.
+ * \return The flag; false when `completion` is NULL.
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_completion_json`).
  */
 bool mcpr_completion_has_more(const mcpr_completion *completion);
 
 /**
- * Frees a completion. Accepts NULL.
+ * Frees a completion.
  *
- * # Safety
- * `c` is NULL or a completion from `mcpr_complete`, freed once.
+ * \param completion The completion to free, or NULL (then nothing happens).
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
  */
 void mcpr_completion_free(mcpr_completion *completion);
 
 /**
- * The status of an error object (`MCPR_INVALID_ARGUMENT` for NULL).
+ * The status of an error object.
  *
- * # Safety
- * `e` is NULL or an error object from this library not yet freed. Any
- * thread.
+ * \param error The error object, or NULL.
+ * \return Its status; `MCPR_INVALID_ARGUMENT` when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe: an error object is immutable; any thread may read it,
+ *   also concurrently.
  */
 mcpr_status mcpr_error_status(const mcpr_error *error);
 
 /**
  * The safe message: a fixed text that may be shown to an MCP client (for
  * configuration errors it names the offending limit, field or position).
- * Owned by `e`, valid until `mcpr_error_free(e)`; empty for NULL.
  *
- * # Safety
- * `e` is NULL or a live error object.
+ * \param error The error object, or NULL.
+ * \return The message, borrowed from `error` (valid until
+ *   `mcpr_error_free(error)`); empty when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
  */
 mcpr_str mcpr_error_message(const mcpr_error *error);
 
 /**
- * The private cause (for the host's logs only: it may contain identifiers,
- * callback causes and internal detail; never send it to a client). Empty
- * when there is none. Owned by `e`, valid until `mcpr_error_free(e)`.
+ * The private cause, for the host's logs only: it may contain identifiers,
+ * callback causes and internal detail; never send it to a client.
  *
- * # Safety
- * `e` is NULL or a live error object.
+ * \param error The error object, or NULL.
+ * \return The cause, borrowed from `error` (valid until
+ *   `mcpr_error_free(error)`); empty when there is none or `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
  */
 mcpr_str mcpr_error_cause(const mcpr_error *error);
 
 /**
- * The JSON-RPC error code, the `code` of `mcpr_error_jsonrpc_json`: for
- * errors of `mcpr_read`, `mcpr_list` and `mcpr_list_templates` it follows
- * the options' protocol revision (`MCPR_UNAVAILABLE` is resource not
- * found: `-32602` on 2026-07-28, `-32002` before); otherwise `-32602` for
- * `MCPR_INVALID_REQUEST` and `MCPR_UNAVAILABLE`, `-32601` for
- * `MCPR_METHOD_NOT_HANDLED`, `-32603` for the rest; 0 for NULL.
+ * The JSON-RPC error code: the `code` of `mcpr_error_jsonrpc_json`.
  *
- * # Safety
- * `e` is NULL or a live error object.
+ * For errors of `mcpr_read`, `mcpr_list`, `mcpr_list_templates` and
+ * `mcpr_complete` it follows the options' protocol revision
+ * (`MCPR_UNAVAILABLE` is resource not found: `-32602` on 2026-07-28,
+ * `-32002` before); otherwise `-32602` for `MCPR_INVALID_REQUEST` and
+ * `MCPR_UNAVAILABLE`, `-32601` for `MCPR_METHOD_NOT_HANDLED`, `-32603` for
+ * the rest.
+ *
+ * \param error The error object, or NULL.
+ * \return The code; 0 when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
  */
 int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
 
 /**
  * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
- * `"data":{"uri":…}` for resource-not-found), ready to send as the
- * `error` member of the response.
+ * `"data":{"uri":…}` for resource-not-found), ready to send as the `error`
+ * member of the response.
  *
  * The error remembers the call that made it: errors of `mcpr_read`,
- * `mcpr_list` and `mcpr_list_templates` are shaped for the protocol
- * revision of their options, and not-found carries the URI the read was
- * asked for; every not-found cause (no registration, no template match,
- * discovery denied, requested target hidden or unavailable) gives the same
- * bytes. Other errors (builder, misuse) get a generic object for the
- * newest revision. Never contains the private cause, authorization data or
- * any URI other than the requested one. Owned by `e`, valid until
- * `mcpr_error_free(e)`; empty for NULL.
+ * `mcpr_list`, `mcpr_list_templates` and `mcpr_complete` are shaped for the
+ * protocol revision of their options, and not-found carries the URI the
+ * call was asked for; every not-found cause (no registration, no template
+ * match, discovery denied, requested target hidden or unavailable) gives
+ * the same bytes. Other errors (builder, misuse) get a generic object for
+ * the newest revision. Never contains the private cause, authorization data
+ * or any URI other than the requested one.
  *
  * A request the client cancelled (`notifications/cancelled`) gets no
- * response at all in MCP: on `MCPR_CANCELED` after such a cancellation,
- * send nothing.
+ * response at all in MCP: on `MCPR_CANCELED` after such a cancellation, send
+ * nothing.
  *
- * # Safety
- * `e` is NULL or a live error object.
+ * \param error The error object, or NULL.
+ * \return Compact JSON, borrowed from `error` (valid until
+ *   `mcpr_error_free(error)`); empty when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
  */
 mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
 
 /**
- * Frees an error object. Accepts NULL.
+ * Frees an error object.
  *
- * # Safety
- * `e` is NULL or an error object from this library, freed only once.
+ * \param error The error object to free, or NULL (then nothing happens).
+ * \pre `error` is NULL or an error object from this library, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \post Every `mcpr_str` borrowed from `error` is invalid.
+ * \note Any thread may free it, once no other thread uses it.
  */
 void mcpr_error_free(mcpr_error *error);
 
 /**
- * Fills `*o` with the defaults (every bound 0) and `struct_size =
- * sizeof(mcpr_executor_options)`. Ignores NULL.
+ * Fills executor options with the defaults: every bound 0 and `struct_size`
+ * set to `sizeof(mcpr_executor_options)`.
  *
- * # Safety
- * `o` is NULL or valid for one write of an `mcpr_executor_options`.
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_executor_options`.
+ * \note Thread-safe: touches only `*options`.
  */
 void mcpr_executor_options_init(mcpr_executor_options *options);
 
 /**
- * A new executor sized and bounded by `*opt` (NULL = all defaults, as
- * `mcpr_executor_new(0, ...)`; the options are read during the call
- * only). On success `*out` receives it (owned by the caller, free with
- * `mcpr_executor_free`; shareable by any number of threads, registries,
- * reads and listings). An impossible
- * `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
- * failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
+ * Creates an executor sized and bounded by options (read during the call
+ * only).
  *
- * # Safety
- * `opt` is NULL or points at `opt->struct_size` readable bytes; `out`
- * and `err` are NULL or valid for one write.
+ * \param options The options (`struct_size` set, see
+ *   `mcpr_executor_options`), or NULL for all defaults (as
+ *   `mcpr_executor_new(0, ...)`).
+ * \param out Receives the executor on success; the caller owns it: free it
+ *   with `mcpr_executor_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out` or an
+ *   impossible `struct_size`, thread count or bound;
+ *   `MCPR_INVALID_CONFIGURATION` when the workers cannot be started.
+ * \pre `options` is NULL or points at `options->struct_size` readable bytes;
+ *   `out` is NULL or points at writable storage for one `mcpr_executor *`;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe. The executor may be shared by any number of threads,
+ *   registries and calls at once.
  */
 mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_executor **out, mcpr_error **err);
 
 /**
- * Fills `*out` with a snapshot of the executor's state and counters
- * (the fields lying entirely within `out->struct_size`, which the caller
- * sets). Any thread, at any time while the handle is alive; the fields
- * are read one by one, so a snapshot taken while calls run may be
- * slightly inconsistent. NULL `e` or `out`, or an impossible
- * `struct_size`, is `MCPR_INVALID_ARGUMENT` (nothing written).
+ * Fills a snapshot of the executor's state and counters: the fields lying
+ * entirely within `stats->struct_size`, which the caller sets. Fields are
+ * read one by one, so a snapshot taken while calls run may be slightly
+ * inconsistent.
  *
- * # Safety
- * `e` is NULL or a live executor; `out` is NULL or points at
- * `out->struct_size` writable bytes; `err` is NULL or valid for one write.
+ * \param executor The executor.
+ * \param stats The snapshot to fill (`struct_size` set by the caller).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) for a NULL
+ *   `executor` or `stats`, or an impossible `struct_size`.
+ * \pre `executor` is NULL or an executor not yet freed; `stats` is NULL or
+ *   points at `stats->struct_size` writable bytes; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread, at any time while the handle is alive.
  */
-mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *out, mcpr_error **err);
+mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *stats, mcpr_error **err);
 
 /**
- * A new executor with `threads` workers (0 = the available cores, at least
- * 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`)
- * and the default bounds of `mcpr_executor_options`. On success `*out`
- * receives it (owned by the caller, free with `mcpr_executor_free`).
+ * Creates an executor with a number of workers and the default bounds of
+ * `mcpr_executor_options`.
  *
- * # Safety
- * `out` is NULL or valid for one write; `err` is NULL or valid for one
- * write.
+ * \param threads Regular workers: 0 = the available cores (at least 2); at
+ *   most `MCPR_MAX_EXECUTOR_THREADS`.
+ * \param out Receives the executor on success; the caller owns it: free it
+ *   with `mcpr_executor_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out` or too many
+ *   threads; `MCPR_INVALID_CONFIGURATION` when the workers cannot be
+ *   started.
+ * \pre `out` is NULL or points at writable storage for one
+ *   `mcpr_executor *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe. The executor may be shared by any number of threads,
+ *   registries and calls at once.
  */
 mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
 
 /**
- * Frees an executor handle. Does not wait for running callbacks: reads in
- * flight keep the pool alive until they return; abandoned readers finish
- * on their own. Accepts NULL.
+ * Frees the caller's executor handle. Does not wait for running callbacks:
+ * calls in flight keep the pool alive until they return, and abandoned
+ * callbacks finish on their own.
  *
- * # Safety
- * `e` is NULL or an executor from `mcpr_executor_new`, freed once, and no
- * `mcpr_read` call that is given it starts after this.
+ * \param executor The executor to free, or NULL (then nothing happens).
+ * \pre `executor` is NULL or an executor from `mcpr_executor_new` /
+ *   `mcpr_executor_new_with`, freed only once; no call given it starts after
+ *   this, and no thread uses the handle afterwards.
+ * \note Any thread may free it, once no other thread uses the handle.
  */
 void mcpr_executor_free(mcpr_executor *executor);
 
 /**
- * One page of `resources/list` (registered exact URIs in URI then name
- * order, each page rechecking `discover`). On success `*out` receives the
- * page (owned by the caller, free with `mcpr_page_free`). Invalid,
- * expired, cross-method, cross-registry, cross-scope or oversized cursors
- * fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
- * to call from many threads at once; `discover` runs on this thread, or
- * on the executor's workers when `opt->executor` is set (the call then
- * returns by its deadline whatever `discover` does).
- * The call holds its own registry reference from entry to return, as
- * `mcpr_read` does.
+ * Answers one page of `resources/list`: the registered exact URIs in URI
+ * then name order, each page asking the policy's `discover` again.
  *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made (a
- * reference that no other thread may be releasing at that moment: retain
- * it under the lock that publishes `r`); `opt` is NULL or points at
- * options whose strings follow the `mcpr_str` rules and whose pointers are
- * NULL or live; `out` and `err` are NULL or valid for one write.
+ * Invalid, expired, cross-method, cross-registry, cross-scope or oversized
+ * cursors fail with `MCPR_INVALID_REQUEST` (never restarting at page one).
+ * `discover` runs on this thread, or on the executor's workers when
+ * `options->executor` is set: the call then returns by its deadline whatever
+ * `discover` does.
+ *
+ * \param resources A registry reference.
+ * \param options The list options (required: scope key, cursor, page size,
+ *   deadline, cancellation, executor, protocol revision).
+ * \param out Receives the page on success; the caller owns it: free it with
+ *   `mcpr_page_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
+ *   `options` or `out`, a `(NULL, n > 0)` string or an unknown protocol
+ *   revision; `MCPR_INVALID_REQUEST` for an empty scope key or a bad cursor;
+ *   `MCPR_POLICY` when `discover` fails (or the executor is saturated);
+ *   `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`; `MCPR_SIZE`.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `options` is NULL or points at options whose strings follow the
+ *   `mcpr_str` rules and whose `cancel` and `executor` are NULL or not yet
+ *   freed; `out` is NULL or points at writable storage for one
+ *   `mcpr_page *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: many threads may list one registry at once. The call
+ *   holds its own registry reference from entry to return, as `mcpr_read`
+ *   does.
  */
 mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
 
 /**
- * One page of `resources/templates/list` (registered templates in
- * template then name order). Same rules as `mcpr_list`; cursors of one
+ * Answers one page of `resources/templates/list`: the registered templates
+ * in template then name order. Same rules as `mcpr_list`; cursors of one
  * method are refused by the other.
  *
- * # Safety
- * As for `mcpr_list`.
+ * \param resources A registry reference.
+ * \param options The list options (required).
+ * \param out Receives the page on success; the caller owns it: free it with
+ *   `mcpr_page_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return As for `mcpr_list`.
+ * \pre As for `mcpr_list`.
+ * \note Thread-safe, as `mcpr_list`.
  */
 mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
 
 /**
  * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
- * `{"resourceTemplates":[...]}`). Owned by `p`, valid until
- * `mcpr_page_free(p)`. Empty for NULL.
+ * `{"resourceTemplates":[...]}`): send it as the JSON-RPC `result`.
  *
- * # Safety
- * `p` is NULL or a live page.
+ * \param page The page, or NULL.
+ * \return Compact JSON, borrowed from `page` (valid until
+ *   `mcpr_page_free(page)`); empty when `page` is NULL.
+ * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
+ *   not yet freed.
+ * \note Thread-safe: a page is immutable; any thread may read it, also
+ *   concurrently.
  */
 mcpr_str mcpr_page_json(const mcpr_page *page);
 
 /**
- * The cursor of the next page (also in the JSON as `nextCursor`); length 0
- * on the last page and for NULL. Owned by `p`.
+ * The cursor of the next page (also in the JSON as `nextCursor`), to pass
+ * as `mcpr_list_options.cursor` for the next page.
  *
- * # Safety
- * `p` is NULL or a live page.
+ * \param page The page, or NULL.
+ * \return The cursor, borrowed from `page` (valid until
+ *   `mcpr_page_free(page)`); length 0 on the last page and when `page` is
+ *   NULL.
+ * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
+ *   not yet freed.
+ * \note Thread-safe (see `mcpr_page_json`).
  */
 mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
 
 /**
- * Frees a page. Accepts NULL.
+ * Frees a page.
  *
- * # Safety
- * `p` is NULL or a page from `mcpr_list` / `mcpr_list_templates`, freed
- * once.
+ * \param page The page to free, or NULL (then nothing happens).
+ * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
+ *   freed only once; no thread uses it (or a string borrowed from it)
+ *   afterwards.
+ * \note Any thread may free it, once no other thread uses it.
  */
 void mcpr_page_free(mcpr_page *page);
 
 /**
- * Sets a text body (copied): `mime_type` is an RFC 9110 media type,
- * `text` valid UTF-8 (may be empty). Exactly one body per payload: a
- * second body setter is refused. A refused setter returns
- * `MCPR_INVALID_CONTENT` (or `MCPR_INVALID_ARGUMENT`) and makes the item
- * `invalid_content` even if the reader then returns `MCPR_CB_OK`.
+ * Sets a text body (copied). Exactly one body per payload: a second body
+ * setter is refused. A refused setter makes the item an `invalid_content` issue even if the
+ * callback then returns `MCPR_CB_OK`.
  *
- * # Safety
- * `o` is NULL or the payload builder of a body `read` callback that has
- * not returned; the strings follow the `mcpr_str` rules; `err` is NULL or
- * valid for one write.
+ * \param payload The payload builder of the body `read` callback.
+ * \param mime_type An RFC 9110 media type.
+ * \param text The text: valid UTF-8, may be empty.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type, invalid
+ *   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`
+ *   or a `(NULL, n > 0)` string.
+ * \pre `mime_type` and `text` follow the `mcpr_str` rules.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
  */
 mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
 
 /**
- * Sets a blob body (the bytes are copied; may be empty; sent base64). Same
- * rules as `mcpr_payload_set_text`.
+ * Sets a binary body (the bytes are copied; may be empty; sent base64).
+ * Same rules as `mcpr_payload_set_text`.
  *
- * # Safety
- * As for `mcpr_payload_set_text`; `data` is NULL (with `len` 0) or points
- * at `len` readable bytes.
+ * \param payload The payload builder of the body `read` callback.
+ * \param mime_type An RFC 9110 media type.
+ * \param data The bytes; may be NULL when `data_len` is 0.
+ * \param data_len The number of bytes at `data`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a
+ *   second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a
+ *   `(NULL, n > 0)` string or NULL `data` with a non-zero `data_len`.
+ * \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
+ *   `data_len` 0) or points at `data_len` readable bytes.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
  */
 mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_error **err);
 
 /**
- * Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
- * does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
- * any depth, held to the rules definitions are held to (nesting at most
- * 127 deep, no object repeating a key at any depth, no lone surrogate
- * escape, no number out of range such as `1e999`); otherwise
- * `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
- * `mcpr_payload_set_text`.
+ * Sets the item's `_meta` (copied; a later call replaces it). A refused setter makes the item an `invalid_content` issue even if the
+ * callback then returns `MCPR_CB_OK`.
  *
- * # Safety
- * As for `mcpr_payload_set_text`.
+ * \param payload The payload builder of the body `read` callback.
+ * \param meta_json A JSON object of at most 64 KiB that does not use the
+ *   reserved key `go.phpboyscout.uk/mcp.resourceRead` at any depth, held to
+ *   the rules definitions are held to (nesting at most 127 deep, no object
+ *   repeating a key at any depth, no lone surrogate escape, no number out of
+ *   range such as `1e999`).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for JSON breaking those rules;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a `(NULL, n > 0)`
+ *   string.
+ * \pre `meta_json` follows the `mcpr_str` rules.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
  */
 mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error **err);
 
 /**
  * Declares this item's cache hints (copied; a later call replaces them).
  * They can only lower what its binding declared: the item's TTL is the
- * smaller of the two, and it is caller-independent only when both say so;
- * a bundle's TTL is the smallest of its items'. Refusals (NULL hints, bad
- * `size`: `MCPR_INVALID_ARGUMENT`; TTL above `MCPR_MAX_TTL_MS`:
- * `MCPR_INVALID_CONTENT`) make the item `invalid_content`, as for the
- * other payload setters.
+ * smaller of the two, and it is caller-independent only when both say so; a
+ * bundle's TTL is the smallest of its items'. A refused setter makes the item an `invalid_content` issue even if the
+ * callback then returns `MCPR_CB_OK`.
  *
- * # Safety
- * `o` is NULL or the payload builder of a body `read` callback that has
- * not returned; `hints` is NULL or points at a sized `mcpr_cache_hints`;
- * `err` is NULL or valid for one write.
+ * \param payload The payload builder of the body `read` callback.
+ * \param hints The hints, with `size` set to `sizeof(mcpr_cache_hints)`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or
+ *   `hints`, or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above
+ *   `MCPR_MAX_TTL_MS`.
+ * \pre `hints` is NULL or points at an `mcpr_cache_hints` whose `size` bytes
+ *   are readable.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
  */
 mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error **err);
 
 /**
- * Sets the plan's canonical requested target (copied; a later call
- * replaces it). `representation` empty means `"default"`;
- * `authorization_json` (length 0 = none) is private JSON of at most
- * 64 KiB handed to policy and storage callbacks, never to the client; it
- * is held to the rules definitions are held to (nesting at most 127 deep,
- * no object repeating a key at any depth, no lone surrogate escape, no
- * number out of range such as `1e999`). A refused target returns `MCPR_INVALID_PLAN` (or
- * `MCPR_INVALID_ARGUMENT`) and makes the whole plan invalid.
+ * Sets the plan's canonical requested target (copied; a later call replaces
+ * it). A refused target makes the whole plan invalid: the read fails with
+ * `MCPR_INVALID_PLAN` even if `resolve` then returns `MCPR_CB_OK`.
  *
- * # Safety
- * `p` is NULL or the plan builder of a `resolve` callback that has not
- * returned; the strings follow the `mcpr_str` rules; `err` is NULL or
- * valid for one write.
+ * \param plan The plan builder of the `resolve` callback.
+ * \param uri The target's URI.
+ * \param representation The representation label; empty means
+ *   `"default"`.
+ * \param authorization_json Private JSON handed to policy and body-read
+ *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
+ *   to the rules definitions are held to (nesting at most 127 deep, no
+ *   object repeating a key at any depth, no lone surrogate escape, no
+ *   number out of range such as `1e999`).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
+ * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
+ *   callback that has not returned yet; the strings follow the `mcpr_str`
+ *   rules; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread may call the plan setters, also
+ *   concurrently, while the callback runs (items added concurrently keep no
+ *   particular order).
  */
 mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
 
 /**
- * Appends an item target to the plan (copied), in read order. Item URIs
- * must be unique (even across representations); a URI equal to the
- * requested target's must carry the same representation (checked when
- * `resolve` returns). Same rules as `mcpr_plan_set_requested` otherwise.
+ * Appends an item target to the plan (copied), in read order. Item URIs must
+ * be unique (even across representations); a URI equal to the requested
+ * target's must carry the same representation (checked when `resolve`
+ * returns). Refusals as for `mcpr_plan_set_requested`.
  *
- * # Safety
- * As for `mcpr_plan_set_requested`.
+ * \param plan The plan builder of the `resolve` callback.
+ * \param uri The target's URI.
+ * \param representation The representation label; empty means
+ *   `"default"`.
+ * \param authorization_json Private JSON handed to policy and body-read
+ *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
+ *   to the rules definitions are held to (nesting at most 127 deep, no
+ *   object repeating a key at any depth, no lone surrogate escape, no
+ *   number out of range such as `1e999`).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
+ * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
+ *   callback that has not returned yet; the strings follow the `mcpr_str`
+ *   rules; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread may call the plan setters, also
+ *   concurrently, while the callback runs (items added concurrently keep no
+ *   particular order).
  */
 mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
 
 /**
- * A ready-made `resolve` callback: plans the matched URI (representation
- * `"default"`, no authorization JSON) as both the requested target and
- * the single item. Ignores `ud` and `call`. Safe to call concurrently.
+ * A ready-made `resolve` callback (an `mcpr_resolve_fn`): plans the matched
+ * URI (representation `"default"`, no authorization JSON) as both the
+ * requested target and the single item.
  *
- * # Safety
- * `m` and `plan` are NULL or the views of a `resolve` callback that has
- * not returned.
+ * \param user_data Ignored.
+ * \param call Ignored.
+ * \param match The match view of the `resolve` callback.
+ * \param plan The plan builder of the `resolve` callback.
+ * \return `MCPR_CB_OK`; `MCPR_CB_FAILED` when `match` or `plan` is NULL or
+ *   the URI is refused.
+ * \pre `match` and `plan` are NULL or the views the library passed to a
+ *   `resolve` callback that has not returned yet.
+ * \note Thread-safe: may be called concurrently, like any `resolve`.
  */
 mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
 /**
- * Reads the resource bundle of `uri` (the raw bytes of the request's
- * `params.uri`): validation, selection, the policy sequence, body reads
- * under budgets and deadlines, the recheck and assembly. On success `*out`
- * receives the bundle (owned by the caller, free with `mcpr_bundle_free`);
- * a usable partial bundle is a success with `mcpr_bundle_is_partial` true.
- * On failure no bundle is made and `*err` (when `err` is not NULL)
- * receives the error: send its message and JSON-RPC code to the client,
- * log its cause.
- *
- * Safe to call from many threads at once on one registry.
+ * Answers `resources/read` for a URI: validation, selection, the policy
+ * sequence, body reads under budgets and deadlines, the recheck and
+ * assembly. A usable partial bundle is a success, with
+ * `mcpr_bundle_is_partial` true. On failure no bundle is made: send the
+ * error's `mcpr_error_jsonrpc_json` to the client and log its
+ * `mcpr_error_cause`.
  *
  * Without an executor every callback runs on this thread, and deadlines
  * only take effect between callbacks and through callbacks that honour
- * `mcpr_call_is_canceled`. With an executor (`opt->executor`) every
+ * `mcpr_call_is_canceled`. With an executor (`options->executor`) every
  * callback of the read runs on its workers and this call returns by the
  * read deadline whatever any callback does: a policy (`discover`,
  * `visibility`, `read`) or `resolve` callback still running at the read
  * deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
  * once on cancellation; a body `read` still running at its item deadline
- * makes that item a `timeout` issue while the read continues with the
- * other items. Such a callback is abandoned: it keeps running on its
- * worker, its late result is discarded, the views it was given stay
- * valid and the binding's table stays alive until it returns (`release`
- * runs after the last call returns), and it still sees `request_data`.
- * A saturated executor (see `mcpr_executor_get_stats`) fails the read at once
- * with `MCPR_READ_FAILED`, or fails the body reads it can no longer risk
- * as `read_failed` items; the private cause says "executor saturated".
+ * makes that item a `timeout` issue while the read continues with the other
+ * items. Such a callback is abandoned: it keeps running on its worker, its
+ * late result is discarded, the views it was given stay valid and the
+ * binding's table stays alive until it returns (`release` runs after the
+ * last call returns), and it still sees `request_data`. A saturated
+ * executor (see `mcpr_executor_get_stats`) fails the read at once with
+ * `MCPR_READ_FAILED`, or fails the body reads it can no longer risk as
+ * `read_failed` items; the private cause says "executor saturated".
  *
- * The call holds its own registry reference from entry to return: once it
- * has begun, other threads (or its own callbacks) may release any
- * reference, even the last; the `release` callbacks then run no earlier
- * than the end of this call (on this thread, just before it returns, when
- * it is the last user), or when an abandoned callback returns.
- *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made (a
- * reference that no other thread may be releasing at that moment: retain
- * it under the lock that publishes `r`); `uri` follows the `mcpr_str`
- * rules; `opt` is NULL or points at options whose pointers are NULL or
- * live; `out` and `err` are NULL or valid for one write.
+ * \param resources A registry reference.
+ * \param uri The raw bytes of the request's `params.uri`.
+ * \param options The read options (deadline, cancellation, request data,
+ *   executor, protocol revision), or NULL for all defaults; read during the
+ *   call only.
+ * \param out Receives the bundle on success; the caller owns it: free it
+ *   with `mcpr_bundle_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
+ *   a NULL `resources` or `out`, a `(NULL, n > 0)` string or an unknown
+ *   protocol revision; otherwise the failure of the read
+ *   (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
+ *   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
+ *   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
+ *   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
+ *   options whose `cancel` and `executor` are NULL or not yet freed and
+ *   whose `protocol_revision` follows the `mcpr_str` rules; `out` is NULL or
+ *   points at writable storage for one `mcpr_bundle *`; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \post The call holds its own registry reference from entry to return:
+ *   once it has begun, other threads (or its own callbacks) may release any
+ *   reference, even the last; the `release` callbacks then run no earlier
+ *   than the end of this call (on this thread, just before it returns, when
+ *   it is the last user), or when an abandoned callback returns.
+ * \note Thread-safe: many threads may read one registry at once.
  */
 mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_bundle **out, mcpr_error **err);
 
 /**
- * Serves one MCP request: `method` is the JSON-RPC method name and
- * `params_json` the raw text of its `params` (`{NULL, 0}` when the
- * request had none). Served methods: `resources/read`, `resources/list`,
- * `resources/templates/list`, and `completion/complete` for a
- * `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
+ * Serves one MCP request by method name: `resources/read`,
+ * `resources/list`, `resources/templates/list`, and `completion/complete`
+ * for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
  * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
  *
- * On `MCPR_OK`, `*out` receives a response to send: its
- * `mcpr_response_json` goes under `"result"` when
- * `mcpr_response_is_error` is false and under `"error"` when it is true,
- * with the request's id. Client mistakes (malformed params: invalid JSON,
- * a non-object, `uri` or `cursor` of the wrong type, a repeated member,
- * more than 256 KiB; unknown URIs; bad cursors; an unknown per-request
- * protocol revision) and failures of the call are error responses, not
- * statuses.
+ * On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
+ * under `"result"` when `mcpr_response_is_error` is false and under
+ * `"error"` when it is true, with the request's id. Client mistakes
+ * (malformed params: invalid JSON, a non-object, `uri` or `cursor` of the
+ * wrong type, a repeated member, more than 256 KiB; unknown URIs; bad
+ * cursors; an unknown per-request protocol revision) and failures of the
+ * call are error responses, not statuses. Params members other than `uri`,
+ * `cursor` and `_meta` (and `_meta` keys other than the protocol version)
+ * are ignored, as the MCP schemas allow. A request the client cancelled
+ * gets no response at all in MCP: after cancelling through the token, drop
+ * the response instead of sending it.
  *
- * Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
- * method and for `ref/prompt` completions (route it elsewhere, or answer
- * `-32601`); `MCPR_INVALID_ARGUMENT`
- * for programming errors (NULL registry or `out`, bad strings, an unknown
- * `protocol_revision` option, an empty scope key for a list method);
- * `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`
- * is not NULL, then receives the error.
- *
- * Params members other than `uri`, `cursor` and `_meta` (and `_meta` keys
- * other than the protocol version) are ignored, as the MCP schemas allow.
- * A request the client cancelled gets no response at all in MCP: after
- * cancelling through the token, drop the response instead of sending it.
- *
- * Safe to call from many threads at once on one registry. The call holds
- * its own registry reference from entry to return, as `mcpr_read` does,
- * and with `opt->executor` it returns by its deadline whatever a callback
- * does, as `mcpr_read` and `mcpr_list` do.
- *
- * # Safety
- * `r` is NULL or a live registry reference; `method` and `params_json`
- * follow the `mcpr_str` rules; `opt` is NULL or points at options whose
- * strings follow the `mcpr_str` rules and whose pointers are NULL or
- * live; `out` and `err` are NULL or valid for one write.
+ * \param resources A registry reference.
+ * \param method The JSON-RPC method name.
+ * \param params_json The raw text of the request's `params`; `{NULL, 0}`
+ *   when the request had none.
+ * \param options The request options (protocol revision, scope key of the
+ *   list methods, page size, deadline, cancellation, request data,
+ *   executor), or NULL for all defaults (then the list methods, which need a
+ *   scope key, are `MCPR_INVALID_ARGUMENT`); read during the call only.
+ * \param out Receives the response on `MCPR_OK`; the caller owns it: free it
+ *   with `mcpr_response_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` with a response (result or error) to send;
+ *   `MCPR_METHOD_NOT_HANDLED` for any other method and for `ref/prompt`
+ *   completions (no response: route the request elsewhere, or answer
+ *   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
+ *   `resources` or `out`, bad strings, an unknown `protocol_revision`
+ *   option, an empty scope key for a list method); `MCPR_INTERNAL` for a
+ *   library failure (answer `-32603`).
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
+ *   NULL or points at options whose strings follow the `mcpr_str` rules and
+ *   whose `cancel` and `executor` are NULL or not yet freed; `out` is NULL
+ *   or points at writable storage for one `mcpr_response *`; `err` is NULL
+ *   or points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: many threads may serve one registry at once. The call
+ *   holds its own registry reference from entry to return, as `mcpr_read`
+ *   does, and with `options->executor` it returns by its deadline whatever
+ *   a callback does, as `mcpr_read` and `mcpr_list` do.
  */
 mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
 
 /**
- * Takes another reference to the registry and returns `r` (NULL for NULL).
- * Release each reference with `mcpr_resources_free`. Any thread.
+ * Takes another reference to the registry.
  *
- * # Safety
- * `r` is NULL or a live registry reference, not released by another thread
- * while this runs (retain under the lock that publishes `r`).
+ * \param resources A registry reference, or NULL.
+ * \return `resources` itself, now counting one more reference that the
+ *   caller owns (release it with `mcpr_resources_free`); NULL when
+ *   `resources` is NULL.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \note Thread-safe: any thread, also concurrently with calls using the
+ *   registry.
  */
 mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
 
 /**
- * Releases one registry reference. The registry (and every table's
- * `release`) goes when the last reference is released and every read or
- * listing using it has returned, including abandoned body reads still
- * running on executor workers. Releasing while calls run on other threads
- * (even the last reference, even the one those calls were given) is safe
- * once those calls have begun: each holds its own reference until it
- * returns, and the last one to return runs the `release` callbacks. Accepts
- * NULL. Any thread, including from inside a callback.
+ * Releases one registry reference.
  *
- * # Safety
- * `r` is NULL or a registry reference owned by the caller, released once,
- * and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
- * be starting on another thread.
+ * The registry (and every callback table's `release`) goes when the last
+ * reference is released and every call using it has returned, including
+ * abandoned callbacks still running on executor workers. Releasing while
+ * calls run on other threads (even the last reference, even the one those
+ * calls were given) is safe once those calls have begun: each holds its own
+ * reference until it returns, and the last one to return runs the `release`
+ * callbacks.
+ *
+ * \param resources The reference to release, or NULL (then nothing
+ *   happens).
+ * \pre `resources` is NULL or a registry reference owned by the caller,
+ *   released only once, and not passed to a call (`mcpr_read`, `mcpr_list`,
+ *   ...) that may still be starting on another thread.
+ * \note Any thread, including from inside a callback.
  */
 void mcpr_resources_free(mcpr_resources *resources);
 
 /**
- * Writes the registry's 32-byte content revision (SHA-256 of the
- * canonical registered descriptions; identical registries on several
- * replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
+ * Writes the registry's 32-byte content revision (SHA-256 of the canonical
+ * registered descriptions: identical registries on several replicas agree).
+ * Prefer `mcpr_resources_revision_into`, which checks the buffer's size.
  *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made (the
- * call holds its own reference until it returns); `out` is NULL or valid
- * for 32 bytes of writes.
+ * \param resources A registry reference, or NULL (then nothing is written).
+ * \param out A buffer of at least 32 bytes, or NULL (then nothing is
+ *   written).
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `out` is NULL or points at 32 writable bytes.
+ * \note Thread-safe: any thread; the call holds its own registry reference
+ *   until it returns.
  */
 void mcpr_resources_revision(const mcpr_resources *resources, uint8_t *out);
 
 /**
  * Writes the registry's 32-byte content revision (as
- * `mcpr_resources_revision`) to `out`, whose size the caller states:
- * `MCPR_INVALID_ARGUMENT` (nothing written) when `r` or `out` is NULL or
- * `out_len` is less than 32. Writes exactly 32 bytes; the rest of a larger
- * buffer is left untouched.
+ * `mcpr_resources_revision`) into a buffer whose size the caller states.
+ * Writes exactly 32 bytes; the rest of a larger buffer is left untouched.
  *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made; `out`
- * is NULL or valid for `out_len` bytes of writes; `err` is NULL or valid
- * for one write.
+ * \param resources A registry reference.
+ * \param out The buffer.
+ * \param out_len The buffer's size in bytes (at least 32).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) when
+ *   `resources` or `out` is NULL or `out_len` is less than 32.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `out` is NULL or points at `out_len` writable bytes; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread; the call holds its own registry reference
+ *   until it returns.
  */
 mcpr_status mcpr_resources_revision_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
 
 /**
  * Whether some binding of the registry has a `complete` callback: declare
- * the MCP `completions` capability only then. False for NULL. The call
- * holds its own registry reference from entry to return, as `mcpr_read`
- * does.
+ * the MCP `completions` capability only then.
  *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made.
+ * \param resources A registry reference, or NULL.
+ * \return True when some binding completes; false otherwise and when
+ *   `resources` is NULL.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \note Thread-safe: any thread; the call holds its own registry reference
+ *   until it returns.
  */
 bool mcpr_resources_completes(const mcpr_resources *resources);
 
 /**
  * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
- * `error` object (when true), compact JSON. Owned by `p`, valid until
- * `mcpr_response_free(p)`. Empty for NULL.
+ * `error` object (when true), as compact JSON.
  *
- * # Safety
- * `p` is NULL or a live response.
+ * \param response The response, or NULL.
+ * \return The JSON, borrowed from `response` (valid until
+ *   `mcpr_response_free(response)`); empty when `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe: a response is immutable; any thread may read it, also
+ *   concurrently.
  */
 mcpr_str mcpr_response_json(const mcpr_response *response);
 
 /**
- * Whether the response is a JSON-RPC `error` object. False for NULL.
+ * Whether the response is a JSON-RPC `error` object.
  *
- * # Safety
- * `p` is NULL or a live response.
+ * \param response The response, or NULL.
+ * \return True for an error object; false for a result and when `response`
+ *   is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
  */
 bool mcpr_response_is_error(const mcpr_response *response);
 
 /**
- * The status behind an error response (`MCPR_INVALID_REQUEST` for
- * malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
- * ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
+ * The status behind an error response.
  *
- * # Safety
- * `p` is NULL or a live response.
+ * \param response The response, or NULL.
+ * \return `MCPR_INVALID_REQUEST` for malformed params and bad cursors,
+ *   `MCPR_UNAVAILABLE` for not found, and so on; `MCPR_OK` for a result;
+ *   `MCPR_INVALID_ARGUMENT` when `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
  */
 mcpr_status mcpr_response_status(const mcpr_response *response);
 
 /**
- * The private cause behind an error response (for the host's logs only;
- * never send it). Empty for results, for NULL and when there is none.
- * Owned by `p`.
+ * The private cause behind an error response, for the host's logs only:
+ * never send it.
  *
- * # Safety
- * `p` is NULL or a live response.
+ * \param response The response, or NULL.
+ * \return The cause, borrowed from `response` (valid until
+ *   `mcpr_response_free(response)`); empty for results, when there is none
+ *   and when `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
  */
 mcpr_str mcpr_response_cause(const mcpr_response *response);
 
 /**
- * Whether the response is a partial `resources/read` bundle (a result
- * whose first item is the diagnostic warning). False otherwise and for
- * NULL.
+ * Whether the response is a partial `resources/read` bundle (a result whose
+ * first item is the diagnostic warning).
  *
- * # Safety
- * `p` is NULL or a live response.
+ * \param response The response, or NULL.
+ * \return True for a partial bundle; false otherwise and when `response` is
+ *   NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
  */
 bool mcpr_response_is_partial(const mcpr_response *response);
 
 /**
- * Frees a response. Accepts NULL.
+ * Frees a response.
  *
- * # Safety
- * `p` is NULL or a response from `mcpr_request`, freed once.
+ * \param response The response to free, or NULL (then nothing happens).
+ * \pre `response` is NULL or a response from `mcpr_request`, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
  */
 void mcpr_response_free(mcpr_response *response);
 
 /**
- * The definition's description object as compact JSON (the MCP
- * `Resource` or `ResourceTemplate`). Borrowed from `d`. Empty for NULL.
+ * The definition's description object as compact JSON (the MCP `Resource`
+ * or `ResourceTemplate`).
  *
- * # Safety
- * `d` is NULL or a definition view whose callback has not returned.
+ * \param definition The definition view, or NULL.
+ * \return The JSON, borrowed from `definition` (valid until the callback
+ *   returns); empty when `definition` is NULL.
+ * \pre `definition` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_definition_json(const mcpr_definition *definition);
 
 /**
- * The `uri` or the `uriTemplate`, exactly as registered. Borrowed from `d`.
+ * The definition's `uri` or `uriTemplate`, exactly as registered.
  *
- * # Safety
- * `d` is NULL or a definition view whose callback has not returned.
+ * \param definition The definition view, or NULL.
+ * \return The URI or template, borrowed from `definition` (valid until the
+ *   callback returns); empty when `definition` is NULL.
+ * \pre `definition` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
 
 /**
- * The definition's `name`. Borrowed from `d`.
+ * The definition's `name`.
  *
- * # Safety
- * `d` is NULL or a definition view whose callback has not returned.
+ * \param definition The definition view, or NULL.
+ * \return The name, borrowed from `definition` (valid until the callback
+ *   returns); empty when `definition` is NULL.
+ * \pre `definition` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_definition_name(const mcpr_definition *definition);
 
 /**
- * Whether the definition is a template (false for NULL).
+ * Whether the definition is a template (`uriTemplate`) rather than an exact
+ * URI.
  *
- * # Safety
- * `d` is NULL or a definition view whose callback has not returned.
+ * \param definition The definition view, or NULL.
+ * \return True for a template; false for an exact URI and when `definition`
+ *   is NULL.
+ * \pre `definition` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 bool mcpr_definition_is_template(const mcpr_definition *definition);
 
 /**
- * The matched definition (borrowed from `m`; NULL for NULL).
+ * The definition the requested URI matched.
  *
- * # Safety
- * `m` is NULL or a match view whose callback has not returned.
+ * \param match The match view, or NULL.
+ * \return The definition view, borrowed from `match` (valid until the
+ *   callback returns); NULL when `match` is NULL.
+ * \pre `match` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
 
 /**
- * The requested URI, exactly as received. Borrowed from `m`.
+ * The requested URI, exactly as received.
  *
- * # Safety
- * `m` is NULL or a match view whose callback has not returned.
+ * \param match The match view, or NULL.
+ * \return The URI, borrowed from `match` (valid until the callback returns);
+ *   empty when `match` is NULL.
+ * \pre `match` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_match_uri(const mcpr_match *match);
 
 /**
- * The number of template captures (0 for exact matches and NULL).
+ * The number of template captures.
  *
- * # Safety
- * `m` is NULL or a match view whose callback has not returned.
+ * \param match The match view, or NULL.
+ * \return The count; 0 for an exact-URI match and when `match` is NULL.
+ * \pre `match` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 size_t mcpr_match_capture_count(const mcpr_match *match);
 
 /**
- * The name of capture `i`, in template order (empty when out of range).
- * Borrowed from `m`.
+ * The name of a template capture, in template order.
  *
- * # Safety
- * `m` is NULL or a match view whose callback has not returned.
+ * \param match The match view, or NULL.
+ * \param index The capture's position, from 0 to
+ *   `mcpr_match_capture_count(match) - 1`.
+ * \return The variable name, borrowed from `match` (valid until the callback
+ *   returns); empty when `index` is out of range or `match` is NULL.
+ * \pre `match` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
 
 /**
- * The decoded value of capture `i` (decoded exactly once; valid UTF-8;
- * never contains `/`, `\`, NUL, nor equals `.` or `..`). Empty when out of
- * range. Borrowed from `m`. Not a filesystem path.
+ * The decoded value of a template capture: percent-decoded exactly once,
+ * valid UTF-8, never containing `/`, `\` or NUL, never `.` or `..`. Not a
+ * filesystem path.
  *
- * # Safety
- * `m` is NULL or a match view whose callback has not returned.
+ * \param match The match view, or NULL.
+ * \param index The capture's position, from 0 to
+ *   `mcpr_match_capture_count(match) - 1`.
+ * \return The value, borrowed from `match` (valid until the callback
+ *   returns); empty when `index` is out of range or `match` is NULL.
+ * \pre `match` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
 
 /**
- * The target URI. Borrowed from `t`.
+ * The target's URI.
  *
- * # Safety
- * `t` is NULL or a target view whose callback has not returned.
+ * \param target The target view, or NULL.
+ * \return The URI, borrowed from `target` (valid until the callback
+ *   returns); empty when `target` is NULL.
+ * \pre `target` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_target_uri(const mcpr_target *target);
 
 /**
- * The representation label (never empty: `"default"` when none was given).
- * Borrowed from `t`.
+ * The target's representation label: never empty (`"default"` when the plan
+ * gave none).
  *
- * # Safety
- * `t` is NULL or a target view whose callback has not returned.
+ * \param target The target view, or NULL.
+ * \return The label, borrowed from `target` (valid until the callback
+ *   returns); empty only when `target` is NULL.
+ * \pre `target` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_target_representation(const mcpr_target *target);
 
 /**
- * The private authorization JSON, exactly as given (length 0 when none).
- * Borrowed from `t`. Never appears in any result.
+ * The target's private authorization JSON, exactly as the plan gave it.
+ * Never appears in any result.
  *
- * # Safety
- * `t` is NULL or a target view whose callback has not returned.
+ * \param target The target view, or NULL.
+ * \return The JSON, borrowed from `target` (valid until the callback
+ *   returns); length 0 when there is none and when `target` is NULL.
+ * \pre `target` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_target_authorization(const mcpr_target *target);
 
 /**
- * The template's definition (borrowed from `q`; NULL for NULL).
+ * The template's definition.
  *
- * # Safety
- * `q` is NULL or the request view of a `complete` callback that has not
- * returned.
+ * \param request The request view of a `complete` callback, or NULL.
+ * \return The definition view, borrowed from `request` (valid until the
+ *   callback returns); NULL when `request` is NULL.
+ * \pre `request` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_request *request);
 
 /**
- * The variable being completed (always one of the template's variables).
- * Borrowed from `q`; empty for NULL.
+ * The name of the variable being completed (always one of the template's
+ * variables).
  *
- * # Safety
- * As for `mcpr_completion_request_definition`.
+ * \param request The request view of a `complete` callback, or NULL.
+ * \return The name, borrowed from `request` (valid until the callback
+ *   returns); empty when `request` is NULL.
+ * \pre `request` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request);
 
 /**
  * The partial value typed so far: client text (UTF-8, at most
- * `max_uri_bytes`, possibly empty), to match candidates against, never a
- * path. Borrowed from `q`; empty for NULL.
+ * `max_uri_bytes`, possibly empty) to match candidates against, never a
+ * path.
  *
- * # Safety
- * As for `mcpr_completion_request_definition`.
+ * \param request The request view of a `complete` callback, or NULL.
+ * \return The value, borrowed from `request` (valid until the callback
+ *   returns); empty when `request` is NULL.
+ * \pre `request` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
 
 /**
- * The number of other variables already chosen (0 for NULL): only
- * variables of this template other than the argument, with non-empty
- * values that are valid captures, in template order.
+ * The number of other variables already chosen: only variables of this
+ * template other than the argument, with non-empty values that are valid
+ * captures, in template order.
  *
- * # Safety
- * As for `mcpr_completion_request_definition`.
+ * \param request The request view of a `complete` callback, or NULL.
+ * \return The count; 0 when `request` is NULL.
+ * \pre `request` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 size_t mcpr_completion_request_context_count(const mcpr_completion_request *request);
 
 /**
- * The name of chosen variable `i` (empty when out of range). Borrowed
- * from `q`.
+ * The name of a chosen variable.
  *
- * # Safety
- * As for `mcpr_completion_request_definition`.
+ * \param request The request view of a `complete` callback, or NULL.
+ * \param index The entry's position, from 0 to
+ *   `mcpr_completion_request_context_count(request) - 1`.
+ * \return The name, borrowed from `request` (valid until the callback
+ *   returns); empty when `index` is out of range or `request` is NULL.
+ * \pre `request` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *request, size_t index);
 
 /**
- * The value of chosen variable `i`, exactly as the client sent it (valid
- * UTF-8; it and its percent-decoding never contain `/`, `\` or NUL, nor
- * equal `.` or `..`). Empty when out of range. Borrowed from `q`.
+ * The value of a chosen variable, exactly as the client sent it (valid
+ * UTF-8; neither it nor its percent-decoding contains `/`, `\` or NUL or
+ * equals `.` or `..`).
  *
- * # Safety
- * As for `mcpr_completion_request_definition`.
+ * \param request The request view of a `complete` callback, or NULL.
+ * \param index The entry's position, from 0 to
+ *   `mcpr_completion_request_context_count(request) - 1`.
+ * \return The value, borrowed from `request` (valid until the callback
+ *   returns); empty when `index` is out of range or `request` is NULL.
+ * \pre `request` is NULL or a view the library passed to a callback (or got
+ *   from it) that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
  */
 mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *request, size_t index);
 

@@ -46,7 +46,11 @@ fn no_committed_file_names_a_file_outside_the_repository() {
         eprintln!("git ls-files unavailable: skipped");
         return;
     };
-    assert!(files.len() > 50, "git ls-files listed too few files: {}", files.len());
+    assert!(
+        files.len() > 50,
+        "git ls-files listed too few files: {}",
+        files.len()
+    );
     let patterns = forbidden();
     let mut hits = Vec::new();
     for f in &files {
@@ -62,7 +66,11 @@ fn no_committed_file_names_a_file_outside_the_repository() {
             }
         }
     }
-    assert!(hits.is_empty(), "files name places outside the repository:\n{}", hits.join("\n"));
+    assert!(
+        hits.is_empty(),
+        "files name places outside the repository:\n{}",
+        hits.join("\n")
+    );
 }
 
 #[test]

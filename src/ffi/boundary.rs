@@ -200,12 +200,14 @@ pub const MCPR_STATUS_MAX: u32 = 15;
 
 const _: () = assert!(mcpr_status::MCPR_METHOD_NOT_HANDLED as u32 == MCPR_STATUS_MAX);
 
-/// A static, NUL-terminated name for a status: its enumerator's name
-/// (`"MCPR_OK"`, `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`),
-/// or `"MCPR_UNKNOWN_STATUS"` for a value this version of the library does
-/// not define (above `MCPR_STATUS_MAX`, or negative). Never NULL; never
-/// freed. Takes a plain integer so that any value is defined behaviour
-/// (pass an `mcpr_status`). Safe to call from any thread.
+/// The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
+/// `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
+///
+/// \param status An `mcpr_status` value (a plain integer, so that any value,
+///   even one this version does not define, is defined behaviour).
+/// \return A static NUL-terminated string, never NULL and never to be freed;
+///   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
+/// \note Thread-safe: any thread.
 #[no_mangle]
 pub extern "C" fn mcpr_status_name(status: i32) -> *const std::os::raw::c_char {
     status_name(status).as_ptr().cast()
@@ -387,8 +389,13 @@ pub(crate) unsafe fn guard_status(
     status
 }
 
-/// The library version (the crate version), a static NUL-terminated string
-/// that is never freed. Any thread.
+/// The library's version (the crate version, `"MAJOR.MINOR.PATCH"`), for
+/// comparing the library a program runs with against the header it was
+/// compiled with (`MCPR_VERSION_MAJOR`, `MCPR_VERSION_MINOR`,
+/// `MCPR_VERSION_PATCH`).
+///
+/// \return A static NUL-terminated string, never NULL and never to be freed.
+/// \note Thread-safe: any thread.
 #[no_mangle]
 pub extern "C" fn mcpr_version() -> *const c_char {
     guard(|| {

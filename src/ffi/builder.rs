@@ -51,8 +51,12 @@ pub(super) unsafe fn with_builder(
     f(inner)
 }
 
-/// A new, empty builder. Owned by the caller: free with `mcpr_builder_free`
-/// (always, even after `mcpr_builder_build`). NULL only on a caught panic.
+/// Creates an empty builder.
+///
+/// \return The builder, owned by the caller: free it with `mcpr_builder_free`
+///   (always, even after `mcpr_builder_build`). NULL only if the library
+///   failed internally (a caught panic).
+/// \note Thread-safe: any thread may create builders.
 #[no_mangle]
 pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     guard(|| {
@@ -109,18 +113,31 @@ fn binding_of(
     })
 }
 
-/// Adds a binding: a definition (the MCP `Resource` / `ResourceTemplate`
-/// description object as JSON, at most 64 KiB, with exactly one of `uri`
-/// or `uriTemplate`) and its callback table (copied). The definition is
-/// validated now (`MCPR_INVALID_CONFIGURATION`; a missing `resolve` or
-/// `read` too); duplicates and `max_uri_bytes` are checked by build.
-/// On success the table's `release` will run exactly once; on failure it
-/// never runs for this call.
+/// Adds a binding: a definition and its callback table (copied). The
+/// definition is validated now; duplicates and `max_uri_bytes` are checked
+/// by `mcpr_builder_build`.
 ///
-/// # Safety
-/// `b` is NULL or a live builder; `definition_json` follows the `mcpr_str`
-/// rules; `cb` is NULL or points at a table; `err` is NULL or valid for
-/// one write.
+/// \param builder The builder.
+/// \param definition_json The MCP `Resource` / `ResourceTemplate` description
+///   object as JSON (at most 64 KiB, with exactly one of `uri` or
+///   `uriTemplate`).
+/// \param callbacks The binding's callback table (`resolve` and `read`
+///   required; `complete` only for a template); copied during the call.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for an invalid definition,
+///   a missing `resolve` or `read`, or a `complete` on an exact-URI
+///   definition; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+///   consumed by `mcpr_builder_build`, a NULL `callbacks` or a
+///   `(NULL, n > 0)` string.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+///   freed; `definition_json` follows the `mcpr_str` rules;
+///   `callbacks` is NULL or points at a readable table; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \post On success the table's `release` will run exactly once (see
+///   `mcpr_binding_callbacks`); on failure it never runs for this call.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add(
     builder: *mut mcpr_builder,
@@ -141,15 +158,27 @@ pub unsafe extern "C" fn mcpr_builder_add(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets the policy callback table (copied; required before build). Setting
-/// it again replaces the previous table, whose `release` then runs on this
-/// thread before this returns (after the builder is unlocked: it may call
-/// into this builder). All three callbacks are required
-/// (`MCPR_INVALID_CONFIGURATION`).
+/// Sets the policy callback table (copied; a policy is required before
+/// build). Setting it again replaces the previous table, whose `release` then
+/// runs on this thread before this returns (after the builder is unlocked: it
+/// may call into this builder).
 ///
-/// # Safety
-/// `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
-/// is NULL or valid for one write.
+/// \param builder The builder.
+/// \param callbacks The policy's callback table (`discover`, `visibility` and
+///   `read` required); copied during the call.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when a required callback
+///   is NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+///   consumed by `mcpr_builder_build` or a NULL `callbacks`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+///   freed; `callbacks` is NULL or points at a readable table;
+///   `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \post On success the table's `release` will run exactly once (see
+///   `mcpr_policy_callbacks`); on failure it never runs for this call.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy(
     builder: *mut mcpr_builder,
@@ -161,8 +190,8 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
         let mut replaced = None;
         let set = |inner: &mut ResourcesBuilder| {
             // SAFETY: `callbacks` is NULL or points at a table (caller's guarantee).
-            let table =
-                unsafe { callbacks.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
+            let table = unsafe { callbacks.as_ref() }
+                .ok_or_else(|| Error::argument("callback table is NULL"))?;
             let policy = CPolicy::new(table).ok_or_else(|| {
                 Error::from(Failure::config(
                     "policy callbacks discover, visibility and read are required",
@@ -190,14 +219,23 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets one limit override (`value` 0 = default; timeouts in
-/// milliseconds). An unknown `which` is `MCPR_INVALID_ARGUMENT`; a negative
-/// value is `MCPR_INVALID_CONFIGURATION` and changes nothing. The rules
-/// between limits are checked by build. Raising one limit never raises
-/// another.
+/// Overrides one limit. The rules between limits are checked by
+/// `mcpr_builder_build`. Raising one limit never raises another.
 ///
-/// # Safety
-/// `b` is NULL or a live builder; `err` is NULL or valid for one write.
+/// \param builder The builder.
+/// \param which The limit (`MCPR_LIMIT_*`).
+/// \param value The new value (timeouts in milliseconds); 0 selects the
+///   default.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a negative `value`
+///   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+///   consumed by `mcpr_builder_build` or an unknown `which`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+///   freed; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_limit(
     builder: *mut mcpr_builder,
@@ -226,15 +264,26 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets the cursor key (copied; 32 to 1024 bytes, else
-/// `MCPR_INVALID_CONFIGURATION`) shared by replicas so that they accept each
+/// Sets the cursor key (copied), shared by replicas so that they accept each
 /// other's cursors. Without one, each registry makes a random key. Cursors
 /// are encrypted and authenticated under a key derived from it, so a client
 /// can neither read nor alter them.
 ///
-/// # Safety
-/// `b` is NULL or a live builder; `key` is NULL (with `len` 0) or points at
-/// `len` readable bytes; `err` is NULL or valid for one write.
+/// \param builder The builder.
+/// \param key The key bytes.
+/// \param key_len The number of bytes at `key`: 32 to 1024.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32
+///   or longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+///   consumed by `mcpr_builder_build` or a NULL `key` with a
+///   non-zero `key_len`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+///   freed; `key` is NULL (with `key_len` 0) or points at
+///   `key_len` readable bytes; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
     builder: *mut mcpr_builder,
@@ -273,14 +322,24 @@ pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_vo
 
 /// Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
 /// times only (deadlines use the monotonic clock); for tests and
-/// simulations. `now_unix_ms(ud)` may be called concurrently from any
-/// thread for as long as the registry lives; `ud` is never released by the
-/// library. A NULL function is `MCPR_INVALID_ARGUMENT`.
+/// simulations.
 ///
-/// # Safety
-/// `b` is NULL or a live builder; `now_unix_ms` is safe to call with `ud`
-/// from any thread until the registry is gone; `err` is NULL or valid for
-/// one write.
+/// \param builder The builder.
+/// \param now_unix_ms The clock; called as `now_unix_ms(user_data)`,
+///   concurrently from any thread, for as long as the registry lives.
+/// \param user_data Passed to every call of `now_unix_ms`; never released by
+///   the library.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+///   consumed by `mcpr_builder_build` or a NULL `now_unix_ms`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+///   freed; `now_unix_ms` may be called with `user_data` from any
+///   thread until the registry (or the unbuilt builder) is gone;
+///   `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_clock(
     builder: *mut mcpr_builder,
@@ -309,17 +368,28 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
 }
 
 /// Validates everything against the final limits and builds the registry.
+///
 /// Consumes the builder's contents whether it succeeds or not (on failure
 /// every `release` of its tables runs before this returns), except when
-/// `b` or `out` is NULL (`MCPR_INVALID_ARGUMENT`, nothing consumed); the handle
-/// itself must still be freed with `mcpr_builder_free`, and a second build,
-/// add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
-/// receives a registry reference owned by the caller (free with
-/// `mcpr_resources_free`).
+/// `builder` or `out` is NULL (nothing consumed). The handle itself stays
+/// allocated in a consumed state: free it with `mcpr_builder_free`; a second
+/// build, add or set on it returns `MCPR_INVALID_ARGUMENT`.
 ///
-/// # Safety
-/// `b` is NULL or a live builder; `out` is NULL or valid for one write;
-/// `err` is NULL or valid for one write.
+/// \param builder The builder.
+/// \param out Receives a registry reference on success; the caller owns it:
+///   release it with `mcpr_resources_free`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a configuration that
+///   does not validate (no policy, duplicate or too-long URIs, inconsistent
+///   limits); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+///   consumed by `mcpr_builder_build` or a NULL `out`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+///   freed; `out` is NULL or points at writable storage for one
+///   `mcpr_resources *`; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_build(
     builder: *mut mcpr_builder,
@@ -327,7 +397,8 @@ pub unsafe extern "C" fn mcpr_builder_build(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let builder = unsafe { handle_ref(builder) }.ok_or_else(|| Error::argument("builder is NULL"))?;
+        let builder =
+            unsafe { handle_ref(builder) }.ok_or_else(|| Error::argument("builder is NULL"))?;
         need_out(out)?;
         let inner = builder
             .state
@@ -335,7 +406,11 @@ pub unsafe extern "C" fn mcpr_builder_build(
             .unwrap_or_else(|p| p.into_inner())
             .take()
             .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
-        let policy = builder.policy.lock().unwrap_or_else(|p| p.into_inner()).take();
+        let policy = builder
+            .policy
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
         let built = inner.build();
         // On failure the last reference to the policy table goes here, so
         // its `release` still runs before this returns.
@@ -350,27 +425,36 @@ pub unsafe extern "C" fn mcpr_builder_build(
     unsafe { guard_status(err, body) }
 }
 
-/// Frees a builder handle, built or not (for a builder never built, every
-/// `release` of its tables runs now). Accepts NULL.
+/// Frees a builder handle, built or not. For a builder never built, every
+/// `release` of its tables runs now, on this thread.
 ///
-/// # Safety
-/// `b` is NULL or a builder from `mcpr_builder_new`, freed only once and
-/// not in use by another thread.
+/// \param builder The builder to free, or NULL (then nothing happens).
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, freed only
+///   once and not in use by another thread.
+/// \note Any thread may free it, once no other thread uses it.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_free(builder: *mut mcpr_builder) {
     guard(|| unsafe { free_handle(builder) })
 }
 
 /// Makes the registry's policy the built-in allow-all policy: every
-/// definition discoverable, every target visible (issues may name its
-/// URI), every visible target readable. No C callbacks are involved (no
-/// callback cost per read). Like `mcpr_builder_set_policy`, it replaces a
-/// previously set policy, whose `release` then runs on this thread before
-/// this returns; a later `mcpr_builder_set_policy` replaces it in turn.
-/// For servers whose every resource is public to every caller.
+/// definition discoverable, every target visible (issues may name its URI),
+/// every visible target readable, with no callback cost per read. For servers
+/// whose every resource is public to every caller. Like
+/// `mcpr_builder_set_policy`, it replaces a previously set policy, whose
+/// `release` then runs on this thread before this returns; a later
+/// `mcpr_builder_set_policy` replaces it in turn.
 ///
-/// # Safety
-/// `b` is NULL or a live builder; `err` is NULL or valid for one write.
+/// \param builder The builder.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+///   consumed by `mcpr_builder_build`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+///   freed; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
     builder: *mut mcpr_builder,
@@ -400,15 +484,24 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
     unsafe { guard_status(err, body) }
 }
 
-/// Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
-/// and of reads through bindings added without their own hints;
-/// `policy_caller_independent` says that the policy callbacks decide the
-/// same for every caller. Without this call: TTL 0, not caller-independent
-/// (every result `"ttlMs":0`, `"cacheScope":"private"`). A TTL above
-/// `MCPR_MAX_TTL_MS` is `MCPR_INVALID_CONFIGURATION` and changes nothing.
+/// Declares the registry's cache hints. Without this call: TTL 0, not
+/// caller-independent (every result `"ttlMs":0`, `"cacheScope":"private"`).
 ///
-/// # Safety
-/// `b` is NULL or a live builder; `err` is NULL or valid for one write.
+/// \param builder The builder.
+/// \param ttl_ms The TTL of list pages and of reads through bindings added
+///   without their own hints, in milliseconds (at most `MCPR_MAX_TTL_MS`).
+/// \param policy_caller_independent Whether the policy callbacks decide the
+///   same for every caller.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a TTL above
+///   `MCPR_MAX_TTL_MS` (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+///   consumed by `mcpr_builder_build`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
+///   freed; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
     builder: *mut mcpr_builder,
@@ -429,17 +522,27 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
     unsafe { guard_status(err, body) }
 }
 
-/// `mcpr_builder_add` with the binding's cache hints (`hints` is read
-/// before this returns). Its reads get `hints->ttl_ms` instead of the
-/// registry's TTL, and may be `"public"` when `hints->caller_independent`
-/// and the registry's `policy_caller_independent` are both true. Refusals
-/// as for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for NULL hints
-/// or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
-/// `MCPR_MAX_TTL_MS` (then `release` never runs for this call).
+/// `mcpr_builder_add` with the binding's cache hints. Its reads get
+/// `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
+/// `hints->caller_independent` and the registry's `policy_caller_independent`
+/// are both true.
 ///
-/// # Safety
-/// As for `mcpr_builder_add`; `hints` is NULL or points at an
-/// `mcpr_cache_hints` whose `size` is readable and correct.
+/// \param builder The builder.
+/// \param definition_json As for `mcpr_builder_add`.
+/// \param callbacks As for `mcpr_builder_add`.
+/// \param hints The binding's hints, with `size` set to
+///   `sizeof(mcpr_cache_hints)`; read during the call only.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return As for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for a NULL
+///   `hints` or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
+///   `MCPR_MAX_TTL_MS`.
+/// \pre As for `mcpr_builder_add`; `hints` is NULL or points at an
+///   `mcpr_cache_hints` whose `size` bytes are readable.
+/// \post On success the table's `release` will run exactly once; on failure
+///   it never runs for this call.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add_with_hints(
     builder: *mut mcpr_builder,

@@ -11,33 +11,42 @@ pub struct mcpr_bundle {
     pub(super) inner: ResourceBundle,
 }
 
-/// The MCP `resources/read` result JSON (send it as the JSON-RPC
-/// `result`). Owned by `b`, valid until `mcpr_bundle_free(b)`. Empty for
-/// NULL.
+/// The MCP `resources/read` result JSON: send it as the JSON-RPC `result`.
 ///
-/// # Safety
-/// `b` is NULL or a live bundle.
+/// \param bundle The bundle, or NULL.
+/// \return Compact JSON, borrowed from `bundle` (valid until
+///   `mcpr_bundle_free(bundle)`); empty when `bundle` is NULL.
+/// \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+/// \note Thread-safe: a bundle is immutable; any thread may read it, also
+///   concurrently.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_bundle_json(bundle: *const mcpr_bundle) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(bundle) }.map_or(mcpr_str::empty(), |bundle| mcpr_str::from_str(bundle.inner.json()))
+        unsafe { handle_ref(bundle) }.map_or(mcpr_str::empty(), |bundle| {
+            mcpr_str::from_str(bundle.inner.json())
+        })
     })
 }
 
-/// Whether the bundle is partial (its first item is then the diagnostic
-/// warning). False for NULL.
+/// Whether the bundle is partial: its first item is then the diagnostic
+/// warning.
 ///
-/// # Safety
-/// `b` is NULL or a live bundle.
+/// \param bundle The bundle, or NULL.
+/// \return True for a partial bundle; false otherwise and when `bundle` is
+///   NULL.
+/// \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+/// \note Thread-safe (see `mcpr_bundle_json`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_bundle_is_partial(bundle: *const mcpr_bundle) -> bool {
     guard(|| unsafe { handle_ref(bundle) }.is_some_and(|bundle| bundle.inner.is_partial()))
 }
 
-/// Frees a bundle. Accepts NULL.
+/// Frees a bundle.
 ///
-/// # Safety
-/// `b` is NULL or a bundle from `mcpr_read`, freed once.
+/// \param bundle The bundle to free, or NULL (then nothing happens).
+/// \pre `bundle` is NULL or a bundle from `mcpr_read`, freed only once; no
+///   thread uses it (or a string borrowed from it) afterwards.
+/// \note Any thread may free it, once no other thread uses it.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_bundle_free(bundle: *mut mcpr_bundle) {
     guard(|| unsafe { free_handle(bundle) })

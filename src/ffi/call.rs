@@ -83,14 +83,18 @@ unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallCo
     Some((call, ctx))
 }
 
-/// Whether the callback should stop: the caller cancelled, this
-/// callback's deadline (item deadline for body reads, whole-call deadline
+/// Whether the callback should stop: the caller cancelled, this callback's
+/// deadline (the item deadline for body reads, the whole-call deadline
 /// otherwise) passed, or the call it serves has already returned (a body
-/// read abandoned on an executor). False for NULL.
+/// read abandoned on an executor). Long callbacks should poll it.
 ///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
-/// Any thread.
+/// \param call The callback's call context, or NULL.
+/// \return True when the callback should stop; false otherwise and when
+///   `call` is NULL.
+/// \pre `call` is NULL or the call context the library passed to a callback
+///   that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_is_canceled(call: *const mcpr_call) -> bool {
     guard(|| {
@@ -99,11 +103,14 @@ pub unsafe extern "C" fn mcpr_call_is_canceled(call: *const mcpr_call) -> bool {
     })
 }
 
-/// Milliseconds left before this callback's deadline (rounded down; 0 when
-/// passed, and for NULL).
+/// Milliseconds left before this callback's deadline, rounded down.
 ///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
+/// \param call The callback's call context, or NULL.
+/// \return The time left; 0 once the deadline passed and when `call` is NULL.
+/// \pre `call` is NULL or the call context the library passed to a callback
+///   that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_remaining_ms(call: *const mcpr_call) -> u64 {
     guard(|| {
@@ -114,11 +121,16 @@ pub unsafe extern "C" fn mcpr_call_remaining_ms(call: *const mcpr_call) -> u64 {
     })
 }
 
-/// The `request_data` of the read or list options of this call (NULL when
-/// none was given, and for NULL). The library never dereferences it.
+/// The `request_data` of the options of the call this callback serves. The
+/// library never dereferences it.
 ///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
+/// \param call The callback's call context, or NULL.
+/// \return The pointer given in the options; NULL when none was given and
+///   when `call` is NULL.
+/// \pre `call` is NULL or the call context the library passed to a callback
+///   that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut c_void {
     guard(|| {
@@ -130,11 +142,16 @@ pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut 
     })
 }
 
-/// For body reads: the item byte limit (`max_item_bytes`, payload bytes;
-/// a hint, the library enforces it). 0 for other callbacks and for NULL.
+/// For body reads: the item byte limit (`max_item_bytes`, in payload bytes).
+/// A hint: the library enforces it whatever the callback does.
 ///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
+/// \param call The callback's call context, or NULL.
+/// \return The limit for a body read; 0 for other callbacks and when `call`
+///   is NULL.
+/// \pre `call` is NULL or the call context the library passed to a callback
+///   that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_max_bytes(call: *const mcpr_call) -> u64 {
     guard(|| {
@@ -191,14 +208,18 @@ fn phase_value(p: CallPhase) -> mcpr_phase {
 }
 
 /// Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
-/// or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read
-/// asks the policy once before and once after its body reads),
+/// or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
+/// the policy once before and once after its body reads),
 /// `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
-/// `MCPR_PHASE_COMPLETION`; `MCPR_PHASE_UNKNOWN` for NULL. The same
-/// whether the call runs inline or on an executor.
+/// `MCPR_PHASE_COMPLETION`. The same whether the call runs inline or on an
+/// executor.
 ///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
+/// \param call The callback's call context, or NULL.
+/// \return The phase; `MCPR_PHASE_UNKNOWN` when `call` is NULL.
+/// \pre `call` is NULL or the call context the library passed to a callback
+///   that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_phase(call: *const mcpr_call) -> mcpr_phase {
     guard(|| {
@@ -212,14 +233,17 @@ pub unsafe extern "C" fn mcpr_call_phase(call: *const mcpr_call) -> mcpr_phase {
 const MAX_CAUSE_BYTES: usize = 4096;
 
 /// Sets the private cause reported when this callback returns
-/// `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
-/// later call replaces it). The cause reaches the host only, through
-/// `mcpr_error_cause` of a whole-call failure; item issues never expose it.
-/// Ignored for NULL `c` or a `(NULL, n > 0)` message.
+/// `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is
+/// replaced, and the text is cut at 4 KiB; a later call replaces it). The
+/// cause reaches the host only, through `mcpr_error_cause` of a whole-call
+/// failure; item issues never expose it.
 ///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned;
-/// `message` follows the `mcpr_str` rules.
+/// \param call The callback's call context, or NULL (then nothing happens).
+/// \param message The cause text; a `(NULL, n > 0)` string is ignored.
+/// \pre `call` is NULL or the call context the library passed to a callback
+///   that has not returned yet; `message` follows the `mcpr_str` rules.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_set_cause(call: *const mcpr_call, message: mcpr_str) {
     guard(|| {

@@ -12,8 +12,11 @@ pub struct mcpr_cancel {
     pub(super) inner: CancelToken,
 }
 
-/// A new, uncancelled token, owned by the caller (free with
-/// `mcpr_cancel_free`). NULL only on a caught panic.
+/// A new, uncancelled cancellation token.
+///
+/// \return The token, owned by the caller: free it with `mcpr_cancel_free`.
+///   NULL only if the library failed internally (a caught panic).
+/// \note Thread-safe: any thread may create tokens.
 #[no_mangle]
 pub extern "C" fn mcpr_cancel_new() -> *mut mcpr_cancel {
     guard(|| {
@@ -23,13 +26,14 @@ pub extern "C" fn mcpr_cancel_new() -> *mut mcpr_cancel {
     })
 }
 
-/// Cancels the token (idempotent). Safe from any thread at any time while
-/// the handle is alive; reads and listings using it stop with
-/// `MCPR_CANCELED`, and callbacks see `mcpr_call_is_canceled` true.
-/// Ignores NULL.
+/// Cancels the token (idempotent). Reads, listings, completions and requests
+/// given it stop with `MCPR_CANCELED`, and their callbacks see
+/// `mcpr_call_is_canceled` return true.
 ///
-/// # Safety
-/// `c` is NULL or a live token.
+/// \param cancel The token, or NULL (then nothing happens).
+/// \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
+/// \note Thread-safe: any thread may cancel at any time, also while calls
+///   using the token run on other threads.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_cancel_cancel(cancel: *const mcpr_cancel) {
     guard(|| {
@@ -39,21 +43,27 @@ pub unsafe extern "C" fn mcpr_cancel_cancel(cancel: *const mcpr_cancel) {
     })
 }
 
-/// Whether the token was cancelled (false for NULL). Any thread.
+/// Whether the token was cancelled.
 ///
-/// # Safety
-/// `c` is NULL or a live token.
+/// \param cancel The token, or NULL.
+/// \return True once `mcpr_cancel_cancel` was called on it; false otherwise
+///   and when `cancel` is NULL.
+/// \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
+/// \note Thread-safe: any thread, at any time.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_cancel_is_canceled(cancel: *const mcpr_cancel) -> bool {
     guard(|| unsafe { handle_ref(cancel) }.is_some_and(|cancel| cancel.inner.is_canceled()))
 }
 
-/// Frees a token handle. Calls in flight that were given it keep their own
-/// reference. Accepts NULL.
+/// Frees the caller's token handle. Calls in flight that were given it keep
+/// their own reference, so it may be freed as soon as the calls that use it
+/// have begun.
 ///
-/// # Safety
-/// `c` is NULL or a token from `mcpr_cancel_new`, freed once, not used by
-/// any thread afterwards.
+/// \param cancel The token to free, or NULL (then nothing happens).
+/// \pre `cancel` is NULL or a token from `mcpr_cancel_new`, freed only once;
+///   no thread uses this handle afterwards (including to start a call with
+///   it).
+/// \note Any thread may free it, once no other thread uses the handle.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_cancel_free(cancel: *mut mcpr_cancel) {
     guard(|| unsafe { free_handle(cancel) })

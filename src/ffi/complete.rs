@@ -51,45 +51,61 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 }
 
 /// Answers `completion/complete` for a `ref/resource` reference (a
-/// `ref/prompt` is not this library's: the host answers it). In order:
-/// `params.template_uri` must be a registered `uriTemplate`, byte for
-/// byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
+/// `ref/prompt` is not this library's: the host answers it).
+///
+/// In order: `params->template_uri` must be a registered `uriTemplate`, byte
+/// for byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
 /// policy's `discover` must allow that definition (a denial is the same
-/// `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name
-/// one of its variables, its value be at most `max_uri_bytes`, and each
-/// context entry naming another variable be empty or a valid capture
-/// (else `MCPR_INVALID_REQUEST`); then the binding's `complete` callback
-/// runs (a binding without one answers an empty completion). Its values
-/// that could not be a capture are dropped; at most 100 are sent, within
+/// `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name one
+/// of its variables, its value be at most `max_uri_bytes`, and each context
+/// entry naming another variable be empty or a valid capture (else
+/// `MCPR_INVALID_REQUEST`); then the binding's `complete` callback runs (a
+/// binding without one answers an empty completion). Its values that could
+/// not be a capture are dropped; at most 100 are sent, within
 /// `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
 ///
-/// On success `*out` receives the result (owned by the caller, free with
-/// `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
-/// `result`. It carries `"resultType":"complete"` on MCP 2026-07-28 (the
-/// options' `protocol_revision`; empty = the newest), nothing of the kind
-/// before, and never cache fields. On failure `mcpr_error_jsonrpc_json` is
-/// the error object for that revision (not found: `-32602` on 2026-07-28,
-/// `-32002` before, with `data.uri` the template URI asked for). `opt` is
-/// NULL or read options: `timeout_ms`, `cancel`, `request_data` and
-/// `executor` apply as for `mcpr_read`. Without an
-/// executor the callbacks (`discover`, then `complete`) run on this
-/// thread; with one they run there as one job and this call returns by
-/// its deadline whatever they do (a callback still running is abandoned;
-/// the tables stay alive until it returns); a saturated executor fails
-/// the call at once with `MCPR_READ_FAILED` (cause "executor saturated").
-/// Other errors: `MCPR_READ_FAILED` when the callback fails,
-/// `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; invalid UTF-8 in the
-/// argument or context is `MCPR_INVALID_REQUEST`, in the template URI
-/// `MCPR_UNAVAILABLE`.
+/// The result (send `mcpr_completion_json` as the JSON-RPC `result`) carries
+/// `"resultType":"complete"` on MCP 2026-07-28 (the options'
+/// `protocol_revision`; empty = the newest), nothing of the kind before, and
+/// never cache fields. On failure `mcpr_error_jsonrpc_json` is the error
+/// object for that revision (not found: `-32602` on 2026-07-28, `-32002`
+/// before, with `data.uri` the template URI asked for).
 ///
-/// Safe to call from many threads at once on one registry.
+/// Without an executor the callbacks (`discover`, then `complete`) run on
+/// this thread; with one they run there as one job and this call returns by
+/// its deadline whatever they do (a callback still running is abandoned; the
+/// tables stay alive until it returns); a saturated executor fails the call
+/// at once with `MCPR_READ_FAILED` (cause "executor saturated").
 ///
-/// # Safety
-/// `r` is NULL or a live registry reference; `params` is NULL or points at
-/// params whose strings follow the `mcpr_str` rules and whose `context`
-/// points at `context_len` entries (or is NULL with 0); `opt` is NULL or
-/// points at options whose pointers are NULL or live; `out` and `err` are
-/// NULL or valid for one write.
+/// \param resources A registry reference.
+/// \param params The client's completion input (template, argument,
+///   context); read during the call only.
+/// \param options Read options, or NULL for all defaults: `timeout_ms`,
+///   `cancel`, `request_data`, `executor` and `protocol_revision` apply as
+///   for `mcpr_read`.
+/// \param out Receives the completion on success; the caller owns it: free
+///   it with `mcpr_completion_free`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_UNAVAILABLE` (not found, denied, or a template URI
+///   that is not UTF-8); `MCPR_INVALID_REQUEST` (bad argument or context,
+///   including invalid UTF-8); `MCPR_POLICY`; `MCPR_READ_FAILED` (the
+///   callback failed, or a saturated executor); `MCPR_CANCELED`;
+///   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
+///   `resources`, `params` or `out`, a bad string, a NULL `context` with a
+///   non-zero `context_len`, or an unknown protocol revision.
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made: one that no other thread may be releasing at that moment (retain
+///   it under the lock that publishes it; docs/C-API.md shows the pattern).
+/// \pre `params` is NULL or points at params whose strings follow the
+///   `mcpr_str` rules and whose `context` points at `context_len` entries (or
+///   is NULL with 0); `options` is NULL or points at options whose `cancel`
+///   and `executor` are NULL or not yet freed; `out` is NULL or points at
+///   writable storage for one `mcpr_completion *`; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: many threads may complete on one registry at once. The
+///   call holds its own registry reference from entry to return, as
+///   `mcpr_read` does.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_complete(
     resources: *const mcpr_resources,

@@ -40,22 +40,30 @@ impl mcpr_completion_builder {
     }
 }
 
-/// Proposes one value (copied), in relevance order. `MCPR_OK` when the
-/// value is valid: it is sent, or counted when it comes after the first
-/// 100 values or past the byte budget (`max_page_bytes` minus 256; each
-/// value costs its JSON string length plus one), which makes `hasMore`
-/// true. `MCPR_INVALID_CONTENT` when it could not be a template capture
-/// and is dropped: not UTF-8, empty, containing `/`, `\` or NUL or equal
-/// to `.` or `..` (also after percent-decoding it once), or too long to
-/// fit with the template's literal text in `max_uri_bytes`. A dropped
-/// value does not spoil the others: the callback may go on and return
-/// `MCPR_CB_OK`. `MCPR_INVALID_ARGUMENT` for a NULL builder or a bad
-/// string.
+/// Proposes one value (copied), in relevance order.
 ///
-/// # Safety
-/// `o` is NULL or the builder of a `complete` callback that has not
-/// returned; `value` follows the `mcpr_str` rules; `err` is NULL or valid
-/// for one write.
+/// A valid value is sent, or only counted when it comes after the first 100
+/// values or past the byte budget (`max_page_bytes` minus 256; each value
+/// costs its JSON string length plus one), which makes `hasMore` true. A
+/// value that could not be a template capture is dropped: not UTF-8, empty,
+/// containing `/`, `\` or NUL, equal to `.` or `..` (also after
+/// percent-decoding it once), or too long to fit with the template's literal
+/// text in `max_uri_bytes`. A dropped value does not spoil the others: the
+/// callback may go on and return `MCPR_CB_OK`.
+///
+/// \param completion_builder The builder of the `complete` callback.
+/// \param value The value (UTF-8, not NUL-terminated).
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK` for a valid value; `MCPR_INVALID_CONTENT` for a dropped
+///   one; `MCPR_INVALID_ARGUMENT` for a NULL builder or a `(NULL, n > 0)`
+///   string.
+/// \pre `value` follows the `mcpr_str` rules.
+/// \pre `completion_builder` is NULL or the builder the library passed to a
+///   `complete` callback that has not returned yet; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread may call the setters, also concurrently,
+///   while the callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_add_value(
     completion_builder: *mut mcpr_completion_builder,
@@ -87,15 +95,22 @@ pub unsafe extern "C" fn mcpr_completion_add_value(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets the number of completion options available (may exceed the values
-/// added; a later call replaces it). Values added but dropped are
-/// subtracted from it, it is never reported below the valid values added,
-/// and at most 2^53 - 1 is written; when it is no larger than the values
-/// sent while more exist, it is left out. `MCPR_INVALID_ARGUMENT` for a
-/// NULL builder.
+/// Sets the number of completion options available, which may exceed the
+/// values added (a later call replaces it). Values added but dropped are
+/// subtracted from it; it is never reported below the valid values added,
+/// at most 2^53 - 1 is written, and it is left out when it is no larger than
+/// the values sent while more exist.
 ///
-/// # Safety
-/// As for `mcpr_completion_add_value`.
+/// \param completion_builder The builder of the `complete` callback.
+/// \param total The number of options available.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
+/// \pre `completion_builder` is NULL or the builder the library passed to a
+///   `complete` callback that has not returned yet; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread may call the setters, also concurrently,
+///   while the callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_set_total(
     completion_builder: *mut mcpr_completion_builder,
@@ -104,20 +119,29 @@ pub unsafe extern "C" fn mcpr_completion_set_total(
 ) -> mcpr_status {
     let body = || {
         // SAFETY: `completion_builder` is NULL or a live completion builder (caller's guarantee).
-        unsafe { builder_ref(completion_builder) }?.lock().set_total(total);
+        unsafe { builder_ref(completion_builder) }?
+            .lock()
+            .set_total(total);
         Ok(())
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
-/// Says whether more options exist than the values added (for when no
-/// exact total is known; `hasMore` is also true whenever values were cut
-/// off or the total exceeds the values sent). `MCPR_INVALID_ARGUMENT` for
-/// a NULL builder.
+/// Says whether more options exist than the values added, for when no exact
+/// total is known. `hasMore` is also true whenever values were cut off or
+/// the total exceeds the values sent.
 ///
-/// # Safety
-/// As for `mcpr_completion_add_value`.
+/// \param completion_builder The builder of the `complete` callback.
+/// \param has_more Whether more options exist.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
+/// \pre `completion_builder` is NULL or the builder the library passed to a
+///   `complete` callback that has not returned yet; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread may call the setters, also concurrently,
+///   while the callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_set_has_more(
     completion_builder: *mut mcpr_completion_builder,
@@ -126,7 +150,9 @@ pub unsafe extern "C" fn mcpr_completion_set_has_more(
 ) -> mcpr_status {
     let body = || {
         // SAFETY: `completion_builder` is NULL or a live completion builder (caller's guarantee).
-        unsafe { builder_ref(completion_builder) }?.lock().set_has_more(has_more);
+        unsafe { builder_ref(completion_builder) }?
+            .lock()
+            .set_has_more(has_more);
         Ok(())
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
@@ -134,40 +160,60 @@ pub unsafe extern "C" fn mcpr_completion_set_has_more(
 }
 
 /// The MCP `CompleteResult` as compact JSON
-/// (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`,
-/// `total` only when known). Owned by `c`; empty for NULL.
+/// (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`;
+/// `total` only when known, `resultType` only on 2026-07-28): send it as the
+/// JSON-RPC `result`.
 ///
-/// # Safety
-/// `c` is NULL or a live completion.
+/// \param completion The completion, or NULL.
+/// \return The JSON, borrowed from `completion` (valid until
+///   `mcpr_completion_free(completion)`); empty when `completion` is NULL.
+/// \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+///   freed.
+/// \note Thread-safe: a completion is immutable; any thread may read it, also
+///   concurrently.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_json(completion: *const mcpr_completion) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(completion) }.map_or(mcpr_str::empty(), |completion| mcpr_str::from_str(completion.inner.json()))
+        unsafe { handle_ref(completion) }.map_or(mcpr_str::empty(), |completion| {
+            mcpr_str::from_str(completion.inner.json())
+        })
     })
 }
 
-/// The number of values sent (0 for NULL).
+/// The number of values sent.
 ///
-/// # Safety
-/// `c` is NULL or a live completion.
+/// \param completion The completion, or NULL.
+/// \return The count; 0 when `completion` is NULL.
+/// \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+///   freed.
+/// \note Thread-safe (see `mcpr_completion_json`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_value_count(completion: *const mcpr_completion) -> usize {
-    guard(|| unsafe { handle_ref(completion) }.map_or(0, |completion| completion.inner.values().len()))
+    guard(|| {
+        unsafe { handle_ref(completion) }.map_or(0, |completion| completion.inner.values().len())
+    })
 }
 
-/// Whether the result says `hasMore` (false for NULL).
+/// Whether the result says `hasMore`.
 ///
-/// # Safety
-/// `c` is NULL or a live completion.
+/// \param completion The completion, or NULL.
+/// \return The flag; false when `completion` is NULL.
+/// \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+///   freed.
+/// \note Thread-safe (see `mcpr_completion_json`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_has_more(completion: *const mcpr_completion) -> bool {
-    guard(|| unsafe { handle_ref(completion) }.is_some_and(|completion| completion.inner.has_more()))
+    guard(|| {
+        unsafe { handle_ref(completion) }.is_some_and(|completion| completion.inner.has_more())
+    })
 }
 
-/// Frees a completion. Accepts NULL.
+/// Frees a completion.
 ///
-/// # Safety
-/// `c` is NULL or a completion from `mcpr_complete`, freed once.
+/// \param completion The completion to free, or NULL (then nothing happens).
+/// \pre `completion` is NULL or a completion from `mcpr_complete`, freed only
+///   once; no thread uses it (or a string borrowed from it) afterwards.
+/// \note Any thread may free it, once no other thread uses it.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_free(completion: *mut mcpr_completion) {
     guard(|| unsafe { free_handle(completion) })

@@ -104,11 +104,13 @@ impl From<Failure> for Error {
     }
 }
 
-/// The status of an error object (`MCPR_INVALID_ARGUMENT` for NULL).
+/// The status of an error object.
 ///
-/// # Safety
-/// `e` is NULL or an error object from this library not yet freed. Any
-/// thread.
+/// \param error The error object, or NULL.
+/// \return Its status; `MCPR_INVALID_ARGUMENT` when `error` is NULL.
+/// \pre `error` is NULL or an error object from this library, not yet freed.
+/// \note Thread-safe: an error object is immutable; any thread may read it,
+///   also concurrently.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_status(error: *const mcpr_error) -> mcpr_status {
     guard(|| match unsafe { handle_ref(error) } {
@@ -119,10 +121,12 @@ pub unsafe extern "C" fn mcpr_error_status(error: *const mcpr_error) -> mcpr_sta
 
 /// The safe message: a fixed text that may be shown to an MCP client (for
 /// configuration errors it names the offending limit, field or position).
-/// Owned by `e`, valid until `mcpr_error_free(e)`; empty for NULL.
 ///
-/// # Safety
-/// `e` is NULL or a live error object.
+/// \param error The error object, or NULL.
+/// \return The message, borrowed from `error` (valid until
+///   `mcpr_error_free(error)`); empty when `error` is NULL.
+/// \pre `error` is NULL or an error object from this library, not yet freed.
+/// \note Thread-safe (see `mcpr_error_status`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_message(error: *const mcpr_error) -> mcpr_str {
     guard(|| match unsafe { handle_ref(error) } {
@@ -131,12 +135,14 @@ pub unsafe extern "C" fn mcpr_error_message(error: *const mcpr_error) -> mcpr_st
     })
 }
 
-/// The private cause (for the host's logs only: it may contain identifiers,
-/// callback causes and internal detail; never send it to a client). Empty
-/// when there is none. Owned by `e`, valid until `mcpr_error_free(e)`.
+/// The private cause, for the host's logs only: it may contain identifiers,
+/// callback causes and internal detail; never send it to a client.
 ///
-/// # Safety
-/// `e` is NULL or a live error object.
+/// \param error The error object, or NULL.
+/// \return The cause, borrowed from `error` (valid until
+///   `mcpr_error_free(error)`); empty when there is none or `error` is NULL.
+/// \pre `error` is NULL or an error object from this library, not yet freed.
+/// \note Thread-safe (see `mcpr_error_status`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_cause(error: *const mcpr_error) -> mcpr_str {
     guard(|| match unsafe { handle_ref(error) } {
@@ -145,49 +151,61 @@ pub unsafe extern "C" fn mcpr_error_cause(error: *const mcpr_error) -> mcpr_str 
     })
 }
 
-/// The JSON-RPC error code, the `code` of `mcpr_error_jsonrpc_json`: for
-/// errors of `mcpr_read`, `mcpr_list` and `mcpr_list_templates` it follows
-/// the options' protocol revision (`MCPR_UNAVAILABLE` is resource not
-/// found: `-32602` on 2026-07-28, `-32002` before); otherwise `-32602` for
-/// `MCPR_INVALID_REQUEST` and `MCPR_UNAVAILABLE`, `-32601` for
-/// `MCPR_METHOD_NOT_HANDLED`, `-32603` for the rest; 0 for NULL.
+/// The JSON-RPC error code: the `code` of `mcpr_error_jsonrpc_json`.
 ///
-/// # Safety
-/// `e` is NULL or a live error object.
+/// For errors of `mcpr_read`, `mcpr_list`, `mcpr_list_templates` and
+/// `mcpr_complete` it follows the options' protocol revision
+/// (`MCPR_UNAVAILABLE` is resource not found: `-32602` on 2026-07-28,
+/// `-32002` before); otherwise `-32602` for `MCPR_INVALID_REQUEST` and
+/// `MCPR_UNAVAILABLE`, `-32601` for `MCPR_METHOD_NOT_HANDLED`, `-32603` for
+/// the rest.
+///
+/// \param error The error object, or NULL.
+/// \return The code; 0 when `error` is NULL.
+/// \pre `error` is NULL or an error object from this library, not yet freed.
+/// \note Thread-safe (see `mcpr_error_status`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_jsonrpc_code(error: *const mcpr_error) -> i32 {
     guard(|| unsafe { handle_ref(error) }.map_or(0, |error| error.code))
 }
 
 /// The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
-/// `"data":{"uri":…}` for resource-not-found), ready to send as the
-/// `error` member of the response.
+/// `"data":{"uri":…}` for resource-not-found), ready to send as the `error`
+/// member of the response.
 ///
 /// The error remembers the call that made it: errors of `mcpr_read`,
-/// `mcpr_list` and `mcpr_list_templates` are shaped for the protocol
-/// revision of their options, and not-found carries the URI the read was
-/// asked for; every not-found cause (no registration, no template match,
-/// discovery denied, requested target hidden or unavailable) gives the same
-/// bytes. Other errors (builder, misuse) get a generic object for the
-/// newest revision. Never contains the private cause, authorization data or
-/// any URI other than the requested one. Owned by `e`, valid until
-/// `mcpr_error_free(e)`; empty for NULL.
+/// `mcpr_list`, `mcpr_list_templates` and `mcpr_complete` are shaped for the
+/// protocol revision of their options, and not-found carries the URI the
+/// call was asked for; every not-found cause (no registration, no template
+/// match, discovery denied, requested target hidden or unavailable) gives
+/// the same bytes. Other errors (builder, misuse) get a generic object for
+/// the newest revision. Never contains the private cause, authorization data
+/// or any URI other than the requested one.
 ///
 /// A request the client cancelled (`notifications/cancelled`) gets no
-/// response at all in MCP: on `MCPR_CANCELED` after such a cancellation,
-/// send nothing.
+/// response at all in MCP: on `MCPR_CANCELED` after such a cancellation, send
+/// nothing.
 ///
-/// # Safety
-/// `e` is NULL or a live error object.
+/// \param error The error object, or NULL.
+/// \return Compact JSON, borrowed from `error` (valid until
+///   `mcpr_error_free(error)`); empty when `error` is NULL.
+/// \pre `error` is NULL or an error object from this library, not yet freed.
+/// \note Thread-safe (see `mcpr_error_status`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_jsonrpc_json(error: *const mcpr_error) -> mcpr_str {
-    guard(|| unsafe { handle_ref(error) }.map_or(mcpr_str::empty(), |error| mcpr_str::from_str(&error.rpc)))
+    guard(|| {
+        unsafe { handle_ref(error) }
+            .map_or(mcpr_str::empty(), |error| mcpr_str::from_str(&error.rpc))
+    })
 }
 
-/// Frees an error object. Accepts NULL.
+/// Frees an error object.
 ///
-/// # Safety
-/// `e` is NULL or an error object from this library, freed only once.
+/// \param error The error object to free, or NULL (then nothing happens).
+/// \pre `error` is NULL or an error object from this library, freed only
+///   once; no thread uses it (or a string borrowed from it) afterwards.
+/// \post Every `mcpr_str` borrowed from `error` is invalid.
+/// \note Any thread may free it, once no other thread uses it.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_free(error: *mut mcpr_error) {
     guard(|| unsafe { free_handle(error) })

@@ -102,11 +102,12 @@ pub const MCPR_MAX_EXECUTOR_HUNG: usize = 16384;
 /// calls (a guard against an uninitialised size).
 const MAX_STRUCT_SIZE: usize = 4096;
 
-/// Fills `*o` with the defaults (every bound 0) and `struct_size =
-/// sizeof(mcpr_executor_options)`. Ignores NULL.
+/// Fills executor options with the defaults: every bound 0 and `struct_size`
+/// set to `sizeof(mcpr_executor_options)`.
 ///
-/// # Safety
-/// `o` is NULL or valid for one write of an `mcpr_executor_options`.
+/// \param options The options to fill, or NULL (then nothing happens).
+/// \pre `options` is NULL or points at a writable `mcpr_executor_options`.
+/// \note Thread-safe: touches only `*options`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_options_init(options: *mut mcpr_executor_options) {
     guard(|| {
@@ -166,17 +167,24 @@ unsafe fn read_executor_options(o: *const mcpr_executor_options) -> Result<Execu
     Ok(options)
 }
 
-/// A new executor sized and bounded by `*opt` (NULL = all defaults, as
-/// `mcpr_executor_new(0, ...)`; the options are read during the call
-/// only). On success `*out` receives it (owned by the caller, free with
-/// `mcpr_executor_free`; shareable by any number of threads, registries,
-/// reads and listings). An impossible
-/// `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
-/// failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
+/// Creates an executor sized and bounded by options (read during the call
+/// only).
 ///
-/// # Safety
-/// `opt` is NULL or points at `opt->struct_size` readable bytes; `out`
-/// and `err` are NULL or valid for one write.
+/// \param options The options (`struct_size` set, see
+///   `mcpr_executor_options`), or NULL for all defaults (as
+///   `mcpr_executor_new(0, ...)`).
+/// \param out Receives the executor on success; the caller owns it: free it
+///   with `mcpr_executor_free`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out` or an
+///   impossible `struct_size`, thread count or bound;
+///   `MCPR_INVALID_CONFIGURATION` when the workers cannot be started.
+/// \pre `options` is NULL or points at `options->struct_size` readable bytes;
+///   `out` is NULL or points at writable storage for one `mcpr_executor *`;
+///   `err` is NULL or points at writable storage for one `mcpr_error *`.
+/// \note Thread-safe. The executor may be shared by any number of threads,
+///   registries and calls at once.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_new_with(
     options: *const mcpr_executor_options,
@@ -199,27 +207,34 @@ pub unsafe extern "C" fn mcpr_executor_new_with(
     unsafe { guard_status(err, body) }
 }
 
-/// Fills `*out` with a snapshot of the executor's state and counters
-/// (the fields lying entirely within `out->struct_size`, which the caller
-/// sets). Any thread, at any time while the handle is alive; the fields
-/// are read one by one, so a snapshot taken while calls run may be
-/// slightly inconsistent. NULL `e` or `out`, or an impossible
-/// `struct_size`, is `MCPR_INVALID_ARGUMENT` (nothing written).
+/// Fills a snapshot of the executor's state and counters: the fields lying
+/// entirely within `stats->struct_size`, which the caller sets. Fields are
+/// read one by one, so a snapshot taken while calls run may be slightly
+/// inconsistent.
 ///
-/// # Safety
-/// `e` is NULL or a live executor; `out` is NULL or points at
-/// `out->struct_size` writable bytes; `err` is NULL or valid for one write.
+/// \param executor The executor.
+/// \param stats The snapshot to fill (`struct_size` set by the caller).
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) for a NULL
+///   `executor` or `stats`, or an impossible `struct_size`.
+/// \pre `executor` is NULL or an executor not yet freed; `stats` is NULL or
+///   points at `stats->struct_size` writable bytes; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread, at any time while the handle is alive.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_get_stats(
     executor: *const mcpr_executor,
-    out: *mut mcpr_executor_stats,
+    stats: *mut mcpr_executor_stats,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let pool = unsafe { handle_ref(executor) }.ok_or_else(|| Error::argument("executor is NULL"))?;
-        need_out(out)?;
-        // SAFETY: `out` is non-null and its first field is readable.
-        let size = struct_size(unsafe { std::ptr::addr_of!((*out).struct_size).read_unaligned() })?;
+        let pool =
+            unsafe { handle_ref(executor) }.ok_or_else(|| Error::argument("executor is NULL"))?;
+        need_out(stats)?;
+        // SAFETY: `stats` is non-null and its first field is readable.
+        let size =
+            struct_size(unsafe { std::ptr::addr_of!((*stats).struct_size).read_unaligned() })?;
         let s = pool.inner.stats();
         let n = |v: usize| v as u64;
         let full = mcpr_executor_stats {
@@ -244,14 +259,14 @@ pub unsafe extern "C" fn mcpr_executor_get_stats(
         let end = size.min(std::mem::size_of::<mcpr_executor_stats>());
         if end > first {
             let len = (end - first) / 8 * 8;
-            // SAFETY: `out` has `size >= first + len` writable bytes;
+            // SAFETY: `stats` has `size >= first + len` writable bytes;
             // `full` is a local of at least that size; they do not overlap.
             unsafe {
                 std::ptr::copy_nonoverlapping(
                     (&full as *const mcpr_executor_stats)
                         .cast::<u8>()
                         .add(first),
-                    out.cast::<u8>().add(first),
+                    stats.cast::<u8>().add(first),
                     len,
                 );
             }
@@ -262,14 +277,23 @@ pub unsafe extern "C" fn mcpr_executor_get_stats(
     unsafe { guard_status(err, body) }
 }
 
-/// A new executor with `threads` workers (0 = the available cores, at least
-/// 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`)
-/// and the default bounds of `mcpr_executor_options`. On success `*out`
-/// receives it (owned by the caller, free with `mcpr_executor_free`).
+/// Creates an executor with a number of workers and the default bounds of
+/// `mcpr_executor_options`.
 ///
-/// # Safety
-/// `out` is NULL or valid for one write; `err` is NULL or valid for one
-/// write.
+/// \param threads Regular workers: 0 = the available cores (at least 2); at
+///   most `MCPR_MAX_EXECUTOR_THREADS`.
+/// \param out Receives the executor on success; the caller owns it: free it
+///   with `mcpr_executor_free`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out` or too many
+///   threads; `MCPR_INVALID_CONFIGURATION` when the workers cannot be
+///   started.
+/// \pre `out` is NULL or points at writable storage for one
+///   `mcpr_executor *`; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe. The executor may be shared by any number of threads,
+///   registries and calls at once.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_new(
     threads: usize,
@@ -291,13 +315,15 @@ pub unsafe extern "C" fn mcpr_executor_new(
     unsafe { guard_status(err, body) }
 }
 
-/// Frees an executor handle. Does not wait for running callbacks: reads in
-/// flight keep the pool alive until they return; abandoned readers finish
-/// on their own. Accepts NULL.
+/// Frees the caller's executor handle. Does not wait for running callbacks:
+/// calls in flight keep the pool alive until they return, and abandoned
+/// callbacks finish on their own.
 ///
-/// # Safety
-/// `e` is NULL or an executor from `mcpr_executor_new`, freed once, and no
-/// `mcpr_read` call that is given it starts after this.
+/// \param executor The executor to free, or NULL (then nothing happens).
+/// \pre `executor` is NULL or an executor from `mcpr_executor_new` /
+///   `mcpr_executor_new_with`, freed only once; no call given it starts after
+///   this, and no thread uses the handle afterwards.
+/// \note Any thread may free it, once no other thread uses the handle.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_free(executor: *mut mcpr_executor) {
     guard(|| unsafe { free_handle(executor) })

@@ -7,7 +7,7 @@
 //! through [`handle_ref`]; out-parameters are written through
 //! [`write_out`] / [`write_handle`] after [`need_out`] checked them.
 //!
-//! Each export documents its pointer arguments in its `# Safety` section
+//! Each export documents its pointer arguments in its `\pre` paragraphs
 //! ("NULL or a live X", "freed once", "valid for one write"). When an
 //! export passes such an argument straight to one of these helpers, the
 //! helper's own `# Safety` requirement is exactly that documented

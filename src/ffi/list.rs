@@ -92,23 +92,38 @@ unsafe fn list_with(
     unsafe { guard_status(err, body) }
 }
 
-/// One page of `resources/list` (registered exact URIs in URI then name
-/// order, each page rechecking `discover`). On success `*out` receives the
-/// page (owned by the caller, free with `mcpr_page_free`). Invalid,
-/// expired, cross-method, cross-registry, cross-scope or oversized cursors
-/// fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
-/// to call from many threads at once; `discover` runs on this thread, or
-/// on the executor's workers when `opt->executor` is set (the call then
-/// returns by its deadline whatever `discover` does).
-/// The call holds its own registry reference from entry to return, as
-/// `mcpr_read` does.
+/// Answers one page of `resources/list`: the registered exact URIs in URI
+/// then name order, each page asking the policy's `discover` again.
 ///
-/// # Safety
-/// `r` is NULL or a live registry reference when the call is made (a
-/// reference that no other thread may be releasing at that moment: retain
-/// it under the lock that publishes `r`); `opt` is NULL or points at
-/// options whose strings follow the `mcpr_str` rules and whose pointers are
-/// NULL or live; `out` and `err` are NULL or valid for one write.
+/// Invalid, expired, cross-method, cross-registry, cross-scope or oversized
+/// cursors fail with `MCPR_INVALID_REQUEST` (never restarting at page one).
+/// `discover` runs on this thread, or on the executor's workers when
+/// `options->executor` is set: the call then returns by its deadline whatever
+/// `discover` does.
+///
+/// \param resources A registry reference.
+/// \param options The list options (required: scope key, cursor, page size,
+///   deadline, cancellation, executor, protocol revision).
+/// \param out Receives the page on success; the caller owns it: free it with
+///   `mcpr_page_free`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
+///   `options` or `out`, a `(NULL, n > 0)` string or an unknown protocol
+///   revision; `MCPR_INVALID_REQUEST` for an empty scope key or a bad cursor;
+///   `MCPR_POLICY` when `discover` fails (or the executor is saturated);
+///   `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`; `MCPR_SIZE`.
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made: one that no other thread may be releasing at that moment (retain
+///   it under the lock that publishes it; docs/C-API.md shows the pattern).
+/// \pre `options` is NULL or points at options whose strings follow the
+///   `mcpr_str` rules and whose `cancel` and `executor` are NULL or not yet
+///   freed; `out` is NULL or points at writable storage for one
+///   `mcpr_page *`; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: many threads may list one registry at once. The call
+///   holds its own registry reference from entry to return, as `mcpr_read`
+///   does.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list(
     resources: *const mcpr_resources,
@@ -120,12 +135,19 @@ pub unsafe extern "C" fn mcpr_list(
     unsafe { list_with(resources, options, out, err, false) }
 }
 
-/// One page of `resources/templates/list` (registered templates in
-/// template then name order). Same rules as `mcpr_list`; cursors of one
+/// Answers one page of `resources/templates/list`: the registered templates
+/// in template then name order. Same rules as `mcpr_list`; cursors of one
 /// method are refused by the other.
 ///
-/// # Safety
-/// As for `mcpr_list`.
+/// \param resources A registry reference.
+/// \param options The list options (required).
+/// \param out Receives the page on success; the caller owns it: free it with
+///   `mcpr_page_free`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return As for `mcpr_list`.
+/// \pre As for `mcpr_list`.
+/// \note Thread-safe, as `mcpr_list`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list_templates(
     resources: *const mcpr_resources,

@@ -11,6 +11,10 @@
 //! so on; the shared handle helpers (borrowing, out-parameters, boxed
 //! handles) and their safety reasoning live once in `handle.rs`.
 //!
+//! Each export's doc comment is its documentation in the header, for C
+//! readers: Doxygen `\param`, `\return`, `\pre` (its preconditions, the
+//! contract its unsafe code relies on), `\post` and `\note`, in C terms.
+//!
 //! Conventions of every export (also stated in the header):
 //! - `(NULL, 0)` is the empty string, `(NULL, n > 0)` is
 //!   `MCPR_INVALID_ARGUMENT`, and so is a length above `PTRDIFF_MAX`;
@@ -20,6 +24,11 @@
 //! - a caught panic returns `MCPR_INTERNAL`, NULL, false or 0.
 
 #![allow(non_camel_case_types)]
+// The doc comments of the exports are the header's documentation, written
+// for C readers: preconditions are Doxygen `\pre` paragraphs, not rustdoc
+// `# Safety` sections (tests/header_for_c_readers.rs requires a `\pre` on
+// every export that takes a pointer).
+#![allow(clippy::missing_safety_doc)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod boundary;
@@ -55,7 +64,6 @@ pub use boundary::{
     MCPR_STATUS_MAX,
 };
 pub use builder::{mcpr_builder, mcpr_clock_fn};
-pub use version::{MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR, MCPR_VERSION_PATCH};
 pub use bundle::mcpr_bundle;
 pub use call::{
     mcpr_call, mcpr_phase, MCPR_PHASE_BODY_READ, MCPR_PHASE_COMPLETION, MCPR_PHASE_FIRST_CHECK,
@@ -63,8 +71,8 @@ pub use call::{
 };
 pub use callbacks::{
     mcpr_binding_callbacks, mcpr_body_read_fn, mcpr_complete_fn, mcpr_discover_fn,
-    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_release_fn, mcpr_resolve_fn,
-    mcpr_visibility, mcpr_visibility_fn,
+    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_release_fn, mcpr_resolve_fn, mcpr_visibility,
+    mcpr_visibility_fn,
 };
 pub use cancel::mcpr_cancel;
 pub use complete::{mcpr_complete_argument, mcpr_complete_params};
@@ -80,6 +88,7 @@ pub use read::mcpr_read_options;
 pub use request::mcpr_request_options;
 pub use resources::mcpr_resources;
 pub use response::mcpr_response;
+pub use version::{MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR, MCPR_VERSION_PATCH};
 pub use views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
 
 /// Every item of the C layer in one namespace, for the unit tests.

@@ -12,23 +12,34 @@ pub struct mcpr_page {
 }
 
 /// The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
-/// `{"resourceTemplates":[...]}`). Owned by `p`, valid until
-/// `mcpr_page_free(p)`. Empty for NULL.
+/// `{"resourceTemplates":[...]}`): send it as the JSON-RPC `result`.
 ///
-/// # Safety
-/// `p` is NULL or a live page.
+/// \param page The page, or NULL.
+/// \return Compact JSON, borrowed from `page` (valid until
+///   `mcpr_page_free(page)`); empty when `page` is NULL.
+/// \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
+///   not yet freed.
+/// \note Thread-safe: a page is immutable; any thread may read it, also
+///   concurrently.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_page_json(page: *const mcpr_page) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(page) }.map_or(mcpr_str::empty(), |page| mcpr_str::from_str(page.inner.json()))
+        unsafe { handle_ref(page) }.map_or(mcpr_str::empty(), |page| {
+            mcpr_str::from_str(page.inner.json())
+        })
     })
 }
 
-/// The cursor of the next page (also in the JSON as `nextCursor`); length 0
-/// on the last page and for NULL. Owned by `p`.
+/// The cursor of the next page (also in the JSON as `nextCursor`), to pass
+/// as `mcpr_list_options.cursor` for the next page.
 ///
-/// # Safety
-/// `p` is NULL or a live page.
+/// \param page The page, or NULL.
+/// \return The cursor, borrowed from `page` (valid until
+///   `mcpr_page_free(page)`); length 0 on the last page and when `page` is
+///   NULL.
+/// \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
+///   not yet freed.
+/// \note Thread-safe (see `mcpr_page_json`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_page_next_cursor(page: *const mcpr_page) -> mcpr_str {
     guard(|| {
@@ -38,11 +49,13 @@ pub unsafe extern "C" fn mcpr_page_next_cursor(page: *const mcpr_page) -> mcpr_s
     })
 }
 
-/// Frees a page. Accepts NULL.
+/// Frees a page.
 ///
-/// # Safety
-/// `p` is NULL or a page from `mcpr_list` / `mcpr_list_templates`, freed
-/// once.
+/// \param page The page to free, or NULL (then nothing happens).
+/// \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
+///   freed only once; no thread uses it (or a string borrowed from it)
+///   afterwards.
+/// \note Any thread may free it, once no other thread uses it.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_page_free(page: *mut mcpr_page) {
     guard(|| unsafe { free_handle(page) })

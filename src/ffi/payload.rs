@@ -101,16 +101,24 @@ pub(super) unsafe fn payload_ref<'a>(
     unsafe { o.as_ref() }.ok_or_else(|| Error::argument("payload builder is NULL"))
 }
 
-/// Sets a text body (copied): `mime_type` is an RFC 9110 media type,
-/// `text` valid UTF-8 (may be empty). Exactly one body per payload: a
-/// second body setter is refused. A refused setter returns
-/// `MCPR_INVALID_CONTENT` (or `MCPR_INVALID_ARGUMENT`) and makes the item
-/// `invalid_content` even if the reader then returns `MCPR_CB_OK`.
+/// Sets a text body (copied). Exactly one body per payload: a second body
+/// setter is refused. A refused setter makes the item an `invalid_content` issue even if the
+/// callback then returns `MCPR_CB_OK`.
 ///
-/// # Safety
-/// `o` is NULL or the payload builder of a body `read` callback that has
-/// not returned; the strings follow the `mcpr_str` rules; `err` is NULL or
-/// valid for one write.
+/// \param payload The payload builder of the body `read` callback.
+/// \param mime_type An RFC 9110 media type.
+/// \param text The text: valid UTF-8, may be empty.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type, invalid
+///   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`
+///   or a `(NULL, n > 0)` string.
+/// \pre `mime_type` and `text` follow the `mcpr_str` rules.
+/// \pre `payload` is NULL or the payload builder the library passed to a body
+///   `read` callback that has not returned yet; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread may call the payload setters, also
+///   concurrently, while the callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_text(
     payload: *mut mcpr_payload_builder,
@@ -140,12 +148,25 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets a blob body (the bytes are copied; may be empty; sent base64). Same
-/// rules as `mcpr_payload_set_text`.
+/// Sets a binary body (the bytes are copied; may be empty; sent base64).
+/// Same rules as `mcpr_payload_set_text`.
 ///
-/// # Safety
-/// As for `mcpr_payload_set_text`; `data` is NULL (with `len` 0) or points
-/// at `len` readable bytes.
+/// \param payload The payload builder of the body `read` callback.
+/// \param mime_type An RFC 9110 media type.
+/// \param data The bytes; may be NULL when `data_len` is 0.
+/// \param data_len The number of bytes at `data`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a
+///   second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a
+///   `(NULL, n > 0)` string or NULL `data` with a non-zero `data_len`.
+/// \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
+///   `data_len` 0) or points at `data_len` readable bytes.
+/// \pre `payload` is NULL or the payload builder the library passed to a body
+///   `read` callback that has not returned yet; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread may call the payload setters, also
+///   concurrently, while the callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_blob(
     payload: *mut mcpr_payload_builder,
@@ -176,16 +197,26 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
-/// does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
-/// any depth, held to the rules definitions are held to (nesting at most
-/// 127 deep, no object repeating a key at any depth, no lone surrogate
-/// escape, no number out of range such as `1e999`); otherwise
-/// `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
-/// `mcpr_payload_set_text`.
+/// Sets the item's `_meta` (copied; a later call replaces it). A refused setter makes the item an `invalid_content` issue even if the
+/// callback then returns `MCPR_CB_OK`.
 ///
-/// # Safety
-/// As for `mcpr_payload_set_text`.
+/// \param payload The payload builder of the body `read` callback.
+/// \param meta_json A JSON object of at most 64 KiB that does not use the
+///   reserved key `go.phpboyscout.uk/mcp.resourceRead` at any depth, held to
+///   the rules definitions are held to (nesting at most 127 deep, no object
+///   repeating a key at any depth, no lone surrogate escape, no number out of
+///   range such as `1e999`).
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for JSON breaking those rules;
+///   `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a `(NULL, n > 0)`
+///   string.
+/// \pre `meta_json` follows the `mcpr_str` rules.
+/// \pre `payload` is NULL or the payload builder the library passed to a body
+///   `read` callback that has not returned yet; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread may call the payload setters, also
+///   concurrently, while the callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_meta(
     payload: *mut mcpr_payload_builder,
@@ -215,16 +246,24 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
 
 /// Declares this item's cache hints (copied; a later call replaces them).
 /// They can only lower what its binding declared: the item's TTL is the
-/// smaller of the two, and it is caller-independent only when both say so;
-/// a bundle's TTL is the smallest of its items'. Refusals (NULL hints, bad
-/// `size`: `MCPR_INVALID_ARGUMENT`; TTL above `MCPR_MAX_TTL_MS`:
-/// `MCPR_INVALID_CONTENT`) make the item `invalid_content`, as for the
-/// other payload setters.
+/// smaller of the two, and it is caller-independent only when both say so; a
+/// bundle's TTL is the smallest of its items'. A refused setter makes the item an `invalid_content` issue even if the
+/// callback then returns `MCPR_CB_OK`.
 ///
-/// # Safety
-/// `o` is NULL or the payload builder of a body `read` callback that has
-/// not returned; `hints` is NULL or points at a sized `mcpr_cache_hints`;
-/// `err` is NULL or valid for one write.
+/// \param payload The payload builder of the body `read` callback.
+/// \param hints The hints, with `size` set to `sizeof(mcpr_cache_hints)`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or
+///   `hints`, or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above
+///   `MCPR_MAX_TTL_MS`.
+/// \pre `hints` is NULL or points at an `mcpr_cache_hints` whose `size` bytes
+///   are readable.
+/// \pre `payload` is NULL or the payload builder the library passed to a body
+///   `read` callback that has not returned yet; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread may call the payload setters, also
+///   concurrently, while the callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
     payload: *mut mcpr_payload_builder,

@@ -135,19 +135,30 @@ unsafe fn plan_set(
     Ok(())
 }
 
-/// Sets the plan's canonical requested target (copied; a later call
-/// replaces it). `representation` empty means `"default"`;
-/// `authorization_json` (length 0 = none) is private JSON of at most
-/// 64 KiB handed to policy and storage callbacks, never to the client; it
-/// is held to the rules definitions are held to (nesting at most 127 deep,
-/// no object repeating a key at any depth, no lone surrogate escape, no
-/// number out of range such as `1e999`). A refused target returns `MCPR_INVALID_PLAN` (or
-/// `MCPR_INVALID_ARGUMENT`) and makes the whole plan invalid.
+/// Sets the plan's canonical requested target (copied; a later call replaces
+/// it). A refused target makes the whole plan invalid: the read fails with
+/// `MCPR_INVALID_PLAN` even if `resolve` then returns `MCPR_CB_OK`.
 ///
-/// # Safety
-/// `p` is NULL or the plan builder of a `resolve` callback that has not
-/// returned; the strings follow the `mcpr_str` rules; `err` is NULL or
-/// valid for one write.
+/// \param plan The plan builder of the `resolve` callback.
+/// \param uri The target's URI.
+/// \param representation The representation label; empty means
+///   `"default"`.
+/// \param authorization_json Private JSON handed to policy and body-read
+///   callbacks, never to the client; length 0 = none. At most 64 KiB, held
+///   to the rules definitions are held to (nesting at most 127 deep, no
+///   object repeating a key at any depth, no lone surrogate escape, no
+///   number out of range such as `1e999`).
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
+///   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
+/// \pre `plan` is NULL or the plan builder the library passed to a `resolve`
+///   callback that has not returned yet; the strings follow the `mcpr_str`
+///   rules; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: any thread may call the plan setters, also
+///   concurrently, while the callback runs (items added concurrently keep no
+///   particular order).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_plan_set_requested(
     plan: *mut mcpr_plan_builder,
@@ -162,13 +173,31 @@ pub unsafe extern "C" fn mcpr_plan_set_requested(
     unsafe { guard_status(err, body) }
 }
 
-/// Appends an item target to the plan (copied), in read order. Item URIs
-/// must be unique (even across representations); a URI equal to the
-/// requested target's must carry the same representation (checked when
-/// `resolve` returns). Same rules as `mcpr_plan_set_requested` otherwise.
+/// Appends an item target to the plan (copied), in read order. Item URIs must
+/// be unique (even across representations); a URI equal to the requested
+/// target's must carry the same representation (checked when `resolve`
+/// returns). Refusals as for `mcpr_plan_set_requested`.
 ///
-/// # Safety
-/// As for `mcpr_plan_set_requested`.
+/// \param plan The plan builder of the `resolve` callback.
+/// \param uri The target's URI.
+/// \param representation The representation label; empty means
+///   `"default"`.
+/// \param authorization_json Private JSON handed to policy and body-read
+///   callbacks, never to the client; length 0 = none. At most 64 KiB, held
+///   to the rules definitions are held to (nesting at most 127 deep, no
+///   object repeating a key at any depth, no lone surrogate escape, no
+///   number out of range such as `1e999`).
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
+///   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
+/// \pre `plan` is NULL or the plan builder the library passed to a `resolve`
+///   callback that has not returned yet; the strings follow the `mcpr_str`
+///   rules; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: any thread may call the plan setters, also
+///   concurrently, while the callback runs (items added concurrently keep no
+///   particular order).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_plan_add_item(
     plan: *mut mcpr_plan_builder,
@@ -183,13 +212,19 @@ pub unsafe extern "C" fn mcpr_plan_add_item(
     unsafe { guard_status(err, body) }
 }
 
-/// A ready-made `resolve` callback: plans the matched URI (representation
-/// `"default"`, no authorization JSON) as both the requested target and
-/// the single item. Ignores `ud` and `call`. Safe to call concurrently.
+/// A ready-made `resolve` callback (an `mcpr_resolve_fn`): plans the matched
+/// URI (representation `"default"`, no authorization JSON) as both the
+/// requested target and the single item.
 ///
-/// # Safety
-/// `m` and `plan` are NULL or the views of a `resolve` callback that has
-/// not returned.
+/// \param user_data Ignored.
+/// \param call Ignored.
+/// \param match The match view of the `resolve` callback.
+/// \param plan The plan builder of the `resolve` callback.
+/// \return `MCPR_CB_OK`; `MCPR_CB_FAILED` when `match` or `plan` is NULL or
+///   the URI is refused.
+/// \pre `match` and `plan` are NULL or the views the library passed to a
+///   `resolve` callback that has not returned yet.
+/// \note Thread-safe: may be called concurrently, like any `resolve`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resolve_single(
     user_data: *mut c_void,

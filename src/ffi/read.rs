@@ -97,46 +97,60 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
     Ok(options)
 }
 
-/// Reads the resource bundle of `uri` (the raw bytes of the request's
-/// `params.uri`): validation, selection, the policy sequence, body reads
-/// under budgets and deadlines, the recheck and assembly. On success `*out`
-/// receives the bundle (owned by the caller, free with `mcpr_bundle_free`);
-/// a usable partial bundle is a success with `mcpr_bundle_is_partial` true.
-/// On failure no bundle is made and `*err` (when `err` is not NULL)
-/// receives the error: send its message and JSON-RPC code to the client,
-/// log its cause.
-///
-/// Safe to call from many threads at once on one registry.
+/// Answers `resources/read` for a URI: validation, selection, the policy
+/// sequence, body reads under budgets and deadlines, the recheck and
+/// assembly. A usable partial bundle is a success, with
+/// `mcpr_bundle_is_partial` true. On failure no bundle is made: send the
+/// error's `mcpr_error_jsonrpc_json` to the client and log its
+/// `mcpr_error_cause`.
 ///
 /// Without an executor every callback runs on this thread, and deadlines
 /// only take effect between callbacks and through callbacks that honour
-/// `mcpr_call_is_canceled`. With an executor (`opt->executor`) every
+/// `mcpr_call_is_canceled`. With an executor (`options->executor`) every
 /// callback of the read runs on its workers and this call returns by the
 /// read deadline whatever any callback does: a policy (`discover`,
 /// `visibility`, `read`) or `resolve` callback still running at the read
 /// deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
 /// once on cancellation; a body `read` still running at its item deadline
-/// makes that item a `timeout` issue while the read continues with the
-/// other items. Such a callback is abandoned: it keeps running on its
-/// worker, its late result is discarded, the views it was given stay
-/// valid and the binding's table stays alive until it returns (`release`
-/// runs after the last call returns), and it still sees `request_data`.
-/// A saturated executor (see `mcpr_executor_get_stats`) fails the read at once
-/// with `MCPR_READ_FAILED`, or fails the body reads it can no longer risk
-/// as `read_failed` items; the private cause says "executor saturated".
+/// makes that item a `timeout` issue while the read continues with the other
+/// items. Such a callback is abandoned: it keeps running on its worker, its
+/// late result is discarded, the views it was given stay valid and the
+/// binding's table stays alive until it returns (`release` runs after the
+/// last call returns), and it still sees `request_data`. A saturated
+/// executor (see `mcpr_executor_get_stats`) fails the read at once with
+/// `MCPR_READ_FAILED`, or fails the body reads it can no longer risk as
+/// `read_failed` items; the private cause says "executor saturated".
 ///
-/// The call holds its own registry reference from entry to return: once it
-/// has begun, other threads (or its own callbacks) may release any
-/// reference, even the last; the `release` callbacks then run no earlier
-/// than the end of this call (on this thread, just before it returns, when
-/// it is the last user), or when an abandoned callback returns.
-///
-/// # Safety
-/// `r` is NULL or a live registry reference when the call is made (a
-/// reference that no other thread may be releasing at that moment: retain
-/// it under the lock that publishes `r`); `uri` follows the `mcpr_str`
-/// rules; `opt` is NULL or points at options whose pointers are NULL or
-/// live; `out` and `err` are NULL or valid for one write.
+/// \param resources A registry reference.
+/// \param uri The raw bytes of the request's `params.uri`.
+/// \param options The read options (deadline, cancellation, request data,
+///   executor, protocol revision), or NULL for all defaults; read during the
+///   call only.
+/// \param out Receives the bundle on success; the caller owns it: free it
+///   with `mcpr_bundle_free`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
+///   a NULL `resources` or `out`, a `(NULL, n > 0)` string or an unknown
+///   protocol revision; otherwise the failure of the read
+///   (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
+///   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
+///   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
+///   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made: one that no other thread may be releasing at that moment (retain
+///   it under the lock that publishes it; docs/C-API.md shows the pattern).
+/// \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
+///   options whose `cancel` and `executor` are NULL or not yet freed and
+///   whose `protocol_revision` follows the `mcpr_str` rules; `out` is NULL or
+///   points at writable storage for one `mcpr_bundle *`; `err` is NULL or
+///   points at writable storage for one `mcpr_error *`.
+/// \post The call holds its own registry reference from entry to return:
+///   once it has begun, other threads (or its own callbacks) may release any
+///   reference, even the last; the `release` callbacks then run no earlier
+///   than the end of this call (on this thread, just before it returns, when
+///   it is the last user), or when an abandoned callback returns.
+/// \note Thread-safe: many threads may read one registry at once.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_read(
     resources: *const mcpr_resources,

@@ -48,45 +48,54 @@ pub struct mcpr_request_options {
     pub executor: *const mcpr_executor,
 }
 
-/// Serves one MCP request: `method` is the JSON-RPC method name and
-/// `params_json` the raw text of its `params` (`{NULL, 0}` when the
-/// request had none). Served methods: `resources/read`, `resources/list`,
-/// `resources/templates/list`, and `completion/complete` for a
-/// `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
+/// Serves one MCP request by method name: `resources/read`,
+/// `resources/list`, `resources/templates/list`, and `completion/complete`
+/// for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
 /// reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
 ///
-/// On `MCPR_OK`, `*out` receives a response to send: its
-/// `mcpr_response_json` goes under `"result"` when
-/// `mcpr_response_is_error` is false and under `"error"` when it is true,
-/// with the request's id. Client mistakes (malformed params: invalid JSON,
-/// a non-object, `uri` or `cursor` of the wrong type, a repeated member,
-/// more than 256 KiB; unknown URIs; bad cursors; an unknown per-request
-/// protocol revision) and failures of the call are error responses, not
-/// statuses.
+/// On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
+/// under `"result"` when `mcpr_response_is_error` is false and under
+/// `"error"` when it is true, with the request's id. Client mistakes
+/// (malformed params: invalid JSON, a non-object, `uri` or `cursor` of the
+/// wrong type, a repeated member, more than 256 KiB; unknown URIs; bad
+/// cursors; an unknown per-request protocol revision) and failures of the
+/// call are error responses, not statuses. Params members other than `uri`,
+/// `cursor` and `_meta` (and `_meta` keys other than the protocol version)
+/// are ignored, as the MCP schemas allow. A request the client cancelled
+/// gets no response at all in MCP: after cancelling through the token, drop
+/// the response instead of sending it.
 ///
-/// Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
-/// method and for `ref/prompt` completions (route it elsewhere, or answer
-/// `-32601`); `MCPR_INVALID_ARGUMENT`
-/// for programming errors (NULL registry or `out`, bad strings, an unknown
-/// `protocol_revision` option, an empty scope key for a list method);
-/// `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`
-/// is not NULL, then receives the error.
-///
-/// Params members other than `uri`, `cursor` and `_meta` (and `_meta` keys
-/// other than the protocol version) are ignored, as the MCP schemas allow.
-/// A request the client cancelled gets no response at all in MCP: after
-/// cancelling through the token, drop the response instead of sending it.
-///
-/// Safe to call from many threads at once on one registry. The call holds
-/// its own registry reference from entry to return, as `mcpr_read` does,
-/// and with `opt->executor` it returns by its deadline whatever a callback
-/// does, as `mcpr_read` and `mcpr_list` do.
-///
-/// # Safety
-/// `r` is NULL or a live registry reference; `method` and `params_json`
-/// follow the `mcpr_str` rules; `opt` is NULL or points at options whose
-/// strings follow the `mcpr_str` rules and whose pointers are NULL or
-/// live; `out` and `err` are NULL or valid for one write.
+/// \param resources A registry reference.
+/// \param method The JSON-RPC method name.
+/// \param params_json The raw text of the request's `params`; `{NULL, 0}`
+///   when the request had none.
+/// \param options The request options (protocol revision, scope key of the
+///   list methods, page size, deadline, cancellation, request data,
+///   executor), or NULL for all defaults (then the list methods, which need a
+///   scope key, are `MCPR_INVALID_ARGUMENT`); read during the call only.
+/// \param out Receives the response on `MCPR_OK`; the caller owns it: free it
+///   with `mcpr_response_free`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK` with a response (result or error) to send;
+///   `MCPR_METHOD_NOT_HANDLED` for any other method and for `ref/prompt`
+///   completions (no response: route the request elsewhere, or answer
+///   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
+///   `resources` or `out`, bad strings, an unknown `protocol_revision`
+///   option, an empty scope key for a list method); `MCPR_INTERNAL` for a
+///   library failure (answer `-32603`).
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made: one that no other thread may be releasing at that moment (retain
+///   it under the lock that publishes it; docs/C-API.md shows the pattern).
+/// \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
+///   NULL or points at options whose strings follow the `mcpr_str` rules and
+///   whose `cancel` and `executor` are NULL or not yet freed; `out` is NULL
+///   or points at writable storage for one `mcpr_response *`; `err` is NULL
+///   or points at writable storage for one `mcpr_error *`.
+/// \note Thread-safe: many threads may serve one registry at once. The call
+///   holds its own registry reference from entry to return, as `mcpr_read`
+///   does, and with `options->executor` it returns by its deadline whatever
+///   a callback does, as `mcpr_read` and `mcpr_list` do.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request(
     resources: *const mcpr_resources,

@@ -53,14 +53,21 @@ impl mcpr_resources {
     }
 }
 
-/// Takes another reference to the registry and returns `r` (NULL for NULL).
-/// Release each reference with `mcpr_resources_free`. Any thread.
+/// Takes another reference to the registry.
 ///
-/// # Safety
-/// `r` is NULL or a live registry reference, not released by another thread
-/// while this runs (retain under the lock that publishes `r`).
+/// \param resources A registry reference, or NULL.
+/// \return `resources` itself, now counting one more reference that the
+///   caller owns (release it with `mcpr_resources_free`); NULL when
+///   `resources` is NULL.
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made: one that no other thread may be releasing at that moment (retain
+///   it under the lock that publishes it; docs/C-API.md shows the pattern).
+/// \note Thread-safe: any thread, also concurrently with calls using the
+///   registry.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_retain(resources: *const mcpr_resources) -> *mut mcpr_resources {
+pub unsafe extern "C" fn mcpr_resources_retain(
+    resources: *const mcpr_resources,
+) -> *mut mcpr_resources {
     guard(|| {
         if resources.is_null() {
             return std::ptr::null_mut();
@@ -72,19 +79,22 @@ pub unsafe extern "C" fn mcpr_resources_retain(resources: *const mcpr_resources)
     })
 }
 
-/// Releases one registry reference. The registry (and every table's
-/// `release`) goes when the last reference is released and every read or
-/// listing using it has returned, including abandoned body reads still
-/// running on executor workers. Releasing while calls run on other threads
-/// (even the last reference, even the one those calls were given) is safe
-/// once those calls have begun: each holds its own reference until it
-/// returns, and the last one to return runs the `release` callbacks. Accepts
-/// NULL. Any thread, including from inside a callback.
+/// Releases one registry reference.
 ///
-/// # Safety
-/// `r` is NULL or a registry reference owned by the caller, released once,
-/// and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
-/// be starting on another thread.
+/// The registry (and every callback table's `release`) goes when the last
+/// reference is released and every call using it has returned, including
+/// abandoned callbacks still running on executor workers. Releasing while
+/// calls run on other threads (even the last reference, even the one those
+/// calls were given) is safe once those calls have begun: each holds its own
+/// reference until it returns, and the last one to return runs the `release`
+/// callbacks.
+///
+/// \param resources The reference to release, or NULL (then nothing
+///   happens).
+/// \pre `resources` is NULL or a registry reference owned by the caller,
+///   released only once, and not passed to a call (`mcpr_read`, `mcpr_list`,
+///   ...) that may still be starting on another thread.
+/// \note Any thread, including from inside a callback.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
     guard(|| {
@@ -96,14 +106,19 @@ pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
     })
 }
 
-/// Writes the registry's 32-byte content revision (SHA-256 of the
-/// canonical registered descriptions; identical registries on several
-/// replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
+/// Writes the registry's 32-byte content revision (SHA-256 of the canonical
+/// registered descriptions: identical registries on several replicas agree).
+/// Prefer `mcpr_resources_revision_into`, which checks the buffer's size.
 ///
-/// # Safety
-/// `r` is NULL or a live registry reference when the call is made (the
-/// call holds its own reference until it returns); `out` is NULL or valid
-/// for 32 bytes of writes.
+/// \param resources A registry reference, or NULL (then nothing is written).
+/// \param out A buffer of at least 32 bytes, or NULL (then nothing is
+///   written).
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made: one that no other thread may be releasing at that moment (retain
+///   it under the lock that publishes it; docs/C-API.md shows the pattern).
+/// \pre `out` is NULL or points at 32 writable bytes.
+/// \note Thread-safe: any thread; the call holds its own registry reference
+///   until it returns.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resources, out: *mut u8) {
     guard(|| {
@@ -122,15 +137,23 @@ pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resource
 }
 
 /// Writes the registry's 32-byte content revision (as
-/// `mcpr_resources_revision`) to `out`, whose size the caller states:
-/// `MCPR_INVALID_ARGUMENT` (nothing written) when `r` or `out` is NULL or
-/// `out_len` is less than 32. Writes exactly 32 bytes; the rest of a larger
-/// buffer is left untouched.
+/// `mcpr_resources_revision`) into a buffer whose size the caller states.
+/// Writes exactly 32 bytes; the rest of a larger buffer is left untouched.
 ///
-/// # Safety
-/// `r` is NULL or a live registry reference when the call is made; `out`
-/// is NULL or valid for `out_len` bytes of writes; `err` is NULL or valid
-/// for one write.
+/// \param resources A registry reference.
+/// \param out The buffer.
+/// \param out_len The buffer's size in bytes (at least 32).
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) when
+///   `resources` or `out` is NULL or `out_len` is less than 32.
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made: one that no other thread may be releasing at that moment (retain
+///   it under the lock that publishes it; docs/C-API.md shows the pattern).
+/// \pre `out` is NULL or points at `out_len` writable bytes; `err` is NULL or
+///   points at writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread; the call holds its own registry reference
+///   until it returns.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_revision_into(
     resources: *const mcpr_resources,
@@ -159,17 +182,22 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
 }
 
 /// Whether some binding of the registry has a `complete` callback: declare
-/// the MCP `completions` capability only then. False for NULL. The call
-/// holds its own registry reference from entry to return, as `mcpr_read`
-/// does.
+/// the MCP `completions` capability only then.
 ///
-/// # Safety
-/// `r` is NULL or a live registry reference when the call is made.
+/// \param resources A registry reference, or NULL.
+/// \return True when some binding completes; false otherwise and when
+///   `resources` is NULL.
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made: one that no other thread may be releasing at that moment (retain
+///   it under the lock that publishes it; docs/C-API.md shows the pattern).
+/// \note Thread-safe: any thread; the call holds its own registry reference
+///   until it returns.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resources) -> bool {
     guard(|| {
         // SAFETY: `resources` is NULL or live (caller's guarantee).
-        unsafe { mcpr_resources::hold(resources) }.is_some_and(|resources| resources.inner.completes())
+        unsafe { mcpr_resources::hold(resources) }
+            .is_some_and(|resources| resources.inner.completes())
     })
 }
 

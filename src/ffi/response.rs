@@ -14,33 +14,43 @@ pub struct mcpr_response {
 }
 
 /// The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
-/// `error` object (when true), compact JSON. Owned by `p`, valid until
-/// `mcpr_response_free(p)`. Empty for NULL.
+/// `error` object (when true), as compact JSON.
 ///
-/// # Safety
-/// `p` is NULL or a live response.
+/// \param response The response, or NULL.
+/// \return The JSON, borrowed from `response` (valid until
+///   `mcpr_response_free(response)`); empty when `response` is NULL.
+/// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+/// \note Thread-safe: a response is immutable; any thread may read it, also
+///   concurrently.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_json(response: *const mcpr_response) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(response) }.map_or(mcpr_str::empty(), |response| mcpr_str::from_str(response.inner.json()))
+        unsafe { handle_ref(response) }.map_or(mcpr_str::empty(), |response| {
+            mcpr_str::from_str(response.inner.json())
+        })
     })
 }
 
-/// Whether the response is a JSON-RPC `error` object. False for NULL.
+/// Whether the response is a JSON-RPC `error` object.
 ///
-/// # Safety
-/// `p` is NULL or a live response.
+/// \param response The response, or NULL.
+/// \return True for an error object; false for a result and when `response`
+///   is NULL.
+/// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+/// \note Thread-safe (see `mcpr_response_json`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_is_error(response: *const mcpr_response) -> bool {
     guard(|| unsafe { handle_ref(response) }.is_some_and(|response| response.inner.is_error()))
 }
 
-/// The status behind an error response (`MCPR_INVALID_REQUEST` for
-/// malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
-/// ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
+/// The status behind an error response.
 ///
-/// # Safety
-/// `p` is NULL or a live response.
+/// \param response The response, or NULL.
+/// \return `MCPR_INVALID_REQUEST` for malformed params and bad cursors,
+///   `MCPR_UNAVAILABLE` for not found, and so on; `MCPR_OK` for a result;
+///   `MCPR_INVALID_ARGUMENT` when `response` is NULL.
+/// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+/// \note Thread-safe (see `mcpr_response_json`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_status(response: *const mcpr_response) -> mcpr_status {
     guard(|| match unsafe { handle_ref(response) } {
@@ -52,32 +62,43 @@ pub unsafe extern "C" fn mcpr_response_status(response: *const mcpr_response) ->
     })
 }
 
-/// The private cause behind an error response (for the host's logs only;
-/// never send it). Empty for results, for NULL and when there is none.
-/// Owned by `p`.
+/// The private cause behind an error response, for the host's logs only:
+/// never send it.
 ///
-/// # Safety
-/// `p` is NULL or a live response.
+/// \param response The response, or NULL.
+/// \return The cause, borrowed from `response` (valid until
+///   `mcpr_response_free(response)`); empty for results, when there is none
+///   and when `response` is NULL.
+/// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+/// \note Thread-safe (see `mcpr_response_json`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_cause(response: *const mcpr_response) -> mcpr_str {
-    guard(|| unsafe { handle_ref(response) }.map_or(mcpr_str::empty(), |response| mcpr_str::from_str(&response.cause)))
+    guard(|| {
+        unsafe { handle_ref(response) }.map_or(mcpr_str::empty(), |response| {
+            mcpr_str::from_str(&response.cause)
+        })
+    })
 }
 
-/// Whether the response is a partial `resources/read` bundle (a result
-/// whose first item is the diagnostic warning). False otherwise and for
-/// NULL.
+/// Whether the response is a partial `resources/read` bundle (a result whose
+/// first item is the diagnostic warning).
 ///
-/// # Safety
-/// `p` is NULL or a live response.
+/// \param response The response, or NULL.
+/// \return True for a partial bundle; false otherwise and when `response` is
+///   NULL.
+/// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+/// \note Thread-safe (see `mcpr_response_json`).
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_is_partial(response: *const mcpr_response) -> bool {
     guard(|| unsafe { handle_ref(response) }.is_some_and(|response| response.inner.is_partial()))
 }
 
-/// Frees a response. Accepts NULL.
+/// Frees a response.
 ///
-/// # Safety
-/// `p` is NULL or a response from `mcpr_request`, freed once.
+/// \param response The response to free, or NULL (then nothing happens).
+/// \pre `response` is NULL or a response from `mcpr_request`, freed only
+///   once; no thread uses it (or a string borrowed from it) afterwards.
+/// \note Any thread may free it, once no other thread uses it.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_free(response: *mut mcpr_response) {
     guard(|| unsafe { free_handle(response) })

@@ -17,8 +17,17 @@ mod tests {
 
     #[test]
     fn version_macros_match_the_crate_version() {
-        assert_eq!(MCPR_VERSION_MAJOR.to_string(), env!("CARGO_PKG_VERSION_MAJOR"));
-        assert_eq!(MCPR_VERSION_MINOR.to_string(), env!("CARGO_PKG_VERSION_MINOR"));
-        assert_eq!(MCPR_VERSION_PATCH.to_string(), env!("CARGO_PKG_VERSION_PATCH"));
+        assert_eq!(
+            MCPR_VERSION_MAJOR.to_string(),
+            env!("CARGO_PKG_VERSION_MAJOR")
+        );
+        assert_eq!(
+            MCPR_VERSION_MINOR.to_string(),
+            env!("CARGO_PKG_VERSION_MINOR")
+        );
+        assert_eq!(
+            MCPR_VERSION_PATCH.to_string(),
+            env!("CARGO_PKG_VERSION_PATCH")
+        );
     }
 }

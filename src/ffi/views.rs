@@ -58,23 +58,35 @@ unsafe fn target_ref<'a>(t: *const mcpr_target) -> Option<&'a ResourceTarget> {
     unsafe { t.cast::<ResourceTarget>().as_ref() }
 }
 
-/// The definition's description object as compact JSON (the MCP
-/// `Resource` or `ResourceTemplate`). Borrowed from `d`. Empty for NULL.
+/// The definition's description object as compact JSON (the MCP `Resource`
+/// or `ResourceTemplate`).
 ///
-/// # Safety
-/// `d` is NULL or a definition view whose callback has not returned.
+/// \param definition The definition view, or NULL.
+/// \return The JSON, borrowed from `definition` (valid until the callback
+///   returns); empty when `definition` is NULL.
+/// \pre `definition` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_json(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| mcpr_str::from_str(definition.json()))
+        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| {
+            mcpr_str::from_str(definition.json())
+        })
     })
 }
 
-/// The `uri` or the `uriTemplate`, exactly as registered. Borrowed from `d`.
+/// The definition's `uri` or `uriTemplate`, exactly as registered.
 ///
-/// # Safety
-/// `d` is NULL or a definition view whose callback has not returned.
+/// \param definition The definition view, or NULL.
+/// \return The URI or template, borrowed from `definition` (valid until the
+///   callback returns); empty when `definition` is NULL.
+/// \pre `definition` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_uri(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
@@ -85,22 +97,35 @@ pub unsafe extern "C" fn mcpr_definition_uri(definition: *const mcpr_definition)
     })
 }
 
-/// The definition's `name`. Borrowed from `d`.
+/// The definition's `name`.
 ///
-/// # Safety
-/// `d` is NULL or a definition view whose callback has not returned.
+/// \param definition The definition view, or NULL.
+/// \return The name, borrowed from `definition` (valid until the callback
+///   returns); empty when `definition` is NULL.
+/// \pre `definition` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_name(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| mcpr_str::from_str(definition.name()))
+        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| {
+            mcpr_str::from_str(definition.name())
+        })
     })
 }
 
-/// Whether the definition is a template (false for NULL).
+/// Whether the definition is a template (`uriTemplate`) rather than an exact
+/// URI.
 ///
-/// # Safety
-/// `d` is NULL or a definition view whose callback has not returned.
+/// \param definition The definition view, or NULL.
+/// \return True for a template; false for an exact URI and when `definition`
+///   is NULL.
+/// \pre `definition` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_is_template(definition: *const mcpr_definition) -> bool {
     guard(|| {
@@ -109,90 +134,136 @@ pub unsafe extern "C" fn mcpr_definition_is_template(definition: *const mcpr_def
     })
 }
 
-/// The matched definition (borrowed from `m`; NULL for NULL).
+/// The definition the requested URI matched.
 ///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
+/// \param match The match view, or NULL.
+/// \return The definition view, borrowed from `match` (valid until the
+///   callback returns); NULL when `match` is NULL.
+/// \pre `match` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_match_definition(r#match: *const mcpr_match) -> *const mcpr_definition {
+pub unsafe extern "C" fn mcpr_match_definition(
+    r#match: *const mcpr_match,
+) -> *const mcpr_definition {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(r#match) }.map_or(std::ptr::null(), |r#match| definition_ptr(r#match.definition()))
+        unsafe { match_ref(r#match) }.map_or(std::ptr::null(), |m| definition_ptr(m.definition()))
     })
 }
 
-/// The requested URI, exactly as received. Borrowed from `m`.
+/// The requested URI, exactly as received.
 ///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
+/// \param match The match view, or NULL.
+/// \return The URI, borrowed from `match` (valid until the callback returns);
+///   empty when `match` is NULL.
+/// \pre `match` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_uri(r#match: *const mcpr_match) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(r#match) }.map_or(mcpr_str::empty(), |r#match| mcpr_str::from_str(r#match.uri()))
+        unsafe { match_ref(r#match) }.map_or(mcpr_str::empty(), |m| mcpr_str::from_str(m.uri()))
     })
 }
 
-/// The number of template captures (0 for exact matches and NULL).
+/// The number of template captures.
 ///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
+/// \param match The match view, or NULL.
+/// \return The count; 0 for an exact-URI match and when `match` is NULL.
+/// \pre `match` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_capture_count(r#match: *const mcpr_match) -> usize {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(r#match) }.map_or(0, |r#match| r#match.captures().len())
+        unsafe { match_ref(r#match) }.map_or(0, |m| m.captures().len())
     })
 }
 
-/// The name of capture `i`, in template order (empty when out of range).
-/// Borrowed from `m`.
+/// The name of a template capture, in template order.
 ///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
+/// \param match The match view, or NULL.
+/// \param index The capture's position, from 0 to
+///   `mcpr_match_capture_count(match) - 1`.
+/// \return The variable name, borrowed from `match` (valid until the callback
+///   returns); empty when `index` is out of range or `match` is NULL.
+/// \pre `match` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_match_capture_name(r#match: *const mcpr_match, index: usize) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_match_capture_name(
+    r#match: *const mcpr_match,
+    index: usize,
+) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
         unsafe { match_ref(r#match) }
-            .and_then(|r#match| r#match.captures().get(index))
+            .and_then(|m| m.captures().get(index))
             .map_or(mcpr_str::empty(), |(n, _)| mcpr_str::from_str(n))
     })
 }
 
-/// The decoded value of capture `i` (decoded exactly once; valid UTF-8;
-/// never contains `/`, `\`, NUL, nor equals `.` or `..`). Empty when out of
-/// range. Borrowed from `m`. Not a filesystem path.
+/// The decoded value of a template capture: percent-decoded exactly once,
+/// valid UTF-8, never containing `/`, `\` or NUL, never `.` or `..`. Not a
+/// filesystem path.
 ///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
+/// \param match The match view, or NULL.
+/// \param index The capture's position, from 0 to
+///   `mcpr_match_capture_count(match) - 1`.
+/// \return The value, borrowed from `match` (valid until the callback
+///   returns); empty when `index` is out of range or `match` is NULL.
+/// \pre `match` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_match_capture_value(r#match: *const mcpr_match, index: usize) -> mcpr_str {
+pub unsafe extern "C" fn mcpr_match_capture_value(
+    r#match: *const mcpr_match,
+    index: usize,
+) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
         unsafe { match_ref(r#match) }
-            .and_then(|r#match| r#match.captures().get(index))
+            .and_then(|m| m.captures().get(index))
             .map_or(mcpr_str::empty(), |(_, v)| mcpr_str::from_str(v))
     })
 }
 
-/// The target URI. Borrowed from `t`.
+/// The target's URI.
 ///
-/// # Safety
-/// `t` is NULL or a target view whose callback has not returned.
+/// \param target The target view, or NULL.
+/// \return The URI, borrowed from `target` (valid until the callback
+///   returns); empty when `target` is NULL.
+/// \pre `target` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_uri(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(target) }.map_or(mcpr_str::empty(), |target| mcpr_str::from_str(target.uri()))
+        unsafe { target_ref(target) }
+            .map_or(mcpr_str::empty(), |target| mcpr_str::from_str(target.uri()))
     })
 }
 
-/// The representation label (never empty: `"default"` when none was given).
-/// Borrowed from `t`.
+/// The target's representation label: never empty (`"default"` when the plan
+/// gave none).
 ///
-/// # Safety
-/// `t` is NULL or a target view whose callback has not returned.
+/// \param target The target view, or NULL.
+/// \return The label, borrowed from `target` (valid until the callback
+///   returns); empty only when `target` is NULL.
+/// \pre `target` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_representation(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
@@ -203,11 +274,16 @@ pub unsafe extern "C" fn mcpr_target_representation(target: *const mcpr_target) 
     })
 }
 
-/// The private authorization JSON, exactly as given (length 0 when none).
-/// Borrowed from `t`. Never appears in any result.
+/// The target's private authorization JSON, exactly as the plan gave it.
+/// Never appears in any result.
 ///
-/// # Safety
-/// `t` is NULL or a target view whose callback has not returned.
+/// \param target The target view, or NULL.
+/// \return The JSON, borrowed from `target` (valid until the callback
+///   returns); length 0 when there is none and when `target` is NULL.
+/// \pre `target` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_authorization(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
@@ -233,58 +309,82 @@ unsafe fn request_ref<'a>(q: *const mcpr_completion_request) -> Option<&'a Compl
     unsafe { q.cast::<CompletionRequest>().as_ref() }
 }
 
-/// The template's definition (borrowed from `q`; NULL for NULL).
+/// The template's definition.
 ///
-/// # Safety
-/// `q` is NULL or the request view of a `complete` callback that has not
-/// returned.
+/// \param request The request view of a `complete` callback, or NULL.
+/// \return The definition view, borrowed from `request` (valid until the
+///   callback returns); NULL when `request` is NULL.
+/// \pre `request` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_definition(
     request: *const mcpr_completion_request,
 ) -> *const mcpr_definition {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(request) }.map_or(std::ptr::null(), |request| definition_ptr(request.definition()))
+        unsafe { request_ref(request) }.map_or(std::ptr::null(), |request| {
+            definition_ptr(request.definition())
+        })
     })
 }
 
-/// The variable being completed (always one of the template's variables).
-/// Borrowed from `q`; empty for NULL.
+/// The name of the variable being completed (always one of the template's
+/// variables).
 ///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
+/// \param request The request view of a `complete` callback, or NULL.
+/// \return The name, borrowed from `request` (valid until the callback
+///   returns); empty when `request` is NULL.
+/// \pre `request` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_argument(
     request: *const mcpr_completion_request,
 ) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(request) }.map_or(mcpr_str::empty(), |request| mcpr_str::from_str(request.argument()))
+        unsafe { request_ref(request) }.map_or(mcpr_str::empty(), |request| {
+            mcpr_str::from_str(request.argument())
+        })
     })
 }
 
 /// The partial value typed so far: client text (UTF-8, at most
-/// `max_uri_bytes`, possibly empty), to match candidates against, never a
-/// path. Borrowed from `q`; empty for NULL.
+/// `max_uri_bytes`, possibly empty) to match candidates against, never a
+/// path.
 ///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
+/// \param request The request view of a `complete` callback, or NULL.
+/// \return The value, borrowed from `request` (valid until the callback
+///   returns); empty when `request` is NULL.
+/// \pre `request` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_value(
     request: *const mcpr_completion_request,
 ) -> mcpr_str {
     guard(|| {
         // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(request) }.map_or(mcpr_str::empty(), |request| mcpr_str::from_str(request.value()))
+        unsafe { request_ref(request) }.map_or(mcpr_str::empty(), |request| {
+            mcpr_str::from_str(request.value())
+        })
     })
 }
 
-/// The number of other variables already chosen (0 for NULL): only
-/// variables of this template other than the argument, with non-empty
-/// values that are valid captures, in template order.
+/// The number of other variables already chosen: only variables of this
+/// template other than the argument, with non-empty values that are valid
+/// captures, in template order.
 ///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
+/// \param request The request view of a `complete` callback, or NULL.
+/// \return The count; 0 when `request` is NULL.
+/// \pre `request` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_context_count(
     request: *const mcpr_completion_request,
@@ -295,11 +395,17 @@ pub unsafe extern "C" fn mcpr_completion_request_context_count(
     })
 }
 
-/// The name of chosen variable `i` (empty when out of range). Borrowed
-/// from `q`.
+/// The name of a chosen variable.
 ///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
+/// \param request The request view of a `complete` callback, or NULL.
+/// \param index The entry's position, from 0 to
+///   `mcpr_completion_request_context_count(request) - 1`.
+/// \return The name, borrowed from `request` (valid until the callback
+///   returns); empty when `index` is out of range or `request` is NULL.
+/// \pre `request` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_context_name(
     request: *const mcpr_completion_request,
@@ -313,12 +419,19 @@ pub unsafe extern "C" fn mcpr_completion_request_context_name(
     })
 }
 
-/// The value of chosen variable `i`, exactly as the client sent it (valid
-/// UTF-8; it and its percent-decoding never contain `/`, `\` or NUL, nor
-/// equal `.` or `..`). Empty when out of range. Borrowed from `q`.
+/// The value of a chosen variable, exactly as the client sent it (valid
+/// UTF-8; neither it nor its percent-decoding contains `/`, `\` or NUL or
+/// equals `.` or `..`).
 ///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
+/// \param request The request view of a `complete` callback, or NULL.
+/// \param index The entry's position, from 0 to
+///   `mcpr_completion_request_context_count(request) - 1`.
+/// \return The value, borrowed from `request` (valid until the callback
+///   returns); empty when `index` is out of range or `request` is NULL.
+/// \pre `request` is NULL or a view the library passed to a callback (or got
+///   from it) that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_context_value(
     request: *const mcpr_completion_request,
