@@ -1,34 +1,58 @@
 /*
  * mcp_resources.h - the C ABI of mcp-resources (C99, usable from C++).
  *
- * Overview: build a registry (mcpr_builder_*), then answer
- * resources/read with mcpr_read and resources/list /
+ * Overview: build a registry (mcpr_builder_new, mcpr_builder_add,
+ * mcpr_builder_set_policy, mcpr_builder_build), then answer
+ * resources/read with mcpr_read, resources/list and
  * resources/templates/list with mcpr_list / mcpr_list_templates, and
- * completion/complete for resource templates with mcpr_complete.
- * See docs/C-API.md for a walkthrough.
+ * completion/complete for resource templates with mcpr_complete; or hand
+ * any of these requests to mcpr_request. The host supplies callbacks
+ * (mcpr_binding_callbacks, mcpr_policy_callbacks; their function types are
+ * the mcpr_*_fn typedefs). See docs/C-API.md for a walkthrough.
+ *
+ * Documentation: every function documents each parameter (\param), what
+ * it returns (\return), its preconditions (\pre: a call that breaks one
+ * is undefined behaviour) and whether it may be called from several
+ * threads (\note).
  *
  * Ownership: every object a function returns through an out-parameter or
  * as a pointer is owned by the caller and has exactly one free function,
- * named in its documentation; every free accepts NULL. mcpr_str values
- * returned by accessors are borrowed from the object they were read from.
- * Arguments are copied: the library never keeps a caller's pointer after
- * a call returns, except user_data / request_data handed back to callbacks.
+ * named in its documentation; every free function accepts NULL. mcpr_str
+ * values returned by accessors are borrowed from the object they were read
+ * from and valid until it is freed (for callback views: until the callback
+ * returns). Arguments are copied: the library never keeps a caller's
+ * pointer after a call returns, except user_data / request_data, which it
+ * hands back to callbacks without dereferencing them.
  *
- * Strings: mcpr_str is (pointer, length), not NUL-terminated. (NULL, 0)
- * is the empty string; (NULL, n > 0) is MCPR_INVALID_ARGUMENT.
+ * Strings: mcpr_str is (pointer, length), not NUL-terminated, UTF-8 where
+ * text is expected. (NULL, 0) is the empty string; (NULL, n > 0) is
+ * MCPR_INVALID_ARGUMENT. A string argument "follows the mcpr_str rules"
+ * when its pointer is NULL with length 0, or points at length readable
+ * bytes.
  *
- * Errors: fallible calls return mcpr_status. Out-parameters are written
- * only on success. The mcpr_error **err out-parameter is written only on
- * failure and may be NULL (no error object is made then).
+ * Errors: fallible calls return mcpr_status (MCPR_OK on success).
+ * Out-parameters are written only on success. The mcpr_error **err
+ * out-parameter is written only on failure, and may be NULL (then no error
+ * object is made); the caller frees the error object with mcpr_error_free.
+ * A NULL handle or out-parameter makes a fallible call return
+ * MCPR_INVALID_ARGUMENT, and an accessor return an empty value (empty
+ * string, NULL, false or 0).
  *
- * Threads: registries, executors, cancellation tokens, bundles, pages and
- * error objects are safe to use from any thread concurrently. Host
- * callbacks may be called concurrently from many threads with the same
- * user_data: making them (and user_data / request_data) safe for that is
- * the host's responsibility. Callbacks should not throw: a C++ exception
- * escaping a callback is stopped inside the library (current Rust aborts
- * the process; it never reaches the caller). longjmp out of a callback is
- * undefined behaviour. No panic ever unwinds out of this library.
+ * Threads: registries, executors, cancellation tokens, bundles, pages,
+ * completions, responses and error objects may be used from any thread,
+ * also concurrently. Host callbacks may be called concurrently from many
+ * threads with the same user_data: making them (and user_data /
+ * request_data) safe for that is the host's responsibility. Callbacks
+ * should not throw: a C++ exception escaping a callback is stopped inside
+ * the library (the process aborts; it never reaches the caller). longjmp
+ * out of a callback is undefined behaviour. No library failure unwinds
+ * into the caller: it is reported as MCPR_INTERNAL (or NULL, false, 0).
+ *
+ * Versions: MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR and MCPR_VERSION_PATCH
+ * give the version of this header, mcpr_version() that of the library
+ * linked at run time. Before 1.0 a change of the minor version may change
+ * the ABI: a program loading the library dynamically should check that
+ * the major and minor numbers of mcpr_version() equal the header's.
  */
 
 #ifndef MCP_RESOURCES_H
@@ -420,17 +444,17 @@ typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *cal
  * callback still running at its deadline (the item deadline for `read`,
  * the read deadline for `resolve`) or on cancellation is abandoned: it
  * keeps running on its worker, its result is discarded, and its views
- * stay valid until it returns. Callbacks should not throw: a C++ exception escaping one is
- * stopped inside the library (current Rust aborts the process), never
- * reaching the caller; `longjmp` out of a callback is undefined behaviour.
+ * stay valid until it returns. Callbacks should not throw: a C++
+ * exception escaping one is stopped inside the library (the process
+ * aborts), never reaching the caller; `longjmp` out of a callback is
+ * undefined behaviour.
  *
  * `release(user_data)` runs exactly once, on any thread, if and only if
  * `mcpr_builder_add` succeeded, after the last call into this table has
  * returned, and after any abandoned callback of a read or listing on an
  * executor that involves this binding (a reader, or a policy callback)
- * has returned: when the
- * builder is freed without building, when a build fails, or when the last
- * reference to the registry goes away.
+ * has returned: when the builder is freed without building, when a build
+ * fails, or when the last reference to the registry goes away.
  */
 typedef struct {
     /**
@@ -438,46 +462,27 @@ typedef struct {
      */
     void *user_data;
     /**
-     * Turns a match into a read plan by calling `mcpr_plan_set_requested`
-     * and `mcpr_plan_add_item` on `plan` (or use `mcpr_resolve_single`).
-     * Must not read bodies or perform application effects.
-     * `MCPR_CB_UNAVAILABLE` is a root denial; `MCPR_CB_FAILED`, any other
-     * value, a refused plan setter or no requested target make the read fail
-     * with `MCPR_INVALID_PLAN`.
+     * Required: turns a match into a read plan (see `mcpr_resolve_fn`), or
+     * `mcpr_resolve_single` for the matched URI alone.
      */
     mcpr_resolve_fn resolve;
     /**
-     * Reads one item's body into `out` (`mcpr_payload_set_text` or
-     * `mcpr_payload_set_blob`, optionally `mcpr_payload_set_meta`).
-     * `MCPR_CB_UNAVAILABLE` makes an `unavailable` issue, `MCPR_CB_FAILED`
-     * (or any other value) a `read_failed` issue (`timeout` when its
-     * deadline passed); `MCPR_CB_OK` with no body set, or after a refused
-     * setter, an `invalid_content` issue. Should poll
-     * `mcpr_call_is_canceled` and respect `mcpr_call_max_bytes`.
+     * Required: reads one item's body (see `mcpr_body_read_fn`).
      */
     mcpr_body_read_fn read;
     /**
-     * Optional finalizer of `user_data` (see above).
+     * Optional (NULL = none): the finalizer of `user_data` (see above).
      */
     mcpr_release_fn release;
     /**
-     * Optional completion callback of a template binding
-     * (`completion/complete` with `ref/resource`; a non-NULL one on an
-     * exact-URI definition is `MCPR_INVALID_CONFIGURATION`). NULL (the
-     * default of a positional initialiser that stops before it): the
-     * template answers an empty completion. Proposes values for
-     * `mcpr_completion_request_argument(req)` starting from
-     * `mcpr_completion_request_value(req)`, most relevant first, with
-     * `mcpr_completion_add_value` (and optionally
-     * `mcpr_completion_set_total` / `mcpr_completion_set_has_more`).
-     * Metadata only, like `resolve`: must not read bodies or perform
-     * application effects. Runs after the policy's `discover` allowed the
-     * template, on the thread calling `mcpr_complete` (or on an executor
+     * Optional completion callback of a template binding (see
+     * `mcpr_complete_fn`; a non-NULL one on an exact-URI definition is
+     * `MCPR_INVALID_CONFIGURATION`). NULL (the default of a positional
+     * initialiser that stops before it): the template answers an empty
+     * completion. Runs after the policy's `discover` allowed the template, on
+     * the thread calling `mcpr_complete` or `mcpr_request` (or on an executor
      * worker when its options give one), under the call's deadline and
-     * cancellation (poll `mcpr_call_is_canceled`).
-     * `MCPR_CB_UNAVAILABLE` answers like not found (`MCPR_UNAVAILABLE`);
-     * `MCPR_CB_FAILED` or any other value fails the call with
-     * `MCPR_READ_FAILED`.
+     * cancellation.
      */
     mcpr_complete_fn complete;
 } mcpr_binding_callbacks;
@@ -566,9 +571,10 @@ typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *user_data, const mcpr_call *
  * deadline or on cancellation is abandoned: it keeps running, its result
  * is discarded, its views stay valid until it returns, and `release` runs
  * after it returns. Callbacks should not throw (see
- * `mcpr_binding_callbacks`); `longjmp` out of one is undefined behaviour. `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial;
- * any other failure (and any failure of `visibility`) fails the whole call
- * with `MCPR_POLICY`.
+ * `mcpr_binding_callbacks`); `longjmp` out of one is undefined behaviour.
+ * `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial; any other
+ * failure (and any failure of `visibility`) fails the whole call with
+ * `MCPR_POLICY`.
  *
  * `release(user_data)` runs exactly once, on any thread, if and only if
  * `mcpr_builder_set_policy` succeeded, after the last call into this
@@ -582,18 +588,18 @@ typedef struct {
      */
     void *user_data;
     /**
-     * May the caller discover this definition (reads and listings)?
+     * Required: may the caller discover this definition (see
+     * `mcpr_discover_fn`)?
      */
     mcpr_discover_fn discover;
     /**
-     * Is this target visible, and may issues name its URI? Write the
-     * decision to `out`: `visible` must be written (true or false) before
-     * returning `MCPR_CB_OK`, otherwise the call fails with `MCPR_POLICY`
-     * (see `mcpr_visibility`); `disclose_issue_uri` is pre-filled false.
+     * Required: is this target visible, and may issues name its URI (see
+     * `mcpr_visibility_fn`)?
      */
     mcpr_visibility_fn visibility;
     /**
-     * May the caller read this visible target?
+     * Required: may the caller read this visible target (see
+     * `mcpr_policy_read_fn`)?
      */
     mcpr_policy_read_fn read;
     /**

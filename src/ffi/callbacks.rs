@@ -218,56 +218,37 @@ pub type mcpr_policy_read_fn = Option<
 /// callback still running at its deadline (the item deadline for `read`,
 /// the read deadline for `resolve`) or on cancellation is abandoned: it
 /// keeps running on its worker, its result is discarded, and its views
-/// stay valid until it returns. Callbacks should not throw: a C++ exception escaping one is
-/// stopped inside the library (current Rust aborts the process), never
-/// reaching the caller; `longjmp` out of a callback is undefined behaviour.
+/// stay valid until it returns. Callbacks should not throw: a C++
+/// exception escaping one is stopped inside the library (the process
+/// aborts), never reaching the caller; `longjmp` out of a callback is
+/// undefined behaviour.
 ///
 /// `release(user_data)` runs exactly once, on any thread, if and only if
 /// `mcpr_builder_add` succeeded, after the last call into this table has
 /// returned, and after any abandoned callback of a read or listing on an
 /// executor that involves this binding (a reader, or a policy callback)
-/// has returned: when the
-/// builder is freed without building, when a build fails, or when the last
-/// reference to the registry goes away.
+/// has returned: when the builder is freed without building, when a build
+/// fails, or when the last reference to the registry goes away.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_binding_callbacks {
     /// Passed as the first argument of every callback.
     pub user_data: *mut c_void,
-    /// Turns a match into a read plan by calling `mcpr_plan_set_requested`
-    /// and `mcpr_plan_add_item` on `plan` (or use `mcpr_resolve_single`).
-    /// Must not read bodies or perform application effects.
-    /// `MCPR_CB_UNAVAILABLE` is a root denial; `MCPR_CB_FAILED`, any other
-    /// value, a refused plan setter or no requested target make the read fail
-    /// with `MCPR_INVALID_PLAN`.
+    /// Required: turns a match into a read plan (see `mcpr_resolve_fn`), or
+    /// `mcpr_resolve_single` for the matched URI alone.
     pub resolve: mcpr_resolve_fn,
-    /// Reads one item's body into `out` (`mcpr_payload_set_text` or
-    /// `mcpr_payload_set_blob`, optionally `mcpr_payload_set_meta`).
-    /// `MCPR_CB_UNAVAILABLE` makes an `unavailable` issue, `MCPR_CB_FAILED`
-    /// (or any other value) a `read_failed` issue (`timeout` when its
-    /// deadline passed); `MCPR_CB_OK` with no body set, or after a refused
-    /// setter, an `invalid_content` issue. Should poll
-    /// `mcpr_call_is_canceled` and respect `mcpr_call_max_bytes`.
+    /// Required: reads one item's body (see `mcpr_body_read_fn`).
     pub read: mcpr_body_read_fn,
-    /// Optional finalizer of `user_data` (see above).
+    /// Optional (NULL = none): the finalizer of `user_data` (see above).
     pub release: mcpr_release_fn,
-    /// Optional completion callback of a template binding
-    /// (`completion/complete` with `ref/resource`; a non-NULL one on an
-    /// exact-URI definition is `MCPR_INVALID_CONFIGURATION`). NULL (the
-    /// default of a positional initialiser that stops before it): the
-    /// template answers an empty completion. Proposes values for
-    /// `mcpr_completion_request_argument(req)` starting from
-    /// `mcpr_completion_request_value(req)`, most relevant first, with
-    /// `mcpr_completion_add_value` (and optionally
-    /// `mcpr_completion_set_total` / `mcpr_completion_set_has_more`).
-    /// Metadata only, like `resolve`: must not read bodies or perform
-    /// application effects. Runs after the policy's `discover` allowed the
-    /// template, on the thread calling `mcpr_complete` (or on an executor
+    /// Optional completion callback of a template binding (see
+    /// `mcpr_complete_fn`; a non-NULL one on an exact-URI definition is
+    /// `MCPR_INVALID_CONFIGURATION`). NULL (the default of a positional
+    /// initialiser that stops before it): the template answers an empty
+    /// completion. Runs after the policy's `discover` allowed the template, on
+    /// the thread calling `mcpr_complete` or `mcpr_request` (or on an executor
     /// worker when its options give one), under the call's deadline and
-    /// cancellation (poll `mcpr_call_is_canceled`).
-    /// `MCPR_CB_UNAVAILABLE` answers like not found (`MCPR_UNAVAILABLE`);
-    /// `MCPR_CB_FAILED` or any other value fails the call with
-    /// `MCPR_READ_FAILED`.
+    /// cancellation.
     pub complete: mcpr_complete_fn,
 }
 
@@ -282,9 +263,10 @@ pub struct mcpr_binding_callbacks {
 /// deadline or on cancellation is abandoned: it keeps running, its result
 /// is discarded, its views stay valid until it returns, and `release` runs
 /// after it returns. Callbacks should not throw (see
-/// `mcpr_binding_callbacks`); `longjmp` out of one is undefined behaviour. `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial;
-/// any other failure (and any failure of `visibility`) fails the whole call
-/// with `MCPR_POLICY`.
+/// `mcpr_binding_callbacks`); `longjmp` out of one is undefined behaviour.
+/// `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial; any other
+/// failure (and any failure of `visibility`) fails the whole call with
+/// `MCPR_POLICY`.
 ///
 /// `release(user_data)` runs exactly once, on any thread, if and only if
 /// `mcpr_builder_set_policy` succeeded, after the last call into this
@@ -296,14 +278,14 @@ pub struct mcpr_binding_callbacks {
 pub struct mcpr_policy_callbacks {
     /// Passed as the first argument of every callback.
     pub user_data: *mut c_void,
-    /// May the caller discover this definition (reads and listings)?
+    /// Required: may the caller discover this definition (see
+    /// `mcpr_discover_fn`)?
     pub discover: mcpr_discover_fn,
-    /// Is this target visible, and may issues name its URI? Write the
-    /// decision to `out`: `visible` must be written (true or false) before
-    /// returning `MCPR_CB_OK`, otherwise the call fails with `MCPR_POLICY`
-    /// (see `mcpr_visibility`); `disclose_issue_uri` is pre-filled false.
+    /// Required: is this target visible, and may issues name its URI (see
+    /// `mcpr_visibility_fn`)?
     pub visibility: mcpr_visibility_fn,
-    /// May the caller read this visible target?
+    /// Required: may the caller read this visible target (see
+    /// `mcpr_policy_read_fn`)?
     pub read: mcpr_policy_read_fn,
     /// Optional finalizer of `user_data` (see above).
     pub release: mcpr_release_fn,
