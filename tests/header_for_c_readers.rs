@@ -74,12 +74,7 @@ fn parameters(text: &str) -> Vec<String> {
 fn parameter_names(text: &str) -> Vec<String> {
     parameters(text)
         .iter()
-        .map(|p| {
-            p.rsplit(|c: char| c == ' ' || c == '*')
-                .next()
-                .unwrap_or("")
-                .to_string()
-        })
+        .map(|p| p.rsplit([' ', '*']).next().unwrap_or("").to_string())
         .collect()
 }
 
