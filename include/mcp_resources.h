@@ -105,7 +105,7 @@
 
 /**
  * Status of every fallible call. The values are explicit and never reused;
- * `1` to `12` equal the failure kinds of the Rust API.
+ * `1` to `12` are also the failure kinds of the library's Rust interface.
  */
 typedef enum {
     /**
@@ -170,7 +170,7 @@ typedef enum {
      */
     MCPR_INVALID_ARGUMENT = 13,
     /**
-     * A bug in the library: a panic was caught at the boundary.
+     * A bug in the library, stopped before it reached the caller.
      */
     MCPR_INTERNAL = 14,
     /**
@@ -1128,7 +1128,7 @@ const char *mcpr_version(void);
  *
  * \return The builder, owned by the caller: free it with `mcpr_builder_free`
  *   (always, even after `mcpr_builder_build`). NULL only if the library
- *   failed internally (a caught panic).
+ *   failed internally.
  * \note Thread-safe: any thread may create builders.
  */
 mcpr_builder *mcpr_builder_new(void);
@@ -1490,7 +1490,7 @@ void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
  * A new, uncancelled cancellation token.
  *
  * \return The token, owned by the caller: free it with `mcpr_cancel_free`.
- *   NULL only if the library failed internally (a caught panic).
+ *   NULL only if the library failed internally.
  * \note Thread-safe: any thread may create tokens.
  */
 mcpr_cancel *mcpr_cancel_new(void);

@@ -100,7 +100,7 @@ fn all_ascii(b: &[u8]) -> bool {
 }
 
 /// Status of every fallible call. The values are explicit and never reused;
-/// `1` to `12` equal the failure kinds of the Rust API.
+/// `1` to `12` are also the failure kinds of the library's Rust interface.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum mcpr_status {
@@ -137,7 +137,7 @@ pub enum mcpr_status {
     /// string, impossible length, unknown enum value, reuse of a consumed
     /// builder.
     MCPR_INVALID_ARGUMENT = 13,
-    /// A bug in the library: a panic was caught at the boundary.
+    /// A bug in the library, stopped before it reached the caller.
     MCPR_INTERNAL = 14,
     /// `mcpr_request` was given a method this library does not serve: no
     /// response was made; route the request elsewhere (or answer JSON-RPC

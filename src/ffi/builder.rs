@@ -55,7 +55,7 @@ pub(super) unsafe fn with_builder(
 ///
 /// \return The builder, owned by the caller: free it with `mcpr_builder_free`
 ///   (always, even after `mcpr_builder_build`). NULL only if the library
-///   failed internally (a caught panic).
+///   failed internally.
 /// \note Thread-safe: any thread may create builders.
 #[no_mangle]
 pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {

@@ -15,7 +15,7 @@ pub struct mcpr_cancel {
 /// A new, uncancelled cancellation token.
 ///
 /// \return The token, owned by the caller: free it with `mcpr_cancel_free`.
-///   NULL only if the library failed internally (a caught panic).
+///   NULL only if the library failed internally.
 /// \note Thread-safe: any thread may create tokens.
 #[no_mangle]
 pub extern "C" fn mcpr_cancel_new() -> *mut mcpr_cancel {
