@@ -620,8 +620,7 @@ typedef uint32_t mcpr_limit;
  *
  * \param user_data The `user_data` given to `mcpr_builder_set_clock`.
  * \return The current time in Unix milliseconds.
- * \note Called concurrently from any thread for as long as the registry
- *   lives.
+ * \note Called concurrently from any thread for as long as the registry lives.
  */
 typedef uint64_t (*mcpr_clock_fn)(void *user_data);
 
@@ -1127,16 +1126,16 @@ const char *mcpr_version(void);
  * Creates an empty builder.
  *
  * \return The builder, owned by the caller: free it with `mcpr_builder_free`
- *   (always, even after `mcpr_builder_build`). NULL only if the library
- *   failed internally.
+ *   (always, even after `mcpr_builder_build`). NULL only if the library failed
+ *   internally.
  * \note Thread-safe: any thread may create builders.
  */
 mcpr_builder *mcpr_builder_new(void);
 
 /**
- * Adds a binding: a definition and its callback table (copied). The
- * definition is validated now; duplicates and `max_uri_bytes` are checked
- * by `mcpr_builder_build`.
+ * Adds a binding: a definition and its callback table (copied). The definition
+ * is validated now; duplicates and `max_uri_bytes` are checked by
+ * `mcpr_builder_build`.
  *
  * \param builder The builder.
  * \param definition_json The MCP `Resource` / `ResourceTemplate` description
@@ -1146,15 +1145,14 @@ mcpr_builder *mcpr_builder_new(void);
  *   required; `complete` only for a template); copied during the call.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for an invalid definition,
- *   a missing `resolve` or `read`, or a `complete` on an exact-URI
- *   definition; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
- *   consumed by `mcpr_builder_build`, a NULL `callbacks` or a
- *   `(NULL, n > 0)` string.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
- *   freed; `definition_json` follows the `mcpr_str` rules;
- *   `callbacks` is NULL or points at a readable table; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for an invalid definition, a
+ *   missing `resolve` or `read`, or a `complete` on an exact-URI definition;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already consumed
+ *   by `mcpr_builder_build`, a NULL `callbacks` or a `(NULL, n > 0)` string.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+ *   `definition_json` follows the `mcpr_str` rules; `callbacks` is NULL or
+ *   points at a readable table; `err` is NULL or points at writable storage
+ *   for one `mcpr_error *`.
  * \post On success the table's `release` will run exactly once (see
  *   `mcpr_binding_callbacks`); on failure it never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
@@ -1163,23 +1161,22 @@ mcpr_builder *mcpr_builder_new(void);
 mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, mcpr_error **err);
 
 /**
- * Sets the policy callback table (copied; a policy is required before
- * build). Setting it again replaces the previous table, whose `release` then
- * runs on this thread before this returns (after the builder is unlocked: it
- * may call into this builder).
+ * Sets the policy callback table (copied; a policy is required before build).
+ * Setting it again replaces the previous table, whose `release` then runs on
+ * this thread before this returns (after the builder is unlocked: it may call
+ * into this builder).
  *
  * \param builder The builder.
  * \param callbacks The policy's callback table (`discover`, `visibility` and
  *   `read` required); copied during the call.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when a required callback
- *   is NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when a required callback is
+ *   NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
  *   consumed by `mcpr_builder_build` or a NULL `callbacks`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
- *   freed; `callbacks` is NULL or points at a readable table;
- *   `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+ *   `callbacks` is NULL or points at a readable table; `err` is NULL or points
+ *   at writable storage for one `mcpr_error *`.
  * \post On success the table's `release` will run exactly once (see
  *   `mcpr_policy_callbacks`); on failure it never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
@@ -1198,11 +1195,10 @@ mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_cal
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a negative `value`
- *   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
- *   consumed by `mcpr_builder_build` or an unknown `which`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
- *   freed; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
+ *   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
+ *   already consumed by `mcpr_builder_build` or an unknown `which`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1210,23 +1206,22 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
 
 /**
  * Sets the cursor key (copied), shared by replicas so that they accept each
- * other's cursors. Without one, each registry makes a random key. Cursors
- * are encrypted and authenticated under a key derived from it, so a client
- * can neither read nor alter them.
+ * other's cursors. Without one, each registry makes a random key. Cursors are
+ * encrypted and authenticated under a key derived from it, so a client can
+ * neither read nor alter them.
  *
  * \param builder The builder.
  * \param key The key bytes.
  * \param key_len The number of bytes at `key`: 32 to 1024.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32
- *   or longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
- *   consumed by `mcpr_builder_build` or a NULL `key` with a
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32 or
+ *   longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a
+ *   builder already consumed by `mcpr_builder_build` or a NULL `key` with a
  *   non-zero `key_len`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
- *   freed; `key` is NULL (with `key_len` 0) or points at
- *   `key_len` readable bytes; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+ *   `key` is NULL (with `key_len` 0) or points at `key_len` readable bytes;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1234,8 +1229,7 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *ke
 
 /**
  * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
- * times only (deadlines use the monotonic clock); for tests and
- * simulations.
+ * times only (deadlines use the monotonic clock); for tests and simulations.
  *
  * \param builder The builder.
  * \param now_unix_ms The clock; called as `now_unix_ms(user_data)`,
@@ -1244,13 +1238,12 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *ke
  *   the library.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
- *   consumed by `mcpr_builder_build` or a NULL `now_unix_ms`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
- *   freed; `now_unix_ms` may be called with `user_data` from any
- *   thread until the registry (or the unbuilt builder) is gone;
- *   `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
+ *   already consumed by `mcpr_builder_build` or a NULL `now_unix_ms`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+ *   `now_unix_ms` may be called with `user_data` from any thread until the
+ *   registry (or the unbuilt builder) is gone; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1259,11 +1252,11 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix
 /**
  * Validates everything against the final limits and builds the registry.
  *
- * Consumes the builder's contents whether it succeeds or not (on failure
- * every `release` of its tables runs before this returns), except when
- * `builder` or `out` is NULL (nothing consumed). The handle itself stays
- * allocated in a consumed state: free it with `mcpr_builder_free`; a second
- * build, add or set on it returns `MCPR_INVALID_ARGUMENT`.
+ * Consumes the builder's contents whether it succeeds or not (on failure every
+ * `release` of its tables runs before this returns), except when `builder` or
+ * `out` is NULL (nothing consumed). The handle itself stays allocated in a
+ * consumed state: free it with `mcpr_builder_free`; a second build, add or set
+ * on it returns `MCPR_INVALID_ARGUMENT`.
  *
  * \param builder The builder.
  * \param out Receives a registry reference on success; the caller owns it:
@@ -1274,10 +1267,9 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix
  *   does not validate (no policy, duplicate or too-long URIs, inconsistent
  *   limits); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
  *   consumed by `mcpr_builder_build` or a NULL `out`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
- *   freed; `out` is NULL or points at writable storage for one
- *   `mcpr_resources *`; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+ *   `out` is NULL or points at writable storage for one `mcpr_resources *`;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1288,29 +1280,27 @@ mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr
  * `release` of its tables runs now, on this thread.
  *
  * \param builder The builder to free, or NULL (then nothing happens).
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, freed only
- *   once and not in use by another thread.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, freed only once
+ *   and not in use by another thread.
  * \note Any thread may free it, once no other thread uses it.
  */
 void mcpr_builder_free(mcpr_builder *builder);
 
 /**
- * Makes the registry's policy the built-in allow-all policy: every
- * definition discoverable, every target visible (issues may name its URI),
- * every visible target readable, with no callback cost per read. For servers
- * whose every resource is public to every caller. Like
- * `mcpr_builder_set_policy`, it replaces a previously set policy, whose
- * `release` then runs on this thread before this returns; a later
- * `mcpr_builder_set_policy` replaces it in turn.
+ * Makes the registry's policy the built-in allow-all policy: every definition
+ * discoverable, every target visible (issues may name its URI), every visible
+ * target readable, with no callback cost per read. For servers whose every
+ * resource is public to every caller. Like `mcpr_builder_set_policy`, it
+ * replaces a previously set policy, whose `release` then runs on this thread
+ * before this returns; a later `mcpr_builder_set_policy` replaces it in turn.
  *
  * \param builder The builder.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
- *   consumed by `mcpr_builder_build`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
- *   freed; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
+ *   already consumed by `mcpr_builder_build`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1328,11 +1318,10 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error 
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a TTL above
- *   `MCPR_MAX_TTL_MS` (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
- *   consumed by `mcpr_builder_build`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
- *   freed; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
+ *   `MCPR_MAX_TTL_MS` (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `builder`, a builder already consumed by `mcpr_builder_build`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1356,8 +1345,8 @@ mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms,
  *   `MCPR_MAX_TTL_MS`.
  * \pre As for `mcpr_builder_add`; `hints` is NULL or points at an
  *   `mcpr_cache_hints` whose `size` bytes are readable.
- * \post On success the table's `release` will run exactly once; on failure
- *   it never runs for this call.
+ * \post On success the table's `release` will run exactly once; on failure it
+ *   never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1973,8 +1962,8 @@ void mcpr_page_free(mcpr_page *page);
 
 /**
  * Sets a text body (copied). Exactly one body per payload: a second body
- * setter is refused. A refused setter makes the item an `invalid_content` issue even if the
- * callback then returns `MCPR_CB_OK`.
+ * setter is refused. A refused setter makes the item an `invalid_content`
+ * issue even if the callback then returns `MCPR_CB_OK`.
  *
  * \param payload The payload builder of the body `read` callback.
  * \param mime_type An RFC 9110 media type.
@@ -1982,8 +1971,8 @@ void mcpr_page_free(mcpr_page *page);
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type, invalid
- *   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`
- *   or a `(NULL, n > 0)` string.
+ *   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a
+ *   `(NULL, n > 0)` string.
  * \pre `mime_type` and `text` follow the `mcpr_str` rules.
  * \pre `payload` is NULL or the payload builder the library passed to a body
  *   `read` callback that has not returned yet; `err` is NULL or points at
@@ -1994,8 +1983,8 @@ void mcpr_page_free(mcpr_page *page);
 mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
 
 /**
- * Sets a binary body (the bytes are copied; may be empty; sent base64).
- * Same rules as `mcpr_payload_set_text`.
+ * Sets a binary body (the bytes are copied; may be empty; sent base64). Same
+ * rules as `mcpr_payload_set_text`.
  *
  * \param payload The payload builder of the body `read` callback.
  * \param mime_type An RFC 9110 media type.
@@ -2003,9 +1992,9 @@ mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_t
  * \param data_len The number of bytes at `data`.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a
- *   second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a
- *   `(NULL, n > 0)` string or NULL `data` with a non-zero `data_len`.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
+ *   body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a `(NULL, n > 0)`
+ *   string or NULL `data` with a non-zero `data_len`.
  * \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
  *   `data_len` 0) or points at `data_len` readable bytes.
  * \pre `payload` is NULL or the payload builder the library passed to a body
@@ -2017,8 +2006,9 @@ mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_t
 mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_error **err);
 
 /**
- * Sets the item's `_meta` (copied; a later call replaces it). A refused setter makes the item an `invalid_content` issue even if the
- * callback then returns `MCPR_CB_OK`.
+ * Sets the item's `_meta` (copied; a later call replaces it). A refused setter
+ * makes the item an `invalid_content` issue even if the callback then returns
+ * `MCPR_CB_OK`.
  *
  * \param payload The payload builder of the body `read` callback.
  * \param meta_json A JSON object of at most 64 KiB that does not use the
@@ -2029,8 +2019,7 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_t
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for JSON breaking those rules;
- *   `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a `(NULL, n > 0)`
- *   string.
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a `(NULL, n > 0)` string.
  * \pre `meta_json` follows the `mcpr_str` rules.
  * \pre `payload` is NULL or the payload builder the library passed to a body
  *   `read` callback that has not returned yet; `err` is NULL or points at
@@ -2041,19 +2030,18 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_t
 mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error **err);
 
 /**
- * Declares this item's cache hints (copied; a later call replaces them).
- * They can only lower what its binding declared: the item's TTL is the
- * smaller of the two, and it is caller-independent only when both say so; a
- * bundle's TTL is the smallest of its items'. A refused setter makes the item an `invalid_content` issue even if the
- * callback then returns `MCPR_CB_OK`.
+ * Declares this item's cache hints (copied; a later call replaces them). They
+ * can only lower what its binding declared: the item's TTL is the smaller of
+ * the two, and it is caller-independent only when both say so; a bundle's TTL
+ * is the smallest of its items'. A refused setter makes the item an
+ * `invalid_content` issue even if the callback then returns `MCPR_CB_OK`.
  *
  * \param payload The payload builder of the body `read` callback.
  * \param hints The hints, with `size` set to `sizeof(mcpr_cache_hints)`.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or
- *   `hints`, or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above
- *   `MCPR_MAX_TTL_MS`.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or `hints`,
+ *   or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above `MCPR_MAX_TTL_MS`.
  * \pre `hints` is NULL or points at an `mcpr_cache_hints` whose `size` bytes
  *   are readable.
  * \pre `payload` is NULL or the payload builder the library passed to a body

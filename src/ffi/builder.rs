@@ -54,8 +54,8 @@ pub(super) unsafe fn with_builder(
 /// Creates an empty builder.
 ///
 /// \return The builder, owned by the caller: free it with `mcpr_builder_free`
-///   (always, even after `mcpr_builder_build`). NULL only if the library
-///   failed internally.
+///   (always, even after `mcpr_builder_build`). NULL only if the library failed
+///   internally.
 /// \note Thread-safe: any thread may create builders.
 #[no_mangle]
 pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
@@ -113,9 +113,9 @@ fn binding_of(
     })
 }
 
-/// Adds a binding: a definition and its callback table (copied). The
-/// definition is validated now; duplicates and `max_uri_bytes` are checked
-/// by `mcpr_builder_build`.
+/// Adds a binding: a definition and its callback table (copied). The definition
+/// is validated now; duplicates and `max_uri_bytes` are checked by
+/// `mcpr_builder_build`.
 ///
 /// \param builder The builder.
 /// \param definition_json The MCP `Resource` / `ResourceTemplate` description
@@ -125,15 +125,14 @@ fn binding_of(
 ///   required; `complete` only for a template); copied during the call.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for an invalid definition,
-///   a missing `resolve` or `read`, or a `complete` on an exact-URI
-///   definition; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
-///   consumed by `mcpr_builder_build`, a NULL `callbacks` or a
-///   `(NULL, n > 0)` string.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
-///   freed; `definition_json` follows the `mcpr_str` rules;
-///   `callbacks` is NULL or points at a readable table; `err` is NULL or points at writable storage for one
-///   `mcpr_error *`.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for an invalid definition, a
+///   missing `resolve` or `read`, or a `complete` on an exact-URI definition;
+///   `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already consumed
+///   by `mcpr_builder_build`, a NULL `callbacks` or a `(NULL, n > 0)` string.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+///   `definition_json` follows the `mcpr_str` rules; `callbacks` is NULL or
+///   points at a readable table; `err` is NULL or points at writable storage
+///   for one `mcpr_error *`.
 /// \post On success the table's `release` will run exactly once (see
 ///   `mcpr_binding_callbacks`); on failure it never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
@@ -158,23 +157,22 @@ pub unsafe extern "C" fn mcpr_builder_add(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets the policy callback table (copied; a policy is required before
-/// build). Setting it again replaces the previous table, whose `release` then
-/// runs on this thread before this returns (after the builder is unlocked: it
-/// may call into this builder).
+/// Sets the policy callback table (copied; a policy is required before build).
+/// Setting it again replaces the previous table, whose `release` then runs on
+/// this thread before this returns (after the builder is unlocked: it may call
+/// into this builder).
 ///
 /// \param builder The builder.
 /// \param callbacks The policy's callback table (`discover`, `visibility` and
 ///   `read` required); copied during the call.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when a required callback
-///   is NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when a required callback is
+///   NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
 ///   consumed by `mcpr_builder_build` or a NULL `callbacks`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
-///   freed; `callbacks` is NULL or points at a readable table;
-///   `err` is NULL or points at writable storage for one
-///   `mcpr_error *`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+///   `callbacks` is NULL or points at a readable table; `err` is NULL or points
+///   at writable storage for one `mcpr_error *`.
 /// \post On success the table's `release` will run exactly once (see
 ///   `mcpr_policy_callbacks`); on failure it never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
@@ -229,11 +227,10 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a negative `value`
-///   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
-///   consumed by `mcpr_builder_build` or an unknown `which`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
-///   freed; `err` is NULL or points at writable storage for one
-///   `mcpr_error *`.
+///   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
+///   already consumed by `mcpr_builder_build` or an unknown `which`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+///   `err` is NULL or points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -265,23 +262,22 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
 }
 
 /// Sets the cursor key (copied), shared by replicas so that they accept each
-/// other's cursors. Without one, each registry makes a random key. Cursors
-/// are encrypted and authenticated under a key derived from it, so a client
-/// can neither read nor alter them.
+/// other's cursors. Without one, each registry makes a random key. Cursors are
+/// encrypted and authenticated under a key derived from it, so a client can
+/// neither read nor alter them.
 ///
 /// \param builder The builder.
 /// \param key The key bytes.
 /// \param key_len The number of bytes at `key`: 32 to 1024.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32
-///   or longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
-///   consumed by `mcpr_builder_build` or a NULL `key` with a
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32 or
+///   longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a
+///   builder already consumed by `mcpr_builder_build` or a NULL `key` with a
 ///   non-zero `key_len`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
-///   freed; `key` is NULL (with `key_len` 0) or points at
-///   `key_len` readable bytes; `err` is NULL or points at writable storage for one
-///   `mcpr_error *`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+///   `key` is NULL (with `key_len` 0) or points at `key_len` readable bytes;
+///   `err` is NULL or points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -316,13 +312,11 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
 ///
 /// \param user_data The `user_data` given to `mcpr_builder_set_clock`.
 /// \return The current time in Unix milliseconds.
-/// \note Called concurrently from any thread for as long as the registry
-///   lives.
+/// \note Called concurrently from any thread for as long as the registry lives.
 pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_void) -> u64>;
 
 /// Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
-/// times only (deadlines use the monotonic clock); for tests and
-/// simulations.
+/// times only (deadlines use the monotonic clock); for tests and simulations.
 ///
 /// \param builder The builder.
 /// \param now_unix_ms The clock; called as `now_unix_ms(user_data)`,
@@ -331,13 +325,12 @@ pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_vo
 ///   the library.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
-///   consumed by `mcpr_builder_build` or a NULL `now_unix_ms`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
-///   freed; `now_unix_ms` may be called with `user_data` from any
-///   thread until the registry (or the unbuilt builder) is gone;
-///   `err` is NULL or points at writable storage for one
-///   `mcpr_error *`.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
+///   already consumed by `mcpr_builder_build` or a NULL `now_unix_ms`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+///   `now_unix_ms` may be called with `user_data` from any thread until the
+///   registry (or the unbuilt builder) is gone; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -369,11 +362,11 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
 
 /// Validates everything against the final limits and builds the registry.
 ///
-/// Consumes the builder's contents whether it succeeds or not (on failure
-/// every `release` of its tables runs before this returns), except when
-/// `builder` or `out` is NULL (nothing consumed). The handle itself stays
-/// allocated in a consumed state: free it with `mcpr_builder_free`; a second
-/// build, add or set on it returns `MCPR_INVALID_ARGUMENT`.
+/// Consumes the builder's contents whether it succeeds or not (on failure every
+/// `release` of its tables runs before this returns), except when `builder` or
+/// `out` is NULL (nothing consumed). The handle itself stays allocated in a
+/// consumed state: free it with `mcpr_builder_free`; a second build, add or set
+/// on it returns `MCPR_INVALID_ARGUMENT`.
 ///
 /// \param builder The builder.
 /// \param out Receives a registry reference on success; the caller owns it:
@@ -384,10 +377,9 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
 ///   does not validate (no policy, duplicate or too-long URIs, inconsistent
 ///   limits); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
 ///   consumed by `mcpr_builder_build` or a NULL `out`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
-///   freed; `out` is NULL or points at writable storage for one
-///   `mcpr_resources *`; `err` is NULL or points at writable storage for one
-///   `mcpr_error *`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+///   `out` is NULL or points at writable storage for one `mcpr_resources *`;
+///   `err` is NULL or points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -429,30 +421,28 @@ pub unsafe extern "C" fn mcpr_builder_build(
 /// `release` of its tables runs now, on this thread.
 ///
 /// \param builder The builder to free, or NULL (then nothing happens).
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, freed only
-///   once and not in use by another thread.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, freed only once
+///   and not in use by another thread.
 /// \note Any thread may free it, once no other thread uses it.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_free(builder: *mut mcpr_builder) {
     guard(|| unsafe { free_handle(builder) })
 }
 
-/// Makes the registry's policy the built-in allow-all policy: every
-/// definition discoverable, every target visible (issues may name its URI),
-/// every visible target readable, with no callback cost per read. For servers
-/// whose every resource is public to every caller. Like
-/// `mcpr_builder_set_policy`, it replaces a previously set policy, whose
-/// `release` then runs on this thread before this returns; a later
-/// `mcpr_builder_set_policy` replaces it in turn.
+/// Makes the registry's policy the built-in allow-all policy: every definition
+/// discoverable, every target visible (issues may name its URI), every visible
+/// target readable, with no callback cost per read. For servers whose every
+/// resource is public to every caller. Like `mcpr_builder_set_policy`, it
+/// replaces a previously set policy, whose `release` then runs on this thread
+/// before this returns; a later `mcpr_builder_set_policy` replaces it in turn.
 ///
 /// \param builder The builder.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
-///   consumed by `mcpr_builder_build`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
-///   freed; `err` is NULL or points at writable storage for one
-///   `mcpr_error *`.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
+///   already consumed by `mcpr_builder_build`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+///   `err` is NULL or points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -495,11 +485,10 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a TTL above
-///   `MCPR_MAX_TTL_MS` (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
-///   consumed by `mcpr_builder_build`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet
-///   freed; `err` is NULL or points at writable storage for one
-///   `mcpr_error *`.
+///   `MCPR_MAX_TTL_MS` (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL
+///   `builder`, a builder already consumed by `mcpr_builder_build`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
+///   `err` is NULL or points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -539,8 +528,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
 ///   `MCPR_MAX_TTL_MS`.
 /// \pre As for `mcpr_builder_add`; `hints` is NULL or points at an
 ///   `mcpr_cache_hints` whose `size` bytes are readable.
-/// \post On success the table's `release` will run exactly once; on failure
-///   it never runs for this call.
+/// \post On success the table's `release` will run exactly once; on failure it
+///   never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]

@@ -102,8 +102,8 @@ pub(super) unsafe fn payload_ref<'a>(
 }
 
 /// Sets a text body (copied). Exactly one body per payload: a second body
-/// setter is refused. A refused setter makes the item an `invalid_content` issue even if the
-/// callback then returns `MCPR_CB_OK`.
+/// setter is refused. A refused setter makes the item an `invalid_content`
+/// issue even if the callback then returns `MCPR_CB_OK`.
 ///
 /// \param payload The payload builder of the body `read` callback.
 /// \param mime_type An RFC 9110 media type.
@@ -111,8 +111,8 @@ pub(super) unsafe fn payload_ref<'a>(
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type, invalid
-///   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`
-///   or a `(NULL, n > 0)` string.
+///   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a
+///   `(NULL, n > 0)` string.
 /// \pre `mime_type` and `text` follow the `mcpr_str` rules.
 /// \pre `payload` is NULL or the payload builder the library passed to a body
 ///   `read` callback that has not returned yet; `err` is NULL or points at
@@ -148,8 +148,8 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets a binary body (the bytes are copied; may be empty; sent base64).
-/// Same rules as `mcpr_payload_set_text`.
+/// Sets a binary body (the bytes are copied; may be empty; sent base64). Same
+/// rules as `mcpr_payload_set_text`.
 ///
 /// \param payload The payload builder of the body `read` callback.
 /// \param mime_type An RFC 9110 media type.
@@ -157,9 +157,9 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
 /// \param data_len The number of bytes at `data`.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a
-///   second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a
-///   `(NULL, n > 0)` string or NULL `data` with a non-zero `data_len`.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
+///   body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a `(NULL, n > 0)`
+///   string or NULL `data` with a non-zero `data_len`.
 /// \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
 ///   `data_len` 0) or points at `data_len` readable bytes.
 /// \pre `payload` is NULL or the payload builder the library passed to a body
@@ -197,8 +197,9 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
     unsafe { guard_status(err, body) }
 }
 
-/// Sets the item's `_meta` (copied; a later call replaces it). A refused setter makes the item an `invalid_content` issue even if the
-/// callback then returns `MCPR_CB_OK`.
+/// Sets the item's `_meta` (copied; a later call replaces it). A refused setter
+/// makes the item an `invalid_content` issue even if the callback then returns
+/// `MCPR_CB_OK`.
 ///
 /// \param payload The payload builder of the body `read` callback.
 /// \param meta_json A JSON object of at most 64 KiB that does not use the
@@ -209,8 +210,7 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for JSON breaking those rules;
-///   `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a `(NULL, n > 0)`
-///   string.
+///   `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a `(NULL, n > 0)` string.
 /// \pre `meta_json` follows the `mcpr_str` rules.
 /// \pre `payload` is NULL or the payload builder the library passed to a body
 ///   `read` callback that has not returned yet; `err` is NULL or points at
@@ -244,19 +244,18 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
     unsafe { guard_status(err, body) }
 }
 
-/// Declares this item's cache hints (copied; a later call replaces them).
-/// They can only lower what its binding declared: the item's TTL is the
-/// smaller of the two, and it is caller-independent only when both say so; a
-/// bundle's TTL is the smallest of its items'. A refused setter makes the item an `invalid_content` issue even if the
-/// callback then returns `MCPR_CB_OK`.
+/// Declares this item's cache hints (copied; a later call replaces them). They
+/// can only lower what its binding declared: the item's TTL is the smaller of
+/// the two, and it is caller-independent only when both say so; a bundle's TTL
+/// is the smallest of its items'. A refused setter makes the item an
+/// `invalid_content` issue even if the callback then returns `MCPR_CB_OK`.
 ///
 /// \param payload The payload builder of the body `read` callback.
 /// \param hints The hints, with `size` set to `sizeof(mcpr_cache_hints)`.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or
-///   `hints`, or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above
-///   `MCPR_MAX_TTL_MS`.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or `hints`,
+///   or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above `MCPR_MAX_TTL_MS`.
 /// \pre `hints` is NULL or points at an `mcpr_cache_hints` whose `size` bytes
 ///   are readable.
 /// \pre `payload` is NULL or the payload builder the library passed to a body
