@@ -33,7 +33,7 @@ static void test_null_handles(void) {
     CHECK_STATUS(mcpr_read(NULL, S("item://ok/a"), NULL, &bundle, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(bundle == NULL);
     mcpr_page *page = NULL;
-    mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
+    mcpr_list_options lo = {sizeof(mcpr_list_options), S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
     CHECK_STATUS(mcpr_list(NULL, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_list_templates(NULL, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(page == NULL);
@@ -199,7 +199,7 @@ static void test_builder_misuse(void) {
     /* listing misuse */
     mcpr_page *page = NULL;
     CHECK_STATUS(mcpr_list(r, NULL, &page, NULL), MCPR_INVALID_ARGUMENT);
-    mcpr_list_options lo = {{NULL, 0}, {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
+    mcpr_list_options lo = {sizeof(mcpr_list_options), {NULL, 0}, {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
     CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_INVALID_REQUEST); /* empty scope key */
     lo.scope_key = S("scope");
     lo.cursor = null_len;
@@ -312,8 +312,8 @@ static void test_release_calls_into_its_builder(void) {
     alarm(20);
     mcpr_builder *b = mcpr_builder_new();
     reentrant_policy p1 = {b, 0, MCPR_INTERNAL}, p2 = {NULL, 0, MCPR_OK};
-    mcpr_policy_callbacks t1 = {&p1, rp_discover, rp_visibility, rp_read, rp_release};
-    mcpr_policy_callbacks t2 = {&p2, rp_discover, rp_visibility, rp_read, rp_release};
+    mcpr_policy_callbacks t1 = {sizeof(mcpr_policy_callbacks), &p1, rp_discover, rp_visibility, rp_read, rp_release};
+    mcpr_policy_callbacks t2 = {sizeof(mcpr_policy_callbacks), &p2, rp_discover, rp_visibility, rp_read, rp_release};
     CHECK_STATUS(mcpr_builder_set_policy(b, &t1, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_policy(b, &t2, NULL), MCPR_OK); /* releases t1 */
     CHECK(p1.releases == 1 && p2.releases == 0);
@@ -327,7 +327,7 @@ static void test_release_calls_into_its_builder(void) {
     /* a failed build releases the policy before it returns */
     b = mcpr_builder_new();
     reentrant_policy p3 = {NULL, 0, MCPR_OK};
-    mcpr_policy_callbacks t3 = {&p3, rp_discover, rp_visibility, rp_read, rp_release};
+    mcpr_policy_callbacks t3 = {sizeof(mcpr_policy_callbacks), &p3, rp_discover, rp_visibility, rp_read, rp_release};
     CHECK_STATUS(mcpr_builder_set_policy(b, &t3, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_limit(b, MCPR_LIMIT_MAX_URI_BYTES, 50, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_build(b, &r, NULL), MCPR_INVALID_CONFIGURATION);

@@ -72,7 +72,7 @@ static void p_release(void *ud) {
 }
 
 static mcpr_policy_callbacks policy_of(host *h) {
-    mcpr_policy_callbacks t = {h, p_discover, p_visibility, p_read, p_release};
+    mcpr_policy_callbacks t = {sizeof(mcpr_policy_callbacks), h, p_discover, p_visibility, p_read, p_release};
     return t;
 }
 
@@ -105,7 +105,7 @@ static mcpr_cb_result b_read(void *ud, const mcpr_call *call, const mcpr_target 
 }
 
 static mcpr_binding_callbacks binding_of(host *h) {
-    mcpr_binding_callbacks t = {h, b_resolve, b_read, NULL, NULL};
+    mcpr_binding_callbacks t = {sizeof(mcpr_binding_callbacks), h, b_resolve, b_read, NULL, NULL, NULL};
     return t;
 }
 
@@ -144,8 +144,7 @@ static mcpr_status read_only(mcpr_resources *r, mcpr_str uri, mcpr_error **e) {
 
 /* The first page of resources/list (its JSON copied into `json` when not NULL). */
 static mcpr_status list_page(mcpr_resources *r, const mcpr_executor *ex, char *json, size_t cap) {
-    mcpr_list_options lo;
-    memset(&lo, 0, sizeof lo);
+    mcpr_list_options lo = MCPR_LIST_OPTIONS_INIT;
     lo.scope_key = S("tests");
     lo.executor = ex;
     mcpr_page *page = NULL;
@@ -331,8 +330,7 @@ static void policy_callbacks_see_first_check_then_recheck(void) {
         host h;
         host_init(&h);
         mcpr_resources *r = registry(&h, false);
-        mcpr_read_options o;
-        memset(&o, 0, sizeof o);
+        mcpr_read_options o = MCPR_READ_OPTIONS_INIT;
         if (on_executor) o.executor = ex;
         mcpr_bundle *bundle = NULL;
         h.n = 0;

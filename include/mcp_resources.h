@@ -39,12 +39,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/**
- * The largest TTL that can be declared: 2^53 - 1 milliseconds (the
- * largest integer every JSON client reads exactly).
+#if !defined(__cplusplus)
+/*
+ * Initialisers of the structs that grow (see "struct_size" in each): a
+ * struct with struct_size set and every other field at its default, as
+ * C99 designated initialisers. From C++, call the matching *_init
+ * function instead (or use mcp_resources.hpp).
  */
-#define MAX_TTL_MS ((1 << 53) - 1)
+#define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
+#define MCPR_LIST_OPTIONS_INIT {.struct_size = sizeof(mcpr_list_options)}
+#define MCPR_REQUEST_OPTIONS_INIT {.struct_size = sizeof(mcpr_request_options)}
+#define MCPR_EXECUTOR_OPTIONS_INIT {.struct_size = sizeof(mcpr_executor_options)}
+#define MCPR_BINDING_CALLBACKS_INIT {.struct_size = sizeof(mcpr_binding_callbacks)}
+#define MCPR_POLICY_CALLBACKS_INIT {.struct_size = sizeof(mcpr_policy_callbacks)}
+#endif
+
 
 /**
  * The highest `mcpr_status` value this version of the library defines
@@ -385,8 +394,19 @@ typedef uint32_t mcpr_cb_result;
  * has returned: when the
  * builder is freed without building, when a build fails, or when the last
  * reference to the registry goes away.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_binding_callbacks)`, or start from
+ * `MCPR_BINDING_CALLBACKS_INIT` / `mcpr_binding_callbacks_init` (every
+ * callback NULL). Later versions append fields; the library reads only the
+ * fields lying wholly within `struct_size` (the others are NULL), refuses a
+ * `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+ * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_binding_callbacks)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Passed as the first argument of every callback.
      */
@@ -434,6 +454,20 @@ typedef struct {
      * `MCPR_READ_FAILED`.
      */
     mcpr_cb_result (*complete)(void *ud, const mcpr_call *call, const mcpr_completion_request *req, mcpr_completion_builder *out);
+    /**
+     * Optional pure, conservative sizer of a payload `read` produced for
+     * `t` (added with `struct_size`; NULL: the library measures the item
+     * exactly). `payload_bytes` is the body's size (text bytes, or raw blob
+     * bytes before base64) and `is_blob` its kind; write to `out_bytes` an
+     * upper bound on the bytes the item adds to the encoded result (the
+     * item object, with its `uri`, `mimeType`, `_meta` and escaped or
+     * base64 body, plus one separating comma) and return `MCPR_CB_OK`; any
+     * other value means no estimate (exact measurement). The estimate
+     * replaces the exact measurement in the budgets; an estimate below the
+     * real size fails the read's final size check (`MCPR_SIZE`). Runs
+     * after each successful `read`, on the same thread; must not block.
+     */
+    mcpr_cb_result (*size_hint)(void *ud, const mcpr_target *t, uint64_t payload_bytes, bool is_blob, uint64_t *out_bytes);
 } mcpr_binding_callbacks;
 
 /**
@@ -481,8 +515,19 @@ typedef struct {
  * table has returned: when it is replaced by another
  * `mcpr_builder_set_policy`, when the builder is freed without building,
  * when a build fails, or when the last reference to the registry goes away.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_policy_callbacks)`, or start from
+ * `MCPR_POLICY_CALLBACKS_INIT` / `mcpr_policy_callbacks_init` (every callback
+ * NULL). Later versions append fields; the library reads only the fields lying
+ * wholly within `struct_size` (the others are NULL), refuses a `struct_size`
+ * below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
+ * fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_policy_callbacks)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Passed as the first argument of every callback.
      */
@@ -596,8 +641,19 @@ typedef struct {
 /**
  * Per-call options of `mcpr_read`. NULL options mean all defaults. The
  * library copies what it needs before `mcpr_read` returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_read_options)`, or start from
+ * `MCPR_READ_OPTIONS_INIT` / `mcpr_read_options_init` (every field at its
+ * default). Later versions append fields; the library reads only the fields
+ * lying wholly within `struct_size` (the others take their defaults), refuses
+ * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+ * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_read_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Caller deadline in milliseconds from the start of the call (0 = only
      * the registry's `read_timeout`).
@@ -642,11 +698,12 @@ typedef struct {
  * Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
  * Zero fields mean the defaults.
  *
- * Growth: set `struct_size` to `sizeof(mcpr_executor_options)` (or fill
- * the struct with `mcpr_executor_options_init`). Later versions may
- * append fields; the library reads only the fields that lie within
- * `struct_size`, and the others take their defaults, so a program built
- * against an older header keeps working.
+ * Growth: set `struct_size` to `sizeof(mcpr_executor_options)`, or start
+ * from `MCPR_EXECUTOR_OPTIONS_INIT` / `mcpr_executor_options_init`. Later
+ * versions may append fields; the library reads only the fields that lie
+ * within `struct_size`, and the others take their defaults, so a program
+ * built against an older header keeps working; set bytes beyond the
+ * fields this library knows are `MCPR_INVALID_ARGUMENT`.
  */
 typedef struct {
     /**
@@ -752,8 +809,19 @@ typedef struct {
 
 /**
  * Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_list_options)`, or start from
+ * `MCPR_LIST_OPTIONS_INIT` / `mcpr_list_options_init` (every field at its
+ * default). Later versions append fields; the library reads only the fields
+ * lying wholly within `struct_size` (the others take their defaults), refuses
+ * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+ * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_list_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Opaque caller scope (required, non-empty, else
      * `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
@@ -807,8 +875,19 @@ typedef struct {
  * (then the list methods, which need a scope key, are
  * `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
  * `mcpr_request` returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_request_options)`, or start from
+ * `MCPR_REQUEST_OPTIONS_INIT` / `mcpr_request_options_init` (every field at
+ * its default). Later versions append fields; the library reads only the
+ * fields lying wholly within `struct_size` (the others take their defaults),
+ * refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
+ * set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_request_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * The protocol revision negotiated with the client (`"2025-06-18"`,
      * `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
@@ -1037,8 +1116,8 @@ mcpr_builder *mcpr_builder_new(void);
  *
  * # Safety
  * `b` is NULL or a live builder; `definition_json` follows the `mcpr_str`
- * rules; `cb` is NULL or points at a table; `err` is NULL or valid for
- * one write.
+ * rules; `cb` is NULL or points at a table of `struct_size` readable bytes;
+ * `err` is NULL or valid for one write.
  */
 mcpr_status mcpr_builder_add(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, mcpr_error **err);
 
@@ -1050,8 +1129,8 @@ mcpr_status mcpr_builder_add(mcpr_builder *b, mcpr_str definition_json, const mc
  * (`MCPR_INVALID_CONFIGURATION`).
  *
  * # Safety
- * `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
- * is NULL or valid for one write.
+ * `b` is NULL or a live builder; `cb` is NULL or points at a table of
+ * `struct_size` readable bytes; `err` is NULL or valid for one write.
  */
 mcpr_status mcpr_builder_set_policy(mcpr_builder *b, const mcpr_policy_callbacks *cb, mcpr_error **err);
 
@@ -1255,6 +1334,24 @@ mcpr_phase mcpr_call_phase(const mcpr_call *c);
 void mcpr_call_set_cause(const mcpr_call *c, mcpr_str message);
 
 /**
+ * Fills `*t` with every callback and `user_data` NULL and `struct_size =
+ * sizeof(mcpr_binding_callbacks)`, as `MCPR_BINDING_CALLBACKS_INIT` does. Ignores NULL.
+ *
+ * # Safety
+ * `t` is NULL or valid for one write of an `mcpr_binding_callbacks`.
+ */
+void mcpr_binding_callbacks_init(mcpr_binding_callbacks *t);
+
+/**
+ * Fills `*t` with every callback and `user_data` NULL and `struct_size =
+ * sizeof(mcpr_policy_callbacks)`, as `MCPR_POLICY_CALLBACKS_INIT` does. Ignores NULL.
+ *
+ * # Safety
+ * `t` is NULL or valid for one write of an `mcpr_policy_callbacks`.
+ */
+void mcpr_policy_callbacks_init(mcpr_policy_callbacks *t);
+
+/**
  * A new, uncancelled token, owned by the caller (free with
  * `mcpr_cancel_free`). NULL only on a caught panic.
  */
@@ -1326,10 +1423,10 @@ void mcpr_cancel_free(mcpr_cancel *c);
  *
  * # Safety
  * `r` is NULL or a live registry reference; `params` is NULL or points at
- * params whose strings follow the `mcpr_str` rules and whose `context`
- * points at `context_len` entries (or is NULL with 0); `opt` is NULL or
- * points at options whose pointers are NULL or live; `out` and `err` are
- * NULL or valid for one write.
+ * params whose strings follow the `mcpr_str` rules and whose `context` points
+ * at `context_len` entries (or is NULL with 0); `opt` is NULL or points at
+ * options of `struct_size` readable bytes whose pointers are NULL or live;
+ * `out` and `err` are NULL or valid for one write.
  */
 mcpr_status mcpr_complete(const mcpr_resources *r, const mcpr_complete_params *params, const mcpr_read_options *opt, mcpr_completion **out, mcpr_error **err);
 
@@ -1487,7 +1584,8 @@ void mcpr_error_free(mcpr_error *e);
 
 /**
  * Fills `*o` with the defaults (every bound 0) and `struct_size =
- * sizeof(mcpr_executor_options)`. Ignores NULL.
+ * sizeof(mcpr_executor_options)`, as `MCPR_EXECUTOR_OPTIONS_INIT` does.
+ * Ignores NULL.
  *
  * # Safety
  * `o` is NULL or valid for one write of an `mcpr_executor_options`.
@@ -1547,6 +1645,15 @@ mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **
 void mcpr_executor_free(mcpr_executor *e);
 
 /**
+ * Fills `*o` with every default and `struct_size =
+ * sizeof(mcpr_list_options)`, as `MCPR_LIST_OPTIONS_INIT` does. Ignores NULL.
+ *
+ * # Safety
+ * `o` is NULL or valid for one write of an `mcpr_list_options`.
+ */
+void mcpr_list_options_init(mcpr_list_options *o);
+
+/**
  * One page of `resources/list` (registered exact URIs in URI then name
  * order, each page rechecking `discover`). On success `*out` receives the
  * page (owned by the caller, free with `mcpr_page_free`). Invalid,
@@ -1562,8 +1669,9 @@ void mcpr_executor_free(mcpr_executor *e);
  * `r` is NULL or a live registry reference when the call is made (a
  * reference that no other thread may be releasing at that moment: retain
  * it under the lock that publishes `r`); `opt` is NULL or points at
- * options whose strings follow the `mcpr_str` rules and whose pointers are
- * NULL or live; `out` and `err` are NULL or valid for one write.
+ * options of `struct_size` readable bytes whose strings follow the
+ * `mcpr_str` rules and whose pointers are NULL or live; `out` and `err`
+ * are NULL or valid for one write.
  */
 mcpr_status mcpr_list(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
 
@@ -1699,6 +1807,15 @@ mcpr_status mcpr_plan_add_item(mcpr_plan_builder *p, mcpr_str uri, mcpr_str repr
 mcpr_cb_result mcpr_resolve_single(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan);
 
 /**
+ * Fills `*o` with every default and `struct_size =
+ * sizeof(mcpr_read_options)`, as `MCPR_READ_OPTIONS_INIT` does. Ignores NULL.
+ *
+ * # Safety
+ * `o` is NULL or valid for one write of an `mcpr_read_options`.
+ */
+void mcpr_read_options_init(mcpr_read_options *o);
+
+/**
  * Reads the resource bundle of `uri` (the raw bytes of the request's
  * `params.uri`): validation, selection, the policy sequence, body reads
  * under budgets and deadlines, the recheck and assembly. On success `*out`
@@ -1734,13 +1851,22 @@ mcpr_cb_result mcpr_resolve_single(void *ud, const mcpr_call *call, const mcpr_m
  * it is the last user), or when an abandoned callback returns.
  *
  * # Safety
- * `r` is NULL or a live registry reference when the call is made (a
- * reference that no other thread may be releasing at that moment: retain
- * it under the lock that publishes `r`); `uri` follows the `mcpr_str`
- * rules; `opt` is NULL or points at options whose pointers are NULL or
- * live; `out` and `err` are NULL or valid for one write.
+ * `r` is NULL or a live registry reference when the call is made (a reference
+ * that no other thread may be releasing at that moment: retain it under the
+ * lock that publishes `r`); `uri` follows the `mcpr_str` rules; `opt` is NULL
+ * or points at options of `struct_size` readable bytes whose pointers are NULL
+ * or live; `out` and `err` are NULL or valid for one write.
  */
 mcpr_status mcpr_read(const mcpr_resources *r, mcpr_str uri, const mcpr_read_options *opt, mcpr_bundle **out, mcpr_error **err);
+
+/**
+ * Fills `*o` with every default and `struct_size =
+ * sizeof(mcpr_request_options)`, as `MCPR_REQUEST_OPTIONS_INIT` does. Ignores NULL.
+ *
+ * # Safety
+ * `o` is NULL or valid for one write of an `mcpr_request_options`.
+ */
+void mcpr_request_options_init(mcpr_request_options *o);
 
 /**
  * Serves one MCP request: `method` is the JSON-RPC method name and
@@ -1778,10 +1904,10 @@ mcpr_status mcpr_read(const mcpr_resources *r, mcpr_str uri, const mcpr_read_opt
  * does, as `mcpr_read` and `mcpr_list` do.
  *
  * # Safety
- * `r` is NULL or a live registry reference; `method` and `params_json`
- * follow the `mcpr_str` rules; `opt` is NULL or points at options whose
- * strings follow the `mcpr_str` rules and whose pointers are NULL or
- * live; `out` and `err` are NULL or valid for one write.
+ * `r` is NULL or a live registry reference; `method` and `params_json` follow
+ * the `mcpr_str` rules; `opt` is NULL or points at options of `struct_size`
+ * readable bytes whose strings follow the `mcpr_str` rules and whose pointers
+ * are NULL or live; `out` and `err` are NULL or valid for one write.
  */
 mcpr_status mcpr_request(const mcpr_resources *r, mcpr_str method, mcpr_str params_json, const mcpr_request_options *opt, mcpr_response **out, mcpr_error **err);
 

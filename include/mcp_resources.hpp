@@ -637,6 +637,7 @@ public:
     /// resources/read of `uri`. Throws mcpr::Error when the read fails.
     Bundle read(std::string_view uri, const ReadOptions &o = ReadOptions()) const {
         mcpr_read_options c{};
+        mcpr_read_options_init(&c);
         c.timeout_ms = detail::to_ms(o.timeout);
         c.cancel = o.cancel ? o.cancel->get() : nullptr;
         c.request_data = o.request_data;
@@ -660,6 +661,7 @@ public:
     Response request(std::string_view method, std::string_view params_json,
                      const RequestOptions &o = RequestOptions()) const {
         mcpr_request_options c{};
+        mcpr_request_options_init(&c);
         c.protocol_revision = to_c(o.protocol_revision);
         c.scope_key = to_c(o.scope_key);
         c.page_size = o.page_size;
@@ -689,6 +691,7 @@ public:
         p.context = ctx.empty() ? nullptr : ctx.data();
         p.context_len = ctx.size();
         mcpr_read_options c{};
+        mcpr_read_options_init(&c);
         c.timeout_ms = detail::to_ms(o.timeout);
         c.cancel = o.cancel ? o.cancel->get() : nullptr;
         c.request_data = o.request_data;
@@ -718,6 +721,7 @@ private:
     using ListFn = mcpr_status (*)(const mcpr_resources *, const mcpr_list_options *, mcpr_page **, mcpr_error **);
     Page list_impl(const ListOptions &o, ListFn fn) const {
         mcpr_list_options c{};
+        mcpr_list_options_init(&c);
         c.scope_key = to_c(o.scope_key);
         c.cursor = to_c(o.cursor);
         c.page_size = o.page_size;
@@ -759,6 +763,7 @@ public:
     Builder &set_policy(Policy policy) {
         auto holder = std::make_unique<Policy>(std::move(policy));
         mcpr_policy_callbacks cb{};
+        mcpr_policy_callbacks_init(&cb);
         cb.user_data = holder.get();
         cb.discover = detail::policy_discover;
         cb.visibility = detail::policy_visibility;
@@ -818,6 +823,7 @@ private:
                         std::string());
         auto holder = std::make_unique<Binding>(std::move(binding));
         mcpr_binding_callbacks cb{};
+        mcpr_binding_callbacks_init(&cb);
         cb.user_data = holder.get();
         cb.resolve = holder->resolve ? detail::binding_resolve : mcpr_resolve_single;
         cb.read = detail::binding_read;

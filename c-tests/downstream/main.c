@@ -24,8 +24,8 @@ static mcpr_cb_result body(void *ud, const mcpr_call *c, const mcpr_target *t, m
 }
 
 int main(void) {
-    mcpr_policy_callbacks policy = {NULL, ok, visible, permit, NULL};
-    mcpr_binding_callbacks binding = {NULL, mcpr_resolve_single, body, NULL, NULL};
+    mcpr_policy_callbacks policy = {sizeof(mcpr_policy_callbacks), NULL, ok, visible, permit, NULL};
+    mcpr_binding_callbacks binding = {sizeof(mcpr_binding_callbacks), NULL, mcpr_resolve_single, body, NULL, NULL, NULL};
     const char *def = "{\"uri\":\"down://stream\",\"name\":\"d\"}";
     mcpr_str defs = {def, strlen(def)}, uri = {"down://stream", 13};
     mcpr_builder *b = mcpr_builder_new();

@@ -1,5 +1,6 @@
 //! Building a registry: the builder handle (`mcpr_builder_*`).
 
+use super::growth::read_grown_opt;
 use super::handle::{free_handle, handle_ref, need_out, new_handle, write_out};
 use super::hints::hints_of;
 use crate::cache::{CacheHints, RegistryCacheHints};
@@ -67,18 +68,20 @@ pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
 /// and the definition JSON checked, then [`binding_of`].
 ///
 /// # Safety
-/// `cb` is NULL or points at a table; `definition_json` follows the
-/// `mcpr_str` rules.
+/// `cb` is NULL or points at a table of `struct_size` readable bytes;
+/// `definition_json` follows the `mcpr_str` rules.
 pub(super) unsafe fn binding_from_c(
     definition_json: mcpr_str,
     cb: *const mcpr_binding_callbacks,
 ) -> Result<ResourceBinding, Error> {
-    // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
-    let table = unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
+    // SAFETY: `cb` is NULL or points at a table of `struct_size` readable
+    // bytes (caller's guarantee).
+    let table =
+        unsafe { read_grown_opt(cb) }?.ok_or_else(|| Error::argument("callback table is NULL"))?;
     // SAFETY: `definition_json` follows the `mcpr_str` rules.
     let json =
         unsafe { definition_json.text(FailureKind::InvalidConfiguration, "definition JSON") }?;
-    binding_of(ResourceDefinition::from_json(json)?, table)
+    binding_of(ResourceDefinition::from_json(json)?, &table)
 }
 
 /// A binding of `definition` to a copy of `table`: the handler, and the
@@ -119,8 +122,8 @@ fn binding_of(
 ///
 /// # Safety
 /// `b` is NULL or a live builder; `definition_json` follows the `mcpr_str`
-/// rules; `cb` is NULL or points at a table; `err` is NULL or valid for
-/// one write.
+/// rules; `cb` is NULL or points at a table of `struct_size` readable bytes;
+/// `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add(
     b: *mut mcpr_builder,
@@ -148,8 +151,8 @@ pub unsafe extern "C" fn mcpr_builder_add(
 /// (`MCPR_INVALID_CONFIGURATION`).
 ///
 /// # Safety
-/// `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
-/// is NULL or valid for one write.
+/// `b` is NULL or a live builder; `cb` is NULL or points at a table of
+/// `struct_size` readable bytes; `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy(
     b: *mut mcpr_builder,
@@ -160,10 +163,11 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
         // The replaced table, dropped (released) once the builder is unlocked.
         let mut replaced = None;
         let set = |builder: &mut ResourcesBuilder| {
-            // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
-            let table =
-                unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
-            let policy = CPolicy::new(table).ok_or_else(|| {
+            // SAFETY: `cb` is NULL or points at a table of `struct_size`
+            // readable bytes (caller's guarantee).
+            let table = unsafe { read_grown_opt(cb) }?
+                .ok_or_else(|| Error::argument("callback table is NULL"))?;
+            let policy = CPolicy::new(&table).ok_or_else(|| {
                 Error::from(Failure::config(
                     "policy callbacks discover, visibility and read are required",
                 ))

@@ -2,18 +2,19 @@
 //! as [`ResourceHandler`] / [`ResourcePolicy`] / [`ResourceCompleter`]
 //! implementations.
 
+use super::growth::{field_end, init_out, Grows};
 use super::plan::PlanState;
 use super::views::target_ptr;
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
 use crate::error::{CallbackError, CauseText};
-use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
+use crate::plan::{PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::scope::CallContext;
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::mcpr_cb_result;
+use super::boundary::{guard, mcpr_cb_result, MCPR_CB_OK};
 use super::call::mcpr_call;
 use super::completion::mcpr_completion_builder;
 use super::payload::{mcpr_payload_builder, PayloadState};
@@ -79,9 +80,18 @@ pub struct mcpr_visibility {
 /// has returned: when the
 /// builder is freed without building, when a build fails, or when the last
 /// reference to the registry goes away.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_binding_callbacks)`, or start from
+/// `MCPR_BINDING_CALLBACKS_INIT` / `mcpr_binding_callbacks_init` (every
+/// callback NULL). Later versions append fields; the library reads only the
+/// fields lying wholly within `struct_size` (the others are NULL), refuses a
+/// `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+/// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_binding_callbacks {
+    /// `sizeof(mcpr_binding_callbacks)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// Passed as the first argument of every callback.
     pub user_data: *mut c_void,
     /// Turns a match into a read plan by calling `mcpr_plan_set_requested`
@@ -140,6 +150,50 @@ pub struct mcpr_binding_callbacks {
             out: *mut mcpr_completion_builder,
         ) -> mcpr_cb_result,
     >,
+    /// Optional pure, conservative sizer of a payload `read` produced for
+    /// `t` (added with `struct_size`; NULL: the library measures the item
+    /// exactly). `payload_bytes` is the body's size (text bytes, or raw blob
+    /// bytes before base64) and `is_blob` its kind; write to `out_bytes` an
+    /// upper bound on the bytes the item adds to the encoded result (the
+    /// item object, with its `uri`, `mimeType`, `_meta` and escaped or
+    /// base64 body, plus one separating comma) and return `MCPR_CB_OK`; any
+    /// other value means no estimate (exact measurement). The estimate
+    /// replaces the exact measurement in the budgets; an estimate below the
+    /// real size fails the read's final size check (`MCPR_SIZE`). Runs
+    /// after each successful `read`, on the same thread; must not block.
+    pub size_hint: Option<
+        unsafe extern "C-unwind" fn(
+            ud: *mut c_void,
+            t: *const mcpr_target,
+            payload_bytes: u64,
+            is_blob: bool,
+            out_bytes: *mut u64,
+        ) -> mcpr_cb_result,
+    >,
+}
+
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_binding_callbacks {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_binding_callbacks, user_data: *mut c_void),
+        field_end!(mcpr_binding_callbacks, resolve: Option<ResolveFn>),
+        field_end!(mcpr_binding_callbacks, read: Option<BodyFn>),
+        field_end!(mcpr_binding_callbacks, release: Option<ReleaseFn>),
+        field_end!(mcpr_binding_callbacks, complete: Option<CompleteFn>),
+        field_end!(mcpr_binding_callbacks, size_hint: Option<SizeHintFn>),
+    ];
+}
+
+/// Fills `*t` with every callback and `user_data` NULL and `struct_size =
+/// sizeof(mcpr_binding_callbacks)`, as `MCPR_BINDING_CALLBACKS_INIT` does. Ignores NULL.
+///
+/// # Safety
+/// `t` is NULL or valid for one write of an `mcpr_binding_callbacks`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_binding_callbacks_init(t: *mut mcpr_binding_callbacks) {
+    // SAFETY: `t` is NULL or valid for one write (caller's guarantee).
+    guard(|| unsafe { init_out(t) })
 }
 
 /// The policy callback table given to `mcpr_builder_set_policy` (copied by
@@ -162,9 +216,18 @@ pub struct mcpr_binding_callbacks {
 /// table has returned: when it is replaced by another
 /// `mcpr_builder_set_policy`, when the builder is freed without building,
 /// when a build fails, or when the last reference to the registry goes away.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_policy_callbacks)`, or start from
+/// `MCPR_POLICY_CALLBACKS_INIT` / `mcpr_policy_callbacks_init` (every callback
+/// NULL). Later versions append fields; the library reads only the fields lying
+/// wholly within `struct_size` (the others are NULL), refuses a `struct_size`
+/// below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
+/// fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_policy_callbacks {
+    /// `sizeof(mcpr_policy_callbacks)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// Passed as the first argument of every callback.
     pub user_data: *mut c_void,
     /// May the caller discover this definition (reads and listings)?
@@ -199,6 +262,29 @@ pub struct mcpr_policy_callbacks {
     pub release: Option<unsafe extern "C-unwind" fn(ud: *mut c_void)>,
 }
 
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_policy_callbacks {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_policy_callbacks, user_data: *mut c_void),
+        field_end!(mcpr_policy_callbacks, discover: Option<DiscoverFn>),
+        field_end!(mcpr_policy_callbacks, visibility: Option<VisibilityFn>),
+        field_end!(mcpr_policy_callbacks, read: Option<PermitFn>),
+        field_end!(mcpr_policy_callbacks, release: Option<ReleaseFn>),
+    ];
+}
+
+/// Fills `*t` with every callback and `user_data` NULL and `struct_size =
+/// sizeof(mcpr_policy_callbacks)`, as `MCPR_POLICY_CALLBACKS_INIT` does. Ignores NULL.
+///
+/// # Safety
+/// `t` is NULL or valid for one write of an `mcpr_policy_callbacks`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_policy_callbacks_init(t: *mut mcpr_policy_callbacks) {
+    // SAFETY: `t` is NULL or valid for one write (caller's guarantee).
+    guard(|| unsafe { init_out(t) })
+}
+
 type ResolveFn = unsafe extern "C-unwind" fn(
     *mut c_void,
     *const mcpr_call,
@@ -228,6 +314,13 @@ type PermitFn = unsafe extern "C-unwind" fn(
     *const mcpr_target,
 ) -> mcpr_cb_result;
 type ReleaseFn = unsafe extern "C-unwind" fn(*mut c_void);
+type SizeHintFn = unsafe extern "C-unwind" fn(
+    *mut c_void,
+    *const mcpr_target,
+    u64,
+    bool,
+    *mut u64,
+) -> mcpr_cb_result;
 type CompleteFn = unsafe extern "C-unwind" fn(
     *mut c_void,
     *const mcpr_call,
@@ -259,6 +352,7 @@ pub(crate) struct CBinding {
     resolve: ResolveFn,
     read: BodyFn,
     complete: Option<CompleteFn>,
+    size_hint: Option<SizeHintFn>,
     _release: Release,
 }
 
@@ -271,6 +365,7 @@ impl CBinding {
             resolve: t.resolve?,
             read: t.read?,
             complete: t.complete,
+            size_hint: t.size_hint,
             _release: Release {
                 ud,
                 release: t.release,
@@ -396,6 +491,24 @@ impl ResourceHandler for CBinding {
         let out = out.state.into_inner().unwrap_or_else(|p| p.into_inner());
         out.finish().map_err(|f| CallbackError::Failed(Box::new(f)))
     }
+
+    fn encoded_size_hint(&self, target: &ResourceTarget, payload: &ResourcePayload) -> Option<u64> {
+        let size_hint = self.size_hint?;
+        let is_blob = matches!(payload.body(), PayloadBody::Blob(_));
+        let mut out = 0u64;
+        // SAFETY: the host supplied this callback for `ud`; the target view
+        // and `out` are valid for the duration of the call.
+        let rc = unsafe {
+            size_hint(
+                self.ud.0,
+                target_ptr(target),
+                payload.payload_bytes(),
+                is_blob,
+                &mut out,
+            )
+        };
+        (rc == MCPR_CB_OK).then_some(out)
+    }
 }
 
 impl ResourcePolicy for CPolicy {
@@ -500,6 +613,7 @@ mod tests {
 
     fn policy(ud: *mut c_void) -> CPolicy {
         CPolicy::new(&mcpr_policy_callbacks {
+            struct_size: std::mem::size_of::<mcpr_policy_callbacks>(),
             user_data: ud,
             discover: Some(discover_ok),
             visibility: Some(visibility_as_told),

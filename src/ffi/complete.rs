@@ -86,10 +86,10 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 ///
 /// # Safety
 /// `r` is NULL or a live registry reference; `params` is NULL or points at
-/// params whose strings follow the `mcpr_str` rules and whose `context`
-/// points at `context_len` entries (or is NULL with 0); `opt` is NULL or
-/// points at options whose pointers are NULL or live; `out` and `err` are
-/// NULL or valid for one write.
+/// params whose strings follow the `mcpr_str` rules and whose `context` points
+/// at `context_len` entries (or is NULL with 0); `opt` is NULL or points at
+/// options of `struct_size` readable bytes whose pointers are NULL or live;
+/// `out` and `err` are NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_complete(
     r: *const mcpr_resources,

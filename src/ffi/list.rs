@@ -3,19 +3,29 @@
 use crate::listing::ListOptions;
 use std::os::raw::c_void;
 
-use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
 use super::cancel::{cancel_of, mcpr_cancel};
 use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
+use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::page::mcpr_page;
 use super::read::{request_data, revision_of, timeout};
 use super::resources::{mcpr_resources, resources};
 
 /// Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_list_options)`, or start from
+/// `MCPR_LIST_OPTIONS_INIT` / `mcpr_list_options_init` (every field at its
+/// default). Later versions append fields; the library reads only the fields
+/// lying wholly within `struct_size` (the others take their defaults), refuses
+/// a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+/// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_list_options {
+    /// `sizeof(mcpr_list_options)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// Opaque caller scope (required, non-empty, else
     /// `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
     pub scope_key: mcpr_str,
@@ -48,6 +58,32 @@ pub struct mcpr_list_options {
     pub protocol_revision: mcpr_str,
 }
 
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_list_options {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_list_options, scope_key: mcpr_str),
+        field_end!(mcpr_list_options, cursor: mcpr_str),
+        field_end!(mcpr_list_options, page_size: u32),
+        field_end!(mcpr_list_options, timeout_ms: u64),
+        field_end!(mcpr_list_options, cancel: *const mcpr_cancel),
+        field_end!(mcpr_list_options, request_data: *mut c_void),
+        field_end!(mcpr_list_options, executor: *const mcpr_executor),
+        field_end!(mcpr_list_options, protocol_revision: mcpr_str),
+    ];
+}
+
+/// Fills `*o` with every default and `struct_size =
+/// sizeof(mcpr_list_options)`, as `MCPR_LIST_OPTIONS_INIT` does. Ignores NULL.
+///
+/// # Safety
+/// `o` is NULL or valid for one write of an `mcpr_list_options`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_list_options_init(o: *mut mcpr_list_options) {
+    // SAFETY: `o` is NULL or valid for one write (caller's guarantee).
+    guard(|| unsafe { init_out(o) })
+}
+
 /// # Safety
 /// As for `mcpr_list`.
 unsafe fn list_with(
@@ -61,8 +97,10 @@ unsafe fn list_with(
         // SAFETY: `r` is NULL or a live registry reference.
         let r = unsafe { resources(r) }?;
         need_out(out)?;
-        // SAFETY: `opt` is NULL or points at options.
-        let o = unsafe { opt.as_ref() }.ok_or_else(|| Error::argument("list options are NULL"))?;
+        // SAFETY: `opt` is NULL or points at options of `struct_size`
+        // readable bytes (caller's guarantee).
+        let o = unsafe { read_grown_opt(opt) }?
+            .ok_or_else(|| Error::argument("list options are NULL"))?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (scope_key, cursor) = unsafe { (o.scope_key.bytes()?, o.cursor.bytes()?) };
         // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
@@ -107,8 +145,9 @@ unsafe fn list_with(
 /// `r` is NULL or a live registry reference when the call is made (a
 /// reference that no other thread may be releasing at that moment: retain
 /// it under the lock that publishes `r`); `opt` is NULL or points at
-/// options whose strings follow the `mcpr_str` rules and whose pointers are
-/// NULL or live; `out` and `err` are NULL or valid for one write.
+/// options of `struct_size` readable bytes whose strings follow the
+/// `mcpr_str` rules and whose pointers are NULL or live; `out` and `err`
+/// are NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list(
     r: *const mcpr_resources,

@@ -32,6 +32,7 @@ mod complete;
 mod completion;
 mod error;
 mod executor;
+mod growth;
 mod handle;
 mod hints;
 mod list;

@@ -3,10 +3,11 @@
 use crate::request::{RequestError, RequestOptions};
 use std::os::raw::c_void;
 
-use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
 use super::cancel::{cancel_of, mcpr_cancel};
 use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
+use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_out};
 use super::read::{request_data, revision_of, timeout};
 use super::resources::{mcpr_resources, resources};
@@ -16,9 +17,18 @@ use super::response::mcpr_response;
 /// (then the list methods, which need a scope key, are
 /// `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
 /// `mcpr_request` returns.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_request_options)`, or start from
+/// `MCPR_REQUEST_OPTIONS_INIT` / `mcpr_request_options_init` (every field at
+/// its default). Later versions append fields; the library reads only the
+/// fields lying wholly within `struct_size` (the others take their defaults),
+/// refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
+/// set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_request_options {
+    /// `sizeof(mcpr_request_options)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// The protocol revision negotiated with the client (`"2025-06-18"`,
     /// `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
     /// `MCPR_INVALID_ARGUMENT`). A known revision in the request's
@@ -46,6 +56,31 @@ pub struct mcpr_request_options {
     /// listings alike): the call then returns by its deadline whatever a
     /// callback does (see `mcpr_read` and `mcpr_list`).
     pub executor: *const mcpr_executor,
+}
+
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_request_options {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_request_options, protocol_revision: mcpr_str),
+        field_end!(mcpr_request_options, scope_key: mcpr_str),
+        field_end!(mcpr_request_options, page_size: u32),
+        field_end!(mcpr_request_options, timeout_ms: u64),
+        field_end!(mcpr_request_options, cancel: *const mcpr_cancel),
+        field_end!(mcpr_request_options, request_data: *mut c_void),
+        field_end!(mcpr_request_options, executor: *const mcpr_executor),
+    ];
+}
+
+/// Fills `*o` with every default and `struct_size =
+/// sizeof(mcpr_request_options)`, as `MCPR_REQUEST_OPTIONS_INIT` does. Ignores NULL.
+///
+/// # Safety
+/// `o` is NULL or valid for one write of an `mcpr_request_options`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_request_options_init(o: *mut mcpr_request_options) {
+    // SAFETY: `o` is NULL or valid for one write (caller's guarantee).
+    guard(|| unsafe { init_out(o) })
 }
 
 /// Serves one MCP request: `method` is the JSON-RPC method name and
@@ -83,10 +118,10 @@ pub struct mcpr_request_options {
 /// does, as `mcpr_read` and `mcpr_list` do.
 ///
 /// # Safety
-/// `r` is NULL or a live registry reference; `method` and `params_json`
-/// follow the `mcpr_str` rules; `opt` is NULL or points at options whose
-/// strings follow the `mcpr_str` rules and whose pointers are NULL or
-/// live; `out` and `err` are NULL or valid for one write.
+/// `r` is NULL or a live registry reference; `method` and `params_json` follow
+/// the `mcpr_str` rules; `opt` is NULL or points at options of `struct_size`
+/// readable bytes whose strings follow the `mcpr_str` rules and whose pointers
+/// are NULL or live; `out` and `err` are NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request(
     r: *const mcpr_resources,
@@ -103,8 +138,9 @@ pub unsafe extern "C" fn mcpr_request(
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
         let mut options = RequestOptions::default();
-        // SAFETY: `opt` is NULL or points at options.
-        if let Some(o) = unsafe { opt.as_ref() } {
+        // SAFETY: `opt` is NULL or points at options of `struct_size`
+        // readable bytes (caller's guarantee).
+        if let Some(o) = unsafe { read_grown_opt(opt) }? {
             // SAFETY: the strings follow the `mcpr_str` rules; the pointers
             // are NULL or live.
             unsafe {

@@ -302,6 +302,7 @@ mod tests {
         };
         let ud = std::ptr::from_ref(&h).cast_mut().cast::<c_void>();
         let policy = mcpr_policy_callbacks {
+            struct_size: std::mem::size_of::<mcpr_policy_callbacks>(),
             user_data: ud,
             discover: Some(discover),
             visibility: Some(visibility),
@@ -309,11 +310,13 @@ mod tests {
             release: Some(release),
         };
         let binding = mcpr_binding_callbacks {
+            struct_size: std::mem::size_of::<mcpr_binding_callbacks>(),
             user_data: ud,
             resolve: Some(resolve),
             read: Some(body),
             release: Some(release),
             complete: None,
+            size_hint: None,
         };
         let err = std::ptr::null_mut();
         let mut r = std::ptr::null_mut();
