@@ -82,7 +82,7 @@ Owned<mcpr_resources> build(Host *h) {
     EXPECT_EQ(mcpr_builder_add(b.get(), str(R"({"uriTemplate":"note://n/{id}","name":"note"})"), &n, nullptr), MCPR_OK);
     mcpr_resources *r = nullptr;
     mcpr_error *e = nullptr;
-    EXPECT_EQ(mcpr_builder_build(b.get(), &r, &e), MCPR_OK);
+    EXPECT_EQ(mcpr_builder_build(b.release(), &r, &e), MCPR_OK); // consumes the builder
     EXPECT_EQ(e, nullptr);
     return Owned<mcpr_resources>(r);
 }

@@ -132,7 +132,7 @@ TEST(Hpp, ReleaseRunsExactlyOnceWhenTheBuilderIsDroppedUnbuiltOrTheBuildFails) {
     mcpr::Error e = error_of([&] { b.build(); });
     EXPECT_NE(e.status(), MCPR_OK);
     EXPECT_EQ(dead2.load(), 1);
-    // the consumed builder refuses further use with an exception
+    // build() consumed the C builder: further use throws
     EXPECT_EQ(error_of([&] { b.build(); }).status(), MCPR_INVALID_ARGUMENT);
 }
 

@@ -165,8 +165,8 @@ typedef enum {
     MCPR_INVALID_CONFIGURATION = 12,
     /**
      * A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
-     * string, impossible length, unknown enum value, reuse of a consumed
-     * builder.
+     * string, impossible length, unknown enum value, impossible
+     * `struct_size` or a set field unknown to this library.
      */
     MCPR_INVALID_ARGUMENT = 13,
     /**
@@ -200,12 +200,11 @@ typedef struct ResultCache ResultCache;
  * A registry under construction. Create with `mcpr_builder_new`, fill with
  * `mcpr_builder_add` / `_set_*`, then `mcpr_builder_build`.
  *
- * `mcpr_builder_build` consumes the builder's contents, success or not,
- * but NOT the handle: the handle stays allocated in a "consumed" state in
- * which every further add, set or build returns `MCPR_INVALID_ARGUMENT`
- * (instead of undefined behaviour), and it must always be released with
- * `mcpr_builder_free`, built or not. A builder is internally locked, so
- * concurrent calls on one builder are safe (if pointless).
+ * Exactly one of `mcpr_builder_build` or `mcpr_builder_free` ends a
+ * builder: `mcpr_builder_build` always consumes the handle, whatever it
+ * returns (do not free or use it afterwards); `mcpr_builder_free` discards
+ * a builder that is not built. A builder is internally locked, so
+ * concurrent add and set calls on one builder are safe (if pointless).
  */
 typedef struct mcpr_builder mcpr_builder;
 
@@ -1100,8 +1099,9 @@ const char *mcpr_status_name(int32_t status);
 const char *mcpr_version(void);
 
 /**
- * A new, empty builder. Owned by the caller: free with `mcpr_builder_free`
- * (always, even after `mcpr_builder_build`). NULL only on a caught panic.
+ * A new, empty builder. Owned by the caller until `mcpr_builder_build`
+ * consumes it; discard one never built with `mcpr_builder_free`. NULL only
+ * on a caught panic.
  */
 mcpr_builder *mcpr_builder_new(void);
 
@@ -1175,27 +1175,30 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *b, uint64_t (*now_unix_ms)(void
 
 /**
  * Validates everything against the final limits and builds the registry.
- * Consumes the builder's contents whether it succeeds or not (on failure
- * every `release` of its tables runs before this returns), except when
- * `b` or `out` is NULL (`MCPR_INVALID_ARGUMENT`, nothing consumed); the handle
- * itself must still be freed with `mcpr_builder_free`, and a second build,
- * add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
- * receives a registry reference owned by the caller (free with
- * `mcpr_resources_free`).
+ * Always consumes the builder: when `b` is not NULL, the handle is freed
+ * by this call whatever it returns (success, a failed build, a NULL
+ * `out`), so never call `mcpr_builder_free` or anything else on `b`
+ * afterwards. On failure every `release` of its tables runs before this
+ * returns. On success `*out` receives a registry reference owned by the
+ * caller (free with `mcpr_resources_free`). A NULL `b` or `out` is
+ * `MCPR_INVALID_ARGUMENT`.
  *
  * # Safety
- * `b` is NULL or a live builder; `out` is NULL or valid for one write;
- * `err` is NULL or valid for one write.
+ * `b` is NULL or a live builder from `mcpr_builder_new`, not freed or
+ * built before and not in use by another thread (this call frees it);
+ * `out` is NULL or valid for one write; `err` is NULL or valid for one
+ * write.
  */
 mcpr_status mcpr_builder_build(mcpr_builder *b, mcpr_resources **out, mcpr_error **err);
 
 /**
- * Frees a builder handle, built or not (for a builder never built, every
- * `release` of its tables runs now). Accepts NULL.
+ * Discards a builder that is not built: every `release` of its tables
+ * runs now. Accepts NULL. Never call it after `mcpr_builder_build`, which
+ * already consumed the builder.
  *
  * # Safety
- * `b` is NULL or a builder from `mcpr_builder_new`, freed only once and
- * not in use by another thread.
+ * `b` is NULL or a builder from `mcpr_builder_new`, neither freed nor
+ * built before, and not in use by another thread.
  */
 void mcpr_builder_free(mcpr_builder *b);
 

@@ -739,8 +739,9 @@ private:
 };
 
 /// Collects definitions, bindings, a policy and limits (mcpr_builder).
-/// Move-only. build() consumes its contents (also when it fails); the
-/// object may then only be destroyed.
+/// Move-only. build() consumes the C builder (also when it fails); every
+/// later call then throws mcpr::Error (MCPR_INVALID_ARGUMENT, "builder is
+/// NULL"), and destroying the object does nothing more.
 class Builder {
 public:
     /// Throws std::bad_alloc if no builder can be made.
@@ -805,11 +806,12 @@ public:
         return *this;
     }
 
-    /// Builds the registry. Throws mcpr::Error; consumes the builder's
-    /// contents either way.
+    /// Builds the registry. Throws mcpr::Error; consumes the C builder
+    /// either way (mcpr_builder_build frees it).
     Resources build() {
         mcpr_resources *out = nullptr;
-        detail::check([&](mcpr_error **e) { return mcpr_builder_build(b_.get(), &out, e); });
+        mcpr_builder *b = b_.release();  // mcpr_builder_build frees it, built or not
+        detail::check([&](mcpr_error **e) { return mcpr_builder_build(b, &out, e); });
         return Resources(out);
     }
 

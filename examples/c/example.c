@@ -243,14 +243,15 @@ static mcpr_cb_result flags_read(void *ud, const mcpr_call *call, const mcpr_tar
 static void flags_release(void *ud) { printf("released the registry serving %s\n", (const char *)ud); }
 
 static mcpr_resources *build_generation(const mcpr_policy_callbacks *policy, const char *flags) {
-    mcpr_binding_callbacks cb = {sizeof(mcpr_binding_callbacks), (void *)flags, mcpr_resolve_single, flags_read, flags_release, NULL, NULL};
+    mcpr_binding_callbacks cb = {.struct_size = sizeof(mcpr_binding_callbacks), .user_data = (void *)flags, .resolve = mcpr_resolve_single, .read = flags_read, .release = flags_release};
     mcpr_builder *b = mcpr_builder_new();
     mcpr_resources *r = NULL;
     if (mcpr_builder_set_policy(b, policy, NULL) != MCPR_OK ||
-        mcpr_builder_add(b, str("{\"uri\":\"config://app/flags\",\"name\":\"flags\"}"), &cb, NULL) != MCPR_OK ||
-        mcpr_builder_build(b, &r, NULL) != MCPR_OK)
-        r = NULL;
-    mcpr_builder_free(b);
+        mcpr_builder_add(b, str("{\"uri\":\"config://app/flags\",\"name\":\"flags\"}"), &cb, NULL) != MCPR_OK) {
+        mcpr_builder_free(b); /* not built: discard it */
+        return NULL;
+    }
+    if (mcpr_builder_build(b, &r, NULL) != MCPR_OK) r = NULL; /* the build consumed b, built or not */
     return r;
 }
 
@@ -323,9 +324,9 @@ int main(void) {
      *    results stay "private". The settings are the same for everyone and
      *    fresh for five minutes. */
     policy_state policy = {"example-tenant"};
-    mcpr_policy_callbacks policy_cb = {sizeof(mcpr_policy_callbacks), &policy, policy_discover, policy_visibility, policy_read, NULL};
-    mcpr_binding_callbacks settings_cb = {sizeof(mcpr_binding_callbacks), NULL, mcpr_resolve_single, settings_read, NULL, NULL, NULL};
-    mcpr_binding_callbacks report_cb = {sizeof(mcpr_binding_callbacks), NULL, report_resolve, report_read, NULL, NULL, NULL};
+    mcpr_policy_callbacks policy_cb = {.struct_size = sizeof(mcpr_policy_callbacks), .user_data = &policy, .discover = policy_discover, .visibility = policy_visibility, .read = policy_read};
+    mcpr_binding_callbacks settings_cb = {.struct_size = sizeof(mcpr_binding_callbacks), .resolve = mcpr_resolve_single, .read = settings_read};
+    mcpr_binding_callbacks report_cb = {.struct_size = sizeof(mcpr_binding_callbacks), .resolve = report_resolve, .read = report_read};
     mcpr_cache_hints settings_hints = {sizeof settings_hints, 300000, true};
 
     mcpr_builder *b = mcpr_builder_new();
@@ -347,8 +348,7 @@ int main(void) {
         return 1;
     }
     mcpr_resources *r = NULL;
-    mcpr_status s = mcpr_builder_build(b, &r, &err);
-    mcpr_builder_free(b); /* always, built or not */
+    mcpr_status s = mcpr_builder_build(b, &r, &err); /* consumes b, built or not: no mcpr_builder_free */
     if (s != MCPR_OK) {
         PRINT_STR("build failed: ", mcpr_error_message(err));
         mcpr_error_free(err);

@@ -1,7 +1,7 @@
 //! Building a registry: the builder handle (`mcpr_builder_*`).
 
 use super::growth::read_grown_opt;
-use super::handle::{free_handle, handle_ref, need_out, new_handle, write_out};
+use super::handle::{free_handle, need_out, new_handle, take_handle, write_out};
 use super::hints::hints_of;
 use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::error::{Failure, FailureKind};
@@ -22,14 +22,13 @@ use super::resources::mcpr_resources;
 /// A registry under construction. Create with `mcpr_builder_new`, fill with
 /// `mcpr_builder_add` / `_set_*`, then `mcpr_builder_build`.
 ///
-/// `mcpr_builder_build` consumes the builder's contents, success or not,
-/// but NOT the handle: the handle stays allocated in a "consumed" state in
-/// which every further add, set or build returns `MCPR_INVALID_ARGUMENT`
-/// (instead of undefined behaviour), and it must always be released with
-/// `mcpr_builder_free`, built or not. A builder is internally locked, so
-/// concurrent calls on one builder are safe (if pointless).
+/// Exactly one of `mcpr_builder_build` or `mcpr_builder_free` ends a
+/// builder: `mcpr_builder_build` always consumes the handle, whatever it
+/// returns (do not free or use it afterwards); `mcpr_builder_free` discards
+/// a builder that is not built. A builder is internally locked, so
+/// concurrent add and set calls on one builder are safe (if pointless).
 pub struct mcpr_builder {
-    state: Mutex<Option<ResourcesBuilder>>,
+    state: Mutex<ResourcesBuilder>,
     /// A second reference to the current policy table, so that a table
     /// replaced by `mcpr_builder_set_policy` is released after the builder
     /// lock is dropped (its `release` may call into this builder).
@@ -46,19 +45,17 @@ pub(super) unsafe fn with_builder(
     // access is enough because the state is behind a mutex.
     let b = unsafe { b.as_ref() }.ok_or_else(|| Error::argument("builder is NULL"))?;
     let mut state = b.state.lock().unwrap_or_else(|p| p.into_inner());
-    let inner = state
-        .as_mut()
-        .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
-    f(inner)
+    f(&mut state)
 }
 
-/// A new, empty builder. Owned by the caller: free with `mcpr_builder_free`
-/// (always, even after `mcpr_builder_build`). NULL only on a caught panic.
+/// A new, empty builder. Owned by the caller until `mcpr_builder_build`
+/// consumes it; discard one never built with `mcpr_builder_free`. NULL only
+/// on a caught panic.
 #[no_mangle]
 pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     guard(|| {
         new_handle(mcpr_builder {
-            state: Mutex::new(Some(ResourcesBuilder::new())),
+            state: Mutex::new(ResourcesBuilder::new()),
             policy: Mutex::new(None),
         })
     })
@@ -305,17 +302,19 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
 }
 
 /// Validates everything against the final limits and builds the registry.
-/// Consumes the builder's contents whether it succeeds or not (on failure
-/// every `release` of its tables runs before this returns), except when
-/// `b` or `out` is NULL (`MCPR_INVALID_ARGUMENT`, nothing consumed); the handle
-/// itself must still be freed with `mcpr_builder_free`, and a second build,
-/// add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
-/// receives a registry reference owned by the caller (free with
-/// `mcpr_resources_free`).
+/// Always consumes the builder: when `b` is not NULL, the handle is freed
+/// by this call whatever it returns (success, a failed build, a NULL
+/// `out`), so never call `mcpr_builder_free` or anything else on `b`
+/// afterwards. On failure every `release` of its tables runs before this
+/// returns. On success `*out` receives a registry reference owned by the
+/// caller (free with `mcpr_resources_free`). A NULL `b` or `out` is
+/// `MCPR_INVALID_ARGUMENT`.
 ///
 /// # Safety
-/// `b` is NULL or a live builder; `out` is NULL or valid for one write;
-/// `err` is NULL or valid for one write.
+/// `b` is NULL or a live builder from `mcpr_builder_new`, not freed or
+/// built before and not in use by another thread (this call frees it);
+/// `out` is NULL or valid for one write; `err` is NULL or valid for one
+/// write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_build(
     b: *mut mcpr_builder,
@@ -323,16 +322,15 @@ pub unsafe extern "C" fn mcpr_builder_build(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let b = unsafe { handle_ref(b) }.ok_or_else(|| Error::argument("builder is NULL"))?;
+        // Ownership moves here (this call is the builder's last use), so
+        // the handle is freed whatever happens below.
+        let b = unsafe { take_handle(b) }.ok_or_else(|| Error::argument("builder is NULL"))?;
         need_out(out)?;
-        let inner = b
-            .state
-            .lock()
+        let mcpr_builder { state, policy } = *b;
+        let built = state
+            .into_inner()
             .unwrap_or_else(|p| p.into_inner())
-            .take()
-            .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
-        let policy = b.policy.lock().unwrap_or_else(|p| p.into_inner()).take();
-        let built = inner.build();
+            .build();
         // On failure the last reference to the policy table goes here, so
         // its `release` still runs before this returns.
         drop(policy);
@@ -346,12 +344,13 @@ pub unsafe extern "C" fn mcpr_builder_build(
     unsafe { guard_status(err, body) }
 }
 
-/// Frees a builder handle, built or not (for a builder never built, every
-/// `release` of its tables runs now). Accepts NULL.
+/// Discards a builder that is not built: every `release` of its tables
+/// runs now. Accepts NULL. Never call it after `mcpr_builder_build`, which
+/// already consumed the builder.
 ///
 /// # Safety
-/// `b` is NULL or a builder from `mcpr_builder_new`, freed only once and
-/// not in use by another thread.
+/// `b` is NULL or a builder from `mcpr_builder_new`, neither freed nor
+/// built before, and not in use by another thread.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_free(b: *mut mcpr_builder) {
     guard(|| unsafe { free_handle(b) })

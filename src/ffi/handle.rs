@@ -2,8 +2,9 @@
 //! stated once.
 //!
 //! Every owned handle except the registry (an `Arc`, see `resources.rs`) is
-//! a `Box` turned into a raw pointer by [`new_handle`] and turned back by
-//! [`free_handle`], exactly once. Borrowed views and handles are read
+//! a `Box` turned into a raw pointer by [`new_handle`] and turned back,
+//! exactly once, by [`free_handle`] or (for a handle a call consumes, as
+//! `mcpr_builder_build` does) [`take_handle`]. Borrowed views and handles are read
 //! through [`handle_ref`]; out-parameters are written through
 //! [`write_out`] / [`write_handle`] after [`need_out`] checked them.
 //!
@@ -33,17 +34,25 @@ pub(crate) fn new_handle<T>(value: T) -> *mut T {
     Box::into_raw(Box::new(value))
 }
 
-/// Frees a handle made by [`new_handle`]; does nothing for NULL.
+/// Takes back ownership of a handle made by [`new_handle`] (`None` for
+/// NULL): the handle is freed when the returned box is dropped.
 ///
 /// # Safety
 /// `p` is NULL or a pointer [`new_handle`] returned for this `T`, not yet
-/// freed, and not used by any thread afterwards.
+/// taken or freed, and not used by any thread afterwards.
+pub(crate) unsafe fn take_handle<T>(p: *mut T) -> Option<Box<T>> {
+    // SAFETY: `p` came from `Box::into_raw` in `new_handle` and is taken
+    // once (the caller's guarantee).
+    (!p.is_null()).then(|| unsafe { Box::from_raw(p) })
+}
+
+/// Frees a handle made by [`new_handle`]; does nothing for NULL.
+///
+/// # Safety
+/// As for [`take_handle`].
 pub(crate) unsafe fn free_handle<T>(p: *mut T) {
-    if !p.is_null() {
-        // SAFETY: `p` came from `Box::into_raw` in `new_handle` and is freed
-        // once (the caller's guarantee).
-        drop(unsafe { Box::from_raw(p) });
-    }
+    // SAFETY: forwarded to the caller.
+    drop(unsafe { take_handle(p) });
 }
 
 /// Writes `value` through the out-parameter `out`.

@@ -333,7 +333,6 @@ mod tests {
                 mcpr_status::MCPR_OK
             );
             assert_eq!(mcpr_builder_build(b, &mut r, err), mcpr_status::MCPR_OK);
-            mcpr_builder_free(b);
         }
         let shared = Shared(r);
         let reader = thread::spawn(move || {
