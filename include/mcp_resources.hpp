@@ -501,13 +501,18 @@ struct Policy {
 
 /// A binding's callbacks. `read` is required; an empty `resolve` plans the
 /// matched URI alone (mcpr_resolve_single); an empty `complete` registers
-/// no completion (it is for templates only). Every member may run
+/// no completion (it is for templates only); `size_hint` is optional
+/// (mcpr_binding_callbacks.size_hint: given the target, the body's size
+/// and whether it is a blob, an upper bound on the bytes the item adds to
+/// the encoded result, or std::nullopt for the exact measurement; it must
+/// not throw, and a throw counts as no estimate). Every member may run
 /// concurrently on any thread, and (with an executor) after the read that
 /// called it returned: capture by value or std::shared_ptr.
 struct Binding {
     std::function<Result(const Call &, const Match &, PlanBuilder &)> resolve;
     std::function<Result(const Call &, const Target &, PayloadBuilder &)> read;
     std::function<Result(const Call &, const CompletionRequest &, CompletionBuilder &)> complete;
+    std::function<std::optional<std::uint64_t>(const Target &, std::uint64_t payload_bytes, bool is_blob)> size_hint;
 };
 
 namespace detail {
@@ -572,6 +577,17 @@ inline mcpr_cb_result binding_complete(void *ud, const mcpr_call *call, const mc
         CompletionBuilder cb(out);
         return static_cast<Binding *>(ud)->complete(Call(call), CompletionRequest(q), cb);
     });
+}
+inline mcpr_cb_result binding_size_hint(void *ud, const mcpr_target *t, std::uint64_t payload_bytes, bool is_blob,
+                                        std::uint64_t *out_bytes) noexcept {
+    try {
+        std::optional<std::uint64_t> hint = static_cast<Binding *>(ud)->size_hint(Target(t), payload_bytes, is_blob);
+        if (!hint) return MCPR_CB_FAILED;
+        *out_bytes = *hint;
+        return MCPR_CB_OK;
+    } catch (...) {
+        return MCPR_CB_FAILED;  // no estimate: the exact measurement
+    }
 }
 inline void binding_release(void *ud) { delete static_cast<Binding *>(ud); }
 
@@ -831,6 +847,7 @@ private:
         cb.read = detail::binding_read;
         cb.release = detail::binding_release;
         cb.complete = holder->complete ? detail::binding_complete : nullptr;
+        cb.size_hint = holder->size_hint ? detail::binding_size_hint : nullptr;
         detail::check([&](mcpr_error **e) {
             return hints ? mcpr_builder_add_with_hints(b_.get(), to_c(definition_json), &cb, hints, e)
                          : mcpr_builder_add(b_.get(), to_c(definition_json), &cb, e);
