@@ -134,10 +134,8 @@ pub unsafe extern "C" fn mcpr_builder_add(
             builder.push(unsafe { binding_from_c(definition_json, cb) }?);
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, add) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -182,12 +180,10 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
             }
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         let result = unsafe { with_builder(b, set) };
         drop(replaced);
         result
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -220,10 +216,8 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
             builder.set_limit(limit, value);
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -257,10 +251,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
             builder.set_cursor_key(key);
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -294,10 +286,8 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
             }));
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -340,7 +330,6 @@ pub unsafe extern "C" fn mcpr_builder_build(
         unsafe { write_out(out, handle.cast_mut()) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -386,12 +375,10 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
             }
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         let result = unsafe { with_builder(b, set) };
         drop(replaced);
         result
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -417,10 +404,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
             builder.set_cache_hints(RegistryCacheHints::new(ttl_ms, policy_caller_independent));
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -453,9 +438,7 @@ pub unsafe extern "C" fn mcpr_builder_add_with_hints(
             builder.push(binding.with_cache_hints(hints));
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, add) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

@@ -93,10 +93,7 @@ unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallCo
 /// Any thread.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_is_canceled(c: *const mcpr_call) -> bool {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }.is_some_and(|(_, ctx)| ctx.is_canceled())
-    })
+    guard(|| unsafe { call_ref(c) }.is_some_and(|(_, ctx)| ctx.is_canceled()))
 }
 
 /// Milliseconds left before this callback's deadline (rounded down; 0 when
@@ -107,7 +104,6 @@ pub unsafe extern "C" fn mcpr_call_is_canceled(c: *const mcpr_call) -> bool {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_remaining_ms(c: *const mcpr_call) -> u64 {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
         unsafe { call_ref(c) }.map_or(0, |(_, ctx)| {
             u64::try_from(ctx.remaining().as_millis()).unwrap_or(u64::MAX)
         })
@@ -122,7 +118,6 @@ pub unsafe extern "C" fn mcpr_call_remaining_ms(c: *const mcpr_call) -> u64 {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_request_data(c: *const mcpr_call) -> *mut c_void {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
         unsafe { call_ref(c) }
             .and_then(|(_, ctx)| ctx.request_data())
             .and_then(|d| d.downcast_ref::<HostPtr>())
@@ -138,7 +133,6 @@ pub unsafe extern "C" fn mcpr_call_request_data(c: *const mcpr_call) -> *mut c_v
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_max_bytes(c: *const mcpr_call) -> u64 {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
         unsafe { call_ref(c) }
             .and_then(|(_, ctx)| ctx.max_bytes())
             .unwrap_or(0)
@@ -196,10 +190,7 @@ fn phase_value(p: CallPhase) -> mcpr_phase {
 /// `c` is NULL or the call context of a callback that has not returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_phase(c: *const mcpr_call) -> mcpr_phase {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }.map_or(MCPR_PHASE_UNKNOWN, |(_, ctx)| phase_value(ctx.phase()))
-    })
+    guard(|| unsafe { call_ref(c) }.map_or(MCPR_PHASE_UNKNOWN, |(_, ctx)| phase_value(ctx.phase())))
 }
 
 /// Longest private cause kept, in bytes (longer causes are cut at a
@@ -218,7 +209,6 @@ const MAX_CAUSE_BYTES: usize = 4096;
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_set_cause(c: *const mcpr_call, message: mcpr_str) {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
         let Some((call, _)) = (unsafe { call_ref(c) }) else {
             return;
         };

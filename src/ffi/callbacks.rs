@@ -3,8 +3,8 @@
 //! implementations.
 
 use super::growth::{field_end, init_out, Grows};
+use super::handle::view_ptr;
 use super::plan::PlanState;
-use super::views::target_ptr;
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
 use crate::error::{CallbackError, CauseText};
 use crate::plan::{PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
@@ -19,9 +19,7 @@ use super::call::mcpr_call;
 use super::completion::mcpr_completion_builder;
 use super::payload::{mcpr_payload_builder, PayloadState};
 use super::plan::mcpr_plan_builder;
-use super::views::{
-    definition_ptr, mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target,
-};
+use super::views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
 
 /// The host's `void *user_data` (or `request_data`).
 ///
@@ -192,7 +190,6 @@ unsafe impl Grows for mcpr_binding_callbacks {
 /// `t` is NULL or valid for one write of an `mcpr_binding_callbacks`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_binding_callbacks_init(t: *mut mcpr_binding_callbacks) {
-    // SAFETY: `t` is NULL or valid for one write (caller's guarantee).
     guard(|| unsafe { init_out(t) })
 }
 
@@ -281,7 +278,6 @@ unsafe impl Grows for mcpr_policy_callbacks {
 /// `t` is NULL or valid for one write of an `mcpr_policy_callbacks`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_policy_callbacks_init(t: *mut mcpr_policy_callbacks) {
-    // SAFETY: `t` is NULL or valid for one write (caller's guarantee).
     guard(|| unsafe { init_out(t) })
 }
 
@@ -395,14 +391,7 @@ impl ResourceCompleter for CBinding {
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe {
-            complete(
-                self.ud.0,
-                &c,
-                (request as *const CompletionRequest).cast(),
-                &mut builder,
-            )
-        };
+        let rc = unsafe { complete(self.ud.0, &c, view_ptr(request), &mut builder) };
         c.outcome(rc)?;
         *out = builder
             .state
@@ -460,8 +449,7 @@ impl ResourceHandler for CBinding {
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc =
-            unsafe { (self.resolve)(self.ud.0, &c, (m as *const ResourceMatch).cast(), &mut plan) };
+        let rc = unsafe { (self.resolve)(self.ud.0, &c, view_ptr(m), &mut plan) };
         c.outcome(rc)?;
         plan.state
             .into_inner()
@@ -486,7 +474,7 @@ impl ResourceHandler for CBinding {
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe { (self.read)(self.ud.0, &c, target_ptr(target), &mut out) };
+        let rc = unsafe { (self.read)(self.ud.0, &c, view_ptr(target), &mut out) };
         c.outcome(rc)?;
         let out = out.state.into_inner().unwrap_or_else(|p| p.into_inner());
         out.finish().map_err(|f| CallbackError::Failed(Box::new(f)))
@@ -501,7 +489,7 @@ impl ResourceHandler for CBinding {
         let rc = unsafe {
             size_hint(
                 self.ud.0,
-                target_ptr(target),
+                view_ptr(target),
                 payload.payload_bytes(),
                 is_blob,
                 &mut out,
@@ -520,7 +508,7 @@ impl ResourcePolicy for CPolicy {
         let c = mcpr_call::new(call);
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe { (self.discover)(self.ud.0, &c, definition_ptr(definition)) };
+        let rc = unsafe { (self.discover)(self.ud.0, &c, view_ptr(definition)) };
         c.outcome(rc)
     }
 
@@ -542,7 +530,7 @@ impl ResourcePolicy for CPolicy {
             (self.visibility)(
                 self.ud.0,
                 &c,
-                target_ptr(target),
+                view_ptr(target),
                 raw.as_mut_ptr().cast::<mcpr_visibility>(),
             )
         };
@@ -562,7 +550,7 @@ impl ResourcePolicy for CPolicy {
         let c = mcpr_call::new(call);
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe { (self.read)(self.ud.0, &c, target_ptr(target)) };
+        let rc = unsafe { (self.read)(self.ud.0, &c, view_ptr(target)) };
         c.outcome(rc)
     }
 }

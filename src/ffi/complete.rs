@@ -99,7 +99,6 @@ pub unsafe extern "C" fn mcpr_complete(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
         let r = unsafe { resources(r) }?;
         need_out(out)?;
         // SAFETY: `params` is NULL or points at params.
@@ -158,6 +157,5 @@ pub unsafe extern "C" fn mcpr_complete(
         unsafe { write_out(out, new_handle(mcpr_completion { inner: result })) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

@@ -63,7 +63,6 @@ pub unsafe extern "C" fn mcpr_completion_add_value(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live completion builder (caller's guarantee).
         let o = unsafe { builder_ref(o) }?;
         // SAFETY: `value` follows the `mcpr_str` rules (caller's guarantee).
         let bytes = unsafe { value.bytes() }?;
@@ -83,7 +82,6 @@ pub unsafe extern "C" fn mcpr_completion_add_value(
             ))),
         }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -103,11 +101,9 @@ pub unsafe extern "C" fn mcpr_completion_set_total(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live completion builder (caller's guarantee).
         unsafe { builder_ref(o) }?.lock().set_total(total);
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -125,11 +121,9 @@ pub unsafe extern "C" fn mcpr_completion_set_has_more(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live completion builder (caller's guarantee).
         unsafe { builder_ref(o) }?.lock().set_has_more(has_more);
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 

@@ -118,7 +118,6 @@ unsafe impl Grows for mcpr_executor_options {
 /// `o` is NULL or valid for one write of an `mcpr_executor_options`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_options_init(o: *mut mcpr_executor_options) {
-    // SAFETY: `o` is NULL or valid for one write (caller's guarantee).
     guard(|| unsafe { init_out(o) })
 }
 
@@ -127,7 +126,6 @@ pub unsafe extern "C" fn mcpr_executor_options_init(o: *mut mcpr_executor_option
 /// # Safety
 /// `o` is non-null and points at `o.struct_size` readable bytes.
 unsafe fn read_executor_options(o: *const mcpr_executor_options) -> Result<ExecutorOptions, Error> {
-    // SAFETY: forwarded to the caller's guarantee.
     let o = unsafe { read_grown(o) }?;
     let options = ExecutorOptions {
         threads: o.threads,
@@ -176,7 +174,6 @@ pub unsafe extern "C" fn mcpr_executor_new_with(
         unsafe { write_handle(out, mcpr_executor { inner }) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -240,7 +237,6 @@ pub unsafe extern "C" fn mcpr_executor_get_stats(
         }
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -269,7 +265,6 @@ pub unsafe extern "C" fn mcpr_executor_new(
         unsafe { write_handle(out, mcpr_executor { inner }) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 

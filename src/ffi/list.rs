@@ -80,7 +80,6 @@ unsafe impl Grows for mcpr_list_options {
 /// `o` is NULL or valid for one write of an `mcpr_list_options`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list_options_init(o: *mut mcpr_list_options) {
-    // SAFETY: `o` is NULL or valid for one write (caller's guarantee).
     guard(|| unsafe { init_out(o) })
 }
 
@@ -94,7 +93,6 @@ unsafe fn list_with(
     templates: bool,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
         let r = unsafe { resources(r) }?;
         need_out(out)?;
         // SAFETY: `opt` is NULL or points at options of `struct_size`
@@ -126,7 +124,6 @@ unsafe fn list_with(
         unsafe { write_handle(out, mcpr_page { inner: page }) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -155,7 +152,6 @@ pub unsafe extern "C" fn mcpr_list(
     out: *mut *mut mcpr_page,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: forwarded to the caller's guarantees.
     unsafe { list_with(r, opt, out, err, false) }
 }
 
@@ -172,6 +168,5 @@ pub unsafe extern "C" fn mcpr_list_templates(
     out: *mut *mut mcpr_page,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: forwarded to the caller's guarantees.
     unsafe { list_with(r, opt, out, err, true) }
 }

@@ -119,7 +119,6 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
         let o = unsafe { payload_ref(o) }?;
         let mut o = o.lock();
         let content = FailureKind::InvalidContent;
@@ -136,7 +135,6 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
         };
         o.set_body(|| ResourcePayload::text(mime, text))
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -155,7 +153,6 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
         let o = unsafe { payload_ref(o) }?;
         let mut o = o.lock();
         let content = FailureKind::InvalidContent;
@@ -172,7 +169,6 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
         };
         o.set_body(|| ResourcePayload::blob(mime, bytes))
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -193,7 +189,6 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
         let o = unsafe { payload_ref(o) }?;
         let mut o = o.lock();
         // SAFETY: `meta_json` follows the `mcpr_str` rules (caller's guarantee).
@@ -209,7 +204,6 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
             Err(e) => Err(o.refuse(e)),
         }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -232,7 +226,6 @@ pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
         let o = unsafe { payload_ref(o) }?;
         let mut o = o.lock();
         // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
@@ -246,6 +239,5 @@ pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
         o.cache = Some(hints);
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

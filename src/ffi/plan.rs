@@ -1,7 +1,7 @@
 //! The plan builder a `resolve` callback fills (`mcpr_plan_*`,
 //! `mcpr_resolve_single`).
 
-use super::views::match_ref;
+use super::handle::{handle_ref, view_ref};
 use crate::error::{Failure, FailureKind};
 use crate::plan::{ResourceReadPlan, ResourceTarget};
 use std::os::raw::c_void;
@@ -158,7 +158,6 @@ pub unsafe extern "C" fn mcpr_plan_set_requested(
 ) -> mcpr_status {
     // SAFETY: `p` and the strings are valid (caller's guarantee).
     let body = || unsafe { plan_set(p, uri, representation, authorization_json, false) };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -179,7 +178,6 @@ pub unsafe extern "C" fn mcpr_plan_add_item(
 ) -> mcpr_status {
     // SAFETY: `p` and the strings are valid (caller's guarantee).
     let body = || unsafe { plan_set(p, uri, representation, authorization_json, true) };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -199,8 +197,7 @@ pub unsafe extern "C" fn mcpr_resolve_single(
 ) -> mcpr_cb_result {
     let _ = (ud, call);
     let result = guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        let (Some(m), Some(p)) = (unsafe { match_ref(m) }, unsafe { plan.as_ref() }) else {
+        let (Some(m), Some(p)) = (unsafe { view_ref(m) }, unsafe { handle_ref(plan) }) else {
             return MCPR_CB_FAILED;
         };
         let mut p = p.lock();

@@ -81,7 +81,6 @@ unsafe impl Grows for mcpr_read_options {
 /// `o` is NULL or valid for one write of an `mcpr_read_options`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_read_options_init(o: *mut mcpr_read_options) {
-    // SAFETY: `o` is NULL or valid for one write (caller's guarantee).
     guard(|| unsafe { init_out(o) })
 }
 
@@ -181,7 +180,6 @@ pub unsafe extern "C" fn mcpr_read(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
         let r = unsafe { resources(r) }?;
         need_out(out)?;
         // SAFETY: `uri` follows the `mcpr_str` rules.
@@ -196,6 +194,5 @@ pub unsafe extern "C" fn mcpr_read(
         unsafe { write_handle(out, mcpr_bundle { inner: bundle }) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

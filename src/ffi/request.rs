@@ -79,7 +79,6 @@ unsafe impl Grows for mcpr_request_options {
 /// `o` is NULL or valid for one write of an `mcpr_request_options`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request_options_init(o: *mut mcpr_request_options) {
-    // SAFETY: `o` is NULL or valid for one write (caller's guarantee).
     guard(|| unsafe { init_out(o) })
 }
 
@@ -132,7 +131,6 @@ pub unsafe extern "C" fn mcpr_request(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
         let r = unsafe { resources(r) }?;
         need_out(out)?;
         // SAFETY: both strings follow the `mcpr_str` rules.
@@ -175,6 +173,5 @@ pub unsafe extern "C" fn mcpr_request(
         unsafe { write_out(out, Box::into_raw(handle)) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

@@ -107,7 +107,6 @@ pub unsafe extern "C" fn mcpr_resources_free(r: *mut mcpr_resources) {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_revision(r: *const mcpr_resources, out: *mut u8) {
     guard(|| {
-        // SAFETY: `r` is NULL or live (caller's guarantee).
         let Some(r) = (unsafe { mcpr_resources::hold(r) }) else {
             return;
         };
@@ -139,7 +138,6 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or live (caller's guarantee).
         let r = unsafe { mcpr_resources::hold(r) }
             .ok_or_else(|| Error::argument("registry is NULL"))?;
         if out.is_null() {
@@ -154,7 +152,6 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
         unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -167,10 +164,7 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
 /// `r` is NULL or a live registry reference when the call is made.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_completes(r: *const mcpr_resources) -> bool {
-    guard(|| {
-        // SAFETY: `r` is NULL or live (caller's guarantee).
-        unsafe { mcpr_resources::hold(r) }.is_some_and(|r| r.inner.completes())
-    })
+    guard(|| unsafe { mcpr_resources::hold(r) }.is_some_and(|r| r.inner.completes()))
 }
 
 /// The call's own reference to the registry, held from entry to return:
@@ -179,7 +173,6 @@ pub unsafe extern "C" fn mcpr_resources_completes(r: *const mcpr_resources) -> b
 /// # Safety
 /// `r` is NULL or a live registry reference.
 pub(super) unsafe fn resources(r: *const mcpr_resources) -> Result<Arc<mcpr_resources>, Error> {
-    // SAFETY: `r` is NULL or live (caller's guarantee).
     unsafe { mcpr_resources::hold(r) }.ok_or_else(|| Error::argument("registry is NULL"))
 }
 

@@ -7,6 +7,7 @@ use crate::plan::{ResourceMatch, ResourceTarget};
 use crate::registry::ResourceDefinition;
 
 use super::boundary::{guard, mcpr_str};
+use super::handle::{view_ptr, view_ref, View};
 
 /// A registered definition (borrowed view, valid until the callback returns;
 /// its accessors may be called from any thread while the callback runs).
@@ -29,33 +30,21 @@ pub struct mcpr_target {
     _private: [u8; 0],
 }
 
-pub(super) fn definition_ptr(d: &ResourceDefinition) -> *const mcpr_definition {
-    (d as *const ResourceDefinition).cast()
+// SAFETY: `mcpr_definition` pointers are only made by `view_ptr`.
+unsafe impl View for mcpr_definition {
+    type Core = ResourceDefinition;
 }
-
-pub(super) fn target_ptr(t: &ResourceTarget) -> *const mcpr_target {
-    (t as *const ResourceTarget).cast()
+// SAFETY: `mcpr_match` pointers are only made by `view_ptr`.
+unsafe impl View for mcpr_match {
+    type Core = ResourceMatch;
 }
-
-/// # Safety
-/// `d` is NULL or a definition view that is still valid.
-unsafe fn def_ref<'a>(d: *const mcpr_definition) -> Option<&'a ResourceDefinition> {
-    // SAFETY: every `mcpr_definition` pointer is a cast `&ResourceDefinition`.
-    unsafe { d.cast::<ResourceDefinition>().as_ref() }
+// SAFETY: `mcpr_target` pointers are only made by `view_ptr`.
+unsafe impl View for mcpr_target {
+    type Core = ResourceTarget;
 }
-
-/// # Safety
-/// `m` is NULL or a match view that is still valid.
-pub(super) unsafe fn match_ref<'a>(m: *const mcpr_match) -> Option<&'a ResourceMatch> {
-    // SAFETY: every `mcpr_match` pointer is a cast `&ResourceMatch`.
-    unsafe { m.cast::<ResourceMatch>().as_ref() }
-}
-
-/// # Safety
-/// `t` is NULL or a target view that is still valid.
-unsafe fn target_ref<'a>(t: *const mcpr_target) -> Option<&'a ResourceTarget> {
-    // SAFETY: every `mcpr_target` pointer is a cast `&ResourceTarget`.
-    unsafe { t.cast::<ResourceTarget>().as_ref() }
+// SAFETY: `mcpr_completion_request` pointers are only made by `view_ptr`.
+unsafe impl View for mcpr_completion_request {
+    type Core = CompletionRequest;
 }
 
 /// The definition's description object as compact JSON (the MCP
@@ -65,10 +54,7 @@ unsafe fn target_ref<'a>(t: *const mcpr_target) -> Option<&'a ResourceTarget> {
 /// `d` is NULL or a definition view whose callback has not returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_json(d: *const mcpr_definition) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.map_or(mcpr_str::empty(), |d| mcpr_str::from_str(d.json()))
-    })
+    guard(|| unsafe { view_ref(d) }.map_or(mcpr_str::empty(), |d| mcpr_str::from_str(d.json())))
 }
 
 /// The `uri` or the `uriTemplate`, exactly as registered. Borrowed from `d`.
@@ -78,8 +64,7 @@ pub unsafe extern "C" fn mcpr_definition_json(d: *const mcpr_definition) -> mcpr
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_uri(d: *const mcpr_definition) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.map_or(mcpr_str::empty(), |d| {
+        unsafe { view_ref(d) }.map_or(mcpr_str::empty(), |d| {
             mcpr_str::from_str(d.uri_or_template())
         })
     })
@@ -91,10 +76,7 @@ pub unsafe extern "C" fn mcpr_definition_uri(d: *const mcpr_definition) -> mcpr_
 /// `d` is NULL or a definition view whose callback has not returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_name(d: *const mcpr_definition) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.map_or(mcpr_str::empty(), |d| mcpr_str::from_str(d.name()))
-    })
+    guard(|| unsafe { view_ref(d) }.map_or(mcpr_str::empty(), |d| mcpr_str::from_str(d.name())))
 }
 
 /// Whether the definition is a template (false for NULL).
@@ -103,10 +85,7 @@ pub unsafe extern "C" fn mcpr_definition_name(d: *const mcpr_definition) -> mcpr
 /// `d` is NULL or a definition view whose callback has not returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_is_template(d: *const mcpr_definition) -> bool {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.is_some_and(|d| d.is_template())
-    })
+    guard(|| unsafe { view_ref(d) }.is_some_and(|d| d.is_template()))
 }
 
 /// The matched definition (borrowed from `m`; NULL for NULL).
@@ -115,10 +94,7 @@ pub unsafe extern "C" fn mcpr_definition_is_template(d: *const mcpr_definition) 
 /// `m` is NULL or a match view whose callback has not returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_definition(m: *const mcpr_match) -> *const mcpr_definition {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }.map_or(std::ptr::null(), |m| definition_ptr(m.definition()))
-    })
+    guard(|| unsafe { view_ref(m) }.map_or(std::ptr::null(), |m| view_ptr(m.definition())))
 }
 
 /// The requested URI, exactly as received. Borrowed from `m`.
@@ -127,10 +103,7 @@ pub unsafe extern "C" fn mcpr_match_definition(m: *const mcpr_match) -> *const m
 /// `m` is NULL or a match view whose callback has not returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_uri(m: *const mcpr_match) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }.map_or(mcpr_str::empty(), |m| mcpr_str::from_str(m.uri()))
-    })
+    guard(|| unsafe { view_ref(m) }.map_or(mcpr_str::empty(), |m| mcpr_str::from_str(m.uri())))
 }
 
 /// The number of template captures (0 for exact matches and NULL).
@@ -139,10 +112,7 @@ pub unsafe extern "C" fn mcpr_match_uri(m: *const mcpr_match) -> mcpr_str {
 /// `m` is NULL or a match view whose callback has not returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_capture_count(m: *const mcpr_match) -> usize {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }.map_or(0, |m| m.captures().len())
-    })
+    guard(|| unsafe { view_ref(m) }.map_or(0, |m| m.captures().len()))
 }
 
 /// The name of capture `i`, in template order (empty when out of range).
@@ -153,8 +123,7 @@ pub unsafe extern "C" fn mcpr_match_capture_count(m: *const mcpr_match) -> usize
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_capture_name(m: *const mcpr_match, i: usize) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }
+        unsafe { view_ref(m) }
             .and_then(|m| m.captures().get(i))
             .map_or(mcpr_str::empty(), |(n, _)| mcpr_str::from_str(n))
     })
@@ -169,8 +138,7 @@ pub unsafe extern "C" fn mcpr_match_capture_name(m: *const mcpr_match, i: usize)
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_capture_value(m: *const mcpr_match, i: usize) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }
+        unsafe { view_ref(m) }
             .and_then(|m| m.captures().get(i))
             .map_or(mcpr_str::empty(), |(_, v)| mcpr_str::from_str(v))
     })
@@ -182,10 +150,7 @@ pub unsafe extern "C" fn mcpr_match_capture_value(m: *const mcpr_match, i: usize
 /// `t` is NULL or a target view whose callback has not returned.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_uri(t: *const mcpr_target) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(t) }.map_or(mcpr_str::empty(), |t| mcpr_str::from_str(t.uri()))
-    })
+    guard(|| unsafe { view_ref(t) }.map_or(mcpr_str::empty(), |t| mcpr_str::from_str(t.uri())))
 }
 
 /// The representation label (never empty: `"default"` when none was given).
@@ -196,8 +161,7 @@ pub unsafe extern "C" fn mcpr_target_uri(t: *const mcpr_target) -> mcpr_str {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_representation(t: *const mcpr_target) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(t) }.map_or(mcpr_str::empty(), |t| {
+        unsafe { view_ref(t) }.map_or(mcpr_str::empty(), |t| {
             mcpr_str::from_str(t.representation())
         })
     })
@@ -211,8 +175,7 @@ pub unsafe extern "C" fn mcpr_target_representation(t: *const mcpr_target) -> mc
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_authorization(t: *const mcpr_target) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(t) }
+        unsafe { view_ref(t) }
             .and_then(|t| t.authorization())
             .map_or(mcpr_str::empty(), mcpr_str::from_str)
     })
@@ -225,14 +188,6 @@ pub struct mcpr_completion_request {
     _private: [u8; 0],
 }
 
-/// # Safety
-/// `q` is NULL or a request view that is still valid.
-unsafe fn request_ref<'a>(q: *const mcpr_completion_request) -> Option<&'a CompletionRequest> {
-    // SAFETY: every `mcpr_completion_request` pointer is a cast
-    // `&CompletionRequest`.
-    unsafe { q.cast::<CompletionRequest>().as_ref() }
-}
-
 /// The template's definition (borrowed from `q`; NULL for NULL).
 ///
 /// # Safety
@@ -242,10 +197,7 @@ unsafe fn request_ref<'a>(q: *const mcpr_completion_request) -> Option<&'a Compl
 pub unsafe extern "C" fn mcpr_completion_request_definition(
     q: *const mcpr_completion_request,
 ) -> *const mcpr_definition {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(std::ptr::null(), |q| definition_ptr(q.definition()))
-    })
+    guard(|| unsafe { view_ref(q) }.map_or(std::ptr::null(), |q| view_ptr(q.definition())))
 }
 
 /// The variable being completed (always one of the template's variables).
@@ -257,10 +209,7 @@ pub unsafe extern "C" fn mcpr_completion_request_definition(
 pub unsafe extern "C" fn mcpr_completion_request_argument(
     q: *const mcpr_completion_request,
 ) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(mcpr_str::empty(), |q| mcpr_str::from_str(q.argument()))
-    })
+    guard(|| unsafe { view_ref(q) }.map_or(mcpr_str::empty(), |q| mcpr_str::from_str(q.argument())))
 }
 
 /// The partial value typed so far: client text (UTF-8, at most
@@ -273,10 +222,7 @@ pub unsafe extern "C" fn mcpr_completion_request_argument(
 pub unsafe extern "C" fn mcpr_completion_request_value(
     q: *const mcpr_completion_request,
 ) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(mcpr_str::empty(), |q| mcpr_str::from_str(q.value()))
-    })
+    guard(|| unsafe { view_ref(q) }.map_or(mcpr_str::empty(), |q| mcpr_str::from_str(q.value())))
 }
 
 /// The number of other variables already chosen (0 for NULL): only
@@ -289,10 +235,7 @@ pub unsafe extern "C" fn mcpr_completion_request_value(
 pub unsafe extern "C" fn mcpr_completion_request_context_count(
     q: *const mcpr_completion_request,
 ) -> usize {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(0, |q| q.context().len())
-    })
+    guard(|| unsafe { view_ref(q) }.map_or(0, |q| q.context().len()))
 }
 
 /// The name of chosen variable `i` (empty when out of range). Borrowed
@@ -306,8 +249,7 @@ pub unsafe extern "C" fn mcpr_completion_request_context_name(
     i: usize,
 ) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }
+        unsafe { view_ref(q) }
             .and_then(|q| q.context().get(i))
             .map_or(mcpr_str::empty(), |(n, _)| mcpr_str::from_str(n))
     })
@@ -325,8 +267,7 @@ pub unsafe extern "C" fn mcpr_completion_request_context_value(
     i: usize,
 ) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }
+        unsafe { view_ref(q) }
             .and_then(|q| q.context().get(i))
             .map_or(mcpr_str::empty(), |(_, v)| mcpr_str::from_str(v))
     })
