@@ -121,9 +121,20 @@ static mcpr_cb_result never_read(void *ud, const mcpr_call *call, const mcpr_tar
 static mcpr_resources *registry(host_policy *hp, completer *c, int64_t page_bytes) {
     mcpr_builder *b = host_builder(hp);
     c->policy = hp;
-    mcpr_binding_callbacks t = {.struct_size = sizeof(mcpr_binding_callbacks), .user_data = c, .resolve = mcpr_resolve_single, .read = never_read, .release = release_completer, .complete = do_complete};
+    mcpr_binding_callbacks t = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = c,
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+        .release = release_completer,
+        .complete = do_complete,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"" TEMPLATE "\",\"name\":\"t\"}"), &t, NULL), MCPR_OK);
-    mcpr_binding_callbacks plain = {.struct_size = sizeof(mcpr_binding_callbacks), .resolve = mcpr_resolve_single, .read = never_read};
+    mcpr_binding_callbacks plain = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"file:///readme\",\"name\":\"r\"}"), &plain, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"plain://x/{id}\",\"name\":\"p\"}"), &plain, NULL),
                  MCPR_OK);
@@ -314,7 +325,12 @@ static mcpr_cb_result raw_values(void *ud, const mcpr_call *call, const mcpr_com
 static void test_invalid_utf8_values_are_dropped_and_counted(void) {
     host_policy hp = {0};
     mcpr_builder *b = host_builder(&hp);
-    mcpr_binding_callbacks t = {.struct_size = sizeof(mcpr_binding_callbacks), .resolve = mcpr_resolve_single, .read = never_read, .complete = raw_values};
+    mcpr_binding_callbacks t = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+        .complete = raw_values,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"raw://x/{id}\",\"name\":\"t\"}"), &t, NULL), MCPR_OK);
     mcpr_resources *r = host_build(b);
     mcpr_complete_params p = params("raw://x/{id}", "id", "");
@@ -596,7 +612,14 @@ static void test_complete_on_an_exact_uri_is_refused_and_release_runs_once(void)
     host_policy hp = {0};
     completer c = {0};
     mcpr_builder *b = host_builder(&hp);
-    mcpr_binding_callbacks t = {.struct_size = sizeof(mcpr_binding_callbacks), .user_data = &c, .resolve = mcpr_resolve_single, .read = never_read, .release = release_completer, .complete = do_complete};
+    mcpr_binding_callbacks t = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = &c,
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+        .release = release_completer,
+        .complete = do_complete,
+    };
     mcpr_error *e = NULL;
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"file:///readme\",\"name\":\"r\"}"), &t, &e),
                  MCPR_INVALID_CONFIGURATION);
@@ -614,7 +637,11 @@ static void test_resources_completes_and_misuse(void) {
     CHECK(mcpr_resources_completes(r));
     CHECK(!mcpr_resources_completes(NULL));
     mcpr_builder *b = host_builder(&hp);
-    mcpr_binding_callbacks plain = {.struct_size = sizeof(mcpr_binding_callbacks), .resolve = mcpr_resolve_single, .read = never_read};
+    mcpr_binding_callbacks plain = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"plain://x/{id}\",\"name\":\"p\"}"), &plain, NULL),
                  MCPR_OK);
     mcpr_resources *none = host_build(b);

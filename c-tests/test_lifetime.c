@@ -174,8 +174,21 @@ static void release(void *ud) {
 #define TABLES 3
 
 static mcpr_resources *build(host *h) {
-    mcpr_policy_callbacks pol = {.struct_size = sizeof(mcpr_policy_callbacks), .user_data = h, .discover = discover, .visibility = visibility, .read = permit, .release = release};
-    mcpr_binding_callbacks bind = {.struct_size = sizeof(mcpr_binding_callbacks), .user_data = h, .resolve = resolve, .read = body, .release = release};
+    mcpr_policy_callbacks pol = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .user_data = h,
+        .discover = discover,
+        .visibility = visibility,
+        .read = permit,
+        .release = release,
+    };
+    mcpr_binding_callbacks bind = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = h,
+        .resolve = resolve,
+        .read = body,
+        .release = release,
+    };
     mcpr_builder *b = mcpr_builder_new();
     mcpr_error *e = NULL;
     CHECK_STATUS(mcpr_builder_set_policy(b, &pol, &e), MCPR_OK);

@@ -70,7 +70,10 @@ static void *ref_run(void *arg) {
     ref_worker *w = arg;
     for (int i = 0; i < w->rounds; i++) {
         unsigned k = rnd(&w->seed) % 3;
-        mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .executor = (rnd(&w->seed) & 1) ? w->ex : NULL};
+        mcpr_read_options opt = {
+            .struct_size = sizeof(mcpr_read_options),
+            .executor = (rnd(&w->seed) & 1) ? w->ex : NULL,
+        };
         mcpr_bundle *b = NULL;
         mcpr_error *e = NULL;
         /* With hung readers from every thread queued on a two-worker pool,
@@ -165,7 +168,11 @@ static void *cancel_run(void *arg) {
         canceller_arg c = {token, rnd(&w->seed) % 6000u}; /* 0 to 6 ms */
         pthread_t th;
         pthread_create(&th, NULL, cancel_after, &c);
-        mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .cancel = token, .executor = w->ex};
+        mcpr_read_options opt = {
+            .struct_size = sizeof(mcpr_read_options),
+            .cancel = token,
+            .executor = w->ex,
+        };
         mcpr_bundle *b = NULL;
         mcpr_error *e = NULL;
         mcpr_status st = mcpr_read(w->r, S("bundle://all"), &opt, &b, &e);
@@ -359,8 +366,17 @@ static mcpr_cb_result n_read(void *ud, const mcpr_call *call, const mcpr_target 
 }
 
 static void test_null_arguments_in_callbacks(void) {
-    mcpr_policy_callbacks pol = {.struct_size = sizeof(mcpr_policy_callbacks), .discover = n_discover, .visibility = n_visibility, .read = n_permit};
-    mcpr_binding_callbacks bind = {.struct_size = sizeof(mcpr_binding_callbacks), .resolve = n_resolve, .read = n_read};
+    mcpr_policy_callbacks pol = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .discover = n_discover,
+        .visibility = n_visibility,
+        .read = n_permit,
+    };
+    mcpr_binding_callbacks bind = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = n_resolve,
+        .read = n_read,
+    };
     mcpr_builder *b = mcpr_builder_new();
     CHECK_STATUS(mcpr_builder_set_policy(b, &pol, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"doc://a\",\"name\":\"a\"}"), &bind, NULL), MCPR_OK);
@@ -469,8 +485,17 @@ static mcpr_cb_result fan_read(void *ud, const mcpr_call *call, const mcpr_targe
 }
 
 static void test_builders_filled_from_threads(void) {
-    mcpr_policy_callbacks pol = {.struct_size = sizeof(mcpr_policy_callbacks), .discover = n_discover, .visibility = n_visibility, .read = n_permit};
-    mcpr_binding_callbacks bind = {.struct_size = sizeof(mcpr_binding_callbacks), .resolve = fan_resolve, .read = fan_read};
+    mcpr_policy_callbacks pol = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .discover = n_discover,
+        .visibility = n_visibility,
+        .read = n_permit,
+    };
+    mcpr_binding_callbacks bind = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = fan_resolve,
+        .read = fan_read,
+    };
     mcpr_builder *b = mcpr_builder_new();
     CHECK_STATUS(mcpr_builder_set_policy(b, &pol, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_limit(b, MCPR_LIMIT_MAX_ITEMS, FAN_THREADS * FAN_ITEMS, NULL), MCPR_OK);

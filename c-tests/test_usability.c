@@ -72,7 +72,14 @@ static void p_release(void *ud) {
 }
 
 static mcpr_policy_callbacks policy_of(host *h) {
-    mcpr_policy_callbacks t = {.struct_size = sizeof(mcpr_policy_callbacks), .user_data = h, .discover = p_discover, .visibility = p_visibility, .read = p_read, .release = p_release};
+    mcpr_policy_callbacks t = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .user_data = h,
+        .discover = p_discover,
+        .visibility = p_visibility,
+        .read = p_read,
+        .release = p_release,
+    };
     return t;
 }
 
@@ -105,7 +112,12 @@ static mcpr_cb_result b_read(void *ud, const mcpr_call *call, const mcpr_target 
 }
 
 static mcpr_binding_callbacks binding_of(host *h) {
-    mcpr_binding_callbacks t = {.struct_size = sizeof(mcpr_binding_callbacks), .user_data = h, .resolve = b_resolve, .read = b_read};
+    mcpr_binding_callbacks t = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = h,
+        .resolve = b_resolve,
+        .read = b_read,
+    };
     return t;
 }
 

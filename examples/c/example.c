@@ -243,7 +243,13 @@ static mcpr_cb_result flags_read(void *ud, const mcpr_call *call, const mcpr_tar
 static void flags_release(void *ud) { printf("released the registry serving %s\n", (const char *)ud); }
 
 static mcpr_resources *build_generation(const mcpr_policy_callbacks *policy, const char *flags) {
-    mcpr_binding_callbacks cb = {.struct_size = sizeof(mcpr_binding_callbacks), .user_data = (void *)flags, .resolve = mcpr_resolve_single, .read = flags_read, .release = flags_release};
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = (void *)flags,
+        .resolve = mcpr_resolve_single,
+        .read = flags_read,
+        .release = flags_release,
+    };
     mcpr_builder *b = mcpr_builder_new();
     mcpr_resources *r = NULL;
     if (mcpr_builder_set_policy(b, policy, NULL) != MCPR_OK ||
@@ -324,9 +330,23 @@ int main(void) {
      *    results stay "private". The settings are the same for everyone and
      *    fresh for five minutes. */
     policy_state policy = {"example-tenant"};
-    mcpr_policy_callbacks policy_cb = {.struct_size = sizeof(mcpr_policy_callbacks), .user_data = &policy, .discover = policy_discover, .visibility = policy_visibility, .read = policy_read};
-    mcpr_binding_callbacks settings_cb = {.struct_size = sizeof(mcpr_binding_callbacks), .resolve = mcpr_resolve_single, .read = settings_read};
-    mcpr_binding_callbacks report_cb = {.struct_size = sizeof(mcpr_binding_callbacks), .resolve = report_resolve, .read = report_read};
+    mcpr_policy_callbacks policy_cb = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .user_data = &policy,
+        .discover = policy_discover,
+        .visibility = policy_visibility,
+        .read = policy_read,
+    };
+    mcpr_binding_callbacks settings_cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = settings_read,
+    };
+    mcpr_binding_callbacks report_cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = report_resolve,
+        .read = report_read,
+    };
     mcpr_cache_hints settings_hints = {sizeof settings_hints, 300000, true};
 
     mcpr_builder *b = mcpr_builder_new();
