@@ -39,23 +39,27 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/**
- * The largest TTL that can be declared: 2^53 - 1 milliseconds (the
- * largest integer every JSON client reads exactly).
+#if !defined(__cplusplus)
+/*
+ * Initialisers of the structs that grow (see "struct_size" in each): a
+ * struct with struct_size set and every other field at its default, as
+ * C99 designated initialisers. From C++, call the matching *_init
+ * function instead (or use mcp_resources.hpp).
  */
-#define MAX_TTL_MS ((1 << 53) - 1)
+#define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
+#define MCPR_LIST_OPTIONS_INIT {.struct_size = sizeof(mcpr_list_options)}
+#define MCPR_REQUEST_OPTIONS_INIT {.struct_size = sizeof(mcpr_request_options)}
+#define MCPR_EXECUTOR_OPTIONS_INIT {.struct_size = sizeof(mcpr_executor_options)}
+#define MCPR_BINDING_CALLBACKS_INIT {.struct_size = sizeof(mcpr_binding_callbacks)}
+#define MCPR_POLICY_CALLBACKS_INIT {.struct_size = sizeof(mcpr_policy_callbacks)}
+#endif
+
 
 /**
  * The highest `mcpr_status` value this version of the library defines
  * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
  */
 #define MCPR_STATUS_MAX 15
-
-/**
- * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
- */
-#define MCPR_MAX_TTL_MS 9007199254740991
 
 /**
  * Most workers `mcpr_executor_new` accepts (a larger count is
@@ -68,6 +72,11 @@
  * `MCPR_INVALID_ARGUMENT`).
  */
 #define MCPR_MAX_EXECUTOR_HUNG 16384
+
+/**
+ * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
+ */
+#define MCPR_MAX_TTL_MS 9007199254740991
 
 /**
  * Major version of the header (the crate version's first number). Before
@@ -172,8 +181,8 @@ typedef enum {
     MCPR_INVALID_CONFIGURATION = 12,
     /**
      * A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
-     * string, impossible length, unknown enum value, reuse of a consumed
-     * builder.
+     * string, impossible length, unknown enum value, impossible
+     * `struct_size` or a set field unknown to this library.
      */
     MCPR_INVALID_ARGUMENT = 13,
     /**
@@ -207,12 +216,11 @@ typedef struct ResultCache ResultCache;
  * A registry under construction. Create with `mcpr_builder_new`, fill with
  * `mcpr_builder_add` / `_set_*`, then `mcpr_builder_build`.
  *
- * `mcpr_builder_build` consumes the builder's contents, success or not,
- * but NOT the handle: the handle stays allocated in a "consumed" state in
- * which every further add, set or build returns `MCPR_INVALID_ARGUMENT`
- * (instead of undefined behaviour), and it must always be released with
- * `mcpr_builder_free`, built or not. A builder is internally locked, so
- * concurrent calls on one builder are safe (if pointless).
+ * Exactly one of `mcpr_builder_build` or `mcpr_builder_free` ends a
+ * builder: `mcpr_builder_build` always consumes the handle, whatever it
+ * returns (do not free or use it afterwards); `mcpr_builder_free` discards
+ * a builder that is not built. A builder is internally locked, so
+ * concurrent add and set calls on one builder are safe (if pointless).
  */
 typedef struct mcpr_builder mcpr_builder;
 
@@ -401,8 +409,19 @@ typedef uint32_t mcpr_cb_result;
  * has returned: when the
  * builder is freed without building, when a build fails, or when the last
  * reference to the registry goes away.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_binding_callbacks)`, or start from
+ * `MCPR_BINDING_CALLBACKS_INIT` / `mcpr_binding_callbacks_init` (every
+ * callback NULL). Later versions append fields; the library reads only the
+ * fields lying wholly within `struct_size` (the others are NULL), refuses a
+ * `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+ * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_binding_callbacks)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Passed as the first argument of every callback.
      */
@@ -450,6 +469,20 @@ typedef struct {
      * `MCPR_READ_FAILED`.
      */
     mcpr_cb_result (*complete)(void *ud, const mcpr_call *call, const mcpr_completion_request *req, mcpr_completion_builder *out);
+    /**
+     * Optional pure, conservative sizer of a payload `read` produced for
+     * `t` (added with `struct_size`; NULL: the library measures the item
+     * exactly). `payload_bytes` is the body's size (text bytes, or raw blob
+     * bytes before base64) and `is_blob` its kind; write to `out_bytes` an
+     * upper bound on the bytes the item adds to the encoded result (the
+     * item object, with its `uri`, `mimeType`, `_meta` and escaped or
+     * base64 body, plus one separating comma) and return `MCPR_CB_OK`; any
+     * other value means no estimate (exact measurement). The estimate
+     * replaces the exact measurement in the budgets; an estimate below the
+     * real size fails the read's final size check (`MCPR_SIZE`). Runs
+     * after each successful `read`, on the same thread; must not block.
+     */
+    mcpr_cb_result (*size_hint)(void *ud, const mcpr_target *t, uint64_t payload_bytes, bool is_blob, uint64_t *out_bytes);
 } mcpr_binding_callbacks;
 
 /**
@@ -497,8 +530,19 @@ typedef struct {
  * table has returned: when it is replaced by another
  * `mcpr_builder_set_policy`, when the builder is freed without building,
  * when a build fails, or when the last reference to the registry goes away.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_policy_callbacks)`, or start from
+ * `MCPR_POLICY_CALLBACKS_INIT` / `mcpr_policy_callbacks_init` (every callback
+ * NULL). Later versions append fields; the library reads only the fields lying
+ * wholly within `struct_size` (the others are NULL), refuses a `struct_size`
+ * below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
+ * fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_policy_callbacks)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Passed as the first argument of every callback.
      */
@@ -530,6 +574,35 @@ typedef struct {
  * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
  */
 typedef uint32_t mcpr_limit;
+
+/**
+ * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
+ * or for one item (`mcpr_payload_set_cache_hints`).
+ *
+ * Set `size` to `sizeof(mcpr_cache_hints)`: later versions of the library
+ * may append fields, and read only those that the given `size` covers
+ * (fields beyond it take their zero defaults). A `size` smaller than the
+ * fields of this version is `MCPR_INVALID_ARGUMENT`.
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_cache_hints)`.
+     */
+    size_t size;
+    /**
+     * How long a result made of this content may be considered fresh, in
+     * milliseconds (0 = immediately stale; at most `MCPR_MAX_TTL_MS`, else
+     * `MCPR_INVALID_CONFIGURATION`, or `MCPR_INVALID_CONTENT` for an item).
+     */
+    uint64_t ttl_ms;
+    /**
+     * Whether the content is the same whoever asks. A result is
+     * `"public"` only when this and the registry's
+     * `policy_caller_independent` are both true and the policy filtered
+     * nothing.
+     */
+    bool caller_independent;
+} mcpr_cache_hints;
 
 /**
  * Which step of which call a callback serves (`mcpr_call_phase`). A plain
@@ -583,8 +656,19 @@ typedef struct {
 /**
  * Per-call options of `mcpr_read`. NULL options mean all defaults. The
  * library copies what it needs before `mcpr_read` returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_read_options)`, or start from
+ * `MCPR_READ_OPTIONS_INIT` / `mcpr_read_options_init` (every field at its
+ * default). Later versions append fields; the library reads only the fields
+ * lying wholly within `struct_size` (the others take their defaults), refuses
+ * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+ * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_read_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Caller deadline in milliseconds from the start of the call (0 = only
      * the registry's `read_timeout`).
@@ -626,93 +710,15 @@ typedef struct {
 } mcpr_read_options;
 
 /**
- * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
- * or for one item (`mcpr_payload_set_cache_hints`).
- *
- * Set `size` to `sizeof(mcpr_cache_hints)`: later versions of the library
- * may append fields, and read only those that the given `size` covers
- * (fields beyond it take their zero defaults). A `size` smaller than the
- * fields of this version is `MCPR_INVALID_ARGUMENT`.
- */
-typedef struct {
-    /**
-     * `sizeof(mcpr_cache_hints)`.
-     */
-    size_t size;
-    /**
-     * How long a result made of this content may be considered fresh, in
-     * milliseconds (0 = immediately stale; at most `MCPR_MAX_TTL_MS`, else
-     * `MCPR_INVALID_CONFIGURATION`, or `MCPR_INVALID_CONTENT` for an item).
-     */
-    uint64_t ttl_ms;
-    /**
-     * Whether the content is the same whoever asks. A result is
-     * `"public"` only when this and the registry's
-     * `policy_caller_independent` are both true and the policy filtered
-     * nothing.
-     */
-    bool caller_independent;
-} mcpr_cache_hints;
-
-/**
- * Per-call options of `mcpr_request`. NULL options mean all defaults
- * (then the list methods, which need a scope key, are
- * `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
- * `mcpr_request` returns.
- */
-typedef struct {
-    /**
-     * The protocol revision negotiated with the client (`"2025-06-18"`,
-     * `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
-     * `MCPR_INVALID_ARGUMENT`). A known revision in the request's
-     * `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
-     * precedence.
-     */
-    mcpr_str protocol_revision;
-    /**
-     * Opaque caller scope of `resources/list` and
-     * `resources/templates/list` (required and non-empty for them, else
-     * `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
-     * bound to a hash of these bytes: use the caller's authorization
-     * context (for example a hash of its access token's subject).
-     */
-    mcpr_str scope_key;
-    /**
-     * Page size of the list methods (0 = `default_page_size`; clamped to
-     * `max_page_size`).
-     */
-    uint32_t page_size;
-    /**
-     * Caller deadline in milliseconds (0 = only the registry's
-     * `read_timeout`).
-     */
-    uint64_t timeout_ms;
-    /**
-     * Optional cancellation token.
-     */
-    const mcpr_cancel *cancel;
-    /**
-     * Handed to every callback via `mcpr_call_request_data` (same rules as
-     * `mcpr_read_options.request_data`).
-     */
-    void *request_data;
-    /**
-     * Optional worker pool running every callback of the call (reads and
-     * listings alike): the call then returns by its deadline whatever a
-     * callback does (see `mcpr_read` and `mcpr_list`).
-     */
-    const mcpr_executor *executor;
-} mcpr_request_options;
-
-/**
  * Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
  * Zero fields mean the defaults.
  *
- * Growth: set `struct_size` to `sizeof(mcpr_executor_options)` (or fill
- * the struct with `mcpr_executor_options_init`). Later versions may
- * append fields; the library reads only the fields that lie within
- * `struct_size`, and the others take their defaults, so a program built
- * against an older header keeps working.
+ * Growth: set `struct_size` to `sizeof(mcpr_executor_options)`, or start
+ * from `MCPR_EXECUTOR_OPTIONS_INIT` / `mcpr_executor_options_init`. Later
+ * versions may append fields; the library reads only the fields that lie
+ * within `struct_size`, and the others take their defaults, so a program
+ * built against an older header keeps working; set bytes beyond the
+ * fields this library knows are `MCPR_INVALID_ARGUMENT`.
  */
 typedef struct {
     /**
@@ -818,8 +824,19 @@ typedef struct {
 
 /**
  * Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_list_options)`, or start from
+ * `MCPR_LIST_OPTIONS_INIT` / `mcpr_list_options_init` (every field at its
+ * default). Later versions append fields; the library reads only the fields
+ * lying wholly within `struct_size` (the others take their defaults), refuses
+ * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+ * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_list_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Opaque caller scope (required, non-empty, else
      * `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
@@ -867,6 +884,67 @@ typedef struct {
      */
     mcpr_str protocol_revision;
 } mcpr_list_options;
+
+/**
+ * Per-call options of `mcpr_request`. NULL options mean all defaults
+ * (then the list methods, which need a scope key, are
+ * `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
+ * `mcpr_request` returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_request_options)`, or start from
+ * `MCPR_REQUEST_OPTIONS_INIT` / `mcpr_request_options_init` (every field at
+ * its default). Later versions append fields; the library reads only the
+ * fields lying wholly within `struct_size` (the others take their defaults),
+ * refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
+ * set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_request_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
+    /**
+     * The protocol revision negotiated with the client (`"2025-06-18"`,
+     * `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
+     * `MCPR_INVALID_ARGUMENT`). A known revision in the request's
+     * `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
+     * precedence.
+     */
+    mcpr_str protocol_revision;
+    /**
+     * Opaque caller scope of `resources/list` and
+     * `resources/templates/list` (required and non-empty for them, else
+     * `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
+     * bound to a hash of these bytes: use the caller's authorization
+     * context (for example a hash of its access token's subject).
+     */
+    mcpr_str scope_key;
+    /**
+     * Page size of the list methods (0 = `default_page_size`; clamped to
+     * `max_page_size`).
+     */
+    uint32_t page_size;
+    /**
+     * Caller deadline in milliseconds (0 = only the registry's
+     * `read_timeout`).
+     */
+    uint64_t timeout_ms;
+    /**
+     * Optional cancellation token.
+     */
+    const mcpr_cancel *cancel;
+    /**
+     * Handed to every callback via `mcpr_call_request_data` (same rules as
+     * `mcpr_read_options.request_data`).
+     */
+    void *request_data;
+    /**
+     * Optional worker pool running every callback of the call (reads and
+     * listings alike): the call then returns by its deadline whatever a
+     * callback does (see `mcpr_read` and `mcpr_list`).
+     */
+    const mcpr_executor *executor;
+} mcpr_request_options;
 
 
 
@@ -1031,6 +1109,425 @@ extern "C" {
 const char *mcpr_status_name(int32_t status);
 
 /**
+ * The library version (the crate version), a static NUL-terminated string
+ * that is never freed. Any thread.
+ */
+const char *mcpr_version(void);
+
+/**
+ * A new, empty builder. Owned by the caller until `mcpr_builder_build`
+ * consumes it; discard one never built with `mcpr_builder_free`. NULL only
+ * on a caught panic.
+ */
+mcpr_builder *mcpr_builder_new(void);
+
+/**
+ * Adds a binding: a definition (the MCP `Resource` / `ResourceTemplate`
+ * description object as JSON, at most 64 KiB, with exactly one of `uri`
+ * or `uriTemplate`) and its callback table (copied). The definition is
+ * validated now (`MCPR_INVALID_CONFIGURATION`; a missing `resolve` or
+ * `read` too); duplicates and `max_uri_bytes` are checked by build.
+ * On success the table's `release` will run exactly once; on failure it
+ * never runs for this call.
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `definition_json` follows the `mcpr_str`
+ * rules; `cb` is NULL or points at a table of `struct_size` readable bytes;
+ * `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_builder_add(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, mcpr_error **err);
+
+/**
+ * Sets the policy callback table (copied; required before build). Setting
+ * it again replaces the previous table, whose `release` then runs on this
+ * thread before this returns (after the builder is unlocked: it may call
+ * into this builder). All three callbacks are required
+ * (`MCPR_INVALID_CONFIGURATION`).
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `cb` is NULL or points at a table of
+ * `struct_size` readable bytes; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_builder_set_policy(mcpr_builder *b, const mcpr_policy_callbacks *cb, mcpr_error **err);
+
+/**
+ * Sets one limit override (`value` 0 = default; timeouts in
+ * milliseconds). An unknown `which` is `MCPR_INVALID_ARGUMENT`; a negative
+ * value is `MCPR_INVALID_CONFIGURATION` and changes nothing. The rules
+ * between limits are checked by build. Raising one limit never raises
+ * another.
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_builder_set_limit(mcpr_builder *b, mcpr_limit which, int64_t value, mcpr_error **err);
+
+/**
+ * Sets the cursor key (copied; 32 to 1024 bytes, else
+ * `MCPR_INVALID_CONFIGURATION`) shared by replicas so that they accept each
+ * other's cursors. Without one, each registry makes a random key. Cursors
+ * are encrypted and authenticated under a key derived from it, so a client
+ * can neither read nor alter them.
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `key` is NULL (with `len` 0) or points at
+ * `len` readable bytes; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *b, const uint8_t *key, size_t len, mcpr_error **err);
+
+/**
+ * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
+ * times only (deadlines use the monotonic clock); for tests and
+ * simulations. `now_unix_ms(ud)` may be called concurrently from any
+ * thread for as long as the registry lives; `ud` is never released by the
+ * library. A NULL function is `MCPR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `now_unix_ms` is safe to call with `ud`
+ * from any thread until the registry is gone; `err` is NULL or valid for
+ * one write.
+ */
+mcpr_status mcpr_builder_set_clock(mcpr_builder *b, uint64_t (*now_unix_ms)(void *ud), void *ud, mcpr_error **err);
+
+/**
+ * Validates everything against the final limits and builds the registry.
+ * Always consumes the builder: when `b` is not NULL, the handle is freed
+ * by this call whatever it returns (success, a failed build, a NULL
+ * `out`), so never call `mcpr_builder_free` or anything else on `b`
+ * afterwards. On failure every `release` of its tables runs before this
+ * returns. On success `*out` receives a registry reference owned by the
+ * caller (free with `mcpr_resources_free`). A NULL `b` or `out` is
+ * `MCPR_INVALID_ARGUMENT`.
+ *
+ * # Safety
+ * `b` is NULL or a live builder from `mcpr_builder_new`, not freed or
+ * built before and not in use by another thread (this call frees it);
+ * `out` is NULL or valid for one write; `err` is NULL or valid for one
+ * write.
+ */
+mcpr_status mcpr_builder_build(mcpr_builder *b, mcpr_resources **out, mcpr_error **err);
+
+/**
+ * Discards a builder that is not built: every `release` of its tables
+ * runs now. Accepts NULL. Never call it after `mcpr_builder_build`, which
+ * already consumed the builder.
+ *
+ * # Safety
+ * `b` is NULL or a builder from `mcpr_builder_new`, neither freed nor
+ * built before, and not in use by another thread.
+ */
+void mcpr_builder_free(mcpr_builder *b);
+
+/**
+ * Makes the registry's policy the built-in allow-all policy: every
+ * definition discoverable, every target visible (issues may name its
+ * URI), every visible target readable. No C callbacks are involved (no
+ * callback cost per read). Like `mcpr_builder_set_policy`, it replaces a
+ * previously set policy, whose `release` then runs on this thread before
+ * this returns; a later `mcpr_builder_set_policy` replaces it in turn.
+ * For servers whose every resource is public to every caller.
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *b, mcpr_error **err);
+
+/**
+ * Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
+ * and of reads through bindings added without their own hints;
+ * `policy_caller_independent` says that the policy callbacks decide the
+ * same for every caller. Without this call: TTL 0, not caller-independent
+ * (every result `"ttlMs":0`, `"cacheScope":"private"`). A TTL above
+ * `MCPR_MAX_TTL_MS` is `MCPR_INVALID_CONFIGURATION` and changes nothing.
+ *
+ * # Safety
+ * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ */
+mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *b, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
+
+/**
+ * `mcpr_builder_add` with the binding's cache hints (`hints` is read
+ * before this returns). Its reads get `hints->ttl_ms` instead of the
+ * registry's TTL, and may be `"public"` when `hints->caller_independent`
+ * and the registry's `policy_caller_independent` are both true. Refusals
+ * as for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for NULL hints
+ * or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
+ * `MCPR_MAX_TTL_MS` (then `release` never runs for this call).
+ *
+ * # Safety
+ * As for `mcpr_builder_add`; `hints` is NULL or points at an
+ * `mcpr_cache_hints` whose `size` is readable and correct.
+ */
+mcpr_status mcpr_builder_add_with_hints(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, const mcpr_cache_hints *hints, mcpr_error **err);
+
+/**
+ * The MCP `resources/read` result JSON (send it as the JSON-RPC
+ * `result`). Owned by `b`, valid until `mcpr_bundle_free(b)`. Empty for
+ * NULL.
+ *
+ * # Safety
+ * `b` is NULL or a live bundle.
+ */
+mcpr_str mcpr_bundle_json(const mcpr_bundle *b);
+
+/**
+ * Whether the bundle is partial (its first item is then the diagnostic
+ * warning). False for NULL.
+ *
+ * # Safety
+ * `b` is NULL or a live bundle.
+ */
+bool mcpr_bundle_is_partial(const mcpr_bundle *b);
+
+/**
+ * Frees a bundle. Accepts NULL.
+ *
+ * # Safety
+ * `b` is NULL or a bundle from `mcpr_read`, freed once.
+ */
+void mcpr_bundle_free(mcpr_bundle *b);
+
+/**
+ * Whether the callback should stop: the caller cancelled, this
+ * callback's deadline (item deadline for body reads, whole-call deadline
+ * otherwise) passed, or the call it serves has already returned (a body
+ * read abandoned on an executor). False for NULL.
+ *
+ * # Safety
+ * `c` is NULL or the call context of a callback that has not returned.
+ * Any thread.
+ */
+bool mcpr_call_is_canceled(const mcpr_call *c);
+
+/**
+ * Milliseconds left before this callback's deadline (rounded down; 0 when
+ * passed, and for NULL).
+ *
+ * # Safety
+ * `c` is NULL or the call context of a callback that has not returned.
+ */
+uint64_t mcpr_call_remaining_ms(const mcpr_call *c);
+
+/**
+ * The `request_data` of the read or list options of this call (NULL when
+ * none was given, and for NULL). The library never dereferences it.
+ *
+ * # Safety
+ * `c` is NULL or the call context of a callback that has not returned.
+ */
+void *mcpr_call_request_data(const mcpr_call *c);
+
+/**
+ * For body reads: the item byte limit (`max_item_bytes`, payload bytes;
+ * a hint, the library enforces it). 0 for other callbacks and for NULL.
+ *
+ * # Safety
+ * `c` is NULL or the call context of a callback that has not returned.
+ */
+uint64_t mcpr_call_max_bytes(const mcpr_call *c);
+
+/**
+ * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
+ * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read
+ * asks the policy once before and once after its body reads),
+ * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
+ * `MCPR_PHASE_COMPLETION`; `MCPR_PHASE_UNKNOWN` for NULL. The same
+ * whether the call runs inline or on an executor.
+ *
+ * # Safety
+ * `c` is NULL or the call context of a callback that has not returned.
+ */
+mcpr_phase mcpr_call_phase(const mcpr_call *c);
+
+/**
+ * Sets the private cause reported when this callback returns
+ * `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
+ * later call replaces it). The cause reaches the host only, through
+ * `mcpr_error_cause` of a whole-call failure; item issues never expose it.
+ * Ignored for NULL `c` or a `(NULL, n > 0)` message.
+ *
+ * # Safety
+ * `c` is NULL or the call context of a callback that has not returned;
+ * `message` follows the `mcpr_str` rules.
+ */
+void mcpr_call_set_cause(const mcpr_call *c, mcpr_str message);
+
+/**
+ * Fills `*t` with every callback and `user_data` NULL and `struct_size =
+ * sizeof(mcpr_binding_callbacks)`, as `MCPR_BINDING_CALLBACKS_INIT` does. Ignores NULL.
+ *
+ * # Safety
+ * `t` is NULL or valid for one write of an `mcpr_binding_callbacks`.
+ */
+void mcpr_binding_callbacks_init(mcpr_binding_callbacks *t);
+
+/**
+ * Fills `*t` with every callback and `user_data` NULL and `struct_size =
+ * sizeof(mcpr_policy_callbacks)`, as `MCPR_POLICY_CALLBACKS_INIT` does. Ignores NULL.
+ *
+ * # Safety
+ * `t` is NULL or valid for one write of an `mcpr_policy_callbacks`.
+ */
+void mcpr_policy_callbacks_init(mcpr_policy_callbacks *t);
+
+/**
+ * A new, uncancelled token, owned by the caller (free with
+ * `mcpr_cancel_free`). NULL only on a caught panic.
+ */
+mcpr_cancel *mcpr_cancel_new(void);
+
+/**
+ * Cancels the token (idempotent). Safe from any thread at any time while
+ * the handle is alive; reads and listings using it stop with
+ * `MCPR_CANCELED`, and callbacks see `mcpr_call_is_canceled` true.
+ * Ignores NULL.
+ *
+ * # Safety
+ * `c` is NULL or a live token.
+ */
+void mcpr_cancel_cancel(const mcpr_cancel *c);
+
+/**
+ * Whether the token was cancelled (false for NULL). Any thread.
+ *
+ * # Safety
+ * `c` is NULL or a live token.
+ */
+bool mcpr_cancel_is_canceled(const mcpr_cancel *c);
+
+/**
+ * Frees a token handle. Calls in flight that were given it keep their own
+ * reference. Accepts NULL.
+ *
+ * # Safety
+ * `c` is NULL or a token from `mcpr_cancel_new`, freed once, not used by
+ * any thread afterwards.
+ */
+void mcpr_cancel_free(mcpr_cancel *c);
+
+/**
+ * Answers `completion/complete` for a `ref/resource` reference (a
+ * `ref/prompt` is not this library's: the host answers it). In order:
+ * `params.template_uri` must be a registered `uriTemplate`, byte for
+ * byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
+ * policy's `discover` must allow that definition (a denial is the same
+ * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name
+ * one of its variables, its value be at most `max_uri_bytes`, and each
+ * context entry naming another variable be empty or a valid capture
+ * (else `MCPR_INVALID_REQUEST`); then the binding's `complete` callback
+ * runs (a binding without one answers an empty completion). Its values
+ * that could not be a capture are dropped; at most 100 are sent, within
+ * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
+ *
+ * On success `*out` receives the result (owned by the caller, free with
+ * `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
+ * `result`. It carries `"resultType":"complete"` on MCP 2026-07-28 (the
+ * options' `protocol_revision`; empty = the newest), nothing of the kind
+ * before, and never cache fields. On failure `mcpr_error_jsonrpc_json` is
+ * the error object for that revision (not found: `-32602` on 2026-07-28,
+ * `-32002` before, with `data.uri` the template URI asked for). `opt` is
+ * NULL or read options: `timeout_ms`, `cancel`, `request_data` and
+ * `executor` apply as for `mcpr_read`. Without an
+ * executor the callbacks (`discover`, then `complete`) run on this
+ * thread; with one they run there as one job and this call returns by
+ * its deadline whatever they do (a callback still running is abandoned;
+ * the tables stay alive until it returns); a saturated executor fails
+ * the call at once with `MCPR_READ_FAILED` (cause "executor saturated").
+ * Other errors: `MCPR_READ_FAILED` when the callback fails,
+ * `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; invalid UTF-8 in the
+ * argument or context is `MCPR_INVALID_REQUEST`, in the template URI
+ * `MCPR_UNAVAILABLE`.
+ *
+ * Safe to call from many threads at once on one registry.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference; `params` is NULL or points at
+ * params whose strings follow the `mcpr_str` rules and whose `context` points
+ * at `context_len` entries (or is NULL with 0); `opt` is NULL or points at
+ * options of `struct_size` readable bytes whose pointers are NULL or live;
+ * `out` and `err` are NULL or valid for one write.
+ */
+mcpr_status mcpr_complete(const mcpr_resources *r, const mcpr_complete_params *params, const mcpr_read_options *opt, mcpr_completion **out, mcpr_error **err);
+
+/**
+ * Proposes one value (copied), in relevance order. `MCPR_OK` when the
+ * value is valid: it is sent, or counted when it comes after the first
+ * 100 values or past the byte budget (`max_page_bytes` minus 256; each
+ * value costs its JSON string length plus one), which makes `hasMore`
+ * true. `MCPR_INVALID_CONTENT` when it could not be a template capture
+ * and is dropped: not UTF-8, empty, containing `/`, `\` or NUL or equal
+ * to `.` or `..` (also after percent-decoding it once), or too long to
+ * fit with the template's literal text in `max_uri_bytes`. A dropped
+ * value does not spoil the others: the callback may go on and return
+ * `MCPR_CB_OK`. `MCPR_INVALID_ARGUMENT` for a NULL builder or a bad
+ * string.
+ *
+ * # Safety
+ * `o` is NULL or the builder of a `complete` callback that has not
+ * returned; `value` follows the `mcpr_str` rules; `err` is NULL or valid
+ * for one write.
+ */
+mcpr_status mcpr_completion_add_value(mcpr_completion_builder *o, mcpr_str value, mcpr_error **err);
+
+/**
+ * Sets the number of completion options available (may exceed the values
+ * added; a later call replaces it). Values added but dropped are
+ * subtracted from it, it is never reported below the valid values added,
+ * and at most 2^53 - 1 is written; when it is no larger than the values
+ * sent while more exist, it is left out. `MCPR_INVALID_ARGUMENT` for a
+ * NULL builder.
+ *
+ * # Safety
+ * As for `mcpr_completion_add_value`.
+ */
+mcpr_status mcpr_completion_set_total(mcpr_completion_builder *o, uint64_t total, mcpr_error **err);
+
+/**
+ * Says whether more options exist than the values added (for when no
+ * exact total is known; `hasMore` is also true whenever values were cut
+ * off or the total exceeds the values sent). `MCPR_INVALID_ARGUMENT` for
+ * a NULL builder.
+ *
+ * # Safety
+ * As for `mcpr_completion_add_value`.
+ */
+mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *o, bool has_more, mcpr_error **err);
+
+/**
+ * The MCP `CompleteResult` as compact JSON
+ * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`,
+ * `total` only when known). Owned by `c`; empty for NULL.
+ *
+ * # Safety
+ * `c` is NULL or a live completion.
+ */
+mcpr_str mcpr_completion_json(const mcpr_completion *c);
+
+/**
+ * The number of values sent (0 for NULL).
+ *
+ * # Safety
+ * `c` is NULL or a live completion.
+ */
+size_t mcpr_completion_value_count(const mcpr_completion *c);
+
+/**
+ * Whether the result says `hasMore` (false for NULL).
+ *
+ * # Safety
+ * `c` is NULL or a live completion.
+ */
+bool mcpr_completion_has_more(const mcpr_completion *c);
+
+/**
+ * Frees a completion. Accepts NULL.
+ *
+ * # Safety
+ * `c` is NULL or a completion from `mcpr_complete`, freed once.
+ */
+void mcpr_completion_free(mcpr_completion *c);
+
+/**
  * The status of an error object (`MCPR_INVALID_ARGUMENT` for NULL).
  *
  * # Safety
@@ -1105,110 +1602,333 @@ mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *e);
 void mcpr_error_free(mcpr_error *e);
 
 /**
- * The library version (the crate version), a static NUL-terminated string
- * that is never freed. Any thread.
- */
-const char *mcpr_version(void);
-
-/**
- * A new, empty builder. Owned by the caller: free with `mcpr_builder_free`
- * (always, even after `mcpr_builder_build`). NULL only on a caught panic.
- */
-mcpr_builder *mcpr_builder_new(void);
-
-/**
- * Adds a binding: a definition (the MCP `Resource` / `ResourceTemplate`
- * description object as JSON, at most 64 KiB, with exactly one of `uri`
- * or `uriTemplate`) and its callback table (copied). The definition is
- * validated now (`MCPR_INVALID_CONFIGURATION`; a missing `resolve` or
- * `read` too); duplicates and `max_uri_bytes` are checked by build.
- * On success the table's `release` will run exactly once; on failure it
- * never runs for this call.
+ * Fills `*o` with the defaults (every bound 0) and `struct_size =
+ * sizeof(mcpr_executor_options)`, as `MCPR_EXECUTOR_OPTIONS_INIT` does.
+ * Ignores NULL.
  *
  * # Safety
- * `b` is NULL or a live builder; `definition_json` follows the `mcpr_str`
- * rules; `cb` is NULL or points at a table; `err` is NULL or valid for
- * one write.
+ * `o` is NULL or valid for one write of an `mcpr_executor_options`.
  */
-mcpr_status mcpr_builder_add(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, mcpr_error **err);
+void mcpr_executor_options_init(mcpr_executor_options *o);
 
 /**
- * Sets the policy callback table (copied; required before build). Setting
- * it again replaces the previous table, whose `release` then runs on this
- * thread before this returns (after the builder is unlocked: it may call
- * into this builder). All three callbacks are required
- * (`MCPR_INVALID_CONFIGURATION`).
+ * A new executor sized and bounded by `*opt` (NULL = all defaults, as
+ * `mcpr_executor_new(0, ...)`; the options are read during the call
+ * only). On success `*out` receives it (owned by the caller, free with
+ * `mcpr_executor_free`; shareable by any number of threads, registries,
+ * reads and listings). An impossible
+ * `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
+ * failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
  *
  * # Safety
- * `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
- * is NULL or valid for one write.
+ * `opt` is NULL or points at `opt->struct_size` readable bytes; `out`
+ * and `err` are NULL or valid for one write.
  */
-mcpr_status mcpr_builder_set_policy(mcpr_builder *b, const mcpr_policy_callbacks *cb, mcpr_error **err);
+mcpr_status mcpr_executor_new_with(const mcpr_executor_options *opt, mcpr_executor **out, mcpr_error **err);
 
 /**
- * Sets one limit override (`value` 0 = default; timeouts in
- * milliseconds). An unknown `which` is `MCPR_INVALID_ARGUMENT`; a negative
- * value is `MCPR_INVALID_CONFIGURATION` and changes nothing. The rules
- * between limits are checked by build. Raising one limit never raises
- * another.
+ * Fills `*out` with a snapshot of the executor's state and counters
+ * (the fields lying entirely within `out->struct_size`, which the caller
+ * sets). Any thread, at any time while the handle is alive; the fields
+ * are read one by one, so a snapshot taken while calls run may be
+ * slightly inconsistent. NULL `e` or `out`, or an impossible
+ * `struct_size`, is `MCPR_INVALID_ARGUMENT` (nothing written).
  *
  * # Safety
- * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ * `e` is NULL or a live executor; `out` is NULL or points at
+ * `out->struct_size` writable bytes; `err` is NULL or valid for one write.
  */
-mcpr_status mcpr_builder_set_limit(mcpr_builder *b, mcpr_limit which, int64_t value, mcpr_error **err);
+mcpr_status mcpr_executor_get_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
 
 /**
- * Sets the cursor key (copied; 32 to 1024 bytes, else
- * `MCPR_INVALID_CONFIGURATION`) shared by replicas so that they accept each
- * other's cursors. Without one, each registry makes a random key. Cursors
- * are encrypted and authenticated under a key derived from it, so a client
- * can neither read nor alter them.
+ * A new executor with `threads` workers (0 = the available cores, at least
+ * 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`)
+ * and the default bounds of `mcpr_executor_options`. On success `*out`
+ * receives it (owned by the caller, free with `mcpr_executor_free`).
  *
  * # Safety
- * `b` is NULL or a live builder; `key` is NULL (with `len` 0) or points at
- * `len` readable bytes; `err` is NULL or valid for one write.
+ * `out` is NULL or valid for one write; `err` is NULL or valid for one
+ * write.
  */
-mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *b, const uint8_t *key, size_t len, mcpr_error **err);
+mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
 
 /**
- * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
- * times only (deadlines use the monotonic clock); for tests and
- * simulations. `now_unix_ms(ud)` may be called concurrently from any
- * thread for as long as the registry lives; `ud` is never released by the
- * library. A NULL function is `MCPR_INVALID_ARGUMENT`.
+ * Frees an executor handle. Does not wait for running callbacks: reads in
+ * flight keep the pool alive until they return; abandoned readers finish
+ * on their own. Accepts NULL.
  *
  * # Safety
- * `b` is NULL or a live builder; `now_unix_ms` is safe to call with `ud`
- * from any thread until the registry is gone; `err` is NULL or valid for
- * one write.
+ * `e` is NULL or an executor from `mcpr_executor_new`, freed once, and no
+ * `mcpr_read` call that is given it starts after this.
  */
-mcpr_status mcpr_builder_set_clock(mcpr_builder *b, uint64_t (*now_unix_ms)(void *ud), void *ud, mcpr_error **err);
+void mcpr_executor_free(mcpr_executor *e);
 
 /**
- * Validates everything against the final limits and builds the registry.
- * Consumes the builder's contents whether it succeeds or not (on failure
- * every `release` of its tables runs before this returns), except when
- * `b` or `out` is NULL (`MCPR_INVALID_ARGUMENT`, nothing consumed); the handle
- * itself must still be freed with `mcpr_builder_free`, and a second build,
- * add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
- * receives a registry reference owned by the caller (free with
- * `mcpr_resources_free`).
+ * Fills `*o` with every default and `struct_size =
+ * sizeof(mcpr_list_options)`, as `MCPR_LIST_OPTIONS_INIT` does. Ignores NULL.
  *
  * # Safety
- * `b` is NULL or a live builder; `out` is NULL or valid for one write;
+ * `o` is NULL or valid for one write of an `mcpr_list_options`.
+ */
+void mcpr_list_options_init(mcpr_list_options *o);
+
+/**
+ * One page of `resources/list` (registered exact URIs in URI then name
+ * order, each page rechecking `discover`). On success `*out` receives the
+ * page (owned by the caller, free with `mcpr_page_free`). Invalid,
+ * expired, cross-method, cross-registry, cross-scope or oversized cursors
+ * fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
+ * to call from many threads at once; `discover` runs on this thread, or
+ * on the executor's workers when `opt->executor` is set (the call then
+ * returns by its deadline whatever `discover` does).
+ * The call holds its own registry reference from entry to return, as
+ * `mcpr_read` does.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference when the call is made (a
+ * reference that no other thread may be releasing at that moment: retain
+ * it under the lock that publishes `r`); `opt` is NULL or points at
+ * options of `struct_size` readable bytes whose strings follow the
+ * `mcpr_str` rules and whose pointers are NULL or live; `out` and `err`
+ * are NULL or valid for one write.
+ */
+mcpr_status mcpr_list(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
+
+/**
+ * One page of `resources/templates/list` (registered templates in
+ * template then name order). Same rules as `mcpr_list`; cursors of one
+ * method are refused by the other.
+ *
+ * # Safety
+ * As for `mcpr_list`.
+ */
+mcpr_status mcpr_list_templates(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
+
+/**
+ * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
+ * `{"resourceTemplates":[...]}`). Owned by `p`, valid until
+ * `mcpr_page_free(p)`. Empty for NULL.
+ *
+ * # Safety
+ * `p` is NULL or a live page.
+ */
+mcpr_str mcpr_page_json(const mcpr_page *p);
+
+/**
+ * The cursor of the next page (also in the JSON as `nextCursor`); length 0
+ * on the last page and for NULL. Owned by `p`.
+ *
+ * # Safety
+ * `p` is NULL or a live page.
+ */
+mcpr_str mcpr_page_next_cursor(const mcpr_page *p);
+
+/**
+ * Frees a page. Accepts NULL.
+ *
+ * # Safety
+ * `p` is NULL or a page from `mcpr_list` / `mcpr_list_templates`, freed
+ * once.
+ */
+void mcpr_page_free(mcpr_page *p);
+
+/**
+ * Sets a text body (copied): `mime_type` is an RFC 9110 media type,
+ * `text` valid UTF-8 (may be empty). Exactly one body per payload: a
+ * second body setter is refused. A refused setter returns
+ * `MCPR_INVALID_CONTENT` (or `MCPR_INVALID_ARGUMENT`) and makes the item
+ * `invalid_content` even if the reader then returns `MCPR_CB_OK`.
+ *
+ * # Safety
+ * `o` is NULL or the payload builder of a body `read` callback that has
+ * not returned; the strings follow the `mcpr_str` rules; `err` is NULL or
+ * valid for one write.
+ */
+mcpr_status mcpr_payload_set_text(mcpr_payload_builder *o, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
+
+/**
+ * Sets a blob body (the bytes are copied; may be empty; sent base64). Same
+ * rules as `mcpr_payload_set_text`.
+ *
+ * # Safety
+ * As for `mcpr_payload_set_text`; `data` is NULL (with `len` 0) or points
+ * at `len` readable bytes.
+ */
+mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *o, mcpr_str mime_type, const uint8_t *data, size_t len, mcpr_error **err);
+
+/**
+ * Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
+ * does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
+ * any depth, held to the rules definitions are held to (nesting at most
+ * 127 deep, no object repeating a key at any depth, no lone surrogate
+ * escape, no number out of range such as `1e999`); otherwise
+ * `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
+ * `mcpr_payload_set_text`.
+ *
+ * # Safety
+ * As for `mcpr_payload_set_text`.
+ */
+mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *o, mcpr_str meta_json, mcpr_error **err);
+
+/**
+ * Declares this item's cache hints (copied; a later call replaces them).
+ * They can only lower what its binding declared: the item's TTL is the
+ * smaller of the two, and it is caller-independent only when both say so;
+ * a bundle's TTL is the smallest of its items'. Refusals (NULL hints, bad
+ * `size`: `MCPR_INVALID_ARGUMENT`; TTL above `MCPR_MAX_TTL_MS`:
+ * `MCPR_INVALID_CONTENT`) make the item `invalid_content`, as for the
+ * other payload setters.
+ *
+ * # Safety
+ * `o` is NULL or the payload builder of a body `read` callback that has
+ * not returned; `hints` is NULL or points at a sized `mcpr_cache_hints`;
  * `err` is NULL or valid for one write.
  */
-mcpr_status mcpr_builder_build(mcpr_builder *b, mcpr_resources **out, mcpr_error **err);
+mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cache_hints *hints, mcpr_error **err);
 
 /**
- * Frees a builder handle, built or not (for a builder never built, every
- * `release` of its tables runs now). Accepts NULL.
+ * Sets the plan's canonical requested target (copied; a later call
+ * replaces it). `representation` empty means `"default"`;
+ * `authorization_json` (length 0 = none) is private JSON of at most
+ * 64 KiB handed to policy and storage callbacks, never to the client; it
+ * is held to the rules definitions are held to (nesting at most 127 deep,
+ * no object repeating a key at any depth, no lone surrogate escape, no
+ * number out of range such as `1e999`). A refused target returns `MCPR_INVALID_PLAN` (or
+ * `MCPR_INVALID_ARGUMENT`) and makes the whole plan invalid.
  *
  * # Safety
- * `b` is NULL or a builder from `mcpr_builder_new`, freed only once and
- * not in use by another thread.
+ * `p` is NULL or the plan builder of a `resolve` callback that has not
+ * returned; the strings follow the `mcpr_str` rules; `err` is NULL or
+ * valid for one write.
  */
-void mcpr_builder_free(mcpr_builder *b);
+mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+
+/**
+ * Appends an item target to the plan (copied), in read order. Item URIs
+ * must be unique (even across representations); a URI equal to the
+ * requested target's must carry the same representation (checked when
+ * `resolve` returns). Same rules as `mcpr_plan_set_requested` otherwise.
+ *
+ * # Safety
+ * As for `mcpr_plan_set_requested`.
+ */
+mcpr_status mcpr_plan_add_item(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+
+/**
+ * A ready-made `resolve` callback: plans the matched URI (representation
+ * `"default"`, no authorization JSON) as both the requested target and
+ * the single item. Ignores `ud` and `call`. Safe to call concurrently.
+ *
+ * # Safety
+ * `m` and `plan` are NULL or the views of a `resolve` callback that has
+ * not returned.
+ */
+mcpr_cb_result mcpr_resolve_single(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan);
+
+/**
+ * Fills `*o` with every default and `struct_size =
+ * sizeof(mcpr_read_options)`, as `MCPR_READ_OPTIONS_INIT` does. Ignores NULL.
+ *
+ * # Safety
+ * `o` is NULL or valid for one write of an `mcpr_read_options`.
+ */
+void mcpr_read_options_init(mcpr_read_options *o);
+
+/**
+ * Reads the resource bundle of `uri` (the raw bytes of the request's
+ * `params.uri`): validation, selection, the policy sequence, body reads
+ * under budgets and deadlines, the recheck and assembly. On success `*out`
+ * receives the bundle (owned by the caller, free with `mcpr_bundle_free`);
+ * a usable partial bundle is a success with `mcpr_bundle_is_partial` true.
+ * On failure no bundle is made and `*err` (when `err` is not NULL)
+ * receives the error: send its message and JSON-RPC code to the client,
+ * log its cause.
+ *
+ * Safe to call from many threads at once on one registry.
+ *
+ * Without an executor every callback runs on this thread, and deadlines
+ * only take effect between callbacks and through callbacks that honour
+ * `mcpr_call_is_canceled`. With an executor (`opt->executor`) every
+ * callback of the read runs on its workers and this call returns by the
+ * read deadline whatever any callback does: a policy (`discover`,
+ * `visibility`, `read`) or `resolve` callback still running at the read
+ * deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
+ * once on cancellation; a body `read` still running at its item deadline
+ * makes that item a `timeout` issue while the read continues with the
+ * other items. Such a callback is abandoned: it keeps running on its
+ * worker, its late result is discarded, the views it was given stay
+ * valid and the binding's table stays alive until it returns (`release`
+ * runs after the last call returns), and it still sees `request_data`.
+ * A saturated executor (see `mcpr_executor_get_stats`) fails the read at once
+ * with `MCPR_READ_FAILED`, or fails the body reads it can no longer risk
+ * as `read_failed` items; the private cause says "executor saturated".
+ *
+ * The call holds its own registry reference from entry to return: once it
+ * has begun, other threads (or its own callbacks) may release any
+ * reference, even the last; the `release` callbacks then run no earlier
+ * than the end of this call (on this thread, just before it returns, when
+ * it is the last user), or when an abandoned callback returns.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference when the call is made (a reference
+ * that no other thread may be releasing at that moment: retain it under the
+ * lock that publishes `r`); `uri` follows the `mcpr_str` rules; `opt` is NULL
+ * or points at options of `struct_size` readable bytes whose pointers are NULL
+ * or live; `out` and `err` are NULL or valid for one write.
+ */
+mcpr_status mcpr_read(const mcpr_resources *r, mcpr_str uri, const mcpr_read_options *opt, mcpr_bundle **out, mcpr_error **err);
+
+/**
+ * Fills `*o` with every default and `struct_size =
+ * sizeof(mcpr_request_options)`, as `MCPR_REQUEST_OPTIONS_INIT` does. Ignores NULL.
+ *
+ * # Safety
+ * `o` is NULL or valid for one write of an `mcpr_request_options`.
+ */
+void mcpr_request_options_init(mcpr_request_options *o);
+
+/**
+ * Serves one MCP request: `method` is the JSON-RPC method name and
+ * `params_json` the raw text of its `params` (`{NULL, 0}` when the
+ * request had none). Served methods: `resources/read`, `resources/list`,
+ * `resources/templates/list`, and `completion/complete` for a
+ * `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
+ * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
+ *
+ * On `MCPR_OK`, `*out` receives a response to send: its
+ * `mcpr_response_json` goes under `"result"` when
+ * `mcpr_response_is_error` is false and under `"error"` when it is true,
+ * with the request's id. Client mistakes (malformed params: invalid JSON,
+ * a non-object, `uri` or `cursor` of the wrong type, a repeated member,
+ * more than 256 KiB; unknown URIs; bad cursors; an unknown per-request
+ * protocol revision) and failures of the call are error responses, not
+ * statuses.
+ *
+ * Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
+ * method and for `ref/prompt` completions (route it elsewhere, or answer
+ * `-32601`); `MCPR_INVALID_ARGUMENT`
+ * for programming errors (NULL registry or `out`, bad strings, an unknown
+ * `protocol_revision` option, an empty scope key for a list method);
+ * `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`
+ * is not NULL, then receives the error.
+ *
+ * Params members other than `uri`, `cursor` and `_meta` (and `_meta` keys
+ * other than the protocol version) are ignored, as the MCP schemas allow.
+ * A request the client cancelled gets no response at all in MCP: after
+ * cancelling through the token, drop the response instead of sending it.
+ *
+ * Safe to call from many threads at once on one registry. The call holds
+ * its own registry reference from entry to return, as `mcpr_read` does,
+ * and with `opt->executor` it returns by its deadline whatever a callback
+ * does, as `mcpr_read` and `mcpr_list` do.
+ *
+ * # Safety
+ * `r` is NULL or a live registry reference; `method` and `params_json` follow
+ * the `mcpr_str` rules; `opt` is NULL or points at options of `struct_size`
+ * readable bytes whose strings follow the `mcpr_str` rules and whose pointers
+ * are NULL or live; `out` and `err` are NULL or valid for one write.
+ */
+mcpr_status mcpr_request(const mcpr_resources *r, mcpr_str method, mcpr_str params_json, const mcpr_request_options *opt, mcpr_response **out, mcpr_error **err);
 
 /**
  * Takes another reference to the registry and returns `r` (NULL for NULL).
@@ -1264,83 +1984,71 @@ void mcpr_resources_revision(const mcpr_resources *r, uint8_t *out);
 mcpr_status mcpr_resources_revision_into(const mcpr_resources *r, uint8_t *out, size_t out_len, mcpr_error **err);
 
 /**
- * Makes the registry's policy the built-in allow-all policy: every
- * definition discoverable, every target visible (issues may name its
- * URI), every visible target readable. No C callbacks are involved (no
- * callback cost per read). Like `mcpr_builder_set_policy`, it replaces a
- * previously set policy, whose `release` then runs on this thread before
- * this returns; a later `mcpr_builder_set_policy` replaces it in turn.
- * For servers whose every resource is public to every caller.
+ * Whether some binding of the registry has a `complete` callback: declare
+ * the MCP `completions` capability only then. False for NULL. The call
+ * holds its own registry reference from entry to return, as `mcpr_read`
+ * does.
  *
  * # Safety
- * `b` is NULL or a live builder; `err` is NULL or valid for one write.
+ * `r` is NULL or a live registry reference when the call is made.
  */
-mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *b, mcpr_error **err);
+bool mcpr_resources_completes(const mcpr_resources *r);
 
 /**
- * Whether the callback should stop: the caller cancelled, this
- * callback's deadline (item deadline for body reads, whole-call deadline
- * otherwise) passed, or the call it serves has already returned (a body
- * read abandoned on an executor). False for NULL.
+ * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
+ * `error` object (when true), compact JSON. Owned by `p`, valid until
+ * `mcpr_response_free(p)`. Empty for NULL.
  *
  * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
- * Any thread.
+ * `p` is NULL or a live response.
  */
-bool mcpr_call_is_canceled(const mcpr_call *c);
+mcpr_str mcpr_response_json(const mcpr_response *p);
 
 /**
- * Milliseconds left before this callback's deadline (rounded down; 0 when
- * passed, and for NULL).
+ * Whether the response is a JSON-RPC `error` object. False for NULL.
  *
  * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
+ * `p` is NULL or a live response.
  */
-uint64_t mcpr_call_remaining_ms(const mcpr_call *c);
+bool mcpr_response_is_error(const mcpr_response *p);
 
 /**
- * The `request_data` of the read or list options of this call (NULL when
- * none was given, and for NULL). The library never dereferences it.
+ * The status behind an error response (`MCPR_INVALID_REQUEST` for
+ * malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
+ * ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
  *
  * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
+ * `p` is NULL or a live response.
  */
-void *mcpr_call_request_data(const mcpr_call *c);
+mcpr_status mcpr_response_status(const mcpr_response *p);
 
 /**
- * For body reads: the item byte limit (`max_item_bytes`, payload bytes;
- * a hint, the library enforces it). 0 for other callbacks and for NULL.
+ * The private cause behind an error response (for the host's logs only;
+ * never send it). Empty for results, for NULL and when there is none.
+ * Owned by `p`.
  *
  * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
+ * `p` is NULL or a live response.
  */
-uint64_t mcpr_call_max_bytes(const mcpr_call *c);
+mcpr_str mcpr_response_cause(const mcpr_response *p);
 
 /**
- * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
- * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read
- * asks the policy once before and once after its body reads),
- * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
- * `MCPR_PHASE_COMPLETION`; `MCPR_PHASE_UNKNOWN` for NULL. The same
- * whether the call runs inline or on an executor.
+ * Whether the response is a partial `resources/read` bundle (a result
+ * whose first item is the diagnostic warning). False otherwise and for
+ * NULL.
  *
  * # Safety
- * `c` is NULL or the call context of a callback that has not returned.
+ * `p` is NULL or a live response.
  */
-mcpr_phase mcpr_call_phase(const mcpr_call *c);
+bool mcpr_response_is_partial(const mcpr_response *p);
 
 /**
- * Sets the private cause reported when this callback returns
- * `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
- * later call replaces it). The cause reaches the host only, through
- * `mcpr_error_cause` of a whole-call failure; item issues never expose it.
- * Ignored for NULL `c` or a `(NULL, n > 0)` message.
+ * Frees a response. Accepts NULL.
  *
  * # Safety
- * `c` is NULL or the call context of a callback that has not returned;
- * `message` follows the `mcpr_str` rules.
+ * `p` is NULL or a response from `mcpr_request`, freed once.
  */
-void mcpr_call_set_cause(const mcpr_call *c, mcpr_str message);
+void mcpr_response_free(mcpr_response *p);
 
 /**
  * The definition's description object as compact JSON (the MCP
@@ -1445,83 +2153,6 @@ mcpr_str mcpr_target_representation(const mcpr_target *t);
 mcpr_str mcpr_target_authorization(const mcpr_target *t);
 
 /**
- * Sets the plan's canonical requested target (copied; a later call
- * replaces it). `representation` empty means `"default"`;
- * `authorization_json` (length 0 = none) is private JSON of at most
- * 64 KiB handed to policy and storage callbacks, never to the client; it
- * is held to the rules definitions are held to (nesting at most 127 deep,
- * no object repeating a key at any depth, no lone surrogate escape, no
- * number out of range such as `1e999`). A refused target returns `MCPR_INVALID_PLAN` (or
- * `MCPR_INVALID_ARGUMENT`) and makes the whole plan invalid.
- *
- * # Safety
- * `p` is NULL or the plan builder of a `resolve` callback that has not
- * returned; the strings follow the `mcpr_str` rules; `err` is NULL or
- * valid for one write.
- */
-mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
-
-/**
- * Appends an item target to the plan (copied), in read order. Item URIs
- * must be unique (even across representations); a URI equal to the
- * requested target's must carry the same representation (checked when
- * `resolve` returns). Same rules as `mcpr_plan_set_requested` otherwise.
- *
- * # Safety
- * As for `mcpr_plan_set_requested`.
- */
-mcpr_status mcpr_plan_add_item(mcpr_plan_builder *p, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
-
-/**
- * A ready-made `resolve` callback: plans the matched URI (representation
- * `"default"`, no authorization JSON) as both the requested target and
- * the single item. Ignores `ud` and `call`. Safe to call concurrently.
- *
- * # Safety
- * `m` and `plan` are NULL or the views of a `resolve` callback that has
- * not returned.
- */
-mcpr_cb_result mcpr_resolve_single(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan);
-
-/**
- * Sets a text body (copied): `mime_type` is an RFC 9110 media type,
- * `text` valid UTF-8 (may be empty). Exactly one body per payload: a
- * second body setter is refused. A refused setter returns
- * `MCPR_INVALID_CONTENT` (or `MCPR_INVALID_ARGUMENT`) and makes the item
- * `invalid_content` even if the reader then returns `MCPR_CB_OK`.
- *
- * # Safety
- * `o` is NULL or the payload builder of a body `read` callback that has
- * not returned; the strings follow the `mcpr_str` rules; `err` is NULL or
- * valid for one write.
- */
-mcpr_status mcpr_payload_set_text(mcpr_payload_builder *o, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
-
-/**
- * Sets a blob body (the bytes are copied; may be empty; sent base64). Same
- * rules as `mcpr_payload_set_text`.
- *
- * # Safety
- * As for `mcpr_payload_set_text`; `data` is NULL (with `len` 0) or points
- * at `len` readable bytes.
- */
-mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *o, mcpr_str mime_type, const uint8_t *data, size_t len, mcpr_error **err);
-
-/**
- * Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
- * does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
- * any depth, held to the rules definitions are held to (nesting at most
- * 127 deep, no object repeating a key at any depth, no lone surrogate
- * escape, no number out of range such as `1e999`); otherwise
- * `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
- * `mcpr_payload_set_text`.
- *
- * # Safety
- * As for `mcpr_payload_set_text`.
- */
-mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *o, mcpr_str meta_json, mcpr_error **err);
-
-/**
  * The template's definition (borrowed from `q`; NULL for NULL).
  *
  * # Safety
@@ -1577,508 +2208,6 @@ mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *q, 
  * As for `mcpr_completion_request_definition`.
  */
 mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *q, size_t i);
-
-/**
- * Proposes one value (copied), in relevance order. `MCPR_OK` when the
- * value is valid: it is sent, or counted when it comes after the first
- * 100 values or past the byte budget (`max_page_bytes` minus 256; each
- * value costs its JSON string length plus one), which makes `hasMore`
- * true. `MCPR_INVALID_CONTENT` when it could not be a template capture
- * and is dropped: not UTF-8, empty, containing `/`, `\` or NUL or equal
- * to `.` or `..` (also after percent-decoding it once), or too long to
- * fit with the template's literal text in `max_uri_bytes`. A dropped
- * value does not spoil the others: the callback may go on and return
- * `MCPR_CB_OK`. `MCPR_INVALID_ARGUMENT` for a NULL builder or a bad
- * string.
- *
- * # Safety
- * `o` is NULL or the builder of a `complete` callback that has not
- * returned; `value` follows the `mcpr_str` rules; `err` is NULL or valid
- * for one write.
- */
-mcpr_status mcpr_completion_add_value(mcpr_completion_builder *o, mcpr_str value, mcpr_error **err);
-
-/**
- * Sets the number of completion options available (may exceed the values
- * added; a later call replaces it). Values added but dropped are
- * subtracted from it, it is never reported below the valid values added,
- * and at most 2^53 - 1 is written; when it is no larger than the values
- * sent while more exist, it is left out. `MCPR_INVALID_ARGUMENT` for a
- * NULL builder.
- *
- * # Safety
- * As for `mcpr_completion_add_value`.
- */
-mcpr_status mcpr_completion_set_total(mcpr_completion_builder *o, uint64_t total, mcpr_error **err);
-
-/**
- * Says whether more options exist than the values added (for when no
- * exact total is known; `hasMore` is also true whenever values were cut
- * off or the total exceeds the values sent). `MCPR_INVALID_ARGUMENT` for
- * a NULL builder.
- *
- * # Safety
- * As for `mcpr_completion_add_value`.
- */
-mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *o, bool has_more, mcpr_error **err);
-
-/**
- * Answers `completion/complete` for a `ref/resource` reference (a
- * `ref/prompt` is not this library's: the host answers it). In order:
- * `params.template_uri` must be a registered `uriTemplate`, byte for
- * byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
- * policy's `discover` must allow that definition (a denial is the same
- * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name
- * one of its variables, its value be at most `max_uri_bytes`, and each
- * context entry naming another variable be empty or a valid capture
- * (else `MCPR_INVALID_REQUEST`); then the binding's `complete` callback
- * runs (a binding without one answers an empty completion). Its values
- * that could not be a capture are dropped; at most 100 are sent, within
- * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
- *
- * On success `*out` receives the result (owned by the caller, free with
- * `mcpr_completion_free`): send `mcpr_completion_json` as the JSON-RPC
- * `result`. It carries `"resultType":"complete"` on MCP 2026-07-28 (the
- * options' `protocol_revision`; empty = the newest), nothing of the kind
- * before, and never cache fields. On failure `mcpr_error_jsonrpc_json` is
- * the error object for that revision (not found: `-32602` on 2026-07-28,
- * `-32002` before, with `data.uri` the template URI asked for). `opt` is
- * NULL or read options: `timeout_ms`, `cancel`, `request_data` and
- * `executor` apply as for `mcpr_read`. Without an
- * executor the callbacks (`discover`, then `complete`) run on this
- * thread; with one they run there as one job and this call returns by
- * its deadline whatever they do (a callback still running is abandoned;
- * the tables stay alive until it returns); a saturated executor fails
- * the call at once with `MCPR_READ_FAILED` (cause "executor saturated").
- * Other errors: `MCPR_READ_FAILED` when the callback fails,
- * `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; invalid UTF-8 in the
- * argument or context is `MCPR_INVALID_REQUEST`, in the template URI
- * `MCPR_UNAVAILABLE`.
- *
- * Safe to call from many threads at once on one registry.
- *
- * # Safety
- * `r` is NULL or a live registry reference; `params` is NULL or points at
- * params whose strings follow the `mcpr_str` rules and whose `context`
- * points at `context_len` entries (or is NULL with 0); `opt` is NULL or
- * points at options whose pointers are NULL or live; `out` and `err` are
- * NULL or valid for one write.
- */
-mcpr_status mcpr_complete(const mcpr_resources *r, const mcpr_complete_params *params, const mcpr_read_options *opt, mcpr_completion **out, mcpr_error **err);
-
-/**
- * The MCP `CompleteResult` as compact JSON
- * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`,
- * `total` only when known). Owned by `c`; empty for NULL.
- *
- * # Safety
- * `c` is NULL or a live completion.
- */
-mcpr_str mcpr_completion_json(const mcpr_completion *c);
-
-/**
- * The number of values sent (0 for NULL).
- *
- * # Safety
- * `c` is NULL or a live completion.
- */
-size_t mcpr_completion_value_count(const mcpr_completion *c);
-
-/**
- * Whether the result says `hasMore` (false for NULL).
- *
- * # Safety
- * `c` is NULL or a live completion.
- */
-bool mcpr_completion_has_more(const mcpr_completion *c);
-
-/**
- * Frees a completion. Accepts NULL.
- *
- * # Safety
- * `c` is NULL or a completion from `mcpr_complete`, freed once.
- */
-void mcpr_completion_free(mcpr_completion *c);
-
-/**
- * Whether some binding of the registry has a `complete` callback: declare
- * the MCP `completions` capability only then. False for NULL. The call
- * holds its own registry reference from entry to return, as `mcpr_read`
- * does.
- *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made.
- */
-bool mcpr_resources_completes(const mcpr_resources *r);
-
-/**
- * Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
- * and of reads through bindings added without their own hints;
- * `policy_caller_independent` says that the policy callbacks decide the
- * same for every caller. Without this call: TTL 0, not caller-independent
- * (every result `"ttlMs":0`, `"cacheScope":"private"`). A TTL above
- * `MCPR_MAX_TTL_MS` is `MCPR_INVALID_CONFIGURATION` and changes nothing.
- *
- * # Safety
- * `b` is NULL or a live builder; `err` is NULL or valid for one write.
- */
-mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *b, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
-
-/**
- * `mcpr_builder_add` with the binding's cache hints (`hints` is read
- * before this returns). Its reads get `hints->ttl_ms` instead of the
- * registry's TTL, and may be `"public"` when `hints->caller_independent`
- * and the registry's `policy_caller_independent` are both true. Refusals
- * as for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for NULL hints
- * or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
- * `MCPR_MAX_TTL_MS` (then `release` never runs for this call).
- *
- * # Safety
- * As for `mcpr_builder_add`; `hints` is NULL or points at an
- * `mcpr_cache_hints` whose `size` is readable and correct.
- */
-mcpr_status mcpr_builder_add_with_hints(mcpr_builder *b, mcpr_str definition_json, const mcpr_binding_callbacks *cb, const mcpr_cache_hints *hints, mcpr_error **err);
-
-/**
- * Declares this item's cache hints (copied; a later call replaces them).
- * They can only lower what its binding declared: the item's TTL is the
- * smaller of the two, and it is caller-independent only when both say so;
- * a bundle's TTL is the smallest of its items'. Refusals (NULL hints, bad
- * `size`: `MCPR_INVALID_ARGUMENT`; TTL above `MCPR_MAX_TTL_MS`:
- * `MCPR_INVALID_CONTENT`) make the item `invalid_content`, as for the
- * other payload setters.
- *
- * # Safety
- * `o` is NULL or the payload builder of a body `read` callback that has
- * not returned; `hints` is NULL or points at a sized `mcpr_cache_hints`;
- * `err` is NULL or valid for one write.
- */
-mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *o, const mcpr_cache_hints *hints, mcpr_error **err);
-
-/**
- * Serves one MCP request: `method` is the JSON-RPC method name and
- * `params_json` the raw text of its `params` (`{NULL, 0}` when the
- * request had none). Served methods: `resources/read`, `resources/list`,
- * `resources/templates/list`, and `completion/complete` for a
- * `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
- * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
- *
- * On `MCPR_OK`, `*out` receives a response to send: its
- * `mcpr_response_json` goes under `"result"` when
- * `mcpr_response_is_error` is false and under `"error"` when it is true,
- * with the request's id. Client mistakes (malformed params: invalid JSON,
- * a non-object, `uri` or `cursor` of the wrong type, a repeated member,
- * more than 256 KiB; unknown URIs; bad cursors; an unknown per-request
- * protocol revision) and failures of the call are error responses, not
- * statuses.
- *
- * Other statuses make no response: `MCPR_METHOD_NOT_HANDLED` for any other
- * method and for `ref/prompt` completions (route it elsewhere, or answer
- * `-32601`); `MCPR_INVALID_ARGUMENT`
- * for programming errors (NULL registry or `out`, bad strings, an unknown
- * `protocol_revision` option, an empty scope key for a list method);
- * `MCPR_INTERNAL` for a caught panic (answer `-32603`). `*err`, when `err`
- * is not NULL, then receives the error.
- *
- * Params members other than `uri`, `cursor` and `_meta` (and `_meta` keys
- * other than the protocol version) are ignored, as the MCP schemas allow.
- * A request the client cancelled gets no response at all in MCP: after
- * cancelling through the token, drop the response instead of sending it.
- *
- * Safe to call from many threads at once on one registry. The call holds
- * its own registry reference from entry to return, as `mcpr_read` does,
- * and with `opt->executor` it returns by its deadline whatever a callback
- * does, as `mcpr_read` and `mcpr_list` do.
- *
- * # Safety
- * `r` is NULL or a live registry reference; `method` and `params_json`
- * follow the `mcpr_str` rules; `opt` is NULL or points at options whose
- * strings follow the `mcpr_str` rules and whose pointers are NULL or
- * live; `out` and `err` are NULL or valid for one write.
- */
-mcpr_status mcpr_request(const mcpr_resources *r, mcpr_str method, mcpr_str params_json, const mcpr_request_options *opt, mcpr_response **out, mcpr_error **err);
-
-/**
- * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
- * `error` object (when true), compact JSON. Owned by `p`, valid until
- * `mcpr_response_free(p)`. Empty for NULL.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-mcpr_str mcpr_response_json(const mcpr_response *p);
-
-/**
- * Whether the response is a JSON-RPC `error` object. False for NULL.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-bool mcpr_response_is_error(const mcpr_response *p);
-
-/**
- * The status behind an error response (`MCPR_INVALID_REQUEST` for
- * malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
- * ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-mcpr_status mcpr_response_status(const mcpr_response *p);
-
-/**
- * The private cause behind an error response (for the host's logs only;
- * never send it). Empty for results, for NULL and when there is none.
- * Owned by `p`.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-mcpr_str mcpr_response_cause(const mcpr_response *p);
-
-/**
- * Whether the response is a partial `resources/read` bundle (a result
- * whose first item is the diagnostic warning). False otherwise and for
- * NULL.
- *
- * # Safety
- * `p` is NULL or a live response.
- */
-bool mcpr_response_is_partial(const mcpr_response *p);
-
-/**
- * Frees a response. Accepts NULL.
- *
- * # Safety
- * `p` is NULL or a response from `mcpr_request`, freed once.
- */
-void mcpr_response_free(mcpr_response *p);
-
-/**
- * Fills `*o` with the defaults (every bound 0) and `struct_size =
- * sizeof(mcpr_executor_options)`. Ignores NULL.
- *
- * # Safety
- * `o` is NULL or valid for one write of an `mcpr_executor_options`.
- */
-void mcpr_executor_options_init(mcpr_executor_options *o);
-
-/**
- * A new executor sized and bounded by `*opt` (NULL = all defaults, as
- * `mcpr_executor_new(0, ...)`; the options are read during the call
- * only). On success `*out` receives it (owned by the caller, free with
- * `mcpr_executor_free`; shareable by any number of threads, registries,
- * reads and listings). An impossible
- * `struct_size`, thread count or bound is `MCPR_INVALID_ARGUMENT`; a
- * failure to start the workers is `MCPR_INVALID_CONFIGURATION`.
- *
- * # Safety
- * `opt` is NULL or points at `opt->struct_size` readable bytes; `out`
- * and `err` are NULL or valid for one write.
- */
-mcpr_status mcpr_executor_new_with(const mcpr_executor_options *opt, mcpr_executor **out, mcpr_error **err);
-
-/**
- * Fills `*out` with a snapshot of the executor's state and counters
- * (the fields lying entirely within `out->struct_size`, which the caller
- * sets). Any thread, at any time while the handle is alive; the fields
- * are read one by one, so a snapshot taken while calls run may be
- * slightly inconsistent. NULL `e` or `out`, or an impossible
- * `struct_size`, is `MCPR_INVALID_ARGUMENT` (nothing written).
- *
- * # Safety
- * `e` is NULL or a live executor; `out` is NULL or points at
- * `out->struct_size` writable bytes; `err` is NULL or valid for one write.
- */
-mcpr_status mcpr_executor_get_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
-
-/**
- * A new executor with `threads` workers (0 = the available cores, at least
- * 2; more than `MCPR_MAX_EXECUTOR_THREADS` is `MCPR_INVALID_ARGUMENT`)
- * and the default bounds of `mcpr_executor_options`. On success `*out`
- * receives it (owned by the caller, free with `mcpr_executor_free`).
- *
- * # Safety
- * `out` is NULL or valid for one write; `err` is NULL or valid for one
- * write.
- */
-mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
-
-/**
- * Frees an executor handle. Does not wait for running callbacks: reads in
- * flight keep the pool alive until they return; abandoned readers finish
- * on their own. Accepts NULL.
- *
- * # Safety
- * `e` is NULL or an executor from `mcpr_executor_new`, freed once, and no
- * `mcpr_read` call that is given it starts after this.
- */
-void mcpr_executor_free(mcpr_executor *e);
-
-/**
- * A new, uncancelled token, owned by the caller (free with
- * `mcpr_cancel_free`). NULL only on a caught panic.
- */
-mcpr_cancel *mcpr_cancel_new(void);
-
-/**
- * Cancels the token (idempotent). Safe from any thread at any time while
- * the handle is alive; reads and listings using it stop with
- * `MCPR_CANCELED`, and callbacks see `mcpr_call_is_canceled` true.
- * Ignores NULL.
- *
- * # Safety
- * `c` is NULL or a live token.
- */
-void mcpr_cancel_cancel(const mcpr_cancel *c);
-
-/**
- * Whether the token was cancelled (false for NULL). Any thread.
- *
- * # Safety
- * `c` is NULL or a live token.
- */
-bool mcpr_cancel_is_canceled(const mcpr_cancel *c);
-
-/**
- * Frees a token handle. Calls in flight that were given it keep their own
- * reference. Accepts NULL.
- *
- * # Safety
- * `c` is NULL or a token from `mcpr_cancel_new`, freed once, not used by
- * any thread afterwards.
- */
-void mcpr_cancel_free(mcpr_cancel *c);
-
-/**
- * Reads the resource bundle of `uri` (the raw bytes of the request's
- * `params.uri`): validation, selection, the policy sequence, body reads
- * under budgets and deadlines, the recheck and assembly. On success `*out`
- * receives the bundle (owned by the caller, free with `mcpr_bundle_free`);
- * a usable partial bundle is a success with `mcpr_bundle_is_partial` true.
- * On failure no bundle is made and `*err` (when `err` is not NULL)
- * receives the error: send its message and JSON-RPC code to the client,
- * log its cause.
- *
- * Safe to call from many threads at once on one registry.
- *
- * Without an executor every callback runs on this thread, and deadlines
- * only take effect between callbacks and through callbacks that honour
- * `mcpr_call_is_canceled`. With an executor (`opt->executor`) every
- * callback of the read runs on its workers and this call returns by the
- * read deadline whatever any callback does: a policy (`discover`,
- * `visibility`, `read`) or `resolve` callback still running at the read
- * deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
- * once on cancellation; a body `read` still running at its item deadline
- * makes that item a `timeout` issue while the read continues with the
- * other items. Such a callback is abandoned: it keeps running on its
- * worker, its late result is discarded, the views it was given stay
- * valid and the binding's table stays alive until it returns (`release`
- * runs after the last call returns), and it still sees `request_data`.
- * A saturated executor (see `mcpr_executor_get_stats`) fails the read at once
- * with `MCPR_READ_FAILED`, or fails the body reads it can no longer risk
- * as `read_failed` items; the private cause says "executor saturated".
- *
- * The call holds its own registry reference from entry to return: once it
- * has begun, other threads (or its own callbacks) may release any
- * reference, even the last; the `release` callbacks then run no earlier
- * than the end of this call (on this thread, just before it returns, when
- * it is the last user), or when an abandoned callback returns.
- *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made (a
- * reference that no other thread may be releasing at that moment: retain
- * it under the lock that publishes `r`); `uri` follows the `mcpr_str`
- * rules; `opt` is NULL or points at options whose pointers are NULL or
- * live; `out` and `err` are NULL or valid for one write.
- */
-mcpr_status mcpr_read(const mcpr_resources *r, mcpr_str uri, const mcpr_read_options *opt, mcpr_bundle **out, mcpr_error **err);
-
-/**
- * The MCP `resources/read` result JSON (send it as the JSON-RPC
- * `result`). Owned by `b`, valid until `mcpr_bundle_free(b)`. Empty for
- * NULL.
- *
- * # Safety
- * `b` is NULL or a live bundle.
- */
-mcpr_str mcpr_bundle_json(const mcpr_bundle *b);
-
-/**
- * Whether the bundle is partial (its first item is then the diagnostic
- * warning). False for NULL.
- *
- * # Safety
- * `b` is NULL or a live bundle.
- */
-bool mcpr_bundle_is_partial(const mcpr_bundle *b);
-
-/**
- * Frees a bundle. Accepts NULL.
- *
- * # Safety
- * `b` is NULL or a bundle from `mcpr_read`, freed once.
- */
-void mcpr_bundle_free(mcpr_bundle *b);
-
-/**
- * One page of `resources/list` (registered exact URIs in URI then name
- * order, each page rechecking `discover`). On success `*out` receives the
- * page (owned by the caller, free with `mcpr_page_free`). Invalid,
- * expired, cross-method, cross-registry, cross-scope or oversized cursors
- * fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
- * to call from many threads at once; `discover` runs on this thread, or
- * on the executor's workers when `opt->executor` is set (the call then
- * returns by its deadline whatever `discover` does).
- * The call holds its own registry reference from entry to return, as
- * `mcpr_read` does.
- *
- * # Safety
- * `r` is NULL or a live registry reference when the call is made (a
- * reference that no other thread may be releasing at that moment: retain
- * it under the lock that publishes `r`); `opt` is NULL or points at
- * options whose strings follow the `mcpr_str` rules and whose pointers are
- * NULL or live; `out` and `err` are NULL or valid for one write.
- */
-mcpr_status mcpr_list(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
-
-/**
- * One page of `resources/templates/list` (registered templates in
- * template then name order). Same rules as `mcpr_list`; cursors of one
- * method are refused by the other.
- *
- * # Safety
- * As for `mcpr_list`.
- */
-mcpr_status mcpr_list_templates(const mcpr_resources *r, const mcpr_list_options *opt, mcpr_page **out, mcpr_error **err);
-
-/**
- * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
- * `{"resourceTemplates":[...]}`). Owned by `p`, valid until
- * `mcpr_page_free(p)`. Empty for NULL.
- *
- * # Safety
- * `p` is NULL or a live page.
- */
-mcpr_str mcpr_page_json(const mcpr_page *p);
-
-/**
- * The cursor of the next page (also in the JSON as `nextCursor`); length 0
- * on the last page and for NULL. Owned by `p`.
- *
- * # Safety
- * `p` is NULL or a live page.
- */
-mcpr_str mcpr_page_next_cursor(const mcpr_page *p);
-
-/**
- * Frees a page. Accepts NULL.
- *
- * # Safety
- * `p` is NULL or a page from `mcpr_list` / `mcpr_list_templates`, freed
- * once.
- */
-void mcpr_page_free(mcpr_page *p);
 
 #ifdef __cplusplus
 }  // extern "C"

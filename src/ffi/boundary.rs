@@ -1,9 +1,11 @@
-//! The panic boundary, strings, status codes and error objects.
+//! The panic boundary, strings, status codes and limit identifiers.
 
+use crate::error::FailureKind;
 use std::os::raw::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::error::{Failure, FailureKind};
+use super::error::{mcpr_error, Error};
+use super::handle::new_handle;
 
 /// Borrowed bytes: a pointer and a length, not NUL-terminated.
 ///
@@ -132,8 +134,8 @@ pub enum mcpr_status {
     /// A definition, limit, key, callback table or registration is invalid.
     MCPR_INVALID_CONFIGURATION = 12,
     /// A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
-    /// string, impossible length, unknown enum value, reuse of a consumed
-    /// builder.
+    /// string, impossible length, unknown enum value, impossible
+    /// `struct_size` or a set field unknown to this library.
     MCPR_INVALID_ARGUMENT = 13,
     /// A bug in the library: a panic was caught at the boundary.
     MCPR_INTERNAL = 14,
@@ -167,14 +169,18 @@ impl mcpr_status {
 /// that any value a callback returns is defined behaviour: every other
 /// value counts as `MCPR_CB_FAILED`.
 pub type mcpr_cb_result = u32;
+
 /// The callback succeeded.
 pub const MCPR_CB_OK: mcpr_cb_result = 0;
+
 /// A typed denial / not found (`discover` and policy `read`: denial;
 /// `resolve`: root denial; body `read`: an `unavailable` issue).
 pub const MCPR_CB_UNAVAILABLE: mcpr_cb_result = 1;
+
 /// An operational failure; its private cause is the text given to
 /// `mcpr_call_set_cause`, or a fixed text when none was set.
 pub const MCPR_CB_FAILED: mcpr_cb_result = 2;
+
 /// The content the callback produced is invalid. From a body `read`: the
 /// item becomes an `invalid_content` issue (the private cause is the text
 /// given to `mcpr_call_set_cause`, or a fixed text). From every other
@@ -186,6 +192,7 @@ pub const MCPR_CB_INVALID_CONTENT: mcpr_cb_result = 3;
 /// The highest `mcpr_status` value this version of the library defines
 /// (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
 pub const MCPR_STATUS_MAX: u32 = 15;
+
 const _: () = assert!(mcpr_status::MCPR_METHOD_NOT_HANDLED as u32 == MCPR_STATUS_MAX);
 
 /// A static, NUL-terminated name for a status: its enumerator's name
@@ -226,133 +233,48 @@ pub(crate) fn status_name(status: i32) -> &'static [u8] {
 /// milliseconds). A plain integer so that an unknown value is reported as
 /// `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
 pub type mcpr_limit = u32;
+
 /// Longest accepted identifier, in bytes (default 2048, at least 51).
 pub const MCPR_LIMIT_MAX_URI_BYTES: mcpr_limit = 1;
+
 /// Most items in one plan, the requested target not counted (default 1024).
 pub const MCPR_LIMIT_MAX_PLAN_TARGETS: mcpr_limit = 2;
+
 /// Most items admitted into one read result (default 64).
 pub const MCPR_LIMIT_MAX_ITEMS: mcpr_limit = 3;
+
 /// Largest payload of one item: text bytes or raw blob bytes (default 8 MiB).
 pub const MCPR_LIMIT_MAX_ITEM_BYTES: mcpr_limit = 4;
+
 /// Aggregate payload bytes of one read (default 32 MiB).
 pub const MCPR_LIMIT_MAX_PAYLOAD_BYTES: mcpr_limit = 5;
+
 /// Aggregate encoded bytes of one read result (default 48 MiB).
 pub const MCPR_LIMIT_MAX_ENCODED_BYTES: mcpr_limit = 6;
+
 /// Payload space reserved for the warning text (default 4 KiB, at least 256).
 pub const MCPR_LIMIT_REPORT_PAYLOAD_BYTES: mcpr_limit = 7;
+
 /// Encoded space reserved for warning and report (default 16 KiB, at least 1 KiB).
 pub const MCPR_LIMIT_REPORT_ENCODED_BYTES: mcpr_limit = 8;
+
 /// Most detailed issues in a report (default 32).
 pub const MCPR_LIMIT_MAX_ISSUES: mcpr_limit = 9;
+
 /// Whole-read timeout in milliseconds (default 30000).
 pub const MCPR_LIMIT_READ_TIMEOUT_MS: mcpr_limit = 10;
+
 /// Per-item timeout in milliseconds (default 10000).
 pub const MCPR_LIMIT_ITEM_TIMEOUT_MS: mcpr_limit = 11;
+
 /// Page size when the caller asks for none (default 50).
 pub const MCPR_LIMIT_DEFAULT_PAGE_SIZE: mcpr_limit = 12;
+
 /// Largest page size a caller may ask for (default 500).
 pub const MCPR_LIMIT_MAX_PAGE_SIZE: mcpr_limit = 13;
+
 /// Encoded bytes of one list page (default 1 MiB).
 pub const MCPR_LIMIT_MAX_PAGE_BYTES: mcpr_limit = 14;
-
-/// An error object: status, safe message, private cause, and the JSON-RPC
-/// error object for the protocol revision (and requested URI) of the call
-/// that made it. Owned by the caller; free with `mcpr_error_free`. Safe to
-/// read from any thread.
-pub struct mcpr_error {
-    status: mcpr_status,
-    message: String,
-    cause: String,
-    code: i32,
-    rpc: String,
-}
-
-/// An error on its way out of an export.
-pub(crate) struct Error {
-    status: mcpr_status,
-    message: std::borrow::Cow<'static, str>,
-    cause: String,
-    /// The JSON-RPC error object and its code, when the export made it for
-    /// a request (revision and URI known).
-    rpc: Option<(i32, String)>,
-}
-
-impl Error {
-    /// A programming error (`MCPR_INVALID_ARGUMENT`).
-    pub(crate) fn argument(message: &'static str) -> Error {
-        Error {
-            status: mcpr_status::MCPR_INVALID_ARGUMENT,
-            message: message.into(),
-            cause: String::new(),
-            rpc: None,
-        }
-    }
-
-    /// An error of `status` with a safe message and no cause.
-    pub(crate) fn with_status(status: mcpr_status, message: &'static str) -> Error {
-        Error {
-            status,
-            message: message.into(),
-            cause: String::new(),
-            rpc: None,
-        }
-    }
-
-    /// The error of a failed read or listing, with its JSON-RPC error object
-    /// for `revision` (and the requested URI of a read).
-    pub(crate) fn of_request(
-        f: Failure,
-        revision: crate::protocol::ProtocolRevision,
-        uri: Option<&str>,
-    ) -> Error {
-        let rpc = (
-            crate::jsonrpc::error_code(&f, revision),
-            crate::jsonrpc::error_object(&f, revision, uri),
-        );
-        let mut e = Error::from(f);
-        e.rpc = Some(rpc);
-        e
-    }
-
-    fn into_object(self) -> mcpr_error {
-        let (code, rpc) = self.rpc.unwrap_or_else(|| {
-            let code = match self.status {
-                mcpr_status::MCPR_INVALID_REQUEST | mcpr_status::MCPR_UNAVAILABLE => -32602,
-                mcpr_status::MCPR_METHOD_NOT_HANDLED => crate::jsonrpc::METHOD_NOT_FOUND,
-                _ => -32603,
-            };
-            let message = match self.status {
-                mcpr_status::MCPR_INVALID_REQUEST => &*self.message,
-                mcpr_status::MCPR_UNAVAILABLE => crate::jsonrpc::NOT_FOUND_MESSAGE,
-                mcpr_status::MCPR_METHOD_NOT_HANDLED => "Method not found",
-                mcpr_status::MCPR_INVALID_ARGUMENT | mcpr_status::MCPR_INTERNAL => "internal error",
-                other => FailureKind::all()
-                    .into_iter()
-                    .find(|k| mcpr_status::of_kind(*k) == other)
-                    .map_or("internal error", FailureKind::default_message),
-            };
-            (code, crate::jsonrpc::object(code, message, None))
-        });
-        mcpr_error {
-            status: self.status,
-            message: self.message.into_owned(),
-            cause: self.cause,
-            code,
-            rpc,
-        }
-    }
-}
-
-impl From<Failure> for Error {
-    fn from(f: Failure) -> Error {
-        Error {
-            status: mcpr_status::of_kind(f.kind()),
-            message: f.message().to_string().into(),
-            cause: f.cause_text(),
-            rpc: None,
-        }
-    }
-}
 
 /// The value an export returns when a panic is caught.
 pub(crate) trait PanicDefault {
@@ -364,44 +286,53 @@ impl PanicDefault for mcpr_status {
         mcpr_status::MCPR_INTERNAL
     }
 }
+
 impl<T> PanicDefault for *mut T {
     fn panic_default() -> Self {
         std::ptr::null_mut()
     }
 }
+
 impl<T> PanicDefault for *const T {
     fn panic_default() -> Self {
         std::ptr::null()
     }
 }
+
 impl PanicDefault for bool {
     fn panic_default() -> Self {
         false
     }
 }
+
 impl PanicDefault for u64 {
     fn panic_default() -> Self {
         0
     }
 }
+
 impl PanicDefault for u32 {
     fn panic_default() -> Self {
         0
     }
 }
+
 impl PanicDefault for usize {
     fn panic_default() -> Self {
         0
     }
 }
+
 impl PanicDefault for i32 {
     fn panic_default() -> Self {
         0
     }
 }
+
 impl PanicDefault for () {
     fn panic_default() -> Self {}
 }
+
 impl PanicDefault for mcpr_str {
     fn panic_default() -> Self {
         mcpr_str::empty()
@@ -438,140 +369,12 @@ pub(crate) unsafe fn guard_status(
     };
     let status = result.status;
     if !err.is_null() {
-        let object = guard(|| Box::into_raw(Box::new(result.into_object())));
+        let object = guard(|| new_handle(result.into_object()));
         // SAFETY: `err` is non-null and the caller guarantees it is valid for
         // one pointer write.
         unsafe { err.write(object) };
     }
     status
-}
-
-/// Writes `value` through the out-parameter `out`.
-///
-/// # Safety
-/// `out` is non-null and valid for one write.
-pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
-    // SAFETY: guaranteed by the caller.
-    unsafe { out.write(value) }
-}
-
-/// Checks an out-parameter for NULL.
-pub(crate) fn need_out<T>(out: *mut T) -> Result<(), Error> {
-    if out.is_null() {
-        Err(Error::argument("out-parameter is NULL"))
-    } else {
-        Ok(())
-    }
-}
-
-/// The status of an error object (`MCPR_INVALID_ARGUMENT` for NULL).
-///
-/// # Safety
-/// `e` is NULL or an error object from this library not yet freed. Any
-/// thread.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_error_status(e: *const mcpr_error) -> mcpr_status {
-    guard(|| {
-        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
-        match unsafe { e.as_ref() } {
-            Some(e) => e.status,
-            None => mcpr_status::MCPR_INVALID_ARGUMENT,
-        }
-    })
-}
-
-/// The safe message: a fixed text that may be shown to an MCP client (for
-/// configuration errors it names the offending limit, field or position).
-/// Owned by `e`, valid until `mcpr_error_free(e)`; empty for NULL.
-///
-/// # Safety
-/// `e` is NULL or a live error object.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_error_message(e: *const mcpr_error) -> mcpr_str {
-    guard(|| {
-        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
-        match unsafe { e.as_ref() } {
-            Some(e) => mcpr_str::from_str(&e.message),
-            None => mcpr_str::empty(),
-        }
-    })
-}
-
-/// The private cause (for the host's logs only: it may contain identifiers,
-/// callback causes and internal detail; never send it to a client). Empty
-/// when there is none. Owned by `e`, valid until `mcpr_error_free(e)`.
-///
-/// # Safety
-/// `e` is NULL or a live error object.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_error_cause(e: *const mcpr_error) -> mcpr_str {
-    guard(|| {
-        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
-        match unsafe { e.as_ref() } {
-            Some(e) => mcpr_str::from_str(&e.cause),
-            None => mcpr_str::empty(),
-        }
-    })
-}
-
-/// The JSON-RPC error code, the `code` of `mcpr_error_jsonrpc_json`: for
-/// errors of `mcpr_read`, `mcpr_list` and `mcpr_list_templates` it follows
-/// the options' protocol revision (`MCPR_UNAVAILABLE` is resource not
-/// found: `-32602` on 2026-07-28, `-32002` before); otherwise `-32602` for
-/// `MCPR_INVALID_REQUEST` and `MCPR_UNAVAILABLE`, `-32601` for
-/// `MCPR_METHOD_NOT_HANDLED`, `-32603` for the rest; 0 for NULL.
-///
-/// # Safety
-/// `e` is NULL or a live error object.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_error_jsonrpc_code(e: *const mcpr_error) -> i32 {
-    guard(|| {
-        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
-        unsafe { e.as_ref() }.map_or(0, |e| e.code)
-    })
-}
-
-/// The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
-/// `"data":{"uri":…}` for resource-not-found), ready to send as the
-/// `error` member of the response.
-///
-/// The error remembers the call that made it: errors of `mcpr_read`,
-/// `mcpr_list` and `mcpr_list_templates` are shaped for the protocol
-/// revision of their options, and not-found carries the URI the read was
-/// asked for; every not-found cause (no registration, no template match,
-/// discovery denied, requested target hidden or unavailable) gives the same
-/// bytes. Other errors (builder, misuse) get a generic object for the
-/// newest revision. Never contains the private cause, authorization data or
-/// any URI other than the requested one. Owned by `e`, valid until
-/// `mcpr_error_free(e)`; empty for NULL.
-///
-/// A request the client cancelled (`notifications/cancelled`) gets no
-/// response at all in MCP: on `MCPR_CANCELED` after such a cancellation,
-/// send nothing.
-///
-/// # Safety
-/// `e` is NULL or a live error object.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_error_jsonrpc_json(e: *const mcpr_error) -> mcpr_str {
-    guard(|| {
-        // SAFETY: `e` is NULL or a live error object (caller's guarantee).
-        unsafe { e.as_ref() }.map_or(mcpr_str::empty(), |e| mcpr_str::from_str(&e.rpc))
-    })
-}
-
-/// Frees an error object. Accepts NULL.
-///
-/// # Safety
-/// `e` is NULL or an error object from this library, freed only once.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_error_free(e: *mut mcpr_error) {
-    guard(|| {
-        if !e.is_null() {
-            // SAFETY: `e` came from `Box::into_raw` in `guard_status` and is
-            // freed once (caller's guarantee).
-            drop(unsafe { Box::from_raw(e) });
-        }
-    })
 }
 
 /// The library version (the crate version), a static NUL-terminated string
@@ -587,6 +390,7 @@ pub extern "C" fn mcpr_version() -> *const c_char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ffi::all::*;
 
     #[test]
     fn status_name_names_every_status_and_only_those() {

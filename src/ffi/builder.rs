@@ -1,81 +1,38 @@
-//! Building a registry: the builder handle and the registry handle.
+//! Building a registry: the builder handle (`mcpr_builder_*`).
 
-use std::os::raw::c_void;
-use std::sync::{Arc, Mutex};
-
-use super::boundary::{
-    guard, guard_status, mcpr_error, mcpr_limit, mcpr_status, mcpr_str, need_out, write_out, Error,
-};
-use super::callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, CBinding, CPolicy, HostPtr};
+use super::growth::read_grown_opt;
+use super::handle::{free_handle, need_out, new_handle, take_handle, write_out};
+use super::hints::hints_of;
+use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::error::{Failure, FailureKind};
 use crate::limits::Limit;
 use crate::registry::{
-    ResourceBinding, ResourceDefinition, Resources, ResourcesBuilder, MAX_CURSOR_KEY_BYTES,
+    ResourceBinding, ResourceDefinition, ResourcesBuilder, MAX_CURSOR_KEY_BYTES,
     MIN_CURSOR_KEY_BYTES,
 };
+use std::os::raw::c_void;
+use std::sync::{Arc, Mutex};
+
+use super::boundary::{guard, guard_status, mcpr_limit, mcpr_status, mcpr_str};
+use super::callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, CBinding, CPolicy, HostPtr};
+use super::error::{mcpr_error, Error};
+use super::hints::mcpr_cache_hints;
+use super::resources::mcpr_resources;
 
 /// A registry under construction. Create with `mcpr_builder_new`, fill with
 /// `mcpr_builder_add` / `_set_*`, then `mcpr_builder_build`.
 ///
-/// `mcpr_builder_build` consumes the builder's contents, success or not,
-/// but NOT the handle: the handle stays allocated in a "consumed" state in
-/// which every further add, set or build returns `MCPR_INVALID_ARGUMENT`
-/// (instead of undefined behaviour), and it must always be released with
-/// `mcpr_builder_free`, built or not. A builder is internally locked, so
-/// concurrent calls on one builder are safe (if pointless).
+/// Exactly one of `mcpr_builder_build` or `mcpr_builder_free` ends a
+/// builder: `mcpr_builder_build` always consumes the handle, whatever it
+/// returns (do not free or use it afterwards); `mcpr_builder_free` discards
+/// a builder that is not built. A builder is internally locked, so
+/// concurrent add and set calls on one builder are safe (if pointless).
 pub struct mcpr_builder {
-    state: Mutex<Option<ResourcesBuilder>>,
+    state: Mutex<ResourcesBuilder>,
     /// A second reference to the current policy table, so that a table
     /// replaced by `mcpr_builder_set_policy` is released after the builder
     /// lock is dropped (its `release` may call into this builder).
     policy: Mutex<Option<Arc<CPolicy>>>,
-}
-
-/// An immutable registry, reference counted. Safe to share between threads
-/// and to use from many threads at once. Each reference (from
-/// `mcpr_builder_build` or `mcpr_resources_retain`) is released with one
-/// `mcpr_resources_free`.
-///
-/// Lifetime across threads: every call that takes a registry (`mcpr_read`,
-/// `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_revision`) takes its
-/// own reference on entry and drops it just before returning. So once a
-/// call has begun, any thread may release any reference, even the last one
-/// the host holds: the registry and its callback tables stay alive until
-/// that call returns, and the tables' `release` callbacks then run on the
-/// thread that lets go last (the call that returns last, just before it
-/// returns, or an executor worker whose abandoned body read returns after
-/// that). So a `release` may run inside `mcpr_read` or `mcpr_list` on the
-/// calling thread: do not make those calls while holding a lock that a
-/// `release` callback takes. What the library cannot do is take its
-/// reference before it is called: the pointer passed must still be a live
-/// reference when the call is made, and a release that may happen at the
-/// same time as the call starts is a use-after-free. A host that swaps
-/// registries (a configuration reload) therefore retains the current
-/// registry under the lock that guards its pointer, calls, and frees that
-/// reference afterwards (docs/C-API.md shows the pattern).
-pub struct mcpr_resources {
-    pub(crate) inner: Resources,
-}
-
-impl mcpr_resources {
-    /// A new reference to the registry behind `r`, owned by the caller of
-    /// this function (None for NULL). Every export that uses a registry
-    /// holds one from entry to return.
-    ///
-    /// # Safety
-    /// `r` is NULL or a live registry reference (from `Arc::into_raw`).
-    pub(crate) unsafe fn hold(r: *const mcpr_resources) -> Option<Arc<mcpr_resources>> {
-        if r.is_null() {
-            return None;
-        }
-        // SAFETY: `r` came from `Arc::into_raw` and a reference is still
-        // held (caller's guarantee), so the count is at least one; the
-        // increment gives `from_raw` its own reference to take over.
-        unsafe {
-            Arc::increment_strong_count(r);
-            Some(Arc::from_raw(r))
-        }
-    }
 }
 
 /// # Safety
@@ -88,21 +45,19 @@ pub(super) unsafe fn with_builder(
     // access is enough because the state is behind a mutex.
     let b = unsafe { b.as_ref() }.ok_or_else(|| Error::argument("builder is NULL"))?;
     let mut state = b.state.lock().unwrap_or_else(|p| p.into_inner());
-    let inner = state
-        .as_mut()
-        .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
-    f(inner)
+    f(&mut state)
 }
 
-/// A new, empty builder. Owned by the caller: free with `mcpr_builder_free`
-/// (always, even after `mcpr_builder_build`). NULL only on a caught panic.
+/// A new, empty builder. Owned by the caller until `mcpr_builder_build`
+/// consumes it; discard one never built with `mcpr_builder_free`. NULL only
+/// on a caught panic.
 #[no_mangle]
 pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     guard(|| {
-        Box::into_raw(Box::new(mcpr_builder {
-            state: Mutex::new(Some(ResourcesBuilder::new())),
+        new_handle(mcpr_builder {
+            state: Mutex::new(ResourcesBuilder::new()),
             policy: Mutex::new(None),
-        }))
+        })
     })
 }
 
@@ -110,18 +65,20 @@ pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
 /// and the definition JSON checked, then [`binding_of`].
 ///
 /// # Safety
-/// `cb` is NULL or points at a table; `definition_json` follows the
-/// `mcpr_str` rules.
+/// `cb` is NULL or points at a table of `struct_size` readable bytes;
+/// `definition_json` follows the `mcpr_str` rules.
 pub(super) unsafe fn binding_from_c(
     definition_json: mcpr_str,
     cb: *const mcpr_binding_callbacks,
 ) -> Result<ResourceBinding, Error> {
-    // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
-    let table = unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
+    // SAFETY: `cb` is NULL or points at a table of `struct_size` readable
+    // bytes (caller's guarantee).
+    let table =
+        unsafe { read_grown_opt(cb) }?.ok_or_else(|| Error::argument("callback table is NULL"))?;
     // SAFETY: `definition_json` follows the `mcpr_str` rules.
     let json =
         unsafe { definition_json.text(FailureKind::InvalidConfiguration, "definition JSON") }?;
-    binding_of(ResourceDefinition::from_json(json)?, table)
+    binding_of(ResourceDefinition::from_json(json)?, &table)
 }
 
 /// A binding of `definition` to a copy of `table`: the handler, and the
@@ -162,8 +119,8 @@ fn binding_of(
 ///
 /// # Safety
 /// `b` is NULL or a live builder; `definition_json` follows the `mcpr_str`
-/// rules; `cb` is NULL or points at a table; `err` is NULL or valid for
-/// one write.
+/// rules; `cb` is NULL or points at a table of `struct_size` readable bytes;
+/// `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add(
     b: *mut mcpr_builder,
@@ -177,10 +134,8 @@ pub unsafe extern "C" fn mcpr_builder_add(
             builder.push(unsafe { binding_from_c(definition_json, cb) }?);
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, add) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -191,8 +146,8 @@ pub unsafe extern "C" fn mcpr_builder_add(
 /// (`MCPR_INVALID_CONFIGURATION`).
 ///
 /// # Safety
-/// `b` is NULL or a live builder; `cb` is NULL or points at a table; `err`
-/// is NULL or valid for one write.
+/// `b` is NULL or a live builder; `cb` is NULL or points at a table of
+/// `struct_size` readable bytes; `err` is NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy(
     b: *mut mcpr_builder,
@@ -203,10 +158,11 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
         // The replaced table, dropped (released) once the builder is unlocked.
         let mut replaced = None;
         let set = |builder: &mut ResourcesBuilder| {
-            // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
-            let table =
-                unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
-            let policy = CPolicy::new(table).ok_or_else(|| {
+            // SAFETY: `cb` is NULL or points at a table of `struct_size`
+            // readable bytes (caller's guarantee).
+            let table = unsafe { read_grown_opt(cb) }?
+                .ok_or_else(|| Error::argument("callback table is NULL"))?;
+            let policy = CPolicy::new(&table).ok_or_else(|| {
                 Error::from(Failure::config(
                     "policy callbacks discover, visibility and read are required",
                 ))
@@ -224,12 +180,10 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
             }
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         let result = unsafe { with_builder(b, set) };
         drop(replaced);
         result
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -262,10 +216,8 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
             builder.set_limit(limit, value);
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -299,10 +251,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
             builder.set_cursor_key(key);
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -336,25 +286,25 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
             }));
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(b, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
 /// Validates everything against the final limits and builds the registry.
-/// Consumes the builder's contents whether it succeeds or not (on failure
-/// every `release` of its tables runs before this returns), except when
-/// `b` or `out` is NULL (`MCPR_INVALID_ARGUMENT`, nothing consumed); the handle
-/// itself must still be freed with `mcpr_builder_free`, and a second build,
-/// add or set on it returns `MCPR_INVALID_ARGUMENT`. On success `*out`
-/// receives a registry reference owned by the caller (free with
-/// `mcpr_resources_free`).
+/// Always consumes the builder: when `b` is not NULL, the handle is freed
+/// by this call whatever it returns (success, a failed build, a NULL
+/// `out`), so never call `mcpr_builder_free` or anything else on `b`
+/// afterwards. On failure every `release` of its tables runs before this
+/// returns. On success `*out` receives a registry reference owned by the
+/// caller (free with `mcpr_resources_free`). A NULL `b` or `out` is
+/// `MCPR_INVALID_ARGUMENT`.
 ///
 /// # Safety
-/// `b` is NULL or a live builder; `out` is NULL or valid for one write;
-/// `err` is NULL or valid for one write.
+/// `b` is NULL or a live builder from `mcpr_builder_new`, not freed or
+/// built before and not in use by another thread (this call frees it);
+/// `out` is NULL or valid for one write; `err` is NULL or valid for one
+/// write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_build(
     b: *mut mcpr_builder,
@@ -362,17 +312,15 @@ pub unsafe extern "C" fn mcpr_builder_build(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
-        let b = unsafe { b.as_ref() }.ok_or_else(|| Error::argument("builder is NULL"))?;
+        // Ownership moves here (this call is the builder's last use), so
+        // the handle is freed whatever happens below.
+        let b = unsafe { take_handle(b) }.ok_or_else(|| Error::argument("builder is NULL"))?;
         need_out(out)?;
-        let inner = b
-            .state
-            .lock()
+        let mcpr_builder { state, policy } = *b;
+        let built = state
+            .into_inner()
             .unwrap_or_else(|p| p.into_inner())
-            .take()
-            .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
-        let policy = b.policy.lock().unwrap_or_else(|p| p.into_inner()).take();
-        let built = inner.build();
+            .build();
         // On failure the last reference to the policy table goes here, so
         // its `release` still runs before this returns.
         drop(policy);
@@ -382,130 +330,19 @@ pub unsafe extern "C" fn mcpr_builder_build(
         unsafe { write_out(out, handle.cast_mut()) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
-/// Frees a builder handle, built or not (for a builder never built, every
-/// `release` of its tables runs now). Accepts NULL.
+/// Discards a builder that is not built: every `release` of its tables
+/// runs now. Accepts NULL. Never call it after `mcpr_builder_build`, which
+/// already consumed the builder.
 ///
 /// # Safety
-/// `b` is NULL or a builder from `mcpr_builder_new`, freed only once and
-/// not in use by another thread.
+/// `b` is NULL or a builder from `mcpr_builder_new`, neither freed nor
+/// built before, and not in use by another thread.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_free(b: *mut mcpr_builder) {
-    guard(|| {
-        if !b.is_null() {
-            // SAFETY: `b` came from `Box::into_raw` in `mcpr_builder_new` and
-            // is freed once (caller's guarantee).
-            drop(unsafe { Box::from_raw(b) });
-        }
-    })
-}
-
-/// Takes another reference to the registry and returns `r` (NULL for NULL).
-/// Release each reference with `mcpr_resources_free`. Any thread.
-///
-/// # Safety
-/// `r` is NULL or a live registry reference, not released by another thread
-/// while this runs (retain under the lock that publishes `r`).
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_retain(r: *const mcpr_resources) -> *mut mcpr_resources {
-    guard(|| {
-        if r.is_null() {
-            return std::ptr::null_mut();
-        }
-        // SAFETY: `r` came from `Arc::into_raw` and the caller still holds a
-        // reference, so the count is at least one.
-        unsafe { Arc::increment_strong_count(r) };
-        r.cast_mut()
-    })
-}
-
-/// Releases one registry reference. The registry (and every table's
-/// `release`) goes when the last reference is released and every read or
-/// listing using it has returned, including abandoned body reads still
-/// running on executor workers. Releasing while calls run on other threads
-/// (even the last reference, even the one those calls were given) is safe
-/// once those calls have begun: each holds its own reference until it
-/// returns, and the last one to return runs the `release` callbacks. Accepts
-/// NULL. Any thread, including from inside a callback.
-///
-/// # Safety
-/// `r` is NULL or a registry reference owned by the caller, released once,
-/// and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
-/// be starting on another thread.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_free(r: *mut mcpr_resources) {
-    guard(|| {
-        if !r.is_null() {
-            // SAFETY: `r` came from `Arc::into_raw`; the caller gives up one
-            // reference.
-            drop(unsafe { Arc::from_raw(r.cast_const()) });
-        }
-    })
-}
-
-/// Writes the registry's 32-byte content revision (SHA-256 of the
-/// canonical registered descriptions; identical registries on several
-/// replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
-///
-/// # Safety
-/// `r` is NULL or a live registry reference when the call is made (the
-/// call holds its own reference until it returns); `out` is NULL or valid
-/// for 32 bytes of writes.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_revision(r: *const mcpr_resources, out: *mut u8) {
-    guard(|| {
-        // SAFETY: `r` is NULL or live (caller's guarantee).
-        let Some(r) = (unsafe { mcpr_resources::hold(r) }) else {
-            return;
-        };
-        if out.is_null() {
-            return;
-        }
-        let rev = r.inner.revision();
-        // SAFETY: `out` is valid for 32 bytes of writes and cannot overlap
-        // the local `rev`.
-        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
-    })
-}
-
-/// Writes the registry's 32-byte content revision (as
-/// `mcpr_resources_revision`) to `out`, whose size the caller states:
-/// `MCPR_INVALID_ARGUMENT` (nothing written) when `r` or `out` is NULL or
-/// `out_len` is less than 32. Writes exactly 32 bytes; the rest of a larger
-/// buffer is left untouched.
-///
-/// # Safety
-/// `r` is NULL or a live registry reference when the call is made; `out`
-/// is NULL or valid for `out_len` bytes of writes; `err` is NULL or valid
-/// for one write.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_revision_into(
-    r: *const mcpr_resources,
-    out: *mut u8,
-    out_len: usize,
-    err: *mut *mut mcpr_error,
-) -> mcpr_status {
-    let body = || {
-        // SAFETY: `r` is NULL or live (caller's guarantee).
-        let r = unsafe { mcpr_resources::hold(r) }
-            .ok_or_else(|| Error::argument("registry is NULL"))?;
-        if out.is_null() {
-            return Err(Error::argument("revision buffer is NULL"));
-        }
-        let rev = r.inner.revision();
-        if out_len < rev.len() {
-            return Err(Error::argument("revision buffer is shorter than 32 bytes"));
-        }
-        // SAFETY: `out` is valid for `out_len >= 32` bytes of writes
-        // (caller's guarantee) and cannot overlap the local `rev`.
-        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
-        Ok(())
-    };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
-    unsafe { guard_status(err, body) }
+    guard(|| unsafe { free_handle(b) })
 }
 
 /// Makes the registry's policy the built-in allow-all policy: every
@@ -538,218 +375,70 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
             }
             Ok(())
         };
-        // SAFETY: `b` is NULL or a live builder (caller's guarantee).
         let result = unsafe { with_builder(b, set) };
         drop(replaced);
         result
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
-#[cfg(test)]
-mod tests {
-    //! The registry's lifetime across threads, through the C ABI (the C
-    //! suite's `test_lifetime.c` covers more cases; this one also runs under
-    //! `cargo test`).
-
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::mpsc;
-    use std::sync::Mutex;
-    use std::thread::{self, ThreadId};
-
-    use super::*;
-    use crate::ffi::callbacks::{
-        mcpr_call, mcpr_definition, mcpr_match, mcpr_payload_builder, mcpr_payload_set_text,
-        mcpr_plan_builder, mcpr_resolve_single, mcpr_target, mcpr_visibility,
+/// Declares the registry's cache hints: `ttl_ms` is the TTL of list pages
+/// and of reads through bindings added without their own hints;
+/// `policy_caller_independent` says that the policy callbacks decide the
+/// same for every caller. Without this call: TTL 0, not caller-independent
+/// (every result `"ttlMs":0`, `"cacheScope":"private"`). A TTL above
+/// `MCPR_MAX_TTL_MS` is `MCPR_INVALID_CONFIGURATION` and changes nothing.
+///
+/// # Safety
+/// `b` is NULL or a live builder; `err` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
+    b: *mut mcpr_builder,
+    ttl_ms: u64,
+    policy_caller_independent: bool,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let set = |builder: &mut ResourcesBuilder| {
+            CacheHints::check_ttl(ttl_ms).map_err(Failure::config)?;
+            builder.set_cache_hints(RegistryCacheHints::new(ttl_ms, policy_caller_independent));
+            Ok(())
+        };
+        unsafe { with_builder(b, set) }
     };
-    use crate::ffi::run::{mcpr_bundle_free, mcpr_bundle_json, mcpr_read};
-    use crate::ffi::{mcpr_cb_result, MCPR_CB_FAILED, MCPR_CB_OK};
+    unsafe { guard_status(err, body) }
+}
 
-    /// The host state the tables point at: `discover` reports that it was
-    /// entered and waits for the test's go-ahead.
-    struct Host {
-        entered: Mutex<Option<mpsc::Sender<()>>>,
-        go: Mutex<Option<mpsc::Receiver<()>>>,
-        releases: AtomicUsize,
-        release_threads: Mutex<Vec<ThreadId>>,
-    }
-
-    fn host(ud: *mut c_void) -> &'static Host {
-        // SAFETY: every table's `user_data` is a `Host` that outlives the
-        // registry (the test joins and checks before it goes).
-        unsafe { &*ud.cast::<Host>() }
-    }
-
-    unsafe extern "C-unwind" fn discover(
-        ud: *mut c_void,
-        _call: *const mcpr_call,
-        _def: *const mcpr_definition,
-    ) -> mcpr_cb_result {
-        let h = host(ud);
-        if let Some(tx) = h.entered.lock().unwrap().take() {
-            tx.send(()).unwrap();
-            let rx = h.go.lock().unwrap().take().unwrap();
-            rx.recv().unwrap();
-        }
-        MCPR_CB_OK
-    }
-
-    unsafe extern "C-unwind" fn visibility(
-        _ud: *mut c_void,
-        _call: *const mcpr_call,
-        _t: *const mcpr_target,
-        out: *mut mcpr_visibility,
-    ) -> mcpr_cb_result {
-        // SAFETY: `out` is the callback's live out-parameter.
-        unsafe {
-            (*out).visible = true;
-        }
-        MCPR_CB_OK
-    }
-
-    unsafe extern "C-unwind" fn permit(
-        _ud: *mut c_void,
-        _call: *const mcpr_call,
-        _t: *const mcpr_target,
-    ) -> mcpr_cb_result {
-        MCPR_CB_OK
-    }
-
-    unsafe extern "C-unwind" fn resolve(
-        ud: *mut c_void,
-        call: *const mcpr_call,
-        m: *const mcpr_match,
-        plan: *mut mcpr_plan_builder,
-    ) -> mcpr_cb_result {
-        if host(ud).releases.load(Ordering::SeqCst) != 0 {
-            return MCPR_CB_FAILED; // the registry was torn down under the call
-        }
-        // SAFETY: the views of this live `resolve` callback.
-        unsafe { mcpr_resolve_single(ud, call, m, plan) }
-    }
-
-    unsafe extern "C-unwind" fn body(
-        _ud: *mut c_void,
-        _call: *const mcpr_call,
-        _t: *const mcpr_target,
-        out: *mut mcpr_payload_builder,
-    ) -> mcpr_cb_result {
-        let text = mcpr_str::from_str("still here");
-        let mime = mcpr_str::from_str("text/plain");
-        // SAFETY: `out` is this live callback's payload builder.
-        match unsafe { mcpr_payload_set_text(out, mime, text, std::ptr::null_mut()) } {
-            mcpr_status::MCPR_OK => MCPR_CB_OK,
-            _ => MCPR_CB_FAILED,
-        }
-    }
-
-    unsafe extern "C-unwind" fn release(ud: *mut c_void) {
-        let h = host(ud);
-        h.release_threads
-            .lock()
-            .unwrap()
-            .push(thread::current().id());
-        h.releases.fetch_add(1, Ordering::SeqCst);
-    }
-
-    /// A registry pointer handed to the reading thread.
-    struct Shared(*mut mcpr_resources);
-    // SAFETY: the registry is thread-safe; the pointer is only passed on.
-    unsafe impl Send for Shared {}
-
-    #[test]
-    fn a_call_keeps_the_registry_alive_when_another_thread_releases_the_last_reference() {
-        let (entered_tx, entered_rx) = mpsc::channel();
-        let (go_tx, go_rx) = mpsc::channel();
-        let h = Host {
-            entered: Mutex::new(Some(entered_tx)),
-            go: Mutex::new(Some(go_rx)),
-            releases: AtomicUsize::new(0),
-            release_threads: Mutex::new(Vec::new()),
+/// `mcpr_builder_add` with the binding's cache hints (`hints` is read
+/// before this returns). Its reads get `hints->ttl_ms` instead of the
+/// registry's TTL, and may be `"public"` when `hints->caller_independent`
+/// and the registry's `policy_caller_independent` are both true. Refusals
+/// as for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for NULL hints
+/// or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
+/// `MCPR_MAX_TTL_MS` (then `release` never runs for this call).
+///
+/// # Safety
+/// As for `mcpr_builder_add`; `hints` is NULL or points at an
+/// `mcpr_cache_hints` whose `size` is readable and correct.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_add_with_hints(
+    b: *mut mcpr_builder,
+    definition_json: mcpr_str,
+    cb: *const mcpr_binding_callbacks,
+    hints: *const mcpr_cache_hints,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let add = |builder: &mut ResourcesBuilder| {
+            // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
+            let hints = unsafe { hints_of(hints) }?;
+            hints.validate()?;
+            // SAFETY: `cb` and `definition_json` as the caller guarantees.
+            let binding = unsafe { binding_from_c(definition_json, cb) }?;
+            builder.push(binding.with_cache_hints(hints));
+            Ok(())
         };
-        let ud = std::ptr::from_ref(&h).cast_mut().cast::<c_void>();
-        let policy = mcpr_policy_callbacks {
-            user_data: ud,
-            discover: Some(discover),
-            visibility: Some(visibility),
-            read: Some(permit),
-            release: Some(release),
-        };
-        let binding = mcpr_binding_callbacks {
-            user_data: ud,
-            resolve: Some(resolve),
-            read: Some(body),
-            release: Some(release),
-            complete: None,
-        };
-        let err = std::ptr::null_mut();
-        let mut r = std::ptr::null_mut();
-        // SAFETY: valid tables, strings and out-parameters throughout.
-        unsafe {
-            let b = mcpr_builder_new();
-            assert_eq!(
-                mcpr_builder_set_policy(b, &policy, err),
-                mcpr_status::MCPR_OK
-            );
-            let def = mcpr_str::from_str(r#"{"uri":"doc://one","name":"one"}"#);
-            assert_eq!(
-                mcpr_builder_add(b, def, &binding, err),
-                mcpr_status::MCPR_OK
-            );
-            assert_eq!(mcpr_builder_build(b, &mut r, err), mcpr_status::MCPR_OK);
-            mcpr_builder_free(b);
-        }
-        let shared = Shared(r);
-        let reader = thread::spawn(move || {
-            let shared = shared;
-            let mut bundle = std::ptr::null_mut();
-            let uri = mcpr_str::from_str("doc://one");
-            // SAFETY: the registry reference is live when the call is made
-            // (the main thread frees it only once `discover` runs).
-            let status = unsafe {
-                mcpr_read(
-                    shared.0,
-                    uri,
-                    std::ptr::null(),
-                    &mut bundle,
-                    std::ptr::null_mut(),
-                )
-            };
-            // SAFETY: `bundle` is NULL or the bundle just made.
-            let json = unsafe {
-                let j = mcpr_bundle_json(bundle);
-                let text = std::str::from_utf8(std::slice::from_raw_parts(j.ptr.cast(), j.len))
-                    .unwrap()
-                    .to_owned();
-                mcpr_bundle_free(bundle);
-                text
-            };
-            (status, json, thread::current().id())
-        });
-        // The read is inside discover: release the only reference.
-        entered_rx.recv().unwrap();
-        // SAFETY: the only reference, released once.
-        unsafe { mcpr_resources_free(r) };
-        assert_eq!(
-            h.releases.load(Ordering::SeqCst),
-            0,
-            "released under a running read"
-        );
-        go_tx.send(()).unwrap();
-        let (status, json, reader_id) = reader.join().unwrap();
-        assert_eq!(status, mcpr_status::MCPR_OK);
-        assert!(json.contains("still here"), "{json}");
-        assert_eq!(
-            h.releases.load(Ordering::SeqCst),
-            2,
-            "policy and binding, once each"
-        );
-        assert!(h
-            .release_threads
-            .lock()
-            .unwrap()
-            .iter()
-            .all(|t| *t == reader_id));
-    }
+        unsafe { with_builder(b, add) }
+    };
+    unsafe { guard_status(err, body) }
 }

@@ -1,21 +1,25 @@
-//! C callback tables as [`ResourceHandler`] / [`ResourcePolicy`]
-//! implementations, the call context and the borrowed views callbacks
-//! receive, and the plan and payload builders they fill.
+//! C callback tables (`mcpr_binding_callbacks`, `mcpr_policy_callbacks`)
+//! as [`ResourceHandler`] / [`ResourcePolicy`] / [`ResourceCompleter`]
+//! implementations.
 
+use super::growth::{field_end, init_out, Grows};
+use super::handle::view_ptr;
+use super::plan::PlanState;
+use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
+use crate::error::{CallbackError, CauseText};
+use crate::plan::{PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
+use crate::policy::{ResourcePolicy, Visibility};
+use crate::registry::{ResourceDefinition, ResourceHandler};
+use crate::scope::CallContext;
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::{
-    guard, guard_status, mcpr_cb_result, mcpr_error, mcpr_status, mcpr_str, Error, MCPR_CB_FAILED,
-    MCPR_CB_INVALID_CONTENT, MCPR_CB_OK, MCPR_CB_UNAVAILABLE,
-};
-use super::complete::{mcpr_completion_builder, mcpr_completion_request};
-use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
-use crate::error::{CallbackError, CauseText, Failure, FailureKind};
-use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
-use crate::policy::{ResourcePolicy, Visibility};
-use crate::registry::{ResourceDefinition, ResourceHandler};
-use crate::scope::{CallContext, CallPhase};
+use super::boundary::{guard, mcpr_cb_result, MCPR_CB_OK};
+use super::call::mcpr_call;
+use super::completion::mcpr_completion_builder;
+use super::payload::{mcpr_payload_builder, PayloadState};
+use super::plan::mcpr_plan_builder;
+use super::views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
 
 /// The host's `void *user_data` (or `request_data`).
 ///
@@ -53,71 +57,6 @@ pub struct mcpr_visibility {
     pub disclose_issue_uri: bool,
 }
 
-/// The context of one callback invocation: cancellation, remaining time,
-/// request data, item byte limit, and a slot for a private failure cause.
-/// A borrowed view, valid only until the callback returns; the accessors
-/// may be called from any thread during that time, also concurrently.
-pub struct mcpr_call {
-    ctx: *const CallContext,
-    cause: Mutex<Option<String>>,
-}
-
-/// A registered definition (borrowed view, valid until the callback returns;
-/// its accessors may be called from any thread while the callback runs).
-pub struct mcpr_definition {
-    _private: [u8; 0],
-}
-
-/// The outcome of selection handed to `resolve` (borrowed view, valid until
-/// the callback returns; its accessors may be called from any thread while
-/// the callback runs).
-pub struct mcpr_match {
-    _private: [u8; 0],
-}
-
-/// A target (URI, representation, private authorization JSON) handed to
-/// policy and body-read callbacks (borrowed view, valid until the callback
-/// returns; its accessors may be called from any thread while the callback
-/// runs).
-pub struct mcpr_target {
-    _private: [u8; 0],
-}
-
-/// The plan a `resolve` callback fills (borrowed, valid until the callback
-/// returns; the library copies everything it is given). Internally locked:
-/// the setters may be called from any thread while the callback runs, also
-/// concurrently (items added concurrently keep no particular order).
-pub struct mcpr_plan_builder {
-    state: Mutex<PlanState>,
-}
-
-/// The contents of a plan builder.
-struct PlanState {
-    requested: Option<ResourceTarget>,
-    items: Vec<ResourceTarget>,
-    /// Set by `mcpr_resolve_single`: the requested target is also the only
-    /// item (kept implicit so that the common plan costs no extra copy).
-    single: bool,
-    refused: Option<Failure>,
-}
-
-/// The payload a body `read` callback fills (borrowed, valid until the
-/// callback returns; the library copies everything it is given).
-/// Internally locked: the setters may be called from any thread while the
-/// callback runs, also concurrently.
-pub struct mcpr_payload_builder {
-    state: Mutex<PayloadState>,
-}
-
-/// The contents of a payload builder.
-pub(super) struct PayloadState {
-    payload: Option<ResourcePayload>,
-    meta: Option<String>,
-    refused: Option<Failure>,
-    /// Set by `mcpr_payload_set_cache_hints`.
-    pub(super) cache: Option<crate::cache::CacheHints>,
-}
-
 /// The binding callback table given to `mcpr_builder_add` (copied by the
 /// call; the struct itself need not outlive it).
 ///
@@ -139,9 +78,18 @@ pub(super) struct PayloadState {
 /// has returned: when the
 /// builder is freed without building, when a build fails, or when the last
 /// reference to the registry goes away.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_binding_callbacks)`, or start from
+/// `MCPR_BINDING_CALLBACKS_INIT` / `mcpr_binding_callbacks_init` (every
+/// callback NULL). Later versions append fields; the library reads only the
+/// fields lying wholly within `struct_size` (the others are NULL), refuses a
+/// `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+/// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_binding_callbacks {
+    /// `sizeof(mcpr_binding_callbacks)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// Passed as the first argument of every callback.
     pub user_data: *mut c_void,
     /// Turns a match into a read plan by calling `mcpr_plan_set_requested`
@@ -200,6 +148,49 @@ pub struct mcpr_binding_callbacks {
             out: *mut mcpr_completion_builder,
         ) -> mcpr_cb_result,
     >,
+    /// Optional pure, conservative sizer of a payload `read` produced for
+    /// `t` (added with `struct_size`; NULL: the library measures the item
+    /// exactly). `payload_bytes` is the body's size (text bytes, or raw blob
+    /// bytes before base64) and `is_blob` its kind; write to `out_bytes` an
+    /// upper bound on the bytes the item adds to the encoded result (the
+    /// item object, with its `uri`, `mimeType`, `_meta` and escaped or
+    /// base64 body, plus one separating comma) and return `MCPR_CB_OK`; any
+    /// other value means no estimate (exact measurement). The estimate
+    /// replaces the exact measurement in the budgets; an estimate below the
+    /// real size fails the read's final size check (`MCPR_SIZE`). Runs
+    /// after each successful `read`, on the same thread; must not block.
+    pub size_hint: Option<
+        unsafe extern "C-unwind" fn(
+            ud: *mut c_void,
+            t: *const mcpr_target,
+            payload_bytes: u64,
+            is_blob: bool,
+            out_bytes: *mut u64,
+        ) -> mcpr_cb_result,
+    >,
+}
+
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_binding_callbacks {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_binding_callbacks, user_data: *mut c_void),
+        field_end!(mcpr_binding_callbacks, resolve: Option<ResolveFn>),
+        field_end!(mcpr_binding_callbacks, read: Option<BodyFn>),
+        field_end!(mcpr_binding_callbacks, release: Option<ReleaseFn>),
+        field_end!(mcpr_binding_callbacks, complete: Option<CompleteFn>),
+        field_end!(mcpr_binding_callbacks, size_hint: Option<SizeHintFn>),
+    ];
+}
+
+/// Fills `*t` with every callback and `user_data` NULL and `struct_size =
+/// sizeof(mcpr_binding_callbacks)`, as `MCPR_BINDING_CALLBACKS_INIT` does. Ignores NULL.
+///
+/// # Safety
+/// `t` is NULL or valid for one write of an `mcpr_binding_callbacks`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_binding_callbacks_init(t: *mut mcpr_binding_callbacks) {
+    guard(|| unsafe { init_out(t) })
 }
 
 /// The policy callback table given to `mcpr_builder_set_policy` (copied by
@@ -222,9 +213,18 @@ pub struct mcpr_binding_callbacks {
 /// table has returned: when it is replaced by another
 /// `mcpr_builder_set_policy`, when the builder is freed without building,
 /// when a build fails, or when the last reference to the registry goes away.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_policy_callbacks)`, or start from
+/// `MCPR_POLICY_CALLBACKS_INIT` / `mcpr_policy_callbacks_init` (every callback
+/// NULL). Later versions append fields; the library reads only the fields lying
+/// wholly within `struct_size` (the others are NULL), refuses a `struct_size`
+/// below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
+/// fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_policy_callbacks {
+    /// `sizeof(mcpr_policy_callbacks)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// Passed as the first argument of every callback.
     pub user_data: *mut c_void,
     /// May the caller discover this definition (reads and listings)?
@@ -259,6 +259,28 @@ pub struct mcpr_policy_callbacks {
     pub release: Option<unsafe extern "C-unwind" fn(ud: *mut c_void)>,
 }
 
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_policy_callbacks {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_policy_callbacks, user_data: *mut c_void),
+        field_end!(mcpr_policy_callbacks, discover: Option<DiscoverFn>),
+        field_end!(mcpr_policy_callbacks, visibility: Option<VisibilityFn>),
+        field_end!(mcpr_policy_callbacks, read: Option<PermitFn>),
+        field_end!(mcpr_policy_callbacks, release: Option<ReleaseFn>),
+    ];
+}
+
+/// Fills `*t` with every callback and `user_data` NULL and `struct_size =
+/// sizeof(mcpr_policy_callbacks)`, as `MCPR_POLICY_CALLBACKS_INIT` does. Ignores NULL.
+///
+/// # Safety
+/// `t` is NULL or valid for one write of an `mcpr_policy_callbacks`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_policy_callbacks_init(t: *mut mcpr_policy_callbacks) {
+    guard(|| unsafe { init_out(t) })
+}
+
 type ResolveFn = unsafe extern "C-unwind" fn(
     *mut c_void,
     *const mcpr_call,
@@ -288,6 +310,13 @@ type PermitFn = unsafe extern "C-unwind" fn(
     *const mcpr_target,
 ) -> mcpr_cb_result;
 type ReleaseFn = unsafe extern "C-unwind" fn(*mut c_void);
+type SizeHintFn = unsafe extern "C-unwind" fn(
+    *mut c_void,
+    *const mcpr_target,
+    u64,
+    bool,
+    *mut u64,
+) -> mcpr_cb_result;
 type CompleteFn = unsafe extern "C-unwind" fn(
     *mut c_void,
     *const mcpr_call,
@@ -319,6 +348,7 @@ pub(crate) struct CBinding {
     resolve: ResolveFn,
     read: BodyFn,
     complete: Option<CompleteFn>,
+    size_hint: Option<SizeHintFn>,
     _release: Release,
 }
 
@@ -331,6 +361,7 @@ impl CBinding {
             resolve: t.resolve?,
             read: t.read?,
             complete: t.complete,
+            size_hint: t.size_hint,
             _release: Release {
                 ud,
                 release: t.release,
@@ -360,14 +391,7 @@ impl ResourceCompleter for CBinding {
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe {
-            complete(
-                self.ud.0,
-                &c,
-                (request as *const CompletionRequest).cast(),
-                &mut builder,
-            )
-        };
+        let rc = unsafe { complete(self.ud.0, &c, view_ptr(request), &mut builder) };
         c.outcome(rc)?;
         *out = builder
             .state
@@ -403,69 +427,10 @@ impl CPolicy {
     }
 }
 
-impl mcpr_call {
-    fn new(ctx: &CallContext) -> mcpr_call {
-        mcpr_call {
-            ctx,
-            cause: Mutex::new(None),
-        }
-    }
-
-    /// Maps a callback's return value to the Rust callback result.
-    #[inline]
-    fn outcome(&self, rc: mcpr_cb_result) -> Result<(), CallbackError> {
-        if rc == MCPR_CB_OK {
-            return Ok(());
-        }
-        self.failure(rc)
-    }
-
-    /// The private cause set with `mcpr_call_set_cause`, if any.
-    fn take_cause(&self) -> Option<String> {
-        self.cause.lock().unwrap_or_else(|p| p.into_inner()).take()
-    }
-
-    #[cold]
-    fn failure(&self, rc: mcpr_cb_result) -> Result<(), CallbackError> {
-        match rc {
-            MCPR_CB_OK => Ok(()),
-            MCPR_CB_UNAVAILABLE => Err(CallbackError::Unavailable),
-            MCPR_CB_FAILED => {
-                let cause = self
-                    .take_cause()
-                    .unwrap_or_else(|| "callback returned MCPR_CB_FAILED".to_string());
-                Err(CallbackError::Failed(Box::new(CauseText(cause))))
-            }
-            MCPR_CB_INVALID_CONTENT => {
-                // A body reader's `invalid_content`; every other caller
-                // turns any `Failed` into its own failure kind.
-                let cause = self
-                    .take_cause()
-                    .unwrap_or_else(|| "callback returned MCPR_CB_INVALID_CONTENT".to_string());
-                Err(CallbackError::Failed(Box::new(Failure::with_message(
-                    FailureKind::InvalidContent,
-                    cause,
-                ))))
-            }
-            other => Err(CallbackError::Failed(Box::new(CauseText(format!(
-                "callback returned the unknown result {other}"
-            ))))),
-        }
-    }
-}
-
 /// The byte `mcpr_visibility.visible` holds before the callback runs:
 /// neither `false` (0) nor `true` (1), so a callback that did not write it
 /// is told apart from one that decided.
 const VISIBILITY_UNDECIDED: u8 = 0xA5;
-
-pub(super) fn definition_ptr(d: &ResourceDefinition) -> *const mcpr_definition {
-    (d as *const ResourceDefinition).cast()
-}
-
-fn target_ptr(t: &ResourceTarget) -> *const mcpr_target {
-    (t as *const ResourceTarget).cast()
-}
 
 impl ResourceHandler for CBinding {
     fn resolve(
@@ -484,8 +449,7 @@ impl ResourceHandler for CBinding {
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc =
-            unsafe { (self.resolve)(self.ud.0, &c, (m as *const ResourceMatch).cast(), &mut plan) };
+        let rc = unsafe { (self.resolve)(self.ud.0, &c, view_ptr(m), &mut plan) };
         c.outcome(rc)?;
         plan.state
             .into_inner()
@@ -510,10 +474,28 @@ impl ResourceHandler for CBinding {
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe { (self.read)(self.ud.0, &c, target_ptr(target), &mut out) };
+        let rc = unsafe { (self.read)(self.ud.0, &c, view_ptr(target), &mut out) };
         c.outcome(rc)?;
         let out = out.state.into_inner().unwrap_or_else(|p| p.into_inner());
         out.finish().map_err(|f| CallbackError::Failed(Box::new(f)))
+    }
+
+    fn encoded_size_hint(&self, target: &ResourceTarget, payload: &ResourcePayload) -> Option<u64> {
+        let size_hint = self.size_hint?;
+        let is_blob = matches!(payload.body(), PayloadBody::Blob(_));
+        let mut out = 0u64;
+        // SAFETY: the host supplied this callback for `ud`; the target view
+        // and `out` are valid for the duration of the call.
+        let rc = unsafe {
+            size_hint(
+                self.ud.0,
+                view_ptr(target),
+                payload.payload_bytes(),
+                is_blob,
+                &mut out,
+            )
+        };
+        (rc == MCPR_CB_OK).then_some(out)
     }
 }
 
@@ -526,7 +508,7 @@ impl ResourcePolicy for CPolicy {
         let c = mcpr_call::new(call);
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe { (self.discover)(self.ud.0, &c, definition_ptr(definition)) };
+        let rc = unsafe { (self.discover)(self.ud.0, &c, view_ptr(definition)) };
         c.outcome(rc)
     }
 
@@ -548,7 +530,7 @@ impl ResourcePolicy for CPolicy {
             (self.visibility)(
                 self.ud.0,
                 &c,
-                target_ptr(target),
+                view_ptr(target),
                 raw.as_mut_ptr().cast::<mcpr_visibility>(),
             )
         };
@@ -568,735 +550,9 @@ impl ResourcePolicy for CPolicy {
         let c = mcpr_call::new(call);
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe { (self.read)(self.ud.0, &c, target_ptr(target)) };
+        let rc = unsafe { (self.read)(self.ud.0, &c, view_ptr(target)) };
         c.outcome(rc)
     }
-}
-
-impl mcpr_plan_builder {
-    /// Locks the contents (a panic while locked cannot leave them
-    /// inconsistent in a way that matters: the plan is then refused or
-    /// incomplete).
-    fn lock(&self) -> std::sync::MutexGuard<'_, PlanState> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-impl PlanState {
-    fn finish(self) -> Result<ResourceReadPlan, Failure> {
-        if let Some(f) = self.refused {
-            return Err(f);
-        }
-        let Some(requested) = self.requested else {
-            return Err(Failure::with_message(
-                FailureKind::InvalidPlan,
-                "resolve set no requested target",
-            ));
-        };
-        if self.single {
-            return Ok(ResourceReadPlan::single(requested));
-        }
-        if self.items.len() == 1 && self.items[0] == requested {
-            return Ok(ResourceReadPlan::single(requested));
-        }
-        ResourceReadPlan::new(requested, self.items)
-    }
-
-    fn refuse(&mut self, e: Failure) -> Error {
-        let out = Error::from(Failure::with_message(e.kind(), e.message().to_string()));
-        self.refused.get_or_insert(e);
-        out
-    }
-
-    /// Records that a setter was refused for a bad argument, returning `e`.
-    fn refuse_argument(&mut self, e: Error) -> Error {
-        self.refused.get_or_insert(Failure::with_message(
-            FailureKind::InvalidPlan,
-            "a plan setter was refused",
-        ));
-        e
-    }
-}
-
-impl mcpr_payload_builder {
-    /// Locks the contents.
-    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, PayloadState> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-impl PayloadState {
-    fn finish(self) -> Result<ResourcePayload, Failure> {
-        if let Some(f) = self.refused {
-            return Err(f);
-        }
-        let Some(payload) = self.payload else {
-            return Err(Failure::with_message(
-                FailureKind::InvalidContent,
-                "reader returned MCPR_CB_OK without setting a body",
-            ));
-        };
-        let payload = match self.cache {
-            Some(hints) => payload.with_cache_hints(hints)?,
-            None => payload,
-        };
-        match self.meta {
-            Some(meta) => payload.with_meta_json(&meta),
-            None => Ok(payload),
-        }
-    }
-
-    pub(super) fn refuse(&mut self, e: Failure) -> Error {
-        let out = Error::from(Failure::with_message(e.kind(), e.message().to_string()));
-        self.refused.get_or_insert(e);
-        out
-    }
-
-    /// Records that a setter was refused for a bad argument, returning `e`.
-    pub(super) fn refuse_argument(&mut self, e: Error) -> Error {
-        self.refused.get_or_insert(Failure::with_message(
-            FailureKind::InvalidContent,
-            "a payload setter was refused",
-        ));
-        e
-    }
-
-    fn set_body(
-        &mut self,
-        made: impl FnOnce() -> Result<ResourcePayload, Failure>,
-    ) -> Result<(), Error> {
-        if self.payload.is_some() {
-            return Err(self.refuse(Failure::with_message(
-                FailureKind::InvalidContent,
-                "payload body already set",
-            )));
-        }
-        match made() {
-            Ok(p) => {
-                self.payload = Some(p);
-                Ok(())
-            }
-            Err(e) => Err(self.refuse(e)),
-        }
-    }
-}
-
-// ---------------------------------------------------------------- call context
-
-/// Borrows the call context behind `c`.
-///
-/// # Safety
-/// `c` is NULL or a call context passed to a callback that has not returned.
-unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallContext)> {
-    // SAFETY: the caller guarantees `c` is NULL or live.
-    let call = unsafe { c.as_ref() }?;
-    // SAFETY: `ctx` was taken from a reference that outlives the callback.
-    let ctx = unsafe { &*call.ctx };
-    Some((call, ctx))
-}
-
-/// Whether the callback should stop: the caller cancelled, this
-/// callback's deadline (item deadline for body reads, whole-call deadline
-/// otherwise) passed, or the call it serves has already returned (a body
-/// read abandoned on an executor). False for NULL.
-///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
-/// Any thread.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_call_is_canceled(c: *const mcpr_call) -> bool {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }.is_some_and(|(_, ctx)| ctx.is_canceled())
-    })
-}
-
-/// Milliseconds left before this callback's deadline (rounded down; 0 when
-/// passed, and for NULL).
-///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_call_remaining_ms(c: *const mcpr_call) -> u64 {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }.map_or(0, |(_, ctx)| {
-            u64::try_from(ctx.remaining().as_millis()).unwrap_or(u64::MAX)
-        })
-    })
-}
-
-/// The `request_data` of the read or list options of this call (NULL when
-/// none was given, and for NULL). The library never dereferences it.
-///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_call_request_data(c: *const mcpr_call) -> *mut c_void {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }
-            .and_then(|(_, ctx)| ctx.request_data())
-            .and_then(|d| d.downcast_ref::<HostPtr>())
-            .map_or(std::ptr::null_mut(), |p| p.0)
-    })
-}
-
-/// For body reads: the item byte limit (`max_item_bytes`, payload bytes;
-/// a hint, the library enforces it). 0 for other callbacks and for NULL.
-///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_call_max_bytes(c: *const mcpr_call) -> u64 {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }
-            .and_then(|(_, ctx)| ctx.max_bytes())
-            .unwrap_or(0)
-    })
-}
-
-/// Which step of which call a callback serves (`mcpr_call_phase`). A plain
-/// integer: later versions may add values, so treat unknown ones like
-/// `MCPR_PHASE_UNKNOWN`.
-pub type mcpr_phase = u32;
-/// NULL call context (or a phase this header does not name).
-pub const MCPR_PHASE_UNKNOWN: mcpr_phase = 0;
-/// A read's first authorization (policy `discover`, `visibility`, `read`
-/// before any body is read).
-pub const MCPR_PHASE_FIRST_CHECK: mcpr_phase = 1;
-/// A read's final authorization after the body reads (the same policy
-/// callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
-pub const MCPR_PHASE_RECHECK: mcpr_phase = 2;
-/// A binding's `resolve`.
-pub const MCPR_PHASE_RESOLVE: mcpr_phase = 3;
-/// A binding's body `read`.
-pub const MCPR_PHASE_BODY_READ: mcpr_phase = 4;
-/// Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
-pub const MCPR_PHASE_LISTING: mcpr_phase = 5;
-/// Policy `discover` and a template's `complete` during `mcpr_complete`.
-pub const MCPR_PHASE_COMPLETION: mcpr_phase = 6;
-
-/// The C value of a phase.
-fn phase_value(p: CallPhase) -> mcpr_phase {
-    match p {
-        CallPhase::FirstCheck => MCPR_PHASE_FIRST_CHECK,
-        CallPhase::Recheck => MCPR_PHASE_RECHECK,
-        CallPhase::Resolve => MCPR_PHASE_RESOLVE,
-        CallPhase::BodyRead => MCPR_PHASE_BODY_READ,
-        CallPhase::Listing => MCPR_PHASE_LISTING,
-        CallPhase::Completion => MCPR_PHASE_COMPLETION,
-    }
-}
-
-/// Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
-/// or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read
-/// asks the policy once before and once after its body reads),
-/// `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
-/// `MCPR_PHASE_COMPLETION`; `MCPR_PHASE_UNKNOWN` for NULL. The same
-/// whether the call runs inline or on an executor.
-///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_call_phase(c: *const mcpr_call) -> mcpr_phase {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(c) }.map_or(MCPR_PHASE_UNKNOWN, |(_, ctx)| phase_value(ctx.phase()))
-    })
-}
-
-/// Longest private cause kept, in bytes (longer causes are cut at a
-/// character boundary).
-const MAX_CAUSE_BYTES: usize = 4096;
-
-/// Sets the private cause reported when this callback returns
-/// `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
-/// later call replaces it). The cause reaches the host only, through
-/// `mcpr_error_cause` of a whole-call failure; item issues never expose it.
-/// Ignored for NULL `c` or a `(NULL, n > 0)` message.
-///
-/// # Safety
-/// `c` is NULL or the call context of a callback that has not returned;
-/// `message` follows the `mcpr_str` rules.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_call_set_cause(c: *const mcpr_call, message: mcpr_str) {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        let Some((call, _)) = (unsafe { call_ref(c) }) else {
-            return;
-        };
-        // SAFETY: `message` follows the `mcpr_str` rules (caller's guarantee).
-        let Ok(bytes) = (unsafe { message.bytes() }) else {
-            return;
-        };
-        let mut text = String::from_utf8_lossy(bytes).into_owned();
-        if text.len() > MAX_CAUSE_BYTES {
-            let mut end = MAX_CAUSE_BYTES;
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            text.truncate(end);
-        }
-        *call.cause.lock().unwrap_or_else(|p| p.into_inner()) = Some(text);
-    })
-}
-
-// ---------------------------------------------------------------- views
-
-/// # Safety
-/// `d` is NULL or a definition view that is still valid.
-unsafe fn def_ref<'a>(d: *const mcpr_definition) -> Option<&'a ResourceDefinition> {
-    // SAFETY: every `mcpr_definition` pointer is a cast `&ResourceDefinition`.
-    unsafe { d.cast::<ResourceDefinition>().as_ref() }
-}
-
-/// # Safety
-/// `m` is NULL or a match view that is still valid.
-unsafe fn match_ref<'a>(m: *const mcpr_match) -> Option<&'a ResourceMatch> {
-    // SAFETY: every `mcpr_match` pointer is a cast `&ResourceMatch`.
-    unsafe { m.cast::<ResourceMatch>().as_ref() }
-}
-
-/// # Safety
-/// `t` is NULL or a target view that is still valid.
-unsafe fn target_ref<'a>(t: *const mcpr_target) -> Option<&'a ResourceTarget> {
-    // SAFETY: every `mcpr_target` pointer is a cast `&ResourceTarget`.
-    unsafe { t.cast::<ResourceTarget>().as_ref() }
-}
-
-/// The definition's description object as compact JSON (the MCP
-/// `Resource` or `ResourceTemplate`). Borrowed from `d`. Empty for NULL.
-///
-/// # Safety
-/// `d` is NULL or a definition view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_definition_json(d: *const mcpr_definition) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.map_or(mcpr_str::empty(), |d| mcpr_str::from_str(d.json()))
-    })
-}
-
-/// The `uri` or the `uriTemplate`, exactly as registered. Borrowed from `d`.
-///
-/// # Safety
-/// `d` is NULL or a definition view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_definition_uri(d: *const mcpr_definition) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.map_or(mcpr_str::empty(), |d| {
-            mcpr_str::from_str(d.uri_or_template())
-        })
-    })
-}
-
-/// The definition's `name`. Borrowed from `d`.
-///
-/// # Safety
-/// `d` is NULL or a definition view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_definition_name(d: *const mcpr_definition) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.map_or(mcpr_str::empty(), |d| mcpr_str::from_str(d.name()))
-    })
-}
-
-/// Whether the definition is a template (false for NULL).
-///
-/// # Safety
-/// `d` is NULL or a definition view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_definition_is_template(d: *const mcpr_definition) -> bool {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(d) }.is_some_and(|d| d.is_template())
-    })
-}
-
-/// The matched definition (borrowed from `m`; NULL for NULL).
-///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_match_definition(m: *const mcpr_match) -> *const mcpr_definition {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }.map_or(std::ptr::null(), |m| definition_ptr(m.definition()))
-    })
-}
-
-/// The requested URI, exactly as received. Borrowed from `m`.
-///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_match_uri(m: *const mcpr_match) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }.map_or(mcpr_str::empty(), |m| mcpr_str::from_str(m.uri()))
-    })
-}
-
-/// The number of template captures (0 for exact matches and NULL).
-///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_match_capture_count(m: *const mcpr_match) -> usize {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }.map_or(0, |m| m.captures().len())
-    })
-}
-
-/// The name of capture `i`, in template order (empty when out of range).
-/// Borrowed from `m`.
-///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_match_capture_name(m: *const mcpr_match, i: usize) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }
-            .and_then(|m| m.captures().get(i))
-            .map_or(mcpr_str::empty(), |(n, _)| mcpr_str::from_str(n))
-    })
-}
-
-/// The decoded value of capture `i` (decoded exactly once; valid UTF-8;
-/// never contains `/`, `\`, NUL, nor equals `.` or `..`). Empty when out of
-/// range. Borrowed from `m`. Not a filesystem path.
-///
-/// # Safety
-/// `m` is NULL or a match view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_match_capture_value(m: *const mcpr_match, i: usize) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(m) }
-            .and_then(|m| m.captures().get(i))
-            .map_or(mcpr_str::empty(), |(_, v)| mcpr_str::from_str(v))
-    })
-}
-
-/// The target URI. Borrowed from `t`.
-///
-/// # Safety
-/// `t` is NULL or a target view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_target_uri(t: *const mcpr_target) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(t) }.map_or(mcpr_str::empty(), |t| mcpr_str::from_str(t.uri()))
-    })
-}
-
-/// The representation label (never empty: `"default"` when none was given).
-/// Borrowed from `t`.
-///
-/// # Safety
-/// `t` is NULL or a target view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_target_representation(t: *const mcpr_target) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(t) }.map_or(mcpr_str::empty(), |t| {
-            mcpr_str::from_str(t.representation())
-        })
-    })
-}
-
-/// The private authorization JSON, exactly as given (length 0 when none).
-/// Borrowed from `t`. Never appears in any result.
-///
-/// # Safety
-/// `t` is NULL or a target view whose callback has not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_target_authorization(t: *const mcpr_target) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(t) }
-            .and_then(|t| t.authorization())
-            .map_or(mcpr_str::empty(), mcpr_str::from_str)
-    })
-}
-
-// ---------------------------------------------------------------- builders
-
-/// # Safety
-/// Each argument follows the `mcpr_str` rules.
-unsafe fn make_target(
-    uri: mcpr_str,
-    representation: mcpr_str,
-    authorization_json: mcpr_str,
-) -> Result<Result<ResourceTarget, Failure>, Error> {
-    let plan = FailureKind::InvalidPlan;
-    // SAFETY: forwarded to the caller's guarantee (three times).
-    let (uri, rep, auth) = unsafe {
-        (
-            uri.text(plan, "target URI")?,
-            representation.text(plan, "target representation")?,
-            authorization_json.text(plan, "target authorization")?,
-        )
-    };
-    let auth = if auth.is_empty() { None } else { Some(auth) };
-    Ok(ResourceTarget::new(uri, rep, auth))
-}
-
-/// # Safety
-/// `p` is NULL or a live plan builder; the strings follow the `mcpr_str` rules.
-unsafe fn plan_set(
-    p: *mut mcpr_plan_builder,
-    uri: mcpr_str,
-    representation: mcpr_str,
-    authorization_json: mcpr_str,
-    item: bool,
-) -> Result<(), Error> {
-    // SAFETY: the caller guarantees `p` is NULL or live; only shared
-    // references are made (the contents are behind a mutex), so concurrent
-    // calls from several threads are sound.
-    let p = unsafe { p.as_ref() }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
-    // SAFETY: forwarded to the caller's guarantee.
-    let made = unsafe { make_target(uri, representation, authorization_json) };
-    let mut guard = p.lock();
-    let p = &mut *guard;
-    // A plan started by `mcpr_resolve_single` and then extended: its
-    // implicit single item becomes explicit first.
-    if p.single {
-        p.single = false;
-        if let Some(r) = &p.requested {
-            p.items.insert(0, r.clone());
-        }
-    }
-    let target = match made {
-        Ok(Ok(t)) => t,
-        Ok(Err(f)) => return Err(p.refuse(f)),
-        Err(e) => return Err(p.refuse_argument(e)),
-    };
-    if item {
-        p.items.push(target);
-    } else {
-        p.requested = Some(target);
-    }
-    Ok(())
-}
-
-/// Sets the plan's canonical requested target (copied; a later call
-/// replaces it). `representation` empty means `"default"`;
-/// `authorization_json` (length 0 = none) is private JSON of at most
-/// 64 KiB handed to policy and storage callbacks, never to the client; it
-/// is held to the rules definitions are held to (nesting at most 127 deep,
-/// no object repeating a key at any depth, no lone surrogate escape, no
-/// number out of range such as `1e999`). A refused target returns `MCPR_INVALID_PLAN` (or
-/// `MCPR_INVALID_ARGUMENT`) and makes the whole plan invalid.
-///
-/// # Safety
-/// `p` is NULL or the plan builder of a `resolve` callback that has not
-/// returned; the strings follow the `mcpr_str` rules; `err` is NULL or
-/// valid for one write.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_plan_set_requested(
-    p: *mut mcpr_plan_builder,
-    uri: mcpr_str,
-    representation: mcpr_str,
-    authorization_json: mcpr_str,
-    err: *mut *mut mcpr_error,
-) -> mcpr_status {
-    // SAFETY: `p` and the strings are valid (caller's guarantee).
-    let body = || unsafe { plan_set(p, uri, representation, authorization_json, false) };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
-    unsafe { guard_status(err, body) }
-}
-
-/// Appends an item target to the plan (copied), in read order. Item URIs
-/// must be unique (even across representations); a URI equal to the
-/// requested target's must carry the same representation (checked when
-/// `resolve` returns). Same rules as `mcpr_plan_set_requested` otherwise.
-///
-/// # Safety
-/// As for `mcpr_plan_set_requested`.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_plan_add_item(
-    p: *mut mcpr_plan_builder,
-    uri: mcpr_str,
-    representation: mcpr_str,
-    authorization_json: mcpr_str,
-    err: *mut *mut mcpr_error,
-) -> mcpr_status {
-    // SAFETY: `p` and the strings are valid (caller's guarantee).
-    let body = || unsafe { plan_set(p, uri, representation, authorization_json, true) };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
-    unsafe { guard_status(err, body) }
-}
-
-/// A ready-made `resolve` callback: plans the matched URI (representation
-/// `"default"`, no authorization JSON) as both the requested target and
-/// the single item. Ignores `ud` and `call`. Safe to call concurrently.
-///
-/// # Safety
-/// `m` and `plan` are NULL or the views of a `resolve` callback that has
-/// not returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_resolve_single(
-    ud: *mut c_void,
-    call: *const mcpr_call,
-    m: *const mcpr_match,
-    plan: *mut mcpr_plan_builder,
-) -> mcpr_cb_result {
-    let _ = (ud, call);
-    let result = guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        let (Some(m), Some(p)) = (unsafe { match_ref(m) }, unsafe { plan.as_ref() }) else {
-            return MCPR_CB_FAILED;
-        };
-        let mut p = p.lock();
-        match ResourceTarget::new(m.uri(), "", None) {
-            Ok(t) => {
-                p.items.clear();
-                p.requested = Some(t);
-                p.single = true;
-                MCPR_CB_OK
-            }
-            Err(f) => {
-                p.refuse(f);
-                MCPR_CB_FAILED
-            }
-        }
-    });
-    // A caught panic is a failure, not `MCPR_CB_OK`.
-    if result == MCPR_CB_OK {
-        MCPR_CB_OK
-    } else {
-        MCPR_CB_FAILED
-    }
-}
-
-/// # Safety
-/// `o` is NULL or a live payload builder.
-pub(super) unsafe fn payload_ref<'a>(
-    o: *mut mcpr_payload_builder,
-) -> Result<&'a mcpr_payload_builder, Error> {
-    // SAFETY: the caller guarantees `o` is NULL or live; only shared
-    // references are made (the contents are behind a mutex), so concurrent
-    // calls from several threads are sound.
-    unsafe { o.as_ref() }.ok_or_else(|| Error::argument("payload builder is NULL"))
-}
-
-/// Sets a text body (copied): `mime_type` is an RFC 9110 media type,
-/// `text` valid UTF-8 (may be empty). Exactly one body per payload: a
-/// second body setter is refused. A refused setter returns
-/// `MCPR_INVALID_CONTENT` (or `MCPR_INVALID_ARGUMENT`) and makes the item
-/// `invalid_content` even if the reader then returns `MCPR_CB_OK`.
-///
-/// # Safety
-/// `o` is NULL or the payload builder of a body `read` callback that has
-/// not returned; the strings follow the `mcpr_str` rules; `err` is NULL or
-/// valid for one write.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_payload_set_text(
-    o: *mut mcpr_payload_builder,
-    mime_type: mcpr_str,
-    text: mcpr_str,
-    err: *mut *mut mcpr_error,
-) -> mcpr_status {
-    let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_ref(o) }?;
-        let mut o = o.lock();
-        let content = FailureKind::InvalidContent;
-        // SAFETY: both strings follow the `mcpr_str` rules (caller's guarantee).
-        let texts = unsafe {
-            (
-                mime_type.text(content, "payload MIME type"),
-                text.text(content, "payload text"),
-            )
-        };
-        let (mime, text) = match texts {
-            (Ok(m), Ok(t)) => (m, t),
-            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
-        };
-        o.set_body(|| ResourcePayload::text(mime, text))
-    };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
-    unsafe { guard_status(err, body) }
-}
-
-/// Sets a blob body (the bytes are copied; may be empty; sent base64). Same
-/// rules as `mcpr_payload_set_text`.
-///
-/// # Safety
-/// As for `mcpr_payload_set_text`; `data` is NULL (with `len` 0) or points
-/// at `len` readable bytes.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_payload_set_blob(
-    o: *mut mcpr_payload_builder,
-    mime_type: mcpr_str,
-    data: *const u8,
-    len: usize,
-    err: *mut *mut mcpr_error,
-) -> mcpr_status {
-    let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_ref(o) }?;
-        let mut o = o.lock();
-        let content = FailureKind::InvalidContent;
-        let blob = mcpr_str {
-            ptr: data.cast(),
-            len,
-        };
-        // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
-        // NULL or points at `len` readable bytes (caller's guarantee).
-        let parts = unsafe { (mime_type.text(content, "payload MIME type"), blob.bytes()) };
-        let (mime, bytes) = match parts {
-            (Ok(m), Ok(b)) => (m, b),
-            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
-        };
-        o.set_body(|| ResourcePayload::blob(mime, bytes))
-    };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
-    unsafe { guard_status(err, body) }
-}
-
-/// Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
-/// does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
-/// any depth, held to the rules definitions are held to (nesting at most
-/// 127 deep, no object repeating a key at any depth, no lone surrogate
-/// escape, no number out of range such as `1e999`); otherwise
-/// `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
-/// `mcpr_payload_set_text`.
-///
-/// # Safety
-/// As for `mcpr_payload_set_text`.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_payload_set_meta(
-    o: *mut mcpr_payload_builder,
-    meta_json: mcpr_str,
-    err: *mut *mut mcpr_error,
-) -> mcpr_status {
-    let body = || {
-        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
-        let o = unsafe { payload_ref(o) }?;
-        let mut o = o.lock();
-        // SAFETY: `meta_json` follows the `mcpr_str` rules (caller's guarantee).
-        let meta = match unsafe { meta_json.text(FailureKind::InvalidContent, "payload _meta") } {
-            Ok(m) => m,
-            Err(e) => return Err(o.refuse_argument(e)),
-        };
-        match crate::plan::parse_meta(meta) {
-            Ok(_) => {
-                o.meta = Some(meta.to_string());
-                Ok(())
-            }
-            Err(e) => Err(o.refuse(e)),
-        }
-    };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
-    unsafe { guard_status(err, body) }
 }
 
 #[cfg(test)]
@@ -1306,6 +562,9 @@ mod tests {
     //! end).
 
     use super::*;
+    use crate::error::{Failure, FailureKind};
+    use crate::ffi::all::*;
+    use crate::scope::CallPhase;
     use std::time::Duration;
 
     unsafe extern "C-unwind" fn discover_ok(
@@ -1342,6 +601,7 @@ mod tests {
 
     fn policy(ud: *mut c_void) -> CPolicy {
         CPolicy::new(&mcpr_policy_callbacks {
+            struct_size: std::mem::size_of::<mcpr_policy_callbacks>(),
             user_data: ud,
             discover: Some(discover_ok),
             visibility: Some(visibility_as_told),

@@ -1,33 +1,14 @@
-//! Completion over the C ABI: `mcpr_complete`, the request view a
-//! binding's `complete` callback receives, and the value builder it fills.
+//! Completion over the C ABI: `mcpr_complete` and its parameters.
 
-use std::sync::Mutex;
+use crate::completion::{not_found, CompleteParams};
+use crate::error::FailureKind;
 
-use super::boundary::{
-    guard, guard_status, mcpr_error, mcpr_status, mcpr_str, need_out, write_out, Error,
-};
-use super::builder::mcpr_resources;
-use super::callbacks::{definition_ptr, mcpr_definition};
-use super::run::{mcpr_read_options, read_options_of, resources};
-use crate::completion::{
-    not_found, CompleteParams, CompletionRequest, CompletionResult, CompletionSink,
-};
-use crate::error::{Failure, FailureKind};
-
-/// What a `complete` callback is asked (borrowed view, valid until the
-/// callback returns; its accessors may be called from any thread while
-/// the callback runs).
-pub struct mcpr_completion_request {
-    _private: [u8; 0],
-}
-
-/// The values a `complete` callback proposes (borrowed, valid until the
-/// callback returns; the library copies every value). Internally locked:
-/// the setters may be called from any thread while the callback runs, also
-/// concurrently (values added concurrently keep no particular order).
-pub struct mcpr_completion_builder {
-    pub(super) state: Mutex<CompletionSink>,
-}
+use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::completion::mcpr_completion;
+use super::error::{mcpr_error, Error};
+use super::handle::{need_out, new_handle, write_out};
+use super::read::{mcpr_read_options, read_options_of};
+use super::resources::{mcpr_resources, resources};
 
 /// One named argument of a completion request: `argument` (the variable
 /// being completed and its partial value) or one entry of
@@ -57,229 +38,6 @@ pub struct mcpr_complete_params {
     pub context: *const mcpr_complete_argument,
     /// The number of entries at `context`.
     pub context_len: usize,
-}
-
-/// A completion result. Owned by the caller; free with
-/// `mcpr_completion_free`. Immutable: safe to read from any thread.
-pub struct mcpr_completion {
-    inner: CompletionResult,
-}
-
-/// # Safety
-/// `q` is NULL or a request view that is still valid.
-unsafe fn request_ref<'a>(q: *const mcpr_completion_request) -> Option<&'a CompletionRequest> {
-    // SAFETY: every `mcpr_completion_request` pointer is a cast
-    // `&CompletionRequest`.
-    unsafe { q.cast::<CompletionRequest>().as_ref() }
-}
-
-/// The template's definition (borrowed from `q`; NULL for NULL).
-///
-/// # Safety
-/// `q` is NULL or the request view of a `complete` callback that has not
-/// returned.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_request_definition(
-    q: *const mcpr_completion_request,
-) -> *const mcpr_definition {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(std::ptr::null(), |q| definition_ptr(q.definition()))
-    })
-}
-
-/// The variable being completed (always one of the template's variables).
-/// Borrowed from `q`; empty for NULL.
-///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_request_argument(
-    q: *const mcpr_completion_request,
-) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(mcpr_str::empty(), |q| mcpr_str::from_str(q.argument()))
-    })
-}
-
-/// The partial value typed so far: client text (UTF-8, at most
-/// `max_uri_bytes`, possibly empty), to match candidates against, never a
-/// path. Borrowed from `q`; empty for NULL.
-///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_request_value(
-    q: *const mcpr_completion_request,
-) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(mcpr_str::empty(), |q| mcpr_str::from_str(q.value()))
-    })
-}
-
-/// The number of other variables already chosen (0 for NULL): only
-/// variables of this template other than the argument, with non-empty
-/// values that are valid captures, in template order.
-///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_request_context_count(
-    q: *const mcpr_completion_request,
-) -> usize {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }.map_or(0, |q| q.context().len())
-    })
-}
-
-/// The name of chosen variable `i` (empty when out of range). Borrowed
-/// from `q`.
-///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_request_context_name(
-    q: *const mcpr_completion_request,
-    i: usize,
-) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }
-            .and_then(|q| q.context().get(i))
-            .map_or(mcpr_str::empty(), |(n, _)| mcpr_str::from_str(n))
-    })
-}
-
-/// The value of chosen variable `i`, exactly as the client sent it (valid
-/// UTF-8; it and its percent-decoding never contain `/`, `\` or NUL, nor
-/// equal `.` or `..`). Empty when out of range. Borrowed from `q`.
-///
-/// # Safety
-/// As for `mcpr_completion_request_definition`.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_request_context_value(
-    q: *const mcpr_completion_request,
-    i: usize,
-) -> mcpr_str {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(q) }
-            .and_then(|q| q.context().get(i))
-            .map_or(mcpr_str::empty(), |(_, v)| mcpr_str::from_str(v))
-    })
-}
-
-/// # Safety
-/// `o` is NULL or a live completion builder.
-unsafe fn builder_ref<'a>(
-    o: *mut mcpr_completion_builder,
-) -> Result<&'a mcpr_completion_builder, Error> {
-    // SAFETY: the caller guarantees `o` is NULL or live; only shared
-    // references are made (the contents are behind a mutex), so concurrent
-    // calls from several threads are sound.
-    unsafe { o.as_ref() }.ok_or_else(|| Error::argument("completion builder is NULL"))
-}
-
-impl mcpr_completion_builder {
-    fn lock(&self) -> std::sync::MutexGuard<'_, CompletionSink> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-/// Proposes one value (copied), in relevance order. `MCPR_OK` when the
-/// value is valid: it is sent, or counted when it comes after the first
-/// 100 values or past the byte budget (`max_page_bytes` minus 256; each
-/// value costs its JSON string length plus one), which makes `hasMore`
-/// true. `MCPR_INVALID_CONTENT` when it could not be a template capture
-/// and is dropped: not UTF-8, empty, containing `/`, `\` or NUL or equal
-/// to `.` or `..` (also after percent-decoding it once), or too long to
-/// fit with the template's literal text in `max_uri_bytes`. A dropped
-/// value does not spoil the others: the callback may go on and return
-/// `MCPR_CB_OK`. `MCPR_INVALID_ARGUMENT` for a NULL builder or a bad
-/// string.
-///
-/// # Safety
-/// `o` is NULL or the builder of a `complete` callback that has not
-/// returned; `value` follows the `mcpr_str` rules; `err` is NULL or valid
-/// for one write.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_add_value(
-    o: *mut mcpr_completion_builder,
-    value: mcpr_str,
-    err: *mut *mut mcpr_error,
-) -> mcpr_status {
-    let body = || {
-        // SAFETY: `o` is NULL or a live completion builder (caller's guarantee).
-        let o = unsafe { builder_ref(o) }?;
-        // SAFETY: `value` follows the `mcpr_str` rules (caller's guarantee).
-        let bytes = unsafe { value.bytes() }?;
-        let mut sink = o.lock();
-        let Ok(text) = std::str::from_utf8(bytes) else {
-            sink.add_invalid();
-            return Err(Error::from(Failure::with_message(
-                FailureKind::InvalidContent,
-                "completion value is not valid UTF-8",
-            )));
-        };
-        match sink.add(text) {
-            Ok(_) => Ok(()),
-            Err(why) => Err(Error::from(Failure::with_message(
-                FailureKind::InvalidContent,
-                why.message(),
-            ))),
-        }
-    };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
-    unsafe { guard_status(err, body) }
-}
-
-/// Sets the number of completion options available (may exceed the values
-/// added; a later call replaces it). Values added but dropped are
-/// subtracted from it, it is never reported below the valid values added,
-/// and at most 2^53 - 1 is written; when it is no larger than the values
-/// sent while more exist, it is left out. `MCPR_INVALID_ARGUMENT` for a
-/// NULL builder.
-///
-/// # Safety
-/// As for `mcpr_completion_add_value`.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_set_total(
-    o: *mut mcpr_completion_builder,
-    total: u64,
-    err: *mut *mut mcpr_error,
-) -> mcpr_status {
-    let body = || {
-        // SAFETY: `o` is NULL or a live completion builder (caller's guarantee).
-        unsafe { builder_ref(o) }?.lock().set_total(total);
-        Ok(())
-    };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
-    unsafe { guard_status(err, body) }
-}
-
-/// Says whether more options exist than the values added (for when no
-/// exact total is known; `hasMore` is also true whenever values were cut
-/// off or the total exceeds the values sent). `MCPR_INVALID_ARGUMENT` for
-/// a NULL builder.
-///
-/// # Safety
-/// As for `mcpr_completion_add_value`.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_set_has_more(
-    o: *mut mcpr_completion_builder,
-    has_more: bool,
-    err: *mut *mut mcpr_error,
-) -> mcpr_status {
-    let body = || {
-        // SAFETY: `o` is NULL or a live completion builder (caller's guarantee).
-        unsafe { builder_ref(o) }?.lock().set_has_more(has_more);
-        Ok(())
-    };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
-    unsafe { guard_status(err, body) }
 }
 
 /// The text of a client-supplied argument: invalid UTF-8 is
@@ -328,10 +86,10 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 ///
 /// # Safety
 /// `r` is NULL or a live registry reference; `params` is NULL or points at
-/// params whose strings follow the `mcpr_str` rules and whose `context`
-/// points at `context_len` entries (or is NULL with 0); `opt` is NULL or
-/// points at options whose pointers are NULL or live; `out` and `err` are
-/// NULL or valid for one write.
+/// params whose strings follow the `mcpr_str` rules and whose `context` points
+/// at `context_len` entries (or is NULL with 0); `opt` is NULL or points at
+/// options of `struct_size` readable bytes whose pointers are NULL or live;
+/// `out` and `err` are NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_complete(
     r: *const mcpr_resources,
@@ -341,7 +99,6 @@ pub unsafe extern "C" fn mcpr_complete(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
         let r = unsafe { resources(r) }?;
         need_out(out)?;
         // SAFETY: `params` is NULL or points at params.
@@ -397,81 +154,8 @@ pub unsafe extern "C" fn mcpr_complete(
             }
         }?;
         // SAFETY: `out` is non-null (checked) and valid for one write.
-        unsafe {
-            write_out(
-                out,
-                Box::into_raw(Box::new(mcpr_completion { inner: result })),
-            )
-        };
+        unsafe { write_out(out, new_handle(mcpr_completion { inner: result })) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
-}
-
-/// The MCP `CompleteResult` as compact JSON
-/// (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`,
-/// `total` only when known). Owned by `c`; empty for NULL.
-///
-/// # Safety
-/// `c` is NULL or a live completion.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_json(c: *const mcpr_completion) -> mcpr_str {
-    guard(|| {
-        // SAFETY: `c` is NULL or live (caller's guarantee).
-        unsafe { c.as_ref() }.map_or(mcpr_str::empty(), |c| mcpr_str::from_str(c.inner.json()))
-    })
-}
-
-/// The number of values sent (0 for NULL).
-///
-/// # Safety
-/// `c` is NULL or a live completion.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_value_count(c: *const mcpr_completion) -> usize {
-    guard(|| {
-        // SAFETY: `c` is NULL or live (caller's guarantee).
-        unsafe { c.as_ref() }.map_or(0, |c| c.inner.values().len())
-    })
-}
-
-/// Whether the result says `hasMore` (false for NULL).
-///
-/// # Safety
-/// `c` is NULL or a live completion.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_has_more(c: *const mcpr_completion) -> bool {
-    guard(|| {
-        // SAFETY: `c` is NULL or live (caller's guarantee).
-        unsafe { c.as_ref() }.is_some_and(|c| c.inner.has_more())
-    })
-}
-
-/// Frees a completion. Accepts NULL.
-///
-/// # Safety
-/// `c` is NULL or a completion from `mcpr_complete`, freed once.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_completion_free(c: *mut mcpr_completion) {
-    guard(|| {
-        if !c.is_null() {
-            // SAFETY: `c` came from `Box::into_raw` and is freed once.
-            drop(unsafe { Box::from_raw(c) });
-        }
-    })
-}
-
-/// Whether some binding of the registry has a `complete` callback: declare
-/// the MCP `completions` capability only then. False for NULL. The call
-/// holds its own registry reference from entry to return, as `mcpr_read`
-/// does.
-///
-/// # Safety
-/// `r` is NULL or a live registry reference when the call is made.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_completes(r: *const mcpr_resources) -> bool {
-    guard(|| {
-        // SAFETY: `r` is NULL or live (caller's guarantee).
-        unsafe { mcpr_resources::hold(r) }.is_some_and(|r| r.inner.completes())
-    })
 }

@@ -6,6 +6,11 @@
 //! boundary (`boundary::guard`) wrapped around every export so that no panic
 //! unwinds into C. The core knows nothing about it.
 //!
+//! One file per header prefix: `mcpr_builder_*` in `builder.rs`,
+//! `mcpr_resources_*` in `resources.rs`, `mcpr_cancel_*` in `cancel.rs`, and
+//! so on; the shared handle helpers (borrowing, out-parameters, boxed
+//! handles) and their safety reasoning live once in `handle.rs`.
+//!
 //! Conventions of every export (also stated in the header):
 //! - `(NULL, 0)` is the empty string, `(NULL, n > 0)` is
 //!   `MCPR_INVALID_ARGUMENT`, and so is a length above `PTRDIFF_MAX`;
@@ -19,37 +24,66 @@
 
 mod boundary;
 mod builder;
+mod bundle;
+mod call;
 mod callbacks;
+mod cancel;
 mod complete;
+mod completion;
+mod error;
+mod executor;
+mod growth;
+mod handle;
 mod hints;
+mod list;
+mod page;
+mod payload;
+mod plan;
+mod read;
 mod request;
-mod run;
+mod resources;
+mod response;
 mod version;
+mod views;
 
 pub use boundary::{
-    mcpr_cb_result, mcpr_error, mcpr_limit, mcpr_status, mcpr_str, MCPR_CB_FAILED,
-    MCPR_CB_INVALID_CONTENT, MCPR_CB_OK, MCPR_CB_UNAVAILABLE, MCPR_LIMIT_DEFAULT_PAGE_SIZE,
-    MCPR_LIMIT_ITEM_TIMEOUT_MS, MCPR_LIMIT_MAX_ENCODED_BYTES, MCPR_LIMIT_MAX_ISSUES,
-    MCPR_LIMIT_MAX_ITEMS, MCPR_LIMIT_MAX_ITEM_BYTES, MCPR_LIMIT_MAX_PAGE_BYTES,
-    MCPR_LIMIT_MAX_PAGE_SIZE, MCPR_LIMIT_MAX_PAYLOAD_BYTES, MCPR_LIMIT_MAX_PLAN_TARGETS,
-    MCPR_LIMIT_MAX_URI_BYTES, MCPR_LIMIT_READ_TIMEOUT_MS, MCPR_LIMIT_REPORT_ENCODED_BYTES,
-    MCPR_LIMIT_REPORT_PAYLOAD_BYTES, MCPR_STATUS_MAX,
+    mcpr_cb_result, mcpr_limit, mcpr_status, mcpr_str, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT,
+    MCPR_CB_OK, MCPR_CB_UNAVAILABLE, MCPR_LIMIT_DEFAULT_PAGE_SIZE, MCPR_LIMIT_ITEM_TIMEOUT_MS,
+    MCPR_LIMIT_MAX_ENCODED_BYTES, MCPR_LIMIT_MAX_ISSUES, MCPR_LIMIT_MAX_ITEMS,
+    MCPR_LIMIT_MAX_ITEM_BYTES, MCPR_LIMIT_MAX_PAGE_BYTES, MCPR_LIMIT_MAX_PAGE_SIZE,
+    MCPR_LIMIT_MAX_PAYLOAD_BYTES, MCPR_LIMIT_MAX_PLAN_TARGETS, MCPR_LIMIT_MAX_URI_BYTES,
+    MCPR_LIMIT_READ_TIMEOUT_MS, MCPR_LIMIT_REPORT_ENCODED_BYTES, MCPR_LIMIT_REPORT_PAYLOAD_BYTES,
+    MCPR_STATUS_MAX,
 };
-pub use builder::{mcpr_builder, mcpr_resources};
+pub use builder::mcpr_builder;
 pub use version::{MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR, MCPR_VERSION_PATCH};
-pub use callbacks::{
-    mcpr_binding_callbacks, mcpr_call, mcpr_definition, mcpr_match, mcpr_payload_builder,
-    mcpr_phase, mcpr_plan_builder, mcpr_policy_callbacks, mcpr_target, mcpr_visibility,
-    MCPR_PHASE_BODY_READ, MCPR_PHASE_COMPLETION, MCPR_PHASE_FIRST_CHECK, MCPR_PHASE_LISTING,
-    MCPR_PHASE_RECHECK, MCPR_PHASE_RESOLVE, MCPR_PHASE_UNKNOWN,
+pub use bundle::mcpr_bundle;
+pub use call::{
+    mcpr_call, mcpr_phase, MCPR_PHASE_BODY_READ, MCPR_PHASE_COMPLETION, MCPR_PHASE_FIRST_CHECK,
+    MCPR_PHASE_LISTING, MCPR_PHASE_RECHECK, MCPR_PHASE_RESOLVE, MCPR_PHASE_UNKNOWN,
 };
-pub use complete::{
-    mcpr_complete_argument, mcpr_complete_params, mcpr_completion, mcpr_completion_builder,
-    mcpr_completion_request,
-};
+pub use callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, mcpr_visibility};
+pub use cancel::mcpr_cancel;
+pub use complete::{mcpr_complete_argument, mcpr_complete_params};
+pub use completion::{mcpr_completion, mcpr_completion_builder};
+pub use error::mcpr_error;
+pub use executor::{mcpr_executor, mcpr_executor_options, mcpr_executor_stats};
 pub use hints::{mcpr_cache_hints, MCPR_MAX_TTL_MS};
-pub use request::{mcpr_request_options, mcpr_response};
-pub use run::{
-    mcpr_bundle, mcpr_cancel, mcpr_executor, mcpr_executor_options, mcpr_executor_stats,
-    mcpr_list_options, mcpr_page, mcpr_read_options,
-};
+pub use list::mcpr_list_options;
+pub use page::mcpr_page;
+pub use payload::mcpr_payload_builder;
+pub use plan::mcpr_plan_builder;
+pub use read::mcpr_read_options;
+pub use request::mcpr_request_options;
+pub use resources::mcpr_resources;
+pub use response::mcpr_response;
+pub use views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
+
+/// Every item of the C layer in one namespace, for the unit tests.
+#[cfg(test)]
+mod all {
+    pub(super) use super::{
+        boundary::*, builder::*, bundle::*, call::*, callbacks::*, error::*, payload::*, plan::*,
+        read::*, views::*,
+    };
+}

@@ -1,23 +1,34 @@
-//! One call per request: `mcpr_request` and its response handle.
+//! One call per request: `mcpr_request` and its options.
 
+use crate::request::{RequestError, RequestOptions};
 use std::os::raw::c_void;
 
-use super::boundary::{
-    guard, guard_status, mcpr_error, mcpr_status, mcpr_str, need_out, write_out, Error,
-};
-use super::builder::mcpr_resources;
-use super::run::{
-    cancel_of, mcpr_cancel, mcpr_executor, request_data, resources, revision_of, timeout,
-};
-use crate::request::{RequestError, RequestOptions, Response};
+use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
+use super::cancel::{cancel_of, mcpr_cancel};
+use super::error::{mcpr_error, Error};
+use super::executor::mcpr_executor;
+use super::growth::{field_end, init_out, read_grown_opt, Grows};
+use super::handle::{need_out, write_out};
+use super::read::{request_data, revision_of, timeout};
+use super::resources::{mcpr_resources, resources};
+use super::response::mcpr_response;
 
 /// Per-call options of `mcpr_request`. NULL options mean all defaults
 /// (then the list methods, which need a scope key, are
 /// `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
 /// `mcpr_request` returns.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_request_options)`, or start from
+/// `MCPR_REQUEST_OPTIONS_INIT` / `mcpr_request_options_init` (every field at
+/// its default). Later versions append fields; the library reads only the
+/// fields lying wholly within `struct_size` (the others take their defaults),
+/// refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
+/// set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_request_options {
+    /// `sizeof(mcpr_request_options)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// The protocol revision negotiated with the client (`"2025-06-18"`,
     /// `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
     /// `MCPR_INVALID_ARGUMENT`). A known revision in the request's
@@ -47,12 +58,28 @@ pub struct mcpr_request_options {
     pub executor: *const mcpr_executor,
 }
 
-/// The response to one request: the JSON-RPC `result` object or `error`
-/// object. Owned by the caller; free with `mcpr_response_free`. Immutable:
-/// safe to read from any thread.
-pub struct mcpr_response {
-    inner: Response,
-    cause: String,
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_request_options {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_request_options, protocol_revision: mcpr_str),
+        field_end!(mcpr_request_options, scope_key: mcpr_str),
+        field_end!(mcpr_request_options, page_size: u32),
+        field_end!(mcpr_request_options, timeout_ms: u64),
+        field_end!(mcpr_request_options, cancel: *const mcpr_cancel),
+        field_end!(mcpr_request_options, request_data: *mut c_void),
+        field_end!(mcpr_request_options, executor: *const mcpr_executor),
+    ];
+}
+
+/// Fills `*o` with every default and `struct_size =
+/// sizeof(mcpr_request_options)`, as `MCPR_REQUEST_OPTIONS_INIT` does. Ignores NULL.
+///
+/// # Safety
+/// `o` is NULL or valid for one write of an `mcpr_request_options`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_request_options_init(o: *mut mcpr_request_options) {
+    guard(|| unsafe { init_out(o) })
 }
 
 /// Serves one MCP request: `method` is the JSON-RPC method name and
@@ -90,10 +117,10 @@ pub struct mcpr_response {
 /// does, as `mcpr_read` and `mcpr_list` do.
 ///
 /// # Safety
-/// `r` is NULL or a live registry reference; `method` and `params_json`
-/// follow the `mcpr_str` rules; `opt` is NULL or points at options whose
-/// strings follow the `mcpr_str` rules and whose pointers are NULL or
-/// live; `out` and `err` are NULL or valid for one write.
+/// `r` is NULL or a live registry reference; `method` and `params_json` follow
+/// the `mcpr_str` rules; `opt` is NULL or points at options of `struct_size`
+/// readable bytes whose strings follow the `mcpr_str` rules and whose pointers
+/// are NULL or live; `out` and `err` are NULL or valid for one write.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request(
     r: *const mcpr_resources,
@@ -104,14 +131,14 @@ pub unsafe extern "C" fn mcpr_request(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
         let r = unsafe { resources(r) }?;
         need_out(out)?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
         let mut options = RequestOptions::default();
-        // SAFETY: `opt` is NULL or points at options.
-        if let Some(o) = unsafe { opt.as_ref() } {
+        // SAFETY: `opt` is NULL or points at options of `struct_size`
+        // readable bytes (caller's guarantee).
+        if let Some(o) = unsafe { read_grown_opt(opt) }? {
             // SAFETY: the strings follow the `mcpr_str` rules; the pointers
             // are NULL or live.
             unsafe {
@@ -146,94 +173,5 @@ pub unsafe extern "C" fn mcpr_request(
         unsafe { write_out(out, Box::into_raw(handle)) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
-}
-
-/// The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
-/// `error` object (when true), compact JSON. Owned by `p`, valid until
-/// `mcpr_response_free(p)`. Empty for NULL.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_json(p: *const mcpr_response) -> mcpr_str {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        unsafe { p.as_ref() }.map_or(mcpr_str::empty(), |p| mcpr_str::from_str(p.inner.json()))
-    })
-}
-
-/// Whether the response is a JSON-RPC `error` object. False for NULL.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_is_error(p: *const mcpr_response) -> bool {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        unsafe { p.as_ref() }.is_some_and(|p| p.inner.is_error())
-    })
-}
-
-/// The status behind an error response (`MCPR_INVALID_REQUEST` for
-/// malformed params and bad cursors, `MCPR_UNAVAILABLE` for not found,
-/// ...); `MCPR_OK` for a result; `MCPR_INVALID_ARGUMENT` for NULL.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_status(p: *const mcpr_response) -> mcpr_status {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        match unsafe { p.as_ref() } {
-            None => mcpr_status::MCPR_INVALID_ARGUMENT,
-            Some(p) => p
-                .inner
-                .failure()
-                .map_or(mcpr_status::MCPR_OK, |f| mcpr_status::of_kind(f.kind())),
-        }
-    })
-}
-
-/// The private cause behind an error response (for the host's logs only;
-/// never send it). Empty for results, for NULL and when there is none.
-/// Owned by `p`.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_cause(p: *const mcpr_response) -> mcpr_str {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        unsafe { p.as_ref() }.map_or(mcpr_str::empty(), |p| mcpr_str::from_str(&p.cause))
-    })
-}
-
-/// Whether the response is a partial `resources/read` bundle (a result
-/// whose first item is the diagnostic warning). False otherwise and for
-/// NULL.
-///
-/// # Safety
-/// `p` is NULL or a live response.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_is_partial(p: *const mcpr_response) -> bool {
-    guard(|| {
-        // SAFETY: `p` is NULL or live (caller's guarantee).
-        unsafe { p.as_ref() }.is_some_and(|p| p.inner.is_partial())
-    })
-}
-
-/// Frees a response. Accepts NULL.
-///
-/// # Safety
-/// `p` is NULL or a response from `mcpr_request`, freed once.
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_response_free(p: *mut mcpr_response) {
-    guard(|| {
-        if !p.is_null() {
-            // SAFETY: `p` came from `Box::into_raw` and is freed once.
-            drop(unsafe { Box::from_raw(p) });
-        }
-    })
 }

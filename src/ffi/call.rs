@@ -1,0 +1,229 @@
+//! The call context a callback receives (`mcpr_call_*`).
+
+use crate::error::{CallbackError, CauseText, Failure, FailureKind};
+use crate::scope::{CallContext, CallPhase};
+use std::os::raw::c_void;
+use std::sync::Mutex;
+
+use super::boundary::{
+    guard, mcpr_cb_result, mcpr_str, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
+    MCPR_CB_UNAVAILABLE,
+};
+use super::callbacks::HostPtr;
+
+/// The context of one callback invocation: cancellation, remaining time,
+/// request data, item byte limit, and a slot for a private failure cause.
+/// A borrowed view, valid only until the callback returns; the accessors
+/// may be called from any thread during that time, also concurrently.
+pub struct mcpr_call {
+    ctx: *const CallContext,
+    cause: Mutex<Option<String>>,
+}
+
+impl mcpr_call {
+    pub(super) fn new(ctx: &CallContext) -> mcpr_call {
+        mcpr_call {
+            ctx,
+            cause: Mutex::new(None),
+        }
+    }
+
+    /// Maps a callback's return value to the Rust callback result.
+    #[inline]
+    pub(super) fn outcome(&self, rc: mcpr_cb_result) -> Result<(), CallbackError> {
+        if rc == MCPR_CB_OK {
+            return Ok(());
+        }
+        self.failure(rc)
+    }
+
+    /// The private cause set with `mcpr_call_set_cause`, if any.
+    fn take_cause(&self) -> Option<String> {
+        self.cause.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
+
+    #[cold]
+    fn failure(&self, rc: mcpr_cb_result) -> Result<(), CallbackError> {
+        match rc {
+            MCPR_CB_OK => Ok(()),
+            MCPR_CB_UNAVAILABLE => Err(CallbackError::Unavailable),
+            MCPR_CB_FAILED => {
+                let cause = self
+                    .take_cause()
+                    .unwrap_or_else(|| "callback returned MCPR_CB_FAILED".to_string());
+                Err(CallbackError::Failed(Box::new(CauseText(cause))))
+            }
+            MCPR_CB_INVALID_CONTENT => {
+                // A body reader's `invalid_content`; every other caller
+                // turns any `Failed` into its own failure kind.
+                let cause = self
+                    .take_cause()
+                    .unwrap_or_else(|| "callback returned MCPR_CB_INVALID_CONTENT".to_string());
+                Err(CallbackError::Failed(Box::new(Failure::with_message(
+                    FailureKind::InvalidContent,
+                    cause,
+                ))))
+            }
+            other => Err(CallbackError::Failed(Box::new(CauseText(format!(
+                "callback returned the unknown result {other}"
+            ))))),
+        }
+    }
+}
+
+/// Borrows the call context behind `c`.
+///
+/// # Safety
+/// `c` is NULL or a call context passed to a callback that has not returned.
+unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallContext)> {
+    // SAFETY: the caller guarantees `c` is NULL or live.
+    let call = unsafe { c.as_ref() }?;
+    // SAFETY: `ctx` was taken from a reference that outlives the callback.
+    let ctx = unsafe { &*call.ctx };
+    Some((call, ctx))
+}
+
+/// Whether the callback should stop: the caller cancelled, this
+/// callback's deadline (item deadline for body reads, whole-call deadline
+/// otherwise) passed, or the call it serves has already returned (a body
+/// read abandoned on an executor). False for NULL.
+///
+/// # Safety
+/// `c` is NULL or the call context of a callback that has not returned.
+/// Any thread.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_is_canceled(c: *const mcpr_call) -> bool {
+    guard(|| unsafe { call_ref(c) }.is_some_and(|(_, ctx)| ctx.is_canceled()))
+}
+
+/// Milliseconds left before this callback's deadline (rounded down; 0 when
+/// passed, and for NULL).
+///
+/// # Safety
+/// `c` is NULL or the call context of a callback that has not returned.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_remaining_ms(c: *const mcpr_call) -> u64 {
+    guard(|| {
+        unsafe { call_ref(c) }.map_or(0, |(_, ctx)| {
+            u64::try_from(ctx.remaining().as_millis()).unwrap_or(u64::MAX)
+        })
+    })
+}
+
+/// The `request_data` of the read or list options of this call (NULL when
+/// none was given, and for NULL). The library never dereferences it.
+///
+/// # Safety
+/// `c` is NULL or the call context of a callback that has not returned.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_request_data(c: *const mcpr_call) -> *mut c_void {
+    guard(|| {
+        unsafe { call_ref(c) }
+            .and_then(|(_, ctx)| ctx.request_data())
+            .and_then(|d| d.downcast_ref::<HostPtr>())
+            .map_or(std::ptr::null_mut(), |p| p.0)
+    })
+}
+
+/// For body reads: the item byte limit (`max_item_bytes`, payload bytes;
+/// a hint, the library enforces it). 0 for other callbacks and for NULL.
+///
+/// # Safety
+/// `c` is NULL or the call context of a callback that has not returned.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_max_bytes(c: *const mcpr_call) -> u64 {
+    guard(|| {
+        unsafe { call_ref(c) }
+            .and_then(|(_, ctx)| ctx.max_bytes())
+            .unwrap_or(0)
+    })
+}
+
+/// Which step of which call a callback serves (`mcpr_call_phase`). A plain
+/// integer: later versions may add values, so treat unknown ones like
+/// `MCPR_PHASE_UNKNOWN`.
+pub type mcpr_phase = u32;
+
+/// NULL call context (or a phase this header does not name).
+pub const MCPR_PHASE_UNKNOWN: mcpr_phase = 0;
+
+/// A read's first authorization (policy `discover`, `visibility`, `read`
+/// before any body is read).
+pub const MCPR_PHASE_FIRST_CHECK: mcpr_phase = 1;
+
+/// A read's final authorization after the body reads (the same policy
+/// callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
+pub const MCPR_PHASE_RECHECK: mcpr_phase = 2;
+
+/// A binding's `resolve`.
+pub const MCPR_PHASE_RESOLVE: mcpr_phase = 3;
+
+/// A binding's body `read`.
+pub const MCPR_PHASE_BODY_READ: mcpr_phase = 4;
+
+/// Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
+pub const MCPR_PHASE_LISTING: mcpr_phase = 5;
+
+/// Policy `discover` and a template's `complete` during `mcpr_complete`.
+pub const MCPR_PHASE_COMPLETION: mcpr_phase = 6;
+
+/// The C value of a phase.
+fn phase_value(p: CallPhase) -> mcpr_phase {
+    match p {
+        CallPhase::FirstCheck => MCPR_PHASE_FIRST_CHECK,
+        CallPhase::Recheck => MCPR_PHASE_RECHECK,
+        CallPhase::Resolve => MCPR_PHASE_RESOLVE,
+        CallPhase::BodyRead => MCPR_PHASE_BODY_READ,
+        CallPhase::Listing => MCPR_PHASE_LISTING,
+        CallPhase::Completion => MCPR_PHASE_COMPLETION,
+    }
+}
+
+/// Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
+/// or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read
+/// asks the policy once before and once after its body reads),
+/// `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
+/// `MCPR_PHASE_COMPLETION`; `MCPR_PHASE_UNKNOWN` for NULL. The same
+/// whether the call runs inline or on an executor.
+///
+/// # Safety
+/// `c` is NULL or the call context of a callback that has not returned.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_phase(c: *const mcpr_call) -> mcpr_phase {
+    guard(|| unsafe { call_ref(c) }.map_or(MCPR_PHASE_UNKNOWN, |(_, ctx)| phase_value(ctx.phase())))
+}
+
+/// Longest private cause kept, in bytes (longer causes are cut at a
+/// character boundary).
+const MAX_CAUSE_BYTES: usize = 4096;
+
+/// Sets the private cause reported when this callback returns
+/// `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is replaced; cut at 4 KiB; a
+/// later call replaces it). The cause reaches the host only, through
+/// `mcpr_error_cause` of a whole-call failure; item issues never expose it.
+/// Ignored for NULL `c` or a `(NULL, n > 0)` message.
+///
+/// # Safety
+/// `c` is NULL or the call context of a callback that has not returned;
+/// `message` follows the `mcpr_str` rules.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_set_cause(c: *const mcpr_call, message: mcpr_str) {
+    guard(|| {
+        let Some((call, _)) = (unsafe { call_ref(c) }) else {
+            return;
+        };
+        // SAFETY: `message` follows the `mcpr_str` rules (caller's guarantee).
+        let Ok(bytes) = (unsafe { message.bytes() }) else {
+            return;
+        };
+        let mut text = String::from_utf8_lossy(bytes).into_owned();
+        if text.len() > MAX_CAUSE_BYTES {
+            let mut end = MAX_CAUSE_BYTES;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+        }
+        *call.cause.lock().unwrap_or_else(|p| p.into_inner()) = Some(text);
+    })
+}

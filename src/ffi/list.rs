@@ -1,0 +1,172 @@
+//! `mcpr_list` / `mcpr_list_templates` and their options.
+
+use crate::listing::ListOptions;
+use std::os::raw::c_void;
+
+use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
+use super::cancel::{cancel_of, mcpr_cancel};
+use super::error::{mcpr_error, Error};
+use super::executor::mcpr_executor;
+use super::growth::{field_end, init_out, read_grown_opt, Grows};
+use super::handle::{need_out, write_handle};
+use super::page::mcpr_page;
+use super::read::{request_data, revision_of, timeout};
+use super::resources::{mcpr_resources, resources};
+
+/// Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_list_options)`, or start from
+/// `MCPR_LIST_OPTIONS_INIT` / `mcpr_list_options_init` (every field at its
+/// default). Later versions append fields; the library reads only the fields
+/// lying wholly within `struct_size` (the others take their defaults), refuses
+/// a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+/// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mcpr_list_options {
+    /// `sizeof(mcpr_list_options)` as the caller compiled it (see above).
+    pub struct_size: usize,
+    /// Opaque caller scope (required, non-empty, else
+    /// `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
+    pub scope_key: mcpr_str,
+    /// The previous page's next cursor; `ptr` NULL or `len` 0 = first page.
+    pub cursor: mcpr_str,
+    /// Requested page size (0 = `default_page_size`; clamped to
+    /// `max_page_size`).
+    pub page_size: u32,
+    /// Caller deadline in milliseconds (0 = only the registry's
+    /// `read_timeout`).
+    pub timeout_ms: u64,
+    /// Optional cancellation token.
+    pub cancel: *const mcpr_cancel,
+    /// Handed to every policy callback of this call via
+    /// `mcpr_call_request_data` (on an executor worker when `executor` is
+    /// set; an abandoned `discover` may still see it after the call
+    /// returned, as with `mcpr_read_options.request_data`).
+    pub request_data: *mut c_void,
+    /// Optional worker pool running this call's `discover` callbacks. NULL
+    /// = inline on the calling thread (the deadline is checked between
+    /// callbacks). With an executor the call returns by its deadline
+    /// (`MCPR_DEADLINE_EXCEEDED`), or promptly on cancellation
+    /// (`MCPR_CANCELED`), whatever `discover` does; a saturated executor
+    /// fails it at once with `MCPR_POLICY` (cause "executor saturated").
+    pub executor: *const mcpr_executor,
+    /// The negotiated MCP protocol revision (as in `mcpr_read_options`;
+    /// empty = the newest). On 2026-07-28 the page carries `resultType`,
+    /// `ttlMs` and `cacheScope`, and their bytes count against the page's
+    /// byte budget.
+    pub protocol_revision: mcpr_str,
+}
+
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_list_options {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_list_options, scope_key: mcpr_str),
+        field_end!(mcpr_list_options, cursor: mcpr_str),
+        field_end!(mcpr_list_options, page_size: u32),
+        field_end!(mcpr_list_options, timeout_ms: u64),
+        field_end!(mcpr_list_options, cancel: *const mcpr_cancel),
+        field_end!(mcpr_list_options, request_data: *mut c_void),
+        field_end!(mcpr_list_options, executor: *const mcpr_executor),
+        field_end!(mcpr_list_options, protocol_revision: mcpr_str),
+    ];
+}
+
+/// Fills `*o` with every default and `struct_size =
+/// sizeof(mcpr_list_options)`, as `MCPR_LIST_OPTIONS_INIT` does. Ignores NULL.
+///
+/// # Safety
+/// `o` is NULL or valid for one write of an `mcpr_list_options`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_list_options_init(o: *mut mcpr_list_options) {
+    guard(|| unsafe { init_out(o) })
+}
+
+/// # Safety
+/// As for `mcpr_list`.
+unsafe fn list_with(
+    r: *const mcpr_resources,
+    opt: *const mcpr_list_options,
+    out: *mut *mut mcpr_page,
+    err: *mut *mut mcpr_error,
+    templates: bool,
+) -> mcpr_status {
+    let body = || {
+        let r = unsafe { resources(r) }?;
+        need_out(out)?;
+        // SAFETY: `opt` is NULL or points at options of `struct_size`
+        // readable bytes (caller's guarantee).
+        let o = unsafe { read_grown_opt(opt) }?
+            .ok_or_else(|| Error::argument("list options are NULL"))?;
+        // SAFETY: both strings follow the `mcpr_str` rules.
+        let (scope_key, cursor) = unsafe { (o.scope_key.bytes()?, o.cursor.bytes()?) };
+        // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
+        let revision = unsafe { revision_of(o.protocol_revision) }?;
+        let options = ListOptions {
+            scope_key: scope_key.to_vec(),
+            cursor: (!cursor.is_empty()).then(|| cursor.to_vec()),
+            page_size: o.page_size,
+            timeout: timeout(o.timeout_ms),
+            // SAFETY: `o.cancel` is NULL or a live token.
+            cancel: unsafe { cancel_of(o.cancel) },
+            request_data: request_data(o.request_data),
+            // SAFETY: `o.executor` is NULL or a live executor.
+            executor: unsafe { o.executor.as_ref() }.map(|e| e.inner.clone()),
+            revision,
+        };
+        let page = if templates {
+            r.inner.list_templates(&options)
+        } else {
+            r.inner.list(&options)
+        }
+        .map_err(|f| Error::of_request(f, revision, None))?;
+        unsafe { write_handle(out, mcpr_page { inner: page }) };
+        Ok(())
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// One page of `resources/list` (registered exact URIs in URI then name
+/// order, each page rechecking `discover`). On success `*out` receives the
+/// page (owned by the caller, free with `mcpr_page_free`). Invalid,
+/// expired, cross-method, cross-registry, cross-scope or oversized cursors
+/// fail with `MCPR_INVALID_REQUEST` (never restarting at page one). Safe
+/// to call from many threads at once; `discover` runs on this thread, or
+/// on the executor's workers when `opt->executor` is set (the call then
+/// returns by its deadline whatever `discover` does).
+/// The call holds its own registry reference from entry to return, as
+/// `mcpr_read` does.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference when the call is made (a
+/// reference that no other thread may be releasing at that moment: retain
+/// it under the lock that publishes `r`); `opt` is NULL or points at
+/// options of `struct_size` readable bytes whose strings follow the
+/// `mcpr_str` rules and whose pointers are NULL or live; `out` and `err`
+/// are NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_list(
+    r: *const mcpr_resources,
+    opt: *const mcpr_list_options,
+    out: *mut *mut mcpr_page,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    unsafe { list_with(r, opt, out, err, false) }
+}
+
+/// One page of `resources/templates/list` (registered templates in
+/// template then name order). Same rules as `mcpr_list`; cursors of one
+/// method are refused by the other.
+///
+/// # Safety
+/// As for `mcpr_list`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_list_templates(
+    r: *const mcpr_resources,
+    opt: *const mcpr_list_options,
+    out: *mut *mut mcpr_page,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    unsafe { list_with(r, opt, out, err, true) }
+}

@@ -1,0 +1,243 @@
+//! The payload builder a body `read` callback fills (`mcpr_payload_*`).
+
+use super::hints::hints_of;
+use crate::cache::CacheHints;
+use crate::error::{Failure, FailureKind};
+use crate::plan::ResourcePayload;
+use std::sync::Mutex;
+
+use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::error::{mcpr_error, Error};
+use super::hints::mcpr_cache_hints;
+
+/// The payload a body `read` callback fills (borrowed, valid until the
+/// callback returns; the library copies everything it is given).
+/// Internally locked: the setters may be called from any thread while the
+/// callback runs, also concurrently.
+pub struct mcpr_payload_builder {
+    pub(super) state: Mutex<PayloadState>,
+}
+
+/// The contents of a payload builder.
+pub(super) struct PayloadState {
+    pub(super) payload: Option<ResourcePayload>,
+    pub(super) meta: Option<String>,
+    pub(super) refused: Option<Failure>,
+    /// Set by `mcpr_payload_set_cache_hints`.
+    pub(super) cache: Option<crate::cache::CacheHints>,
+}
+
+impl mcpr_payload_builder {
+    /// Locks the contents.
+    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, PayloadState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl PayloadState {
+    pub(super) fn finish(self) -> Result<ResourcePayload, Failure> {
+        if let Some(f) = self.refused {
+            return Err(f);
+        }
+        let Some(payload) = self.payload else {
+            return Err(Failure::with_message(
+                FailureKind::InvalidContent,
+                "reader returned MCPR_CB_OK without setting a body",
+            ));
+        };
+        let payload = match self.cache {
+            Some(hints) => payload.with_cache_hints(hints)?,
+            None => payload,
+        };
+        match self.meta {
+            Some(meta) => payload.with_meta_json(&meta),
+            None => Ok(payload),
+        }
+    }
+
+    pub(super) fn refuse(&mut self, e: Failure) -> Error {
+        let out = Error::from(Failure::with_message(e.kind(), e.message().to_string()));
+        self.refused.get_or_insert(e);
+        out
+    }
+
+    /// Records that a setter was refused for a bad argument, returning `e`.
+    pub(super) fn refuse_argument(&mut self, e: Error) -> Error {
+        self.refused.get_or_insert(Failure::with_message(
+            FailureKind::InvalidContent,
+            "a payload setter was refused",
+        ));
+        e
+    }
+
+    fn set_body(
+        &mut self,
+        made: impl FnOnce() -> Result<ResourcePayload, Failure>,
+    ) -> Result<(), Error> {
+        if self.payload.is_some() {
+            return Err(self.refuse(Failure::with_message(
+                FailureKind::InvalidContent,
+                "payload body already set",
+            )));
+        }
+        match made() {
+            Ok(p) => {
+                self.payload = Some(p);
+                Ok(())
+            }
+            Err(e) => Err(self.refuse(e)),
+        }
+    }
+}
+
+/// # Safety
+/// `o` is NULL or a live payload builder.
+pub(super) unsafe fn payload_ref<'a>(
+    o: *mut mcpr_payload_builder,
+) -> Result<&'a mcpr_payload_builder, Error> {
+    // SAFETY: the caller guarantees `o` is NULL or live; only shared
+    // references are made (the contents are behind a mutex), so concurrent
+    // calls from several threads are sound.
+    unsafe { o.as_ref() }.ok_or_else(|| Error::argument("payload builder is NULL"))
+}
+
+/// Sets a text body (copied): `mime_type` is an RFC 9110 media type,
+/// `text` valid UTF-8 (may be empty). Exactly one body per payload: a
+/// second body setter is refused. A refused setter returns
+/// `MCPR_INVALID_CONTENT` (or `MCPR_INVALID_ARGUMENT`) and makes the item
+/// `invalid_content` even if the reader then returns `MCPR_CB_OK`.
+///
+/// # Safety
+/// `o` is NULL or the payload builder of a body `read` callback that has
+/// not returned; the strings follow the `mcpr_str` rules; `err` is NULL or
+/// valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_payload_set_text(
+    o: *mut mcpr_payload_builder,
+    mime_type: mcpr_str,
+    text: mcpr_str,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let o = unsafe { payload_ref(o) }?;
+        let mut o = o.lock();
+        let content = FailureKind::InvalidContent;
+        // SAFETY: both strings follow the `mcpr_str` rules (caller's guarantee).
+        let texts = unsafe {
+            (
+                mime_type.text(content, "payload MIME type"),
+                text.text(content, "payload text"),
+            )
+        };
+        let (mime, text) = match texts {
+            (Ok(m), Ok(t)) => (m, t),
+            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
+        };
+        o.set_body(|| ResourcePayload::text(mime, text))
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// Sets a blob body (the bytes are copied; may be empty; sent base64). Same
+/// rules as `mcpr_payload_set_text`.
+///
+/// # Safety
+/// As for `mcpr_payload_set_text`; `data` is NULL (with `len` 0) or points
+/// at `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_payload_set_blob(
+    o: *mut mcpr_payload_builder,
+    mime_type: mcpr_str,
+    data: *const u8,
+    len: usize,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let o = unsafe { payload_ref(o) }?;
+        let mut o = o.lock();
+        let content = FailureKind::InvalidContent;
+        let blob = mcpr_str {
+            ptr: data.cast(),
+            len,
+        };
+        // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
+        // NULL or points at `len` readable bytes (caller's guarantee).
+        let parts = unsafe { (mime_type.text(content, "payload MIME type"), blob.bytes()) };
+        let (mime, bytes) = match parts {
+            (Ok(m), Ok(b)) => (m, b),
+            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
+        };
+        o.set_body(|| ResourcePayload::blob(mime, bytes))
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
+/// does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
+/// any depth, held to the rules definitions are held to (nesting at most
+/// 127 deep, no object repeating a key at any depth, no lone surrogate
+/// escape, no number out of range such as `1e999`); otherwise
+/// `MCPR_INVALID_CONTENT`. A later call replaces it. Same refusal rules as
+/// `mcpr_payload_set_text`.
+///
+/// # Safety
+/// As for `mcpr_payload_set_text`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_payload_set_meta(
+    o: *mut mcpr_payload_builder,
+    meta_json: mcpr_str,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let o = unsafe { payload_ref(o) }?;
+        let mut o = o.lock();
+        // SAFETY: `meta_json` follows the `mcpr_str` rules (caller's guarantee).
+        let meta = match unsafe { meta_json.text(FailureKind::InvalidContent, "payload _meta") } {
+            Ok(m) => m,
+            Err(e) => return Err(o.refuse_argument(e)),
+        };
+        match crate::plan::parse_meta(meta) {
+            Ok(_) => {
+                o.meta = Some(meta.to_string());
+                Ok(())
+            }
+            Err(e) => Err(o.refuse(e)),
+        }
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// Declares this item's cache hints (copied; a later call replaces them).
+/// They can only lower what its binding declared: the item's TTL is the
+/// smaller of the two, and it is caller-independent only when both say so;
+/// a bundle's TTL is the smallest of its items'. Refusals (NULL hints, bad
+/// `size`: `MCPR_INVALID_ARGUMENT`; TTL above `MCPR_MAX_TTL_MS`:
+/// `MCPR_INVALID_CONTENT`) make the item `invalid_content`, as for the
+/// other payload setters.
+///
+/// # Safety
+/// `o` is NULL or the payload builder of a body `read` callback that has
+/// not returned; `hints` is NULL or points at a sized `mcpr_cache_hints`;
+/// `err` is NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
+    o: *mut mcpr_payload_builder,
+    hints: *const mcpr_cache_hints,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let o = unsafe { payload_ref(o) }?;
+        let mut o = o.lock();
+        // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
+        let hints = match unsafe { hints_of(hints) } {
+            Ok(h) => h,
+            Err(e) => return Err(o.refuse_argument(e)),
+        };
+        if let Err(why) = CacheHints::check_ttl(hints.ttl_ms) {
+            return Err(o.refuse(Failure::with_message(FailureKind::InvalidContent, why)));
+        }
+        o.cache = Some(hints);
+        Ok(())
+    };
+    unsafe { guard_status(err, body) }
+}

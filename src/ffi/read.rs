@@ -1,0 +1,198 @@
+//! `mcpr_read` and its options, and the option conversions listings and
+//! requests share.
+
+use crate::protocol::ProtocolRevision;
+use crate::read::ReadOptions;
+use crate::scope::RequestData;
+use std::os::raw::c_void;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
+use super::bundle::mcpr_bundle;
+use super::callbacks::HostPtr;
+use super::cancel::{cancel_of, mcpr_cancel};
+use super::error::{mcpr_error, Error};
+use super::executor::mcpr_executor;
+use super::growth::{field_end, init_out, read_grown_opt, Grows};
+use super::handle::{need_out, write_handle};
+use super::resources::{mcpr_resources, resources};
+
+/// Per-call options of `mcpr_read`. NULL options mean all defaults. The
+/// library copies what it needs before `mcpr_read` returns.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_read_options)`, or start from
+/// `MCPR_READ_OPTIONS_INIT` / `mcpr_read_options_init` (every field at its
+/// default). Later versions append fields; the library reads only the fields
+/// lying wholly within `struct_size` (the others take their defaults), refuses
+/// a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+/// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mcpr_read_options {
+    /// `sizeof(mcpr_read_options)` as the caller compiled it (see above).
+    pub struct_size: usize,
+    /// Caller deadline in milliseconds from the start of the call (0 = only
+    /// the registry's `read_timeout`).
+    pub timeout_ms: u64,
+    /// Optional cancellation token (the read keeps its own reference, so
+    /// the token may be freed once `mcpr_read` returns).
+    pub cancel: *const mcpr_cancel,
+    /// Handed to every callback of this read via `mcpr_call_request_data`,
+    /// possibly on executor threads; never dereferenced by the library.
+    /// With an executor, a body reader abandoned at its item deadline (or
+    /// on cancellation) keeps running after `mcpr_read` returns and still
+    /// sees this pointer: whatever such a reader reaches through it must
+    /// stay valid until the reader returns (for example, reference-count it
+    /// and let the reader drop its reference), or body readers must not use
+    /// it.
+    pub request_data: *mut c_void,
+    /// Optional worker pool running this read's callbacks. NULL = every
+    /// callback runs inline on the calling thread, and the read and item
+    /// deadlines only take effect between callbacks and through callbacks
+    /// that honour `mcpr_call_is_canceled`. With an executor, `mcpr_read`
+    /// returns by the read deadline whatever any callback does (see
+    /// `mcpr_read`).
+    pub executor: *const mcpr_executor,
+    /// The negotiated MCP protocol revision the result is shaped for:
+    /// `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"`; empty (`{NULL, 0}`)
+    /// = the newest this library knows (`"2026-07-28"`). Any other value is
+    /// `MCPR_INVALID_ARGUMENT`. On 2026-07-28 the result carries
+    /// `resultType`, `ttlMs` and `cacheScope`; before, none of them.
+    pub protocol_revision: mcpr_str,
+}
+
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_read_options {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_read_options, timeout_ms: u64),
+        field_end!(mcpr_read_options, cancel: *const mcpr_cancel),
+        field_end!(mcpr_read_options, request_data: *mut c_void),
+        field_end!(mcpr_read_options, executor: *const mcpr_executor),
+        field_end!(mcpr_read_options, protocol_revision: mcpr_str),
+    ];
+}
+
+/// Fills `*o` with every default and `struct_size =
+/// sizeof(mcpr_read_options)`, as `MCPR_READ_OPTIONS_INIT` does. Ignores NULL.
+///
+/// # Safety
+/// `o` is NULL or valid for one write of an `mcpr_read_options`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_read_options_init(o: *mut mcpr_read_options) {
+    guard(|| unsafe { init_out(o) })
+}
+
+/// The protocol revision of an options field (empty = the newest; unknown
+/// = `MCPR_INVALID_ARGUMENT`).
+///
+/// # Safety
+/// `s` follows the `mcpr_str` rules.
+pub(super) unsafe fn revision_of(s: mcpr_str) -> Result<ProtocolRevision, Error> {
+    // SAFETY: forwarded to the caller's guarantee.
+    let b = unsafe { s.bytes() }?;
+    ProtocolRevision::parse(b).map_err(|_| {
+        Error::argument(
+            "unknown protocol_revision (known: \"2025-06-18\", \"2025-11-25\", \"2026-07-28\"; empty = newest)",
+        )
+    })
+}
+
+pub(super) fn timeout(ms: u64) -> Option<Duration> {
+    (ms > 0).then(|| Duration::from_millis(ms))
+}
+
+pub(super) fn request_data(p: *mut c_void) -> Option<RequestData> {
+    (!p.is_null()).then(|| Arc::new(HostPtr(p)) as RequestData)
+}
+
+/// The core options of `mcpr_read_options` (NULL: all defaults); used by
+/// `mcpr_read` and `mcpr_complete`.
+///
+/// # Safety
+/// `opt` is NULL or points at options of `struct_size` readable bytes whose
+/// pointers are NULL or live and whose `protocol_revision` follows the
+/// `mcpr_str` rules.
+pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<ReadOptions, Error> {
+    let mut options = ReadOptions::default();
+    // SAFETY: `opt` is NULL or points at options of `struct_size` readable
+    // bytes (caller's guarantee).
+    if let Some(o) = unsafe { read_grown_opt(opt) }? {
+        options.timeout = timeout(o.timeout_ms);
+        // SAFETY: `o.cancel` is NULL or a live token.
+        options.cancel = unsafe { cancel_of(o.cancel) };
+        options.request_data = request_data(o.request_data);
+        // SAFETY: `o.executor` is NULL or a live executor.
+        options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
+        // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
+        options.revision = unsafe { revision_of(o.protocol_revision) }?;
+    }
+    Ok(options)
+}
+
+/// Reads the resource bundle of `uri` (the raw bytes of the request's
+/// `params.uri`): validation, selection, the policy sequence, body reads
+/// under budgets and deadlines, the recheck and assembly. On success `*out`
+/// receives the bundle (owned by the caller, free with `mcpr_bundle_free`);
+/// a usable partial bundle is a success with `mcpr_bundle_is_partial` true.
+/// On failure no bundle is made and `*err` (when `err` is not NULL)
+/// receives the error: send its message and JSON-RPC code to the client,
+/// log its cause.
+///
+/// Safe to call from many threads at once on one registry.
+///
+/// Without an executor every callback runs on this thread, and deadlines
+/// only take effect between callbacks and through callbacks that honour
+/// `mcpr_call_is_canceled`. With an executor (`opt->executor`) every
+/// callback of the read runs on its workers and this call returns by the
+/// read deadline whatever any callback does: a policy (`discover`,
+/// `visibility`, `read`) or `resolve` callback still running at the read
+/// deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
+/// once on cancellation; a body `read` still running at its item deadline
+/// makes that item a `timeout` issue while the read continues with the
+/// other items. Such a callback is abandoned: it keeps running on its
+/// worker, its late result is discarded, the views it was given stay
+/// valid and the binding's table stays alive until it returns (`release`
+/// runs after the last call returns), and it still sees `request_data`.
+/// A saturated executor (see `mcpr_executor_get_stats`) fails the read at once
+/// with `MCPR_READ_FAILED`, or fails the body reads it can no longer risk
+/// as `read_failed` items; the private cause says "executor saturated".
+///
+/// The call holds its own registry reference from entry to return: once it
+/// has begun, other threads (or its own callbacks) may release any
+/// reference, even the last; the `release` callbacks then run no earlier
+/// than the end of this call (on this thread, just before it returns, when
+/// it is the last user), or when an abandoned callback returns.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference when the call is made (a reference
+/// that no other thread may be releasing at that moment: retain it under the
+/// lock that publishes `r`); `uri` follows the `mcpr_str` rules; `opt` is NULL
+/// or points at options of `struct_size` readable bytes whose pointers are NULL
+/// or live; `out` and `err` are NULL or valid for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_read(
+    r: *const mcpr_resources,
+    uri: mcpr_str,
+    opt: *const mcpr_read_options,
+    out: *mut *mut mcpr_bundle,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let r = unsafe { resources(r) }?;
+        need_out(out)?;
+        // SAFETY: `uri` follows the `mcpr_str` rules.
+        let uri = unsafe { uri.bytes() }?;
+        // SAFETY: `opt` is NULL or points at options (caller's guarantee).
+        let options = unsafe { read_options_of(opt) }?;
+        let bundle = r.inner.read(uri, &options).map_err(|f| {
+            // A not-found failure implies a valid (UTF-8) identifier.
+            let uri = std::str::from_utf8(uri).ok();
+            Error::of_request(f, options.revision, uri)
+        })?;
+        unsafe { write_handle(out, mcpr_bundle { inner: bundle }) };
+        Ok(())
+    };
+    unsafe { guard_status(err, body) }
+}

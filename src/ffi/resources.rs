@@ -1,0 +1,382 @@
+//! The registry handle (`mcpr_resources_*`).
+
+use crate::registry::Resources;
+use std::sync::Arc;
+
+use super::boundary::{guard, guard_status, mcpr_status};
+use super::error::{mcpr_error, Error};
+
+/// An immutable registry, reference counted. Safe to share between threads
+/// and to use from many threads at once. Each reference (from
+/// `mcpr_builder_build` or `mcpr_resources_retain`) is released with one
+/// `mcpr_resources_free`.
+///
+/// Lifetime across threads: every call that takes a registry (`mcpr_read`,
+/// `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_revision`) takes its
+/// own reference on entry and drops it just before returning. So once a
+/// call has begun, any thread may release any reference, even the last one
+/// the host holds: the registry and its callback tables stay alive until
+/// that call returns, and the tables' `release` callbacks then run on the
+/// thread that lets go last (the call that returns last, just before it
+/// returns, or an executor worker whose abandoned body read returns after
+/// that). So a `release` may run inside `mcpr_read` or `mcpr_list` on the
+/// calling thread: do not make those calls while holding a lock that a
+/// `release` callback takes. What the library cannot do is take its
+/// reference before it is called: the pointer passed must still be a live
+/// reference when the call is made, and a release that may happen at the
+/// same time as the call starts is a use-after-free. A host that swaps
+/// registries (a configuration reload) therefore retains the current
+/// registry under the lock that guards its pointer, calls, and frees that
+/// reference afterwards (docs/C-API.md shows the pattern).
+pub struct mcpr_resources {
+    pub(crate) inner: Resources,
+}
+
+impl mcpr_resources {
+    /// A new reference to the registry behind `r`, owned by the caller of
+    /// this function (None for NULL). Every export that uses a registry
+    /// holds one from entry to return.
+    ///
+    /// # Safety
+    /// `r` is NULL or a live registry reference (from `Arc::into_raw`).
+    pub(crate) unsafe fn hold(r: *const mcpr_resources) -> Option<Arc<mcpr_resources>> {
+        if r.is_null() {
+            return None;
+        }
+        // SAFETY: `r` came from `Arc::into_raw` and a reference is still
+        // held (caller's guarantee), so the count is at least one; the
+        // increment gives `from_raw` its own reference to take over.
+        unsafe {
+            Arc::increment_strong_count(r);
+            Some(Arc::from_raw(r))
+        }
+    }
+}
+
+/// Takes another reference to the registry and returns `r` (NULL for NULL).
+/// Release each reference with `mcpr_resources_free`. Any thread.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference, not released by another thread
+/// while this runs (retain under the lock that publishes `r`).
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_retain(r: *const mcpr_resources) -> *mut mcpr_resources {
+    guard(|| {
+        if r.is_null() {
+            return std::ptr::null_mut();
+        }
+        // SAFETY: `r` came from `Arc::into_raw` and the caller still holds a
+        // reference, so the count is at least one.
+        unsafe { Arc::increment_strong_count(r) };
+        r.cast_mut()
+    })
+}
+
+/// Releases one registry reference. The registry (and every table's
+/// `release`) goes when the last reference is released and every read or
+/// listing using it has returned, including abandoned body reads still
+/// running on executor workers. Releasing while calls run on other threads
+/// (even the last reference, even the one those calls were given) is safe
+/// once those calls have begun: each holds its own reference until it
+/// returns, and the last one to return runs the `release` callbacks. Accepts
+/// NULL. Any thread, including from inside a callback.
+///
+/// # Safety
+/// `r` is NULL or a registry reference owned by the caller, released once,
+/// and not passed to a call (`mcpr_read`, `mcpr_list`, ...) that may still
+/// be starting on another thread.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_free(r: *mut mcpr_resources) {
+    guard(|| {
+        if !r.is_null() {
+            // SAFETY: `r` came from `Arc::into_raw`; the caller gives up one
+            // reference.
+            drop(unsafe { Arc::from_raw(r.cast_const()) });
+        }
+    })
+}
+
+/// Writes the registry's 32-byte content revision (SHA-256 of the
+/// canonical registered descriptions; identical registries on several
+/// replicas agree) to `out`. Does nothing when `r` or `out` is NULL.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference when the call is made (the
+/// call holds its own reference until it returns); `out` is NULL or valid
+/// for 32 bytes of writes.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_revision(r: *const mcpr_resources, out: *mut u8) {
+    guard(|| {
+        let Some(r) = (unsafe { mcpr_resources::hold(r) }) else {
+            return;
+        };
+        if out.is_null() {
+            return;
+        }
+        let rev = r.inner.revision();
+        // SAFETY: `out` is valid for 32 bytes of writes and cannot overlap
+        // the local `rev`.
+        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
+    })
+}
+
+/// Writes the registry's 32-byte content revision (as
+/// `mcpr_resources_revision`) to `out`, whose size the caller states:
+/// `MCPR_INVALID_ARGUMENT` (nothing written) when `r` or `out` is NULL or
+/// `out_len` is less than 32. Writes exactly 32 bytes; the rest of a larger
+/// buffer is left untouched.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference when the call is made; `out`
+/// is NULL or valid for `out_len` bytes of writes; `err` is NULL or valid
+/// for one write.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_revision_into(
+    r: *const mcpr_resources,
+    out: *mut u8,
+    out_len: usize,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let r = unsafe { mcpr_resources::hold(r) }
+            .ok_or_else(|| Error::argument("registry is NULL"))?;
+        if out.is_null() {
+            return Err(Error::argument("revision buffer is NULL"));
+        }
+        let rev = r.inner.revision();
+        if out_len < rev.len() {
+            return Err(Error::argument("revision buffer is shorter than 32 bytes"));
+        }
+        // SAFETY: `out` is valid for `out_len >= 32` bytes of writes
+        // (caller's guarantee) and cannot overlap the local `rev`.
+        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
+        Ok(())
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// Whether some binding of the registry has a `complete` callback: declare
+/// the MCP `completions` capability only then. False for NULL. The call
+/// holds its own registry reference from entry to return, as `mcpr_read`
+/// does.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference when the call is made.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_completes(r: *const mcpr_resources) -> bool {
+    guard(|| unsafe { mcpr_resources::hold(r) }.is_some_and(|r| r.inner.completes()))
+}
+
+/// The call's own reference to the registry, held from entry to return:
+/// other threads may release theirs, even the last, while the call runs.
+///
+/// # Safety
+/// `r` is NULL or a live registry reference.
+pub(super) unsafe fn resources(r: *const mcpr_resources) -> Result<Arc<mcpr_resources>, Error> {
+    unsafe { mcpr_resources::hold(r) }.ok_or_else(|| Error::argument("registry is NULL"))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The registry's lifetime across threads, through the C ABI (the C
+    //! suite's `test_lifetime.c` covers more cases; this one also runs under
+    //! `cargo test`).
+
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::mpsc;
+    use std::sync::Mutex;
+    use std::thread::{self, ThreadId};
+
+    use super::*;
+    use crate::ffi::all::*;
+    use std::os::raw::c_void;
+
+    /// The host state the tables point at: `discover` reports that it was
+    /// entered and waits for the test's go-ahead.
+    struct Host {
+        entered: Mutex<Option<mpsc::Sender<()>>>,
+        go: Mutex<Option<mpsc::Receiver<()>>>,
+        releases: AtomicUsize,
+        release_threads: Mutex<Vec<ThreadId>>,
+    }
+
+    fn host(ud: *mut c_void) -> &'static Host {
+        // SAFETY: every table's `user_data` is a `Host` that outlives the
+        // registry (the test joins and checks before it goes).
+        unsafe { &*ud.cast::<Host>() }
+    }
+
+    unsafe extern "C-unwind" fn discover(
+        ud: *mut c_void,
+        _call: *const mcpr_call,
+        _def: *const mcpr_definition,
+    ) -> mcpr_cb_result {
+        let h = host(ud);
+        if let Some(tx) = h.entered.lock().unwrap().take() {
+            tx.send(()).unwrap();
+            let rx = h.go.lock().unwrap().take().unwrap();
+            rx.recv().unwrap();
+        }
+        MCPR_CB_OK
+    }
+
+    unsafe extern "C-unwind" fn visibility(
+        _ud: *mut c_void,
+        _call: *const mcpr_call,
+        _t: *const mcpr_target,
+        out: *mut mcpr_visibility,
+    ) -> mcpr_cb_result {
+        // SAFETY: `out` is the callback's live out-parameter.
+        unsafe {
+            (*out).visible = true;
+        }
+        MCPR_CB_OK
+    }
+
+    unsafe extern "C-unwind" fn permit(
+        _ud: *mut c_void,
+        _call: *const mcpr_call,
+        _t: *const mcpr_target,
+    ) -> mcpr_cb_result {
+        MCPR_CB_OK
+    }
+
+    unsafe extern "C-unwind" fn resolve(
+        ud: *mut c_void,
+        call: *const mcpr_call,
+        m: *const mcpr_match,
+        plan: *mut mcpr_plan_builder,
+    ) -> mcpr_cb_result {
+        if host(ud).releases.load(Ordering::SeqCst) != 0 {
+            return MCPR_CB_FAILED; // the registry was torn down under the call
+        }
+        // SAFETY: the views of this live `resolve` callback.
+        unsafe { mcpr_resolve_single(ud, call, m, plan) }
+    }
+
+    unsafe extern "C-unwind" fn body(
+        _ud: *mut c_void,
+        _call: *const mcpr_call,
+        _t: *const mcpr_target,
+        out: *mut mcpr_payload_builder,
+    ) -> mcpr_cb_result {
+        let text = mcpr_str::from_str("still here");
+        let mime = mcpr_str::from_str("text/plain");
+        // SAFETY: `out` is this live callback's payload builder.
+        match unsafe { mcpr_payload_set_text(out, mime, text, std::ptr::null_mut()) } {
+            mcpr_status::MCPR_OK => MCPR_CB_OK,
+            _ => MCPR_CB_FAILED,
+        }
+    }
+
+    unsafe extern "C-unwind" fn release(ud: *mut c_void) {
+        let h = host(ud);
+        h.release_threads
+            .lock()
+            .unwrap()
+            .push(thread::current().id());
+        h.releases.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A registry pointer handed to the reading thread.
+    struct Shared(*mut mcpr_resources);
+    // SAFETY: the registry is thread-safe; the pointer is only passed on.
+    unsafe impl Send for Shared {}
+
+    #[test]
+    fn a_call_keeps_the_registry_alive_when_another_thread_releases_the_last_reference() {
+        let (entered_tx, entered_rx) = mpsc::channel();
+        let (go_tx, go_rx) = mpsc::channel();
+        let h = Host {
+            entered: Mutex::new(Some(entered_tx)),
+            go: Mutex::new(Some(go_rx)),
+            releases: AtomicUsize::new(0),
+            release_threads: Mutex::new(Vec::new()),
+        };
+        let ud = std::ptr::from_ref(&h).cast_mut().cast::<c_void>();
+        let policy = mcpr_policy_callbacks {
+            struct_size: std::mem::size_of::<mcpr_policy_callbacks>(),
+            user_data: ud,
+            discover: Some(discover),
+            visibility: Some(visibility),
+            read: Some(permit),
+            release: Some(release),
+        };
+        let binding = mcpr_binding_callbacks {
+            struct_size: std::mem::size_of::<mcpr_binding_callbacks>(),
+            user_data: ud,
+            resolve: Some(resolve),
+            read: Some(body),
+            release: Some(release),
+            complete: None,
+            size_hint: None,
+        };
+        let err = std::ptr::null_mut();
+        let mut r = std::ptr::null_mut();
+        // SAFETY: valid tables, strings and out-parameters throughout.
+        unsafe {
+            let b = mcpr_builder_new();
+            assert_eq!(
+                mcpr_builder_set_policy(b, &policy, err),
+                mcpr_status::MCPR_OK
+            );
+            let def = mcpr_str::from_str(r#"{"uri":"doc://one","name":"one"}"#);
+            assert_eq!(
+                mcpr_builder_add(b, def, &binding, err),
+                mcpr_status::MCPR_OK
+            );
+            assert_eq!(mcpr_builder_build(b, &mut r, err), mcpr_status::MCPR_OK);
+        }
+        let shared = Shared(r);
+        let reader = thread::spawn(move || {
+            let shared = shared;
+            let mut bundle = std::ptr::null_mut();
+            let uri = mcpr_str::from_str("doc://one");
+            // SAFETY: the registry reference is live when the call is made
+            // (the main thread frees it only once `discover` runs).
+            let status = unsafe {
+                mcpr_read(
+                    shared.0,
+                    uri,
+                    std::ptr::null(),
+                    &mut bundle,
+                    std::ptr::null_mut(),
+                )
+            };
+            // SAFETY: `bundle` is NULL or the bundle just made.
+            let json = unsafe {
+                let j = mcpr_bundle_json(bundle);
+                let text = std::str::from_utf8(std::slice::from_raw_parts(j.ptr.cast(), j.len))
+                    .unwrap()
+                    .to_owned();
+                mcpr_bundle_free(bundle);
+                text
+            };
+            (status, json, thread::current().id())
+        });
+        // The read is inside discover: release the only reference.
+        entered_rx.recv().unwrap();
+        // SAFETY: the only reference, released once.
+        unsafe { mcpr_resources_free(r) };
+        assert_eq!(
+            h.releases.load(Ordering::SeqCst),
+            0,
+            "released under a running read"
+        );
+        go_tx.send(()).unwrap();
+        let (status, json, reader_id) = reader.join().unwrap();
+        assert_eq!(status, mcpr_status::MCPR_OK);
+        assert!(json.contains("still here"), "{json}");
+        assert_eq!(
+            h.releases.load(Ordering::SeqCst),
+            2,
+            "policy and binding, once each"
+        );
+        assert!(h
+            .release_threads
+            .lock()
+            .unwrap()
+            .iter()
+            .all(|t| *t == reader_id));
+    }
+}
