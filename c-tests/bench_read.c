@@ -63,7 +63,10 @@ static volatile size_t sink;
 /* mcpr_read + mcpr_bundle_json, the JSON touched as a host sending it would. */
 static double run_read_json(const mcpr_resources *r, long iterations) {
     mcpr_str uri = {"bench://small/item", 18};
-    mcpr_read_options opt = {0, NULL, NULL, NULL, {"2026-07-28", 10}};
+    mcpr_read_options opt = {
+        .struct_size = sizeof(mcpr_read_options),
+        .protocol_revision = {"2026-07-28", 10},
+    };
     double t0 = now_ns();
     for (long i = 0; i < iterations; i++) {
         mcpr_bundle *b = NULL;
@@ -86,7 +89,10 @@ static const char META_PARAMS[] =
 static double run_request_with(const mcpr_resources *r, long iterations, const char *params) {
     mcpr_str method = {"resources/read", 14};
     mcpr_str p = {params, strlen(params)};
-    mcpr_request_options opt = {{"2026-07-28", 10}, {NULL, 0}, 0, 0, NULL, NULL, NULL};
+    mcpr_request_options opt = {
+        .struct_size = sizeof(mcpr_request_options),
+        .protocol_revision = {"2026-07-28", 10},
+    };
     double t0 = now_ns();
     for (long i = 0; i < iterations; i++) {
         mcpr_response *resp = NULL;
@@ -105,8 +111,17 @@ static double run_request(const mcpr_resources *r, long iterations) {
 int main(int argc, char **argv) {
     long iterations = argc > 1 ? atol(argv[1]) : 200000;
     memset(BODY, 'a', sizeof BODY);
-    mcpr_policy_callbacks policy = {NULL, ok_discover, ok_visibility, ok_read, NULL};
-    mcpr_binding_callbacks binding = {NULL, mcpr_resolve_single, body_read, NULL, NULL};
+    mcpr_policy_callbacks policy = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .discover = ok_discover,
+        .visibility = ok_visibility,
+        .read = ok_read,
+    };
+    mcpr_binding_callbacks binding = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = body_read,
+    };
     mcpr_builder *b = mcpr_builder_new();
     const char *def = "{\"uri\":\"bench://small/item\",\"name\":\"item\"}";
     mcpr_str defs = {def, strlen(def)};
@@ -116,13 +131,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "setup failed\n");
         return 1;
     }
-    mcpr_builder_free(b);
     mcpr_executor *ex = NULL;
     if (mcpr_executor_new(0, &ex, NULL) != MCPR_OK) return 1;
 
     const char *mode = argc > 2 ? argv[2] : "all";
-    mcpr_read_options inline_opt = {0, NULL, NULL, NULL, {NULL, 0}};
-    mcpr_read_options exec_opt = {0, NULL, NULL, ex, {NULL, 0}};
+    mcpr_read_options inline_opt = {.struct_size = sizeof(mcpr_read_options)};
+    mcpr_read_options exec_opt = {.struct_size = sizeof(mcpr_read_options), .executor = ex};
     bool all = strcmp(mode, "all") == 0;
     if (all || strcmp(mode, "inline") == 0) {
         run(r, &inline_opt, iterations / 10 + 1); /* warm up */

@@ -146,7 +146,14 @@ static mcpr_cb_result pol_read(void *ud, const mcpr_call *call, const mcpr_targe
 static void pol_release(void *ud) { atomic_fetch_add(&((host_policy *)ud)->releases, 1); }
 
 mcpr_policy_callbacks host_policy_table(host_policy *p) {
-    mcpr_policy_callbacks t = {p, pol_discover, pol_visibility, pol_read, pol_release};
+    mcpr_policy_callbacks t = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .user_data = p,
+        .discover = pol_discover,
+        .visibility = pol_visibility,
+        .read = pol_read,
+        .release = pol_release,
+    };
     return t;
 }
 
@@ -241,7 +248,13 @@ static void bind_release(void *ud) {
 }
 
 mcpr_binding_callbacks host_binding_table(host_binding *b) {
-    mcpr_binding_callbacks t = {b, bind_resolve, bind_read, bind_release, NULL};
+    mcpr_binding_callbacks t = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = b,
+        .resolve = bind_resolve,
+        .read = bind_read,
+        .release = bind_release,
+    };
     return t;
 }
 
@@ -268,8 +281,7 @@ mcpr_resources *host_build(mcpr_builder *builder) {
         show_error("build", e);
         r = NULL;
     }
-    mcpr_builder_free(builder);
-    return r;
+    return r; /* the build consumed the builder, built or not */
 }
 
 mcpr_status host_read(const mcpr_resources *r, const char *uri, const mcpr_read_options *opt,

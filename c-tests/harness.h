@@ -114,7 +114,7 @@ mcpr_binding_callbacks host_binding_table(host_binding *b);
 mcpr_builder *host_builder(host_policy *p);
 /* Adds a definition bound to `b`; returns its status (prints errors). */
 mcpr_status host_add(mcpr_builder *builder, const char *definition_json, host_binding *b);
-/* Builds and frees the builder; NULL on failure (printed). */
+/* Builds (which consumes the builder, built or not); NULL on failure (printed). */
 mcpr_resources *host_build(mcpr_builder *builder);
 
 /* Reads `uri`; returns the status; *json receives a malloc'd copy of the

@@ -3,6 +3,7 @@
 // (-Wold-style-cast among them, so no constant may expand to a C cast).
 #include "mcp_resources.h"
 
+#include <cstddef>
 #include <type_traits>
 
 // Every constant family has the type of the typedef it is used with, so that
@@ -62,11 +63,26 @@ MCPR_SAME_TYPE(mcpr_binding_callbacks::resolve, mcpr_resolve_fn);
 MCPR_SAME_TYPE(mcpr_binding_callbacks::read, mcpr_body_read_fn);
 MCPR_SAME_TYPE(mcpr_binding_callbacks::release, mcpr_release_fn);
 MCPR_SAME_TYPE(mcpr_binding_callbacks::complete, mcpr_complete_fn);
+MCPR_SAME_TYPE(mcpr_binding_callbacks::size_hint, mcpr_size_hint_fn);
 MCPR_SAME_TYPE(mcpr_policy_callbacks::discover, mcpr_discover_fn);
 MCPR_SAME_TYPE(mcpr_policy_callbacks::visibility, mcpr_visibility_fn);
 MCPR_SAME_TYPE(mcpr_policy_callbacks::read, mcpr_policy_read_fn);
 MCPR_SAME_TYPE(mcpr_policy_callbacks::release, mcpr_release_fn);
 MCPR_SAME_TYPE(&mcpr_resolve_single, mcpr_resolve_fn);
+
+// The structs that grow start with a size_t struct_size.
+MCPR_SAME_TYPE(mcpr_read_options::struct_size, size_t);
+MCPR_SAME_TYPE(mcpr_list_options::struct_size, size_t);
+MCPR_SAME_TYPE(mcpr_request_options::struct_size, size_t);
+MCPR_SAME_TYPE(mcpr_executor_options::struct_size, size_t);
+MCPR_SAME_TYPE(mcpr_binding_callbacks::struct_size, size_t);
+MCPR_SAME_TYPE(mcpr_policy_callbacks::struct_size, size_t);
+static_assert(offsetof(mcpr_read_options, struct_size) == 0, "struct_size first");
+static_assert(offsetof(mcpr_list_options, struct_size) == 0, "struct_size first");
+static_assert(offsetof(mcpr_request_options, struct_size) == 0, "struct_size first");
+static_assert(offsetof(mcpr_executor_options, struct_size) == 0, "struct_size first");
+static_assert(offsetof(mcpr_binding_callbacks, struct_size) == 0, "struct_size first");
+static_assert(offsetof(mcpr_policy_callbacks, struct_size) == 0, "struct_size first");
 
 int mcpr_header_check_cxx();
 int mcpr_header_check_cxx() {

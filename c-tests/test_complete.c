@@ -121,9 +121,20 @@ static mcpr_cb_result never_read(void *ud, const mcpr_call *call, const mcpr_tar
 static mcpr_resources *registry(host_policy *hp, completer *c, int64_t page_bytes) {
     mcpr_builder *b = host_builder(hp);
     c->policy = hp;
-    mcpr_binding_callbacks t = {c, mcpr_resolve_single, never_read, release_completer, do_complete};
+    mcpr_binding_callbacks t = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = c,
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+        .release = release_completer,
+        .complete = do_complete,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"" TEMPLATE "\",\"name\":\"t\"}"), &t, NULL), MCPR_OK);
-    mcpr_binding_callbacks plain = {NULL, mcpr_resolve_single, never_read, NULL, NULL};
+    mcpr_binding_callbacks plain = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"file:///readme\",\"name\":\"r\"}"), &plain, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"plain://x/{id}\",\"name\":\"p\"}"), &plain, NULL),
                  MCPR_OK);
@@ -314,7 +325,12 @@ static mcpr_cb_result raw_values(void *ud, const mcpr_call *call, const mcpr_com
 static void test_invalid_utf8_values_are_dropped_and_counted(void) {
     host_policy hp = {0};
     mcpr_builder *b = host_builder(&hp);
-    mcpr_binding_callbacks t = {NULL, mcpr_resolve_single, never_read, NULL, raw_values};
+    mcpr_binding_callbacks t = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+        .complete = raw_values,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"raw://x/{id}\",\"name\":\"t\"}"), &t, NULL), MCPR_OK);
     mcpr_resources *r = host_build(b);
     mcpr_complete_params p = params("raw://x/{id}", "id", "");
@@ -445,7 +461,7 @@ static void test_callback_runs_under_the_request_scope(void) {
     completer c = {.values = {"a"}};
     mcpr_resources *r = registry(&hp, &c, 0);
     mcpr_complete_params p = params(TEMPLATE, "file", "");
-    mcpr_read_options o = {0};
+    mcpr_read_options o = MCPR_READ_OPTIONS_INIT;
     o.request_data = &marker;
     CHECK_STATUS(complete(r, &p, &o, NULL, NULL), MCPR_OK);
     CHECK(c.request_data == &marker);
@@ -478,7 +494,7 @@ static void test_executor_returns_by_the_deadline_whatever_the_callback_does(voi
     mcpr_executor *ex = NULL;
     CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
     mcpr_complete_params p = params(TEMPLATE, "file", "");
-    mcpr_read_options o = {0};
+    mcpr_read_options o = MCPR_READ_OPTIONS_INIT;
     o.timeout_ms = 100;
     o.executor = ex;
     unsigned long long start = now_ms();
@@ -498,7 +514,7 @@ static void test_revisions_and_error_objects(void) {
     completer c = {.values = {"a"}};
     mcpr_resources *r = registry(&hp, &c, 0);
     mcpr_complete_params p = params(TEMPLATE, "file", "");
-    mcpr_read_options o = {0};
+    mcpr_read_options o = MCPR_READ_OPTIONS_INIT;
     o.protocol_revision = S("2025-11-25");
     char *json = NULL;
     CHECK_STATUS(complete(r, &p, &o, &json, NULL), MCPR_OK);
@@ -538,7 +554,7 @@ static void test_one_call_request_serves_completion(void) {
     host_policy hp = {0};
     completer c = {.values = {"alpha", "..", "beta"}};
     mcpr_resources *r = registry(&hp, &c, 0);
-    mcpr_request_options o = {0}; /* no scope key needed */
+    mcpr_request_options o = MCPR_REQUEST_OPTIONS_INIT; /* no scope key needed */
     mcpr_response *resp = NULL;
     CHECK_STATUS(mcpr_request(r, S("completion/complete"),
                               S("{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"" TEMPLATE "\"},"
@@ -596,7 +612,14 @@ static void test_complete_on_an_exact_uri_is_refused_and_release_runs_once(void)
     host_policy hp = {0};
     completer c = {0};
     mcpr_builder *b = host_builder(&hp);
-    mcpr_binding_callbacks t = {&c, mcpr_resolve_single, never_read, release_completer, do_complete};
+    mcpr_binding_callbacks t = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = &c,
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+        .release = release_completer,
+        .complete = do_complete,
+    };
     mcpr_error *e = NULL;
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"file:///readme\",\"name\":\"r\"}"), &t, &e),
                  MCPR_INVALID_CONFIGURATION);
@@ -614,7 +637,11 @@ static void test_resources_completes_and_misuse(void) {
     CHECK(mcpr_resources_completes(r));
     CHECK(!mcpr_resources_completes(NULL));
     mcpr_builder *b = host_builder(&hp);
-    mcpr_binding_callbacks plain = {NULL, mcpr_resolve_single, never_read, NULL, NULL};
+    mcpr_binding_callbacks plain = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = never_read,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"plain://x/{id}\",\"name\":\"p\"}"), &plain, NULL),
                  MCPR_OK);
     mcpr_resources *none = host_build(b);

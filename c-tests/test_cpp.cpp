@@ -39,6 +39,7 @@ struct Host {
 
 mcpr_policy_callbacks allow_all(Host *h) {
     mcpr_policy_callbacks p{};
+    mcpr_policy_callbacks_init(&p);
     p.user_data = h;
     p.discover = [](void *, const mcpr_call *, const mcpr_definition *) -> mcpr_cb_result { return MCPR_CB_OK; };
     p.visibility = [](void *, const mcpr_call *, const mcpr_target *, mcpr_visibility *out) -> mcpr_cb_result {
@@ -53,6 +54,7 @@ mcpr_policy_callbacks allow_all(Host *h) {
 
 mcpr_binding_callbacks notes(Host *h) {
     mcpr_binding_callbacks b{};
+    mcpr_binding_callbacks_init(&b);
     b.user_data = h;
     b.resolve = mcpr_resolve_single;
     b.read = [](void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) -> mcpr_cb_result {
@@ -80,7 +82,7 @@ Owned<mcpr_resources> build(Host *h) {
     EXPECT_EQ(mcpr_builder_add(b.get(), str(R"({"uriTemplate":"note://n/{id}","name":"note"})"), &n, nullptr), MCPR_OK);
     mcpr_resources *r = nullptr;
     mcpr_error *e = nullptr;
-    EXPECT_EQ(mcpr_builder_build(b.get(), &r, &e), MCPR_OK);
+    EXPECT_EQ(mcpr_builder_build(b.release(), &r, &e), MCPR_OK); // consumes the builder
     EXPECT_EQ(e, nullptr);
     return Owned<mcpr_resources>(r);
 }
@@ -99,6 +101,8 @@ TEST(CApiFromCxx, ReadsAndLists) {
                   R"("resultType":"complete","ttlMs":0,"cacheScope":"private"})");
 
         mcpr_list_options lo{};
+
+        mcpr_list_options_init(&lo);
         lo.scope_key = str("tenant-1");
         mcpr_page *page = nullptr;
         ASSERT_EQ(mcpr_list_templates(r.get(), &lo, &page, nullptr), MCPR_OK);
@@ -139,6 +143,7 @@ TEST(CApiFromCxx, CancelFromAnotherThread) {
     Owned<mcpr_executor> ex(ex_raw);
     Owned<mcpr_cancel> token(mcpr_cancel_new());
     mcpr_read_options opt{};
+    mcpr_read_options_init(&opt);
     opt.cancel = token.get();
     opt.executor = ex.get();
     std::thread canceller([&] {
@@ -167,6 +172,7 @@ TEST(CApiFromCxxDeathTest, AnExceptionOutOfACallbackNeverReachesTheCaller) {
         auto r = build(&h);
         Owned<mcpr_executor> executor;
         mcpr_read_options o{};
+        mcpr_read_options_init(&o);
         if (with_executor) {
             mcpr_executor *raw = nullptr;
             if (mcpr_executor_new(2, &raw, nullptr) != MCPR_OK) std::exit(3);

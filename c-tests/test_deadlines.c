@@ -32,7 +32,7 @@ static void test_abandoned_reader(void) {
     mcpr_resources *r = registry(&hp, &hb, 60 * s);
     mcpr_executor *ex = NULL;
     CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
-    mcpr_read_options opt = {0, NULL, NULL, ex, {NULL, 0}};
+    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .executor = ex};
     char *json = NULL;
     bool partial = false;
     unsigned long long t0 = now_ms();
@@ -85,7 +85,7 @@ static void test_inline_readers(void) {
     host_policy hp3 = {0};
     host_binding hb3 = {.items = {"item://coop/a", "item://ok/b"}};
     r = registry(&hp3, &hb3, 10000);
-    mcpr_read_options opt = {60 * s, NULL, NULL, NULL, {NULL, 0}};
+    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .timeout_ms = 60 * s};
     mcpr_error *e = NULL;
     unsigned long long t0 = now_ms();
     CHECK_STATUS(host_read(r, "bundle://all", &opt, NULL, NULL, &e), MCPR_DEADLINE_EXCEEDED);
@@ -117,7 +117,7 @@ static void test_cancellation(void) {
         mcpr_resources *r = registry(&hp, &hb, 0);
         mcpr_cancel *token = mcpr_cancel_new();
         mcpr_cancel_cancel(token);
-        mcpr_read_options opt = {0, token, NULL, NULL, {NULL, 0}};
+        mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .cancel = token};
         CHECK_STATUS(host_read(r, "bundle://all", &opt, NULL, NULL, NULL), MCPR_CANCELED);
         CHECK(atomic_load(&hb.body_reads) == 0);
         mcpr_cancel_free(token);
@@ -132,7 +132,7 @@ static void test_cancellation(void) {
         canceller c = {token, 80 * s};
         pthread_t th;
         pthread_create(&th, NULL, cancel_later, &c);
-        mcpr_read_options opt = {0, token, NULL, NULL, {NULL, 0}};
+        mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .cancel = token};
         mcpr_error *e = NULL;
         unsigned long long t0 = now_ms();
         CHECK_STATUS(host_read(r, "bundle://all", &opt, NULL, NULL, &e), MCPR_CANCELED);
@@ -157,7 +157,7 @@ static void test_cancellation(void) {
         canceller c = {token, 60 * s};
         pthread_t th;
         pthread_create(&th, NULL, cancel_later, &c);
-        mcpr_read_options opt = {0, token, NULL, ex, {NULL, 0}};
+        mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .cancel = token, .executor = ex};
         unsigned long long t0 = now_ms();
         CHECK_STATUS(host_read(r, "bundle://all", &opt, NULL, NULL, NULL), MCPR_CANCELED);
         CHECK(now_ms() - t0 < 450 * s);

@@ -99,9 +99,28 @@ static void h_release(void *ud) { atomic_fetch_add(&((host *)ud)->releases, 1); 
 
 /* Policy `pol`; "hang://h/{n}" bound to `hang`, "ok://k/{n}" to `ok`. */
 static mcpr_resources *registry(host *pol, host *hang, host *ok, int64_t item_timeout_ms) {
-    mcpr_policy_callbacks p = {pol, p_discover, p_visibility, p_permit, h_release};
-    mcpr_binding_callbacks bh = {hang, b_resolve, b_read, h_release, NULL};
-    mcpr_binding_callbacks bo = {ok, b_resolve, b_read, h_release, NULL};
+    mcpr_policy_callbacks p = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .user_data = pol,
+        .discover = p_discover,
+        .visibility = p_visibility,
+        .read = p_permit,
+        .release = h_release,
+    };
+    mcpr_binding_callbacks bh = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = hang,
+        .resolve = b_resolve,
+        .read = b_read,
+        .release = h_release,
+    };
+    mcpr_binding_callbacks bo = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = ok,
+        .resolve = b_resolve,
+        .read = b_read,
+        .release = h_release,
+    };
     mcpr_builder *b = mcpr_builder_new();
     CHECK_STATUS(mcpr_builder_set_policy(b, &p, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_limit(b, MCPR_LIMIT_ITEM_TIMEOUT_MS, item_timeout_ms, NULL), MCPR_OK);
@@ -240,7 +259,11 @@ static void test_every_callback_runs_under_its_deadline(void) {
         mcpr_executor *ex = NULL;
         CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
         /* the deadline */
-        mcpr_read_options opt = {deadline, NULL, NULL, ex, {NULL, 0}};
+        mcpr_read_options opt = {
+            .struct_size = sizeof(mcpr_read_options),
+            .timeout_ms = deadline,
+            .executor = ex,
+        };
         mcpr_error *e = NULL;
         unsigned long long t0 = now_ms();
         mcpr_status st = host_read(r, "ok://k/1", &opt, NULL, NULL, &e);
@@ -258,7 +281,12 @@ static void test_every_callback_runs_under_its_deadline(void) {
         canceller c = {token, 50};
         pthread_t th;
         pthread_create(&th, NULL, cancel_later, &c);
-        mcpr_read_options copt = {30000, token, NULL, ex, {NULL, 0}};
+        mcpr_read_options copt = {
+            .struct_size = sizeof(mcpr_read_options),
+            .timeout_ms = 30000,
+            .cancel = token,
+            .executor = ex,
+        };
         t0 = now_ms();
         st = host_read(r, "ok://k/2", &copt, NULL, NULL, NULL);
         took = now_ms() - t0;
@@ -276,7 +304,12 @@ static void test_every_callback_runs_under_its_deadline(void) {
         CHECK(stats.hung == 2 && stats.abandoned == 2);
         /* a listing with a blocking discover */
         if (k == B_DISCOVER) {
-            mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, deadline, NULL, NULL, ex, {NULL, 0}};
+            mcpr_list_options lo = {
+                .struct_size = sizeof(mcpr_list_options),
+                .scope_key = S("scope"),
+                .timeout_ms = deadline,
+                .executor = ex,
+            };
             mcpr_page *p = NULL;
             t0 = now_ms();
             CHECK_STATUS(mcpr_list_templates(r, &lo, &p, NULL), MCPR_DEADLINE_EXCEEDED);
@@ -332,7 +365,11 @@ static void *hung_run(void *arg) {
         if (n >= HUNG_READS) break;
         char uri[64];
         snprintf(uri, sizeof uri, "hang://h/%d", n);
-        mcpr_read_options opt = {10000 * s, NULL, NULL, c->ex, {NULL, 0}};
+        mcpr_read_options opt = {
+            .struct_size = sizeof(mcpr_read_options),
+            .timeout_ms = 10000 * s,
+            .executor = c->ex,
+        };
         mcpr_bundle *b = NULL;
         mcpr_error *e = NULL;
         unsigned long long t0 = now_ms();
@@ -411,12 +448,16 @@ static void test_thousand_never_returning_readers(void) {
 
     /* healthy bindings and listings are still served */
     for (int i = 0; i < 20; i++) {
-        mcpr_read_options opt = {0, NULL, NULL, ex, {NULL, 0}};
+        mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .executor = ex};
         bool partial = true;
         CHECK_STATUS(host_read(r, "ok://k/after", &opt, NULL, &partial, NULL), MCPR_OK);
         CHECK(!partial);
     }
-    mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, ex, {NULL, 0}};
+    mcpr_list_options lo = {
+        .struct_size = sizeof(mcpr_list_options),
+        .scope_key = S("scope"),
+        .executor = ex,
+    };
     mcpr_page *p = NULL;
     CHECK_STATUS(mcpr_list_templates(r, &lo, &p, NULL), MCPR_OK);
     CHECK(str_contains(mcpr_page_json(p), "hang://h/{n}") && str_contains(mcpr_page_json(p), "ok://k/{n}"));
@@ -432,7 +473,7 @@ static void test_thousand_never_returning_readers(void) {
         sleep_ms(2);
     } while (now_ms() < end);
     CHECK(st.hung == 0 && st.workers == THREADS && st.returned == st.abandoned);
-    mcpr_read_options opt = {0, NULL, NULL, ex, {NULL, 0}};
+    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .executor = ex};
     CHECK_STATUS(host_read(r, "hang://h/after", &opt, NULL, NULL, NULL), MCPR_OK);
     mcpr_executor_free(ex);
     mcpr_resources_free(r);

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -132,7 +133,7 @@ TEST(Hpp, ReleaseRunsExactlyOnceWhenTheBuilderIsDroppedUnbuiltOrTheBuildFails) {
     mcpr::Error e = error_of([&] { b.build(); });
     EXPECT_NE(e.status(), MCPR_OK);
     EXPECT_EQ(dead2.load(), 1);
-    // the consumed builder refuses further use with an exception
+    // build() consumed the C builder: further use throws
     EXPECT_EQ(error_of([&] { b.build(); }).status(), MCPR_INVALID_ARGUMENT);
 }
 
@@ -366,6 +367,28 @@ TEST(Hpp, PayloadBuilderSetsBlobMetaAndCacheHints) {
     mcpr::Bundle bundle = r.read("doc://bin");
     EXPECT_TRUE(contains(bundle.json(), R"("blob":"AAEC/w==","_meta":{"k":"v"})")) << bundle.json();
     EXPECT_TRUE(contains(bundle.json(), R"("ttlMs":5000,"cacheScope":"public")")) << bundle.json();
+}
+
+TEST(Hpp, ASizeHintReplacesTheExactMeasurement) {
+    auto hint = std::make_shared<std::optional<std::uint64_t>>(std::uint64_t{1} << 40);
+    auto seen = std::make_shared<std::atomic<int>>(0);
+    mcpr::Binding bind = text_binding();
+    bind.size_hint = [hint, seen](const mcpr::Target &t, std::uint64_t payload_bytes, bool is_blob) {
+        EXPECT_EQ(t.uri(), "doc://sized");
+        EXPECT_EQ(payload_bytes, std::string("body of doc://sized").size());
+        EXPECT_FALSE(is_blob);
+        ++*seen;
+        return *hint;
+    };
+    mcpr::Builder b;
+    b.set_policy(mcpr::Policy::allow_all()).add(R"({"uri":"doc://sized","name":"s"})", std::move(bind));
+    mcpr::Resources r = b.build();
+    // an estimate above the encoded budget refuses an item whose exact size fits
+    EXPECT_EQ(error_of([&] { r.read("doc://sized"); }).status(), MCPR_BUDGET_EXCEEDED);
+    // no estimate: the exact size counts
+    *hint = std::nullopt;
+    EXPECT_TRUE(contains(r.read("doc://sized").json(), "body of doc://sized"));
+    EXPECT_EQ(seen->load(), 2);
 }
 
 TEST(Hpp, AReaderReturningInvalidContentMakesAnInvalidContentItemAndSeesItsPhase) {

@@ -174,8 +174,21 @@ static void release(void *ud) {
 #define TABLES 3
 
 static mcpr_resources *build(host *h) {
-    mcpr_policy_callbacks pol = {h, discover, visibility, permit, release};
-    mcpr_binding_callbacks bind = {h, resolve, body, release, NULL};
+    mcpr_policy_callbacks pol = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .user_data = h,
+        .discover = discover,
+        .visibility = visibility,
+        .read = permit,
+        .release = release,
+    };
+    mcpr_binding_callbacks bind = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = h,
+        .resolve = resolve,
+        .read = body,
+        .release = release,
+    };
     mcpr_builder *b = mcpr_builder_new();
     mcpr_error *e = NULL;
     CHECK_STATUS(mcpr_builder_set_policy(b, &pol, &e), MCPR_OK);
@@ -210,13 +223,13 @@ static void *run_call(void *arg) {
     call *c = arg;
     mcpr_error *e = NULL;
     if (c->op == OP_READ) {
-        mcpr_read_options opt = {0, NULL, NULL, c->ex, {NULL, 0}};
+        mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .executor = c->ex};
         mcpr_bundle *b = NULL;
         c->status = mcpr_read(c->r, S("doc://one"), &opt, &b, &e);
         if (b) snprintf(c->json, sizeof c->json, "%.*s", (int)mcpr_bundle_json(b).len, mcpr_bundle_json(b).ptr);
         mcpr_bundle_free(b);
     } else {
-        mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
+        mcpr_list_options lo = {.struct_size = sizeof(mcpr_list_options), .scope_key = S("scope")};
         mcpr_page *p = NULL;
         c->status = c->op == OP_LIST ? mcpr_list(c->r, &lo, &p, &e) : mcpr_list_templates(c->r, &lo, &p, &e);
         if (p) snprintf(c->json, sizeof c->json, "%.*s", (int)mcpr_page_json(p).len, mcpr_page_json(p).ptr);
@@ -339,7 +352,7 @@ static void *reader(void *arg) {
         mcpr_status s = mcpr_read(r, S("doc://one"), NULL, &b, NULL);
         TCHECK(s == MCPR_OK && str_contains(mcpr_bundle_json(b), "body of doc://one"));
         mcpr_bundle_free(b);
-        mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
+        mcpr_list_options lo = {.struct_size = sizeof(mcpr_list_options), .scope_key = S("scope")};
         mcpr_page *p = NULL;
         TCHECK(mcpr_list(r, &lo, &p, NULL) == MCPR_OK);
         mcpr_page_free(p);

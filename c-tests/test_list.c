@@ -37,7 +37,12 @@ static mcpr_resources *registry(host_policy *hp, host_binding *hb, fake_clock *c
 
 static mcpr_status list(const mcpr_resources *r, bool templates, const char *scope, mcpr_str cursor,
                         uint32_t page_size, char **json, char **next) {
-    mcpr_list_options o = {str_of(scope), cursor, page_size, 0, NULL, NULL, NULL, {NULL, 0}};
+    mcpr_list_options o = {
+        .struct_size = sizeof(mcpr_list_options),
+        .scope_key = str_of(scope),
+        .cursor = cursor,
+        .page_size = page_size,
+    };
     mcpr_page *p = NULL;
     mcpr_status s = templates ? mcpr_list_templates(r, &o, &p, NULL) : mcpr_list(r, &o, &p, NULL);
     *json = NULL;
@@ -155,7 +160,12 @@ static void test_pages(void) {
     free(next);
     atomic_fetch_add(&clock.now, 2ULL * 60 * 1000);
     mcpr_error *e = NULL;
-    mcpr_list_options o = {S("alice"), str_of(c1), 2, 0, NULL, NULL, NULL, {NULL, 0}};
+    mcpr_list_options o = {
+        .struct_size = sizeof(mcpr_list_options),
+        .scope_key = S("alice"),
+        .cursor = str_of(c1),
+        .page_size = 2,
+    };
     mcpr_page *p = NULL;
     CHECK_STATUS(mcpr_list(r, &o, &p, &e), MCPR_INVALID_REQUEST);
     CHECK(p == NULL && mcpr_error_jsonrpc_code(e) == -32602);
@@ -166,7 +176,11 @@ static void test_pages(void) {
     int before = atomic_load(&hp.discover_calls);
     int marker = 0;
     hp.expect_request_data = &marker;
-    mcpr_list_options rd = {S("alice"), {NULL, 0}, 0, 0, NULL, &marker, NULL, {NULL, 0}};
+    mcpr_list_options rd = {
+        .struct_size = sizeof(mcpr_list_options),
+        .scope_key = S("alice"),
+        .request_data = &marker,
+    };
     p = NULL;
     CHECK_STATUS(mcpr_list(r, &rd, &p, NULL), MCPR_OK);
     mcpr_page_free(p);

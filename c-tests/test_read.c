@@ -62,7 +62,12 @@ static void test_selection(void) {
         {"{\"uriTemplate\":\"urn:{id}\",\"name\":\"urn\"}", &urn},
     };
     for (size_t i = 0; i < sizeof defs / sizeof defs[0]; i++) {
-        mcpr_binding_callbacks cb = {defs[i].log, cap_resolve, cap_read, NULL, NULL};
+        mcpr_binding_callbacks cb = {
+            .struct_size = sizeof(mcpr_binding_callbacks),
+            .user_data = defs[i].log,
+            .resolve = cap_resolve,
+            .read = cap_read,
+        };
         CHECK_STATUS(mcpr_builder_add(b, str_of(defs[i].def), &cb, NULL), MCPR_OK);
     }
     mcpr_resources *r = host_build(b);
@@ -132,8 +137,18 @@ static void test_selection(void) {
     host_policy hp2 = {0};
     capture_log a = {0}, c = {0};
     b = host_builder(&hp2);
-    mcpr_binding_callbacks cba = {&a, cap_resolve, cap_read, NULL, NULL};
-    mcpr_binding_callbacks cbc = {&c, cap_resolve, cap_read, NULL, NULL};
+    mcpr_binding_callbacks cba = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = &a,
+        .resolve = cap_resolve,
+        .read = cap_read,
+    };
+    mcpr_binding_callbacks cbc = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = &c,
+        .resolve = cap_resolve,
+        .read = cap_read,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"x://a/{p}/c\",\"name\":\"t1\"}"), &cba, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"x://a/b/{q}\",\"name\":\"t2\"}"), &cbc, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"x://denied\",\"name\":\"d\"}"), &cba, NULL), MCPR_OK);
@@ -171,7 +186,11 @@ static void test_complete_bundle(void) {
     hb.expect_request_data = &marker;
     mcpr_resources *r = bundle_registry(&hp, &hb, 0);
     /* the 2025-11-25 shape: no resultType, ttlMs or cacheScope */
-    mcpr_read_options opt = {0, NULL, &marker, NULL, S("2025-11-25")};
+    mcpr_read_options opt = {
+        .struct_size = sizeof(mcpr_read_options),
+        .request_data = &marker,
+        .protocol_revision = S("2025-11-25"),
+    };
     char *json = NULL;
     bool partial = true;
     CHECK_STATUS(host_read(r, "bundle://all", &opt, &json, &partial, NULL), MCPR_OK);
@@ -259,14 +278,23 @@ static mcpr_cb_result bad_plan_resolve(void *ud, const mcpr_call *call, const mc
 static void test_plans(void) {
     host_policy hp = {0};
     mcpr_builder *b = host_builder(&hp);
-    mcpr_binding_callbacks cb = {NULL, empty_resolve, never_read, NULL, NULL};
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = empty_resolve,
+        .read = never_read,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"bundle://empty\",\"name\":\"e\"}"), &cb, NULL), MCPR_OK);
     static int modes[6] = {0, 1, 2, 3, 4, 5};
     const char *defs[6] = {"{\"uri\":\"plan://0\",\"name\":\"p\"}", "{\"uri\":\"plan://1\",\"name\":\"p\"}",
                            "{\"uri\":\"plan://2\",\"name\":\"p\"}", "{\"uri\":\"plan://3\",\"name\":\"p\"}",
                            "{\"uri\":\"plan://4\",\"name\":\"p\"}", "{\"uri\":\"plan://5\",\"name\":\"p\"}"};
     for (int i = 0; i < 6; i++) {
-        mcpr_binding_callbacks pc = {&modes[i], bad_plan_resolve, never_read, NULL, NULL};
+        mcpr_binding_callbacks pc = {
+            .struct_size = sizeof(mcpr_binding_callbacks),
+            .user_data = &modes[i],
+            .resolve = bad_plan_resolve,
+            .read = never_read,
+        };
         CHECK_STATUS(mcpr_builder_add(b, str_of(defs[i]), &pc, NULL), MCPR_OK);
     }
     mcpr_resources *r = host_build(b);
@@ -415,7 +443,11 @@ static void test_payload_rules(void) {
     host_policy hp = {0};
     hp.disclose = true;
     mcpr_builder *b = host_builder(&hp);
-    mcpr_binding_callbacks cb = {NULL, rules_resolve, payload_rules_read, NULL, NULL};
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = rules_resolve,
+        .read = payload_rules_read,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"rules://all\",\"name\":\"r\"}"), &cb, NULL), MCPR_OK);
     mcpr_resources *r = host_build(b);
     char *json = NULL;

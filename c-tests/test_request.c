@@ -49,7 +49,11 @@ static char *request(const mcpr_resources *r, const char *method, const char *pa
 }
 
 static mcpr_request_options opts(const char *revision) {
-    mcpr_request_options o = {str_of(revision), S("tenant"), 0, 0, NULL, NULL, NULL};
+    mcpr_request_options o = {
+        .struct_size = sizeof(mcpr_request_options),
+        .protocol_revision = str_of(revision),
+        .scope_key = S("tenant"),
+    };
     return o;
 }
 
@@ -65,7 +69,10 @@ static void test_methods(void) {
         mcpr_request_options o = opts(revisions[i]);
         char *json = request(r, "resources/read", "{\"uri\":\"doc://a\"}", &o, &is_error);
         CHECK(!is_error);
-        mcpr_read_options ro = {0, NULL, NULL, NULL, str_of(revisions[i])};
+        mcpr_read_options ro = {
+            .struct_size = sizeof(mcpr_read_options),
+            .protocol_revision = str_of(revisions[i]),
+        };
         char *direct = NULL;
         CHECK_STATUS(host_read(r, "doc://a", &ro, &direct, NULL, NULL), MCPR_OK);
         CHECK(json && direct && strcmp(json, direct) == 0);
@@ -124,7 +131,10 @@ static void test_errors_per_revision(void) {
             CHECK(is_error && json && strcmp(json, want) == 0);
             free(json);
             /* through mcpr_read and the error object */
-            mcpr_read_options ro = {0, NULL, NULL, NULL, str_of(revisions[v])};
+            mcpr_read_options ro = {
+                .struct_size = sizeof(mcpr_read_options),
+                .protocol_revision = str_of(revisions[v]),
+            };
             mcpr_error *e = NULL;
             CHECK_STATUS(host_read(r, causes[i], &ro, NULL, NULL, &e), MCPR_UNAVAILABLE);
             CHECK(str_eq(mcpr_error_jsonrpc_json(e), want));
@@ -147,7 +157,12 @@ static void test_errors_per_revision(void) {
     CHECK(!str_contains(mcpr_response_json(resp), "SECRET"));
     mcpr_response_free(resp);
     /* a bad cursor through mcpr_list */
-    mcpr_list_options lo = {S("tenant"), S("not-a-cursor"), 0, 0, NULL, NULL, NULL, S("2025-11-25")};
+    mcpr_list_options lo = {
+        .struct_size = sizeof(mcpr_list_options),
+        .scope_key = S("tenant"),
+        .cursor = S("not-a-cursor"),
+        .protocol_revision = S("2025-11-25"),
+    };
     mcpr_page *page = NULL;
     mcpr_error *e = NULL;
     CHECK_STATUS(mcpr_list(r, &lo, &page, &e), MCPR_INVALID_REQUEST);
@@ -248,9 +263,13 @@ static void test_misuse(void) {
     CHECK(resp && !mcpr_response_is_error(resp) && !mcpr_response_is_partial(resp));
     mcpr_response_free(resp);
     /* an unknown revision in the read and list options */
-    mcpr_read_options ro = {0, NULL, NULL, NULL, S("2026-07-28 ")};
+    mcpr_read_options ro = {.struct_size = sizeof(mcpr_read_options), .protocol_revision = S("2026-07-28 ")};
     CHECK_STATUS(host_read(r, "doc://a", &ro, NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
-    mcpr_list_options lo = {S("tenant"), {NULL, 0}, 0, 0, NULL, NULL, NULL, S("latest")};
+    mcpr_list_options lo = {
+        .struct_size = sizeof(mcpr_list_options),
+        .scope_key = S("tenant"),
+        .protocol_revision = S("latest"),
+    };
     mcpr_page *page = NULL;
     CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
     /* NULL handles */
@@ -286,7 +305,12 @@ static mcpr_resources *hinted(host_policy *hp, hint_binding *hb, uint64_t reg_tt
                               const mcpr_cache_hints *binding) {
     mcpr_builder *b = host_builder(hp);
     CHECK_STATUS(mcpr_builder_set_cache_hints(b, reg_ttl, policy_indep, NULL), MCPR_OK);
-    mcpr_binding_callbacks cb = {hb, mcpr_resolve_single, hint_read, NULL, NULL};
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = hb,
+        .resolve = mcpr_resolve_single,
+        .read = hint_read,
+    };
     if (binding)
         CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"doc://h\",\"name\":\"h\"}"), &cb, binding, NULL),
                      MCPR_OK);
@@ -339,7 +363,7 @@ static void test_cache_hints(void) {
     mcpr_resources_free(r);
     /* a list page: the registry TTL, public when the policy is declared independent */
     r = hinted(&hp, &hb, 777, true, &indep);
-    mcpr_list_options lo = {S("tenant"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
+    mcpr_list_options lo = {.struct_size = sizeof(mcpr_list_options), .scope_key = S("tenant")};
     mcpr_page *page = NULL;
     CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_OK);
     CHECK(str_contains(mcpr_page_json(page), "\"ttlMs\":777,\"cacheScope\":\"public\"}"));
@@ -353,7 +377,12 @@ static void test_cache_hints(void) {
     mcpr_error_free(e);
     CHECK_STATUS(mcpr_builder_set_cache_hints(b, MCPR_MAX_TTL_MS, true, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_cache_hints(NULL, 1, true, NULL), MCPR_INVALID_ARGUMENT);
-    mcpr_binding_callbacks cb = {&hb, mcpr_resolve_single, hint_read, NULL, NULL};
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = &hb,
+        .resolve = mcpr_resolve_single,
+        .read = hint_read,
+    };
     mcpr_cache_hints small = {sizeof small - 1, 1, true};
     mcpr_cache_hints big = {sizeof big, MCPR_MAX_TTL_MS + 1, true};
     CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"doc://x\",\"name\":\"x\"}"), &cb, &small, NULL),

@@ -70,7 +70,10 @@ static void *ref_run(void *arg) {
     ref_worker *w = arg;
     for (int i = 0; i < w->rounds; i++) {
         unsigned k = rnd(&w->seed) % 3;
-        mcpr_read_options opt = {0, NULL, NULL, (rnd(&w->seed) & 1) ? w->ex : NULL, {NULL, 0}};
+        mcpr_read_options opt = {
+            .struct_size = sizeof(mcpr_read_options),
+            .executor = (rnd(&w->seed) & 1) ? w->ex : NULL,
+        };
         mcpr_bundle *b = NULL;
         mcpr_error *e = NULL;
         /* With hung readers from every thread queued on a two-worker pool,
@@ -90,7 +93,7 @@ static void *ref_run(void *arg) {
             if (st == MCPR_OK)
                 TCHECK(mcpr_bundle_is_partial(b) && str_contains(mcpr_bundle_json(b), "\"code\":\"timeout\""));
         } else {
-            mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
+            mcpr_list_options lo = {.struct_size = sizeof(mcpr_list_options), .scope_key = S("scope")};
             mcpr_page *p = NULL;
             TCHECK(mcpr_list(w->r, &lo, &p, &e) == MCPR_OK && e == NULL);
             TCHECK(str_contains(mcpr_page_json(p), "bundle://all"));
@@ -165,7 +168,11 @@ static void *cancel_run(void *arg) {
         canceller_arg c = {token, rnd(&w->seed) % 6000u}; /* 0 to 6 ms */
         pthread_t th;
         pthread_create(&th, NULL, cancel_after, &c);
-        mcpr_read_options opt = {0, token, NULL, w->ex, {NULL, 0}};
+        mcpr_read_options opt = {
+            .struct_size = sizeof(mcpr_read_options),
+            .cancel = token,
+            .executor = w->ex,
+        };
         mcpr_bundle *b = NULL;
         mcpr_error *e = NULL;
         mcpr_status st = mcpr_read(w->r, S("bundle://all"), &opt, &b, &e);
@@ -223,7 +230,7 @@ typedef struct {
 static void *shared_run(void *arg) {
     shared_worker *w = arg;
     for (int i = 0; i < w->rounds; i++) {
-        mcpr_read_options opt = {0, NULL, NULL, w->ex, {NULL, 0}};
+        mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .executor = w->ex};
         mcpr_bundle *b = NULL;
         if (mcpr_read(w->r[i % 2], S("bundle://all"), &opt, &b, NULL) == MCPR_OK) {
             mcpr_str j = mcpr_bundle_json(b);
@@ -275,7 +282,7 @@ static void test_executor_freed_under_abandoned_readers(void) {
     mcpr_resources *r = bundle_registry(&hp, &hb, NULL, 20 * s);
     mcpr_executor *ex = NULL;
     CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
-    mcpr_read_options opt = {0, NULL, NULL, ex, {NULL, 0}};
+    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .executor = ex};
     for (int i = 0; i < 2; i++) {
         bool partial = false;
         CHECK_STATUS(host_read(r, "bundle://all", &opt, NULL, &partial, NULL), MCPR_OK);
@@ -359,8 +366,17 @@ static mcpr_cb_result n_read(void *ud, const mcpr_call *call, const mcpr_target 
 }
 
 static void test_null_arguments_in_callbacks(void) {
-    mcpr_policy_callbacks pol = {NULL, n_discover, n_visibility, n_permit, NULL};
-    mcpr_binding_callbacks bind = {NULL, n_resolve, n_read, NULL, NULL};
+    mcpr_policy_callbacks pol = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .discover = n_discover,
+        .visibility = n_visibility,
+        .read = n_permit,
+    };
+    mcpr_binding_callbacks bind = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = n_resolve,
+        .read = n_read,
+    };
     mcpr_builder *b = mcpr_builder_new();
     CHECK_STATUS(mcpr_builder_set_policy(b, &pol, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"doc://a\",\"name\":\"a\"}"), &bind, NULL), MCPR_OK);
@@ -368,14 +384,14 @@ static void test_null_arguments_in_callbacks(void) {
     mcpr_executor *ex = NULL;
     CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
     for (int i = 0; i < 4; i++) {
-        mcpr_read_options opt = {0, NULL, NULL, (i % 2) ? ex : NULL, {NULL, 0}};
+        mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .executor = (i % 2) ? ex : NULL};
         char *json = NULL;
         bool partial = true;
         CHECK_STATUS(host_read(r, "doc://a", &opt, &json, &partial, NULL), MCPR_OK);
         CHECK(json && strstr(json, "\"text\":\"doc://a\"") && !partial);
         free(json);
     }
-    mcpr_list_options lo = {S("scope"), {NULL, 0}, 0, 0, NULL, NULL, NULL, {NULL, 0}};
+    mcpr_list_options lo = {.struct_size = sizeof(mcpr_list_options), .scope_key = S("scope")};
     mcpr_page *p = NULL;
     CHECK_STATUS(mcpr_list(r, &lo, &p, NULL), MCPR_OK);
     CHECK(str_contains(mcpr_page_json(p), "doc://a"));
@@ -469,8 +485,17 @@ static mcpr_cb_result fan_read(void *ud, const mcpr_call *call, const mcpr_targe
 }
 
 static void test_builders_filled_from_threads(void) {
-    mcpr_policy_callbacks pol = {NULL, n_discover, n_visibility, n_permit, NULL};
-    mcpr_binding_callbacks bind = {NULL, fan_resolve, fan_read, NULL, NULL};
+    mcpr_policy_callbacks pol = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .discover = n_discover,
+        .visibility = n_visibility,
+        .read = n_permit,
+    };
+    mcpr_binding_callbacks bind = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = fan_resolve,
+        .read = fan_read,
+    };
     mcpr_builder *b = mcpr_builder_new();
     CHECK_STATUS(mcpr_builder_set_policy(b, &pol, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_limit(b, MCPR_LIMIT_MAX_ITEMS, FAN_THREADS * FAN_ITEMS, NULL), MCPR_OK);

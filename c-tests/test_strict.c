@@ -64,7 +64,12 @@ static mcpr_status read_with_auth(const char *auth, auth_case *c) {
     mcpr_builder *b = host_builder(&hp);
     memset(c, 0, sizeof *c);
     c->auth = auth;
-    mcpr_binding_callbacks cb = {c, auth_resolve, auth_read, NULL, NULL};
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = c,
+        .resolve = auth_resolve,
+        .read = auth_read,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"auth://x\",\"name\":\"x\"}"), &cb, NULL), MCPR_OK);
     mcpr_resources *r = host_build(b);
     if (!r) return MCPR_INTERNAL;
@@ -144,7 +149,12 @@ static mcpr_status read_with_meta(const char *meta, meta_case *c, char **json) {
     mcpr_builder *b = host_builder(&hp);
     memset(c, 0, sizeof *c);
     c->meta = meta;
-    mcpr_binding_callbacks cb = {c, mcpr_resolve_single, meta_read, NULL, NULL};
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = c,
+        .resolve = mcpr_resolve_single,
+        .read = meta_read,
+    };
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"meta://x\",\"name\":\"x\"}"), &cb, NULL), MCPR_OK);
     mcpr_resources *r = host_build(b);
     if (!r) return MCPR_INTERNAL;
@@ -214,7 +224,6 @@ static mcpr_status build_defs(const char *const *defs, size_t n, char *message, 
         mcpr_error_free(e);
     }
     mcpr_resources_free(r);
-    mcpr_builder_free(b);
     return s;
 }
 

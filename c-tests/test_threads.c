@@ -25,7 +25,11 @@ static void *run(void *arg) {
     for (int i = 0; i < w->reads; i++) {
         char uri[64];
         snprintf(uri, sizeof uri, "item://ok/t%d-%d", w->index, i);
-        mcpr_read_options opt = {0, NULL, w, (i % 2) ? w->ex : NULL, {NULL, 0}};
+        mcpr_read_options opt = {
+            .struct_size = sizeof(mcpr_read_options),
+            .request_data = w,
+            .executor = (i % 2) ? w->ex : NULL,
+        };
         mcpr_bundle *b = NULL;
         if (mcpr_read(w->r, str_of(uri), &opt, &b, NULL) == MCPR_OK) {
             char want[128];
@@ -33,13 +37,21 @@ static void *run(void *arg) {
             if (str_contains(mcpr_bundle_json(b), want) && !mcpr_bundle_is_partial(b)) w->ok++;
             mcpr_bundle_free(b);
         }
-        mcpr_read_options bopt = {0, NULL, w, w->ex, {NULL, 0}};
+        mcpr_read_options bopt = {
+            .struct_size = sizeof(mcpr_read_options),
+            .request_data = w,
+            .executor = w->ex,
+        };
         if (mcpr_read(w->r, S("bundle://all"), &bopt, &b, NULL) == MCPR_OK) {
             if (mcpr_bundle_is_partial(b) && str_contains(mcpr_bundle_json(b), "\"code\":\"read_failed\""))
                 w->ok++;
             mcpr_bundle_free(b);
         }
-        mcpr_list_options lo = {S("scope"), {NULL, 0}, 1, 0, NULL, NULL, NULL, {NULL, 0}};
+        mcpr_list_options lo = {
+            .struct_size = sizeof(mcpr_list_options),
+            .scope_key = S("scope"),
+            .page_size = 1,
+        };
         mcpr_page *p = NULL;
         if (mcpr_list(w->r, &lo, &p, NULL) == MCPR_OK) {
             if (mcpr_page_next_cursor(p).len == 0 && str_contains(mcpr_page_json(p), "bundle://all")) w->ok++;

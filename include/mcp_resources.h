@@ -64,6 +64,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if !defined(__cplusplus)
+/*
+ * Initialisers of the structs that grow (see "struct_size" in each): a
+ * struct with struct_size set and every other field at its default, as
+ * C99 designated initialisers. From C++, call the matching *_init
+ * function instead (or use mcp_resources.hpp).
+ */
+#define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
+#define MCPR_LIST_OPTIONS_INIT {.struct_size = sizeof(mcpr_list_options)}
+#define MCPR_REQUEST_OPTIONS_INIT {.struct_size = sizeof(mcpr_request_options)}
+#define MCPR_EXECUTOR_OPTIONS_INIT {.struct_size = sizeof(mcpr_executor_options)}
+#define MCPR_BINDING_CALLBACKS_INIT {.struct_size = sizeof(mcpr_binding_callbacks)}
+#define MCPR_POLICY_CALLBACKS_INIT {.struct_size = sizeof(mcpr_policy_callbacks)}
+#endif
+
 /**
  * The highest `mcpr_status` value this version of the library defines
  * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
@@ -165,8 +180,8 @@ typedef enum {
     MCPR_INVALID_CONFIGURATION = 12,
     /**
      * A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
-     * string, impossible length, unknown enum value, reuse of a consumed
-     * builder.
+     * string, impossible length, unknown enum value, impossible
+     * `struct_size` or a set field unknown to this library.
      */
     MCPR_INVALID_ARGUMENT = 13,
     /**
@@ -185,12 +200,11 @@ typedef enum {
  * A registry under construction. Create with `mcpr_builder_new`, fill with
  * `mcpr_builder_add` / `_set_*`, then `mcpr_builder_build`.
  *
- * `mcpr_builder_build` consumes the builder's contents, success or not,
- * but NOT the handle: the handle stays allocated in a "consumed" state in
- * which every further add, set or build returns `MCPR_INVALID_ARGUMENT`
- * (instead of undefined behaviour), and it must always be released with
- * `mcpr_builder_free`, built or not. A builder is internally locked, so
- * concurrent calls on one builder are safe (if pointless).
+ * Exactly one of `mcpr_builder_build` or `mcpr_builder_free` ends a
+ * builder: `mcpr_builder_build` always consumes the handle, whatever it
+ * returns (do not free or use it afterwards); `mcpr_builder_free` discards
+ * a builder that is not built. A builder is internally locked, so
+ * concurrent add and set calls on one builder are safe (if pointless).
  */
 typedef struct mcpr_builder mcpr_builder;
 
@@ -434,20 +448,45 @@ typedef void (*mcpr_release_fn)(void *user_data);
 typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *call, const mcpr_completion_request *request, mcpr_completion_builder *completion_builder);
 
 /**
+ * A binding's optional `size_hint` callback
+ * (`mcpr_binding_callbacks.size_hint`): a pure, conservative sizer of a
+ * payload that `read` produced.
+ *
+ * Writes to `estimate` an upper bound on the bytes the item adds to the
+ * encoded result: the item object, with its `uri`, `mimeType`, `_meta` and
+ * escaped or base64 body, plus one separating comma. The estimate replaces
+ * the exact measurement in the budgets; an estimate below the real size
+ * fails the read's final size check (`MCPR_SIZE`). Runs after each
+ * successful `read`, on the same thread; it must not block.
+ *
+ * \param user_data The table's `user_data`.
+ * \param target The item that was read (URI, representation,
+ *   authorization).
+ * \param payload_bytes The body's size: text bytes, or raw blob bytes
+ *   before base64.
+ * \param is_blob True for a blob body, false for text.
+ * \param estimate Where to write the upper bound.
+ * \return `MCPR_CB_OK` with `*estimate` written; any other value means no
+ *   estimate (the library measures the item exactly).
+ * \note `target` and `estimate` are borrowed: valid until the callback
+ *   returns.
+ */
+typedef mcpr_cb_result (*mcpr_size_hint_fn)(void *user_data, const mcpr_target *target, uint64_t payload_bytes, bool is_blob, uint64_t *estimate);
+
+/**
  * The binding callback table given to `mcpr_builder_add` (copied by the
  * call; the struct itself need not outlive it).
  *
- * `resolve` and `read` are required; `release` is optional. `resolve` and
- * `read` may be called concurrently from many reads on any thread, with
- * the same `user_data`; they run on the calling thread of `mcpr_read`, or
- * on an executor worker when the read is given an executor. There, a
- * callback still running at its deadline (the item deadline for `read`,
- * the read deadline for `resolve`) or on cancellation is abandoned: it
- * keeps running on its worker, its result is discarded, and its views
- * stay valid until it returns. Callbacks should not throw: a C++
- * exception escaping one is stopped inside the library (the process
- * aborts), never reaching the caller; `longjmp` out of a callback is
- * undefined behaviour.
+ * `resolve` and `read` are required; `release`, `complete` and `size_hint` are
+ * optional. `resolve` and `read` may be called concurrently from many reads on
+ * any thread, with the same `user_data`; they run on the calling thread of
+ * `mcpr_read`, or on an executor worker when the read is given an executor.
+ * There, a callback still running at its deadline (the item deadline for
+ * `read`, the read deadline for `resolve`) or on cancellation is abandoned: it
+ * keeps running on its worker, its result is discarded, and its views stay
+ * valid until it returns. Callbacks should not throw: a C++ exception escaping
+ * one is stopped inside the library (the process aborts), never reaching the
+ * caller; `longjmp` out of a callback is undefined behaviour.
  *
  * `release(user_data)` runs exactly once, on any thread, if and only if
  * `mcpr_builder_add` succeeded, after the last call into this table has
@@ -455,8 +494,19 @@ typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *cal
  * executor that involves this binding (a reader, or a policy callback)
  * has returned: when the builder is freed without building, when a build
  * fails, or when the last reference to the registry goes away.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_binding_callbacks)`, or start
+ * from `MCPR_BINDING_CALLBACKS_INIT` / `mcpr_binding_callbacks_init` (every
+ * callback NULL). Later versions append fields; the library reads only the
+ * fields lying wholly within `struct_size` (the others are NULL), refuses a
+ * `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+ * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_binding_callbacks)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Passed as the first argument of every callback.
      */
@@ -485,6 +535,12 @@ typedef struct {
      * cancellation.
      */
     mcpr_complete_fn complete;
+    /**
+     * Optional (NULL = the library measures each item exactly): a sizer of
+     * the payloads `read` produces (see `mcpr_size_hint_fn`). Added with
+     * `struct_size`: a table built against an older header leaves it NULL.
+     */
+    mcpr_size_hint_fn size_hint;
 } mcpr_binding_callbacks;
 
 /**
@@ -581,8 +637,19 @@ typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *user_data, const mcpr_call *
  * table has returned: when it is replaced by another
  * `mcpr_builder_set_policy`, when the builder is freed without building,
  * when a build fails, or when the last reference to the registry goes away.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_policy_callbacks)`, or start from
+ * `MCPR_POLICY_CALLBACKS_INIT` / `mcpr_policy_callbacks_init` (every callback
+ * NULL). Later versions append fields; the library reads only the fields lying
+ * wholly within `struct_size` (the others are NULL), refuses a `struct_size`
+ * below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
+ * fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_policy_callbacks)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Passed as the first argument of every callback.
      */
@@ -705,8 +772,19 @@ typedef struct {
 /**
  * Per-call options of `mcpr_read`. NULL options mean all defaults. The
  * library copies what it needs before `mcpr_read` returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_read_options)`, or start from
+ * `MCPR_READ_OPTIONS_INIT` / `mcpr_read_options_init` (every field at its
+ * default). Later versions append fields; the library reads only the fields
+ * lying wholly within `struct_size` (the others take their defaults), refuses
+ * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+ * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_read_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Caller deadline in milliseconds from the start of the call (0 = only
      * the registry's `read_timeout`).
@@ -751,11 +829,12 @@ typedef struct {
  * Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
  * Zero fields mean the defaults.
  *
- * Growth: set `struct_size` to `sizeof(mcpr_executor_options)` (or fill
- * the struct with `mcpr_executor_options_init`). Later versions may
- * append fields; the library reads only the fields that lie within
- * `struct_size`, and the others take their defaults, so a program built
- * against an older header keeps working.
+ * Growth: set `struct_size` to `sizeof(mcpr_executor_options)`, or start
+ * from `MCPR_EXECUTOR_OPTIONS_INIT` / `mcpr_executor_options_init`. Later
+ * versions may append fields; the library reads only the fields that lie
+ * within `struct_size`, and the others take their defaults, so a program
+ * built against an older header keeps working; set bytes beyond the
+ * fields this library knows are `MCPR_INVALID_ARGUMENT`.
  */
 typedef struct {
     /**
@@ -861,8 +940,19 @@ typedef struct {
 
 /**
  * Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_list_options)`, or start from
+ * `MCPR_LIST_OPTIONS_INIT` / `mcpr_list_options_init` (every field at its
+ * default). Later versions append fields; the library reads only the fields
+ * lying wholly within `struct_size` (the others take their defaults), refuses
+ * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+ * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_list_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * Opaque caller scope (required, non-empty, else
      * `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
@@ -916,8 +1006,19 @@ typedef struct {
  * (then the list methods, which need a scope key, are
  * `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
  * `mcpr_request` returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_request_options)`, or start from
+ * `MCPR_REQUEST_OPTIONS_INIT` / `mcpr_request_options_init` (every field at
+ * its default). Later versions append fields; the library reads only the
+ * fields lying wholly within `struct_size` (the others take their defaults),
+ * refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
+ * set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
+    /**
+     * `sizeof(mcpr_request_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
     /**
      * The protocol revision negotiated with the client (`"2025-06-18"`,
      * `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
@@ -1125,9 +1226,9 @@ const char *mcpr_version(void);
 /**
  * Creates an empty builder.
  *
- * \return The builder, owned by the caller: free it with `mcpr_builder_free`
- *   (always, even after `mcpr_builder_build`). NULL only if the library failed
- *   internally.
+ * \return The builder, owned by the caller until `mcpr_builder_build`
+ *   consumes it (whatever that returns); discard a builder never built with
+ *   `mcpr_builder_free`. NULL only if the library failed internally.
  * \note Thread-safe: any thread may create builders.
  */
 mcpr_builder *mcpr_builder_new(void);
@@ -1147,12 +1248,13 @@ mcpr_builder *mcpr_builder_new(void);
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for an invalid definition, a
  *   missing `resolve` or `read`, or a `complete` on an exact-URI definition;
- *   `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already consumed
- *   by `mcpr_builder_build`, a NULL `callbacks` or a `(NULL, n > 0)` string.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
- *   `definition_json` follows the `mcpr_str` rules; `callbacks` is NULL or
- *   points at a readable table; `err` is NULL or points at writable storage
- *   for one `mcpr_error *`.
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a NULL `callbacks`, a
+ *   `(NULL, n > 0)` string, or a table with a bad `struct_size` or set
+ *   fields beyond it that this library does not know.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `definition_json` follows the `mcpr_str` rules; `callbacks` is
+ *   NULL or points at a table of `struct_size` readable bytes; `err` is NULL
+ *   or points at writable storage for one `mcpr_error *`.
  * \post On success the table's `release` will run exactly once (see
  *   `mcpr_binding_callbacks`); on failure it never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
@@ -1172,11 +1274,13 @@ mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, co
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when a required callback is
- *   NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
- *   consumed by `mcpr_builder_build` or a NULL `callbacks`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
- *   `callbacks` is NULL or points at a readable table; `err` is NULL or points
- *   at writable storage for one `mcpr_error *`.
+ *   NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a NULL `callbacks`,
+ *   or a table with a bad `struct_size` or set fields beyond it that this
+ *   library does not know.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `callbacks` is NULL or points at a table of `struct_size`
+ *   readable bytes; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
  * \post On success the table's `release` will run exactly once (see
  *   `mcpr_policy_callbacks`); on failure it never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
@@ -1195,10 +1299,11 @@ mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_cal
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a negative `value`
- *   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
- *   already consumed by `mcpr_builder_build` or an unknown `which`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
- *   `err` is NULL or points at writable storage for one `mcpr_error *`.
+ *   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder` or an
+ *   unknown `which`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1215,13 +1320,13 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
  * \param key_len The number of bytes at `key`: 32 to 1024.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32 or
- *   longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a
- *   builder already consumed by `mcpr_builder_build` or a NULL `key` with a
- *   non-zero `key_len`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
- *   `key` is NULL (with `key_len` 0) or points at `key_len` readable bytes;
- *   `err` is NULL or points at writable storage for one `mcpr_error *`.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32
+ *   or longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder` or
+ *   a NULL `key` with a non-zero `key_len`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `key` is NULL (with `key_len` 0) or points at `key_len`
+ *   readable bytes; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1238,12 +1343,12 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *ke
  *   the library.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
- *   already consumed by `mcpr_builder_build` or a NULL `now_unix_ms`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
- *   `now_unix_ms` may be called with `user_data` from any thread until the
- *   registry (or the unbuilt builder) is gone; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder` or a NULL
+ *   `now_unix_ms`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `now_unix_ms` may be called with `user_data` from any thread
+ *   until the registry (or the unbuilt builder) is gone; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1252,36 +1357,38 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix
 /**
  * Validates everything against the final limits and builds the registry.
  *
- * Consumes the builder's contents whether it succeeds or not (on failure every
- * `release` of its tables runs before this returns), except when `builder` or
- * `out` is NULL (nothing consumed). The handle itself stays allocated in a
- * consumed state: free it with `mcpr_builder_free`; a second build, add or set
- * on it returns `MCPR_INVALID_ARGUMENT`.
+ * Always consumes the builder: when `builder` is not NULL, this call frees
+ * the handle whatever it returns (success, a failed build, a NULL `out`), so
+ * never call `mcpr_builder_free` or anything else on `builder` afterwards. On
+ * failure every `release` of its tables runs before this returns.
  *
- * \param builder The builder.
+ * \param builder The builder; freed by this call.
  * \param out Receives a registry reference on success; the caller owns it:
  *   release it with `mcpr_resources_free`.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a configuration that
  *   does not validate (no policy, duplicate or too-long URIs, inconsistent
- *   limits); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
- *   consumed by `mcpr_builder_build` or a NULL `out`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
- *   `out` is NULL or points at writable storage for one `mcpr_resources *`;
- *   `err` is NULL or points at writable storage for one `mcpr_error *`.
- * \note Thread-safe: a builder is internally locked, so concurrent calls on
- *   one builder are safe (if pointless).
+ *   limits); `MCPR_INVALID_ARGUMENT` for a NULL `builder` or a NULL `out` (a
+ *   non-NULL `builder` is consumed all the same).
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed, and not in use by another thread (this call frees it); `out`
+ *   is NULL or points at writable storage for one `mcpr_resources *`; `err`
+ *   is NULL or points at writable storage for one `mcpr_error *`.
+ * \post `builder` is freed, whatever the status: it must not be used again.
+ * \note Thread-safe: any thread may build a builder once no other thread
+ *   uses it.
  */
 mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr_error **err);
 
 /**
- * Frees a builder handle, built or not. For a builder never built, every
- * `release` of its tables runs now, on this thread.
+ * Discards a builder that was never built: every `release` of its tables
+ * runs now, on this thread. Never call it after `mcpr_builder_build`, which
+ * already consumed the builder, whatever it returned.
  *
- * \param builder The builder to free, or NULL (then nothing happens).
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, freed only once
- *   and not in use by another thread.
+ * \param builder The builder to discard, or NULL (then nothing happens).
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed, and not in use by another thread.
  * \note Any thread may free it, once no other thread uses it.
  */
 void mcpr_builder_free(mcpr_builder *builder);
@@ -1297,10 +1404,10 @@ void mcpr_builder_free(mcpr_builder *builder);
  * \param builder The builder.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
- *   already consumed by `mcpr_builder_build`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
- *   `err` is NULL or points at writable storage for one `mcpr_error *`.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1319,9 +1426,10 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error 
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a TTL above
  *   `MCPR_MAX_TTL_MS` (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL
- *   `builder`, a builder already consumed by `mcpr_builder_build`.
- * \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
- *   `err` is NULL or points at writable storage for one `mcpr_error *`.
+ *   `builder`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
@@ -1476,6 +1584,28 @@ mcpr_phase mcpr_call_phase(const mcpr_call *call);
 void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
 
 /**
+ * Fills a binding callback table with the defaults: `user_data` and every
+ * callback NULL, and `struct_size` set to `sizeof(mcpr_binding_callbacks)`,
+ * as `MCPR_BINDING_CALLBACKS_INIT` does.
+ *
+ * \param callbacks The table to fill, or NULL (then nothing happens).
+ * \pre `callbacks` is NULL or points at a writable `mcpr_binding_callbacks`.
+ * \note Thread-safe: touches only `*callbacks`.
+ */
+void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
+
+/**
+ * Fills a policy callback table with the defaults: `user_data` and every
+ * callback NULL, and `struct_size` set to `sizeof(mcpr_policy_callbacks)`,
+ * as `MCPR_POLICY_CALLBACKS_INIT` does.
+ *
+ * \param callbacks The table to fill, or NULL (then nothing happens).
+ * \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
+ * \note Thread-safe: touches only `*callbacks`.
+ */
+void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
+
+/**
  * A new, uncancelled cancellation token.
  *
  * \return The token, owned by the caller: free it with `mcpr_cancel_free`.
@@ -1564,16 +1694,18 @@ void mcpr_cancel_free(mcpr_cancel *cancel);
  *   callback failed, or a saturated executor); `MCPR_CANCELED`;
  *   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
  *   `resources`, `params` or `out`, a bad string, a NULL `context` with a
- *   non-zero `context_len`, or an unknown protocol revision.
+ *   non-zero `context_len`, an unknown protocol revision, or options with a
+ *   bad `struct_size` or set fields beyond it that this library does not
+ *   know.
  * \pre `resources` is NULL or a live registry reference when the call is
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `params` is NULL or points at params whose strings follow the
  *   `mcpr_str` rules and whose `context` points at `context_len` entries (or
- *   is NULL with 0); `options` is NULL or points at options whose `cancel`
- *   and `executor` are NULL or not yet freed; `out` is NULL or points at
- *   writable storage for one `mcpr_completion *`; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
+ *   is NULL with 0); `options` is NULL or points at options of `struct_size`
+ *   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
+ *   `out` is NULL or points at writable storage for one `mcpr_completion *`;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: many threads may complete on one registry at once. The
  *   call holds its own registry reference from entry to return, as
  *   `mcpr_read` does.
@@ -1785,7 +1917,8 @@ void mcpr_error_free(mcpr_error *error);
 
 /**
  * Fills executor options with the defaults: every bound 0 and `struct_size`
- * set to `sizeof(mcpr_executor_options)`.
+ * set to `sizeof(mcpr_executor_options)`, as `MCPR_EXECUTOR_OPTIONS_INIT`
+ * does.
  *
  * \param options The options to fill, or NULL (then nothing happens).
  * \pre `options` is NULL or points at a writable `mcpr_executor_options`.
@@ -1869,6 +2002,17 @@ mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **
 void mcpr_executor_free(mcpr_executor *executor);
 
 /**
+ * Fills options with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_list_options)`, as
+ * `MCPR_LIST_OPTIONS_INIT` does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_list_options`.
+ * \note Thread-safe: touches only `*options`.
+ */
+void mcpr_list_options_init(mcpr_list_options *options);
+
+/**
  * Answers one page of `resources/list`: the registered exact URIs in URI
  * then name order, each page asking the policy's `discover` again.
  *
@@ -1886,18 +2030,20 @@ void mcpr_executor_free(mcpr_executor *executor);
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
- *   `options` or `out`, a `(NULL, n > 0)` string or an unknown protocol
- *   revision; `MCPR_INVALID_REQUEST` for an empty scope key or a bad cursor;
- *   `MCPR_POLICY` when `discover` fails (or the executor is saturated);
- *   `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`; `MCPR_SIZE`.
+ *   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
+ *   revision, or options with a bad `struct_size` or set fields beyond it
+ *   that this library does not know; `MCPR_INVALID_REQUEST` for an empty
+ *   scope key or a bad cursor; `MCPR_POLICY` when `discover` fails (or the
+ *   executor is saturated); `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`;
+ *   `MCPR_SIZE`.
  * \pre `resources` is NULL or a live registry reference when the call is
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `options` is NULL or points at options whose strings follow the
- *   `mcpr_str` rules and whose `cancel` and `executor` are NULL or not yet
- *   freed; `out` is NULL or points at writable storage for one
- *   `mcpr_page *`; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
+ * \pre `options` is NULL or points at options of `struct_size` readable
+ *   bytes whose strings follow the `mcpr_str` rules and whose `cancel` and
+ *   `executor` are NULL or not yet freed; `out` is NULL or points at
+ *   writable storage for one `mcpr_page *`; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: many threads may list one registry at once. The call
  *   holds its own registry reference from entry to return, as `mcpr_read`
  *   does.
@@ -2127,6 +2273,17 @@ mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str r
 mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
 /**
+ * Fills options with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_read_options)`, as
+ * `MCPR_READ_OPTIONS_INIT` does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_read_options`.
+ * \note Thread-safe: touches only `*options`.
+ */
+void mcpr_read_options_init(mcpr_read_options *options);
+
+/**
  * Answers `resources/read` for a URI: validation, selection, the policy
  * sequence, body reads under budgets and deadlines, the recheck and
  * assembly. A usable partial bundle is a success, with
@@ -2161,9 +2318,10 @@ mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
- *   a NULL `resources` or `out`, a `(NULL, n > 0)` string or an unknown
- *   protocol revision; otherwise the failure of the read
- *   (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
+ *   a NULL `resources` or `out`, a `(NULL, n > 0)` string, an unknown
+ *   protocol revision, or options with a bad `struct_size` or set fields
+ *   beyond it that this library does not know; otherwise the failure of the
+ *   read (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
  *   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
  *   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
  *   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
@@ -2171,10 +2329,11 @@ mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
- *   options whose `cancel` and `executor` are NULL or not yet freed and
- *   whose `protocol_revision` follows the `mcpr_str` rules; `out` is NULL or
- *   points at writable storage for one `mcpr_bundle *`; `err` is NULL or
- *   points at writable storage for one `mcpr_error *`.
+ *   options of `struct_size` readable bytes whose `cancel` and `executor`
+ *   are NULL or not yet freed and whose `protocol_revision` follows the
+ *   `mcpr_str` rules; `out` is NULL or points at writable storage for one
+ *   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
  * \post The call holds its own registry reference from entry to return:
  *   once it has begun, other threads (or its own callbacks) may release any
  *   reference, even the last; the `release` callbacks then run no earlier
@@ -2183,6 +2342,17 @@ mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const
  * \note Thread-safe: many threads may read one registry at once.
  */
 mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_bundle **out, mcpr_error **err);
+
+/**
+ * Fills options with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_request_options)`, as
+ * `MCPR_REQUEST_OPTIONS_INIT` does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_request_options`.
+ * \note Thread-safe: touches only `*options`.
+ */
+void mcpr_request_options_init(mcpr_request_options *options);
 
 /**
  * Serves one MCP request by method name: `resources/read`,
@@ -2219,16 +2389,18 @@ mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_
  *   completions (no response: route the request elsewhere, or answer
  *   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
  *   `resources` or `out`, bad strings, an unknown `protocol_revision`
- *   option, an empty scope key for a list method); `MCPR_INTERNAL` for a
- *   library failure (answer `-32603`).
+ *   option, an empty scope key for a list method, options with a bad
+ *   `struct_size` or set fields beyond it that this library does not know);
+ *   `MCPR_INTERNAL` for a library failure (answer `-32603`).
  * \pre `resources` is NULL or a live registry reference when the call is
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
- *   NULL or points at options whose strings follow the `mcpr_str` rules and
- *   whose `cancel` and `executor` are NULL or not yet freed; `out` is NULL
- *   or points at writable storage for one `mcpr_response *`; `err` is NULL
- *   or points at writable storage for one `mcpr_error *`.
+ *   NULL or points at options of `struct_size` readable bytes whose strings
+ *   follow the `mcpr_str` rules and whose `cancel` and `executor` are NULL
+ *   or not yet freed; `out` is NULL or points at writable storage for one
+ *   `mcpr_response *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
  * \note Thread-safe: many threads may serve one registry at once. The call
  *   holds its own registry reference from entry to return, as `mcpr_read`
  *   does, and with `options->executor` it returns by its deadline whatever

@@ -505,13 +505,18 @@ struct Policy {
 
 /// A binding's callbacks. `read` is required; an empty `resolve` plans the
 /// matched URI alone (mcpr_resolve_single); an empty `complete` registers
-/// no completion (it is for templates only). Every member may run
+/// no completion (it is for templates only); `size_hint` is optional
+/// (mcpr_binding_callbacks.size_hint: given the target, the body's size
+/// and whether it is a blob, an upper bound on the bytes the item adds to
+/// the encoded result, or std::nullopt for the exact measurement; it must
+/// not throw, and a throw counts as no estimate). Every member may run
 /// concurrently on any thread, and (with an executor) after the read that
 /// called it returned: capture by value or std::shared_ptr.
 struct Binding {
     std::function<Result(const Call &, const Match &, PlanBuilder &)> resolve;
     std::function<Result(const Call &, const Target &, PayloadBuilder &)> read;
     std::function<Result(const Call &, const CompletionRequest &, CompletionBuilder &)> complete;
+    std::function<std::optional<std::uint64_t>(const Target &, std::uint64_t payload_bytes, bool is_blob)> size_hint;
 };
 
 namespace detail {
@@ -577,6 +582,17 @@ inline mcpr_cb_result binding_complete(void *ud, const mcpr_call *call, const mc
         return static_cast<Binding *>(ud)->complete(Call(call), CompletionRequest(q), cb);
     });
 }
+inline mcpr_cb_result binding_size_hint(void *ud, const mcpr_target *t, std::uint64_t payload_bytes, bool is_blob,
+                                        std::uint64_t *out_bytes) noexcept {
+    try {
+        std::optional<std::uint64_t> hint = static_cast<Binding *>(ud)->size_hint(Target(t), payload_bytes, is_blob);
+        if (!hint) return MCPR_CB_FAILED;
+        *out_bytes = *hint;
+        return MCPR_CB_OK;
+    } catch (...) {
+        return MCPR_CB_FAILED;  // no estimate: the exact measurement
+    }
+}
 inline void binding_release(void *ud) { delete static_cast<Binding *>(ud); }
 
 }  // namespace detail
@@ -641,6 +657,7 @@ public:
     /// resources/read of `uri`. Throws mcpr::Error when the read fails.
     Bundle read(std::string_view uri, const ReadOptions &o = ReadOptions()) const {
         mcpr_read_options c{};
+        mcpr_read_options_init(&c);
         c.timeout_ms = detail::to_ms(o.timeout);
         c.cancel = o.cancel ? o.cancel->get() : nullptr;
         c.request_data = o.request_data;
@@ -664,6 +681,7 @@ public:
     Response request(std::string_view method, std::string_view params_json,
                      const RequestOptions &o = RequestOptions()) const {
         mcpr_request_options c{};
+        mcpr_request_options_init(&c);
         c.protocol_revision = to_c(o.protocol_revision);
         c.scope_key = to_c(o.scope_key);
         c.page_size = o.page_size;
@@ -693,6 +711,7 @@ public:
         p.context = ctx.empty() ? nullptr : ctx.data();
         p.context_len = ctx.size();
         mcpr_read_options c{};
+        mcpr_read_options_init(&c);
         c.timeout_ms = detail::to_ms(o.timeout);
         c.cancel = o.cancel ? o.cancel->get() : nullptr;
         c.request_data = o.request_data;
@@ -722,6 +741,7 @@ private:
     using ListFn = mcpr_status (*)(const mcpr_resources *, const mcpr_list_options *, mcpr_page **, mcpr_error **);
     Page list_impl(const ListOptions &o, ListFn fn) const {
         mcpr_list_options c{};
+        mcpr_list_options_init(&c);
         c.scope_key = to_c(o.scope_key);
         c.cursor = to_c(o.cursor);
         c.page_size = o.page_size;
@@ -739,8 +759,9 @@ private:
 };
 
 /// Collects definitions, bindings, a policy and limits (mcpr_builder).
-/// Move-only. build() consumes its contents (also when it fails); the
-/// object may then only be destroyed.
+/// Move-only. build() consumes the C builder (also when it fails); every
+/// later call then throws mcpr::Error (MCPR_INVALID_ARGUMENT, "builder is
+/// NULL"), and destroying the object does nothing more.
 class Builder {
 public:
     /// Throws std::bad_alloc if no builder can be made.
@@ -763,6 +784,7 @@ public:
     Builder &set_policy(Policy policy) {
         auto holder = std::make_unique<Policy>(std::move(policy));
         mcpr_policy_callbacks cb{};
+        mcpr_policy_callbacks_init(&cb);
         cb.user_data = holder.get();
         cb.discover = detail::policy_discover;
         cb.visibility = detail::policy_visibility;
@@ -804,11 +826,12 @@ public:
         return *this;
     }
 
-    /// Builds the registry. Throws mcpr::Error; consumes the builder's
-    /// contents either way.
+    /// Builds the registry. Throws mcpr::Error; consumes the C builder
+    /// either way (mcpr_builder_build frees it).
     Resources build() {
         mcpr_resources *out = nullptr;
-        detail::check([&](mcpr_error **e) { return mcpr_builder_build(b_.get(), &out, e); });
+        mcpr_builder *b = b_.release();  // mcpr_builder_build frees it, built or not
+        detail::check([&](mcpr_error **e) { return mcpr_builder_build(b, &out, e); });
         return Resources(out);
     }
 
@@ -822,11 +845,13 @@ private:
                         std::string());
         auto holder = std::make_unique<Binding>(std::move(binding));
         mcpr_binding_callbacks cb{};
+        mcpr_binding_callbacks_init(&cb);
         cb.user_data = holder.get();
         cb.resolve = holder->resolve ? detail::binding_resolve : mcpr_resolve_single;
         cb.read = detail::binding_read;
         cb.release = detail::binding_release;
         cb.complete = holder->complete ? detail::binding_complete : nullptr;
+        cb.size_hint = holder->size_hint ? detail::binding_size_hint : nullptr;
         detail::check([&](mcpr_error **e) {
             return hints ? mcpr_builder_add_with_hints(b_.get(), to_c(definition_json), &cb, hints, e)
                          : mcpr_builder_add(b_.get(), to_c(definition_json), &cb, e);

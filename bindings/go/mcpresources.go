@@ -256,8 +256,7 @@ func (b *Builder) Build() (*Resources, error) {
 	var r *C.mcpr_resources
 	err := b.with(func(cb *C.mcpr_builder) error {
 		var e *C.mcpr_error
-		st := C.mcpr_builder_build(cb, &r, &e)
-		C.mcpr_builder_free(cb)
+		st := C.mcpr_builder_build(cb, &r, &e) // consumes cb, built or not
 		b.b = nil
 		if st != C.MCPR_OK {
 			return takeError(e, st)

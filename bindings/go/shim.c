@@ -56,6 +56,7 @@ static mcpr_cb_result allow_read(void *ud, const mcpr_call *call, const mcpr_tar
 /* The one place the binding callback table is filled. */
 static mcpr_binding_callbacks binding_table(uintptr_t handle, bool go_resolve, bool go_complete) {
     mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
         .user_data = (void *)handle,
         .resolve = go_resolve ? tramp_resolve : mcpr_resolve_single,
         .read = tramp_read,
@@ -73,6 +74,7 @@ mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, 
 
 mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, unsigned go_callbacks, mcpr_error **err) {
     mcpr_policy_callbacks cb = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
         .user_data = (void *)handle,
         .discover = (go_callbacks & MCPRGO_DISCOVER) ? tramp_discover : allow_discover,
         .visibility = (go_callbacks & MCPRGO_VISIBILITY) ? tramp_visibility : allow_visibility,
@@ -84,6 +86,7 @@ mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, unsigne
 
 mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err) {
     mcpr_policy_callbacks cb = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
         .user_data = NULL,
         .discover = allow_discover,
         .visibility = allow_visibility,
@@ -118,6 +121,7 @@ mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision
                         const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
                         mcprgo_read_result *out) {
     mcpr_read_options opt = {
+        .struct_size = sizeof(mcpr_read_options),
         .timeout_ms = timeout_ms,
         .cancel = cancel,
         .request_data = (void *)(uintptr_t)request,
@@ -141,6 +145,7 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
                         mcpr_str revision, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
                         const mcpr_executor *executor, mcprgo_list_result *out) {
     mcpr_list_options opt = {
+        .struct_size = sizeof(mcpr_list_options),
         .scope_key = scope_key,
         .cursor = cursor,
         .page_size = page_size,
@@ -169,6 +174,7 @@ mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str pa
                            mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
                            uint64_t request, const mcpr_executor *executor, mcprgo_request_result *out) {
     mcpr_request_options opt = {
+        .struct_size = sizeof(mcpr_request_options),
         .protocol_revision = revision,
         .scope_key = scope_key,
         .page_size = page_size,

@@ -24,8 +24,17 @@ static mcpr_cb_result body(void *ud, const mcpr_call *c, const mcpr_target *t, m
 }
 
 int main(void) {
-    mcpr_policy_callbacks policy = {NULL, ok, visible, permit, NULL};
-    mcpr_binding_callbacks binding = {NULL, mcpr_resolve_single, body, NULL, NULL};
+    mcpr_policy_callbacks policy = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .discover = ok,
+        .visibility = visible,
+        .read = permit,
+    };
+    mcpr_binding_callbacks binding = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = body,
+    };
     const char *def = "{\"uri\":\"down://stream\",\"name\":\"d\"}";
     mcpr_str defs = {def, strlen(def)}, uri = {"down://stream", 13};
     mcpr_builder *b = mcpr_builder_new();
@@ -35,7 +44,6 @@ int main(void) {
         fprintf(stderr, "build failed\n");
         return 1;
     }
-    mcpr_builder_free(b);
     mcpr_bundle *bundle = NULL;
     if (mcpr_read(r, uri, NULL, &bundle, NULL) != MCPR_OK) {
         fprintf(stderr, "read failed\n");

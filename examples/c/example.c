@@ -131,7 +131,7 @@ static mcpr_cb_result report_read(void *ud, const mcpr_call *call, const mcpr_ta
 static int next_id = 1;
 
 static void serve(const mcpr_resources *r, const char *method, const char *params, const char *revision) {
-    mcpr_request_options opt = {0};
+    mcpr_request_options opt = MCPR_REQUEST_OPTIONS_INIT;
     opt.protocol_revision = str(revision); /* negotiated with the client ("" = newest) */
     opt.scope_key = str("example-tenant"); /* the caller's authorization context */
     opt.page_size = 1;                     /* list pages of one, to show cursors */
@@ -166,7 +166,7 @@ static void serve(const mcpr_resources *r, const char *method, const char *param
 static void serve_all_pages(const mcpr_resources *r, const char *method) {
     char params[4200] = "{}";
     for (;;) {
-        mcpr_request_options opt = {0};
+        mcpr_request_options opt = MCPR_REQUEST_OPTIONS_INIT;
         opt.scope_key = str("example-tenant");
         opt.page_size = 1;
         mcpr_response *resp = NULL;
@@ -189,7 +189,7 @@ static void serve_all_pages(const mcpr_resources *r, const char *method) {
 static void read_and_print(const mcpr_resources *r, const char *uri) {
     mcpr_bundle *bundle = NULL;
     mcpr_error *err = NULL;
-    mcpr_read_options opt = {0};
+    mcpr_read_options opt = MCPR_READ_OPTIONS_INIT;
     opt.timeout_ms = 5000;
     opt.protocol_revision = str("2025-11-25");
     printf("\n== mcpr_read %s (2025-11-25)\n", uri);
@@ -243,14 +243,21 @@ static mcpr_cb_result flags_read(void *ud, const mcpr_call *call, const mcpr_tar
 static void flags_release(void *ud) { printf("released the registry serving %s\n", (const char *)ud); }
 
 static mcpr_resources *build_generation(const mcpr_policy_callbacks *policy, const char *flags) {
-    mcpr_binding_callbacks cb = {(void *)flags, mcpr_resolve_single, flags_read, flags_release, NULL};
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .user_data = (void *)flags,
+        .resolve = mcpr_resolve_single,
+        .read = flags_read,
+        .release = flags_release,
+    };
     mcpr_builder *b = mcpr_builder_new();
     mcpr_resources *r = NULL;
     if (mcpr_builder_set_policy(b, policy, NULL) != MCPR_OK ||
-        mcpr_builder_add(b, str("{\"uri\":\"config://app/flags\",\"name\":\"flags\"}"), &cb, NULL) != MCPR_OK ||
-        mcpr_builder_build(b, &r, NULL) != MCPR_OK)
-        r = NULL;
-    mcpr_builder_free(b);
+        mcpr_builder_add(b, str("{\"uri\":\"config://app/flags\",\"name\":\"flags\"}"), &cb, NULL) != MCPR_OK) {
+        mcpr_builder_free(b); /* not built: discard it */
+        return NULL;
+    }
+    if (mcpr_builder_build(b, &r, NULL) != MCPR_OK) r = NULL; /* the build consumed b, built or not */
     return r;
 }
 
@@ -323,9 +330,23 @@ int main(void) {
      *    results stay "private". The settings are the same for everyone and
      *    fresh for five minutes. */
     policy_state policy = {"example-tenant"};
-    mcpr_policy_callbacks policy_cb = {&policy, policy_discover, policy_visibility, policy_read, NULL};
-    mcpr_binding_callbacks settings_cb = {NULL, mcpr_resolve_single, settings_read, NULL, NULL};
-    mcpr_binding_callbacks report_cb = {NULL, report_resolve, report_read, NULL, NULL};
+    mcpr_policy_callbacks policy_cb = {
+        .struct_size = sizeof(mcpr_policy_callbacks),
+        .user_data = &policy,
+        .discover = policy_discover,
+        .visibility = policy_visibility,
+        .read = policy_read,
+    };
+    mcpr_binding_callbacks settings_cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = mcpr_resolve_single,
+        .read = settings_read,
+    };
+    mcpr_binding_callbacks report_cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = report_resolve,
+        .read = report_read,
+    };
     mcpr_cache_hints settings_hints = {sizeof settings_hints, 300000, true};
 
     mcpr_builder *b = mcpr_builder_new();
@@ -347,8 +368,7 @@ int main(void) {
         return 1;
     }
     mcpr_resources *r = NULL;
-    mcpr_status s = mcpr_builder_build(b, &r, &err);
-    mcpr_builder_free(b); /* always, built or not */
+    mcpr_status s = mcpr_builder_build(b, &r, &err); /* consumes b, built or not: no mcpr_builder_free */
     if (s != MCPR_OK) {
         PRINT_STR("build failed: ", mcpr_error_message(err));
         mcpr_error_free(err);

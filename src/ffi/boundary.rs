@@ -134,8 +134,8 @@ pub enum mcpr_status {
     /// A definition, limit, key, callback table or registration is invalid.
     MCPR_INVALID_CONFIGURATION = 12,
     /// A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
-    /// string, impossible length, unknown enum value, reuse of a consumed
-    /// builder.
+    /// string, impossible length, unknown enum value, impossible
+    /// `struct_size` or a set field unknown to this library.
     MCPR_INVALID_ARGUMENT = 13,
     /// A bug in the library, stopped before it reached the caller.
     MCPR_INTERNAL = 14,

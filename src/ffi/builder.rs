@@ -1,6 +1,7 @@
 //! Building a registry: the builder handle (`mcpr_builder_*`).
 
-use super::handle::{free_handle, handle_ref, need_out, new_handle, write_out};
+use super::growth::read_grown_opt;
+use super::handle::{free_handle, need_out, new_handle, take_handle, write_out};
 use super::hints::hints_of;
 use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::error::{Failure, FailureKind};
@@ -21,14 +22,13 @@ use super::resources::mcpr_resources;
 /// A registry under construction. Create with `mcpr_builder_new`, fill with
 /// `mcpr_builder_add` / `_set_*`, then `mcpr_builder_build`.
 ///
-/// `mcpr_builder_build` consumes the builder's contents, success or not,
-/// but NOT the handle: the handle stays allocated in a "consumed" state in
-/// which every further add, set or build returns `MCPR_INVALID_ARGUMENT`
-/// (instead of undefined behaviour), and it must always be released with
-/// `mcpr_builder_free`, built or not. A builder is internally locked, so
-/// concurrent calls on one builder are safe (if pointless).
+/// Exactly one of `mcpr_builder_build` or `mcpr_builder_free` ends a
+/// builder: `mcpr_builder_build` always consumes the handle, whatever it
+/// returns (do not free or use it afterwards); `mcpr_builder_free` discards
+/// a builder that is not built. A builder is internally locked, so
+/// concurrent add and set calls on one builder are safe (if pointless).
 pub struct mcpr_builder {
-    state: Mutex<Option<ResourcesBuilder>>,
+    state: Mutex<ResourcesBuilder>,
     /// A second reference to the current policy table, so that a table
     /// replaced by `mcpr_builder_set_policy` is released after the builder
     /// lock is dropped (its `release` may call into this builder).
@@ -45,23 +45,20 @@ pub(super) unsafe fn with_builder(
     // access is enough because the state is behind a mutex.
     let b = unsafe { b.as_ref() }.ok_or_else(|| Error::argument("builder is NULL"))?;
     let mut state = b.state.lock().unwrap_or_else(|p| p.into_inner());
-    let inner = state
-        .as_mut()
-        .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
-    f(inner)
+    f(&mut state)
 }
 
 /// Creates an empty builder.
 ///
-/// \return The builder, owned by the caller: free it with `mcpr_builder_free`
-///   (always, even after `mcpr_builder_build`). NULL only if the library failed
-///   internally.
+/// \return The builder, owned by the caller until `mcpr_builder_build`
+///   consumes it (whatever that returns); discard a builder never built with
+///   `mcpr_builder_free`. NULL only if the library failed internally.
 /// \note Thread-safe: any thread may create builders.
 #[no_mangle]
 pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     guard(|| {
         new_handle(mcpr_builder {
-            state: Mutex::new(Some(ResourcesBuilder::new())),
+            state: Mutex::new(ResourcesBuilder::new()),
             policy: Mutex::new(None),
         })
     })
@@ -71,18 +68,20 @@ pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
 /// and the definition JSON checked, then [`binding_of`].
 ///
 /// # Safety
-/// `cb` is NULL or points at a table; `definition_json` follows the
-/// `mcpr_str` rules.
+/// `cb` is NULL or points at a table of `struct_size` readable bytes;
+/// `definition_json` follows the `mcpr_str` rules.
 pub(super) unsafe fn binding_from_c(
     definition_json: mcpr_str,
     cb: *const mcpr_binding_callbacks,
 ) -> Result<ResourceBinding, Error> {
-    // SAFETY: `cb` is NULL or points at a table (caller's guarantee).
-    let table = unsafe { cb.as_ref() }.ok_or_else(|| Error::argument("callback table is NULL"))?;
+    // SAFETY: `cb` is NULL or points at a table of `struct_size` readable
+    // bytes (caller's guarantee).
+    let table =
+        unsafe { read_grown_opt(cb) }?.ok_or_else(|| Error::argument("callback table is NULL"))?;
     // SAFETY: `definition_json` follows the `mcpr_str` rules.
     let json =
         unsafe { definition_json.text(FailureKind::InvalidConfiguration, "definition JSON") }?;
-    binding_of(ResourceDefinition::from_json(json)?, table)
+    binding_of(ResourceDefinition::from_json(json)?, &table)
 }
 
 /// A binding of `definition` to a copy of `table`: the handler, and the
@@ -127,12 +126,13 @@ fn binding_of(
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for an invalid definition, a
 ///   missing `resolve` or `read`, or a `complete` on an exact-URI definition;
-///   `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already consumed
-///   by `mcpr_builder_build`, a NULL `callbacks` or a `(NULL, n > 0)` string.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
-///   `definition_json` follows the `mcpr_str` rules; `callbacks` is NULL or
-///   points at a readable table; `err` is NULL or points at writable storage
-///   for one `mcpr_error *`.
+///   `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a NULL `callbacks`, a
+///   `(NULL, n > 0)` string, or a table with a bad `struct_size` or set
+///   fields beyond it that this library does not know.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `definition_json` follows the `mcpr_str` rules; `callbacks` is
+///   NULL or points at a table of `struct_size` readable bytes; `err` is NULL
+///   or points at writable storage for one `mcpr_error *`.
 /// \post On success the table's `release` will run exactly once (see
 ///   `mcpr_binding_callbacks`); on failure it never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
@@ -150,10 +150,8 @@ pub unsafe extern "C" fn mcpr_builder_add(
             inner.push(unsafe { binding_from_c(definition_json, callbacks) }?);
             Ok(())
         };
-        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(builder, add) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -168,11 +166,13 @@ pub unsafe extern "C" fn mcpr_builder_add(
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when a required callback is
-///   NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
-///   consumed by `mcpr_builder_build` or a NULL `callbacks`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
-///   `callbacks` is NULL or points at a readable table; `err` is NULL or points
-///   at writable storage for one `mcpr_error *`.
+///   NULL; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a NULL `callbacks`,
+///   or a table with a bad `struct_size` or set fields beyond it that this
+///   library does not know.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `callbacks` is NULL or points at a table of `struct_size`
+///   readable bytes; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
 /// \post On success the table's `release` will run exactly once (see
 ///   `mcpr_policy_callbacks`); on failure it never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
@@ -187,10 +187,11 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
         // The replaced table, dropped (released) once the builder is unlocked.
         let mut replaced = None;
         let set = |inner: &mut ResourcesBuilder| {
-            // SAFETY: `callbacks` is NULL or points at a table (caller's guarantee).
-            let table = unsafe { callbacks.as_ref() }
+            // SAFETY: `callbacks` is NULL or points at a table of `struct_size`
+            // readable bytes (caller's guarantee).
+            let table = unsafe { read_grown_opt(callbacks) }?
                 .ok_or_else(|| Error::argument("callback table is NULL"))?;
-            let policy = CPolicy::new(table).ok_or_else(|| {
+            let policy = CPolicy::new(&table).ok_or_else(|| {
                 Error::from(Failure::config(
                     "policy callbacks discover, visibility and read are required",
                 ))
@@ -208,12 +209,10 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
             }
             Ok(())
         };
-        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
         let result = unsafe { with_builder(builder, set) };
         drop(replaced);
         result
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -227,10 +226,11 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a negative `value`
-///   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
-///   already consumed by `mcpr_builder_build` or an unknown `which`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
-///   `err` is NULL or points at writable storage for one `mcpr_error *`.
+///   (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL `builder` or an
+///   unknown `which`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -254,10 +254,8 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
             inner.set_limit(limit, value);
             Ok(())
         };
-        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(builder, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -271,13 +269,13 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
 /// \param key_len The number of bytes at `key`: 32 to 1024.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32 or
-///   longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a
-///   builder already consumed by `mcpr_builder_build` or a NULL `key` with a
-///   non-zero `key_len`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
-///   `key` is NULL (with `key_len` 0) or points at `key_len` readable bytes;
-///   `err` is NULL or points at writable storage for one `mcpr_error *`.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32
+///   or longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder` or
+///   a NULL `key` with a non-zero `key_len`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `key` is NULL (with `key_len` 0) or points at `key_len`
+///   readable bytes; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -301,10 +299,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
             inner.set_cursor_key(key);
             Ok(())
         };
-        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(builder, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -325,12 +321,12 @@ pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_vo
 ///   the library.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
-///   already consumed by `mcpr_builder_build` or a NULL `now_unix_ms`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
-///   `now_unix_ms` may be called with `user_data` from any thread until the
-///   registry (or the unbuilt builder) is gone; `err` is NULL or points at
-///   writable storage for one `mcpr_error *`.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder` or a NULL
+///   `now_unix_ms`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `now_unix_ms` may be called with `user_data` from any thread
+///   until the registry (or the unbuilt builder) is gone; `err` is NULL or
+///   points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -353,35 +349,34 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
             }));
             Ok(())
         };
-        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(builder, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
 /// Validates everything against the final limits and builds the registry.
 ///
-/// Consumes the builder's contents whether it succeeds or not (on failure every
-/// `release` of its tables runs before this returns), except when `builder` or
-/// `out` is NULL (nothing consumed). The handle itself stays allocated in a
-/// consumed state: free it with `mcpr_builder_free`; a second build, add or set
-/// on it returns `MCPR_INVALID_ARGUMENT`.
+/// Always consumes the builder: when `builder` is not NULL, this call frees
+/// the handle whatever it returns (success, a failed build, a NULL `out`), so
+/// never call `mcpr_builder_free` or anything else on `builder` afterwards. On
+/// failure every `release` of its tables runs before this returns.
 ///
-/// \param builder The builder.
+/// \param builder The builder; freed by this call.
 /// \param out Receives a registry reference on success; the caller owns it:
 ///   release it with `mcpr_resources_free`.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a configuration that
 ///   does not validate (no policy, duplicate or too-long URIs, inconsistent
-///   limits); `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder already
-///   consumed by `mcpr_builder_build` or a NULL `out`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
-///   `out` is NULL or points at writable storage for one `mcpr_resources *`;
-///   `err` is NULL or points at writable storage for one `mcpr_error *`.
-/// \note Thread-safe: a builder is internally locked, so concurrent calls on
-///   one builder are safe (if pointless).
+///   limits); `MCPR_INVALID_ARGUMENT` for a NULL `builder` or a NULL `out` (a
+///   non-NULL `builder` is consumed all the same).
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed, and not in use by another thread (this call frees it); `out`
+///   is NULL or points at writable storage for one `mcpr_resources *`; `err`
+///   is NULL or points at writable storage for one `mcpr_error *`.
+/// \post `builder` is freed, whatever the status: it must not be used again.
+/// \note Thread-safe: any thread may build a builder once no other thread
+///   uses it.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_build(
     builder: *mut mcpr_builder,
@@ -389,21 +384,16 @@ pub unsafe extern "C" fn mcpr_builder_build(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
+        // Ownership moves here (this call is the builder's last use), so
+        // the handle is freed whatever happens below.
         let builder =
-            unsafe { handle_ref(builder) }.ok_or_else(|| Error::argument("builder is NULL"))?;
+            unsafe { take_handle(builder) }.ok_or_else(|| Error::argument("builder is NULL"))?;
         need_out(out)?;
-        let inner = builder
-            .state
-            .lock()
+        let mcpr_builder { state, policy } = *builder;
+        let built = state
+            .into_inner()
             .unwrap_or_else(|p| p.into_inner())
-            .take()
-            .ok_or_else(|| Error::argument("builder was already consumed by mcpr_builder_build"))?;
-        let policy = builder
-            .policy
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
-        let built = inner.build();
+            .build();
         // On failure the last reference to the policy table goes here, so
         // its `release` still runs before this returns.
         drop(policy);
@@ -413,16 +403,16 @@ pub unsafe extern "C" fn mcpr_builder_build(
         unsafe { write_out(out, handle.cast_mut()) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
-/// Frees a builder handle, built or not. For a builder never built, every
-/// `release` of its tables runs now, on this thread.
+/// Discards a builder that was never built: every `release` of its tables
+/// runs now, on this thread. Never call it after `mcpr_builder_build`, which
+/// already consumed the builder, whatever it returned.
 ///
-/// \param builder The builder to free, or NULL (then nothing happens).
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, freed only once
-///   and not in use by another thread.
+/// \param builder The builder to discard, or NULL (then nothing happens).
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed, and not in use by another thread.
 /// \note Any thread may free it, once no other thread uses it.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_free(builder: *mut mcpr_builder) {
@@ -439,10 +429,10 @@ pub unsafe extern "C" fn mcpr_builder_free(builder: *mut mcpr_builder) {
 /// \param builder The builder.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
-/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, a builder
-///   already consumed by `mcpr_builder_build`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
-///   `err` is NULL or points at writable storage for one `mcpr_error *`.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -465,12 +455,10 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
             }
             Ok(())
         };
-        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
         let result = unsafe { with_builder(builder, set) };
         drop(replaced);
         result
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -486,9 +474,10 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a TTL above
 ///   `MCPR_MAX_TTL_MS` (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL
-///   `builder`, a builder already consumed by `mcpr_builder_build`.
-/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, not yet freed;
-///   `err` is NULL or points at writable storage for one `mcpr_error *`.
+///   `builder`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
 #[no_mangle]
@@ -504,10 +493,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
             inner.set_cache_hints(RegistryCacheHints::new(ttl_ms, policy_caller_independent));
             Ok(())
         };
-        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(builder, set) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -550,9 +537,7 @@ pub unsafe extern "C" fn mcpr_builder_add_with_hints(
             inner.push(binding.with_cache_hints(hints));
             Ok(())
         };
-        // SAFETY: `builder` is NULL or a live builder (caller's guarantee).
         unsafe { with_builder(builder, add) }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

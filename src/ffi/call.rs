@@ -97,10 +97,7 @@ unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallCo
 ///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_is_canceled(call: *const mcpr_call) -> bool {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { call_ref(call) }.is_some_and(|(_, ctx)| ctx.is_canceled())
-    })
+    guard(|| unsafe { call_ref(call) }.is_some_and(|(_, ctx)| ctx.is_canceled()))
 }
 
 /// Milliseconds left before this callback's deadline, rounded down.
@@ -114,7 +111,6 @@ pub unsafe extern "C" fn mcpr_call_is_canceled(call: *const mcpr_call) -> bool {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_remaining_ms(call: *const mcpr_call) -> u64 {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
         unsafe { call_ref(call) }.map_or(0, |(_, ctx)| {
             u64::try_from(ctx.remaining().as_millis()).unwrap_or(u64::MAX)
         })
@@ -134,7 +130,6 @@ pub unsafe extern "C" fn mcpr_call_remaining_ms(call: *const mcpr_call) -> u64 {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut c_void {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
         unsafe { call_ref(call) }
             .and_then(|(_, ctx)| ctx.request_data())
             .and_then(|d| d.downcast_ref::<HostPtr>())
@@ -155,7 +150,6 @@ pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut 
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_max_bytes(call: *const mcpr_call) -> u64 {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
         unsafe { call_ref(call) }
             .and_then(|(_, ctx)| ctx.max_bytes())
             .unwrap_or(0)
@@ -223,7 +217,6 @@ fn phase_value(p: CallPhase) -> mcpr_phase {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_phase(call: *const mcpr_call) -> mcpr_phase {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
         unsafe { call_ref(call) }.map_or(MCPR_PHASE_UNKNOWN, |(_, ctx)| phase_value(ctx.phase()))
     })
 }
@@ -247,7 +240,6 @@ const MAX_CAUSE_BYTES: usize = 4096;
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_set_cause(call: *const mcpr_call, message: mcpr_str) {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
         let Some((state, _)) = (unsafe { call_ref(call) }) else {
             return;
         };

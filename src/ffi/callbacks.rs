@@ -2,25 +2,24 @@
 //! as [`ResourceHandler`] / [`ResourcePolicy`] / [`ResourceCompleter`]
 //! implementations.
 
+use super::growth::{field_end, init_out, Grows};
+use super::handle::view_ptr;
 use super::plan::PlanState;
-use super::views::target_ptr;
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
 use crate::error::{CallbackError, CauseText};
-use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
+use crate::plan::{PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::scope::CallContext;
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::mcpr_cb_result;
+use super::boundary::{guard, mcpr_cb_result, MCPR_CB_OK};
 use super::call::mcpr_call;
 use super::completion::mcpr_completion_builder;
 use super::payload::{mcpr_payload_builder, PayloadState};
 use super::plan::mcpr_plan_builder;
-use super::views::{
-    definition_ptr, mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target,
-};
+use super::views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
 
 /// The host's `void *user_data` (or `request_data`).
 ///
@@ -139,6 +138,38 @@ pub type mcpr_complete_fn = Option<
     ) -> mcpr_cb_result,
 >;
 
+/// A binding's optional `size_hint` callback
+/// (`mcpr_binding_callbacks.size_hint`): a pure, conservative sizer of a
+/// payload that `read` produced.
+///
+/// Writes to `estimate` an upper bound on the bytes the item adds to the
+/// encoded result: the item object, with its `uri`, `mimeType`, `_meta` and
+/// escaped or base64 body, plus one separating comma. The estimate replaces
+/// the exact measurement in the budgets; an estimate below the real size
+/// fails the read's final size check (`MCPR_SIZE`). Runs after each
+/// successful `read`, on the same thread; it must not block.
+///
+/// \param user_data The table's `user_data`.
+/// \param target The item that was read (URI, representation,
+///   authorization).
+/// \param payload_bytes The body's size: text bytes, or raw blob bytes
+///   before base64.
+/// \param is_blob True for a blob body, false for text.
+/// \param estimate Where to write the upper bound.
+/// \return `MCPR_CB_OK` with `*estimate` written; any other value means no
+///   estimate (the library measures the item exactly).
+/// \note `target` and `estimate` are borrowed: valid until the callback
+///   returns.
+pub type mcpr_size_hint_fn = Option<
+    unsafe extern "C-unwind" fn(
+        user_data: *mut c_void,
+        target: *const mcpr_target,
+        payload_bytes: u64,
+        is_blob: bool,
+        estimate: *mut u64,
+    ) -> mcpr_cb_result,
+>;
+
 /// The finalizer of a callback table's `user_data`
 /// (`mcpr_binding_callbacks.release`, `mcpr_policy_callbacks.release`).
 ///
@@ -211,17 +242,16 @@ pub type mcpr_policy_read_fn = Option<
 /// The binding callback table given to `mcpr_builder_add` (copied by the
 /// call; the struct itself need not outlive it).
 ///
-/// `resolve` and `read` are required; `release` is optional. `resolve` and
-/// `read` may be called concurrently from many reads on any thread, with
-/// the same `user_data`; they run on the calling thread of `mcpr_read`, or
-/// on an executor worker when the read is given an executor. There, a
-/// callback still running at its deadline (the item deadline for `read`,
-/// the read deadline for `resolve`) or on cancellation is abandoned: it
-/// keeps running on its worker, its result is discarded, and its views
-/// stay valid until it returns. Callbacks should not throw: a C++
-/// exception escaping one is stopped inside the library (the process
-/// aborts), never reaching the caller; `longjmp` out of a callback is
-/// undefined behaviour.
+/// `resolve` and `read` are required; `release`, `complete` and `size_hint` are
+/// optional. `resolve` and `read` may be called concurrently from many reads on
+/// any thread, with the same `user_data`; they run on the calling thread of
+/// `mcpr_read`, or on an executor worker when the read is given an executor.
+/// There, a callback still running at its deadline (the item deadline for
+/// `read`, the read deadline for `resolve`) or on cancellation is abandoned: it
+/// keeps running on its worker, its result is discarded, and its views stay
+/// valid until it returns. Callbacks should not throw: a C++ exception escaping
+/// one is stopped inside the library (the process aborts), never reaching the
+/// caller; `longjmp` out of a callback is undefined behaviour.
 ///
 /// `release(user_data)` runs exactly once, on any thread, if and only if
 /// `mcpr_builder_add` succeeded, after the last call into this table has
@@ -229,9 +259,18 @@ pub type mcpr_policy_read_fn = Option<
 /// executor that involves this binding (a reader, or a policy callback)
 /// has returned: when the builder is freed without building, when a build
 /// fails, or when the last reference to the registry goes away.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_binding_callbacks)`, or start
+/// from `MCPR_BINDING_CALLBACKS_INIT` / `mcpr_binding_callbacks_init` (every
+/// callback NULL). Later versions append fields; the library reads only the
+/// fields lying wholly within `struct_size` (the others are NULL), refuses a
+/// `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+/// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_binding_callbacks {
+    /// `sizeof(mcpr_binding_callbacks)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// Passed as the first argument of every callback.
     pub user_data: *mut c_void,
     /// Required: turns a match into a read plan (see `mcpr_resolve_fn`), or
@@ -250,6 +289,35 @@ pub struct mcpr_binding_callbacks {
     /// worker when its options give one), under the call's deadline and
     /// cancellation.
     pub complete: mcpr_complete_fn,
+    /// Optional (NULL = the library measures each item exactly): a sizer of
+    /// the payloads `read` produces (see `mcpr_size_hint_fn`). Added with
+    /// `struct_size`: a table built against an older header leaves it NULL.
+    pub size_hint: mcpr_size_hint_fn,
+}
+
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_binding_callbacks {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_binding_callbacks, user_data: *mut c_void),
+        field_end!(mcpr_binding_callbacks, resolve: Option<ResolveFn>),
+        field_end!(mcpr_binding_callbacks, read: Option<BodyFn>),
+        field_end!(mcpr_binding_callbacks, release: Option<ReleaseFn>),
+        field_end!(mcpr_binding_callbacks, complete: Option<CompleteFn>),
+        field_end!(mcpr_binding_callbacks, size_hint: Option<SizeHintFn>),
+    ];
+}
+
+/// Fills a binding callback table with the defaults: `user_data` and every
+/// callback NULL, and `struct_size` set to `sizeof(mcpr_binding_callbacks)`,
+/// as `MCPR_BINDING_CALLBACKS_INIT` does.
+///
+/// \param callbacks The table to fill, or NULL (then nothing happens).
+/// \pre `callbacks` is NULL or points at a writable `mcpr_binding_callbacks`.
+/// \note Thread-safe: touches only `*callbacks`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_binding_callbacks_init(callbacks: *mut mcpr_binding_callbacks) {
+    guard(|| unsafe { init_out(callbacks) })
 }
 
 /// The policy callback table given to `mcpr_builder_set_policy` (copied by
@@ -273,9 +341,18 @@ pub struct mcpr_binding_callbacks {
 /// table has returned: when it is replaced by another
 /// `mcpr_builder_set_policy`, when the builder is freed without building,
 /// when a build fails, or when the last reference to the registry goes away.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_policy_callbacks)`, or start from
+/// `MCPR_POLICY_CALLBACKS_INIT` / `mcpr_policy_callbacks_init` (every callback
+/// NULL). Later versions append fields; the library reads only the fields lying
+/// wholly within `struct_size` (the others are NULL), refuses a `struct_size`
+/// below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
+/// fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_policy_callbacks {
+    /// `sizeof(mcpr_policy_callbacks)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// Passed as the first argument of every callback.
     pub user_data: *mut c_void,
     /// Required: may the caller discover this definition (see
@@ -289,6 +366,30 @@ pub struct mcpr_policy_callbacks {
     pub read: mcpr_policy_read_fn,
     /// Optional finalizer of `user_data` (see above).
     pub release: mcpr_release_fn,
+}
+
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_policy_callbacks {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_policy_callbacks, user_data: *mut c_void),
+        field_end!(mcpr_policy_callbacks, discover: Option<DiscoverFn>),
+        field_end!(mcpr_policy_callbacks, visibility: Option<VisibilityFn>),
+        field_end!(mcpr_policy_callbacks, read: Option<PermitFn>),
+        field_end!(mcpr_policy_callbacks, release: Option<ReleaseFn>),
+    ];
+}
+
+/// Fills a policy callback table with the defaults: `user_data` and every
+/// callback NULL, and `struct_size` set to `sizeof(mcpr_policy_callbacks)`,
+/// as `MCPR_POLICY_CALLBACKS_INIT` does.
+///
+/// \param callbacks The table to fill, or NULL (then nothing happens).
+/// \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
+/// \note Thread-safe: touches only `*callbacks`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_policy_callbacks_init(callbacks: *mut mcpr_policy_callbacks) {
+    guard(|| unsafe { init_out(callbacks) })
 }
 
 type ResolveFn = unsafe extern "C-unwind" fn(
@@ -320,6 +421,13 @@ type PermitFn = unsafe extern "C-unwind" fn(
     *const mcpr_target,
 ) -> mcpr_cb_result;
 type ReleaseFn = unsafe extern "C-unwind" fn(*mut c_void);
+type SizeHintFn = unsafe extern "C-unwind" fn(
+    *mut c_void,
+    *const mcpr_target,
+    u64,
+    bool,
+    *mut u64,
+) -> mcpr_cb_result;
 type CompleteFn = unsafe extern "C-unwind" fn(
     *mut c_void,
     *const mcpr_call,
@@ -351,6 +459,7 @@ pub(crate) struct CBinding {
     resolve: ResolveFn,
     read: BodyFn,
     complete: Option<CompleteFn>,
+    size_hint: Option<SizeHintFn>,
     _release: Release,
 }
 
@@ -363,6 +472,7 @@ impl CBinding {
             resolve: t.resolve?,
             read: t.read?,
             complete: t.complete,
+            size_hint: t.size_hint,
             _release: Release {
                 ud,
                 release: t.release,
@@ -392,14 +502,7 @@ impl ResourceCompleter for CBinding {
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe {
-            complete(
-                self.ud.0,
-                &c,
-                (request as *const CompletionRequest).cast(),
-                &mut builder,
-            )
-        };
+        let rc = unsafe { complete(self.ud.0, &c, view_ptr(request), &mut builder) };
         c.outcome(rc)?;
         *out = builder
             .state
@@ -457,8 +560,7 @@ impl ResourceHandler for CBinding {
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc =
-            unsafe { (self.resolve)(self.ud.0, &c, (m as *const ResourceMatch).cast(), &mut plan) };
+        let rc = unsafe { (self.resolve)(self.ud.0, &c, view_ptr(m), &mut plan) };
         c.outcome(rc)?;
         plan.state
             .into_inner()
@@ -483,10 +585,28 @@ impl ResourceHandler for CBinding {
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe { (self.read)(self.ud.0, &c, target_ptr(target), &mut out) };
+        let rc = unsafe { (self.read)(self.ud.0, &c, view_ptr(target), &mut out) };
         c.outcome(rc)?;
         let out = out.state.into_inner().unwrap_or_else(|p| p.into_inner());
         out.finish().map_err(|f| CallbackError::Failed(Box::new(f)))
+    }
+
+    fn encoded_size_hint(&self, target: &ResourceTarget, payload: &ResourcePayload) -> Option<u64> {
+        let size_hint = self.size_hint?;
+        let is_blob = matches!(payload.body(), PayloadBody::Blob(_));
+        let mut out = 0u64;
+        // SAFETY: the host supplied this callback for `ud`; the target view
+        // and `out` are valid for the duration of the call.
+        let rc = unsafe {
+            size_hint(
+                self.ud.0,
+                view_ptr(target),
+                payload.payload_bytes(),
+                is_blob,
+                &mut out,
+            )
+        };
+        (rc == MCPR_CB_OK).then_some(out)
     }
 }
 
@@ -499,7 +619,7 @@ impl ResourcePolicy for CPolicy {
         let c = mcpr_call::new(call);
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe { (self.discover)(self.ud.0, &c, definition_ptr(definition)) };
+        let rc = unsafe { (self.discover)(self.ud.0, &c, view_ptr(definition)) };
         c.outcome(rc)
     }
 
@@ -521,7 +641,7 @@ impl ResourcePolicy for CPolicy {
             (self.visibility)(
                 self.ud.0,
                 &c,
-                target_ptr(target),
+                view_ptr(target),
                 raw.as_mut_ptr().cast::<mcpr_visibility>(),
             )
         };
@@ -541,7 +661,7 @@ impl ResourcePolicy for CPolicy {
         let c = mcpr_call::new(call);
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
-        let rc = unsafe { (self.read)(self.ud.0, &c, target_ptr(target)) };
+        let rc = unsafe { (self.read)(self.ud.0, &c, view_ptr(target)) };
         c.outcome(rc)
     }
 }
@@ -592,6 +712,7 @@ mod tests {
 
     fn policy(ud: *mut c_void) -> CPolicy {
         CPolicy::new(&mcpr_policy_callbacks {
+            struct_size: std::mem::size_of::<mcpr_policy_callbacks>(),
             user_data: ud,
             discover: Some(discover_ok),
             visibility: Some(visibility_as_told),

@@ -93,16 +93,18 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 ///   callback failed, or a saturated executor); `MCPR_CANCELED`;
 ///   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
 ///   `resources`, `params` or `out`, a bad string, a NULL `context` with a
-///   non-zero `context_len`, or an unknown protocol revision.
+///   non-zero `context_len`, an unknown protocol revision, or options with a
+///   bad `struct_size` or set fields beyond it that this library does not
+///   know.
 /// \pre `resources` is NULL or a live registry reference when the call is
 ///   made: one that no other thread may be releasing at that moment (retain
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `params` is NULL or points at params whose strings follow the
 ///   `mcpr_str` rules and whose `context` points at `context_len` entries (or
-///   is NULL with 0); `options` is NULL or points at options whose `cancel`
-///   and `executor` are NULL or not yet freed; `out` is NULL or points at
-///   writable storage for one `mcpr_completion *`; `err` is NULL or points at
-///   writable storage for one `mcpr_error *`.
+///   is NULL with 0); `options` is NULL or points at options of `struct_size`
+///   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
+///   `out` is NULL or points at writable storage for one `mcpr_completion *`;
+///   `err` is NULL or points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: many threads may complete on one registry at once. The
 ///   call holds its own registry reference from entry to return, as
 ///   `mcpr_read` does.
@@ -115,7 +117,6 @@ pub unsafe extern "C" fn mcpr_complete(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `resources` is NULL or a live registry reference.
         let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
         // SAFETY: `params` is NULL or points at params.
@@ -174,6 +175,5 @@ pub unsafe extern "C" fn mcpr_complete(
         unsafe { write_out(out, new_handle(mcpr_completion { inner: result })) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

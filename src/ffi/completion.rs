@@ -71,7 +71,6 @@ pub unsafe extern "C" fn mcpr_completion_add_value(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `completion_builder` is NULL or a live completion builder (caller's guarantee).
         let completion_builder = unsafe { builder_ref(completion_builder) }?;
         // SAFETY: `value` follows the `mcpr_str` rules (caller's guarantee).
         let bytes = unsafe { value.bytes() }?;
@@ -91,7 +90,6 @@ pub unsafe extern "C" fn mcpr_completion_add_value(
             ))),
         }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -118,13 +116,11 @@ pub unsafe extern "C" fn mcpr_completion_set_total(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `completion_builder` is NULL or a live completion builder (caller's guarantee).
         unsafe { builder_ref(completion_builder) }?
             .lock()
             .set_total(total);
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -149,13 +145,11 @@ pub unsafe extern "C" fn mcpr_completion_set_has_more(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `completion_builder` is NULL or a live completion builder (caller's guarantee).
         unsafe { builder_ref(completion_builder) }?
             .lock()
             .set_has_more(has_more);
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 

@@ -4,6 +4,7 @@ use crate::executor::{Executor, ExecutorOptions};
 
 use super::boundary::{guard, guard_status, mcpr_status};
 use super::error::{mcpr_error, Error};
+use super::growth::{check_struct_size, field_end, init_out, read_grown, Grows};
 use super::handle::{free_handle, handle_ref, need_out, write_handle};
 
 /// A worker pool running the callbacks of reads and listings, created by
@@ -17,11 +18,12 @@ pub struct mcpr_executor {
 /// Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
 /// Zero fields mean the defaults.
 ///
-/// Growth: set `struct_size` to `sizeof(mcpr_executor_options)` (or fill
-/// the struct with `mcpr_executor_options_init`). Later versions may
-/// append fields; the library reads only the fields that lie within
-/// `struct_size`, and the others take their defaults, so a program built
-/// against an older header keeps working.
+/// Growth: set `struct_size` to `sizeof(mcpr_executor_options)`, or start
+/// from `MCPR_EXECUTOR_OPTIONS_INIT` / `mcpr_executor_options_init`. Later
+/// versions may append fields; the library reads only the fields that lie
+/// within `struct_size`, and the others take their defaults, so a program
+/// built against an older header keeps working; set bytes beyond the
+/// fields this library knows are `MCPR_INVALID_ARGUMENT`.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_executor_options {
@@ -98,40 +100,26 @@ pub const MCPR_MAX_EXECUTOR_THREADS: usize = 1024;
 /// `MCPR_INVALID_ARGUMENT`).
 pub const MCPR_MAX_EXECUTOR_HUNG: usize = 16384;
 
-/// Largest `struct_size` accepted by the executor option and statistics
-/// calls (a guard against an uninitialised size).
-const MAX_STRUCT_SIZE: usize = 4096;
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_executor_options {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_executor_options, threads: usize),
+        field_end!(mcpr_executor_options, max_hung: usize),
+        field_end!(mcpr_executor_options, max_queued: usize),
+    ];
+}
 
 /// Fills executor options with the defaults: every bound 0 and `struct_size`
-/// set to `sizeof(mcpr_executor_options)`.
+/// set to `sizeof(mcpr_executor_options)`, as `MCPR_EXECUTOR_OPTIONS_INIT`
+/// does.
 ///
 /// \param options The options to fill, or NULL (then nothing happens).
 /// \pre `options` is NULL or points at a writable `mcpr_executor_options`.
 /// \note Thread-safe: touches only `*options`.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_options_init(options: *mut mcpr_executor_options) {
-    guard(|| {
-        if !options.is_null() {
-            let v = mcpr_executor_options {
-                struct_size: std::mem::size_of::<mcpr_executor_options>(),
-                threads: 0,
-                max_hung: 0,
-                max_queued: 0,
-            };
-            // SAFETY: `options` is non-null and valid for one write.
-            unsafe { options.write(v) };
-        }
-    })
-}
-
-/// Checks a caller's `struct_size`.
-fn struct_size(n: usize) -> Result<usize, Error> {
-    if n < std::mem::size_of::<usize>() || n > MAX_STRUCT_SIZE {
-        return Err(Error::argument(
-            "struct_size must be sizeof the struct (at least sizeof(size_t), at most 4096)",
-        ));
-    }
-    Ok(n)
+    guard(|| unsafe { init_out(options) })
 }
 
 /// Reads the executor options that lie within their `struct_size`.
@@ -139,20 +127,11 @@ fn struct_size(n: usize) -> Result<usize, Error> {
 /// # Safety
 /// `o` is non-null and points at `o.struct_size` readable bytes.
 unsafe fn read_executor_options(o: *const mcpr_executor_options) -> Result<ExecutorOptions, Error> {
-    // SAFETY: `o` is non-null and its first field is readable.
-    let size = struct_size(unsafe { std::ptr::addr_of!((*o).struct_size).read_unaligned() })?;
-    let field = |offset: usize| -> usize {
-        if offset + std::mem::size_of::<usize>() > size {
-            return 0;
-        }
-        // SAFETY: the field lies within the `size` readable bytes.
-        unsafe { o.cast::<u8>().add(offset).cast::<usize>().read_unaligned() }
-    };
-    use std::mem::offset_of;
+    let o = unsafe { read_grown(o) }?;
     let options = ExecutorOptions {
-        threads: field(offset_of!(mcpr_executor_options, threads)),
-        max_hung: field(offset_of!(mcpr_executor_options, max_hung)),
-        max_queued: field(offset_of!(mcpr_executor_options, max_queued)),
+        threads: o.threads,
+        max_hung: o.max_hung,
+        max_queued: o.max_queued,
     };
     if options.threads > MCPR_MAX_EXECUTOR_THREADS {
         return Err(Error::argument(
@@ -203,7 +182,6 @@ pub unsafe extern "C" fn mcpr_executor_new_with(
         unsafe { write_handle(out, mcpr_executor { inner }) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -233,8 +211,9 @@ pub unsafe extern "C" fn mcpr_executor_get_stats(
             unsafe { handle_ref(executor) }.ok_or_else(|| Error::argument("executor is NULL"))?;
         need_out(stats)?;
         // SAFETY: `stats` is non-null and its first field is readable.
-        let size =
-            struct_size(unsafe { std::ptr::addr_of!((*stats).struct_size).read_unaligned() })?;
+        let size = check_struct_size(unsafe {
+            std::ptr::addr_of!((*stats).struct_size).read_unaligned()
+        })?;
         let s = pool.inner.stats();
         let n = |v: usize| v as u64;
         let full = mcpr_executor_stats {
@@ -273,7 +252,6 @@ pub unsafe extern "C" fn mcpr_executor_get_stats(
         }
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -311,7 +289,6 @@ pub unsafe extern "C" fn mcpr_executor_new(
         unsafe { write_handle(out, mcpr_executor { inner }) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 

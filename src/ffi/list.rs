@@ -3,19 +3,29 @@
 use crate::listing::ListOptions;
 use std::os::raw::c_void;
 
-use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
 use super::cancel::{cancel_of, mcpr_cancel};
 use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
+use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::page::mcpr_page;
 use super::read::{request_data, revision_of, timeout};
 use super::resources::{mcpr_resources, resources};
 
 /// Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_list_options)`, or start from
+/// `MCPR_LIST_OPTIONS_INIT` / `mcpr_list_options_init` (every field at its
+/// default). Later versions append fields; the library reads only the fields
+/// lying wholly within `struct_size` (the others take their defaults), refuses
+/// a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+/// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_list_options {
+    /// `sizeof(mcpr_list_options)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// Opaque caller scope (required, non-empty, else
     /// `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
     pub scope_key: mcpr_str,
@@ -48,6 +58,33 @@ pub struct mcpr_list_options {
     pub protocol_revision: mcpr_str,
 }
 
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_list_options {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_list_options, scope_key: mcpr_str),
+        field_end!(mcpr_list_options, cursor: mcpr_str),
+        field_end!(mcpr_list_options, page_size: u32),
+        field_end!(mcpr_list_options, timeout_ms: u64),
+        field_end!(mcpr_list_options, cancel: *const mcpr_cancel),
+        field_end!(mcpr_list_options, request_data: *mut c_void),
+        field_end!(mcpr_list_options, executor: *const mcpr_executor),
+        field_end!(mcpr_list_options, protocol_revision: mcpr_str),
+    ];
+}
+
+/// Fills options with the defaults: every field at its default and
+/// `struct_size` set to `sizeof(mcpr_list_options)`, as
+/// `MCPR_LIST_OPTIONS_INIT` does.
+///
+/// \param options The options to fill, or NULL (then nothing happens).
+/// \pre `options` is NULL or points at a writable `mcpr_list_options`.
+/// \note Thread-safe: touches only `*options`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_list_options_init(options: *mut mcpr_list_options) {
+    guard(|| unsafe { init_out(options) })
+}
+
 /// # Safety
 /// As for `mcpr_list`.
 unsafe fn list_with(
@@ -58,11 +95,12 @@ unsafe fn list_with(
     templates: bool,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `r` is NULL or a live registry reference.
         let r = unsafe { resources(r) }?;
         need_out(out)?;
-        // SAFETY: `opt` is NULL or points at options.
-        let o = unsafe { opt.as_ref() }.ok_or_else(|| Error::argument("list options are NULL"))?;
+        // SAFETY: `opt` is NULL or points at options of `struct_size`
+        // readable bytes (caller's guarantee).
+        let o = unsafe { read_grown_opt(opt) }?
+            .ok_or_else(|| Error::argument("list options are NULL"))?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (scope_key, cursor) = unsafe { (o.scope_key.bytes()?, o.cursor.bytes()?) };
         // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
@@ -88,7 +126,6 @@ unsafe fn list_with(
         unsafe { write_handle(out, mcpr_page { inner: page }) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -109,18 +146,20 @@ unsafe fn list_with(
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
-///   `options` or `out`, a `(NULL, n > 0)` string or an unknown protocol
-///   revision; `MCPR_INVALID_REQUEST` for an empty scope key or a bad cursor;
-///   `MCPR_POLICY` when `discover` fails (or the executor is saturated);
-///   `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`; `MCPR_SIZE`.
+///   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
+///   revision, or options with a bad `struct_size` or set fields beyond it
+///   that this library does not know; `MCPR_INVALID_REQUEST` for an empty
+///   scope key or a bad cursor; `MCPR_POLICY` when `discover` fails (or the
+///   executor is saturated); `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`;
+///   `MCPR_SIZE`.
 /// \pre `resources` is NULL or a live registry reference when the call is
 ///   made: one that no other thread may be releasing at that moment (retain
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
-/// \pre `options` is NULL or points at options whose strings follow the
-///   `mcpr_str` rules and whose `cancel` and `executor` are NULL or not yet
-///   freed; `out` is NULL or points at writable storage for one
-///   `mcpr_page *`; `err` is NULL or points at writable storage for one
-///   `mcpr_error *`.
+/// \pre `options` is NULL or points at options of `struct_size` readable
+///   bytes whose strings follow the `mcpr_str` rules and whose `cancel` and
+///   `executor` are NULL or not yet freed; `out` is NULL or points at
+///   writable storage for one `mcpr_page *`; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: many threads may list one registry at once. The call
 ///   holds its own registry reference from entry to return, as `mcpr_read`
 ///   does.
@@ -131,7 +170,6 @@ pub unsafe extern "C" fn mcpr_list(
     out: *mut *mut mcpr_page,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: forwarded to the caller's guarantees.
     unsafe { list_with(resources, options, out, err, false) }
 }
 
@@ -155,6 +193,5 @@ pub unsafe extern "C" fn mcpr_list_templates(
     out: *mut *mut mcpr_page,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: forwarded to the caller's guarantees.
     unsafe { list_with(resources, options, out, err, true) }
 }

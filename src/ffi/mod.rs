@@ -41,6 +41,7 @@ mod complete;
 mod completion;
 mod error;
 mod executor;
+mod growth;
 mod handle;
 mod hints;
 mod list;
@@ -71,8 +72,8 @@ pub use call::{
 };
 pub use callbacks::{
     mcpr_binding_callbacks, mcpr_body_read_fn, mcpr_complete_fn, mcpr_discover_fn,
-    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_release_fn, mcpr_resolve_fn, mcpr_visibility,
-    mcpr_visibility_fn,
+    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_release_fn, mcpr_resolve_fn,
+    mcpr_size_hint_fn, mcpr_visibility, mcpr_visibility_fn,
 };
 pub use cancel::mcpr_cancel;
 pub use complete::{mcpr_complete_argument, mcpr_complete_params};

@@ -127,7 +127,6 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `payload` is NULL or a live payload builder (caller's guarantee).
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         let content = FailureKind::InvalidContent;
@@ -144,7 +143,6 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
         };
         o.set_body(|| ResourcePayload::text(mime, text))
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -176,7 +174,6 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `payload` is NULL or a live payload builder (caller's guarantee).
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         let content = FailureKind::InvalidContent;
@@ -193,7 +190,6 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
         };
         o.set_body(|| ResourcePayload::blob(mime, bytes))
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -224,7 +220,6 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `payload` is NULL or a live payload builder (caller's guarantee).
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         // SAFETY: `meta_json` follows the `mcpr_str` rules (caller's guarantee).
@@ -240,7 +235,6 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
             Err(e) => Err(o.refuse(e)),
         }
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -270,7 +264,6 @@ pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `payload` is NULL or a live payload builder (caller's guarantee).
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
@@ -284,6 +277,5 @@ pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
         o.cache = Some(hints);
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

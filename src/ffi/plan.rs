@@ -1,7 +1,7 @@
 //! The plan builder a `resolve` callback fills (`mcpr_plan_*`,
 //! `mcpr_resolve_single`).
 
-use super::views::match_ref;
+use super::handle::{handle_ref, view_ref};
 use crate::error::{Failure, FailureKind};
 use crate::plan::{ResourceReadPlan, ResourceTarget};
 use std::os::raw::c_void;
@@ -169,7 +169,6 @@ pub unsafe extern "C" fn mcpr_plan_set_requested(
 ) -> mcpr_status {
     // SAFETY: `plan` and the strings are valid (caller's guarantee).
     let body = || unsafe { plan_set(plan, uri, representation, authorization_json, false) };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -208,7 +207,6 @@ pub unsafe extern "C" fn mcpr_plan_add_item(
 ) -> mcpr_status {
     // SAFETY: `plan` and the strings are valid (caller's guarantee).
     let body = || unsafe { plan_set(plan, uri, representation, authorization_json, true) };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -234,8 +232,7 @@ pub unsafe extern "C" fn mcpr_resolve_single(
 ) -> mcpr_cb_result {
     let _ = (user_data, call);
     let result = guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        let (Some(m), Some(p)) = (unsafe { match_ref(r#match) }, unsafe { plan.as_ref() }) else {
+        let (Some(m), Some(p)) = (unsafe { view_ref(r#match) }, unsafe { handle_ref(plan) }) else {
             return MCPR_CB_FAILED;
         };
         let mut p = p.lock();

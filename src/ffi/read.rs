@@ -8,20 +8,30 @@ use std::os::raw::c_void;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
 use super::bundle::mcpr_bundle;
 use super::callbacks::HostPtr;
 use super::cancel::{cancel_of, mcpr_cancel};
 use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
+use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::resources::mcpr_resources;
 
 /// Per-call options of `mcpr_read`. NULL options mean all defaults. The
 /// library copies what it needs before `mcpr_read` returns.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_read_options)`, or start from
+/// `MCPR_READ_OPTIONS_INIT` / `mcpr_read_options_init` (every field at its
+/// default). Later versions append fields; the library reads only the fields
+/// lying wholly within `struct_size` (the others take their defaults), refuses
+/// a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
+/// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_read_options {
+    /// `sizeof(mcpr_read_options)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// Caller deadline in milliseconds from the start of the call (0 = only
     /// the registry's `read_timeout`).
     pub timeout_ms: u64,
@@ -52,6 +62,30 @@ pub struct mcpr_read_options {
     pub protocol_revision: mcpr_str,
 }
 
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_read_options {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_read_options, timeout_ms: u64),
+        field_end!(mcpr_read_options, cancel: *const mcpr_cancel),
+        field_end!(mcpr_read_options, request_data: *mut c_void),
+        field_end!(mcpr_read_options, executor: *const mcpr_executor),
+        field_end!(mcpr_read_options, protocol_revision: mcpr_str),
+    ];
+}
+
+/// Fills options with the defaults: every field at its default and
+/// `struct_size` set to `sizeof(mcpr_read_options)`, as
+/// `MCPR_READ_OPTIONS_INIT` does.
+///
+/// \param options The options to fill, or NULL (then nothing happens).
+/// \pre `options` is NULL or points at a writable `mcpr_read_options`.
+/// \note Thread-safe: touches only `*options`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_read_options_init(options: *mut mcpr_read_options) {
+    guard(|| unsafe { init_out(options) })
+}
+
 /// The protocol revision of an options field (empty = the newest; unknown
 /// = `MCPR_INVALID_ARGUMENT`).
 ///
@@ -79,12 +113,14 @@ pub(super) fn request_data(p: *mut c_void) -> Option<RequestData> {
 /// `mcpr_read` and `mcpr_complete`.
 ///
 /// # Safety
-/// `opt` is NULL or points at options whose pointers are NULL or live and
-/// whose `protocol_revision` follows the `mcpr_str` rules.
+/// `opt` is NULL or points at options of `struct_size` readable bytes whose
+/// pointers are NULL or live and whose `protocol_revision` follows the
+/// `mcpr_str` rules.
 pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<ReadOptions, Error> {
     let mut options = ReadOptions::default();
-    // SAFETY: `opt` is NULL or points at options (caller's guarantee).
-    if let Some(o) = unsafe { opt.as_ref() } {
+    // SAFETY: `opt` is NULL or points at options of `struct_size` readable
+    // bytes (caller's guarantee).
+    if let Some(o) = unsafe { read_grown_opt(opt) }? {
         options.timeout = timeout(o.timeout_ms);
         // SAFETY: `o.cancel` is NULL or a live token.
         options.cancel = unsafe { cancel_of(o.cancel) };
@@ -131,9 +167,10 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
-///   a NULL `resources` or `out`, a `(NULL, n > 0)` string or an unknown
-///   protocol revision; otherwise the failure of the read
-///   (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
+///   a NULL `resources` or `out`, a `(NULL, n > 0)` string, an unknown
+///   protocol revision, or options with a bad `struct_size` or set fields
+///   beyond it that this library does not know; otherwise the failure of the
+///   read (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
 ///   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
 ///   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
 ///   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
@@ -141,10 +178,11 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
 ///   made: one that no other thread may be releasing at that moment (retain
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
-///   options whose `cancel` and `executor` are NULL or not yet freed and
-///   whose `protocol_revision` follows the `mcpr_str` rules; `out` is NULL or
-///   points at writable storage for one `mcpr_bundle *`; `err` is NULL or
-///   points at writable storage for one `mcpr_error *`.
+///   options of `struct_size` readable bytes whose `cancel` and `executor`
+///   are NULL or not yet freed and whose `protocol_revision` follows the
+///   `mcpr_str` rules; `out` is NULL or points at writable storage for one
+///   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
 /// \post The call holds its own registry reference from entry to return:
 ///   once it has begun, other threads (or its own callbacks) may release any
 ///   reference, even the last; the `release` callbacks then run no earlier
@@ -160,7 +198,6 @@ pub unsafe extern "C" fn mcpr_read(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `resources` is NULL or a live registry reference.
         let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
         // SAFETY: `uri` follows the `mcpr_str` rules.
@@ -175,6 +212,5 @@ pub unsafe extern "C" fn mcpr_read(
         unsafe { write_handle(out, mcpr_bundle { inner: bundle }) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

@@ -3,10 +3,11 @@
 use crate::request::{RequestError, RequestOptions};
 use std::os::raw::c_void;
 
-use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
 use super::cancel::{cancel_of, mcpr_cancel};
 use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
+use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_out};
 use super::read::{request_data, revision_of, timeout};
 use super::resources::mcpr_resources;
@@ -16,9 +17,18 @@ use super::response::mcpr_response;
 /// (then the list methods, which need a scope key, are
 /// `MCPR_INVALID_ARGUMENT`). The library copies what it needs before
 /// `mcpr_request` returns.
+///
+/// Growth: set `struct_size` to `sizeof(mcpr_request_options)`, or start from
+/// `MCPR_REQUEST_OPTIONS_INIT` / `mcpr_request_options_init` (every field at
+/// its default). Later versions append fields; the library reads only the
+/// fields lying wholly within `struct_size` (the others take their defaults),
+/// refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
+/// set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_request_options {
+    /// `sizeof(mcpr_request_options)` as the caller compiled it (see above).
+    pub struct_size: usize,
     /// The protocol revision negotiated with the client (`"2025-06-18"`,
     /// `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
     /// `MCPR_INVALID_ARGUMENT`). A known revision in the request's
@@ -46,6 +56,32 @@ pub struct mcpr_request_options {
     /// listings alike): the call then returns by its deadline whatever a
     /// callback does (see `mcpr_read` and `mcpr_list`).
     pub executor: *const mcpr_executor,
+}
+
+// SAFETY: repr(C), `struct_size` first, every field valid (and default)
+// when zero, and every field's end listed.
+unsafe impl Grows for mcpr_request_options {
+    const FIELD_ENDS: &'static [usize] = &[
+        field_end!(mcpr_request_options, protocol_revision: mcpr_str),
+        field_end!(mcpr_request_options, scope_key: mcpr_str),
+        field_end!(mcpr_request_options, page_size: u32),
+        field_end!(mcpr_request_options, timeout_ms: u64),
+        field_end!(mcpr_request_options, cancel: *const mcpr_cancel),
+        field_end!(mcpr_request_options, request_data: *mut c_void),
+        field_end!(mcpr_request_options, executor: *const mcpr_executor),
+    ];
+}
+
+/// Fills options with the defaults: every field at its default and
+/// `struct_size` set to `sizeof(mcpr_request_options)`, as
+/// `MCPR_REQUEST_OPTIONS_INIT` does.
+///
+/// \param options The options to fill, or NULL (then nothing happens).
+/// \pre `options` is NULL or points at a writable `mcpr_request_options`.
+/// \note Thread-safe: touches only `*options`.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_options) {
+    guard(|| unsafe { init_out(options) })
 }
 
 /// Serves one MCP request by method name: `resources/read`,
@@ -82,16 +118,18 @@ pub struct mcpr_request_options {
 ///   completions (no response: route the request elsewhere, or answer
 ///   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
 ///   `resources` or `out`, bad strings, an unknown `protocol_revision`
-///   option, an empty scope key for a list method); `MCPR_INTERNAL` for a
-///   library failure (answer `-32603`).
+///   option, an empty scope key for a list method, options with a bad
+///   `struct_size` or set fields beyond it that this library does not know);
+///   `MCPR_INTERNAL` for a library failure (answer `-32603`).
 /// \pre `resources` is NULL or a live registry reference when the call is
 ///   made: one that no other thread may be releasing at that moment (retain
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
-///   NULL or points at options whose strings follow the `mcpr_str` rules and
-///   whose `cancel` and `executor` are NULL or not yet freed; `out` is NULL
-///   or points at writable storage for one `mcpr_response *`; `err` is NULL
-///   or points at writable storage for one `mcpr_error *`.
+///   NULL or points at options of `struct_size` readable bytes whose strings
+///   follow the `mcpr_str` rules and whose `cancel` and `executor` are NULL
+///   or not yet freed; `out` is NULL or points at writable storage for one
+///   `mcpr_response *`; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
 /// \note Thread-safe: many threads may serve one registry at once. The call
 ///   holds its own registry reference from entry to return, as `mcpr_read`
 ///   does, and with `options->executor` it returns by its deadline whatever
@@ -106,13 +144,13 @@ pub unsafe extern "C" fn mcpr_request(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `resources` is NULL or a live registry reference.
         let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
-        // SAFETY: `options` is NULL or points at options.
-        let given = unsafe { options.as_ref() };
+        // SAFETY: `options` is NULL or points at options of `struct_size`
+        // readable bytes (caller's guarantee).
+        let given = unsafe { read_grown_opt(options) }?;
         let mut options = RequestOptions::default();
         if let Some(o) = given {
             // SAFETY: the strings follow the `mcpr_str` rules; the pointers
@@ -149,6 +187,5 @@ pub unsafe extern "C" fn mcpr_request(
         unsafe { write_out(out, Box::into_raw(handle)) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }

@@ -122,7 +122,6 @@ pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resources, out: *mut u8) {
     guard(|| {
-        // SAFETY: `resources` is NULL or live (caller's guarantee).
         let Some(resources) = (unsafe { mcpr_resources::hold(resources) }) else {
             return;
         };
@@ -162,7 +161,6 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // SAFETY: `resources` is NULL or live (caller's guarantee).
         let resources = unsafe { mcpr_resources::hold(resources) }
             .ok_or_else(|| Error::argument("registry is NULL"))?;
         if out.is_null() {
@@ -177,7 +175,6 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
         unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
         Ok(())
     };
-    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
 }
 
@@ -195,7 +192,6 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resources) -> bool {
     guard(|| {
-        // SAFETY: `resources` is NULL or live (caller's guarantee).
         unsafe { mcpr_resources::hold(resources) }
             .is_some_and(|resources| resources.inner.completes())
     })
@@ -207,7 +203,6 @@ pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resourc
 /// # Safety
 /// `r` is NULL or a live registry reference.
 pub(super) unsafe fn resources(r: *const mcpr_resources) -> Result<Arc<mcpr_resources>, Error> {
-    // SAFETY: `r` is NULL or live (caller's guarantee).
     unsafe { mcpr_resources::hold(r) }.ok_or_else(|| Error::argument("registry is NULL"))
 }
 
@@ -330,6 +325,7 @@ mod tests {
         };
         let ud = std::ptr::from_ref(&h).cast_mut().cast::<c_void>();
         let policy = mcpr_policy_callbacks {
+            struct_size: std::mem::size_of::<mcpr_policy_callbacks>(),
             user_data: ud,
             discover: Some(discover),
             visibility: Some(visibility),
@@ -337,11 +333,13 @@ mod tests {
             release: Some(release),
         };
         let binding = mcpr_binding_callbacks {
+            struct_size: std::mem::size_of::<mcpr_binding_callbacks>(),
             user_data: ud,
             resolve: Some(resolve),
             read: Some(body),
             release: Some(release),
             complete: None,
+            size_hint: None,
         };
         let err = std::ptr::null_mut();
         let mut r = std::ptr::null_mut();
@@ -358,7 +356,6 @@ mod tests {
                 mcpr_status::MCPR_OK
             );
             assert_eq!(mcpr_builder_build(b, &mut r, err), mcpr_status::MCPR_OK);
-            mcpr_builder_free(b);
         }
         let shared = Shared(r);
         let reader = thread::spawn(move || {

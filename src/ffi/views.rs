@@ -7,6 +7,7 @@ use crate::plan::{ResourceMatch, ResourceTarget};
 use crate::registry::ResourceDefinition;
 
 use super::boundary::{guard, mcpr_str};
+use super::handle::{view_ptr, view_ref, View};
 
 /// A registered definition (borrowed view, valid until the callback returns;
 /// its accessors may be called from any thread while the callback runs).
@@ -29,33 +30,21 @@ pub struct mcpr_target {
     _private: [u8; 0],
 }
 
-pub(super) fn definition_ptr(d: &ResourceDefinition) -> *const mcpr_definition {
-    (d as *const ResourceDefinition).cast()
+// SAFETY: `mcpr_definition` pointers are only made by `view_ptr`.
+unsafe impl View for mcpr_definition {
+    type Core = ResourceDefinition;
 }
-
-pub(super) fn target_ptr(t: &ResourceTarget) -> *const mcpr_target {
-    (t as *const ResourceTarget).cast()
+// SAFETY: `mcpr_match` pointers are only made by `view_ptr`.
+unsafe impl View for mcpr_match {
+    type Core = ResourceMatch;
 }
-
-/// # Safety
-/// `d` is NULL or a definition view that is still valid.
-unsafe fn def_ref<'a>(d: *const mcpr_definition) -> Option<&'a ResourceDefinition> {
-    // SAFETY: every `mcpr_definition` pointer is a cast `&ResourceDefinition`.
-    unsafe { d.cast::<ResourceDefinition>().as_ref() }
+// SAFETY: `mcpr_target` pointers are only made by `view_ptr`.
+unsafe impl View for mcpr_target {
+    type Core = ResourceTarget;
 }
-
-/// # Safety
-/// `m` is NULL or a match view that is still valid.
-pub(super) unsafe fn match_ref<'a>(m: *const mcpr_match) -> Option<&'a ResourceMatch> {
-    // SAFETY: every `mcpr_match` pointer is a cast `&ResourceMatch`.
-    unsafe { m.cast::<ResourceMatch>().as_ref() }
-}
-
-/// # Safety
-/// `t` is NULL or a target view that is still valid.
-unsafe fn target_ref<'a>(t: *const mcpr_target) -> Option<&'a ResourceTarget> {
-    // SAFETY: every `mcpr_target` pointer is a cast `&ResourceTarget`.
-    unsafe { t.cast::<ResourceTarget>().as_ref() }
+// SAFETY: `mcpr_completion_request` pointers are only made by `view_ptr`.
+unsafe impl View for mcpr_completion_request {
+    type Core = CompletionRequest;
 }
 
 /// The definition's description object as compact JSON (the MCP `Resource`
@@ -71,8 +60,7 @@ unsafe fn target_ref<'a>(t: *const mcpr_target) -> Option<&'a ResourceTarget> {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_json(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| {
+        unsafe { view_ref(definition) }.map_or(mcpr_str::empty(), |definition| {
             mcpr_str::from_str(definition.json())
         })
     })
@@ -90,8 +78,7 @@ pub unsafe extern "C" fn mcpr_definition_json(definition: *const mcpr_definition
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_uri(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| {
+        unsafe { view_ref(definition) }.map_or(mcpr_str::empty(), |definition| {
             mcpr_str::from_str(definition.uri_or_template())
         })
     })
@@ -109,8 +96,7 @@ pub unsafe extern "C" fn mcpr_definition_uri(definition: *const mcpr_definition)
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_name(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(definition) }.map_or(mcpr_str::empty(), |definition| {
+        unsafe { view_ref(definition) }.map_or(mcpr_str::empty(), |definition| {
             mcpr_str::from_str(definition.name())
         })
     })
@@ -128,10 +114,7 @@ pub unsafe extern "C" fn mcpr_definition_name(definition: *const mcpr_definition
 ///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_is_template(definition: *const mcpr_definition) -> bool {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { def_ref(definition) }.is_some_and(|definition| definition.is_template())
-    })
+    guard(|| unsafe { view_ref(definition) }.is_some_and(|definition| definition.is_template()))
 }
 
 /// The definition the requested URI matched.
@@ -147,10 +130,7 @@ pub unsafe extern "C" fn mcpr_definition_is_template(definition: *const mcpr_def
 pub unsafe extern "C" fn mcpr_match_definition(
     r#match: *const mcpr_match,
 ) -> *const mcpr_definition {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(r#match) }.map_or(std::ptr::null(), |m| definition_ptr(m.definition()))
-    })
+    guard(|| unsafe { view_ref(r#match) }.map_or(std::ptr::null(), |m| view_ptr(m.definition())))
 }
 
 /// The requested URI, exactly as received.
@@ -165,8 +145,7 @@ pub unsafe extern "C" fn mcpr_match_definition(
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_uri(r#match: *const mcpr_match) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(r#match) }.map_or(mcpr_str::empty(), |m| mcpr_str::from_str(m.uri()))
+        unsafe { view_ref(r#match) }.map_or(mcpr_str::empty(), |m| mcpr_str::from_str(m.uri()))
     })
 }
 
@@ -180,10 +159,7 @@ pub unsafe extern "C" fn mcpr_match_uri(r#match: *const mcpr_match) -> mcpr_str 
 ///   callback runs.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_capture_count(r#match: *const mcpr_match) -> usize {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(r#match) }.map_or(0, |m| m.captures().len())
-    })
+    guard(|| unsafe { view_ref(r#match) }.map_or(0, |m| m.captures().len()))
 }
 
 /// The name of a template capture, in template order.
@@ -203,8 +179,7 @@ pub unsafe extern "C" fn mcpr_match_capture_name(
     index: usize,
 ) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(r#match) }
+        unsafe { view_ref(r#match) }
             .and_then(|m| m.captures().get(index))
             .map_or(mcpr_str::empty(), |(n, _)| mcpr_str::from_str(n))
     })
@@ -229,8 +204,7 @@ pub unsafe extern "C" fn mcpr_match_capture_value(
     index: usize,
 ) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { match_ref(r#match) }
+        unsafe { view_ref(r#match) }
             .and_then(|m| m.captures().get(index))
             .map_or(mcpr_str::empty(), |(_, v)| mcpr_str::from_str(v))
     })
@@ -248,8 +222,7 @@ pub unsafe extern "C" fn mcpr_match_capture_value(
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_uri(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(target) }
+        unsafe { view_ref(target) }
             .map_or(mcpr_str::empty(), |target| mcpr_str::from_str(target.uri()))
     })
 }
@@ -267,8 +240,7 @@ pub unsafe extern "C" fn mcpr_target_uri(target: *const mcpr_target) -> mcpr_str
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_representation(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(target) }.map_or(mcpr_str::empty(), |target| {
+        unsafe { view_ref(target) }.map_or(mcpr_str::empty(), |target| {
             mcpr_str::from_str(target.representation())
         })
     })
@@ -287,8 +259,7 @@ pub unsafe extern "C" fn mcpr_target_representation(target: *const mcpr_target) 
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_authorization(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { target_ref(target) }
+        unsafe { view_ref(target) }
             .and_then(|target| target.authorization())
             .map_or(mcpr_str::empty(), mcpr_str::from_str)
     })
@@ -299,14 +270,6 @@ pub unsafe extern "C" fn mcpr_target_authorization(target: *const mcpr_target) -
 /// the callback runs).
 pub struct mcpr_completion_request {
     _private: [u8; 0],
-}
-
-/// # Safety
-/// `q` is NULL or a request view that is still valid.
-unsafe fn request_ref<'a>(q: *const mcpr_completion_request) -> Option<&'a CompletionRequest> {
-    // SAFETY: every `mcpr_completion_request` pointer is a cast
-    // `&CompletionRequest`.
-    unsafe { q.cast::<CompletionRequest>().as_ref() }
 }
 
 /// The template's definition.
@@ -323,10 +286,8 @@ pub unsafe extern "C" fn mcpr_completion_request_definition(
     request: *const mcpr_completion_request,
 ) -> *const mcpr_definition {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(request) }.map_or(std::ptr::null(), |request| {
-            definition_ptr(request.definition())
-        })
+        unsafe { view_ref(request) }
+            .map_or(std::ptr::null(), |request| view_ptr(request.definition()))
     })
 }
 
@@ -345,8 +306,7 @@ pub unsafe extern "C" fn mcpr_completion_request_argument(
     request: *const mcpr_completion_request,
 ) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(request) }.map_or(mcpr_str::empty(), |request| {
+        unsafe { view_ref(request) }.map_or(mcpr_str::empty(), |request| {
             mcpr_str::from_str(request.argument())
         })
     })
@@ -368,8 +328,7 @@ pub unsafe extern "C" fn mcpr_completion_request_value(
     request: *const mcpr_completion_request,
 ) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(request) }.map_or(mcpr_str::empty(), |request| {
+        unsafe { view_ref(request) }.map_or(mcpr_str::empty(), |request| {
             mcpr_str::from_str(request.value())
         })
     })
@@ -389,10 +348,7 @@ pub unsafe extern "C" fn mcpr_completion_request_value(
 pub unsafe extern "C" fn mcpr_completion_request_context_count(
     request: *const mcpr_completion_request,
 ) -> usize {
-    guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(request) }.map_or(0, |request| request.context().len())
-    })
+    guard(|| unsafe { view_ref(request) }.map_or(0, |request| request.context().len()))
 }
 
 /// The name of a chosen variable.
@@ -412,8 +368,7 @@ pub unsafe extern "C" fn mcpr_completion_request_context_name(
     index: usize,
 ) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(request) }
+        unsafe { view_ref(request) }
             .and_then(|request| request.context().get(index))
             .map_or(mcpr_str::empty(), |(n, _)| mcpr_str::from_str(n))
     })
@@ -438,8 +393,7 @@ pub unsafe extern "C" fn mcpr_completion_request_context_value(
     index: usize,
 ) -> mcpr_str {
     guard(|| {
-        // SAFETY: forwarded to the caller's guarantee.
-        unsafe { request_ref(request) }
+        unsafe { view_ref(request) }
             .and_then(|request| request.context().get(index))
             .map_or(mcpr_str::empty(), |(_, v)| mcpr_str::from_str(v))
     })

@@ -1,0 +1,212 @@
+//! Structs that grow: option structs and callback tables start with a
+//! `size_t struct_size` member, so that later versions can append fields
+//! without breaking programs built against an older header.
+//!
+//! The rules, the same for every such struct the library reads
+//! (`mcpr_read_options`, `mcpr_list_options`, `mcpr_request_options`,
+//! `mcpr_executor_options`, `mcpr_binding_callbacks`,
+//! `mcpr_policy_callbacks`):
+//! - `struct_size` below `sizeof(size_t)` (a forgotten `struct_size` is 0)
+//!   or above [`MAX_STRUCT_SIZE`] is `MCPR_INVALID_ARGUMENT`;
+//! - the library reads only the fields lying wholly within `struct_size`;
+//!   the others take their defaults (zero, NULL, empty), so a program built
+//!   against an older, smaller struct keeps its meaning;
+//! - bytes beyond the struct this library knows (a program built against a
+//!   newer header) must be zero: a set field this library cannot honour is
+//!   `MCPR_INVALID_ARGUMENT`, never silently ignored.
+
+use std::mem::{size_of, MaybeUninit};
+
+use super::error::Error;
+
+/// Largest `struct_size` accepted.
+pub(crate) const MAX_STRUCT_SIZE: usize = 4096;
+
+/// The end offset of field `$f` (of type `$ft`) of `$t`.
+macro_rules! field_end {
+    ($t:ty, $f:ident: $ft:ty) => {
+        std::mem::offset_of!($t, $f) + std::mem::size_of::<$ft>()
+    };
+}
+pub(crate) use field_end;
+
+/// A C struct that grows.
+///
+/// # Safety
+/// Implementors are `#[repr(C)]`, their first field is `struct_size:
+/// usize`, the all-zero bit pattern is a valid value of every field (and
+/// means its default), and [`Grows::FIELD_ENDS`] lists the end offset of
+/// every field after `struct_size`, in declaration order.
+pub(crate) unsafe trait Grows: Copy {
+    /// End offsets of the fields after `struct_size`.
+    const FIELD_ENDS: &'static [usize];
+}
+
+/// Every field at its default and `struct_size = sizeof(T)`: what the
+/// `*_init` functions and `MCPR_*_INIT` macros give.
+pub(crate) fn initial<T: Grows>() -> T {
+    let mut v = MaybeUninit::<T>::zeroed();
+    // SAFETY: `T` starts with a `usize` (the `Grows` contract), and the
+    // pointer is valid for writes.
+    unsafe { v.as_mut_ptr().cast::<usize>().write(size_of::<T>()) };
+    // SAFETY: all-zero is a valid `T` and the first field is now a valid
+    // `usize` (the `Grows` contract).
+    unsafe { v.assume_init() }
+}
+
+/// Writes [`initial`] to `o`; does nothing for NULL (the `*_init`
+/// functions).
+///
+/// # Safety
+/// `o` is NULL or valid for one write of a `T`.
+pub(crate) unsafe fn init_out<T: Grows>(o: *mut T) {
+    if !o.is_null() {
+        // SAFETY: `o` is non-null and valid for one write (caller's
+        // guarantee).
+        unsafe { o.write(initial()) }
+    }
+}
+
+/// [`read_grown`] of an optional struct: `None` for NULL.
+///
+/// # Safety
+/// `p` is NULL or as for [`read_grown`].
+pub(crate) unsafe fn read_grown_opt<T: Grows>(p: *const T) -> Result<Option<T>, Error> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: `p` is non-null and readable as stated (caller's guarantee).
+    unsafe { read_grown(p) }.map(Some)
+}
+
+/// Checks a caller's `struct_size` against the bounds every growing struct
+/// shares.
+pub(crate) fn check_struct_size(n: usize) -> Result<usize, Error> {
+    if n < size_of::<usize>() || n > MAX_STRUCT_SIZE {
+        return Err(Error::argument(
+            "struct_size must be sizeof the struct (at least sizeof(size_t), at most 4096)",
+        ));
+    }
+    Ok(n)
+}
+
+/// Reads a growing struct by its `struct_size`: the fields lying wholly
+/// within it, defaults for the others; refuses an impossible size and set
+/// bytes beyond the fields this library knows.
+///
+/// # Safety
+/// `p` is non-null, and the `struct_size` bytes it states are readable
+/// (at least `sizeof(size_t)` bytes are, to read `struct_size` itself).
+pub(crate) unsafe fn read_grown<T: Grows>(p: *const T) -> Result<T, Error> {
+    // SAFETY: the first `usize` is readable (caller's guarantee).
+    let size = check_struct_size(unsafe { p.cast::<usize>().read_unaligned() })?;
+    let bytes = p.cast::<u8>();
+    if size > size_of::<T>() {
+        // SAFETY: `size` bytes are readable (caller's guarantee).
+        let tail =
+            unsafe { std::slice::from_raw_parts(bytes.add(size_of::<T>()), size - size_of::<T>()) };
+        if tail.iter().any(|&b| b != 0) {
+            return Err(Error::argument(
+                "struct_size covers fields this library version does not know, and they are set",
+            ));
+        }
+    }
+    let known = T::FIELD_ENDS
+        .iter()
+        .copied()
+        .filter(|&end| end <= size)
+        .max()
+        .unwrap_or(size_of::<usize>());
+    let mut v = MaybeUninit::<T>::zeroed();
+    // SAFETY: `known <= min(size, sizeof(T))` bytes are readable from `p`
+    // and writable in `v`, which cannot overlap.
+    unsafe { std::ptr::copy_nonoverlapping(bytes, v.as_mut_ptr().cast::<u8>(), known) };
+    // SAFETY: every field wholly within `known` holds the caller's value of
+    // its type, every other byte is zero, a valid default (the `Grows`
+    // contract); no field is cut, as `known` is a field end.
+    Ok(unsafe { v.assume_init() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[repr(C)]
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Two {
+        struct_size: usize,
+        a: u64,
+        b: u32,
+    }
+    // SAFETY: repr(C), starts with `struct_size`, all-zero valid, ends listed.
+    unsafe impl Grows for Two {
+        const FIELD_ENDS: &'static [usize] = &[field_end!(Two, a: u64), field_end!(Two, b: u32)];
+    }
+
+    #[test]
+    fn fields_beyond_struct_size_take_their_defaults() {
+        let v = Two {
+            struct_size: field_end!(Two, a: u64),
+            a: 7,
+            b: 9,
+        };
+        // SAFETY: `v` is a whole `Two`.
+        let got = unsafe { read_grown(&v) }.ok().unwrap();
+        assert_eq!((got.a, got.b), (7, 0));
+        // a size cutting `b` does not read it either
+        let v = Two {
+            struct_size: field_end!(Two, a: u64) + 2,
+            ..v
+        };
+        // SAFETY: as above.
+        assert_eq!(unsafe { read_grown(&v) }.ok().unwrap().b, 0);
+    }
+
+    #[test]
+    fn impossible_sizes_and_set_unknown_fields_are_refused() {
+        for size in [0, size_of::<usize>() - 1, MAX_STRUCT_SIZE + 1] {
+            let v = Two {
+                struct_size: size,
+                a: 1,
+                b: 1,
+            };
+            // SAFETY: the size is refused before anything beyond `v` is read.
+            assert!(unsafe { read_grown(&v) }.is_err());
+        }
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        struct Newer {
+            old: Two,
+            c: u64,
+        }
+        let mut n = Newer {
+            old: Two {
+                struct_size: size_of::<Newer>(),
+                a: 1,
+                b: 2,
+            },
+            c: 0,
+        };
+        // SAFETY: `n` holds `struct_size` readable bytes.
+        let got = unsafe { read_grown((&n as *const Newer).cast::<Two>()) }
+            .ok()
+            .unwrap();
+        assert_eq!((got.a, got.b), (1, 2));
+        n.c = 5;
+        // SAFETY: as above.
+        assert!(unsafe { read_grown((&n as *const Newer).cast::<Two>()) }.is_err());
+    }
+
+    #[test]
+    fn initial_is_every_default_with_the_full_size() {
+        let v: Two = initial();
+        assert_eq!(
+            v,
+            Two {
+                struct_size: size_of::<Two>(),
+                a: 0,
+                b: 0
+            }
+        );
+    }
+}
