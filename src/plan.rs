@@ -1,6 +1,7 @@
 //! Matches, targets, read plans and payloads: the values host callbacks
 //! receive and construct. Every constructor validates and copies its input.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -79,8 +80,11 @@ impl ResourceMatch {
 /// and never serialised into any result, report or error.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ResourceTarget {
-    uri: String,
-    representation: String,
+    /// Shared: a plan's requested target is often also its item (a clone
+    /// then copies no bytes).
+    uri: Arc<str>,
+    /// Borrowed when it is the default label (no allocation per read).
+    representation: Cow<'static, str>,
     authorization: Option<String>,
 }
 
@@ -165,8 +169,12 @@ impl ResourceTarget {
             }
         };
         Ok(ResourceTarget {
-            uri: uri.to_string(),
-            representation: representation.to_string(),
+            uri: Arc::from(uri),
+            representation: if representation == DEFAULT_REPRESENTATION {
+                Cow::Borrowed(DEFAULT_REPRESENTATION)
+            } else {
+                Cow::Owned(representation.to_string())
+            },
             authorization,
         })
     }
@@ -388,25 +396,39 @@ pub fn uses_reserved_key(value: &serde_json::Value) -> bool {
     }
 }
 
+/// RFC 9110 `tchar`, one table lookup per byte (media types are checked
+/// on every body read).
+const TCHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'!' | b'#'
+                    | b'$'
+                    | b'%'
+                    | b'&'
+                    | b'\''
+                    | b'*'
+                    | b'+'
+                    | b'-'
+                    | b'.'
+                    | b'^'
+                    | b'_'
+                    | b'`'
+                    | b'|'
+                    | b'~'
+            );
+        c += 1;
+    }
+    t
+};
+
+#[inline]
 fn is_tchar(c: u8) -> bool {
-    c.is_ascii_alphanumeric()
-        || matches!(
-            c,
-            b'!' | b'#'
-                | b'$'
-                | b'%'
-                | b'&'
-                | b'\''
-                | b'*'
-                | b'+'
-                | b'-'
-                | b'.'
-                | b'^'
-                | b'_'
-                | b'`'
-                | b'|'
-                | b'~'
-        )
+    TCHAR[c as usize]
 }
 
 /// RFC 9110 media type: `type "/" subtype *( OWS ";" OWS parameter )`,

@@ -13,7 +13,7 @@ use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::report::IssueCode;
-use crate::scope::{CallPhase, RequestScope};
+use crate::scope::{CallContext, CallPhase, RequestScope};
 
 use super::{ItemState, Outcome};
 
@@ -93,14 +93,16 @@ fn denied(what: &str) -> Failure {
 }
 
 /// `discover(definition)`: a denial is a root denial (`unavailable`, the
-/// same public error as not-found); other errors are `policy`.
+/// same public error as not-found); other errors are `policy`. `call` is
+/// the phase's call context (`scope.call_in(phase)`), made once per phase
+/// and shared by its callbacks: they would all get equal contexts anyway.
 pub(crate) fn discover(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     definition: &ResourceDefinition,
-    phase: CallPhase,
+    call: &CallContext,
 ) -> Result<(), Failure> {
-    let r = guarded(|| policy.discover(&scope.call_in(phase), definition));
+    let r = guarded(|| policy.discover(call, definition));
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(()),
@@ -114,9 +116,9 @@ pub(super) fn visibility(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
-    phase: CallPhase,
+    call: &CallContext,
 ) -> Result<Visibility, Failure> {
-    let r = guarded(|| policy.visibility(&scope.call_in(phase), target));
+    let r = guarded(|| policy.visibility(call, target));
     settle(scope, r.is_err())?;
     r.map_err(|e| policy_failure(e, "visibility"))
 }
@@ -126,9 +128,9 @@ pub(super) fn permitted(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
-    phase: CallPhase,
+    call: &CallContext,
 ) -> Result<bool, Failure> {
-    let r = guarded(|| policy.read(&scope.call_in(phase), target));
+    let r = guarded(|| policy.read(call, target));
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(true),
@@ -189,12 +191,12 @@ pub(super) fn requested(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
-    phase: CallPhase,
+    call: &CallContext,
 ) -> Result<(), Failure> {
-    if !visibility(policy, scope, target, phase)?.visible {
+    if !visibility(policy, scope, target, call)?.visible {
         return Err(denied("requested target visibility"));
     }
-    if !permitted(policy, scope, target, phase)? {
+    if !permitted(policy, scope, target, call)? {
         return Err(denied("requested target read permission"));
     }
     Ok(())
@@ -207,16 +209,17 @@ pub(super) fn items(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     targets: &[ResourceTarget],
+    call: &CallContext,
 ) -> Result<Vec<ItemState>, Failure> {
     let mut states = Vec::with_capacity(targets.len());
     for (i, t) in targets.iter().enumerate() {
         if i % 8 == 7 {
             check_scope(scope)?;
         }
-        let vis = visibility(policy, scope, t, CallPhase::FirstCheck)?;
+        let vis = visibility(policy, scope, t, call)?;
         let outcome = if !vis.visible {
             Outcome::Hidden
-        } else if permitted(policy, scope, t, CallPhase::FirstCheck)? {
+        } else if permitted(policy, scope, t, call)? {
             Outcome::Pending
         } else {
             Outcome::Issue(

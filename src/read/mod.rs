@@ -278,12 +278,14 @@ impl Resources {
         let definition = selection.binding.definition().as_ref();
         let handler = selection.binding.handler();
 
-        authorize::discover(policy, &scope, definition, CallPhase::FirstCheck)?;
+        let first = scope.call_in(CallPhase::FirstCheck);
+        authorize::discover(policy, &scope, definition, &first)?;
         let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits)?;
         authorize::check_scope(&scope)?;
         let (requested, targets) = plan.into_parts();
-        authorize::requested(policy, &scope, &requested, CallPhase::FirstCheck)?;
-        let mut states = authorize::items(policy, &scope, &targets)?;
+        authorize::requested(policy, &scope, &requested, &first)?;
+        let mut states = authorize::items(policy, &scope, &targets, &first)?;
+        drop(first);
 
         admit::read_bodies(handler, &scope, &targets, &mut states, limits)?;
 

@@ -193,12 +193,13 @@ impl ReadTask {
         let scope = &self.scope;
         (|| {
             check_scope(scope)?;
-            authorize::discover(policy, scope, &self.definition, CallPhase::FirstCheck)?;
+            let first = scope.call_in(CallPhase::FirstCheck);
+            authorize::discover(policy, scope, &self.definition, &first)?;
             let plan = authorize::resolve(self.handler.as_ref(), scope, &matched, &self.limits)?;
             check_scope(scope)?;
             let (requested, targets) = plan.into_parts();
-            authorize::requested(policy, scope, &requested, CallPhase::FirstCheck)?;
-            let states = authorize::items(policy, scope, &targets)?;
+            authorize::requested(policy, scope, &requested, &first)?;
+            let states = authorize::items(policy, scope, &targets, &first)?;
             // Only the first job plans, once.
             let _ = self.targets.set(targets);
             Ok(Pipeline {

@@ -27,20 +27,20 @@ pub(super) fn recheck(
     targets: &[ResourceTarget],
     states: &mut [ItemState],
 ) -> Result<(), Failure> {
-    let phase = CallPhase::Recheck;
-    discover(policy, scope, definition, phase)?;
-    requested(policy, scope, requested_target, phase)?;
+    let call = scope.call_in(CallPhase::Recheck);
+    discover(policy, scope, definition, &call)?;
+    requested(policy, scope, requested_target, &call)?;
     for (i, (t, state)) in targets.iter().zip(states.iter_mut()).enumerate() {
         if i % 8 == 7 {
             check_scope(scope)?;
         }
-        let vis = visibility(policy, scope, t, phase)?;
+        let vis = visibility(policy, scope, t, &call)?;
         state.final_visibility = vis;
         if !vis.visible {
             state.outcome = Outcome::Hidden;
             continue;
         }
-        let allowed = permitted(policy, scope, t, phase)?;
+        let allowed = permitted(policy, scope, t, &call)?;
         if !state.first_visible {
             state.outcome = Outcome::Issue(
                 IssueCode::Unavailable,
