@@ -1492,6 +1492,27 @@ mcpr_status mcpr_payload_set_text(mcpr_payload_builder *o, mcpr_str mime_type, m
 mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *o, mcpr_str mime_type, const uint8_t *data, size_t len, mcpr_error **err);
 
 /**
+ * Sets a blob body without copying it (may be empty; sent base64): the
+ * library reads the `len` bytes at `data` straight into the result JSON.
+ * They must stay valid and unchanged until the library calls
+ * `release(release_data)`, which it does exactly once, on any thread,
+ * whatever this setter returns: when the read has written its result or
+ * no longer needs the payload (before `mcpr_read` returns, except for a
+ * body read abandoned on an executor: then once its late payload is
+ * discarded), or, when the setter is refused, before it returns.
+ * `release` may be NULL for bytes that outlive every read (static
+ * storage); it must not call the library with this payload builder.
+ * Otherwise the same rules as `mcpr_payload_set_blob`.
+ *
+ * # Safety
+ * As for `mcpr_payload_set_blob`; `data` is NULL (with `len` 0) or points
+ * at `len` readable bytes that stay valid and unchanged until `release`
+ * runs; `release` is NULL or safe to call once with `release_data` from
+ * any thread.
+ */
+mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *o, mcpr_str mime_type, const uint8_t *data, size_t len, void (*release)(void *release_data), void *release_data, mcpr_error **err);
+
+/**
  * Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
  * does not use the reserved key `go.phpboyscout.uk/mcp.resourceRead` at
  * any depth, held to the rules definitions are held to (nesting at most

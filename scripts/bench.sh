@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: the Rust benches (cargo bench; benches/read.rs measures the
-# Rust API's small exact read), the C ABI read benchmark
+# Rust API's small exact read, benches/blob.rs a 16 MiB blob read through
+# the C ABI and the Rust API in fresh processes), the C ABI read benchmark
 # (c-tests/bench_read.c, built by CMake; also the one-call request path
 # against the read with its ratio), the Go binding's small exact read
 # (bindings/go, policy in Go and native) and the same read through a client
@@ -28,18 +29,9 @@ fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build --target bench_read
 iterations="${1:-200000}"
-c_out="$(./build/bench_read "$iterations")"
+c_out="$(./build/bench_read "$iterations")" || echo "bench_read failed"
 echo "$c_out"
 printf '%s\n' "$c_out" | collect
-# The 16 MiB blob read through the C ABI, in fresh processes (absent in
-# older trees: skipped).
-if cmake --build build --target bench_blob >/dev/null 2>&1 && [ -x build/bench_blob ]; then
-  blob_out="$(./build/bench_blob)" || echo "bench_blob failed"
-  echo "$blob_out"
-  printf '%s\n' "$blob_out" | collect
-else
-  echo "bench_blob: not built, skipped"
-fi
 
 goals() {
   echo

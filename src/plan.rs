@@ -263,7 +263,73 @@ pub enum PayloadBody {
     Text(String),
     /// Raw bytes (may be empty), sent base64-encoded.
     Blob(Vec<u8>),
+    /// Raw bytes owned elsewhere and shared without a copy (may be empty),
+    /// sent base64-encoded like [`Blob`](Self::Blob).
+    SharedBlob(SharedBytes),
 }
+
+impl PayloadBody {
+    /// The raw bytes of a blob body (either kind); `None` for text.
+    pub fn blob_bytes(&self) -> Option<&[u8]> {
+        match self {
+            PayloadBody::Text(_) => None,
+            PayloadBody::Blob(b) => Some(b),
+            PayloadBody::SharedBlob(b) => Some(b.as_bytes()),
+        }
+    }
+}
+
+/// Blob bytes owned elsewhere (a memory map, a cache entry, a host
+/// buffer), shared by reference counting: a payload made with
+/// [`ResourcePayload::blob_shared`] copies no byte, and the bytes are
+/// base64-encoded straight into the result. The owner is dropped when the
+/// last clone is (after the read has written the result, or when an
+/// abandoned read's late payload is discarded), on any thread. Its
+/// `as_ref()` must give the same bytes every time.
+#[derive(Clone)]
+pub struct SharedBytes(Arc<dyn AsRef<[u8]> + Send + Sync>);
+
+impl SharedBytes {
+    /// Shares the bytes of `owner` (one allocation for the reference
+    /// count; the bytes are not copied).
+    pub fn new(owner: impl AsRef<[u8]> + Send + Sync + 'static) -> Self {
+        SharedBytes(Arc::new(owner))
+    }
+
+    /// Shares the bytes of an owner already behind an `Arc`.
+    pub fn from_arc(owner: Arc<dyn AsRef<[u8]> + Send + Sync>) -> Self {
+        SharedBytes(owner)
+    }
+
+    /// The bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        (*self.0).as_ref()
+    }
+}
+
+impl std::ops::Deref for SharedBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl std::fmt::Debug for SharedBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedBytes")
+            .field("len", &self.as_bytes().len())
+            .finish()
+    }
+}
+
+/// Equal when the bytes are equal.
+impl PartialEq for SharedBytes {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for SharedBytes {}
 
 /// What a body read returns: a MIME type, text or blob, optional `_meta`.
 /// It carries no URI: the gateway binds it to its authorized target.
@@ -298,6 +364,12 @@ impl ResourcePayload {
     /// A blob payload taking ownership of `data`.
     pub fn blob_owned(mime_type: &str, data: Vec<u8>) -> Result<Self, Failure> {
         Self::with_body(mime_type, PayloadBody::Blob(data))
+    }
+
+    /// A blob payload over bytes owned elsewhere, shared without a copy
+    /// (see [`SharedBytes`]).
+    pub fn blob_shared(mime_type: &str, data: SharedBytes) -> Result<Self, Failure> {
+        Self::with_body(mime_type, PayloadBody::SharedBlob(data))
     }
 
     fn with_body(mime_type: &str, body: PayloadBody) -> Result<Self, Failure> {
@@ -354,6 +426,7 @@ impl ResourcePayload {
         match &self.body {
             PayloadBody::Text(t) => t.len() as u64,
             PayloadBody::Blob(b) => b.len() as u64,
+            PayloadBody::SharedBlob(b) => b.len() as u64,
         }
     }
 }

@@ -12,7 +12,7 @@ use super::boundary::{
 use super::complete::{mcpr_completion_builder, mcpr_completion_request};
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
-use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
+use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, SharedBytes};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::scope::{CallContext, CallPhase};
@@ -1260,6 +1260,95 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
     };
     // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
     unsafe { guard_status(err, body) }
+}
+
+/// Host bytes lent to a blob payload (`mcpr_payload_set_blob_borrowed`)
+/// until its release callback runs, when this is dropped.
+struct LentBytes {
+    data: HostPtr,
+    len: usize,
+    _release: Release,
+}
+
+impl AsRef<[u8]> for LentBytes {
+    fn as_ref(&self) -> &[u8] {
+        if self.len == 0 {
+            return &[];
+        }
+        // SAFETY: checked non-NULL with `len <= isize::MAX` when lent; the
+        // host keeps the bytes valid and unchanged until `release` runs,
+        // which is when this is dropped.
+        unsafe { std::slice::from_raw_parts(self.data.0.cast::<u8>(), self.len) }
+    }
+}
+
+/// Sets a blob body without copying it (may be empty; sent base64): the
+/// library reads the `len` bytes at `data` straight into the result JSON.
+/// They must stay valid and unchanged until the library calls
+/// `release(release_data)`, which it does exactly once, on any thread,
+/// whatever this setter returns: when the read has written its result or
+/// no longer needs the payload (before `mcpr_read` returns, except for a
+/// body read abandoned on an executor: then once its late payload is
+/// discarded), or, when the setter is refused, before it returns.
+/// `release` may be NULL for bytes that outlive every read (static
+/// storage); it must not call the library with this payload builder.
+/// Otherwise the same rules as `mcpr_payload_set_blob`.
+///
+/// # Safety
+/// As for `mcpr_payload_set_blob`; `data` is NULL (with `len` 0) or points
+/// at `len` readable bytes that stay valid and unchanged until `release`
+/// runs; `release` is NULL or safe to call once with `release_data` from
+/// any thread.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
+    o: *mut mcpr_payload_builder,
+    mime_type: mcpr_str,
+    data: *const u8,
+    len: usize,
+    release: Option<unsafe extern "C-unwind" fn(release_data: *mut c_void)>,
+    release_data: *mut c_void,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    // Made first, so that `release` runs exactly once on every path (a
+    // refusal, a panic, or the payload's end).
+    let mut lent = Some(LentBytes {
+        data: HostPtr(data.cast_mut().cast()),
+        len,
+        _release: Release {
+            ud: HostPtr(release_data),
+            release,
+        },
+    });
+    let body = || {
+        // SAFETY: `o` is NULL or a live payload builder (caller's guarantee).
+        let o = unsafe { payload_ref(o) }?;
+        let mut o = o.lock();
+        let content = FailureKind::InvalidContent;
+        let blob = mcpr_str {
+            ptr: data.cast(),
+            len,
+        };
+        // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
+        // NULL or points at `len` readable bytes (caller's guarantee).
+        let parts = unsafe { (mime_type.text(content, "payload MIME type"), blob.bytes()) };
+        let mime = match parts {
+            (Ok(m), Ok(_)) => m,
+            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
+        };
+        let bytes = lent.take().map(SharedBytes::new);
+        o.set_body(|| match bytes {
+            Some(b) => ResourcePayload::blob_shared(mime, b),
+            None => Err(Failure::with_message(
+                FailureKind::InvalidContent,
+                "blob bytes already handed over",
+            )),
+        })
+    };
+    // SAFETY: `err` is NULL or valid for one write (caller's guarantee).
+    let status = unsafe { guard_status(err, body) };
+    // A refused setter releases here, with no lock of the library held.
+    drop(lent);
+    status
 }
 
 /// Sets the item's `_meta` (copied): a JSON object of at most 64 KiB that
