@@ -26,8 +26,11 @@ pub const MAX_REPRESENTATION_BYTES: usize = 256;
 #[derive(Debug, Clone)]
 pub struct ResourceMatch {
     definition: Arc<ResourceDefinition>,
-    uri: String,
+    /// Shared with the target [`ResourceTarget::of_match`] makes.
+    uri: Arc<str>,
     captures: Vec<(String, String)>,
+    /// Whether selection made it (its URI is then a valid identifier).
+    selected: bool,
 }
 
 impl ResourceMatch {
@@ -39,8 +42,23 @@ impl ResourceMatch {
     ) -> Self {
         ResourceMatch {
             definition,
-            uri,
+            uri: Arc::from(uri),
             captures,
+            selected: false,
+        }
+    }
+
+    /// The match selection makes for `uri`, which it has validated.
+    pub(crate) fn selected(
+        definition: Arc<ResourceDefinition>,
+        uri: &str,
+        captures: Vec<(String, String)>,
+    ) -> Self {
+        ResourceMatch {
+            definition,
+            uri: Arc::from(uri),
+            captures,
+            selected: true,
         }
     }
 
@@ -130,6 +148,21 @@ pub fn check_authorization_json(json: &str) -> Result<(), Failure> {
 }
 
 impl ResourceTarget {
+    /// The default target of a match (its URI, the default representation,
+    /// no authorization), as `ResourceTarget::new(m.uri(), "", None)` makes
+    /// it; the URI is shared with the match, and not validated again when
+    /// selection made the match.
+    pub(crate) fn of_match(m: &ResourceMatch) -> Result<Self, Failure> {
+        if !m.selected {
+            return Self::new(m.uri(), "", None);
+        }
+        Ok(ResourceTarget {
+            uri: m.uri.clone(),
+            representation: Cow::Borrowed(DEFAULT_REPRESENTATION),
+            authorization: None,
+        })
+    }
+
     /// Validates and copies a target.
     ///
     /// - `uri` must be a valid identifier (length against `max_uri_bytes` is
@@ -237,7 +270,7 @@ impl ResourceReadPlan {
     /// and the single item (representation `"default"`, no authorization
     /// JSON): the Rust counterpart of the C ABI's `mcpr_resolve_single`.
     pub fn single_for(m: &ResourceMatch) -> Result<Self, Failure> {
-        Ok(Self::single(ResourceTarget::new(m.uri(), "", None)?))
+        Ok(Self::single(ResourceTarget::of_match(m)?))
     }
 
     /// The canonical requested target.
@@ -337,7 +370,9 @@ impl Eq for SharedBytes {}
 pub struct ResourcePayload {
     mime_type: String,
     body: PayloadBody,
-    meta: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Boxed: most payloads have none, and a smaller payload is cheaper to
+    /// move through the pipeline.
+    meta: Option<Box<serde_json::Map<String, serde_json::Value>>>,
     cache: Option<CacheHints>,
 }
 
@@ -387,7 +422,7 @@ impl ResourcePayload {
     /// Attaches `_meta` given as JSON text, checked by [`parse_meta`].
     /// Errors are `invalid_content`.
     pub fn with_meta_json(mut self, meta_json: &str) -> Result<Self, Failure> {
-        self.meta = Some(parse_meta(meta_json)?);
+        self.meta = Some(Box::new(parse_meta(meta_json)?));
         Ok(self)
     }
 
@@ -418,7 +453,7 @@ impl ResourcePayload {
 
     /// The `_meta` object, if any.
     pub fn meta(&self) -> Option<&serde_json::Map<String, serde_json::Value>> {
-        self.meta.as_ref()
+        self.meta.as_deref()
     }
 
     /// Payload bytes: text bytes or raw blob bytes.

@@ -13,7 +13,7 @@ use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::report::IssueCode;
-use crate::scope::{CallContext, CallPhase, RequestScope};
+use crate::scope::{CallContext, RequestScope};
 
 use super::{ItemState, Outcome};
 
@@ -146,8 +146,9 @@ pub(super) fn resolve(
     scope: &RequestScope,
     matched: &ResourceMatch,
     limits: &Limits,
+    call: &CallContext,
 ) -> Result<ResourceReadPlan, Failure> {
-    let r = guarded(|| handler.resolve(&scope.call_in(CallPhase::Resolve), matched));
+    let r = guarded(|| handler.resolve(call, matched));
     settle(scope, r.is_err())?;
     let plan = match r {
         Ok(plan) => plan,
@@ -204,13 +205,14 @@ pub(super) fn requested(
 
 /// Visibility and read permission of the whole plan, before any body is
 /// read: hidden items leave the selection silently; visible items denied
-/// read access become `unavailable` issues.
+/// read access become `unavailable` issues. Also returns when the scope
+/// was last checked (after the last callback), for the first body read.
 pub(super) fn items(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     targets: &[ResourceTarget],
     call: &CallContext,
-) -> Result<Vec<ItemState>, Failure> {
+) -> Result<(Vec<ItemState>, Instant), Failure> {
     let mut states = Vec::with_capacity(targets.len());
     for (i, t) in targets.iter().enumerate() {
         if i % 8 == 7 {
@@ -233,6 +235,7 @@ pub(super) fn items(
             outcome,
         });
     }
-    check_scope(scope)?;
-    Ok(states)
+    let now = Instant::now();
+    check_scope_at(scope, now)?;
+    Ok((states, now))
 }
