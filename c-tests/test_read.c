@@ -3,6 +3,7 @@
  * warning, issue codes, private data never in results), budgets, and the
  * call-context accessors inside callbacks. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 
@@ -471,11 +472,92 @@ static void test_payload_rules(void) {
     mcpr_resources_free(r);
 }
 
+/* mcpr_payload_set_blob_borrowed: the lent bytes are read without a copy,
+ * and their release callback runs exactly once on every path: after a read
+ * that used them, and before the setter returns when it is refused (a
+ * second body, a bad MIME type, NULL data with a length, a NULL builder). */
+enum { LEND_OK, LEND_TWICE, LEND_BAD_MIME, LEND_NULL_DATA, LEND_NULL_BUILDER, LEND_COUNT };
+static int lend_released[LEND_COUNT];
+static const uint8_t LENT[] = {0, 1, 2, 0xff};
+
+static void lend_release(void *data) { ((int *)data)[0]++; }
+
+static mcpr_cb_result lend_read(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
+    (void)ud;
+    (void)call;
+    mcpr_str uri = mcpr_target_uri(t);
+    if (str_eq(uri, "lend://ok")) {
+        CHECK_STATUS(mcpr_payload_set_blob_borrowed(out, S("application/octet-stream"), LENT, sizeof LENT,
+                                                    lend_release, &lend_released[LEND_OK], NULL),
+                     MCPR_OK);
+        CHECK(lend_released[LEND_OK] == 0); /* still lent: the result is not written yet */
+    } else if (str_eq(uri, "lend://twice")) {
+        CHECK_STATUS(mcpr_payload_set_text(out, S("text/plain"), S("one"), NULL), MCPR_OK);
+        CHECK_STATUS(mcpr_payload_set_blob_borrowed(out, S("application/octet-stream"), LENT, sizeof LENT,
+                                                    lend_release, &lend_released[LEND_TWICE], NULL),
+                     MCPR_INVALID_CONTENT);
+        CHECK(lend_released[LEND_TWICE] == 1);
+    } else if (str_eq(uri, "lend://bad-mime")) {
+        CHECK_STATUS(mcpr_payload_set_blob_borrowed(out, S("not a type"), LENT, sizeof LENT, lend_release,
+                                                    &lend_released[LEND_BAD_MIME], NULL),
+                     MCPR_INVALID_CONTENT);
+        CHECK(lend_released[LEND_BAD_MIME] == 1);
+    } else if (str_eq(uri, "lend://null-data")) {
+        CHECK_STATUS(mcpr_payload_set_blob_borrowed(out, S("application/octet-stream"), NULL, 4, lend_release,
+                                                    &lend_released[LEND_NULL_DATA], NULL),
+                     MCPR_INVALID_ARGUMENT);
+        CHECK(lend_released[LEND_NULL_DATA] == 1);
+    }
+    return MCPR_CB_OK;
+}
+
+static mcpr_cb_result lend_resolve(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan) {
+    (void)ud;
+    (void)m;
+    (void)call;
+    const char *items[] = {"lend://ok", "lend://twice", "lend://bad-mime", "lend://null-data"};
+    mcpr_plan_set_requested(plan, S("lend://all"), S(""), S(""), NULL);
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
+        mcpr_plan_add_item(plan, str_of(items[i]), S(""), S(""), NULL);
+    return MCPR_CB_OK;
+}
+
+static void test_borrowed_blob_is_released_once(void) {
+    memset(lend_released, 0, sizeof lend_released);
+    CHECK_STATUS(mcpr_payload_set_blob_borrowed(NULL, S("application/octet-stream"), LENT, sizeof LENT, lend_release,
+                                                &lend_released[LEND_NULL_BUILDER], NULL),
+                 MCPR_INVALID_ARGUMENT);
+    CHECK(lend_released[LEND_NULL_BUILDER] == 1);
+    host_policy hp = {0};
+    hp.disclose = true;
+    mcpr_builder *b = host_builder(&hp);
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = lend_resolve,
+        .read = lend_read,
+    };
+    CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"lend://all\",\"name\":\"l\"}"), &cb, NULL), MCPR_OK);
+    mcpr_resources *r = host_build(b);
+    char *json = NULL;
+    bool partial = false;
+    CHECK_STATUS(host_read(r, "lend://all", NULL, &json, &partial, NULL), MCPR_OK);
+    CHECK(partial && json);
+    if (json) {
+        mcpr_str j = str_of(json);
+        CHECK(str_contains(j, "{\"uri\":\"lend://ok\",\"mimeType\":\"application/octet-stream\",\"blob\":\"AAEC/w==\"}"));
+        CHECK(str_count(j, "\"code\":\"invalid_content\"") == 3);
+    }
+    for (int i = 0; i < LEND_COUNT; i++) CHECK(lend_released[i] == 1);
+    free(json);
+    mcpr_resources_free(r);
+}
+
 int main(void) {
     test_selection();
     test_complete_bundle();
     test_plans();
     test_partial_bundle();
     test_payload_rules();
+    test_borrowed_blob_is_released_once();
     return harness_finish("test_read");
 }

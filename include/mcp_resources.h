@@ -2152,6 +2152,45 @@ mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_t
 mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_error **err);
 
 /**
+ * Sets a binary body without copying it (may be empty; sent base64): the
+ * library encodes the bytes at `data` straight into the result JSON, so a
+ * large blob costs no second copy of its bytes.
+ *
+ * The library calls `release(release_data)` exactly once, on any thread,
+ * whatever this function returns: when the read has written its result or
+ * no longer needs the payload (before `mcpr_read` returns, except for a body
+ * read abandoned on an executor: then once its late payload is discarded),
+ * or, when the setter is refused, before it returns. Otherwise the same
+ * rules as `mcpr_payload_set_blob`.
+ *
+ * \param payload The payload builder of the body `read` callback.
+ * \param mime_type An RFC 9110 media type.
+ * \param data The bytes; may be NULL when `data_len` is 0.
+ * \param data_len The number of bytes at `data`.
+ * \param release Called once with `release_data` when the library no
+ *   longer reads `data`; may be NULL for bytes that outlive every read
+ *   (static storage). It must not call the library with this payload
+ *   builder.
+ * \param release_data Passed to `release`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
+ *   body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a `(NULL, n > 0)`
+ *   string or NULL `data` with a non-zero `data_len`. `release` runs in
+ *   every case.
+ * \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
+ *   `data_len` 0) or points at `data_len` readable bytes that stay valid and
+ *   unchanged until `release` runs; `release` is NULL or safe to call once
+ *   with `release_data` from any thread.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
+ */
+mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_release_fn release, void *release_data, mcpr_error **err);
+
+/**
  * Sets the item's `_meta` (copied; a later call replaces it). A refused setter
  * makes the item an `invalid_content` issue even if the callback then returns
  * `MCPR_CB_OK`.

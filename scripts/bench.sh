@@ -1,30 +1,62 @@
 #!/usr/bin/env bash
 # Benchmarks: the Rust benches (cargo bench; benches/read.rs measures the
-# Rust API's small exact read), the C ABI read benchmark
+# Rust API's small exact read, benches/blob.rs a 16 MiB blob read through
+# the C ABI and the Rust API in fresh processes), the C ABI read benchmark
 # (c-tests/bench_read.c, built by CMake; also the one-call request path
 # against the read with its ratio), the Go binding's small exact read
 # (bindings/go, policy in Go and native) and the same read through a client
 # session of the official Go SDK, served by the SDK's own resource handler
 # and by the library through bindings/go/mcpsdk. Prints every figure, then
-# the small exact read side by side. Nothing is asserted.
-# Usage: scripts/bench.sh [C iterations]   (MCPR_BENCH_SKIP_CARGO=1 skips cargo bench)
+# the small exact read side by side, and at the end a "== goals" section:
+# every line starting with "GOAL " that any benchmark printed (a figure next
+# to its goal). Nothing is asserted; a benchmark that is absent or fails is
+# reported and skipped.
+# Usage: scripts/bench.sh [C iterations]   (MCPR_BENCH_SKIP_CARGO=1 skips cargo bench,
+#   MCPR_BENCH_SKIP_GO=1 the Go benchmarks)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+goals_file="$(mktemp)"
+cargo_log="$(mktemp)"
+trap 'rm -f "$goals_file" "$cargo_log"' EXIT
+collect() { # keeps the GOAL lines of a benchmark's output (read on stdin)
+  grep '^GOAL ' >>"$goals_file" || true
+}
 if [ "${MCPR_BENCH_SKIP_CARGO:-0}" != 1 ]; then
-  cargo bench
+  # Streamed as it runs, and kept for the goals.
+  cargo bench 2>&1 | tee "$cargo_log" || echo "cargo bench failed (its figures so far are shown)"
+  collect <"$cargo_log"
 fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build --target bench_read
 iterations="${1:-200000}"
-c_out="$(./build/bench_read "$iterations")"
+c_out="$(./build/bench_read "$iterations")" || echo "bench_read failed"
 echo "$c_out"
+printf '%s\n' "$c_out" | collect
+
+goals() {
+  echo
+  echo "== goals"
+  if [ -s "$goals_file" ]; then
+    sed 's/^GOAL /  /' "$goals_file"
+  else
+    echo "  (no benchmark printed a GOAL line)"
+  fi
+}
+if [ "${MCPR_BENCH_SKIP_GO:-0}" = 1 ]; then
+  goals
+  exit 0
+fi
 
 . scripts/go-env.sh
-go_out="$(cd bindings/go && go test -run '^$' -bench 'SmallExactRead' -benchtime "${iterations}x" .)"
+go_out="$(cd bindings/go && go test -run '^$' -bench 'SmallExactRead' -benchtime "${iterations}x" .)" ||
+  echo "Go binding benchmark failed"
 echo "$go_out"
+printf '%s\n' "$go_out" | collect
 sdk_iterations=$((iterations / 10 > 1000 ? iterations / 10 : 1000))
-sdk_out="$(cd bindings/go/mcpsdk && go test -run '^$' -bench 'SDKSessionSmallExactRead' -benchtime "${sdk_iterations}x" .)"
+sdk_out="$(cd bindings/go/mcpsdk && go test -run '^$' -bench 'SDKSessionSmallExactRead' -benchtime "${sdk_iterations}x" .)" ||
+  echo "Go SDK benchmark failed"
 echo "$sdk_out"
+printf '%s\n' "$sdk_out" | collect
 
 ns() { # ns/op of the benchmark line matching $2 in $1
   printf '%s\n' "$1" | awk -v pat="$2" '$0 ~ pat { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op" || $(i+1) == "ns/read") { print $i; exit } }'
@@ -46,3 +78,4 @@ row "Go binding, native AllowAll, Go reader (1 callback)" "$(ns "$go_out" 'Small
 row "Go binding, the same through Request (one call, params JSON)" "$(ns "$go_out" 'SmallExactRead/native_allow_all_request')"
 row "Go SDK session, the SDK's own resource handler" "$(ns "$sdk_out" 'sdk_own_handler')"
 row "Go SDK session, the library through mcpsdk.Install" "$(ns "$sdk_out" 'mcpsdk_adapter')"
+goals

@@ -687,23 +687,13 @@ fn run_completion(
     limits: &Limits,
 ) -> Result<(Vec<String>, Option<u64>, bool), Failure> {
     let definition = binding.definition();
-    discover(
-        policy,
-        scope,
-        definition,
-        crate::scope::CallPhase::Completion,
-    )?;
+    let call = scope.call_in(crate::scope::CallPhase::Completion);
+    discover(policy, scope, definition, &call)?;
     let template = definition.template().expect("template bindings");
     let request = checked_request(definition, template, params, limits)?;
     let mut sink = CompletionSink::new(template, limits);
     if let Some(completer) = binding.completer() {
-        let r = guarded(|| {
-            completer.complete(
-                &scope.call_in(crate::scope::CallPhase::Completion),
-                &request,
-                &mut sink,
-            )
-        });
+        let r = guarded(|| completer.complete(&call, &request, &mut sink));
         settle(scope, r.is_err())?;
         match r {
             Ok(()) => {}

@@ -49,8 +49,13 @@ use crate::scope::CancelToken;
 /// round trip of short callbacks and back-to-back jobs.
 const SPIN: Duration = Duration::from_micros(20);
 
-/// How long a poll spins on the CPU before it starts yielding.
-const PURE_SPIN: Duration = Duration::from_micros(3);
+/// How long a poll spins on the CPU before it starts yielding. Short: a
+/// read's whole pipeline takes about a microsecond on a worker, and when
+/// the thread polled for shares this CPU (the machine's other cores busy),
+/// every microsecond spun is one it cannot run. With the small exact read
+/// on a loaded machine, 1 us instead of 3 us cut the time per read by a
+/// third or more (docs/benchmarks/NOTES.md).
+const PURE_SPIN: Duration = Duration::from_micros(1);
 
 /// Polls with `try_take` for at most [`SPIN`] (and not past `limit`): first
 /// spinning (a handoff to another CPU takes a microsecond or two), then

@@ -52,7 +52,7 @@ pub use executor::{Executor, ExecutorOptions, ExecutorStats};
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
 pub use plan::{
-    PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget,
+    PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, SharedBytes,
     RESERVED_META_KEY,
 };
 pub use policy::{AllowAll, ResourcePolicy, Visibility};

@@ -1,6 +1,7 @@
 //! Matches, targets, read plans and payloads: the values host callbacks
 //! receive and construct. Every constructor validates and copies its input.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -25,8 +26,11 @@ pub const MAX_REPRESENTATION_BYTES: usize = 256;
 #[derive(Debug, Clone)]
 pub struct ResourceMatch {
     definition: Arc<ResourceDefinition>,
-    uri: String,
+    /// Shared with the target [`ResourceTarget::of_match`] makes.
+    uri: Arc<str>,
     captures: Vec<(String, String)>,
+    /// Whether selection made it (its URI is then a valid identifier).
+    selected: bool,
 }
 
 impl ResourceMatch {
@@ -38,8 +42,23 @@ impl ResourceMatch {
     ) -> Self {
         ResourceMatch {
             definition,
-            uri,
+            uri: Arc::from(uri),
             captures,
+            selected: false,
+        }
+    }
+
+    /// The match selection makes for `uri`, which it has validated.
+    pub(crate) fn selected(
+        definition: Arc<ResourceDefinition>,
+        uri: &str,
+        captures: Vec<(String, String)>,
+    ) -> Self {
+        ResourceMatch {
+            definition,
+            uri: Arc::from(uri),
+            captures,
+            selected: true,
         }
     }
 
@@ -79,8 +98,11 @@ impl ResourceMatch {
 /// and never serialised into any result, report or error.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ResourceTarget {
-    uri: String,
-    representation: String,
+    /// Shared: a plan's requested target is often also its item (a clone
+    /// then copies no bytes).
+    uri: Arc<str>,
+    /// Borrowed when it is the default label (no allocation per read).
+    representation: Cow<'static, str>,
     authorization: Option<String>,
 }
 
@@ -126,6 +148,21 @@ pub fn check_authorization_json(json: &str) -> Result<(), Failure> {
 }
 
 impl ResourceTarget {
+    /// The default target of a match (its URI, the default representation,
+    /// no authorization), as `ResourceTarget::new(m.uri(), "", None)` makes
+    /// it; the URI is shared with the match, and not validated again when
+    /// selection made the match.
+    pub(crate) fn of_match(m: &ResourceMatch) -> Result<Self, Failure> {
+        if !m.selected {
+            return Self::new(m.uri(), "", None);
+        }
+        Ok(ResourceTarget {
+            uri: m.uri.clone(),
+            representation: Cow::Borrowed(DEFAULT_REPRESENTATION),
+            authorization: None,
+        })
+    }
+
     /// Validates and copies a target.
     ///
     /// - `uri` must be a valid identifier (length against `max_uri_bytes` is
@@ -165,8 +202,12 @@ impl ResourceTarget {
             }
         };
         Ok(ResourceTarget {
-            uri: uri.to_string(),
-            representation: representation.to_string(),
+            uri: Arc::from(uri),
+            representation: if representation == DEFAULT_REPRESENTATION {
+                Cow::Borrowed(DEFAULT_REPRESENTATION)
+            } else {
+                Cow::Owned(representation.to_string())
+            },
             authorization,
         })
     }
@@ -229,7 +270,7 @@ impl ResourceReadPlan {
     /// and the single item (representation `"default"`, no authorization
     /// JSON): the Rust counterpart of the C ABI's `mcpr_resolve_single`.
     pub fn single_for(m: &ResourceMatch) -> Result<Self, Failure> {
-        Ok(Self::single(ResourceTarget::new(m.uri(), "", None)?))
+        Ok(Self::single(ResourceTarget::of_match(m)?))
     }
 
     /// The canonical requested target.
@@ -255,7 +296,73 @@ pub enum PayloadBody {
     Text(String),
     /// Raw bytes (may be empty), sent base64-encoded.
     Blob(Vec<u8>),
+    /// Raw bytes owned elsewhere and shared without a copy (may be empty),
+    /// sent base64-encoded like [`Blob`](Self::Blob).
+    SharedBlob(SharedBytes),
 }
+
+impl PayloadBody {
+    /// The raw bytes of a blob body (either kind); `None` for text.
+    pub fn blob_bytes(&self) -> Option<&[u8]> {
+        match self {
+            PayloadBody::Text(_) => None,
+            PayloadBody::Blob(b) => Some(b),
+            PayloadBody::SharedBlob(b) => Some(b.as_bytes()),
+        }
+    }
+}
+
+/// Blob bytes owned elsewhere (a memory map, a cache entry, a host
+/// buffer), shared by reference counting: a payload made with
+/// [`ResourcePayload::blob_shared`] copies no byte, and the bytes are
+/// base64-encoded straight into the result. The owner is dropped when the
+/// last clone is (after the read has written the result, or when an
+/// abandoned read's late payload is discarded), on any thread. Its
+/// `as_ref()` must give the same bytes every time.
+#[derive(Clone)]
+pub struct SharedBytes(Arc<dyn AsRef<[u8]> + Send + Sync>);
+
+impl SharedBytes {
+    /// Shares the bytes of `owner` (one allocation for the reference
+    /// count; the bytes are not copied).
+    pub fn new(owner: impl AsRef<[u8]> + Send + Sync + 'static) -> Self {
+        SharedBytes(Arc::new(owner))
+    }
+
+    /// Shares the bytes of an owner already behind an `Arc`.
+    pub fn from_arc(owner: Arc<dyn AsRef<[u8]> + Send + Sync>) -> Self {
+        SharedBytes(owner)
+    }
+
+    /// The bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        (*self.0).as_ref()
+    }
+}
+
+impl std::ops::Deref for SharedBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl std::fmt::Debug for SharedBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedBytes")
+            .field("len", &self.as_bytes().len())
+            .finish()
+    }
+}
+
+/// Equal when the bytes are equal.
+impl PartialEq for SharedBytes {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for SharedBytes {}
 
 /// What a body read returns: a MIME type, text or blob, optional `_meta`.
 /// It carries no URI: the gateway binds it to its authorized target.
@@ -263,7 +370,9 @@ pub enum PayloadBody {
 pub struct ResourcePayload {
     mime_type: String,
     body: PayloadBody,
-    meta: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Boxed: most payloads have none, and a smaller payload is cheaper to
+    /// move through the pipeline.
+    meta: Option<Box<serde_json::Map<String, serde_json::Value>>>,
     cache: Option<CacheHints>,
 }
 
@@ -292,6 +401,12 @@ impl ResourcePayload {
         Self::with_body(mime_type, PayloadBody::Blob(data))
     }
 
+    /// A blob payload over bytes owned elsewhere, shared without a copy
+    /// (see [`SharedBytes`]).
+    pub fn blob_shared(mime_type: &str, data: SharedBytes) -> Result<Self, Failure> {
+        Self::with_body(mime_type, PayloadBody::SharedBlob(data))
+    }
+
     fn with_body(mime_type: &str, body: PayloadBody) -> Result<Self, Failure> {
         if !is_media_type(mime_type) {
             return Err(content_error("payload MIME type is invalid"));
@@ -307,7 +422,7 @@ impl ResourcePayload {
     /// Attaches `_meta` given as JSON text, checked by [`parse_meta`].
     /// Errors are `invalid_content`.
     pub fn with_meta_json(mut self, meta_json: &str) -> Result<Self, Failure> {
-        self.meta = Some(parse_meta(meta_json)?);
+        self.meta = Some(Box::new(parse_meta(meta_json)?));
         Ok(self)
     }
 
@@ -338,7 +453,7 @@ impl ResourcePayload {
 
     /// The `_meta` object, if any.
     pub fn meta(&self) -> Option<&serde_json::Map<String, serde_json::Value>> {
-        self.meta.as_ref()
+        self.meta.as_deref()
     }
 
     /// Payload bytes: text bytes or raw blob bytes.
@@ -346,6 +461,7 @@ impl ResourcePayload {
         match &self.body {
             PayloadBody::Text(t) => t.len() as u64,
             PayloadBody::Blob(b) => b.len() as u64,
+            PayloadBody::SharedBlob(b) => b.len() as u64,
         }
     }
 }
@@ -388,25 +504,39 @@ pub fn uses_reserved_key(value: &serde_json::Value) -> bool {
     }
 }
 
+/// RFC 9110 `tchar`, one table lookup per byte (media types are checked
+/// on every body read).
+const TCHAR: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'!' | b'#'
+                    | b'$'
+                    | b'%'
+                    | b'&'
+                    | b'\''
+                    | b'*'
+                    | b'+'
+                    | b'-'
+                    | b'.'
+                    | b'^'
+                    | b'_'
+                    | b'`'
+                    | b'|'
+                    | b'~'
+            );
+        c += 1;
+    }
+    t
+};
+
+#[inline]
 fn is_tchar(c: u8) -> bool {
-    c.is_ascii_alphanumeric()
-        || matches!(
-            c,
-            b'!' | b'#'
-                | b'$'
-                | b'%'
-                | b'&'
-                | b'\''
-                | b'*'
-                | b'+'
-                | b'-'
-                | b'.'
-                | b'^'
-                | b'_'
-                | b'`'
-                | b'|'
-                | b'~'
-        )
+    TCHAR[c as usize]
 }
 
 /// RFC 9110 media type: `type "/" subtype *( OWS ";" OWS parameter )`,

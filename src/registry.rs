@@ -865,11 +865,7 @@ impl Resources {
             let binding = &self.bindings[i];
             return Ok(Selection {
                 binding,
-                matched: ResourceMatch::new(
-                    binding.definition.clone(),
-                    uri.to_string(),
-                    Vec::new(),
-                ),
+                matched: ResourceMatch::selected(binding.definition.clone(), uri, Vec::new()),
             });
         }
         let shape = RequestShape::from_parts(uri, parts);
@@ -889,11 +885,7 @@ impl Resources {
                 }
                 Ok(Selection {
                     binding,
-                    matched: ResourceMatch::new(
-                        binding.definition.clone(),
-                        uri.to_string(),
-                        captures,
-                    ),
+                    matched: ResourceMatch::selected(binding.definition.clone(), uri, captures),
                 })
             }
             _ => Err(Failure::request("ambiguous resource URI")),

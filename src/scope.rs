@@ -138,7 +138,19 @@ impl RequestScope {
         cancel: Option<CancelToken>,
         request_data: Option<RequestData>,
     ) -> Self {
-        let now = Instant::now();
+        Self::start_at(Instant::now(), limit, caller_timeout, cancel, request_data)
+    }
+
+    /// [`start`](Self::start) with the current time already read (the
+    /// caller checks the new scope at that same instant, saving a clock
+    /// read).
+    pub(crate) fn start_at(
+        now: Instant,
+        limit: Duration,
+        caller_timeout: Option<Duration>,
+        cancel: Option<CancelToken>,
+        request_data: Option<RequestData>,
+    ) -> Self {
         let budget = match caller_timeout {
             Some(t) if t < limit => t,
             _ => limit,
@@ -287,6 +299,25 @@ pub struct CallContext {
 }
 
 impl CallContext {
+    /// Turns this context into the one of a policy, resolve, listing or
+    /// completion callback in `phase` (whole-call deadline), as
+    /// [`RequestScope::call_in`] makes it: one context serves every
+    /// callback of a call in turn, instead of one clone of the scope per
+    /// callback. A callback that cloned it keeps what it was given.
+    pub(crate) fn enter_phase(&mut self, phase: CallPhase) {
+        self.deadline = self.scope.deadline;
+        self.max_bytes = None;
+        self.phase = phase;
+    }
+
+    /// Turns this context into the one of a body read, as
+    /// [`RequestScope::item_call`] makes it.
+    pub(crate) fn enter_body_read(&mut self, deadline: Instant, max_bytes: u64) {
+        self.deadline = deadline.min(self.scope.deadline);
+        self.max_bytes = Some(max_bytes);
+        self.phase = CallPhase::BodyRead;
+    }
+
     /// A context detached from any call, with `timeout` left (for tests and
     /// hosts calling their own callbacks).
     pub fn detached(timeout: Duration) -> Self {

@@ -378,3 +378,75 @@ fn single_for_plans_the_matched_uri_as_requested_target_and_only_item() {
     assert_eq!(p.requested().representation(), "default");
     assert_eq!(p.requested().authorization(), None);
 }
+
+/// Counts drops of a shared blob owner.
+struct Owner(Vec<u8>, std::sync::Arc<std::sync::atomic::AtomicUsize>);
+impl AsRef<[u8]> for Owner {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+impl Drop for Owner {
+    fn drop(&mut self) {
+        self.1.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn shared_blobs_are_not_copied_and_are_sent_like_blobs() {
+    let drops = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let owner = Owner(vec![0, 1, 2, 0xff], drops.clone());
+    let at = owner.0.as_ptr();
+    let p =
+        ResourcePayload::blob_shared("application/octet-stream", SharedBytes::new(owner)).unwrap();
+    let bytes = p.body().blob_bytes().unwrap();
+    assert_eq!(bytes.as_ptr(), at, "the payload reads the owner's bytes");
+    assert_eq!(p.payload_bytes(), 4);
+    assert_eq!(
+        p.body(),
+        &PayloadBody::SharedBlob(SharedBytes::new(vec![0u8, 1, 2, 0xff]))
+    );
+    assert!(ResourcePayload::blob_shared("nope", SharedBytes::new(Vec::<u8>::new())).is_err());
+    drop(p);
+    assert_eq!(drops.load(std::sync::atomic::Ordering::SeqCst), 1);
+}
+
+/// Hands out a shared blob whose owner counts its drops.
+struct SharedReader(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+impl ResourceHandler for SharedReader {
+    fn resolve(
+        &self,
+        _: &CallContext,
+        m: &ResourceMatch,
+    ) -> Result<ResourceReadPlan, CallbackError> {
+        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
+    }
+    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
+        let owner = Owner(vec![0, 1, 2, 0xff], self.0.clone());
+        ResourcePayload::blob_shared("application/octet-stream", SharedBytes::new(owner))
+            .map_err(CallbackError::failed)
+    }
+}
+
+#[test]
+fn a_shared_blob_is_written_as_base64_and_released_by_the_end_of_the_read() {
+    let drops = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let r = Resources::builder()
+        .policy(std::sync::Arc::new(AllowAll))
+        .binding(
+            ResourceBinding::new(
+                r#"{"uri":"blob://s","name":"s"}"#,
+                std::sync::Arc::new(SharedReader(drops.clone())),
+            )
+            .unwrap(),
+        )
+        .build()
+        .unwrap();
+    let b = r.read(b"blob://s", &ReadOptions::default()).unwrap();
+    assert_eq!(drops.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let item = b.items().next().unwrap();
+    assert_eq!(item.blob_base64(), Some("AAEC/w=="));
+    assert!(b
+        .json()
+        .starts_with(r#"{"contents":[{"uri":"blob://s","mimeType":"application/octet-stream","blob":"AAEC/w=="}]"#));
+}

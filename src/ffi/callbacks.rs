@@ -436,9 +436,9 @@ type CompleteFn = unsafe extern "C-unwind" fn(
 ) -> mcpr_cb_result;
 
 /// Runs a release callback once, when dropped.
-struct Release {
-    ud: HostPtr,
-    release: Option<ReleaseFn>,
+pub(super) struct Release {
+    pub(super) ud: HostPtr,
+    pub(super) release: Option<ReleaseFn>,
 }
 
 impl Drop for Release {

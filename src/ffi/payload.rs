@@ -3,10 +3,12 @@
 use super::hints::hints_of;
 use crate::cache::CacheHints;
 use crate::error::{Failure, FailureKind};
-use crate::plan::ResourcePayload;
+use crate::plan::{ResourcePayload, SharedBytes};
+use std::os::raw::c_void;
 use std::sync::Mutex;
 
 use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::callbacks::{mcpr_release_fn, HostPtr, Release};
 use super::error::{mcpr_error, Error};
 use super::hints::mcpr_cache_hints;
 
@@ -191,6 +193,111 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
         o.set_body(|| ResourcePayload::blob(mime, bytes))
     };
     unsafe { guard_status(err, body) }
+}
+
+/// Host bytes lent to a blob payload (`mcpr_payload_set_blob_borrowed`)
+/// until its release callback runs, when this is dropped.
+struct LentBytes {
+    data: HostPtr,
+    len: usize,
+    _release: Release,
+}
+
+impl AsRef<[u8]> for LentBytes {
+    fn as_ref(&self) -> &[u8] {
+        if self.len == 0 {
+            return &[];
+        }
+        // SAFETY: checked non-NULL with `len <= isize::MAX` when lent; the
+        // host keeps the bytes valid and unchanged until `release` runs,
+        // which is when this is dropped.
+        unsafe { std::slice::from_raw_parts(self.data.0.cast::<u8>(), self.len) }
+    }
+}
+
+/// Sets a binary body without copying it (may be empty; sent base64): the
+/// library encodes the bytes at `data` straight into the result JSON, so a
+/// large blob costs no second copy of its bytes.
+///
+/// The library calls `release(release_data)` exactly once, on any thread,
+/// whatever this function returns: when the read has written its result or
+/// no longer needs the payload (before `mcpr_read` returns, except for a body
+/// read abandoned on an executor: then once its late payload is discarded),
+/// or, when the setter is refused, before it returns. Otherwise the same
+/// rules as `mcpr_payload_set_blob`.
+///
+/// \param payload The payload builder of the body `read` callback.
+/// \param mime_type An RFC 9110 media type.
+/// \param data The bytes; may be NULL when `data_len` is 0.
+/// \param data_len The number of bytes at `data`.
+/// \param release Called once with `release_data` when the library no
+///   longer reads `data`; may be NULL for bytes that outlive every read
+///   (static storage). It must not call the library with this payload
+///   builder.
+/// \param release_data Passed to `release`.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
+///   body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a `(NULL, n > 0)`
+///   string or NULL `data` with a non-zero `data_len`. `release` runs in
+///   every case.
+/// \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
+///   `data_len` 0) or points at `data_len` readable bytes that stay valid and
+///   unchanged until `release` runs; `release` is NULL or safe to call once
+///   with `release_data` from any thread.
+/// \pre `payload` is NULL or the payload builder the library passed to a body
+///   `read` callback that has not returned yet; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread may call the payload setters, also
+///   concurrently, while the callback runs.
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
+    payload: *mut mcpr_payload_builder,
+    mime_type: mcpr_str,
+    data: *const u8,
+    data_len: usize,
+    release: mcpr_release_fn,
+    release_data: *mut c_void,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    // Made first, so that `release` runs exactly once on every path (a
+    // refusal, a panic, or the payload's end).
+    let mut lent = Some(LentBytes {
+        data: HostPtr(data.cast_mut().cast()),
+        len: data_len,
+        _release: Release {
+            ud: HostPtr(release_data),
+            release,
+        },
+    });
+    let body = || {
+        let o = unsafe { payload_ref(payload) }?;
+        let mut o = o.lock();
+        let content = FailureKind::InvalidContent;
+        let blob = mcpr_str {
+            ptr: data.cast(),
+            len: data_len,
+        };
+        // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
+        // NULL or points at `data_len` readable bytes (caller's guarantee).
+        let parts = unsafe { (mime_type.text(content, "payload MIME type"), blob.bytes()) };
+        let mime = match parts {
+            (Ok(m), Ok(_)) => m,
+            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
+        };
+        let bytes = lent.take().map(SharedBytes::new);
+        o.set_body(|| match bytes {
+            Some(b) => ResourcePayload::blob_shared(mime, b),
+            None => Err(Failure::with_message(
+                FailureKind::InvalidContent,
+                "blob bytes already handed over",
+            )),
+        })
+    };
+    let status = unsafe { guard_status(err, body) };
+    // A refused setter releases here, with no lock of the library held.
+    drop(lent);
+    status
 }
 
 /// Sets the item's `_meta` (copied; a later call replaces it). A refused setter

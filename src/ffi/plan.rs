@@ -236,7 +236,7 @@ pub unsafe extern "C" fn mcpr_resolve_single(
             return MCPR_CB_FAILED;
         };
         let mut p = p.lock();
-        match ResourceTarget::new(m.uri(), "", None) {
+        match ResourceTarget::of_match(m) {
             Ok(t) => {
                 p.items.clear();
                 p.requested = Some(t);

@@ -22,7 +22,7 @@ use crate::limits::{Limits, MAX_META_BYTES};
 use crate::plan::{ResourcePayload, ResourceTarget};
 use crate::registry::ResourceHandler;
 use crate::report::IssueCode;
-use crate::scope::RequestScope;
+use crate::scope::{CallContext, RequestScope};
 use crate::sizing::{item_size, ItemSize};
 
 use super::authorize::{check_scope_at, guarded, CallbackFailure};
@@ -93,15 +93,20 @@ pub(super) fn item_deadline(scope: &RequestScope, now: Instant, limits: &Limits)
 }
 
 /// Reads every pending item in plan order under admission, on the calling
-/// thread.
+/// thread. `checked_at` is when the scope was last checked (no callback ran
+/// since): the first body read starts from it instead of reading the clock
+/// again. `call` is the read's call context, turned into each body read's.
 pub(super) fn read_bodies(
     handler: &Arc<dyn ResourceHandler>,
     scope: &RequestScope,
     targets: &[ResourceTarget],
     states: &mut [ItemState],
     limits: &Limits,
+    checked_at: Instant,
+    call: &mut CallContext,
 ) -> Result<(), Failure> {
     let mut budget = Budget::new(limits);
+    let mut fresh = Some(checked_at);
     for (t, state) in targets.iter().zip(states.iter_mut()) {
         if !matches!(state.outcome, Outcome::Pending) {
             continue;
@@ -110,11 +115,15 @@ pub(super) fn read_bodies(
             state.outcome = not_attempted();
             continue;
         }
-        let now = Instant::now();
+        let now = match fresh.take() {
+            Some(t) => t,
+            None => Instant::now(),
+        };
         check_scope_at(scope, now)?;
         let item_deadline = item_deadline(scope, now, limits);
-        let call = scope.item_call(item_deadline, limits.max_item_bytes);
-        let result = guarded(|| handler.read(&call, t));
+        call.enter_body_read(item_deadline, limits.max_item_bytes);
+        let call = &*call;
+        let result = guarded(|| handler.read(call, t));
         let now = Instant::now();
         check_scope_at(scope, now)?;
         if now >= item_deadline {

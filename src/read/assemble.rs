@@ -23,7 +23,6 @@ use crate::report::{
 };
 use crate::sizing::write_item;
 
-use super::admit::Admitted;
 use super::{ItemState, Outcome, ResourceBundle};
 
 const CONTENTS_OPEN: &str = "{\"contents\":[";
@@ -39,7 +38,7 @@ pub(super) struct Shape {
 
 pub(super) fn assemble(
     targets: &[ResourceTarget],
-    states: Vec<ItemState>,
+    mut states: Vec<ItemState>,
     limits: &Limits,
     shape: &Shape,
 ) -> Result<ResourceBundle, Failure> {
@@ -49,26 +48,30 @@ pub(super) fn assemble(
     let mut first_issue: Option<(IssueCode, Option<BoxError>)> = None;
     let mut issues: Vec<Issue> = Vec::new();
     let mut total_issues: u64 = 0;
-    let mut admitted: Vec<(&str, Admitted)> = Vec::with_capacity(targets.len());
-    for (t, s) in targets.iter().zip(states) {
+    // Admitted items stay in `states` (no copy into another list) and are
+    // written from there below.
+    let mut admitted = 0usize;
+    let mut items_bytes: u64 = 0;
+    for (t, s) in targets.iter().zip(states.iter_mut()) {
         if !s.final_visibility.visible {
             filtered = true;
             continue;
         }
-        let (code, cause) = match s.outcome {
+        let (code, cause) = match &mut s.outcome {
             Outcome::Hidden => {
                 filtered = true;
                 continue;
             }
             Outcome::Admitted(a) => {
                 visible += 1;
-                admitted.push((t.uri(), a));
+                admitted += 1;
+                items_bytes += a.cost;
                 continue;
             }
-            Outcome::Issue(code, cause) => (code, cause),
+            Outcome::Issue(code, cause) => (*code, cause),
             // Every visible permitted item is decided by admission; an
             // undecided one was not attempted.
-            Outcome::Pending => (IssueCode::BudgetExceeded, None),
+            Outcome::Pending => (IssueCode::BudgetExceeded, &mut None),
         };
         visible += 1;
         total_issues += 1;
@@ -80,11 +83,11 @@ pub(super) fn assemble(
             ));
         }
         if first_issue.is_none() {
-            first_issue = Some((code, cause));
+            first_issue = Some((code, cause.take()));
         }
     }
 
-    if admitted.is_empty() && visible > 0 {
+    if admitted == 0 && visible > 0 {
         let (code, cause) = first_issue.expect("a visible item without a survivor has an issue");
         let failure = Failure::new(code.failure_kind());
         return Err(match cause {
@@ -107,16 +110,20 @@ pub(super) fn assemble(
     let cache = ResultCache::for_read(
         &shape.registry,
         shape.binding,
-        admitted.iter().map(|(_, a)| match a.payload.cache_hints() {
-            Some(h) => shape.binding.meet(h),
-            None => shape.binding,
+        states.iter().filter_map(|s| match &s.outcome {
+            Outcome::Admitted(a) if s.final_visibility.visible => {
+                Some(match a.payload.cache_hints() {
+                    Some(h) => shape.binding.meet(h),
+                    None => shape.binding,
+                })
+            }
+            _ => None,
         }),
         filtered,
         partial,
     );
     let fields = shape.revision.has_result_fields();
 
-    let items_bytes: u64 = admitted.iter().map(|(_, a)| a.cost).sum();
     let capacity = CONTENTS_OPEN.len()
         + items_bytes as usize
         + if partial {
@@ -129,22 +136,30 @@ pub(super) fn assemble(
         + if fields { cache.fields_len() } else { 0 }
         + 16;
     let mut json = String::with_capacity(capacity);
-    let mut spans = Vec::with_capacity(admitted.len() + usize::from(partial));
+    let mut spans = Vec::with_capacity(admitted + usize::from(partial));
     json.push_str(CONTENTS_OPEN);
     if partial {
         spans.push(write_warning_item(&mut json, &warning_uri(), &report_json));
     }
-    for (uri, a) in admitted {
+    for (t, s) in targets.iter().zip(states) {
+        let Outcome::Admitted(a) = s.outcome else {
+            continue;
+        };
+        if !s.final_visibility.visible {
+            continue;
+        }
         if !spans.is_empty() {
             json.push(',');
         }
         spans.push(write_item(
             &mut json,
-            uri,
+            t.uri(),
             &a.payload,
             a.meta_json.as_deref(),
             a.size.as_ref(),
         ));
+        // The payload goes as soon as it is written (a large blob's bytes
+        // are not held while later items are written).
         drop(a);
     }
     json.push_str("],\"_meta\":{\"");

@@ -13,7 +13,7 @@ use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::report::IssueCode;
-use crate::scope::{CallPhase, RequestScope};
+use crate::scope::{CallContext, RequestScope};
 
 use super::{ItemState, Outcome};
 
@@ -93,14 +93,16 @@ fn denied(what: &str) -> Failure {
 }
 
 /// `discover(definition)`: a denial is a root denial (`unavailable`, the
-/// same public error as not-found); other errors are `policy`.
+/// same public error as not-found); other errors are `policy`. `call` is
+/// the phase's call context (`scope.call_in(phase)`), made once per phase
+/// and shared by its callbacks: they would all get equal contexts anyway.
 pub(crate) fn discover(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     definition: &ResourceDefinition,
-    phase: CallPhase,
+    call: &CallContext,
 ) -> Result<(), Failure> {
-    let r = guarded(|| policy.discover(&scope.call_in(phase), definition));
+    let r = guarded(|| policy.discover(call, definition));
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(()),
@@ -114,9 +116,9 @@ pub(super) fn visibility(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
-    phase: CallPhase,
+    call: &CallContext,
 ) -> Result<Visibility, Failure> {
-    let r = guarded(|| policy.visibility(&scope.call_in(phase), target));
+    let r = guarded(|| policy.visibility(call, target));
     settle(scope, r.is_err())?;
     r.map_err(|e| policy_failure(e, "visibility"))
 }
@@ -126,9 +128,9 @@ pub(super) fn permitted(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
-    phase: CallPhase,
+    call: &CallContext,
 ) -> Result<bool, Failure> {
-    let r = guarded(|| policy.read(&scope.call_in(phase), target));
+    let r = guarded(|| policy.read(call, target));
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(true),
@@ -144,8 +146,9 @@ pub(super) fn resolve(
     scope: &RequestScope,
     matched: &ResourceMatch,
     limits: &Limits,
+    call: &CallContext,
 ) -> Result<ResourceReadPlan, Failure> {
-    let r = guarded(|| handler.resolve(&scope.call_in(CallPhase::Resolve), matched));
+    let r = guarded(|| handler.resolve(call, matched));
     settle(scope, r.is_err())?;
     let plan = match r {
         Ok(plan) => plan,
@@ -189,12 +192,12 @@ pub(super) fn requested(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
-    phase: CallPhase,
+    call: &CallContext,
 ) -> Result<(), Failure> {
-    if !visibility(policy, scope, target, phase)?.visible {
+    if !visibility(policy, scope, target, call)?.visible {
         return Err(denied("requested target visibility"));
     }
-    if !permitted(policy, scope, target, phase)? {
+    if !permitted(policy, scope, target, call)? {
         return Err(denied("requested target read permission"));
     }
     Ok(())
@@ -202,21 +205,23 @@ pub(super) fn requested(
 
 /// Visibility and read permission of the whole plan, before any body is
 /// read: hidden items leave the selection silently; visible items denied
-/// read access become `unavailable` issues.
+/// read access become `unavailable` issues. Also returns when the scope
+/// was last checked (after the last callback), for the first body read.
 pub(super) fn items(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     targets: &[ResourceTarget],
-) -> Result<Vec<ItemState>, Failure> {
+    call: &CallContext,
+) -> Result<(Vec<ItemState>, Instant), Failure> {
     let mut states = Vec::with_capacity(targets.len());
     for (i, t) in targets.iter().enumerate() {
         if i % 8 == 7 {
             check_scope(scope)?;
         }
-        let vis = visibility(policy, scope, t, CallPhase::FirstCheck)?;
+        let vis = visibility(policy, scope, t, call)?;
         let outcome = if !vis.visible {
             Outcome::Hidden
-        } else if permitted(policy, scope, t, CallPhase::FirstCheck)? {
+        } else if permitted(policy, scope, t, call)? {
             Outcome::Pending
         } else {
             Outcome::Issue(
@@ -230,6 +235,7 @@ pub(super) fn items(
             outcome,
         });
     }
-    check_scope(scope)?;
-    Ok(states)
+    let now = Instant::now();
+    check_scope_at(scope, now)?;
+    Ok((states, now))
 }

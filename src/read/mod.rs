@@ -243,7 +243,9 @@ impl Resources {
     /// `read_failed` items; the private cause says "executor saturated".
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
         let limits = self.limits();
-        let scope = RequestScope::start(
+        let started = std::time::Instant::now();
+        let scope = RequestScope::start_at(
+            started,
             limits.read_timeout,
             options.timeout,
             options.cancel.clone(),
@@ -252,7 +254,7 @@ impl Resources {
         // Closed on every return path (BEHAVIOUR §8: the direct API creates and
         // closes its scope).
         let _closer = scope.close_on_drop();
-        authorize::check_scope(&scope)?;
+        authorize::check_scope_at(&scope, started)?;
         if let Some(executor) = &options.executor {
             // Refused before the URI is looked at: a saturated executor
             // fails every read alike, registered or not.
@@ -278,15 +280,29 @@ impl Resources {
         let definition = selection.binding.definition().as_ref();
         let handler = selection.binding.handler();
 
-        authorize::discover(policy, &scope, definition, CallPhase::FirstCheck)?;
-        let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits)?;
+        // One call context serves every callback in turn (see
+        // `CallContext::enter_phase`).
+        let mut call = scope.call_in(CallPhase::FirstCheck);
+        authorize::discover(policy, &scope, definition, &call)?;
+        call.enter_phase(CallPhase::Resolve);
+        let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits, &call)?;
         authorize::check_scope(&scope)?;
         let (requested, targets) = plan.into_parts();
-        authorize::requested(policy, &scope, &requested, CallPhase::FirstCheck)?;
-        let mut states = authorize::items(policy, &scope, &targets)?;
+        call.enter_phase(CallPhase::FirstCheck);
+        authorize::requested(policy, &scope, &requested, &call)?;
+        let (mut states, checked_at) = authorize::items(policy, &scope, &targets, &call)?;
 
-        admit::read_bodies(handler, &scope, &targets, &mut states, limits)?;
+        admit::read_bodies(
+            handler,
+            &scope,
+            &targets,
+            &mut states,
+            limits,
+            checked_at,
+            &mut call,
+        )?;
 
+        call.enter_phase(CallPhase::Recheck);
         recheck::recheck(
             policy,
             &scope,
@@ -294,7 +310,9 @@ impl Resources {
             &requested,
             &targets,
             &mut states,
+            &call,
         )?;
+        drop(call);
         let bundle = assemble::assemble(&targets, states, limits, &shape)?;
         authorize::check_scope(&scope)?;
         Ok(bundle)

@@ -193,12 +193,19 @@ impl ReadTask {
         let scope = &self.scope;
         (|| {
             check_scope(scope)?;
-            authorize::discover(policy, scope, &self.definition, CallPhase::FirstCheck)?;
-            let plan = authorize::resolve(self.handler.as_ref(), scope, &matched, &self.limits)?;
+            let first = scope.call_in(CallPhase::FirstCheck);
+            authorize::discover(policy, scope, &self.definition, &first)?;
+            let plan = authorize::resolve(
+                self.handler.as_ref(),
+                scope,
+                &matched,
+                &self.limits,
+                &scope.call_in(CallPhase::Resolve),
+            )?;
             check_scope(scope)?;
             let (requested, targets) = plan.into_parts();
-            authorize::requested(policy, scope, &requested, CallPhase::FirstCheck)?;
-            let states = authorize::items(policy, scope, &targets)?;
+            authorize::requested(policy, scope, &requested, &first)?;
+            let (states, _) = authorize::items(policy, scope, &targets, &first)?;
             // Only the first job plans, once.
             let _ = self.targets.set(targets);
             Ok(Pipeline {
@@ -284,6 +291,7 @@ impl ReadTask {
                 &p.requested,
                 targets,
                 &mut p.states,
+                &scope.call_in(CallPhase::Recheck),
             )?;
             drop(policy);
             let bundle = assemble::assemble(targets, p.states, limits, &self.shape)?;

@@ -14,11 +14,12 @@ use crate::plan::ResourceTarget;
 use crate::policy::ResourcePolicy;
 use crate::registry::ResourceDefinition;
 use crate::report::IssueCode;
-use crate::scope::{CallPhase, RequestScope};
+use crate::scope::{CallContext, RequestScope};
 
 use super::authorize::{check_scope, discover, permitted, requested, visibility};
 use super::{ItemState, Outcome};
 
+/// `call` is the call context of the recheck phase.
 pub(super) fn recheck(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
@@ -26,21 +27,21 @@ pub(super) fn recheck(
     requested_target: &ResourceTarget,
     targets: &[ResourceTarget],
     states: &mut [ItemState],
+    call: &CallContext,
 ) -> Result<(), Failure> {
-    let phase = CallPhase::Recheck;
-    discover(policy, scope, definition, phase)?;
-    requested(policy, scope, requested_target, phase)?;
+    discover(policy, scope, definition, call)?;
+    requested(policy, scope, requested_target, call)?;
     for (i, (t, state)) in targets.iter().zip(states.iter_mut()).enumerate() {
         if i % 8 == 7 {
             check_scope(scope)?;
         }
-        let vis = visibility(policy, scope, t, phase)?;
+        let vis = visibility(policy, scope, t, call)?;
         state.final_visibility = vis;
         if !vis.visible {
             state.outcome = Outcome::Hidden;
             continue;
         }
-        let allowed = permitted(policy, scope, t, phase)?;
+        let allowed = permitted(policy, scope, t, call)?;
         if !state.first_visible {
             state.outcome = Outcome::Issue(
                 IssueCode::Unavailable,
