@@ -34,12 +34,14 @@
 
 use std::sync::Arc;
 
+use crate::binding::ResourceBinding;
+use crate::definition::ResourceDefinition;
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
 use crate::read::{discover, guarded, settle, CallbackFailure, ReadOptions};
-use crate::registry::{ResourceBinding, ResourceDefinition, Resources};
+use crate::registry::Resources;
 use crate::scope::{CallContext, RequestScope};
 use crate::sizing::{json_str_len, write_json_str};
 use crate::template::{decode_capture, CaptureError, Template};

@@ -20,6 +20,7 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
+use crate::binding::ResourceBinding;
 use crate::cache::{CacheScope, ResultCache};
 use crate::cursor::{self, Binding, Method};
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
@@ -27,7 +28,7 @@ use crate::executor::Executor;
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
-use crate::registry::{ResourceBinding, Resources};
+use crate::registry::Resources;
 use crate::scope::{CancelToken, RequestData, RequestScope};
 
 /// Per-call options of a list page.

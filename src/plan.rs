@@ -5,14 +5,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::cache::CacheHints;
+use crate::definition::ResourceDefinition;
 use crate::error::{Failure, FailureKind};
 use crate::identity::validate_uri_str;
 use crate::jsonscan::{self, Kind, Refusal};
 use crate::limits::{MAX_AUTHORIZATION_BYTES, MAX_META_BYTES};
-use crate::registry::ResourceDefinition;
 
-/// The reserved metadata key of the module's read report and warning marks.
-pub const RESERVED_META_KEY: &str = "go.phpboyscout.uk/mcp.resourceRead";
+/// Re-exported from [`crate::definition`], where definitions check it.
+pub use crate::definition::RESERVED_META_KEY;
 
 /// Representation label used when a target names none.
 pub const DEFAULT_REPRESENTATION: &str = "default";

@@ -1,8 +1,8 @@
 //! The host's resource policy: discovery, visibility and read permission.
 
+use crate::definition::ResourceDefinition;
 use crate::error::CallbackError;
 use crate::plan::ResourceTarget;
-use crate::registry::ResourceDefinition;
 use crate::scope::CallContext;
 
 /// The outcome of a visibility check for one target.

@@ -10,11 +10,12 @@ use super::boundary::{
     MCPR_CB_INVALID_CONTENT, MCPR_CB_OK, MCPR_CB_UNAVAILABLE,
 };
 use super::complete::{mcpr_completion_builder, mcpr_completion_request};
+use crate::binding::ResourceHandler;
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
+use crate::definition::ResourceDefinition;
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
-use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::scope::{CallContext, CallPhase};
 
 /// The host's `void *user_data` (or `request_data`).
