@@ -164,7 +164,7 @@ pub struct CompletionSink {
 impl CompletionSink {
     fn new(template: &Template, limits: &Limits) -> Self {
         // Every other variable needs at least one byte in a URI.
-        let floor = template.literal_len() + template.names().len().saturating_sub(1);
+        let floor = template.literal_len() + template.variable_count().saturating_sub(1);
         CompletionSink {
             max_value_bytes: limits.max_uri_bytes.saturating_sub(floor),
             budget: limits.max_page_bytes.saturating_sub(PAGE_ENVELOPE_BYTES),
@@ -733,8 +733,8 @@ fn checked_request(
     params: &CompleteParams,
     limits: &Limits,
 ) -> Result<CompletionRequest, Failure> {
-    let names = template.names();
-    if !names.contains(&params.argument) {
+    let names = template.name_iter();
+    if !names.clone().any(|n| n == params.argument) {
         return Err(Failure::request(
             "completion argument is not a variable of the template",
         ));
@@ -745,7 +745,7 @@ fn checked_request(
         ));
     }
     let mut context = Vec::new();
-    for name in names.iter().filter(|n| **n != params.argument) {
+    for name in names.filter(|n| *n != params.argument) {
         let mut given = params.context.iter().filter(|(n, _)| n == name);
         let Some((_, value)) = given.next() else {
             continue;
@@ -761,7 +761,7 @@ fn checked_request(
                 "completion context value is not a valid template capture",
             ));
         }
-        context.push((name.clone(), value.clone()));
+        context.push((name.to_string(), value.clone()));
     }
     Ok(CompletionRequest {
         definition: definition.clone(),

@@ -274,6 +274,11 @@ impl ResourceDefinition {
         }
     }
 
+    /// Asks the CPU to load the text (a hint).
+    pub(crate) fn prefetch_text(&self) {
+        crate::index::prefetch(self.text.as_ptr());
+    }
+
     /// Appends the canonical serialisation to `out`.
     pub(crate) fn write_canonical(&self, out: &mut Vec<u8>) {
         match &self.canonical {

@@ -1,10 +1,9 @@
 //! The selection indexes: exact URIs in a hash table keyed by the
-//! definitions' own text, templates by prefix, suffix and segment trie.
-
-use rustc_hash::FxHashMap;
+//! definitions' own text, templates by prefix, suffix and a flat segment
+//! trie.
 
 use crate::binding::ResourceBinding;
-use crate::template::{RequestShape, Segment, Template};
+use crate::template::{RequestShape, Template};
 
 /// Exact URIs to binding indices. The keys are the definitions' own URIs
 /// (no copy is made): the table stores indices and hashes the URI of the
@@ -54,81 +53,281 @@ impl ExactIndex {
     }
 }
 
-/// Templates indexed by prefix (scheme + authority), literal suffix and a
-/// segment trie, so that selection cost does not grow with the number of
-/// templates.
+/// Templates indexed so that selection cost does not grow with their
+/// number.
+///
+/// Templates are grouped by prefix (scheme + authority), suffix, segment
+/// count and which segments are variables (a *group*); inside a group a
+/// template is known by its literal segments, so one hash lookup per group
+/// finds the template a URI matches, if any. The groups of one prefix,
+/// suffix and count form a list under a *root*. Two templates in one group
+/// with the same literals have the same shape (they match the same URIs),
+/// which the index refuses.
+///
+/// Flat: roots, groups and templates are records in two hash tables and
+/// one vector, keyed by text they find in the templates themselves (through
+/// the binding indices they hold); registering a template allocates
+/// nothing of its own.
 #[derive(Default)]
 pub(crate) struct TemplateIndex {
-    by_prefix: FxHashMap<String, FxHashMap<String, FxHashMap<usize, Node>>>,
+    /// Keyed by (prefix, suffix, segment count).
+    roots: hashbrown::HashTable<Root>,
+    groups: Vec<Group>,
+    /// Keyed by (group, literal segments).
+    entries: hashbrown::HashTable<Entry>,
 }
 
-#[derive(Default)]
-struct Node {
-    literal: FxHashMap<String, Node>,
-    variable: Option<Box<Node>>,
-    terminal: Vec<usize>,
+/// No group.
+const NONE: u32 = u32::MAX;
+
+#[derive(Clone, Copy)]
+struct Root {
+    /// A binding whose template has the root's prefix, suffix and count.
+    binding: u32,
+    /// The root's first group; each group names the next.
+    first: u32,
 }
+
+#[derive(Clone, Copy)]
+struct Group {
+    /// A binding whose template has the group's variable segments.
+    binding: u32,
+    next: u32,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    group: u32,
+    binding: u32,
+}
+
+/// The template of binding `i` (only template bindings are indexed).
+fn template(bindings: &[ResourceBinding], i: u32) -> &Template {
+    bindings[i as usize]
+        .definition()
+        .template()
+        .expect("indexed bindings have templates")
+}
+
+fn hash_root(prefix: &str, suffix: &str, segments: usize) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(prefix.as_bytes());
+    h.write_u8(0xff);
+    h.write(suffix.as_bytes());
+    h.write_usize(segments);
+    h.finish()
+}
+
+/// Whether a template's segment is a variable (`{name}`).
+fn is_variable(segment: &str) -> bool {
+    segment.as_bytes().first() == Some(&b'{')
+}
+
+/// Hashes a group and the literal segments of `segments` (those at which
+/// `variable` is false), each followed by a byte no UTF-8 text holds.
+fn hash_entry<'a>(group: u32, segments: impl Iterator<Item = (&'a str, bool)>) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write_u32(group);
+    for (segment, variable) in segments {
+        if !variable {
+            h.write(segment.as_bytes());
+            h.write_u8(0xff);
+        }
+    }
+    h.finish()
+}
+
+/// The segments of a template, each with whether it is a variable.
+fn template_segments(t: &Template) -> impl Iterator<Item = (&str, bool)> + Clone {
+    t.path_segments().map(|s| (s, is_variable(s)))
+}
+
+/// The segments of a request path, each with whether the group's template
+/// has a variable there.
+fn request_segments<'a>(
+    segments: &'a [&'a str],
+    group: &'a Template,
+) -> impl Iterator<Item = (&'a str, bool)> + Clone {
+    segments
+        .iter()
+        .zip(group.path_segments())
+        .map(|(s, g)| (*s, is_variable(g)))
+}
+
+/// Request paths split into at most this many segments stay on the stack.
+const STACK_SEGMENTS: usize = 32;
 
 impl TemplateIndex {
-    pub(crate) fn insert(&mut self, t: &Template, binding: usize) {
-        let mut node = self
-            .by_prefix
-            .entry(t.prefix().to_string())
-            .or_default()
-            .entry(t.suffix().to_string())
-            .or_default()
-            .entry(t.segments().len())
-            .or_default();
-        for seg in t.segments() {
-            node = match seg {
-                Segment::Literal(l) => node.literal.entry(l.clone()).or_default(),
-                Segment::Variable(_) => node.variable.get_or_insert_with(Default::default),
-            };
+    fn root(
+        &self,
+        bindings: &[ResourceBinding],
+        prefix: &str,
+        suffix: &str,
+        count: usize,
+    ) -> Option<&Root> {
+        self.roots.find(hash_root(prefix, suffix, count), |r| {
+            let t = template(bindings, r.binding);
+            t.segment_count() == count && t.prefix() == prefix && t.suffix() == suffix
+        })
+    }
+
+    /// Adds template `t` of binding `binding`, given the earlier
+    /// `bindings`; `Err(other)` when binding `other` already has a template
+    /// of the same shape (nothing is added).
+    pub(crate) fn insert(
+        &mut self,
+        bindings: &[ResourceBinding],
+        t: &Template,
+        binding: usize,
+    ) -> Result<(), usize> {
+        let binding = u32::try_from(binding).expect("fewer than 2^32 bindings");
+        let (prefix, suffix, count) = (t.prefix(), t.suffix(), t.segment_count());
+        // The root, made if new (its binding is the one being added: the
+        // caller pushes it right after, and nothing reads it before).
+        let first = match self.root(bindings, prefix, suffix, count) {
+            Some(r) => r.first,
+            None => NONE,
+        };
+        // The group with the same variable segments, made if new.
+        let mut group = first;
+        while group != NONE {
+            let g = template(bindings, self.groups[group as usize].binding);
+            let same = g
+                .path_segments()
+                .zip(t.path_segments())
+                .all(|(a, b)| is_variable(a) == is_variable(b));
+            if same {
+                break;
+            }
+            group = self.groups[group as usize].next;
         }
-        node.terminal.push(binding);
+        if group == NONE {
+            group = u32::try_from(self.groups.len()).expect("fewer than 2^32 groups");
+            self.groups.push(Group {
+                binding,
+                next: first,
+            });
+            let hash = hash_root(prefix, suffix, count);
+            let root = Root {
+                binding,
+                first: group,
+            };
+            match self.roots.find_mut(hash, |r| {
+                let o = template(bindings, r.binding);
+                o.segment_count() == count && o.prefix() == prefix && o.suffix() == suffix
+            }) {
+                Some(r) => r.first = group,
+                None => {
+                    self.roots.insert_unique(hash, root, |r| {
+                        let o = template_or(bindings, r.binding, t, binding);
+                        hash_root(o.prefix(), o.suffix(), o.segment_count())
+                    });
+                }
+            }
+        }
+        let hash = hash_entry(group, template_segments(t));
+        let entry = self.entries.entry(
+            hash,
+            |e| {
+                e.group == group
+                    && template_segments(template(bindings, e.binding))
+                        .zip(template_segments(t))
+                        .all(|(a, b)| a.1 || a.0 == b.0)
+            },
+            |e| {
+                hash_entry(
+                    e.group,
+                    template_segments(template_or(bindings, e.binding, t, binding)),
+                )
+            },
+        );
+        match entry {
+            hashbrown::hash_table::Entry::Occupied(e) => Err(e.get().binding as usize),
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                v.insert(Entry { group, binding });
+                Ok(())
+            }
+        }
     }
 
     /// Writes up to two matching bindings into `out`; returns how many
     /// matched (capped at 2).
-    pub(crate) fn find(&self, shape: &RequestShape<'_>, out: &mut [usize; 2]) -> usize {
-        let Some(root) = self
-            .by_prefix
-            .get(shape.prefix)
-            .and_then(|m| m.get(shape.suffix))
-            .and_then(|m| m.get(&shape.segment_count()))
-        else {
+    pub(crate) fn find(
+        &self,
+        bindings: &[ResourceBinding],
+        shape: &RequestShape<'_>,
+        out: &mut [usize; 2],
+    ) -> usize {
+        let count = shape.segment_count();
+        let Some(root) = self.root(bindings, shape.prefix, shape.suffix, count) else {
             return 0;
         };
+        let mut on_stack = [""; STACK_SEGMENTS];
+        let on_heap: Vec<&str>;
+        let segments: &[&str] = if count <= STACK_SEGMENTS {
+            for (slot, s) in on_stack.iter_mut().zip(shape.segments()) {
+                *slot = s;
+            }
+            &on_stack[..count]
+        } else {
+            on_heap = shape.segments().collect();
+            &on_heap
+        };
         let mut n = 0;
-        Self::walk(root, Some(shape.path), out, &mut n);
-        n
-    }
-
-    /// `rest` is the unconsumed path (`None` once every segment is consumed).
-    fn walk(node: &Node, rest: Option<&str>, out: &mut [usize; 2], n: &mut usize) {
-        if *n >= 2 {
-            return;
-        }
-        let Some(rest) = rest else {
-            for &b in &node.terminal {
-                if *n < 2 {
-                    out[*n] = b;
-                    *n += 1;
+        let mut group = root.first;
+        while group != NONE && n < 2 {
+            let g = self.groups[group as usize];
+            let gt = template(bindings, g.binding);
+            // A variable matches a non-empty segment only.
+            let fits =
+                request_segments(segments, gt).all(|(s, variable)| !variable || !s.is_empty());
+            if fits {
+                let hash = hash_entry(group, request_segments(segments, gt));
+                let found = self.entries.find(hash, |e| {
+                    e.group == group
+                        && template_segments(template(bindings, e.binding))
+                            .zip(segments)
+                            .all(|(a, s)| a.1 || a.0 == *s)
+                });
+                if let Some(e) = found {
+                    out[n] = e.binding as usize;
+                    n += 1;
                 }
             }
-            return;
-        };
-        let (first, tail) = match rest.find('/') {
-            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
-            None => (rest, None),
-        };
-        if let Some(next) = node.literal.get(first) {
-            Self::walk(next, tail, out, n);
+            group = g.next;
         }
-        if !first.is_empty() {
-            if let Some(next) = &node.variable {
-                Self::walk(next, tail, out, n);
-            }
-        }
+        n
     }
+}
+
+/// The template of binding `i`, where binding `new` (not yet in
+/// `bindings`) is `t`.
+fn template_or<'a>(
+    bindings: &'a [ResourceBinding],
+    i: u32,
+    t: &'a Template,
+    new: u32,
+) -> &'a Template {
+    if i == new {
+        t
+    } else {
+        template(bindings, i)
+    }
+}
+
+/// Hints the CPU to start loading the cache line at `p`; nothing else
+/// happens (a no-op on targets without a prefetch hint).
+#[inline(always)]
+pub(crate) fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint with no architectural effect: it reads
+    // no memory the program can observe and never faults, whatever `p` is.
+    // SSE is part of the x86_64 baseline.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }

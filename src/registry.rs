@@ -5,7 +5,6 @@
 //! [`crate::binding`] and the indexes in the private `index` module; the
 //! paths under `registry::` stay valid through the re-exports below.
 
-use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
@@ -18,11 +17,11 @@ use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::cursor::Sealer;
 use crate::error::{Failure, FailureKind};
 use crate::identity::validate_uri_parts;
-use crate::index::{ExactIndex, TemplateIndex};
+use crate::index::{prefetch, ExactIndex, TemplateIndex};
 use crate::limits::{Limit, Limits, ResourceLimits};
 use crate::plan::ResourceMatch;
 use crate::policy::ResourcePolicy;
-use crate::template::{decode_capture, RequestShape, Shape};
+use crate::template::{decode_capture, RequestShape};
 
 /// Unix time in milliseconds, used for cursor issue and expiry times.
 pub type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
@@ -40,6 +39,11 @@ pub struct ResourcesBuilder {
     /// The prefix common to the exact URIs (`[0]`) and to the templates
     /// (`[1]`) pushed so far, kept while each key is at hand.
     prefixes: [CommonPrefix; 2],
+    /// The templates pushed so far, indexed while each is at hand.
+    templates: TemplateIndex,
+    /// The first template pushed whose shape an earlier one has: its
+    /// binding index and the earlier one's (build refuses it).
+    template_duplicate: Option<(usize, usize)>,
     policy: Option<Arc<dyn ResourcePolicy>>,
     limits: ResourceLimits,
     /// Wiped when dropped.
@@ -63,6 +67,19 @@ impl ResourcesBuilder {
     /// Adds a binding in place.
     pub fn push(&mut self, binding: ResourceBinding) {
         let d = &binding.definition;
+        if let Some(t) = d.template() {
+            // Two templates of one shape (equal up to variable names) end at
+            // the same index node: they match the same URIs, so every URI
+            // either matches would be ambiguous forever; the index refuses
+            // the second, and build reports it in registration order.
+            if let Err(other) = self
+                .templates
+                .insert(&self.bindings, t, self.bindings.len())
+            {
+                self.template_duplicate
+                    .get_or_insert((self.bindings.len(), other));
+            }
+        }
         let prefix = &mut self.prefixes[usize::from(d.is_template())];
         prefix.add(&self.bindings, d.uri_or_template(), self.bindings.len());
         self.bindings.push(binding);
@@ -163,12 +180,15 @@ impl ResourcesBuilder {
         let mut exact = ExactIndex::with_capacity(exact_prefix.count);
         let mut resource_keys = Vec::with_capacity(exact_prefix.count);
         let mut template_keys = Vec::with_capacity(template_prefix.count);
-        // Keyed by shape: templates equal up to variable names match the
-        // same URIs, so every URI either matches would be ambiguous forever.
-        let mut template_shapes: FxHashMap<Shape<'_>, usize> = FxHashMap::default();
-        template_shapes.reserve(template_prefix.count);
-        let mut index = TemplateIndex::default();
         for (i, b) in self.bindings.iter().enumerate() {
+            // Definitions are scattered on the heap: fetch ahead, one level
+            // per stage.
+            if let Some(ahead) = self.bindings.get(i + 12) {
+                prefetch(Arc::as_ptr(&ahead.definition).cast());
+            }
+            if let Some(ahead) = self.bindings.get(i + 6) {
+                ahead.definition.prefetch_text();
+            }
             let d = &b.definition;
             let key = d.uri_or_template();
             if key.len() > limits.max_uri_bytes {
@@ -193,8 +213,8 @@ impl ResourcesBuilder {
                     }
                     resource_keys.push((sort_radix(key, exact_prefix.len), i as u32));
                 }
-                Some(t) => {
-                    if let Some(other) = template_shapes.insert(t.shape(), i) {
+                Some(_) => {
+                    if let Some((_, other)) = self.template_duplicate.filter(|d| d.0 == i) {
                         let same_text = self.bindings[other].definition.uri_or_template() == key;
                         return Err(Failure::config(if same_text {
                             "duplicate resource uriTemplate"
@@ -203,13 +223,10 @@ impl ResourcesBuilder {
                              their variable names, so they match the same URIs"
                         }));
                     }
-                    index.insert(t, i);
                     template_keys.push((sort_radix(key, template_prefix.len), i as u32));
                 }
             }
         }
-        drop(template_shapes);
-
         let resource_order = sorted_order(&self.bindings, resource_keys);
         let template_order = sorted_order(&self.bindings, template_keys);
 
@@ -249,7 +266,7 @@ impl ResourcesBuilder {
         Ok(Resources {
             bindings: Arc::new(self.bindings),
             exact,
-            index,
+            index: self.templates,
             resource_order: Arc::new(resource_order),
             template_order: Arc::new(template_order),
             policy,
@@ -260,21 +277,6 @@ impl ResourcesBuilder {
             cache: self.cache,
         })
     }
-}
-
-/// Hints the CPU to start loading the cache line at `p`; nothing else
-/// happens (a no-op on targets without a prefetch hint).
-#[inline(always)]
-fn prefetch(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint with no architectural effect: it reads
-    // no memory the program can observe and never faults, whatever `p` is.
-    // SSE is part of the x86_64 baseline.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 /// Bytes gathered before each update of the revision hash.
@@ -481,7 +483,7 @@ impl Resources {
         }
         let shape = RequestShape::from_parts(uri, parts);
         let mut found = [usize::MAX; 2];
-        let n = self.index.find(&shape, &mut found);
+        let n = self.index.find(&self.bindings, &shape, &mut found);
         match n {
             0 => Err(Failure::new(FailureKind::Unavailable)
                 .caused_by(crate::error::CauseText("no registration matches".into()))),
@@ -490,9 +492,9 @@ impl Resources {
                 let template = binding.definition.template().expect("indexed templates");
                 let raw = template.captures_in_path(shape.path);
                 let mut captures = Vec::with_capacity(raw.len());
-                for (name, raw) in template.names().iter().zip(raw) {
+                for (name, raw) in template.name_iter().zip(raw) {
                     let value = decode_capture(raw).map_err(|e| Failure::request(e.message()))?;
-                    captures.push((name.clone(), value));
+                    captures.push((name.to_string(), value));
                 }
                 Ok(Selection {
                     binding,
