@@ -82,6 +82,9 @@ const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy)]
 struct Root {
+    /// Its key's hash (see [`widen`]): growing the table rehashes without
+    /// visiting templates.
+    hash: u32,
     /// A binding whose template has the root's prefix, suffix and count.
     binding: u32,
     /// The root's first group; each group names the next.
@@ -97,8 +100,23 @@ struct Group {
 
 #[derive(Clone, Copy)]
 struct Entry {
+    /// Its key's hash (see [`widen`]).
+    hash: u32,
     group: u32,
     binding: u32,
+}
+
+/// The table hash of a key whose 32-bit hash is `h`. Entries keep `h`, so
+/// that growing a table needs no template (they are scattered on the heap).
+#[inline]
+fn widen(h: u32) -> u64 {
+    u64::from(h).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// 32 bits of a finished hash.
+#[inline]
+fn narrow(h: u64) -> u32 {
+    (h >> 32) as u32
 }
 
 /// The template of binding `i` (only template bindings are indexed).
@@ -167,10 +185,11 @@ impl TemplateIndex {
         suffix: &str,
         count: usize,
     ) -> Option<&Root> {
-        self.roots.find(hash_root(prefix, suffix, count), |r| {
-            let t = template(bindings, r.binding);
-            t.segment_count() == count && t.prefix() == prefix && t.suffix() == suffix
-        })
+        self.roots
+            .find(widen(narrow(hash_root(prefix, suffix, count))), |r| {
+                let t = template(bindings, r.binding);
+                t.segment_count() == count && t.prefix() == prefix && t.suffix() == suffix
+            })
     }
 
     /// Adds template `t` of binding `binding`, given the earlier
@@ -209,44 +228,46 @@ impl TemplateIndex {
                 binding,
                 next: first,
             });
-            let hash = hash_root(prefix, suffix, count);
+            let short = narrow(hash_root(prefix, suffix, count));
+            let hash = widen(short);
             let root = Root {
+                hash: short,
                 binding,
                 first: group,
             };
             match self.roots.find_mut(hash, |r| {
+                if r.hash != short {
+                    return false;
+                }
                 let o = template(bindings, r.binding);
                 o.segment_count() == count && o.prefix() == prefix && o.suffix() == suffix
             }) {
                 Some(r) => r.first = group,
                 None => {
-                    self.roots.insert_unique(hash, root, |r| {
-                        let o = template_or(bindings, r.binding, t, binding);
-                        hash_root(o.prefix(), o.suffix(), o.segment_count())
-                    });
+                    self.roots.insert_unique(hash, root, |r| widen(r.hash));
                 }
             }
         }
-        let hash = hash_entry(group, template_segments(t));
+        let short = narrow(hash_entry(group, template_segments(t)));
         let entry = self.entries.entry(
-            hash,
+            widen(short),
             |e| {
-                e.group == group
+                e.hash == short
+                    && e.group == group
                     && template_segments(template(bindings, e.binding))
                         .zip(template_segments(t))
                         .all(|(a, b)| a.1 || a.0 == b.0)
             },
-            |e| {
-                hash_entry(
-                    e.group,
-                    template_segments(template_or(bindings, e.binding, t, binding)),
-                )
-            },
+            |e| widen(e.hash),
         );
         match entry {
             hashbrown::hash_table::Entry::Occupied(e) => Err(e.get().binding as usize),
             hashbrown::hash_table::Entry::Vacant(v) => {
-                v.insert(Entry { group, binding });
+                v.insert(Entry {
+                    hash: short,
+                    group,
+                    binding,
+                });
                 Ok(())
             }
         }
@@ -284,9 +305,10 @@ impl TemplateIndex {
             let fits =
                 request_segments(segments, gt).all(|(s, variable)| !variable || !s.is_empty());
             if fits {
-                let hash = hash_entry(group, request_segments(segments, gt));
-                let found = self.entries.find(hash, |e| {
-                    e.group == group
+                let short = narrow(hash_entry(group, request_segments(segments, gt)));
+                let found = self.entries.find(widen(short), |e| {
+                    e.hash == short
+                        && e.group == group
                         && template_segments(template(bindings, e.binding))
                             .zip(segments)
                             .all(|(a, s)| a.1 || a.0 == *s)
@@ -299,21 +321,6 @@ impl TemplateIndex {
             group = g.next;
         }
         n
-    }
-}
-
-/// The template of binding `i`, where binding `new` (not yet in
-/// `bindings`) is `t`.
-fn template_or<'a>(
-    bindings: &'a [ResourceBinding],
-    i: u32,
-    t: &'a Template,
-    new: u32,
-) -> &'a Template {
-    if i == new {
-        t
-    } else {
-        template(bindings, i)
     }
 }
 
