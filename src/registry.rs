@@ -468,17 +468,36 @@ impl Resources {
     /// `invalid_request`; no match is `unavailable` (the same public error as
     /// a discovery denial).
     pub fn select(&self, uri: &[u8]) -> Result<Selection<'_>, Failure> {
+        self.select_matched(uri, |d, uri, captures| {
+            ResourceMatch::new(d.clone(), uri, captures)
+        })
+    }
+
+    /// [`select`](Self::select) for an inline read: the match borrows the
+    /// definition (no reference count is written, so reads of one binding
+    /// on many threads share no cache line they write). The match must not
+    /// outlive this registry; [`Resources::read`] drops it before returning.
+    pub(crate) fn select_lent(&self, uri: &[u8]) -> Result<Selection<'_>, Failure> {
+        self.select_matched(uri, |d, uri, captures| {
+            // SAFETY: the definition's `Arc` is held by this registry's
+            // bindings, which live as long as `&self`; the caller drops the
+            // match before the borrow of `self` ends (see above).
+            unsafe { ResourceMatch::lent(d, uri, captures) }
+        })
+    }
+
+    fn select_matched(
+        &self,
+        uri: &[u8],
+        make: impl Fn(&Arc<ResourceDefinition>, String, Vec<(String, String)>) -> ResourceMatch,
+    ) -> Result<Selection<'_>, Failure> {
         let (uri, parts) = validate_uri_parts(uri, self.limits.max_uri_bytes)
             .map_err(|e| e.into_request_failure())?;
         if let Some(i) = self.exact.get(&self.bindings, uri) {
             let binding = &self.bindings[i];
             return Ok(Selection {
                 binding,
-                matched: ResourceMatch::new(
-                    binding.definition.clone(),
-                    uri.to_string(),
-                    Vec::new(),
-                ),
+                matched: make(&binding.definition, uri.to_string(), Vec::new()),
             });
         }
         let shape = RequestShape::from_parts(uri, parts);
@@ -498,11 +517,7 @@ impl Resources {
                 }
                 Ok(Selection {
                     binding,
-                    matched: ResourceMatch::new(
-                        binding.definition.clone(),
-                        uri.to_string(),
-                        captures,
-                    ),
+                    matched: make(&binding.definition, uri.to_string(), captures),
                 })
             }
             _ => Err(Failure::request("ambiguous resource URI")),
