@@ -145,11 +145,16 @@ impl Template {
             &mut on_heap
         };
         let mut depth_start: Option<usize> = None;
+        // Where each expression starts (`{`) and ends (`}`), in order.
+        let mut expressions = Expressions::default();
         for (i, c) in masked.iter_mut().enumerate() {
             match (*c, depth_start) {
                 (b'{', None) => depth_start = Some(i),
                 (b'{', Some(_)) => return Err(template_error(i, "nested '{'")),
-                (b'}', Some(_)) => depth_start = None,
+                (b'}', Some(start)) => {
+                    expressions.push(start, i);
+                    depth_start = None;
+                }
                 (b'}', None) => return Err(template_error(i, "unmatched '}'")),
                 (_, None) => continue,
                 (_, Some(_)) => {}
@@ -193,49 +198,48 @@ impl Template {
             path_end: parts.path_end,
         };
         // Segment boundaries come from the masked text: a `/` inside an
-        // expression (`{/x}`) is not a separator. One pass over the path: a
-        // segment ends at a `/` outside braces (or at the path's end) and
-        // is a variable when it has a brace.
+        // expression (`{/x}`) is not a separator. Every expression is in the
+        // path (the checks above refuse the others), and none spans a
+        // separator: a segment holds the next expression when that starts
+        // before the segment ends.
         let masked = masked.as_bytes();
         let (mut segment_count, mut variables) = (0u32, 0u32);
-        let mut start = layout.prefix_end;
-        let mut brace: Option<usize> = None;
-        for i in layout.prefix_end..=layout.path_end {
-            if i < layout.path_end && masked[i] != b'/' {
-                if brace.is_none() && (b[i] == b'{' || b[i] == b'}') {
-                    brace = Some(i);
-                }
-                continue;
-            }
-            let (offset, end) = (start, i);
-            start = i + 1;
+        let mut offset = layout.prefix_end;
+        let mut next = 0;
+        loop {
+            let end = masked[offset..layout.path_end]
+                .iter()
+                .position(|&c| c == b'/')
+                .map_or(layout.path_end, |p| offset + p);
             segment_count += 1;
-            let Some(brace) = brace.take() else {
-                continue;
-            };
-            let seg = &b[offset..end];
-            let whole = seg.len() >= 2 && seg[0] == b'{' && seg[seg.len() - 1] == b'}';
-            let body = if whole {
-                &text[offset + 1..end - 1]
-            } else {
-                ""
-            };
-            if !whole || body.contains(['{', '}']) {
-                return Err(template_error(
-                    brace,
-                    "a variable must be a whole path segment",
-                ));
+            if next < expressions.len() && expressions.get(next).0 < end {
+                // The segment's first brace is its first expression's `{`
+                // (an unmatched `}` was refused above).
+                let (start, close) = expressions.get(next);
+                if start != offset || close + 1 != end {
+                    return Err(template_error(
+                        start,
+                        "a variable must be a whole path segment",
+                    ));
+                }
+                let body = &text[start + 1..close];
+                if !is_name(body) {
+                    return Err(template_error(offset, unsupported_expression(body)));
+                }
+                let repeated = (0..next).any(|k| {
+                    let (s, c) = expressions.get(k);
+                    &text[s + 1..c] == body
+                });
+                if repeated {
+                    return Err(template_error(offset, "repeated variable name"));
+                }
+                variables += 1;
+                next += 1;
             }
-            if !is_name(body) {
-                return Err(template_error(offset, unsupported_expression(body)));
+            if end == layout.path_end {
+                break;
             }
-            // Every earlier segment is validated: `/` separates them.
-            let repeated = PathSegments::new(&text[layout.prefix_end..offset])
-                .any(|s| is_variable(s) && &s[1..s.len() - 1] == body);
-            if repeated {
-                return Err(template_error(offset, "repeated variable name"));
-            }
-            variables += 1;
+            offset = end + 1;
         }
         Ok(Template {
             text: text.into(),
@@ -357,6 +361,37 @@ impl Template {
             return None;
         }
         Some(raw)
+    }
+}
+
+/// Expression spans (`{` and `}` positions) found while masking a
+/// template: a few inline, more on the heap.
+#[derive(Default)]
+struct Expressions {
+    inline: [(u32, u32); 8],
+    len: usize,
+    spilled: Vec<(usize, usize)>,
+}
+
+impl Expressions {
+    fn push(&mut self, start: usize, end: usize) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = (start as u32, end as u32);
+        } else {
+            self.spilled.push((start, end));
+        }
+        self.len += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn get(&self, k: usize) -> (usize, usize) {
+        match self.inline.get(k) {
+            Some(&(s, e)) if k < self.len => (s as usize, e as usize),
+            _ => self.spilled[k - self.inline.len()],
+        }
     }
 }
 
