@@ -330,7 +330,7 @@ fn scan(
         1
     };
     while position < order.len() && admitted.len() < page_size {
-        if (position - start) % clock_every == 0 {
+        if (position - start).is_multiple_of(clock_every) {
             scope.check()?;
         } else if scope.is_canceled() {
             return Err(Failure::new(FailureKind::Canceled));
