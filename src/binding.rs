@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use crate::cache::CacheHints;
-use crate::completion::ResourceCompleter;
+use crate::completer::ResourceCompleter;
 use crate::definition::ResourceDefinition;
 use crate::error::{CallbackError, Failure};
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};

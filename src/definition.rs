@@ -276,7 +276,7 @@ impl ResourceDefinition {
 
     /// Asks the CPU to load the text (a hint).
     pub(crate) fn prefetch_text(&self) {
-        crate::index::prefetch(self.text.as_ptr());
+        crate::prefetch::prefetch(self.text.as_ptr());
     }
 
     /// Appends the canonical serialisation to `out`.

@@ -9,7 +9,7 @@
 //!
 //! Layers (see `docs/ARCHITECTURE.md`): [`identity`], [`template`],
 //! [`definition`], [`binding`], [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
-//! [`limits`], [`listing`], [`completion`], [`scope`], [`executor`], [`error`], the MCP
+//! [`limits`], [`listing`], [`completer`], [`completion`], [`scope`], [`executor`], [`error`], the MCP
 //! protocol layer ([`protocol`] revisions, [`cache`] hints, [`jsonrpc`]
 //! error objects, [`request`]: one call per request), plus the
 //! private `cursor` (sealed pagination tokens) and `index` (selection
@@ -20,6 +20,7 @@
 
 pub mod binding;
 pub mod cache;
+pub mod completer;
 pub mod completion;
 mod cursor;
 pub mod definition;
@@ -37,6 +38,7 @@ pub mod limits;
 pub mod listing;
 pub mod plan;
 pub mod policy;
+mod prefetch;
 pub mod protocol;
 pub mod read;
 pub mod registry;

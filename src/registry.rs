@@ -17,10 +17,11 @@ use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::cursor::Sealer;
 use crate::error::{Failure, FailureKind};
 use crate::identity::validate_uri_parts;
-use crate::index::{prefetch, ExactIndex, TemplateIndex};
+use crate::index::{ExactIndex, TemplateIndex};
 use crate::limits::{Limit, Limits, ResourceLimits};
 use crate::plan::ResourceMatch;
 use crate::policy::ResourcePolicy;
+use crate::prefetch::prefetch;
 use crate::template::{decode_capture, RequestShape};
 
 /// Unix time in milliseconds, used for cursor issue and expiry times.
