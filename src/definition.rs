@@ -32,7 +32,7 @@ pub struct ResourceDefinition {
     key: Span,
     name: Span,
     canonical: Canonical,
-    template: Option<Template>,
+    template: Option<Box<Template>>,
 }
 
 /// A byte range of a definition's `text`.
@@ -180,7 +180,7 @@ impl ResourceDefinition {
                 let Kind::Str(t) = &m.value else {
                     return Err(def_error("definition uri/uriTemplate must be a string"));
                 };
-                let template = Template::parse(t)?;
+                let template = Box::new(Template::parse(t)?);
                 (text_span(&mut text, m), Some(template))
             }
         };
@@ -252,7 +252,7 @@ impl ResourceDefinition {
 
     /// The parsed template, for template definitions.
     pub fn template(&self) -> Option<&Template> {
-        self.template.as_ref()
+        self.template.as_deref()
     }
 
     /// The `name`.
