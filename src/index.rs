@@ -1,6 +1,7 @@
 //! The selection indexes: exact URIs in a hash table keyed by the
-//! definitions' own text, templates by prefix, suffix and a flat segment
-//! trie.
+//! definitions' own text; templates by root (prefix, suffix, segment
+//! count), group (which segments are variables) and literal segments, in
+//! flat tables.
 
 use crate::binding::ResourceBinding;
 use crate::template::{RequestShape, Template};
@@ -185,11 +186,14 @@ impl TemplateIndex {
         suffix: &str,
         count: usize,
     ) -> Option<&Root> {
-        self.roots
-            .find(widen(narrow(hash_root(prefix, suffix, count))), |r| {
+        let short = narrow(hash_root(prefix, suffix, count));
+        self.roots.find(widen(short), |r| {
+            // Templates are visited only when the stored hash agrees.
+            r.hash == short && {
                 let t = template(bindings, r.binding);
                 t.segment_count() == count && t.prefix() == prefix && t.suffix() == suffix
-            })
+            }
+        })
     }
 
     /// Adds template `t` of binding `binding`, given the earlier
