@@ -86,4 +86,8 @@ fn main() {
     }
     let ratio = figures[2] / figures[0];
     println!("ratio 100,000 / 10 (10 hot): {ratio:.2} (target <= 1.2)");
+    println!(
+        "GOAL select_100k_over_10 {ratio:.2} x (goal <= 1.2 x) {}",
+        if ratio <= 1.2 { "met" } else { "not met" }
+    );
 }

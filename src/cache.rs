@@ -29,7 +29,7 @@
 //! carry them (2026-07-28 on).
 
 use crate::error::Failure;
-use crate::sizing::decimal_len;
+use crate::jsonscan::decimal_len;
 
 /// The largest TTL that can be declared: 2^53 - 1 milliseconds (the
 /// largest integer every JSON client reads exactly).

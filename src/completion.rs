@@ -34,233 +34,21 @@
 
 use std::sync::Arc;
 
-use crate::error::{CallbackError, CauseText, Failure, FailureKind};
-use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
+use crate::binding::ResourceBinding;
+pub use crate::completer::{
+    CompletionRequest, CompletionSink, DroppedValue, ResourceCompleter, MAX_COMPLETION_TOTAL,
+    MAX_COMPLETION_VALUES,
+};
+use crate::definition::ResourceDefinition;
+use crate::error::{CauseText, Failure, FailureKind};
+use crate::limits::Limits;
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
 use crate::read::{discover, guarded, settle, CallbackFailure, ReadOptions};
-use crate::registry::{ResourceBinding, ResourceDefinition, Resources};
-use crate::scope::{CallContext, RequestScope};
+use crate::registry::Resources;
+use crate::scope::RequestScope;
 use crate::sizing::{json_str_len, write_json_str};
-use crate::template::{decode_capture, CaptureError, Template};
-
-/// Most values one completion result carries (MCP: "must not exceed 100").
-pub const MAX_COMPLETION_VALUES: usize = 100;
-
-/// Largest `total` written (2^53 - 1: the largest integer every JSON
-/// reader keeps exactly); a larger total is written as this.
-pub const MAX_COMPLETION_TOTAL: u64 = (1 << 53) - 1;
-
-/// A template binding's completion callback. Optional; may be called
-/// concurrently from many requests on any thread.
-///
-/// It is a metadata-only callback, like `resolve`: it may look at bounded
-/// identity metadata to propose values, but must not read bodies or cause
-/// application effects. It should honour the call context's cancellation
-/// and remaining time.
-pub trait ResourceCompleter: Send + Sync {
-    /// Proposes values for `request.argument()` starting from
-    /// `request.value()`, most relevant first, by calling
-    /// [`CompletionSink::add`] (and optionally
-    /// [`CompletionSink::set_total`] / [`CompletionSink::set_has_more`]).
-    ///
-    /// [`CallbackError::Unavailable`] answers like not found; any other
-    /// error (or a panic) fails the call with `read_failed`.
-    fn complete(
-        &self,
-        call: &CallContext,
-        request: &CompletionRequest,
-        out: &mut CompletionSink,
-    ) -> Result<(), CallbackError>;
-}
-
-/// What a completer is asked: the template, the variable, the partial
-/// value and the other variables already chosen.
-#[derive(Debug, Clone)]
-pub struct CompletionRequest {
-    definition: Arc<ResourceDefinition>,
-    argument: String,
-    value: String,
-    context: Vec<(String, String)>,
-}
-
-impl CompletionRequest {
-    /// The template's definition.
-    pub fn definition(&self) -> &ResourceDefinition {
-        &self.definition
-    }
-
-    /// The variable being completed (one of the template's variables).
-    pub fn argument(&self) -> &str {
-        &self.argument
-    }
-
-    /// The partial value typed so far (client text, at most
-    /// `max_uri_bytes`, possibly empty; not a path).
-    pub fn value(&self) -> &str {
-        &self.value
-    }
-
-    /// The other variables already chosen, `(name, value)` in template
-    /// order: only variables of this template other than
-    /// [`argument`](Self::argument), each value non-empty and a valid
-    /// capture (exactly as the client sent it).
-    pub fn context(&self) -> &[(String, String)] {
-        &self.context
-    }
-
-    /// The chosen value of variable `name`, if any.
-    pub fn context_value(&self, name: &str) -> Option<&str> {
-        self.context
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// Why a completion value was dropped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DroppedValue {
-    /// It breaks a capture rule (empty, not UTF-8, decodes to contain `/`,
-    /// `\` or NUL, or to `.` or `..`).
-    Capture(CaptureError),
-    /// A URI holding it would exceed `max_uri_bytes`.
-    TooLong,
-}
-
-impl DroppedValue {
-    /// A fixed message.
-    pub fn message(&self) -> &'static str {
-        match self {
-            DroppedValue::Capture(e) => e.message(),
-            DroppedValue::TooLong => "completion value cannot fit in max_uri_bytes",
-        }
-    }
-}
-
-/// Collects a completer's values, and is the one place that applies the
-/// completion rules to them: invalid values are dropped, valid ones are
-/// kept in order up to [`MAX_COMPLETION_VALUES`] and the byte budget, and
-/// further valid ones are only counted. Memory stays bounded however many
-/// values a completer offers.
-#[derive(Debug)]
-pub struct CompletionSink {
-    /// Longest value that can still fit in an accepted URI.
-    max_value_bytes: usize,
-    /// Bytes left for the values array (each value: its JSON length + 1).
-    budget: u64,
-    kept: Vec<String>,
-    /// Set once a valid value did not fit: later ones are not sent either
-    /// (the sent values are a prefix of the completer's valid values).
-    full: bool,
-    valid: u64,
-    dropped: u64,
-    total: Option<u64>,
-    has_more: bool,
-}
-
-impl CompletionSink {
-    fn new(template: &Template, limits: &Limits) -> Self {
-        // Every other variable needs at least one byte in a URI.
-        let floor = template.literal_len() + template.names().len().saturating_sub(1);
-        CompletionSink {
-            max_value_bytes: limits.max_uri_bytes.saturating_sub(floor),
-            budget: limits.max_page_bytes.saturating_sub(PAGE_ENVELOPE_BYTES),
-            kept: Vec::new(),
-            full: false,
-            valid: 0,
-            dropped: 0,
-            total: None,
-            has_more: false,
-        }
-    }
-
-    /// An empty sink with the same rules (for handing to another owner).
-    pub(crate) fn fresh(&self) -> Self {
-        CompletionSink {
-            max_value_bytes: self.max_value_bytes,
-            budget: self.budget,
-            kept: Vec::new(),
-            full: false,
-            valid: 0,
-            dropped: 0,
-            total: None,
-            has_more: false,
-        }
-    }
-
-    /// Offers one value. `Ok(true)`: it will be sent; `Ok(false)`: it is
-    /// valid but past the 100 values or the byte budget (counted, and
-    /// `hasMore` will be true); `Err`: it was dropped and is not counted.
-    pub fn add(&mut self, value: &str) -> Result<bool, DroppedValue> {
-        if value.len() > self.max_value_bytes {
-            self.dropped += 1;
-            return Err(DroppedValue::TooLong);
-        }
-        if let Err(e) = decode_capture(value) {
-            self.dropped += 1;
-            return Err(DroppedValue::Capture(e));
-        }
-        self.valid += 1;
-        if self.full || self.kept.len() >= MAX_COMPLETION_VALUES {
-            self.full = true;
-            return Ok(false);
-        }
-        let cost = json_str_len(value) as u64 + 1;
-        if cost > self.budget {
-            self.full = true;
-            return Ok(false);
-        }
-        self.budget -= cost;
-        self.kept.push(value.to_string());
-        Ok(true)
-    }
-
-    /// Records a value that is not UTF-8 (dropped; only the C ABI has
-    /// such values).
-    pub(crate) fn add_invalid(&mut self) {
-        self.dropped += 1;
-    }
-
-    /// The number of completion options available, as the completer
-    /// knows it (may exceed what it adds). Values it added that were
-    /// dropped are subtracted from it, and it is never reported below the
-    /// number of valid values added.
-    pub fn set_total(&mut self, total: u64) {
-        self.total = Some(total);
-    }
-
-    /// Says that more options exist than the completer added (when it
-    /// knows no exact total).
-    pub fn set_has_more(&mut self, has_more: bool) {
-        self.has_more = has_more;
-    }
-
-    /// Values that will be sent so far.
-    pub fn kept(&self) -> &[String] {
-        &self.kept
-    }
-
-    /// The values sent and the truthful `total` and `hasMore`.
-    fn finish(self) -> (Vec<String>, Option<u64>, bool) {
-        let sent = self.kept.len() as u64;
-        let total = self
-            .total
-            .map(|t| t.saturating_sub(self.dropped).max(self.valid));
-        let has_more = self.has_more || self.valid > sent || total.is_some_and(|t| t > sent);
-        // A total no larger than what is sent contradicts "more exist":
-        // the count is then unknown, so it is left out.
-        let total = match total {
-            Some(t) if has_more && t <= sent => None,
-            t => t,
-        };
-        (
-            self.kept,
-            total.map(|t| t.min(MAX_COMPLETION_TOTAL)),
-            has_more,
-        )
-    }
-}
+use crate::template::{decode_capture, Template};
 
 /// A completion request's client input: the `ref/resource` URI, the
 /// argument and the context (the params of `completion/complete`).
@@ -721,8 +509,8 @@ fn checked_request(
     params: &CompleteParams,
     limits: &Limits,
 ) -> Result<CompletionRequest, Failure> {
-    let names = template.names();
-    if !names.contains(&params.argument) {
+    let names = template.name_iter();
+    if !names.clone().any(|n| n == params.argument) {
         return Err(Failure::request(
             "completion argument is not a variable of the template",
         ));
@@ -733,7 +521,7 @@ fn checked_request(
         ));
     }
     let mut context = Vec::new();
-    for name in names.iter().filter(|n| **n != params.argument) {
+    for name in names.filter(|n| *n != params.argument) {
         let mut given = params.context.iter().filter(|(n, _)| n == name);
         let Some((_, value)) = given.next() else {
             continue;
@@ -749,7 +537,7 @@ fn checked_request(
                 "completion context value is not a valid template capture",
             ));
         }
-        context.push((name.clone(), value.clone()));
+        context.push((name.to_string(), value.clone()));
     }
     Ok(CompletionRequest {
         definition: definition.clone(),

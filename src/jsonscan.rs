@@ -555,6 +555,16 @@ fn string_stop(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Bytes of `n` written as a JSON integer (decimal digits).
+pub fn decimal_len(mut n: u64) -> usize {
+    let mut len = 1;
+    while n >= 10 {
+        n /= 10;
+        len += 1;
+    }
+    len
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,18 +8,22 @@
 //! when some items fail, and paginates listings with sealed (encrypted, authenticated), expiring cursors.
 //!
 //! Layers (see `docs/ARCHITECTURE.md`): [`identity`], [`template`],
-//! [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
-//! [`limits`], [`listing`], [`completion`], [`scope`], [`executor`], [`error`], the MCP
+//! [`definition`], [`binding`], [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
+//! [`limits`], [`listing`], [`completer`], [`completion`], [`scope`], [`executor`], [`error`], the MCP
 //! protocol layer ([`protocol`] revisions, [`cache`] hints, [`jsonrpc`]
 //! error objects, [`request`]: one call per request), plus the
-//! private `cursor` module (sealed pagination tokens); the C ABI lives in
+//! private `cursor` (sealed pagination tokens) and `index` (selection
+//! indexes) modules; the C ABI lives in
 //! `ffi` only.
 
 #![deny(missing_docs)]
 
+pub mod binding;
 pub mod cache;
+pub mod completer;
 pub mod completion;
 mod cursor;
+pub mod definition;
 pub mod error;
 pub mod executor;
 pub mod ffi;
@@ -27,12 +31,14 @@ pub mod ffi;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod identity;
+mod index;
 pub mod jsonrpc;
 mod jsonscan;
 pub mod limits;
 pub mod listing;
 pub mod plan;
 pub mod policy;
+mod prefetch;
 pub mod protocol;
 pub mod read;
 pub mod registry;
@@ -42,11 +48,13 @@ pub mod scope;
 pub mod sizing;
 pub mod template;
 
+pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
 pub use completion::{
     CompleteOptions, CompleteParams, CompleteRef, CompletionRequest, CompletionResult,
     CompletionSink, ResourceCompleter,
 };
+pub use definition::ResourceDefinition;
 pub use error::{CallbackError, Failure, FailureKind};
 pub use executor::{Executor, ExecutorOptions, ExecutorStats};
 pub use limits::{Limit, Limits, ResourceLimits};
@@ -58,9 +66,7 @@ pub use plan::{
 pub use policy::{AllowAll, ResourcePolicy, Visibility};
 pub use protocol::{ProtocolRevision, UnknownRevision};
 pub use read::{BundleItem, ReadOptions, ResourceBundle};
-pub use registry::{
-    ResourceBinding, ResourceDefinition, ResourceHandler, Resources, ResourcesBuilder, Selection,
-};
+pub use registry::{Resources, ResourcesBuilder, Selection};
 pub use report::{Issue, IssueCode};
 pub use request::{RequestError, RequestMethod, RequestOptions, RequestParams, Response};
 pub use scope::{CallContext, CallPhase, CancelToken, RequestData};

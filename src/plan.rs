@@ -6,14 +6,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::cache::CacheHints;
+use crate::definition::ResourceDefinition;
 use crate::error::{Failure, FailureKind};
 use crate::identity::validate_uri_str;
 use crate::jsonscan::{self, Kind, Refusal};
 use crate::limits::{MAX_AUTHORIZATION_BYTES, MAX_META_BYTES};
-use crate::registry::ResourceDefinition;
 
-/// The reserved metadata key of the module's read report and warning marks.
-pub const RESERVED_META_KEY: &str = "go.phpboyscout.uk/mcp.resourceRead";
+/// Re-exported from [`crate::definition`], where definitions check it.
+pub use crate::definition::RESERVED_META_KEY;
 
 /// Representation label used when a target names none.
 pub const DEFAULT_REPRESENTATION: &str = "default";
@@ -25,12 +25,66 @@ pub const MAX_REPRESENTATION_BYTES: usize = 256;
 /// decoded captures of a template in template order.
 #[derive(Debug, Clone)]
 pub struct ResourceMatch {
-    definition: Arc<ResourceDefinition>,
+    definition: MatchedDefinition,
     /// Shared with the target [`ResourceTarget::of_match`] makes.
     uri: Arc<str>,
     captures: Vec<(String, String)>,
     /// Whether selection made it (its URI is then a valid identifier).
     selected: bool,
+}
+
+/// The matched definition: shared, or lent by the registry for one inline
+/// read (which then touches no reference count that other threads' reads
+/// of the same binding also write).
+enum MatchedDefinition {
+    Shared(Arc<ResourceDefinition>),
+    /// A definition owned by an `Arc` that outlives this match: made only by
+    /// [`ResourceMatch::lent`], whose caller guarantees it.
+    Lent(std::ptr::NonNull<ResourceDefinition>),
+}
+
+// SAFETY: `Lent` is a shared reference to a `ResourceDefinition` (which is
+// `Send + Sync`) kept alive by its `Arc` for the match's whole life (the
+// `lent` contract); `Shared` is an `Arc` of it.
+unsafe impl Send for MatchedDefinition {}
+// SAFETY: as for `Send`: only shared access is ever given out.
+unsafe impl Sync for MatchedDefinition {}
+
+impl MatchedDefinition {
+    fn get(&self) -> &ResourceDefinition {
+        match self {
+            MatchedDefinition::Shared(d) => d,
+            // SAFETY: the `Arc` owning the definition outlives the match
+            // (the `lent` contract), so the pointer is valid.
+            MatchedDefinition::Lent(p) => unsafe { p.as_ref() },
+        }
+    }
+}
+
+impl Clone for MatchedDefinition {
+    /// A clone is always shared: it may outlive the read that lent the
+    /// original.
+    fn clone(&self) -> Self {
+        match self {
+            MatchedDefinition::Shared(d) => MatchedDefinition::Shared(d.clone()),
+            MatchedDefinition::Lent(p) => {
+                let p = p.as_ptr().cast_const();
+                // SAFETY: `p` came from `Arc::as_ptr` of an `Arc` that is
+                // still alive (the `lent` contract): taking one more strong
+                // reference and wrapping it in an `Arc` is sound.
+                MatchedDefinition::Shared(unsafe {
+                    Arc::increment_strong_count(p);
+                    Arc::from_raw(p)
+                })
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for MatchedDefinition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
 }
 
 impl ResourceMatch {
@@ -41,10 +95,33 @@ impl ResourceMatch {
         captures: Vec<(String, String)>,
     ) -> Self {
         ResourceMatch {
-            definition,
+            definition: MatchedDefinition::Shared(definition),
             uri: Arc::from(uri),
             captures,
             selected: false,
+        }
+    }
+
+    /// A selection's match (see [`ResourceMatch::selected`]) that borrows
+    /// `definition` instead of sharing it.
+    ///
+    /// # Safety
+    /// `definition` (the `Arc`, or another reference to its value) must
+    /// stay alive as long as the match: the match must be dropped before
+    /// the last `Arc` of the definition is. Clones of the match share the
+    /// definition and carry no such condition.
+    pub(crate) unsafe fn lent(
+        definition: &Arc<ResourceDefinition>,
+        uri: &str,
+        captures: Vec<(String, String)>,
+    ) -> Self {
+        let p = std::ptr::NonNull::new(Arc::as_ptr(definition).cast_mut())
+            .expect("an Arc points at its value");
+        ResourceMatch {
+            definition: MatchedDefinition::Lent(p),
+            uri: Arc::from(uri),
+            captures,
+            selected: true,
         }
     }
 
@@ -55,7 +132,7 @@ impl ResourceMatch {
         captures: Vec<(String, String)>,
     ) -> Self {
         ResourceMatch {
-            definition,
+            definition: MatchedDefinition::Shared(definition),
             uri: Arc::from(uri),
             captures,
             selected: true,
@@ -64,12 +141,15 @@ impl ResourceMatch {
 
     /// The matched definition.
     pub fn definition(&self) -> &ResourceDefinition {
-        &self.definition
+        self.definition.get()
     }
 
-    /// The matched definition, shared.
-    pub fn definition_arc(&self) -> &Arc<ResourceDefinition> {
-        &self.definition
+    /// The matched definition, shared (a new reference).
+    pub fn definition_arc(&self) -> Arc<ResourceDefinition> {
+        match self.definition.clone() {
+            MatchedDefinition::Shared(d) => d,
+            MatchedDefinition::Lent(_) => unreachable!("clones are shared"),
+        }
     }
 
     /// The requested URI, exactly as received.

@@ -1,8 +1,8 @@
 //! The host's resource policy: discovery, visibility and read permission.
 
+use crate::definition::ResourceDefinition;
 use crate::error::CallbackError;
 use crate::plan::ResourceTarget;
-use crate::registry::ResourceDefinition;
 use crate::scope::CallContext;
 
 /// The outcome of a visibility check for one target.
@@ -58,6 +58,15 @@ pub trait ResourcePolicy: Send + Sync {
 
     /// May the caller read this (visible) target?
     fn read(&self, call: &CallContext, target: &ResourceTarget) -> Result<(), CallbackError>;
+
+    /// Whether `discover` returns `Ok(())` at once for every caller and
+    /// definition, doing nothing else (true for [`AllowAll`]). A listing
+    /// then reads the clock for its deadline every few candidates instead
+    /// of between every two `discover` calls, since no host code runs in
+    /// between. Default `false`: return `true` only for such a policy.
+    fn discover_is_trivial(&self) -> bool {
+        false
+    }
 }
 
 /// A policy for resources every caller may see: every definition is
@@ -79,6 +88,10 @@ impl ResourcePolicy for AllowAll {
     fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
         Ok(())
     }
+
+    fn discover_is_trivial(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]
@@ -95,5 +108,31 @@ mod tests {
         let v = AllowAll.visibility(&call, &target).unwrap();
         assert!(v.visible && !v.disclose_issue_uri);
         assert!(AllowAll.read(&call, &target).is_ok());
+    }
+
+    #[test]
+    fn only_allow_all_declares_a_trivial_discover() {
+        struct Host;
+        impl ResourcePolicy for Host {
+            fn discover(
+                &self,
+                _: &CallContext,
+                _: &ResourceDefinition,
+            ) -> Result<(), CallbackError> {
+                Err(CallbackError::Unavailable)
+            }
+            fn visibility(
+                &self,
+                _: &CallContext,
+                _: &ResourceTarget,
+            ) -> Result<Visibility, CallbackError> {
+                Ok(Visibility::HIDDEN)
+            }
+            fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
+                Ok(())
+            }
+        }
+        assert!(AllowAll.discover_is_trivial());
+        assert!(!Host.discover_is_trivial());
     }
 }

@@ -1,421 +1,28 @@
-//! The registry: an immutable set of bindings (definition + resolve + read),
-//! a policy, the effective limits, and the selection index.
+//! The registry: an immutable set of bindings, a policy, the effective
+//! limits, and the selection indexes; and the builder that makes one.
+//!
+//! Definitions live in [`crate::definition`], bindings in
+//! [`crate::binding`] and the indexes in the private `index` module; the
+//! paths under `registry::` stay valid through the re-exports below.
 
-use std::borrow::Cow;
-
-use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 
+pub use crate::binding::{ResourceBinding, ResourceHandler};
+pub use crate::definition::ResourceDefinition;
+
 use crate::cache::{CacheHints, RegistryCacheHints};
-use crate::completion::ResourceCompleter;
 use crate::cursor::Sealer;
-use crate::error::{CallbackError, Failure, FailureKind};
-use crate::identity::{validate_uri_parts, validate_uri_str};
-use crate::jsonscan::{self, Kind};
-use crate::limits::{Limit, Limits, ResourceLimits, MAX_DEFINITION_BYTES, MAX_META_BYTES};
-use crate::plan::{
-    ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, RESERVED_META_KEY,
-};
+use crate::error::{Failure, FailureKind};
+use crate::identity::validate_uri_parts;
+use crate::index::{ExactIndex, TemplateIndex};
+use crate::limits::{Limit, Limits, ResourceLimits};
+use crate::plan::ResourceMatch;
 use crate::policy::ResourcePolicy;
-use crate::scope::CallContext;
-use crate::template::{decode_capture, RequestShape, Segment, Shape, Template};
-
-/// A registered description: the MCP `Resource` or `ResourceTemplate`
-/// object, with exactly one of `uri` / `uriTemplate`.
-///
-/// Held compactly, because registries hold many: one text allocation holds
-/// the compact JSON, and the identifier, name and canonical form are spans
-/// of it wherever possible.
-#[derive(Debug, Clone)]
-pub struct ResourceDefinition {
-    /// The compact JSON (keys in the order given), then the decoded text of
-    /// an identifier or name that had escape sequences, then the canonical
-    /// form when it had to be written out.
-    text: Box<str>,
-    /// Length of the compact JSON at the start of `text`.
-    json_len: u32,
-    key: Span,
-    name: Span,
-    canonical: Canonical,
-    template: Option<Box<Template>>,
-}
-
-/// A byte range of a definition's `text`.
-#[derive(Debug, Clone, Copy)]
-struct Span {
-    start: u32,
-    end: u32,
-}
-
-impl Span {
-    fn of(self, text: &str) -> &str {
-        &text[self.start as usize..self.end as usize]
-    }
-}
-
-/// How a definition keeps its canonical form (keys sorted at every depth).
-#[derive(Debug, Clone)]
-enum Canonical {
-    /// The compact JSON is already canonical.
-    Same,
-    /// Only the top level is out of order: `{`, then these ranges of the
-    /// compact JSON (whole `"key":value` members, in key order) separated
-    /// by commas, then `}`; exactly as long as the compact JSON.
-    Reordered {
-        members: [(u16, u16); REORDERED_MEMBERS],
-        len: u8,
-    },
-    /// Written out in the definition's text.
-    Written(Span),
-}
-
-/// Top-level members a [`Canonical::Reordered`] holds inline (an MCP
-/// description has at most eight standard members).
-const REORDERED_MEMBERS: usize = 8;
-
-/// Appends `text` to `out`, returning its span.
-fn append(out: &mut String, text: &str) -> Span {
-    let start = out.len() as u32;
-    out.push_str(text);
-    Span {
-        start,
-        end: out.len() as u32,
-    }
-}
-
-/// The span of a string member's decoded text: inside its serialised bytes
-/// (quotes excluded) when the scanner lent it unchanged from the input (it
-/// had no escape sequence, so its JSON bytes are its text), else a copy
-/// appended to `out`. Callers pass string members only (anything else
-/// gets an empty span).
-fn text_span(out: &mut String, member: &jsonscan::Member<'_>) -> Span {
-    match &member.value {
-        Kind::Str(Cow::Borrowed(_)) => Span {
-            start: member.value_bytes.start as u32 + 1,
-            end: member.value_bytes.end as u32 - 1,
-        },
-        Kind::Str(Cow::Owned(decoded)) => append(out, decoded),
-        _ => Span { start: 0, end: 0 },
-    }
-}
-
-/// The top-level members' ranges in key order, when each fits in 16 bits
-/// and there are at most [`REORDERED_MEMBERS`].
-fn reordered(members: &[jsonscan::Member<'_>]) -> Option<Canonical> {
-    if members.len() > REORDERED_MEMBERS {
-        return None;
-    }
-    let mut order = [0usize; REORDERED_MEMBERS];
-    for (i, slot) in order.iter_mut().enumerate() {
-        *slot = i;
-    }
-    let order = &mut order[..members.len()];
-    order.sort_unstable_by(|&a, &b| members[a].key.cmp(&members[b].key));
-    let mut ranges = [(0u16, 0u16); REORDERED_MEMBERS];
-    for (slot, &i) in ranges.iter_mut().zip(order.iter()) {
-        let bytes = &members[i].bytes;
-        *slot = (
-            u16::try_from(bytes.start).ok()?,
-            u16::try_from(bytes.end).ok()?,
-        );
-    }
-    Some(Canonical::Reordered {
-        members: ranges,
-        len: members.len() as u8,
-    })
-}
-
-fn def_error(message: &'static str) -> Failure {
-    Failure::config(message)
-}
-
-impl ResourceDefinition {
-    /// Parses a definition from its JSON description (at most 64 KiB).
-    ///
-    /// Requires a JSON object with a string `name` and exactly one of a
-    /// string `uri` (a valid identifier) or a string `uriTemplate` (a valid
-    /// template); `_meta`, when present, is an object of at most 64 KiB; the
-    /// reserved metadata key may appear nowhere; no object may repeat a key.
-    /// The identifier length is checked against `max_uri_bytes` when the
-    /// registry is built.
-    pub fn from_json(json: &str) -> Result<Self, Failure> {
-        if json.len() > MAX_DEFINITION_BYTES {
-            return Err(def_error("definition exceeds 64 KiB"));
-        }
-        let mut text = String::with_capacity(json.len());
-        let scanned = jsonscan::scan(json, &mut text, RESERVED_META_KEY)
-            .map_err(|e| def_error("definition is not valid JSON").caused_by(e))?;
-        let json_len = text.len();
-        if scanned.root != Kind::Object {
-            return Err(def_error("definition is not a JSON object"));
-        }
-        if scanned.duplicate_key {
-            return Err(def_error("definition repeats an object key"));
-        }
-        // One pass finds the members that matter (keys are unique by now).
-        let (mut name, mut uri, mut uri_template, mut meta) = (None, None, None, None);
-        for m in &scanned.members {
-            match m.key.as_ref() {
-                "name" => name = Some(m),
-                "uri" => uri = Some(m),
-                "uriTemplate" => uri_template = Some(m),
-                "_meta" => meta = Some(m),
-                _ => {}
-            }
-        }
-        let name = match name {
-            Some(m) => match &m.value {
-                Kind::Str(s) if !s.is_empty() => text_span(&mut text, m),
-                _ => return Err(def_error("definition name must be a non-empty string")),
-            },
-            None => return Err(def_error("definition has no name")),
-        };
-        let (key, template) = match (uri, uri_template) {
-            (Some(_), Some(_)) => return Err(def_error("definition has both uri and uriTemplate")),
-            (None, None) => return Err(def_error("definition has neither uri nor uriTemplate")),
-            (Some(m), None) => {
-                let Kind::Str(uri) = &m.value else {
-                    return Err(def_error("definition uri/uriTemplate must be a string"));
-                };
-                validate_uri_str(uri)
-                    .map_err(|e| Failure::config(format!("definition uri is invalid: {e}")))?;
-                (text_span(&mut text, m), None)
-            }
-            (None, Some(m)) => {
-                let Kind::Str(t) = &m.value else {
-                    return Err(def_error("definition uri/uriTemplate must be a string"));
-                };
-                let template = Box::new(Template::parse(t)?);
-                (text_span(&mut text, m), Some(template))
-            }
-        };
-        if let Some(meta) = meta {
-            if meta.value != Kind::Object {
-                return Err(def_error("definition _meta must be an object"));
-            }
-            if meta.value_bytes.len() > MAX_META_BYTES {
-                return Err(def_error("definition _meta exceeds 64 KiB"));
-            }
-        }
-        if scanned.has_key {
-            return Err(def_error("definition uses the reserved metadata key"));
-        }
-        if json_len > MAX_DEFINITION_BYTES {
-            return Err(def_error("definition exceeds 64 KiB"));
-        }
-        let canonical = if scanned.is_canonical() {
-            Canonical::Same
-        } else {
-            let top_only = scanned.nested_sorted.then(|| reordered(&scanned.members));
-            match top_only.flatten() {
-                Some(reordered) => reordered,
-                None => {
-                    let written = scanned
-                        .canonical(&text[..json_len])
-                        .ok_or_else(|| def_error("definition is not valid JSON"))?;
-                    Canonical::Written(append(&mut text, &written))
-                }
-            }
-        };
-        Ok(ResourceDefinition {
-            text: text.into_boxed_str(),
-            json_len: json_len as u32,
-            key,
-            name,
-            canonical,
-            template,
-        })
-    }
-
-    /// Builds a definition from an already parsed JSON object.
-    pub fn from_object(
-        object: &serde_json::Map<String, serde_json::Value>,
-    ) -> Result<Self, Failure> {
-        let json = serde_json::to_string(object).expect("a JSON object serialises");
-        Self::from_json(&json)
-    }
-
-    /// The description as compact JSON (keys in the order given).
-    pub fn json(&self) -> &str {
-        &self.text[..self.json_len as usize]
-    }
-
-    /// The description parsed into a JSON object (a fresh copy).
-    pub fn to_object(&self) -> serde_json::Map<String, serde_json::Value> {
-        serde_json::from_str(self.json()).expect("stored definitions are JSON objects")
-    }
-
-    /// The `uri` or the `uriTemplate`, exactly as registered.
-    pub fn uri_or_template(&self) -> &str {
-        self.key.of(&self.text)
-    }
-
-    /// Whether this is a template definition.
-    pub fn is_template(&self) -> bool {
-        self.template.is_some()
-    }
-
-    /// The parsed template, for template definitions.
-    pub fn template(&self) -> Option<&Template> {
-        self.template.as_deref()
-    }
-
-    /// The `name`.
-    pub fn name(&self) -> &str {
-        self.name.of(&self.text)
-    }
-
-    /// A canonical serialisation (object keys sorted at every depth, compact,
-    /// escaped as `serde_json` does), used for the registry revision.
-    pub fn canonical_json(&self) -> Cow<'_, str> {
-        match self.canonical {
-            Canonical::Same => Cow::Borrowed(self.json()),
-            Canonical::Written(span) => Cow::Borrowed(span.of(&self.text)),
-            Canonical::Reordered { .. } => {
-                let mut out = Vec::with_capacity(self.json_len as usize);
-                self.write_canonical(&mut out);
-                Cow::Owned(String::from_utf8(out).expect("whole members of JSON text"))
-            }
-        }
-    }
-
-    /// Appends the canonical serialisation to `out`.
-    fn write_canonical(&self, out: &mut Vec<u8>) {
-        match &self.canonical {
-            Canonical::Same => out.extend_from_slice(self.json().as_bytes()),
-            Canonical::Written(span) => out.extend_from_slice(span.of(&self.text).as_bytes()),
-            Canonical::Reordered { members, len } => {
-                let json = self.json().as_bytes();
-                out.push(b'{');
-                for (i, &(start, end)) in members[..usize::from(*len)].iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    out.extend_from_slice(&json[usize::from(start)..usize::from(end)]);
-                }
-                out.push(b'}');
-            }
-        }
-    }
-}
-
-/// The two binding callbacks. Both are required; both may be called
-/// concurrently from many reads on any thread and should honour the call
-/// context.
-pub trait ResourceHandler: Send + Sync {
-    /// Turns a match into a read plan. May inspect bounded identity metadata
-    /// but must not read bodies or perform application effects. Return
-    /// [`CallbackError::Unavailable`] for a root denial.
-    fn resolve(
-        &self,
-        call: &CallContext,
-        m: &ResourceMatch,
-    ) -> Result<ResourceReadPlan, CallbackError>;
-
-    /// Reads one item's body. [`CallbackError::Unavailable`] makes an
-    /// `unavailable` issue; any other error a `read_failed` issue, except
-    /// a [`CallbackError::Failed`] whose cause is a [`Failure`] of kind
-    /// `invalid_content` (what the payload constructors return for a
-    /// malformed payload), which makes an `invalid_content` issue. A read
-    /// that returns after its item deadline is a `timeout` issue.
-    fn read(
-        &self,
-        call: &CallContext,
-        target: &ResourceTarget,
-    ) -> Result<ResourcePayload, CallbackError>;
-
-    /// An optional pure, conservative sizer: an upper bound on the encoded
-    /// bytes this payload adds to a full response (the item object plus its
-    /// separating comma). `None` (the default) uses the exact size.
-    fn encoded_size_hint(
-        &self,
-        _target: &ResourceTarget,
-        _payload: &ResourcePayload,
-    ) -> Option<u64> {
-        None
-    }
-}
-
-/// A definition with its handler.
-#[derive(Clone)]
-pub struct ResourceBinding {
-    definition: Arc<ResourceDefinition>,
-    handler: Arc<dyn ResourceHandler>,
-    completer: Option<Arc<dyn ResourceCompleter>>,
-    cache: Option<CacheHints>,
-}
-
-impl std::fmt::Debug for ResourceBinding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ResourceBinding")
-            .field("definition", &self.definition.uri_or_template())
-            .finish()
-    }
-}
-
-impl ResourceBinding {
-    /// A binding from a definition's JSON and a handler.
-    pub fn new(definition_json: &str, handler: Arc<dyn ResourceHandler>) -> Result<Self, Failure> {
-        Ok(Self::from_definition(
-            ResourceDefinition::from_json(definition_json)?,
-            handler,
-        ))
-    }
-
-    /// A binding from a parsed definition and a handler.
-    pub fn from_definition(
-        definition: ResourceDefinition,
-        handler: Arc<dyn ResourceHandler>,
-    ) -> Self {
-        ResourceBinding {
-            definition: Arc::new(definition),
-            handler,
-            cache: None,
-            completer: None,
-        }
-    }
-
-    /// Gives a template binding a completion callback (`completion/complete`,
-    /// see [`crate::completion`]). Default: none (completion requests for
-    /// the template answer an empty completion). A completer on an exact
-    /// URI definition is refused by build (`invalid_configuration`).
-    pub fn with_completer(mut self, completer: Arc<dyn ResourceCompleter>) -> Self {
-        self.completer = Some(completer);
-        self
-    }
-
-    /// The completion callback, if any.
-    pub fn completer(&self) -> Option<&Arc<dyn ResourceCompleter>> {
-        self.completer.as_ref()
-    }
-
-    /// Declares the binding's cache hints: the TTL of its read results and
-    /// whether its content is the same for every caller (checked at build:
-    /// a TTL above 2^53 - 1 is `invalid_configuration`). Without them the
-    /// binding has the registry's TTL and is not caller-independent.
-    pub fn with_cache_hints(mut self, hints: CacheHints) -> Self {
-        self.cache = Some(hints);
-        self
-    }
-
-    /// The declared cache hints, if any.
-    pub fn cache_hints(&self) -> Option<CacheHints> {
-        self.cache
-    }
-
-    /// The definition.
-    pub fn definition(&self) -> &Arc<ResourceDefinition> {
-        &self.definition
-    }
-
-    /// The handler.
-    pub fn handler(&self) -> &Arc<dyn ResourceHandler> {
-        &self.handler
-    }
-}
+use crate::prefetch::prefetch;
+use crate::template::{decode_capture, RequestShape};
 
 /// Unix time in milliseconds, used for cursor issue and expiry times.
 pub type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
@@ -433,6 +40,11 @@ pub struct ResourcesBuilder {
     /// The prefix common to the exact URIs (`[0]`) and to the templates
     /// (`[1]`) pushed so far, kept while each key is at hand.
     prefixes: [CommonPrefix; 2],
+    /// The templates pushed so far, indexed while each is at hand.
+    templates: TemplateIndex,
+    /// The first template pushed whose shape an earlier one has: its
+    /// binding index and the earlier one's (build refuses it).
+    template_duplicate: Option<(usize, usize)>,
     policy: Option<Arc<dyn ResourcePolicy>>,
     limits: ResourceLimits,
     /// Wiped when dropped.
@@ -456,6 +68,19 @@ impl ResourcesBuilder {
     /// Adds a binding in place.
     pub fn push(&mut self, binding: ResourceBinding) {
         let d = &binding.definition;
+        if let Some(t) = d.template() {
+            // Two templates of one shape (equal up to variable names) end at
+            // the same index node: they match the same URIs, so every URI
+            // either matches would be ambiguous forever; the index refuses
+            // the second, and build reports it in registration order.
+            if let Err(other) = self
+                .templates
+                .insert(&self.bindings, t, self.bindings.len())
+            {
+                self.template_duplicate
+                    .get_or_insert((self.bindings.len(), other));
+            }
+        }
         let prefix = &mut self.prefixes[usize::from(d.is_template())];
         prefix.add(&self.bindings, d.uri_or_template(), self.bindings.len());
         self.bindings.push(binding);
@@ -556,12 +181,15 @@ impl ResourcesBuilder {
         let mut exact = ExactIndex::with_capacity(exact_prefix.count);
         let mut resource_keys = Vec::with_capacity(exact_prefix.count);
         let mut template_keys = Vec::with_capacity(template_prefix.count);
-        // Keyed by shape: templates equal up to variable names match the
-        // same URIs, so every URI either matches would be ambiguous forever.
-        let mut template_shapes: FxHashMap<Shape<'_>, usize> = FxHashMap::default();
-        template_shapes.reserve(template_prefix.count);
-        let mut index = TemplateIndex::default();
         for (i, b) in self.bindings.iter().enumerate() {
+            // Definitions are scattered on the heap: fetch ahead, one level
+            // per stage.
+            if let Some(ahead) = self.bindings.get(i + 12) {
+                prefetch(Arc::as_ptr(&ahead.definition).cast());
+            }
+            if let Some(ahead) = self.bindings.get(i + 6) {
+                ahead.definition.prefetch_text();
+            }
             let d = &b.definition;
             let key = d.uri_or_template();
             if key.len() > limits.max_uri_bytes {
@@ -586,8 +214,8 @@ impl ResourcesBuilder {
                     }
                     resource_keys.push((sort_radix(key, exact_prefix.len), i as u32));
                 }
-                Some(t) => {
-                    if let Some(other) = template_shapes.insert(t.shape(), i) {
+                Some(_) => {
+                    if let Some((_, other)) = self.template_duplicate.filter(|d| d.0 == i) {
                         let same_text = self.bindings[other].definition.uri_or_template() == key;
                         return Err(Failure::config(if same_text {
                             "duplicate resource uriTemplate"
@@ -596,13 +224,10 @@ impl ResourcesBuilder {
                              their variable names, so they match the same URIs"
                         }));
                     }
-                    index.insert(t, i);
                     template_keys.push((sort_radix(key, template_prefix.len), i as u32));
                 }
             }
         }
-        drop(template_shapes);
-
         let resource_order = sorted_order(&self.bindings, resource_keys);
         let template_order = sorted_order(&self.bindings, template_keys);
 
@@ -642,7 +267,7 @@ impl ResourcesBuilder {
         Ok(Resources {
             bindings: Arc::new(self.bindings),
             exact,
-            index,
+            index: self.templates,
             resource_order: Arc::new(resource_order),
             template_order: Arc::new(template_order),
             policy,
@@ -653,21 +278,6 @@ impl ResourcesBuilder {
             cache: self.cache,
         })
     }
-}
-
-/// Hints the CPU to start loading the cache line at `p`; nothing else
-/// happens (a no-op on targets without a prefetch hint).
-#[inline(always)]
-fn prefetch(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint with no architectural effect: it reads
-    // no memory the program can observe and never faults, whatever `p` is.
-    // SSE is part of the x86_64 baseline.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 /// Bytes gathered before each update of the revision hash.
@@ -859,18 +469,41 @@ impl Resources {
     /// `invalid_request`; no match is `unavailable` (the same public error as
     /// a discovery denial).
     pub fn select(&self, uri: &[u8]) -> Result<Selection<'_>, Failure> {
+        self.select_matched(uri, |d, uri, captures| {
+            ResourceMatch::selected(d.clone(), uri, captures)
+        })
+    }
+
+    /// [`select`](Self::select) for an inline read: the match borrows the
+    /// definition (no reference count is written, so reads of one binding
+    /// on many threads share no cache line they write). The match must not
+    /// outlive this registry; [`Resources::read`] drops it before returning.
+    pub(crate) fn select_lent(&self, uri: &[u8]) -> Result<Selection<'_>, Failure> {
+        self.select_matched(uri, |d, uri, captures| {
+            // SAFETY: the definition's `Arc` is held by this registry's
+            // bindings, which live as long as `&self`; the caller drops the
+            // match before the borrow of `self` ends (see above).
+            unsafe { ResourceMatch::lent(d, uri, captures) }
+        })
+    }
+
+    fn select_matched(
+        &self,
+        uri: &[u8],
+        make: impl Fn(&Arc<ResourceDefinition>, &str, Vec<(String, String)>) -> ResourceMatch,
+    ) -> Result<Selection<'_>, Failure> {
         let (uri, parts) = validate_uri_parts(uri, self.limits.max_uri_bytes)
             .map_err(|e| e.into_request_failure())?;
         if let Some(i) = self.exact.get(&self.bindings, uri) {
             let binding = &self.bindings[i];
             return Ok(Selection {
                 binding,
-                matched: ResourceMatch::selected(binding.definition.clone(), uri, Vec::new()),
+                matched: make(&binding.definition, uri, Vec::new()),
             });
         }
         let shape = RequestShape::from_parts(uri, parts);
         let mut found = [usize::MAX; 2];
-        let n = self.index.find(&shape, &mut found);
+        let n = self.index.find(&self.bindings, &shape, &mut found);
         match n {
             0 => Err(Failure::new(FailureKind::Unavailable)
                 .caused_by(crate::error::CauseText("no registration matches".into()))),
@@ -879,143 +512,16 @@ impl Resources {
                 let template = binding.definition.template().expect("indexed templates");
                 let raw = template.captures_in_path(shape.path);
                 let mut captures = Vec::with_capacity(raw.len());
-                for (name, raw) in template.names().iter().zip(raw) {
+                for (name, raw) in template.name_iter().zip(raw) {
                     let value = decode_capture(raw).map_err(|e| Failure::request(e.message()))?;
-                    captures.push((name.clone(), value));
+                    captures.push((name.to_string(), value));
                 }
                 Ok(Selection {
                     binding,
-                    matched: ResourceMatch::selected(binding.definition.clone(), uri, captures),
+                    matched: make(&binding.definition, uri, captures),
                 })
             }
             _ => Err(Failure::request("ambiguous resource URI")),
-        }
-    }
-}
-
-/// Exact URIs to binding indices. The keys are the definitions' own URIs
-/// (no copy is made): the table stores indices and hashes the URI of the
-/// binding an index names.
-struct ExactIndex {
-    table: hashbrown::HashTable<u32>,
-}
-
-fn hash_uri(uri: &str) -> u64 {
-    use std::hash::BuildHasher;
-    rustc_hash::FxBuildHasher.hash_one(uri)
-}
-
-impl ExactIndex {
-    fn with_capacity(n: usize) -> Self {
-        ExactIndex {
-            table: hashbrown::HashTable::with_capacity(n),
-        }
-    }
-
-    fn uri(bindings: &[ResourceBinding], i: u32) -> &str {
-        bindings[i as usize].definition().uri_or_template()
-    }
-
-    /// Adds binding `i`; `false` when its URI is already present.
-    fn insert(&mut self, bindings: &[ResourceBinding], i: usize) -> bool {
-        let i = u32::try_from(i).expect("fewer than 2^32 bindings");
-        let uri = Self::uri(bindings, i);
-        let hash = hash_uri(uri);
-        match self.table.entry(
-            hash,
-            |&j| Self::uri(bindings, j) == uri,
-            |&j| hash_uri(Self::uri(bindings, j)),
-        ) {
-            hashbrown::hash_table::Entry::Occupied(_) => false,
-            hashbrown::hash_table::Entry::Vacant(v) => {
-                v.insert(i);
-                true
-            }
-        }
-    }
-
-    fn get(&self, bindings: &[ResourceBinding], uri: &str) -> Option<usize> {
-        self.table
-            .find(hash_uri(uri), |&j| Self::uri(bindings, j) == uri)
-            .map(|&j| j as usize)
-    }
-}
-
-/// Templates indexed by prefix (scheme + authority), literal suffix and a
-/// segment trie, so that selection cost does not grow with the number of
-/// templates.
-#[derive(Default)]
-struct TemplateIndex {
-    by_prefix: FxHashMap<String, FxHashMap<String, FxHashMap<usize, Node>>>,
-}
-
-#[derive(Default)]
-struct Node {
-    literal: FxHashMap<String, Node>,
-    variable: Option<Box<Node>>,
-    terminal: Vec<usize>,
-}
-
-impl TemplateIndex {
-    fn insert(&mut self, t: &Template, binding: usize) {
-        let mut node = self
-            .by_prefix
-            .entry(t.prefix().to_string())
-            .or_default()
-            .entry(t.suffix().to_string())
-            .or_default()
-            .entry(t.segments().len())
-            .or_default();
-        for seg in t.segments() {
-            node = match seg {
-                Segment::Literal(l) => node.literal.entry(l.clone()).or_default(),
-                Segment::Variable(_) => node.variable.get_or_insert_with(Default::default),
-            };
-        }
-        node.terminal.push(binding);
-    }
-
-    /// Writes up to two matching bindings into `out`; returns how many
-    /// matched (capped at 2).
-    fn find(&self, shape: &RequestShape<'_>, out: &mut [usize; 2]) -> usize {
-        let Some(root) = self
-            .by_prefix
-            .get(shape.prefix)
-            .and_then(|m| m.get(shape.suffix))
-            .and_then(|m| m.get(&shape.segment_count()))
-        else {
-            return 0;
-        };
-        let mut n = 0;
-        Self::walk(root, Some(shape.path), out, &mut n);
-        n
-    }
-
-    /// `rest` is the unconsumed path (`None` once every segment is consumed).
-    fn walk(node: &Node, rest: Option<&str>, out: &mut [usize; 2], n: &mut usize) {
-        if *n >= 2 {
-            return;
-        }
-        let Some(rest) = rest else {
-            for &b in &node.terminal {
-                if *n < 2 {
-                    out[*n] = b;
-                    *n += 1;
-                }
-            }
-            return;
-        };
-        let (first, tail) = match rest.find('/') {
-            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
-            None => (rest, None),
-        };
-        if let Some(next) = node.literal.get(first) {
-            Self::walk(next, tail, out, n);
-        }
-        if !first.is_empty() {
-            if let Some(next) = &node.variable {
-                Self::walk(next, tail, out, n);
-            }
         }
     }
 }

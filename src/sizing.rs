@@ -206,15 +206,9 @@ fn next_escape_swar(b: &[u8], mut i: usize) -> Option<usize> {
     None
 }
 
-/// Bytes of `n` written as a JSON integer (decimal digits).
-pub fn decimal_len(mut n: u64) -> usize {
-    let mut len = 1;
-    while n >= 10 {
-        n /= 10;
-        len += 1;
-    }
-    len
-}
+// Defined with the JSON scanner (which depends on nothing), so that
+// `cache` can use it without depending on this module.
+pub use crate::jsonscan::decimal_len;
 
 /// Extra bytes that escaping `s` adds to its length (0 when it is copied
 /// verbatim).

@@ -20,27 +20,79 @@ pub enum Segment {
 }
 
 /// A parsed, validated template.
+///
+/// Held compactly, because registries hold many: the text and the ends of
+/// its prefix and path. Segments, literals and names are slices of the
+/// text: once validated, every `/` of the path separates segments (a
+/// variable name holds none) and a segment is a variable exactly when it
+/// starts with `{`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template {
-    text: String,
-    /// Everything before the path: `scheme:` plus `//authority` if present.
-    prefix: String,
-    /// Path segments (split on `/`; a leading `/` gives an empty first segment).
-    segments: Vec<Segment>,
-    /// Literal query and/or fragment, starting with `?` or `#`, or empty.
-    suffix: String,
-    names: Vec<String>,
+    text: Box<str>,
+    /// End of everything before the path: `scheme:` plus `//authority` if
+    /// present.
+    prefix_end: u32,
+    /// End of the path; a literal query and/or fragment follows.
+    path_end: u32,
+    /// How many path segments there are.
+    segment_count: u32,
+    /// How many segments are variables.
+    variables: u32,
 }
 
 /// A template with its variable names forgotten: its prefix, its segments
 /// (a variable is known by its position in template order, which names do
 /// not change) and its suffix. Two templates with equal shapes match
 /// exactly the same URIs, so a registry holds at most one of each shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy)]
 pub struct Shape<'t> {
-    prefix: &'t str,
-    segments: &'t [Segment],
-    suffix: &'t str,
+    template: &'t Template,
+}
+
+/// A path segment of a template as its text shows it: a variable segment
+/// (`{name}`) matches any non-empty segment, whatever its name.
+fn same_segment(a: &str, b: &str) -> bool {
+    match (is_variable(a), is_variable(b)) {
+        (true, true) => true,
+        (false, false) => a == b,
+        _ => false,
+    }
+}
+
+/// Whether a segment of a validated template is a variable.
+#[inline]
+fn is_variable(segment: &str) -> bool {
+    segment.as_bytes().first() == Some(&b'{')
+}
+
+impl PartialEq for Shape<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.template, other.template);
+        a.prefix() == b.prefix()
+            && a.suffix() == b.suffix()
+            && a.segment_count == b.segment_count
+            && a.path_segments()
+                .zip(b.path_segments())
+                .all(|(x, y)| same_segment(x, y))
+    }
+}
+
+impl Eq for Shape<'_> {}
+
+impl std::hash::Hash for Shape<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let t = self.template;
+        t.prefix().hash(h);
+        t.suffix().hash(h);
+        for seg in t.path_segments() {
+            if is_variable(seg) {
+                h.write_u8(0);
+            } else {
+                h.write_u8(1);
+                seg.hash(h);
+            }
+        }
+    }
 }
 
 /// Where a template's query/fragment starts, and the path range.
@@ -50,12 +102,12 @@ struct Layout {
 }
 
 fn is_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(c) if c.is_ascii_alphabetic() || c == '_' => {}
-        _ => return false,
+    match name.as_bytes() {
+        [first, rest @ ..] if first.is_ascii_alphabetic() || *first == b'_' => {
+            rest.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        }
+        _ => false,
     }
-    chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Describes why an expression `{…}` whose body is `body` is unsupported.
@@ -82,30 +134,39 @@ impl Template {
         // Locate the structural parts on a copy where every expression is
         // replaced by a same-length run of `x`, so that characters inside
         // braces cannot be taken for delimiters.
-        let mut masked = Vec::with_capacity(b.len());
+        // Most templates are short: their copy stays on the stack.
+        let mut on_stack = [0u8; 256];
+        let mut on_heap = Vec::new();
+        let masked: &mut [u8] = if b.len() <= on_stack.len() {
+            on_stack[..b.len()].copy_from_slice(b);
+            &mut on_stack[..b.len()]
+        } else {
+            on_heap.extend_from_slice(b);
+            &mut on_heap
+        };
         let mut depth_start: Option<usize> = None;
-        for (i, &c) in b.iter().enumerate() {
-            match (c, depth_start) {
-                (b'{', None) => {
-                    depth_start = Some(i);
-                    masked.push(b'x');
-                }
+        // Where each expression starts (`{`) and ends (`}`), in order.
+        let mut expressions = Expressions::default();
+        for (i, c) in masked.iter_mut().enumerate() {
+            match (*c, depth_start) {
+                (b'{', None) => depth_start = Some(i),
                 (b'{', Some(_)) => return Err(template_error(i, "nested '{'")),
-                (b'}', Some(_)) => {
+                (b'}', Some(start)) => {
+                    expressions.push(start, i);
                     depth_start = None;
-                    masked.push(b'x');
                 }
                 (b'}', None) => return Err(template_error(i, "unmatched '}'")),
-                (_, Some(_)) => masked.push(b'x'),
-                (c, None) => masked.push(c),
+                (_, None) => continue,
+                (_, Some(_)) => {}
             }
+            *c = b'x';
         }
         if let Some(at) = depth_start {
             return Err(template_error(at, "unterminated '{'"));
         }
-        let masked = String::from_utf8(masked).expect("ASCII substitution keeps UTF-8");
+        let masked = std::str::from_utf8(masked).expect("ASCII substitution keeps UTF-8");
         // The literal text must be a valid identifier on its own.
-        let parts = validate_uri_str(&masked).map_err(|e| match e {
+        let parts = validate_uri_str(masked).map_err(|e| match e {
             UriError::BadCharacter(at) => template_error(at, "forbidden character"),
             other => Failure::config(format!("invalid uriTemplate: {other}")),
         })?;
@@ -137,42 +198,61 @@ impl Template {
             path_end: parts.path_end,
         };
         // Segment boundaries come from the masked text: a `/` inside an
-        // expression (`{/x}`) is not a separator.
-        let masked_path = &masked[layout.prefix_end..layout.path_end];
-        let mut segments = Vec::new();
-        let mut names: Vec<String> = Vec::new();
+        // expression (`{/x}`) is not a separator. Every expression is in the
+        // path (the checks above refuse the others), and none spans a
+        // separator: a segment holds the next expression when that starts
+        // before the segment ends.
+        let masked = masked.as_bytes();
+        let (mut segment_count, mut variables) = (0u32, 0u32);
         let mut offset = layout.prefix_end;
-        for masked_seg in masked_path.split('/') {
-            let seg = &text[offset..offset + masked_seg.len()];
-            if let Some(brace) = seg.find(['{', '}']) {
-                let whole = seg.starts_with('{') && seg.ends_with('}') && seg.len() >= 2;
-                let body = if whole { &seg[1..seg.len() - 1] } else { "" };
-                if !whole || body.contains(['{', '}']) {
+        let mut next = 0;
+        loop {
+            let end = masked[offset..layout.path_end]
+                .iter()
+                .position(|&c| c == b'/')
+                .map_or(layout.path_end, |p| offset + p);
+            segment_count += 1;
+            if next < expressions.len() && expressions.get(next).0 < end {
+                // The segment's first brace is its first expression's `{`
+                // (an unmatched `}` was refused above).
+                let (start, close) = expressions.get(next);
+                if start != offset || close + 1 != end {
                     return Err(template_error(
-                        offset + brace,
+                        start,
                         "a variable must be a whole path segment",
                     ));
                 }
+                let body = &text[start + 1..close];
                 if !is_name(body) {
                     return Err(template_error(offset, unsupported_expression(body)));
                 }
-                if names.iter().any(|n| n == body) {
+                let repeated = (0..next).any(|k| {
+                    let (s, c) = expressions.get(k);
+                    &text[s + 1..c] == body
+                });
+                if repeated {
                     return Err(template_error(offset, "repeated variable name"));
                 }
-                names.push(body.to_string());
-                segments.push(Segment::Variable(names.len() - 1));
-            } else {
-                segments.push(Segment::Literal(seg.to_string()));
+                variables += 1;
+                next += 1;
             }
-            offset += seg.len() + 1;
+            if end == layout.path_end {
+                break;
+            }
+            offset = end + 1;
         }
         Ok(Template {
-            text: text.to_string(),
-            prefix: text[..layout.prefix_end].to_string(),
-            segments,
-            suffix: text[layout.path_end..].to_string(),
-            names,
+            text: text.into(),
+            prefix_end: layout.prefix_end as u32,
+            path_end: layout.path_end as u32,
+            segment_count,
+            variables,
         })
+    }
+
+    /// The path's segments as text (`{name}` for a variable).
+    pub(crate) fn path_segments(&self) -> PathSegments<'_> {
+        PathSegments::new(&self.text[self.prefix_end as usize..self.path_end as usize])
     }
 
     /// The template text exactly as registered.
@@ -183,47 +263,75 @@ impl Template {
     /// The template's shape: equal for templates that differ only in
     /// their variable names (`a://x/{id}` and `a://x/{name}`).
     pub fn shape(&self) -> Shape<'_> {
-        Shape {
-            prefix: &self.prefix,
-            segments: &self.segments,
-            suffix: &self.suffix,
-        }
+        Shape { template: self }
     }
 
     /// Bytes of the template that are literal (its text without the
     /// `{name}` expressions): the least any URI it matches adds to its
     /// captures.
     pub fn literal_len(&self) -> usize {
-        self.text.len() - self.names.iter().map(|n| n.len() + 2).sum::<usize>()
+        let expressions: usize = self
+            .path_segments()
+            .filter(|s| is_variable(s))
+            .map(str::len)
+            .sum();
+        self.text.len() - expressions
     }
 
     /// Variable names in template order.
-    pub fn names(&self) -> &[String] {
-        &self.names
+    pub fn names(&self) -> Vec<&str> {
+        self.name_iter().collect()
+    }
+
+    /// Variable names in template order, without collecting them.
+    pub fn name_iter(&self) -> impl Iterator<Item = &str> + Clone + '_ {
+        self.path_segments()
+            .filter(|s| is_variable(s))
+            .map(|s| &s[1..s.len() - 1])
+    }
+
+    /// How many variables the template has.
+    pub fn variable_count(&self) -> usize {
+        self.variables as usize
     }
 
     /// Scheme and authority part (everything before the path).
     pub fn prefix(&self) -> &str {
-        &self.prefix
+        &self.text[..self.prefix_end as usize]
     }
 
     /// Literal query/fragment suffix.
     pub fn suffix(&self) -> &str {
-        &self.suffix
+        &self.text[self.path_end as usize..]
     }
 
-    /// The path segments.
-    pub fn segments(&self) -> &[Segment] {
-        &self.segments
+    /// The path segments (made on demand; the template holds its text only).
+    pub fn segments(&self) -> Vec<Segment> {
+        let mut variable = 0;
+        self.path_segments()
+            .map(|s| {
+                if is_variable(s) {
+                    variable += 1;
+                    Segment::Variable(variable - 1)
+                } else {
+                    Segment::Literal(s.to_string())
+                }
+            })
+            .collect()
+    }
+
+    /// How many path segments the template has.
+    pub fn segment_count(&self) -> usize {
+        self.segment_count as usize
     }
 
     /// The raw captures of a request path already known to match this
     /// template's structure (as found by the registry index), in template order.
     pub fn captures_in_path<'u>(&self, path: &'u str) -> Vec<&'u str> {
-        let mut raw = vec![""; self.names.len()];
-        for (seg, got) in self.segments.iter().zip(path.split('/')) {
-            if let Segment::Variable(i) = seg {
-                raw[*i] = got;
+        let mut raw = Vec::with_capacity(self.variables as usize);
+        for (seg, got) in self.path_segments().zip(PathSegments::new(path)) {
+            if is_variable(seg) {
+                raw.push(got);
             }
         }
         raw
@@ -233,24 +341,91 @@ impl Template {
     /// (still percent-encoded) capture per variable in template order.
     pub fn match_raw<'u>(&self, uri: &'u str) -> Option<Vec<&'u str>> {
         let req = RequestShape::of(uri)?;
-        if req.prefix != self.prefix || req.suffix != self.suffix {
+        if req.prefix != self.prefix() || req.suffix != self.suffix() {
             return None;
         }
-        let mut raw = vec![""; self.names.len()];
+        let mut raw = Vec::with_capacity(self.variables as usize);
         let mut segs = req.segments();
-        for seg in &self.segments {
+        for seg in self.path_segments() {
             let got = segs.next()?;
-            match seg {
-                Segment::Literal(l) if l == got => {}
-                Segment::Literal(_) => return None,
-                Segment::Variable(i) if !got.is_empty() => raw[*i] = got,
-                Segment::Variable(_) => return None,
+            if is_variable(seg) {
+                if got.is_empty() {
+                    return None;
+                }
+                raw.push(got);
+            } else if seg != got {
+                return None;
             }
         }
         if segs.next().is_some() {
             return None;
         }
         Some(raw)
+    }
+}
+
+/// Expression spans (`{` and `}` positions) found while masking a
+/// template: a few inline, more on the heap.
+#[derive(Default)]
+struct Expressions {
+    inline: [(u32, u32); 8],
+    len: usize,
+    spilled: Vec<(usize, usize)>,
+}
+
+impl Expressions {
+    fn push(&mut self, start: usize, end: usize) {
+        if self.len < self.inline.len() {
+            self.inline[self.len] = (start as u32, end as u32);
+        } else {
+            self.spilled.push((start, end));
+        }
+        self.len += 1;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn get(&self, k: usize) -> (usize, usize) {
+        match self.inline.get(k) {
+            Some(&(s, e)) if k < self.len => (s as usize, e as usize),
+            _ => self.spilled[k - self.inline.len()],
+        }
+    }
+}
+
+/// The segments of a path split on `/`, as `str::split('/')` gives them
+/// (an empty path is one empty segment), found with a plain byte scan:
+/// segments are short, so this is faster than a searcher.
+#[derive(Debug, Clone)]
+pub struct PathSegments<'a> {
+    rest: Option<&'a str>,
+}
+
+impl<'a> PathSegments<'a> {
+    /// The segments of `path`.
+    pub fn new(path: &'a str) -> Self {
+        PathSegments { rest: Some(path) }
+    }
+}
+
+impl<'a> Iterator for PathSegments<'a> {
+    type Item = &'a str;
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest?;
+        match rest.bytes().position(|c| c == b'/') {
+            Some(i) => {
+                self.rest = Some(&rest[i + 1..]);
+                Some(&rest[..i])
+            }
+            None => {
+                self.rest = None;
+                Some(rest)
+            }
+        }
     }
 }
 
@@ -281,8 +456,8 @@ impl<'u> RequestShape<'u> {
     }
 
     /// The path segments.
-    pub fn segments(&self) -> std::str::Split<'u, char> {
-        self.path.split('/')
+    pub fn segments(&self) -> PathSegments<'u> {
+        PathSegments::new(self.path)
     }
 
     /// Number of path segments.

@@ -562,3 +562,46 @@ proptest::proptest! {
         proptest::prop_assert_eq!(got, want);
     }
 }
+
+/// Resolve keeps a clone of the match it was given.
+struct KeepsMatch {
+    kept: std::sync::Mutex<Option<ResourceMatch>>,
+}
+
+impl ResourceHandler for KeepsMatch {
+    fn resolve(
+        &self,
+        _: &CallContext,
+        m: &ResourceMatch,
+    ) -> Result<ResourceReadPlan, CallbackError> {
+        *self.kept.lock().unwrap() = Some(m.clone());
+        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
+    }
+    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
+        ResourcePayload::text("text/plain", "x").map_err(CallbackError::failed)
+    }
+}
+
+#[test]
+fn a_match_kept_by_a_callback_shares_its_definition_and_outlives_the_registry() {
+    let handler = Arc::new(KeepsMatch {
+        kept: std::sync::Mutex::new(None),
+    });
+    let r = Resources::builder()
+        .policy(Arc::new(AllowAll))
+        .binding(
+            ResourceBinding::new(r#"{"uri":"x://kept","name":"kept"}"#, handler.clone()).unwrap(),
+        )
+        .build()
+        .unwrap();
+    let definition = r.bindings()[0].definition();
+    assert_eq!(Arc::strong_count(definition), 1);
+    r.read(b"x://kept", &ReadOptions::default()).unwrap();
+    // The inline read lent the definition to its match; the clone resolve
+    // kept holds a reference of its own.
+    assert_eq!(Arc::strong_count(r.bindings()[0].definition()), 2);
+    drop(r);
+    let kept = handler.kept.lock().unwrap().take().unwrap();
+    assert_eq!(kept.definition().name(), "kept");
+    assert_eq!(Arc::strong_count(&kept.definition_arc()), 2);
+}

@@ -208,3 +208,23 @@ proptest! {
         prop_assert!(decode_capture(&raw).is_err());
     }
 }
+
+#[test]
+fn templates_with_many_variables_keep_every_rule() {
+    let names: Vec<String> = (0..12).map(|i| format!("v{i}")).collect();
+    let text = format!(
+        "x://h/{}",
+        names
+            .iter()
+            .map(|n| format!("{{{n}}}"))
+            .collect::<Vec<_>>()
+            .join("/")
+    );
+    let t = Template::parse(&text).unwrap();
+    assert_eq!(t.names(), names);
+    assert_eq!(t.segments().len(), 13);
+    let repeated = format!("{text}/{{v10}}");
+    assert!(parse_err(&repeated).contains("repeated variable name"));
+    let partial = format!("{text}/a{{w}}");
+    assert!(parse_err(&partial).contains("whole path segment"));
+}

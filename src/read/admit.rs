@@ -17,10 +17,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 use std::time::Instant;
 
+use crate::binding::ResourceHandler;
 use crate::error::{BoxError, CauseText, Failure, FailureKind};
 use crate::limits::{Limits, MAX_META_BYTES};
 use crate::plan::{ResourcePayload, ResourceTarget};
-use crate::registry::ResourceHandler;
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
 use crate::sizing::{item_size, ItemSize};

@@ -6,12 +6,13 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
+use crate::binding::ResourceHandler;
+use crate::definition::ResourceDefinition;
 use crate::error::{BoxError, CallbackError, CauseText, Failure, FailureKind};
 use crate::identity::is_reserved_scheme;
 use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
-use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
 

@@ -274,7 +274,8 @@ impl Resources {
                 shape,
             );
         }
-        let selection = self.select(uri)?;
+        // Lent: the match is dropped before this returns.
+        let selection = self.select_lent(uri)?;
         let shape = self.shape(options, &selection);
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();

@@ -23,6 +23,8 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::thread::Thread;
 use std::time::Instant;
 
+use crate::binding::ResourceHandler;
+use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::executor::{
     new_status, park_until, Entry, Executor, Job, JobHandle, Pool, Refusal, BODY_READ_SATURATED,
@@ -30,7 +32,6 @@ use crate::executor::{
 use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourceTarget};
 use crate::policy::ResourcePolicy;
-use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::report::IssueCode;
 use crate::scope::{CallPhase, RequestScope};
 

@@ -9,10 +9,10 @@
 //! - newly visible (hidden at the first check): reported `unavailable`,
 //!   never read late.
 
+use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure};
 use crate::plan::ResourceTarget;
 use crate::policy::ResourcePolicy;
-use crate::registry::ResourceDefinition;
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
 

@@ -1,0 +1,300 @@
+//! Registered descriptions: the MCP `Resource` / `ResourceTemplate` object
+//! of each binding, parsed, validated and held compactly.
+//!
+//! Depends on neither plans, policies nor the registry (they depend on it).
+
+use std::borrow::Cow;
+
+use crate::error::Failure;
+use crate::identity::validate_uri_str;
+use crate::jsonscan::{self, Kind};
+use crate::limits::{MAX_DEFINITION_BYTES, MAX_META_BYTES};
+use crate::template::Template;
+
+/// The reserved metadata key of the module's read report and warning marks
+/// (no definition may use it).
+pub const RESERVED_META_KEY: &str = "go.phpboyscout.uk/mcp.resourceRead";
+
+/// A registered description: the MCP `Resource` or `ResourceTemplate`
+/// object, with exactly one of `uri` / `uriTemplate`.
+///
+/// Held compactly, because registries hold many: one text allocation holds
+/// the compact JSON, and the identifier, name and canonical form are spans
+/// of it wherever possible.
+#[derive(Debug, Clone)]
+pub struct ResourceDefinition {
+    /// The compact JSON (keys in the order given), then the decoded text of
+    /// an identifier or name that had escape sequences, then the canonical
+    /// form when it had to be written out.
+    pub(crate) text: Box<str>,
+    /// Length of the compact JSON at the start of `text`.
+    json_len: u32,
+    key: Span,
+    name: Span,
+    canonical: Canonical,
+    template: Option<Box<Template>>,
+}
+
+/// A byte range of a definition's `text`.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    fn of(self, text: &str) -> &str {
+        &text[self.start as usize..self.end as usize]
+    }
+}
+
+/// How a definition keeps its canonical form (keys sorted at every depth).
+#[derive(Debug, Clone)]
+enum Canonical {
+    /// The compact JSON is already canonical.
+    Same,
+    /// Only the top level is out of order: `{`, then these ranges of the
+    /// compact JSON (whole `"key":value` members, in key order) separated
+    /// by commas, then `}`; exactly as long as the compact JSON.
+    Reordered {
+        members: [(u16, u16); REORDERED_MEMBERS],
+        len: u8,
+    },
+    /// Written out in the definition's text.
+    Written(Span),
+}
+
+/// Top-level members a [`Canonical::Reordered`] holds inline (an MCP
+/// description has at most eight standard members).
+const REORDERED_MEMBERS: usize = 8;
+
+/// Appends `text` to `out`, returning its span.
+fn append(out: &mut String, text: &str) -> Span {
+    let start = out.len() as u32;
+    out.push_str(text);
+    Span {
+        start,
+        end: out.len() as u32,
+    }
+}
+
+/// The span of a string member's decoded text: inside its serialised bytes
+/// (quotes excluded) when the scanner lent it unchanged from the input (it
+/// had no escape sequence, so its JSON bytes are its text), else a copy
+/// appended to `out`. Callers pass string members only (anything else
+/// gets an empty span).
+fn text_span(out: &mut String, member: &jsonscan::Member<'_>) -> Span {
+    match &member.value {
+        Kind::Str(Cow::Borrowed(_)) => Span {
+            start: member.value_bytes.start as u32 + 1,
+            end: member.value_bytes.end as u32 - 1,
+        },
+        Kind::Str(Cow::Owned(decoded)) => append(out, decoded),
+        _ => Span { start: 0, end: 0 },
+    }
+}
+
+/// The top-level members' ranges in key order, when each fits in 16 bits
+/// and there are at most [`REORDERED_MEMBERS`].
+fn reordered(members: &[jsonscan::Member<'_>]) -> Option<Canonical> {
+    if members.len() > REORDERED_MEMBERS {
+        return None;
+    }
+    let mut order = [0usize; REORDERED_MEMBERS];
+    for (i, slot) in order.iter_mut().enumerate() {
+        *slot = i;
+    }
+    let order = &mut order[..members.len()];
+    order.sort_unstable_by(|&a, &b| members[a].key.cmp(&members[b].key));
+    let mut ranges = [(0u16, 0u16); REORDERED_MEMBERS];
+    for (slot, &i) in ranges.iter_mut().zip(order.iter()) {
+        let bytes = &members[i].bytes;
+        *slot = (
+            u16::try_from(bytes.start).ok()?,
+            u16::try_from(bytes.end).ok()?,
+        );
+    }
+    Some(Canonical::Reordered {
+        members: ranges,
+        len: members.len() as u8,
+    })
+}
+
+fn def_error(message: &'static str) -> Failure {
+    Failure::config(message)
+}
+
+impl ResourceDefinition {
+    /// Parses a definition from its JSON description (at most 64 KiB).
+    ///
+    /// Requires a JSON object with a string `name` and exactly one of a
+    /// string `uri` (a valid identifier) or a string `uriTemplate` (a valid
+    /// template); `_meta`, when present, is an object of at most 64 KiB; the
+    /// reserved metadata key may appear nowhere; no object may repeat a key.
+    /// The identifier length is checked against `max_uri_bytes` when the
+    /// registry is built.
+    pub fn from_json(json: &str) -> Result<Self, Failure> {
+        if json.len() > MAX_DEFINITION_BYTES {
+            return Err(def_error("definition exceeds 64 KiB"));
+        }
+        let mut text = String::with_capacity(json.len());
+        let scanned = jsonscan::scan(json, &mut text, RESERVED_META_KEY)
+            .map_err(|e| def_error("definition is not valid JSON").caused_by(e))?;
+        let json_len = text.len();
+        if scanned.root != Kind::Object {
+            return Err(def_error("definition is not a JSON object"));
+        }
+        if scanned.duplicate_key {
+            return Err(def_error("definition repeats an object key"));
+        }
+        // One pass finds the members that matter (keys are unique by now).
+        let (mut name, mut uri, mut uri_template, mut meta) = (None, None, None, None);
+        for m in &scanned.members {
+            match m.key.as_ref() {
+                "name" => name = Some(m),
+                "uri" => uri = Some(m),
+                "uriTemplate" => uri_template = Some(m),
+                "_meta" => meta = Some(m),
+                _ => {}
+            }
+        }
+        let name = match name {
+            Some(m) => match &m.value {
+                Kind::Str(s) if !s.is_empty() => text_span(&mut text, m),
+                _ => return Err(def_error("definition name must be a non-empty string")),
+            },
+            None => return Err(def_error("definition has no name")),
+        };
+        let (key, template) = match (uri, uri_template) {
+            (Some(_), Some(_)) => return Err(def_error("definition has both uri and uriTemplate")),
+            (None, None) => return Err(def_error("definition has neither uri nor uriTemplate")),
+            (Some(m), None) => {
+                let Kind::Str(uri) = &m.value else {
+                    return Err(def_error("definition uri/uriTemplate must be a string"));
+                };
+                validate_uri_str(uri)
+                    .map_err(|e| Failure::config(format!("definition uri is invalid: {e}")))?;
+                (text_span(&mut text, m), None)
+            }
+            (None, Some(m)) => {
+                let Kind::Str(t) = &m.value else {
+                    return Err(def_error("definition uri/uriTemplate must be a string"));
+                };
+                let template = Box::new(Template::parse(t)?);
+                (text_span(&mut text, m), Some(template))
+            }
+        };
+        if let Some(meta) = meta {
+            if meta.value != Kind::Object {
+                return Err(def_error("definition _meta must be an object"));
+            }
+            if meta.value_bytes.len() > MAX_META_BYTES {
+                return Err(def_error("definition _meta exceeds 64 KiB"));
+            }
+        }
+        if scanned.has_key {
+            return Err(def_error("definition uses the reserved metadata key"));
+        }
+        if json_len > MAX_DEFINITION_BYTES {
+            return Err(def_error("definition exceeds 64 KiB"));
+        }
+        let canonical = if scanned.is_canonical() {
+            Canonical::Same
+        } else {
+            let top_only = scanned.nested_sorted.then(|| reordered(&scanned.members));
+            match top_only.flatten() {
+                Some(reordered) => reordered,
+                None => {
+                    let written = scanned
+                        .canonical(&text[..json_len])
+                        .ok_or_else(|| def_error("definition is not valid JSON"))?;
+                    Canonical::Written(append(&mut text, &written))
+                }
+            }
+        };
+        Ok(ResourceDefinition {
+            text: text.into_boxed_str(),
+            json_len: json_len as u32,
+            key,
+            name,
+            canonical,
+            template,
+        })
+    }
+
+    /// Builds a definition from an already parsed JSON object.
+    pub fn from_object(
+        object: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Self, Failure> {
+        let json = serde_json::to_string(object).expect("a JSON object serialises");
+        Self::from_json(&json)
+    }
+
+    /// The description as compact JSON (keys in the order given).
+    pub fn json(&self) -> &str {
+        &self.text[..self.json_len as usize]
+    }
+
+    /// The description parsed into a JSON object (a fresh copy).
+    pub fn to_object(&self) -> serde_json::Map<String, serde_json::Value> {
+        serde_json::from_str(self.json()).expect("stored definitions are JSON objects")
+    }
+
+    /// The `uri` or the `uriTemplate`, exactly as registered.
+    pub fn uri_or_template(&self) -> &str {
+        self.key.of(&self.text)
+    }
+
+    /// Whether this is a template definition.
+    pub fn is_template(&self) -> bool {
+        self.template.is_some()
+    }
+
+    /// The parsed template, for template definitions.
+    pub fn template(&self) -> Option<&Template> {
+        self.template.as_deref()
+    }
+
+    /// The `name`.
+    pub fn name(&self) -> &str {
+        self.name.of(&self.text)
+    }
+
+    /// A canonical serialisation (object keys sorted at every depth, compact,
+    /// escaped as `serde_json` does), used for the registry revision.
+    pub fn canonical_json(&self) -> Cow<'_, str> {
+        match self.canonical {
+            Canonical::Same => Cow::Borrowed(self.json()),
+            Canonical::Written(span) => Cow::Borrowed(span.of(&self.text)),
+            Canonical::Reordered { .. } => {
+                let mut out = Vec::with_capacity(self.json_len as usize);
+                self.write_canonical(&mut out);
+                Cow::Owned(String::from_utf8(out).expect("whole members of JSON text"))
+            }
+        }
+    }
+
+    /// Asks the CPU to load the text (a hint).
+    pub(crate) fn prefetch_text(&self) {
+        crate::prefetch::prefetch(self.text.as_ptr());
+    }
+
+    /// Appends the canonical serialisation to `out`.
+    pub(crate) fn write_canonical(&self, out: &mut Vec<u8>) {
+        match &self.canonical {
+            Canonical::Same => out.extend_from_slice(self.json().as_bytes()),
+            Canonical::Written(span) => out.extend_from_slice(span.of(&self.text).as_bytes()),
+            Canonical::Reordered { members, len } => {
+                let json = self.json().as_bytes();
+                out.push(b'{');
+                for (i, &(start, end)) in members[..usize::from(*len)].iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(&json[usize::from(start)..usize::from(end)]);
+                }
+                out.push(b'}');
+            }
+        }
+    }
+}
