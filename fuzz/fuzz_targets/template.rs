@@ -166,8 +166,12 @@ fuzz_target!(|data: &[u8]| {
                 match (decoded, selected) {
                     (Ok(values), Ok(sel)) => {
                         assert_eq!(sel.binding.definition().uri_or_template(), t.as_str());
-                        let expected: Vec<(String, String)> =
-                            t.names().iter().map(|n| n.to_string()).zip(values).collect();
+                        let expected: Vec<(String, String)> = t
+                            .names()
+                            .iter()
+                            .map(|n| n.to_string())
+                            .zip(values)
+                            .collect();
                         assert_eq!(sel.matched.captures(), expected.as_slice());
                         assert_eq!(sel.matched.uri(), uri);
                     }
