@@ -448,12 +448,33 @@ impl Eq for SharedBytes {}
 /// It carries no URI: the gateway binds it to its authorized target.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourcePayload {
-    mime_type: String,
+    /// Borrowed when it is one of [`COMMON_MEDIA_TYPES`] (no allocation
+    /// per read for the usual types).
+    mime_type: Cow<'static, str>,
     body: PayloadBody,
     /// Boxed: most payloads have none, and a smaller payload is cheaper to
     /// move through the pipeline.
     meta: Option<Box<serde_json::Map<String, serde_json::Value>>>,
     cache: Option<CacheHints>,
+}
+
+/// Media types a payload keeps without a copy of their own, compared
+/// exactly (a type spelled differently is copied as given).
+const COMMON_MEDIA_TYPES: [&str; 6] = [
+    "text/plain",
+    "application/json",
+    "application/octet-stream",
+    "text/markdown",
+    "text/html",
+    "text/plain; charset=utf-8",
+];
+
+/// `mime_type` kept as given: borrowed when it is a common type.
+fn kept_media_type(mime_type: &str) -> Cow<'static, str> {
+    match COMMON_MEDIA_TYPES.iter().find(|c| **c == mime_type) {
+        Some(c) => Cow::Borrowed(c),
+        None => Cow::Owned(mime_type.to_string()),
+    }
 }
 
 fn content_error(message: &'static str) -> Failure {
@@ -492,7 +513,7 @@ impl ResourcePayload {
             return Err(content_error("payload MIME type is invalid"));
         }
         Ok(ResourcePayload {
-            mime_type: mime_type.to_string(),
+            mime_type: kept_media_type(mime_type),
             body,
             meta: None,
             cache: None,

@@ -293,6 +293,21 @@ fn each_item_declares_its_own_mime_type() {
 }
 
 #[test]
+fn mime_types_are_kept_exactly_as_given_common_or_not() {
+    for m in [
+        "text/plain",
+        "Text/Plain",
+        "text/plain;charset=utf-8",
+        "text/plain; charset=utf-8",
+        "application/json",
+        "application/vnd.example+json",
+    ] {
+        assert_eq!(ResourcePayload::text(m, "x").unwrap().mime_type(), m);
+        assert_eq!(ResourcePayload::blob(m, b"x").unwrap().mime_type(), m);
+    }
+}
+
+#[test]
 fn mime_types_follow_rfc_9110() {
     for good in [
         "text/plain",
