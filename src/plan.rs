@@ -460,7 +460,7 @@ pub struct ResourcePayload {
 
 /// Media types a payload keeps without a copy of their own, compared
 /// exactly (a type spelled differently is copied as given).
-const COMMON_MEDIA_TYPES: [&str; 6] = [
+pub(crate) const COMMON_MEDIA_TYPES: [&str; 6] = [
     "text/plain",
     "application/json",
     "application/octet-stream",
@@ -469,11 +469,12 @@ const COMMON_MEDIA_TYPES: [&str; 6] = [
     "text/plain; charset=utf-8",
 ];
 
-/// `mime_type` kept as given: borrowed when it is a common type.
-fn kept_media_type(mime_type: &str) -> Cow<'static, str> {
+/// `mime_type` kept as given (borrowed when it is a common type, which is
+/// valid without a parse); `None` when it is not an RFC 9110 media type.
+fn kept_media_type(mime_type: &str) -> Option<Cow<'static, str>> {
     match COMMON_MEDIA_TYPES.iter().find(|c| **c == mime_type) {
-        Some(c) => Cow::Borrowed(c),
-        None => Cow::Owned(mime_type.to_string()),
+        Some(c) => Some(Cow::Borrowed(c)),
+        None => is_media_type(mime_type).then(|| Cow::Owned(mime_type.to_string())),
     }
 }
 
@@ -509,11 +510,11 @@ impl ResourcePayload {
     }
 
     fn with_body(mime_type: &str, body: PayloadBody) -> Result<Self, Failure> {
-        if !is_media_type(mime_type) {
+        let Some(mime_type) = kept_media_type(mime_type) else {
             return Err(content_error("payload MIME type is invalid"));
-        }
+        };
         Ok(ResourcePayload {
-            mime_type: kept_media_type(mime_type),
+            mime_type,
             body,
             meta: None,
             cache: None,
@@ -708,6 +709,18 @@ pub fn is_media_type(s: &str) -> bool {
             }
         } else if !token(&mut i) {
             return false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_common_media_type_is_an_rfc_9110_media_type() {
+        for m in COMMON_MEDIA_TYPES {
+            assert!(is_media_type(m), "{m}");
         }
     }
 }
