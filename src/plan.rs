@@ -310,10 +310,23 @@ impl ResourceTarget {
 
 /// A constructed read plan: the canonical requested bundle and its ordered
 /// item targets.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ResourceReadPlan {
     requested: ResourceTarget,
+    /// Empty when `single`.
     items: Vec<ResourceTarget>,
+    /// The requested target is also the only item (kept once: the common
+    /// plan allocates no item list).
+    single: bool,
+}
+
+impl std::fmt::Debug for ResourceReadPlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceReadPlan")
+            .field("requested", &self.requested)
+            .field("items", &self.items())
+            .finish()
+    }
 }
 
 impl ResourceReadPlan {
@@ -335,14 +348,19 @@ impl ResourceReadPlan {
                 ));
             }
         }
-        Ok(ResourceReadPlan { requested, items })
+        Ok(ResourceReadPlan {
+            requested,
+            items,
+            single: false,
+        })
     }
 
     /// A plan whose requested target is also its single item.
     pub fn single(target: ResourceTarget) -> Self {
         ResourceReadPlan {
-            requested: target.clone(),
-            items: vec![target],
+            requested: target,
+            items: Vec::new(),
+            single: true,
         }
     }
 
@@ -360,12 +378,21 @@ impl ResourceReadPlan {
 
     /// The ordered item targets.
     pub fn items(&self) -> &[ResourceTarget] {
-        &self.items
+        if self.single {
+            std::slice::from_ref(&self.requested)
+        } else {
+            &self.items
+        }
     }
 
     /// Splits the plan into its parts.
     pub fn into_parts(self) -> (ResourceTarget, Vec<ResourceTarget>) {
-        (self.requested, self.items)
+        if self.single {
+            let item = self.requested.clone();
+            (self.requested, vec![item])
+        } else {
+            (self.requested, self.items)
+        }
     }
 }
 

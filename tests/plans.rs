@@ -394,6 +394,19 @@ fn single_for_plans_the_matched_uri_as_requested_target_and_only_item() {
     assert_eq!(p.requested().authorization(), None);
 }
 
+#[test]
+fn a_single_item_plan_has_the_same_parts_as_the_explicit_plan() {
+    let t = target("d://x/7", "");
+    let single = ResourceReadPlan::single(t.clone());
+    let explicit = ResourceReadPlan::new(t.clone(), vec![t.clone()]).unwrap();
+    assert_eq!(single.items(), explicit.items());
+    assert_eq!(format!("{single:?}"), format!("{explicit:?}"));
+    let (requested, items) = single.clone().into_parts();
+    assert_eq!(requested, t);
+    assert_eq!(items, [t.clone()]);
+    assert_eq!(explicit.into_parts(), (t.clone(), vec![t]));
+}
+
 /// Counts drops of a shared blob owner.
 struct Owner(Vec<u8>, std::sync::Arc<std::sync::atomic::AtomicUsize>);
 impl AsRef<[u8]> for Owner {
