@@ -403,7 +403,7 @@ fn a_single_item_plan_has_the_same_parts_as_the_explicit_plan() {
     assert_eq!(format!("{single:?}"), format!("{explicit:?}"));
     let (requested, items) = single.clone().into_parts();
     assert_eq!(requested, t);
-    assert_eq!(items, [t.clone()]);
+    assert_eq!(items, std::slice::from_ref(&t));
     assert_eq!(explicit.into_parts(), (t.clone(), vec![t]));
 }
 
