@@ -197,7 +197,13 @@ pub fn validate_uri_parts(bytes: &[u8], max_bytes: usize) -> Result<(&str, UriPa
     if bytes.len() > max_bytes {
         return Err(UriError::TooLong);
     }
-    let s = std::str::from_utf8(bytes).map_err(|_| UriError::InvalidUtf8)?;
+    let s = if bytes.is_ascii() {
+        // SAFETY: ASCII is valid UTF-8 (checked faster than full validation
+        // on the short, usually ASCII identifiers).
+        unsafe { std::str::from_utf8_unchecked(bytes) }
+    } else {
+        std::str::from_utf8(bytes).map_err(|_| UriError::InvalidUtf8)?
+    };
     let parts = validate_uri_str(s)?;
     Ok((s, parts))
 }

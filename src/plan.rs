@@ -310,10 +310,23 @@ impl ResourceTarget {
 
 /// A constructed read plan: the canonical requested bundle and its ordered
 /// item targets.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ResourceReadPlan {
     requested: ResourceTarget,
+    /// Empty when `single`.
     items: Vec<ResourceTarget>,
+    /// The requested target is also the only item (kept once: the common
+    /// plan allocates no item list).
+    single: bool,
+}
+
+impl std::fmt::Debug for ResourceReadPlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResourceReadPlan")
+            .field("requested", &self.requested)
+            .field("items", &self.items())
+            .finish()
+    }
 }
 
 impl ResourceReadPlan {
@@ -335,14 +348,19 @@ impl ResourceReadPlan {
                 ));
             }
         }
-        Ok(ResourceReadPlan { requested, items })
+        Ok(ResourceReadPlan {
+            requested,
+            items,
+            single: false,
+        })
     }
 
     /// A plan whose requested target is also its single item.
     pub fn single(target: ResourceTarget) -> Self {
         ResourceReadPlan {
-            requested: target.clone(),
-            items: vec![target],
+            requested: target,
+            items: Vec::new(),
+            single: true,
         }
     }
 
@@ -360,12 +378,21 @@ impl ResourceReadPlan {
 
     /// The ordered item targets.
     pub fn items(&self) -> &[ResourceTarget] {
-        &self.items
+        if self.single {
+            std::slice::from_ref(&self.requested)
+        } else {
+            &self.items
+        }
     }
 
     /// Splits the plan into its parts.
     pub fn into_parts(self) -> (ResourceTarget, Vec<ResourceTarget>) {
-        (self.requested, self.items)
+        if self.single {
+            let item = self.requested.clone();
+            (self.requested, vec![item])
+        } else {
+            (self.requested, self.items)
+        }
     }
 }
 
@@ -448,12 +475,34 @@ impl Eq for SharedBytes {}
 /// It carries no URI: the gateway binds it to its authorized target.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourcePayload {
-    mime_type: String,
+    /// Borrowed when it is one of [`COMMON_MEDIA_TYPES`] (no allocation
+    /// per read for the usual types).
+    mime_type: Cow<'static, str>,
     body: PayloadBody,
     /// Boxed: most payloads have none, and a smaller payload is cheaper to
     /// move through the pipeline.
     meta: Option<Box<serde_json::Map<String, serde_json::Value>>>,
     cache: Option<CacheHints>,
+}
+
+/// Media types a payload keeps without a copy of their own, compared
+/// exactly (a type spelled differently is copied as given).
+pub(crate) const COMMON_MEDIA_TYPES: [&str; 6] = [
+    "text/plain",
+    "application/json",
+    "application/octet-stream",
+    "text/markdown",
+    "text/html",
+    "text/plain; charset=utf-8",
+];
+
+/// `mime_type` kept as given (borrowed when it is a common type, which is
+/// valid without a parse); `None` when it is not an RFC 9110 media type.
+fn kept_media_type(mime_type: &str) -> Option<Cow<'static, str>> {
+    match COMMON_MEDIA_TYPES.iter().find(|c| **c == mime_type) {
+        Some(c) => Some(Cow::Borrowed(c)),
+        None => is_media_type(mime_type).then(|| Cow::Owned(mime_type.to_string())),
+    }
 }
 
 fn content_error(message: &'static str) -> Failure {
@@ -488,11 +537,11 @@ impl ResourcePayload {
     }
 
     fn with_body(mime_type: &str, body: PayloadBody) -> Result<Self, Failure> {
-        if !is_media_type(mime_type) {
+        let Some(mime_type) = kept_media_type(mime_type) else {
             return Err(content_error("payload MIME type is invalid"));
-        }
+        };
         Ok(ResourcePayload {
-            mime_type: mime_type.to_string(),
+            mime_type,
             body,
             meta: None,
             cache: None,
@@ -687,6 +736,18 @@ pub fn is_media_type(s: &str) -> bool {
             }
         } else if !token(&mut i) {
             return false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_common_media_type_is_an_rfc_9110_media_type() {
+        for m in COMMON_MEDIA_TYPES {
+            assert!(is_media_type(m), "{m}");
         }
     }
 }

@@ -293,6 +293,21 @@ fn each_item_declares_its_own_mime_type() {
 }
 
 #[test]
+fn mime_types_are_kept_exactly_as_given_common_or_not() {
+    for m in [
+        "text/plain",
+        "Text/Plain",
+        "text/plain;charset=utf-8",
+        "text/plain; charset=utf-8",
+        "application/json",
+        "application/vnd.example+json",
+    ] {
+        assert_eq!(ResourcePayload::text(m, "x").unwrap().mime_type(), m);
+        assert_eq!(ResourcePayload::blob(m, b"x").unwrap().mime_type(), m);
+    }
+}
+
+#[test]
 fn mime_types_follow_rfc_9110() {
     for good in [
         "text/plain",
@@ -377,6 +392,19 @@ fn single_for_plans_the_matched_uri_as_requested_target_and_only_item() {
     assert_eq!(p.items(), [target("d://x/7", "")]);
     assert_eq!(p.requested().representation(), "default");
     assert_eq!(p.requested().authorization(), None);
+}
+
+#[test]
+fn a_single_item_plan_has_the_same_parts_as_the_explicit_plan() {
+    let t = target("d://x/7", "");
+    let single = ResourceReadPlan::single(t.clone());
+    let explicit = ResourceReadPlan::new(t.clone(), vec![t.clone()]).unwrap();
+    assert_eq!(single.items(), explicit.items());
+    assert_eq!(format!("{single:?}"), format!("{explicit:?}"));
+    let (requested, items) = single.clone().into_parts();
+    assert_eq!(requested, t);
+    assert_eq!(items, std::slice::from_ref(&t));
+    assert_eq!(explicit.into_parts(), (t.clone(), vec![t]));
 }
 
 /// Counts drops of a shared blob owner.

@@ -18,7 +18,7 @@ use super::boundary::{guard, mcpr_cb_result, MCPR_CB_OK};
 use super::call::mcpr_call;
 use super::completion::mcpr_completion_builder;
 use super::payload::{mcpr_payload_builder, PayloadState};
-use super::plan::mcpr_plan_builder;
+use super::plan::{mcpr_plan_builder, MatchRef};
 use super::views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
 
 /// The host's `void *user_data` (or `request_data`).
@@ -557,6 +557,8 @@ impl ResourceHandler for CBinding {
                 single: false,
                 refused: None,
             }),
+            // `m` outlives the builder, dropped when this returns.
+            matched: MatchRef::new(m),
         };
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.

@@ -3,7 +3,7 @@
 
 use super::handle::{handle_ref, view_ref};
 use crate::error::{Failure, FailureKind};
-use crate::plan::{ResourceReadPlan, ResourceTarget};
+use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
@@ -20,6 +20,57 @@ use super::views::mcpr_match;
 /// concurrently (items added concurrently keep no particular order).
 pub struct mcpr_plan_builder {
     pub(super) state: Mutex<PlanState>,
+    /// The match the `resolve` callback was given (alive as long as the
+    /// builder: both are lent for the duration of the callback).
+    pub(super) matched: MatchRef,
+}
+
+/// The match a plan builder was made for: a setter given the match's own
+/// URI (the common plan) shares its validated URI instead of validating
+/// and copying it again.
+pub(super) struct MatchRef(*const ResourceMatch);
+
+// SAFETY: the pointer is only read, through a shared reference, while the
+// `resolve` callback that owns both the match and the builder runs; a
+// `ResourceMatch` is `Sync`, so reading it from the thread the host calls a
+// setter on is sound.
+unsafe impl Send for MatchRef {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for MatchRef {}
+
+impl MatchRef {
+    /// Refers to `m`, which must outlive every use of the builder.
+    pub(super) fn new(m: &ResourceMatch) -> MatchRef {
+        MatchRef(m)
+    }
+
+    /// The match's default target when `uri` is the match's URI and no
+    /// representation or authorization is given (what `ResourceTarget::new`
+    /// would make, without validating or copying the URI again).
+    ///
+    /// # Safety
+    /// The match is alive (the `resolve` callback has not returned), and
+    /// `uri` follows the `mcpr_str` rules.
+    unsafe fn default_target(
+        &self,
+        uri: mcpr_str,
+        representation: mcpr_str,
+        authorization_json: mcpr_str,
+    ) -> Option<Result<ResourceTarget, Failure>> {
+        // SAFETY: the match outlives the builder (caller's guarantee).
+        let m = unsafe { self.0.as_ref() }?;
+        if representation.len != 0 || authorization_json.len != 0 || uri.ptr.is_null() {
+            return None;
+        }
+        let own = m.uri().as_bytes();
+        if uri.len != own.len() {
+            return None;
+        }
+        // SAFETY: `uri` is non-null with `len` readable bytes (the
+        // `mcpr_str` rules), and `len` is the length of a live string.
+        let given = unsafe { std::slice::from_raw_parts(uri.ptr.cast::<u8>(), uri.len) };
+        (given == own).then(|| ResourceTarget::of_match(m))
+    }
 }
 
 /// The contents of a plan builder.
@@ -110,8 +161,15 @@ unsafe fn plan_set(
     // references are made (the contents are behind a mutex), so concurrent
     // calls from several threads are sound.
     let p = unsafe { p.as_ref() }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
-    // SAFETY: forwarded to the caller's guarantee.
-    let made = unsafe { make_target(uri, representation, authorization_json) };
+    // SAFETY: the match outlives the builder, which the caller guarantees
+    // live; the strings are forwarded to the caller's guarantee.
+    let made = match unsafe {
+        p.matched
+            .default_target(uri, representation, authorization_json)
+    } {
+        Some(t) => Ok(t),
+        None => unsafe { make_target(uri, representation, authorization_json) },
+    };
     let mut guard = p.lock();
     let p = &mut *guard;
     // A plan started by `mcpr_resolve_single` and then extended: its
@@ -128,7 +186,14 @@ unsafe fn plan_set(
         Err(e) => return Err(p.refuse_argument(e)),
     };
     if item {
-        p.items.push(target);
+        // The first item equal to the requested target is kept implicit,
+        // as `mcpr_resolve_single` keeps it (a later setter makes it
+        // explicit first, above), so the common plan costs no extra list.
+        if p.items.is_empty() && p.requested.as_ref() == Some(&target) {
+            p.single = true;
+        } else {
+            p.items.push(target);
+        }
     } else {
         p.requested = Some(target);
     }
@@ -254,5 +319,136 @@ pub unsafe extern "C" fn mcpr_resolve_single(
         MCPR_CB_OK
     } else {
         MCPR_CB_FAILED
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The plan builder's shortcuts: the match's own URI is shared, not
+    //! validated and copied again, and an item equal to the requested
+    //! target stays implicit without changing the plan a host builds.
+
+    use super::*;
+    use crate::definition::ResourceDefinition;
+    use std::sync::Arc;
+
+    fn matched(uri: &str) -> ResourceMatch {
+        let def = ResourceDefinition::from_json(&format!(r#"{{"uri":"{uri}","name":"n"}}"#))
+            .expect("a valid definition");
+        ResourceMatch::selected(Arc::new(def), uri, Vec::new())
+    }
+
+    fn builder(m: &ResourceMatch) -> mcpr_plan_builder {
+        mcpr_plan_builder {
+            state: Mutex::new(PlanState {
+                requested: None,
+                items: Vec::new(),
+                single: false,
+                refused: None,
+            }),
+            matched: MatchRef::new(m),
+        }
+    }
+
+    fn s(text: &str) -> mcpr_str {
+        mcpr_str::from_str(text)
+    }
+
+    fn set(p: &mut mcpr_plan_builder, uri: &str, rep: &str, auth: &str) -> mcpr_status {
+        // SAFETY: a live builder and live strings.
+        unsafe { mcpr_plan_set_requested(p, s(uri), s(rep), s(auth), std::ptr::null_mut()) }
+    }
+
+    fn add(p: &mut mcpr_plan_builder, uri: &str, rep: &str, auth: &str) -> mcpr_status {
+        // SAFETY: a live builder and live strings.
+        unsafe { mcpr_plan_add_item(p, s(uri), s(rep), s(auth), std::ptr::null_mut()) }
+    }
+
+    fn finish(p: mcpr_plan_builder) -> Result<ResourceReadPlan, Failure> {
+        p.state.into_inner().expect("not poisoned").finish()
+    }
+
+    fn uris(plan: &ResourceReadPlan) -> Vec<&str> {
+        plan.items().iter().map(|t| t.uri()).collect()
+    }
+
+    #[test]
+    fn the_match_uri_given_back_is_shared_with_the_match() {
+        let m = matched("mem://doc/7");
+        let mut p = builder(&m);
+        // A copy of the bytes, not the match's own pointer: equal bytes suffice.
+        let copy = String::from("mem://doc/7");
+        assert_eq!(set(&mut p, &copy, "", ""), mcpr_status::MCPR_OK);
+        assert_eq!(add(&mut p, &copy, "", ""), mcpr_status::MCPR_OK);
+        let plan = finish(p).expect("a valid plan");
+        assert_eq!(plan.requested().uri().as_ptr(), m.uri().as_ptr());
+        assert_eq!(uris(&plan), ["mem://doc/7"]);
+        assert_eq!(plan.items()[0], *plan.requested());
+    }
+
+    #[test]
+    fn the_match_uri_with_a_representation_or_authorization_is_checked_as_any_target() {
+        let m = matched("mem://doc/7");
+        let mut p = builder(&m);
+        assert_eq!(
+            set(&mut p, "mem://doc/7", "summary", ""),
+            mcpr_status::MCPR_OK
+        );
+        let plan = finish(p).expect("a valid plan");
+        assert_eq!(plan.requested().representation(), "summary");
+
+        let mut p = builder(&m);
+        assert_eq!(
+            set(&mut p, "mem://doc/7", "", "{nope"),
+            mcpr_status::MCPR_INVALID_PLAN
+        );
+        assert!(finish(p).is_err());
+
+        let mut p = builder(&m);
+        assert_eq!(
+            set(&mut p, "mem://doc/7", "", r#"{"k":1}"#),
+            mcpr_status::MCPR_OK
+        );
+        let plan = finish(p).expect("a valid plan");
+        assert_eq!(plan.requested().authorization(), Some(r#"{"k":1}"#));
+    }
+
+    #[test]
+    fn other_uris_are_still_validated() {
+        let m = matched("mem://doc/7");
+        let mut p = builder(&m);
+        assert_eq!(set(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
+        assert_eq!(
+            add(&mut p, "not a uri", "", ""),
+            mcpr_status::MCPR_INVALID_PLAN
+        );
+        assert!(finish(p).is_err());
+    }
+
+    #[test]
+    fn an_item_equal_to_the_requested_target_keeps_its_place_when_more_follow() {
+        let m = matched("mem://doc/7");
+        let mut p = builder(&m);
+        assert_eq!(set(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
+        assert_eq!(add(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
+        assert_eq!(add(&mut p, "mem://doc/8", "", ""), mcpr_status::MCPR_OK);
+        let plan = finish(p).expect("a valid plan");
+        assert_eq!(uris(&plan), ["mem://doc/7", "mem://doc/8"]);
+
+        // The requested target replaced after the implicit item: the item stays.
+        let mut p = builder(&m);
+        assert_eq!(set(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
+        assert_eq!(add(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
+        assert_eq!(set(&mut p, "mem://doc/9", "", ""), mcpr_status::MCPR_OK);
+        let plan = finish(p).expect("a valid plan");
+        assert_eq!(plan.requested().uri(), "mem://doc/9");
+        assert_eq!(uris(&plan), ["mem://doc/7"]);
+
+        // A second equal item is a duplicate, as before.
+        let mut p = builder(&m);
+        assert_eq!(set(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
+        assert_eq!(add(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
+        assert_eq!(add(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
+        assert!(finish(p).is_err());
     }
 }

@@ -288,15 +288,16 @@ impl Resources {
         call.enter_phase(CallPhase::Resolve);
         let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits, &call)?;
         authorize::check_scope(&scope)?;
-        let (requested, targets) = plan.into_parts();
+        // Borrowed from the plan (a single-item plan has no list of its own).
+        let (requested, targets) = (plan.requested(), plan.items());
         call.enter_phase(CallPhase::FirstCheck);
-        authorize::requested(policy, &scope, &requested, &call)?;
-        let (mut states, checked_at) = authorize::items(policy, &scope, &targets, &call)?;
+        authorize::requested(policy, &scope, requested, &call)?;
+        let (mut states, checked_at) = authorize::items(policy, &scope, targets, &call)?;
 
         admit::read_bodies(
             handler,
             &scope,
-            &targets,
+            targets,
             &mut states,
             limits,
             checked_at,
@@ -308,13 +309,13 @@ impl Resources {
             policy,
             &scope,
             definition,
-            &requested,
-            &targets,
+            requested,
+            targets,
             &mut states,
             &call,
         )?;
         drop(call);
-        let bundle = assemble::assemble(&targets, states, limits, &shape)?;
+        let bundle = assemble::assemble(targets, states, limits, &shape)?;
         authorize::check_scope(&scope)?;
         Ok(bundle)
     }
