@@ -72,6 +72,35 @@ impl PayloadState {
         e
     }
 
+    /// The media type and bytes given to a blob setter; a bad one refuses
+    /// the payload.
+    ///
+    /// # Safety
+    /// `mime_type` follows the `mcpr_str` rules; `data` is NULL or points at
+    /// `data_len` readable bytes that outlive `'a`.
+    unsafe fn blob_arguments<'a>(
+        &mut self,
+        mime_type: mcpr_str,
+        data: *const u8,
+        data_len: usize,
+    ) -> Result<(&'a str, &'a [u8]), Error> {
+        let blob = mcpr_str {
+            ptr: data.cast(),
+            len: data_len,
+        };
+        // SAFETY: forwarded to the caller's guarantee.
+        let parts = unsafe {
+            (
+                mime_type.text(FailureKind::InvalidContent, "payload MIME type"),
+                blob.bytes(),
+            )
+        };
+        match parts {
+            (Ok(m), Ok(b)) => Ok((m, b)),
+            (Err(e), _) | (_, Err(e)) => Err(self.refuse_argument(e)),
+        }
+    }
+
     fn set_body(
         &mut self,
         made: impl FnOnce() -> Result<ResourcePayload, Failure>,
@@ -178,18 +207,9 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        let content = FailureKind::InvalidContent;
-        let blob = mcpr_str {
-            ptr: data.cast(),
-            len: data_len,
-        };
         // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
         // NULL or points at `data_len` readable bytes (caller's guarantee).
-        let parts = unsafe { (mime_type.text(content, "payload MIME type"), blob.bytes()) };
-        let (mime, bytes) = match parts {
-            (Ok(m), Ok(b)) => (m, b),
-            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
-        };
+        let (mime, bytes) = unsafe { o.blob_arguments(mime_type, data, data_len) }?;
         o.set_body(|| ResourcePayload::blob(mime, bytes))
     };
     unsafe { guard_status(err, body) }
@@ -273,18 +293,9 @@ pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        let content = FailureKind::InvalidContent;
-        let blob = mcpr_str {
-            ptr: data.cast(),
-            len: data_len,
-        };
         // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
         // NULL or points at `data_len` readable bytes (caller's guarantee).
-        let parts = unsafe { (mime_type.text(content, "payload MIME type"), blob.bytes()) };
-        let mime = match parts {
-            (Ok(m), Ok(_)) => m,
-            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
-        };
+        let (mime, _) = unsafe { o.blob_arguments(mime_type, data, data_len) }?;
         let bytes = lent.take().map(SharedBytes::new);
         o.set_body(|| match bytes {
             Some(b) => ResourcePayload::blob_shared(mime, b),
