@@ -575,6 +575,12 @@ impl ResourcePayload {
         &self.mime_type
     }
 
+    /// Whether the MIME type is one of [`COMMON_MEDIA_TYPES`] (none of
+    /// which needs JSON escaping).
+    pub(crate) fn has_common_media_type(&self) -> bool {
+        matches!(self.mime_type, Cow::Borrowed(_))
+    }
+
     /// The body.
     pub fn body(&self) -> &PayloadBody {
         &self.body

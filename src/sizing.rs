@@ -10,7 +10,7 @@
 
 use std::ops::Range;
 
-use crate::plan::{PayloadBody, ResourcePayload};
+use crate::plan::{PayloadBody, ResourcePayload, ResourceTarget};
 
 /// Extra bytes the escaping of each byte adds (0, 1 or 5).
 const EXTRA: [u8; 256] = {
@@ -308,8 +308,37 @@ const META_FIELD: usize = r#","_meta":"#.len();
 /// Measures the item object a payload becomes under `uri`. `meta_json` is
 /// the payload's `_meta` already serialised compactly, when it has one.
 pub fn item_size(uri: &str, payload: &ResourcePayload, meta_json: Option<&str>) -> ItemSize {
-    let uri_extra = escape_extra(uri);
     let mime_extra = escape_extra(payload.mime_type());
+    measure(uri, escape_extra(uri), payload, mime_extra, meta_json)
+}
+
+/// [`item_size`] of a payload bound to `target`, without scanning what
+/// cannot need escaping: a target's URI is a valid identifier (no `"`, `\`
+/// or control character, see `identity`), and neither is any of the
+/// common media types a payload keeps borrowed.
+pub(crate) fn target_item_size(
+    target: &ResourceTarget,
+    payload: &ResourcePayload,
+    meta_json: Option<&str>,
+) -> ItemSize {
+    let uri = target.uri();
+    debug_assert_eq!(escape_extra(uri), 0, "a target URI never needs escaping");
+    let mime_extra = if payload.has_common_media_type() {
+        debug_assert_eq!(escape_extra(payload.mime_type()), 0);
+        0
+    } else {
+        escape_extra(payload.mime_type())
+    };
+    measure(uri, 0, payload, mime_extra, meta_json)
+}
+
+fn measure(
+    uri: &str,
+    uri_extra: usize,
+    payload: &ResourcePayload,
+    mime_extra: usize,
+    meta_json: Option<&str>,
+) -> ItemSize {
     let mut object = uri.len() + 2 + uri_extra + payload.mime_type().len() + 2 + mime_extra;
     let mut text_extra = 0;
     match payload.body() {
@@ -534,6 +563,35 @@ mod tests {
                 out,
                 "canonical compact JSON"
             );
+        }
+    }
+
+    /// The sizing of a payload bound to a target skips scans that cannot
+    /// find anything to escape; it must measure exactly what `item_size`
+    /// measures, common media types or not (a quoted parameter needs
+    /// escaping), with every target URI shape a plan can hold.
+    #[test]
+    fn target_item_size_measures_as_item_size() {
+        let payloads = [
+            ResourcePayload::text("text/plain", "a\"b\n").unwrap(),
+            ResourcePayload::text("text/plain; charset=utf-8", "x").unwrap(),
+            ResourcePayload::text("text/plain; q=\"a\\\"b\"", "y").unwrap(),
+            ResourcePayload::blob("application/octet-stream", &[1, 2]).unwrap(),
+            ResourcePayload::blob("image/png", &[3]).unwrap(),
+        ];
+        let uris = ["mem://doc/1", "x://a/é?q=1#f", "urn:x:%41'()*+,;=!$&~"];
+        for uri in uris {
+            let target = ResourceTarget::new(uri, "", None).unwrap();
+            for p in &payloads {
+                let a = item_size(uri, p, None);
+                let b = target_item_size(&target, p, None);
+                assert_eq!(
+                    (a.object, a.uri_extra, a.mime_extra, a.text_extra),
+                    (b.object, b.uri_extra, b.mime_extra, b.text_extra),
+                    "{uri} {:?}",
+                    p.mime_type()
+                );
+            }
         }
     }
 

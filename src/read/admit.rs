@@ -23,7 +23,7 @@ use crate::limits::{Limits, MAX_META_BYTES};
 use crate::plan::{ResourcePayload, ResourceTarget};
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
-use crate::sizing::{item_size, ItemSize};
+use crate::sizing::{target_item_size, ItemSize};
 
 use super::authorize::{check_scope_at, guarded, CallbackFailure};
 use super::{ItemState, Outcome};
@@ -199,7 +199,7 @@ fn admit(
     let (size, cost) = match hint {
         Some(h) => (None, h),
         None => {
-            let s = item_size(target.uri(), &payload, meta_json.as_deref());
+            let s = target_item_size(target, &payload, meta_json.as_deref());
             let cost = s.object + 1;
             (Some(s), cost)
         }

@@ -23,7 +23,7 @@ use crate::report::{
 };
 use crate::sizing::write_item;
 
-use super::{ItemState, Outcome, ResourceBundle};
+use super::{ItemStates, Outcome, ResourceBundle};
 
 const CONTENTS_OPEN: &str = "{\"contents\":[";
 
@@ -38,7 +38,7 @@ pub(super) struct Shape {
 
 pub(super) fn assemble(
     targets: &[ResourceTarget],
-    mut states: Vec<ItemState>,
+    mut states: ItemStates,
     limits: &Limits,
     shape: &Shape,
 ) -> Result<ResourceBundle, Failure> {
@@ -141,13 +141,13 @@ pub(super) fn assemble(
     if partial {
         spans.push(write_warning_item(&mut json, &warning_uri(), &report_json));
     }
-    for (t, s) in targets.iter().zip(states) {
-        let Outcome::Admitted(a) = s.outcome else {
-            continue;
-        };
-        if !s.final_visibility.visible {
+    for (t, s) in targets.iter().zip(states.iter_mut()) {
+        if !s.final_visibility.visible || !matches!(s.outcome, Outcome::Admitted(_)) {
             continue;
         }
+        let Outcome::Admitted(a) = std::mem::replace(&mut s.outcome, Outcome::Hidden) else {
+            continue;
+        };
         if !spans.is_empty() {
             json.push(',');
         }

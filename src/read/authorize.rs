@@ -16,7 +16,7 @@ use crate::policy::{ResourcePolicy, Visibility};
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
 
-use super::{ItemState, Outcome};
+use super::{ItemState, ItemStates, Outcome};
 
 /// A callback that did not succeed.
 pub(crate) enum CallbackFailure {
@@ -208,35 +208,52 @@ pub(super) fn requested(
 /// read: hidden items leave the selection silently; visible items denied
 /// read access become `unavailable` issues. Also returns when the scope
 /// was last checked (after the last callback), for the first body read.
+/// The state of a single item is kept inline (no list allocated).
 pub(super) fn items(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     targets: &[ResourceTarget],
     call: &CallContext,
-) -> Result<(Vec<ItemState>, Instant), Failure> {
-    let mut states = Vec::with_capacity(targets.len());
-    for (i, t) in targets.iter().enumerate() {
-        if i % 8 == 7 {
-            check_scope(scope)?;
+) -> Result<(ItemStates, Instant), Failure> {
+    let states = if let [t] = targets {
+        ItemStates::One([first_check(policy, scope, t, call)?])
+    } else {
+        let mut states = Vec::with_capacity(targets.len());
+        for (i, t) in targets.iter().enumerate() {
+            if i % 8 == 7 {
+                check_scope(scope)?;
+            }
+            states.push(first_check(policy, scope, t, call)?);
         }
-        let vis = visibility(policy, scope, t, call)?;
-        let outcome = if !vis.visible {
-            Outcome::Hidden
-        } else if permitted(policy, scope, t, call)? {
-            Outcome::Pending
-        } else {
-            Outcome::Issue(
-                IssueCode::Unavailable,
-                Some(Box::new(CauseText("item read permission denied".into()))),
-            )
-        };
-        states.push(ItemState {
-            first_visible: vis.visible,
-            final_visibility: vis,
-            outcome,
-        });
-    }
+        ItemStates::Many(states)
+    };
     let now = Instant::now();
     check_scope_at(scope, now)?;
     Ok((states, now))
+}
+
+/// The first check of one item: its visibility, then, when visible, its
+/// read permission.
+fn first_check(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    t: &ResourceTarget,
+    call: &CallContext,
+) -> Result<ItemState, Failure> {
+    let vis = visibility(policy, scope, t, call)?;
+    let outcome = if !vis.visible {
+        Outcome::Hidden
+    } else if permitted(policy, scope, t, call)? {
+        Outcome::Pending
+    } else {
+        Outcome::Issue(
+            IssueCode::Unavailable,
+            Some(Box::new(CauseText("item read permission denied".into()))),
+        )
+    };
+    Ok(ItemState {
+        first_visible: vis.visible,
+        final_visibility: vis,
+        outcome,
+    })
 }

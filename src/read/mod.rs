@@ -71,6 +71,32 @@ struct ItemState {
     outcome: Outcome,
 }
 
+/// The item states of a read, in plan order: held inline for a plan of one
+/// item (the common plan then allocates no list of states), else a list.
+enum ItemStates {
+    One([ItemState; 1]),
+    Many(Vec<ItemState>),
+}
+
+impl std::ops::Deref for ItemStates {
+    type Target = [ItemState];
+    fn deref(&self) -> &[ItemState] {
+        match self {
+            ItemStates::One(one) => one,
+            ItemStates::Many(v) => v,
+        }
+    }
+}
+
+impl std::ops::DerefMut for ItemStates {
+    fn deref_mut(&mut self) -> &mut [ItemState] {
+        match self {
+            ItemStates::One(one) => one,
+            ItemStates::Many(v) => v,
+        }
+    }
+}
+
 /// The result of a read: the MCP `resources/read` result JSON and typed
 /// accessors over it.
 #[derive(Debug, Clone)]

@@ -38,7 +38,7 @@ use crate::scope::{CallPhase, RequestScope};
 use super::admit::{self, Budget};
 use super::assemble::{self, Shape};
 use super::authorize::{self, check_scope, check_scope_at, guarded};
-use super::{recheck, ItemState, Outcome, ResourceBundle};
+use super::{recheck, ItemStates, Outcome, ResourceBundle};
 
 /// `owner` once the read has returned: no job makes progress any more.
 const CLOSED: u32 = u32::MAX;
@@ -46,7 +46,7 @@ const CLOSED: u32 = u32::MAX;
 /// The pipeline state after planning and authorization.
 struct Pipeline {
     requested: ResourceTarget,
-    states: Vec<ItemState>,
+    states: ItemStates,
     budget: Budget,
     /// The next item to consider.
     next: usize,
