@@ -395,6 +395,13 @@ static void test_partial_bundle(void) {
 
 /* ---------------------------------------------------------------- payload builder rules */
 
+/* A text long enough for the vector copy, with characters to escape and
+ * non-ASCII ones in its first, middle and last blocks, and its JSON. */
+#define LONG_TEXT "\"quoted\" caf\xc3\xa9 0123456789012345678901234567890123456789\\tab\there" \
+                  "0123456789012345678901234567890123456789 line\nend \xe2\x82\xac\x01"
+#define LONG_TEXT_JSON "\\\"quoted\\\" caf\xc3\xa9 0123456789012345678901234567890123456789\\\\tab\\there" \
+                       "0123456789012345678901234567890123456789 line\\nend \xe2\x82\xac\\u0001"
+
 static mcpr_cb_result payload_rules_read(void *ud, const mcpr_call *call, const mcpr_target *t,
                                          mcpr_payload_builder *out) {
     (void)ud;
@@ -408,6 +415,13 @@ static mcpr_cb_result payload_rules_read(void *ud, const mcpr_call *call, const 
         CHECK_STATUS(mcpr_payload_set_text(out, S("text/plain"), null_len, NULL), MCPR_INVALID_ARGUMENT);
     } else if (str_eq(uri, "rules://bad-utf8")) {
         CHECK_STATUS(mcpr_payload_set_text(out, S("text/plain"), S("\xff"), NULL), MCPR_INVALID_CONTENT);
+    } else if (str_eq(uri, "rules://bad-utf8-long")) {
+        /* long enough for the vector copy; the bad byte in its last block */
+        static const char bad[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xff";
+        mcpr_str text = {bad, sizeof bad - 1};
+        CHECK_STATUS(mcpr_payload_set_text(out, S("text/plain"), text, NULL), MCPR_INVALID_CONTENT);
+    } else if (str_eq(uri, "rules://long-text")) {
+        CHECK_STATUS(mcpr_payload_set_text(out, S("text/plain"), S(LONG_TEXT), NULL), MCPR_OK);
     } else if (str_eq(uri, "rules://reserved-meta")) {
         mcpr_payload_set_text(out, S("text/plain"), S("x"), NULL);
         mcpr_error *e = NULL;
@@ -432,8 +446,8 @@ static mcpr_cb_result rules_resolve(void *ud, const mcpr_call *call, const mcpr_
     (void)m;
     (void)call;
     const char *items[] = {"rules://text-twice", "rules://null-text", "rules://bad-utf8",
-                           "rules://reserved-meta", "rules://empty-text", "rules://empty-blob",
-                           "rules://null-blob"};
+                           "rules://bad-utf8-long", "rules://reserved-meta", "rules://empty-text",
+                           "rules://long-text", "rules://empty-blob", "rules://null-blob"};
     mcpr_plan_set_requested(plan, S("rules://all"), S(""), S(""), NULL);
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
         mcpr_plan_add_item(plan, str_of(items[i]), S(""), S(""), NULL);
@@ -459,14 +473,15 @@ static void test_payload_rules(void) {
         mcpr_str j = str_of(json);
         CHECK(str_contains(j, "{\"uri\":\"rules://empty-text\",\"mimeType\":\"text/plain; charset=utf-8\",\"text\":\"\"}"));
         CHECK(str_contains(j, "{\"uri\":\"rules://empty-blob\",\"mimeType\":\"image/png\",\"blob\":\"\"}"));
+        CHECK(str_contains(j, "{\"uri\":\"rules://long-text\",\"mimeType\":\"text/plain\",\"text\":\"" LONG_TEXT_JSON "\"}"));
         const char *invalid[] = {"rules://text-twice", "rules://null-text", "rules://bad-utf8",
-                                 "rules://reserved-meta", "rules://null-blob"};
-        for (size_t i = 0; i < 5; i++) {
+                                 "rules://bad-utf8-long", "rules://reserved-meta", "rules://null-blob"};
+        for (size_t i = 0; i < 6; i++) {
             char want[128];
             snprintf(want, sizeof want, "\"retryable\":false,\"resourceUri\":\"%s\"}", invalid[i]);
             CHECK(str_contains(j, want));
         }
-        CHECK(str_count(j, "\"code\":\"invalid_content\"") == 5);
+        CHECK(str_count(j, "\"code\":\"invalid_content\"") == 6);
     }
     free(json);
     mcpr_resources_free(r);

@@ -483,6 +483,20 @@ pub struct ResourcePayload {
     /// move through the pipeline.
     meta: Option<Box<serde_json::Map<String, serde_json::Value>>>,
     cache: Option<CacheHints>,
+    /// The escaping extra of a text body, when the copy that made it
+    /// counted it (sizing then does not scan the text again).
+    text_escape: KnownEscape,
+}
+
+/// A text body's escaping extra, when known. Derived from the body, so it
+/// takes no part in comparisons.
+#[derive(Debug, Clone, Copy, Default)]
+struct KnownEscape(Option<usize>);
+
+impl PartialEq for KnownEscape {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
 }
 
 /// Media types a payload keeps without a copy of their own, compared
@@ -545,7 +559,26 @@ impl ResourcePayload {
             body,
             meta: None,
             cache: None,
+            text_escape: KnownEscape(None),
         })
+    }
+
+    /// A text payload over text already copied by
+    /// [`copy_text`](crate::sizing::copy_text), whose escaping extra that
+    /// copy counted.
+    pub(crate) fn text_copied(
+        mime_type: &str,
+        text: String,
+        escape_extra: usize,
+    ) -> Result<Self, Failure> {
+        let mut payload = Self::with_body(mime_type, PayloadBody::Text(text))?;
+        payload.text_escape = KnownEscape(Some(escape_extra));
+        Ok(payload)
+    }
+
+    /// The escaping extra of the text body, when it is known without a scan.
+    pub(crate) fn known_text_escape_extra(&self) -> Option<usize> {
+        self.text_escape.0
     }
 
     /// Attaches `_meta` given as JSON text, checked by [`parse_meta`].

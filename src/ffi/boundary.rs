@@ -83,12 +83,7 @@ impl mcpr_str {
             // times faster than full validation on the common ASCII text).
             return Ok(unsafe { std::str::from_utf8_unchecked(b) });
         }
-        std::str::from_utf8(b).map_err(|_| Error {
-            status: mcpr_status::of_kind(kind),
-            message: format!("{what} is not valid UTF-8").into(),
-            cause: String::new(),
-            rpc: None,
-        })
+        std::str::from_utf8(b).map_err(|_| Error::not_utf8(kind, what))
     }
 }
 

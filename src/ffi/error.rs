@@ -48,6 +48,17 @@ impl Error {
         }
     }
 
+    /// The error of a C string argument that is not valid UTF-8: status
+    /// of `kind`, message "`what` is not valid UTF-8".
+    pub(crate) fn not_utf8(kind: FailureKind, what: &str) -> Error {
+        Error {
+            status: mcpr_status::of_kind(kind),
+            message: format!("{what} is not valid UTF-8").into(),
+            cause: String::new(),
+            rpc: None,
+        }
+    }
+
     /// The error of a failed read or listing, with its JSON-RPC error object
     /// for `revision` (and the requested URI of a read).
     pub(crate) fn of_request(

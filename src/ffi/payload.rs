@@ -4,6 +4,7 @@ use super::hints::hints_of;
 use crate::cache::CacheHints;
 use crate::error::{Failure, FailureKind};
 use crate::plan::{ResourcePayload, SharedBytes};
+use crate::sizing::copy_text;
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
@@ -162,17 +163,22 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
         let mut o = o.lock();
         let content = FailureKind::InvalidContent;
         // SAFETY: both strings follow the `mcpr_str` rules (caller's guarantee).
-        let texts = unsafe {
-            (
-                mime_type.text(content, "payload MIME type"),
-                text.text(content, "payload text"),
-            )
-        };
+        let texts = unsafe { (mime_type.text(content, "payload MIME type"), text.bytes()) };
         let (mime, text) = match texts {
             (Ok(m), Ok(t)) => (m, t),
             (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
         };
-        o.set_body(|| ResourcePayload::text(mime, text))
+        // One pass copies the text, checks it for non-ASCII bytes and
+        // counts its escaping for sizing; only non-ASCII text is then
+        // validated as UTF-8.
+        let copied = copy_text(text);
+        if !copied.ascii && std::str::from_utf8(text).is_err() {
+            return Err(o.refuse_argument(Error::not_utf8(content, "payload text")));
+        }
+        // SAFETY: ASCII, or just validated as UTF-8.
+        let text = unsafe { String::from_utf8_unchecked(copied.bytes) };
+        let extra = copied.escape_extra;
+        o.set_body(|| ResourcePayload::text_copied(mime, text, extra))
     };
     unsafe { guard_status(err, body) }
 }
