@@ -135,7 +135,7 @@ pub(super) fn assemble(
         + report_json.len()
         + if fields { cache.fields_len() } else { 0 }
         + 16;
-    let mut json = String::with_capacity(capacity);
+    let mut json = super::spare::buffer(capacity);
     let mut spans = Vec::with_capacity(admitted + usize::from(partial));
     json.push_str(CONTENTS_OPEN);
     if partial {

@@ -10,6 +10,7 @@ mod assemble;
 mod authorize;
 mod pooled;
 mod recheck;
+mod spare;
 
 // Shared with `completion`: the same discovery rule and callback guards.
 pub(crate) use authorize::{discover, guarded, settle, CallbackFailure};
@@ -129,8 +130,8 @@ impl ResourceBundle {
     }
 
     /// The MCP read result as JSON text, by value.
-    pub fn into_json(self) -> String {
-        self.json
+    pub fn into_json(mut self) -> String {
+        std::mem::take(&mut self.json)
     }
 
     /// Whether the bundle is partial (it then starts with a warning item).
@@ -168,6 +169,14 @@ impl ResourceBundle {
     /// partial bundles, in the warning text).
     pub fn report_json(&self) -> &str {
         &self.json[self.report.clone()]
+    }
+}
+
+/// The result text goes to this thread's spare buffer (see `spare`), for
+/// the next read's result.
+impl Drop for ResourceBundle {
+    fn drop(&mut self) {
+        spare::keep(std::mem::take(&mut self.json));
     }
 }
 
