@@ -142,12 +142,12 @@ pub(super) fn assemble(
         spans.push(write_warning_item(&mut json, &warning_uri(), &report_json));
     }
     for (t, s) in targets.iter().zip(states.iter_mut()) {
-        if !s.final_visibility.visible || !matches!(s.outcome, Outcome::Admitted(_)) {
-            continue;
-        }
-        let Outcome::Admitted(a) = std::mem::replace(&mut s.outcome, Outcome::Hidden) else {
+        let Outcome::Admitted(a) = &s.outcome else {
             continue;
         };
+        if !s.final_visibility.visible {
+            continue;
+        }
         if !spans.is_empty() {
             json.push(',');
         }
@@ -160,7 +160,7 @@ pub(super) fn assemble(
         ));
         // The payload goes as soon as it is written (a large blob's bytes
         // are not held while later items are written).
-        drop(a);
+        s.outcome = Outcome::Hidden;
     }
     json.push_str("],\"_meta\":{\"");
     json.push_str(RESERVED_META_KEY);

@@ -171,7 +171,14 @@ pub(super) fn validate_plan(plan: &ResourceReadPlan, limits: &Limits) -> Result<
             "read plan has too many targets",
         ));
     }
-    for t in std::iter::once(plan.requested()).chain(plan.items()) {
+    let requested = plan.requested();
+    // A single-item plan lends its requested target as its item: checked once.
+    let items = plan.items();
+    let items = match items {
+        [only] if std::ptr::eq(only, requested) => &[],
+        _ => items,
+    };
+    for t in std::iter::once(requested).chain(items) {
         if t.uri().len() > limits.max_uri_bytes {
             return Err(Failure::with_message(
                 FailureKind::InvalidPlan,
