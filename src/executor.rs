@@ -163,7 +163,10 @@ fn spin_poll<T>(
 pub(crate) fn park_until(pool: &Pool, ready: impl Fn() -> bool, until: Instant) -> bool {
     pool.submitter_cpu.set_here();
     let park_now = pool.worker_cpu.shares_this_cpu()
-        && pool.shared_waits.fetch_add(1, Ordering::Relaxed) % PARK_EVERY_SHARED == 0;
+        && pool
+            .shared_waits
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(PARK_EVERY_SHARED);
     if !park_now
         && spin_poll(
             || ready().then_some(()),
