@@ -36,7 +36,7 @@
 
 use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
@@ -49,23 +49,85 @@ use crate::scope::CancelToken;
 /// round trip of short callbacks and back-to-back jobs.
 const SPIN: Duration = Duration::from_micros(20);
 
-/// How long a poll spins on the CPU before it starts yielding. Short: a
-/// read's whole pipeline takes about a microsecond on a worker, and when
-/// the thread polled for shares this CPU (the machine's other cores busy),
-/// every microsecond spun is one it cannot run. With the small exact read
-/// on a loaded machine, 1 us instead of 3 us cut the time per read by a
-/// third or more (docs/benchmarks/NOTES.md).
+/// How long a poll spins on the CPU before it starts yielding, while the
+/// thread it polls for runs on another CPU. Short: a read's whole pipeline
+/// takes about a microsecond on a worker. A poll whose peer shares its CPU
+/// does not spin at all (see [`CpuHint`]).
 const PURE_SPIN: Duration = Duration::from_micros(1);
 
-/// Polls with `try_take` for at most [`SPIN`] (and not past `limit`): first
-/// spinning (a handoff to another CPU takes a microsecond or two), then
-/// yielding between polls (if the thread we wait for shares this CPU,
-/// yielding lets it run instead of burning the slice).
-fn spin_poll<T>(mut try_take: impl FnMut() -> Option<T>, limit: Instant) -> Option<T> {
+/// One in this many waits that find the worker on the waiter's CPU parks
+/// at once instead of yielding (see [`park_until`]).
+const PARK_EVERY_SHARED: u32 = 32;
+
+/// No CPU known.
+const NO_CPU: u32 = u32::MAX;
+
+/// The CPU the calling thread runs on now ([`NO_CPU`] where unknown).
+/// Cheap on Linux: glibc reads it from the thread's rseq area (or the
+/// vDSO), without a system call.
+#[cfg(target_os = "linux")]
+fn current_cpu() -> u32 {
+    // SAFETY: sched_getcpu takes no arguments and only returns a number.
+    let cpu = unsafe { libc::sched_getcpu() };
+    u32::try_from(cpu).unwrap_or(NO_CPU)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn current_cpu() -> u32 {
+    NO_CPU
+}
+
+/// The CPU a thread that others poll for last ran on: the worker that
+/// polls for or runs jobs, or the thread that submits jobs and waits for
+/// them. Only a hint for how to poll (spin, yield or park), never for
+/// correctness: it may be stale or overwritten by another thread, and
+/// every wait still ends by its own condition, a wake-up, or its time.
+///
+/// Spinning for a thread that shares this CPU only delays it (it cannot
+/// run until this one yields or its slice ends), so a poll whose peer last
+/// ran on this CPU yields at once instead of spinning.
+pub(crate) struct CpuHint(AtomicU32);
+
+impl CpuHint {
+    fn new() -> CpuHint {
+        CpuHint(AtomicU32::new(NO_CPU))
+    }
+
+    /// Records the calling thread's CPU.
+    fn set_here(&self) {
+        let cpu = current_cpu();
+        if self.0.load(Ordering::Relaxed) != cpu {
+            self.0.store(cpu, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether the peer last ran on the calling thread's CPU.
+    fn shares_this_cpu(&self) -> bool {
+        let peer = self.0.load(Ordering::Relaxed);
+        peer != NO_CPU && peer == current_cpu()
+    }
+}
+
+/// Polls with `try_take` for at most [`SPIN`] (and not past `limit`),
+/// keeping `mine` (this thread's hint) current: first spinning (a handoff
+/// to another CPU takes a microsecond or two) until `peer` (the thread
+/// polled for) is seen on this CPU, then yielding between polls (when the
+/// thread polled for shares this CPU, yielding lets it run instead of
+/// burning the slice).
+fn spin_poll<T>(
+    mut try_take: impl FnMut() -> Option<T>,
+    mine: &CpuHint,
+    peer: &CpuHint,
+    limit: Instant,
+) -> Option<T> {
     let start = Instant::now();
     let spin_until = (start + PURE_SPIN).min(limit);
     let until = (start + SPIN).min(limit);
     loop {
+        mine.set_here();
+        if peer.shares_this_cpu() {
+            break;
+        }
         for _ in 0..16 {
             if let Some(v) = try_take() {
                 return Some(v);
@@ -87,11 +149,33 @@ fn spin_poll<T>(mut try_take: impl FnMut() -> Option<T>, limit: Instant) -> Opti
     }
 }
 
-/// Waits on the calling thread until `ready()` holds or `until` passes
-/// (briefly polling, then parking); returns whether `ready()` held. Whoever
-/// makes `ready()` true must unpark this thread afterwards.
-pub(crate) fn park_until(ready: impl Fn() -> bool, until: Instant) -> bool {
-    if spin_poll(|| ready().then_some(()), until).is_some() {
+/// Waits on the calling thread for a job of `pool` until `ready()` holds
+/// or `until` passes (briefly polling, then parking); returns whether
+/// `ready()` held. Whoever makes `ready()` true must unpark this thread
+/// afterwards.
+///
+/// When the worker last ran on this thread's CPU, the poll yields instead
+/// of spinning, and one such wait in [`PARK_EVERY_SHARED`] parks at once:
+/// two threads that only yield to each other are always runnable, so the
+/// scheduler's load balancing keeps them together (both look cache-hot)
+/// even while another CPU idles; the wake-up of a parked thread is where
+/// the scheduler places it on an idle CPU, if there is one.
+pub(crate) fn park_until(pool: &Pool, ready: impl Fn() -> bool, until: Instant) -> bool {
+    pool.submitter_cpu.set_here();
+    let park_now = pool.worker_cpu.shares_this_cpu()
+        && pool
+            .shared_waits
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(PARK_EVERY_SHARED);
+    if !park_now
+        && spin_poll(
+            || ready().then_some(()),
+            &pool.submitter_cpu,
+            &pool.worker_cpu,
+            until,
+        )
+        .is_some()
+    {
         return true;
     }
     loop {
@@ -255,6 +339,13 @@ pub(crate) struct Pool {
     len: AtomicUsize,
     /// Idle workers currently polling (at most one).
     spinning: AtomicUsize,
+    /// Where the worker that polls for or runs jobs last ran (a hint).
+    worker_cpu: CpuHint,
+    /// Where the thread that submits jobs and waits for them last ran (a
+    /// hint).
+    submitter_cpu: CpuHint,
+    /// Waits that found the worker on the waiter's CPU.
+    shared_waits: AtomicU32,
     threads: usize,
     max_hung: usize,
     max_queued: usize,
@@ -357,7 +448,12 @@ impl Pool {
             .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)
             .is_ok()
         {
-            let job = spin_poll(|| self.try_pop(), Instant::now() + SPIN);
+            let job = spin_poll(
+                || self.try_pop(),
+                &self.worker_cpu,
+                &self.submitter_cpu,
+                Instant::now() + SPIN,
+            );
             // Stop polling before looking under the lock: a push that saw
             // this worker polling did not wake anyone, and is seen below.
             self.spinning.store(0, Ordering::SeqCst);
@@ -558,6 +654,7 @@ fn worker(pool: Arc<Pool>) {
         {
             continue; // dropped or refused before it started
         }
+        pool.worker_cpu.set_here();
         pool.started.fetch_add(1, Ordering::Relaxed);
         pool.running.fetch_add(1, Ordering::AcqRel);
         // Jobs catch their callbacks' panics themselves; this only keeps a
@@ -625,6 +722,9 @@ impl Executor {
                 wake: Condvar::new(),
                 len: AtomicUsize::new(0),
                 spinning: AtomicUsize::new(0),
+                worker_cpu: CpuHint::new(),
+                submitter_cpu: CpuHint::new(),
+                shared_waits: AtomicU32::new(0),
                 threads,
                 max_hung,
                 max_queued,
@@ -822,6 +922,7 @@ impl Executor {
         let _wake = cancel.map(|c| c.subscribe_thread(std::thread::current()));
         let canceled = || cancel.is_some_and(CancelToken::is_canceled);
         park_until(
+            &self.inner.pool,
             || done.ready.load(Ordering::Acquire) || canceled(),
             deadline,
         );

@@ -421,7 +421,7 @@ fn wait(
     let mut look = Instant::now().checked_add(item_timeout).unwrap_or(deadline);
     loop {
         let ready = || task.done.load(Ordering::Acquire) || scope.is_canceled();
-        park_until(ready, look.min(deadline));
+        park_until(&task.pool, ready, look.min(deadline));
         if task.done.load(Ordering::Acquire) {
             break;
         }
