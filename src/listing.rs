@@ -24,10 +24,12 @@ use std::time::Duration;
 use crate::binding::ResourceBinding;
 use crate::cache::{CacheScope, ResultCache};
 use crate::cursor::{self, Binding, Method};
+use crate::definition::ResourceDefinition;
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::executor::Executor;
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::policy::ResourcePolicy;
+use crate::prefetch::{prefetch_bytes, prefetch_object};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::scope::{CancelToken, RequestData, RequestScope};
@@ -317,31 +319,24 @@ const PREFETCH_DISTANCE: usize = 16;
 /// order), and each is otherwise a cache miss met one after the other.
 /// Only addresses already in cache are dereferenced (the binding two steps
 /// back fetched its definition's pointer); a hint, no effect on results.
+///
+/// Each hint covers every line of what is read: the binding's
+/// `definition` field, the whole definition (an `Arc` payload at a
+/// 16-byte boundary straddles two lines three times in four) and the
+/// JSON text (about 70 bytes in a typical description: usually two
+/// lines).
 #[inline(always)]
 fn prefetch_ahead(bindings: &[ResourceBinding], order: &[usize], position: usize) {
     if let Some(&b) = order.get(position + PREFETCH_DISTANCE) {
-        prefetch(&bindings[b] as *const ResourceBinding as *const u8);
+        prefetch_object(&bindings[b].definition as *const Arc<ResourceDefinition>);
     }
     if let Some(&b) = order.get(position + PREFETCH_DISTANCE / 2) {
-        prefetch(Arc::as_ptr(&bindings[b].definition) as *const u8);
+        prefetch_object(Arc::as_ptr(&bindings[b].definition));
     }
     if let Some(&b) = order.get(position + PREFETCH_DISTANCE / 4) {
-        prefetch(bindings[b].definition.json().as_ptr());
+        let json = bindings[b].definition.json();
+        prefetch_bytes(json.as_ptr(), json.len());
     }
-}
-
-/// A cache prefetch hint for the line holding `p` (no-op where the target
-/// has none).
-#[inline(always)]
-fn prefetch(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint: it never faults and reads nothing the
-    // program sees, whatever the address.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 /// Visits `order` from `start`, asking `discover` for each candidate,

@@ -14,3 +14,37 @@ pub(crate) fn prefetch(p: *const u8) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = p;
 }
+
+/// Cache line size assumed by [`prefetch_bytes`].
+const LINE: usize = 64;
+
+/// The most lines [`prefetch_bytes`] hints for one range: enough for a
+/// small object or the head of a longer text (the hardware prefetcher
+/// follows a sequential copy on its own).
+const MAX_LINES: usize = 4;
+
+/// Hints the CPU to start loading the cache lines holding the `len` bytes
+/// at `p` (at most [`MAX_LINES`] of them, from the first): an object or a
+/// short text that straddles a line boundary otherwise misses on its
+/// second line after the first was prefetched. Nothing else happens.
+#[inline(always)]
+pub(crate) fn prefetch_bytes(p: *const u8, len: usize) {
+    if len == 0 {
+        return;
+    }
+    // The start of the first line, then one hint per line; `wrapping_*`
+    // because a hint's address is never dereferenced.
+    let misalign = p as usize % LINE;
+    let first = p.wrapping_sub(misalign);
+    let lines = (misalign + len).div_ceil(LINE).min(MAX_LINES);
+    for i in 0..lines {
+        prefetch(first.wrapping_add(i * LINE));
+    }
+}
+
+/// [`prefetch_bytes`] over the whole of `*value` (its inline part; what
+/// it points to is not followed).
+#[inline(always)]
+pub(crate) fn prefetch_object<T>(value: *const T) {
+    prefetch_bytes(value.cast(), std::mem::size_of::<T>());
+}
