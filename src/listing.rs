@@ -29,7 +29,7 @@ use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::executor::Executor;
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::policy::ResourcePolicy;
-use crate::prefetch::{prefetch_bytes, prefetch_object};
+use crate::prefetch::{populate_for_write, prefetch_bytes, prefetch_object};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::scope::{CancelToken, RequestData, RequestScope};
@@ -233,11 +233,12 @@ impl Resources {
         };
         scope.check()?;
         let Scan {
+            hidden,
             admitted,
             used,
             position,
-            filtered,
         } = found;
+        let filtered = !hidden.is_empty();
         let bindings = self.bindings();
 
         // Never more than is declared now: a "public" cursor presented to a
@@ -266,14 +267,31 @@ impl Resources {
                 + fields_len as usize
                 + 32,
         );
+        if json.capacity() >= POPULATE_FROM_BYTES {
+            // A large page is written from end to end at once, mostly into
+            // fresh memory: one request maps it instead of a page fault
+            // every 4 KiB.
+            populate_for_write(json.as_mut_ptr(), json.capacity());
+        }
         json.push_str("{\"");
         json.push_str(field);
         json.push_str("\":[");
-        for (i, &b) in admitted.iter().enumerate() {
-            if i > 0 {
+        // The admitted candidates: every visited position but the hidden
+        // ones (ascending), revisited with the same prefetching as the scan
+        // (a page of many thousands no longer has its first ones in cache).
+        let visited = &order[..position];
+        let mut hidden = hidden.iter().copied().peekable();
+        let mut first = true;
+        for p in start..position {
+            if hidden.next_if_eq(&p).is_some() {
+                continue;
+            }
+            prefetch_ahead(bindings, visited, p);
+            if !first {
                 json.push(',');
             }
-            json.push_str(bindings[b].definition().json());
+            first = false;
+            json.push_str(bindings[visited[p]].definition().json());
         }
         json.push(']');
         if let Some(c) = &next_cursor {
@@ -289,21 +307,29 @@ impl Resources {
         Ok(Page {
             json,
             next_cursor,
-            len: admitted.len(),
+            len: admitted,
             cache,
         })
     }
 }
 
-/// What one page admits: binding indices in order, the bytes they cost
-/// (descriptions plus one separator each), where the next page starts, and
-/// whether `discover` filtered out a candidate it visited.
+/// What one page admits: every position of the sorted order from the
+/// page's start up to `position` (where the next page starts) except the
+/// `hidden` ones (ascending; those `discover` filtered out), `admitted` of
+/// them, costing `used` bytes (descriptions plus one separator each). No
+/// list of the admitted: a page with nothing hidden allocates nothing here.
 struct Scan {
-    admitted: Vec<usize>,
+    hidden: Vec<usize>,
+    admitted: usize,
     used: u64,
     position: usize,
-    filtered: bool,
 }
+
+/// Page buffers from this size up are mapped in one request before they
+/// are written ([`populate_for_write`]); below it a page is usually made in
+/// memory the allocator reuses, already mapped, where the request would
+/// only cost a system call.
+const POPULATE_FROM_BYTES: usize = 256 * 1024;
 
 /// Candidates visited between two clock reads when `discover` is trivial.
 const CLOCK_EVERY: usize = 64;
@@ -351,10 +377,10 @@ fn scan(
     budget: u64,
 ) -> Result<Scan, Failure> {
     let call = scope.call_in(crate::scope::CallPhase::Listing);
-    let mut admitted: Vec<usize> = Vec::with_capacity(page_size.min(order.len() - start));
+    let mut hidden: Vec<usize> = Vec::new();
+    let mut admitted = 0usize;
     let mut used = 0u64;
     let mut position = start;
-    let mut filtered = false;
     // With a trivial `discover` no host code runs between candidates: the
     // clock is read every `CLOCK_EVERY` candidates (cancellation is still
     // checked at each).
@@ -363,7 +389,7 @@ fn scan(
     } else {
         1
     };
-    while position < order.len() && admitted.len() < page_size {
+    while position < order.len() && admitted < page_size {
         if (position - start).is_multiple_of(clock_every) {
             scope.check()?;
         } else if scope.is_canceled() {
@@ -379,7 +405,7 @@ fn scan(
         match discovered {
             Ok(()) => {}
             Err(CallbackError::Unavailable) => {
-                filtered = true;
+                hidden.push(position);
                 position += 1;
                 continue;
             }
@@ -387,7 +413,7 @@ fn scan(
         }
         let cost = definition.json().len() as u64 + 1;
         if used + cost > budget {
-            if admitted.is_empty() {
+            if admitted == 0 {
                 return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
                     "a visible description does not fit an empty list page".into(),
                 )));
@@ -396,13 +422,13 @@ fn scan(
             break;
         }
         used += cost;
-        admitted.push(order[position]);
+        admitted += 1;
         position += 1;
     }
     Ok(Scan {
+        hidden,
         admitted,
         used,
         position,
-        filtered,
     })
 }
