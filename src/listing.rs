@@ -197,31 +197,22 @@ impl Resources {
             n => n.min(limits.max_page_size),
         };
         let budget = (limits.max_page_bytes - PAGE_ENVELOPE_BYTES).saturating_sub(fields_len);
+        let page = PageWindow {
+            start,
+            page_size,
+            budget,
+            field,
+            // What follows the descriptions: the array's end, a cursor (79
+            // characters), the revision's members and the object's end.
+            tail_room: 128 + fields_len as usize,
+        };
         let found = match &options.executor {
-            None => scan(
-                self.policy().as_ref(),
-                self.bindings(),
-                order,
-                &scope,
-                start,
-                page_size,
-                budget,
-            )?,
+            None => scan(self.policy().as_ref(), self.bindings(), order, &scope, page)?,
             Some(executor) => {
                 let (bindings, order) = self.shared_order(method == Method::Templates);
                 let policy = self.policy().clone();
                 let job_scope = scope.clone();
-                let job = move || {
-                    scan(
-                        policy.as_ref(),
-                        &bindings,
-                        &order,
-                        &job_scope,
-                        start,
-                        page_size,
-                        budget,
-                    )
-                };
+                let job = move || scan(policy.as_ref(), &bindings, &order, &job_scope, page);
                 executor
                     .call(job, scope.deadline(), scope.cancel_token())
                     .into_result(
@@ -233,13 +224,11 @@ impl Resources {
         };
         scope.check()?;
         let Scan {
-            hidden,
+            mut json,
             admitted,
-            used,
             position,
+            filtered,
         } = found;
-        let filtered = !hidden.is_empty();
-        let bindings = self.bindings();
 
         // Never more than is declared now: a "public" cursor presented to a
         // registry (same content, so the same revision) that no longer
@@ -258,41 +247,6 @@ impl Resources {
         };
         let next_cursor = (position < order.len())
             .then(|| sealer.issue_scoped(binding, position as u64, scope, now_ms));
-        // `used` counts each description plus one separator: the exact size
-        // of the array's contents plus one.
-        let mut json = String::with_capacity(
-            used as usize
-                + field.len()
-                + next_cursor.as_ref().map_or(0, |c| c.len())
-                + fields_len as usize
-                + 32,
-        );
-        if json.capacity() >= POPULATE_FROM_BYTES {
-            // A large page is written from end to end at once, mostly into
-            // fresh memory: one request maps it instead of a page fault
-            // every 4 KiB.
-            populate_for_write(json.as_mut_ptr(), json.capacity());
-        }
-        json.push_str("{\"");
-        json.push_str(field);
-        json.push_str("\":[");
-        // The admitted candidates: every visited position but the hidden
-        // ones (ascending), revisited with the same prefetching as the scan
-        // (a page of many thousands no longer has its first ones in cache).
-        let visited = &order[..position];
-        let mut hidden = hidden.iter().copied().peekable();
-        let mut first = true;
-        for p in start..position {
-            if hidden.next_if_eq(&p).is_some() {
-                continue;
-            }
-            prefetch_ahead(bindings, visited, p);
-            if !first {
-                json.push(',');
-            }
-            first = false;
-            json.push_str(bindings[visited[p]].definition().json());
-        }
         json.push(']');
         if let Some(c) = &next_cursor {
             json.push_str(",\"nextCursor\":\"");
@@ -303,6 +257,10 @@ impl Resources {
             cache.write_fields(&mut json);
         }
         json.push('}');
+        if json.capacity() - json.len() > SLACK_KEPT_BYTES {
+            // In place (the allocator gives back the tail; no copy).
+            json.shrink_to_fit();
+        }
         debug_assert!(json.len() as u64 <= limits.max_page_bytes);
         Ok(Page {
             json,
@@ -313,17 +271,32 @@ impl Resources {
     }
 }
 
-/// What one page admits: every position of the sorted order from the
-/// page's start up to `position` (where the next page starts) except the
-/// `hidden` ones (ascending; those `discover` filtered out), `admitted` of
-/// them, costing `used` bytes (descriptions plus one separator each). No
-/// list of the admitted: a page with nothing hidden allocates nothing here.
-struct Scan {
-    hidden: Vec<usize>,
-    admitted: usize,
-    used: u64,
-    position: usize,
+/// What one page visits: from `start` in the sorted order, at most
+/// `page_size` admitted descriptions costing at most `budget` bytes, written
+/// after `{"<field>":[` with room for `tail_room` bytes after them.
+#[derive(Clone, Copy)]
+struct PageWindow {
+    start: usize,
+    page_size: usize,
+    budget: u64,
+    field: &'static str,
+    tail_room: usize,
 }
+
+/// What one page admits: the page's JSON up to its last description (the
+/// array still open), how many descriptions it holds, where the next page
+/// starts, and whether `discover` filtered out a candidate it visited.
+struct Scan {
+    json: String,
+    admitted: usize,
+    position: usize,
+    filtered: bool,
+}
+
+/// A page buffer keeps at most this many unused bytes past its end;
+/// beyond it the buffer is shrunk (its size is estimated before the page
+/// is written: see [`scan`]).
+const SLACK_KEPT_BYTES: usize = 64;
 
 /// Page buffers from this size up are mapped in one request before they
 /// are written ([`populate_for_write`]); below it a page is usually made in
@@ -372,12 +345,20 @@ fn scan(
     bindings: &[ResourceBinding],
     order: &[usize],
     scope: &RequestScope,
-    start: usize,
-    page_size: usize,
-    budget: u64,
+    page: PageWindow,
 ) -> Result<Scan, Failure> {
+    let PageWindow {
+        start,
+        page_size,
+        budget,
+        field,
+        tail_room,
+    } = page;
     let call = scope.call_in(crate::scope::CallPhase::Listing);
-    let mut hidden: Vec<usize> = Vec::new();
+    // Allocated when the first description is admitted (its size sets the
+    // estimate), or at the end for a page with none.
+    let mut json = String::new();
+    let mut filtered = false;
     let mut admitted = 0usize;
     let mut used = 0u64;
     let mut position = start;
@@ -405,7 +386,7 @@ fn scan(
         match discovered {
             Ok(()) => {}
             Err(CallbackError::Unavailable) => {
-                hidden.push(position);
+                filtered = true;
                 position += 1;
                 continue;
             }
@@ -422,13 +403,55 @@ fn scan(
             break;
         }
         used += cost;
+        if admitted == 0 {
+            let candidates = page_size.min(order.len() - position);
+            start_page(&mut json, field, cost, candidates, budget, tail_room);
+        } else {
+            json.push(',');
+        }
+        // Copied while its text is in cache (prefetched a few candidates
+        // back), one pass over the candidates.
+        json.push_str(definition.json());
         admitted += 1;
         position += 1;
     }
+    if admitted == 0 {
+        start_page(&mut json, field, 0, 0, 0, tail_room);
+    }
     Ok(Scan {
-        hidden,
+        json,
         admitted,
-        used,
         position,
+        filtered,
     })
+}
+
+/// Allocates the page buffer and writes `{"<field>":[` once the first
+/// description (`cost` bytes with its separator) is known: room for each
+/// of the `candidates` left costing an eighth more, within the byte
+/// `budget`, plus `tail_room`. A page of descriptions of one size never
+/// grows, and its slack is given back at the end; larger descriptions grow
+/// the buffer as usual. A large buffer is mapped at once
+/// ([`populate_for_write`]).
+fn start_page(
+    json: &mut String,
+    field: &str,
+    cost: u64,
+    candidates: usize,
+    budget: u64,
+    tail_room: usize,
+) {
+    let estimate = (cost + cost / 8)
+        .saturating_mul(candidates as u64)
+        .min(budget) as usize;
+    json.reserve_exact(3 + field.len() + estimate + tail_room);
+    if json.capacity() >= POPULATE_FROM_BYTES {
+        // A large page is written from end to end at once, mostly into
+        // fresh memory: one request maps it instead of a page fault every
+        // 4 KiB.
+        populate_for_write(json.as_mut_ptr(), json.capacity());
+    }
+    json.push_str("{\"");
+    json.push_str(field);
+    json.push_str("\":[");
 }
