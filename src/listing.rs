@@ -293,9 +293,10 @@ struct Scan {
     filtered: bool,
 }
 
-/// A page buffer keeps at most this many unused bytes past its end;
-/// beyond it the buffer is shrunk (its size is estimated before the page
-/// is written: see [`scan`]).
+/// A page buffer keeps at most this many unused bytes past its end; beyond
+/// that it is shrunk in place (its size is estimated before the page is
+/// written: see [`start_page`]). A page whose estimate was right (every
+/// description as long as the first) is left as it is.
 const SLACK_KEPT_BYTES: usize = 64;
 
 /// Page buffers from this size up are mapped in one request before they
@@ -428,11 +429,13 @@ fn scan(
 
 /// Allocates the page buffer and writes `{"<field>":[` once the first
 /// description (`cost` bytes with its separator) is known: room for each
-/// of the `candidates` left costing an eighth more, within the byte
-/// `budget`, plus `tail_room`. A page of descriptions of one size never
-/// grows, and its slack is given back at the end; larger descriptions grow
-/// the buffer as usual. A large buffer is mapped at once
-/// ([`populate_for_write`]).
+/// of the `candidates` left costing as much, within the byte `budget`,
+/// plus `tail_room`. A page of descriptions of one size is sized exactly;
+/// larger ones grow the buffer as usual, and slack is given back at the
+/// end. (An estimate with a margin, an eighth more, made every page
+/// shrink, and in the C harness's pattern, all pages kept then all freed,
+/// glibc then gave the heap back and faulted it in again on every pass.)
+/// A large buffer is mapped at once ([`populate_for_write`]).
 fn start_page(
     json: &mut String,
     field: &str,
@@ -441,9 +444,7 @@ fn start_page(
     budget: u64,
     tail_room: usize,
 ) {
-    let estimate = (cost + cost / 8)
-        .saturating_mul(candidates as u64)
-        .min(budget) as usize;
+    let estimate = cost.saturating_mul(candidates as u64).min(budget) as usize;
     json.reserve_exact(3 + field.len() + estimate + tail_room);
     if json.capacity() >= POPULATE_FROM_BYTES {
         // A large page is written from end to end at once, mostly into
