@@ -19,28 +19,22 @@ pub(crate) fn prefetch(p: *const u8) {
 /// Cache line size assumed by [`prefetch_bytes`].
 const LINE: usize = 64;
 
-/// The most lines [`prefetch_bytes`] hints for one range: enough for a
-/// small object or the head of a longer text (the hardware prefetcher
-/// follows a sequential copy on its own).
-const MAX_LINES: usize = 4;
-
 /// Hints the CPU to start loading the cache lines holding the `len` bytes
-/// at `p` (at most [`MAX_LINES`] of them, from the first): an object or a
-/// short text that straddles a line boundary otherwise misses on its
-/// second line after the first was prefetched. Nothing else happens.
+/// at `p`, up to the first 192 bytes and the line of byte 192 (an object or
+/// a short text that straddles a line boundary otherwise misses on its
+/// second line after the first was prefetched; the hardware prefetcher
+/// follows a longer sequential copy on its own). Four hints, no branch:
+/// every line of the range is hit by one of the points `p`, `p + 64`,
+/// `p + 128` and its last byte (clamped to the range). Nothing else
+/// happens.
 #[inline(always)]
 pub(crate) fn prefetch_bytes(p: *const u8, len: usize) {
-    if len == 0 {
-        return;
-    }
-    // The start of the first line, then one hint per line; `wrapping_*`
-    // because a hint's address is never dereferenced.
-    let misalign = p as usize % LINE;
-    let first = p.wrapping_sub(misalign);
-    let lines = (misalign + len).div_ceil(LINE).min(MAX_LINES);
-    for i in 0..lines {
-        prefetch(first.wrapping_add(i * LINE));
-    }
+    // `wrapping_add`: a hint's address is never dereferenced.
+    let last = len.saturating_sub(1).min(3 * LINE);
+    prefetch(p);
+    prefetch(p.wrapping_add(last.min(LINE)));
+    prefetch(p.wrapping_add(last.min(2 * LINE)));
+    prefetch(p.wrapping_add(last));
 }
 
 /// [`prefetch_bytes`] over the whole of `*value` (its inline part; what
