@@ -299,11 +299,17 @@ struct Scan {
 /// description as long as the first) is left as it is.
 const SLACK_KEPT_BYTES: usize = 64;
 
-/// Page buffers from this size up are mapped in one request before they
-/// are written ([`populate_for_write`]); below it a page is usually made in
-/// memory the allocator reuses, already mapped, where the request would
-/// only cost a system call.
+/// Page buffers from this size up are mapped ahead of the writing, a
+/// [`POPULATE_CHUNK_BYTES`] at a time ([`populate_for_write`]); below it a
+/// page is usually made in memory the allocator reuses, already mapped,
+/// where the request would only cost a system call.
 const POPULATE_FROM_BYTES: usize = 256 * 1024;
+
+/// How far ahead of the writing a large page buffer is mapped: one request
+/// per 256 pages instead of 256 faults. In steps, not the whole estimate at
+/// once: a long first description makes a large estimate that shorter ones
+/// after it never fill (the unused rest is given back, unmapped).
+const POPULATE_CHUNK_BYTES: usize = 1024 * 1024;
 
 /// Candidates visited between two clock reads when `discover` is trivial.
 const CLOCK_EVERY: usize = 64;
@@ -359,6 +365,7 @@ fn scan(
     // Allocated when the first description is admitted (its size sets the
     // estimate), or at the end for a page with none.
     let mut json = String::new();
+    let mut populate_at = usize::MAX;
     let mut filtered = false;
     let mut admitted = 0usize;
     let mut used = 0u64;
@@ -406,13 +413,16 @@ fn scan(
         used += cost;
         if admitted == 0 {
             let candidates = page_size.min(order.len() - position);
-            start_page(&mut json, field, cost, candidates, budget, tail_room);
+            populate_at = start_page(&mut json, field, cost, candidates, budget, tail_room);
         } else {
             json.push(',');
         }
         // Copied while its text is in cache (prefetched a few candidates
         // back), one pass over the candidates.
         json.push_str(definition.json());
+        if json.len() >= populate_at {
+            populate_at = populate_ahead(&mut json);
+        }
         admitted += 1;
         position += 1;
     }
@@ -435,7 +445,7 @@ fn scan(
 /// end. (An estimate with a margin, an eighth more, made every page
 /// shrink, and in the C harness's pattern, all pages kept then all freed,
 /// glibc then gave the heap back and faulted it in again on every pass.)
-/// A large buffer is mapped at once ([`populate_for_write`]).
+/// Returns where to map the buffer further (see [`populate_ahead`]).
 fn start_page(
     json: &mut String,
     field: &str,
@@ -443,16 +453,33 @@ fn start_page(
     candidates: usize,
     budget: u64,
     tail_room: usize,
-) {
+) -> usize {
     let estimate = cost.saturating_mul(candidates as u64).min(budget) as usize;
     json.reserve_exact(3 + field.len() + estimate + tail_room);
-    if json.capacity() >= POPULATE_FROM_BYTES {
-        // A large page is written from end to end at once, mostly into
-        // fresh memory: one request maps it instead of a page fault every
-        // 4 KiB.
-        populate_for_write(json.as_mut_ptr(), json.capacity());
-    }
     json.push_str("{\"");
     json.push_str(field);
     json.push_str("\":[");
+    if json.capacity() >= POPULATE_FROM_BYTES {
+        populate_ahead(json)
+    } else {
+        usize::MAX
+    }
+}
+
+/// Maps the next [`POPULATE_CHUNK_BYTES`] of a large page buffer's spare
+/// capacity in one request (the page is written from end to end at once,
+/// mostly into fresh memory: otherwise a fault every 4 KiB); returns the
+/// length at which to call again (`usize::MAX` once the capacity is
+/// covered).
+fn populate_ahead(json: &mut String) -> usize {
+    let len = json.len();
+    let end = json.capacity().min(len + POPULATE_CHUNK_BYTES);
+    // SAFETY: `len <= end <= capacity`: an offset within the allocation.
+    let spare = unsafe { json.as_mut_ptr().add(len) };
+    populate_for_write(spare, end - len);
+    if end == json.capacity() {
+        usize::MAX
+    } else {
+        end
+    }
 }
