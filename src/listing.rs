@@ -24,10 +24,12 @@ use std::time::Duration;
 use crate::binding::ResourceBinding;
 use crate::cache::{CacheScope, ResultCache};
 use crate::cursor::{self, Binding, Method};
+use crate::definition::ResourceDefinition;
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::executor::Executor;
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::policy::ResourcePolicy;
+use crate::prefetch::{populate_for_write, prefetch_bytes, prefetch_object};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::scope::{CancelToken, RequestData, RequestScope};
@@ -195,31 +197,22 @@ impl Resources {
             n => n.min(limits.max_page_size),
         };
         let budget = (limits.max_page_bytes - PAGE_ENVELOPE_BYTES).saturating_sub(fields_len);
+        let page = PageWindow {
+            start,
+            page_size,
+            budget,
+            field,
+            // What follows the descriptions: the array's end, a cursor (79
+            // characters), the revision's members and the object's end.
+            tail_room: 128 + fields_len as usize,
+        };
         let found = match &options.executor {
-            None => scan(
-                self.policy().as_ref(),
-                self.bindings(),
-                order,
-                &scope,
-                start,
-                page_size,
-                budget,
-            )?,
+            None => scan(self.policy().as_ref(), self.bindings(), order, &scope, page)?,
             Some(executor) => {
                 let (bindings, order) = self.shared_order(method == Method::Templates);
                 let policy = self.policy().clone();
                 let job_scope = scope.clone();
-                let job = move || {
-                    scan(
-                        policy.as_ref(),
-                        &bindings,
-                        &order,
-                        &job_scope,
-                        start,
-                        page_size,
-                        budget,
-                    )
-                };
+                let job = move || scan(policy.as_ref(), &bindings, &order, &job_scope, page);
                 executor
                     .call(job, scope.deadline(), scope.cancel_token())
                     .into_result(
@@ -231,12 +224,11 @@ impl Resources {
         };
         scope.check()?;
         let Scan {
+            mut json,
             admitted,
-            used,
             position,
             filtered,
         } = found;
-        let bindings = self.bindings();
 
         // Never more than is declared now: a "public" cursor presented to a
         // registry (same content, so the same revision) that no longer
@@ -255,24 +247,6 @@ impl Resources {
         };
         let next_cursor = (position < order.len())
             .then(|| sealer.issue_scoped(binding, position as u64, scope, now_ms));
-        // `used` counts each description plus one separator: the exact size
-        // of the array's contents plus one.
-        let mut json = String::with_capacity(
-            used as usize
-                + field.len()
-                + next_cursor.as_ref().map_or(0, |c| c.len())
-                + fields_len as usize
-                + 32,
-        );
-        json.push_str("{\"");
-        json.push_str(field);
-        json.push_str("\":[");
-        for (i, &b) in admitted.iter().enumerate() {
-            if i > 0 {
-                json.push(',');
-            }
-            json.push_str(bindings[b].definition().json());
-        }
         json.push(']');
         if let Some(c) = &next_cursor {
             json.push_str(",\"nextCursor\":\"");
@@ -283,25 +257,59 @@ impl Resources {
             cache.write_fields(&mut json);
         }
         json.push('}');
+        if json.capacity() - json.len() > SLACK_KEPT_BYTES {
+            // In place (the allocator gives back the tail; no copy).
+            json.shrink_to_fit();
+        }
         debug_assert!(json.len() as u64 <= limits.max_page_bytes);
         Ok(Page {
             json,
             next_cursor,
-            len: admitted.len(),
+            len: admitted,
             cache,
         })
     }
 }
 
-/// What one page admits: binding indices in order, the bytes they cost
-/// (descriptions plus one separator each), where the next page starts, and
-/// whether `discover` filtered out a candidate it visited.
+/// What one page visits: from `start` in the sorted order, at most
+/// `page_size` admitted descriptions costing at most `budget` bytes, written
+/// after `{"<field>":[` with room for `tail_room` bytes after them.
+#[derive(Clone, Copy)]
+struct PageWindow {
+    start: usize,
+    page_size: usize,
+    budget: u64,
+    field: &'static str,
+    tail_room: usize,
+}
+
+/// What one page admits: the page's JSON up to its last description (the
+/// array still open), how many descriptions it holds, where the next page
+/// starts, and whether `discover` filtered out a candidate it visited.
 struct Scan {
-    admitted: Vec<usize>,
-    used: u64,
+    json: String,
+    admitted: usize,
     position: usize,
     filtered: bool,
 }
+
+/// A page buffer keeps at most this many unused bytes past its end; beyond
+/// that it is shrunk in place (its size is estimated before the page is
+/// written: see [`start_page`]). A page whose estimate was right (every
+/// description as long as the first) is left as it is.
+const SLACK_KEPT_BYTES: usize = 64;
+
+/// Page buffers from this size up are mapped ahead of the writing, a
+/// [`POPULATE_CHUNK_BYTES`] at a time ([`populate_for_write`]); below it a
+/// page is usually made in memory the allocator reuses, already mapped,
+/// where the request would only cost a system call.
+const POPULATE_FROM_BYTES: usize = 256 * 1024;
+
+/// How far ahead of the writing a large page buffer is mapped: one request
+/// per 256 pages instead of 256 faults. In steps, not the whole estimate at
+/// once: a long first description makes a large estimate that shorter ones
+/// after it never fill (the unused rest is given back, unmapped).
+const POPULATE_CHUNK_BYTES: usize = 1024 * 1024;
 
 /// Candidates visited between two clock reads when `discover` is trivial.
 const CLOCK_EVERY: usize = 64;
@@ -317,31 +325,24 @@ const PREFETCH_DISTANCE: usize = 16;
 /// order), and each is otherwise a cache miss met one after the other.
 /// Only addresses already in cache are dereferenced (the binding two steps
 /// back fetched its definition's pointer); a hint, no effect on results.
+///
+/// Each hint covers every line of what is read: the binding's
+/// `definition` field, the whole definition (an `Arc` payload at a
+/// 16-byte boundary straddles two lines three times in four) and the
+/// JSON text (about 70 bytes in a typical description: usually two
+/// lines).
 #[inline(always)]
 fn prefetch_ahead(bindings: &[ResourceBinding], order: &[usize], position: usize) {
     if let Some(&b) = order.get(position + PREFETCH_DISTANCE) {
-        prefetch(&bindings[b] as *const ResourceBinding as *const u8);
+        prefetch_object(&bindings[b].definition as *const Arc<ResourceDefinition>);
     }
     if let Some(&b) = order.get(position + PREFETCH_DISTANCE / 2) {
-        prefetch(Arc::as_ptr(&bindings[b].definition) as *const u8);
+        prefetch_object(Arc::as_ptr(&bindings[b].definition));
     }
     if let Some(&b) = order.get(position + PREFETCH_DISTANCE / 4) {
-        prefetch(bindings[b].definition.json().as_ptr());
+        let json = bindings[b].definition.json();
+        prefetch_bytes(json.as_ptr(), json.len());
     }
-}
-
-/// A cache prefetch hint for the line holding `p` (no-op where the target
-/// has none).
-#[inline(always)]
-fn prefetch(p: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint: it never faults and reads nothing the
-    // program sees, whatever the address.
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }
 
 /// Visits `order` from `start`, asking `discover` for each candidate,
@@ -351,15 +352,24 @@ fn scan(
     bindings: &[ResourceBinding],
     order: &[usize],
     scope: &RequestScope,
-    start: usize,
-    page_size: usize,
-    budget: u64,
+    page: PageWindow,
 ) -> Result<Scan, Failure> {
+    let PageWindow {
+        start,
+        page_size,
+        budget,
+        field,
+        tail_room,
+    } = page;
     let call = scope.call_in(crate::scope::CallPhase::Listing);
-    let mut admitted: Vec<usize> = Vec::with_capacity(page_size.min(order.len() - start));
+    // Allocated when the first description is admitted (its size sets the
+    // estimate), or at the end for a page with none.
+    let mut json = String::new();
+    let mut populate_at = usize::MAX;
+    let mut filtered = false;
+    let mut admitted = 0usize;
     let mut used = 0u64;
     let mut position = start;
-    let mut filtered = false;
     // With a trivial `discover` no host code runs between candidates: the
     // clock is read every `CLOCK_EVERY` candidates (cancellation is still
     // checked at each).
@@ -368,7 +378,7 @@ fn scan(
     } else {
         1
     };
-    while position < order.len() && admitted.len() < page_size {
+    while position < order.len() && admitted < page_size {
         if (position - start).is_multiple_of(clock_every) {
             scope.check()?;
         } else if scope.is_canceled() {
@@ -392,7 +402,7 @@ fn scan(
         }
         let cost = definition.json().len() as u64 + 1;
         if used + cost > budget {
-            if admitted.is_empty() {
+            if admitted == 0 {
                 return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
                     "a visible description does not fit an empty list page".into(),
                 )));
@@ -401,13 +411,75 @@ fn scan(
             break;
         }
         used += cost;
-        admitted.push(order[position]);
+        if admitted == 0 {
+            let candidates = page_size.min(order.len() - position);
+            populate_at = start_page(&mut json, field, cost, candidates, budget, tail_room);
+        } else {
+            json.push(',');
+        }
+        // Copied while its text is in cache (prefetched a few candidates
+        // back), one pass over the candidates.
+        json.push_str(definition.json());
+        if json.len() >= populate_at {
+            populate_at = populate_ahead(&mut json);
+        }
+        admitted += 1;
         position += 1;
     }
+    if admitted == 0 {
+        start_page(&mut json, field, 0, 0, 0, tail_room);
+    }
     Ok(Scan {
+        json,
         admitted,
-        used,
         position,
         filtered,
     })
+}
+
+/// Allocates the page buffer and writes `{"<field>":[` once the first
+/// description (`cost` bytes with its separator) is known: room for each
+/// of the `candidates` left costing as much, within the byte `budget`,
+/// plus `tail_room`. A page of descriptions of one size is sized exactly;
+/// larger ones grow the buffer as usual, and slack is given back at the
+/// end. (An estimate with a margin, an eighth more, made every page
+/// shrink, and in the C harness's pattern, all pages kept then all freed,
+/// glibc then gave the heap back and faulted it in again on every pass.)
+/// Returns where to map the buffer further (see [`populate_ahead`]).
+fn start_page(
+    json: &mut String,
+    field: &str,
+    cost: u64,
+    candidates: usize,
+    budget: u64,
+    tail_room: usize,
+) -> usize {
+    let estimate = cost.saturating_mul(candidates as u64).min(budget) as usize;
+    json.reserve_exact(3 + field.len() + estimate + tail_room);
+    json.push_str("{\"");
+    json.push_str(field);
+    json.push_str("\":[");
+    if json.capacity() >= POPULATE_FROM_BYTES {
+        populate_ahead(json)
+    } else {
+        usize::MAX
+    }
+}
+
+/// Maps the next [`POPULATE_CHUNK_BYTES`] of a large page buffer's spare
+/// capacity in one request (the page is written from end to end at once,
+/// mostly into fresh memory: otherwise a fault every 4 KiB); returns the
+/// length at which to call again (`usize::MAX` once the capacity is
+/// covered).
+fn populate_ahead(json: &mut String) -> usize {
+    let len = json.len();
+    let end = json.capacity().min(len + POPULATE_CHUNK_BYTES);
+    // SAFETY: `len <= end <= capacity`: an offset within the allocation.
+    let spare = unsafe { json.as_mut_ptr().add(len) };
+    populate_for_write(spare, end - len);
+    if end == json.capacity() {
+        usize::MAX
+    } else {
+        end
+    }
 }
