@@ -207,12 +207,18 @@ impl TemplateIndex {
     ) -> Result<(), usize> {
         let binding = u32::try_from(binding).expect("fewer than 2^32 bindings");
         let (prefix, suffix, count) = (t.prefix(), t.suffix(), t.segment_count());
-        // The root, made if new (its binding is the one being added: the
-        // caller pushes it right after, and nothing reads it before).
-        let first = match self.root(bindings, prefix, suffix, count) {
-            Some(r) => r.first,
-            None => NONE,
-        };
+        // The root, made below if new (its binding is the one being added:
+        // the caller pushes it right after, and nothing reads it before).
+        // One probe serves both the lookup and the update.
+        let short_root = narrow(hash_root(prefix, suffix, count));
+        let root = self.roots.find_mut(widen(short_root), |r| {
+            // Templates are visited only when the stored hash agrees.
+            r.hash == short_root && {
+                let o = template(bindings, r.binding);
+                o.segment_count() == count && o.prefix() == prefix && o.suffix() == suffix
+            }
+        });
+        let first = root.as_ref().map_or(NONE, |r| r.first);
         // The group with the same variable segments, made if new.
         let mut group = first;
         while group != NONE {
@@ -232,23 +238,15 @@ impl TemplateIndex {
                 binding,
                 next: first,
             });
-            let short = narrow(hash_root(prefix, suffix, count));
-            let hash = widen(short);
-            let root = Root {
-                hash: short,
-                binding,
-                first: group,
-            };
-            match self.roots.find_mut(hash, |r| {
-                if r.hash != short {
-                    return false;
-                }
-                let o = template(bindings, r.binding);
-                o.segment_count() == count && o.prefix() == prefix && o.suffix() == suffix
-            }) {
+            match root {
                 Some(r) => r.first = group,
                 None => {
-                    self.roots.insert_unique(hash, root, |r| widen(r.hash));
+                    let root = Root {
+                        hash: short_root,
+                        binding,
+                        first: group,
+                    };
+                    self.roots.insert_unique(widen(short_root), root, |r| widen(r.hash));
                 }
             }
         }
