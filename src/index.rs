@@ -4,7 +4,7 @@
 //! flat tables.
 
 use crate::binding::ResourceBinding;
-use crate::template::{RequestShape, Template};
+use crate::template::{RequestShape, TemplateRef};
 
 /// Exact URIs to binding indices. The keys are the definitions' own URIs
 /// (no copy is made): the table stores indices and hashes the URI of the
@@ -121,7 +121,7 @@ fn narrow(h: u64) -> u32 {
 }
 
 /// The template of binding `i` (only template bindings are indexed).
-fn template(bindings: &[ResourceBinding], i: u32) -> &Template {
+fn template(bindings: &[ResourceBinding], i: u32) -> TemplateRef<'_> {
     bindings[i as usize]
         .definition()
         .template()
@@ -159,7 +159,7 @@ fn hash_entry<'a>(group: u32, segments: impl Iterator<Item = (&'a str, bool)>) -
 }
 
 /// The segments of a template, each with whether it is a variable.
-fn template_segments(t: &Template) -> impl Iterator<Item = (&str, bool)> + Clone {
+fn template_segments(t: TemplateRef<'_>) -> impl Iterator<Item = (&str, bool)> + Clone {
     t.path_segments().map(|s| (s, is_variable(s)))
 }
 
@@ -167,7 +167,7 @@ fn template_segments(t: &Template) -> impl Iterator<Item = (&str, bool)> + Clone
 /// has a variable there.
 fn request_segments<'a>(
     segments: &'a [&'a str],
-    group: &'a Template,
+    group: TemplateRef<'a>,
 ) -> impl Iterator<Item = (&'a str, bool)> + Clone {
     segments
         .iter()
@@ -202,7 +202,7 @@ impl TemplateIndex {
     pub(crate) fn insert(
         &mut self,
         bindings: &[ResourceBinding],
-        t: &Template,
+        t: TemplateRef<'_>,
         binding: usize,
     ) -> Result<(), usize> {
         let binding = u32::try_from(binding).expect("fewer than 2^32 bindings");
@@ -246,7 +246,8 @@ impl TemplateIndex {
                         binding,
                         first: group,
                     };
-                    self.roots.insert_unique(widen(short_root), root, |r| widen(r.hash));
+                    self.roots
+                        .insert_unique(widen(short_root), root, |r| widen(r.hash));
                 }
             }
         }
