@@ -179,6 +179,15 @@ fn request_segments<'a>(
 const STACK_SEGMENTS: usize = 32;
 
 impl TemplateIndex {
+    /// An empty index with room for `n` templates.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        TemplateIndex {
+            roots: hashbrown::HashTable::with_capacity(n),
+            groups: Vec::with_capacity(n),
+            entries: hashbrown::HashTable::with_capacity(n),
+        }
+    }
+
     fn root(
         &self,
         bindings: &[ResourceBinding],
@@ -196,9 +205,9 @@ impl TemplateIndex {
         })
     }
 
-    /// Adds template `t` of binding `binding`, given the earlier
-    /// `bindings`; `Err(other)` when binding `other` already has a template
-    /// of the same shape (nothing is added).
+    /// Adds template `t` of binding `binding`, given `bindings`;
+    /// `Err(other)` when binding `other` already has a template of the same
+    /// shape (nothing is added).
     pub(crate) fn insert(
         &mut self,
         bindings: &[ResourceBinding],
@@ -207,8 +216,7 @@ impl TemplateIndex {
     ) -> Result<(), usize> {
         let binding = u32::try_from(binding).expect("fewer than 2^32 bindings");
         let (prefix, suffix, count) = (t.prefix(), t.suffix(), t.segment_count());
-        // The root, made below if new (its binding is the one being added:
-        // the caller pushes it right after, and nothing reads it before).
+        // The root, made below if new (its binding is the one being added).
         // One probe serves both the lookup and the update.
         let short_root = narrow(hash_root(prefix, suffix, count));
         let root = self.roots.find_mut(widen(short_root), |r| {

@@ -38,13 +38,9 @@ pub const MAX_CURSOR_KEY_BYTES: usize = 1024;
 pub struct ResourcesBuilder {
     bindings: Vec<ResourceBinding>,
     /// The prefix common to the exact URIs (`[0]`) and to the templates
-    /// (`[1]`) pushed so far, kept while each key is at hand.
+    /// (`[1]`) pushed so far (and how many of each), kept while each key
+    /// is at hand.
     prefixes: [CommonPrefix; 2],
-    /// The templates pushed so far, indexed while each is at hand.
-    templates: TemplateIndex,
-    /// The first template pushed whose shape an earlier one has: its
-    /// binding index and the earlier one's (build refuses it).
-    template_duplicate: Option<(usize, usize)>,
     policy: Option<Arc<dyn ResourcePolicy>>,
     limits: ResourceLimits,
     /// Wiped when dropped.
@@ -68,19 +64,6 @@ impl ResourcesBuilder {
     /// Adds a binding in place.
     pub fn push(&mut self, binding: ResourceBinding) {
         let d = &binding.definition;
-        if let Some(t) = d.template() {
-            // Two templates of one shape (equal up to variable names) end at
-            // the same index node: they match the same URIs, so every URI
-            // either matches would be ambiguous forever; the index refuses
-            // the second, and build reports it in registration order.
-            if let Err(other) = self
-                .templates
-                .insert(&self.bindings, t, self.bindings.len())
-            {
-                self.template_duplicate
-                    .get_or_insert((self.bindings.len(), other));
-            }
-        }
         let prefix = &mut self.prefixes[usize::from(d.is_template())];
         prefix.add(&self.bindings, d.uri_or_template(), self.bindings.len());
         self.bindings.push(binding);
@@ -179,6 +162,10 @@ impl ResourcesBuilder {
         // sorting (definitions are scattered in memory; each is read once).
         let [exact_prefix, template_prefix] = self.prefixes;
         let mut exact = ExactIndex::with_capacity(exact_prefix.count);
+        // Indexed here rather than as each is pushed: the tables are made
+        // at their final size once (growing them visited every record
+        // again, at random), and each definition is at hand in this pass.
+        let mut templates = TemplateIndex::with_capacity(template_prefix.count);
         let mut resource_keys = Vec::with_capacity(exact_prefix.count);
         let mut template_keys = Vec::with_capacity(template_prefix.count);
         for (i, b) in self.bindings.iter().enumerate() {
@@ -214,8 +201,12 @@ impl ResourcesBuilder {
                     }
                     resource_keys.push((sort_radix(key, exact_prefix.len), i as u32));
                 }
-                Some(_) => {
-                    if let Some((_, other)) = self.template_duplicate.filter(|d| d.0 == i) {
+                Some(t) => {
+                    // Two templates of one shape (equal up to variable
+                    // names) match the same URIs, so every URI either
+                    // matches would be ambiguous forever: the index refuses
+                    // the second, reported in registration order.
+                    if let Err(other) = templates.insert(&self.bindings, t, i) {
                         let same_text = self.bindings[other].definition.uri_or_template() == key;
                         return Err(Failure::config(if same_text {
                             "duplicate resource uriTemplate"
@@ -267,7 +258,7 @@ impl ResourcesBuilder {
         Ok(Resources {
             bindings: Arc::new(self.bindings),
             exact,
-            index: self.templates,
+            index: templates,
             resource_order: Arc::new(resource_order),
             template_order: Arc::new(template_order),
             policy,
