@@ -450,7 +450,7 @@ impl<'a> TemplateRef<'a> {
 
     /// The raw captures of a request path already known to match this
     /// template's structure (as found by the registry index), in template order.
-    pub fn captures_in_path<'u>(self, path: &'u str) -> Vec<&'u str> {
+    pub fn captures_in_path(self, path: &str) -> Vec<&str> {
         let mut raw = Vec::with_capacity(self.layout.variables as usize);
         for (seg, got) in self.path_segments().zip(PathSegments::new(path)) {
             if is_variable(seg) {
@@ -462,7 +462,7 @@ impl<'a> TemplateRef<'a> {
 
     /// Matches a validated request URI structurally, returning the raw
     /// (still percent-encoded) capture per variable in template order.
-    pub fn match_raw<'u>(self, uri: &'u str) -> Option<Vec<&'u str>> {
+    pub fn match_raw(self, uri: &str) -> Option<Vec<&str>> {
         let req = RequestShape::of(uri)?;
         if req.prefix != self.prefix() || req.suffix != self.suffix() {
             return None;
