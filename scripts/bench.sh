@@ -3,7 +3,8 @@
 # Rust API's small exact read, benches/blob.rs a 16 MiB blob read through
 # the C ABI and the Rust API in fresh processes), the C ABI read benchmark
 # (c-tests/bench_read.c, built by CMake; also the one-call request path
-# against the read with its ratio), the Go binding's small exact read
+# against the read with its ratio, and first of all, in its fresh process,
+# registering 100,000 templates through the C ABI), the Go binding's small exact read
 # (bindings/go, policy in Go and native) and the same read through a client
 # session of the official Go SDK, served by the SDK's own resource handler
 # and by the library through bindings/go/mcpsdk. Prints every figure, then

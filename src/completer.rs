@@ -10,7 +10,7 @@ use crate::error::CallbackError;
 use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
 use crate::scope::CallContext;
 use crate::sizing::json_str_len;
-use crate::template::{decode_capture, CaptureError, Template};
+use crate::template::{decode_capture, CaptureError, TemplateRef};
 
 /// Most values one completion result carries (MCP: "must not exceed 100").
 pub const MAX_COMPLETION_VALUES: usize = 100;
@@ -128,7 +128,7 @@ pub struct CompletionSink {
 }
 
 impl CompletionSink {
-    pub(crate) fn new(template: &Template, limits: &Limits) -> Self {
+    pub(crate) fn new(template: TemplateRef<'_>, limits: &Limits) -> Self {
         // Every other variable needs at least one byte in a URI.
         let floor = template.literal_len() + template.variable_count().saturating_sub(1);
         CompletionSink {

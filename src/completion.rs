@@ -48,7 +48,7 @@ use crate::read::{discover, guarded, settle, CallbackFailure, ReadOptions};
 use crate::registry::Resources;
 use crate::scope::RequestScope;
 use crate::sizing::{json_str_len, write_json_str};
-use crate::template::{decode_capture, Template};
+use crate::template::{decode_capture, TemplateRef};
 
 /// A completion request's client input: the `ref/resource` URI, the
 /// argument and the context (the params of `completion/complete`).
@@ -505,7 +505,7 @@ fn run_completion(
 /// Applies the argument and context rules, making the completer's request.
 fn checked_request(
     definition: &Arc<ResourceDefinition>,
-    template: &Template,
+    template: TemplateRef<'_>,
     params: &CompleteParams,
     limits: &Limits,
 ) -> Result<CompletionRequest, Failure> {
@@ -552,7 +552,10 @@ mod tests {
     use super::*;
 
     fn sink(template: &str, limits: &Limits) -> CompletionSink {
-        CompletionSink::new(&Template::parse(template).unwrap(), limits)
+        CompletionSink::new(
+            crate::template::Template::parse(template).unwrap().view(),
+            limits,
+        )
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::error::Failure;
 use crate::identity::validate_uri_str;
 use crate::jsonscan::{self, Kind};
 use crate::limits::{MAX_DEFINITION_BYTES, MAX_META_BYTES};
-use crate::template::Template;
+use crate::template::{TemplateLayout, TemplateRef};
 
 /// The reserved metadata key of the module's read report and warning marks
 /// (no definition may use it).
@@ -32,7 +32,9 @@ pub struct ResourceDefinition {
     key: Span,
     name: Span,
     canonical: Canonical,
-    template: Option<Box<Template>>,
+    /// For a template definition, where the parts of its template (the
+    /// `key` span) end: the template is a view of the text, not a copy.
+    template: Option<TemplateLayout>,
 }
 
 /// A byte range of a definition's `text`.
@@ -180,7 +182,7 @@ impl ResourceDefinition {
                 let Kind::Str(t) = &m.value else {
                     return Err(def_error("definition uri/uriTemplate must be a string"));
                 };
-                let template = Box::new(Template::parse(t)?);
+                let template = TemplateLayout::parse(t)?;
                 (text_span(&mut text, m), Some(template))
             }
         };
@@ -251,8 +253,9 @@ impl ResourceDefinition {
     }
 
     /// The parsed template, for template definitions.
-    pub fn template(&self) -> Option<&Template> {
-        self.template.as_deref()
+    pub fn template(&self) -> Option<TemplateRef<'_>> {
+        self.template
+            .map(|layout| TemplateRef::new(self.uri_or_template(), layout))
     }
 
     /// The `name`.

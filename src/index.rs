@@ -4,7 +4,7 @@
 //! flat tables.
 
 use crate::binding::ResourceBinding;
-use crate::template::{RequestShape, Template};
+use crate::template::{RequestShape, TemplateRef};
 
 /// Exact URIs to binding indices. The keys are the definitions' own URIs
 /// (no copy is made): the table stores indices and hashes the URI of the
@@ -121,7 +121,7 @@ fn narrow(h: u64) -> u32 {
 }
 
 /// The template of binding `i` (only template bindings are indexed).
-fn template(bindings: &[ResourceBinding], i: u32) -> &Template {
+fn template(bindings: &[ResourceBinding], i: u32) -> TemplateRef<'_> {
     bindings[i as usize]
         .definition()
         .template()
@@ -159,7 +159,7 @@ fn hash_entry<'a>(group: u32, segments: impl Iterator<Item = (&'a str, bool)>) -
 }
 
 /// The segments of a template, each with whether it is a variable.
-fn template_segments(t: &Template) -> impl Iterator<Item = (&str, bool)> + Clone {
+fn template_segments(t: TemplateRef<'_>) -> impl Iterator<Item = (&str, bool)> + Clone {
     t.path_segments().map(|s| (s, is_variable(s)))
 }
 
@@ -167,7 +167,7 @@ fn template_segments(t: &Template) -> impl Iterator<Item = (&str, bool)> + Clone
 /// has a variable there.
 fn request_segments<'a>(
     segments: &'a [&'a str],
-    group: &'a Template,
+    group: TemplateRef<'a>,
 ) -> impl Iterator<Item = (&'a str, bool)> + Clone {
     segments
         .iter()
@@ -179,6 +179,15 @@ fn request_segments<'a>(
 const STACK_SEGMENTS: usize = 32;
 
 impl TemplateIndex {
+    /// An empty index with room for `n` templates.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        TemplateIndex {
+            roots: hashbrown::HashTable::with_capacity(n),
+            groups: Vec::with_capacity(n),
+            entries: hashbrown::HashTable::with_capacity(n),
+        }
+    }
+
     fn root(
         &self,
         bindings: &[ResourceBinding],
@@ -196,23 +205,28 @@ impl TemplateIndex {
         })
     }
 
-    /// Adds template `t` of binding `binding`, given the earlier
-    /// `bindings`; `Err(other)` when binding `other` already has a template
-    /// of the same shape (nothing is added).
+    /// Adds template `t` of binding `binding`, given `bindings`;
+    /// `Err(other)` when binding `other` already has a template of the same
+    /// shape (nothing is added).
     pub(crate) fn insert(
         &mut self,
         bindings: &[ResourceBinding],
-        t: &Template,
+        t: TemplateRef<'_>,
         binding: usize,
     ) -> Result<(), usize> {
         let binding = u32::try_from(binding).expect("fewer than 2^32 bindings");
         let (prefix, suffix, count) = (t.prefix(), t.suffix(), t.segment_count());
-        // The root, made if new (its binding is the one being added: the
-        // caller pushes it right after, and nothing reads it before).
-        let first = match self.root(bindings, prefix, suffix, count) {
-            Some(r) => r.first,
-            None => NONE,
-        };
+        // The root, made below if new (its binding is the one being added).
+        // One probe serves both the lookup and the update.
+        let short_root = narrow(hash_root(prefix, suffix, count));
+        let root = self.roots.find_mut(widen(short_root), |r| {
+            // Templates are visited only when the stored hash agrees.
+            r.hash == short_root && {
+                let o = template(bindings, r.binding);
+                o.segment_count() == count && o.prefix() == prefix && o.suffix() == suffix
+            }
+        });
+        let first = root.as_ref().map_or(NONE, |r| r.first);
         // The group with the same variable segments, made if new.
         let mut group = first;
         while group != NONE {
@@ -232,23 +246,16 @@ impl TemplateIndex {
                 binding,
                 next: first,
             });
-            let short = narrow(hash_root(prefix, suffix, count));
-            let hash = widen(short);
-            let root = Root {
-                hash: short,
-                binding,
-                first: group,
-            };
-            match self.roots.find_mut(hash, |r| {
-                if r.hash != short {
-                    return false;
-                }
-                let o = template(bindings, r.binding);
-                o.segment_count() == count && o.prefix() == prefix && o.suffix() == suffix
-            }) {
+            match root {
                 Some(r) => r.first = group,
                 None => {
-                    self.roots.insert_unique(hash, root, |r| widen(r.hash));
+                    let root = Root {
+                        hash: short_root,
+                        binding,
+                        first: group,
+                    };
+                    self.roots
+                        .insert_unique(widen(short_root), root, |r| widen(r.hash));
                 }
             }
         }

@@ -38,13 +38,9 @@ pub const MAX_CURSOR_KEY_BYTES: usize = 1024;
 pub struct ResourcesBuilder {
     bindings: Vec<ResourceBinding>,
     /// The prefix common to the exact URIs (`[0]`) and to the templates
-    /// (`[1]`) pushed so far, kept while each key is at hand.
+    /// (`[1]`) pushed so far (and how many of each), kept while each key
+    /// is at hand.
     prefixes: [CommonPrefix; 2],
-    /// The templates pushed so far, indexed while each is at hand.
-    templates: TemplateIndex,
-    /// The first template pushed whose shape an earlier one has: its
-    /// binding index and the earlier one's (build refuses it).
-    template_duplicate: Option<(usize, usize)>,
     policy: Option<Arc<dyn ResourcePolicy>>,
     limits: ResourceLimits,
     /// Wiped when dropped.
@@ -68,19 +64,6 @@ impl ResourcesBuilder {
     /// Adds a binding in place.
     pub fn push(&mut self, binding: ResourceBinding) {
         let d = &binding.definition;
-        if let Some(t) = d.template() {
-            // Two templates of one shape (equal up to variable names) end at
-            // the same index node: they match the same URIs, so every URI
-            // either matches would be ambiguous forever; the index refuses
-            // the second, and build reports it in registration order.
-            if let Err(other) = self
-                .templates
-                .insert(&self.bindings, t, self.bindings.len())
-            {
-                self.template_duplicate
-                    .get_or_insert((self.bindings.len(), other));
-            }
-        }
         let prefix = &mut self.prefixes[usize::from(d.is_template())];
         prefix.add(&self.bindings, d.uri_or_template(), self.bindings.len());
         self.bindings.push(binding);
@@ -179,6 +162,10 @@ impl ResourcesBuilder {
         // sorting (definitions are scattered in memory; each is read once).
         let [exact_prefix, template_prefix] = self.prefixes;
         let mut exact = ExactIndex::with_capacity(exact_prefix.count);
+        // Indexed here rather than as each is pushed: the tables are made
+        // at their final size once (growing them visited every record
+        // again, at random), and each definition is at hand in this pass.
+        let mut templates = TemplateIndex::with_capacity(template_prefix.count);
         let mut resource_keys = Vec::with_capacity(exact_prefix.count);
         let mut template_keys = Vec::with_capacity(template_prefix.count);
         for (i, b) in self.bindings.iter().enumerate() {
@@ -212,10 +199,15 @@ impl ResourcesBuilder {
                     if !exact.insert(&self.bindings, i) {
                         return Err(Failure::config("duplicate resource uri"));
                     }
-                    resource_keys.push((sort_radix(key, exact_prefix.len), i as u32));
+                    let (high, low) = sort_radix(key, exact_prefix.len);
+                    resource_keys.push((high, low, i as u32));
                 }
-                Some(_) => {
-                    if let Some((_, other)) = self.template_duplicate.filter(|d| d.0 == i) {
+                Some(t) => {
+                    // Two templates of one shape (equal up to variable
+                    // names) match the same URIs, so every URI either
+                    // matches would be ambiguous forever: the index refuses
+                    // the second, reported in registration order.
+                    if let Err(other) = templates.insert(&self.bindings, t, i) {
                         let same_text = self.bindings[other].definition.uri_or_template() == key;
                         return Err(Failure::config(if same_text {
                             "duplicate resource uriTemplate"
@@ -224,7 +216,8 @@ impl ResourcesBuilder {
                              their variable names, so they match the same URIs"
                         }));
                     }
-                    template_keys.push((sort_radix(key, template_prefix.len), i as u32));
+                    let (high, low) = sort_radix(key, template_prefix.len);
+                    template_keys.push((high, low, i as u32));
                 }
             }
         }
@@ -267,7 +260,7 @@ impl ResourcesBuilder {
         Ok(Resources {
             bindings: Arc::new(self.bindings),
             exact,
-            index: self.templates,
+            index: templates,
             resource_order: Arc::new(resource_order),
             template_order: Arc::new(template_order),
             policy,
@@ -318,33 +311,41 @@ impl CommonPrefix {
 }
 
 /// The sixteen bytes of `key` after the `common` prefix shared by every key
-/// of its kind, as a big-endian integer (zero-padded: identifiers hold no
-/// NUL byte, so a shorter key still orders first).
-fn sort_radix(key: &str, common: usize) -> u128 {
+/// of its kind, as two big-endian integers, high half first (zero-padded:
+/// identifiers hold no NUL byte, so a shorter key still orders first).
+/// Two halves rather than one `u128`: a sort key of two `u64` and an index
+/// is 24 bytes, where a `u128` (aligned to 16) makes it 32.
+fn sort_radix(key: &str, common: usize) -> (u64, u64) {
     let mut word = [0u8; 16];
     let tail = &key.as_bytes()[common..];
     let n = tail.len().min(16);
     word[..n].copy_from_slice(&tail[..n]);
-    u128::from_be_bytes(word)
+    let word = u128::from_be_bytes(word);
+    ((word >> 64) as u64, word as u64)
 }
 
-/// Binding indices sorted by key, then name, from `(radix, index)` pairs.
+/// Binding indices sorted by key, then name, from `(radix high, radix
+/// low, index)` triples.
 ///
 /// Every key is unique once duplicates are refused, so the order is total.
 /// Registered identifiers often share a long prefix (`file:///project/…`):
 /// the radix holds the sixteen bytes after the prefix common to all keys,
 /// which settles most comparisons as plain integers; only runs with equal
 /// radixes compare whole keys.
-fn sorted_order(bindings: &[ResourceBinding], mut keyed: Vec<(u128, u32)>) -> Vec<usize> {
+fn sorted_order(bindings: &[ResourceBinding], mut keyed: Vec<(u64, u64, u32)>) -> Vec<usize> {
     keyed.sort_unstable();
     let definition = |i: u32| &bindings[i as usize].definition;
     let mut start = 0;
     while start < keyed.len() {
-        let radix = keyed[start].0;
-        let end = start + keyed[start..].iter().take_while(|k| k.0 == radix).count();
+        let radix = (keyed[start].0, keyed[start].1);
+        let end = start
+            + keyed[start..]
+                .iter()
+                .take_while(|k| (k.0, k.1) == radix)
+                .count();
         if end - start > 1 {
             keyed[start..end].sort_unstable_by(|a, b| {
-                let (a, b) = (definition(a.1), definition(b.1));
+                let (a, b) = (definition(a.2), definition(b.2));
                 a.uri_or_template()
                     .cmp(b.uri_or_template())
                     .then_with(|| a.name().cmp(b.name()))
@@ -352,7 +353,7 @@ fn sorted_order(bindings: &[ResourceBinding], mut keyed: Vec<(u128, u32)>) -> Ve
         }
         start = end;
     }
-    keyed.into_iter().map(|(_, i)| i as usize).collect()
+    keyed.into_iter().map(|(_, _, i)| i as usize).collect()
 }
 
 fn system_clock_ms() -> u64 {

@@ -7,6 +7,8 @@
 //! segments, explosion, prefixes, lists, operators) is a construction error.
 //! Static query and fragment text stays literal and is compared byte for byte.
 
+use std::num::NonZeroU32;
+
 use crate::error::Failure;
 use crate::identity::{split_parts, validate_uri_str, UriError, UriParts};
 
@@ -19,19 +21,35 @@ pub enum Segment {
     Variable(usize),
 }
 
-/// A parsed, validated template.
+/// A parsed, validated template, owning its text (see [`TemplateRef`]
+/// for the same template borrowing it).
 ///
-/// Held compactly, because registries hold many: the text and the ends of
-/// its prefix and path. Segments, literals and names are slices of the
-/// text: once validated, every `/` of the path separates segments (a
-/// variable name holds none) and a segment is a variable exactly when it
-/// starts with `{`.
+/// Held compactly: the text and the ends of its prefix and path. Segments,
+/// literals and names are slices of the text: once validated, every `/` of
+/// the path separates segments (a variable name holds none) and a segment
+/// is a variable exactly when it starts with `{`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Template {
     text: Box<str>,
+    layout: TemplateLayout,
+}
+
+/// A parsed, validated template borrowing its text: what a registered
+/// definition gives (its template is a span of its own text, so
+/// registering one allocates nothing for it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TemplateRef<'a> {
+    text: &'a str,
+    layout: TemplateLayout,
+}
+
+/// Where the parts of a validated template's text end (16 bytes; an
+/// `Option` of it is no larger).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TemplateLayout {
     /// End of everything before the path: `scheme:` plus `//authority` if
-    /// present.
-    prefix_end: u32,
+    /// present (at least 2: a scheme and its colon).
+    prefix_end: NonZeroU32,
     /// End of the path; a literal query and/or fragment follows.
     path_end: u32,
     /// How many path segments there are.
@@ -46,7 +64,7 @@ pub struct Template {
 /// exactly the same URIs, so a registry holds at most one of each shape.
 #[derive(Debug, Clone, Copy)]
 pub struct Shape<'t> {
-    template: &'t Template,
+    template: TemplateRef<'t>,
 }
 
 /// A path segment of a template as its text shows it: a variable segment
@@ -70,7 +88,7 @@ impl PartialEq for Shape<'_> {
         let (a, b) = (self.template, other.template);
         a.prefix() == b.prefix()
             && a.suffix() == b.suffix()
-            && a.segment_count == b.segment_count
+            && a.layout.segment_count == b.layout.segment_count
             && a.path_segments()
                 .zip(b.path_segments())
                 .all(|(x, y)| same_segment(x, y))
@@ -130,6 +148,96 @@ fn template_error(at: usize, what: &str) -> Failure {
 impl Template {
     /// Parses and validates a template.
     pub fn parse(text: &str) -> Result<Template, Failure> {
+        Ok(Template {
+            layout: TemplateLayout::parse(text)?,
+            text: text.into(),
+        })
+    }
+
+    /// The template borrowing this one's text.
+    pub fn view(&self) -> TemplateRef<'_> {
+        TemplateRef {
+            text: &self.text,
+            layout: self.layout,
+        }
+    }
+
+    /// The template text exactly as registered.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The template's shape: equal for templates that differ only in
+    /// their variable names (`a://x/{id}` and `a://x/{name}`).
+    pub fn shape(&self) -> Shape<'_> {
+        self.view().shape()
+    }
+
+    /// Bytes of the template that are literal (its text without the
+    /// `{name}` expressions): the least any URI it matches adds to its
+    /// captures.
+    pub fn literal_len(&self) -> usize {
+        self.view().literal_len()
+    }
+
+    /// Variable names in template order.
+    pub fn names(&self) -> Vec<&str> {
+        self.view().names()
+    }
+
+    /// Variable names in template order, without collecting them.
+    pub fn name_iter(&self) -> impl Iterator<Item = &str> + Clone + '_ {
+        self.view().name_iter()
+    }
+
+    /// How many variables the template has.
+    pub fn variable_count(&self) -> usize {
+        self.view().variable_count()
+    }
+
+    /// Scheme and authority part (everything before the path).
+    pub fn prefix(&self) -> &str {
+        self.view().prefix()
+    }
+
+    /// Literal query/fragment suffix.
+    pub fn suffix(&self) -> &str {
+        self.view().suffix()
+    }
+
+    /// The path segments (made on demand; the template holds its text only).
+    pub fn segments(&self) -> Vec<Segment> {
+        self.view().segments()
+    }
+
+    /// How many path segments the template has.
+    pub fn segment_count(&self) -> usize {
+        self.view().segment_count()
+    }
+
+    /// The raw captures of a request path already known to match this
+    /// template's structure (as found by the registry index), in template order.
+    pub fn captures_in_path<'u>(&self, path: &'u str) -> Vec<&'u str> {
+        self.view().captures_in_path(path)
+    }
+
+    /// Matches a validated request URI structurally, returning the raw
+    /// (still percent-encoded) capture per variable in template order.
+    pub fn match_raw<'u>(&self, uri: &'u str) -> Option<Vec<&'u str>> {
+        self.view().match_raw(uri)
+    }
+}
+
+impl<'a> TemplateRef<'a> {
+    /// The template of `text`, whose layout [`TemplateLayout::parse`] gave.
+    pub(crate) fn new(text: &'a str, layout: TemplateLayout) -> Self {
+        TemplateRef { text, layout }
+    }
+}
+
+impl TemplateLayout {
+    /// Parses and validates a template, returning where its parts end.
+    pub(crate) fn parse(text: &str) -> Result<TemplateLayout, Failure> {
         let b = text.as_bytes();
         // Locate the structural parts on a copy where every expression is
         // replaced by a same-length run of `x`, so that characters inside
@@ -241,35 +349,50 @@ impl Template {
             }
             offset = end + 1;
         }
-        Ok(Template {
-            text: text.into(),
-            prefix_end: layout.prefix_end as u32,
-            path_end: layout.path_end as u32,
+        let prefix_end = u32::try_from(layout.prefix_end)
+            .ok()
+            .and_then(NonZeroU32::new)
+            .ok_or_else(|| Failure::config("invalid uriTemplate: too long"))?;
+        let path_end = u32::try_from(layout.path_end)
+            .map_err(|_| Failure::config("invalid uriTemplate: too long"))?;
+        Ok(TemplateLayout {
+            prefix_end,
+            path_end,
             segment_count,
             variables,
         })
     }
+}
+
+impl<'a> TemplateRef<'a> {
+    fn prefix_end(self) -> usize {
+        self.layout.prefix_end.get() as usize
+    }
+
+    fn path_end(self) -> usize {
+        self.layout.path_end as usize
+    }
 
     /// The path's segments as text (`{name}` for a variable).
-    pub(crate) fn path_segments(&self) -> PathSegments<'_> {
-        PathSegments::new(&self.text[self.prefix_end as usize..self.path_end as usize])
+    pub(crate) fn path_segments(self) -> PathSegments<'a> {
+        PathSegments::new(&self.text[self.prefix_end()..self.path_end()])
     }
 
     /// The template text exactly as registered.
-    pub fn as_str(&self) -> &str {
-        &self.text
+    pub fn as_str(self) -> &'a str {
+        self.text
     }
 
     /// The template's shape: equal for templates that differ only in
     /// their variable names (`a://x/{id}` and `a://x/{name}`).
-    pub fn shape(&self) -> Shape<'_> {
+    pub fn shape(self) -> Shape<'a> {
         Shape { template: self }
     }
 
     /// Bytes of the template that are literal (its text without the
     /// `{name}` expressions): the least any URI it matches adds to its
     /// captures.
-    pub fn literal_len(&self) -> usize {
+    pub fn literal_len(self) -> usize {
         let expressions: usize = self
             .path_segments()
             .filter(|s| is_variable(s))
@@ -279,34 +402,34 @@ impl Template {
     }
 
     /// Variable names in template order.
-    pub fn names(&self) -> Vec<&str> {
+    pub fn names(self) -> Vec<&'a str> {
         self.name_iter().collect()
     }
 
     /// Variable names in template order, without collecting them.
-    pub fn name_iter(&self) -> impl Iterator<Item = &str> + Clone + '_ {
+    pub fn name_iter(self) -> impl Iterator<Item = &'a str> + Clone + 'a {
         self.path_segments()
             .filter(|s| is_variable(s))
             .map(|s| &s[1..s.len() - 1])
     }
 
     /// How many variables the template has.
-    pub fn variable_count(&self) -> usize {
-        self.variables as usize
+    pub fn variable_count(self) -> usize {
+        self.layout.variables as usize
     }
 
     /// Scheme and authority part (everything before the path).
-    pub fn prefix(&self) -> &str {
-        &self.text[..self.prefix_end as usize]
+    pub fn prefix(self) -> &'a str {
+        &self.text[..self.prefix_end()]
     }
 
     /// Literal query/fragment suffix.
-    pub fn suffix(&self) -> &str {
-        &self.text[self.path_end as usize..]
+    pub fn suffix(self) -> &'a str {
+        &self.text[self.path_end()..]
     }
 
     /// The path segments (made on demand; the template holds its text only).
-    pub fn segments(&self) -> Vec<Segment> {
+    pub fn segments(self) -> Vec<Segment> {
         let mut variable = 0;
         self.path_segments()
             .map(|s| {
@@ -321,14 +444,14 @@ impl Template {
     }
 
     /// How many path segments the template has.
-    pub fn segment_count(&self) -> usize {
-        self.segment_count as usize
+    pub fn segment_count(self) -> usize {
+        self.layout.segment_count as usize
     }
 
     /// The raw captures of a request path already known to match this
     /// template's structure (as found by the registry index), in template order.
-    pub fn captures_in_path<'u>(&self, path: &'u str) -> Vec<&'u str> {
-        let mut raw = Vec::with_capacity(self.variables as usize);
+    pub fn captures_in_path(self, path: &str) -> Vec<&str> {
+        let mut raw = Vec::with_capacity(self.layout.variables as usize);
         for (seg, got) in self.path_segments().zip(PathSegments::new(path)) {
             if is_variable(seg) {
                 raw.push(got);
@@ -339,12 +462,12 @@ impl Template {
 
     /// Matches a validated request URI structurally, returning the raw
     /// (still percent-encoded) capture per variable in template order.
-    pub fn match_raw<'u>(&self, uri: &'u str) -> Option<Vec<&'u str>> {
+    pub fn match_raw(self, uri: &str) -> Option<Vec<&str>> {
         let req = RequestShape::of(uri)?;
         if req.prefix != self.prefix() || req.suffix != self.suffix() {
             return None;
         }
-        let mut raw = Vec::with_capacity(self.variables as usize);
+        let mut raw = Vec::with_capacity(self.layout.variables as usize);
         let mut segs = req.segments();
         for seg in self.path_segments() {
             let got = segs.next()?;

@@ -28,11 +28,50 @@ use super::resources::mcpr_resources;
 /// a builder that is not built. A builder is internally locked, so
 /// concurrent add and set calls on one builder are safe (if pointless).
 pub struct mcpr_builder {
-    state: Mutex<ResourcesBuilder>,
+    state: Mutex<BuilderState>,
     /// A second reference to the current policy table, so that a table
     /// replaced by `mcpr_builder_set_policy` is released after the builder
     /// lock is dropped (its `release` may call into this builder).
     policy: Mutex<Option<Arc<CPolicy>>>,
+}
+
+/// What a builder holds under its lock.
+#[derive(Default)]
+struct BuilderState {
+    core: ResourcesBuilder,
+    handlers: HandlerCache,
+}
+
+/// The copy of the binding table added last, when it has no `release`:
+/// hosts commonly register many definitions with one static table, and
+/// each add then shares that copy instead of allocating its own. Sharing
+/// is invisible to the host: the copy holds the same fields, and with no
+/// `release` there is nothing to run once per add.
+#[derive(Default)]
+struct HandlerCache {
+    last: Option<([usize; 5], Arc<CBinding>)>,
+}
+
+impl HandlerCache {
+    /// The handler of `table`: the shared copy when `table` equals the
+    /// table added last (neither having a `release`), else a new copy.
+    fn handler(&mut self, table: &mcpr_binding_callbacks) -> Result<Arc<CBinding>, Error> {
+        let key = CBinding::share_key(table);
+        if let (Some(key), Some((last, handler))) = (key, &self.last) {
+            if key == *last {
+                return Ok(handler.clone());
+            }
+        }
+        let handler = Arc::new(CBinding::new(table).ok_or_else(|| {
+            Error::from(Failure::config(
+                "binding callbacks resolve and read are required",
+            ))
+        })?);
+        if let Some(key) = key {
+            self.last = Some((key, handler.clone()));
+        }
+        Ok(handler)
+    }
 }
 
 /// # Safety
@@ -40,6 +79,18 @@ pub struct mcpr_builder {
 pub(super) unsafe fn with_builder(
     b: *mut mcpr_builder,
     f: impl FnOnce(&mut ResourcesBuilder) -> Result<(), Error>,
+) -> Result<(), Error> {
+    // SAFETY: forwarded to the caller's guarantee.
+    unsafe { with_state(b, |state| f(&mut state.core)) }
+}
+
+/// [`with_builder`] with the whole locked state.
+///
+/// # Safety
+/// `b` is NULL or a live builder.
+unsafe fn with_state(
+    b: *mut mcpr_builder,
+    f: impl FnOnce(&mut BuilderState) -> Result<(), Error>,
 ) -> Result<(), Error> {
     // SAFETY: the caller guarantees `b` is NULL or a live builder; shared
     // access is enough because the state is behind a mutex.
@@ -58,7 +109,7 @@ pub(super) unsafe fn with_builder(
 pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     guard(|| {
         new_handle(mcpr_builder {
-            state: Mutex::new(ResourcesBuilder::new()),
+            state: Mutex::new(BuilderState::default()),
             policy: Mutex::new(None),
         })
     })
@@ -70,9 +121,10 @@ pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
 /// # Safety
 /// `cb` is NULL or points at a table of `struct_size` readable bytes;
 /// `definition_json` follows the `mcpr_str` rules.
-pub(super) unsafe fn binding_from_c(
+unsafe fn binding_from_c(
     definition_json: mcpr_str,
     cb: *const mcpr_binding_callbacks,
+    handlers: &mut HandlerCache,
 ) -> Result<ResourceBinding, Error> {
     // SAFETY: `cb` is NULL or points at a table of `struct_size` readable
     // bytes (caller's guarantee).
@@ -81,10 +133,11 @@ pub(super) unsafe fn binding_from_c(
     // SAFETY: `definition_json` follows the `mcpr_str` rules.
     let json =
         unsafe { definition_json.text(FailureKind::InvalidConfiguration, "definition JSON") }?;
-    binding_of(ResourceDefinition::from_json(json)?, &table)
+    binding_of(ResourceDefinition::from_json(json)?, &table, handlers)
 }
 
-/// A binding of `definition` to a copy of `table`: the handler, and the
+/// A binding of `definition` to a copy of `table` (shared with earlier
+/// adds of the same table, see [`HandlerCache`]): the handler, and the
 /// completer too when the table has `complete` (one copy, one `release`,
 /// which runs once both uses are gone). A `complete` callback on an
 /// exact-URI definition is refused before the table is copied, so that
@@ -92,17 +145,14 @@ pub(super) unsafe fn binding_from_c(
 fn binding_of(
     definition: ResourceDefinition,
     table: &mcpr_binding_callbacks,
+    handlers: &mut HandlerCache,
 ) -> Result<ResourceBinding, Error> {
     if table.complete.is_some() && !definition.is_template() {
         return Err(Error::from(Failure::config(
             "a complete callback needs a uriTemplate definition",
         )));
     }
-    let handler = Arc::new(CBinding::new(table).ok_or_else(|| {
-        Error::from(Failure::config(
-            "binding callbacks resolve and read are required",
-        ))
-    })?);
+    let handler = handlers.handler(table)?;
     let completes = handler.completes();
     let binding = ResourceBinding::from_definition(definition, handler.clone());
     Ok(if completes {
@@ -145,12 +195,14 @@ pub unsafe extern "C" fn mcpr_builder_add(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let add = |inner: &mut ResourcesBuilder| {
+        let add = |state: &mut BuilderState| {
             // SAFETY: `callbacks` and `definition_json` as the caller guarantees.
-            inner.push(unsafe { binding_from_c(definition_json, callbacks) }?);
+            let binding =
+                unsafe { binding_from_c(definition_json, callbacks, &mut state.handlers) }?;
+            state.core.push(binding);
             Ok(())
         };
-        unsafe { with_builder(builder, add) }
+        unsafe { with_state(builder, add) }
     };
     unsafe { guard_status(err, body) }
 }
@@ -393,6 +445,7 @@ pub unsafe extern "C" fn mcpr_builder_build(
         let built = state
             .into_inner()
             .unwrap_or_else(|p| p.into_inner())
+            .core
             .build();
         // On failure the last reference to the policy table goes here, so
         // its `release` still runs before this returns.
@@ -528,16 +581,104 @@ pub unsafe extern "C" fn mcpr_builder_add_with_hints(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let add = |inner: &mut ResourcesBuilder| {
+        let add = |state: &mut BuilderState| {
             // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
             let hints = unsafe { hints_of(hints) }?;
             hints.validate()?;
             // SAFETY: `callbacks` and `definition_json` as the caller guarantees.
-            let binding = unsafe { binding_from_c(definition_json, callbacks) }?;
-            inner.push(binding.with_cache_hints(hints));
+            let binding =
+                unsafe { binding_from_c(definition_json, callbacks, &mut state.handlers) }?;
+            state.core.push(binding.with_cache_hints(hints));
             Ok(())
         };
-        unsafe { with_builder(builder, add) }
+        unsafe { with_state(builder, add) }
     };
     unsafe { guard_status(err, body) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ffi::all::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    unsafe extern "C-unwind" fn resolve_nothing(
+        _: *mut c_void,
+        _: *const mcpr_call,
+        _: *const mcpr_match,
+        _: *mut mcpr_plan_builder,
+    ) -> mcpr_cb_result {
+        MCPR_CB_OK
+    }
+
+    unsafe extern "C-unwind" fn read_nothing(
+        _: *mut c_void,
+        _: *const mcpr_call,
+        _: *const mcpr_target,
+        _: *mut mcpr_payload_builder,
+    ) -> mcpr_cb_result {
+        MCPR_CB_OK
+    }
+
+    unsafe extern "C-unwind" fn size_nothing(
+        _: *mut c_void,
+        _: *const mcpr_target,
+        _: u64,
+        _: bool,
+        _: *mut u64,
+    ) -> mcpr_cb_result {
+        MCPR_CB_OK
+    }
+
+    /// Releases run by [`count_release`] (this test's tables only).
+    static RELEASES: AtomicUsize = AtomicUsize::new(0);
+
+    unsafe extern "C-unwind" fn count_release(_: *mut c_void) {
+        RELEASES.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn table(user_data: usize) -> mcpr_binding_callbacks {
+        mcpr_binding_callbacks {
+            struct_size: std::mem::size_of::<mcpr_binding_callbacks>(),
+            user_data: user_data as *mut c_void,
+            resolve: Some(resolve_nothing),
+            read: Some(read_nothing),
+            release: None,
+            complete: None,
+            size_hint: None,
+        }
+    }
+
+    #[test]
+    fn adds_share_a_table_copy_only_when_every_field_is_equal_and_there_is_no_release() {
+        let mut cache = HandlerCache::default();
+        let first = cache.handler(&table(1)).ok().expect("a complete table");
+        let again = cache.handler(&table(1)).ok().expect("a complete table");
+        assert!(
+            Arc::ptr_eq(&first, &again),
+            "an equal table shares the copy"
+        );
+        // Any field that differs gets a copy of its own.
+        let other_data = cache.handler(&table(2)).ok().expect("a complete table");
+        assert!(!Arc::ptr_eq(&first, &other_data));
+        let mut sized = table(2);
+        sized.size_hint = Some(size_nothing);
+        let other_field = cache.handler(&sized).ok().expect("a complete table");
+        assert!(!Arc::ptr_eq(&other_data, &other_field));
+        // A table with a release is copied at every add, so that its release
+        // runs once per add.
+        let mut releasing = table(3);
+        releasing.release = Some(count_release);
+        let r1 = cache.handler(&releasing).ok().expect("a complete table");
+        let r2 = cache.handler(&releasing).ok().expect("a complete table");
+        assert!(!Arc::ptr_eq(&r1, &r2));
+        drop((r1, r2, cache));
+        assert_eq!(RELEASES.load(Ordering::SeqCst), 2);
+        // A refused table (no resolve) is refused, not served from the cache.
+        let mut cache = HandlerCache::default();
+        cache.handler(&table(4)).ok().expect("a complete table");
+        let mut incomplete = table(4);
+        incomplete.resolve = None;
+        assert!(cache.handler(&incomplete).is_err());
+    }
 }

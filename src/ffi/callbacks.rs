@@ -480,6 +480,23 @@ impl CBinding {
         })
     }
 
+    /// What identifies a table for sharing its copy between adds (see
+    /// `HandlerCache` in the builder): every field but `struct_size`, as
+    /// addresses; `None` for a table with a `release`, which must run once
+    /// per add and so gets a copy of its own each time.
+    pub(crate) fn share_key(t: &mcpr_binding_callbacks) -> Option<[usize; 5]> {
+        if t.release.is_some() {
+            return None;
+        }
+        Some([
+            t.user_data as usize,
+            t.resolve.map_or(0, |f| f as usize),
+            t.read.map_or(0, |f| f as usize),
+            t.complete.map_or(0, |f| f as usize),
+            t.size_hint.map_or(0, |f| f as usize),
+        ])
+    }
+
     /// Whether the table has a completion callback.
     pub(crate) fn completes(&self) -> bool {
         self.complete.is_some()
