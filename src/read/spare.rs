@@ -36,6 +36,12 @@ pub(super) fn buffer(capacity: usize) -> String {
     String::with_capacity(capacity)
 }
 
+/// Takes this thread's spare, if any (for a read whose result another
+/// thread assembles, see `read::pooled`).
+pub(super) fn take() -> Option<String> {
+    SPARE.try_with(Cell::take).ok().flatten()
+}
+
 /// Keeps `b` as this thread's spare when it is small enough (the previous
 /// spare, if any, is freed); otherwise frees it.
 pub(super) fn keep(b: String) {
