@@ -50,10 +50,14 @@ use crate::scope::CancelToken;
 const SPIN: Duration = Duration::from_micros(20);
 
 /// How long a poll spins on the CPU before it starts yielding, while the
-/// thread it polls for runs on another CPU. Short: a read's whole pipeline
-/// takes about a microsecond on a worker. A poll whose peer shares its CPU
-/// does not spin at all (see [`CpuHint`]).
-const PURE_SPIN: Duration = Duration::from_micros(1);
+/// thread it polls for runs on another CPU. Longer than a small read's
+/// whole pipeline on a worker (about a microsecond): a yield is a system
+/// call (about a microsecond in a virtual machine), and a result that
+/// arrives just after the spin ended was noticed only after several
+/// (docs/benchmarks/NOTES.md). A poll whose peer shares its CPU does not
+/// spin at all (see [`CpuHint`]), so the spin only costs the polling
+/// thread's own CPU.
+const PURE_SPIN: Duration = Duration::from_micros(5);
 
 /// One in this many waits that find the worker on the waiter's CPU parks
 /// at once instead of yielding (see [`park_until`]).
@@ -75,6 +79,57 @@ fn current_cpu() -> u32 {
 #[cfg(not(target_os = "linux"))]
 fn current_cpu() -> u32 {
     NO_CPU
+}
+
+/// How often at most a polling worker moves itself off the CPU of the
+/// thread it serves (see [`move_off_this_cpu`]).
+const MOVE_EVERY: Duration = Duration::from_millis(10);
+
+/// Moves the calling thread to another CPU it may run on, if there is one,
+/// and returns whether it did. The thread's affinity is narrowed to its
+/// allowed CPUs minus the current one (the kernel migrates it at once) and
+/// then set back to what it was: the thread keeps all its allowed CPUs and
+/// stays where it landed until the scheduler moves it. Nothing happens
+/// when the current CPU is its only allowed one, or when any call fails
+/// (more than 1,024 CPUs, or the affinity changed meanwhile); if only the
+/// restoring call failed, the thread is left on its other allowed CPUs.
+///
+/// Used by an executor worker only (never by a host thread): a worker
+/// that polls on the CPU of the thread waiting for it makes every handoff
+/// a context switch, and two threads that only yield to each other stay
+/// together however idle the other CPUs are (docs/benchmarks/NOTES.md).
+#[cfg(target_os = "linux")]
+fn move_off_this_cpu() -> bool {
+    let cpu = current_cpu();
+    let Ok(cpu) = usize::try_from(cpu) else {
+        return false;
+    };
+    if cpu >= libc::CPU_SETSIZE as usize {
+        return false;
+    }
+    let size = std::mem::size_of::<libc::cpu_set_t>();
+    // SAFETY: cpu_set_t is plain bits (all zeros is the empty set); both
+    // calls get its true size and a valid pointer, and act on this thread
+    // (pid 0) only; CPU_ISSET/CPU_CLR/CPU_COUNT stay inside the set (cpu
+    // is below CPU_SETSIZE).
+    unsafe {
+        let mut allowed: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, size, &mut allowed) != 0 || !libc::CPU_ISSET(cpu, &allowed) {
+            return false;
+        }
+        let mut others = allowed;
+        libc::CPU_CLR(cpu, &mut others);
+        if libc::CPU_COUNT(&others) == 0 || libc::sched_setaffinity(0, size, &others) != 0 {
+            return false;
+        }
+        let _ = libc::sched_setaffinity(0, size, &allowed);
+    }
+    true
+}
+
+#[cfg(not(target_os = "linux"))]
+fn move_off_this_cpu() -> bool {
+    false
 }
 
 /// The CPU a thread that others poll for last ran on: the worker that
@@ -344,8 +399,13 @@ pub(crate) struct Pool {
     /// Where the thread that submits jobs and waits for them last ran (a
     /// hint).
     submitter_cpu: CpuHint,
+    /// Where the last job started (a hint).
+    job_cpu: CpuHint,
     /// Waits that found the worker on the waiter's CPU.
     shared_waits: AtomicU32,
+    /// When a polling worker may next move off the waiter's CPU (see
+    /// [`move_off_this_cpu`]); `None` before the first move.
+    next_move: Mutex<Option<Instant>>,
     threads: usize,
     max_hung: usize,
     max_queued: usize,
@@ -439,6 +499,29 @@ impl Pool {
         job
     }
 
+    /// Called by the polling worker before it polls: when the thread that
+    /// submits jobs last ran on this worker's CPU, moves this worker to
+    /// another allowed CPU (at most once per [`MOVE_EVERY`] for the pool),
+    /// so that the next handoff needs no context switch.
+    fn move_off_submitter(&self) {
+        if !self.submitter_cpu.shares_this_cpu() {
+            return;
+        }
+        let now = Instant::now();
+        {
+            let Ok(mut next) = self.next_move.try_lock() else {
+                return;
+            };
+            if next.is_some_and(|t| now < t) {
+                return;
+            }
+            *next = Some(now + MOVE_EVERY);
+        }
+        if move_off_this_cpu() {
+            self.worker_cpu.set_here();
+        }
+    }
+
     /// The next job for a worker; `None` once the executor is dropped.
     fn next(&self) -> Option<Arc<dyn Entry>> {
         // At most one idle worker polls; the others park at once, so idle
@@ -448,12 +531,30 @@ impl Pool {
             .compare_exchange(0, 1, Ordering::SeqCst, Ordering::SeqCst)
             .is_ok()
         {
+            self.move_off_submitter();
+            // A poll gives up (as if its time were up) while another worker
+            // runs a job that is not hung on another CPU: that worker polls
+            // when it is done, on the CPU that ran the job, and this one
+            // would only take CPU time from the waiting caller. (On the
+            // running worker's own CPU, the poll yields to it instead: a
+            // park would cost a futex round trip per job when every thread
+            // shares one CPU.)
             let job = spin_poll(
-                || self.try_pop(),
+                || match self.try_pop() {
+                    Some(job) => Some(Some(job)),
+                    None if self.running.load(Ordering::Acquire)
+                        > self.hung.load(Ordering::Acquire)
+                        && !self.job_cpu.shares_this_cpu() =>
+                    {
+                        Some(None)
+                    }
+                    None => None,
+                },
                 &self.worker_cpu,
                 &self.submitter_cpu,
                 Instant::now() + SPIN,
-            );
+            )
+            .flatten();
             // Stop polling before looking under the lock: a push that saw
             // this worker polling did not wake anyone, and is seen below.
             self.spinning.store(0, Ordering::SeqCst);
@@ -655,6 +756,7 @@ fn worker(pool: Arc<Pool>) {
             continue; // dropped or refused before it started
         }
         pool.worker_cpu.set_here();
+        pool.job_cpu.set_here();
         pool.started.fetch_add(1, Ordering::Relaxed);
         pool.running.fetch_add(1, Ordering::AcqRel);
         // Jobs catch their callbacks' panics themselves; this only keeps a
@@ -724,7 +826,9 @@ impl Executor {
                 spinning: AtomicUsize::new(0),
                 worker_cpu: CpuHint::new(),
                 submitter_cpu: CpuHint::new(),
+                job_cpu: CpuHint::new(),
                 shared_waits: AtomicU32::new(0),
+                next_move: Mutex::new(None),
                 threads,
                 max_hung,
                 max_queued,
@@ -1020,6 +1124,64 @@ fn spawn_worker(pool: &Arc<Pool>) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// This thread's allowed CPUs (at most the first 1,024).
+    #[cfg(target_os = "linux")]
+    fn allowed_cpus() -> Vec<usize> {
+        // SAFETY: as in move_off_this_cpu.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            assert_eq!(
+                libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set),
+                0
+            );
+            (0..libc::CPU_SETSIZE as usize)
+                .filter(|&c| libc::CPU_ISSET(c, &set))
+                .collect()
+        }
+    }
+
+    /// Restricts this thread to `cpus`.
+    #[cfg(target_os = "linux")]
+    fn pin(cpus: &[usize]) {
+        // SAFETY: as in move_off_this_cpu.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            for &c in cpus {
+                libc::CPU_SET(c, &mut set);
+            }
+            assert_eq!(
+                libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set),
+                0
+            );
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_worker_moves_to_another_allowed_cpu_and_keeps_its_affinity() {
+        std::thread::spawn(|| {
+            let cpus = allowed_cpus();
+            // One allowed CPU: nowhere to go, and the affinity is unchanged.
+            pin(&cpus[..1]);
+            assert_eq!(current_cpu() as usize, cpus[0]);
+            assert!(!move_off_this_cpu());
+            assert_eq!(allowed_cpus(), &cpus[..1]);
+            if cpus.len() < 2 {
+                return; // a one-CPU machine: the rest cannot be shown
+            }
+            // Two allowed CPUs, running on the first: moved to the second,
+            // both still allowed.
+            let two = [cpus[0], cpus[1]];
+            pin(&two);
+            assert_eq!(current_cpu() as usize, cpus[0]);
+            assert!(move_off_this_cpu());
+            assert_eq!(current_cpu() as usize, cpus[1]);
+            assert_eq!(allowed_cpus(), two);
+        })
+        .join()
+        .unwrap();
+    }
 
     fn wait_for(mut cond: impl FnMut() -> bool) -> bool {
         let until = Instant::now() + Duration::from_secs(10);
