@@ -31,6 +31,9 @@ use mcp_resources::ffi::{
 };
 use mcp_resources::*;
 
+mod common;
+use common::status_kib;
+
 const N: usize = 16 * 1024 * 1024;
 /// Fresh processes per mode; the best time and the largest rise are kept.
 const RUNS: usize = 3;
@@ -143,15 +146,6 @@ unsafe extern "C-unwind" fn c_read(
     } else {
         MCPR_CB_FAILED
     }
-}
-
-fn status_kib(field: &str) -> u64 {
-    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    s.lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
 }
 
 /// Runs `read` once, returning (seconds, JSON bytes, memory rise in bytes).

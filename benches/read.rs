@@ -10,21 +10,8 @@ use std::time::{Duration, Instant};
 
 use mcp_resources::*;
 
-struct Small {
-    text: String,
-}
-impl ResourceHandler for Small {
-    fn resolve(
-        &self,
-        _: &CallContext,
-        m: &ResourceMatch,
-    ) -> Result<ResourceReadPlan, CallbackError> {
-        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
-    }
-    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
-        ResourcePayload::text("text/plain", &self.text).map_err(CallbackError::failed)
-    }
-}
+mod common;
+use common::{status_kib, Small};
 
 /// Hands out a pre-built blob by moving it (no copy inside the timed read),
 /// or, with `copy_from`, a fresh copy of a shared source.
@@ -60,15 +47,6 @@ fn per_read(label: &str, r: &Resources, uri: &[u8], o: &ReadOptions, iters: u32)
     let us = start.elapsed().as_secs_f64() * 1e6 / iters as f64;
     println!("{label:<44} {us:>9.3} us/read  ({iters} reads)");
     us
-}
-
-fn status_kib(field: &str) -> u64 {
-    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    s.lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
 }
 
 fn main() {

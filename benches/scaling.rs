@@ -34,22 +34,8 @@ use std::time::{Duration, Instant};
 
 use mcp_resources::*;
 
-struct Small {
-    text: String,
-}
-
-impl ResourceHandler for Small {
-    fn resolve(
-        &self,
-        _: &CallContext,
-        m: &ResourceMatch,
-    ) -> Result<ResourceReadPlan, CallbackError> {
-        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
-    }
-    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
-        ResourcePayload::text("text/plain", &self.text).map_err(CallbackError::failed)
-    }
-}
+mod common;
+use common::Small;
 
 /// Reads/s of `threads` threads reading `uri` from `r` for `length`.
 fn throughput(r: &Resources, uri: &[u8], threads: usize, length: Duration) -> f64 {
