@@ -4,9 +4,9 @@
 # With --check, generates into a temporary file and fails when the
 # committed header differs.
 #
-# cbindgen reads only the C layer, src/ffi/mod.rs and the modules it
-# declares, so no public item of the Rust core can reach the header: the
-# header is exactly the C ABI, without a list of core items to exclude.
+# cbindgen runs on the whole crate, as a plain `cbindgen` in the crate root
+# would: the core's public items it could export are marked
+# `cbindgen:ignore` (see cbindgen.toml), so the header is exactly the C ABI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 want="0.29.4"
@@ -18,7 +18,7 @@ fi
 if [ "${1:-}" = "--check" ]; then
     tmp="$(mktemp "${TMPDIR:-/tmp}/mcp_resources.XXXXXX.h")"
     trap 'rm -f "$tmp"' EXIT
-    cbindgen --quiet --config cbindgen.toml --output "$tmp" src/ffi/mod.rs
+    cbindgen --quiet --config cbindgen.toml --output "$tmp"
     if ! cmp -s "$tmp" include/mcp_resources.h; then
         echo "gen-header: include/mcp_resources.h is stale; run scripts/gen-header.sh" >&2
         diff -u include/mcp_resources.h "$tmp" | head -50 >&2 || true
@@ -26,6 +26,6 @@ if [ "${1:-}" = "--check" ]; then
     fi
     echo "gen-header: include/mcp_resources.h is up to date"
 else
-    cbindgen --quiet --config cbindgen.toml --output include/mcp_resources.h src/ffi/mod.rs
+    cbindgen --quiet --config cbindgen.toml --output include/mcp_resources.h
     echo "gen-header: wrote include/mcp_resources.h"
 fi

@@ -33,6 +33,8 @@ use crate::jsonscan::decimal_len;
 
 /// The largest TTL that can be declared: 2^53 - 1 milliseconds (the
 /// largest integer every JSON client reads exactly).
+///
+/// cbindgen:ignore
 pub const MAX_TTL_MS: u64 = (1 << 53) - 1;
 
 /// What a host declares for a binding or a payload.
@@ -107,6 +109,8 @@ impl RegistryCacheHints {
 }
 
 /// Who may cache a result.
+///
+/// cbindgen:ignore
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum CacheScope {
     /// Only within the same authorization context (the default).
@@ -127,6 +131,8 @@ impl CacheScope {
 }
 
 /// The cache hints of one result.
+///
+/// cbindgen:ignore
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct ResultCache {
     /// `ttlMs`.
@@ -142,6 +148,7 @@ const FIELDS_FIXED: &str = r#","resultType":"complete","ttlMs":,"cacheScope":"""
 /// `"private"`).
 pub const MAX_FIELDS_BYTES: usize = FIELDS_FIXED.len() + 16 + 7;
 
+/// cbindgen:ignore
 impl ResultCache {
     /// Nothing declared: `ttlMs: 0`, `"private"`.
     pub const UNDECLARED: ResultCache = ResultCache {

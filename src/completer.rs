@@ -13,10 +13,14 @@ use crate::sizing::json_str_len;
 use crate::template::{decode_capture, CaptureError, TemplateRef};
 
 /// Most values one completion result carries (MCP: "must not exceed 100").
+///
+/// cbindgen:ignore
 pub const MAX_COMPLETION_VALUES: usize = 100;
 
 /// Largest `total` written (2^53 - 1: the largest integer every JSON
 /// reader keeps exactly); a larger total is written as this.
+///
+/// cbindgen:ignore
 pub const MAX_COMPLETION_TOTAL: u64 = (1 << 53) - 1;
 
 /// A template binding's completion callback. Optional; may be called

@@ -96,6 +96,8 @@ impl std::fmt::Display for CompleteParamsError {
 impl std::error::Error for CompleteParamsError {}
 
 /// Largest completion params text accepted (256 KiB).
+///
+/// cbindgen:ignore
 pub const MAX_COMPLETE_PARAMS_BYTES: usize = 256 * 1024;
 
 mod raw {

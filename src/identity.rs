@@ -14,6 +14,8 @@ pub const RESERVED_SCHEME: &str = "mcp-warning";
 
 /// Length in bytes of a generated warning identity
 /// (`mcp-warning://read/` + 32 hex characters).
+///
+/// cbindgen:ignore
 pub const WARNING_URI_BYTES: usize = 51;
 
 /// Why an identifier was refused. The `Display` text is safe to show.

@@ -21,12 +21,20 @@ use crate::protocol::ProtocolRevision;
 use crate::sizing::write_json_str;
 
 /// JSON-RPC "Invalid params".
+///
+/// cbindgen:ignore
 pub const INVALID_PARAMS: i32 = -32602;
 /// JSON-RPC "Internal error".
+///
+/// cbindgen:ignore
 pub const INTERNAL_ERROR: i32 = -32603;
 /// JSON-RPC "Method not found".
+///
+/// cbindgen:ignore
 pub const METHOD_NOT_FOUND: i32 = -32601;
 /// MCP 2026-07-28 `UnsupportedProtocolVersion`.
+///
+/// cbindgen:ignore
 pub const UNSUPPORTED_PROTOCOL_VERSION: i32 = -32022;
 /// The message of every resource-not-found error object.
 pub const NOT_FOUND_MESSAGE: &str = "Resource not found";

@@ -12,23 +12,41 @@ use crate::error::Failure;
 use crate::identity::WARNING_URI_BYTES;
 
 /// Fixed bound on a definition's JSON text.
+///
+/// cbindgen:ignore
 pub const MAX_DEFINITION_BYTES: usize = 64 * 1024;
 /// Fixed bound on assembled `_meta` at each location.
+///
+/// cbindgen:ignore
 pub const MAX_META_BYTES: usize = 64 * 1024;
 /// Fixed bound on a target's private authorization JSON.
+///
+/// cbindgen:ignore
 pub const MAX_AUTHORIZATION_BYTES: usize = 64 * 1024;
 /// Fixed ceiling on a list cursor given as input.
+///
+/// cbindgen:ignore
 pub const MAX_CURSOR_BYTES: usize = 4 * 1024;
 /// Space reserved for final wire framing of a read result.
+///
+/// cbindgen:ignore
 pub const WIRE_RESERVE_BYTES: u64 = 8 * 1024;
 /// Configuration overhead reserved in aggregate response space.
+///
+/// cbindgen:ignore
 pub const CONFIG_OVERHEAD_BYTES: u64 = 256;
 /// Envelope space reserved in each list page.
+///
+/// cbindgen:ignore
 pub const PAGE_ENVELOPE_BYTES: u64 = 256;
 /// Longest URI a report may disclose.
+///
+/// cbindgen:ignore
 pub const MAX_DISCLOSED_URI_BYTES: usize = 256;
 
 /// One configurable limit. The discriminants equal the C ABI's `mcpr_limit`.
+///
+/// cbindgen:ignore
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u32)]
 pub enum Limit {
@@ -62,6 +80,7 @@ pub enum Limit {
     MaxPageBytes = 14,
 }
 
+/// cbindgen:ignore
 impl Limit {
     /// Every limit, in C ABI order.
     pub const ALL: [Limit; 14] = [

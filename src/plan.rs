@@ -19,6 +19,8 @@ pub use crate::definition::RESERVED_META_KEY;
 pub const DEFAULT_REPRESENTATION: &str = "default";
 
 /// Longest representation label, in bytes.
+///
+/// cbindgen:ignore
 pub const MAX_REPRESENTATION_BYTES: usize = 256;
 
 /// The outcome of selection: which definition matched which URI, with the

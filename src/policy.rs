@@ -6,6 +6,8 @@ use crate::plan::ResourceTarget;
 use crate::scope::CallContext;
 
 /// The outcome of a visibility check for one target.
+///
+/// cbindgen:ignore
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Visibility {
     /// Whether the caller may know the target exists. Hidden targets are
@@ -16,6 +18,7 @@ pub struct Visibility {
     pub disclose_issue_uri: bool,
 }
 
+/// cbindgen:ignore
 impl Visibility {
     /// Visible, URI not disclosed in issues.
     pub const VISIBLE: Visibility = Visibility {

@@ -19,6 +19,8 @@
 use std::fmt;
 
 /// A protocol revision this library shapes results for.
+///
+/// cbindgen:ignore
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ProtocolRevision {
     /// MCP `2025-06-18`.
@@ -45,6 +47,7 @@ impl fmt::Display for UnknownRevision {
 
 impl std::error::Error for UnknownRevision {}
 
+/// cbindgen:ignore
 impl ProtocolRevision {
     /// The newest revision this library knows (what an empty string means).
     pub const LATEST: ProtocolRevision = ProtocolRevision::V2026_07_28;

@@ -28,8 +28,12 @@ use crate::template::{decode_capture, RequestShape};
 pub type Clock = Arc<dyn Fn() -> u64 + Send + Sync>;
 
 /// Smallest accepted cursor key, in bytes.
+///
+/// cbindgen:ignore
 pub const MIN_CURSOR_KEY_BYTES: usize = 32;
 /// Largest accepted cursor key, in bytes.
+///
+/// cbindgen:ignore
 pub const MAX_CURSOR_KEY_BYTES: usize = 1024;
 
 /// Collects bindings, a policy, limits, and optionally a cursor key and a

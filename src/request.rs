@@ -47,6 +47,8 @@ use crate::registry::Resources;
 use crate::scope::{CancelToken, RequestData};
 
 /// The largest params text accepted (256 KiB); larger is `-32602`.
+///
+/// cbindgen:ignore
 pub const MAX_PARAMS_BYTES: usize = 256 * 1024;
 
 /// Longest per-request revision string echoed in an

@@ -200,3 +200,93 @@ fn parameter_name_parsing_sees_one_letter_names() {
     );
     assert!(parameter_names("const char *mcpr_version(void);").is_empty());
 }
+
+/// The names a header line declares: macros, typedefs (also of function
+/// pointers), struct and enum tags, and functions.
+fn declared_names(line: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut names = Vec::new();
+    if let Some(rest) = line.strip_prefix("#define ") {
+        names.push(ident(rest));
+    }
+    for tag in ["enum ", "struct "] {
+        for (i, _) in line.match_indices(tag) {
+            let at_word_start = i == 0 || line.as_bytes()[i - 1] == b' ';
+            if at_word_start && !line.starts_with(' ') {
+                names.push(ident(&line[i + tag.len()..]));
+            }
+        }
+    }
+    if line.starts_with("typedef ") {
+        if let Some(i) = line.find("(*") {
+            names.push(ident(&line[i + 2..]));
+        } else if let Some(body) = line.strip_suffix(';') {
+            let last = body.rsplit([' ', '*']).next().unwrap_or("");
+            names.push(ident(last));
+        }
+    } else if line.starts_with(|c: char| c.is_ascii_lowercase())
+        && line.contains('(')
+        && line.ends_with(");")
+    {
+        let before = &line[..line.find('(').unwrap()];
+        names.push(ident(before.rsplit([' ', '*']).next().unwrap_or("")));
+    }
+    names.retain(|n| !n.is_empty());
+    names
+}
+
+#[test]
+fn header_declares_only_the_c_abi() {
+    // cbindgen reads the whole crate: a public item of the Rust core that
+    // is not marked `cbindgen:ignore` would appear here under its Rust name.
+    let h = header();
+    let mut stray = Vec::new();
+    let mut seen = 0;
+    for (i, line) in h.lines().enumerate() {
+        for name in declared_names(line) {
+            seen += 1;
+            if !(name.starts_with("mcpr_")
+                || name.starts_with("MCPR_")
+                || name == "MCP_RESOURCES_H")
+            {
+                stray.push(format!("line {}: {name}", i + 1));
+            }
+        }
+    }
+    assert!(seen > 100, "only {seen} names found: the parsing is off");
+    assert!(
+        stray.is_empty(),
+        "names outside the C ABI (mark the Rust item `cbindgen:ignore`): {stray:#?}"
+    );
+}
+
+#[test]
+fn declared_names_are_found_in_each_kind_of_line() {
+    assert_eq!(
+        declared_names("#define MAX_TTL_MS ((1 << 53) - 1)"),
+        ["MAX_TTL_MS"]
+    );
+    assert_eq!(
+        declared_names("typedef struct ResultCache ResultCache;"),
+        ["ResultCache", "ResultCache"]
+    );
+    assert_eq!(declared_names("typedef uint32_t Limit;"), ["Limit"]);
+    assert_eq!(declared_names("enum Limit {"), ["Limit"]);
+    assert_eq!(declared_names("typedef struct mcpr_str {"), ["mcpr_str"]);
+    assert_eq!(
+        declared_names(
+            "typedef mcpr_cb_result (*mcpr_discover_fn)(void *ud, const mcpr_call *call);"
+        ),
+        ["mcpr_discover_fn"]
+    );
+    assert_eq!(
+        declared_names("const mcpr_str *mcpr_bundle_json(const mcpr_bundle *bundle);"),
+        ["mcpr_bundle_json"]
+    );
+    assert!(declared_names("    const mcpr_executor *executor;").is_empty());
+    assert!(declared_names(" * enum Limit in a comment").is_empty());
+}
