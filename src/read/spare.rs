@@ -24,13 +24,13 @@ thread_local! {
 /// it fits (at least `capacity`, at most twice it), else a new one.
 pub(super) fn buffer(capacity: usize) -> String {
     if capacity <= MAX_SPARE {
-        if let Ok(Some(mut b)) = SPARE.try_with(Cell::take) {
+        if let Some(mut b) = take() {
             if b.capacity() >= capacity && b.capacity() / 2 <= capacity {
                 b.clear();
                 return b;
             }
             // Does not fit: given back, for a result that it does fit.
-            let _ = SPARE.try_with(|s| s.set(Some(b)));
+            keep(b);
         }
     }
     String::with_capacity(capacity)
