@@ -183,18 +183,29 @@ impl CpuHint {
         CpuHint(AtomicU32::new(NO_CPU))
     }
 
-    /// Records the calling thread's CPU.
-    fn set_here(&self) {
-        let cpu = current_cpu();
+    /// Records `cpu` as the thread's CPU.
+    fn set(&self, cpu: u32) {
         if self.0.load(Ordering::Relaxed) != cpu {
             self.0.store(cpu, Ordering::Relaxed);
         }
     }
 
+    /// Records the calling thread's CPU, and returns it.
+    fn set_here(&self) -> u32 {
+        let cpu = current_cpu();
+        self.set(cpu);
+        cpu
+    }
+
+    /// Whether the peer last ran on `cpu` (a known CPU).
+    fn is_on(&self, cpu: u32) -> bool {
+        let peer = self.0.load(Ordering::Relaxed);
+        peer != NO_CPU && peer == cpu
+    }
+
     /// Whether the peer last ran on the calling thread's CPU.
     fn shares_this_cpu(&self) -> bool {
-        let peer = self.0.load(Ordering::Relaxed);
-        peer != NO_CPU && peer == current_cpu()
+        self.is_on(current_cpu())
     }
 }
 
@@ -214,8 +225,7 @@ fn spin_poll<T>(
     let spin_until = (start + PURE_SPIN).min(limit);
     let until = (start + SPIN).min(limit);
     loop {
-        mine.set_here();
-        if peer.shares_this_cpu() {
+        if peer.is_on(mine.set_here()) {
             break;
         }
         for _ in 0..16 {
@@ -251,8 +261,8 @@ fn spin_poll<T>(
 /// even while another CPU idles; the wake-up of a parked thread is where
 /// the scheduler places it on an idle CPU, if there is one.
 pub(crate) fn park_until(pool: &Pool, ready: impl Fn() -> bool, until: Instant) -> bool {
-    pool.submitter_cpu.set_here();
-    let park_now = pool.worker_cpu.shares_this_cpu()
+    let cpu = pool.submitter_cpu.set_here();
+    let park_now = pool.worker_cpu.is_on(cpu)
         && pool
             .shared_waits
             .fetch_add(1, Ordering::Relaxed)
@@ -790,8 +800,7 @@ fn worker(pool: Arc<Pool>) {
         {
             continue; // dropped or refused before it started
         }
-        pool.worker_cpu.set_here();
-        pool.job_cpu.set_here();
+        pool.job_cpu.set(pool.worker_cpu.set_here());
         pool.started.fetch_add(1, Ordering::Relaxed);
         pool.running.fetch_add(1, Ordering::AcqRel);
         // Jobs catch their callbacks' panics themselves; this only keeps a
