@@ -135,23 +135,23 @@ impl CompletionSink {
     pub(crate) fn new(template: TemplateRef<'_>, limits: &Limits) -> Self {
         // Every other variable needs at least one byte in a URI.
         let floor = template.literal_len() + template.variable_count().saturating_sub(1);
-        CompletionSink {
-            max_value_bytes: limits.max_uri_bytes.saturating_sub(floor),
-            budget: limits.max_page_bytes.saturating_sub(PAGE_ENVELOPE_BYTES),
-            kept: Vec::new(),
-            full: false,
-            valid: 0,
-            dropped: 0,
-            total: None,
-            has_more: false,
-        }
+        CompletionSink::empty(
+            limits.max_uri_bytes.saturating_sub(floor),
+            limits.max_page_bytes.saturating_sub(PAGE_ENVELOPE_BYTES),
+        )
     }
 
     /// An empty sink with the same rules (for handing to another owner).
     pub(crate) fn fresh(&self) -> Self {
+        CompletionSink::empty(self.max_value_bytes, self.budget)
+    }
+
+    /// An empty sink keeping values of at most `max_value_bytes`, in at
+    /// most `budget` bytes of result.
+    fn empty(max_value_bytes: usize, budget: u64) -> Self {
         CompletionSink {
-            max_value_bytes: self.max_value_bytes,
-            budget: self.budget,
+            max_value_bytes,
+            budget,
             kept: Vec::new(),
             full: false,
             valid: 0,
