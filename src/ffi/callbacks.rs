@@ -4,7 +4,6 @@
 
 use super::growth::{field_end, init_out, Grows};
 use super::handle::view_ptr;
-use super::plan::PlanState;
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
 use crate::error::{CallbackError, CauseText};
 use crate::plan::{PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
@@ -18,7 +17,7 @@ use super::boundary::{guard, mcpr_cb_result, MCPR_CB_OK};
 use super::call::mcpr_call;
 use super::completion::mcpr_completion_builder;
 use super::payload::{mcpr_payload_builder, PayloadState};
-use super::plan::{mcpr_plan_builder, MatchRef};
+use super::plan::mcpr_plan_builder;
 use super::views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
 
 /// The host's `void *user_data` (or `request_data`).
@@ -567,16 +566,8 @@ impl ResourceHandler for CBinding {
         m: &ResourceMatch,
     ) -> Result<ResourceReadPlan, CallbackError> {
         let c = mcpr_call::new(call);
-        let mut plan = mcpr_plan_builder {
-            state: Mutex::new(PlanState {
-                requested: None,
-                items: Vec::new(),
-                single: false,
-                refused: None,
-            }),
-            // `m` outlives the builder, dropped when this returns.
-            matched: MatchRef::new(m),
-        };
+        // `m` outlives the builder, dropped when this returns.
+        let mut plan = mcpr_plan_builder::new(m);
         // SAFETY: the host supplied this callback for `ud`; every pointer
         // passed is valid for the duration of the call.
         let rc = unsafe { (self.resolve)(self.ud.0, &c, view_ptr(m), &mut plan) };

@@ -84,6 +84,20 @@ pub(super) struct PlanState {
 }
 
 impl mcpr_plan_builder {
+    /// An empty plan for `m`, which must outlive the builder (both are lent
+    /// to one `resolve` callback).
+    pub(super) fn new(m: &ResourceMatch) -> Self {
+        mcpr_plan_builder {
+            state: Mutex::new(PlanState {
+                requested: None,
+                items: Vec::new(),
+                single: false,
+                refused: None,
+            }),
+            matched: MatchRef::new(m),
+        }
+    }
+
     /// Locks the contents (a panic while locked cannot leave them
     /// inconsistent in a way that matters: the plan is then refused or
     /// incomplete).
@@ -338,18 +352,6 @@ mod tests {
         ResourceMatch::selected(Arc::new(def), uri, Vec::new())
     }
 
-    fn builder(m: &ResourceMatch) -> mcpr_plan_builder {
-        mcpr_plan_builder {
-            state: Mutex::new(PlanState {
-                requested: None,
-                items: Vec::new(),
-                single: false,
-                refused: None,
-            }),
-            matched: MatchRef::new(m),
-        }
-    }
-
     fn s(text: &str) -> mcpr_str {
         mcpr_str::from_str(text)
     }
@@ -375,7 +377,7 @@ mod tests {
     #[test]
     fn the_match_uri_given_back_is_shared_with_the_match() {
         let m = matched("mem://doc/7");
-        let mut p = builder(&m);
+        let mut p = mcpr_plan_builder::new(&m);
         // A copy of the bytes, not the match's own pointer: equal bytes suffice.
         let copy = String::from("mem://doc/7");
         assert_eq!(set(&mut p, &copy, "", ""), mcpr_status::MCPR_OK);
@@ -389,7 +391,7 @@ mod tests {
     #[test]
     fn the_match_uri_with_a_representation_or_authorization_is_checked_as_any_target() {
         let m = matched("mem://doc/7");
-        let mut p = builder(&m);
+        let mut p = mcpr_plan_builder::new(&m);
         assert_eq!(
             set(&mut p, "mem://doc/7", "summary", ""),
             mcpr_status::MCPR_OK
@@ -397,14 +399,14 @@ mod tests {
         let plan = finish(p).expect("a valid plan");
         assert_eq!(plan.requested().representation(), "summary");
 
-        let mut p = builder(&m);
+        let mut p = mcpr_plan_builder::new(&m);
         assert_eq!(
             set(&mut p, "mem://doc/7", "", "{nope"),
             mcpr_status::MCPR_INVALID_PLAN
         );
         assert!(finish(p).is_err());
 
-        let mut p = builder(&m);
+        let mut p = mcpr_plan_builder::new(&m);
         assert_eq!(
             set(&mut p, "mem://doc/7", "", r#"{"k":1}"#),
             mcpr_status::MCPR_OK
@@ -416,7 +418,7 @@ mod tests {
     #[test]
     fn other_uris_are_still_validated() {
         let m = matched("mem://doc/7");
-        let mut p = builder(&m);
+        let mut p = mcpr_plan_builder::new(&m);
         assert_eq!(set(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
         assert_eq!(
             add(&mut p, "not a uri", "", ""),
@@ -428,7 +430,7 @@ mod tests {
     #[test]
     fn an_item_equal_to_the_requested_target_keeps_its_place_when_more_follow() {
         let m = matched("mem://doc/7");
-        let mut p = builder(&m);
+        let mut p = mcpr_plan_builder::new(&m);
         assert_eq!(set(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
         assert_eq!(add(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
         assert_eq!(add(&mut p, "mem://doc/8", "", ""), mcpr_status::MCPR_OK);
@@ -436,7 +438,7 @@ mod tests {
         assert_eq!(uris(&plan), ["mem://doc/7", "mem://doc/8"]);
 
         // The requested target replaced after the implicit item: the item stays.
-        let mut p = builder(&m);
+        let mut p = mcpr_plan_builder::new(&m);
         assert_eq!(set(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
         assert_eq!(add(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
         assert_eq!(set(&mut p, "mem://doc/9", "", ""), mcpr_status::MCPR_OK);
@@ -445,7 +447,7 @@ mod tests {
         assert_eq!(uris(&plan), ["mem://doc/7"]);
 
         // A second equal item is a duplicate, as before.
-        let mut p = builder(&m);
+        let mut p = mcpr_plan_builder::new(&m);
         assert_eq!(set(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
         assert_eq!(add(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
         assert_eq!(add(&mut p, "mem://doc/7", "", ""), mcpr_status::MCPR_OK);
