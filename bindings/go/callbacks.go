@@ -135,76 +135,106 @@ var finishedContext = func() context.Context {
 }()
 
 // invoke runs one Go callback on behalf of the library: it gives the
-// callback its context, recovers a panic into a failure (the panic never
-// unwinds into the library's frames), turns the returned error into a
-// callback result and its text into the private cause, and ends the
-// context when the callback returns.
+// callback its context, runs it and evaluates the error it returned
+// (errors.Is, Error: host code too, which may panic) inside one recovered
+// region (see settle), so that no panic ever unwinds into the library's
+// frames, hands the result and the private cause to the library, and ends
+// the context once the callback returned.
 //
 // runtime.Goexit (t.Fatal, t.FailNow, t.SkipNow) cannot be stopped; on the
 // callback's own goroutine it would leave the library's frames on the
 // stack and the Go runtime aborts the process. invoke says so on stderr
 // first. With isolation (Builder.SetCallbackIsolation) the callback runs on
 // a goroutine of its own, where Goexit becomes a failure too.
-func invoke(req C.uint64_t, call *C.mcpr_call, isolate bool, f func(ctx context.Context) error) (res C.mcpr_cb_result) {
+func invoke(req C.uint64_t, call *C.mcpr_call, isolate bool, f func(ctx context.Context) error) C.mcpr_cb_result {
 	cs := newCallState(requestOf(req), call)
+	var o outcome
 	if isolate {
-		cause := make(chan string, 1)
-		var err error
+		done := make(chan struct{})
 		go func() {
-			returned := false
-			defer func() {
-				if returned {
-					return
-				}
-				if p := recover(); p != nil {
-					cause <- fmt.Sprintf("panic in a Go callback: %v", p)
-				} else {
-					cause <- "a Go callback called runtime.Goexit"
-				}
-			}()
-			err = f(cs)
-			returned = true
-			cause <- ""
+			defer close(done) // also after runtime.Goexit
+			settle(cs, f, &o, true)
 		}()
-		c := <-cause
-		cs.finish()
-		if c != "" {
-			setCause(call, c)
-			return cbFailed
-		}
-		return resultOf(call, err)
+		<-done
+	} else {
+		settle(cs, f, &o, false)
 	}
-	returned := false
+	cs.finish()
+	if o.cause != "" {
+		setCause(call, o.cause)
+	}
+	return o.res
+}
+
+// outcome is what a callback's run gives the library.
+type outcome struct {
+	res   C.mcpr_cb_result
+	cause string
+}
+
+// The stages of settle, which name what a recovered panic came from.
+const (
+	stageCallback = iota // the callback itself
+	stageResult          // the Error or Is (Unwrap) methods of its error
+	stageDone
+)
+
+const goexitCause = "a Go callback called runtime.Goexit"
+
+// settle runs f and classifies the error it returned into *o, both inside
+// one recovered region: a panic in either becomes a failure whose cause
+// names it. *o starts as the Goexit failure, which is what remains when
+// runtime.Goexit ends the goroutine (the isolated path reports it; inline,
+// the process aborts after the explanation on stderr).
+func settle(cs *callState, f func(ctx context.Context) error, o *outcome, isolated bool) {
+	*o = outcome{res: cbFailed, cause: goexitCause}
+	stage := stageCallback
 	defer func() {
-		if returned {
-			cs.finish()
+		if stage == stageDone {
 			return
 		}
 		if p := recover(); p != nil {
-			setCause(call, fmt.Sprintf("panic in a Go callback: %v", p))
-			res = cbFailed
-			cs.finish()
+			what := "panic in a Go callback: "
+			if stage == stageResult {
+				what = "panic in the Error or Is method of the error a Go callback returned: "
+			}
+			*o = outcome{res: cbFailed, cause: what + describePanic(p)}
 			return
 		}
-		fmt.Fprintln(os.Stderr, "mcpresources: a callback called runtime.Goexit (t.Fatal, t.FailNow, t.SkipNow?);"+
-			" it cannot return to the library and the process will abort. Use t.Error and return an error,"+
-			" or Builder.SetCallbackIsolation(true).")
-		cs.finish()
+		if !isolated {
+			fmt.Fprintln(os.Stderr, "mcpresources: a callback called runtime.Goexit (t.Fatal, t.FailNow, t.SkipNow?);"+
+				" it cannot return to the library and the process will abort. Use t.Error and return an error,"+
+				" or Builder.SetCallbackIsolation(true).")
+			cs.finish()
+		}
 	}()
 	err := f(cs)
-	returned = true
-	return resultOf(call, err)
+	stage = stageResult
+	*o = classify(err)
+	stage = stageDone
 }
 
-func resultOf(call *C.mcpr_call, err error) C.mcpr_cb_result {
+// classify turns a callback's error into its result and private cause; it
+// calls the error's methods, so it runs only inside settle's region.
+func classify(err error) outcome {
 	if err == nil {
-		return cbOK
+		return outcome{res: cbOK}
 	}
 	if errors.Is(err, ErrUnavailable) {
-		return cbUnavailable
+		return outcome{res: cbUnavailable}
 	}
-	setCause(call, err.Error())
-	return cbFailed
+	return outcome{res: cbFailed, cause: err.Error()}
+}
+
+// describePanic formats a recovered panic value (host code: its Error or
+// String method runs), recovering a panic of the formatting itself.
+func describePanic(p any) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = "(a panic value whose formatting panicked)"
+		}
+	}()
+	return fmt.Sprint(p)
 }
 
 func setCause(call *C.mcpr_call, msg string) {
@@ -252,8 +282,15 @@ func mcprgoComplete(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, q *C.mcpr_
 	})
 }
 
+// releaseHook, when set (by the package's own tests, before any table
+// exists), is told the value of every table the library releases.
+var releaseHook func(entry any)
+
 //export mcprgoRelease
 func mcprgoRelease(h C.uintptr_t) {
+	if releaseHook != nil {
+		releaseHook(cgo.Handle(h).Value())
+	}
 	cgo.Handle(h).Delete()
 }
 

@@ -107,15 +107,20 @@ func (cs *callState) Value(key any) any { return cs.parent.Value(key) }
 // context.DeadlineExceeded when its deadline passed, context.Canceled when
 // it was cancelled or the call it serves is over.
 func (cs *callState) Err() error {
-	cs.mu.RLock()
-	if cs.closed {
-		err := cs.err
-		cs.mu.RUnlock()
-		return err
-	}
-	err := cs.pollLocked()
-	cs.mu.RUnlock()
+	err, _ := cs.poll()
 	return err
+}
+
+// poll is the verdict now (closed: the context is already done). The read
+// lock is released by a deferred call: the parent's Err is host code and
+// may panic, and a lock left held would hang finish.
+func (cs *callState) poll() (err error, closed bool) {
+	cs.mu.RLock()
+	defer cs.mu.RUnlock()
+	if cs.closed {
+		return cs.err, true
+	}
+	return cs.pollLocked(), false
 }
 
 // pollLocked asks the parent and the library (read lock held, not closed).
@@ -150,31 +155,39 @@ func (cs *callState) Done() <-chan struct{} {
 	return cs.done
 }
 
+// watch closes the context when Err becomes non-nil, until stop. The
+// parent's Done and Err are host code run on this goroutine: should they
+// panic, the context ends with context.Canceled (the callback is told to
+// stop) instead of the panic ending the process.
 func (cs *callState) watch(stop chan struct{}) {
+	err := context.Canceled
+	defer func() {
+		if recover() != nil {
+			err = context.Canceled
+		}
+		if err != nil {
+			cs.mu.Lock()
+			cs.closeLocked(err)
+			cs.mu.Unlock()
+		}
+	}()
 	t := time.NewTicker(pollInterval)
 	defer t.Stop()
 	for {
 		select {
 		case <-stop:
+			err = nil
 			return
 		case <-cs.parent.Done():
-			err := cs.parentErr()
-			cs.mu.Lock()
-			cs.closeLocked(err)
-			cs.mu.Unlock()
+			err = cs.parentErr()
 			return
 		case <-t.C:
-			cs.mu.RLock()
-			if cs.closed {
-				cs.mu.RUnlock()
+			var closed bool
+			if err, closed = cs.poll(); closed {
+				err = nil
 				return
 			}
-			err := cs.pollLocked()
-			cs.mu.RUnlock()
 			if err != nil {
-				cs.mu.Lock()
-				cs.closeLocked(err)
-				cs.mu.Unlock()
 				return
 			}
 		}

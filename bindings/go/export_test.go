@@ -1,0 +1,37 @@
+package mcpresources
+
+import (
+	"reflect"
+	"sync"
+	"sync/atomic"
+)
+
+// releases counts, per Binding or Policy value, how many times the library
+// released the table that serves it.
+var releases sync.Map // Binding or Policy -> *atomic.Int32
+
+func init() {
+	releaseHook = func(v any) {
+		var key any
+		switch e := v.(type) {
+		case *bindingEntry:
+			key = e.binding
+		case *policyEntry:
+			key = e.policy
+		}
+		if key == nil || !reflect.TypeOf(key).Comparable() {
+			return
+		}
+		c, _ := releases.LoadOrStore(key, new(atomic.Int32))
+		c.(*atomic.Int32).Add(1)
+	}
+}
+
+// ReleasesOf is how many times the table serving v (a Binding or Policy of
+// a comparable type, given to Add or SetPolicy) was released.
+func ReleasesOf(v any) int32 {
+	if c, ok := releases.Load(v); ok {
+		return c.(*atomic.Int32).Load()
+	}
+	return 0
+}
