@@ -12,6 +12,13 @@
 // function of the host), and cancellation from the request's context. It
 // also advertises the resources capability in initialize and
 // server/discover results (and completions when some binding completes).
+// Failures that are not the library's JSON-RPC error objects reach the
+// client as -32603 "Internal error" (the cause goes to Options.Logger).
+//
+// Serve the server on StdioTransport or IOTransport: they keep the params
+// text of those methods as the client sent it for the library (the SDK
+// hands middlewares only its decoded structs), and answer malformed lines
+// with JSON-RPC errors instead of ending the session.
 package mcpsdk
 
 import (
@@ -20,6 +27,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"reflect"
 	"sort"
 
@@ -38,6 +47,11 @@ type Options struct {
 	Executor *mcpr.Executor
 	// PageSize of listings (0 = the registry's default).
 	PageSize int
+	// Logger receives the failures the client sees only as -32603
+	// "Internal error" (a ScopeKey error, a closed registry, a protocol
+	// revision the library does not serve), with their causes. nil =
+	// slog.Default().
+	Logger *slog.Logger
 }
 
 const (
@@ -55,7 +69,9 @@ const (
 // Install serves res on server: resources/read, resources/list,
 // resources/templates/list and completion/complete with a ref/resource
 // reference go to the library (whatever AddResource registered is
-// shadowed; ref/prompt completions stay with the server's handler), and
+// shadowed; ref/prompt completions stay with the server's handler), with
+// their params as sent when the server runs on this package's transports
+// (re-encoded from the SDK's structs on any other), and
 // initialize / server/discover results advertise the resources capability
 // (neither subscribe nor listChanged: the registry is immutable) and, when
 // some binding completes, the completions capability. Install before the
@@ -68,25 +84,24 @@ func Install(server *mcp.Server, res *mcpr.Resources, opts *Options) {
 	if a.opts.ScopeKey == nil {
 		a.opts.ScopeKey = DefaultScopeKey
 	}
+	a.logger = a.opts.Logger
+	if a.logger == nil {
+		a.logger = slog.Default()
+	}
 	server.AddReceivingMiddleware(a.middleware)
 }
 
 type adapter struct {
-	res  *mcpr.Resources
-	opts Options
+	res    *mcpr.Resources
+	opts   Options
+	logger *slog.Logger
 }
 
 func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
-		case methodRead, methodList, methodListTemplates:
-			return a.serve(ctx, method, req)
-		case methodComplete:
-			// ref/resource completions are the library's; ref/prompt ones
-			// stay with the server's own completion handler.
-			if p, ok := req.GetParams().(*mcp.CompleteParams); ok && p != nil && p.Ref != nil && p.Ref.Type == "ref/resource" {
-				return a.serve(ctx, method, req)
-			}
+		case methodRead, methodList, methodListTemplates, methodComplete:
+			return a.route(ctx, method, req, next)
 		case methodInitialize, methodDiscover:
 			res, err := next(ctx, method, req)
 			if err == nil {
@@ -96,6 +111,84 @@ func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return next(ctx, method, req)
 	}
+}
+
+// route answers one of the library's methods. With the raw params kept by
+// this package's transports the library gets them as sent and decides
+// itself (a ref/prompt completion goes back to the server's own handler);
+// through another transport it gets the params re-encoded from the SDK's
+// struct, and ref/prompt completions never reach it.
+func (a *adapter) route(ctx context.Context, method string, req mcp.Request, next mcp.MethodHandler) (mcp.Result, error) {
+	raw, kept := takeRawParams(req)
+	var params []byte
+	if kept {
+		params = raw.text
+	} else {
+		if method == methodComplete {
+			p, ok := req.GetParams().(*mcp.CompleteParams)
+			if !ok || p == nil || p.Ref == nil || p.Ref.Type != "ref/resource" {
+				return next(ctx, method, req)
+			}
+		}
+		var err error
+		if params, err = reencode(req); err != nil {
+			return nil, a.internal(ctx, method, err)
+		}
+	}
+	res, err := a.serve(ctx, method, params, req)
+	if !errors.Is(err, mcpr.ErrMethodNotHandled) {
+		return res, err
+	}
+	if method != methodComplete {
+		return nil, a.internal(ctx, method, err)
+	}
+	if kept && raw.reduced {
+		// The transport judged the reference not a prompt's; the library
+		// did: hand the SDK's handler the params it would have decoded.
+		if req, err = completeRequest(req, raw.text); err != nil {
+			return nil, invalidParams
+		}
+	}
+	return next(ctx, method, req)
+}
+
+// reencode is the params of a request that came without its raw text: the
+// SDK's params struct, _meta included, as JSON (nil when absent).
+func reencode(req mcp.Request) ([]byte, error) {
+	p := req.GetParams()
+	if p == nil || reflect.ValueOf(p).IsNil() {
+		return nil, nil
+	}
+	return json.Marshal(p)
+}
+
+// completeRequest is req with params decoded from text (for the server's
+// own completion handler).
+func completeRequest(req mcp.Request, text []byte) (mcp.Request, error) {
+	var p mcp.CompleteParams
+	if err := json.Unmarshal(text, &p); err != nil {
+		return nil, err
+	}
+	ss, _ := req.GetSession().(*mcp.ServerSession)
+	return &mcp.CompleteRequest{Session: ss, Params: &p, Extra: req.GetExtra()}, nil
+}
+
+// The errors the adapter itself sends: fixed texts, never a host error's.
+var (
+	internalError = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "Internal error"}
+	invalidParams = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params"}
+)
+
+// internal logs a host-side failure (the cause stays here) and returns the
+// error the client gets instead: -32603 with a fixed message.
+func (a *adapter) internal(ctx context.Context, method string, err error) error {
+	cause := err.Error()
+	var e *mcpr.Error
+	if errors.As(err, &e) && e.Cause() != "" {
+		cause += ": " + e.Cause()
+	}
+	a.logger.ErrorContext(ctx, "mcpsdk: request failed", "method", method, "error", cause)
+	return internalError
 }
 
 // advertise sets the resources capability of an initialize or discover
@@ -160,30 +253,27 @@ func DefaultScopeKey(ctx context.Context, req mcp.Request) (string, error) {
 	return "anonymous", nil
 }
 
-// serve answers one resources method with the library's one-call
-// function: the request's params (re-encoded from the SDK's params struct;
-// the SDK keeps no raw text) go to the library, which reads the per-request
-// protocol version from their _meta itself; the session's revision, the
-// scope key and the request's context come from here.
-func (a *adapter) serve(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-	var params []byte
-	if p := req.GetParams(); p != nil && !reflect.ValueOf(p).IsNil() {
-		var err error
-		if params, err = json.Marshal(p); err != nil {
-			return nil, err
-		}
-	}
+// serve answers one of the library's methods with its one-call function:
+// params go to the library, which reads the per-request protocol version
+// from their _meta itself; the session's revision, the scope key and the
+// request's context come from here. Every failure that is not the
+// library's JSON-RPC error object becomes -32603 with a fixed message
+// (logged with its cause); ErrMethodNotHandled is returned as is.
+func (a *adapter) serve(ctx context.Context, method string, params []byte, req mcp.Request) (mcp.Result, error) {
 	opt := &mcpr.RequestOptions{Revision: Revision(req), PageSize: a.opts.PageSize, Executor: a.opts.Executor}
-	if method != methodRead {
+	if method == methodList || method == methodListTemplates {
 		scope, err := a.opts.ScopeKey(ctx, req)
 		if err != nil {
-			return nil, err
+			return nil, a.internal(ctx, method, err)
 		}
 		opt.ScopeKey = scope
 	}
 	resp, err := a.res.Request(ctx, method, params, opt)
-	if err != nil {
+	if errors.Is(err, mcpr.ErrMethodNotHandled) {
 		return nil, err
+	}
+	if err != nil {
+		return nil, a.internal(ctx, method, err)
 	}
 	if resp.IsError {
 		return nil, rpcError(resp.JSON)
@@ -200,7 +290,7 @@ func rpcError(obj []byte) error {
 		Data    json.RawMessage `json:"data"`
 	}
 	if err := json.Unmarshal(obj, &e); err != nil {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error"}
+		return internalError
 	}
 	return &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: e.Data}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -17,7 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var revisions = []string{"2025-11-25", "2026-07-28"}
+var revisions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
 
 type fixture struct {
 	res          *mcpr.Resources
@@ -111,12 +112,29 @@ func newFixture(t testing.TB) *fixture {
 	return f
 }
 
+// connect serves f on a new server over the package's transport (the
+// raw-params path) and connects an SDK client on revision.
 func connect(t testing.TB, f *fixture, revision string, opts *mcpsdk.Options) *mcp.ClientSession {
+	t.Helper()
+	return connectOver(t, f, revision, opts, true)
+}
+
+// connectOver is connect over the package's transport (ownTransport) or
+// the SDK's in-memory one (the re-encoded-params path).
+func connectOver(t testing.TB, f *fixture, revision string, opts *mcpsdk.Options, ownTransport bool) *mcp.ClientSession {
 	t.Helper()
 	ctx := context.Background()
 	server := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
 	mcpsdk.Install(server, f.res, opts)
-	st, ct := mcp.NewInMemoryTransports()
+	var st, ct mcp.Transport
+	if ownTransport {
+		cr, cw := io.Pipe() // client -> server
+		sr, sw := io.Pipe() // server -> client
+		st = &mcpsdk.IOTransport{Reader: cr, Writer: sw}
+		ct = &mcp.IOTransport{Reader: sr, Writer: cw}
+	} else {
+		st, ct = mcp.NewInMemoryTransports()
+	}
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -134,12 +152,20 @@ func connect(t testing.TB, f *fixture, revision string, opts *mcpsdk.Options) *m
 	return cs
 }
 
+// forEachRevision runs f on each revision, over the package's transport
+// and over the SDK's.
 func forEachRevision(t *testing.T, f func(t *testing.T, rev string, cs *mcp.ClientSession, fx *fixture)) {
 	for _, rev := range revisions {
-		t.Run(rev, func(t *testing.T) {
-			fx := newFixture(t)
-			f(t, rev, connect(t, fx, rev, nil), fx)
-		})
+		for _, own := range []bool{true, false} {
+			name := rev + "/package transport"
+			if !own {
+				name = rev + "/SDK transport"
+			}
+			t.Run(name, func(t *testing.T) {
+				fx := newFixture(t)
+				f(t, rev, connectOver(t, fx, rev, nil, own), fx)
+			})
+		}
 	}
 }
 

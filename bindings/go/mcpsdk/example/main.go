@@ -245,7 +245,7 @@ func main() {
 	defer res.Close()
 	server := mcp.NewServer(&mcp.Implementation{Name: "mcp-resources-example", Version: mcpr.Version()}, nil)
 	mcpsdk.Install(server, res, nil)
-	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := server.Run(context.Background(), &mcpsdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

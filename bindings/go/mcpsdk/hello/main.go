@@ -1,4 +1,4 @@
-package mcpsdk_test
+package main
 
 import (
 	"context"
@@ -9,8 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The server of the README (compiled, not run: it would serve stdio).
-func Example_server() {
+func main() {
 	b := mcpr.NewBuilder()
 	b.SetPolicy(mcpr.AllowAll)
 	b.Add([]byte(`{"uri":"doc://hello","name":"hello"}`), mcpr.ReadFunc(
@@ -23,5 +22,5 @@ func Example_server() {
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "hello", Version: "1.0.0"}, nil)
 	mcpsdk.Install(server, res, nil)
-	log.Fatal(server.Run(context.Background(), &mcp.StdioTransport{}))
+	log.Fatal(server.Run(context.Background(), &mcpsdk.StdioTransport{}))
 }
