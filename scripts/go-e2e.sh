@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
-# End-to-end: builds the Go example MCP server (bindings/go/mcpsdk/example,
-# the library linked statically) and drives it over stdio with the official
-# Python client (mcp, pinned) and the official TypeScript client
-# (@modelcontextprotocol/sdk, pinned), installed by scripts/setup-clients.sh
-# into tests/clients/, on protocol revisions 2025-11-25 and 2026-07-28. The
-# clients run with an empty environment apart from HOME and PATH, and start
-# the server with their own default environment: no LD_LIBRARY_PATH reaches
-# it. Exits non-zero on any failure.
+# End-to-end: builds the Go example MCP server (bindings/go/mcpsdk/example)
+# and the README's server (bindings/go/mcpsdk/hello), the library linked
+# statically, and drives them over stdio with the official clients
+# installed (pinned) by scripts/setup-clients.sh into tests/clients/:
+# - the Python client (mcp) and the TypeScript client v1 line
+#   (@modelcontextprotocol/sdk) on 2025-11-25 and 2026-07-28 (the only 2025
+#   revision either offers is 2025-11-25);
+# - the TypeScript client v2 line (@modelcontextprotocol/client) on
+#   2025-06-18, 2025-11-25 and 2026-07-28;
+# - malformed stdio input (garbage, a NUL byte, deep nesting, a batch) fed
+#   to both servers, which must answer each line and go on serving.
+# The clients run with an empty environment apart from HOME and PATH, and
+# start the server with their own default environment: no LD_LIBRARY_PATH
+# reaches it. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -14,16 +20,27 @@ root="$(pwd)"
 bash scripts/setup-clients.sh
 
 server="$root/build/go-example-server"
-(cd bindings/go/mcpsdk && go build -o "$server" ./example)
-if ldd "$server" 2>/dev/null | grep -q libmcp_resources; then
-  echo "the example server links the shared library" >&2
-  exit 1
-fi
+hello="$root/build/go-hello-server"
+(cd bindings/go/mcpsdk && go build -o "$server" ./example && go build -o "$hello" ./hello)
+for bin in "$server" "$hello"; do
+  if ldd "$bin" 2>/dev/null | grep -q libmcp_resources; then
+    echo "$bin links the shared library" >&2
+    exit 1
+  fi
+done
 
+py="$root/tests/clients/.venv/bin/python"
 cd tests/clients/go-example
 for rev in 2025-11-25 2026-07-28; do
   echo "== end-to-end: official Python client, $rev"
-  env -i HOME="$HOME" PATH="$PATH" "$root/tests/clients/.venv/bin/python" python_client.py "$server" "$rev"
-  echo "== end-to-end: official TypeScript client, $rev"
+  env -i HOME="$HOME" PATH="$PATH" "$py" python_client.py "$server" "$rev"
+  echo "== end-to-end: official TypeScript client (v1, @modelcontextprotocol/sdk), $rev"
   env -i HOME="$HOME" PATH="$PATH" node node_client.mjs "$server" "$rev"
 done
+for rev in 2025-06-18 2025-11-25 2026-07-28; do
+  echo "== end-to-end: official TypeScript client (v2, @modelcontextprotocol/client), $rev"
+  env -i HOME="$HOME" PATH="$PATH" node node_v2_client.mjs "$server" "$rev"
+done
+echo "== end-to-end: malformed stdio input"
+env -i HOME="$HOME" PATH="$PATH" "$py" malformed_input.py "$hello" doc://hello hello
+env -i HOME="$HOME" PATH="$PATH" "$py" malformed_input.py "$server" doc://item/001 "item 1"

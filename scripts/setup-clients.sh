@@ -5,7 +5,9 @@
 #   Python SDK mcp 2.3.0 with mcp-types, pydantic and jsonschema, every
 #   package pinned);
 # - tests/clients/node_modules: `npm ci` of package.json + package-lock.json
-#   (the official TypeScript SDK @modelcontextprotocol/sdk 1.32.2);
+#   (the official TypeScript SDK @modelcontextprotocol/sdk 1.32.2, the v1
+#   line, and the official TypeScript client @modelcontextprotocol/client
+#   2.4.0, the v2 line);
 # - `cargo fetch` of tests/clients/schema/Cargo.toml: the crates.io crate
 #   protocol-droid-schema, which vendors the official schema.json of each
 #   protocol revision (no MCP SDK package on PyPI or npm ships it).

@@ -1,15 +1,16 @@
 // End-to-end check of the Go example server (bindings/go/mcpsdk/example)
-// with the official TypeScript MCP client (the pinned
+// with the official TypeScript MCP client, v1 line (the pinned
 // @modelcontextprotocol/sdk).
 //
 // Usage: node node_client.mjs SERVER_BINARY REVISION   (2025-11-25 or 2026-07-28)
 //
-// The pinned client negotiates up to 2025-11-25 with initialize. For
-// 2026-07-28 it sends server/discover and every request with the stateless
-// per-request _meta (protocol version, client capabilities, client info),
-// which the server honours per request. The client starts the server with
-// its default, bare environment (no LD_LIBRARY_PATH). Every check asserts on
-// the client's own parsed objects. Exits non-zero on the first failure.
+// The pinned client negotiates 2025-11-25 with initialize (it offers no
+// other 2025 revision). For 2026-07-28 it sends server/discover and every
+// request with the stateless per-request _meta (protocol version, client
+// capabilities, client info), which the server honours per request. The
+// client starts the server with its default, bare environment (no
+// LD_LIBRARY_PATH). The checks (node_checks.mjs) assert on the client's own
+// parsed objects. Exits non-zero on the first failure.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
@@ -20,14 +21,11 @@ import {
   ReadResourceResultSchema,
   ResultSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { runChecks } from './node_checks.mjs';
 
 const [server, revision] = process.argv.slice(2);
 const stateless = revision >= '2026-07-28';
 const clientInfo = { name: 'mcp-resources-e2e', version: '1.0.0' };
-
-function check(cond, what) {
-  if (!cond) throw new Error(`[node ${revision}] ${what}`);
-}
 
 function withMeta(params = {}) {
   if (!stateless) return params;
@@ -41,185 +39,38 @@ function withMeta(params = {}) {
   };
 }
 
-function cacheFields(result, what) {
-  if (stateless) {
-    check(result.resultType === 'complete', `${what}: resultType ${result.resultType}`);
-    check(Number.isInteger(result.ttlMs) && result.ttlMs >= 0, `${what}: ttlMs ${result.ttlMs}`);
-    check(result.cacheScope === 'public' || result.cacheScope === 'private', `${what}: cacheScope ${result.cacheScope}`);
-  } else {
-    for (const k of ['resultType', 'ttlMs', 'cacheScope']) check(!(k in result), `${what}: ${k} on ${revision}`);
-  }
-}
-
 const client = new Client(clientInfo, { capabilities: {} });
-const transport = new StdioClientTransport({ command: server, args: [] });
-await client.connect(transport);
-
+await client.connect(new StdioClientTransport({ command: server, args: [] }));
 const call = (method, params, schema, options) => client.request({ method, params: withMeta(params) }, schema, options);
-const read = (uri, options) => call('resources/read', { uri }, ReadResourceResultSchema, options);
-const stats = async () => JSON.parse((await read('doc://stats')).contents[0].text);
-
-function complete(uri, name, value, context) {
-  const params = { ref: { type: 'ref/resource', uri }, argument: { name, value } };
-  if (context) params.context = { arguments: context };
-  return call('completion/complete', params, CompleteResultSchema);
-}
-
-// resultType on 2026-07-28 only; completions never carry cache fields.
-function completionShape(result, what) {
-  check(stateless ? result.resultType === 'complete' : !('resultType' in result), `${what}: resultType ${result.resultType}`);
-  for (const k of ['ttlMs', 'cacheScope']) check(!(k in result), `${what}: ${k}`);
-}
-
-async function expectError(promise, code, what) {
-  try {
-    await promise;
-  } catch (e) {
-    check(e instanceof McpError, `${what}: not an McpError: ${e}`);
-    check(e.code === code, `${what}: code ${e.code}, want ${code}`);
-    return e;
-  }
-  throw new Error(`[node ${revision}] ${what}: no error`);
-}
 
 // initialize (2025-11-25) or server/discover (2026-07-28)
 let caps;
 if (stateless) {
   const d = await call('server/discover', {}, ResultSchema);
-  check(Array.isArray(d.supportedVersions) && d.supportedVersions.includes(revision), `discover ${JSON.stringify(d)}`);
+  if (!Array.isArray(d.supportedVersions) || !d.supportedVersions.includes(revision)) {
+    throw new Error(`[node ${revision}] discover ${JSON.stringify(d)}`);
+  }
   caps = d.capabilities;
 } else {
-  check(client.getServerVersion() !== undefined, 'no server info');
+  if (client.getServerVersion() === undefined) throw new Error(`[node ${revision}] no server info`);
   caps = client.getServerCapabilities();
 }
-check(caps && caps.resources, `resources capability missing: ${JSON.stringify(caps)}`);
-check(!caps.resources.subscribe && !caps.resources.listChanged, `capability ${JSON.stringify(caps.resources)}`);
 
-// resources/list, following nextCursor to the end
-const uris = [];
-const scopes = new Set();
-let cursor;
-let pages = 0;
-for (;;) {
-  const page = await call('resources/list', cursor ? { cursor } : {}, ListResourcesResultSchema);
-  pages++;
-  cacheFields(page, `list page ${pages}`);
-  if (stateless) scopes.add(page.cacheScope);
-  uris.push(...page.resources.map((r) => r.uri));
-  if (!page.nextCursor) break;
-  cursor = page.nextCursor;
-}
-check(pages === 3 && uris.length === 124 && new Set(uris).size === 124, `${uris.length} resources in ${pages} pages`);
-check(uris.includes('doc://item/000') && uris.includes('doc://item/119'), 'items missing from the listing');
-check(scopes.size <= 1, `one cacheScope for every page: ${[...scopes]}`);
-
-// a forged cursor is invalid params, never page one
-await expectError(call('resources/list', { cursor: 'forged' }, ListResourcesResultSchema), -32602, 'forged cursor');
-
-// resources/templates/list
-const templates = await call('resources/templates/list', {}, ListResourceTemplatesResultSchema);
-cacheFields(templates, 'templates');
-// sorted by template; doc://secret/{key} is hidden by the policy
-check(
-  JSON.stringify(templates.resourceTemplates.map((t) => t.uriTemplate)) ===
-    '["doc://files/{name}","doc://many/{n}","doc://projects/{project}/files/{file}"]',
-  `templates ${JSON.stringify(templates.resourceTemplates)}`,
-);
-
-// an exact read
-let r = await read('doc://item/007');
-cacheFields(r, 'exact read');
-check(r.contents.length === 1 && r.contents[0].text === 'item 7' && r.contents[0].uri === 'doc://item/007', `exact read ${JSON.stringify(r)}`);
-
-// a template read
-r = await read('doc://files/a.txt');
-check(r.contents[0].text === 'file doc://files/a.txt', `template read ${JSON.stringify(r.contents)}`);
-
-// completion/complete of a template variable
-check(caps.completions !== undefined, 'completions capability missing');
-let c = await complete('doc://files/{name}', 'name', 'a');
-check(JSON.stringify(c.completion.values) === '["a.txt","alpha.md"]', `completion ${JSON.stringify(c.completion)}`);
-check(c.completion.hasMore === false && !('total' in c.completion), `completion ${JSON.stringify(c.completion)}`);
-completionShape(c, 'completion');
-
-// two variables: {file} completes from the project in context.arguments
-const projects = 'doc://projects/{project}/files/{file}';
-c = await complete(projects, 'project', '');
-check(JSON.stringify(c.completion.values) === '["alpha","beta"]', `projects ${JSON.stringify(c.completion)}`);
-c = await complete(projects, 'file', 'ma', { project: 'alpha' });
-check(JSON.stringify(c.completion.values) === '["main.go","manual.md"]', `files of alpha ${JSON.stringify(c.completion)}`);
-completionShape(c, 'files of alpha');
-c = await complete(projects, 'file', 'ma', { project: 'beta' });
-check(JSON.stringify(c.completion.values) === '["main.py"]', `files of beta ${JSON.stringify(c.completion)}`);
-c = await complete(projects, 'file', 'ma');
-check(c.completion.values.length === 0 && c.completion.hasMore === false, `files, no project ${JSON.stringify(c.completion)}`);
-// a context value that could not be a capture is invalid params
-await expectError(complete(projects, 'file', '', { project: '../alpha' }), -32602, 'traversal in context');
-// the argument must be one of the template's variables
-await expectError(complete(projects, 'owner', ''), -32602, 'unknown argument');
-
-// a completer offering 150 values: the first 100 are sent, hasMore, the total offered
-c = await complete('doc://many/{n}', 'n', '');
-const first100 = Array.from({ length: 100 }, (_, i) => `v${String(i).padStart(3, '0')}`);
-check(JSON.stringify(c.completion.values) === JSON.stringify(first100), `many values ${JSON.stringify(c.completion.values)}`);
-check(c.completion.hasMore === true && c.completion.total === 150, `many ${c.completion.total} ${c.completion.hasMore}`);
-completionShape(c, 'many');
-
-// the hidden template completes exactly like an unregistered one, whatever the argument:
-// the same code, message and data, data.uri being the template URI sent
-const notFound = stateless ? -32602 : -32002;
-const seen = new Set();
-for (const [uri, arg] of [
-  ['doc://nowhere/{key}', 'key'],
-  ['doc://secret/{key}', 'key'],
-  ['doc://secret/{key}', 'nope'],
-]) {
-  const e = await expectError(complete(uri, arg, ''), notFound, `complete ${uri} ${arg}`);
-  check(e.data && e.data.uri === uri, `complete ${uri} ${arg}: data ${JSON.stringify(e.data)}`);
-  const data = Object.fromEntries(Object.entries({ ...e.data, uri: 'URI' }).sort());
-  seen.add(JSON.stringify([e.message.replaceAll(uri, 'URI'), data]));
-}
-check(seen.size === 1, `hidden and unregistered templates answer differently: ${[...seen]}`);
-// reading it is not found too, and its completer never ran
-const he = await expectError(read('doc://secret/x'), notFound, 'hidden read');
-check(he.data && he.data.uri === 'doc://secret/x', `hidden read data ${JSON.stringify(he.data)}`);
-check((await stats()).secretCompletions === 0, "the hidden template's completer ran");
-
-// a partial bundle: the warning first, then the item that was read
-r = await read('doc://bundle');
-check(r.contents.length === 2 && r.contents[0].uri.startsWith('mcp-warning:'), `partial bundle ${JSON.stringify(r.contents)}`);
-check(r.contents[1].text === 'bundle head', `bundle item ${JSON.stringify(r.contents[1])}`);
-check(!JSON.stringify(r).includes('storage offline'), 'private cause leaked');
-if (stateless) check(r.ttlMs === 0, 'a partial bundle has ttlMs 0');
-
-// an explicitly empty text stays a text item
-r = await read('doc://empty');
-check(r.contents.length === 1 && r.contents[0].text === '' && !('blob' in r.contents[0]), `empty text ${JSON.stringify(r.contents)}`);
-
-// not found: -32002 before 2026-07-28, -32602 from it; data.uri either way
-const e = await expectError(read('doc://missing'), stateless ? -32602 : -32002, 'not found');
-check(e.data && e.data.uri === 'doc://missing', `not-found data ${JSON.stringify(e.data)}`);
-
-// a client-side cancellation reaches the reader; the session goes on
-const before = await stats();
-const abort = new AbortController();
-const slow = read('doc://slow', { signal: abort.signal, timeout: 60000 }).then(
-  () => 'completed',
-  (err) => `rejected: ${err}`,
-);
-const deadline = Date.now() + 30000;
-while ((await stats()).slowStarted <= before.slowStarted) {
-  check(Date.now() < deadline, 'the slow reader never started');
-  await new Promise((res) => setTimeout(res, 10));
-}
-abort.abort('client cancelled');
-check((await slow).startsWith('rejected'), 'the cancelled read completed');
-while ((await stats()).slowCanceled <= before.slowCanceled) {
-  check(Date.now() < deadline, 'the cancellation never reached the reader');
-  await new Promise((res) => setTimeout(res, 10));
-}
-r = await read('doc://item/001');
-check(r.contents[0].text === 'item 1', 'session unusable after the cancellation');
+await runChecks({
+  label: 'node',
+  revision,
+  stateless,
+  caps,
+  list: (params) => call('resources/list', params, ListResourcesResultSchema),
+  listTemplates: (params) => call('resources/templates/list', params, ListResourceTemplatesResultSchema),
+  read: (uri, options) => call('resources/read', { uri }, ReadResourceResultSchema, options),
+  complete: (params) => call('completion/complete', params, CompleteResultSchema),
+  isProtocolError: (e) => e instanceof McpError,
+  // the wire code: -32002 before 2026-07-28, -32602 from it
+  notFound: (e) => e.code === (stateless ? -32602 : -32002),
+  notFoundCode: stateless ? -32602 : -32002,
+  keepsResultType: true,
+});
 
 await client.close();
 console.log(`node client, ${revision}: all checks passed`);
