@@ -23,7 +23,9 @@ func TestSixteenGoroutinesReadAndListAtOnceInlineAndOnAnExecutor(t *testing.T) {
 		return nil
 	}}
 	r := manyResources(t, 40, p)
-	ex, err := mcpr.NewExecutor(4)
+	// One worker per goroutine reading on the executor: healthy work never
+	// queues behind the others (see the README's "Sizing an executor").
+	ex, err := mcpr.NewExecutor(8)
 	if err != nil {
 		t.Fatal(err)
 	}

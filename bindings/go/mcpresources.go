@@ -22,6 +22,7 @@ import "C"
 import (
 	"context"
 	"errors"
+	"runtime"
 	"runtime/cgo"
 	"sync"
 	"sync/atomic"
@@ -373,23 +374,38 @@ type Executor struct {
 	e   *C.mcpr_executor
 }
 
-// NewExecutor starts a pool of threads workers (0 = the available cores,
-// at least 2) with the library's default bounds.
+// NewExecutor starts a pool of threads workers (0 =
+// DefaultExecutorThreads) with the library's default bounds.
 func NewExecutor(threads int) (*Executor, error) {
 	return NewExecutorWithOptions(ExecutorOptions{Threads: threads})
 }
 
+// DefaultExecutorThreads is the number of workers of an executor made with
+// Threads 0: four per usable core (runtime.GOMAXPROCS), at least 8, at most
+// the library's 1024. A Go callback that waits (on I/O, a lock, a channel)
+// holds its worker thread until it returns, so a pool sized to the cores,
+// the C library's own default, queues healthy slow reads behind each other
+// until their deadlines pass and they are abandoned; see the README's
+// "Sizing an executor".
+func DefaultExecutorThreads() int {
+	return min(max(4*runtime.GOMAXPROCS(0), 8), maxExecutorThreads)
+}
+
+// maxExecutorThreads is the library's bound on workers.
+const maxExecutorThreads = C.MCPR_MAX_EXECUTOR_THREADS
+
 // ExecutorOptions configure NewExecutorWithOptions; zero fields take the
 // library's defaults.
 type ExecutorOptions struct {
-	// Threads: regular workers (0 = the available cores, at least 2).
+	// Threads: regular workers, the calls whose callbacks run at once
+	// (0 = DefaultExecutorThreads).
 	Threads int
 	// MaxHung: most workers hung in abandoned callbacks that are replaced
 	// by new ones; beyond it, body reads of a binding that already has a
-	// hung reader fail at once.
+	// hung reader fail at once (0 = the library's max(8 x Threads, 64)).
 	MaxHung int
 	// MaxQueued: most calls waiting for a worker at once; further calls
-	// fail at once.
+	// fail at once (0 = the library's max(64 x Threads, 1024)).
 	MaxQueued int
 }
 
@@ -397,6 +413,9 @@ type ExecutorOptions struct {
 func NewExecutorWithOptions(o ExecutorOptions) (*Executor, error) {
 	if o.Threads < 0 || o.MaxHung < 0 || o.MaxQueued < 0 {
 		return nil, argumentError("mcpresources: negative executor option")
+	}
+	if o.Threads == 0 {
+		o.Threads = DefaultExecutorThreads()
 	}
 	var e *C.mcpr_executor
 	var ce *C.mcpr_error
@@ -420,6 +439,14 @@ type ExecutorStats struct {
 	Dropped                     uint64 // jobs dropped before they started
 	Refused                     uint64 // saturation refusals
 	Replaced                    uint64 // workers started to replace hung ones
+}
+
+// Saturated reports the library's saturation: MaxHung workers are hung
+// (body reads of a binding with a hung reader fail at once, "executor
+// saturated"), or every worker is (every new call fails at once). Hung
+// climbing towards MaxHung, and Refused, show it coming.
+func (s ExecutorStats) Saturated() bool {
+	return s.Hung >= s.MaxHung || s.Workers <= s.Hung
 }
 
 // Stats reads the executor's counters.
