@@ -30,6 +30,12 @@ type panickingIs struct{}
 func (panickingIs) Error() string { return "an error whose Is panics" }
 func (panickingIs) Is(error) bool { panic("Is method panicked") }
 
+// panickingUnwrap panics in Unwrap (errors.Is walks the chain).
+type panickingUnwrap struct{}
+
+func (panickingUnwrap) Error() string { return "an error whose Unwrap panics" }
+func (panickingUnwrap) Unwrap() error { panic("Unwrap method panicked") }
+
 var badErrors = []struct {
 	name string
 	make func() error
@@ -37,6 +43,7 @@ var badErrors = []struct {
 	{"typed nil pointer", func() error { var e *nilDerefError; return e }},
 	{"panicking Error", func() error { return panickingError{} }},
 	{"panicking Is", func() error { return panickingIs{} }},
+	{"panicking Unwrap", func() error { return panickingUnwrap{} }},
 }
 
 // callbackKinds are the callbacks that return errors, with the status a
