@@ -363,28 +363,47 @@ func (r *rawResult) MarshalJSON() ([]byte, error) {
 	return append(out, r.raw[start+1:]...), nil
 }
 
-// memberValue finds the value of the top-level member name of a JSON
-// object: its byte range [start, end), or start -1 when absent.
+// memberValue finds the value of the first top-level member name of a
+// JSON object: its byte range [start, end), or start -1 when absent.
 func memberValue(obj []byte, name string) (start, end int, err error) {
+	start, end = -1, -1
+	err = eachMember(obj, func(key string, s, e int) bool {
+		if key == name {
+			start, end = s, e
+			return false
+		}
+		return true
+	})
+	if err != nil {
+		return -1, -1, err
+	}
+	return start, end, nil
+}
+
+// eachMember calls f with the key and the value's byte range [start, end)
+// of each top-level member of the JSON object obj, in order, until f
+// returns false.
+func eachMember(obj []byte, f func(key string, start, end int) bool) error {
 	dec := json.NewDecoder(bytes.NewReader(obj))
 	if _, err := dec.Token(); err != nil { // {
-		return -1, -1, err
+		return err
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return -1, -1, err
+			return err
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return -1, -1, err
+			return err
 		}
-		if key, _ := tok.(string); key == name {
-			end := int(dec.InputOffset())
-			// The value's bytes end at the offset; RawMessage holds them
-			// exactly, so they start len(v) before it.
-			return end - len(v), end, nil
+		// The value's bytes end at the offset; RawMessage holds them
+		// exactly, so they start len(v) before it.
+		end := int(dec.InputOffset())
+		key, _ := tok.(string)
+		if !f(key, end-len(v), end) {
+			return nil
 		}
 	}
-	return -1, -1, nil
+	return nil
 }

@@ -73,9 +73,7 @@ func hostileRequests() []hostileRequest {
 // directly to Resources.Request (what the C mcpr_request answers): the
 // error or result objects are the same bytes.
 func TestAGoServerAnswersHostileParamsByteForByteAsTheLibrary(t *testing.T) {
-	fx := newFixture(t)
-	server := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
-	mcpsdk.Install(server, fx.res, nil)
+	fx, server := installed(t, nil, nil)
 	c := rawServer(t, server, 0)
 	const revision = "2025-11-25"
 	c.initialize(revision)
@@ -106,9 +104,7 @@ func TestAGoServerAnswersHostileParamsByteForByteAsTheLibrary(t *testing.T) {
 // structs before the adapter runs, so a repeated member is served
 // last-wins instead of refused, and a wrong type gets the SDK's own error.
 func TestThroughAnotherTransportTheSDKDecodesParamsFirst(t *testing.T) {
-	fx := newFixture(t)
-	server := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
-	mcpsdk.Install(server, fx.res, nil)
+	_, server := installed(t, nil, nil)
 	c := sdkRawServer(t, server)
 	c.initialize("2025-11-25")
 	for _, d := range []struct {
@@ -174,8 +170,7 @@ func TestHostSideErrorsReachClientsAsInternalErrorWithAFixedMessage(t *testing.T
 	expectInternal(t, "closed registry", err, "closed")
 
 	// The same through the package's transport.
-	server := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
-	mcpsdk.Install(server, fx.res, scopeFails)
+	_, server := installed(t, scopeFails, nil)
 	c := rawServer(t, server, 0)
 	c.initialize("2025-03-26")
 	for _, m := range []string{"resources/read", "resources/list"} {
@@ -206,14 +201,12 @@ func expectInternal(t *testing.T, what string, err error, hidden string) {
 // transport a ref/prompt completion keeps its params for the server's own
 // completion handler, while a ref/resource one goes to the library.
 func TestPromptCompletionsStayWithTheServersHandler(t *testing.T) {
-	fx := newFixture(t)
-	server := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, &mcp.ServerOptions{
+	_, server := installed(t, nil, &mcp.ServerOptions{
 		CompletionHandler: func(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 			return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{
 				Values: []string{"prompt:" + req.Params.Ref.Name + ":" + req.Params.Argument.Value}}}, nil
 		},
 	})
-	mcpsdk.Install(server, fx.res, nil)
 	c := rawServer(t, server, 0)
 	c.initialize("2025-11-25")
 	resp := c.call("completion/complete", []byte(`{"ref":{"type":"ref/prompt","name":"greet"},"argument":{"name":"who","value":"wo"}}`))

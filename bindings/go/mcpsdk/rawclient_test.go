@@ -27,6 +27,15 @@ type rawClient struct {
 	nextID int
 }
 
+// installed is a new server with a new fixture's registry installed.
+func installed(t testing.TB, opts *mcpsdk.Options, serverOpts *mcp.ServerOptions) (*fixture, *mcp.Server) {
+	t.Helper()
+	fx := newFixture(t)
+	server := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, serverOpts)
+	mcpsdk.Install(server, fx.res, opts)
+	return fx, server
+}
+
 // rawServer starts server on the package's IOTransport over pipes (the
 // transport the README's server runs on stdio) and returns a raw client.
 func rawServer(t testing.TB, server *mcp.Server, maxLine int) *rawClient {

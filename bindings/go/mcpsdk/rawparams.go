@@ -126,23 +126,14 @@ func lastMember(params []byte, name string) []byte {
 	if len(params) == 0 || params[0] != '{' {
 		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(params))
-	if _, err := dec.Token(); err != nil {
+	var last []byte
+	if eachMember(params, func(key string, start, end int) bool {
+		if key == name {
+			last = params[start:end]
+		}
+		return true
+	}) != nil {
 		return nil
-	}
-	var last json.RawMessage
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil
-		}
-		if key, _ := tok.(string); key == name {
-			last = v
-		}
 	}
 	return last
 }

@@ -5,9 +5,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/mcp-resources/mcp-resources/bindings/go/mcpsdk"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const (
@@ -55,9 +52,7 @@ func malformedLines() []struct{ line, answer string } {
 // blank line) and the session serves the next request. The SDK's own
 // transport ends the session on the first one.
 func TestMalformedLinesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
-	fx := newFixture(t)
-	server := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
-	mcpsdk.Install(server, fx.res, nil)
+	_, server := installed(t, nil, nil)
 	c := rawServer(t, server, 32*1024)
 	c.initialize("2025-11-25")
 	for _, m := range malformedLines() {
@@ -85,9 +80,7 @@ func TestMalformedLinesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
 // package has a transport: the same garbage line ends a session on the
 // SDK's mcp.IOTransport (as it does on mcp.StdioTransport).
 func TestTheSDKsOwnTransportEndsTheSessionOnMalformedInput(t *testing.T) {
-	fx := newFixture(t)
-	server := mcp.NewServer(&mcp.Implementation{Name: "test-server", Version: "1"}, nil)
-	mcpsdk.Install(server, fx.res, nil)
+	_, server := installed(t, nil, nil)
 	c := sdkRawServer(t, server)
 	c.initialize("2025-11-25")
 	c.send([]byte("garbage"))
