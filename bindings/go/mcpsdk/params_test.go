@@ -37,6 +37,8 @@ func hostileRequests() []hostileRequest {
 		{"a repeated uri", "resources/read", `{"uri":"doc://item/001","uri":"doc://item/002"}`},
 		{"a repeated _meta", "resources/read", `{"uri":"doc://item/001","_meta":{},"_meta":{}}`},
 		{"params over 256 KiB in a member the SDK drops", "resources/read", `{"uri":"doc://item/001","pad":"` + pad + `"}`},
+		{"params nested 1,000 deep", "resources/read", `{"uri":"doc://item/001","x":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`},
+		{"_meta nested 1,000 deep", "resources/read", `{"uri":"doc://item/001","_meta":{"x":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}}`},
 		{"a number for the URI", "resources/read", `{"uri":5}`},
 		{"a null URI", "resources/read", `{"uri":null}`},
 		{"no URI", "resources/read", `{}`},
