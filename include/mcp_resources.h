@@ -80,10 +80,9 @@
 #endif
 
 /**
- * The highest `mcpr_status` value this version of the library defines
- * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+ * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
  */
-#define MCPR_STATUS_MAX 15
+#define MCPR_MAX_TTL_MS 9007199254740991
 
 /**
  * Most workers `mcpr_executor_new` accepts (a larger count is
@@ -98,9 +97,10 @@
 #define MCPR_MAX_EXECUTOR_HUNG 16384
 
 /**
- * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
+ * The highest `mcpr_status` value this version of the library defines
+ * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
  */
-#define MCPR_MAX_TTL_MS 9007199254740991
+#define MCPR_STATUS_MAX 15
 
 /**
  * Major version of the header (the crate version's first number). Before
@@ -721,55 +721,6 @@ typedef struct {
 } mcpr_cache_hints;
 
 /**
- * Which step of which call a callback serves (`mcpr_call_phase`). A plain
- * integer: later versions may add values, so treat unknown ones like
- * `MCPR_PHASE_UNKNOWN`.
- */
-typedef uint32_t mcpr_phase;
-
-/**
- * One named argument of a completion request: `argument` (the variable
- * being completed and its partial value) or one entry of
- * `context.arguments` (a variable already chosen).
- */
-typedef struct {
-    /**
-     * The variable name.
-     */
-    mcpr_str name;
-    /**
-     * The value (the partial value for the argument being completed).
-     */
-    mcpr_str value;
-} mcpr_complete_argument;
-
-/**
- * The client's input of `completion/complete` with a `ref/resource`
- * reference (copied by `mcpr_complete`).
- */
-typedef struct {
-    /**
-     * `ref.uri`: the template text, compared byte for byte with the
-     * registered `uriTemplate`s.
-     */
-    mcpr_str template_uri;
-    /**
-     * `argument.name` and `argument.value`.
-     */
-    mcpr_complete_argument argument;
-    /**
-     * `context.arguments`: `context_len` entries (NULL when 0), in any
-     * order; entries naming no other variable of the template are
-     * ignored, and so are empty values.
-     */
-    const mcpr_complete_argument *context;
-    /**
-     * The number of entries at `context`.
-     */
-    size_t context_len;
-} mcpr_complete_params;
-
-/**
  * Per-call options of `mcpr_read`. NULL options mean all defaults. The
  * library copies what it needs before `mcpr_read` returns.
  *
@@ -1063,6 +1014,92 @@ typedef struct {
 } mcpr_request_options;
 
 /**
+ * One named argument of a completion request: `argument` (the variable
+ * being completed and its partial value) or one entry of
+ * `context.arguments` (a variable already chosen).
+ */
+typedef struct {
+    /**
+     * The variable name.
+     */
+    mcpr_str name;
+    /**
+     * The value (the partial value for the argument being completed).
+     */
+    mcpr_str value;
+} mcpr_complete_argument;
+
+/**
+ * The client's input of `completion/complete` with a `ref/resource`
+ * reference (copied by `mcpr_complete`).
+ */
+typedef struct {
+    /**
+     * `ref.uri`: the template text, compared byte for byte with the
+     * registered `uriTemplate`s.
+     */
+    mcpr_str template_uri;
+    /**
+     * `argument.name` and `argument.value`.
+     */
+    mcpr_complete_argument argument;
+    /**
+     * `context.arguments`: `context_len` entries (NULL when 0), in any
+     * order; entries naming no other variable of the template are
+     * ignored, and so are empty values.
+     */
+    const mcpr_complete_argument *context;
+    /**
+     * The number of entries at `context`.
+     */
+    size_t context_len;
+} mcpr_complete_params;
+
+/**
+ * Which step of which call a callback serves (`mcpr_call_phase`). A plain
+ * integer: later versions may add values, so treat unknown ones like
+ * `MCPR_PHASE_UNKNOWN`.
+ */
+typedef uint32_t mcpr_phase;
+
+/**
+ * NULL call context (or a phase this header does not name).
+ */
+#define MCPR_PHASE_UNKNOWN 0u
+
+/**
+ * A read's first authorization (policy `discover`, `visibility`, `read`
+ * before any body is read).
+ */
+#define MCPR_PHASE_FIRST_CHECK 1u
+
+/**
+ * A read's final authorization after the body reads (the same policy
+ * callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
+ */
+#define MCPR_PHASE_RECHECK 2u
+
+/**
+ * A binding's `resolve`.
+ */
+#define MCPR_PHASE_RESOLVE 3u
+
+/**
+ * A binding's body `read`.
+ */
+#define MCPR_PHASE_BODY_READ 4u
+
+/**
+ * Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
+ */
+#define MCPR_PHASE_LISTING 5u
+
+/**
+ * Policy `discover` and a template's `complete` during `mcpr_complete`.
+ */
+#define MCPR_PHASE_COMPLETION 6u
+
+/**
  * The callback succeeded.
  */
 #define MCPR_CB_OK 0u
@@ -1159,69 +1196,9 @@ typedef struct {
  */
 #define MCPR_LIMIT_MAX_PAGE_BYTES 14u
 
-/**
- * NULL call context (or a phase this header does not name).
- */
-#define MCPR_PHASE_UNKNOWN 0u
-
-/**
- * A read's first authorization (policy `discover`, `visibility`, `read`
- * before any body is read).
- */
-#define MCPR_PHASE_FIRST_CHECK 1u
-
-/**
- * A read's final authorization after the body reads (the same policy
- * callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
- */
-#define MCPR_PHASE_RECHECK 2u
-
-/**
- * A binding's `resolve`.
- */
-#define MCPR_PHASE_RESOLVE 3u
-
-/**
- * A binding's body `read`.
- */
-#define MCPR_PHASE_BODY_READ 4u
-
-/**
- * Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
- */
-#define MCPR_PHASE_LISTING 5u
-
-/**
- * Policy `discover` and a template's `complete` during `mcpr_complete`.
- */
-#define MCPR_PHASE_COMPLETION 6u
-
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-/**
- * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
- * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
- *
- * \param status An `mcpr_status` value (a plain integer, so that any value,
- *   even one this version does not define, is defined behaviour).
- * \return A static NUL-terminated string, never NULL and never to be freed;
- *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
- * \note Thread-safe: any thread.
- */
-const char *mcpr_status_name(int32_t status);
-
-/**
- * The library's version (the crate version, `"MAJOR.MINOR.PATCH"`), for
- * comparing the library a program runs with against the header it was
- * compiled with (`MCPR_VERSION_MAJOR`, `MCPR_VERSION_MINOR`,
- * `MCPR_VERSION_PATCH`).
- *
- * \return A static NUL-terminated string, never NULL and never to be freed.
- * \note Thread-safe: any thread.
- */
-const char *mcpr_version(void);
 
 /**
  * Creates an empty builder.
@@ -1461,6 +1438,166 @@ mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms,
 mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error **err);
 
 /**
+ * Takes another reference to the registry.
+ *
+ * \param resources A registry reference, or NULL.
+ * \return `resources` itself, now counting one more reference that the
+ *   caller owns (release it with `mcpr_resources_free`); NULL when
+ *   `resources` is NULL.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \note Thread-safe: any thread, also concurrently with calls using the
+ *   registry.
+ */
+mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
+
+/**
+ * Releases one registry reference.
+ *
+ * The registry (and every callback table's `release`) goes when the last
+ * reference is released and every call using it has returned, including
+ * abandoned callbacks still running on executor workers. Releasing while
+ * calls run on other threads (even the last reference, even the one those
+ * calls were given) is safe once those calls have begun: each holds its own
+ * reference until it returns, and the last one to return runs the `release`
+ * callbacks.
+ *
+ * \param resources The reference to release, or NULL (then nothing
+ *   happens).
+ * \pre `resources` is NULL or a registry reference owned by the caller,
+ *   released only once, and not passed to a call (`mcpr_read`, `mcpr_list`,
+ *   ...) that may still be starting on another thread.
+ * \note Any thread, including from inside a callback.
+ */
+void mcpr_resources_free(mcpr_resources *resources);
+
+/**
+ * Writes the registry's 32-byte content revision (SHA-256 of the canonical
+ * registered descriptions: identical registries on several replicas agree).
+ * Prefer `mcpr_resources_revision_into`, which checks the buffer's size.
+ *
+ * \param resources A registry reference, or NULL (then nothing is written).
+ * \param out A buffer of at least 32 bytes, or NULL (then nothing is
+ *   written).
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `out` is NULL or points at 32 writable bytes.
+ * \note Thread-safe: any thread; the call holds its own registry reference
+ *   until it returns.
+ */
+void mcpr_resources_revision(const mcpr_resources *resources, uint8_t *out);
+
+/**
+ * Writes the registry's 32-byte content revision (as
+ * `mcpr_resources_revision`) into a buffer whose size the caller states.
+ * Writes exactly 32 bytes; the rest of a larger buffer is left untouched.
+ *
+ * \param resources A registry reference.
+ * \param out The buffer.
+ * \param out_len The buffer's size in bytes (at least 32).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) when
+ *   `resources` or `out` is NULL or `out_len` is less than 32.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `out` is NULL or points at `out_len` writable bytes; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread; the call holds its own registry reference
+ *   until it returns.
+ */
+mcpr_status mcpr_resources_revision_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
+
+/**
+ * Whether some binding of the registry has a `complete` callback: declare
+ * the MCP `completions` capability only then.
+ *
+ * \param resources A registry reference, or NULL.
+ * \return True when some binding completes; false otherwise and when
+ *   `resources` is NULL.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \note Thread-safe: any thread; the call holds its own registry reference
+ *   until it returns.
+ */
+bool mcpr_resources_completes(const mcpr_resources *resources);
+
+/**
+ * Fills options with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_read_options)`, as
+ * `MCPR_READ_OPTIONS_INIT` does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_read_options`.
+ * \note Thread-safe: touches only `*options`.
+ */
+void mcpr_read_options_init(mcpr_read_options *options);
+
+/**
+ * Answers `resources/read` for a URI: validation, selection, the policy
+ * sequence, body reads under budgets and deadlines, the recheck and
+ * assembly. A usable partial bundle is a success, with
+ * `mcpr_bundle_is_partial` true. On failure no bundle is made: send the
+ * error's `mcpr_error_jsonrpc_json` to the client and log its
+ * `mcpr_error_cause`.
+ *
+ * Without an executor every callback runs on this thread, and deadlines
+ * only take effect between callbacks and through callbacks that honour
+ * `mcpr_call_is_canceled`. With an executor (`options->executor`) every
+ * callback of the read runs on its workers and this call returns by the
+ * read deadline whatever any callback does: a policy (`discover`,
+ * `visibility`, `read`) or `resolve` callback still running at the read
+ * deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
+ * once on cancellation; a body `read` still running at its item deadline
+ * makes that item a `timeout` issue while the read continues with the other
+ * items. Such a callback is abandoned: it keeps running on its worker, its
+ * late result is discarded, the views it was given stay valid and the
+ * binding's table stays alive until it returns (`release` runs after the
+ * last call returns), and it still sees `request_data`. A saturated
+ * executor (see `mcpr_executor_get_stats`) fails the read at once with
+ * `MCPR_READ_FAILED`, or fails the body reads it can no longer risk as
+ * `read_failed` items; the private cause says "executor saturated".
+ *
+ * \param resources A registry reference.
+ * \param uri The raw bytes of the request's `params.uri`.
+ * \param options The read options (deadline, cancellation, request data,
+ *   executor, protocol revision), or NULL for all defaults; read during the
+ *   call only.
+ * \param out Receives the bundle on success; the caller owns it: free it
+ *   with `mcpr_bundle_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
+ *   a NULL `resources` or `out`, a `(NULL, n > 0)` string, an unknown
+ *   protocol revision, or options with a bad `struct_size` or set fields
+ *   beyond it that this library does not know; otherwise the failure of the
+ *   read (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
+ *   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
+ *   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
+ *   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
+ *   options of `struct_size` readable bytes whose `cancel` and `executor`
+ *   are NULL or not yet freed and whose `protocol_revision` follows the
+ *   `mcpr_str` rules; `out` is NULL or points at writable storage for one
+ *   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \post The call holds its own registry reference from entry to return:
+ *   once it has begun, other threads (or its own callbacks) may release any
+ *   reference, even the last; the `release` callbacks then run no earlier
+ *   than the end of this call (on this thread, just before it returns, when
+ *   it is the last user), or when an abandoned callback returns.
+ * \note Thread-safe: many threads may read one registry at once.
+ */
+mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_bundle **out, mcpr_error **err);
+
+/**
  * The MCP `resources/read` result JSON: send it as the JSON-RPC `result`.
  *
  * \param bundle The bundle, or NULL.
@@ -1493,117 +1630,6 @@ bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
  * \note Any thread may free it, once no other thread uses it.
  */
 void mcpr_bundle_free(mcpr_bundle *bundle);
-
-/**
- * Whether the callback should stop: the caller cancelled, this callback's
- * deadline (the item deadline for body reads, the whole-call deadline
- * otherwise) passed, or the call it serves has already returned (a body
- * read abandoned on an executor). Long callbacks should poll it.
- *
- * \param call The callback's call context, or NULL.
- * \return True when the callback should stop; false otherwise and when
- *   `call` is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-bool mcpr_call_is_canceled(const mcpr_call *call);
-
-/**
- * Milliseconds left before this callback's deadline, rounded down.
- *
- * \param call The callback's call context, or NULL.
- * \return The time left; 0 once the deadline passed and when `call` is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
-
-/**
- * The `request_data` of the options of the call this callback serves. The
- * library never dereferences it.
- *
- * \param call The callback's call context, or NULL.
- * \return The pointer given in the options; NULL when none was given and
- *   when `call` is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-void *mcpr_call_request_data(const mcpr_call *call);
-
-/**
- * For body reads: the item byte limit (`max_item_bytes`, in payload bytes).
- * A hint: the library enforces it whatever the callback does.
- *
- * \param call The callback's call context, or NULL.
- * \return The limit for a body read; 0 for other callbacks and when `call`
- *   is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-uint64_t mcpr_call_max_bytes(const mcpr_call *call);
-
-/**
- * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
- * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
- * the policy once before and once after its body reads),
- * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
- * `MCPR_PHASE_COMPLETION`. The same whether the call runs inline or on an
- * executor.
- *
- * \param call The callback's call context, or NULL.
- * \return The phase; `MCPR_PHASE_UNKNOWN` when `call` is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-mcpr_phase mcpr_call_phase(const mcpr_call *call);
-
-/**
- * Sets the private cause reported when this callback returns
- * `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is
- * replaced, and the text is cut at 4 KiB; a later call replaces it). The
- * cause reaches the host only, through `mcpr_error_cause` of a whole-call
- * failure; item issues never expose it.
- *
- * \param call The callback's call context, or NULL (then nothing happens).
- * \param message The cause text; a `(NULL, n > 0)` string is ignored.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet; `message` follows the `mcpr_str` rules.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
-
-/**
- * Fills a binding callback table with the defaults: `user_data` and every
- * callback NULL, and `struct_size` set to `sizeof(mcpr_binding_callbacks)`,
- * as `MCPR_BINDING_CALLBACKS_INIT` does.
- *
- * \param callbacks The table to fill, or NULL (then nothing happens).
- * \pre `callbacks` is NULL or points at a writable `mcpr_binding_callbacks`.
- * \note Thread-safe: touches only `*callbacks`.
- */
-void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
-
-/**
- * Fills a policy callback table with the defaults: `user_data` and every
- * callback NULL, and `struct_size` set to `sizeof(mcpr_policy_callbacks)`,
- * as `MCPR_POLICY_CALLBACKS_INIT` does.
- *
- * \param callbacks The table to fill, or NULL (then nothing happens).
- * \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
- * \note Thread-safe: touches only `*callbacks`.
- */
-void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
 
 /**
  * A new, uncancelled cancellation token.
@@ -1649,271 +1675,6 @@ bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
  * \note Any thread may free it, once no other thread uses the handle.
  */
 void mcpr_cancel_free(mcpr_cancel *cancel);
-
-/**
- * Answers `completion/complete` for a `ref/resource` reference (a
- * `ref/prompt` is not this library's: the host answers it).
- *
- * In order: `params->template_uri` must be a registered `uriTemplate`, byte
- * for byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
- * policy's `discover` must allow that definition (a denial is the same
- * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name one
- * of its variables, its value be at most `max_uri_bytes`, and each context
- * entry naming another variable be empty or a valid capture (else
- * `MCPR_INVALID_REQUEST`); then the binding's `complete` callback runs (a
- * binding without one answers an empty completion). Its values that could
- * not be a capture are dropped; at most 100 are sent, within
- * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
- *
- * The result (send `mcpr_completion_json` as the JSON-RPC `result`) carries
- * `"resultType":"complete"` on MCP 2026-07-28 (the options'
- * `protocol_revision`; empty = the newest), nothing of the kind before, and
- * never cache fields. On failure `mcpr_error_jsonrpc_json` is the error
- * object for that revision (not found: `-32602` on 2026-07-28, `-32002`
- * before, with `data.uri` the template URI asked for).
- *
- * Without an executor the callbacks (`discover`, then `complete`) run on
- * this thread; with one they run there as one job and this call returns by
- * its deadline whatever they do (a callback still running is abandoned; the
- * tables stay alive until it returns); a saturated executor fails the call
- * at once with `MCPR_READ_FAILED` (cause "executor saturated").
- *
- * \param resources A registry reference.
- * \param params The client's completion input (template, argument,
- *   context); read during the call only.
- * \param options Read options, or NULL for all defaults: `timeout_ms`,
- *   `cancel`, `request_data`, `executor` and `protocol_revision` apply as
- *   for `mcpr_read`.
- * \param out Receives the completion on success; the caller owns it: free
- *   it with `mcpr_completion_free`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_UNAVAILABLE` (not found, denied, or a template URI
- *   that is not UTF-8); `MCPR_INVALID_REQUEST` (bad argument or context,
- *   including invalid UTF-8); `MCPR_POLICY`; `MCPR_READ_FAILED` (the
- *   callback failed, or a saturated executor); `MCPR_CANCELED`;
- *   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
- *   `resources`, `params` or `out`, a bad string, a NULL `context` with a
- *   non-zero `context_len`, an unknown protocol revision, or options with a
- *   bad `struct_size` or set fields beyond it that this library does not
- *   know.
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `params` is NULL or points at params whose strings follow the
- *   `mcpr_str` rules and whose `context` points at `context_len` entries (or
- *   is NULL with 0); `options` is NULL or points at options of `struct_size`
- *   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
- *   `out` is NULL or points at writable storage for one `mcpr_completion *`;
- *   `err` is NULL or points at writable storage for one `mcpr_error *`.
- * \note Thread-safe: many threads may complete on one registry at once. The
- *   call holds its own registry reference from entry to return, as
- *   `mcpr_read` does.
- */
-mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_completion **out, mcpr_error **err);
-
-/**
- * Proposes one value (copied), in relevance order.
- *
- * A valid value is sent, or only counted when it comes after the first 100
- * values or past the byte budget (`max_page_bytes` minus 256; each value
- * costs its JSON string length plus one), which makes `hasMore` true. A
- * value that could not be a template capture is dropped: not UTF-8, empty,
- * containing `/`, `\` or NUL, equal to `.` or `..` (also after
- * percent-decoding it once), or too long to fit with the template's literal
- * text in `max_uri_bytes`. A dropped value does not spoil the others: the
- * callback may go on and return `MCPR_CB_OK`.
- *
- * \param completion_builder The builder of the `complete` callback.
- * \param value The value (UTF-8, not NUL-terminated).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK` for a valid value; `MCPR_INVALID_CONTENT` for a dropped
- *   one; `MCPR_INVALID_ARGUMENT` for a NULL builder or a `(NULL, n > 0)`
- *   string.
- * \pre `value` follows the `mcpr_str` rules.
- * \pre `completion_builder` is NULL or the builder the library passed to a
- *   `complete` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the setters, also concurrently,
- *   while the callback runs.
- */
-mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error **err);
-
-/**
- * Sets the number of completion options available, which may exceed the
- * values added (a later call replaces it). Values added but dropped are
- * subtracted from it; it is never reported below the valid values added,
- * at most 2^53 - 1 is written, and it is left out when it is no larger than
- * the values sent while more exist.
- *
- * \param completion_builder The builder of the `complete` callback.
- * \param total The number of options available.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
- * \pre `completion_builder` is NULL or the builder the library passed to a
- *   `complete` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the setters, also concurrently,
- *   while the callback runs.
- */
-mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error **err);
-
-/**
- * Says whether more options exist than the values added, for when no exact
- * total is known. `hasMore` is also true whenever values were cut off or
- * the total exceeds the values sent.
- *
- * \param completion_builder The builder of the `complete` callback.
- * \param has_more Whether more options exist.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
- * \pre `completion_builder` is NULL or the builder the library passed to a
- *   `complete` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the setters, also concurrently,
- *   while the callback runs.
- */
-mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error **err);
-
-/**
- * The MCP `CompleteResult` as compact JSON
- * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`;
- * `total` only when known, `resultType` only on 2026-07-28): send it as the
- * JSON-RPC `result`.
- *
- * \param completion The completion, or NULL.
- * \return The JSON, borrowed from `completion` (valid until
- *   `mcpr_completion_free(completion)`); empty when `completion` is NULL.
- * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
- *   freed.
- * \note Thread-safe: a completion is immutable; any thread may read it, also
- *   concurrently.
- */
-mcpr_str mcpr_completion_json(const mcpr_completion *completion);
-
-/**
- * The number of values sent.
- *
- * \param completion The completion, or NULL.
- * \return The count; 0 when `completion` is NULL.
- * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
- *   freed.
- * \note Thread-safe (see `mcpr_completion_json`).
- */
-size_t mcpr_completion_value_count(const mcpr_completion *completion);
-
-/**
- * Whether the result says `hasMore`.
- *
- * \param completion The completion, or NULL.
- * \return The flag; false when `completion` is NULL.
- * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
- *   freed.
- * \note Thread-safe (see `mcpr_completion_json`).
- */
-bool mcpr_completion_has_more(const mcpr_completion *completion);
-
-/**
- * Frees a completion.
- *
- * \param completion The completion to free, or NULL (then nothing happens).
- * \pre `completion` is NULL or a completion from `mcpr_complete`, freed only
- *   once; no thread uses it (or a string borrowed from it) afterwards.
- * \note Any thread may free it, once no other thread uses it.
- */
-void mcpr_completion_free(mcpr_completion *completion);
-
-/**
- * The status of an error object.
- *
- * \param error The error object, or NULL.
- * \return Its status; `MCPR_INVALID_ARGUMENT` when `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe: an error object is immutable; any thread may read it,
- *   also concurrently.
- */
-mcpr_status mcpr_error_status(const mcpr_error *error);
-
-/**
- * The safe message: a fixed text that may be shown to an MCP client (for
- * configuration errors it names the offending limit, field or position).
- *
- * \param error The error object, or NULL.
- * \return The message, borrowed from `error` (valid until
- *   `mcpr_error_free(error)`); empty when `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe (see `mcpr_error_status`).
- */
-mcpr_str mcpr_error_message(const mcpr_error *error);
-
-/**
- * The private cause, for the host's logs only: it may contain identifiers,
- * callback causes and internal detail; never send it to a client.
- *
- * \param error The error object, or NULL.
- * \return The cause, borrowed from `error` (valid until
- *   `mcpr_error_free(error)`); empty when there is none or `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe (see `mcpr_error_status`).
- */
-mcpr_str mcpr_error_cause(const mcpr_error *error);
-
-/**
- * The JSON-RPC error code: the `code` of `mcpr_error_jsonrpc_json`.
- *
- * For errors of `mcpr_read`, `mcpr_list`, `mcpr_list_templates` and
- * `mcpr_complete` it follows the options' protocol revision
- * (`MCPR_UNAVAILABLE` is resource not found: `-32602` on 2026-07-28,
- * `-32002` before); otherwise `-32602` for `MCPR_INVALID_REQUEST` and
- * `MCPR_UNAVAILABLE`, `-32601` for `MCPR_METHOD_NOT_HANDLED`, `-32603` for
- * the rest.
- *
- * \param error The error object, or NULL.
- * \return The code; 0 when `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe (see `mcpr_error_status`).
- */
-int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
-
-/**
- * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
- * `"data":{"uri":…}` for resource-not-found), ready to send as the `error`
- * member of the response.
- *
- * The error remembers the call that made it: errors of `mcpr_read`,
- * `mcpr_list`, `mcpr_list_templates` and `mcpr_complete` are shaped for the
- * protocol revision of their options, and not-found carries the URI the
- * call was asked for; every not-found cause (no registration, no template
- * match, discovery denied, requested target hidden or unavailable) gives
- * the same bytes. Other errors (builder, misuse) get a generic object for
- * the newest revision. Never contains the private cause, authorization data
- * or any URI other than the requested one.
- *
- * A request the client cancelled (`notifications/cancelled`) gets no
- * response at all in MCP: on `MCPR_CANCELED` after such a cancellation, send
- * nothing.
- *
- * \param error The error object, or NULL.
- * \return Compact JSON, borrowed from `error` (valid until
- *   `mcpr_error_free(error)`); empty when `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe (see `mcpr_error_status`).
- */
-mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
-
-/**
- * Frees an error object.
- *
- * \param error The error object to free, or NULL (then nothing happens).
- * \pre `error` is NULL or an error object from this library, freed only
- *   once; no thread uses it (or a string borrowed from it) afterwards.
- * \post Every `mcpr_str` borrowed from `error` is invalid.
- * \note Any thread may free it, once no other thread uses it.
- */
-void mcpr_error_free(mcpr_error *error);
 
 /**
  * Fills executor options with the defaults: every bound 0 and `struct_size`
@@ -2107,6 +1868,503 @@ mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
 void mcpr_page_free(mcpr_page *page);
 
 /**
+ * Fills options with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_request_options)`, as
+ * `MCPR_REQUEST_OPTIONS_INIT` does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_request_options`.
+ * \note Thread-safe: touches only `*options`.
+ */
+void mcpr_request_options_init(mcpr_request_options *options);
+
+/**
+ * Serves one MCP request by method name: `resources/read`,
+ * `resources/list`, `resources/templates/list`, and `completion/complete`
+ * for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
+ * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
+ *
+ * On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
+ * under `"result"` when `mcpr_response_is_error` is false and under
+ * `"error"` when it is true, with the request's id. Client mistakes
+ * (malformed params: invalid JSON, a non-object, `uri` or `cursor` of the
+ * wrong type, a repeated member, more than 256 KiB; unknown URIs; bad
+ * cursors; an unknown per-request protocol revision) and failures of the
+ * call are error responses, not statuses. Params members other than `uri`,
+ * `cursor` and `_meta` (and `_meta` keys other than the protocol version)
+ * are ignored, as the MCP schemas allow. A request the client cancelled
+ * gets no response at all in MCP: after cancelling through the token, drop
+ * the response instead of sending it.
+ *
+ * \param resources A registry reference.
+ * \param method The JSON-RPC method name.
+ * \param params_json The raw text of the request's `params`; `{NULL, 0}`
+ *   when the request had none.
+ * \param options The request options (protocol revision, scope key of the
+ *   list methods, page size, deadline, cancellation, request data,
+ *   executor), or NULL for all defaults (then the list methods, which need a
+ *   scope key, are `MCPR_INVALID_ARGUMENT`); read during the call only.
+ * \param out Receives the response on `MCPR_OK`; the caller owns it: free it
+ *   with `mcpr_response_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` with a response (result or error) to send;
+ *   `MCPR_METHOD_NOT_HANDLED` for any other method and for `ref/prompt`
+ *   completions (no response: route the request elsewhere, or answer
+ *   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
+ *   `resources` or `out`, bad strings, an unknown `protocol_revision`
+ *   option, an empty scope key for a list method, options with a bad
+ *   `struct_size` or set fields beyond it that this library does not know);
+ *   `MCPR_INTERNAL` for a library failure (answer `-32603`).
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
+ *   NULL or points at options of `struct_size` readable bytes whose strings
+ *   follow the `mcpr_str` rules and whose `cancel` and `executor` are NULL
+ *   or not yet freed; `out` is NULL or points at writable storage for one
+ *   `mcpr_response *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: many threads may serve one registry at once. The call
+ *   holds its own registry reference from entry to return, as `mcpr_read`
+ *   does, and with `options->executor` it returns by its deadline whatever
+ *   a callback does, as `mcpr_read` and `mcpr_list` do.
+ */
+mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
+
+/**
+ * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
+ * `error` object (when true), as compact JSON.
+ *
+ * \param response The response, or NULL.
+ * \return The JSON, borrowed from `response` (valid until
+ *   `mcpr_response_free(response)`); empty when `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe: a response is immutable; any thread may read it, also
+ *   concurrently.
+ */
+mcpr_str mcpr_response_json(const mcpr_response *response);
+
+/**
+ * Whether the response is a JSON-RPC `error` object.
+ *
+ * \param response The response, or NULL.
+ * \return True for an error object; false for a result and when `response`
+ *   is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
+ */
+bool mcpr_response_is_error(const mcpr_response *response);
+
+/**
+ * The status behind an error response.
+ *
+ * \param response The response, or NULL.
+ * \return `MCPR_INVALID_REQUEST` for malformed params and bad cursors,
+ *   `MCPR_UNAVAILABLE` for not found, and so on; `MCPR_OK` for a result;
+ *   `MCPR_INVALID_ARGUMENT` when `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
+ */
+mcpr_status mcpr_response_status(const mcpr_response *response);
+
+/**
+ * The private cause behind an error response, for the host's logs only:
+ * never send it.
+ *
+ * \param response The response, or NULL.
+ * \return The cause, borrowed from `response` (valid until
+ *   `mcpr_response_free(response)`); empty for results, when there is none
+ *   and when `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
+ */
+mcpr_str mcpr_response_cause(const mcpr_response *response);
+
+/**
+ * Whether the response is a partial `resources/read` bundle (a result whose
+ * first item is the diagnostic warning).
+ *
+ * \param response The response, or NULL.
+ * \return True for a partial bundle; false otherwise and when `response` is
+ *   NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
+ */
+bool mcpr_response_is_partial(const mcpr_response *response);
+
+/**
+ * Frees a response.
+ *
+ * \param response The response to free, or NULL (then nothing happens).
+ * \pre `response` is NULL or a response from `mcpr_request`, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ */
+void mcpr_response_free(mcpr_response *response);
+
+/**
+ * Answers `completion/complete` for a `ref/resource` reference (a
+ * `ref/prompt` is not this library's: the host answers it).
+ *
+ * In order: `params->template_uri` must be a registered `uriTemplate`, byte
+ * for byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
+ * policy's `discover` must allow that definition (a denial is the same
+ * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name one
+ * of its variables, its value be at most `max_uri_bytes`, and each context
+ * entry naming another variable be empty or a valid capture (else
+ * `MCPR_INVALID_REQUEST`); then the binding's `complete` callback runs (a
+ * binding without one answers an empty completion). Its values that could
+ * not be a capture are dropped; at most 100 are sent, within
+ * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
+ *
+ * The result (send `mcpr_completion_json` as the JSON-RPC `result`) carries
+ * `"resultType":"complete"` on MCP 2026-07-28 (the options'
+ * `protocol_revision`; empty = the newest), nothing of the kind before, and
+ * never cache fields. On failure `mcpr_error_jsonrpc_json` is the error
+ * object for that revision (not found: `-32602` on 2026-07-28, `-32002`
+ * before, with `data.uri` the template URI asked for).
+ *
+ * Without an executor the callbacks (`discover`, then `complete`) run on
+ * this thread; with one they run there as one job and this call returns by
+ * its deadline whatever they do (a callback still running is abandoned; the
+ * tables stay alive until it returns); a saturated executor fails the call
+ * at once with `MCPR_READ_FAILED` (cause "executor saturated").
+ *
+ * \param resources A registry reference.
+ * \param params The client's completion input (template, argument,
+ *   context); read during the call only.
+ * \param options Read options, or NULL for all defaults: `timeout_ms`,
+ *   `cancel`, `request_data`, `executor` and `protocol_revision` apply as
+ *   for `mcpr_read`.
+ * \param out Receives the completion on success; the caller owns it: free
+ *   it with `mcpr_completion_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_UNAVAILABLE` (not found, denied, or a template URI
+ *   that is not UTF-8); `MCPR_INVALID_REQUEST` (bad argument or context,
+ *   including invalid UTF-8); `MCPR_POLICY`; `MCPR_READ_FAILED` (the
+ *   callback failed, or a saturated executor); `MCPR_CANCELED`;
+ *   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `resources`, `params` or `out`, a bad string, a NULL `context` with a
+ *   non-zero `context_len`, an unknown protocol revision, or options with a
+ *   bad `struct_size` or set fields beyond it that this library does not
+ *   know.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `params` is NULL or points at params whose strings follow the
+ *   `mcpr_str` rules and whose `context` points at `context_len` entries (or
+ *   is NULL with 0); `options` is NULL or points at options of `struct_size`
+ *   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
+ *   `out` is NULL or points at writable storage for one `mcpr_completion *`;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: many threads may complete on one registry at once. The
+ *   call holds its own registry reference from entry to return, as
+ *   `mcpr_read` does.
+ */
+mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_completion **out, mcpr_error **err);
+
+/**
+ * Proposes one value (copied), in relevance order.
+ *
+ * A valid value is sent, or only counted when it comes after the first 100
+ * values or past the byte budget (`max_page_bytes` minus 256; each value
+ * costs its JSON string length plus one), which makes `hasMore` true. A
+ * value that could not be a template capture is dropped: not UTF-8, empty,
+ * containing `/`, `\` or NUL, equal to `.` or `..` (also after
+ * percent-decoding it once), or too long to fit with the template's literal
+ * text in `max_uri_bytes`. A dropped value does not spoil the others: the
+ * callback may go on and return `MCPR_CB_OK`.
+ *
+ * \param completion_builder The builder of the `complete` callback.
+ * \param value The value (UTF-8, not NUL-terminated).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` for a valid value; `MCPR_INVALID_CONTENT` for a dropped
+ *   one; `MCPR_INVALID_ARGUMENT` for a NULL builder or a `(NULL, n > 0)`
+ *   string.
+ * \pre `value` follows the `mcpr_str` rules.
+ * \pre `completion_builder` is NULL or the builder the library passed to a
+ *   `complete` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the setters, also concurrently,
+ *   while the callback runs.
+ */
+mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error **err);
+
+/**
+ * Sets the number of completion options available, which may exceed the
+ * values added (a later call replaces it). Values added but dropped are
+ * subtracted from it; it is never reported below the valid values added,
+ * at most 2^53 - 1 is written, and it is left out when it is no larger than
+ * the values sent while more exist.
+ *
+ * \param completion_builder The builder of the `complete` callback.
+ * \param total The number of options available.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
+ * \pre `completion_builder` is NULL or the builder the library passed to a
+ *   `complete` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the setters, also concurrently,
+ *   while the callback runs.
+ */
+mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error **err);
+
+/**
+ * Says whether more options exist than the values added, for when no exact
+ * total is known. `hasMore` is also true whenever values were cut off or
+ * the total exceeds the values sent.
+ *
+ * \param completion_builder The builder of the `complete` callback.
+ * \param has_more Whether more options exist.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
+ * \pre `completion_builder` is NULL or the builder the library passed to a
+ *   `complete` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the setters, also concurrently,
+ *   while the callback runs.
+ */
+mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error **err);
+
+/**
+ * The MCP `CompleteResult` as compact JSON
+ * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`;
+ * `total` only when known, `resultType` only on 2026-07-28): send it as the
+ * JSON-RPC `result`.
+ *
+ * \param completion The completion, or NULL.
+ * \return The JSON, borrowed from `completion` (valid until
+ *   `mcpr_completion_free(completion)`); empty when `completion` is NULL.
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+ *   freed.
+ * \note Thread-safe: a completion is immutable; any thread may read it, also
+ *   concurrently.
+ */
+mcpr_str mcpr_completion_json(const mcpr_completion *completion);
+
+/**
+ * The number of values sent.
+ *
+ * \param completion The completion, or NULL.
+ * \return The count; 0 when `completion` is NULL.
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_completion_json`).
+ */
+size_t mcpr_completion_value_count(const mcpr_completion *completion);
+
+/**
+ * Whether the result says `hasMore`.
+ *
+ * \param completion The completion, or NULL.
+ * \return The flag; false when `completion` is NULL.
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_completion_json`).
+ */
+bool mcpr_completion_has_more(const mcpr_completion *completion);
+
+/**
+ * Frees a completion.
+ *
+ * \param completion The completion to free, or NULL (then nothing happens).
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ */
+void mcpr_completion_free(mcpr_completion *completion);
+
+/**
+ * Fills a binding callback table with the defaults: `user_data` and every
+ * callback NULL, and `struct_size` set to `sizeof(mcpr_binding_callbacks)`,
+ * as `MCPR_BINDING_CALLBACKS_INIT` does.
+ *
+ * \param callbacks The table to fill, or NULL (then nothing happens).
+ * \pre `callbacks` is NULL or points at a writable `mcpr_binding_callbacks`.
+ * \note Thread-safe: touches only `*callbacks`.
+ */
+void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
+
+/**
+ * Fills a policy callback table with the defaults: `user_data` and every
+ * callback NULL, and `struct_size` set to `sizeof(mcpr_policy_callbacks)`,
+ * as `MCPR_POLICY_CALLBACKS_INIT` does.
+ *
+ * \param callbacks The table to fill, or NULL (then nothing happens).
+ * \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
+ * \note Thread-safe: touches only `*callbacks`.
+ */
+void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
+
+/**
+ * Whether the callback should stop: the caller cancelled, this callback's
+ * deadline (the item deadline for body reads, the whole-call deadline
+ * otherwise) passed, or the call it serves has already returned (a body
+ * read abandoned on an executor). Long callbacks should poll it.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return True when the callback should stop; false otherwise and when
+ *   `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ */
+bool mcpr_call_is_canceled(const mcpr_call *call);
+
+/**
+ * Milliseconds left before this callback's deadline, rounded down.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The time left; 0 once the deadline passed and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ */
+uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
+
+/**
+ * The `request_data` of the options of the call this callback serves. The
+ * library never dereferences it.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The pointer given in the options; NULL when none was given and
+ *   when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ */
+void *mcpr_call_request_data(const mcpr_call *call);
+
+/**
+ * For body reads: the item byte limit (`max_item_bytes`, in payload bytes).
+ * A hint: the library enforces it whatever the callback does.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The limit for a body read; 0 for other callbacks and when `call`
+ *   is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ */
+uint64_t mcpr_call_max_bytes(const mcpr_call *call);
+
+/**
+ * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
+ * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
+ * the policy once before and once after its body reads),
+ * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
+ * `MCPR_PHASE_COMPLETION`. The same whether the call runs inline or on an
+ * executor.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The phase; `MCPR_PHASE_UNKNOWN` when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ */
+mcpr_phase mcpr_call_phase(const mcpr_call *call);
+
+/**
+ * Sets the private cause reported when this callback returns
+ * `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is
+ * replaced, and the text is cut at 4 KiB; a later call replaces it). The
+ * cause reaches the host only, through `mcpr_error_cause` of a whole-call
+ * failure; item issues never expose it.
+ *
+ * \param call The callback's call context, or NULL (then nothing happens).
+ * \param message The cause text; a `(NULL, n > 0)` string is ignored.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `message` follows the `mcpr_str` rules.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ */
+void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
+
+/**
+ * Sets the plan's canonical requested target (copied; a later call replaces
+ * it). A refused target makes the whole plan invalid: the read fails with
+ * `MCPR_INVALID_PLAN` even if `resolve` then returns `MCPR_CB_OK`.
+ *
+ * \param plan The plan builder of the `resolve` callback.
+ * \param uri The target's URI.
+ * \param representation The representation label; empty means
+ *   `"default"`.
+ * \param authorization_json Private JSON handed to policy and body-read
+ *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
+ *   to the rules definitions are held to (nesting at most 127 deep, no
+ *   object repeating a key at any depth, no lone surrogate escape, no
+ *   number out of range such as `1e999`).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
+ * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
+ *   callback that has not returned yet; the strings follow the `mcpr_str`
+ *   rules; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread may call the plan setters, also
+ *   concurrently, while the callback runs (items added concurrently keep no
+ *   particular order).
+ */
+mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+
+/**
+ * Appends an item target to the plan (copied), in read order. Item URIs must
+ * be unique (even across representations); a URI equal to the requested
+ * target's must carry the same representation (checked when `resolve`
+ * returns). Refusals as for `mcpr_plan_set_requested`.
+ *
+ * \param plan The plan builder of the `resolve` callback.
+ * \param uri The target's URI.
+ * \param representation The representation label; empty means
+ *   `"default"`.
+ * \param authorization_json Private JSON handed to policy and body-read
+ *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
+ *   to the rules definitions are held to (nesting at most 127 deep, no
+ *   object repeating a key at any depth, no lone surrogate escape, no
+ *   number out of range such as `1e999`).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
+ * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
+ *   callback that has not returned yet; the strings follow the `mcpr_str`
+ *   rules; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread may call the plan setters, also
+ *   concurrently, while the callback runs (items added concurrently keep no
+ *   particular order).
+ */
+mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+
+/**
+ * A ready-made `resolve` callback (an `mcpr_resolve_fn`): plans the matched
+ * URI (representation `"default"`, no authorization JSON) as both the
+ * requested target and the single item.
+ *
+ * \param user_data Ignored.
+ * \param call Ignored.
+ * \param match The match view of the `resolve` callback.
+ * \param plan The plan builder of the `resolve` callback.
+ * \return `MCPR_CB_OK`; `MCPR_CB_FAILED` when `match` or `plan` is NULL or
+ *   the URI is refused.
+ * \pre `match` and `plan` are NULL or the views the library passed to a
+ *   `resolve` callback that has not returned yet.
+ * \note Thread-safe: may be called concurrently, like any `resolve`.
+ */
+mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
+
+/**
  * Sets a text body (copied). Exactly one body per payload: a second body
  * setter is refused. A refused setter makes the item an `invalid_content`
  * issue even if the callback then returns `MCPR_CB_OK`.
@@ -2236,376 +2494,6 @@ mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_j
  *   concurrently, while the callback runs.
  */
 mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error **err);
-
-/**
- * Sets the plan's canonical requested target (copied; a later call replaces
- * it). A refused target makes the whole plan invalid: the read fails with
- * `MCPR_INVALID_PLAN` even if `resolve` then returns `MCPR_CB_OK`.
- *
- * \param plan The plan builder of the `resolve` callback.
- * \param uri The target's URI.
- * \param representation The representation label; empty means
- *   `"default"`.
- * \param authorization_json Private JSON handed to policy and body-read
- *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
- *   to the rules definitions are held to (nesting at most 127 deep, no
- *   object repeating a key at any depth, no lone surrogate escape, no
- *   number out of range such as `1e999`).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
- *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
- * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
- *   callback that has not returned yet; the strings follow the `mcpr_str`
- *   rules; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
- * \note Thread-safe: any thread may call the plan setters, also
- *   concurrently, while the callback runs (items added concurrently keep no
- *   particular order).
- */
-mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
-
-/**
- * Appends an item target to the plan (copied), in read order. Item URIs must
- * be unique (even across representations); a URI equal to the requested
- * target's must carry the same representation (checked when `resolve`
- * returns). Refusals as for `mcpr_plan_set_requested`.
- *
- * \param plan The plan builder of the `resolve` callback.
- * \param uri The target's URI.
- * \param representation The representation label; empty means
- *   `"default"`.
- * \param authorization_json Private JSON handed to policy and body-read
- *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
- *   to the rules definitions are held to (nesting at most 127 deep, no
- *   object repeating a key at any depth, no lone surrogate escape, no
- *   number out of range such as `1e999`).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
- *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
- * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
- *   callback that has not returned yet; the strings follow the `mcpr_str`
- *   rules; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
- * \note Thread-safe: any thread may call the plan setters, also
- *   concurrently, while the callback runs (items added concurrently keep no
- *   particular order).
- */
-mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
-
-/**
- * A ready-made `resolve` callback (an `mcpr_resolve_fn`): plans the matched
- * URI (representation `"default"`, no authorization JSON) as both the
- * requested target and the single item.
- *
- * \param user_data Ignored.
- * \param call Ignored.
- * \param match The match view of the `resolve` callback.
- * \param plan The plan builder of the `resolve` callback.
- * \return `MCPR_CB_OK`; `MCPR_CB_FAILED` when `match` or `plan` is NULL or
- *   the URI is refused.
- * \pre `match` and `plan` are NULL or the views the library passed to a
- *   `resolve` callback that has not returned yet.
- * \note Thread-safe: may be called concurrently, like any `resolve`.
- */
-mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
-
-/**
- * Fills options with the defaults: every field at its default and
- * `struct_size` set to `sizeof(mcpr_read_options)`, as
- * `MCPR_READ_OPTIONS_INIT` does.
- *
- * \param options The options to fill, or NULL (then nothing happens).
- * \pre `options` is NULL or points at a writable `mcpr_read_options`.
- * \note Thread-safe: touches only `*options`.
- */
-void mcpr_read_options_init(mcpr_read_options *options);
-
-/**
- * Answers `resources/read` for a URI: validation, selection, the policy
- * sequence, body reads under budgets and deadlines, the recheck and
- * assembly. A usable partial bundle is a success, with
- * `mcpr_bundle_is_partial` true. On failure no bundle is made: send the
- * error's `mcpr_error_jsonrpc_json` to the client and log its
- * `mcpr_error_cause`.
- *
- * Without an executor every callback runs on this thread, and deadlines
- * only take effect between callbacks and through callbacks that honour
- * `mcpr_call_is_canceled`. With an executor (`options->executor`) every
- * callback of the read runs on its workers and this call returns by the
- * read deadline whatever any callback does: a policy (`discover`,
- * `visibility`, `read`) or `resolve` callback still running at the read
- * deadline makes the read `MCPR_DEADLINE_EXCEEDED`, or `MCPR_CANCELED` at
- * once on cancellation; a body `read` still running at its item deadline
- * makes that item a `timeout` issue while the read continues with the other
- * items. Such a callback is abandoned: it keeps running on its worker, its
- * late result is discarded, the views it was given stay valid and the
- * binding's table stays alive until it returns (`release` runs after the
- * last call returns), and it still sees `request_data`. A saturated
- * executor (see `mcpr_executor_get_stats`) fails the read at once with
- * `MCPR_READ_FAILED`, or fails the body reads it can no longer risk as
- * `read_failed` items; the private cause says "executor saturated".
- *
- * \param resources A registry reference.
- * \param uri The raw bytes of the request's `params.uri`.
- * \param options The read options (deadline, cancellation, request data,
- *   executor, protocol revision), or NULL for all defaults; read during the
- *   call only.
- * \param out Receives the bundle on success; the caller owns it: free it
- *   with `mcpr_bundle_free`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
- *   a NULL `resources` or `out`, a `(NULL, n > 0)` string, an unknown
- *   protocol revision, or options with a bad `struct_size` or set fields
- *   beyond it that this library does not know; otherwise the failure of the
- *   read (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
- *   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
- *   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
- *   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
- *   options of `struct_size` readable bytes whose `cancel` and `executor`
- *   are NULL or not yet freed and whose `protocol_revision` follows the
- *   `mcpr_str` rules; `out` is NULL or points at writable storage for one
- *   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
- * \post The call holds its own registry reference from entry to return:
- *   once it has begun, other threads (or its own callbacks) may release any
- *   reference, even the last; the `release` callbacks then run no earlier
- *   than the end of this call (on this thread, just before it returns, when
- *   it is the last user), or when an abandoned callback returns.
- * \note Thread-safe: many threads may read one registry at once.
- */
-mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_bundle **out, mcpr_error **err);
-
-/**
- * Fills options with the defaults: every field at its default and
- * `struct_size` set to `sizeof(mcpr_request_options)`, as
- * `MCPR_REQUEST_OPTIONS_INIT` does.
- *
- * \param options The options to fill, or NULL (then nothing happens).
- * \pre `options` is NULL or points at a writable `mcpr_request_options`.
- * \note Thread-safe: touches only `*options`.
- */
-void mcpr_request_options_init(mcpr_request_options *options);
-
-/**
- * Serves one MCP request by method name: `resources/read`,
- * `resources/list`, `resources/templates/list`, and `completion/complete`
- * for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
- * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
- *
- * On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
- * under `"result"` when `mcpr_response_is_error` is false and under
- * `"error"` when it is true, with the request's id. Client mistakes
- * (malformed params: invalid JSON, a non-object, `uri` or `cursor` of the
- * wrong type, a repeated member, more than 256 KiB; unknown URIs; bad
- * cursors; an unknown per-request protocol revision) and failures of the
- * call are error responses, not statuses. Params members other than `uri`,
- * `cursor` and `_meta` (and `_meta` keys other than the protocol version)
- * are ignored, as the MCP schemas allow. A request the client cancelled
- * gets no response at all in MCP: after cancelling through the token, drop
- * the response instead of sending it.
- *
- * \param resources A registry reference.
- * \param method The JSON-RPC method name.
- * \param params_json The raw text of the request's `params`; `{NULL, 0}`
- *   when the request had none.
- * \param options The request options (protocol revision, scope key of the
- *   list methods, page size, deadline, cancellation, request data,
- *   executor), or NULL for all defaults (then the list methods, which need a
- *   scope key, are `MCPR_INVALID_ARGUMENT`); read during the call only.
- * \param out Receives the response on `MCPR_OK`; the caller owns it: free it
- *   with `mcpr_response_free`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK` with a response (result or error) to send;
- *   `MCPR_METHOD_NOT_HANDLED` for any other method and for `ref/prompt`
- *   completions (no response: route the request elsewhere, or answer
- *   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
- *   `resources` or `out`, bad strings, an unknown `protocol_revision`
- *   option, an empty scope key for a list method, options with a bad
- *   `struct_size` or set fields beyond it that this library does not know);
- *   `MCPR_INTERNAL` for a library failure (answer `-32603`).
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
- *   NULL or points at options of `struct_size` readable bytes whose strings
- *   follow the `mcpr_str` rules and whose `cancel` and `executor` are NULL
- *   or not yet freed; `out` is NULL or points at writable storage for one
- *   `mcpr_response *`; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
- * \note Thread-safe: many threads may serve one registry at once. The call
- *   holds its own registry reference from entry to return, as `mcpr_read`
- *   does, and with `options->executor` it returns by its deadline whatever
- *   a callback does, as `mcpr_read` and `mcpr_list` do.
- */
-mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
-
-/**
- * Takes another reference to the registry.
- *
- * \param resources A registry reference, or NULL.
- * \return `resources` itself, now counting one more reference that the
- *   caller owns (release it with `mcpr_resources_free`); NULL when
- *   `resources` is NULL.
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \note Thread-safe: any thread, also concurrently with calls using the
- *   registry.
- */
-mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
-
-/**
- * Releases one registry reference.
- *
- * The registry (and every callback table's `release`) goes when the last
- * reference is released and every call using it has returned, including
- * abandoned callbacks still running on executor workers. Releasing while
- * calls run on other threads (even the last reference, even the one those
- * calls were given) is safe once those calls have begun: each holds its own
- * reference until it returns, and the last one to return runs the `release`
- * callbacks.
- *
- * \param resources The reference to release, or NULL (then nothing
- *   happens).
- * \pre `resources` is NULL or a registry reference owned by the caller,
- *   released only once, and not passed to a call (`mcpr_read`, `mcpr_list`,
- *   ...) that may still be starting on another thread.
- * \note Any thread, including from inside a callback.
- */
-void mcpr_resources_free(mcpr_resources *resources);
-
-/**
- * Writes the registry's 32-byte content revision (SHA-256 of the canonical
- * registered descriptions: identical registries on several replicas agree).
- * Prefer `mcpr_resources_revision_into`, which checks the buffer's size.
- *
- * \param resources A registry reference, or NULL (then nothing is written).
- * \param out A buffer of at least 32 bytes, or NULL (then nothing is
- *   written).
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `out` is NULL or points at 32 writable bytes.
- * \note Thread-safe: any thread; the call holds its own registry reference
- *   until it returns.
- */
-void mcpr_resources_revision(const mcpr_resources *resources, uint8_t *out);
-
-/**
- * Writes the registry's 32-byte content revision (as
- * `mcpr_resources_revision`) into a buffer whose size the caller states.
- * Writes exactly 32 bytes; the rest of a larger buffer is left untouched.
- *
- * \param resources A registry reference.
- * \param out The buffer.
- * \param out_len The buffer's size in bytes (at least 32).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) when
- *   `resources` or `out` is NULL or `out_len` is less than 32.
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `out` is NULL or points at `out_len` writable bytes; `err` is NULL or
- *   points at writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread; the call holds its own registry reference
- *   until it returns.
- */
-mcpr_status mcpr_resources_revision_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
-
-/**
- * Whether some binding of the registry has a `complete` callback: declare
- * the MCP `completions` capability only then.
- *
- * \param resources A registry reference, or NULL.
- * \return True when some binding completes; false otherwise and when
- *   `resources` is NULL.
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \note Thread-safe: any thread; the call holds its own registry reference
- *   until it returns.
- */
-bool mcpr_resources_completes(const mcpr_resources *resources);
-
-/**
- * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
- * `error` object (when true), as compact JSON.
- *
- * \param response The response, or NULL.
- * \return The JSON, borrowed from `response` (valid until
- *   `mcpr_response_free(response)`); empty when `response` is NULL.
- * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
- * \note Thread-safe: a response is immutable; any thread may read it, also
- *   concurrently.
- */
-mcpr_str mcpr_response_json(const mcpr_response *response);
-
-/**
- * Whether the response is a JSON-RPC `error` object.
- *
- * \param response The response, or NULL.
- * \return True for an error object; false for a result and when `response`
- *   is NULL.
- * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
- * \note Thread-safe (see `mcpr_response_json`).
- */
-bool mcpr_response_is_error(const mcpr_response *response);
-
-/**
- * The status behind an error response.
- *
- * \param response The response, or NULL.
- * \return `MCPR_INVALID_REQUEST` for malformed params and bad cursors,
- *   `MCPR_UNAVAILABLE` for not found, and so on; `MCPR_OK` for a result;
- *   `MCPR_INVALID_ARGUMENT` when `response` is NULL.
- * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
- * \note Thread-safe (see `mcpr_response_json`).
- */
-mcpr_status mcpr_response_status(const mcpr_response *response);
-
-/**
- * The private cause behind an error response, for the host's logs only:
- * never send it.
- *
- * \param response The response, or NULL.
- * \return The cause, borrowed from `response` (valid until
- *   `mcpr_response_free(response)`); empty for results, when there is none
- *   and when `response` is NULL.
- * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
- * \note Thread-safe (see `mcpr_response_json`).
- */
-mcpr_str mcpr_response_cause(const mcpr_response *response);
-
-/**
- * Whether the response is a partial `resources/read` bundle (a result whose
- * first item is the diagnostic warning).
- *
- * \param response The response, or NULL.
- * \return True for a partial bundle; false otherwise and when `response` is
- *   NULL.
- * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
- * \note Thread-safe (see `mcpr_response_json`).
- */
-bool mcpr_response_is_partial(const mcpr_response *response);
-
-/**
- * Frees a response.
- *
- * \param response The response to free, or NULL (then nothing happens).
- * \pre `response` is NULL or a response from `mcpr_request`, freed only
- *   once; no thread uses it (or a string borrowed from it) afterwards.
- * \note Any thread may free it, once no other thread uses it.
- */
-void mcpr_response_free(mcpr_response *response);
 
 /**
  * The definition's description object as compact JSON (the MCP `Resource`
@@ -2859,6 +2747,118 @@ mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *req
  *   callback runs.
  */
 mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *request, size_t index);
+
+/**
+ * The status of an error object.
+ *
+ * \param error The error object, or NULL.
+ * \return Its status; `MCPR_INVALID_ARGUMENT` when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe: an error object is immutable; any thread may read it,
+ *   also concurrently.
+ */
+mcpr_status mcpr_error_status(const mcpr_error *error);
+
+/**
+ * The safe message: a fixed text that may be shown to an MCP client (for
+ * configuration errors it names the offending limit, field or position).
+ *
+ * \param error The error object, or NULL.
+ * \return The message, borrowed from `error` (valid until
+ *   `mcpr_error_free(error)`); empty when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ */
+mcpr_str mcpr_error_message(const mcpr_error *error);
+
+/**
+ * The private cause, for the host's logs only: it may contain identifiers,
+ * callback causes and internal detail; never send it to a client.
+ *
+ * \param error The error object, or NULL.
+ * \return The cause, borrowed from `error` (valid until
+ *   `mcpr_error_free(error)`); empty when there is none or `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ */
+mcpr_str mcpr_error_cause(const mcpr_error *error);
+
+/**
+ * The JSON-RPC error code: the `code` of `mcpr_error_jsonrpc_json`.
+ *
+ * For errors of `mcpr_read`, `mcpr_list`, `mcpr_list_templates` and
+ * `mcpr_complete` it follows the options' protocol revision
+ * (`MCPR_UNAVAILABLE` is resource not found: `-32602` on 2026-07-28,
+ * `-32002` before); otherwise `-32602` for `MCPR_INVALID_REQUEST` and
+ * `MCPR_UNAVAILABLE`, `-32601` for `MCPR_METHOD_NOT_HANDLED`, `-32603` for
+ * the rest.
+ *
+ * \param error The error object, or NULL.
+ * \return The code; 0 when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ */
+int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
+
+/**
+ * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
+ * `"data":{"uri":…}` for resource-not-found), ready to send as the `error`
+ * member of the response.
+ *
+ * The error remembers the call that made it: errors of `mcpr_read`,
+ * `mcpr_list`, `mcpr_list_templates` and `mcpr_complete` are shaped for the
+ * protocol revision of their options, and not-found carries the URI the
+ * call was asked for; every not-found cause (no registration, no template
+ * match, discovery denied, requested target hidden or unavailable) gives
+ * the same bytes. Other errors (builder, misuse) get a generic object for
+ * the newest revision. Never contains the private cause, authorization data
+ * or any URI other than the requested one.
+ *
+ * A request the client cancelled (`notifications/cancelled`) gets no
+ * response at all in MCP: on `MCPR_CANCELED` after such a cancellation, send
+ * nothing.
+ *
+ * \param error The error object, or NULL.
+ * \return Compact JSON, borrowed from `error` (valid until
+ *   `mcpr_error_free(error)`); empty when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ */
+mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
+
+/**
+ * Frees an error object.
+ *
+ * \param error The error object to free, or NULL (then nothing happens).
+ * \pre `error` is NULL or an error object from this library, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \post Every `mcpr_str` borrowed from `error` is invalid.
+ * \note Any thread may free it, once no other thread uses it.
+ */
+void mcpr_error_free(mcpr_error *error);
+
+/**
+ * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
+ * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
+ *
+ * \param status An `mcpr_status` value (a plain integer, so that any value,
+ *   even one this version does not define, is defined behaviour).
+ * \return A static NUL-terminated string, never NULL and never to be freed;
+ *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
+ * \note Thread-safe: any thread.
+ */
+const char *mcpr_status_name(int32_t status);
+
+/**
+ * The library's version (the crate version, `"MAJOR.MINOR.PATCH"`), for
+ * comparing the library a program runs with against the header it was
+ * compiled with (`MCPR_VERSION_MAJOR`, `MCPR_VERSION_MINOR`,
+ * `MCPR_VERSION_PATCH`).
+ *
+ * \return A static NUL-terminated string, never NULL and never to be freed.
+ * \note Thread-safe: any thread.
+ */
+const char *mcpr_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1,11 +1,15 @@
 //! Building a registry: the builder handle (`mcpr_builder_*`).
 
 use super::growth::read_grown_opt;
-use super::handle::{free_handle, need_out, new_handle, take_handle, write_out};
+use super::handle::{
+    free_handle, handle_ref, need_out, new_counted, new_handle, take_handle, write_out, Boxed,
+    Handle,
+};
 use super::hints::hints_of;
 use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::error::{Failure, FailureKind};
 use crate::limits::Limit;
+use crate::policy::ResourcePolicy;
 use crate::registry::{
     ResourceBinding, ResourceDefinition, ResourcesBuilder, MAX_CURSOR_KEY_BYTES,
     MIN_CURSOR_KEY_BYTES,
@@ -13,11 +17,14 @@ use crate::registry::{
 use std::os::raw::c_void;
 use std::sync::{Arc, Mutex};
 
-use super::boundary::{guard, guard_status, mcpr_limit, mcpr_status, mcpr_str};
-use super::callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, CBinding, CPolicy, HostPtr};
-use super::error::{mcpr_error, Error};
+use super::boundary::{guard, mcpr_str};
+use super::callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, CBinding, CPolicy};
+use super::error::{guard_status, mcpr_error};
 use super::hints::mcpr_cache_hints;
+use super::host::HostPtr;
+use super::limits::mcpr_limit;
 use super::resources::mcpr_resources;
+use super::status::{mcpr_status, Error};
 
 /// A registry under construction. Create with `mcpr_builder_new`, fill with
 /// `mcpr_builder_add` / `_set_*`, then `mcpr_builder_build`.
@@ -33,6 +40,10 @@ pub struct mcpr_builder {
     /// replaced by `mcpr_builder_set_policy` is released after the builder
     /// lock is dropped (its `release` may call into this builder).
     policy: Mutex<Option<Arc<CPolicy>>>,
+}
+
+impl Handle for mcpr_builder {
+    type Kind = Boxed;
 }
 
 /// What a builder holds under its lock.
@@ -80,7 +91,6 @@ pub(super) unsafe fn with_builder(
     b: *mut mcpr_builder,
     f: impl FnOnce(&mut ResourcesBuilder) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    // SAFETY: forwarded to the caller's guarantee.
     unsafe { with_state(b, |state| f(&mut state.core)) }
 }
 
@@ -92,11 +102,36 @@ unsafe fn with_state(
     b: *mut mcpr_builder,
     f: impl FnOnce(&mut BuilderState) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    // SAFETY: the caller guarantees `b` is NULL or a live builder; shared
-    // access is enough because the state is behind a mutex.
-    let b = unsafe { b.as_ref() }.ok_or_else(|| Error::argument("builder is NULL"))?;
-    let mut state = b.state.lock().unwrap_or_else(|p| p.into_inner());
-    f(&mut state)
+    f(&mut unsafe { builder_ref(b) }?.lock())
+}
+
+/// Borrows the builder behind `b`.
+///
+/// # Safety
+/// `b` is NULL or a live builder.
+unsafe fn builder_ref<'a>(b: *mut mcpr_builder) -> Result<&'a mcpr_builder, Error> {
+    // Shared access is enough: the contents are behind mutexes.
+    unsafe { handle_ref(b) }.ok_or_else(|| Error::argument("builder is NULL"))
+}
+
+impl mcpr_builder {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BuilderState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Makes `policy` the registry's policy; `table` is the C table behind
+    /// it (`None` for a built-in policy). The table it replaces is released
+    /// once the builder is unlocked, on this thread: its `release` may call
+    /// into this builder.
+    fn install_policy(&self, policy: Arc<dyn ResourcePolicy>, table: Option<Arc<CPolicy>>) {
+        let replaced = {
+            let mut state = self.lock();
+            state.core.set_policy(policy);
+            let mut current = self.policy.lock().unwrap_or_else(|p| p.into_inner());
+            std::mem::replace(&mut *current, table)
+        };
+        drop(replaced);
+    }
 }
 
 /// Creates an empty builder.
@@ -236,34 +271,16 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // The replaced table, dropped (released) once the builder is unlocked.
-        let mut replaced = None;
-        let set = |inner: &mut ResourcesBuilder| {
-            // SAFETY: `callbacks` is NULL or points at a table of `struct_size`
-            // readable bytes (caller's guarantee).
-            let table = unsafe { read_grown_opt(callbacks) }?
-                .ok_or_else(|| Error::argument("callback table is NULL"))?;
-            let policy = CPolicy::new(&table).ok_or_else(|| {
-                Error::from(Failure::config(
-                    "policy callbacks discover, visibility and read are required",
-                ))
-            })?;
-            let policy = Arc::new(policy);
-            inner.set_policy(policy.clone());
-            // SAFETY: `with_builder` only calls this when `builder` is a live
-            // builder (caller's guarantee).
-            if let Some(handle) = unsafe { builder.as_ref() } {
-                replaced = handle
-                    .policy
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .replace(policy);
-            }
-            Ok(())
-        };
-        let result = unsafe { with_builder(builder, set) };
-        drop(replaced);
-        result
+        let b = unsafe { builder_ref(builder) }?;
+        let table = unsafe { read_grown_opt(callbacks) }?
+            .ok_or_else(|| Error::argument("callback table is NULL"))?;
+        let policy = Arc::new(CPolicy::new(&table).ok_or_else(|| {
+            Error::from(Failure::config(
+                "policy callbacks discover, visibility and read are required",
+            ))
+        })?);
+        b.install_policy(policy.clone(), Some(policy));
+        Ok(())
     };
     unsafe { guard_status(err, body) }
 }
@@ -451,9 +468,8 @@ pub unsafe extern "C" fn mcpr_builder_build(
         // its `release` still runs before this returns.
         drop(policy);
         let resources = built?;
-        let handle = Arc::into_raw(Arc::new(mcpr_resources { inner: resources }));
-        // SAFETY: `out` is non-null (checked) and valid for one write.
-        unsafe { write_out(out, handle.cast_mut()) };
+        let handle = new_counted(mcpr_resources { inner: resources });
+        unsafe { write_out(out, handle) };
         Ok(())
     };
     unsafe { guard_status(err, body) }
@@ -494,23 +510,9 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let mut replaced = None;
-        let set = |inner: &mut ResourcesBuilder| {
-            inner.set_policy(Arc::new(crate::policy::AllowAll));
-            // SAFETY: `with_builder` only calls this when `builder` is a live
-            // builder (caller's guarantee).
-            if let Some(handle) = unsafe { builder.as_ref() } {
-                replaced = handle
-                    .policy
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .take();
-            }
-            Ok(())
-        };
-        let result = unsafe { with_builder(builder, set) };
-        drop(replaced);
-        result
+        let b = unsafe { builder_ref(builder) }?;
+        b.install_policy(Arc::new(crate::policy::AllowAll), None);
+        Ok(())
     };
     unsafe { guard_status(err, body) }
 }

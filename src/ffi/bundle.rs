@@ -3,12 +3,16 @@
 use crate::read::ResourceBundle;
 
 use super::boundary::{guard, mcpr_str};
-use super::handle::{free_handle, handle_ref};
+use super::handle::{free_handle, handle_ref, Boxed, Handle};
 
 /// A read result. Owned by the caller; free with `mcpr_bundle_free`.
 /// Immutable: safe to read from any thread.
 pub struct mcpr_bundle {
     pub(super) inner: ResourceBundle,
+}
+
+impl Handle for mcpr_bundle {
+    type Kind = Boxed;
 }
 
 /// The MCP `resources/read` result JSON: send it as the JSON-RPC `result`.

@@ -5,11 +5,12 @@ use crate::scope::{CallContext, CallPhase};
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::{
-    guard, mcpr_cb_result, mcpr_str, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
-    MCPR_CB_UNAVAILABLE,
+use super::boundary::{guard, mcpr_str};
+use super::handle::{handle_ref, Handle, Lent};
+use super::host::HostPtr;
+use super::status::{
+    mcpr_cb_result, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK, MCPR_CB_UNAVAILABLE,
 };
-use super::callbacks::HostPtr;
 
 /// The context of one callback invocation: cancellation, remaining time,
 /// request data, item byte limit, and a slot for a private failure cause.
@@ -18,6 +19,10 @@ use super::callbacks::HostPtr;
 pub struct mcpr_call {
     ctx: *const CallContext,
     cause: Mutex<Option<String>>,
+}
+
+impl Handle for mcpr_call {
+    type Kind = Lent;
 }
 
 impl mcpr_call {
@@ -76,8 +81,7 @@ impl mcpr_call {
 /// # Safety
 /// `c` is NULL or a call context passed to a callback that has not returned.
 unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallContext)> {
-    // SAFETY: the caller guarantees `c` is NULL or live.
-    let call = unsafe { c.as_ref() }?;
+    let call = unsafe { handle_ref(c) }?;
     // SAFETY: `ctx` was taken from a reference that outlives the callback.
     let ctx = unsafe { &*call.ctx };
     Some((call, ctx))

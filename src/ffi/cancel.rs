@@ -3,13 +3,17 @@
 use crate::scope::CancelToken;
 
 use super::boundary::guard;
-use super::handle::{free_handle, handle_ref, new_handle};
+use super::handle::{free_handle, handle_ref, new_handle, Boxed, Handle};
 
 /// A cancellation token. `mcpr_cancel_cancel` is safe from any thread at
 /// any time, including while reads using it run on other threads. Free
 /// with `mcpr_cancel_free`.
 pub struct mcpr_cancel {
     pub(super) inner: CancelToken,
+}
+
+impl Handle for mcpr_cancel {
+    type Kind = Boxed;
 }
 
 /// A new, uncancelled cancellation token.

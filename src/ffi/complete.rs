@@ -3,12 +3,13 @@
 use crate::completion::{not_found, CompleteParams};
 use crate::error::FailureKind;
 
-use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::boundary::mcpr_str;
 use super::completion::mcpr_completion;
-use super::error::{mcpr_error, Error};
-use super::handle::{need_out, new_handle, write_out};
+use super::error::{guard_status, mcpr_error};
+use super::handle::{need_out, write_handle};
 use super::read::{mcpr_read_options, read_options_of};
 use super::resources::mcpr_resources;
+use super::status::{mcpr_status, Error};
 
 /// One named argument of a completion request: `argument` (the variable
 /// being completed and its partial value) or one entry of
@@ -171,8 +172,7 @@ pub unsafe extern "C" fn mcpr_complete(
                     .map_err(|f| Error::of_request(f, options.revision, Some(t)))
             }
         }?;
-        // SAFETY: `out` is non-null (checked) and valid for one write.
-        unsafe { write_out(out, new_handle(mcpr_completion { inner: result })) };
+        unsafe { write_handle(out, mcpr_completion { inner: result }) };
         Ok(())
     };
     unsafe { guard_status(err, body) }

@@ -5,9 +5,10 @@ use crate::completion::{CompletionResult, CompletionSink};
 use crate::error::{Failure, FailureKind};
 use std::sync::Mutex;
 
-use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
-use super::error::{mcpr_error, Error};
-use super::handle::{free_handle, handle_ref};
+use super::boundary::{guard, mcpr_str};
+use super::error::{guard_status, mcpr_error};
+use super::handle::{free_handle, handle_ref, Boxed, Handle, Lent};
+use super::status::{mcpr_status, Error};
 
 /// The values a `complete` callback proposes (borrowed, valid until the
 /// callback returns; the library copies every value). Internally locked:
@@ -23,15 +24,22 @@ pub struct mcpr_completion {
     pub(super) inner: CompletionResult,
 }
 
+impl Handle for mcpr_completion_builder {
+    type Kind = Lent;
+}
+
+impl Handle for mcpr_completion {
+    type Kind = Boxed;
+}
+
 /// # Safety
 /// `o` is NULL or a live completion builder.
 unsafe fn builder_ref<'a>(
     o: *mut mcpr_completion_builder,
 ) -> Result<&'a mcpr_completion_builder, Error> {
-    // SAFETY: the caller guarantees `o` is NULL or live; only shared
-    // references are made (the contents are behind a mutex), so concurrent
-    // calls from several threads are sound.
-    unsafe { o.as_ref() }.ok_or_else(|| Error::argument("completion builder is NULL"))
+    // Only shared references are made (the contents are behind a mutex),
+    // so concurrent calls from several threads are sound.
+    unsafe { handle_ref(o) }.ok_or_else(|| Error::argument("completion builder is NULL"))
 }
 
 impl mcpr_completion_builder {

@@ -2,10 +2,11 @@
 
 use crate::executor::{Executor, ExecutorOptions};
 
-use super::boundary::{guard, guard_status, mcpr_status};
-use super::error::{mcpr_error, Error};
+use super::boundary::guard;
+use super::error::{guard_status, mcpr_error};
 use super::growth::{check_struct_size, field_end, init_out, read_grown, Grows};
-use super::handle::{free_handle, handle_ref, need_out, write_handle};
+use super::handle::{free_handle, handle_ref, need_out, write_handle, Boxed, Handle};
+use super::status::{mcpr_status, Error};
 
 /// A worker pool running the callbacks of reads and listings, created by
 /// the host and shareable by many registries, reads and listings at once
@@ -13,6 +14,10 @@ use super::handle::{free_handle, handle_ref, need_out, write_handle};
 /// its callbacks do (see `mcpr_read`). Free with `mcpr_executor_free`.
 pub struct mcpr_executor {
     pub(super) inner: Executor,
+}
+
+impl Handle for mcpr_executor {
+    type Kind = Boxed;
 }
 
 /// Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
@@ -104,9 +109,9 @@ pub const MCPR_MAX_EXECUTOR_HUNG: usize = 16384;
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_executor_options {
     const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_executor_options, threads: usize),
-        field_end!(mcpr_executor_options, max_hung: usize),
-        field_end!(mcpr_executor_options, max_queued: usize),
+        field_end!(mcpr_executor_options, threads),
+        field_end!(mcpr_executor_options, max_hung),
+        field_end!(mcpr_executor_options, max_queued),
     ];
 }
 

@@ -17,18 +17,24 @@
 
 use std::mem::{size_of, MaybeUninit};
 
-use super::error::Error;
+use super::status::Error;
 
 /// Largest `struct_size` accepted.
 pub(crate) const MAX_STRUCT_SIZE: usize = 4096;
 
-/// The end offset of field `$f` (of type `$ft`) of `$t`.
+/// The end offset of field `$f` of `$t` (its offset plus its size, the
+/// field's type taken from the struct itself).
 macro_rules! field_end {
-    ($t:ty, $f:ident: $ft:ty) => {
-        std::mem::offset_of!($t, $f) + std::mem::size_of::<$ft>()
+    ($t:ty, $f:ident) => {
+        std::mem::offset_of!($t, $f) + $crate::ffi::growth::field_size(|s: &$t| &s.$f)
     };
 }
 pub(crate) use field_end;
+
+/// The size of the field a projection reaches (see `field_end!`).
+pub(crate) const fn field_size<T, F>(_: fn(&T) -> &F) -> usize {
+    size_of::<F>()
+}
 
 /// A C struct that grows.
 ///
@@ -140,13 +146,13 @@ mod tests {
     }
     // SAFETY: repr(C), starts with `struct_size`, all-zero valid, ends listed.
     unsafe impl Grows for Two {
-        const FIELD_ENDS: &'static [usize] = &[field_end!(Two, a: u64), field_end!(Two, b: u32)];
+        const FIELD_ENDS: &'static [usize] = &[field_end!(Two, a), field_end!(Two, b)];
     }
 
     #[test]
     fn fields_beyond_struct_size_take_their_defaults() {
         let v = Two {
-            struct_size: field_end!(Two, a: u64),
+            struct_size: field_end!(Two, a),
             a: 7,
             b: 9,
         };
@@ -155,7 +161,7 @@ mod tests {
         assert_eq!((got.a, got.b), (7, 0));
         // a size cutting `b` does not read it either
         let v = Two {
-            struct_size: field_end!(Two, a: u64) + 2,
+            struct_size: field_end!(Two, a) + 2,
             ..v
         };
         // SAFETY: as above.

@@ -6,7 +6,7 @@
 
 use crate::cache::CacheHints;
 
-use super::error::Error;
+use super::status::Error;
 
 /// The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
 pub const MCPR_MAX_TTL_MS: u64 = 9_007_199_254_740_991;

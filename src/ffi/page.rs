@@ -3,12 +3,16 @@
 use crate::listing::Page;
 
 use super::boundary::{guard, mcpr_str};
-use super::handle::{free_handle, handle_ref};
+use super::handle::{free_handle, handle_ref, Boxed, Handle};
 
 /// A list page. Owned by the caller; free with `mcpr_page_free`.
 /// Immutable: safe to read from any thread.
 pub struct mcpr_page {
     pub(super) inner: Page,
+}
+
+impl Handle for mcpr_page {
+    type Kind = Boxed;
 }
 
 /// The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or

@@ -8,10 +8,12 @@ use crate::sizing::copy_text;
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::{guard_status, mcpr_status, mcpr_str};
-use super::callbacks::{mcpr_release_fn, HostPtr, Release};
-use super::error::{mcpr_error, Error};
+use super::boundary::mcpr_str;
+use super::error::{guard_status, mcpr_error};
+use super::handle::{handle_ref, Handle, Lent};
 use super::hints::mcpr_cache_hints;
+use super::host::{mcpr_release_fn, HostPtr, Release};
+use super::status::{mcpr_status, Error};
 
 /// The payload a body `read` callback fills (borrowed, valid until the
 /// callback returns; the library copies everything it is given).
@@ -19,6 +21,10 @@ use super::hints::mcpr_cache_hints;
 /// callback runs, also concurrently.
 pub struct mcpr_payload_builder {
     pub(super) state: Mutex<PayloadState>,
+}
+
+impl Handle for mcpr_payload_builder {
+    type Kind = Lent;
 }
 
 /// The contents of a payload builder.
@@ -127,10 +133,9 @@ impl PayloadState {
 pub(super) unsafe fn payload_ref<'a>(
     o: *mut mcpr_payload_builder,
 ) -> Result<&'a mcpr_payload_builder, Error> {
-    // SAFETY: the caller guarantees `o` is NULL or live; only shared
-    // references are made (the contents are behind a mutex), so concurrent
-    // calls from several threads are sound.
-    unsafe { o.as_ref() }.ok_or_else(|| Error::argument("payload builder is NULL"))
+    // Only shared references are made (the contents are behind a mutex),
+    // so concurrent calls from several threads are sound.
+    unsafe { handle_ref(o) }.ok_or_else(|| Error::argument("payload builder is NULL"))
 }
 
 /// Sets a text body (copied). Exactly one body per payload: a second body

@@ -1,17 +1,16 @@
 //! The plan builder a `resolve` callback fills (`mcpr_plan_*`,
 //! `mcpr_resolve_single`).
 
-use super::handle::{handle_ref, view_ref};
+use super::handle::{handle_ref, view_ref, Handle, Lent};
 use crate::error::{Failure, FailureKind};
 use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::{
-    guard, guard_status, mcpr_cb_result, mcpr_status, mcpr_str, MCPR_CB_FAILED, MCPR_CB_OK,
-};
+use super::boundary::{guard, mcpr_str};
 use super::call::mcpr_call;
-use super::error::{mcpr_error, Error};
+use super::error::{guard_status, mcpr_error};
+use super::status::{mcpr_cb_result, mcpr_status, Error, MCPR_CB_FAILED, MCPR_CB_OK};
 use super::views::mcpr_match;
 
 /// The plan a `resolve` callback fills (borrowed, valid until the callback
@@ -23,6 +22,10 @@ pub struct mcpr_plan_builder {
     /// The match the `resolve` callback was given (alive as long as the
     /// builder: both are lent for the duration of the callback).
     pub(super) matched: MatchRef,
+}
+
+impl Handle for mcpr_plan_builder {
+    type Kind = Lent;
 }
 
 /// The match a plan builder was made for: a setter given the match's own
@@ -171,10 +174,9 @@ unsafe fn plan_set(
     authorization_json: mcpr_str,
     item: bool,
 ) -> Result<(), Error> {
-    // SAFETY: the caller guarantees `p` is NULL or live; only shared
-    // references are made (the contents are behind a mutex), so concurrent
-    // calls from several threads are sound.
-    let p = unsafe { p.as_ref() }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
+    // Only shared references are made (the contents are behind a mutex),
+    // so concurrent calls from several threads are sound.
+    let p = unsafe { handle_ref(p) }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
     // SAFETY: the match outlives the builder, which the caller guarantees
     // live; the strings are forwarded to the caller's guarantee.
     let made = match unsafe {

@@ -8,15 +8,16 @@ use std::os::raw::c_void;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, mcpr_str};
 use super::bundle::mcpr_bundle;
-use super::callbacks::HostPtr;
 use super::cancel::{cancel_of, mcpr_cancel};
-use super::error::{mcpr_error, Error};
+use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
+use super::host::HostPtr;
 use super::resources::mcpr_resources;
+use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_read`. NULL options mean all defaults. The
 /// library copies what it needs before `mcpr_read` returns.
@@ -66,11 +67,11 @@ pub struct mcpr_read_options {
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_read_options {
     const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_read_options, timeout_ms: u64),
-        field_end!(mcpr_read_options, cancel: *const mcpr_cancel),
-        field_end!(mcpr_read_options, request_data: *mut c_void),
-        field_end!(mcpr_read_options, executor: *const mcpr_executor),
-        field_end!(mcpr_read_options, protocol_revision: mcpr_str),
+        field_end!(mcpr_read_options, timeout_ms),
+        field_end!(mcpr_read_options, cancel),
+        field_end!(mcpr_read_options, request_data),
+        field_end!(mcpr_read_options, executor),
+        field_end!(mcpr_read_options, protocol_revision),
     ];
 }
 

@@ -3,15 +3,16 @@
 use crate::request::{RequestError, RequestOptions};
 use std::os::raw::c_void;
 
-use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, mcpr_str};
 use super::cancel::{cancel_of, mcpr_cancel};
-use super::error::{mcpr_error, Error};
+use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
-use super::handle::{need_out, write_out};
+use super::handle::{need_out, write_handle};
 use super::read::{request_data, revision_of, timeout};
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;
+use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_request`. NULL options mean all defaults
 /// (then the list methods, which need a scope key, are
@@ -62,13 +63,13 @@ pub struct mcpr_request_options {
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_request_options {
     const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_request_options, protocol_revision: mcpr_str),
-        field_end!(mcpr_request_options, scope_key: mcpr_str),
-        field_end!(mcpr_request_options, page_size: u32),
-        field_end!(mcpr_request_options, timeout_ms: u64),
-        field_end!(mcpr_request_options, cancel: *const mcpr_cancel),
-        field_end!(mcpr_request_options, request_data: *mut c_void),
-        field_end!(mcpr_request_options, executor: *const mcpr_executor),
+        field_end!(mcpr_request_options, protocol_revision),
+        field_end!(mcpr_request_options, scope_key),
+        field_end!(mcpr_request_options, page_size),
+        field_end!(mcpr_request_options, timeout_ms),
+        field_end!(mcpr_request_options, cancel),
+        field_end!(mcpr_request_options, request_data),
+        field_end!(mcpr_request_options, executor),
     ];
 }
 
@@ -179,12 +180,11 @@ pub unsafe extern "C" fn mcpr_request(
             .failure()
             .map(|f| f.cause_text())
             .unwrap_or_default();
-        let handle = Box::new(mcpr_response {
+        let response = mcpr_response {
             inner: response,
             cause,
-        });
-        // SAFETY: `out` is non-null (checked) and valid for one write.
-        unsafe { write_out(out, Box::into_raw(handle)) };
+        };
+        unsafe { write_handle(out, response) };
         Ok(())
     };
     unsafe { guard_status(err, body) }

@@ -3,8 +3,10 @@
 use crate::registry::Resources;
 use std::sync::Arc;
 
-use super::boundary::{guard, guard_status, mcpr_status};
-use super::error::{mcpr_error, Error};
+use super::boundary::guard;
+use super::error::{guard_status, mcpr_error};
+use super::handle::{hold, release, retain, Counted, Handle};
+use super::status::{mcpr_status, Error};
 
 /// An immutable registry, reference counted. Safe to share between threads
 /// and to use from many threads at once. Each reference (from
@@ -32,25 +34,8 @@ pub struct mcpr_resources {
     pub(crate) inner: Resources,
 }
 
-impl mcpr_resources {
-    /// A new reference to the registry behind `r`, owned by the caller of
-    /// this function (None for NULL). Every export that uses a registry
-    /// holds one from entry to return.
-    ///
-    /// # Safety
-    /// `r` is NULL or a live registry reference (from `Arc::into_raw`).
-    pub(crate) unsafe fn hold(r: *const mcpr_resources) -> Option<Arc<mcpr_resources>> {
-        if r.is_null() {
-            return None;
-        }
-        // SAFETY: `r` came from `Arc::into_raw` and a reference is still
-        // held (caller's guarantee), so the count is at least one; the
-        // increment gives `from_raw` its own reference to take over.
-        unsafe {
-            Arc::increment_strong_count(r);
-            Some(Arc::from_raw(r))
-        }
-    }
+impl Handle for mcpr_resources {
+    type Kind = Counted;
 }
 
 /// Takes another reference to the registry.
@@ -68,15 +53,7 @@ impl mcpr_resources {
 pub unsafe extern "C" fn mcpr_resources_retain(
     resources: *const mcpr_resources,
 ) -> *mut mcpr_resources {
-    guard(|| {
-        if resources.is_null() {
-            return std::ptr::null_mut();
-        }
-        // SAFETY: `resources` came from `Arc::into_raw` and the caller still holds a
-        // reference, so the count is at least one.
-        unsafe { Arc::increment_strong_count(resources) };
-        resources.cast_mut()
-    })
+    guard(|| unsafe { retain(resources) })
 }
 
 /// Releases one registry reference.
@@ -97,13 +74,7 @@ pub unsafe extern "C" fn mcpr_resources_retain(
 /// \note Any thread, including from inside a callback.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
-    guard(|| {
-        if !resources.is_null() {
-            // SAFETY: `resources` came from `Arc::into_raw`; the caller gives up one
-            // reference.
-            drop(unsafe { Arc::from_raw(resources.cast_const()) });
-        }
-    })
+    guard(|| unsafe { release(resources) })
 }
 
 /// Writes the registry's 32-byte content revision (SHA-256 of the canonical
@@ -122,7 +93,7 @@ pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resources, out: *mut u8) {
     guard(|| {
-        let Some(resources) = (unsafe { mcpr_resources::hold(resources) }) else {
+        let Some(resources) = (unsafe { hold(resources) }) else {
             return;
         };
         if out.is_null() {
@@ -161,8 +132,8 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let resources = unsafe { mcpr_resources::hold(resources) }
-            .ok_or_else(|| Error::argument("registry is NULL"))?;
+        let resources =
+            unsafe { hold(resources) }.ok_or_else(|| Error::argument("registry is NULL"))?;
         if out.is_null() {
             return Err(Error::argument("revision buffer is NULL"));
         }
@@ -191,10 +162,7 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
 ///   until it returns.
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resources) -> bool {
-    guard(|| {
-        unsafe { mcpr_resources::hold(resources) }
-            .is_some_and(|resources| resources.inner.completes())
-    })
+    guard(|| unsafe { hold(resources) }.is_some_and(|resources| resources.inner.completes()))
 }
 
 /// The call's own reference to the registry, held from entry to return:
@@ -203,7 +171,7 @@ pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resourc
 /// # Safety
 /// `r` is NULL or a live registry reference.
 pub(super) unsafe fn resources(r: *const mcpr_resources) -> Result<Arc<mcpr_resources>, Error> {
-    unsafe { mcpr_resources::hold(r) }.ok_or_else(|| Error::argument("registry is NULL"))
+    unsafe { hold(r) }.ok_or_else(|| Error::argument("registry is NULL"))
 }
 
 #[cfg(test)]

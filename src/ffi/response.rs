@@ -2,8 +2,9 @@
 
 use crate::request::Response;
 
-use super::boundary::{guard, mcpr_status, mcpr_str};
-use super::handle::{free_handle, handle_ref};
+use super::boundary::{guard, mcpr_str};
+use super::handle::{free_handle, handle_ref, Boxed, Handle};
+use super::status::mcpr_status;
 
 /// The response to one request: the JSON-RPC `result` object or `error`
 /// object. Owned by the caller; free with `mcpr_response_free`. Immutable:
@@ -11,6 +12,10 @@ use super::handle::{free_handle, handle_ref};
 pub struct mcpr_response {
     pub(super) inner: Response,
     pub(super) cause: String,
+}
+
+impl Handle for mcpr_response {
+    type Kind = Boxed;
 }
 
 /// The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
