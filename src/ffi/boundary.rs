@@ -79,7 +79,6 @@ impl mcpr_str {
     /// # Safety
     /// As for [`mcpr_str::bytes`].
     pub(crate) unsafe fn text<'a>(self, kind: FailureKind, what: &str) -> Result<&'a str, Error> {
-        // SAFETY: forwarded to the caller's guarantee.
         let b = unsafe { self.bytes() }?;
         if all_ascii(b) {
             // SAFETY: ASCII is valid UTF-8 (this vectorised check is several

@@ -161,11 +161,8 @@ unsafe fn binding_from_c(
     cb: *const mcpr_binding_callbacks,
     handlers: &mut HandlerCache,
 ) -> Result<ResourceBinding, Error> {
-    // SAFETY: `cb` is NULL or points at a table of `struct_size` readable
-    // bytes (caller's guarantee).
     let table =
         unsafe { read_grown_opt(cb) }?.ok_or_else(|| Error::argument("callback table is NULL"))?;
-    // SAFETY: `definition_json` follows the `mcpr_str` rules.
     let json =
         unsafe { definition_json.text(FailureKind::InvalidConfiguration, "definition JSON") }?;
     binding_of(ResourceDefinition::from_json(json)?, &table, handlers)
@@ -231,7 +228,6 @@ pub unsafe extern "C" fn mcpr_builder_add(
 ) -> mcpr_status {
     let body = || {
         let add = |state: &mut BuilderState| {
-            // SAFETY: `callbacks` and `definition_json` as the caller guarantees.
             let binding =
                 unsafe { binding_from_c(definition_json, callbacks, &mut state.handlers) }?;
             state.core.push(binding);
@@ -360,7 +356,6 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
                 ptr: key.cast(),
                 len: key_len,
             };
-            // SAFETY: `key` is NULL or points at `len` readable bytes.
             let key = unsafe { key.bytes() }?;
             if !(MIN_CURSOR_KEY_BYTES..=MAX_CURSOR_KEY_BYTES).contains(&key.len()) {
                 return Err(Failure::config("cursor key must be 32 to 1024 bytes").into());
@@ -411,9 +406,6 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
             let user_data = HostPtr(user_data);
             inner.set_clock(Arc::new(move || {
                 let user_data = user_data;
-                // SAFETY: the host guarantees the clock function is
-                // callable with `user_data` from any thread while the registry
-                // lives.
                 unsafe { f(user_data.0) }
             }));
             Ok(())
@@ -584,10 +576,8 @@ pub unsafe extern "C" fn mcpr_builder_add_with_hints(
 ) -> mcpr_status {
     let body = || {
         let add = |state: &mut BuilderState| {
-            // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
             let hints = unsafe { hints_of(hints) }?;
             hints.validate()?;
-            // SAFETY: `callbacks` and `definition_json` as the caller guarantees.
             let binding =
                 unsafe { binding_from_c(definition_json, callbacks, &mut state.handlers) }?;
             state.core.push(binding.with_cache_hints(hints));

@@ -247,7 +247,6 @@ pub unsafe extern "C" fn mcpr_call_set_cause(call: *const mcpr_call, message: mc
         let Some((state, _)) = (unsafe { call_ref(call) }) else {
             return;
         };
-        // SAFETY: `message` follows the `mcpr_str` rules (caller's guarantee).
         let Ok(bytes) = (unsafe { message.bytes() }) else {
             return;
         };

@@ -80,7 +80,6 @@ pub unsafe extern "C" fn mcpr_completion_add_value(
 ) -> mcpr_status {
     let body = || {
         let completion_builder = unsafe { builder_ref(completion_builder) }?;
-        // SAFETY: `value` follows the `mcpr_str` rules (caller's guarantee).
         let bytes = unsafe { value.bytes() }?;
         let mut sink = completion_builder.lock();
         let Ok(text) = std::str::from_utf8(bytes) else {

@@ -81,7 +81,6 @@ pub(crate) unsafe fn read_grown_opt<T: Grows>(p: *const T) -> Result<Option<T>, 
     if p.is_null() {
         return Ok(None);
     }
-    // SAFETY: `p` is non-null and readable as stated (caller's guarantee).
     unsafe { read_grown(p) }.map(Some)
 }
 
@@ -104,7 +103,6 @@ pub(crate) fn check_struct_size(n: usize) -> Result<usize, Error> {
 /// `p` is non-null, and the `struct_size` bytes it states are readable
 /// (at least `sizeof(size_t)` bytes are, to read `struct_size` itself).
 pub(crate) unsafe fn read_grown<T: Grows>(p: *const T) -> Result<T, Error> {
-    // SAFETY: the first `usize` is readable (caller's guarantee).
     let size = check_struct_size(unsafe { p.cast::<usize>().read_unaligned() })?;
     let bytes = p.cast::<u8>();
     if size > size_of::<T>() {

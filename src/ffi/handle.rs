@@ -54,7 +54,6 @@ pub(crate) enum Lent {}
 /// or mutated through another pointer, for `'a` (in practice: the export's
 /// call, or the callback's invocation for lent objects).
 pub(crate) unsafe fn handle_ref<'a, T: Handle>(p: *const T) -> Option<&'a T> {
-    // SAFETY: guaranteed by the caller.
     unsafe { p.as_ref() }
 }
 
@@ -167,7 +166,6 @@ pub(crate) unsafe fn release<T: Handle<Kind = Counted>>(p: *mut T) {
 /// # Safety
 /// `out` is non-null (checked with [`need_out`]) and valid for one write.
 pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
-    // SAFETY: guaranteed by the caller.
     unsafe { out.write(value) }
 }
 

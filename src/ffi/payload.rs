@@ -95,7 +95,6 @@ impl PayloadState {
             ptr: data.cast(),
             len: data_len,
         };
-        // SAFETY: forwarded to the caller's guarantee.
         let parts = unsafe {
             (
                 mime_type.text(FailureKind::InvalidContent, "payload MIME type"),
@@ -167,7 +166,6 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         let content = FailureKind::InvalidContent;
-        // SAFETY: both strings follow the `mcpr_str` rules (caller's guarantee).
         let texts = unsafe { (mime_type.text(content, "payload MIME type"), text.bytes()) };
         let (mime, text) = match texts {
             (Ok(m), Ok(t)) => (m, t),
@@ -218,8 +216,6 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
-        // NULL or points at `data_len` readable bytes (caller's guarantee).
         let (mime, bytes) = unsafe { o.blob_arguments(mime_type, data, data_len) }?;
         o.set_body(|| ResourcePayload::blob(mime, bytes))
     };
@@ -304,8 +300,6 @@ pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
-        // NULL or points at `data_len` readable bytes (caller's guarantee).
         let (mime, _) = unsafe { o.blob_arguments(mime_type, data, data_len) }?;
         let bytes = lent.take().map(SharedBytes::new);
         o.set_body(|| match bytes {
@@ -351,7 +345,6 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        // SAFETY: `meta_json` follows the `mcpr_str` rules (caller's guarantee).
         let meta = match unsafe { meta_json.text(FailureKind::InvalidContent, "payload _meta") } {
             Ok(m) => m,
             Err(e) => return Err(o.refuse_argument(e)),
@@ -395,7 +388,6 @@ pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
         let hints = match unsafe { hints_of(hints) } {
             Ok(h) => h,
             Err(e) => return Err(o.refuse_argument(e)),

@@ -60,7 +60,6 @@ impl MatchRef {
         representation: mcpr_str,
         authorization_json: mcpr_str,
     ) -> Option<Result<ResourceTarget, Failure>> {
-        // SAFETY: the match outlives the builder (caller's guarantee).
         let m = unsafe { self.0.as_ref() }?;
         if representation.len != 0 || authorization_json.len != 0 || uri.ptr.is_null() {
             return None;
@@ -153,7 +152,6 @@ unsafe fn make_target(
     authorization_json: mcpr_str,
 ) -> Result<Result<ResourceTarget, Failure>, Error> {
     let plan = FailureKind::InvalidPlan;
-    // SAFETY: forwarded to the caller's guarantee (three times).
     let (uri, rep, auth) = unsafe {
         (
             uri.text(plan, "target URI")?,
@@ -177,8 +175,8 @@ unsafe fn plan_set(
     // Only shared references are made (the contents are behind a mutex),
     // so concurrent calls from several threads are sound.
     let p = unsafe { handle_ref(p) }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
-    // SAFETY: the match outlives the builder, which the caller guarantees
-    // live; the strings are forwarded to the caller's guarantee.
+    // SAFETY: a live builder means its `resolve` callback has not returned,
+    // so the match lent to that callback with it is alive too.
     let made = match unsafe {
         p.matched
             .default_target(uri, representation, authorization_json)
@@ -248,7 +246,6 @@ pub unsafe extern "C" fn mcpr_plan_set_requested(
     authorization_json: mcpr_str,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: `plan` and the strings are valid (caller's guarantee).
     let body = || unsafe { plan_set(plan, uri, representation, authorization_json, false) };
     unsafe { guard_status(err, body) }
 }
@@ -286,7 +283,6 @@ pub unsafe extern "C" fn mcpr_plan_add_item(
     authorization_json: mcpr_str,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: `plan` and the strings are valid (caller's guarantee).
     let body = || unsafe { plan_set(plan, uri, representation, authorization_json, true) };
     unsafe { guard_status(err, body) }
 }
