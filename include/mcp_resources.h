@@ -77,6 +77,7 @@
 #define MCPR_EXECUTOR_OPTIONS_INIT {.struct_size = sizeof(mcpr_executor_options)}
 #define MCPR_BINDING_CALLBACKS_INIT {.struct_size = sizeof(mcpr_binding_callbacks)}
 #define MCPR_POLICY_CALLBACKS_INIT {.struct_size = sizeof(mcpr_policy_callbacks)}
+#define MCPR_CACHE_HINTS_INIT {.struct_size = sizeof(mcpr_cache_hints)}
 #endif
 
 /**
@@ -695,16 +696,19 @@ typedef uint64_t (*mcpr_clock_fn)(void *user_data);
  * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
  * or for one item (`mcpr_payload_set_cache_hints`).
  *
- * Set `size` to `sizeof(mcpr_cache_hints)`: later versions of the library
- * may append fields, and read only those that the given `size` covers
- * (fields beyond it take their zero defaults). A `size` smaller than the
- * fields of this version is `MCPR_INVALID_ARGUMENT`.
+ * Growth: set `struct_size` to `sizeof(mcpr_cache_hints)`, or start from
+ * `MCPR_CACHE_HINTS_INIT` / `mcpr_cache_hints_init` (TTL 0, not
+ * caller-independent). Later versions append fields; the library reads
+ * only the fields lying wholly within `struct_size` (the others take these
+ * defaults), refuses a `struct_size` below `sizeof(size_t)` or above 4096,
+ * and refuses set bytes beyond the fields it knows
+ * (`MCPR_INVALID_ARGUMENT`).
  */
 typedef struct {
     /**
-     * `sizeof(mcpr_cache_hints)`.
+     * `sizeof(mcpr_cache_hints)` as the caller compiled it (see above).
      */
-    size_t size;
+    size_t struct_size;
     /**
      * How long a result made of this content may be considered fresh, in
      * milliseconds (0 = immediately stale; at most `MCPR_MAX_TTL_MS`, else
@@ -1421,21 +1425,33 @@ mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms,
  * \param builder The builder.
  * \param definition_json As for `mcpr_builder_add`.
  * \param callbacks As for `mcpr_builder_add`.
- * \param hints The binding's hints, with `size` set to
- *   `sizeof(mcpr_cache_hints)`; read during the call only.
+ * \param hints The binding's hints (`struct_size` set, see
+ *   `mcpr_cache_hints`); read during the call only.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return As for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for a NULL
- *   `hints` or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
- *   `MCPR_MAX_TTL_MS`.
- * \pre As for `mcpr_builder_add`; `hints` is NULL or points at an
- *   `mcpr_cache_hints` whose `size` bytes are readable.
+ *   `hints` or hints with a bad `struct_size` or set fields beyond it that
+ *   this library does not know, and `MCPR_INVALID_CONFIGURATION` for a TTL
+ *   above `MCPR_MAX_TTL_MS`.
+ * \pre As for `mcpr_builder_add`; `hints` is NULL or points at hints of
+ *   `struct_size` readable bytes.
  * \post On success the table's `release` will run exactly once; on failure it
  *   never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
  */
 mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error **err);
+
+/**
+ * Fills cache hints with the defaults: TTL 0, not caller-independent, and
+ * `struct_size` set to `sizeof(mcpr_cache_hints)`, as
+ * `MCPR_CACHE_HINTS_INIT` does.
+ *
+ * \param hints The hints to fill, or NULL (then nothing happens).
+ * \pre `hints` is NULL or points at a writable `mcpr_cache_hints`.
+ * \note Thread-safe: touches only `*hints`.
+ */
+void mcpr_cache_hints_init(mcpr_cache_hints *hints);
 
 /**
  * Takes another reference to the registry.
@@ -2480,13 +2496,14 @@ mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_j
  * `invalid_content` issue even if the callback then returns `MCPR_CB_OK`.
  *
  * \param payload The payload builder of the body `read` callback.
- * \param hints The hints, with `size` set to `sizeof(mcpr_cache_hints)`.
+ * \param hints The hints (`struct_size` set, see `mcpr_cache_hints`).
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or `hints`,
- *   or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above `MCPR_MAX_TTL_MS`.
- * \pre `hints` is NULL or points at an `mcpr_cache_hints` whose `size` bytes
- *   are readable.
+ *   or hints with a bad `struct_size` or set fields beyond it that this
+ *   library does not know; `MCPR_INVALID_CONTENT` for a TTL above
+ *   `MCPR_MAX_TTL_MS`.
+ * \pre `hints` is NULL or points at hints of `struct_size` readable bytes.
  * \pre `payload` is NULL or the payload builder the library passed to a body
  *   `read` callback that has not returned yet; `err` is NULL or points at
  *   writable storage for one `mcpr_error *`.

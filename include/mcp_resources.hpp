@@ -397,11 +397,22 @@ private:
     mcpr_plan_builder *p_;
 };
 
-/// Cache hints (mcpr_cache_hints without its size field).
+/// Cache hints (mcpr_cache_hints without its struct_size field).
 struct CacheHints {
     std::chrono::milliseconds ttl{0};  ///< 0 = not cacheable
     bool caller_independent = false;   ///< the same for every caller
 };
+
+namespace detail {
+/// The C struct of `h` (struct_size set). Throws for a negative TTL.
+inline mcpr_cache_hints c_hints(const CacheHints &h) {
+    mcpr_cache_hints c{};
+    mcpr_cache_hints_init(&c);
+    c.ttl_ms = to_ms(h.ttl);
+    c.caller_independent = h.caller_independent;
+    return c;
+}
+}  // namespace detail
 
 /// The body a read callback fills (borrowed mcpr_payload_builder). Setters
 /// throw mcpr::Error when refused.
@@ -424,7 +435,7 @@ public:
     }
     /// This item's cache hints (can only lower the binding's).
     void set_cache_hints(const CacheHints &h) {
-        mcpr_cache_hints c{sizeof(mcpr_cache_hints), detail::to_ms(h.ttl), h.caller_independent};
+        mcpr_cache_hints c = detail::c_hints(h);
         detail::check([&](mcpr_error **e) { return mcpr_payload_set_cache_hints(o_, &c, e); });
     }
     mcpr_payload_builder *get() const noexcept { return o_; }  ///< the C builder
@@ -776,7 +787,7 @@ public:
 
     /// add() with the binding's cache hints.
     Builder &add(std::string_view definition_json, Binding binding, const CacheHints &hints) {
-        mcpr_cache_hints c{sizeof(mcpr_cache_hints), detail::to_ms(hints.ttl), hints.caller_independent};
+        mcpr_cache_hints c = detail::c_hints(hints);
         return add_impl(definition_json, std::move(binding), &c);
     }
 

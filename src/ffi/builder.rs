@@ -553,15 +553,16 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
 /// \param builder The builder.
 /// \param definition_json As for `mcpr_builder_add`.
 /// \param callbacks As for `mcpr_builder_add`.
-/// \param hints The binding's hints, with `size` set to
-///   `sizeof(mcpr_cache_hints)`; read during the call only.
+/// \param hints The binding's hints (`struct_size` set, see
+///   `mcpr_cache_hints`); read during the call only.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return As for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for a NULL
-///   `hints` or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
-///   `MCPR_MAX_TTL_MS`.
-/// \pre As for `mcpr_builder_add`; `hints` is NULL or points at an
-///   `mcpr_cache_hints` whose `size` bytes are readable.
+///   `hints` or hints with a bad `struct_size` or set fields beyond it that
+///   this library does not know, and `MCPR_INVALID_CONFIGURATION` for a TTL
+///   above `MCPR_MAX_TTL_MS`.
+/// \pre As for `mcpr_builder_add`; `hints` is NULL or points at hints of
+///   `struct_size` readable bytes.
 /// \post On success the table's `release` will run exactly once; on failure it
 ///   never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on

@@ -5,7 +5,8 @@
 //! The rules, the same for every such struct the library reads
 //! (`mcpr_read_options`, `mcpr_list_options`, `mcpr_request_options`,
 //! `mcpr_executor_options`, `mcpr_binding_callbacks`,
-//! `mcpr_policy_callbacks`):
+//! `mcpr_policy_callbacks`, `mcpr_cache_hints`; `mcpr_executor_stats`, which
+//! the library writes, grows by the same `struct_size`):
 //! - `struct_size` below `sizeof(size_t)` (a forgotten `struct_size` is 0)
 //!   or above [`MAX_STRUCT_SIZE`] is `MCPR_INVALID_ARGUMENT`;
 //! - the library reads only the fields lying wholly within `struct_size`;

@@ -367,13 +367,14 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
 /// `invalid_content` issue even if the callback then returns `MCPR_CB_OK`.
 ///
 /// \param payload The payload builder of the body `read` callback.
-/// \param hints The hints, with `size` set to `sizeof(mcpr_cache_hints)`.
+/// \param hints The hints (`struct_size` set, see `mcpr_cache_hints`).
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or `hints`,
-///   or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above `MCPR_MAX_TTL_MS`.
-/// \pre `hints` is NULL or points at an `mcpr_cache_hints` whose `size` bytes
-///   are readable.
+///   or hints with a bad `struct_size` or set fields beyond it that this
+///   library does not know; `MCPR_INVALID_CONTENT` for a TTL above
+///   `MCPR_MAX_TTL_MS`.
+/// \pre `hints` is NULL or points at hints of `struct_size` readable bytes.
 /// \pre `payload` is NULL or the payload builder the library passed to a body
 ///   `read` callback that has not returned yet; `err` is NULL or points at
 ///   writable storage for one `mcpr_error *`.
