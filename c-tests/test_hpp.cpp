@@ -165,7 +165,7 @@ TEST(Hpp, MovesTransferOwnershipAndCopiesOfResourcesAreReferences) {
     ASSERT_TRUE(static_cast<bool>(moved));
     mcpr::Resources copy(moved);
     EXPECT_EQ(copy.get(), moved.get());  // the same registry, another reference
-    EXPECT_EQ(copy.revision(), moved.revision());
+    EXPECT_EQ(copy.content_hash(), moved.content_hash());
     mcpr::Resources assigned = docs_registry();
     assigned = copy;  // frees the registry it held
     copy = std::move(moved);

@@ -309,7 +309,7 @@ typedef struct mcpr_plan_builder mcpr_plan_builder;
  * `mcpr_resources_free`.
  *
  * Lifetime across threads: every call that takes a registry (`mcpr_read`,
- * `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_revision`) takes its
+ * `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_content_hash`) takes its
  * own reference on entry and drops it just before returning. So once a
  * call has begun, any thread may release any reference, even the last one
  * the host holds: the registry and its callback tables stay alive until
@@ -1489,9 +1489,10 @@ mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
 void mcpr_resources_free(mcpr_resources *resources);
 
 /**
- * Writes the registry's 32-byte content revision (SHA-256 of the canonical
- * registered descriptions: identical registries on several replicas agree).
- * Prefer `mcpr_resources_revision_into`, which checks the buffer's size.
+ * Writes the registry's 32-byte content hash: SHA-256 of the canonical
+ * registered descriptions, so identical registries on several replicas
+ * agree (cursors are bound to it). Prefer
+ * `mcpr_resources_content_hash_into`, which checks the buffer's size.
  *
  * \param resources A registry reference, or NULL (then nothing is written).
  * \param out A buffer of at least 32 bytes, or NULL (then nothing is
@@ -1503,11 +1504,12 @@ void mcpr_resources_free(mcpr_resources *resources);
  * \note Thread-safe: any thread; the call holds its own registry reference
  *   until it returns.
  */
-void mcpr_resources_revision(const mcpr_resources *resources, uint8_t *out);
+void mcpr_resources_content_hash(const mcpr_resources *resources, uint8_t *out);
 
 /**
- * Writes the registry's 32-byte content revision (as
- * `mcpr_resources_revision`) into a buffer whose size the caller states.
+ * Writes the registry's 32-byte content hash (as
+ * `mcpr_resources_content_hash`) into a buffer whose size the caller
+ * states.
  * Writes exactly 32 bytes; the rest of a larger buffer is left untouched.
  *
  * \param resources A registry reference.
@@ -1525,7 +1527,7 @@ void mcpr_resources_revision(const mcpr_resources *resources, uint8_t *out);
  * \note Thread-safe: any thread; the call holds its own registry reference
  *   until it returns.
  */
-mcpr_status mcpr_resources_revision_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
+mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
 
 /**
  * Whether some binding of the registry has a `complete` callback: declare

@@ -736,10 +736,11 @@ public:
     /// Whether any binding registered a completion callback.
     bool completes() const noexcept { return mcpr_resources_completes(r_.get()); }
 
-    /// The registry's 32-byte content revision.
-    std::array<std::uint8_t, 32> revision() const noexcept {
+    /// The registry's 32-byte content hash (SHA-256 of its canonical
+    /// descriptions: identical registries agree).
+    std::array<std::uint8_t, 32> content_hash() const noexcept {
         std::array<std::uint8_t, 32> out{};
-        mcpr_resources_revision(r_.get(), out.data());
+        mcpr_resources_content_hash(r_.get(), out.data());
         return out;
     }
 

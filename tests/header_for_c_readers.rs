@@ -290,3 +290,21 @@ fn declared_names_are_found_in_each_kind_of_line() {
     assert!(declared_names("    const mcpr_executor *executor;").is_empty());
     assert!(declared_names(" * enum Limit in a comment").is_empty());
 }
+
+#[test]
+fn the_registrys_content_hash_is_never_called_a_revision() {
+    // One name per concept: "revision" is MCP's protocol revision only; the
+    // registry's SHA-256 is its content hash (mcpr_resources_content_hash).
+    let h = header().to_lowercase();
+    let flat = h.split_whitespace().collect::<Vec<_>>().join(" ");
+    for stale in [
+        "resources_revision",
+        "content revision",
+        "registry revision",
+        "registry's revision",
+        "revision buffer",
+    ] {
+        assert!(!flat.contains(stale), "the header says {stale:?}");
+    }
+    assert!(flat.contains("mcpr_resources_content_hash_into("));
+}

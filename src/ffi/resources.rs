@@ -14,7 +14,7 @@ use super::status::{mcpr_status, Error};
 /// `mcpr_resources_free`.
 ///
 /// Lifetime across threads: every call that takes a registry (`mcpr_read`,
-/// `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_revision`) takes its
+/// `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_content_hash`) takes its
 /// own reference on entry and drops it just before returning. So once a
 /// call has begun, any thread may release any reference, even the last one
 /// the host holds: the registry and its callback tables stay alive until
@@ -77,9 +77,10 @@ pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
     guard(|| unsafe { release(resources) })
 }
 
-/// Writes the registry's 32-byte content revision (SHA-256 of the canonical
-/// registered descriptions: identical registries on several replicas agree).
-/// Prefer `mcpr_resources_revision_into`, which checks the buffer's size.
+/// Writes the registry's 32-byte content hash: SHA-256 of the canonical
+/// registered descriptions, so identical registries on several replicas
+/// agree (cursors are bound to it). Prefer
+/// `mcpr_resources_content_hash_into`, which checks the buffer's size.
 ///
 /// \param resources A registry reference, or NULL (then nothing is written).
 /// \param out A buffer of at least 32 bytes, or NULL (then nothing is
@@ -91,7 +92,7 @@ pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
 /// \note Thread-safe: any thread; the call holds its own registry reference
 ///   until it returns.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resources, out: *mut u8) {
+pub unsafe extern "C" fn mcpr_resources_content_hash(resources: *const mcpr_resources, out: *mut u8) {
     guard(|| {
         let Some(resources) = (unsafe { hold(resources) }) else {
             return;
@@ -99,15 +100,16 @@ pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resource
         if out.is_null() {
             return;
         }
-        let rev = resources.inner.revision();
+        let hash = resources.inner.revision();
         // SAFETY: `out` is valid for 32 bytes of writes and cannot overlap
-        // the local `rev`.
-        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
+        // the local `hash`.
+        unsafe { std::ptr::copy_nonoverlapping(hash.as_ptr(), out, hash.len()) };
     })
 }
 
-/// Writes the registry's 32-byte content revision (as
-/// `mcpr_resources_revision`) into a buffer whose size the caller states.
+/// Writes the registry's 32-byte content hash (as
+/// `mcpr_resources_content_hash`) into a buffer whose size the caller
+/// states.
 /// Writes exactly 32 bytes; the rest of a larger buffer is left untouched.
 ///
 /// \param resources A registry reference.
@@ -125,7 +127,7 @@ pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resource
 /// \note Thread-safe: any thread; the call holds its own registry reference
 ///   until it returns.
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_revision_into(
+pub unsafe extern "C" fn mcpr_resources_content_hash_into(
     resources: *const mcpr_resources,
     out: *mut u8,
     out_len: usize,
@@ -135,15 +137,17 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
         let resources =
             unsafe { hold(resources) }.ok_or_else(|| Error::argument("registry is NULL"))?;
         if out.is_null() {
-            return Err(Error::argument("revision buffer is NULL"));
+            return Err(Error::argument("content hash buffer is NULL"));
         }
-        let rev = resources.inner.revision();
-        if out_len < rev.len() {
-            return Err(Error::argument("revision buffer is shorter than 32 bytes"));
+        let hash = resources.inner.revision();
+        if out_len < hash.len() {
+            return Err(Error::argument(
+                "content hash buffer is shorter than 32 bytes",
+            ));
         }
         // SAFETY: `out` is valid for `out_len >= 32` bytes of writes
-        // (caller's guarantee) and cannot overlap the local `rev`.
-        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
+        // (caller's guarantee) and cannot overlap the local `hash`.
+        unsafe { std::ptr::copy_nonoverlapping(hash.as_ptr(), out, hash.len()) };
         Ok(())
     };
     unsafe { guard_status(err, body) }
