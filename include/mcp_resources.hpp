@@ -467,8 +467,21 @@ private:
 class CompletionBuilder {
 public:
     explicit CompletionBuilder(mcpr_completion_builder *o) noexcept : o_(o) {}
-    void add_value(std::string_view v) {  ///< adds one value
-        detail::check([&](mcpr_error **e) { return mcpr_completion_add_value(o_, to_c(v), e); });
+    /// Proposes one value, in relevance order. Returns false, without
+    /// throwing, when the library dropped it (a value that could not be a
+    /// template capture: empty, containing `/`, `\` or NUL, `.` or `..`,
+    /// too long): a dropped value does not spoil the others, so the
+    /// callback goes on. Throws mcpr::Error only for misuse (a builder
+    /// used after its callback returned is undefined behaviour).
+    bool add_value(std::string_view v) {
+        mcpr_error *err = nullptr;
+        mcpr_status s = mcpr_completion_add_value(o_, to_c(v), &err);
+        if (s == MCPR_OK) return true;
+        if (s == MCPR_INVALID_CONTENT) {
+            mcpr_error_free(err);
+            return false;
+        }
+        detail::throw_error(s, err);
     }
     void set_total(std::uint64_t total) {  ///< total number of matches
         detail::check([&](mcpr_error **e) { return mcpr_completion_set_total(o_, total, e); });
@@ -822,10 +835,12 @@ public:
     }
 
     /// The registry's clock for cursor issue and expiry times (Unix
-    /// milliseconds); without it, the system clock. A plain C function:
-    /// `ud` is handed back and never freed, so it must outlive the registry
-    /// and every call on it. Throws mcpr::Error.
-    Builder &set_clock(std::uint64_t (*now_unix_ms)(void *ud), void *ud) {
+    /// milliseconds); without it, the system clock. A plain function that
+    /// cannot throw (`noexcept`, checked by the compiler: the C clock has no
+    /// way to report a failure, so an exception could only abort the
+    /// process); `ud` is handed back and never freed, so it must outlive
+    /// the registry and every call on it. Throws mcpr::Error.
+    Builder &set_clock(std::uint64_t (*now_unix_ms)(void *ud) noexcept, void *ud) {
         detail::check([&](mcpr_error **e) { return mcpr_builder_set_clock(b_.get(), now_unix_ms, ud, e); });
         return *this;
     }
