@@ -1,5 +1,6 @@
-/*
- * mcp_resources.h - the C ABI of mcp-resources (C99, usable from C++).
+/**
+ * \file mcp_resources.h
+ * The C ABI of mcp-resources (C99, usable from C++).
  *
  * Overview: build a registry (mcpr_builder_new, mcpr_builder_add,
  * mcpr_builder_set_policy, mcpr_builder_build), then answer
@@ -53,6 +54,73 @@
  * linked at run time. Before 1.0 a change of the minor version may change
  * the ABI: a program loading the library dynamically should check that
  * the major and minor numbers of mcpr_version() equal the header's.
+ *
+ * Reading order: the declarations come in chapters, each a Doxygen group
+ * defined below (`cmake --build build --target doxygen` makes the HTML
+ * pages): builder, registry, read, list, request, completion, callbacks,
+ * views, errors. The constants and types come first and the functions
+ * after them, each part in chapter order.
+ */
+
+/**
+ * \defgroup builder Building a registry
+ * A builder (mcpr_builder_new) collects definitions with their binding
+ * callbacks (mcpr_builder_add), a policy (mcpr_builder_set_policy), limits
+ * (MCPR_LIMIT_*), a cursor key, a clock and cache hints;
+ * mcpr_builder_build turns it into a registry. Also here: mcpr_str, the
+ * string every function takes and returns.
+ */
+
+/**
+ * \defgroup registry The registry
+ * An immutable, reference-counted registry (mcpr_resources): references
+ * are taken and given back with mcpr_resources_retain and
+ * mcpr_resources_free; every call holds its own while it runs.
+ */
+
+/**
+ * \defgroup read Reading
+ * mcpr_read answers resources/read with a bundle (mcpr_bundle_json);
+ * cancellation tokens (mcpr_cancel_*) and executors (mcpr_executor_*)
+ * bound it and every other call.
+ */
+
+/**
+ * \defgroup list Listing
+ * mcpr_list and mcpr_list_templates answer resources/list and
+ * resources/templates/list one page at a time, with sealed cursors.
+ */
+
+/**
+ * \defgroup request One call per request
+ * mcpr_request serves a request from its method name and raw params text,
+ * with the response (result or error object) to send.
+ */
+
+/**
+ * \defgroup completion Completion
+ * mcpr_complete answers completion/complete for a resource template; a
+ * template binding's complete callback proposes the values.
+ */
+
+/**
+ * \defgroup callbacks Callbacks
+ * The tables a host registers (mcpr_binding_callbacks,
+ * mcpr_policy_callbacks) and their function types, the call context every
+ * callback receives (mcpr_call_*), and the builders resolve and body read
+ * fill (mcpr_plan_*, mcpr_payload_*).
+ */
+
+/**
+ * \defgroup views Views
+ * What a callback is shown, borrowed until it returns: the definition, the
+ * match, a target, a completion request.
+ */
+
+/**
+ * \defgroup errors Errors and versions
+ * Status codes (mcpr_status, mcpr_status_name), error objects
+ * (mcpr_error_*) and the library's version.
  */
 
 #ifndef MCP_RESOURCES_H
@@ -71,57 +139,80 @@
  * C99 designated initialisers. From C++, call the matching *_init
  * function instead (or use mcp_resources.hpp).
  */
+/** mcpr_read_options with every default (C99). \ingroup read */
 #define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
+/** mcpr_list_options with every default (C99). \ingroup list */
 #define MCPR_LIST_OPTIONS_INIT {.struct_size = sizeof(mcpr_list_options)}
+/** mcpr_request_options with every default (C99). \ingroup request */
 #define MCPR_REQUEST_OPTIONS_INIT {.struct_size = sizeof(mcpr_request_options)}
+/** mcpr_executor_options with every default (C99). \ingroup read */
 #define MCPR_EXECUTOR_OPTIONS_INIT {.struct_size = sizeof(mcpr_executor_options)}
+/** mcpr_binding_callbacks with every callback NULL (C99). \ingroup callbacks */
 #define MCPR_BINDING_CALLBACKS_INIT {.struct_size = sizeof(mcpr_binding_callbacks)}
+/** mcpr_policy_callbacks with every callback NULL (C99). \ingroup callbacks */
 #define MCPR_POLICY_CALLBACKS_INIT {.struct_size = sizeof(mcpr_policy_callbacks)}
+/** mcpr_cache_hints with every default (C99). \ingroup builder */
 #define MCPR_CACHE_HINTS_INIT {.struct_size = sizeof(mcpr_cache_hints)}
 #endif
 
 /**
  * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
+ *
+ * \ingroup builder
  */
 #define MCPR_MAX_TTL_MS 9007199254740991
 
 /**
  * Most workers `mcpr_executor_new` accepts (a larger count is
  * `MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup read
  */
 #define MCPR_MAX_EXECUTOR_THREADS 1024
 
 /**
  * Largest `mcpr_executor_options.max_hung` accepted (a larger bound is
  * `MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup read
  */
 #define MCPR_MAX_EXECUTOR_HUNG 16384
 
 /**
  * The highest `mcpr_status` value this version of the library defines
  * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+ *
+ * \ingroup errors
  */
 #define MCPR_STATUS_MAX 15
 
 /**
  * Major version of the header (the crate version's first number). Before
  * 1.0, a change of `MCPR_VERSION_MINOR` may change the ABI.
+ *
+ * \ingroup errors
  */
 #define MCPR_VERSION_MAJOR 0
 
 /**
  * Minor version of the header (the crate version's second number).
+ *
+ * \ingroup errors
  */
 #define MCPR_VERSION_MINOR 1
 
 /**
  * Patch version of the header (the crate version's third number).
+ *
+ * \ingroup errors
  */
 #define MCPR_VERSION_PATCH 0
 
 /**
  * Status of every fallible call. The values are explicit and never reused;
  * `1` to `12` are also the failure kinds of the library's Rust interface.
+ *
+ * \ingroup errors
  */
 typedef enum {
     /**
@@ -206,12 +297,16 @@ typedef enum {
  * returns (do not free or use it afterwards); `mcpr_builder_free` discards
  * a builder that is not built. A builder is internally locked, so
  * concurrent add and set calls on one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 typedef struct mcpr_builder mcpr_builder;
 
 /**
  * A read result. Owned by the caller; free with `mcpr_bundle_free`.
  * Immutable: safe to read from any thread.
+ *
+ * \ingroup read
  */
 typedef struct mcpr_bundle mcpr_bundle;
 
@@ -220,6 +315,8 @@ typedef struct mcpr_bundle mcpr_bundle;
  * request data, item byte limit, and a slot for a private failure cause.
  * A borrowed view, valid only until the callback returns; the accessors
  * may be called from any thread during that time, also concurrently.
+ *
+ * \ingroup callbacks
  */
 typedef struct mcpr_call mcpr_call;
 
@@ -227,12 +324,16 @@ typedef struct mcpr_call mcpr_call;
  * A cancellation token. `mcpr_cancel_cancel` is safe from any thread at
  * any time, including while reads using it run on other threads. Free
  * with `mcpr_cancel_free`.
+ *
+ * \ingroup read
  */
 typedef struct mcpr_cancel mcpr_cancel;
 
 /**
  * A completion result. Owned by the caller; free with
  * `mcpr_completion_free`. Immutable: safe to read from any thread.
+ *
+ * \ingroup completion
  */
 typedef struct mcpr_completion mcpr_completion;
 
@@ -241,6 +342,8 @@ typedef struct mcpr_completion mcpr_completion;
  * callback returns; the library copies every value). Internally locked:
  * the setters may be called from any thread while the callback runs, also
  * concurrently (values added concurrently keep no particular order).
+ *
+ * \ingroup completion
  */
 typedef struct mcpr_completion_builder mcpr_completion_builder;
 
@@ -248,12 +351,16 @@ typedef struct mcpr_completion_builder mcpr_completion_builder;
  * What a `complete` callback is asked (borrowed view, valid until the
  * callback returns; its accessors may be called from any thread while
  * the callback runs).
+ *
+ * \ingroup views
  */
 typedef struct mcpr_completion_request mcpr_completion_request;
 
 /**
  * A registered definition (borrowed view, valid until the callback returns;
  * its accessors may be called from any thread while the callback runs).
+ *
+ * \ingroup views
  */
 typedef struct mcpr_definition mcpr_definition;
 
@@ -262,6 +369,8 @@ typedef struct mcpr_definition mcpr_definition;
  * error object for the protocol revision (and requested URI) of the call
  * that made it. Owned by the caller; free with `mcpr_error_free`. Safe to
  * read from any thread.
+ *
+ * \ingroup errors
  */
 typedef struct mcpr_error mcpr_error;
 
@@ -270,6 +379,8 @@ typedef struct mcpr_error mcpr_error;
  * the host and shareable by many registries, reads and listings at once
  * (any thread). A call given an executor returns by its deadline whatever
  * its callbacks do (see `mcpr_read`). Free with `mcpr_executor_free`.
+ *
+ * \ingroup read
  */
 typedef struct mcpr_executor mcpr_executor;
 
@@ -277,12 +388,16 @@ typedef struct mcpr_executor mcpr_executor;
  * The outcome of selection handed to `resolve` (borrowed view, valid until
  * the callback returns; its accessors may be called from any thread while
  * the callback runs).
+ *
+ * \ingroup views
  */
 typedef struct mcpr_match mcpr_match;
 
 /**
  * A list page. Owned by the caller; free with `mcpr_page_free`.
  * Immutable: safe to read from any thread.
+ *
+ * \ingroup list
  */
 typedef struct mcpr_page mcpr_page;
 
@@ -291,6 +406,8 @@ typedef struct mcpr_page mcpr_page;
  * callback returns; the library copies everything it is given).
  * Internally locked: the setters may be called from any thread while the
  * callback runs, also concurrently.
+ *
+ * \ingroup callbacks
  */
 typedef struct mcpr_payload_builder mcpr_payload_builder;
 
@@ -299,6 +416,8 @@ typedef struct mcpr_payload_builder mcpr_payload_builder;
  * returns; the library copies everything it is given). Internally locked:
  * the setters may be called from any thread while the callback runs, also
  * concurrently (items added concurrently keep no particular order).
+ *
+ * \ingroup callbacks
  */
 typedef struct mcpr_plan_builder mcpr_plan_builder;
 
@@ -325,6 +444,8 @@ typedef struct mcpr_plan_builder mcpr_plan_builder;
  * registries (a configuration reload) therefore retains the current
  * registry under the lock that guards its pointer, calls, and frees that
  * reference afterwards (docs/C-API.md shows the pattern).
+ *
+ * \ingroup registry
  */
 typedef struct mcpr_resources mcpr_resources;
 
@@ -332,6 +453,8 @@ typedef struct mcpr_resources mcpr_resources;
  * The response to one request: the JSON-RPC `result` object or `error`
  * object. Owned by the caller; free with `mcpr_response_free`. Immutable:
  * safe to read from any thread.
+ *
+ * \ingroup request
  */
 typedef struct mcpr_response mcpr_response;
 
@@ -340,6 +463,8 @@ typedef struct mcpr_response mcpr_response;
  * policy and body-read callbacks (borrowed view, valid until the callback
  * returns; its accessors may be called from any thread while the callback
  * runs).
+ *
+ * \ingroup views
  */
 typedef struct mcpr_target mcpr_target;
 
@@ -352,6 +477,8 @@ typedef struct mcpr_target mcpr_target;
  * never NULL (an empty string points at a static empty byte string) and
  * the bytes are owned by the object the function was called on (print
  * with `printf("%.*s", (int)s.len, s.ptr)`).
+ *
+ * \ingroup builder
  */
 typedef struct {
     /**
@@ -369,6 +496,8 @@ typedef struct {
  * `MCPR_CB_FAILED`, `MCPR_CB_INVALID_CONTENT`. It is a plain integer so
  * that any value a callback returns is defined behaviour: every other
  * value counts as `MCPR_CB_FAILED`.
+ *
+ * \ingroup callbacks
  */
 typedef uint32_t mcpr_cb_result;
 
@@ -391,6 +520,8 @@ typedef uint32_t mcpr_cb_result;
  *   `MCPR_INVALID_PLAN`.
  * \note `call`, `match` and `plan` are borrowed: valid until the callback
  *   returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
@@ -413,6 +544,8 @@ typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call
  *   with no body, or after a refused setter, is an `invalid_content` issue.
  * \note `call`, `target` and `payload` are borrowed: valid until the
  *   callback returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_body_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_payload_builder *payload);
 
@@ -423,6 +556,8 @@ typedef mcpr_cb_result (*mcpr_body_read_fn)(void *user_data, const mcpr_call *ca
  * \param user_data The table's `user_data`.
  * \note Runs exactly once, on any thread, after the last call into its
  *   table has returned (see the table for when).
+ *
+ * \ingroup callbacks
  */
 typedef void (*mcpr_release_fn)(void *user_data);
 
@@ -445,6 +580,8 @@ typedef void (*mcpr_release_fn)(void *user_data);
  *   `MCPR_READ_FAILED`.
  * \note `call`, `request` and `completion_builder` are borrowed: valid
  *   until the callback returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *call, const mcpr_completion_request *request, mcpr_completion_builder *completion_builder);
 
@@ -471,6 +608,8 @@ typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *cal
  *   estimate (the library measures the item exactly).
  * \note `target` and `estimate` are borrowed: valid until the callback
  *   returns.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_size_hint_fn)(void *user_data, const mcpr_target *target, uint64_t payload_bytes, bool is_blob, uint64_t *estimate);
 
@@ -502,6 +641,8 @@ typedef mcpr_cb_result (*mcpr_size_hint_fn)(void *user_data, const mcpr_target *
  * fields lying wholly within `struct_size` (the others are NULL), refuses a
  * `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
  * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup callbacks
  */
 typedef struct {
     /**
@@ -557,6 +698,8 @@ typedef struct {
  *   with `MCPR_POLICY`.
  * \note `call` and `definition` are borrowed: valid until the callback
  *   returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_discover_fn)(void *user_data, const mcpr_call *call, const mcpr_definition *definition);
 
@@ -570,6 +713,8 @@ typedef mcpr_cb_result (*mcpr_discover_fn)(void *user_data, const mcpr_call *cal
  * fails the call with `MCPR_POLICY` (private cause "visibility callback
  * returned OK without deciding"), instead of silently hiding the target
  * from reads while listings still show its definition.
+ *
+ * \ingroup callbacks
  */
 typedef struct {
     /**
@@ -599,6 +744,8 @@ typedef struct {
  *   fails the whole call with `MCPR_POLICY`.
  * \note `call`, `target` and `decision` are borrowed: valid until the
  *   callback returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_visibility_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_visibility *decision);
 
@@ -613,6 +760,8 @@ typedef mcpr_cb_result (*mcpr_visibility_fn)(void *user_data, const mcpr_call *c
  *   value fails the whole call with `MCPR_POLICY`.
  * \note `call` and `target` are borrowed: valid until the callback
  *   returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target);
 
@@ -645,6 +794,8 @@ typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *user_data, const mcpr_call *
  * wholly within `struct_size` (the others are NULL), refuses a `struct_size`
  * below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
  * fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup callbacks
  */
 typedef struct {
     /**
@@ -680,6 +831,8 @@ typedef struct {
  * A configurable limit (one per row of docs/BEHAVIOUR.md §7; timeouts in
  * milliseconds). A plain integer so that an unknown value is reported as
  * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
+ *
+ * \ingroup builder
  */
 typedef uint32_t mcpr_limit;
 
@@ -689,6 +842,8 @@ typedef uint32_t mcpr_limit;
  * \param user_data The `user_data` given to `mcpr_builder_set_clock`.
  * \return The current time in Unix milliseconds.
  * \note Called concurrently from any thread for as long as the registry lives.
+ *
+ * \ingroup builder
  */
 typedef uint64_t (*mcpr_clock_fn)(void *user_data);
 
@@ -703,6 +858,8 @@ typedef uint64_t (*mcpr_clock_fn)(void *user_data);
  * defaults), refuses a `struct_size` below `sizeof(size_t)` or above 4096,
  * and refuses set bytes beyond the fields it knows
  * (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup builder
  */
 typedef struct {
     /**
@@ -734,6 +891,8 @@ typedef struct {
  * lying wholly within `struct_size` (the others take their defaults), refuses
  * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
  * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup read
  */
 typedef struct {
     /**
@@ -790,6 +949,8 @@ typedef struct {
  * within `struct_size`, and the others take their defaults, so a program
  * built against an older header keeps working; set bytes beyond the
  * fields this library knows are `MCPR_INVALID_ARGUMENT`.
+ *
+ * \ingroup read
  */
 typedef struct {
     /**
@@ -826,6 +987,8 @@ typedef struct {
  * call. Later versions may append fields; the library writes only the
  * fields that lie entirely within `struct_size` and leaves `struct_size`
  * and any further bytes untouched.
+ *
+ * \ingroup read
  */
 typedef struct {
     /**
@@ -902,6 +1065,8 @@ typedef struct {
  * lying wholly within `struct_size` (the others take their defaults), refuses
  * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
  * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup list
  */
 typedef struct {
     /**
@@ -968,6 +1133,8 @@ typedef struct {
  * fields lying wholly within `struct_size` (the others take their defaults),
  * refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
  * set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup request
  */
 typedef struct {
     /**
@@ -1021,6 +1188,8 @@ typedef struct {
  * One named argument of a completion request: `argument` (the variable
  * being completed and its partial value) or one entry of
  * `context.arguments` (a variable already chosen).
+ *
+ * \ingroup completion
  */
 typedef struct {
     /**
@@ -1036,6 +1205,8 @@ typedef struct {
 /**
  * The client's input of `completion/complete` with a `ref/resource`
  * reference (copied by `mcpr_complete`).
+ *
+ * \ingroup completion
  */
 typedef struct {
     /**
@@ -1063,60 +1234,82 @@ typedef struct {
  * Which step of which call a callback serves (`mcpr_call_phase`). A plain
  * integer: later versions may add values, so treat unknown ones like
  * `MCPR_PHASE_UNKNOWN`.
+ *
+ * \ingroup callbacks
  */
 typedef uint32_t mcpr_phase;
 
 /**
  * NULL call context (or a phase this header does not name).
+ *
+ * \ingroup callbacks
  */
 #define MCPR_PHASE_UNKNOWN 0u
 
 /**
  * A read's first authorization (policy `discover`, `visibility`, `read`
  * before any body is read).
+ *
+ * \ingroup callbacks
  */
 #define MCPR_PHASE_FIRST_CHECK 1u
 
 /**
  * A read's final authorization after the body reads (the same policy
  * callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
+ *
+ * \ingroup callbacks
  */
 #define MCPR_PHASE_RECHECK 2u
 
 /**
  * A binding's `resolve`.
+ *
+ * \ingroup callbacks
  */
 #define MCPR_PHASE_RESOLVE 3u
 
 /**
  * A binding's body `read`.
+ *
+ * \ingroup callbacks
  */
 #define MCPR_PHASE_BODY_READ 4u
 
 /**
  * Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
+ *
+ * \ingroup callbacks
  */
 #define MCPR_PHASE_LISTING 5u
 
 /**
  * Policy `discover` and a template's `complete` during `mcpr_complete`.
+ *
+ * \ingroup callbacks
  */
 #define MCPR_PHASE_COMPLETION 6u
 
 /**
  * The callback succeeded.
+ *
+ * \ingroup callbacks
  */
 #define MCPR_CB_OK 0u
 
 /**
  * A typed denial / not found (`discover` and policy `read`: denial;
  * `resolve`: root denial; body `read`: an `unavailable` issue).
+ *
+ * \ingroup callbacks
  */
 #define MCPR_CB_UNAVAILABLE 1u
 
 /**
  * An operational failure; its private cause is the text given to
  * `mcpr_call_set_cause`, or a fixed text when none was set.
+ *
+ * \ingroup callbacks
  */
 #define MCPR_CB_FAILED 2u
 
@@ -1127,76 +1320,106 @@ typedef uint32_t mcpr_phase;
  * callback it is a failure like `MCPR_CB_FAILED` (`discover`,
  * `visibility`, policy `read`: `MCPR_POLICY`; `resolve`:
  * `MCPR_INVALID_PLAN`; `complete`: `MCPR_READ_FAILED`).
+ *
+ * \ingroup callbacks
  */
 #define MCPR_CB_INVALID_CONTENT 3u
 
 /**
  * Longest accepted identifier, in bytes (default 2048, at least 51).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_URI_BYTES 1u
 
 /**
  * Most items in one plan, the requested target not counted (default 1024).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_PLAN_TARGETS 2u
 
 /**
  * Most items admitted into one read result (default 64).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_ITEMS 3u
 
 /**
  * Largest payload of one item: text bytes or raw blob bytes (default 8 MiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_ITEM_BYTES 4u
 
 /**
  * Aggregate payload bytes of one read (default 32 MiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_PAYLOAD_BYTES 5u
 
 /**
  * Aggregate encoded bytes of one read result (default 48 MiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_ENCODED_BYTES 6u
 
 /**
  * Payload space reserved for the warning text (default 4 KiB, at least 256).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_REPORT_PAYLOAD_BYTES 7u
 
 /**
  * Encoded space reserved for warning and report (default 16 KiB, at least 1 KiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_REPORT_ENCODED_BYTES 8u
 
 /**
  * Most detailed issues in a report (default 32).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_ISSUES 9u
 
 /**
  * Whole-read timeout in milliseconds (default 30000).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_READ_TIMEOUT_MS 10u
 
 /**
  * Per-item timeout in milliseconds (default 10000).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_ITEM_TIMEOUT_MS 11u
 
 /**
  * Page size when the caller asks for none (default 50).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_DEFAULT_PAGE_SIZE 12u
 
 /**
  * Largest page size a caller may ask for (default 500).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_PAGE_SIZE 13u
 
 /**
  * Encoded bytes of one list page (default 1 MiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_PAGE_BYTES 14u
 
@@ -1211,6 +1434,8 @@ extern "C" {
  *   consumes it (whatever that returns); discard a builder never built with
  *   `mcpr_builder_free`. NULL only if the library failed internally.
  * \note Thread-safe: any thread may create builders.
+ *
+ * \ingroup builder
  */
 mcpr_builder *mcpr_builder_new(void);
 
@@ -1240,6 +1465,8 @@ mcpr_builder *mcpr_builder_new(void);
  *   `mcpr_binding_callbacks`); on failure it never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, mcpr_error **err);
 
@@ -1266,6 +1493,8 @@ mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, co
  *   `mcpr_policy_callbacks`); on failure it never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_callbacks *callbacks, mcpr_error **err);
 
@@ -1287,6 +1516,8 @@ mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_cal
  *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int64_t value, mcpr_error **err);
 
@@ -1310,6 +1541,8 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
  *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *key, size_t key_len, mcpr_error **err);
 
@@ -1332,6 +1565,8 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *ke
  *   points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix_ms, void *user_data, mcpr_error **err);
 
@@ -1359,6 +1594,8 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix
  * \post `builder` is freed, whatever the status: it must not be used again.
  * \note Thread-safe: any thread may build a builder once no other thread
  *   uses it.
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr_error **err);
 
@@ -1371,6 +1608,8 @@ mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr
  * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
  *   nor freed, and not in use by another thread.
  * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup builder
  */
 void mcpr_builder_free(mcpr_builder *builder);
 
@@ -1391,6 +1630,8 @@ void mcpr_builder_free(mcpr_builder *builder);
  *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error **err);
 
@@ -1413,6 +1654,8 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error 
  *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
 
@@ -1439,6 +1682,8 @@ mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms,
  *   never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error **err);
 
@@ -1450,6 +1695,8 @@ mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definiti
  * \param hints The hints to fill, or NULL (then nothing happens).
  * \pre `hints` is NULL or points at a writable `mcpr_cache_hints`.
  * \note Thread-safe: touches only `*hints`.
+ *
+ * \ingroup builder
  */
 void mcpr_cache_hints_init(mcpr_cache_hints *hints);
 
@@ -1465,6 +1712,8 @@ void mcpr_cache_hints_init(mcpr_cache_hints *hints);
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \note Thread-safe: any thread, also concurrently with calls using the
  *   registry.
+ *
+ * \ingroup registry
  */
 mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
 
@@ -1485,6 +1734,8 @@ mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
  *   released only once, and not passed to a call (`mcpr_read`, `mcpr_list`,
  *   ...) that may still be starting on another thread.
  * \note Any thread, including from inside a callback.
+ *
+ * \ingroup registry
  */
 void mcpr_resources_free(mcpr_resources *resources);
 
@@ -1503,6 +1754,8 @@ void mcpr_resources_free(mcpr_resources *resources);
  * \pre `out` is NULL or points at 32 writable bytes.
  * \note Thread-safe: any thread; the call holds its own registry reference
  *   until it returns.
+ *
+ * \ingroup registry
  */
 void mcpr_resources_content_hash(const mcpr_resources *resources, uint8_t *out);
 
@@ -1526,6 +1779,8 @@ void mcpr_resources_content_hash(const mcpr_resources *resources, uint8_t *out);
  *   points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread; the call holds its own registry reference
  *   until it returns.
+ *
+ * \ingroup registry
  */
 mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
 
@@ -1541,6 +1796,8 @@ mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, ui
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \note Thread-safe: any thread; the call holds its own registry reference
  *   until it returns.
+ *
+ * \ingroup registry
  */
 bool mcpr_resources_completes(const mcpr_resources *resources);
 
@@ -1552,6 +1809,8 @@ bool mcpr_resources_completes(const mcpr_resources *resources);
  * \param options The options to fill, or NULL (then nothing happens).
  * \pre `options` is NULL or points at a writable `mcpr_read_options`.
  * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup read
  */
 void mcpr_read_options_init(mcpr_read_options *options);
 
@@ -1612,6 +1871,8 @@ void mcpr_read_options_init(mcpr_read_options *options);
  *   than the end of this call (on this thread, just before it returns, when
  *   it is the last user), or when an abandoned callback returns.
  * \note Thread-safe: many threads may read one registry at once.
+ *
+ * \ingroup read
  */
 mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_bundle **out, mcpr_error **err);
 
@@ -1624,6 +1885,8 @@ mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_
  * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
  * \note Thread-safe: a bundle is immutable; any thread may read it, also
  *   concurrently.
+ *
+ * \ingroup read
  */
 mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
 
@@ -1636,6 +1899,8 @@ mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
  *   NULL.
  * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
  * \note Thread-safe (see `mcpr_bundle_json`).
+ *
+ * \ingroup read
  */
 bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
 
@@ -1646,6 +1911,8 @@ bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
  * \pre `bundle` is NULL or a bundle from `mcpr_read`, freed only once; no
  *   thread uses it (or a string borrowed from it) afterwards.
  * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup read
  */
 void mcpr_bundle_free(mcpr_bundle *bundle);
 
@@ -1655,6 +1922,8 @@ void mcpr_bundle_free(mcpr_bundle *bundle);
  * \return The token, owned by the caller: free it with `mcpr_cancel_free`.
  *   NULL only if the library failed internally.
  * \note Thread-safe: any thread may create tokens.
+ *
+ * \ingroup read
  */
 mcpr_cancel *mcpr_cancel_new(void);
 
@@ -1667,6 +1936,8 @@ mcpr_cancel *mcpr_cancel_new(void);
  * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
  * \note Thread-safe: any thread may cancel at any time, also while calls
  *   using the token run on other threads.
+ *
+ * \ingroup read
  */
 void mcpr_cancel_cancel(const mcpr_cancel *cancel);
 
@@ -1678,6 +1949,8 @@ void mcpr_cancel_cancel(const mcpr_cancel *cancel);
  *   and when `cancel` is NULL.
  * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
  * \note Thread-safe: any thread, at any time.
+ *
+ * \ingroup read
  */
 bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
 
@@ -1691,6 +1964,8 @@ bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
  *   no thread uses this handle afterwards (including to start a call with
  *   it).
  * \note Any thread may free it, once no other thread uses the handle.
+ *
+ * \ingroup read
  */
 void mcpr_cancel_free(mcpr_cancel *cancel);
 
@@ -1702,6 +1977,8 @@ void mcpr_cancel_free(mcpr_cancel *cancel);
  * \param options The options to fill, or NULL (then nothing happens).
  * \pre `options` is NULL or points at a writable `mcpr_executor_options`.
  * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup read
  */
 void mcpr_executor_options_init(mcpr_executor_options *options);
 
@@ -1724,6 +2001,8 @@ void mcpr_executor_options_init(mcpr_executor_options *options);
  *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe. The executor may be shared by any number of threads,
  *   registries and calls at once.
+ *
+ * \ingroup read
  */
 mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_executor **out, mcpr_error **err);
 
@@ -1743,6 +2022,8 @@ mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_ex
  *   points at `stats->struct_size` writable bytes; `err` is NULL or points at
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread, at any time while the handle is alive.
+ *
+ * \ingroup read
  */
 mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *stats, mcpr_error **err);
 
@@ -1764,6 +2045,8 @@ mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor
  *   `mcpr_error *`.
  * \note Thread-safe. The executor may be shared by any number of threads,
  *   registries and calls at once.
+ *
+ * \ingroup read
  */
 mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
 
@@ -1777,6 +2060,8 @@ mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **
  *   `mcpr_executor_new_with`, freed only once; no call given it starts after
  *   this, and no thread uses the handle afterwards.
  * \note Any thread may free it, once no other thread uses the handle.
+ *
+ * \ingroup read
  */
 void mcpr_executor_free(mcpr_executor *executor);
 
@@ -1788,6 +2073,8 @@ void mcpr_executor_free(mcpr_executor *executor);
  * \param options The options to fill, or NULL (then nothing happens).
  * \pre `options` is NULL or points at a writable `mcpr_list_options`.
  * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup list
  */
 void mcpr_list_options_init(mcpr_list_options *options);
 
@@ -1826,6 +2113,8 @@ void mcpr_list_options_init(mcpr_list_options *options);
  * \note Thread-safe: many threads may list one registry at once. The call
  *   holds its own registry reference from entry to return, as `mcpr_read`
  *   does.
+ *
+ * \ingroup list
  */
 mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
 
@@ -1843,6 +2132,8 @@ mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *
  * \return As for `mcpr_list`.
  * \pre As for `mcpr_list`.
  * \note Thread-safe, as `mcpr_list`.
+ *
+ * \ingroup list
  */
 mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
 
@@ -1857,6 +2148,8 @@ mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list
  *   not yet freed.
  * \note Thread-safe: a page is immutable; any thread may read it, also
  *   concurrently.
+ *
+ * \ingroup list
  */
 mcpr_str mcpr_page_json(const mcpr_page *page);
 
@@ -1871,6 +2164,8 @@ mcpr_str mcpr_page_json(const mcpr_page *page);
  * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
  *   not yet freed.
  * \note Thread-safe (see `mcpr_page_json`).
+ *
+ * \ingroup list
  */
 mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
 
@@ -1882,6 +2177,8 @@ mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
  *   freed only once; no thread uses it (or a string borrowed from it)
  *   afterwards.
  * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup list
  */
 void mcpr_page_free(mcpr_page *page);
 
@@ -1893,6 +2190,8 @@ void mcpr_page_free(mcpr_page *page);
  * \param options The options to fill, or NULL (then nothing happens).
  * \pre `options` is NULL or points at a writable `mcpr_request_options`.
  * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup request
  */
 void mcpr_request_options_init(mcpr_request_options *options);
 
@@ -1947,6 +2246,8 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *   holds its own registry reference from entry to return, as `mcpr_read`
  *   does, and with `options->executor` it returns by its deadline whatever
  *   a callback does, as `mcpr_read` and `mcpr_list` do.
+ *
+ * \ingroup request
  */
 mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
 
@@ -1960,6 +2261,8 @@ mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe: a response is immutable; any thread may read it, also
  *   concurrently.
+ *
+ * \ingroup request
  */
 mcpr_str mcpr_response_json(const mcpr_response *response);
 
@@ -1971,6 +2274,8 @@ mcpr_str mcpr_response_json(const mcpr_response *response);
  *   is NULL.
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
  */
 bool mcpr_response_is_error(const mcpr_response *response);
 
@@ -1983,6 +2288,8 @@ bool mcpr_response_is_error(const mcpr_response *response);
  *   `MCPR_INVALID_ARGUMENT` when `response` is NULL.
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
  */
 mcpr_status mcpr_response_status(const mcpr_response *response);
 
@@ -1996,6 +2303,8 @@ mcpr_status mcpr_response_status(const mcpr_response *response);
  *   and when `response` is NULL.
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
  */
 mcpr_str mcpr_response_cause(const mcpr_response *response);
 
@@ -2008,6 +2317,8 @@ mcpr_str mcpr_response_cause(const mcpr_response *response);
  *   NULL.
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
  */
 bool mcpr_response_is_partial(const mcpr_response *response);
 
@@ -2018,6 +2329,8 @@ bool mcpr_response_is_partial(const mcpr_response *response);
  * \pre `response` is NULL or a response from `mcpr_request`, freed only
  *   once; no thread uses it (or a string borrowed from it) afterwards.
  * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup request
  */
 void mcpr_response_free(mcpr_response *response);
 
@@ -2080,6 +2393,8 @@ void mcpr_response_free(mcpr_response *response);
  * \note Thread-safe: many threads may complete on one registry at once. The
  *   call holds its own registry reference from entry to return, as
  *   `mcpr_read` does.
+ *
+ * \ingroup completion
  */
 mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_completion **out, mcpr_error **err);
 
@@ -2090,7 +2405,7 @@ mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_p
  * values or past the byte budget (`max_page_bytes` minus 256; each value
  * costs its JSON string length plus one), which makes `hasMore` true. A
  * value that could not be a template capture is dropped: not UTF-8, empty,
- * containing `/`, `\` or NUL, equal to `.` or `..` (also after
+ * containing `/`, a backslash or NUL, equal to `.` or `..` (also after
  * percent-decoding it once), or too long to fit with the template's literal
  * text in `max_uri_bytes`. A dropped value does not spoil the others: the
  * callback may go on and return `MCPR_CB_OK`.
@@ -2108,6 +2423,8 @@ mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_p
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread may call the setters, also concurrently,
  *   while the callback runs.
+ *
+ * \ingroup completion
  */
 mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error **err);
 
@@ -2128,6 +2445,8 @@ mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builde
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread may call the setters, also concurrently,
  *   while the callback runs.
+ *
+ * \ingroup completion
  */
 mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error **err);
 
@@ -2146,6 +2465,8 @@ mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builde
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread may call the setters, also concurrently,
  *   while the callback runs.
+ *
+ * \ingroup completion
  */
 mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error **err);
 
@@ -2162,6 +2483,8 @@ mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_bui
  *   freed.
  * \note Thread-safe: a completion is immutable; any thread may read it, also
  *   concurrently.
+ *
+ * \ingroup completion
  */
 mcpr_str mcpr_completion_json(const mcpr_completion *completion);
 
@@ -2173,6 +2496,8 @@ mcpr_str mcpr_completion_json(const mcpr_completion *completion);
  * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
  *   freed.
  * \note Thread-safe (see `mcpr_completion_json`).
+ *
+ * \ingroup completion
  */
 size_t mcpr_completion_value_count(const mcpr_completion *completion);
 
@@ -2184,6 +2509,8 @@ size_t mcpr_completion_value_count(const mcpr_completion *completion);
  * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
  *   freed.
  * \note Thread-safe (see `mcpr_completion_json`).
+ *
+ * \ingroup completion
  */
 bool mcpr_completion_has_more(const mcpr_completion *completion);
 
@@ -2194,6 +2521,8 @@ bool mcpr_completion_has_more(const mcpr_completion *completion);
  * \pre `completion` is NULL or a completion from `mcpr_complete`, freed only
  *   once; no thread uses it (or a string borrowed from it) afterwards.
  * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup completion
  */
 void mcpr_completion_free(mcpr_completion *completion);
 
@@ -2205,6 +2534,8 @@ void mcpr_completion_free(mcpr_completion *completion);
  * \param callbacks The table to fill, or NULL (then nothing happens).
  * \pre `callbacks` is NULL or points at a writable `mcpr_binding_callbacks`.
  * \note Thread-safe: touches only `*callbacks`.
+ *
+ * \ingroup callbacks
  */
 void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
 
@@ -2216,6 +2547,8 @@ void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
  * \param callbacks The table to fill, or NULL (then nothing happens).
  * \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
  * \note Thread-safe: touches only `*callbacks`.
+ *
+ * \ingroup callbacks
  */
 void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
 
@@ -2232,6 +2565,8 @@ void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
  *   that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup callbacks
  */
 bool mcpr_call_is_canceled(const mcpr_call *call);
 
@@ -2244,6 +2579,8 @@ bool mcpr_call_is_canceled(const mcpr_call *call);
  *   that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup callbacks
  */
 uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
 
@@ -2258,6 +2595,8 @@ uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
  *   that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup callbacks
  */
 void *mcpr_call_request_data(const mcpr_call *call);
 
@@ -2272,6 +2611,8 @@ void *mcpr_call_request_data(const mcpr_call *call);
  *   that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup callbacks
  */
 uint64_t mcpr_call_max_bytes(const mcpr_call *call);
 
@@ -2289,6 +2630,8 @@ uint64_t mcpr_call_max_bytes(const mcpr_call *call);
  *   that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup callbacks
  */
 mcpr_phase mcpr_call_phase(const mcpr_call *call);
 
@@ -2305,6 +2648,8 @@ mcpr_phase mcpr_call_phase(const mcpr_call *call);
  *   that has not returned yet; `message` follows the `mcpr_str` rules.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup callbacks
  */
 void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
 
@@ -2333,6 +2678,8 @@ void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
  * \note Thread-safe: any thread may call the plan setters, also
  *   concurrently, while the callback runs (items added concurrently keep no
  *   particular order).
+ *
+ * \ingroup callbacks
  */
 mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
 
@@ -2362,6 +2709,8 @@ mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_
  * \note Thread-safe: any thread may call the plan setters, also
  *   concurrently, while the callback runs (items added concurrently keep no
  *   particular order).
+ *
+ * \ingroup callbacks
  */
 mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
 
@@ -2379,6 +2728,8 @@ mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str r
  * \pre `match` and `plan` are NULL or the views the library passed to a
  *   `resolve` callback that has not returned yet.
  * \note Thread-safe: may be called concurrently, like any `resolve`.
+ *
+ * \ingroup callbacks
  */
 mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
@@ -2401,6 +2752,8 @@ mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread may call the payload setters, also
  *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
  */
 mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
 
@@ -2424,6 +2777,8 @@ mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_t
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread may call the payload setters, also
  *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
  */
 mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_error **err);
 
@@ -2463,6 +2818,8 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_t
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread may call the payload setters, also
  *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
  */
 mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_release_fn release, void *release_data, mcpr_error **err);
 
@@ -2487,6 +2844,8 @@ mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_s
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread may call the payload setters, also
  *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
  */
 mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error **err);
 
@@ -2511,6 +2870,8 @@ mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_j
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: any thread may call the payload setters, also
  *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
  */
 mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error **err);
 
@@ -2525,6 +2886,8 @@ mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mc
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_definition_json(const mcpr_definition *definition);
 
@@ -2538,6 +2901,8 @@ mcpr_str mcpr_definition_json(const mcpr_definition *definition);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
 
@@ -2551,6 +2916,8 @@ mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_definition_name(const mcpr_definition *definition);
 
@@ -2565,6 +2932,8 @@ mcpr_str mcpr_definition_name(const mcpr_definition *definition);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 bool mcpr_definition_is_template(const mcpr_definition *definition);
 
@@ -2578,6 +2947,8 @@ bool mcpr_definition_is_template(const mcpr_definition *definition);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
 
@@ -2591,6 +2962,8 @@ const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_match_uri(const mcpr_match *match);
 
@@ -2603,6 +2976,8 @@ mcpr_str mcpr_match_uri(const mcpr_match *match);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 size_t mcpr_match_capture_count(const mcpr_match *match);
 
@@ -2618,13 +2993,15 @@ size_t mcpr_match_capture_count(const mcpr_match *match);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
 
 /**
- * The decoded value of a template capture: percent-decoded exactly once,
- * valid UTF-8, never containing `/`, `\` or NUL, never `.` or `..`. Not a
- * filesystem path.
+ * The decoded value of a template capture, percent-decoded exactly once. It
+ * is valid UTF-8, never contains `/`, a backslash or NUL, and is never `.`
+ * or `..`; it is not a filesystem path.
  *
  * \param match The match view, or NULL.
  * \param index The capture's position, from 0 to
@@ -2635,6 +3012,8 @@ mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
 
@@ -2648,6 +3027,8 @@ mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_target_uri(const mcpr_target *target);
 
@@ -2662,6 +3043,8 @@ mcpr_str mcpr_target_uri(const mcpr_target *target);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_target_representation(const mcpr_target *target);
 
@@ -2676,6 +3059,8 @@ mcpr_str mcpr_target_representation(const mcpr_target *target);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_target_authorization(const mcpr_target *target);
 
@@ -2689,6 +3074,8 @@ mcpr_str mcpr_target_authorization(const mcpr_target *target);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_request *request);
 
@@ -2703,6 +3090,8 @@ const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request);
 
@@ -2718,6 +3107,8 @@ mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
 
@@ -2732,6 +3123,8 @@ mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 size_t mcpr_completion_request_context_count(const mcpr_completion_request *request);
 
@@ -2747,13 +3140,15 @@ size_t mcpr_completion_request_context_count(const mcpr_completion_request *requ
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *request, size_t index);
 
 /**
- * The value of a chosen variable, exactly as the client sent it (valid
- * UTF-8; neither it nor its percent-decoding contains `/`, `\` or NUL or
- * equals `.` or `..`).
+ * The value of a chosen variable, exactly as the client sent it. It is
+ * valid UTF-8, and neither it nor its percent-decoding contains `/`, a
+ * backslash or NUL or equals `.` or `..`.
  *
  * \param request The request view of a `complete` callback, or NULL.
  * \param index The entry's position, from 0 to
@@ -2764,6 +3159,8 @@ mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *req
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *request, size_t index);
 
@@ -2775,6 +3172,8 @@ mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *re
  * \pre `error` is NULL or an error object from this library, not yet freed.
  * \note Thread-safe: an error object is immutable; any thread may read it,
  *   also concurrently.
+ *
+ * \ingroup errors
  */
 mcpr_status mcpr_error_status(const mcpr_error *error);
 
@@ -2787,6 +3186,8 @@ mcpr_status mcpr_error_status(const mcpr_error *error);
  *   `mcpr_error_free(error)`); empty when `error` is NULL.
  * \pre `error` is NULL or an error object from this library, not yet freed.
  * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
  */
 mcpr_str mcpr_error_message(const mcpr_error *error);
 
@@ -2799,6 +3200,8 @@ mcpr_str mcpr_error_message(const mcpr_error *error);
  *   `mcpr_error_free(error)`); empty when there is none or `error` is NULL.
  * \pre `error` is NULL or an error object from this library, not yet freed.
  * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
  */
 mcpr_str mcpr_error_cause(const mcpr_error *error);
 
@@ -2816,6 +3219,8 @@ mcpr_str mcpr_error_cause(const mcpr_error *error);
  * \return The code; 0 when `error` is NULL.
  * \pre `error` is NULL or an error object from this library, not yet freed.
  * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
  */
 int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
 
@@ -2842,6 +3247,8 @@ int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
  *   `mcpr_error_free(error)`); empty when `error` is NULL.
  * \pre `error` is NULL or an error object from this library, not yet freed.
  * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
  */
 mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
 
@@ -2853,6 +3260,8 @@ mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
  *   once; no thread uses it (or a string borrowed from it) afterwards.
  * \post Every `mcpr_str` borrowed from `error` is invalid.
  * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup errors
  */
 void mcpr_error_free(mcpr_error *error);
 
@@ -2865,6 +3274,8 @@ void mcpr_error_free(mcpr_error *error);
  * \return A static NUL-terminated string, never NULL and never to be freed;
  *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
  * \note Thread-safe: any thread.
+ *
+ * \ingroup errors
  */
 const char *mcpr_status_name(int32_t status);
 
@@ -2876,6 +3287,8 @@ const char *mcpr_status_name(int32_t status);
  *
  * \return A static NUL-terminated string, never NULL and never to be freed.
  * \note Thread-safe: any thread.
+ *
+ * \ingroup errors
  */
 const char *mcpr_version(void);
 

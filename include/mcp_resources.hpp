@@ -469,7 +469,7 @@ public:
     explicit CompletionBuilder(mcpr_completion_builder *o) noexcept : o_(o) {}
     /// Proposes one value, in relevance order. Returns false, without
     /// throwing, when the library dropped it (a value that could not be a
-    /// template capture: empty, containing `/`, `\` or NUL, `.` or `..`,
+    /// template capture: empty, containing `/`, a backslash or NUL, `.` or `..`,
     /// too long): a dropped value does not spoil the others, so the
     /// callback goes on. Throws mcpr::Error only for misuse (a builder
     /// used after its callback returned is undefined behaviour).

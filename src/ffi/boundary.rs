@@ -18,6 +18,8 @@ use super::status::{mcpr_status, Error};
 /// never NULL (an empty string points at a static empty byte string) and
 /// the bytes are owned by the object the function was called on (print
 /// with `printf("%.*s", (int)s.len, s.ptr)`).
+///
+/// \ingroup builder
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct mcpr_str {

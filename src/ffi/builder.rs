@@ -34,6 +34,8 @@ use super::status::{mcpr_status, Error};
 /// returns (do not free or use it afterwards); `mcpr_builder_free` discards
 /// a builder that is not built. A builder is internally locked, so
 /// concurrent add and set calls on one builder are safe (if pointless).
+///
+/// \ingroup builder
 pub struct mcpr_builder {
     state: Mutex<BuilderState>,
     /// A second reference to the current policy table, so that a table
@@ -140,6 +142,8 @@ impl mcpr_builder {
 ///   consumes it (whatever that returns); discard a builder never built with
 ///   `mcpr_builder_free`. NULL only if the library failed internally.
 /// \note Thread-safe: any thread may create builders.
+///
+/// \ingroup builder
 #[no_mangle]
 pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     guard(|| {
@@ -219,6 +223,8 @@ fn binding_of(
 ///   `mcpr_binding_callbacks`); on failure it never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add(
     builder: *mut mcpr_builder,
@@ -260,6 +266,8 @@ pub unsafe extern "C" fn mcpr_builder_add(
 ///   `mcpr_policy_callbacks`); on failure it never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy(
     builder: *mut mcpr_builder,
@@ -298,6 +306,8 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
 ///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_limit(
     builder: *mut mcpr_builder,
@@ -343,6 +353,8 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
 ///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
     builder: *mut mcpr_builder,
@@ -373,6 +385,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
 /// \param user_data The `user_data` given to `mcpr_builder_set_clock`.
 /// \return The current time in Unix milliseconds.
 /// \note Called concurrently from any thread for as long as the registry lives.
+///
+/// \ingroup builder
 pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_void) -> u64>;
 
 /// Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
@@ -393,6 +407,8 @@ pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_vo
 ///   points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_clock(
     builder: *mut mcpr_builder,
@@ -438,6 +454,8 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
 /// \post `builder` is freed, whatever the status: it must not be used again.
 /// \note Thread-safe: any thread may build a builder once no other thread
 ///   uses it.
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_build(
     builder: *mut mcpr_builder,
@@ -475,6 +493,8 @@ pub unsafe extern "C" fn mcpr_builder_build(
 /// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
 ///   nor freed, and not in use by another thread.
 /// \note Any thread may free it, once no other thread uses it.
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_free(builder: *mut mcpr_builder) {
     guard(|| unsafe { free_handle(builder) })
@@ -496,6 +516,8 @@ pub unsafe extern "C" fn mcpr_builder_free(builder: *mut mcpr_builder) {
 ///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
     builder: *mut mcpr_builder,
@@ -527,6 +549,8 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
 ///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
     builder: *mut mcpr_builder,
@@ -567,6 +591,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
 ///   never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add_with_hints(
     builder: *mut mcpr_builder,

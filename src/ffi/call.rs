@@ -16,6 +16,8 @@ use super::status::{
 /// request data, item byte limit, and a slot for a private failure cause.
 /// A borrowed view, valid only until the callback returns; the accessors
 /// may be called from any thread during that time, also concurrently.
+///
+/// \ingroup callbacks
 pub struct mcpr_call {
     ctx: *const CallContext,
     cause: Mutex<Option<String>>,
@@ -99,6 +101,8 @@ unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallCo
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_is_canceled(call: *const mcpr_call) -> bool {
     guard(|| unsafe { call_ref(call) }.is_some_and(|(_, ctx)| ctx.is_canceled()))
@@ -112,6 +116,8 @@ pub unsafe extern "C" fn mcpr_call_is_canceled(call: *const mcpr_call) -> bool {
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_remaining_ms(call: *const mcpr_call) -> u64 {
     guard(|| {
@@ -131,6 +137,8 @@ pub unsafe extern "C" fn mcpr_call_remaining_ms(call: *const mcpr_call) -> u64 {
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut c_void {
     guard(|| {
@@ -151,6 +159,8 @@ pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut 
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_max_bytes(call: *const mcpr_call) -> u64 {
     guard(|| {
@@ -163,6 +173,8 @@ pub unsafe extern "C" fn mcpr_call_max_bytes(call: *const mcpr_call) -> u64 {
 /// Which step of which call a callback serves (`mcpr_call_phase`). A plain
 /// integer: later versions may add values, so treat unknown ones like
 /// `MCPR_PHASE_UNKNOWN`.
+///
+/// \ingroup callbacks
 pub type mcpr_phase = u32;
 
 // The `u32` suffixes make cbindgen write `0u`, `1u`, ...: unsigned int, the
@@ -171,26 +183,40 @@ pub type mcpr_phase = u32;
 // (c-tests/header_cxx.cpp asserts it). A cast would carry the typedef's
 // name but warns under -Wold-style-cast in C++.
 /// NULL call context (or a phase this header does not name).
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_UNKNOWN: mcpr_phase = 0u32;
 
 /// A read's first authorization (policy `discover`, `visibility`, `read`
 /// before any body is read).
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_FIRST_CHECK: mcpr_phase = 1u32;
 
 /// A read's final authorization after the body reads (the same policy
 /// callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_RECHECK: mcpr_phase = 2u32;
 
 /// A binding's `resolve`.
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_RESOLVE: mcpr_phase = 3u32;
 
 /// A binding's body `read`.
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_BODY_READ: mcpr_phase = 4u32;
 
 /// Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_LISTING: mcpr_phase = 5u32;
 
 /// Policy `discover` and a template's `complete` during `mcpr_complete`.
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_COMPLETION: mcpr_phase = 6u32;
 
 /// The C value of a phase.
@@ -218,6 +244,8 @@ fn phase_value(p: CallPhase) -> mcpr_phase {
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_phase(call: *const mcpr_call) -> mcpr_phase {
     guard(|| {
@@ -241,6 +269,8 @@ const MAX_CAUSE_BYTES: usize = 4096;
 ///   that has not returned yet; `message` follows the `mcpr_str` rules.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_set_cause(call: *const mcpr_call, message: mcpr_str) {
     guard(|| {

@@ -31,6 +31,8 @@ use super::views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_ta
 /// fails the call with `MCPR_POLICY` (private cause "visibility callback
 /// returned OK without deciding"), instead of silently hiding the target
 /// from reads while listings still show its definition.
+///
+/// \ingroup callbacks
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct mcpr_visibility {
@@ -60,6 +62,8 @@ pub struct mcpr_visibility {
 ///   `MCPR_INVALID_PLAN`.
 /// \note `call`, `match` and `plan` are borrowed: valid until the callback
 ///   returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_resolve_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -87,6 +91,8 @@ pub type mcpr_resolve_fn = Option<
 ///   with no body, or after a refused setter, is an `invalid_content` issue.
 /// \note `call`, `target` and `payload` are borrowed: valid until the
 ///   callback returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_body_read_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -114,6 +120,8 @@ pub type mcpr_body_read_fn = Option<
 ///   `MCPR_READ_FAILED`.
 /// \note `call`, `request` and `completion_builder` are borrowed: valid
 ///   until the callback returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_complete_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -145,6 +153,8 @@ pub type mcpr_complete_fn = Option<
 ///   estimate (the library measures the item exactly).
 /// \note `target` and `estimate` are borrowed: valid until the callback
 ///   returns.
+///
+/// \ingroup callbacks
 pub type mcpr_size_hint_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -167,6 +177,8 @@ pub type mcpr_size_hint_fn = Option<
 ///   with `MCPR_POLICY`.
 /// \note `call` and `definition` are borrowed: valid until the callback
 ///   returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_discover_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -189,6 +201,8 @@ pub type mcpr_discover_fn = Option<
 ///   fails the whole call with `MCPR_POLICY`.
 /// \note `call`, `target` and `decision` are borrowed: valid until the
 ///   callback returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_visibility_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -208,6 +222,8 @@ pub type mcpr_visibility_fn = Option<
 ///   value fails the whole call with `MCPR_POLICY`.
 /// \note `call` and `target` are borrowed: valid until the callback
 ///   returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_policy_read_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -243,6 +259,8 @@ pub type mcpr_policy_read_fn = Option<
 /// fields lying wholly within `struct_size` (the others are NULL), refuses a
 /// `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
 /// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup callbacks
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_binding_callbacks {
@@ -292,6 +310,8 @@ unsafe impl Grows for mcpr_binding_callbacks {
 /// \param callbacks The table to fill, or NULL (then nothing happens).
 /// \pre `callbacks` is NULL or points at a writable `mcpr_binding_callbacks`.
 /// \note Thread-safe: touches only `*callbacks`.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_binding_callbacks_init(callbacks: *mut mcpr_binding_callbacks) {
     guard(|| unsafe { init_out(callbacks) })
@@ -325,6 +345,8 @@ pub unsafe extern "C" fn mcpr_binding_callbacks_init(callbacks: *mut mcpr_bindin
 /// wholly within `struct_size` (the others are NULL), refuses a `struct_size`
 /// below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
 /// fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup callbacks
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_policy_callbacks {
@@ -364,6 +386,8 @@ unsafe impl Grows for mcpr_policy_callbacks {
 /// \param callbacks The table to fill, or NULL (then nothing happens).
 /// \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
 /// \note Thread-safe: touches only `*callbacks`.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_policy_callbacks_init(callbacks: *mut mcpr_policy_callbacks) {
     guard(|| unsafe { init_out(callbacks) })

@@ -14,6 +14,8 @@ use super::status::{mcpr_status, Error};
 /// One named argument of a completion request: `argument` (the variable
 /// being completed and its partial value) or one entry of
 /// `context.arguments` (a variable already chosen).
+///
+/// \ingroup completion
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_complete_argument {
@@ -25,6 +27,8 @@ pub struct mcpr_complete_argument {
 
 /// The client's input of `completion/complete` with a `ref/resource`
 /// reference (copied by `mcpr_complete`).
+///
+/// \ingroup completion
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_complete_params {
@@ -109,6 +113,8 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 /// \note Thread-safe: many threads may complete on one registry at once. The
 ///   call holds its own registry reference from entry to return, as
 ///   `mcpr_read` does.
+///
+/// \ingroup completion
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_complete(
     resources: *const mcpr_resources,

@@ -12,6 +12,8 @@ use super::status::{mcpr_status, Error};
 /// error object for the protocol revision (and requested URI) of the call
 /// that made it. Owned by the caller; free with `mcpr_error_free`. Safe to
 /// read from any thread.
+///
+/// \ingroup errors
 pub struct mcpr_error {
     status: mcpr_status,
     message: String,
@@ -94,6 +96,8 @@ pub(crate) unsafe fn guard_status(
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe: an error object is immutable; any thread may read it,
 ///   also concurrently.
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_status(error: *const mcpr_error) -> mcpr_status {
     guard(|| match unsafe { handle_ref(error) } {
@@ -110,6 +114,8 @@ pub unsafe extern "C" fn mcpr_error_status(error: *const mcpr_error) -> mcpr_sta
 ///   `mcpr_error_free(error)`); empty when `error` is NULL.
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe (see `mcpr_error_status`).
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_message(error: *const mcpr_error) -> mcpr_str {
     guard(|| match unsafe { handle_ref(error) } {
@@ -126,6 +132,8 @@ pub unsafe extern "C" fn mcpr_error_message(error: *const mcpr_error) -> mcpr_st
 ///   `mcpr_error_free(error)`); empty when there is none or `error` is NULL.
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe (see `mcpr_error_status`).
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_cause(error: *const mcpr_error) -> mcpr_str {
     guard(|| match unsafe { handle_ref(error) } {
@@ -147,6 +155,8 @@ pub unsafe extern "C" fn mcpr_error_cause(error: *const mcpr_error) -> mcpr_str 
 /// \return The code; 0 when `error` is NULL.
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe (see `mcpr_error_status`).
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_jsonrpc_code(error: *const mcpr_error) -> i32 {
     guard(|| unsafe { handle_ref(error) }.map_or(0, |error| error.code))
@@ -174,6 +184,8 @@ pub unsafe extern "C" fn mcpr_error_jsonrpc_code(error: *const mcpr_error) -> i3
 ///   `mcpr_error_free(error)`); empty when `error` is NULL.
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe (see `mcpr_error_status`).
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_jsonrpc_json(error: *const mcpr_error) -> mcpr_str {
     guard(|| {
@@ -189,6 +201,8 @@ pub unsafe extern "C" fn mcpr_error_jsonrpc_json(error: *const mcpr_error) -> mc
 ///   once; no thread uses it (or a string borrowed from it) afterwards.
 /// \post Every `mcpr_str` borrowed from `error` is invalid.
 /// \note Any thread may free it, once no other thread uses it.
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_free(error: *mut mcpr_error) {
     guard(|| unsafe { free_handle(error) })

@@ -11,6 +11,8 @@ use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::status::Error;
 
 /// The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
+///
+/// \ingroup builder
 pub const MCPR_MAX_TTL_MS: u64 = 9_007_199_254_740_991;
 
 /// Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
@@ -23,6 +25,8 @@ pub const MCPR_MAX_TTL_MS: u64 = 9_007_199_254_740_991;
 /// defaults), refuses a `struct_size` below `sizeof(size_t)` or above 4096,
 /// and refuses set bytes beyond the fields it knows
 /// (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup builder
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_cache_hints {
@@ -55,6 +59,8 @@ unsafe impl Grows for mcpr_cache_hints {
 /// \param hints The hints to fill, or NULL (then nothing happens).
 /// \pre `hints` is NULL or points at a writable `mcpr_cache_hints`.
 /// \note Thread-safe: touches only `*hints`.
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_cache_hints_init(hints: *mut mcpr_cache_hints) {
     guard(|| unsafe { init_out(hints) })

@@ -29,6 +29,8 @@ unsafe impl Sync for HostPtr {}
 /// \param user_data The table's `user_data`.
 /// \note Runs exactly once, on any thread, after the last call into its
 ///   table has returned (see the table for when).
+///
+/// \ingroup callbacks
 pub type mcpr_release_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_void)>;
 
 /// Runs a release callback once, when dropped.

@@ -22,6 +22,8 @@ use super::status::{mcpr_status, Error};
 /// lying wholly within `struct_size` (the others take their defaults), refuses
 /// a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
 /// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup list
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_list_options {
@@ -81,6 +83,8 @@ unsafe impl Grows for mcpr_list_options {
 /// \param options The options to fill, or NULL (then nothing happens).
 /// \pre `options` is NULL or points at a writable `mcpr_list_options`.
 /// \note Thread-safe: touches only `*options`.
+///
+/// \ingroup list
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list_options_init(options: *mut mcpr_list_options) {
     guard(|| unsafe { init_out(options) })
@@ -164,6 +168,8 @@ unsafe fn list_with(
 /// \note Thread-safe: many threads may list one registry at once. The call
 ///   holds its own registry reference from entry to return, as `mcpr_read`
 ///   does.
+///
+/// \ingroup list
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list(
     resources: *const mcpr_resources,
@@ -187,6 +193,8 @@ pub unsafe extern "C" fn mcpr_list(
 /// \return As for `mcpr_list`.
 /// \pre As for `mcpr_list`.
 /// \note Thread-safe, as `mcpr_list`.
+///
+/// \ingroup list
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list_templates(
     resources: *const mcpr_resources,

@@ -39,17 +39,19 @@
 
 // The order of these modules is the order of the header's functions
 // (cbindgen writes each module's exports in turn), so that a C reader meets
-// them in the order a guide presents them. A blank line keeps rustfmt from
-// sorting a chapter's modules alphabetically.
+// them in the order a guide presents them; each chapter is a Doxygen group
+// (defined in cbindgen.toml's header text, joined with `\ingroup` in each
+// item's doc comment; tests/header_for_c_readers.rs holds both). A blank
+// line keeps rustfmt from sorting a chapter's modules alphabetically.
 
-// Building a registry.
+// Building a registry (`\ingroup builder`).
 mod builder;
 mod hints;
 
-// The registry.
+// The registry (`\ingroup registry`).
 mod resources;
 
-// Reading: the call first, then its result, then what
+// Reading (`\ingroup read`): the call first, then its result, then what
 // bounds it.
 mod read;
 
@@ -57,21 +59,21 @@ mod bundle;
 mod cancel;
 mod executor;
 
-// Listing.
+// Listing (`\ingroup list`).
 mod list;
 
 mod page;
 
-// One call per request.
+// One call per request (`\ingroup request`).
 mod request;
 
 mod response;
 
-// Completion.
+// Completion (`\ingroup completion`).
 mod complete;
 mod completion;
 
-// Callbacks: the tables, what every callback is
+// Callbacks (`\ingroup callbacks`): the tables, what every callback is
 // given, then what `resolve` and body `read` fill.
 mod callbacks;
 
@@ -81,16 +83,17 @@ mod plan;
 
 mod payload;
 
-// Views.
+// Views (`\ingroup views`).
 mod views;
 
-// Errors, and the library's version.
+// Errors (`\ingroup errors`), and the library's version.
 mod error;
 mod status;
 mod version;
 
-// The ground floor: no exports of their own (`limits` and `host` hold
-// constants and typedefs only), and no imports from the modules above.
+// Modules without functions of their own (`limits`, `host` and `boundary`
+// give the header constants and types); with `status` they are the ground
+// floor, which imports nothing above it (see this module's documentation).
 mod boundary;
 mod growth;
 mod handle;

@@ -19,6 +19,8 @@ use super::status::{mcpr_status, Error};
 /// callback returns; the library copies everything it is given).
 /// Internally locked: the setters may be called from any thread while the
 /// callback runs, also concurrently.
+///
+/// \ingroup callbacks
 pub struct mcpr_payload_builder {
     pub(super) state: Mutex<PayloadState>,
 }
@@ -155,6 +157,8 @@ pub(super) unsafe fn payload_ref<'a>(
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_text(
     payload: *mut mcpr_payload_builder,
@@ -205,6 +209,8 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_blob(
     payload: *mut mcpr_payload_builder,
@@ -277,6 +283,8 @@ impl AsRef<[u8]> for LentBytes {
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
     payload: *mut mcpr_payload_builder,
@@ -336,6 +344,8 @@ pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_meta(
     payload: *mut mcpr_payload_builder,
@@ -380,6 +390,8 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
     payload: *mut mcpr_payload_builder,

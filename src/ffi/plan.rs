@@ -17,6 +17,8 @@ use super::views::mcpr_match;
 /// returns; the library copies everything it is given). Internally locked:
 /// the setters may be called from any thread while the callback runs, also
 /// concurrently (items added concurrently keep no particular order).
+///
+/// \ingroup callbacks
 pub struct mcpr_plan_builder {
     pub(super) state: Mutex<PlanState>,
     /// The match the `resolve` callback was given (alive as long as the
@@ -238,6 +240,8 @@ unsafe fn plan_set(
 /// \note Thread-safe: any thread may call the plan setters, also
 ///   concurrently, while the callback runs (items added concurrently keep no
 ///   particular order).
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_plan_set_requested(
     plan: *mut mcpr_plan_builder,
@@ -275,6 +279,8 @@ pub unsafe extern "C" fn mcpr_plan_set_requested(
 /// \note Thread-safe: any thread may call the plan setters, also
 ///   concurrently, while the callback runs (items added concurrently keep no
 ///   particular order).
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_plan_add_item(
     plan: *mut mcpr_plan_builder,
@@ -300,6 +306,8 @@ pub unsafe extern "C" fn mcpr_plan_add_item(
 /// \pre `match` and `plan` are NULL or the views the library passed to a
 ///   `resolve` callback that has not returned yet.
 /// \note Thread-safe: may be called concurrently, like any `resolve`.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resolve_single(
     user_data: *mut c_void,

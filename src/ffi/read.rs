@@ -28,6 +28,8 @@ use super::status::{mcpr_status, Error};
 /// lying wholly within `struct_size` (the others take their defaults), refuses
 /// a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
 /// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup read
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_read_options {
@@ -82,6 +84,8 @@ unsafe impl Grows for mcpr_read_options {
 /// \param options The options to fill, or NULL (then nothing happens).
 /// \pre `options` is NULL or points at a writable `mcpr_read_options`.
 /// \note Thread-safe: touches only `*options`.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_read_options_init(options: *mut mcpr_read_options) {
     guard(|| unsafe { init_out(options) })
@@ -190,6 +194,8 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
 ///   than the end of this call (on this thread, just before it returns, when
 ///   it is the last user), or when an abandoned callback returns.
 /// \note Thread-safe: many threads may read one registry at once.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_read(
     resources: *const mcpr_resources,

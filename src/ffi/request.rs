@@ -25,6 +25,8 @@ use super::status::{mcpr_status, Error};
 /// fields lying wholly within `struct_size` (the others take their defaults),
 /// refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
 /// set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup request
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_request_options {
@@ -80,6 +82,8 @@ unsafe impl Grows for mcpr_request_options {
 /// \param options The options to fill, or NULL (then nothing happens).
 /// \pre `options` is NULL or points at a writable `mcpr_request_options`.
 /// \note Thread-safe: touches only `*options`.
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_options) {
     guard(|| unsafe { init_out(options) })
@@ -135,6 +139,8 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
 ///   holds its own registry reference from entry to return, as `mcpr_read`
 ///   does, and with `options->executor` it returns by its deadline whatever
 ///   a callback does, as `mcpr_read` and `mcpr_list` do.
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request(
     resources: *const mcpr_resources,

@@ -30,6 +30,8 @@ use super::status::{mcpr_status, Error};
 /// registries (a configuration reload) therefore retains the current
 /// registry under the lock that guards its pointer, calls, and frees that
 /// reference afterwards (docs/C-API.md shows the pattern).
+///
+/// \ingroup registry
 pub struct mcpr_resources {
     pub(crate) inner: Resources,
 }
@@ -49,6 +51,8 @@ impl Handle for mcpr_resources {
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \note Thread-safe: any thread, also concurrently with calls using the
 ///   registry.
+///
+/// \ingroup registry
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_retain(
     resources: *const mcpr_resources,
@@ -72,6 +76,8 @@ pub unsafe extern "C" fn mcpr_resources_retain(
 ///   released only once, and not passed to a call (`mcpr_read`, `mcpr_list`,
 ///   ...) that may still be starting on another thread.
 /// \note Any thread, including from inside a callback.
+///
+/// \ingroup registry
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
     guard(|| unsafe { release(resources) })
@@ -91,8 +97,13 @@ pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
 /// \pre `out` is NULL or points at 32 writable bytes.
 /// \note Thread-safe: any thread; the call holds its own registry reference
 ///   until it returns.
+///
+/// \ingroup registry
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_content_hash(resources: *const mcpr_resources, out: *mut u8) {
+pub unsafe extern "C" fn mcpr_resources_content_hash(
+    resources: *const mcpr_resources,
+    out: *mut u8,
+) {
     guard(|| {
         let Some(resources) = (unsafe { hold(resources) }) else {
             return;
@@ -126,6 +137,8 @@ pub unsafe extern "C" fn mcpr_resources_content_hash(resources: *const mcpr_reso
 ///   points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread; the call holds its own registry reference
 ///   until it returns.
+///
+/// \ingroup registry
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_content_hash_into(
     resources: *const mcpr_resources,
@@ -164,6 +177,8 @@ pub unsafe extern "C" fn mcpr_resources_content_hash_into(
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \note Thread-safe: any thread; the call holds its own registry reference
 ///   until it returns.
+///
+/// \ingroup registry
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resources) -> bool {
     guard(|| unsafe { hold(resources) }.is_some_and(|resources| resources.inner.completes()))

@@ -10,6 +10,8 @@ use crate::error::{Failure, FailureKind};
 
 /// Status of every fallible call. The values are explicit and never reused;
 /// `1` to `12` are also the failure kinds of the library's Rust interface.
+///
+/// \ingroup errors
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum mcpr_status {
@@ -77,6 +79,8 @@ impl mcpr_status {
 /// `MCPR_CB_FAILED`, `MCPR_CB_INVALID_CONTENT`. It is a plain integer so
 /// that any value a callback returns is defined behaviour: every other
 /// value counts as `MCPR_CB_FAILED`.
+///
+/// \ingroup callbacks
 pub type mcpr_cb_result = u32;
 
 // The `u32` suffixes make cbindgen write `0u`, `1u`, ...: unsigned int, the
@@ -85,14 +89,20 @@ pub type mcpr_cb_result = u32;
 // (c-tests/header_cxx.cpp asserts it). A cast would carry the typedef's
 // name but warns under -Wold-style-cast in C++.
 /// The callback succeeded.
+///
+/// \ingroup callbacks
 pub const MCPR_CB_OK: mcpr_cb_result = 0u32;
 
 /// A typed denial / not found (`discover` and policy `read`: denial;
 /// `resolve`: root denial; body `read`: an `unavailable` issue).
+///
+/// \ingroup callbacks
 pub const MCPR_CB_UNAVAILABLE: mcpr_cb_result = 1u32;
 
 /// An operational failure; its private cause is the text given to
 /// `mcpr_call_set_cause`, or a fixed text when none was set.
+///
+/// \ingroup callbacks
 pub const MCPR_CB_FAILED: mcpr_cb_result = 2u32;
 
 /// The content the callback produced is invalid. From a body `read`: the
@@ -101,10 +111,14 @@ pub const MCPR_CB_FAILED: mcpr_cb_result = 2u32;
 /// callback it is a failure like `MCPR_CB_FAILED` (`discover`,
 /// `visibility`, policy `read`: `MCPR_POLICY`; `resolve`:
 /// `MCPR_INVALID_PLAN`; `complete`: `MCPR_READ_FAILED`).
+///
+/// \ingroup callbacks
 pub const MCPR_CB_INVALID_CONTENT: mcpr_cb_result = 3u32;
 
 /// The highest `mcpr_status` value this version of the library defines
 /// (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+///
+/// \ingroup errors
 pub const MCPR_STATUS_MAX: u32 = 15;
 
 const _: () = assert!(mcpr_status::MCPR_METHOD_NOT_HANDLED as u32 == MCPR_STATUS_MAX);
@@ -117,6 +131,8 @@ const _: () = assert!(mcpr_status::MCPR_METHOD_NOT_HANDLED as u32 == MCPR_STATUS
 /// \return A static NUL-terminated string, never NULL and never to be freed;
 ///   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
 /// \note Thread-safe: any thread.
+///
+/// \ingroup errors
 #[no_mangle]
 pub extern "C" fn mcpr_status_name(status: i32) -> *const std::os::raw::c_char {
     status_name(status).as_ptr().cast()

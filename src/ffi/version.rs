@@ -10,10 +10,16 @@ use super::boundary::guard;
 
 /// Major version of the header (the crate version's first number). Before
 /// 1.0, a change of `MCPR_VERSION_MINOR` may change the ABI.
+///
+/// \ingroup errors
 pub const MCPR_VERSION_MAJOR: u32 = 0;
 /// Minor version of the header (the crate version's second number).
+///
+/// \ingroup errors
 pub const MCPR_VERSION_MINOR: u32 = 1;
 /// Patch version of the header (the crate version's third number).
+///
+/// \ingroup errors
 pub const MCPR_VERSION_PATCH: u32 = 0;
 
 /// The library's version (the crate version, `"MAJOR.MINOR.PATCH"`), for
@@ -23,6 +29,8 @@ pub const MCPR_VERSION_PATCH: u32 = 0;
 ///
 /// \return A static NUL-terminated string, never NULL and never to be freed.
 /// \note Thread-safe: any thread.
+///
+/// \ingroup errors
 #[no_mangle]
 pub extern "C" fn mcpr_version() -> *const c_char {
     guard(|| {
