@@ -16,6 +16,8 @@
 // - Every wrapper call that fails throws mcpr::Error (status, safe message,
 //   private cause, JSON-RPC code and the complete JSON-RPC error object,
 //   all copied out of the mcpr_error, which is freed before the throw).
+//   One exception: CompletionBuilder::add_value returns false for a value
+//   the library drops, as the C contract lets the other values stand.
 // - Callbacks are std::function members of mcpr::Policy and mcpr::Binding.
 //   The C trampolines catch every exception: an exception out of a callback
 //   becomes MCPR_CB_FAILED with its what() as the call's private cause, so

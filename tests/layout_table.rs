@@ -111,9 +111,17 @@ fn the_layout_table_names_every_module_and_only_files_that_exist() {
     let doc = read("docs/ARCHITECTURE.md");
     let section = layout_section(&doc).expect("docs/ARCHITECTURE.md has a ## Layout section");
     let sources = source_files();
-    assert!(sources.len() > 50, "only {} source files found", sources.len());
+    assert!(
+        sources.len() > 50,
+        "only {} source files found",
+        sources.len()
+    );
     let found = problems(&section, &sources, &top_dirs(), |p| root().join(p).exists());
-    assert!(found.is_empty(), "docs/ARCHITECTURE.md, Layout:\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "docs/ARCHITECTURE.md, Layout:\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]
@@ -133,7 +141,10 @@ fn readme_and_lib_rs_point_to_the_table_instead_of_keeping_their_own() {
         .join("\n");
     assert!(doc.contains("docs/ARCHITECTURE.md"), "{doc}");
     // A module list would link modules: [`identity`], [`template`], ...
-    assert!(!doc.contains("[`identity`]"), "src/lib.rs keeps a module list");
+    assert!(
+        !doc.contains("[`identity`]"),
+        "src/lib.rs keeps a module list"
+    );
 }
 
 // The check itself, on a made-up section.

@@ -51,7 +51,6 @@ pub struct mcpr_complete_params {
 /// # Safety
 /// `s` follows the `mcpr_str` rules.
 unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
-    // SAFETY: forwarded to the caller's guarantee.
     Ok(unsafe { s.text(FailureKind::InvalidRequest, what) }?.to_string())
 }
 
@@ -126,7 +125,6 @@ pub unsafe extern "C" fn mcpr_complete(
     let body = || {
         let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
-        // SAFETY: `params` is NULL or points at params.
         let p = unsafe { params.as_ref() }
             .ok_or_else(|| Error::argument("completion params are NULL"))?;
         let context: &[mcpr_complete_argument] = match (p.context.is_null(), p.context_len) {
@@ -145,18 +143,14 @@ pub unsafe extern "C" fn mcpr_complete(
                 unsafe { std::slice::from_raw_parts(p.context, n) }
             }
         };
-        // SAFETY: every string follows the `mcpr_str` rules.
         let template = unsafe { p.template_uri.bytes() }?;
         let mut params = CompleteParams {
             template: String::new(),
-            // SAFETY: as above.
             argument: unsafe { request_text(p.argument.name, "completion argument name") }?,
-            // SAFETY: as above.
             value: unsafe { request_text(p.argument.value, "completion argument value") }?,
             context: Vec::with_capacity(context.len()),
         };
         for a in context {
-            // SAFETY: as above.
             let (name, value) = unsafe {
                 (
                     request_text(a.name, "completion context name")?,
