@@ -2,7 +2,8 @@
  * get defaults for the fields they do not have, impossible sizes and set
  * fields unknown to the library are refused, the *_INIT macros and *_init
  * functions give every default, and the binding table's size_hint (added
- * by this growth) replaces the exact measurement of an item. */
+ * by this growth) replaces the exact measurement of an item. The cache
+ * hints (mcpr_cache_hints) follow the same rules as the other structs. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -13,6 +14,8 @@
 typedef struct {
     atomic_int reads;
     atomic_int hints;
+    const mcpr_cache_hints *item_hints; /* what body declares, when set */
+    mcpr_status item_hints_status;      /* what mcpr_payload_set_cache_hints returned */
     uint64_t hint;          /* what size_hint writes */
     mcpr_cb_result hint_rc; /* what size_hint returns */
     uint64_t saw_bytes;
@@ -23,8 +26,11 @@ typedef struct {
 static mcpr_cb_result body(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
     (void)call;
     (void)t;
-    atomic_fetch_add(&((host *)ud)->reads, 1);
-    return mcpr_payload_set_text(out, S("text/plain"), S("hello"), NULL) == MCPR_OK ? MCPR_CB_OK : MCPR_CB_FAILED;
+    host *h = ud;
+    atomic_fetch_add(&h->reads, 1);
+    if (mcpr_payload_set_text(out, S("text/plain"), S("hello"), NULL) != MCPR_OK) return MCPR_CB_FAILED;
+    if (h->item_hints) h->item_hints_status = mcpr_payload_set_cache_hints(out, h->item_hints, NULL);
+    return MCPR_CB_OK;
 }
 
 static mcpr_cb_result size_hint(void *ud, const mcpr_target *t, uint64_t payload_bytes, bool is_blob,
@@ -58,6 +64,13 @@ typedef struct {
     void *request_data;
     const mcpr_executor *executor;
 } read_options_v0;
+
+/* mcpr_cache_hints as a program built before caller_independent existed
+ * would declare it. */
+typedef struct {
+    size_t struct_size;
+    uint64_t ttl_ms;
+} cache_hints_v0;
 
 static mcpr_resources *registry_with(const void *table) {
     mcpr_builder *b = mcpr_builder_new();
@@ -172,6 +185,15 @@ static void impossible_sizes_are_refused_everywhere(void) {
         mcpr_executor *ex = NULL;
         CHECK_STATUS(mcpr_executor_new_with(&eo, &ex, NULL), MCPR_INVALID_ARGUMENT);
         CHECK(ex == NULL);
+        mcpr_cache_hints ch = MCPR_CACHE_HINTS_INIT;
+        ch.struct_size = bad[i];
+        b = mcpr_builder_new();
+        e = NULL;
+        CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"g://x\",\"name\":\"x\"}"), &t, &ch, &e),
+                     MCPR_INVALID_ARGUMENT);
+        CHECK(e != NULL && str_contains(mcpr_error_message(e), "struct_size"));
+        mcpr_error_free(e);
+        mcpr_builder_free(b);
     }
     CHECK(atomic_load(&h.reads) == 0);
     mcpr_resources_free(r);
@@ -260,9 +282,99 @@ static void init_functions_and_macros_give_every_default(void) {
     mcpr_executor_options m4 = MCPR_EXECUTOR_OPTIONS_INIT;
     mcpr_binding_callbacks m5 = MCPR_BINDING_CALLBACKS_INIT;
     mcpr_policy_callbacks m6 = MCPR_POLICY_CALLBACKS_INIT;
+    mcpr_cache_hints m7 = MCPR_CACHE_HINTS_INIT;
     CHECK(m1.struct_size == sizeof m1 && m2.struct_size == sizeof m2 && m3.struct_size == sizeof m3 &&
-          m4.struct_size == sizeof m4 && m5.struct_size == sizeof m5 && m6.struct_size == sizeof m6);
-    CHECK(m1.executor == NULL && m5.size_hint == NULL && m6.discover == NULL && m4.threads == 0);
+          m4.struct_size == sizeof m4 && m5.struct_size == sizeof m5 && m6.struct_size == sizeof m6 &&
+          m7.struct_size == sizeof m7);
+    CHECK(m1.executor == NULL && m5.size_hint == NULL && m6.discover == NULL && m4.threads == 0 && m7.ttl_ms == 0 &&
+          !m7.caller_independent);
+    mcpr_cache_hints ch;
+    memset(&ch, 0xff, sizeof ch);
+    mcpr_cache_hints_init(&ch);
+    CHECK(ch.struct_size == sizeof ch && ch.ttl_ms == 0 && !ch.caller_independent);
+    mcpr_cache_hints_init(NULL);
+}
+
+/* The cache hints of a binding and of an item, read from smaller (older)
+ * and larger (newer) structs. */
+static void cache_hints_grow_like_the_other_structs(void) {
+    host h = {0};
+    mcpr_binding_callbacks t = MCPR_BINDING_CALLBACKS_INIT;
+    t.user_data = &h;
+    t.resolve = mcpr_resolve_single;
+    t.read = body;
+
+    /* An older caller's struct without caller_independent: accepted, and the
+     * byte after it (set) is not read as caller_independent, so the read is
+     * "private" although registry and policy would allow "public". */
+    struct {
+        cache_hints_v0 h;
+        bool after;
+    } older;
+    memset(&older, 0, sizeof older);
+    older.h.struct_size = sizeof older.h;
+    older.h.ttl_ms = 1234;
+    older.after = true;
+    mcpr_builder *b = mcpr_builder_new();
+    CHECK_STATUS(mcpr_builder_set_policy_allow_all(b, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_set_cache_hints(b, 0, true, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"g://item\",\"name\":\"item\"}"), &t,
+                                             (const mcpr_cache_hints *)&older, NULL),
+                 MCPR_OK);
+    mcpr_resources *r = host_build(b);
+    CHECK(r != NULL);
+    char *json = NULL;
+    CHECK_STATUS(read_item(r, NULL, &json), MCPR_OK);
+    CHECK(json && strstr(json, "\"ttlMs\":1234,\"cacheScope\":\"private\"}"));
+    free(json);
+
+    /* The same for an item's hints (they lower the binding's 1234 ms). */
+    struct {
+        cache_hints_v0 h;
+        bool after;
+    } item;
+    memset(&item, 0, sizeof item);
+    item.h.struct_size = sizeof item.h;
+    item.h.ttl_ms = 99;
+    item.after = true;
+    h.item_hints = (const mcpr_cache_hints *)&item;
+    CHECK_STATUS(read_item(r, NULL, &json), MCPR_OK);
+    CHECK(h.item_hints_status == MCPR_OK);
+    CHECK(json && strstr(json, "\"ttlMs\":99,\"cacheScope\":\"private\"}"));
+    free(json);
+
+    /* A newer caller's struct: its unknown fields must be zero. */
+    struct {
+        mcpr_cache_hints h;
+        uint64_t newer;
+    } newer;
+    memset(&newer, 0, sizeof newer);
+    newer.h.struct_size = sizeof newer;
+    newer.h.ttl_ms = 5;
+    h.item_hints = &newer.h;
+    CHECK_STATUS(read_item(r, NULL, &json), MCPR_OK);
+    CHECK(h.item_hints_status == MCPR_OK);
+    CHECK(json && strstr(json, "\"ttlMs\":5,"));
+    free(json);
+    newer.newer = 1;
+    h.item_hints_status = MCPR_OK;
+    /* A refused setter makes the item invalid_content: no item survives. */
+    CHECK_STATUS(read_item(r, NULL, NULL), MCPR_INVALID_CONTENT);
+    CHECK(h.item_hints_status == MCPR_INVALID_ARGUMENT);
+    h.item_hints = NULL;
+    mcpr_resources_free(r);
+
+    b = mcpr_builder_new();
+    newer.newer = 0;
+    CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"g://a\",\"name\":\"a\"}"), &t, &newer.h, NULL),
+                 MCPR_OK);
+    newer.newer = 7;
+    mcpr_error *e = NULL;
+    CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"g://b\",\"name\":\"b\"}"), &t, &newer.h, &e),
+                 MCPR_INVALID_ARGUMENT);
+    CHECK(e != NULL && str_contains(mcpr_error_message(e), "struct_size"));
+    mcpr_error_free(e);
+    mcpr_builder_free(b);
 }
 
 static void size_hint_replaces_the_exact_measurement(void) {
@@ -304,5 +416,6 @@ int main(void) {
     a_newer_callers_unknown_fields_must_be_zero();
     init_functions_and_macros_give_every_default();
     size_hint_replaces_the_exact_measurement();
+    cache_hints_grow_like_the_other_structs();
     return harness_finish("test_growth");
 }

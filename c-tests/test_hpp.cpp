@@ -165,7 +165,7 @@ TEST(Hpp, MovesTransferOwnershipAndCopiesOfResourcesAreReferences) {
     ASSERT_TRUE(static_cast<bool>(moved));
     mcpr::Resources copy(moved);
     EXPECT_EQ(copy.get(), moved.get());  // the same registry, another reference
-    EXPECT_EQ(copy.revision(), moved.revision());
+    EXPECT_EQ(copy.content_hash(), moved.content_hash());
     mcpr::Resources assigned = docs_registry();
     assigned = copy;  // frees the registry it held
     copy = std::move(moved);
@@ -465,9 +465,21 @@ TEST(Hpp, ListPaginationFollowsNextCursorsToTheEnd) {
     EXPECT_TRUE(templates.next_cursor().empty());
 }
 
+// set_clock takes a pointer to a noexcept function: the C clock has no way
+// to report a failure and no release, so a throwing clock could only abort
+// the process; the compiler refuses one instead.
+template <class Clock>
+auto takes_clock(int) -> decltype(std::declval<mcpr::Builder &>().set_clock(std::declval<Clock>(), nullptr),
+                                  std::true_type{});
+template <class Clock> std::false_type takes_clock(...);
+using ThrowingClock = std::uint64_t (*)(void *);
+using NoexceptClock = std::uint64_t (*)(void *) noexcept;
+static_assert(decltype(takes_clock<NoexceptClock>(0))::value, "a noexcept clock is accepted");
+static_assert(!decltype(takes_clock<ThrowingClock>(0))::value, "a clock that may throw does not compile");
+
 TEST(Hpp, ACursorExpiresByTheRegistrysClockAndAKeyMakesReplicasAgree) {
     static std::atomic<std::uint64_t> now{1700000000000ULL};
-    auto clock = [](void *) -> std::uint64_t { return now.load(); };
+    auto clock = [](void *) noexcept -> std::uint64_t { return now.load(); };
     auto make = [&] {
         mcpr::Builder b;
         b.set_policy(mcpr::Policy::allow_all()).set_clock(clock, nullptr).set_cursor_key(std::string(32, '\x07'));
@@ -635,6 +647,28 @@ TEST(Hpp, ACompletionLambdaAnswersCompleteAndAThrowingOneFailsIt) {
     EXPECT_NE(e.status(), MCPR_OK);
     EXPECT_FALSE(contains(e.what(), "SECRET"));
     EXPECT_FALSE(docs_registry().completes());
+}
+
+TEST(Hpp, ADroppedCompletionValueIsReportedWithoutLosingTheOthers) {
+    // The C contract: a dropped value does not spoil the others. A file name
+    // with a slash among valid ones must not fail the whole completion.
+    mcpr::Binding bind = text_binding();
+    static std::vector<bool> kept;
+    kept.clear();
+    bind.complete = [](const mcpr::Call &, const mcpr::CompletionRequest &, mcpr::CompletionBuilder &out) {
+        kept.push_back(out.add_value("good-1"));
+        kept.push_back(out.add_value("bad/slash"));
+        kept.push_back(out.add_value(""));
+        kept.push_back(out.add_value("good-2"));
+        return mcpr::Result::ok;
+    };
+    mcpr::Builder b;
+    b.set_policy(mcpr::Policy::allow_all()).add(R"({"uriTemplate":"note://n/{id}","name":"note"})", std::move(bind));
+    mcpr::Resources r = b.build();
+    mcpr::Completion c = r.complete("note://n/{id}", "id", "");
+    EXPECT_EQ(c.value_count(), 2u);
+    EXPECT_TRUE(contains(c.json(), R"(["good-1","good-2"])")) << c.json();
+    EXPECT_EQ(kept, (std::vector<bool>{true, false, false, true}));
 }
 
 TEST(Hpp, VersionIsTheLibrarys) { EXPECT_STREQ(mcpr_version(), "0.1.0"); }

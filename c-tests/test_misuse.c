@@ -79,7 +79,7 @@ static void test_null_handles(void) {
     CHECK(mcpr_target_authorization(NULL).len == 0);
     CHECK(mcpr_resources_retain(NULL) == NULL);
     uint8_t rev[32] = {0};
-    mcpr_resources_revision(NULL, rev);
+    mcpr_resources_content_hash(NULL, rev);
 
     /* every free accepts NULL */
     mcpr_error_free(NULL);
@@ -372,10 +372,10 @@ static void test_misc(void) {
     }
     uint8_t r0[32], r1[32], r2[32];
     memset(r0, 0, 32);
-    mcpr_resources_revision(rs[0], r0);
-    mcpr_resources_revision(rs[1], r1);
-    mcpr_resources_revision(rs[2], r2);
-    mcpr_resources_revision(rs[0], NULL);
+    mcpr_resources_content_hash(rs[0], r0);
+    mcpr_resources_content_hash(rs[1], r1);
+    mcpr_resources_content_hash(rs[2], r2);
+    mcpr_resources_content_hash(rs[0], NULL);
     CHECK(memcmp(r0, r1, 32) == 0);
     CHECK(memcmp(r0, r2, 32) != 0);
     static const uint8_t zero[32] = {0};

@@ -383,7 +383,8 @@ static void test_cache_hints(void) {
         .resolve = mcpr_resolve_single,
         .read = hint_read,
     };
-    mcpr_cache_hints small = {sizeof small - 1, 1, true};
+    /* An impossible struct_size (test_growth.c: smaller and larger ones). */
+    mcpr_cache_hints small = {sizeof(size_t) - 1, 1, true};
     mcpr_cache_hints big = {sizeof big, MCPR_MAX_TTL_MS + 1, true};
     CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"doc://x\",\"name\":\"x\"}"), &cb, &small, NULL),
                  MCPR_INVALID_ARGUMENT);

@@ -257,36 +257,36 @@ static void cb_invalid_content_from_other_callbacks_is_their_failure(void) {
     host_destroy(&h);
 }
 
-/* ---------------------------------------------------------------- revision */
+/* ---------------------------------------------------------------- content hash */
 
-static void revision_into_checks_the_buffer_length(void) {
+static void content_hash_into_checks_the_buffer_length(void) {
     host h;
     host_init(&h);
     mcpr_resources *r = registry(&h, false);
     uint8_t want[32];
-    mcpr_resources_revision(r, want);
+    mcpr_resources_content_hash(r, want);
 
     uint8_t buf[40];
     memset(buf, 0xEE, sizeof buf);
-    CHECK_STATUS(mcpr_resources_revision_into(r, buf, 32, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_resources_content_hash_into(r, buf, 32, NULL), MCPR_OK);
     CHECK(memcmp(buf, want, 32) == 0);
 
     /* a larger buffer: exactly 32 bytes written */
     memset(buf, 0xEE, sizeof buf);
-    CHECK_STATUS(mcpr_resources_revision_into(r, buf, sizeof buf, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_resources_content_hash_into(r, buf, sizeof buf, NULL), MCPR_OK);
     CHECK(memcmp(buf, want, 32) == 0);
     for (size_t i = 32; i < sizeof buf; i++) CHECK(buf[i] == 0xEE);
 
     /* too short: nothing written, an error object */
     memset(buf, 0xEE, sizeof buf);
     mcpr_error *e = NULL;
-    CHECK_STATUS(mcpr_resources_revision_into(r, buf, 31, &e), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_content_hash_into(r, buf, 31, &e), MCPR_INVALID_ARGUMENT);
     CHECK(e && mcpr_error_status(e) == MCPR_INVALID_ARGUMENT);
     mcpr_error_free(e);
     for (size_t i = 0; i < sizeof buf; i++) CHECK(buf[i] == 0xEE);
-    CHECK_STATUS(mcpr_resources_revision_into(r, buf, 0, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resources_revision_into(r, NULL, 32, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resources_revision_into(NULL, buf, 32, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_content_hash_into(r, buf, 0, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_content_hash_into(r, NULL, 32, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_content_hash_into(NULL, buf, 32, NULL), MCPR_INVALID_ARGUMENT);
     for (size_t i = 0; i < sizeof buf; i++) CHECK(buf[i] == 0xEE);
 
     mcpr_resources_free(r);
@@ -456,7 +456,7 @@ int main(void) {
     status_name_names_every_status_and_unknown_values();
     cb_invalid_content_from_a_reader_is_an_invalid_content_item();
     cb_invalid_content_from_other_callbacks_is_their_failure();
-    revision_into_checks_the_buffer_length();
+    content_hash_into_checks_the_buffer_length();
     policy_callbacks_see_first_check_then_recheck();
     allow_all_policy_reads_and_lists_without_callbacks();
     allow_all_policy_replaces_a_c_policy_and_refuses_misuse();

@@ -1,5 +1,6 @@
-/*
- * mcp_resources.h - the C ABI of mcp-resources (C99, usable from C++).
+/**
+ * \file mcp_resources.h
+ * The C ABI of mcp-resources (C99, usable from C++).
  *
  * Overview: build a registry (mcpr_builder_new, mcpr_builder_add,
  * mcpr_builder_set_policy, mcpr_builder_build), then answer
@@ -53,6 +54,73 @@
  * linked at run time. Before 1.0 a change of the minor version may change
  * the ABI: a program loading the library dynamically should check that
  * the major and minor numbers of mcpr_version() equal the header's.
+ *
+ * Reading order: the declarations come in chapters, each a Doxygen group
+ * defined below (`cmake --build build --target doxygen` makes the HTML
+ * pages): builder, registry, read, list, request, completion, callbacks,
+ * views, errors. The constants and types come first and the functions
+ * after them, each part in chapter order.
+ */
+
+/**
+ * \defgroup builder Building a registry
+ * A builder (mcpr_builder_new) collects definitions with their binding
+ * callbacks (mcpr_builder_add), a policy (mcpr_builder_set_policy), limits
+ * (MCPR_LIMIT_*), a cursor key, a clock and cache hints;
+ * mcpr_builder_build turns it into a registry. Also here: mcpr_str, the
+ * string every function takes and returns.
+ */
+
+/**
+ * \defgroup registry The registry
+ * An immutable, reference-counted registry (mcpr_resources): references
+ * are taken and given back with mcpr_resources_retain and
+ * mcpr_resources_free; every call holds its own while it runs.
+ */
+
+/**
+ * \defgroup read Reading
+ * mcpr_read answers resources/read with a bundle (mcpr_bundle_json);
+ * cancellation tokens (mcpr_cancel_*) and executors (mcpr_executor_*)
+ * bound it and every other call.
+ */
+
+/**
+ * \defgroup list Listing
+ * mcpr_list and mcpr_list_templates answer resources/list and
+ * resources/templates/list one page at a time, with sealed cursors.
+ */
+
+/**
+ * \defgroup request One call per request
+ * mcpr_request serves a request from its method name and raw params text,
+ * with the response (result or error object) to send.
+ */
+
+/**
+ * \defgroup completion Completion
+ * mcpr_complete answers completion/complete for a resource template; a
+ * template binding's complete callback proposes the values.
+ */
+
+/**
+ * \defgroup callbacks Callbacks
+ * The tables a host registers (mcpr_binding_callbacks,
+ * mcpr_policy_callbacks) and their function types, the call context every
+ * callback receives (mcpr_call_*), and the builders resolve and body read
+ * fill (mcpr_plan_*, mcpr_payload_*).
+ */
+
+/**
+ * \defgroup views Views
+ * What a callback is shown, borrowed until it returns: the definition, the
+ * match, a target, a completion request.
+ */
+
+/**
+ * \defgroup errors Errors and versions
+ * Status codes (mcpr_status, mcpr_status_name), error objects
+ * (mcpr_error_*) and the library's version.
  */
 
 #ifndef MCP_RESOURCES_H
@@ -71,56 +139,80 @@
  * C99 designated initialisers. From C++, call the matching *_init
  * function instead (or use mcp_resources.hpp).
  */
+/** mcpr_read_options with every default (C99). \ingroup read */
 #define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
+/** mcpr_list_options with every default (C99). \ingroup list */
 #define MCPR_LIST_OPTIONS_INIT {.struct_size = sizeof(mcpr_list_options)}
+/** mcpr_request_options with every default (C99). \ingroup request */
 #define MCPR_REQUEST_OPTIONS_INIT {.struct_size = sizeof(mcpr_request_options)}
+/** mcpr_executor_options with every default (C99). \ingroup read */
 #define MCPR_EXECUTOR_OPTIONS_INIT {.struct_size = sizeof(mcpr_executor_options)}
+/** mcpr_binding_callbacks with every callback NULL (C99). \ingroup callbacks */
 #define MCPR_BINDING_CALLBACKS_INIT {.struct_size = sizeof(mcpr_binding_callbacks)}
+/** mcpr_policy_callbacks with every callback NULL (C99). \ingroup callbacks */
 #define MCPR_POLICY_CALLBACKS_INIT {.struct_size = sizeof(mcpr_policy_callbacks)}
+/** mcpr_cache_hints with every default (C99). \ingroup builder */
+#define MCPR_CACHE_HINTS_INIT {.struct_size = sizeof(mcpr_cache_hints)}
 #endif
 
 /**
- * The highest `mcpr_status` value this version of the library defines
- * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+ * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
+ *
+ * \ingroup builder
  */
-#define MCPR_STATUS_MAX 15
+#define MCPR_MAX_TTL_MS 9007199254740991
 
 /**
  * Most workers `mcpr_executor_new` accepts (a larger count is
  * `MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup read
  */
 #define MCPR_MAX_EXECUTOR_THREADS 1024
 
 /**
  * Largest `mcpr_executor_options.max_hung` accepted (a larger bound is
  * `MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup read
  */
 #define MCPR_MAX_EXECUTOR_HUNG 16384
 
 /**
- * The largest TTL a declaration may carry: 2^53 - 1 milliseconds.
+ * The highest `mcpr_status` value this version of the library defines
+ * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+ *
+ * \ingroup errors
  */
-#define MCPR_MAX_TTL_MS 9007199254740991
+#define MCPR_STATUS_MAX 15
 
 /**
  * Major version of the header (the crate version's first number). Before
  * 1.0, a change of `MCPR_VERSION_MINOR` may change the ABI.
+ *
+ * \ingroup errors
  */
 #define MCPR_VERSION_MAJOR 0
 
 /**
  * Minor version of the header (the crate version's second number).
+ *
+ * \ingroup errors
  */
 #define MCPR_VERSION_MINOR 1
 
 /**
  * Patch version of the header (the crate version's third number).
+ *
+ * \ingroup errors
  */
 #define MCPR_VERSION_PATCH 0
 
 /**
  * Status of every fallible call. The values are explicit and never reused;
  * `1` to `12` are also the failure kinds of the library's Rust interface.
+ *
+ * \ingroup errors
  */
 typedef enum {
     /**
@@ -205,12 +297,16 @@ typedef enum {
  * returns (do not free or use it afterwards); `mcpr_builder_free` discards
  * a builder that is not built. A builder is internally locked, so
  * concurrent add and set calls on one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 typedef struct mcpr_builder mcpr_builder;
 
 /**
  * A read result. Owned by the caller; free with `mcpr_bundle_free`.
  * Immutable: safe to read from any thread.
+ *
+ * \ingroup read
  */
 typedef struct mcpr_bundle mcpr_bundle;
 
@@ -219,6 +315,8 @@ typedef struct mcpr_bundle mcpr_bundle;
  * request data, item byte limit, and a slot for a private failure cause.
  * A borrowed view, valid only until the callback returns; the accessors
  * may be called from any thread during that time, also concurrently.
+ *
+ * \ingroup callbacks
  */
 typedef struct mcpr_call mcpr_call;
 
@@ -226,12 +324,16 @@ typedef struct mcpr_call mcpr_call;
  * A cancellation token. `mcpr_cancel_cancel` is safe from any thread at
  * any time, including while reads using it run on other threads. Free
  * with `mcpr_cancel_free`.
+ *
+ * \ingroup read
  */
 typedef struct mcpr_cancel mcpr_cancel;
 
 /**
  * A completion result. Owned by the caller; free with
  * `mcpr_completion_free`. Immutable: safe to read from any thread.
+ *
+ * \ingroup completion
  */
 typedef struct mcpr_completion mcpr_completion;
 
@@ -240,6 +342,8 @@ typedef struct mcpr_completion mcpr_completion;
  * callback returns; the library copies every value). Internally locked:
  * the setters may be called from any thread while the callback runs, also
  * concurrently (values added concurrently keep no particular order).
+ *
+ * \ingroup completion
  */
 typedef struct mcpr_completion_builder mcpr_completion_builder;
 
@@ -247,12 +351,16 @@ typedef struct mcpr_completion_builder mcpr_completion_builder;
  * What a `complete` callback is asked (borrowed view, valid until the
  * callback returns; its accessors may be called from any thread while
  * the callback runs).
+ *
+ * \ingroup views
  */
 typedef struct mcpr_completion_request mcpr_completion_request;
 
 /**
  * A registered definition (borrowed view, valid until the callback returns;
  * its accessors may be called from any thread while the callback runs).
+ *
+ * \ingroup views
  */
 typedef struct mcpr_definition mcpr_definition;
 
@@ -261,6 +369,8 @@ typedef struct mcpr_definition mcpr_definition;
  * error object for the protocol revision (and requested URI) of the call
  * that made it. Owned by the caller; free with `mcpr_error_free`. Safe to
  * read from any thread.
+ *
+ * \ingroup errors
  */
 typedef struct mcpr_error mcpr_error;
 
@@ -269,6 +379,8 @@ typedef struct mcpr_error mcpr_error;
  * the host and shareable by many registries, reads and listings at once
  * (any thread). A call given an executor returns by its deadline whatever
  * its callbacks do (see `mcpr_read`). Free with `mcpr_executor_free`.
+ *
+ * \ingroup read
  */
 typedef struct mcpr_executor mcpr_executor;
 
@@ -276,12 +388,16 @@ typedef struct mcpr_executor mcpr_executor;
  * The outcome of selection handed to `resolve` (borrowed view, valid until
  * the callback returns; its accessors may be called from any thread while
  * the callback runs).
+ *
+ * \ingroup views
  */
 typedef struct mcpr_match mcpr_match;
 
 /**
  * A list page. Owned by the caller; free with `mcpr_page_free`.
  * Immutable: safe to read from any thread.
+ *
+ * \ingroup list
  */
 typedef struct mcpr_page mcpr_page;
 
@@ -290,6 +406,8 @@ typedef struct mcpr_page mcpr_page;
  * callback returns; the library copies everything it is given).
  * Internally locked: the setters may be called from any thread while the
  * callback runs, also concurrently.
+ *
+ * \ingroup callbacks
  */
 typedef struct mcpr_payload_builder mcpr_payload_builder;
 
@@ -298,6 +416,8 @@ typedef struct mcpr_payload_builder mcpr_payload_builder;
  * returns; the library copies everything it is given). Internally locked:
  * the setters may be called from any thread while the callback runs, also
  * concurrently (items added concurrently keep no particular order).
+ *
+ * \ingroup callbacks
  */
 typedef struct mcpr_plan_builder mcpr_plan_builder;
 
@@ -308,7 +428,7 @@ typedef struct mcpr_plan_builder mcpr_plan_builder;
  * `mcpr_resources_free`.
  *
  * Lifetime across threads: every call that takes a registry (`mcpr_read`,
- * `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_revision`) takes its
+ * `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_content_hash`) takes its
  * own reference on entry and drops it just before returning. So once a
  * call has begun, any thread may release any reference, even the last one
  * the host holds: the registry and its callback tables stay alive until
@@ -324,6 +444,8 @@ typedef struct mcpr_plan_builder mcpr_plan_builder;
  * registries (a configuration reload) therefore retains the current
  * registry under the lock that guards its pointer, calls, and frees that
  * reference afterwards (docs/C-API.md shows the pattern).
+ *
+ * \ingroup registry
  */
 typedef struct mcpr_resources mcpr_resources;
 
@@ -331,6 +453,8 @@ typedef struct mcpr_resources mcpr_resources;
  * The response to one request: the JSON-RPC `result` object or `error`
  * object. Owned by the caller; free with `mcpr_response_free`. Immutable:
  * safe to read from any thread.
+ *
+ * \ingroup request
  */
 typedef struct mcpr_response mcpr_response;
 
@@ -339,6 +463,8 @@ typedef struct mcpr_response mcpr_response;
  * policy and body-read callbacks (borrowed view, valid until the callback
  * returns; its accessors may be called from any thread while the callback
  * runs).
+ *
+ * \ingroup views
  */
 typedef struct mcpr_target mcpr_target;
 
@@ -351,6 +477,8 @@ typedef struct mcpr_target mcpr_target;
  * never NULL (an empty string points at a static empty byte string) and
  * the bytes are owned by the object the function was called on (print
  * with `printf("%.*s", (int)s.len, s.ptr)`).
+ *
+ * \ingroup builder
  */
 typedef struct {
     /**
@@ -368,6 +496,8 @@ typedef struct {
  * `MCPR_CB_FAILED`, `MCPR_CB_INVALID_CONTENT`. It is a plain integer so
  * that any value a callback returns is defined behaviour: every other
  * value counts as `MCPR_CB_FAILED`.
+ *
+ * \ingroup callbacks
  */
 typedef uint32_t mcpr_cb_result;
 
@@ -390,6 +520,8 @@ typedef uint32_t mcpr_cb_result;
  *   `MCPR_INVALID_PLAN`.
  * \note `call`, `match` and `plan` are borrowed: valid until the callback
  *   returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
@@ -412,6 +544,8 @@ typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call
  *   with no body, or after a refused setter, is an `invalid_content` issue.
  * \note `call`, `target` and `payload` are borrowed: valid until the
  *   callback returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_body_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_payload_builder *payload);
 
@@ -422,6 +556,8 @@ typedef mcpr_cb_result (*mcpr_body_read_fn)(void *user_data, const mcpr_call *ca
  * \param user_data The table's `user_data`.
  * \note Runs exactly once, on any thread, after the last call into its
  *   table has returned (see the table for when).
+ *
+ * \ingroup callbacks
  */
 typedef void (*mcpr_release_fn)(void *user_data);
 
@@ -444,6 +580,8 @@ typedef void (*mcpr_release_fn)(void *user_data);
  *   `MCPR_READ_FAILED`.
  * \note `call`, `request` and `completion_builder` are borrowed: valid
  *   until the callback returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *call, const mcpr_completion_request *request, mcpr_completion_builder *completion_builder);
 
@@ -470,6 +608,8 @@ typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *cal
  *   estimate (the library measures the item exactly).
  * \note `target` and `estimate` are borrowed: valid until the callback
  *   returns.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_size_hint_fn)(void *user_data, const mcpr_target *target, uint64_t payload_bytes, bool is_blob, uint64_t *estimate);
 
@@ -501,6 +641,8 @@ typedef mcpr_cb_result (*mcpr_size_hint_fn)(void *user_data, const mcpr_target *
  * fields lying wholly within `struct_size` (the others are NULL), refuses a
  * `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
  * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup callbacks
  */
 typedef struct {
     /**
@@ -556,6 +698,8 @@ typedef struct {
  *   with `MCPR_POLICY`.
  * \note `call` and `definition` are borrowed: valid until the callback
  *   returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_discover_fn)(void *user_data, const mcpr_call *call, const mcpr_definition *definition);
 
@@ -569,6 +713,8 @@ typedef mcpr_cb_result (*mcpr_discover_fn)(void *user_data, const mcpr_call *cal
  * fails the call with `MCPR_POLICY` (private cause "visibility callback
  * returned OK without deciding"), instead of silently hiding the target
  * from reads while listings still show its definition.
+ *
+ * \ingroup callbacks
  */
 typedef struct {
     /**
@@ -598,6 +744,8 @@ typedef struct {
  *   fails the whole call with `MCPR_POLICY`.
  * \note `call`, `target` and `decision` are borrowed: valid until the
  *   callback returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_visibility_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_visibility *decision);
 
@@ -612,6 +760,8 @@ typedef mcpr_cb_result (*mcpr_visibility_fn)(void *user_data, const mcpr_call *c
  *   value fails the whole call with `MCPR_POLICY`.
  * \note `call` and `target` are borrowed: valid until the callback
  *   returns, usable from any thread until then.
+ *
+ * \ingroup callbacks
  */
 typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target);
 
@@ -644,6 +794,8 @@ typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *user_data, const mcpr_call *
  * wholly within `struct_size` (the others are NULL), refuses a `struct_size`
  * below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
  * fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup callbacks
  */
 typedef struct {
     /**
@@ -679,6 +831,8 @@ typedef struct {
  * A configurable limit (one per row of docs/BEHAVIOUR.md §7; timeouts in
  * milliseconds). A plain integer so that an unknown value is reported as
  * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
+ *
+ * \ingroup builder
  */
 typedef uint32_t mcpr_limit;
 
@@ -688,6 +842,8 @@ typedef uint32_t mcpr_limit;
  * \param user_data The `user_data` given to `mcpr_builder_set_clock`.
  * \return The current time in Unix milliseconds.
  * \note Called concurrently from any thread for as long as the registry lives.
+ *
+ * \ingroup builder
  */
 typedef uint64_t (*mcpr_clock_fn)(void *user_data);
 
@@ -695,16 +851,21 @@ typedef uint64_t (*mcpr_clock_fn)(void *user_data);
  * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
  * or for one item (`mcpr_payload_set_cache_hints`).
  *
- * Set `size` to `sizeof(mcpr_cache_hints)`: later versions of the library
- * may append fields, and read only those that the given `size` covers
- * (fields beyond it take their zero defaults). A `size` smaller than the
- * fields of this version is `MCPR_INVALID_ARGUMENT`.
+ * Growth: set `struct_size` to `sizeof(mcpr_cache_hints)`, or start from
+ * `MCPR_CACHE_HINTS_INIT` / `mcpr_cache_hints_init` (TTL 0, not
+ * caller-independent). Later versions append fields; the library reads
+ * only the fields lying wholly within `struct_size` (the others take these
+ * defaults), refuses a `struct_size` below `sizeof(size_t)` or above 4096,
+ * and refuses set bytes beyond the fields it knows
+ * (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup builder
  */
 typedef struct {
     /**
-     * `sizeof(mcpr_cache_hints)`.
+     * `sizeof(mcpr_cache_hints)` as the caller compiled it (see above).
      */
-    size_t size;
+    size_t struct_size;
     /**
      * How long a result made of this content may be considered fresh, in
      * milliseconds (0 = immediately stale; at most `MCPR_MAX_TTL_MS`, else
@@ -721,55 +882,6 @@ typedef struct {
 } mcpr_cache_hints;
 
 /**
- * Which step of which call a callback serves (`mcpr_call_phase`). A plain
- * integer: later versions may add values, so treat unknown ones like
- * `MCPR_PHASE_UNKNOWN`.
- */
-typedef uint32_t mcpr_phase;
-
-/**
- * One named argument of a completion request: `argument` (the variable
- * being completed and its partial value) or one entry of
- * `context.arguments` (a variable already chosen).
- */
-typedef struct {
-    /**
-     * The variable name.
-     */
-    mcpr_str name;
-    /**
-     * The value (the partial value for the argument being completed).
-     */
-    mcpr_str value;
-} mcpr_complete_argument;
-
-/**
- * The client's input of `completion/complete` with a `ref/resource`
- * reference (copied by `mcpr_complete`).
- */
-typedef struct {
-    /**
-     * `ref.uri`: the template text, compared byte for byte with the
-     * registered `uriTemplate`s.
-     */
-    mcpr_str template_uri;
-    /**
-     * `argument.name` and `argument.value`.
-     */
-    mcpr_complete_argument argument;
-    /**
-     * `context.arguments`: `context_len` entries (NULL when 0), in any
-     * order; entries naming no other variable of the template are
-     * ignored, and so are empty values.
-     */
-    const mcpr_complete_argument *context;
-    /**
-     * The number of entries at `context`.
-     */
-    size_t context_len;
-} mcpr_complete_params;
-
-/**
  * Per-call options of `mcpr_read`. NULL options mean all defaults. The
  * library copies what it needs before `mcpr_read` returns.
  *
@@ -779,6 +891,8 @@ typedef struct {
  * lying wholly within `struct_size` (the others take their defaults), refuses
  * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
  * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup read
  */
 typedef struct {
     /**
@@ -835,6 +949,8 @@ typedef struct {
  * within `struct_size`, and the others take their defaults, so a program
  * built against an older header keeps working; set bytes beyond the
  * fields this library knows are `MCPR_INVALID_ARGUMENT`.
+ *
+ * \ingroup read
  */
 typedef struct {
     /**
@@ -871,6 +987,8 @@ typedef struct {
  * call. Later versions may append fields; the library writes only the
  * fields that lie entirely within `struct_size` and leaves `struct_size`
  * and any further bytes untouched.
+ *
+ * \ingroup read
  */
 typedef struct {
     /**
@@ -947,6 +1065,8 @@ typedef struct {
  * lying wholly within `struct_size` (the others take their defaults), refuses
  * a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
  * beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup list
  */
 typedef struct {
     /**
@@ -1013,6 +1133,8 @@ typedef struct {
  * fields lying wholly within `struct_size` (the others take their defaults),
  * refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
  * set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup request
  */
 typedef struct {
     /**
@@ -1063,19 +1185,131 @@ typedef struct {
 } mcpr_request_options;
 
 /**
+ * One named argument of a completion request: `argument` (the variable
+ * being completed and its partial value) or one entry of
+ * `context.arguments` (a variable already chosen).
+ *
+ * \ingroup completion
+ */
+typedef struct {
+    /**
+     * The variable name.
+     */
+    mcpr_str name;
+    /**
+     * The value (the partial value for the argument being completed).
+     */
+    mcpr_str value;
+} mcpr_complete_argument;
+
+/**
+ * The client's input of `completion/complete` with a `ref/resource`
+ * reference (copied by `mcpr_complete`).
+ *
+ * \ingroup completion
+ */
+typedef struct {
+    /**
+     * `ref.uri`: the template text, compared byte for byte with the
+     * registered `uriTemplate`s.
+     */
+    mcpr_str template_uri;
+    /**
+     * `argument.name` and `argument.value`.
+     */
+    mcpr_complete_argument argument;
+    /**
+     * `context.arguments`: `context_len` entries (NULL when 0), in any
+     * order; entries naming no other variable of the template are
+     * ignored, and so are empty values.
+     */
+    const mcpr_complete_argument *context;
+    /**
+     * The number of entries at `context`.
+     */
+    size_t context_len;
+} mcpr_complete_params;
+
+/**
+ * Which step of which call a callback serves (`mcpr_call_phase`). A plain
+ * integer: later versions may add values, so treat unknown ones like
+ * `MCPR_PHASE_UNKNOWN`.
+ *
+ * \ingroup callbacks
+ */
+typedef uint32_t mcpr_phase;
+
+/**
+ * NULL call context (or a phase this header does not name).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_PHASE_UNKNOWN 0u
+
+/**
+ * A read's first authorization (policy `discover`, `visibility`, `read`
+ * before any body is read).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_PHASE_FIRST_CHECK 1u
+
+/**
+ * A read's final authorization after the body reads (the same policy
+ * callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_PHASE_RECHECK 2u
+
+/**
+ * A binding's `resolve`.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_PHASE_RESOLVE 3u
+
+/**
+ * A binding's body `read`.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_PHASE_BODY_READ 4u
+
+/**
+ * Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_PHASE_LISTING 5u
+
+/**
+ * Policy `discover` and a template's `complete` during `mcpr_complete`.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_PHASE_COMPLETION 6u
+
+/**
  * The callback succeeded.
+ *
+ * \ingroup callbacks
  */
 #define MCPR_CB_OK 0u
 
 /**
  * A typed denial / not found (`discover` and policy `read`: denial;
  * `resolve`: root denial; body `read`: an `unavailable` issue).
+ *
+ * \ingroup callbacks
  */
 #define MCPR_CB_UNAVAILABLE 1u
 
 /**
  * An operational failure; its private cause is the text given to
  * `mcpr_call_set_cause`, or a fixed text when none was set.
+ *
+ * \ingroup callbacks
  */
 #define MCPR_CB_FAILED 2u
 
@@ -1086,142 +1320,112 @@ typedef struct {
  * callback it is a failure like `MCPR_CB_FAILED` (`discover`,
  * `visibility`, policy `read`: `MCPR_POLICY`; `resolve`:
  * `MCPR_INVALID_PLAN`; `complete`: `MCPR_READ_FAILED`).
+ *
+ * \ingroup callbacks
  */
 #define MCPR_CB_INVALID_CONTENT 3u
 
 /**
  * Longest accepted identifier, in bytes (default 2048, at least 51).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_URI_BYTES 1u
 
 /**
  * Most items in one plan, the requested target not counted (default 1024).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_PLAN_TARGETS 2u
 
 /**
  * Most items admitted into one read result (default 64).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_ITEMS 3u
 
 /**
  * Largest payload of one item: text bytes or raw blob bytes (default 8 MiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_ITEM_BYTES 4u
 
 /**
  * Aggregate payload bytes of one read (default 32 MiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_PAYLOAD_BYTES 5u
 
 /**
  * Aggregate encoded bytes of one read result (default 48 MiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_ENCODED_BYTES 6u
 
 /**
  * Payload space reserved for the warning text (default 4 KiB, at least 256).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_REPORT_PAYLOAD_BYTES 7u
 
 /**
  * Encoded space reserved for warning and report (default 16 KiB, at least 1 KiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_REPORT_ENCODED_BYTES 8u
 
 /**
  * Most detailed issues in a report (default 32).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_ISSUES 9u
 
 /**
  * Whole-read timeout in milliseconds (default 30000).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_READ_TIMEOUT_MS 10u
 
 /**
  * Per-item timeout in milliseconds (default 10000).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_ITEM_TIMEOUT_MS 11u
 
 /**
  * Page size when the caller asks for none (default 50).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_DEFAULT_PAGE_SIZE 12u
 
 /**
  * Largest page size a caller may ask for (default 500).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_PAGE_SIZE 13u
 
 /**
  * Encoded bytes of one list page (default 1 MiB).
+ *
+ * \ingroup builder
  */
 #define MCPR_LIMIT_MAX_PAGE_BYTES 14u
-
-/**
- * NULL call context (or a phase this header does not name).
- */
-#define MCPR_PHASE_UNKNOWN 0u
-
-/**
- * A read's first authorization (policy `discover`, `visibility`, `read`
- * before any body is read).
- */
-#define MCPR_PHASE_FIRST_CHECK 1u
-
-/**
- * A read's final authorization after the body reads (the same policy
- * callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
- */
-#define MCPR_PHASE_RECHECK 2u
-
-/**
- * A binding's `resolve`.
- */
-#define MCPR_PHASE_RESOLVE 3u
-
-/**
- * A binding's body `read`.
- */
-#define MCPR_PHASE_BODY_READ 4u
-
-/**
- * Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
- */
-#define MCPR_PHASE_LISTING 5u
-
-/**
- * Policy `discover` and a template's `complete` during `mcpr_complete`.
- */
-#define MCPR_PHASE_COMPLETION 6u
 
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
-
-/**
- * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
- * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
- *
- * \param status An `mcpr_status` value (a plain integer, so that any value,
- *   even one this version does not define, is defined behaviour).
- * \return A static NUL-terminated string, never NULL and never to be freed;
- *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
- * \note Thread-safe: any thread.
- */
-const char *mcpr_status_name(int32_t status);
-
-/**
- * The library's version (the crate version, `"MAJOR.MINOR.PATCH"`), for
- * comparing the library a program runs with against the header it was
- * compiled with (`MCPR_VERSION_MAJOR`, `MCPR_VERSION_MINOR`,
- * `MCPR_VERSION_PATCH`).
- *
- * \return A static NUL-terminated string, never NULL and never to be freed.
- * \note Thread-safe: any thread.
- */
-const char *mcpr_version(void);
 
 /**
  * Creates an empty builder.
@@ -1230,6 +1434,8 @@ const char *mcpr_version(void);
  *   consumes it (whatever that returns); discard a builder never built with
  *   `mcpr_builder_free`. NULL only if the library failed internally.
  * \note Thread-safe: any thread may create builders.
+ *
+ * \ingroup builder
  */
 mcpr_builder *mcpr_builder_new(void);
 
@@ -1259,6 +1465,8 @@ mcpr_builder *mcpr_builder_new(void);
  *   `mcpr_binding_callbacks`); on failure it never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, mcpr_error **err);
 
@@ -1285,6 +1493,8 @@ mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, co
  *   `mcpr_policy_callbacks`); on failure it never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_callbacks *callbacks, mcpr_error **err);
 
@@ -1306,6 +1516,8 @@ mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_cal
  *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int64_t value, mcpr_error **err);
 
@@ -1329,6 +1541,8 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
  *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *key, size_t key_len, mcpr_error **err);
 
@@ -1351,6 +1565,8 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *ke
  *   points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix_ms, void *user_data, mcpr_error **err);
 
@@ -1378,6 +1594,8 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix
  * \post `builder` is freed, whatever the status: it must not be used again.
  * \note Thread-safe: any thread may build a builder once no other thread
  *   uses it.
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr_error **err);
 
@@ -1390,6 +1608,8 @@ mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr
  * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
  *   nor freed, and not in use by another thread.
  * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup builder
  */
 void mcpr_builder_free(mcpr_builder *builder);
 
@@ -1410,6 +1630,8 @@ void mcpr_builder_free(mcpr_builder *builder);
  *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error **err);
 
@@ -1432,6 +1654,8 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error 
  *   `mcpr_error *`.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
 
@@ -1444,872 +1668,138 @@ mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms,
  * \param builder The builder.
  * \param definition_json As for `mcpr_builder_add`.
  * \param callbacks As for `mcpr_builder_add`.
- * \param hints The binding's hints, with `size` set to
- *   `sizeof(mcpr_cache_hints)`; read during the call only.
+ * \param hints The binding's hints (`struct_size` set, see
+ *   `mcpr_cache_hints`); read during the call only.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return As for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for a NULL
- *   `hints` or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
- *   `MCPR_MAX_TTL_MS`.
- * \pre As for `mcpr_builder_add`; `hints` is NULL or points at an
- *   `mcpr_cache_hints` whose `size` bytes are readable.
+ *   `hints` or hints with a bad `struct_size` or set fields beyond it that
+ *   this library does not know, and `MCPR_INVALID_CONFIGURATION` for a TTL
+ *   above `MCPR_MAX_TTL_MS`.
+ * \pre As for `mcpr_builder_add`; `hints` is NULL or points at hints of
+ *   `struct_size` readable bytes.
  * \post On success the table's `release` will run exactly once; on failure it
  *   never runs for this call.
  * \note Thread-safe: a builder is internally locked, so concurrent calls on
  *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
  */
 mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error **err);
 
 /**
- * The MCP `resources/read` result JSON: send it as the JSON-RPC `result`.
+ * Fills cache hints with the defaults: TTL 0, not caller-independent, and
+ * `struct_size` set to `sizeof(mcpr_cache_hints)`, as
+ * `MCPR_CACHE_HINTS_INIT` does.
  *
- * \param bundle The bundle, or NULL.
- * \return Compact JSON, borrowed from `bundle` (valid until
- *   `mcpr_bundle_free(bundle)`); empty when `bundle` is NULL.
- * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
- * \note Thread-safe: a bundle is immutable; any thread may read it, also
- *   concurrently.
+ * \param hints The hints to fill, or NULL (then nothing happens).
+ * \pre `hints` is NULL or points at a writable `mcpr_cache_hints`.
+ * \note Thread-safe: touches only `*hints`.
+ *
+ * \ingroup builder
  */
-mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
+void mcpr_cache_hints_init(mcpr_cache_hints *hints);
 
 /**
- * Whether the bundle is partial: its first item is then the diagnostic
- * warning.
+ * Takes another reference to the registry.
  *
- * \param bundle The bundle, or NULL.
- * \return True for a partial bundle; false otherwise and when `bundle` is
- *   NULL.
- * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
- * \note Thread-safe (see `mcpr_bundle_json`).
- */
-bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
-
-/**
- * Frees a bundle.
- *
- * \param bundle The bundle to free, or NULL (then nothing happens).
- * \pre `bundle` is NULL or a bundle from `mcpr_read`, freed only once; no
- *   thread uses it (or a string borrowed from it) afterwards.
- * \note Any thread may free it, once no other thread uses it.
- */
-void mcpr_bundle_free(mcpr_bundle *bundle);
-
-/**
- * Whether the callback should stop: the caller cancelled, this callback's
- * deadline (the item deadline for body reads, the whole-call deadline
- * otherwise) passed, or the call it serves has already returned (a body
- * read abandoned on an executor). Long callbacks should poll it.
- *
- * \param call The callback's call context, or NULL.
- * \return True when the callback should stop; false otherwise and when
- *   `call` is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-bool mcpr_call_is_canceled(const mcpr_call *call);
-
-/**
- * Milliseconds left before this callback's deadline, rounded down.
- *
- * \param call The callback's call context, or NULL.
- * \return The time left; 0 once the deadline passed and when `call` is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
-
-/**
- * The `request_data` of the options of the call this callback serves. The
- * library never dereferences it.
- *
- * \param call The callback's call context, or NULL.
- * \return The pointer given in the options; NULL when none was given and
- *   when `call` is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-void *mcpr_call_request_data(const mcpr_call *call);
-
-/**
- * For body reads: the item byte limit (`max_item_bytes`, in payload bytes).
- * A hint: the library enforces it whatever the callback does.
- *
- * \param call The callback's call context, or NULL.
- * \return The limit for a body read; 0 for other callbacks and when `call`
- *   is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-uint64_t mcpr_call_max_bytes(const mcpr_call *call);
-
-/**
- * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
- * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
- * the policy once before and once after its body reads),
- * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
- * `MCPR_PHASE_COMPLETION`. The same whether the call runs inline or on an
- * executor.
- *
- * \param call The callback's call context, or NULL.
- * \return The phase; `MCPR_PHASE_UNKNOWN` when `call` is NULL.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-mcpr_phase mcpr_call_phase(const mcpr_call *call);
-
-/**
- * Sets the private cause reported when this callback returns
- * `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is
- * replaced, and the text is cut at 4 KiB; a later call replaces it). The
- * cause reaches the host only, through `mcpr_error_cause` of a whole-call
- * failure; item issues never expose it.
- *
- * \param call The callback's call context, or NULL (then nothing happens).
- * \param message The cause text; a `(NULL, n > 0)` string is ignored.
- * \pre `call` is NULL or the call context the library passed to a callback
- *   that has not returned yet; `message` follows the `mcpr_str` rules.
- * \note Thread-safe: any thread may call it, also concurrently, while the
- *   callback runs.
- */
-void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
-
-/**
- * Fills a binding callback table with the defaults: `user_data` and every
- * callback NULL, and `struct_size` set to `sizeof(mcpr_binding_callbacks)`,
- * as `MCPR_BINDING_CALLBACKS_INIT` does.
- *
- * \param callbacks The table to fill, or NULL (then nothing happens).
- * \pre `callbacks` is NULL or points at a writable `mcpr_binding_callbacks`.
- * \note Thread-safe: touches only `*callbacks`.
- */
-void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
-
-/**
- * Fills a policy callback table with the defaults: `user_data` and every
- * callback NULL, and `struct_size` set to `sizeof(mcpr_policy_callbacks)`,
- * as `MCPR_POLICY_CALLBACKS_INIT` does.
- *
- * \param callbacks The table to fill, or NULL (then nothing happens).
- * \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
- * \note Thread-safe: touches only `*callbacks`.
- */
-void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
-
-/**
- * A new, uncancelled cancellation token.
- *
- * \return The token, owned by the caller: free it with `mcpr_cancel_free`.
- *   NULL only if the library failed internally.
- * \note Thread-safe: any thread may create tokens.
- */
-mcpr_cancel *mcpr_cancel_new(void);
-
-/**
- * Cancels the token (idempotent). Reads, listings, completions and requests
- * given it stop with `MCPR_CANCELED`, and their callbacks see
- * `mcpr_call_is_canceled` return true.
- *
- * \param cancel The token, or NULL (then nothing happens).
- * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
- * \note Thread-safe: any thread may cancel at any time, also while calls
- *   using the token run on other threads.
- */
-void mcpr_cancel_cancel(const mcpr_cancel *cancel);
-
-/**
- * Whether the token was cancelled.
- *
- * \param cancel The token, or NULL.
- * \return True once `mcpr_cancel_cancel` was called on it; false otherwise
- *   and when `cancel` is NULL.
- * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
- * \note Thread-safe: any thread, at any time.
- */
-bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
-
-/**
- * Frees the caller's token handle. Calls in flight that were given it keep
- * their own reference, so it may be freed as soon as the calls that use it
- * have begun.
- *
- * \param cancel The token to free, or NULL (then nothing happens).
- * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, freed only once;
- *   no thread uses this handle afterwards (including to start a call with
- *   it).
- * \note Any thread may free it, once no other thread uses the handle.
- */
-void mcpr_cancel_free(mcpr_cancel *cancel);
-
-/**
- * Answers `completion/complete` for a `ref/resource` reference (a
- * `ref/prompt` is not this library's: the host answers it).
- *
- * In order: `params->template_uri` must be a registered `uriTemplate`, byte
- * for byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
- * policy's `discover` must allow that definition (a denial is the same
- * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name one
- * of its variables, its value be at most `max_uri_bytes`, and each context
- * entry naming another variable be empty or a valid capture (else
- * `MCPR_INVALID_REQUEST`); then the binding's `complete` callback runs (a
- * binding without one answers an empty completion). Its values that could
- * not be a capture are dropped; at most 100 are sent, within
- * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
- *
- * The result (send `mcpr_completion_json` as the JSON-RPC `result`) carries
- * `"resultType":"complete"` on MCP 2026-07-28 (the options'
- * `protocol_revision`; empty = the newest), nothing of the kind before, and
- * never cache fields. On failure `mcpr_error_jsonrpc_json` is the error
- * object for that revision (not found: `-32602` on 2026-07-28, `-32002`
- * before, with `data.uri` the template URI asked for).
- *
- * Without an executor the callbacks (`discover`, then `complete`) run on
- * this thread; with one they run there as one job and this call returns by
- * its deadline whatever they do (a callback still running is abandoned; the
- * tables stay alive until it returns); a saturated executor fails the call
- * at once with `MCPR_READ_FAILED` (cause "executor saturated").
- *
- * \param resources A registry reference.
- * \param params The client's completion input (template, argument,
- *   context); read during the call only.
- * \param options Read options, or NULL for all defaults: `timeout_ms`,
- *   `cancel`, `request_data`, `executor` and `protocol_revision` apply as
- *   for `mcpr_read`.
- * \param out Receives the completion on success; the caller owns it: free
- *   it with `mcpr_completion_free`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_UNAVAILABLE` (not found, denied, or a template URI
- *   that is not UTF-8); `MCPR_INVALID_REQUEST` (bad argument or context,
- *   including invalid UTF-8); `MCPR_POLICY`; `MCPR_READ_FAILED` (the
- *   callback failed, or a saturated executor); `MCPR_CANCELED`;
- *   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
- *   `resources`, `params` or `out`, a bad string, a NULL `context` with a
- *   non-zero `context_len`, an unknown protocol revision, or options with a
- *   bad `struct_size` or set fields beyond it that this library does not
- *   know.
+ * \param resources A registry reference, or NULL.
+ * \return `resources` itself, now counting one more reference that the
+ *   caller owns (release it with `mcpr_resources_free`); NULL when
+ *   `resources` is NULL.
  * \pre `resources` is NULL or a live registry reference when the call is
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `params` is NULL or points at params whose strings follow the
- *   `mcpr_str` rules and whose `context` points at `context_len` entries (or
- *   is NULL with 0); `options` is NULL or points at options of `struct_size`
- *   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
- *   `out` is NULL or points at writable storage for one `mcpr_completion *`;
- *   `err` is NULL or points at writable storage for one `mcpr_error *`.
- * \note Thread-safe: many threads may complete on one registry at once. The
- *   call holds its own registry reference from entry to return, as
- *   `mcpr_read` does.
+ * \note Thread-safe: any thread, also concurrently with calls using the
+ *   registry.
+ *
+ * \ingroup registry
  */
-mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_completion **out, mcpr_error **err);
+mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
 
 /**
- * Proposes one value (copied), in relevance order.
+ * Releases one registry reference.
  *
- * A valid value is sent, or only counted when it comes after the first 100
- * values or past the byte budget (`max_page_bytes` minus 256; each value
- * costs its JSON string length plus one), which makes `hasMore` true. A
- * value that could not be a template capture is dropped: not UTF-8, empty,
- * containing `/`, `\` or NUL, equal to `.` or `..` (also after
- * percent-decoding it once), or too long to fit with the template's literal
- * text in `max_uri_bytes`. A dropped value does not spoil the others: the
- * callback may go on and return `MCPR_CB_OK`.
+ * The registry (and every callback table's `release`) goes when the last
+ * reference is released and every call using it has returned, including
+ * abandoned callbacks still running on executor workers. Releasing while
+ * calls run on other threads (even the last reference, even the one those
+ * calls were given) is safe once those calls have begun: each holds its own
+ * reference until it returns, and the last one to return runs the `release`
+ * callbacks.
  *
- * \param completion_builder The builder of the `complete` callback.
- * \param value The value (UTF-8, not NUL-terminated).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK` for a valid value; `MCPR_INVALID_CONTENT` for a dropped
- *   one; `MCPR_INVALID_ARGUMENT` for a NULL builder or a `(NULL, n > 0)`
- *   string.
- * \pre `value` follows the `mcpr_str` rules.
- * \pre `completion_builder` is NULL or the builder the library passed to a
- *   `complete` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the setters, also concurrently,
- *   while the callback runs.
+ * \param resources The reference to release, or NULL (then nothing
+ *   happens).
+ * \pre `resources` is NULL or a registry reference owned by the caller,
+ *   released only once, and not passed to a call (`mcpr_read`, `mcpr_list`,
+ *   ...) that may still be starting on another thread.
+ * \note Any thread, including from inside a callback.
+ *
+ * \ingroup registry
  */
-mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error **err);
+void mcpr_resources_free(mcpr_resources *resources);
 
 /**
- * Sets the number of completion options available, which may exceed the
- * values added (a later call replaces it). Values added but dropped are
- * subtracted from it; it is never reported below the valid values added,
- * at most 2^53 - 1 is written, and it is left out when it is no larger than
- * the values sent while more exist.
+ * Writes the registry's 32-byte content hash: SHA-256 of the canonical
+ * registered descriptions, so identical registries on several replicas
+ * agree (cursors are bound to it). Prefer
+ * `mcpr_resources_content_hash_into`, which checks the buffer's size.
  *
- * \param completion_builder The builder of the `complete` callback.
- * \param total The number of options available.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
- * \pre `completion_builder` is NULL or the builder the library passed to a
- *   `complete` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the setters, also concurrently,
- *   while the callback runs.
- */
-mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error **err);
-
-/**
- * Says whether more options exist than the values added, for when no exact
- * total is known. `hasMore` is also true whenever values were cut off or
- * the total exceeds the values sent.
- *
- * \param completion_builder The builder of the `complete` callback.
- * \param has_more Whether more options exist.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
- * \pre `completion_builder` is NULL or the builder the library passed to a
- *   `complete` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the setters, also concurrently,
- *   while the callback runs.
- */
-mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error **err);
-
-/**
- * The MCP `CompleteResult` as compact JSON
- * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`;
- * `total` only when known, `resultType` only on 2026-07-28): send it as the
- * JSON-RPC `result`.
- *
- * \param completion The completion, or NULL.
- * \return The JSON, borrowed from `completion` (valid until
- *   `mcpr_completion_free(completion)`); empty when `completion` is NULL.
- * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
- *   freed.
- * \note Thread-safe: a completion is immutable; any thread may read it, also
- *   concurrently.
- */
-mcpr_str mcpr_completion_json(const mcpr_completion *completion);
-
-/**
- * The number of values sent.
- *
- * \param completion The completion, or NULL.
- * \return The count; 0 when `completion` is NULL.
- * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
- *   freed.
- * \note Thread-safe (see `mcpr_completion_json`).
- */
-size_t mcpr_completion_value_count(const mcpr_completion *completion);
-
-/**
- * Whether the result says `hasMore`.
- *
- * \param completion The completion, or NULL.
- * \return The flag; false when `completion` is NULL.
- * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
- *   freed.
- * \note Thread-safe (see `mcpr_completion_json`).
- */
-bool mcpr_completion_has_more(const mcpr_completion *completion);
-
-/**
- * Frees a completion.
- *
- * \param completion The completion to free, or NULL (then nothing happens).
- * \pre `completion` is NULL or a completion from `mcpr_complete`, freed only
- *   once; no thread uses it (or a string borrowed from it) afterwards.
- * \note Any thread may free it, once no other thread uses it.
- */
-void mcpr_completion_free(mcpr_completion *completion);
-
-/**
- * The status of an error object.
- *
- * \param error The error object, or NULL.
- * \return Its status; `MCPR_INVALID_ARGUMENT` when `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe: an error object is immutable; any thread may read it,
- *   also concurrently.
- */
-mcpr_status mcpr_error_status(const mcpr_error *error);
-
-/**
- * The safe message: a fixed text that may be shown to an MCP client (for
- * configuration errors it names the offending limit, field or position).
- *
- * \param error The error object, or NULL.
- * \return The message, borrowed from `error` (valid until
- *   `mcpr_error_free(error)`); empty when `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe (see `mcpr_error_status`).
- */
-mcpr_str mcpr_error_message(const mcpr_error *error);
-
-/**
- * The private cause, for the host's logs only: it may contain identifiers,
- * callback causes and internal detail; never send it to a client.
- *
- * \param error The error object, or NULL.
- * \return The cause, borrowed from `error` (valid until
- *   `mcpr_error_free(error)`); empty when there is none or `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe (see `mcpr_error_status`).
- */
-mcpr_str mcpr_error_cause(const mcpr_error *error);
-
-/**
- * The JSON-RPC error code: the `code` of `mcpr_error_jsonrpc_json`.
- *
- * For errors of `mcpr_read`, `mcpr_list`, `mcpr_list_templates` and
- * `mcpr_complete` it follows the options' protocol revision
- * (`MCPR_UNAVAILABLE` is resource not found: `-32602` on 2026-07-28,
- * `-32002` before); otherwise `-32602` for `MCPR_INVALID_REQUEST` and
- * `MCPR_UNAVAILABLE`, `-32601` for `MCPR_METHOD_NOT_HANDLED`, `-32603` for
- * the rest.
- *
- * \param error The error object, or NULL.
- * \return The code; 0 when `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe (see `mcpr_error_status`).
- */
-int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
-
-/**
- * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
- * `"data":{"uri":…}` for resource-not-found), ready to send as the `error`
- * member of the response.
- *
- * The error remembers the call that made it: errors of `mcpr_read`,
- * `mcpr_list`, `mcpr_list_templates` and `mcpr_complete` are shaped for the
- * protocol revision of their options, and not-found carries the URI the
- * call was asked for; every not-found cause (no registration, no template
- * match, discovery denied, requested target hidden or unavailable) gives
- * the same bytes. Other errors (builder, misuse) get a generic object for
- * the newest revision. Never contains the private cause, authorization data
- * or any URI other than the requested one.
- *
- * A request the client cancelled (`notifications/cancelled`) gets no
- * response at all in MCP: on `MCPR_CANCELED` after such a cancellation, send
- * nothing.
- *
- * \param error The error object, or NULL.
- * \return Compact JSON, borrowed from `error` (valid until
- *   `mcpr_error_free(error)`); empty when `error` is NULL.
- * \pre `error` is NULL or an error object from this library, not yet freed.
- * \note Thread-safe (see `mcpr_error_status`).
- */
-mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
-
-/**
- * Frees an error object.
- *
- * \param error The error object to free, or NULL (then nothing happens).
- * \pre `error` is NULL or an error object from this library, freed only
- *   once; no thread uses it (or a string borrowed from it) afterwards.
- * \post Every `mcpr_str` borrowed from `error` is invalid.
- * \note Any thread may free it, once no other thread uses it.
- */
-void mcpr_error_free(mcpr_error *error);
-
-/**
- * Fills executor options with the defaults: every bound 0 and `struct_size`
- * set to `sizeof(mcpr_executor_options)`, as `MCPR_EXECUTOR_OPTIONS_INIT`
- * does.
- *
- * \param options The options to fill, or NULL (then nothing happens).
- * \pre `options` is NULL or points at a writable `mcpr_executor_options`.
- * \note Thread-safe: touches only `*options`.
- */
-void mcpr_executor_options_init(mcpr_executor_options *options);
-
-/**
- * Creates an executor sized and bounded by options (read during the call
- * only).
- *
- * \param options The options (`struct_size` set, see
- *   `mcpr_executor_options`), or NULL for all defaults (as
- *   `mcpr_executor_new(0, ...)`).
- * \param out Receives the executor on success; the caller owns it: free it
- *   with `mcpr_executor_free`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out` or an
- *   impossible `struct_size`, thread count or bound;
- *   `MCPR_INVALID_CONFIGURATION` when the workers cannot be started.
- * \pre `options` is NULL or points at `options->struct_size` readable bytes;
- *   `out` is NULL or points at writable storage for one `mcpr_executor *`;
- *   `err` is NULL or points at writable storage for one `mcpr_error *`.
- * \note Thread-safe. The executor may be shared by any number of threads,
- *   registries and calls at once.
- */
-mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_executor **out, mcpr_error **err);
-
-/**
- * Fills a snapshot of the executor's state and counters: the fields lying
- * entirely within `stats->struct_size`, which the caller sets. Fields are
- * read one by one, so a snapshot taken while calls run may be slightly
- * inconsistent.
- *
- * \param executor The executor.
- * \param stats The snapshot to fill (`struct_size` set by the caller).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) for a NULL
- *   `executor` or `stats`, or an impossible `struct_size`.
- * \pre `executor` is NULL or an executor not yet freed; `stats` is NULL or
- *   points at `stats->struct_size` writable bytes; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread, at any time while the handle is alive.
- */
-mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *stats, mcpr_error **err);
-
-/**
- * Creates an executor with a number of workers and the default bounds of
- * `mcpr_executor_options`.
- *
- * \param threads Regular workers: 0 = the available cores (at least 2); at
- *   most `MCPR_MAX_EXECUTOR_THREADS`.
- * \param out Receives the executor on success; the caller owns it: free it
- *   with `mcpr_executor_free`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out` or too many
- *   threads; `MCPR_INVALID_CONFIGURATION` when the workers cannot be
- *   started.
- * \pre `out` is NULL or points at writable storage for one
- *   `mcpr_executor *`; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
- * \note Thread-safe. The executor may be shared by any number of threads,
- *   registries and calls at once.
- */
-mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
-
-/**
- * Frees the caller's executor handle. Does not wait for running callbacks:
- * calls in flight keep the pool alive until they return, and abandoned
- * callbacks finish on their own.
- *
- * \param executor The executor to free, or NULL (then nothing happens).
- * \pre `executor` is NULL or an executor from `mcpr_executor_new` /
- *   `mcpr_executor_new_with`, freed only once; no call given it starts after
- *   this, and no thread uses the handle afterwards.
- * \note Any thread may free it, once no other thread uses the handle.
- */
-void mcpr_executor_free(mcpr_executor *executor);
-
-/**
- * Fills options with the defaults: every field at its default and
- * `struct_size` set to `sizeof(mcpr_list_options)`, as
- * `MCPR_LIST_OPTIONS_INIT` does.
- *
- * \param options The options to fill, or NULL (then nothing happens).
- * \pre `options` is NULL or points at a writable `mcpr_list_options`.
- * \note Thread-safe: touches only `*options`.
- */
-void mcpr_list_options_init(mcpr_list_options *options);
-
-/**
- * Answers one page of `resources/list`: the registered exact URIs in URI
- * then name order, each page asking the policy's `discover` again.
- *
- * Invalid, expired, cross-method, cross-registry, cross-scope or oversized
- * cursors fail with `MCPR_INVALID_REQUEST` (never restarting at page one).
- * `discover` runs on this thread, or on the executor's workers when
- * `options->executor` is set: the call then returns by its deadline whatever
- * `discover` does.
- *
- * \param resources A registry reference.
- * \param options The list options (required: scope key, cursor, page size,
- *   deadline, cancellation, executor, protocol revision).
- * \param out Receives the page on success; the caller owns it: free it with
- *   `mcpr_page_free`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
- *   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
- *   revision, or options with a bad `struct_size` or set fields beyond it
- *   that this library does not know; `MCPR_INVALID_REQUEST` for an empty
- *   scope key or a bad cursor; `MCPR_POLICY` when `discover` fails (or the
- *   executor is saturated); `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`;
- *   `MCPR_SIZE`.
+ * \param resources A registry reference, or NULL (then nothing is written).
+ * \param out A buffer of at least 32 bytes, or NULL (then nothing is
+ *   written).
  * \pre `resources` is NULL or a live registry reference when the call is
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `options` is NULL or points at options of `struct_size` readable
- *   bytes whose strings follow the `mcpr_str` rules and whose `cancel` and
- *   `executor` are NULL or not yet freed; `out` is NULL or points at
- *   writable storage for one `mcpr_page *`; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: many threads may list one registry at once. The call
- *   holds its own registry reference from entry to return, as `mcpr_read`
- *   does.
+ * \pre `out` is NULL or points at 32 writable bytes.
+ * \note Thread-safe: any thread; the call holds its own registry reference
+ *   until it returns.
+ *
+ * \ingroup registry
  */
-mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
+void mcpr_resources_content_hash(const mcpr_resources *resources, uint8_t *out);
 
 /**
- * Answers one page of `resources/templates/list`: the registered templates
- * in template then name order. Same rules as `mcpr_list`; cursors of one
- * method are refused by the other.
+ * Writes the registry's 32-byte content hash (as
+ * `mcpr_resources_content_hash`) into a buffer whose size the caller
+ * states.
+ * Writes exactly 32 bytes; the rest of a larger buffer is left untouched.
  *
  * \param resources A registry reference.
- * \param options The list options (required).
- * \param out Receives the page on success; the caller owns it: free it with
- *   `mcpr_page_free`.
+ * \param out The buffer.
+ * \param out_len The buffer's size in bytes (at least 32).
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
- * \return As for `mcpr_list`.
- * \pre As for `mcpr_list`.
- * \note Thread-safe, as `mcpr_list`.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) when
+ *   `resources` or `out` is NULL or `out_len` is less than 32.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `out` is NULL or points at `out_len` writable bytes; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread; the call holds its own registry reference
+ *   until it returns.
+ *
+ * \ingroup registry
  */
-mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
+mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
 
 /**
- * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
- * `{"resourceTemplates":[...]}`): send it as the JSON-RPC `result`.
+ * Whether some binding of the registry has a `complete` callback: declare
+ * the MCP `completions` capability only then.
  *
- * \param page The page, or NULL.
- * \return Compact JSON, borrowed from `page` (valid until
- *   `mcpr_page_free(page)`); empty when `page` is NULL.
- * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
- *   not yet freed.
- * \note Thread-safe: a page is immutable; any thread may read it, also
- *   concurrently.
+ * \param resources A registry reference, or NULL.
+ * \return True when some binding completes; false otherwise and when
+ *   `resources` is NULL.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \note Thread-safe: any thread; the call holds its own registry reference
+ *   until it returns.
+ *
+ * \ingroup registry
  */
-mcpr_str mcpr_page_json(const mcpr_page *page);
-
-/**
- * The cursor of the next page (also in the JSON as `nextCursor`), to pass
- * as `mcpr_list_options.cursor` for the next page.
- *
- * \param page The page, or NULL.
- * \return The cursor, borrowed from `page` (valid until
- *   `mcpr_page_free(page)`); length 0 on the last page and when `page` is
- *   NULL.
- * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
- *   not yet freed.
- * \note Thread-safe (see `mcpr_page_json`).
- */
-mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
-
-/**
- * Frees a page.
- *
- * \param page The page to free, or NULL (then nothing happens).
- * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
- *   freed only once; no thread uses it (or a string borrowed from it)
- *   afterwards.
- * \note Any thread may free it, once no other thread uses it.
- */
-void mcpr_page_free(mcpr_page *page);
-
-/**
- * Sets a text body (copied). Exactly one body per payload: a second body
- * setter is refused. A refused setter makes the item an `invalid_content`
- * issue even if the callback then returns `MCPR_CB_OK`.
- *
- * \param payload The payload builder of the body `read` callback.
- * \param mime_type An RFC 9110 media type.
- * \param text The text: valid UTF-8, may be empty.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type, invalid
- *   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a
- *   `(NULL, n > 0)` string.
- * \pre `mime_type` and `text` follow the `mcpr_str` rules.
- * \pre `payload` is NULL or the payload builder the library passed to a body
- *   `read` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the payload setters, also
- *   concurrently, while the callback runs.
- */
-mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
-
-/**
- * Sets a binary body (the bytes are copied; may be empty; sent base64). Same
- * rules as `mcpr_payload_set_text`.
- *
- * \param payload The payload builder of the body `read` callback.
- * \param mime_type An RFC 9110 media type.
- * \param data The bytes; may be NULL when `data_len` is 0.
- * \param data_len The number of bytes at `data`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
- *   body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a `(NULL, n > 0)`
- *   string or NULL `data` with a non-zero `data_len`.
- * \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
- *   `data_len` 0) or points at `data_len` readable bytes.
- * \pre `payload` is NULL or the payload builder the library passed to a body
- *   `read` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the payload setters, also
- *   concurrently, while the callback runs.
- */
-mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_error **err);
-
-/**
- * Sets a binary body without copying it (may be empty; sent base64): the
- * library encodes the bytes at `data` straight into the result JSON, so a
- * large blob costs no second copy of its bytes.
- *
- * The library calls `release(release_data)` exactly once, on any thread,
- * whatever this function returns: when the read has written its result or
- * no longer needs the payload (before `mcpr_read` returns, except for a body
- * read abandoned on an executor: then once its late payload is discarded),
- * or, when the setter is refused, before it returns. Otherwise the same
- * rules as `mcpr_payload_set_blob`.
- *
- * \param payload The payload builder of the body `read` callback.
- * \param mime_type An RFC 9110 media type.
- * \param data The bytes; may be NULL when `data_len` is 0.
- * \param data_len The number of bytes at `data`.
- * \param release Called once with `release_data` when the library no
- *   longer reads `data`; may be NULL for bytes that outlive every read
- *   (static storage). It must not call the library with this payload
- *   builder.
- * \param release_data Passed to `release`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
- *   body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a `(NULL, n > 0)`
- *   string or NULL `data` with a non-zero `data_len`. `release` runs in
- *   every case.
- * \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
- *   `data_len` 0) or points at `data_len` readable bytes that stay valid and
- *   unchanged until `release` runs; `release` is NULL or safe to call once
- *   with `release_data` from any thread.
- * \pre `payload` is NULL or the payload builder the library passed to a body
- *   `read` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the payload setters, also
- *   concurrently, while the callback runs.
- */
-mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_release_fn release, void *release_data, mcpr_error **err);
-
-/**
- * Sets the item's `_meta` (copied; a later call replaces it). A refused setter
- * makes the item an `invalid_content` issue even if the callback then returns
- * `MCPR_CB_OK`.
- *
- * \param payload The payload builder of the body `read` callback.
- * \param meta_json A JSON object of at most 64 KiB that does not use the
- *   reserved key `go.phpboyscout.uk/mcp.resourceRead` at any depth, held to
- *   the rules definitions are held to (nesting at most 127 deep, no object
- *   repeating a key at any depth, no lone surrogate escape, no number out of
- *   range such as `1e999`).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for JSON breaking those rules;
- *   `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a `(NULL, n > 0)` string.
- * \pre `meta_json` follows the `mcpr_str` rules.
- * \pre `payload` is NULL or the payload builder the library passed to a body
- *   `read` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the payload setters, also
- *   concurrently, while the callback runs.
- */
-mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error **err);
-
-/**
- * Declares this item's cache hints (copied; a later call replaces them). They
- * can only lower what its binding declared: the item's TTL is the smaller of
- * the two, and it is caller-independent only when both say so; a bundle's TTL
- * is the smallest of its items'. A refused setter makes the item an
- * `invalid_content` issue even if the callback then returns `MCPR_CB_OK`.
- *
- * \param payload The payload builder of the body `read` callback.
- * \param hints The hints, with `size` set to `sizeof(mcpr_cache_hints)`.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or `hints`,
- *   or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above `MCPR_MAX_TTL_MS`.
- * \pre `hints` is NULL or points at an `mcpr_cache_hints` whose `size` bytes
- *   are readable.
- * \pre `payload` is NULL or the payload builder the library passed to a body
- *   `read` callback that has not returned yet; `err` is NULL or points at
- *   writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread may call the payload setters, also
- *   concurrently, while the callback runs.
- */
-mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error **err);
-
-/**
- * Sets the plan's canonical requested target (copied; a later call replaces
- * it). A refused target makes the whole plan invalid: the read fails with
- * `MCPR_INVALID_PLAN` even if `resolve` then returns `MCPR_CB_OK`.
- *
- * \param plan The plan builder of the `resolve` callback.
- * \param uri The target's URI.
- * \param representation The representation label; empty means
- *   `"default"`.
- * \param authorization_json Private JSON handed to policy and body-read
- *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
- *   to the rules definitions are held to (nesting at most 127 deep, no
- *   object repeating a key at any depth, no lone surrogate escape, no
- *   number out of range such as `1e999`).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
- *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
- * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
- *   callback that has not returned yet; the strings follow the `mcpr_str`
- *   rules; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
- * \note Thread-safe: any thread may call the plan setters, also
- *   concurrently, while the callback runs (items added concurrently keep no
- *   particular order).
- */
-mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
-
-/**
- * Appends an item target to the plan (copied), in read order. Item URIs must
- * be unique (even across representations); a URI equal to the requested
- * target's must carry the same representation (checked when `resolve`
- * returns). Refusals as for `mcpr_plan_set_requested`.
- *
- * \param plan The plan builder of the `resolve` callback.
- * \param uri The target's URI.
- * \param representation The representation label; empty means
- *   `"default"`.
- * \param authorization_json Private JSON handed to policy and body-read
- *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
- *   to the rules definitions are held to (nesting at most 127 deep, no
- *   object repeating a key at any depth, no lone surrogate escape, no
- *   number out of range such as `1e999`).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
- *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
- * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
- *   callback that has not returned yet; the strings follow the `mcpr_str`
- *   rules; `err` is NULL or points at writable storage for one
- *   `mcpr_error *`.
- * \note Thread-safe: any thread may call the plan setters, also
- *   concurrently, while the callback runs (items added concurrently keep no
- *   particular order).
- */
-mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
-
-/**
- * A ready-made `resolve` callback (an `mcpr_resolve_fn`): plans the matched
- * URI (representation `"default"`, no authorization JSON) as both the
- * requested target and the single item.
- *
- * \param user_data Ignored.
- * \param call Ignored.
- * \param match The match view of the `resolve` callback.
- * \param plan The plan builder of the `resolve` callback.
- * \return `MCPR_CB_OK`; `MCPR_CB_FAILED` when `match` or `plan` is NULL or
- *   the URI is refused.
- * \pre `match` and `plan` are NULL or the views the library passed to a
- *   `resolve` callback that has not returned yet.
- * \note Thread-safe: may be called concurrently, like any `resolve`.
- */
-mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
+bool mcpr_resources_completes(const mcpr_resources *resources);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -2319,6 +1809,8 @@ mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const
  * \param options The options to fill, or NULL (then nothing happens).
  * \pre `options` is NULL or points at a writable `mcpr_read_options`.
  * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup read
  */
 void mcpr_read_options_init(mcpr_read_options *options);
 
@@ -2379,8 +1871,316 @@ void mcpr_read_options_init(mcpr_read_options *options);
  *   than the end of this call (on this thread, just before it returns, when
  *   it is the last user), or when an abandoned callback returns.
  * \note Thread-safe: many threads may read one registry at once.
+ *
+ * \ingroup read
  */
 mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_bundle **out, mcpr_error **err);
+
+/**
+ * The MCP `resources/read` result JSON: send it as the JSON-RPC `result`.
+ *
+ * \param bundle The bundle, or NULL.
+ * \return Compact JSON, borrowed from `bundle` (valid until
+ *   `mcpr_bundle_free(bundle)`); empty when `bundle` is NULL.
+ * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+ * \note Thread-safe: a bundle is immutable; any thread may read it, also
+ *   concurrently.
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
+
+/**
+ * Whether the bundle is partial: its first item is then the diagnostic
+ * warning.
+ *
+ * \param bundle The bundle, or NULL.
+ * \return True for a partial bundle; false otherwise and when `bundle` is
+ *   NULL.
+ * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+ * \note Thread-safe (see `mcpr_bundle_json`).
+ *
+ * \ingroup read
+ */
+bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
+
+/**
+ * Frees a bundle.
+ *
+ * \param bundle The bundle to free, or NULL (then nothing happens).
+ * \pre `bundle` is NULL or a bundle from `mcpr_read`, freed only once; no
+ *   thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup read
+ */
+void mcpr_bundle_free(mcpr_bundle *bundle);
+
+/**
+ * A new, uncancelled cancellation token.
+ *
+ * \return The token, owned by the caller: free it with `mcpr_cancel_free`.
+ *   NULL only if the library failed internally.
+ * \note Thread-safe: any thread may create tokens.
+ *
+ * \ingroup read
+ */
+mcpr_cancel *mcpr_cancel_new(void);
+
+/**
+ * Cancels the token (idempotent). Reads, listings, completions and requests
+ * given it stop with `MCPR_CANCELED`, and their callbacks see
+ * `mcpr_call_is_canceled` return true.
+ *
+ * \param cancel The token, or NULL (then nothing happens).
+ * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
+ * \note Thread-safe: any thread may cancel at any time, also while calls
+ *   using the token run on other threads.
+ *
+ * \ingroup read
+ */
+void mcpr_cancel_cancel(const mcpr_cancel *cancel);
+
+/**
+ * Whether the token was cancelled.
+ *
+ * \param cancel The token, or NULL.
+ * \return True once `mcpr_cancel_cancel` was called on it; false otherwise
+ *   and when `cancel` is NULL.
+ * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
+ * \note Thread-safe: any thread, at any time.
+ *
+ * \ingroup read
+ */
+bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
+
+/**
+ * Frees the caller's token handle. Calls in flight that were given it keep
+ * their own reference, so it may be freed as soon as the calls that use it
+ * have begun.
+ *
+ * \param cancel The token to free, or NULL (then nothing happens).
+ * \pre `cancel` is NULL or a token from `mcpr_cancel_new`, freed only once;
+ *   no thread uses this handle afterwards (including to start a call with
+ *   it).
+ * \note Any thread may free it, once no other thread uses the handle.
+ *
+ * \ingroup read
+ */
+void mcpr_cancel_free(mcpr_cancel *cancel);
+
+/**
+ * Fills executor options with the defaults: every bound 0 and `struct_size`
+ * set to `sizeof(mcpr_executor_options)`, as `MCPR_EXECUTOR_OPTIONS_INIT`
+ * does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_executor_options`.
+ * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup read
+ */
+void mcpr_executor_options_init(mcpr_executor_options *options);
+
+/**
+ * Creates an executor sized and bounded by options (read during the call
+ * only).
+ *
+ * \param options The options (`struct_size` set, see
+ *   `mcpr_executor_options`), or NULL for all defaults (as
+ *   `mcpr_executor_new(0, ...)`).
+ * \param out Receives the executor on success; the caller owns it: free it
+ *   with `mcpr_executor_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out` or an
+ *   impossible `struct_size`, thread count or bound;
+ *   `MCPR_INVALID_CONFIGURATION` when the workers cannot be started.
+ * \pre `options` is NULL or points at `options->struct_size` readable bytes;
+ *   `out` is NULL or points at writable storage for one `mcpr_executor *`;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe. The executor may be shared by any number of threads,
+ *   registries and calls at once.
+ *
+ * \ingroup read
+ */
+mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_executor **out, mcpr_error **err);
+
+/**
+ * Fills a snapshot of the executor's state and counters: the fields lying
+ * entirely within `stats->struct_size`, which the caller sets. Fields are
+ * read one by one, so a snapshot taken while calls run may be slightly
+ * inconsistent.
+ *
+ * \param executor The executor.
+ * \param stats The snapshot to fill (`struct_size` set by the caller).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) for a NULL
+ *   `executor` or `stats`, or an impossible `struct_size`.
+ * \pre `executor` is NULL or an executor not yet freed; `stats` is NULL or
+ *   points at `stats->struct_size` writable bytes; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread, at any time while the handle is alive.
+ *
+ * \ingroup read
+ */
+mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *stats, mcpr_error **err);
+
+/**
+ * Creates an executor with a number of workers and the default bounds of
+ * `mcpr_executor_options`.
+ *
+ * \param threads Regular workers: 0 = the available cores (at least 2); at
+ *   most `MCPR_MAX_EXECUTOR_THREADS`.
+ * \param out Receives the executor on success; the caller owns it: free it
+ *   with `mcpr_executor_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out` or too many
+ *   threads; `MCPR_INVALID_CONFIGURATION` when the workers cannot be
+ *   started.
+ * \pre `out` is NULL or points at writable storage for one
+ *   `mcpr_executor *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe. The executor may be shared by any number of threads,
+ *   registries and calls at once.
+ *
+ * \ingroup read
+ */
+mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
+
+/**
+ * Frees the caller's executor handle. Does not wait for running callbacks:
+ * calls in flight keep the pool alive until they return, and abandoned
+ * callbacks finish on their own.
+ *
+ * \param executor The executor to free, or NULL (then nothing happens).
+ * \pre `executor` is NULL or an executor from `mcpr_executor_new` /
+ *   `mcpr_executor_new_with`, freed only once; no call given it starts after
+ *   this, and no thread uses the handle afterwards.
+ * \note Any thread may free it, once no other thread uses the handle.
+ *
+ * \ingroup read
+ */
+void mcpr_executor_free(mcpr_executor *executor);
+
+/**
+ * Fills options with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_list_options)`, as
+ * `MCPR_LIST_OPTIONS_INIT` does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_list_options`.
+ * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup list
+ */
+void mcpr_list_options_init(mcpr_list_options *options);
+
+/**
+ * Answers one page of `resources/list`: the registered exact URIs in URI
+ * then name order, each page asking the policy's `discover` again.
+ *
+ * Invalid, expired, cross-method, cross-registry, cross-scope or oversized
+ * cursors fail with `MCPR_INVALID_REQUEST` (never restarting at page one).
+ * `discover` runs on this thread, or on the executor's workers when
+ * `options->executor` is set: the call then returns by its deadline whatever
+ * `discover` does.
+ *
+ * \param resources A registry reference.
+ * \param options The list options (required: scope key, cursor, page size,
+ *   deadline, cancellation, executor, protocol revision).
+ * \param out Receives the page on success; the caller owns it: free it with
+ *   `mcpr_page_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
+ *   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
+ *   revision, or options with a bad `struct_size` or set fields beyond it
+ *   that this library does not know; `MCPR_INVALID_REQUEST` for an empty
+ *   scope key or a bad cursor; `MCPR_POLICY` when `discover` fails (or the
+ *   executor is saturated); `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`;
+ *   `MCPR_SIZE`.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `options` is NULL or points at options of `struct_size` readable
+ *   bytes whose strings follow the `mcpr_str` rules and whose `cancel` and
+ *   `executor` are NULL or not yet freed; `out` is NULL or points at
+ *   writable storage for one `mcpr_page *`; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: many threads may list one registry at once. The call
+ *   holds its own registry reference from entry to return, as `mcpr_read`
+ *   does.
+ *
+ * \ingroup list
+ */
+mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
+
+/**
+ * Answers one page of `resources/templates/list`: the registered templates
+ * in template then name order. Same rules as `mcpr_list`; cursors of one
+ * method are refused by the other.
+ *
+ * \param resources A registry reference.
+ * \param options The list options (required).
+ * \param out Receives the page on success; the caller owns it: free it with
+ *   `mcpr_page_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return As for `mcpr_list`.
+ * \pre As for `mcpr_list`.
+ * \note Thread-safe, as `mcpr_list`.
+ *
+ * \ingroup list
+ */
+mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
+
+/**
+ * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
+ * `{"resourceTemplates":[...]}`): send it as the JSON-RPC `result`.
+ *
+ * \param page The page, or NULL.
+ * \return Compact JSON, borrowed from `page` (valid until
+ *   `mcpr_page_free(page)`); empty when `page` is NULL.
+ * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
+ *   not yet freed.
+ * \note Thread-safe: a page is immutable; any thread may read it, also
+ *   concurrently.
+ *
+ * \ingroup list
+ */
+mcpr_str mcpr_page_json(const mcpr_page *page);
+
+/**
+ * The cursor of the next page (also in the JSON as `nextCursor`), to pass
+ * as `mcpr_list_options.cursor` for the next page.
+ *
+ * \param page The page, or NULL.
+ * \return The cursor, borrowed from `page` (valid until
+ *   `mcpr_page_free(page)`); length 0 on the last page and when `page` is
+ *   NULL.
+ * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
+ *   not yet freed.
+ * \note Thread-safe (see `mcpr_page_json`).
+ *
+ * \ingroup list
+ */
+mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
+
+/**
+ * Frees a page.
+ *
+ * \param page The page to free, or NULL (then nothing happens).
+ * \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
+ *   freed only once; no thread uses it (or a string borrowed from it)
+ *   afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup list
+ */
+void mcpr_page_free(mcpr_page *page);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -2390,6 +2190,8 @@ mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_
  * \param options The options to fill, or NULL (then nothing happens).
  * \pre `options` is NULL or points at a writable `mcpr_request_options`.
  * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup request
  */
 void mcpr_request_options_init(mcpr_request_options *options);
 
@@ -2444,97 +2246,10 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *   holds its own registry reference from entry to return, as `mcpr_read`
  *   does, and with `options->executor` it returns by its deadline whatever
  *   a callback does, as `mcpr_read` and `mcpr_list` do.
+ *
+ * \ingroup request
  */
 mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
-
-/**
- * Takes another reference to the registry.
- *
- * \param resources A registry reference, or NULL.
- * \return `resources` itself, now counting one more reference that the
- *   caller owns (release it with `mcpr_resources_free`); NULL when
- *   `resources` is NULL.
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \note Thread-safe: any thread, also concurrently with calls using the
- *   registry.
- */
-mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
-
-/**
- * Releases one registry reference.
- *
- * The registry (and every callback table's `release`) goes when the last
- * reference is released and every call using it has returned, including
- * abandoned callbacks still running on executor workers. Releasing while
- * calls run on other threads (even the last reference, even the one those
- * calls were given) is safe once those calls have begun: each holds its own
- * reference until it returns, and the last one to return runs the `release`
- * callbacks.
- *
- * \param resources The reference to release, or NULL (then nothing
- *   happens).
- * \pre `resources` is NULL or a registry reference owned by the caller,
- *   released only once, and not passed to a call (`mcpr_read`, `mcpr_list`,
- *   ...) that may still be starting on another thread.
- * \note Any thread, including from inside a callback.
- */
-void mcpr_resources_free(mcpr_resources *resources);
-
-/**
- * Writes the registry's 32-byte content revision (SHA-256 of the canonical
- * registered descriptions: identical registries on several replicas agree).
- * Prefer `mcpr_resources_revision_into`, which checks the buffer's size.
- *
- * \param resources A registry reference, or NULL (then nothing is written).
- * \param out A buffer of at least 32 bytes, or NULL (then nothing is
- *   written).
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `out` is NULL or points at 32 writable bytes.
- * \note Thread-safe: any thread; the call holds its own registry reference
- *   until it returns.
- */
-void mcpr_resources_revision(const mcpr_resources *resources, uint8_t *out);
-
-/**
- * Writes the registry's 32-byte content revision (as
- * `mcpr_resources_revision`) into a buffer whose size the caller states.
- * Writes exactly 32 bytes; the rest of a larger buffer is left untouched.
- *
- * \param resources A registry reference.
- * \param out The buffer.
- * \param out_len The buffer's size in bytes (at least 32).
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) when
- *   `resources` or `out` is NULL or `out_len` is less than 32.
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \pre `out` is NULL or points at `out_len` writable bytes; `err` is NULL or
- *   points at writable storage for one `mcpr_error *`.
- * \note Thread-safe: any thread; the call holds its own registry reference
- *   until it returns.
- */
-mcpr_status mcpr_resources_revision_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
-
-/**
- * Whether some binding of the registry has a `complete` callback: declare
- * the MCP `completions` capability only then.
- *
- * \param resources A registry reference, or NULL.
- * \return True when some binding completes; false otherwise and when
- *   `resources` is NULL.
- * \pre `resources` is NULL or a live registry reference when the call is
- *   made: one that no other thread may be releasing at that moment (retain
- *   it under the lock that publishes it; docs/C-API.md shows the pattern).
- * \note Thread-safe: any thread; the call holds its own registry reference
- *   until it returns.
- */
-bool mcpr_resources_completes(const mcpr_resources *resources);
 
 /**
  * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
@@ -2546,6 +2261,8 @@ bool mcpr_resources_completes(const mcpr_resources *resources);
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe: a response is immutable; any thread may read it, also
  *   concurrently.
+ *
+ * \ingroup request
  */
 mcpr_str mcpr_response_json(const mcpr_response *response);
 
@@ -2557,6 +2274,8 @@ mcpr_str mcpr_response_json(const mcpr_response *response);
  *   is NULL.
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
  */
 bool mcpr_response_is_error(const mcpr_response *response);
 
@@ -2569,6 +2288,8 @@ bool mcpr_response_is_error(const mcpr_response *response);
  *   `MCPR_INVALID_ARGUMENT` when `response` is NULL.
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
  */
 mcpr_status mcpr_response_status(const mcpr_response *response);
 
@@ -2582,6 +2303,8 @@ mcpr_status mcpr_response_status(const mcpr_response *response);
  *   and when `response` is NULL.
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
  */
 mcpr_str mcpr_response_cause(const mcpr_response *response);
 
@@ -2594,6 +2317,8 @@ mcpr_str mcpr_response_cause(const mcpr_response *response);
  *   NULL.
  * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
  * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
  */
 bool mcpr_response_is_partial(const mcpr_response *response);
 
@@ -2604,8 +2329,551 @@ bool mcpr_response_is_partial(const mcpr_response *response);
  * \pre `response` is NULL or a response from `mcpr_request`, freed only
  *   once; no thread uses it (or a string borrowed from it) afterwards.
  * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup request
  */
 void mcpr_response_free(mcpr_response *response);
+
+/**
+ * Answers `completion/complete` for a `ref/resource` reference (a
+ * `ref/prompt` is not this library's: the host answers it).
+ *
+ * In order: `params->template_uri` must be a registered `uriTemplate`, byte
+ * for byte (else `MCPR_UNAVAILABLE`, the same error as any not-found); the
+ * policy's `discover` must allow that definition (a denial is the same
+ * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name one
+ * of its variables, its value be at most `max_uri_bytes`, and each context
+ * entry naming another variable be empty or a valid capture (else
+ * `MCPR_INVALID_REQUEST`); then the binding's `complete` callback runs (a
+ * binding without one answers an empty completion). Its values that could
+ * not be a capture are dropped; at most 100 are sent, within
+ * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
+ *
+ * The result (send `mcpr_completion_json` as the JSON-RPC `result`) carries
+ * `"resultType":"complete"` on MCP 2026-07-28 (the options'
+ * `protocol_revision`; empty = the newest), nothing of the kind before, and
+ * never cache fields. On failure `mcpr_error_jsonrpc_json` is the error
+ * object for that revision (not found: `-32602` on 2026-07-28, `-32002`
+ * before, with `data.uri` the template URI asked for).
+ *
+ * Without an executor the callbacks (`discover`, then `complete`) run on
+ * this thread; with one they run there as one job and this call returns by
+ * its deadline whatever they do (a callback still running is abandoned; the
+ * tables stay alive until it returns); a saturated executor fails the call
+ * at once with `MCPR_READ_FAILED` (cause "executor saturated").
+ *
+ * \param resources A registry reference.
+ * \param params The client's completion input (template, argument,
+ *   context); read during the call only.
+ * \param options Read options, or NULL for all defaults: `timeout_ms`,
+ *   `cancel`, `request_data`, `executor` and `protocol_revision` apply as
+ *   for `mcpr_read`.
+ * \param out Receives the completion on success; the caller owns it: free
+ *   it with `mcpr_completion_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_UNAVAILABLE` (not found, denied, or a template URI
+ *   that is not UTF-8); `MCPR_INVALID_REQUEST` (bad argument or context,
+ *   including invalid UTF-8); `MCPR_POLICY`; `MCPR_READ_FAILED` (the
+ *   callback failed, or a saturated executor); `MCPR_CANCELED`;
+ *   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `resources`, `params` or `out`, a bad string, a NULL `context` with a
+ *   non-zero `context_len`, an unknown protocol revision, or options with a
+ *   bad `struct_size` or set fields beyond it that this library does not
+ *   know.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment (retain
+ *   it under the lock that publishes it; docs/C-API.md shows the pattern).
+ * \pre `params` is NULL or points at params whose strings follow the
+ *   `mcpr_str` rules and whose `context` points at `context_len` entries (or
+ *   is NULL with 0); `options` is NULL or points at options of `struct_size`
+ *   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
+ *   `out` is NULL or points at writable storage for one `mcpr_completion *`;
+ *   `err` is NULL or points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: many threads may complete on one registry at once. The
+ *   call holds its own registry reference from entry to return, as
+ *   `mcpr_read` does.
+ *
+ * \ingroup completion
+ */
+mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_completion **out, mcpr_error **err);
+
+/**
+ * Proposes one value (copied), in relevance order.
+ *
+ * A valid value is sent, or only counted when it comes after the first 100
+ * values or past the byte budget (`max_page_bytes` minus 256; each value
+ * costs its JSON string length plus one), which makes `hasMore` true. A
+ * value that could not be a template capture is dropped: not UTF-8, empty,
+ * containing `/`, a backslash or NUL, equal to `.` or `..` (also after
+ * percent-decoding it once), or too long to fit with the template's literal
+ * text in `max_uri_bytes`. A dropped value does not spoil the others: the
+ * callback may go on and return `MCPR_CB_OK`.
+ *
+ * \param completion_builder The builder of the `complete` callback.
+ * \param value The value (UTF-8, not NUL-terminated).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` for a valid value; `MCPR_INVALID_CONTENT` for a dropped
+ *   one; `MCPR_INVALID_ARGUMENT` for a NULL builder or a `(NULL, n > 0)`
+ *   string.
+ * \pre `value` follows the `mcpr_str` rules.
+ * \pre `completion_builder` is NULL or the builder the library passed to a
+ *   `complete` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the setters, also concurrently,
+ *   while the callback runs.
+ *
+ * \ingroup completion
+ */
+mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error **err);
+
+/**
+ * Sets the number of completion options available, which may exceed the
+ * values added (a later call replaces it). Values added but dropped are
+ * subtracted from it; it is never reported below the valid values added,
+ * at most 2^53 - 1 is written, and it is left out when it is no larger than
+ * the values sent while more exist.
+ *
+ * \param completion_builder The builder of the `complete` callback.
+ * \param total The number of options available.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
+ * \pre `completion_builder` is NULL or the builder the library passed to a
+ *   `complete` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the setters, also concurrently,
+ *   while the callback runs.
+ *
+ * \ingroup completion
+ */
+mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error **err);
+
+/**
+ * Says whether more options exist than the values added, for when no exact
+ * total is known. `hasMore` is also true whenever values were cut off or
+ * the total exceeds the values sent.
+ *
+ * \param completion_builder The builder of the `complete` callback.
+ * \param has_more Whether more options exist.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL builder.
+ * \pre `completion_builder` is NULL or the builder the library passed to a
+ *   `complete` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the setters, also concurrently,
+ *   while the callback runs.
+ *
+ * \ingroup completion
+ */
+mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error **err);
+
+/**
+ * The MCP `CompleteResult` as compact JSON
+ * (`{"completion":{"values":[…],"total":N,"hasMore":b},"resultType":"complete"}`;
+ * `total` only when known, `resultType` only on 2026-07-28): send it as the
+ * JSON-RPC `result`.
+ *
+ * \param completion The completion, or NULL.
+ * \return The JSON, borrowed from `completion` (valid until
+ *   `mcpr_completion_free(completion)`); empty when `completion` is NULL.
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+ *   freed.
+ * \note Thread-safe: a completion is immutable; any thread may read it, also
+ *   concurrently.
+ *
+ * \ingroup completion
+ */
+mcpr_str mcpr_completion_json(const mcpr_completion *completion);
+
+/**
+ * The number of values sent.
+ *
+ * \param completion The completion, or NULL.
+ * \return The count; 0 when `completion` is NULL.
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_completion_json`).
+ *
+ * \ingroup completion
+ */
+size_t mcpr_completion_value_count(const mcpr_completion *completion);
+
+/**
+ * Whether the result says `hasMore`.
+ *
+ * \param completion The completion, or NULL.
+ * \return The flag; false when `completion` is NULL.
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_completion_json`).
+ *
+ * \ingroup completion
+ */
+bool mcpr_completion_has_more(const mcpr_completion *completion);
+
+/**
+ * Frees a completion.
+ *
+ * \param completion The completion to free, or NULL (then nothing happens).
+ * \pre `completion` is NULL or a completion from `mcpr_complete`, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup completion
+ */
+void mcpr_completion_free(mcpr_completion *completion);
+
+/**
+ * Fills a binding callback table with the defaults: `user_data` and every
+ * callback NULL, and `struct_size` set to `sizeof(mcpr_binding_callbacks)`,
+ * as `MCPR_BINDING_CALLBACKS_INIT` does.
+ *
+ * \param callbacks The table to fill, or NULL (then nothing happens).
+ * \pre `callbacks` is NULL or points at a writable `mcpr_binding_callbacks`.
+ * \note Thread-safe: touches only `*callbacks`.
+ *
+ * \ingroup callbacks
+ */
+void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
+
+/**
+ * Fills a policy callback table with the defaults: `user_data` and every
+ * callback NULL, and `struct_size` set to `sizeof(mcpr_policy_callbacks)`,
+ * as `MCPR_POLICY_CALLBACKS_INIT` does.
+ *
+ * \param callbacks The table to fill, or NULL (then nothing happens).
+ * \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
+ * \note Thread-safe: touches only `*callbacks`.
+ *
+ * \ingroup callbacks
+ */
+void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
+
+/**
+ * Whether the callback should stop: the caller cancelled, this callback's
+ * deadline (the item deadline for body reads, the whole-call deadline
+ * otherwise) passed, or the call it serves has already returned (a body
+ * read abandoned on an executor). Long callbacks should poll it.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return True when the callback should stop; false otherwise and when
+ *   `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+bool mcpr_call_is_canceled(const mcpr_call *call);
+
+/**
+ * Milliseconds left before this callback's deadline, rounded down.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The time left; 0 once the deadline passed and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
+
+/**
+ * The `request_data` of the options of the call this callback serves. The
+ * library never dereferences it.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The pointer given in the options; NULL when none was given and
+ *   when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+void *mcpr_call_request_data(const mcpr_call *call);
+
+/**
+ * For body reads: the item byte limit (`max_item_bytes`, in payload bytes).
+ * A hint: the library enforces it whatever the callback does.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The limit for a body read; 0 for other callbacks and when `call`
+ *   is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+uint64_t mcpr_call_max_bytes(const mcpr_call *call);
+
+/**
+ * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
+ * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
+ * the policy once before and once after its body reads),
+ * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
+ * `MCPR_PHASE_COMPLETION`. The same whether the call runs inline or on an
+ * executor.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The phase; `MCPR_PHASE_UNKNOWN` when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_phase mcpr_call_phase(const mcpr_call *call);
+
+/**
+ * Sets the private cause reported when this callback returns
+ * `MCPR_CB_FAILED` or `MCPR_CB_INVALID_CONTENT` (copied; invalid UTF-8 is
+ * replaced, and the text is cut at 4 KiB; a later call replaces it). The
+ * cause reaches the host only, through `mcpr_error_cause` of a whole-call
+ * failure; item issues never expose it.
+ *
+ * \param call The callback's call context, or NULL (then nothing happens).
+ * \param message The cause text; a `(NULL, n > 0)` string is ignored.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `message` follows the `mcpr_str` rules.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
+
+/**
+ * Sets the plan's canonical requested target (copied; a later call replaces
+ * it). A refused target makes the whole plan invalid: the read fails with
+ * `MCPR_INVALID_PLAN` even if `resolve` then returns `MCPR_CB_OK`.
+ *
+ * \param plan The plan builder of the `resolve` callback.
+ * \param uri The target's URI.
+ * \param representation The representation label; empty means
+ *   `"default"`.
+ * \param authorization_json Private JSON handed to policy and body-read
+ *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
+ *   to the rules definitions are held to (nesting at most 127 deep, no
+ *   object repeating a key at any depth, no lone surrogate escape, no
+ *   number out of range such as `1e999`).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
+ * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
+ *   callback that has not returned yet; the strings follow the `mcpr_str`
+ *   rules; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread may call the plan setters, also
+ *   concurrently, while the callback runs (items added concurrently keep no
+ *   particular order).
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+
+/**
+ * Appends an item target to the plan (copied), in read order. Item URIs must
+ * be unique (even across representations); a URI equal to the requested
+ * target's must carry the same representation (checked when `resolve`
+ * returns). Refusals as for `mcpr_plan_set_requested`.
+ *
+ * \param plan The plan builder of the `resolve` callback.
+ * \param uri The target's URI.
+ * \param representation The representation label; empty means
+ *   `"default"`.
+ * \param authorization_json Private JSON handed to policy and body-read
+ *   callbacks, never to the client; length 0 = none. At most 64 KiB, held
+ *   to the rules definitions are held to (nesting at most 127 deep, no
+ *   object repeating a key at any depth, no lone surrogate escape, no
+ *   number out of range such as `1e999`).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_PLAN` for a refused target;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `plan` or a bad string.
+ * \pre `plan` is NULL or the plan builder the library passed to a `resolve`
+ *   callback that has not returned yet; the strings follow the `mcpr_str`
+ *   rules; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread may call the plan setters, also
+ *   concurrently, while the callback runs (items added concurrently keep no
+ *   particular order).
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+
+/**
+ * A ready-made `resolve` callback (an `mcpr_resolve_fn`): plans the matched
+ * URI (representation `"default"`, no authorization JSON) as both the
+ * requested target and the single item.
+ *
+ * \param user_data Ignored.
+ * \param call Ignored.
+ * \param match The match view of the `resolve` callback.
+ * \param plan The plan builder of the `resolve` callback.
+ * \return `MCPR_CB_OK`; `MCPR_CB_FAILED` when `match` or `plan` is NULL or
+ *   the URI is refused.
+ * \pre `match` and `plan` are NULL or the views the library passed to a
+ *   `resolve` callback that has not returned yet.
+ * \note Thread-safe: may be called concurrently, like any `resolve`.
+ *
+ * \ingroup callbacks
+ */
+mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
+
+/**
+ * Sets a text body (copied). Exactly one body per payload: a second body
+ * setter is refused. A refused setter makes the item an `invalid_content`
+ * issue even if the callback then returns `MCPR_CB_OK`.
+ *
+ * \param payload The payload builder of the body `read` callback.
+ * \param mime_type An RFC 9110 media type.
+ * \param text The text: valid UTF-8, may be empty.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type, invalid
+ *   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a
+ *   `(NULL, n > 0)` string.
+ * \pre `mime_type` and `text` follow the `mcpr_str` rules.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
+
+/**
+ * Sets a binary body (the bytes are copied; may be empty; sent base64). Same
+ * rules as `mcpr_payload_set_text`.
+ *
+ * \param payload The payload builder of the body `read` callback.
+ * \param mime_type An RFC 9110 media type.
+ * \param data The bytes; may be NULL when `data_len` is 0.
+ * \param data_len The number of bytes at `data`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
+ *   body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a `(NULL, n > 0)`
+ *   string or NULL `data` with a non-zero `data_len`.
+ * \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
+ *   `data_len` 0) or points at `data_len` readable bytes.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_error **err);
+
+/**
+ * Sets a binary body without copying it (may be empty; sent base64): the
+ * library encodes the bytes at `data` straight into the result JSON, so a
+ * large blob costs no second copy of its bytes.
+ *
+ * The library calls `release(release_data)` exactly once, on any thread,
+ * whatever this function returns: when the read has written its result or
+ * no longer needs the payload (before `mcpr_read` returns, except for a body
+ * read abandoned on an executor: then once its late payload is discarded),
+ * or, when the setter is refused, before it returns. Otherwise the same
+ * rules as `mcpr_payload_set_blob`.
+ *
+ * \param payload The payload builder of the body `read` callback.
+ * \param mime_type An RFC 9110 media type.
+ * \param data The bytes; may be NULL when `data_len` is 0.
+ * \param data_len The number of bytes at `data`.
+ * \param release Called once with `release_data` when the library no
+ *   longer reads `data`; may be NULL for bytes that outlive every read
+ *   (static storage). It must not call the library with this payload
+ *   builder.
+ * \param release_data Passed to `release`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
+ *   body; `MCPR_INVALID_ARGUMENT` for a NULL `payload`, a `(NULL, n > 0)`
+ *   string or NULL `data` with a non-zero `data_len`. `release` runs in
+ *   every case.
+ * \pre `mime_type` follows the `mcpr_str` rules; `data` is NULL (with
+ *   `data_len` 0) or points at `data_len` readable bytes that stay valid and
+ *   unchanged until `release` runs; `release` is NULL or safe to call once
+ *   with `release_data` from any thread.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_release_fn release, void *release_data, mcpr_error **err);
+
+/**
+ * Sets the item's `_meta` (copied; a later call replaces it). A refused setter
+ * makes the item an `invalid_content` issue even if the callback then returns
+ * `MCPR_CB_OK`.
+ *
+ * \param payload The payload builder of the body `read` callback.
+ * \param meta_json A JSON object of at most 64 KiB that does not use the
+ *   reserved key `go.phpboyscout.uk/mcp.resourceRead` at any depth, held to
+ *   the rules definitions are held to (nesting at most 127 deep, no object
+ *   repeating a key at any depth, no lone surrogate escape, no number out of
+ *   range such as `1e999`).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for JSON breaking those rules;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `payload` or a `(NULL, n > 0)` string.
+ * \pre `meta_json` follows the `mcpr_str` rules.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error **err);
+
+/**
+ * Declares this item's cache hints (copied; a later call replaces them). They
+ * can only lower what its binding declared: the item's TTL is the smaller of
+ * the two, and it is caller-independent only when both say so; a bundle's TTL
+ * is the smallest of its items'. A refused setter makes the item an
+ * `invalid_content` issue even if the callback then returns `MCPR_CB_OK`.
+ *
+ * \param payload The payload builder of the body `read` callback.
+ * \param hints The hints (`struct_size` set, see `mcpr_cache_hints`).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or `hints`,
+ *   or hints with a bad `struct_size` or set fields beyond it that this
+ *   library does not know; `MCPR_INVALID_CONTENT` for a TTL above
+ *   `MCPR_MAX_TTL_MS`.
+ * \pre `hints` is NULL or points at hints of `struct_size` readable bytes.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error **err);
 
 /**
  * The definition's description object as compact JSON (the MCP `Resource`
@@ -2618,6 +2886,8 @@ void mcpr_response_free(mcpr_response *response);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_definition_json(const mcpr_definition *definition);
 
@@ -2631,6 +2901,8 @@ mcpr_str mcpr_definition_json(const mcpr_definition *definition);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
 
@@ -2644,6 +2916,8 @@ mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_definition_name(const mcpr_definition *definition);
 
@@ -2658,6 +2932,8 @@ mcpr_str mcpr_definition_name(const mcpr_definition *definition);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 bool mcpr_definition_is_template(const mcpr_definition *definition);
 
@@ -2671,6 +2947,8 @@ bool mcpr_definition_is_template(const mcpr_definition *definition);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
 
@@ -2684,6 +2962,8 @@ const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_match_uri(const mcpr_match *match);
 
@@ -2696,6 +2976,8 @@ mcpr_str mcpr_match_uri(const mcpr_match *match);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 size_t mcpr_match_capture_count(const mcpr_match *match);
 
@@ -2711,13 +2993,15 @@ size_t mcpr_match_capture_count(const mcpr_match *match);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
 
 /**
- * The decoded value of a template capture: percent-decoded exactly once,
- * valid UTF-8, never containing `/`, `\` or NUL, never `.` or `..`. Not a
- * filesystem path.
+ * The decoded value of a template capture, percent-decoded exactly once. It
+ * is valid UTF-8, never contains `/`, a backslash or NUL, and is never `.`
+ * or `..`; it is not a filesystem path.
  *
  * \param match The match view, or NULL.
  * \param index The capture's position, from 0 to
@@ -2728,6 +3012,8 @@ mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
 
@@ -2741,6 +3027,8 @@ mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_target_uri(const mcpr_target *target);
 
@@ -2755,6 +3043,8 @@ mcpr_str mcpr_target_uri(const mcpr_target *target);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_target_representation(const mcpr_target *target);
 
@@ -2769,6 +3059,8 @@ mcpr_str mcpr_target_representation(const mcpr_target *target);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_target_authorization(const mcpr_target *target);
 
@@ -2782,6 +3074,8 @@ mcpr_str mcpr_target_authorization(const mcpr_target *target);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_request *request);
 
@@ -2796,6 +3090,8 @@ const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request);
 
@@ -2811,6 +3107,8 @@ mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
 
@@ -2825,6 +3123,8 @@ mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 size_t mcpr_completion_request_context_count(const mcpr_completion_request *request);
 
@@ -2840,13 +3140,15 @@ size_t mcpr_completion_request_context_count(const mcpr_completion_request *requ
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *request, size_t index);
 
 /**
- * The value of a chosen variable, exactly as the client sent it (valid
- * UTF-8; neither it nor its percent-decoding contains `/`, `\` or NUL or
- * equals `.` or `..`).
+ * The value of a chosen variable, exactly as the client sent it. It is
+ * valid UTF-8, and neither it nor its percent-decoding contains `/`, a
+ * backslash or NUL or equals `.` or `..`.
  *
  * \param request The request view of a `complete` callback, or NULL.
  * \param index The entry's position, from 0 to
@@ -2857,8 +3159,138 @@ mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *req
  *   from it) that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the
  *   callback runs.
+ *
+ * \ingroup views
  */
 mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *request, size_t index);
+
+/**
+ * The status of an error object.
+ *
+ * \param error The error object, or NULL.
+ * \return Its status; `MCPR_INVALID_ARGUMENT` when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe: an error object is immutable; any thread may read it,
+ *   also concurrently.
+ *
+ * \ingroup errors
+ */
+mcpr_status mcpr_error_status(const mcpr_error *error);
+
+/**
+ * The safe message: a fixed text that may be shown to an MCP client (for
+ * configuration errors it names the offending limit, field or position).
+ *
+ * \param error The error object, or NULL.
+ * \return The message, borrowed from `error` (valid until
+ *   `mcpr_error_free(error)`); empty when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
+ */
+mcpr_str mcpr_error_message(const mcpr_error *error);
+
+/**
+ * The private cause, for the host's logs only: it may contain identifiers,
+ * callback causes and internal detail; never send it to a client.
+ *
+ * \param error The error object, or NULL.
+ * \return The cause, borrowed from `error` (valid until
+ *   `mcpr_error_free(error)`); empty when there is none or `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
+ */
+mcpr_str mcpr_error_cause(const mcpr_error *error);
+
+/**
+ * The JSON-RPC error code: the `code` of `mcpr_error_jsonrpc_json`.
+ *
+ * For errors of `mcpr_read`, `mcpr_list`, `mcpr_list_templates` and
+ * `mcpr_complete` it follows the options' protocol revision
+ * (`MCPR_UNAVAILABLE` is resource not found: `-32602` on 2026-07-28,
+ * `-32002` before); otherwise `-32602` for `MCPR_INVALID_REQUEST` and
+ * `MCPR_UNAVAILABLE`, `-32601` for `MCPR_METHOD_NOT_HANDLED`, `-32603` for
+ * the rest.
+ *
+ * \param error The error object, or NULL.
+ * \return The code; 0 when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
+ */
+int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
+
+/**
+ * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
+ * `"data":{"uri":…}` for resource-not-found), ready to send as the `error`
+ * member of the response.
+ *
+ * The error remembers the call that made it: errors of `mcpr_read`,
+ * `mcpr_list`, `mcpr_list_templates` and `mcpr_complete` are shaped for the
+ * protocol revision of their options, and not-found carries the URI the
+ * call was asked for; every not-found cause (no registration, no template
+ * match, discovery denied, requested target hidden or unavailable) gives
+ * the same bytes. Other errors (builder, misuse) get a generic object for
+ * the newest revision. Never contains the private cause, authorization data
+ * or any URI other than the requested one.
+ *
+ * A request the client cancelled (`notifications/cancelled`) gets no
+ * response at all in MCP: on `MCPR_CANCELED` after such a cancellation, send
+ * nothing.
+ *
+ * \param error The error object, or NULL.
+ * \return Compact JSON, borrowed from `error` (valid until
+ *   `mcpr_error_free(error)`); empty when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
+ */
+mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
+
+/**
+ * Frees an error object.
+ *
+ * \param error The error object to free, or NULL (then nothing happens).
+ * \pre `error` is NULL or an error object from this library, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \post Every `mcpr_str` borrowed from `error` is invalid.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup errors
+ */
+void mcpr_error_free(mcpr_error *error);
+
+/**
+ * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
+ * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
+ *
+ * \param status An `mcpr_status` value (a plain integer, so that any value,
+ *   even one this version does not define, is defined behaviour).
+ * \return A static NUL-terminated string, never NULL and never to be freed;
+ *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
+ * \note Thread-safe: any thread.
+ *
+ * \ingroup errors
+ */
+const char *mcpr_status_name(int32_t status);
+
+/**
+ * The library's version (the crate version, `"MAJOR.MINOR.PATCH"`), for
+ * comparing the library a program runs with against the header it was
+ * compiled with (`MCPR_VERSION_MAJOR`, `MCPR_VERSION_MINOR`,
+ * `MCPR_VERSION_PATCH`).
+ *
+ * \return A static NUL-terminated string, never NULL and never to be freed.
+ * \note Thread-safe: any thread.
+ *
+ * \ingroup errors
+ */
+const char *mcpr_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"

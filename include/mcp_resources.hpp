@@ -16,6 +16,8 @@
 // - Every wrapper call that fails throws mcpr::Error (status, safe message,
 //   private cause, JSON-RPC code and the complete JSON-RPC error object,
 //   all copied out of the mcpr_error, which is freed before the throw).
+//   One exception: CompletionBuilder::add_value returns false for a value
+//   the library drops, as the C contract lets the other values stand.
 // - Callbacks are std::function members of mcpr::Policy and mcpr::Binding.
 //   The C trampolines catch every exception: an exception out of a callback
 //   becomes MCPR_CB_FAILED with its what() as the call's private cause, so
@@ -397,11 +399,22 @@ private:
     mcpr_plan_builder *p_;
 };
 
-/// Cache hints (mcpr_cache_hints without its size field).
+/// Cache hints (mcpr_cache_hints without its struct_size field).
 struct CacheHints {
     std::chrono::milliseconds ttl{0};  ///< 0 = not cacheable
     bool caller_independent = false;   ///< the same for every caller
 };
+
+namespace detail {
+/// The C struct of `h` (struct_size set). Throws for a negative TTL.
+inline mcpr_cache_hints c_hints(const CacheHints &h) {
+    mcpr_cache_hints c{};
+    mcpr_cache_hints_init(&c);
+    c.ttl_ms = to_ms(h.ttl);
+    c.caller_independent = h.caller_independent;
+    return c;
+}
+}  // namespace detail
 
 /// The body a read callback fills (borrowed mcpr_payload_builder). Setters
 /// throw mcpr::Error when refused.
@@ -424,7 +437,7 @@ public:
     }
     /// This item's cache hints (can only lower the binding's).
     void set_cache_hints(const CacheHints &h) {
-        mcpr_cache_hints c{sizeof(mcpr_cache_hints), detail::to_ms(h.ttl), h.caller_independent};
+        mcpr_cache_hints c = detail::c_hints(h);
         detail::check([&](mcpr_error **e) { return mcpr_payload_set_cache_hints(o_, &c, e); });
     }
     mcpr_payload_builder *get() const noexcept { return o_; }  ///< the C builder
@@ -456,8 +469,21 @@ private:
 class CompletionBuilder {
 public:
     explicit CompletionBuilder(mcpr_completion_builder *o) noexcept : o_(o) {}
-    void add_value(std::string_view v) {  ///< adds one value
-        detail::check([&](mcpr_error **e) { return mcpr_completion_add_value(o_, to_c(v), e); });
+    /// Proposes one value, in relevance order. Returns false, without
+    /// throwing, when the library dropped it (a value that could not be a
+    /// template capture: empty, containing `/`, a backslash or NUL, `.` or `..`,
+    /// too long): a dropped value does not spoil the others, so the
+    /// callback goes on. Throws mcpr::Error only for misuse (a builder
+    /// used after its callback returned is undefined behaviour).
+    bool add_value(std::string_view v) {
+        mcpr_error *err = nullptr;
+        mcpr_status s = mcpr_completion_add_value(o_, to_c(v), &err);
+        if (s == MCPR_OK) return true;
+        if (s == MCPR_INVALID_CONTENT) {
+            mcpr_error_free(err);
+            return false;
+        }
+        detail::throw_error(s, err);
     }
     void set_total(std::uint64_t total) {  ///< total number of matches
         detail::check([&](mcpr_error **e) { return mcpr_completion_set_total(o_, total, e); });
@@ -725,10 +751,11 @@ public:
     /// Whether any binding registered a completion callback.
     bool completes() const noexcept { return mcpr_resources_completes(r_.get()); }
 
-    /// The registry's 32-byte content revision.
-    std::array<std::uint8_t, 32> revision() const noexcept {
+    /// The registry's 32-byte content hash (SHA-256 of its canonical
+    /// descriptions: identical registries agree).
+    std::array<std::uint8_t, 32> content_hash() const noexcept {
         std::array<std::uint8_t, 32> out{};
-        mcpr_resources_revision(r_.get(), out.data());
+        mcpr_resources_content_hash(r_.get(), out.data());
         return out;
     }
 
@@ -776,7 +803,7 @@ public:
 
     /// add() with the binding's cache hints.
     Builder &add(std::string_view definition_json, Binding binding, const CacheHints &hints) {
-        mcpr_cache_hints c{sizeof(mcpr_cache_hints), detail::to_ms(hints.ttl), hints.caller_independent};
+        mcpr_cache_hints c = detail::c_hints(hints);
         return add_impl(definition_json, std::move(binding), &c);
     }
 
@@ -810,10 +837,12 @@ public:
     }
 
     /// The registry's clock for cursor issue and expiry times (Unix
-    /// milliseconds); without it, the system clock. A plain C function:
-    /// `ud` is handed back and never freed, so it must outlive the registry
-    /// and every call on it. Throws mcpr::Error.
-    Builder &set_clock(std::uint64_t (*now_unix_ms)(void *ud), void *ud) {
+    /// milliseconds); without it, the system clock. A plain function that
+    /// cannot throw (`noexcept`, checked by the compiler: the C clock has no
+    /// way to report a failure, so an exception could only abort the
+    /// process); `ud` is handed back and never freed, so it must outlive
+    /// the registry and every call on it. Throws mcpr::Error.
+    Builder &set_clock(std::uint64_t (*now_unix_ms)(void *ud) noexcept, void *ud) {
         detail::check([&](mcpr_error **e) { return mcpr_builder_set_clock(b_.get(), now_unix_ms, ud, e); });
         return *this;
     }

@@ -6,7 +6,7 @@
 # ninja, a C compiler) or `all` (default: every suite).
 #
 # Installs with apt-get (as root, or through sudo): cmake, ninja-build,
-# valgrind, pkg-config, libgtest-dev, g++, clang, python3-venv, nodejs, npm, and
+# valgrind, pkg-config, libgtest-dev, g++, clang, doxygen, python3-venv, nodejs, npm, and
 # golang-go when no Go is found; with cargo: cbindgen 0.29.4 (pinned: the
 # committed header is its output) and cargo-fuzz; with rustup: the nightly
 # toolchain and its rust-src component (Rust-side sanitizers, fuzzing). The
@@ -36,8 +36,11 @@ command -v cc >/dev/null 2>&1 || mcpr_need_apt+=(gcc)
 if [ "$mcpr_setup_what" = all ]; then
   command -v g++ >/dev/null 2>&1 || mcpr_need_apt+=(g++)
   command -v valgrind >/dev/null 2>&1 || mcpr_need_apt+=(valgrind)
-  # The Clang module check of the header (include/module.modulemap).
+  # The Clang module check of the header (include/module.modulemap) and
+  # the clang header check.
   command -v clang >/dev/null 2>&1 || mcpr_need_apt+=(clang)
+  # The header's Doxygen pages and their check (doxygen_header).
+  command -v doxygen >/dev/null 2>&1 || mcpr_need_apt+=(doxygen)
   command -v pkg-config >/dev/null 2>&1 || mcpr_need_apt+=(pkg-config)
   [ -f /usr/include/gtest/gtest.h ] || mcpr_need_apt+=(libgtest-dev)
   # The client checks and end-to-end tests: a Python venv, node and npm.

@@ -7,14 +7,9 @@
 //! budgets and deadlines, returns partial bundles with a diagnostic report
 //! when some items fail, and paginates listings with sealed (encrypted, authenticated), expiring cursors.
 //!
-//! Layers (see `docs/ARCHITECTURE.md`): [`identity`], [`template`],
-//! [`definition`], [`binding`], [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
-//! [`limits`], [`listing`], [`completer`], [`completion`], [`scope`], [`executor`], [`error`], the MCP
-//! protocol layer ([`protocol`] revisions, [`cache`] hints, [`jsonrpc`]
-//! error objects, [`request`]: one call per request), plus the
-//! private `cursor` (sealed pagination tokens) and `index` (selection
-//! indexes) modules; the C ABI lives in
-//! `ffi` only.
+//! The modules, layer by layer, are one table: docs/ARCHITECTURE.md,
+//! "Layout" (tests/layout_table.rs keeps it complete). The C ABI lives in
+//! `ffi` only, and the core never imports it (tests/import_graph.rs).
 
 #![deny(missing_docs)]
 

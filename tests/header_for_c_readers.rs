@@ -290,3 +290,120 @@ fn declared_names_are_found_in_each_kind_of_line() {
     assert!(declared_names("    const mcpr_executor *executor;").is_empty());
     assert!(declared_names(" * enum Limit in a comment").is_empty());
 }
+
+#[test]
+fn the_registrys_content_hash_is_never_called_a_revision() {
+    // One name per concept: "revision" is MCP's protocol revision only; the
+    // registry's SHA-256 is its content hash (mcpr_resources_content_hash).
+    let h = header().to_lowercase();
+    let flat = h.split_whitespace().collect::<Vec<_>>().join(" ");
+    for stale in [
+        "resources_revision",
+        "content revision",
+        "registry revision",
+        "registry's revision",
+        "revision buffer",
+    ] {
+        assert!(!flat.contains(stale), "the header says {stale:?}");
+    }
+    assert!(flat.contains("mcpr_resources_content_hash_into("));
+}
+
+/// The chapters of the header, in reading order (the Doxygen groups that
+/// cbindgen.toml defines; src/ffi/mod.rs orders the modules the same way).
+const CHAPTERS: [&str; 9] = [
+    "builder",
+    "registry",
+    "read",
+    "list",
+    "request",
+    "completion",
+    "callbacks",
+    "views",
+    "errors",
+];
+
+/// Each top-level declaration of the header (function, typedef, struct or
+/// enum, `MCPR_*` macro) with its line and the groups its documentation
+/// names with `\ingroup`.
+fn grouped_declarations(h: &str) -> Vec<(usize, String, Vec<String>)> {
+    let lines: Vec<&str> = h.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let names = declared_names(line);
+        let Some(name) = names.last().filter(|n| n.as_str() != "MCP_RESOURCES_H") else {
+            continue;
+        };
+        if line.starts_with(' ') {
+            continue;
+        }
+        // The documentation just before: a `/** ... */` block or one line.
+        let mut doc = String::new();
+        if i > 0 && lines[i - 1].trim_end().ends_with("*/") {
+            let mut j = i - 1;
+            while j > 0 && !lines[j].trim_start().starts_with("/**") {
+                j -= 1;
+            }
+            doc = lines[j..i].join("\n");
+        }
+        let groups = doc
+            .match_indices("\\ingroup ")
+            .map(|(at, m)| {
+                doc[at + m.len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect()
+            })
+            .collect();
+        out.push((i + 1, name.clone(), groups));
+    }
+    out
+}
+
+#[test]
+fn every_declaration_belongs_to_one_chapter_and_functions_come_in_reading_order() {
+    let h = header();
+    let defined: Vec<String> = h
+        .match_indices("\\defgroup ")
+        .map(|(at, m)| {
+            h[at + m.len()..]
+                .chars()
+                .take_while(|c| !c.is_whitespace())
+                .collect()
+        })
+        .collect();
+    assert_eq!(defined, CHAPTERS, "the groups cbindgen.toml defines");
+    let decls = grouped_declarations(&h);
+    assert!(decls.len() > 150, "only {} declarations found", decls.len());
+    let mut wrong = Vec::new();
+    let mut last = 0;
+    for (line, name, groups) in &decls {
+        let [group] = groups.as_slice() else {
+            wrong.push(format!("line {line}: {name}: \\ingroup {groups:?}"));
+            continue;
+        };
+        let Some(chapter) = CHAPTERS.iter().position(|c| c == group) else {
+            wrong.push(format!("line {line}: {name}: unknown group {group}"));
+            continue;
+        };
+        let is_function = !name.starts_with("MCPR_")
+            && h.lines()
+                .nth(line - 1)
+                .is_some_and(|l| l.contains('(') && !l.starts_with("typedef"));
+        if is_function {
+            if chapter < last {
+                wrong.push(format!(
+                    "line {line}: {name} ({group}) after a function of chapter {}",
+                    CHAPTERS[last]
+                ));
+            }
+            last = chapter;
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} misplaced:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}

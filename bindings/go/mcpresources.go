@@ -360,7 +360,7 @@ func (r *Resources) Completes() bool {
 func (r *Resources) Revision() [32]byte {
 	var out [32]byte
 	if r != nil && r.ref.acquire() {
-		C.mcpr_resources_revision(r.r, (*C.uint8_t)(&out[0]))
+		C.mcpr_resources_content_hash(r.r, (*C.uint8_t)(&out[0]))
 		r.ref.release()
 	}
 	return out

@@ -99,21 +99,17 @@ mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err) {
 mcpr_status mcprgo_builder_add_with_hints(mcpr_builder *b, mcpr_str def, uintptr_t handle, bool go_resolve,
                                           bool go_complete, uint64_t ttl_ms, bool caller_independent, mcpr_error **err) {
     mcpr_binding_callbacks cb = binding_table(handle, go_resolve, go_complete);
-    mcpr_cache_hints hints = {
-        .size = sizeof(mcpr_cache_hints),
-        .ttl_ms = ttl_ms,
-        .caller_independent = caller_independent,
-    };
+    mcpr_cache_hints hints = MCPR_CACHE_HINTS_INIT;
+    hints.ttl_ms = ttl_ms;
+    hints.caller_independent = caller_independent;
     return mcpr_builder_add_with_hints(b, def, &cb, &hints, err);
 }
 
 mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl_ms, bool caller_independent,
                                            mcpr_error **err) {
-    mcpr_cache_hints hints = {
-        .size = sizeof(mcpr_cache_hints),
-        .ttl_ms = ttl_ms,
-        .caller_independent = caller_independent,
-    };
+    mcpr_cache_hints hints = MCPR_CACHE_HINTS_INIT;
+    hints.ttl_ms = ttl_ms;
+    hints.caller_independent = caller_independent;
     return mcpr_payload_set_cache_hints(o, &hints, err);
 }
 

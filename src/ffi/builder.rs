@@ -1,11 +1,15 @@
 //! Building a registry: the builder handle (`mcpr_builder_*`).
 
 use super::growth::read_grown_opt;
-use super::handle::{free_handle, need_out, new_handle, take_handle, write_out};
+use super::handle::{
+    free_handle, handle_ref, need_out, new_counted, new_handle, take_handle, write_out, Boxed,
+    Handle,
+};
 use super::hints::hints_of;
 use crate::cache::{CacheHints, RegistryCacheHints};
 use crate::error::{Failure, FailureKind};
 use crate::limits::Limit;
+use crate::policy::ResourcePolicy;
 use crate::registry::{
     ResourceBinding, ResourceDefinition, ResourcesBuilder, MAX_CURSOR_KEY_BYTES,
     MIN_CURSOR_KEY_BYTES,
@@ -13,11 +17,14 @@ use crate::registry::{
 use std::os::raw::c_void;
 use std::sync::{Arc, Mutex};
 
-use super::boundary::{guard, guard_status, mcpr_limit, mcpr_status, mcpr_str};
-use super::callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, CBinding, CPolicy, HostPtr};
-use super::error::{mcpr_error, Error};
+use super::boundary::{guard, mcpr_str};
+use super::callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, CBinding, CPolicy};
+use super::error::{guard_status, mcpr_error};
 use super::hints::mcpr_cache_hints;
+use super::host::HostPtr;
+use super::limits::mcpr_limit;
 use super::resources::mcpr_resources;
+use super::status::{mcpr_status, Error};
 
 /// A registry under construction. Create with `mcpr_builder_new`, fill with
 /// `mcpr_builder_add` / `_set_*`, then `mcpr_builder_build`.
@@ -27,12 +34,18 @@ use super::resources::mcpr_resources;
 /// returns (do not free or use it afterwards); `mcpr_builder_free` discards
 /// a builder that is not built. A builder is internally locked, so
 /// concurrent add and set calls on one builder are safe (if pointless).
+///
+/// \ingroup builder
 pub struct mcpr_builder {
     state: Mutex<BuilderState>,
     /// A second reference to the current policy table, so that a table
     /// replaced by `mcpr_builder_set_policy` is released after the builder
     /// lock is dropped (its `release` may call into this builder).
     policy: Mutex<Option<Arc<CPolicy>>>,
+}
+
+impl Handle for mcpr_builder {
+    type Kind = Boxed;
 }
 
 /// What a builder holds under its lock.
@@ -80,7 +93,6 @@ pub(super) unsafe fn with_builder(
     b: *mut mcpr_builder,
     f: impl FnOnce(&mut ResourcesBuilder) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    // SAFETY: forwarded to the caller's guarantee.
     unsafe { with_state(b, |state| f(&mut state.core)) }
 }
 
@@ -92,11 +104,36 @@ unsafe fn with_state(
     b: *mut mcpr_builder,
     f: impl FnOnce(&mut BuilderState) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    // SAFETY: the caller guarantees `b` is NULL or a live builder; shared
-    // access is enough because the state is behind a mutex.
-    let b = unsafe { b.as_ref() }.ok_or_else(|| Error::argument("builder is NULL"))?;
-    let mut state = b.state.lock().unwrap_or_else(|p| p.into_inner());
-    f(&mut state)
+    f(&mut unsafe { builder_ref(b) }?.lock())
+}
+
+/// Borrows the builder behind `b`.
+///
+/// # Safety
+/// `b` is NULL or a live builder.
+unsafe fn builder_ref<'a>(b: *mut mcpr_builder) -> Result<&'a mcpr_builder, Error> {
+    // Shared access is enough: the contents are behind mutexes.
+    unsafe { handle_ref(b) }.ok_or_else(|| Error::argument("builder is NULL"))
+}
+
+impl mcpr_builder {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BuilderState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Makes `policy` the registry's policy; `table` is the C table behind
+    /// it (`None` for a built-in policy). The table it replaces is released
+    /// once the builder is unlocked, on this thread: its `release` may call
+    /// into this builder.
+    fn install_policy(&self, policy: Arc<dyn ResourcePolicy>, table: Option<Arc<CPolicy>>) {
+        let replaced = {
+            let mut state = self.lock();
+            state.core.set_policy(policy);
+            let mut current = self.policy.lock().unwrap_or_else(|p| p.into_inner());
+            std::mem::replace(&mut *current, table)
+        };
+        drop(replaced);
+    }
 }
 
 /// Creates an empty builder.
@@ -105,6 +142,8 @@ unsafe fn with_state(
 ///   consumes it (whatever that returns); discard a builder never built with
 ///   `mcpr_builder_free`. NULL only if the library failed internally.
 /// \note Thread-safe: any thread may create builders.
+///
+/// \ingroup builder
 #[no_mangle]
 pub extern "C" fn mcpr_builder_new() -> *mut mcpr_builder {
     guard(|| {
@@ -126,11 +165,8 @@ unsafe fn binding_from_c(
     cb: *const mcpr_binding_callbacks,
     handlers: &mut HandlerCache,
 ) -> Result<ResourceBinding, Error> {
-    // SAFETY: `cb` is NULL or points at a table of `struct_size` readable
-    // bytes (caller's guarantee).
     let table =
         unsafe { read_grown_opt(cb) }?.ok_or_else(|| Error::argument("callback table is NULL"))?;
-    // SAFETY: `definition_json` follows the `mcpr_str` rules.
     let json =
         unsafe { definition_json.text(FailureKind::InvalidConfiguration, "definition JSON") }?;
     binding_of(ResourceDefinition::from_json(json)?, &table, handlers)
@@ -187,6 +223,8 @@ fn binding_of(
 ///   `mcpr_binding_callbacks`); on failure it never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add(
     builder: *mut mcpr_builder,
@@ -196,7 +234,6 @@ pub unsafe extern "C" fn mcpr_builder_add(
 ) -> mcpr_status {
     let body = || {
         let add = |state: &mut BuilderState| {
-            // SAFETY: `callbacks` and `definition_json` as the caller guarantees.
             let binding =
                 unsafe { binding_from_c(definition_json, callbacks, &mut state.handlers) }?;
             state.core.push(binding);
@@ -229,6 +266,8 @@ pub unsafe extern "C" fn mcpr_builder_add(
 ///   `mcpr_policy_callbacks`); on failure it never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy(
     builder: *mut mcpr_builder,
@@ -236,34 +275,16 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        // The replaced table, dropped (released) once the builder is unlocked.
-        let mut replaced = None;
-        let set = |inner: &mut ResourcesBuilder| {
-            // SAFETY: `callbacks` is NULL or points at a table of `struct_size`
-            // readable bytes (caller's guarantee).
-            let table = unsafe { read_grown_opt(callbacks) }?
-                .ok_or_else(|| Error::argument("callback table is NULL"))?;
-            let policy = CPolicy::new(&table).ok_or_else(|| {
-                Error::from(Failure::config(
-                    "policy callbacks discover, visibility and read are required",
-                ))
-            })?;
-            let policy = Arc::new(policy);
-            inner.set_policy(policy.clone());
-            // SAFETY: `with_builder` only calls this when `builder` is a live
-            // builder (caller's guarantee).
-            if let Some(handle) = unsafe { builder.as_ref() } {
-                replaced = handle
-                    .policy
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .replace(policy);
-            }
-            Ok(())
-        };
-        let result = unsafe { with_builder(builder, set) };
-        drop(replaced);
-        result
+        let b = unsafe { builder_ref(builder) }?;
+        let table = unsafe { read_grown_opt(callbacks) }?
+            .ok_or_else(|| Error::argument("callback table is NULL"))?;
+        let policy = Arc::new(CPolicy::new(&table).ok_or_else(|| {
+            Error::from(Failure::config(
+                "policy callbacks discover, visibility and read are required",
+            ))
+        })?);
+        b.install_policy(policy.clone(), Some(policy));
+        Ok(())
     };
     unsafe { guard_status(err, body) }
 }
@@ -285,6 +306,8 @@ pub unsafe extern "C" fn mcpr_builder_set_policy(
 ///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_limit(
     builder: *mut mcpr_builder,
@@ -330,6 +353,8 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
 ///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
     builder: *mut mcpr_builder,
@@ -343,7 +368,6 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
                 ptr: key.cast(),
                 len: key_len,
             };
-            // SAFETY: `key` is NULL or points at `len` readable bytes.
             let key = unsafe { key.bytes() }?;
             if !(MIN_CURSOR_KEY_BYTES..=MAX_CURSOR_KEY_BYTES).contains(&key.len()) {
                 return Err(Failure::config("cursor key must be 32 to 1024 bytes").into());
@@ -361,6 +385,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
 /// \param user_data The `user_data` given to `mcpr_builder_set_clock`.
 /// \return The current time in Unix milliseconds.
 /// \note Called concurrently from any thread for as long as the registry lives.
+///
+/// \ingroup builder
 pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_void) -> u64>;
 
 /// Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
@@ -381,6 +407,8 @@ pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_vo
 ///   points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_clock(
     builder: *mut mcpr_builder,
@@ -394,9 +422,6 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
             let user_data = HostPtr(user_data);
             inner.set_clock(Arc::new(move || {
                 let user_data = user_data;
-                // SAFETY: the host guarantees the clock function is
-                // callable with `user_data` from any thread while the registry
-                // lives.
                 unsafe { f(user_data.0) }
             }));
             Ok(())
@@ -429,6 +454,8 @@ pub unsafe extern "C" fn mcpr_builder_set_clock(
 /// \post `builder` is freed, whatever the status: it must not be used again.
 /// \note Thread-safe: any thread may build a builder once no other thread
 ///   uses it.
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_build(
     builder: *mut mcpr_builder,
@@ -451,9 +478,8 @@ pub unsafe extern "C" fn mcpr_builder_build(
         // its `release` still runs before this returns.
         drop(policy);
         let resources = built?;
-        let handle = Arc::into_raw(Arc::new(mcpr_resources { inner: resources }));
-        // SAFETY: `out` is non-null (checked) and valid for one write.
-        unsafe { write_out(out, handle.cast_mut()) };
+        let handle = new_counted(mcpr_resources { inner: resources });
+        unsafe { write_out(out, handle) };
         Ok(())
     };
     unsafe { guard_status(err, body) }
@@ -467,6 +493,8 @@ pub unsafe extern "C" fn mcpr_builder_build(
 /// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
 ///   nor freed, and not in use by another thread.
 /// \note Any thread may free it, once no other thread uses it.
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_free(builder: *mut mcpr_builder) {
     guard(|| unsafe { free_handle(builder) })
@@ -488,29 +516,17 @@ pub unsafe extern "C" fn mcpr_builder_free(builder: *mut mcpr_builder) {
 ///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
     builder: *mut mcpr_builder,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let mut replaced = None;
-        let set = |inner: &mut ResourcesBuilder| {
-            inner.set_policy(Arc::new(crate::policy::AllowAll));
-            // SAFETY: `with_builder` only calls this when `builder` is a live
-            // builder (caller's guarantee).
-            if let Some(handle) = unsafe { builder.as_ref() } {
-                replaced = handle
-                    .policy
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .take();
-            }
-            Ok(())
-        };
-        let result = unsafe { with_builder(builder, set) };
-        drop(replaced);
-        result
+        let b = unsafe { builder_ref(builder) }?;
+        b.install_policy(Arc::new(crate::policy::AllowAll), None);
+        Ok(())
     };
     unsafe { guard_status(err, body) }
 }
@@ -533,6 +549,8 @@ pub unsafe extern "C" fn mcpr_builder_set_policy_allow_all(
 ///   `mcpr_error *`.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
     builder: *mut mcpr_builder,
@@ -559,19 +577,22 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
 /// \param builder The builder.
 /// \param definition_json As for `mcpr_builder_add`.
 /// \param callbacks As for `mcpr_builder_add`.
-/// \param hints The binding's hints, with `size` set to
-///   `sizeof(mcpr_cache_hints)`; read during the call only.
+/// \param hints The binding's hints (`struct_size` set, see
+///   `mcpr_cache_hints`); read during the call only.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return As for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for a NULL
-///   `hints` or a bad `size`, and `MCPR_INVALID_CONFIGURATION` for a TTL above
-///   `MCPR_MAX_TTL_MS`.
-/// \pre As for `mcpr_builder_add`; `hints` is NULL or points at an
-///   `mcpr_cache_hints` whose `size` bytes are readable.
+///   `hints` or hints with a bad `struct_size` or set fields beyond it that
+///   this library does not know, and `MCPR_INVALID_CONFIGURATION` for a TTL
+///   above `MCPR_MAX_TTL_MS`.
+/// \pre As for `mcpr_builder_add`; `hints` is NULL or points at hints of
+///   `struct_size` readable bytes.
 /// \post On success the table's `release` will run exactly once; on failure it
 ///   never runs for this call.
 /// \note Thread-safe: a builder is internally locked, so concurrent calls on
 ///   one builder are safe (if pointless).
+///
+/// \ingroup builder
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_builder_add_with_hints(
     builder: *mut mcpr_builder,
@@ -582,10 +603,8 @@ pub unsafe extern "C" fn mcpr_builder_add_with_hints(
 ) -> mcpr_status {
     let body = || {
         let add = |state: &mut BuilderState| {
-            // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
             let hints = unsafe { hints_of(hints) }?;
             hints.validate()?;
-            // SAFETY: `callbacks` and `definition_json` as the caller guarantees.
             let binding =
                 unsafe { binding_from_c(definition_json, callbacks, &mut state.handlers) }?;
             state.core.push(binding.with_cache_hints(hints));

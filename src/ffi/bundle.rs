@@ -3,12 +3,18 @@
 use crate::read::ResourceBundle;
 
 use super::boundary::{guard, mcpr_str};
-use super::handle::{free_handle, handle_ref};
+use super::handle::{free_handle, handle_ref, Boxed, Handle};
 
 /// A read result. Owned by the caller; free with `mcpr_bundle_free`.
 /// Immutable: safe to read from any thread.
+///
+/// \ingroup read
 pub struct mcpr_bundle {
     pub(super) inner: ResourceBundle,
+}
+
+impl Handle for mcpr_bundle {
+    type Kind = Boxed;
 }
 
 /// The MCP `resources/read` result JSON: send it as the JSON-RPC `result`.
@@ -19,6 +25,8 @@ pub struct mcpr_bundle {
 /// \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
 /// \note Thread-safe: a bundle is immutable; any thread may read it, also
 ///   concurrently.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_bundle_json(bundle: *const mcpr_bundle) -> mcpr_str {
     guard(|| {
@@ -36,6 +44,8 @@ pub unsafe extern "C" fn mcpr_bundle_json(bundle: *const mcpr_bundle) -> mcpr_st
 ///   NULL.
 /// \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
 /// \note Thread-safe (see `mcpr_bundle_json`).
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_bundle_is_partial(bundle: *const mcpr_bundle) -> bool {
     guard(|| unsafe { handle_ref(bundle) }.is_some_and(|bundle| bundle.inner.is_partial()))
@@ -47,6 +57,8 @@ pub unsafe extern "C" fn mcpr_bundle_is_partial(bundle: *const mcpr_bundle) -> b
 /// \pre `bundle` is NULL or a bundle from `mcpr_read`, freed only once; no
 ///   thread uses it (or a string borrowed from it) afterwards.
 /// \note Any thread may free it, once no other thread uses it.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_bundle_free(bundle: *mut mcpr_bundle) {
     guard(|| unsafe { free_handle(bundle) })

@@ -5,19 +5,26 @@ use crate::scope::{CallContext, CallPhase};
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::{
-    guard, mcpr_cb_result, mcpr_str, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
-    MCPR_CB_UNAVAILABLE,
+use super::boundary::{guard, mcpr_str};
+use super::handle::{handle_ref, Handle, Lent};
+use super::host::HostPtr;
+use super::status::{
+    mcpr_cb_result, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK, MCPR_CB_UNAVAILABLE,
 };
-use super::callbacks::HostPtr;
 
 /// The context of one callback invocation: cancellation, remaining time,
 /// request data, item byte limit, and a slot for a private failure cause.
 /// A borrowed view, valid only until the callback returns; the accessors
 /// may be called from any thread during that time, also concurrently.
+///
+/// \ingroup callbacks
 pub struct mcpr_call {
     ctx: *const CallContext,
     cause: Mutex<Option<String>>,
+}
+
+impl Handle for mcpr_call {
+    type Kind = Lent;
 }
 
 impl mcpr_call {
@@ -76,8 +83,7 @@ impl mcpr_call {
 /// # Safety
 /// `c` is NULL or a call context passed to a callback that has not returned.
 unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallContext)> {
-    // SAFETY: the caller guarantees `c` is NULL or live.
-    let call = unsafe { c.as_ref() }?;
+    let call = unsafe { handle_ref(c) }?;
     // SAFETY: `ctx` was taken from a reference that outlives the callback.
     let ctx = unsafe { &*call.ctx };
     Some((call, ctx))
@@ -95,6 +101,8 @@ unsafe fn call_ref<'a>(c: *const mcpr_call) -> Option<(&'a mcpr_call, &'a CallCo
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_is_canceled(call: *const mcpr_call) -> bool {
     guard(|| unsafe { call_ref(call) }.is_some_and(|(_, ctx)| ctx.is_canceled()))
@@ -108,6 +116,8 @@ pub unsafe extern "C" fn mcpr_call_is_canceled(call: *const mcpr_call) -> bool {
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_remaining_ms(call: *const mcpr_call) -> u64 {
     guard(|| {
@@ -127,6 +137,8 @@ pub unsafe extern "C" fn mcpr_call_remaining_ms(call: *const mcpr_call) -> u64 {
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut c_void {
     guard(|| {
@@ -147,6 +159,8 @@ pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut 
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_max_bytes(call: *const mcpr_call) -> u64 {
     guard(|| {
@@ -159,6 +173,8 @@ pub unsafe extern "C" fn mcpr_call_max_bytes(call: *const mcpr_call) -> u64 {
 /// Which step of which call a callback serves (`mcpr_call_phase`). A plain
 /// integer: later versions may add values, so treat unknown ones like
 /// `MCPR_PHASE_UNKNOWN`.
+///
+/// \ingroup callbacks
 pub type mcpr_phase = u32;
 
 // The `u32` suffixes make cbindgen write `0u`, `1u`, ...: unsigned int, the
@@ -167,26 +183,40 @@ pub type mcpr_phase = u32;
 // (c-tests/header_cxx.cpp asserts it). A cast would carry the typedef's
 // name but warns under -Wold-style-cast in C++.
 /// NULL call context (or a phase this header does not name).
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_UNKNOWN: mcpr_phase = 0u32;
 
 /// A read's first authorization (policy `discover`, `visibility`, `read`
 /// before any body is read).
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_FIRST_CHECK: mcpr_phase = 1u32;
 
 /// A read's final authorization after the body reads (the same policy
 /// callbacks asked again; docs/BEHAVIOUR.md §5 step 6).
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_RECHECK: mcpr_phase = 2u32;
 
 /// A binding's `resolve`.
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_RESOLVE: mcpr_phase = 3u32;
 
 /// A binding's body `read`.
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_BODY_READ: mcpr_phase = 4u32;
 
 /// Policy `discover` during `mcpr_list` / `mcpr_list_templates`.
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_LISTING: mcpr_phase = 5u32;
 
 /// Policy `discover` and a template's `complete` during `mcpr_complete`.
+///
+/// \ingroup callbacks
 pub const MCPR_PHASE_COMPLETION: mcpr_phase = 6u32;
 
 /// The C value of a phase.
@@ -214,6 +244,8 @@ fn phase_value(p: CallPhase) -> mcpr_phase {
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_phase(call: *const mcpr_call) -> mcpr_phase {
     guard(|| {
@@ -237,13 +269,14 @@ const MAX_CAUSE_BYTES: usize = 4096;
 ///   that has not returned yet; `message` follows the `mcpr_str` rules.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_call_set_cause(call: *const mcpr_call, message: mcpr_str) {
     guard(|| {
         let Some((state, _)) = (unsafe { call_ref(call) }) else {
             return;
         };
-        // SAFETY: `message` follows the `mcpr_str` rules (caller's guarantee).
         let Ok(bytes) = (unsafe { message.bytes() }) else {
             return;
         };

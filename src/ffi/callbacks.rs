@@ -4,6 +4,7 @@
 
 use super::growth::{field_end, init_out, Grows};
 use super::handle::view_ptr;
+use super::host::{mcpr_release_fn, HostPtr, Release, Required};
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
 use crate::error::{CallbackError, CauseText};
 use crate::plan::{PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
@@ -13,28 +14,13 @@ use crate::scope::CallContext;
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::{guard, mcpr_cb_result, MCPR_CB_OK};
+use super::boundary::guard;
 use super::call::mcpr_call;
 use super::completion::mcpr_completion_builder;
 use super::payload::{mcpr_payload_builder, PayloadState};
 use super::plan::mcpr_plan_builder;
+use super::status::{mcpr_cb_result, MCPR_CB_OK};
 use super::views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
-
-/// The host's `void *user_data` (or `request_data`).
-///
-/// The library never dereferences it; it only hands it back to the host's
-/// callbacks, which may run concurrently on any thread. Making whatever it
-/// points at safe for that is the host's responsibility (documented in the
-/// header), which is what these `Send`/`Sync` implementations rely on.
-#[derive(Clone, Copy)]
-pub(crate) struct HostPtr(pub(crate) *mut c_void);
-
-// SAFETY: the pointer is opaque to the library and only passed back to host
-// callbacks; the header documents that callbacks (and thus whatever the
-// pointer designates) may be used concurrently from any thread.
-unsafe impl Send for HostPtr {}
-// SAFETY: as above; the library never reads or writes through it.
-unsafe impl Sync for HostPtr {}
 
 /// A visibility decision written by the `visibility` policy callback.
 ///
@@ -45,6 +31,8 @@ unsafe impl Sync for HostPtr {}
 /// fails the call with `MCPR_POLICY` (private cause "visibility callback
 /// returned OK without deciding"), instead of silently hiding the target
 /// from reads while listings still show its definition.
+///
+/// \ingroup callbacks
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct mcpr_visibility {
@@ -74,6 +62,8 @@ pub struct mcpr_visibility {
 ///   `MCPR_INVALID_PLAN`.
 /// \note `call`, `match` and `plan` are borrowed: valid until the callback
 ///   returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_resolve_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -101,6 +91,8 @@ pub type mcpr_resolve_fn = Option<
 ///   with no body, or after a refused setter, is an `invalid_content` issue.
 /// \note `call`, `target` and `payload` are borrowed: valid until the
 ///   callback returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_body_read_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -128,6 +120,8 @@ pub type mcpr_body_read_fn = Option<
 ///   `MCPR_READ_FAILED`.
 /// \note `call`, `request` and `completion_builder` are borrowed: valid
 ///   until the callback returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_complete_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -159,6 +153,8 @@ pub type mcpr_complete_fn = Option<
 ///   estimate (the library measures the item exactly).
 /// \note `target` and `estimate` are borrowed: valid until the callback
 ///   returns.
+///
+/// \ingroup callbacks
 pub type mcpr_size_hint_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -168,14 +164,6 @@ pub type mcpr_size_hint_fn = Option<
         estimate: *mut u64,
     ) -> mcpr_cb_result,
 >;
-
-/// The finalizer of a callback table's `user_data`
-/// (`mcpr_binding_callbacks.release`, `mcpr_policy_callbacks.release`).
-///
-/// \param user_data The table's `user_data`.
-/// \note Runs exactly once, on any thread, after the last call into its
-///   table has returned (see the table for when).
-pub type mcpr_release_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_void)>;
 
 /// The policy's `discover` callback (`mcpr_policy_callbacks.discover`):
 /// may the caller discover this definition? Asked by reads, listings and
@@ -189,6 +177,8 @@ pub type mcpr_release_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_
 ///   with `MCPR_POLICY`.
 /// \note `call` and `definition` are borrowed: valid until the callback
 ///   returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_discover_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -211,6 +201,8 @@ pub type mcpr_discover_fn = Option<
 ///   fails the whole call with `MCPR_POLICY`.
 /// \note `call`, `target` and `decision` are borrowed: valid until the
 ///   callback returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_visibility_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -230,6 +222,8 @@ pub type mcpr_visibility_fn = Option<
 ///   value fails the whole call with `MCPR_POLICY`.
 /// \note `call` and `target` are borrowed: valid until the callback
 ///   returns, usable from any thread until then.
+///
+/// \ingroup callbacks
 pub type mcpr_policy_read_fn = Option<
     unsafe extern "C-unwind" fn(
         user_data: *mut c_void,
@@ -265,6 +259,8 @@ pub type mcpr_policy_read_fn = Option<
 /// fields lying wholly within `struct_size` (the others are NULL), refuses a
 /// `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
 /// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup callbacks
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_binding_callbacks {
@@ -298,12 +294,12 @@ pub struct mcpr_binding_callbacks {
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_binding_callbacks {
     const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_binding_callbacks, user_data: *mut c_void),
-        field_end!(mcpr_binding_callbacks, resolve: Option<ResolveFn>),
-        field_end!(mcpr_binding_callbacks, read: Option<BodyFn>),
-        field_end!(mcpr_binding_callbacks, release: Option<ReleaseFn>),
-        field_end!(mcpr_binding_callbacks, complete: Option<CompleteFn>),
-        field_end!(mcpr_binding_callbacks, size_hint: Option<SizeHintFn>),
+        field_end!(mcpr_binding_callbacks, user_data),
+        field_end!(mcpr_binding_callbacks, resolve),
+        field_end!(mcpr_binding_callbacks, read),
+        field_end!(mcpr_binding_callbacks, release),
+        field_end!(mcpr_binding_callbacks, complete),
+        field_end!(mcpr_binding_callbacks, size_hint),
     ];
 }
 
@@ -314,6 +310,8 @@ unsafe impl Grows for mcpr_binding_callbacks {
 /// \param callbacks The table to fill, or NULL (then nothing happens).
 /// \pre `callbacks` is NULL or points at a writable `mcpr_binding_callbacks`.
 /// \note Thread-safe: touches only `*callbacks`.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_binding_callbacks_init(callbacks: *mut mcpr_binding_callbacks) {
     guard(|| unsafe { init_out(callbacks) })
@@ -347,6 +345,8 @@ pub unsafe extern "C" fn mcpr_binding_callbacks_init(callbacks: *mut mcpr_bindin
 /// wholly within `struct_size` (the others are NULL), refuses a `struct_size`
 /// below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
 /// fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup callbacks
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_policy_callbacks {
@@ -371,11 +371,11 @@ pub struct mcpr_policy_callbacks {
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_policy_callbacks {
     const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_policy_callbacks, user_data: *mut c_void),
-        field_end!(mcpr_policy_callbacks, discover: Option<DiscoverFn>),
-        field_end!(mcpr_policy_callbacks, visibility: Option<VisibilityFn>),
-        field_end!(mcpr_policy_callbacks, read: Option<PermitFn>),
-        field_end!(mcpr_policy_callbacks, release: Option<ReleaseFn>),
+        field_end!(mcpr_policy_callbacks, user_data),
+        field_end!(mcpr_policy_callbacks, discover),
+        field_end!(mcpr_policy_callbacks, visibility),
+        field_end!(mcpr_policy_callbacks, read),
+        field_end!(mcpr_policy_callbacks, release),
     ];
 }
 
@@ -386,79 +386,20 @@ unsafe impl Grows for mcpr_policy_callbacks {
 /// \param callbacks The table to fill, or NULL (then nothing happens).
 /// \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
 /// \note Thread-safe: touches only `*callbacks`.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_policy_callbacks_init(callbacks: *mut mcpr_policy_callbacks) {
     guard(|| unsafe { init_out(callbacks) })
 }
 
-type ResolveFn = unsafe extern "C-unwind" fn(
-    *mut c_void,
-    *const mcpr_call,
-    *const mcpr_match,
-    *mut mcpr_plan_builder,
-) -> mcpr_cb_result;
-type BodyFn = unsafe extern "C-unwind" fn(
-    *mut c_void,
-    *const mcpr_call,
-    *const mcpr_target,
-    *mut mcpr_payload_builder,
-) -> mcpr_cb_result;
-type DiscoverFn = unsafe extern "C-unwind" fn(
-    *mut c_void,
-    *const mcpr_call,
-    *const mcpr_definition,
-) -> mcpr_cb_result;
-type VisibilityFn = unsafe extern "C-unwind" fn(
-    *mut c_void,
-    *const mcpr_call,
-    *const mcpr_target,
-    *mut mcpr_visibility,
-) -> mcpr_cb_result;
-type PermitFn = unsafe extern "C-unwind" fn(
-    *mut c_void,
-    *const mcpr_call,
-    *const mcpr_target,
-) -> mcpr_cb_result;
-type ReleaseFn = unsafe extern "C-unwind" fn(*mut c_void);
-type SizeHintFn = unsafe extern "C-unwind" fn(
-    *mut c_void,
-    *const mcpr_target,
-    u64,
-    bool,
-    *mut u64,
-) -> mcpr_cb_result;
-type CompleteFn = unsafe extern "C-unwind" fn(
-    *mut c_void,
-    *const mcpr_call,
-    *const mcpr_completion_request,
-    *mut mcpr_completion_builder,
-) -> mcpr_cb_result;
-
-/// Runs a release callback once, when dropped.
-pub(super) struct Release {
-    pub(super) ud: HostPtr,
-    pub(super) release: Option<ReleaseFn>,
-}
-
-impl Drop for Release {
-    fn drop(&mut self) {
-        if let Some(release) = self.release.take() {
-            // SAFETY: the host supplied `release` for this `user_data`; the
-            // owner of this value is dropped exactly once, after the last
-            // callback through the table returned (the core keeps `Arc`
-            // clones of handlers for abandoned readers).
-            unsafe { release(self.ud.0) }
-        }
-    }
-}
-
 /// A C binding table as a [`ResourceHandler`].
 pub(crate) struct CBinding {
     ud: HostPtr,
-    resolve: ResolveFn,
-    read: BodyFn,
-    complete: Option<CompleteFn>,
-    size_hint: Option<SizeHintFn>,
+    resolve: Required<mcpr_resolve_fn>,
+    read: Required<mcpr_body_read_fn>,
+    complete: mcpr_complete_fn,
+    size_hint: mcpr_size_hint_fn,
     _release: Release,
 }
 
@@ -531,9 +472,9 @@ impl ResourceCompleter for CBinding {
 /// A C policy table as a [`ResourcePolicy`].
 pub(crate) struct CPolicy {
     ud: HostPtr,
-    discover: DiscoverFn,
-    visibility: VisibilityFn,
-    read: PermitFn,
+    discover: Required<mcpr_discover_fn>,
+    visibility: Required<mcpr_visibility_fn>,
+    read: Required<mcpr_policy_read_fn>,
     _release: Release,
 }
 

@@ -3,13 +3,19 @@
 use crate::scope::CancelToken;
 
 use super::boundary::guard;
-use super::handle::{free_handle, handle_ref, new_handle};
+use super::handle::{free_handle, handle_ref, new_handle, Boxed, Handle};
 
 /// A cancellation token. `mcpr_cancel_cancel` is safe from any thread at
 /// any time, including while reads using it run on other threads. Free
 /// with `mcpr_cancel_free`.
+///
+/// \ingroup read
 pub struct mcpr_cancel {
     pub(super) inner: CancelToken,
+}
+
+impl Handle for mcpr_cancel {
+    type Kind = Boxed;
 }
 
 /// A new, uncancelled cancellation token.
@@ -17,6 +23,8 @@ pub struct mcpr_cancel {
 /// \return The token, owned by the caller: free it with `mcpr_cancel_free`.
 ///   NULL only if the library failed internally.
 /// \note Thread-safe: any thread may create tokens.
+///
+/// \ingroup read
 #[no_mangle]
 pub extern "C" fn mcpr_cancel_new() -> *mut mcpr_cancel {
     guard(|| {
@@ -34,6 +42,8 @@ pub extern "C" fn mcpr_cancel_new() -> *mut mcpr_cancel {
 /// \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
 /// \note Thread-safe: any thread may cancel at any time, also while calls
 ///   using the token run on other threads.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_cancel_cancel(cancel: *const mcpr_cancel) {
     guard(|| {
@@ -50,6 +60,8 @@ pub unsafe extern "C" fn mcpr_cancel_cancel(cancel: *const mcpr_cancel) {
 ///   and when `cancel` is NULL.
 /// \pre `cancel` is NULL or a token from `mcpr_cancel_new`, not yet freed.
 /// \note Thread-safe: any thread, at any time.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_cancel_is_canceled(cancel: *const mcpr_cancel) -> bool {
     guard(|| unsafe { handle_ref(cancel) }.is_some_and(|cancel| cancel.inner.is_canceled()))
@@ -64,6 +76,8 @@ pub unsafe extern "C" fn mcpr_cancel_is_canceled(cancel: *const mcpr_cancel) -> 
 ///   no thread uses this handle afterwards (including to start a call with
 ///   it).
 /// \note Any thread may free it, once no other thread uses the handle.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_cancel_free(cancel: *mut mcpr_cancel) {
     guard(|| unsafe { free_handle(cancel) })

@@ -3,16 +3,19 @@
 use crate::completion::{not_found, CompleteParams};
 use crate::error::FailureKind;
 
-use super::boundary::{guard_status, mcpr_status, mcpr_str};
+use super::boundary::mcpr_str;
 use super::completion::mcpr_completion;
-use super::error::{mcpr_error, Error};
-use super::handle::{need_out, new_handle, write_out};
+use super::error::{guard_status, mcpr_error};
+use super::handle::{need_out, write_handle};
 use super::read::{mcpr_read_options, read_options_of};
 use super::resources::mcpr_resources;
+use super::status::{mcpr_status, Error};
 
 /// One named argument of a completion request: `argument` (the variable
 /// being completed and its partial value) or one entry of
 /// `context.arguments` (a variable already chosen).
+///
+/// \ingroup completion
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_complete_argument {
@@ -24,6 +27,8 @@ pub struct mcpr_complete_argument {
 
 /// The client's input of `completion/complete` with a `ref/resource`
 /// reference (copied by `mcpr_complete`).
+///
+/// \ingroup completion
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_complete_params {
@@ -46,7 +51,6 @@ pub struct mcpr_complete_params {
 /// # Safety
 /// `s` follows the `mcpr_str` rules.
 unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
-    // SAFETY: forwarded to the caller's guarantee.
     Ok(unsafe { s.text(FailureKind::InvalidRequest, what) }?.to_string())
 }
 
@@ -108,6 +112,8 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 /// \note Thread-safe: many threads may complete on one registry at once. The
 ///   call holds its own registry reference from entry to return, as
 ///   `mcpr_read` does.
+///
+/// \ingroup completion
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_complete(
     resources: *const mcpr_resources,
@@ -119,7 +125,6 @@ pub unsafe extern "C" fn mcpr_complete(
     let body = || {
         let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
-        // SAFETY: `params` is NULL or points at params.
         let p = unsafe { params.as_ref() }
             .ok_or_else(|| Error::argument("completion params are NULL"))?;
         let context: &[mcpr_complete_argument] = match (p.context.is_null(), p.context_len) {
@@ -138,18 +143,14 @@ pub unsafe extern "C" fn mcpr_complete(
                 unsafe { std::slice::from_raw_parts(p.context, n) }
             }
         };
-        // SAFETY: every string follows the `mcpr_str` rules.
         let template = unsafe { p.template_uri.bytes() }?;
         let mut params = CompleteParams {
             template: String::new(),
-            // SAFETY: as above.
             argument: unsafe { request_text(p.argument.name, "completion argument name") }?,
-            // SAFETY: as above.
             value: unsafe { request_text(p.argument.value, "completion argument value") }?,
             context: Vec::with_capacity(context.len()),
         };
         for a in context {
-            // SAFETY: as above.
             let (name, value) = unsafe {
                 (
                     request_text(a.name, "completion context name")?,
@@ -171,8 +172,7 @@ pub unsafe extern "C" fn mcpr_complete(
                     .map_err(|f| Error::of_request(f, options.revision, Some(t)))
             }
         }?;
-        // SAFETY: `out` is non-null (checked) and valid for one write.
-        unsafe { write_out(out, new_handle(mcpr_completion { inner: result })) };
+        unsafe { write_handle(out, mcpr_completion { inner: result }) };
         Ok(())
     };
     unsafe { guard_status(err, body) }

@@ -5,22 +5,35 @@ use crate::completion::{CompletionResult, CompletionSink};
 use crate::error::{Failure, FailureKind};
 use std::sync::Mutex;
 
-use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
-use super::error::{mcpr_error, Error};
-use super::handle::{free_handle, handle_ref};
+use super::boundary::{guard, mcpr_str};
+use super::error::{guard_status, mcpr_error};
+use super::handle::{free_handle, handle_ref, Boxed, Handle, Lent};
+use super::status::{mcpr_status, Error};
 
 /// The values a `complete` callback proposes (borrowed, valid until the
 /// callback returns; the library copies every value). Internally locked:
 /// the setters may be called from any thread while the callback runs, also
 /// concurrently (values added concurrently keep no particular order).
+///
+/// \ingroup completion
 pub struct mcpr_completion_builder {
     pub(super) state: Mutex<CompletionSink>,
 }
 
 /// A completion result. Owned by the caller; free with
 /// `mcpr_completion_free`. Immutable: safe to read from any thread.
+///
+/// \ingroup completion
 pub struct mcpr_completion {
     pub(super) inner: CompletionResult,
+}
+
+impl Handle for mcpr_completion_builder {
+    type Kind = Lent;
+}
+
+impl Handle for mcpr_completion {
+    type Kind = Boxed;
 }
 
 /// # Safety
@@ -28,10 +41,9 @@ pub struct mcpr_completion {
 unsafe fn builder_ref<'a>(
     o: *mut mcpr_completion_builder,
 ) -> Result<&'a mcpr_completion_builder, Error> {
-    // SAFETY: the caller guarantees `o` is NULL or live; only shared
-    // references are made (the contents are behind a mutex), so concurrent
-    // calls from several threads are sound.
-    unsafe { o.as_ref() }.ok_or_else(|| Error::argument("completion builder is NULL"))
+    // Only shared references are made (the contents are behind a mutex),
+    // so concurrent calls from several threads are sound.
+    unsafe { handle_ref(o) }.ok_or_else(|| Error::argument("completion builder is NULL"))
 }
 
 impl mcpr_completion_builder {
@@ -46,7 +58,7 @@ impl mcpr_completion_builder {
 /// values or past the byte budget (`max_page_bytes` minus 256; each value
 /// costs its JSON string length plus one), which makes `hasMore` true. A
 /// value that could not be a template capture is dropped: not UTF-8, empty,
-/// containing `/`, `\` or NUL, equal to `.` or `..` (also after
+/// containing `/`, a backslash or NUL, equal to `.` or `..` (also after
 /// percent-decoding it once), or too long to fit with the template's literal
 /// text in `max_uri_bytes`. A dropped value does not spoil the others: the
 /// callback may go on and return `MCPR_CB_OK`.
@@ -64,6 +76,8 @@ impl mcpr_completion_builder {
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the setters, also concurrently,
 ///   while the callback runs.
+///
+/// \ingroup completion
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_add_value(
     completion_builder: *mut mcpr_completion_builder,
@@ -72,7 +86,6 @@ pub unsafe extern "C" fn mcpr_completion_add_value(
 ) -> mcpr_status {
     let body = || {
         let completion_builder = unsafe { builder_ref(completion_builder) }?;
-        // SAFETY: `value` follows the `mcpr_str` rules (caller's guarantee).
         let bytes = unsafe { value.bytes() }?;
         let mut sink = completion_builder.lock();
         let Ok(text) = std::str::from_utf8(bytes) else {
@@ -109,6 +122,8 @@ pub unsafe extern "C" fn mcpr_completion_add_value(
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the setters, also concurrently,
 ///   while the callback runs.
+///
+/// \ingroup completion
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_set_total(
     completion_builder: *mut mcpr_completion_builder,
@@ -138,6 +153,8 @@ pub unsafe extern "C" fn mcpr_completion_set_total(
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the setters, also concurrently,
 ///   while the callback runs.
+///
+/// \ingroup completion
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_set_has_more(
     completion_builder: *mut mcpr_completion_builder,
@@ -165,6 +182,8 @@ pub unsafe extern "C" fn mcpr_completion_set_has_more(
 ///   freed.
 /// \note Thread-safe: a completion is immutable; any thread may read it, also
 ///   concurrently.
+///
+/// \ingroup completion
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_json(completion: *const mcpr_completion) -> mcpr_str {
     guard(|| {
@@ -181,6 +200,8 @@ pub unsafe extern "C" fn mcpr_completion_json(completion: *const mcpr_completion
 /// \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
 ///   freed.
 /// \note Thread-safe (see `mcpr_completion_json`).
+///
+/// \ingroup completion
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_value_count(completion: *const mcpr_completion) -> usize {
     guard(|| {
@@ -195,6 +216,8 @@ pub unsafe extern "C" fn mcpr_completion_value_count(completion: *const mcpr_com
 /// \pre `completion` is NULL or a completion from `mcpr_complete`, not yet
 ///   freed.
 /// \note Thread-safe (see `mcpr_completion_json`).
+///
+/// \ingroup completion
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_has_more(completion: *const mcpr_completion) -> bool {
     guard(|| {
@@ -208,6 +231,8 @@ pub unsafe extern "C" fn mcpr_completion_has_more(completion: *const mcpr_comple
 /// \pre `completion` is NULL or a completion from `mcpr_complete`, freed only
 ///   once; no thread uses it (or a string borrowed from it) afterwards.
 /// \note Any thread may free it, once no other thread uses it.
+///
+/// \ingroup completion
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_free(completion: *mut mcpr_completion) {
     guard(|| unsafe { free_handle(completion) })

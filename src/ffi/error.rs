@@ -1,14 +1,19 @@
-//! Error objects (`mcpr_error_*`) and the library's internal error value.
+//! Error objects (`mcpr_error_*`), and the panic boundary of the exports
+//! that report through them (`guard_status`).
 
-use crate::error::{Failure, FailureKind};
+use crate::error::FailureKind;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use super::boundary::{guard, mcpr_status, mcpr_str};
-use super::handle::{free_handle, handle_ref};
+use super::boundary::{guard, mcpr_str};
+use super::handle::{free_handle, handle_ref, new_handle, Boxed, Handle};
+use super::status::{mcpr_status, Error};
 
 /// An error object: status, safe message, private cause, and the JSON-RPC
 /// error object for the protocol revision (and requested URI) of the call
 /// that made it. Owned by the caller; free with `mcpr_error_free`. Safe to
 /// read from any thread.
+///
+/// \ingroup errors
 pub struct mcpr_error {
     status: mcpr_status,
     message: String,
@@ -17,73 +22,22 @@ pub struct mcpr_error {
     rpc: String,
 }
 
-/// An error on its way out of an export.
-pub(crate) struct Error {
-    pub(super) status: mcpr_status,
-    pub(super) message: std::borrow::Cow<'static, str>,
-    pub(super) cause: String,
-    /// The JSON-RPC error object and its code, when the export made it for
-    /// a request (revision and URI known).
-    pub(super) rpc: Option<(i32, String)>,
+impl Handle for mcpr_error {
+    type Kind = Boxed;
 }
 
-impl Error {
-    /// A programming error (`MCPR_INVALID_ARGUMENT`).
-    pub(crate) fn argument(message: &'static str) -> Error {
-        Error {
-            status: mcpr_status::MCPR_INVALID_ARGUMENT,
-            message: message.into(),
-            cause: String::new(),
-            rpc: None,
-        }
-    }
-
-    /// An error of `status` with a safe message and no cause.
-    pub(crate) fn with_status(status: mcpr_status, message: &'static str) -> Error {
-        Error {
-            status,
-            message: message.into(),
-            cause: String::new(),
-            rpc: None,
-        }
-    }
-
-    /// The error of a C string argument that is not valid UTF-8: status
-    /// of `kind`, message "`what` is not valid UTF-8".
-    pub(crate) fn not_utf8(kind: FailureKind, what: &str) -> Error {
-        Error {
-            status: mcpr_status::of_kind(kind),
-            message: format!("{what} is not valid UTF-8").into(),
-            cause: String::new(),
-            rpc: None,
-        }
-    }
-
-    /// The error of a failed read or listing, with its JSON-RPC error object
-    /// for `revision` (and the requested URI of a read).
-    pub(crate) fn of_request(
-        f: Failure,
-        revision: crate::protocol::ProtocolRevision,
-        uri: Option<&str>,
-    ) -> Error {
-        let rpc = (
-            crate::jsonrpc::error_code(&f, revision),
-            crate::jsonrpc::error_object(&f, revision, uri),
-        );
-        let mut e = Error::from(f);
-        e.rpc = Some(rpc);
-        e
-    }
-
-    pub(super) fn into_object(self) -> mcpr_error {
-        let (code, rpc) = self.rpc.unwrap_or_else(|| {
-            let code = match self.status {
+impl From<Error> for mcpr_error {
+    /// The error object of an error value: its JSON-RPC error object is the
+    /// one the export made, or a generic one for its status.
+    fn from(e: Error) -> mcpr_error {
+        let (code, rpc) = e.rpc.unwrap_or_else(|| {
+            let code = match e.status {
                 mcpr_status::MCPR_INVALID_REQUEST | mcpr_status::MCPR_UNAVAILABLE => -32602,
                 mcpr_status::MCPR_METHOD_NOT_HANDLED => crate::jsonrpc::METHOD_NOT_FOUND,
                 _ => -32603,
             };
-            let message = match self.status {
-                mcpr_status::MCPR_INVALID_REQUEST => &*self.message,
+            let message = match e.status {
+                mcpr_status::MCPR_INVALID_REQUEST => &*e.message,
                 mcpr_status::MCPR_UNAVAILABLE => crate::jsonrpc::NOT_FOUND_MESSAGE,
                 mcpr_status::MCPR_METHOD_NOT_HANDLED => "Method not found",
                 mcpr_status::MCPR_INVALID_ARGUMENT | mcpr_status::MCPR_INTERNAL => "internal error",
@@ -95,24 +49,44 @@ impl Error {
             (code, crate::jsonrpc::object(code, message, None))
         });
         mcpr_error {
-            status: self.status,
-            message: self.message.into_owned(),
-            cause: self.cause,
+            status: e.status,
+            message: e.message.into_owned(),
+            cause: e.cause,
             code,
             rpc,
         }
     }
 }
 
-impl From<Failure> for Error {
-    fn from(f: Failure) -> Error {
-        Error {
-            status: mcpr_status::of_kind(f.kind()),
-            message: f.message().to_string().into(),
-            cause: f.cause_text(),
+/// The panic boundary of a status-returning export with an `err`
+/// out-parameter: `Ok` is `MCPR_OK`; an error writes an error object to
+/// `err` (when not NULL) and returns its status; a panic writes an
+/// `MCPR_INTERNAL` error object and returns `MCPR_INTERNAL`.
+///
+/// # Safety
+/// `err` is NULL or valid for one pointer write.
+pub(crate) unsafe fn guard_status(
+    err: *mut *mut mcpr_error,
+    f: impl FnOnce() -> Result<(), Error>,
+) -> mcpr_status {
+    let result = match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => return mcpr_status::MCPR_OK,
+        Ok(Err(e)) => e,
+        Err(_) => Error {
+            status: mcpr_status::MCPR_INTERNAL,
+            message: "internal error".into(),
+            cause: "a panic was caught at the C boundary".into(),
             rpc: None,
-        }
+        },
+    };
+    let status = result.status;
+    if !err.is_null() {
+        let object = guard(|| new_handle(mcpr_error::from(result)));
+        // SAFETY: `err` is non-null and the caller guarantees it is valid for
+        // one pointer write.
+        unsafe { err.write(object) };
     }
+    status
 }
 
 /// The status of an error object.
@@ -122,6 +96,8 @@ impl From<Failure> for Error {
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe: an error object is immutable; any thread may read it,
 ///   also concurrently.
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_status(error: *const mcpr_error) -> mcpr_status {
     guard(|| match unsafe { handle_ref(error) } {
@@ -138,6 +114,8 @@ pub unsafe extern "C" fn mcpr_error_status(error: *const mcpr_error) -> mcpr_sta
 ///   `mcpr_error_free(error)`); empty when `error` is NULL.
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe (see `mcpr_error_status`).
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_message(error: *const mcpr_error) -> mcpr_str {
     guard(|| match unsafe { handle_ref(error) } {
@@ -154,6 +132,8 @@ pub unsafe extern "C" fn mcpr_error_message(error: *const mcpr_error) -> mcpr_st
 ///   `mcpr_error_free(error)`); empty when there is none or `error` is NULL.
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe (see `mcpr_error_status`).
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_cause(error: *const mcpr_error) -> mcpr_str {
     guard(|| match unsafe { handle_ref(error) } {
@@ -175,6 +155,8 @@ pub unsafe extern "C" fn mcpr_error_cause(error: *const mcpr_error) -> mcpr_str 
 /// \return The code; 0 when `error` is NULL.
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe (see `mcpr_error_status`).
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_jsonrpc_code(error: *const mcpr_error) -> i32 {
     guard(|| unsafe { handle_ref(error) }.map_or(0, |error| error.code))
@@ -202,6 +184,8 @@ pub unsafe extern "C" fn mcpr_error_jsonrpc_code(error: *const mcpr_error) -> i3
 ///   `mcpr_error_free(error)`); empty when `error` is NULL.
 /// \pre `error` is NULL or an error object from this library, not yet freed.
 /// \note Thread-safe (see `mcpr_error_status`).
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_jsonrpc_json(error: *const mcpr_error) -> mcpr_str {
     guard(|| {
@@ -217,7 +201,32 @@ pub unsafe extern "C" fn mcpr_error_jsonrpc_json(error: *const mcpr_error) -> mc
 ///   once; no thread uses it (or a string borrowed from it) afterwards.
 /// \post Every `mcpr_str` borrowed from `error` is invalid.
 /// \note Any thread may free it, once no other thread uses it.
+///
+/// \ingroup errors
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_free(error: *mut mcpr_error) {
     guard(|| unsafe { free_handle(error) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn guard_status_makes_an_internal_error_object_of_a_panic() {
+        let quiet = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let mut err: *mut mcpr_error = std::ptr::null_mut();
+        // SAFETY: `err` is a valid out-parameter.
+        let status = unsafe { guard_status(&mut err, || panic!("boom")) };
+        std::panic::set_hook(quiet);
+        assert_eq!(status, mcpr_status::MCPR_INTERNAL);
+        assert!(!err.is_null());
+        // SAFETY: `err` was just written by `guard_status`.
+        unsafe {
+            assert_eq!(mcpr_error_status(err), mcpr_status::MCPR_INTERNAL);
+            assert_eq!(mcpr_error_jsonrpc_code(err), -32603);
+            mcpr_error_free(err);
+        }
+    }
 }

@@ -2,17 +2,24 @@
 
 use crate::executor::{Executor, ExecutorOptions};
 
-use super::boundary::{guard, guard_status, mcpr_status};
-use super::error::{mcpr_error, Error};
+use super::boundary::guard;
+use super::error::{guard_status, mcpr_error};
 use super::growth::{check_struct_size, field_end, init_out, read_grown, Grows};
-use super::handle::{free_handle, handle_ref, need_out, write_handle};
+use super::handle::{free_handle, handle_ref, need_out, write_handle, Boxed, Handle};
+use super::status::{mcpr_status, Error};
 
 /// A worker pool running the callbacks of reads and listings, created by
 /// the host and shareable by many registries, reads and listings at once
 /// (any thread). A call given an executor returns by its deadline whatever
 /// its callbacks do (see `mcpr_read`). Free with `mcpr_executor_free`.
+///
+/// \ingroup read
 pub struct mcpr_executor {
     pub(super) inner: Executor,
+}
+
+impl Handle for mcpr_executor {
+    type Kind = Boxed;
 }
 
 /// Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
@@ -24,6 +31,8 @@ pub struct mcpr_executor {
 /// within `struct_size`, and the others take their defaults, so a program
 /// built against an older header keeps working; set bytes beyond the
 /// fields this library knows are `MCPR_INVALID_ARGUMENT`.
+///
+/// \ingroup read
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_executor_options {
@@ -52,6 +61,8 @@ pub struct mcpr_executor_options {
 /// call. Later versions may append fields; the library writes only the
 /// fields that lie entirely within `struct_size` and leaves `struct_size`
 /// and any further bytes untouched.
+///
+/// \ingroup read
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_executor_stats {
@@ -94,19 +105,23 @@ pub struct mcpr_executor_stats {
 
 /// Most workers `mcpr_executor_new` accepts (a larger count is
 /// `MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup read
 pub const MCPR_MAX_EXECUTOR_THREADS: usize = 1024;
 
 /// Largest `mcpr_executor_options.max_hung` accepted (a larger bound is
 /// `MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup read
 pub const MCPR_MAX_EXECUTOR_HUNG: usize = 16384;
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_executor_options {
     const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_executor_options, threads: usize),
-        field_end!(mcpr_executor_options, max_hung: usize),
-        field_end!(mcpr_executor_options, max_queued: usize),
+        field_end!(mcpr_executor_options, threads),
+        field_end!(mcpr_executor_options, max_hung),
+        field_end!(mcpr_executor_options, max_queued),
     ];
 }
 
@@ -117,6 +132,8 @@ unsafe impl Grows for mcpr_executor_options {
 /// \param options The options to fill, or NULL (then nothing happens).
 /// \pre `options` is NULL or points at a writable `mcpr_executor_options`.
 /// \note Thread-safe: touches only `*options`.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_options_init(options: *mut mcpr_executor_options) {
     guard(|| unsafe { init_out(options) })
@@ -164,6 +181,8 @@ unsafe fn read_executor_options(o: *const mcpr_executor_options) -> Result<Execu
 ///   `err` is NULL or points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe. The executor may be shared by any number of threads,
 ///   registries and calls at once.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_new_with(
     options: *const mcpr_executor_options,
@@ -200,6 +219,8 @@ pub unsafe extern "C" fn mcpr_executor_new_with(
 ///   points at `stats->struct_size` writable bytes; `err` is NULL or points at
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread, at any time while the handle is alive.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_get_stats(
     executor: *const mcpr_executor,
@@ -272,6 +293,8 @@ pub unsafe extern "C" fn mcpr_executor_get_stats(
 ///   `mcpr_error *`.
 /// \note Thread-safe. The executor may be shared by any number of threads,
 ///   registries and calls at once.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_new(
     threads: usize,
@@ -301,6 +324,8 @@ pub unsafe extern "C" fn mcpr_executor_new(
 ///   `mcpr_executor_new_with`, freed only once; no call given it starts after
 ///   this, and no thread uses the handle afterwards.
 /// \note Any thread may free it, once no other thread uses the handle.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_executor_free(executor: *mut mcpr_executor) {
     guard(|| unsafe { free_handle(executor) })

@@ -5,7 +5,8 @@
 //! The rules, the same for every such struct the library reads
 //! (`mcpr_read_options`, `mcpr_list_options`, `mcpr_request_options`,
 //! `mcpr_executor_options`, `mcpr_binding_callbacks`,
-//! `mcpr_policy_callbacks`):
+//! `mcpr_policy_callbacks`, `mcpr_cache_hints`; `mcpr_executor_stats`, which
+//! the library writes, grows by the same `struct_size`):
 //! - `struct_size` below `sizeof(size_t)` (a forgotten `struct_size` is 0)
 //!   or above [`MAX_STRUCT_SIZE`] is `MCPR_INVALID_ARGUMENT`;
 //! - the library reads only the fields lying wholly within `struct_size`;
@@ -17,18 +18,24 @@
 
 use std::mem::{size_of, MaybeUninit};
 
-use super::error::Error;
+use super::status::Error;
 
 /// Largest `struct_size` accepted.
 pub(crate) const MAX_STRUCT_SIZE: usize = 4096;
 
-/// The end offset of field `$f` (of type `$ft`) of `$t`.
+/// The end offset of field `$f` of `$t` (its offset plus its size, the
+/// field's type taken from the struct itself).
 macro_rules! field_end {
-    ($t:ty, $f:ident: $ft:ty) => {
-        std::mem::offset_of!($t, $f) + std::mem::size_of::<$ft>()
+    ($t:ty, $f:ident) => {
+        std::mem::offset_of!($t, $f) + $crate::ffi::growth::field_size(|s: &$t| &s.$f)
     };
 }
 pub(crate) use field_end;
+
+/// The size of the field a projection reaches (see `field_end!`).
+pub(crate) const fn field_size<T, F>(_: fn(&T) -> &F) -> usize {
+    size_of::<F>()
+}
 
 /// A C struct that grows.
 ///
@@ -75,7 +82,6 @@ pub(crate) unsafe fn read_grown_opt<T: Grows>(p: *const T) -> Result<Option<T>, 
     if p.is_null() {
         return Ok(None);
     }
-    // SAFETY: `p` is non-null and readable as stated (caller's guarantee).
     unsafe { read_grown(p) }.map(Some)
 }
 
@@ -98,7 +104,6 @@ pub(crate) fn check_struct_size(n: usize) -> Result<usize, Error> {
 /// `p` is non-null, and the `struct_size` bytes it states are readable
 /// (at least `sizeof(size_t)` bytes are, to read `struct_size` itself).
 pub(crate) unsafe fn read_grown<T: Grows>(p: *const T) -> Result<T, Error> {
-    // SAFETY: the first `usize` is readable (caller's guarantee).
     let size = check_struct_size(unsafe { p.cast::<usize>().read_unaligned() })?;
     let bytes = p.cast::<u8>();
     if size > size_of::<T>() {
@@ -140,13 +145,13 @@ mod tests {
     }
     // SAFETY: repr(C), starts with `struct_size`, all-zero valid, ends listed.
     unsafe impl Grows for Two {
-        const FIELD_ENDS: &'static [usize] = &[field_end!(Two, a: u64), field_end!(Two, b: u32)];
+        const FIELD_ENDS: &'static [usize] = &[field_end!(Two, a), field_end!(Two, b)];
     }
 
     #[test]
     fn fields_beyond_struct_size_take_their_defaults() {
         let v = Two {
-            struct_size: field_end!(Two, a: u64),
+            struct_size: field_end!(Two, a),
             a: 7,
             b: 9,
         };
@@ -155,7 +160,7 @@ mod tests {
         assert_eq!((got.a, got.b), (7, 0));
         // a size cutting `b` does not read it either
         let v = Two {
-            struct_size: field_end!(Two, a: u64) + 2,
+            struct_size: field_end!(Two, a) + 2,
             ..v
         };
         // SAFETY: as above.

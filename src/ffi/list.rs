@@ -3,15 +3,16 @@
 use crate::listing::ListOptions;
 use std::os::raw::c_void;
 
-use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, mcpr_str};
 use super::cancel::{cancel_of, mcpr_cancel};
-use super::error::{mcpr_error, Error};
+use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::page::mcpr_page;
 use super::read::{request_data, revision_of, timeout};
 use super::resources::{mcpr_resources, resources};
+use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
 ///
@@ -21,6 +22,8 @@ use super::resources::{mcpr_resources, resources};
 /// lying wholly within `struct_size` (the others take their defaults), refuses
 /// a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
 /// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup list
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_list_options {
@@ -62,14 +65,14 @@ pub struct mcpr_list_options {
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_list_options {
     const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_list_options, scope_key: mcpr_str),
-        field_end!(mcpr_list_options, cursor: mcpr_str),
-        field_end!(mcpr_list_options, page_size: u32),
-        field_end!(mcpr_list_options, timeout_ms: u64),
-        field_end!(mcpr_list_options, cancel: *const mcpr_cancel),
-        field_end!(mcpr_list_options, request_data: *mut c_void),
-        field_end!(mcpr_list_options, executor: *const mcpr_executor),
-        field_end!(mcpr_list_options, protocol_revision: mcpr_str),
+        field_end!(mcpr_list_options, scope_key),
+        field_end!(mcpr_list_options, cursor),
+        field_end!(mcpr_list_options, page_size),
+        field_end!(mcpr_list_options, timeout_ms),
+        field_end!(mcpr_list_options, cancel),
+        field_end!(mcpr_list_options, request_data),
+        field_end!(mcpr_list_options, executor),
+        field_end!(mcpr_list_options, protocol_revision),
     ];
 }
 
@@ -80,6 +83,8 @@ unsafe impl Grows for mcpr_list_options {
 /// \param options The options to fill, or NULL (then nothing happens).
 /// \pre `options` is NULL or points at a writable `mcpr_list_options`.
 /// \note Thread-safe: touches only `*options`.
+///
+/// \ingroup list
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list_options_init(options: *mut mcpr_list_options) {
     guard(|| unsafe { init_out(options) })
@@ -163,6 +168,8 @@ unsafe fn list_with(
 /// \note Thread-safe: many threads may list one registry at once. The call
 ///   holds its own registry reference from entry to return, as `mcpr_read`
 ///   does.
+///
+/// \ingroup list
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list(
     resources: *const mcpr_resources,
@@ -186,6 +193,8 @@ pub unsafe extern "C" fn mcpr_list(
 /// \return As for `mcpr_list`.
 /// \pre As for `mcpr_list`.
 /// \note Thread-safe, as `mcpr_list`.
+///
+/// \ingroup list
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_list_templates(
     resources: *const mcpr_resources,

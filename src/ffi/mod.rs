@@ -8,8 +8,14 @@
 //!
 //! One file per header prefix: `mcpr_builder_*` in `builder.rs`,
 //! `mcpr_resources_*` in `resources.rs`, `mcpr_cancel_*` in `cancel.rs`, and
-//! so on; the shared handle helpers (borrowing, out-parameters, boxed
-//! handles) and their safety reasoning live once in `handle.rs`.
+//! so on. Below them lies a ground floor that imports nothing above it:
+//! `status` (status codes, callback results, the internal error value),
+//! `limits` (limit identifiers), `host` (the host's pointers and
+//! finalizers), `boundary` (the panic guard and `mcpr_str`), `handle` (the
+//! handle kinds, borrowing, out-parameters, and the SAFETY rule, stated
+//! once) and `growth` (structs that grow); `error` adds the error objects
+//! and `guard_status` on top. tests/import_graph.rs holds the whole `src/`
+//! tree free of import cycles.
 //!
 //! Each export's doc comment is its documentation in the header, for C
 //! readers: Doxygen `\param`, `\return`, `\pre` (its preconditions, the
@@ -31,39 +37,70 @@
 #![allow(clippy::missing_safety_doc)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
-mod boundary;
+// The order of these modules is the order of the header's functions
+// (cbindgen writes each module's exports in turn), so that a C reader meets
+// them in the order a guide presents them; each chapter is a Doxygen group
+// (defined in cbindgen.toml's header text, joined with `\ingroup` in each
+// item's doc comment; tests/header_for_c_readers.rs holds both). A blank
+// line keeps rustfmt from sorting a chapter's modules alphabetically.
+
+// Building a registry (`\ingroup builder`).
 mod builder;
+mod hints;
+
+// The registry (`\ingroup registry`).
+mod resources;
+
+// Reading (`\ingroup read`): the call first, then its result, then what
+// bounds it.
+mod read;
+
 mod bundle;
-mod call;
-mod callbacks;
 mod cancel;
+mod executor;
+
+// Listing (`\ingroup list`).
+mod list;
+
+mod page;
+
+// One call per request (`\ingroup request`).
+mod request;
+
+mod response;
+
+// Completion (`\ingroup completion`).
 mod complete;
 mod completion;
-mod error;
-mod executor;
-mod growth;
-mod handle;
-mod hints;
-mod list;
-mod page;
-mod payload;
+
+// Callbacks (`\ingroup callbacks`): the tables, what every callback is
+// given, then what `resolve` and body `read` fill.
+mod callbacks;
+
+mod call;
+
 mod plan;
-mod read;
-mod request;
-mod resources;
-mod response;
-mod version;
+
+mod payload;
+
+// Views (`\ingroup views`).
 mod views;
 
-pub use boundary::{
-    mcpr_cb_result, mcpr_limit, mcpr_status, mcpr_str, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT,
-    MCPR_CB_OK, MCPR_CB_UNAVAILABLE, MCPR_LIMIT_DEFAULT_PAGE_SIZE, MCPR_LIMIT_ITEM_TIMEOUT_MS,
-    MCPR_LIMIT_MAX_ENCODED_BYTES, MCPR_LIMIT_MAX_ISSUES, MCPR_LIMIT_MAX_ITEMS,
-    MCPR_LIMIT_MAX_ITEM_BYTES, MCPR_LIMIT_MAX_PAGE_BYTES, MCPR_LIMIT_MAX_PAGE_SIZE,
-    MCPR_LIMIT_MAX_PAYLOAD_BYTES, MCPR_LIMIT_MAX_PLAN_TARGETS, MCPR_LIMIT_MAX_URI_BYTES,
-    MCPR_LIMIT_READ_TIMEOUT_MS, MCPR_LIMIT_REPORT_ENCODED_BYTES, MCPR_LIMIT_REPORT_PAYLOAD_BYTES,
-    MCPR_STATUS_MAX,
-};
+// Errors (`\ingroup errors`), and the library's version.
+mod error;
+mod status;
+mod version;
+
+// Modules without functions of their own (`limits`, `host` and `boundary`
+// give the header constants and types); with `status` they are the ground
+// floor, which imports nothing above it (see this module's documentation).
+mod boundary;
+mod growth;
+mod handle;
+mod host;
+mod limits;
+
+pub use boundary::mcpr_str;
 pub use builder::{mcpr_builder, mcpr_clock_fn};
 pub use bundle::mcpr_bundle;
 pub use call::{
@@ -72,8 +109,8 @@ pub use call::{
 };
 pub use callbacks::{
     mcpr_binding_callbacks, mcpr_body_read_fn, mcpr_complete_fn, mcpr_discover_fn,
-    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_release_fn, mcpr_resolve_fn,
-    mcpr_size_hint_fn, mcpr_visibility, mcpr_visibility_fn,
+    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_resolve_fn, mcpr_size_hint_fn,
+    mcpr_visibility, mcpr_visibility_fn,
 };
 pub use cancel::mcpr_cancel;
 pub use complete::{mcpr_complete_argument, mcpr_complete_params};
@@ -81,6 +118,14 @@ pub use completion::{mcpr_completion, mcpr_completion_builder};
 pub use error::mcpr_error;
 pub use executor::{mcpr_executor, mcpr_executor_options, mcpr_executor_stats};
 pub use hints::{mcpr_cache_hints, MCPR_MAX_TTL_MS};
+pub use host::mcpr_release_fn;
+pub use limits::{
+    mcpr_limit, MCPR_LIMIT_DEFAULT_PAGE_SIZE, MCPR_LIMIT_ITEM_TIMEOUT_MS,
+    MCPR_LIMIT_MAX_ENCODED_BYTES, MCPR_LIMIT_MAX_ISSUES, MCPR_LIMIT_MAX_ITEMS,
+    MCPR_LIMIT_MAX_ITEM_BYTES, MCPR_LIMIT_MAX_PAGE_BYTES, MCPR_LIMIT_MAX_PAGE_SIZE,
+    MCPR_LIMIT_MAX_PAYLOAD_BYTES, MCPR_LIMIT_MAX_PLAN_TARGETS, MCPR_LIMIT_MAX_URI_BYTES,
+    MCPR_LIMIT_READ_TIMEOUT_MS, MCPR_LIMIT_REPORT_ENCODED_BYTES, MCPR_LIMIT_REPORT_PAYLOAD_BYTES,
+};
 pub use list::mcpr_list_options;
 pub use page::mcpr_page;
 pub use payload::mcpr_payload_builder;
@@ -89,6 +134,10 @@ pub use read::mcpr_read_options;
 pub use request::mcpr_request_options;
 pub use resources::mcpr_resources;
 pub use response::mcpr_response;
+pub use status::{
+    mcpr_cb_result, mcpr_status, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
+    MCPR_CB_UNAVAILABLE, MCPR_STATUS_MAX,
+};
 pub use version::{MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR, MCPR_VERSION_PATCH};
 pub use views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
 
@@ -96,7 +145,7 @@ pub use views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_targe
 #[cfg(test)]
 mod all {
     pub(super) use super::{
-        boundary::*, builder::*, bundle::*, call::*, callbacks::*, error::*, payload::*, plan::*,
-        read::*, views::*,
+        boundary::*, builder::*, bundle::*, call::*, callbacks::*, payload::*, plan::*, read::*,
+        status::*, views::*,
     };
 }

@@ -3,12 +3,18 @@
 use crate::listing::Page;
 
 use super::boundary::{guard, mcpr_str};
-use super::handle::{free_handle, handle_ref};
+use super::handle::{free_handle, handle_ref, Boxed, Handle};
 
 /// A list page. Owned by the caller; free with `mcpr_page_free`.
 /// Immutable: safe to read from any thread.
+///
+/// \ingroup list
 pub struct mcpr_page {
     pub(super) inner: Page,
+}
+
+impl Handle for mcpr_page {
+    type Kind = Boxed;
 }
 
 /// The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
@@ -21,6 +27,8 @@ pub struct mcpr_page {
 ///   not yet freed.
 /// \note Thread-safe: a page is immutable; any thread may read it, also
 ///   concurrently.
+///
+/// \ingroup list
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_page_json(page: *const mcpr_page) -> mcpr_str {
     guard(|| {
@@ -40,6 +48,8 @@ pub unsafe extern "C" fn mcpr_page_json(page: *const mcpr_page) -> mcpr_str {
 /// \pre `page` is NULL or a page from `mcpr_list` / `mcpr_list_templates`,
 ///   not yet freed.
 /// \note Thread-safe (see `mcpr_page_json`).
+///
+/// \ingroup list
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_page_next_cursor(page: *const mcpr_page) -> mcpr_str {
     guard(|| {
@@ -56,6 +66,8 @@ pub unsafe extern "C" fn mcpr_page_next_cursor(page: *const mcpr_page) -> mcpr_s
 ///   freed only once; no thread uses it (or a string borrowed from it)
 ///   afterwards.
 /// \note Any thread may free it, once no other thread uses it.
+///
+/// \ingroup list
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_page_free(page: *mut mcpr_page) {
     guard(|| unsafe { free_handle(page) })

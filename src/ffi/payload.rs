@@ -8,17 +8,25 @@ use crate::sizing::copy_text;
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::{guard_status, mcpr_status, mcpr_str};
-use super::callbacks::{mcpr_release_fn, HostPtr, Release};
-use super::error::{mcpr_error, Error};
+use super::boundary::mcpr_str;
+use super::error::{guard_status, mcpr_error};
+use super::handle::{handle_ref, Handle, Lent};
 use super::hints::mcpr_cache_hints;
+use super::host::{mcpr_release_fn, HostPtr, Release};
+use super::status::{mcpr_status, Error};
 
 /// The payload a body `read` callback fills (borrowed, valid until the
 /// callback returns; the library copies everything it is given).
 /// Internally locked: the setters may be called from any thread while the
 /// callback runs, also concurrently.
+///
+/// \ingroup callbacks
 pub struct mcpr_payload_builder {
     pub(super) state: Mutex<PayloadState>,
+}
+
+impl Handle for mcpr_payload_builder {
+    type Kind = Lent;
 }
 
 /// The contents of a payload builder.
@@ -89,7 +97,6 @@ impl PayloadState {
             ptr: data.cast(),
             len: data_len,
         };
-        // SAFETY: forwarded to the caller's guarantee.
         let parts = unsafe {
             (
                 mime_type.text(FailureKind::InvalidContent, "payload MIME type"),
@@ -127,10 +134,9 @@ impl PayloadState {
 pub(super) unsafe fn payload_ref<'a>(
     o: *mut mcpr_payload_builder,
 ) -> Result<&'a mcpr_payload_builder, Error> {
-    // SAFETY: the caller guarantees `o` is NULL or live; only shared
-    // references are made (the contents are behind a mutex), so concurrent
-    // calls from several threads are sound.
-    unsafe { o.as_ref() }.ok_or_else(|| Error::argument("payload builder is NULL"))
+    // Only shared references are made (the contents are behind a mutex),
+    // so concurrent calls from several threads are sound.
+    unsafe { handle_ref(o) }.ok_or_else(|| Error::argument("payload builder is NULL"))
 }
 
 /// Sets a text body (copied). Exactly one body per payload: a second body
@@ -151,6 +157,8 @@ pub(super) unsafe fn payload_ref<'a>(
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_text(
     payload: *mut mcpr_payload_builder,
@@ -162,7 +170,6 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         let content = FailureKind::InvalidContent;
-        // SAFETY: both strings follow the `mcpr_str` rules (caller's guarantee).
         let texts = unsafe { (mime_type.text(content, "payload MIME type"), text.bytes()) };
         let (mime, text) = match texts {
             (Ok(m), Ok(t)) => (m, t),
@@ -202,6 +209,8 @@ pub unsafe extern "C" fn mcpr_payload_set_text(
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_blob(
     payload: *mut mcpr_payload_builder,
@@ -213,8 +222,6 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
-        // NULL or points at `data_len` readable bytes (caller's guarantee).
         let (mime, bytes) = unsafe { o.blob_arguments(mime_type, data, data_len) }?;
         o.set_body(|| ResourcePayload::blob(mime, bytes))
     };
@@ -276,6 +283,8 @@ impl AsRef<[u8]> for LentBytes {
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
     payload: *mut mcpr_payload_builder,
@@ -299,8 +308,6 @@ pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        // SAFETY: `mime_type` follows the `mcpr_str` rules and `data` is
-        // NULL or points at `data_len` readable bytes (caller's guarantee).
         let (mime, _) = unsafe { o.blob_arguments(mime_type, data, data_len) }?;
         let bytes = lent.take().map(SharedBytes::new);
         o.set_body(|| match bytes {
@@ -337,6 +344,8 @@ pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_meta(
     payload: *mut mcpr_payload_builder,
@@ -346,7 +355,6 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        // SAFETY: `meta_json` follows the `mcpr_str` rules (caller's guarantee).
         let meta = match unsafe { meta_json.text(FailureKind::InvalidContent, "payload _meta") } {
             Ok(m) => m,
             Err(e) => return Err(o.refuse_argument(e)),
@@ -369,18 +377,21 @@ pub unsafe extern "C" fn mcpr_payload_set_meta(
 /// `invalid_content` issue even if the callback then returns `MCPR_CB_OK`.
 ///
 /// \param payload The payload builder of the body `read` callback.
-/// \param hints The hints, with `size` set to `sizeof(mcpr_cache_hints)`.
+/// \param hints The hints (`struct_size` set, see `mcpr_cache_hints`).
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or `hints`,
-///   or a bad `size`; `MCPR_INVALID_CONTENT` for a TTL above `MCPR_MAX_TTL_MS`.
-/// \pre `hints` is NULL or points at an `mcpr_cache_hints` whose `size` bytes
-///   are readable.
+///   or hints with a bad `struct_size` or set fields beyond it that this
+///   library does not know; `MCPR_INVALID_CONTENT` for a TTL above
+///   `MCPR_MAX_TTL_MS`.
+/// \pre `hints` is NULL or points at hints of `struct_size` readable bytes.
 /// \pre `payload` is NULL or the payload builder the library passed to a body
 ///   `read` callback that has not returned yet; `err` is NULL or points at
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread may call the payload setters, also
 ///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
     payload: *mut mcpr_payload_builder,
@@ -390,7 +401,6 @@ pub unsafe extern "C" fn mcpr_payload_set_cache_hints(
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
-        // SAFETY: `hints` is NULL or a sized struct (caller's guarantee).
         let hints = match unsafe { hints_of(hints) } {
             Ok(h) => h,
             Err(e) => return Err(o.refuse_argument(e)),

@@ -1,28 +1,33 @@
 //! The plan builder a `resolve` callback fills (`mcpr_plan_*`,
 //! `mcpr_resolve_single`).
 
-use super::handle::{handle_ref, view_ref};
+use super::handle::{handle_ref, view_ref, Handle, Lent};
 use crate::error::{Failure, FailureKind};
 use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
-use super::boundary::{
-    guard, guard_status, mcpr_cb_result, mcpr_status, mcpr_str, MCPR_CB_FAILED, MCPR_CB_OK,
-};
+use super::boundary::{guard, mcpr_str};
 use super::call::mcpr_call;
-use super::error::{mcpr_error, Error};
+use super::error::{guard_status, mcpr_error};
+use super::status::{mcpr_cb_result, mcpr_status, Error, MCPR_CB_FAILED, MCPR_CB_OK};
 use super::views::mcpr_match;
 
 /// The plan a `resolve` callback fills (borrowed, valid until the callback
 /// returns; the library copies everything it is given). Internally locked:
 /// the setters may be called from any thread while the callback runs, also
 /// concurrently (items added concurrently keep no particular order).
+///
+/// \ingroup callbacks
 pub struct mcpr_plan_builder {
     pub(super) state: Mutex<PlanState>,
     /// The match the `resolve` callback was given (alive as long as the
     /// builder: both are lent for the duration of the callback).
     pub(super) matched: MatchRef,
+}
+
+impl Handle for mcpr_plan_builder {
+    type Kind = Lent;
 }
 
 /// The match a plan builder was made for: a setter given the match's own
@@ -57,7 +62,6 @@ impl MatchRef {
         representation: mcpr_str,
         authorization_json: mcpr_str,
     ) -> Option<Result<ResourceTarget, Failure>> {
-        // SAFETY: the match outlives the builder (caller's guarantee).
         let m = unsafe { self.0.as_ref() }?;
         if representation.len != 0 || authorization_json.len != 0 || uri.ptr.is_null() {
             return None;
@@ -150,7 +154,6 @@ unsafe fn make_target(
     authorization_json: mcpr_str,
 ) -> Result<Result<ResourceTarget, Failure>, Error> {
     let plan = FailureKind::InvalidPlan;
-    // SAFETY: forwarded to the caller's guarantee (three times).
     let (uri, rep, auth) = unsafe {
         (
             uri.text(plan, "target URI")?,
@@ -171,12 +174,11 @@ unsafe fn plan_set(
     authorization_json: mcpr_str,
     item: bool,
 ) -> Result<(), Error> {
-    // SAFETY: the caller guarantees `p` is NULL or live; only shared
-    // references are made (the contents are behind a mutex), so concurrent
-    // calls from several threads are sound.
-    let p = unsafe { p.as_ref() }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
-    // SAFETY: the match outlives the builder, which the caller guarantees
-    // live; the strings are forwarded to the caller's guarantee.
+    // Only shared references are made (the contents are behind a mutex),
+    // so concurrent calls from several threads are sound.
+    let p = unsafe { handle_ref(p) }.ok_or_else(|| Error::argument("plan builder is NULL"))?;
+    // SAFETY: a live builder means its `resolve` callback has not returned,
+    // so the match lent to that callback with it is alive too.
     let made = match unsafe {
         p.matched
             .default_target(uri, representation, authorization_json)
@@ -238,6 +240,8 @@ unsafe fn plan_set(
 /// \note Thread-safe: any thread may call the plan setters, also
 ///   concurrently, while the callback runs (items added concurrently keep no
 ///   particular order).
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_plan_set_requested(
     plan: *mut mcpr_plan_builder,
@@ -246,7 +250,6 @@ pub unsafe extern "C" fn mcpr_plan_set_requested(
     authorization_json: mcpr_str,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: `plan` and the strings are valid (caller's guarantee).
     let body = || unsafe { plan_set(plan, uri, representation, authorization_json, false) };
     unsafe { guard_status(err, body) }
 }
@@ -276,6 +279,8 @@ pub unsafe extern "C" fn mcpr_plan_set_requested(
 /// \note Thread-safe: any thread may call the plan setters, also
 ///   concurrently, while the callback runs (items added concurrently keep no
 ///   particular order).
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_plan_add_item(
     plan: *mut mcpr_plan_builder,
@@ -284,7 +289,6 @@ pub unsafe extern "C" fn mcpr_plan_add_item(
     authorization_json: mcpr_str,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
-    // SAFETY: `plan` and the strings are valid (caller's guarantee).
     let body = || unsafe { plan_set(plan, uri, representation, authorization_json, true) };
     unsafe { guard_status(err, body) }
 }
@@ -302,6 +306,8 @@ pub unsafe extern "C" fn mcpr_plan_add_item(
 /// \pre `match` and `plan` are NULL or the views the library passed to a
 ///   `resolve` callback that has not returned yet.
 /// \note Thread-safe: may be called concurrently, like any `resolve`.
+///
+/// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resolve_single(
     user_data: *mut c_void,

@@ -8,15 +8,16 @@ use std::os::raw::c_void;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, mcpr_str};
 use super::bundle::mcpr_bundle;
-use super::callbacks::HostPtr;
 use super::cancel::{cancel_of, mcpr_cancel};
-use super::error::{mcpr_error, Error};
+use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
+use super::host::HostPtr;
 use super::resources::mcpr_resources;
+use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_read`. NULL options mean all defaults. The
 /// library copies what it needs before `mcpr_read` returns.
@@ -27,6 +28,8 @@ use super::resources::mcpr_resources;
 /// lying wholly within `struct_size` (the others take their defaults), refuses
 /// a `struct_size` below `sizeof(size_t)` or above 4096, and refuses set bytes
 /// beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup read
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_read_options {
@@ -66,11 +69,11 @@ pub struct mcpr_read_options {
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_read_options {
     const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_read_options, timeout_ms: u64),
-        field_end!(mcpr_read_options, cancel: *const mcpr_cancel),
-        field_end!(mcpr_read_options, request_data: *mut c_void),
-        field_end!(mcpr_read_options, executor: *const mcpr_executor),
-        field_end!(mcpr_read_options, protocol_revision: mcpr_str),
+        field_end!(mcpr_read_options, timeout_ms),
+        field_end!(mcpr_read_options, cancel),
+        field_end!(mcpr_read_options, request_data),
+        field_end!(mcpr_read_options, executor),
+        field_end!(mcpr_read_options, protocol_revision),
     ];
 }
 
@@ -81,6 +84,8 @@ unsafe impl Grows for mcpr_read_options {
 /// \param options The options to fill, or NULL (then nothing happens).
 /// \pre `options` is NULL or points at a writable `mcpr_read_options`.
 /// \note Thread-safe: touches only `*options`.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_read_options_init(options: *mut mcpr_read_options) {
     guard(|| unsafe { init_out(options) })
@@ -189,6 +194,8 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
 ///   than the end of this call (on this thread, just before it returns, when
 ///   it is the last user), or when an abandoned callback returns.
 /// \note Thread-safe: many threads may read one registry at once.
+///
+/// \ingroup read
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_read(
     resources: *const mcpr_resources,

@@ -3,15 +3,16 @@
 use crate::request::{RequestError, RequestOptions};
 use std::os::raw::c_void;
 
-use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
+use super::boundary::{guard, mcpr_str};
 use super::cancel::{cancel_of, mcpr_cancel};
-use super::error::{mcpr_error, Error};
+use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
-use super::handle::{need_out, write_out};
+use super::handle::{need_out, write_handle};
 use super::read::{request_data, revision_of, timeout};
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;
+use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_request`. NULL options mean all defaults
 /// (then the list methods, which need a scope key, are
@@ -24,6 +25,8 @@ use super::response::mcpr_response;
 /// fields lying wholly within `struct_size` (the others take their defaults),
 /// refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
 /// set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+///
+/// \ingroup request
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mcpr_request_options {
@@ -62,13 +65,13 @@ pub struct mcpr_request_options {
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_request_options {
     const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_request_options, protocol_revision: mcpr_str),
-        field_end!(mcpr_request_options, scope_key: mcpr_str),
-        field_end!(mcpr_request_options, page_size: u32),
-        field_end!(mcpr_request_options, timeout_ms: u64),
-        field_end!(mcpr_request_options, cancel: *const mcpr_cancel),
-        field_end!(mcpr_request_options, request_data: *mut c_void),
-        field_end!(mcpr_request_options, executor: *const mcpr_executor),
+        field_end!(mcpr_request_options, protocol_revision),
+        field_end!(mcpr_request_options, scope_key),
+        field_end!(mcpr_request_options, page_size),
+        field_end!(mcpr_request_options, timeout_ms),
+        field_end!(mcpr_request_options, cancel),
+        field_end!(mcpr_request_options, request_data),
+        field_end!(mcpr_request_options, executor),
     ];
 }
 
@@ -79,6 +82,8 @@ unsafe impl Grows for mcpr_request_options {
 /// \param options The options to fill, or NULL (then nothing happens).
 /// \pre `options` is NULL or points at a writable `mcpr_request_options`.
 /// \note Thread-safe: touches only `*options`.
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_options) {
     guard(|| unsafe { init_out(options) })
@@ -134,6 +139,8 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
 ///   holds its own registry reference from entry to return, as `mcpr_read`
 ///   does, and with `options->executor` it returns by its deadline whatever
 ///   a callback does, as `mcpr_read` and `mcpr_list` do.
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request(
     resources: *const mcpr_resources,
@@ -179,12 +186,11 @@ pub unsafe extern "C" fn mcpr_request(
             .failure()
             .map(|f| f.cause_text())
             .unwrap_or_default();
-        let handle = Box::new(mcpr_response {
+        let response = mcpr_response {
             inner: response,
             cause,
-        });
-        // SAFETY: `out` is non-null (checked) and valid for one write.
-        unsafe { write_out(out, Box::into_raw(handle)) };
+        };
+        unsafe { write_handle(out, response) };
         Ok(())
     };
     unsafe { guard_status(err, body) }

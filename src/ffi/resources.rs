@@ -3,8 +3,10 @@
 use crate::registry::Resources;
 use std::sync::Arc;
 
-use super::boundary::{guard, guard_status, mcpr_status};
-use super::error::{mcpr_error, Error};
+use super::boundary::guard;
+use super::error::{guard_status, mcpr_error};
+use super::handle::{hold, release, retain, Counted, Handle};
+use super::status::{mcpr_status, Error};
 
 /// An immutable registry, reference counted. Safe to share between threads
 /// and to use from many threads at once. Each reference (from
@@ -12,7 +14,7 @@ use super::error::{mcpr_error, Error};
 /// `mcpr_resources_free`.
 ///
 /// Lifetime across threads: every call that takes a registry (`mcpr_read`,
-/// `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_revision`) takes its
+/// `mcpr_list`, `mcpr_list_templates`, `mcpr_resources_content_hash`) takes its
 /// own reference on entry and drops it just before returning. So once a
 /// call has begun, any thread may release any reference, even the last one
 /// the host holds: the registry and its callback tables stay alive until
@@ -28,29 +30,14 @@ use super::error::{mcpr_error, Error};
 /// registries (a configuration reload) therefore retains the current
 /// registry under the lock that guards its pointer, calls, and frees that
 /// reference afterwards (docs/C-API.md shows the pattern).
+///
+/// \ingroup registry
 pub struct mcpr_resources {
     pub(crate) inner: Resources,
 }
 
-impl mcpr_resources {
-    /// A new reference to the registry behind `r`, owned by the caller of
-    /// this function (None for NULL). Every export that uses a registry
-    /// holds one from entry to return.
-    ///
-    /// # Safety
-    /// `r` is NULL or a live registry reference (from `Arc::into_raw`).
-    pub(crate) unsafe fn hold(r: *const mcpr_resources) -> Option<Arc<mcpr_resources>> {
-        if r.is_null() {
-            return None;
-        }
-        // SAFETY: `r` came from `Arc::into_raw` and a reference is still
-        // held (caller's guarantee), so the count is at least one; the
-        // increment gives `from_raw` its own reference to take over.
-        unsafe {
-            Arc::increment_strong_count(r);
-            Some(Arc::from_raw(r))
-        }
-    }
+impl Handle for mcpr_resources {
+    type Kind = Counted;
 }
 
 /// Takes another reference to the registry.
@@ -64,19 +51,13 @@ impl mcpr_resources {
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \note Thread-safe: any thread, also concurrently with calls using the
 ///   registry.
+///
+/// \ingroup registry
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_retain(
     resources: *const mcpr_resources,
 ) -> *mut mcpr_resources {
-    guard(|| {
-        if resources.is_null() {
-            return std::ptr::null_mut();
-        }
-        // SAFETY: `resources` came from `Arc::into_raw` and the caller still holds a
-        // reference, so the count is at least one.
-        unsafe { Arc::increment_strong_count(resources) };
-        resources.cast_mut()
-    })
+    guard(|| unsafe { retain(resources) })
 }
 
 /// Releases one registry reference.
@@ -95,20 +76,17 @@ pub unsafe extern "C" fn mcpr_resources_retain(
 ///   released only once, and not passed to a call (`mcpr_read`, `mcpr_list`,
 ///   ...) that may still be starting on another thread.
 /// \note Any thread, including from inside a callback.
+///
+/// \ingroup registry
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
-    guard(|| {
-        if !resources.is_null() {
-            // SAFETY: `resources` came from `Arc::into_raw`; the caller gives up one
-            // reference.
-            drop(unsafe { Arc::from_raw(resources.cast_const()) });
-        }
-    })
+    guard(|| unsafe { release(resources) })
 }
 
-/// Writes the registry's 32-byte content revision (SHA-256 of the canonical
-/// registered descriptions: identical registries on several replicas agree).
-/// Prefer `mcpr_resources_revision_into`, which checks the buffer's size.
+/// Writes the registry's 32-byte content hash: SHA-256 of the canonical
+/// registered descriptions, so identical registries on several replicas
+/// agree (cursors are bound to it). Prefer
+/// `mcpr_resources_content_hash_into`, which checks the buffer's size.
 ///
 /// \param resources A registry reference, or NULL (then nothing is written).
 /// \param out A buffer of at least 32 bytes, or NULL (then nothing is
@@ -119,24 +97,30 @@ pub unsafe extern "C" fn mcpr_resources_free(resources: *mut mcpr_resources) {
 /// \pre `out` is NULL or points at 32 writable bytes.
 /// \note Thread-safe: any thread; the call holds its own registry reference
 ///   until it returns.
+///
+/// \ingroup registry
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resources, out: *mut u8) {
+pub unsafe extern "C" fn mcpr_resources_content_hash(
+    resources: *const mcpr_resources,
+    out: *mut u8,
+) {
     guard(|| {
-        let Some(resources) = (unsafe { mcpr_resources::hold(resources) }) else {
+        let Some(resources) = (unsafe { hold(resources) }) else {
             return;
         };
         if out.is_null() {
             return;
         }
-        let rev = resources.inner.revision();
+        let hash = resources.inner.revision();
         // SAFETY: `out` is valid for 32 bytes of writes and cannot overlap
-        // the local `rev`.
-        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
+        // the local `hash`.
+        unsafe { std::ptr::copy_nonoverlapping(hash.as_ptr(), out, hash.len()) };
     })
 }
 
-/// Writes the registry's 32-byte content revision (as
-/// `mcpr_resources_revision`) into a buffer whose size the caller states.
+/// Writes the registry's 32-byte content hash (as
+/// `mcpr_resources_content_hash`) into a buffer whose size the caller
+/// states.
 /// Writes exactly 32 bytes; the rest of a larger buffer is left untouched.
 ///
 /// \param resources A registry reference.
@@ -153,26 +137,30 @@ pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resource
 ///   points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: any thread; the call holds its own registry reference
 ///   until it returns.
+///
+/// \ingroup registry
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_resources_revision_into(
+pub unsafe extern "C" fn mcpr_resources_content_hash_into(
     resources: *const mcpr_resources,
     out: *mut u8,
     out_len: usize,
     err: *mut *mut mcpr_error,
 ) -> mcpr_status {
     let body = || {
-        let resources = unsafe { mcpr_resources::hold(resources) }
-            .ok_or_else(|| Error::argument("registry is NULL"))?;
+        let resources =
+            unsafe { hold(resources) }.ok_or_else(|| Error::argument("registry is NULL"))?;
         if out.is_null() {
-            return Err(Error::argument("revision buffer is NULL"));
+            return Err(Error::argument("content hash buffer is NULL"));
         }
-        let rev = resources.inner.revision();
-        if out_len < rev.len() {
-            return Err(Error::argument("revision buffer is shorter than 32 bytes"));
+        let hash = resources.inner.revision();
+        if out_len < hash.len() {
+            return Err(Error::argument(
+                "content hash buffer is shorter than 32 bytes",
+            ));
         }
         // SAFETY: `out` is valid for `out_len >= 32` bytes of writes
-        // (caller's guarantee) and cannot overlap the local `rev`.
-        unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
+        // (caller's guarantee) and cannot overlap the local `hash`.
+        unsafe { std::ptr::copy_nonoverlapping(hash.as_ptr(), out, hash.len()) };
         Ok(())
     };
     unsafe { guard_status(err, body) }
@@ -189,12 +177,11 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \note Thread-safe: any thread; the call holds its own registry reference
 ///   until it returns.
+///
+/// \ingroup registry
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resources) -> bool {
-    guard(|| {
-        unsafe { mcpr_resources::hold(resources) }
-            .is_some_and(|resources| resources.inner.completes())
-    })
+    guard(|| unsafe { hold(resources) }.is_some_and(|resources| resources.inner.completes()))
 }
 
 /// The call's own reference to the registry, held from entry to return:
@@ -203,7 +190,7 @@ pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resourc
 /// # Safety
 /// `r` is NULL or a live registry reference.
 pub(super) unsafe fn resources(r: *const mcpr_resources) -> Result<Arc<mcpr_resources>, Error> {
-    unsafe { mcpr_resources::hold(r) }.ok_or_else(|| Error::argument("registry is NULL"))
+    unsafe { hold(r) }.ok_or_else(|| Error::argument("registry is NULL"))
 }
 
 #[cfg(test)]

@@ -2,15 +2,22 @@
 
 use crate::request::Response;
 
-use super::boundary::{guard, mcpr_status, mcpr_str};
-use super::handle::{free_handle, handle_ref};
+use super::boundary::{guard, mcpr_str};
+use super::handle::{free_handle, handle_ref, Boxed, Handle};
+use super::status::mcpr_status;
 
 /// The response to one request: the JSON-RPC `result` object or `error`
 /// object. Owned by the caller; free with `mcpr_response_free`. Immutable:
 /// safe to read from any thread.
+///
+/// \ingroup request
 pub struct mcpr_response {
     pub(super) inner: Response,
     pub(super) cause: String,
+}
+
+impl Handle for mcpr_response {
+    type Kind = Boxed;
 }
 
 /// The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
@@ -22,6 +29,8 @@ pub struct mcpr_response {
 /// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
 /// \note Thread-safe: a response is immutable; any thread may read it, also
 ///   concurrently.
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_json(response: *const mcpr_response) -> mcpr_str {
     guard(|| {
@@ -38,6 +47,8 @@ pub unsafe extern "C" fn mcpr_response_json(response: *const mcpr_response) -> m
 ///   is NULL.
 /// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
 /// \note Thread-safe (see `mcpr_response_json`).
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_is_error(response: *const mcpr_response) -> bool {
     guard(|| unsafe { handle_ref(response) }.is_some_and(|response| response.inner.is_error()))
@@ -51,6 +62,8 @@ pub unsafe extern "C" fn mcpr_response_is_error(response: *const mcpr_response) 
 ///   `MCPR_INVALID_ARGUMENT` when `response` is NULL.
 /// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
 /// \note Thread-safe (see `mcpr_response_json`).
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_status(response: *const mcpr_response) -> mcpr_status {
     guard(|| match unsafe { handle_ref(response) } {
@@ -71,6 +84,8 @@ pub unsafe extern "C" fn mcpr_response_status(response: *const mcpr_response) ->
 ///   and when `response` is NULL.
 /// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
 /// \note Thread-safe (see `mcpr_response_json`).
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_cause(response: *const mcpr_response) -> mcpr_str {
     guard(|| {
@@ -88,6 +103,8 @@ pub unsafe extern "C" fn mcpr_response_cause(response: *const mcpr_response) -> 
 ///   NULL.
 /// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
 /// \note Thread-safe (see `mcpr_response_json`).
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_is_partial(response: *const mcpr_response) -> bool {
     guard(|| unsafe { handle_ref(response) }.is_some_and(|response| response.inner.is_partial()))
@@ -99,6 +116,8 @@ pub unsafe extern "C" fn mcpr_response_is_partial(response: *const mcpr_response
 /// \pre `response` is NULL or a response from `mcpr_request`, freed only
 ///   once; no thread uses it (or a string borrowed from it) afterwards.
 /// \note Any thread may free it, once no other thread uses it.
+///
+/// \ingroup request
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_free(response: *mut mcpr_response) {
     guard(|| unsafe { free_handle(response) })

@@ -11,6 +11,8 @@ use super::handle::{view_ptr, view_ref, View};
 
 /// A registered definition (borrowed view, valid until the callback returns;
 /// its accessors may be called from any thread while the callback runs).
+///
+/// \ingroup views
 pub struct mcpr_definition {
     _private: [u8; 0],
 }
@@ -18,6 +20,8 @@ pub struct mcpr_definition {
 /// The outcome of selection handed to `resolve` (borrowed view, valid until
 /// the callback returns; its accessors may be called from any thread while
 /// the callback runs).
+///
+/// \ingroup views
 pub struct mcpr_match {
     _private: [u8; 0],
 }
@@ -26,6 +30,8 @@ pub struct mcpr_match {
 /// policy and body-read callbacks (borrowed view, valid until the callback
 /// returns; its accessors may be called from any thread while the callback
 /// runs).
+///
+/// \ingroup views
 pub struct mcpr_target {
     _private: [u8; 0],
 }
@@ -57,6 +63,8 @@ unsafe impl View for mcpr_completion_request {
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_json(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
@@ -75,6 +83,8 @@ pub unsafe extern "C" fn mcpr_definition_json(definition: *const mcpr_definition
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_uri(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
@@ -93,6 +103,8 @@ pub unsafe extern "C" fn mcpr_definition_uri(definition: *const mcpr_definition)
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_name(definition: *const mcpr_definition) -> mcpr_str {
     guard(|| {
@@ -112,6 +124,8 @@ pub unsafe extern "C" fn mcpr_definition_name(definition: *const mcpr_definition
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_definition_is_template(definition: *const mcpr_definition) -> bool {
     guard(|| unsafe { view_ref(definition) }.is_some_and(|definition| definition.is_template()))
@@ -126,6 +140,8 @@ pub unsafe extern "C" fn mcpr_definition_is_template(definition: *const mcpr_def
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_definition(
     r#match: *const mcpr_match,
@@ -142,6 +158,8 @@ pub unsafe extern "C" fn mcpr_match_definition(
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_uri(r#match: *const mcpr_match) -> mcpr_str {
     guard(|| {
@@ -157,6 +175,8 @@ pub unsafe extern "C" fn mcpr_match_uri(r#match: *const mcpr_match) -> mcpr_str 
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_capture_count(r#match: *const mcpr_match) -> usize {
     guard(|| unsafe { view_ref(r#match) }.map_or(0, |m| m.captures().len()))
@@ -173,6 +193,8 @@ pub unsafe extern "C" fn mcpr_match_capture_count(r#match: *const mcpr_match) ->
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_capture_name(
     r#match: *const mcpr_match,
@@ -185,9 +207,9 @@ pub unsafe extern "C" fn mcpr_match_capture_name(
     })
 }
 
-/// The decoded value of a template capture: percent-decoded exactly once,
-/// valid UTF-8, never containing `/`, `\` or NUL, never `.` or `..`. Not a
-/// filesystem path.
+/// The decoded value of a template capture, percent-decoded exactly once. It
+/// is valid UTF-8, never contains `/`, a backslash or NUL, and is never `.`
+/// or `..`; it is not a filesystem path.
 ///
 /// \param match The match view, or NULL.
 /// \param index The capture's position, from 0 to
@@ -198,6 +220,8 @@ pub unsafe extern "C" fn mcpr_match_capture_name(
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_match_capture_value(
     r#match: *const mcpr_match,
@@ -219,6 +243,8 @@ pub unsafe extern "C" fn mcpr_match_capture_value(
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_uri(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
@@ -237,6 +263,8 @@ pub unsafe extern "C" fn mcpr_target_uri(target: *const mcpr_target) -> mcpr_str
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_representation(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
@@ -256,6 +284,8 @@ pub unsafe extern "C" fn mcpr_target_representation(target: *const mcpr_target) 
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_target_authorization(target: *const mcpr_target) -> mcpr_str {
     guard(|| {
@@ -268,6 +298,8 @@ pub unsafe extern "C" fn mcpr_target_authorization(target: *const mcpr_target) -
 /// What a `complete` callback is asked (borrowed view, valid until the
 /// callback returns; its accessors may be called from any thread while
 /// the callback runs).
+///
+/// \ingroup views
 pub struct mcpr_completion_request {
     _private: [u8; 0],
 }
@@ -281,6 +313,8 @@ pub struct mcpr_completion_request {
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_definition(
     request: *const mcpr_completion_request,
@@ -301,6 +335,8 @@ pub unsafe extern "C" fn mcpr_completion_request_definition(
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_argument(
     request: *const mcpr_completion_request,
@@ -323,6 +359,8 @@ pub unsafe extern "C" fn mcpr_completion_request_argument(
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_value(
     request: *const mcpr_completion_request,
@@ -344,6 +382,8 @@ pub unsafe extern "C" fn mcpr_completion_request_value(
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_context_count(
     request: *const mcpr_completion_request,
@@ -362,6 +402,8 @@ pub unsafe extern "C" fn mcpr_completion_request_context_count(
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_context_name(
     request: *const mcpr_completion_request,
@@ -374,9 +416,9 @@ pub unsafe extern "C" fn mcpr_completion_request_context_name(
     })
 }
 
-/// The value of a chosen variable, exactly as the client sent it (valid
-/// UTF-8; neither it nor its percent-decoding contains `/`, `\` or NUL or
-/// equals `.` or `..`).
+/// The value of a chosen variable, exactly as the client sent it. It is
+/// valid UTF-8, and neither it nor its percent-decoding contains `/`, a
+/// backslash or NUL or equals `.` or `..`.
 ///
 /// \param request The request view of a `complete` callback, or NULL.
 /// \param index The entry's position, from 0 to
@@ -387,6 +429,8 @@ pub unsafe extern "C" fn mcpr_completion_request_context_name(
 ///   from it) that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the
 ///   callback runs.
+///
+/// \ingroup views
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_completion_request_context_value(
     request: *const mcpr_completion_request,
