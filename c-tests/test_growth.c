@@ -409,7 +409,53 @@ static void size_hint_replaces_the_exact_measurement(void) {
     mcpr_resources_free(r);
 }
 
+/* The structs of the subscriptions chapter: defaults, and request options
+ * from a program built before request_id existed (a listen then has no id:
+ * MCPR_INVALID_ARGUMENT, while a read is served as before). */
+static void subscription_structs_grow_like_the_others(void) {
+    mcpr_notify_options no;
+    memset(&no, 0xff, sizeof no);
+    mcpr_notify_options_init(&no);
+    CHECK(no.struct_size == sizeof no && no.timeout_ms == 0 && no.cancel == NULL && no.executor == NULL);
+    mcpr_subscriber su;
+    memset(&su, 0xff, sizeof su);
+    mcpr_subscriber_init(&su);
+    CHECK(su.struct_size == sizeof su && su.request_data == NULL && su.protocol_revision.len == 0 &&
+          su.subscription_id.len == 0 && su.uri.len == 0 && su.listing == NULL);
+    mcpr_notify_options_init(NULL);
+    mcpr_subscriber_init(NULL);
+    mcpr_notify_options m1 = MCPR_NOTIFY_OPTIONS_INIT;
+    mcpr_subscriber m2 = MCPR_SUBSCRIBER_INIT;
+    CHECK(m1.struct_size == sizeof m1 && m2.struct_size == sizeof m2 && m2.listing == NULL);
+    mcpr_request_options qo;
+    memset(&qo, 0xff, sizeof qo);
+    mcpr_request_options_init(&qo);
+    CHECK(qo.request_id.len == 0 && qo.host_notifications == 0);
+
+    host h = {0};
+    mcpr_binding_callbacks t = MCPR_BINDING_CALLBACKS_INIT;
+    t.user_data = &h;
+    t.resolve = mcpr_resolve_single;
+    t.read = body;
+    mcpr_resources *r = registry_with(&t);
+    mcpr_request_options old = MCPR_REQUEST_OPTIONS_INIT;
+    old.request_id = S("1"); /* beyond the older struct_size: not read */
+    old.struct_size = offsetof(mcpr_request_options, request_id);
+    mcpr_response *resp = NULL;
+    CHECK_STATUS(mcpr_request(r, S("subscriptions/listen"), S("{\"notifications\":{}}"), &old, &resp, NULL),
+                 MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_request(r, S("resources/read"), S("{\"uri\":\"g://item\"}"), &old, &resp, NULL), MCPR_OK);
+    mcpr_response_free(resp);
+    old.struct_size = sizeof old;
+    resp = NULL;
+    CHECK_STATUS(mcpr_request(r, S("subscriptions/listen"), S("{\"notifications\":{}}"), &old, &resp, NULL), MCPR_OK);
+    CHECK(mcpr_response_is_notification(resp));
+    mcpr_response_free(resp);
+    mcpr_resources_free(r);
+}
+
 int main(void) {
+    subscription_structs_grow_like_the_others();
     an_older_binding_table_gets_no_size_hint();
     older_read_options_get_the_newest_revision();
     impossible_sizes_are_refused_everywhere();

@@ -7,7 +7,10 @@
  * resources/read with mcpr_read, resources/list and
  * resources/templates/list with mcpr_list / mcpr_list_templates, and
  * completion/complete for resource templates with mcpr_complete; or hand
- * any of these requests to mcpr_request. The host supplies callbacks
+ * any of these requests to mcpr_request, which also decides
+ * resources/subscribe, resources/unsubscribe and subscriptions/listen;
+ * mcpr_notify_updated and mcpr_notify_list_changed decide who may be told
+ * of a change. The host supplies callbacks
  * (mcpr_binding_callbacks, mcpr_policy_callbacks; their function types are
  * the mcpr_*_fn typedefs). See docs/C-API.md for a walkthrough.
  *
@@ -57,8 +60,8 @@
  *
  * Reading order: the declarations come in chapters, each a Doxygen group
  * defined below (`cmake --build build --target doxygen` makes the HTML
- * pages): builder, registry, read, list, request, completion, callbacks,
- * views, errors. The constants and types come first and the functions
+ * pages): builder, registry, read, list, request, completion,
+ * subscriptions, callbacks, views, errors. The constants and types come first and the functions
  * after them, each part in chapter order.
  */
 
@@ -101,6 +104,19 @@
  * \defgroup completion Completion
  * mcpr_complete answers completion/complete for a resource template; a
  * template binding's complete callback proposes the values.
+ */
+
+/**
+ * \defgroup subscriptions Subscriptions and change notifications
+ * The library decides and writes the JSON; the host keeps its sessions,
+ * listeners and delivery. mcpr_request decides resources/subscribe and
+ * subscriptions/listen (mcpr_response_subscription: what to record);
+ * mcpr_notify_updated rechecks every subscriber of a changed URI at send
+ * time; mcpr_list_change_new and mcpr_notify_list_changed tell, after a
+ * reload, only the subscribers who can discover a changed definition;
+ * mcpr_listing_fingerprint and mcpr_notify_listing_changed do the same
+ * after a permission change. Each result (mcpr_notifications) gives the
+ * exact message to send to each subscriber, or nothing.
  */
 
 /**
@@ -153,6 +169,10 @@
 #define MCPR_POLICY_CALLBACKS_INIT {.struct_size = sizeof(mcpr_policy_callbacks)}
 /** mcpr_cache_hints with every default (C99). \ingroup builder */
 #define MCPR_CACHE_HINTS_INIT {.struct_size = sizeof(mcpr_cache_hints)}
+/** mcpr_notify_options with every default (C99). \ingroup subscriptions */
+#define MCPR_NOTIFY_OPTIONS_INIT {.struct_size = sizeof(mcpr_notify_options)}
+/** mcpr_subscriber with every default (C99). \ingroup subscriptions */
+#define MCPR_SUBSCRIBER_INIT {.struct_size = sizeof(mcpr_subscriber)}
 #endif
 
 /**
@@ -385,6 +405,17 @@ typedef struct mcpr_error mcpr_error;
 typedef struct mcpr_executor mcpr_executor;
 
 /**
+ * The definitions that differ between two registries (removed, added, or
+ * listed differently), each with its registry's policy. Owned by the
+ * caller; free with `mcpr_list_change_free`. Immutable: safe to use from
+ * any thread. It keeps the policies' callback tables alive (their
+ * `release` runs after it is freed), not the registries.
+ *
+ * \ingroup subscriptions
+ */
+typedef struct mcpr_list_change mcpr_list_change;
+
+/**
  * The outcome of selection handed to `resolve` (borrowed view, valid until
  * the callback returns; its accessors may be called from any thread while
  * the callback runs).
@@ -392,6 +423,15 @@ typedef struct mcpr_executor mcpr_executor;
  * \ingroup views
  */
 typedef struct mcpr_match mcpr_match;
+
+/**
+ * The outcome of a notification call for each subscriber given, in order.
+ * Owned by the caller; free with `mcpr_notifications_free`. Immutable:
+ * safe to read from any thread.
+ *
+ * \ingroup subscriptions
+ */
+typedef struct mcpr_notifications mcpr_notifications;
 
 /**
  * A list page. Owned by the caller; free with `mcpr_page_free`.
@@ -457,6 +497,17 @@ typedef struct mcpr_resources mcpr_resources;
  * \ingroup request
  */
 typedef struct mcpr_response mcpr_response;
+
+/**
+ * A subscription decision, borrowed from the response it came with
+ * (`mcpr_response_subscription`; valid until that response is freed):
+ * the URIs to record or forget, byte for byte as the client sent them, the
+ * notification types honored, the stream's subscription id and the
+ * revision of later messages. Immutable: safe to read from any thread.
+ *
+ * \ingroup subscriptions
+ */
+typedef struct mcpr_subscription mcpr_subscription;
 
 /**
  * A target (URI, representation, private authorization JSON) handed to
@@ -1182,6 +1233,22 @@ typedef struct {
      * callback does (see `mcpr_read` and `mcpr_list`).
      */
     const mcpr_executor *executor;
+    /**
+     * The JSON-RPC id of the request, as its JSON text (`1`, `"abc"`):
+     * required by `subscriptions/listen` (`MCPR_INVALID_ARGUMENT` without
+     * it, or for text that is no JSON string or number), whose stream it
+     * names; unused by the other methods.
+     */
+    mcpr_str request_id;
+    /**
+     * The notification types the host delivers itself on a
+     * `subscriptions/listen` stream (`MCPR_NOTIFY_TOOLS_LIST_CHANGED`,
+     * `MCPR_NOTIFY_PROMPTS_LIST_CHANGED`; the resource types are the
+     * registry's, `mcpr_builder_set_notifications`): the acknowledgement
+     * honors them when the client asked for them. Another bit is
+     * `MCPR_INVALID_ARGUMENT`.
+     */
+    uint32_t host_notifications;
 } mcpr_request_options;
 
 /**
@@ -1231,6 +1298,103 @@ typedef struct {
 } mcpr_complete_params;
 
 /**
+ * Which request a subscription decision answers (`MCPR_SUBSCRIPTION_*`).
+ *
+ * \ingroup subscriptions
+ */
+typedef uint32_t mcpr_subscription_method;
+
+/**
+ * Per-call options of the `mcpr_notify_*` functions and
+ * `mcpr_list_change_notify`: the call's deadline, cancellation and
+ * executor (each subscriber brings its own request data and revision).
+ * NULL options mean all defaults. The library copies what it needs before
+ * the call returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_notify_options)`, or start
+ * from `MCPR_NOTIFY_OPTIONS_INIT` / `mcpr_notify_options_init`; the rules
+ * of every growing struct apply.
+ *
+ * \ingroup subscriptions
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_notify_options)` as the caller compiled it.
+     */
+    size_t struct_size;
+    /**
+     * Deadline of the whole call in milliseconds (0 = only the registry's
+     * `read_timeout`): every subscriber is decided by then, or the call
+     * fails with `MCPR_DEADLINE_EXCEEDED` and nothing is sent.
+     */
+    uint64_t timeout_ms;
+    /**
+     * Optional cancellation token (`MCPR_CANCELED`, nothing sent).
+     */
+    const mcpr_cancel *cancel;
+    /**
+     * Optional worker pool: every callback of the call runs there as one
+     * job and the call returns by its deadline whatever a callback does
+     * (an abandoned callback keeps running; what it was given stays valid
+     * until it returns). A saturated executor fails the call at once with
+     * `MCPR_POLICY`.
+     */
+    const mcpr_executor *executor;
+} mcpr_notify_options;
+
+/**
+ * One subscriber of a change notification (`mcpr_notify_updated`,
+ * `mcpr_notify_list_changed`, `mcpr_notify_listing_changed`), as the host
+ * recorded it when the subscription was decided. The library copies what
+ * it needs before the call returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_subscriber)`, or start from
+ * `MCPR_SUBSCRIBER_INIT` / `mcpr_subscriber_init`. The functions take an
+ * array: every element states the same `struct_size`, which is the
+ * array's stride, and the rules of every growing struct apply to each
+ * (fields beyond `struct_size` take their defaults; set bytes beyond the
+ * fields this library knows are `MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup subscriptions
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_subscriber)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
+    /**
+     * The subscriber's identity: handed to every policy callback deciding
+     * for it via `mcpr_call_request_data`, as `request_data` of a request
+     * is (NULL = none).
+     */
+    void *request_data;
+    /**
+     * The protocol revision of the subscriber's session or stream
+     * (`mcpr_subscription_revision`; empty = the newest; an unknown one is
+     * `MCPR_INVALID_ARGUMENT`).
+     */
+    mcpr_str protocol_revision;
+    /**
+     * The subscription id of its `subscriptions/listen` stream, as JSON
+     * text (`mcpr_subscription_id`): required from 2026-07-28 on
+     * (`MCPR_INVALID_ARGUMENT` without it), ignored before.
+     */
+    mcpr_str subscription_id;
+    /**
+     * `mcpr_notify_updated` only: the URI the subscriber subscribed to,
+     * when it is not the URI that changed (it must still be honored too);
+     * empty = the changed URI itself.
+     */
+    mcpr_str uri;
+    /**
+     * `mcpr_notify_listing_changed` only (required there): the 32-byte
+     * listing fingerprint from before the permission change
+     * (`mcpr_listing_fingerprint`); NULL elsewhere.
+     */
+    const uint8_t *listing;
+} mcpr_subscriber;
+
+/**
  * Which step of which call a callback serves (`mcpr_call_phase`). A plain
  * integer: later versions may add values, so treat unknown ones like
  * `MCPR_PHASE_UNKNOWN`.
@@ -1238,6 +1402,66 @@ typedef struct {
  * \ingroup callbacks
  */
 typedef uint32_t mcpr_phase;
+
+/**
+ * A set of MCP change-notification types, as bits (`MCPR_NOTIFY_*`).
+ *
+ * \ingroup subscriptions
+ */
+typedef uint32_t mcpr_notification_types;
+
+/**
+ * `resources/subscribe`: record the URI for the session.
+ *
+ * \ingroup subscriptions
+ */
+#define MCPR_SUBSCRIPTION_SUBSCRIBE 1
+
+/**
+ * `resources/unsubscribe`: forget the URI for the session.
+ *
+ * \ingroup subscriptions
+ */
+#define MCPR_SUBSCRIPTION_UNSUBSCRIBE 2
+
+/**
+ * `subscriptions/listen`: record the stream (id, URIs, types) until the
+ * client cancels it.
+ *
+ * \ingroup subscriptions
+ */
+#define MCPR_SUBSCRIPTION_LISTEN 3
+
+/**
+ * `notifications/resources/updated` for subscribed URIs (the `resources`
+ * capability's `subscribe`; a listen filter's `resourceSubscriptions`).
+ *
+ * \ingroup subscriptions
+ */
+#define MCPR_NOTIFY_RESOURCE_UPDATES 1
+
+/**
+ * `notifications/resources/list_changed` (the capability's
+ * `listChanged`; a listen filter's `resourcesListChanged`).
+ *
+ * \ingroup subscriptions
+ */
+#define MCPR_NOTIFY_RESOURCES_LIST_CHANGED 2
+
+/**
+ * `notifications/tools/list_changed` (the host's own: see
+ * `mcpr_request_options.host_notifications`).
+ *
+ * \ingroup subscriptions
+ */
+#define MCPR_NOTIFY_TOOLS_LIST_CHANGED 4
+
+/**
+ * `notifications/prompts/list_changed` (the host's own).
+ *
+ * \ingroup subscriptions
+ */
+#define MCPR_NOTIFY_PROMPTS_LIST_CHANGED 8
 
 /**
  * NULL call context (or a phase this header does not name).
@@ -1289,6 +1513,17 @@ typedef uint32_t mcpr_phase;
  * \ingroup callbacks
  */
 #define MCPR_PHASE_COMPLETION 6u
+
+/**
+ * Policy `discover`, `visibility` and `read` deciding a subscription or a
+ * change notification (`resources/subscribe`, `subscriptions/listen`,
+ * `mcpr_notify_updated`, `mcpr_notify_list_changed`,
+ * `mcpr_notify_listing_changed`, `mcpr_listing_fingerprint`); `resolve`
+ * runs in `MCPR_PHASE_RESOLVE` there too.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_PHASE_SUBSCRIPTION 7u
 
 /**
  * The callback succeeded.
@@ -1660,6 +1895,33 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error 
 mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
 
 /**
+ * Declares the resource change notifications the host delivers for this
+ * registry: `MCPR_NOTIFY_RESOURCE_UPDATES` (the `resources` capability's
+ * `subscribe`: `resources/subscribe` and the URIs of a
+ * `subscriptions/listen` are then decided by `mcpr_request`) and
+ * `MCPR_NOTIFY_RESOURCES_LIST_CHANGED` (`listChanged`). Without this call:
+ * neither (`resources/subscribe` is then `MCPR_METHOD_NOT_HANDLED`, and a
+ * listen acknowledges no resource type).
+ *
+ * \param builder The builder.
+ * \param notifications `MCPR_NOTIFY_RESOURCE_UPDATES` and/or
+ *   `MCPR_NOTIFY_RESOURCES_LIST_CHANGED` (0 = neither).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, an
+ *   unknown bit, or a tool or prompt type (the host's, never a
+ *   registry's); nothing changes then.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
+ */
+mcpr_status mcpr_builder_set_notifications(mcpr_builder *builder, uint32_t notifications, mcpr_error **err);
+
+/**
  * `mcpr_builder_add` with the binding's cache hints. Its reads get
  * `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
  * `hints->caller_independent` and the registry's `policy_caller_independent`
@@ -1800,6 +2062,31 @@ mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, ui
  * \ingroup registry
  */
 bool mcpr_resources_completes(const mcpr_resources *resources);
+
+/**
+ * The `resources` capability object a host declares in `initialize` and
+ * `server/discover` results: `subscribe` and `listChanged` as declared
+ * with `mcpr_builder_set_notifications`, only those that are true: `{}`,
+ * `{"subscribe":true}`, `{"listChanged":true}` or
+ * `{"subscribe":true,"listChanged":true}` (the same on every revision this
+ * library knows).
+ *
+ * \param resources A registry reference.
+ * \param protocol_revision The revision negotiated with the client
+ *   (empty = the newest).
+ * \param out Receives the JSON on `MCPR_OK`: a static string (never freed).
+ * \param err Receives an error object on failure; may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources` or
+ *   `out`, or an unknown revision.
+ * \pre `resources` is NULL or a live registry reference (see `mcpr_read`);
+ *   `protocol_revision` follows the `mcpr_str` rules; `out` is NULL or
+ *   points at writable storage for one `mcpr_str`; `err` is NULL or points
+ *   at writable storage for one `mcpr_error *`.
+ * \note Thread-safe.
+ *
+ * \ingroup registry
+ */
+mcpr_status mcpr_resources_capability(const mcpr_resources *resources, mcpr_str protocol_revision, mcpr_str *out, mcpr_error **err);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -2197,9 +2484,15 @@ void mcpr_request_options_init(mcpr_request_options *options);
 
 /**
  * Serves one MCP request by method name: `resources/read`,
- * `resources/list`, `resources/templates/list`, and `completion/complete`
+ * `resources/list`, `resources/templates/list`, `completion/complete`
  * for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
- * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
+ * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts),
+ * and `resources/subscribe`, `resources/unsubscribe` (before 2026-07-28,
+ * when the registry declares `MCPR_NOTIFY_RESOURCE_UPDATES`) and
+ * `subscriptions/listen` (2026-07-28 on; its `request_id` option is
+ * required), each with the decision to record
+ * (`mcpr_response_subscription`); a listen's response is the
+ * acknowledgement message (`mcpr_response_is_notification`).
  *
  * On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
  * under `"result"` when `mcpr_response_is_error` is false and under
@@ -2321,6 +2614,40 @@ mcpr_str mcpr_response_cause(const mcpr_response *response);
  * \ingroup request
  */
 bool mcpr_response_is_partial(const mcpr_response *response);
+
+/**
+ * Whether the response's JSON is a complete JSON-RPC notification message
+ * to send as it is, not a `result` object: the
+ * `notifications/subscriptions/acknowledged` message of a
+ * `subscriptions/listen` request. The listen request itself is answered
+ * only when the stream ends (`mcpr_notify_listen_closed`), or with an
+ * error object when it fails.
+ *
+ * \param response The response, or NULL.
+ * \return True for a notification message; false otherwise and when
+ *   `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_response_is_notification(const mcpr_response *response);
+
+/**
+ * What the host must record after a successful `resources/subscribe`,
+ * `resources/unsubscribe` or `subscriptions/listen`: the URIs, types,
+ * subscription id and revision (`mcpr_subscription_*`).
+ *
+ * \param response The response, or NULL.
+ * \return The decision, borrowed from `response` (valid until
+ *   `mcpr_response_free(response)`); NULL for every other response (error
+ *   objects included) and when `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
+ */
+const mcpr_subscription *mcpr_response_subscription(const mcpr_response *response);
 
 /**
  * Frees a response.
@@ -2527,6 +2854,442 @@ bool mcpr_completion_has_more(const mcpr_completion *completion);
 void mcpr_completion_free(mcpr_completion *completion);
 
 /**
+ * Which request the decision answers.
+ *
+ * \param subscription The decision, or NULL.
+ * \return `MCPR_SUBSCRIPTION_SUBSCRIBE`, `MCPR_SUBSCRIPTION_UNSUBSCRIBE`
+ *   or `MCPR_SUBSCRIPTION_LISTEN`; 0 when `subscription` is NULL.
+ * \pre `subscription` is NULL or a decision from
+ *   `mcpr_response_subscription` whose response is not yet freed.
+ * \note Thread-safe: a decision is immutable.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_subscription_method mcpr_subscription_request(const mcpr_subscription *subscription);
+
+/**
+ * How many URIs the decision names: 1 for subscribe and unsubscribe, the
+ * honored subset of a listen (maybe 0).
+ *
+ * \param subscription The decision, or NULL.
+ * \return The count; 0 when `subscription` is NULL.
+ * \pre `subscription` is NULL or a decision from
+ *   `mcpr_response_subscription` whose response is not yet freed.
+ * \note Thread-safe: a decision is immutable.
+ *
+ * \ingroup subscriptions
+ */
+size_t mcpr_subscription_uri_count(const mcpr_subscription *subscription);
+
+/**
+ * URI `index` of the decision, in request order: to record (subscribe,
+ * listen) or to forget (unsubscribe).
+ *
+ * \param subscription The decision, or NULL.
+ * \param index Below `mcpr_subscription_uri_count`.
+ * \return The URI, borrowed from the response (valid until it is freed);
+ *   empty when `index` is out of range or `subscription` is NULL.
+ * \pre `subscription` is NULL or a decision from
+ *   `mcpr_response_subscription` whose response is not yet freed.
+ * \note Thread-safe: a decision is immutable.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_str mcpr_subscription_uri(const mcpr_subscription *subscription, size_t index);
+
+/**
+ * The notification types honored: a listen's acknowledged filter,
+ * `MCPR_NOTIFY_RESOURCE_UPDATES` for a subscribe, none for an unsubscribe.
+ *
+ * \param subscription The decision, or NULL.
+ * \return `MCPR_NOTIFY_*` bits; 0 when `subscription` is NULL.
+ * \pre `subscription` is NULL or a decision from
+ *   `mcpr_response_subscription` whose response is not yet freed.
+ * \note Thread-safe: a decision is immutable.
+ *
+ * \ingroup subscriptions
+ */
+uint32_t mcpr_subscription_honored(const mcpr_subscription *subscription);
+
+/**
+ * The notification types the client asked for (a listen's whole filter,
+ * tools and prompts included, for a host answering those itself).
+ *
+ * \param subscription The decision, or NULL.
+ * \return `MCPR_NOTIFY_*` bits; 0 when `subscription` is NULL.
+ * \pre `subscription` is NULL or a decision from
+ *   `mcpr_response_subscription` whose response is not yet freed.
+ * \note Thread-safe: a decision is immutable.
+ *
+ * \ingroup subscriptions
+ */
+uint32_t mcpr_subscription_requested(const mcpr_subscription *subscription);
+
+/**
+ * A listen stream's subscription id, as the JSON text its messages carry
+ * (`1`, `"listen-1"`): store it with the stream and pass it as
+ * `mcpr_subscriber.subscription_id`.
+ *
+ * \param subscription The decision, or NULL.
+ * \return The id, borrowed from the response (valid until it is freed);
+ *   empty for subscribe and unsubscribe and when `subscription` is NULL.
+ * \pre `subscription` is NULL or a decision from
+ *   `mcpr_response_subscription` whose response is not yet freed.
+ * \note Thread-safe: a decision is immutable.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_str mcpr_subscription_id(const mcpr_subscription *subscription);
+
+/**
+ * The protocol revision of the request (the per-request one when its
+ * params named one): store it as the subscriber's
+ * `mcpr_subscriber.protocol_revision`.
+ *
+ * \param subscription The decision, or NULL.
+ * \return `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"` (static);
+ *   empty when `subscription` is NULL.
+ * \pre `subscription` is NULL or a decision from
+ *   `mcpr_response_subscription` whose response is not yet freed.
+ * \note Thread-safe: a decision is immutable.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_str mcpr_subscription_revision(const mcpr_subscription *subscription);
+
+/**
+ * Fills notify options with the defaults, as `MCPR_NOTIFY_OPTIONS_INIT`
+ * does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_notify_options`.
+ * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup subscriptions
+ */
+void mcpr_notify_options_init(mcpr_notify_options *options);
+
+/**
+ * Decides one resource update for many subscribers: `uri` changed, and
+ * each subscriber gets the exact `notifications/resources/updated`
+ * message for its revision, or nothing (`mcpr_notifications_message`).
+ *
+ * Each subscriber is rechecked now, under its own `request_data`, with
+ * the question subscribing asked (docs/BEHAVIOUR.md §14): the read's root
+ * checks (selection, `discover`, `resolve`, the requested target's
+ * `visibility` and policy `read`) pass for `uri`, and for the URI it
+ * subscribed to when that is another one. A subscriber who can no longer
+ * see it, or whose read permission was revoked, gets nothing, silently; a
+ * decision that failed gets nothing and its status says why
+ * (`mcpr_notifications_status`). Nothing is read. The callbacks run in
+ * `MCPR_PHASE_SUBSCRIPTION` (`resolve` in `MCPR_PHASE_RESOLVE`).
+ *
+ * \param resources A registry reference.
+ * \param uri The URI that changed (the URI the messages name).
+ * \param subscribers The subscribers (an array of `count`; NULL when
+ *   `count` is 0); read during the call only.
+ * \param count How many subscribers.
+ * \param options The options (deadline, cancellation, executor), or NULL
+ *   for all defaults.
+ * \param out Receives the result on `MCPR_OK`; the caller owns it: free it
+ *   with `mcpr_notifications_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` with one outcome per subscriber, in order;
+ *   `MCPR_INVALID_REQUEST` when `uri` is not a valid identifier (or is
+ *   ambiguous); `MCPR_INVALID_ARGUMENT` for a NULL `resources` or `out`,
+ *   bad strings, a subscriber with an unknown revision, a bad
+ *   `subscription_id`, none from 2026-07-28 on, or a bad `struct_size`;
+ *   `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; `MCPR_POLICY` for a
+ *   saturated executor. On a failure nothing is to be sent.
+ * \pre `resources` is NULL or a live registry reference (see `mcpr_read`).
+ * \pre `uri` follows the `mcpr_str` rules; `subscribers` is NULL with
+ *   `count` 0 or points at `count` subscribers of the `struct_size` the
+ *   first states, whose strings follow the `mcpr_str` rules and whose
+ *   `listing` is NULL or points at 32 readable bytes; `options` is NULL or
+ *   points at options of `struct_size` readable bytes whose `cancel` and
+ *   `executor` are NULL or not yet freed; `out` is NULL or points at
+ *   writable storage for one `mcpr_notifications *`; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: many threads may call it on one registry at once.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_status mcpr_notify_updated(const mcpr_resources *resources, mcpr_str uri, const mcpr_subscriber *subscribers, size_t count, const mcpr_notify_options *options, mcpr_notifications **out, mcpr_error **err);
+
+/**
+ * Decides one list change (`mcpr_list_change_new`) for many subscribers:
+ * each gets the exact `notifications/resources/list_changed` message for
+ * its revision when it can discover at least one definition that differs
+ * (a removed or changed one under the old registry's policy, an added or
+ * changed one under the new registry's, with its own `request_data`), and
+ * nothing otherwise. Only the differing definitions are asked about: the
+ * cost grows with the change, not with the catalogue. A subscriber whose
+ * `discover` failed for some and allowed none gets nothing, with its
+ * failure status. The callbacks run in `MCPR_PHASE_SUBSCRIPTION`.
+ *
+ * \param change The list change.
+ * \param subscribers The subscribers (an array of `count`; NULL when
+ *   `count` is 0); read during the call only.
+ * \param count How many subscribers.
+ * \param options The options, or NULL for all defaults (`read_timeout` is
+ *   the new registry's).
+ * \param out Receives the result on `MCPR_OK`; free it with
+ *   `mcpr_notifications_free`.
+ * \param err Receives an error object on failure; may be NULL.
+ * \return `MCPR_OK` with one outcome per subscriber; `MCPR_INVALID_ARGUMENT`
+ *   for a NULL `change` or `out` or a bad subscriber (as for
+ *   `mcpr_notify_updated`); `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`,
+ *   `MCPR_POLICY` (a saturated executor).
+ * \pre `change` is NULL or a list change from `mcpr_list_change_new`, not
+ *   yet freed; `subscribers`, `options`, `out` and `err` as for
+ *   `mcpr_notify_updated`.
+ * \note Thread-safe: many threads may use one list change at once.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_status mcpr_notify_list_changed(const mcpr_list_change *change, const mcpr_subscriber *subscribers, size_t count, const mcpr_notify_options *options, mcpr_notifications **out, mcpr_error **err);
+
+/**
+ * Decides a list change after a permission change, for many subscribers:
+ * each subscriber's listing fingerprint is taken again (a full recheck:
+ * `discover` for every definition, as `mcpr_listing_fingerprint`) and
+ * compared with its `listing`, taken before the change; a subscriber
+ * whose fingerprint differs gets the exact
+ * `notifications/resources/list_changed` message for its revision, the
+ * others nothing. `mcpr_notifications_listing` gives each new fingerprint,
+ * for the next change.
+ *
+ * \param resources A registry reference.
+ * \param subscribers The subscribers, each with its `listing` (an array
+ *   of `count`; NULL when `count` is 0); read during the call only.
+ * \param count How many subscribers.
+ * \param options The options, or NULL for all defaults.
+ * \param out Receives the result on `MCPR_OK`; free it with
+ *   `mcpr_notifications_free`.
+ * \param err Receives an error object on failure; may be NULL.
+ * \return As for `mcpr_notify_updated`; a subscriber without `listing` is
+ *   `MCPR_INVALID_ARGUMENT`.
+ * \pre As for `mcpr_notify_updated` (without `uri`).
+ * \note Thread-safe: many threads may call it on one registry at once.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_status mcpr_notify_listing_changed(const mcpr_resources *resources, const mcpr_subscriber *subscribers, size_t count, const mcpr_notify_options *options, mcpr_notifications **out, mcpr_error **err);
+
+/**
+ * The result that ends a `subscriptions/listen` stream gracefully: send
+ * its `mcpr_response_json` as the JSON-RPC `result` of the listen request
+ * (with the request's id) when the server tears the stream down, before
+ * closing it: `{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":<id>}}`.
+ *
+ * \param subscription_id The stream's subscription id as JSON text
+ *   (`mcpr_subscription_id`).
+ * \param out Receives the response on `MCPR_OK`; free it with
+ *   `mcpr_response_free`.
+ * \param err Receives an error object on failure; may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out` or an id that
+ *   is not the JSON of a request id (at most 256 bytes).
+ * \pre `subscription_id` follows the `mcpr_str` rules; `out` is NULL or
+ *   points at writable storage for one `mcpr_response *`; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: touches nothing shared.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_status mcpr_notify_listen_closed(mcpr_str subscription_id, mcpr_response **out, mcpr_error **err);
+
+/**
+ * How many subscribers the result covers (the `count` given).
+ *
+ * \param notifications The result, or NULL.
+ * \return The count; 0 when `notifications` is NULL.
+ * \pre `notifications` is NULL or a result from an `mcpr_notify_*`
+ *   function, not yet freed.
+ * \note Thread-safe: a result is immutable; any thread may read it, also
+ *   concurrently.
+ *
+ * \ingroup subscriptions
+ */
+size_t mcpr_notifications_count(const mcpr_notifications *notifications);
+
+/**
+ * The message to send to subscriber `index`: a complete JSON-RPC
+ * notification (`{"jsonrpc":"2.0","method":...}`), to be written to the
+ * subscriber's session or stream as it is; empty when the subscriber is to
+ * get nothing.
+ *
+ * \param notifications The result, or NULL.
+ * \param index The subscriber's position in the array given.
+ * \return The message, borrowed from `notifications` (valid until
+ *   `mcpr_notifications_free(notifications)`); empty when nothing is to be
+ *   sent, when `index` is out of range and when `notifications` is NULL.
+ * \pre `notifications` is NULL or a result from an `mcpr_notify_*`
+ *   function, not yet freed.
+ * \note Thread-safe (see `mcpr_notifications_count`).
+ *
+ * \ingroup subscriptions
+ */
+mcpr_str mcpr_notifications_message(const mcpr_notifications *notifications, size_t index);
+
+/**
+ * Whether deciding for subscriber `index` succeeded: `MCPR_OK` whether a
+ * message is to be sent or not (a subscriber who may not be told is never
+ * distinguished further), else the failure of its decision (`MCPR_POLICY`
+ * for a failing policy callback, `MCPR_INVALID_PLAN` for a failing
+ * `resolve`, ...), for which nothing is sent either.
+ *
+ * \param notifications The result, or NULL.
+ * \param index The subscriber's position in the array given.
+ * \return The status; `MCPR_INVALID_ARGUMENT` when `notifications` is NULL
+ *   or `index` out of range.
+ * \pre `notifications` is NULL or a result from an `mcpr_notify_*`
+ *   function, not yet freed.
+ * \note Thread-safe (see `mcpr_notifications_count`).
+ *
+ * \ingroup subscriptions
+ */
+mcpr_status mcpr_notifications_status(const mcpr_notifications *notifications, size_t index);
+
+/**
+ * The private cause of subscriber `index`'s failed decision, for the
+ * host's logs only: never send it.
+ *
+ * \param notifications The result, or NULL.
+ * \param index The subscriber's position in the array given.
+ * \return The cause, borrowed from `notifications` (valid until
+ *   `mcpr_notifications_free(notifications)`); empty for a decision that
+ *   succeeded, out of range and for NULL.
+ * \pre `notifications` is NULL or a result from an `mcpr_notify_*`
+ *   function, not yet freed.
+ * \note Thread-safe (see `mcpr_notifications_count`).
+ *
+ * \ingroup subscriptions
+ */
+mcpr_str mcpr_notifications_cause(const mcpr_notifications *notifications, size_t index);
+
+/**
+ * `mcpr_notify_listing_changed` only: subscriber `index`'s listing
+ * fingerprint now, to keep for the next permission change.
+ *
+ * \param notifications The result, or NULL.
+ * \param index The subscriber's position in the array given.
+ * \param out Receives the 32-byte fingerprint when there is one.
+ * \return True with `out` written; false (nothing written) for the results
+ *   of the other calls, a failed decision, `index` out of range, a NULL
+ *   `notifications` or `out`.
+ * \pre `notifications` is NULL or a result from an `mcpr_notify_*`
+ *   function, not yet freed; `out` is NULL or points at 32 writable bytes.
+ * \note Thread-safe (see `mcpr_notifications_count`).
+ *
+ * \ingroup subscriptions
+ */
+bool mcpr_notifications_listing(const mcpr_notifications *notifications, size_t index, uint8_t *out);
+
+/**
+ * Frees a notification result.
+ *
+ * \param notifications The result to free, or NULL (then nothing happens).
+ * \pre `notifications` is NULL or a result from an `mcpr_notify_*`
+ *   function, freed only once; no thread uses it (or a string borrowed
+ *   from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup subscriptions
+ */
+void mcpr_notifications_free(mcpr_notifications *notifications);
+
+/**
+ * Compares two registries once, for a configuration reload: resources and
+ * templates are matched by `uri` / `uriTemplate`, byte for byte, in their
+ * sorted orders (one pass over each; two registries of the same content
+ * differ in nothing, at once). No callback runs.
+ *
+ * \param old_resources The registry being replaced.
+ * \param new_resources The registry replacing it.
+ * \param out Receives the change on `MCPR_OK`; the caller owns it: free it
+ *   with `mcpr_list_change_free`.
+ * \param err Receives an error object on failure; may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL registry or `out`.
+ * \pre `old_resources` and `new_resources` are NULL or live registry
+ *   references (see `mcpr_read`); `out` is NULL or points at writable
+ *   storage for one `mcpr_list_change *`; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_status mcpr_list_change_new(const mcpr_resources *old_resources, const mcpr_resources *new_resources, mcpr_list_change **out, mcpr_error **err);
+
+/**
+ * How many definitions differ (a changed one counted once); 0 means no
+ * subscriber will ever be told.
+ *
+ * \param change The list change, or NULL.
+ * \return The count; 0 when `change` is NULL.
+ * \pre `change` is NULL or a list change from `mcpr_list_change_new`, not
+ *   yet freed.
+ * \note Thread-safe.
+ *
+ * \ingroup subscriptions
+ */
+size_t mcpr_list_change_count(const mcpr_list_change *change);
+
+/**
+ * Frees a list change.
+ *
+ * \param change The list change to free, or NULL (then nothing happens).
+ * \pre `change` is NULL or a list change from `mcpr_list_change_new`,
+ *   freed only once, that no thread uses afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup subscriptions
+ */
+void mcpr_list_change_free(mcpr_list_change *change);
+
+/**
+ * The caller's listing fingerprint: a 32-byte digest of which resources
+ * and templates of the registry it can discover (`discover` asked for
+ * every definition, under `options->request_data`, in
+ * `MCPR_PHASE_SUBSCRIPTION`). Take one for each caller whose permissions
+ * are about to change, and pass it as `mcpr_subscriber.listing` to
+ * `mcpr_notify_listing_changed` afterwards. Fingerprints of one caller are
+ * equal exactly when the same definitions were discoverable; those of
+ * different registries always differ. Private to the host: never send it.
+ *
+ * \param resources A registry reference.
+ * \param options The caller's options (request data, deadline,
+ *   cancellation, executor; the protocol revision is not used), or NULL
+ *   for all defaults.
+ * \param out Receives the 32 bytes on `MCPR_OK`.
+ * \param err Receives an error object on failure; may be NULL.
+ * \return `MCPR_OK`; `MCPR_POLICY` when a `discover` fails (or a saturated
+ *   executor); `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `resources` or `out` or bad options.
+ * \pre `resources` is NULL or a live registry reference (see `mcpr_read`);
+ *   `options` is NULL or points at options as for `mcpr_read`; `out` is
+ *   NULL or points at 32 writable bytes; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe.
+ *
+ * \ingroup subscriptions
+ */
+mcpr_status mcpr_listing_fingerprint(const mcpr_resources *resources, const mcpr_read_options *options, uint8_t *out, mcpr_error **err);
+
+/**
+ * Fills a subscriber with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_subscriber)`, as
+ * `MCPR_SUBSCRIBER_INIT` does.
+ *
+ * \param subscriber The subscriber to fill, or NULL (then nothing happens).
+ * \pre `subscriber` is NULL or points at a writable `mcpr_subscriber`.
+ * \note Thread-safe: touches only `*subscriber`.
+ *
+ * \ingroup subscriptions
+ */
+void mcpr_subscriber_init(mcpr_subscriber *subscriber);
+
+/**
  * Fills a binding callback table with the defaults: `user_data` and every
  * callback NULL, and `struct_size` set to `sizeof(mcpr_binding_callbacks)`,
  * as `MCPR_BINDING_CALLBACKS_INIT` does.
@@ -2621,7 +3384,7 @@ uint64_t mcpr_call_max_bytes(const mcpr_call *call);
  * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
  * the policy once before and once after its body reads),
  * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
- * `MCPR_PHASE_COMPLETION`. The same whether the call runs inline or on an
+ * `MCPR_PHASE_COMPLETION`, `MCPR_PHASE_SUBSCRIPTION`. The same whether the call runs inline or on an
  * executor.
  *
  * \param call The callback's call context, or NULL.

@@ -41,6 +41,7 @@ pub mod report;
 pub mod request;
 pub mod scope;
 pub mod sizing;
+pub mod subscription;
 pub mod template;
 
 pub use binding::{ResourceBinding, ResourceHandler};
@@ -65,3 +66,7 @@ pub use registry::{Resources, ResourcesBuilder, Selection};
 pub use report::{Issue, IssueCode};
 pub use request::{RequestError, RequestMethod, RequestOptions, RequestParams, Response};
 pub use scope::{CallContext, CallPhase, CancelToken, RequestData};
+pub use subscription::{
+    Delivery, ListChange, ListingFingerprint, NotificationTypes, Notifications, NotifyOptions,
+    Subscriber, SubscriptionDecision, SubscriptionId, SubscriptionMethod,
+};

@@ -22,6 +22,7 @@ use crate::limits::{Limit, Limits, ResourceLimits};
 use crate::plan::ResourceMatch;
 use crate::policy::ResourcePolicy;
 use crate::prefetch::prefetch;
+use crate::subscription::NotificationTypes;
 use crate::template::{decode_capture, RequestShape};
 
 /// Unix time in milliseconds, used for cursor issue and expiry times.
@@ -51,6 +52,7 @@ pub struct ResourcesBuilder {
     cursor_key: Option<Zeroizing<Vec<u8>>>,
     clock: Option<Clock>,
     cache: RegistryCacheHints,
+    notifications: NotificationTypes,
 }
 
 impl ResourcesBuilder {
@@ -134,6 +136,22 @@ impl ResourcesBuilder {
         self.cache = hints;
     }
 
+    /// Declares the resource change notifications the host delivers for
+    /// this registry (docs/BEHAVIOUR.md §14): `resource_updates` (the
+    /// capability's `subscribe`: `resources/subscribe` and listen URIs are
+    /// decided) and `resources_list_changed` (`listChanged`). Default:
+    /// neither. Tool and prompt types are refused at build: they are not
+    /// the library's.
+    pub fn notifications(mut self, types: NotificationTypes) -> Self {
+        self.notifications = types;
+        self
+    }
+
+    /// Sets the declared notifications in place.
+    pub fn set_notifications(&mut self, types: NotificationTypes) {
+        self.notifications = types;
+    }
+
     /// Validates everything against the final limits and builds the registry.
     pub fn build(self) -> Result<Resources, Failure> {
         let limits = self.limits.resolve()?;
@@ -146,6 +164,11 @@ impl ResourcesBuilder {
         let policy = self
             .policy
             .ok_or_else(|| Failure::config("a resource policy is required"))?;
+        if self.notifications.resources_only() != self.notifications {
+            return Err(Failure::config(
+                "only resource notifications can be declared on a registry",
+            ));
+        }
         let cursor_sealer = match self.cursor_key {
             Some(k) if k.len() < MIN_CURSOR_KEY_BYTES => {
                 return Err(Failure::config("cursor key must be at least 32 bytes"))
@@ -273,6 +296,7 @@ impl ResourcesBuilder {
             cursor_sealer,
             clock,
             cache: self.cache,
+            notifications: self.notifications,
         })
     }
 }
@@ -382,6 +406,7 @@ pub struct Resources {
     cursor_sealer: Sealer,
     clock: Clock,
     cache: RegistryCacheHints,
+    notifications: NotificationTypes,
 }
 
 impl std::fmt::Debug for Resources {
@@ -416,6 +441,12 @@ impl Resources {
     /// The registry's declared cache hints.
     pub fn cache_hints(&self) -> &RegistryCacheHints {
         &self.cache
+    }
+
+    /// The resource change notifications the host declared it delivers
+    /// ([`ResourcesBuilder::notifications`]).
+    pub fn notification_support(&self) -> NotificationTypes {
+        self.notifications
     }
 
     /// The policy.

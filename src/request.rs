@@ -3,9 +3,11 @@
 //!
 //! [`Resources::request`] serves `resources/read`, `resources/list`,
 //! `resources/templates/list` and `completion/complete` for `ref/resource`
-//! references (see [`crate::completion`]); any other method, and
-//! `completion/complete` for a `ref/prompt`, is
-//! [`RequestError::MethodNotHandled`] so that the host routes it elsewhere.
+//! references (see [`crate::completion`]), and `resources/subscribe`,
+//! `resources/unsubscribe` and `subscriptions/listen` (see
+//! [`crate::subscription`]); any other method, and `completion/complete`
+//! for a `ref/prompt`, is [`RequestError::MethodNotHandled`] so that the
+//! host routes it elsewhere.
 //!
 //! Params are parsed strictly ([`RequestParams::parse`]):
 //! - absent params (empty or whitespace-only text, or `null`) are an empty
@@ -45,6 +47,12 @@ use crate::protocol::ProtocolRevision;
 use crate::read::ReadOptions;
 use crate::registry::Resources;
 use crate::scope::{CancelToken, RequestData};
+use crate::subscription::{NotificationTypes, SubscriptionDecision, SubscriptionMethod};
+
+mod listen;
+mod subscribe;
+
+pub use listen::MAX_LISTEN_URIS;
 
 /// The largest params text accepted (256 KiB); larger is `-32602`.
 ///
@@ -70,6 +78,13 @@ pub enum RequestMethod {
     /// `completion/complete` (a `ref/resource` reference; a `ref/prompt`
     /// one is not handled).
     CompletionComplete,
+    /// `resources/subscribe` (before 2026-07-28; see
+    /// [`crate::subscription`]).
+    ResourcesSubscribe,
+    /// `resources/unsubscribe` (before 2026-07-28).
+    ResourcesUnsubscribe,
+    /// `subscriptions/listen` (2026-07-28 on).
+    SubscriptionsListen,
 }
 
 impl RequestMethod {
@@ -81,6 +96,9 @@ impl RequestMethod {
             b"resources/list" => Some(RequestMethod::ResourcesList),
             b"resources/templates/list" => Some(RequestMethod::ResourcesTemplatesList),
             b"completion/complete" => Some(RequestMethod::CompletionComplete),
+            b"resources/subscribe" => Some(RequestMethod::ResourcesSubscribe),
+            b"resources/unsubscribe" => Some(RequestMethod::ResourcesUnsubscribe),
+            b"subscriptions/listen" => Some(RequestMethod::SubscriptionsListen),
             _ => None,
         }
     }
@@ -92,6 +110,9 @@ impl RequestMethod {
             RequestMethod::ResourcesList => "resources/list",
             RequestMethod::ResourcesTemplatesList => "resources/templates/list",
             RequestMethod::CompletionComplete => "completion/complete",
+            RequestMethod::ResourcesSubscribe => "resources/subscribe",
+            RequestMethod::ResourcesUnsubscribe => "resources/unsubscribe",
+            RequestMethod::SubscriptionsListen => "subscriptions/listen",
         }
     }
 }
@@ -114,6 +135,12 @@ pub struct RequestParams<'a> {
 pub struct ParamsError(&'static str);
 
 impl ParamsError {
+    /// A refusal with the fixed message `message` (the other methods'
+    /// params parsers report through it too).
+    pub(crate) fn new(message: &'static str) -> ParamsError {
+        ParamsError(message)
+    }
+
     /// The safe message.
     pub fn message(&self) -> &'static str {
         self.0
@@ -611,6 +638,15 @@ pub struct RequestOptions {
     /// Worker pool running every callback of the call (`None` = inline):
     /// with one the call returns by its deadline whatever a callback does.
     pub executor: Option<Executor>,
+    /// The JSON-RPC id of the request, as its JSON text (`1`, `"abc"`):
+    /// required by `subscriptions/listen`, whose stream it names (the
+    /// subscription id); unused by the other methods.
+    pub request_id: Option<Vec<u8>>,
+    /// The notification types the host delivers itself on a
+    /// `subscriptions/listen` stream (`tools_list_changed`,
+    /// `prompts_list_changed`; the resource types are the registry's): the
+    /// acknowledgement honors them when the client asked for them.
+    pub host_notifications: NotificationTypes,
 }
 
 /// Why [`Resources::request`] made no response.
@@ -643,6 +679,7 @@ pub struct Response {
     failure: Option<Failure>,
     revision: ProtocolRevision,
     partial: bool,
+    subscription: Option<Box<SubscriptionDecision>>,
 }
 
 impl Response {
@@ -680,12 +717,47 @@ impl Response {
         self.revision
     }
 
-    fn error(failure: Failure, json: String, revision: ProtocolRevision) -> Response {
+    /// What the host must record for a successful `resources/subscribe`,
+    /// `resources/unsubscribe` or `subscriptions/listen` (`None` for every
+    /// other response; see [`SubscriptionDecision`]).
+    pub fn subscription(&self) -> Option<&SubscriptionDecision> {
+        self.subscription.as_deref()
+    }
+
+    /// Whether [`json`](Self::json) is a complete JSON-RPC notification
+    /// message to send as it is (the acknowledgement of a
+    /// `subscriptions/listen` stream), not a `result` object: the listen
+    /// request itself is answered only when the stream ends
+    /// ([`crate::subscription::listen_closed_result`]).
+    pub fn is_notification(&self) -> bool {
+        self.subscription
+            .as_ref()
+            .is_some_and(|d| d.method() == SubscriptionMethod::Listen)
+    }
+
+    /// A result response (`json` the `result` object, or for a listen the
+    /// acknowledgement message).
+    pub(crate) fn result(
+        json: String,
+        revision: ProtocolRevision,
+        subscription: Option<Box<SubscriptionDecision>>,
+    ) -> Response {
+        Response {
+            json,
+            failure: None,
+            revision,
+            partial: false,
+            subscription,
+        }
+    }
+
+    pub(crate) fn error(failure: Failure, json: String, revision: ProtocolRevision) -> Response {
         Response {
             json,
             failure: Some(failure),
             revision,
             partial: false,
+            subscription: None,
         }
     }
 }
@@ -710,6 +782,12 @@ impl Resources {
         options: &RequestOptions,
     ) -> Result<Response, RequestError> {
         let method = RequestMethod::parse(method).ok_or(RequestError::MethodNotHandled)?;
+        if let RequestMethod::ResourcesSubscribe
+        | RequestMethod::ResourcesUnsubscribe
+        | RequestMethod::SubscriptionsListen = method
+        {
+            return subscribe::serve(self, method, params, options);
+        }
         if method == RequestMethod::CompletionComplete {
             return self.request_completion(params, options);
         }
@@ -748,6 +826,7 @@ impl Resources {
                         json: bundle.into_json(),
                         failure: None,
                         revision,
+                        subscription: None,
                     },
                     Err(f) => {
                         let json = jsonrpc::error_object(&f, revision, Some(uri.as_ref()));
@@ -772,19 +851,17 @@ impl Resources {
                     self.list_templates(&list)
                 };
                 Ok(match page {
-                    Ok(page) => Response {
-                        json: page.into_json(),
-                        failure: None,
-                        revision,
-                        partial: false,
-                    },
+                    Ok(page) => Response::result(page.into_json(), revision, None),
                     Err(f) => {
                         let json = jsonrpc::error_object(&f, revision, None);
                         Response::error(f, json, revision)
                     }
                 })
             }
-            RequestMethod::CompletionComplete => unreachable!("answered above"),
+            RequestMethod::CompletionComplete
+            | RequestMethod::ResourcesSubscribe
+            | RequestMethod::ResourcesUnsubscribe
+            | RequestMethod::SubscriptionsListen => unreachable!("answered above"),
         }
     }
 
@@ -814,12 +891,7 @@ impl Resources {
             revision,
         };
         Ok(match self.complete(&params, &complete) {
-            Ok(result) => Response {
-                json: result.into_json(),
-                failure: None,
-                revision,
-                partial: false,
-            },
+            Ok(result) => Response::result(result.into_json(), revision, None),
             Err(f) => {
                 // Not found names the reference the client sent, as a read
                 // names its URI.
@@ -834,7 +906,7 @@ impl Resources {
 /// `params._meta` when given, else the host's; an unknown per-request
 /// revision is the `UnsupportedProtocolVersion` error response (or a
 /// params error when it is too long to echo).
-fn request_revision(
+pub(crate) fn request_revision(
     requested: Option<&str>,
     negotiated: ProtocolRevision,
 ) -> Result<ProtocolRevision, Response> {
@@ -860,7 +932,7 @@ fn request_revision(
     }
 }
 
-fn params_error(e: ParamsError, revision: ProtocolRevision) -> Response {
+pub(crate) fn params_error(e: ParamsError, revision: ProtocolRevision) -> Response {
     let json = jsonrpc::object(jsonrpc::INVALID_PARAMS, e.message(), None);
     let failure = Failure::with_message(FailureKind::InvalidRequest, Cow::Borrowed(e.message()));
     Response::error(failure, json, revision)
@@ -1131,6 +1203,9 @@ mod tests {
             RequestMethod::ResourcesList,
             RequestMethod::ResourcesTemplatesList,
             RequestMethod::CompletionComplete,
+            RequestMethod::ResourcesSubscribe,
+            RequestMethod::ResourcesUnsubscribe,
+            RequestMethod::SubscriptionsListen,
         ] {
             assert_eq!(RequestMethod::parse(m.as_str().as_bytes()), Some(m));
         }

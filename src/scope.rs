@@ -221,6 +221,20 @@ impl RequestScope {
         self.request_data.as_ref()
     }
 
+    /// This scope for another caller: the same deadline, cancellation and
+    /// closing (closing one closes both), with `request_data` handed to
+    /// the callbacks instead. One call that decides for many callers (a
+    /// change notification, docs/BEHAVIOUR.md §14) runs each caller's
+    /// callbacks in one of these.
+    pub(crate) fn for_caller(&self, request_data: Option<RequestData>) -> RequestScope {
+        RequestScope {
+            deadline: self.deadline,
+            cancel: self.cancel.clone(),
+            request_data,
+            closed: self.closed.clone(),
+        }
+    }
+
     /// A call context for a policy or resolve callback (whole-call
     /// deadline), in the phase [`CallPhase::FirstCheck`].
     pub fn call(&self) -> CallContext {
@@ -286,6 +300,13 @@ pub enum CallPhase {
     Listing,
     /// `discover` and a template's completer during `completion/complete`.
     Completion,
+    /// The policy callbacks that decide a subscription or a change
+    /// notification (docs/BEHAVIOUR.md §14): `discover`, the requested
+    /// target's `visibility` and policy `read` when a client subscribes and
+    /// again when an update is about to be sent, and `discover` of the
+    /// changed definitions for a list change. (`resolve` runs in
+    /// [`Resolve`](Self::Resolve) there too.)
+    Subscription,
 }
 
 /// What a callback learns about the call it serves. It owns what it holds,

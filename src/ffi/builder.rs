@@ -569,6 +569,52 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
     unsafe { guard_status(err, body) }
 }
 
+/// Declares the resource change notifications the host delivers for this
+/// registry: `MCPR_NOTIFY_RESOURCE_UPDATES` (the `resources` capability's
+/// `subscribe`: `resources/subscribe` and the URIs of a
+/// `subscriptions/listen` are then decided by `mcpr_request`) and
+/// `MCPR_NOTIFY_RESOURCES_LIST_CHANGED` (`listChanged`). Without this call:
+/// neither (`resources/subscribe` is then `MCPR_METHOD_NOT_HANDLED`, and a
+/// listen acknowledges no resource type).
+///
+/// \param builder The builder.
+/// \param notifications `MCPR_NOTIFY_RESOURCE_UPDATES` and/or
+///   `MCPR_NOTIFY_RESOURCES_LIST_CHANGED` (0 = neither).
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder`, an
+///   unknown bit, or a tool or prompt type (the host's, never a
+///   registry's); nothing changes then.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
+///
+/// \ingroup builder
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_notifications(
+    builder: *mut mcpr_builder,
+    notifications: u32,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let types = super::notify::types_of(notifications)?;
+        if types.resources_only() != types {
+            return Err(Error::argument(
+                "only resource notification types can be declared on a registry",
+            ));
+        }
+        unsafe {
+            with_builder(builder, |inner| {
+                inner.set_notifications(types);
+                Ok(())
+            })
+        }
+    };
+    unsafe { guard_status(err, body) }
+}
+
 /// `mcpr_builder_add` with the binding's cache hints. Its reads get
 /// `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
 /// `hints->caller_independent` and the registry's `policy_caller_independent`

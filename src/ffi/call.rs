@@ -219,6 +219,15 @@ pub const MCPR_PHASE_LISTING: mcpr_phase = 5u32;
 /// \ingroup callbacks
 pub const MCPR_PHASE_COMPLETION: mcpr_phase = 6u32;
 
+/// Policy `discover`, `visibility` and `read` deciding a subscription or a
+/// change notification (`resources/subscribe`, `subscriptions/listen`,
+/// `mcpr_notify_updated`, `mcpr_notify_list_changed`,
+/// `mcpr_notify_listing_changed`, `mcpr_listing_fingerprint`); `resolve`
+/// runs in `MCPR_PHASE_RESOLVE` there too.
+///
+/// \ingroup callbacks
+pub const MCPR_PHASE_SUBSCRIPTION: mcpr_phase = 7u32;
+
 /// The C value of a phase.
 fn phase_value(p: CallPhase) -> mcpr_phase {
     match p {
@@ -228,6 +237,7 @@ fn phase_value(p: CallPhase) -> mcpr_phase {
         CallPhase::BodyRead => MCPR_PHASE_BODY_READ,
         CallPhase::Listing => MCPR_PHASE_LISTING,
         CallPhase::Completion => MCPR_PHASE_COMPLETION,
+        CallPhase::Subscription => MCPR_PHASE_SUBSCRIPTION,
     }
 }
 
@@ -235,7 +245,7 @@ fn phase_value(p: CallPhase) -> mcpr_phase {
 /// or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
 /// the policy once before and once after its body reads),
 /// `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
-/// `MCPR_PHASE_COMPLETION`. The same whether the call runs inline or on an
+/// `MCPR_PHASE_COMPLETION`, `MCPR_PHASE_SUBSCRIPTION`. The same whether the call runs inline or on an
 /// executor.
 ///
 /// \param call The callback's call context, or NULL.

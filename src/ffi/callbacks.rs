@@ -740,6 +740,7 @@ mod tests {
             (CallPhase::BodyRead, MCPR_PHASE_BODY_READ),
             (CallPhase::Listing, MCPR_PHASE_LISTING),
             (CallPhase::Completion, MCPR_PHASE_COMPLETION),
+            (CallPhase::Subscription, MCPR_PHASE_SUBSCRIPTION),
         ] {
             let ctx = scope.call_in(phase);
             let c = mcpr_call::new(&ctx);

@@ -5,7 +5,8 @@
 //! The rules, the same for every such struct the library reads
 //! (`mcpr_read_options`, `mcpr_list_options`, `mcpr_request_options`,
 //! `mcpr_executor_options`, `mcpr_binding_callbacks`,
-//! `mcpr_policy_callbacks`, `mcpr_cache_hints`; `mcpr_executor_stats`, which
+//! `mcpr_policy_callbacks`, `mcpr_cache_hints`, `mcpr_notify_options`, and
+//! each element of an `mcpr_subscriber` array; `mcpr_executor_stats`, which
 //! the library writes, grows by the same `struct_size`):
 //! - `struct_size` below `sizeof(size_t)` (a forgotten `struct_size` is 0)
 //!   or above [`MAX_STRUCT_SIZE`] is `MCPR_INVALID_ARGUMENT`;
@@ -132,6 +133,54 @@ pub(crate) unsafe fn read_grown<T: Grows>(p: *const T) -> Result<T, Error> {
     Ok(unsafe { v.assume_init() })
 }
 
+/// Reads an array of `count` growing structs: the first element's
+/// `struct_size` is the array's stride (a C array of the caller's
+/// `sizeof`), every element must state the same, and each is read as
+/// [`read_grown`] reads one. `count` 0 reads nothing (`p` may then be
+/// NULL).
+///
+/// # Safety
+/// When `count > 0`, `p` is non-null and `count` elements of the stride
+/// its first `struct_size` states are readable.
+pub(crate) unsafe fn read_grown_array<T: Grows>(
+    p: *const T,
+    count: usize,
+) -> Result<Vec<T>, Error> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    if p.is_null() {
+        return Err(Error::argument("array is NULL with a non-zero count"));
+    }
+    let stride = check_struct_size(unsafe { p.cast::<usize>().read_unaligned() })?;
+    if stride % std::mem::align_of::<usize>() != 0 {
+        return Err(Error::argument(
+            "array elements' struct_size is not a multiple of their alignment",
+        ));
+    }
+    if count
+        .checked_mul(stride)
+        .is_none_or(|n| n > isize::MAX as usize)
+    {
+        return Err(Error::argument("array length is impossible"));
+    }
+    let base = p.cast::<u8>();
+    let mut out = Vec::with_capacity(count);
+    for i in 0..count {
+        // SAFETY: element `i` starts `i * stride` bytes in, within the
+        // array (no overflow: checked above), and is readable (the
+        // caller's guarantee).
+        let at = unsafe { base.add(i * stride) }.cast::<T>();
+        if unsafe { at.cast::<usize>().read_unaligned() } != stride {
+            return Err(Error::argument(
+                "array elements state different struct_size values",
+            ));
+        }
+        out.push(unsafe { read_grown(at) }?);
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,6 +249,45 @@ mod tests {
         n.c = 5;
         // SAFETY: as above.
         assert!(unsafe { read_grown((&n as *const Newer).cast::<Two>()) }.is_err());
+    }
+
+    #[test]
+    fn arrays_grow_by_their_first_elements_struct_size() {
+        #[repr(C)]
+        #[derive(Clone, Copy)]
+        struct Newer {
+            old: Two,
+            c: u64,
+        }
+        let e = |a| Newer {
+            old: Two {
+                struct_size: size_of::<Newer>(),
+                a,
+                b: 1,
+            },
+            c: 0,
+        };
+        let arr = [e(1), e(2), e(3)];
+        // SAFETY: three elements of the stated stride.
+        let got = unsafe { read_grown_array(arr.as_ptr().cast::<Two>(), 3) }
+            .ok()
+            .unwrap();
+        assert_eq!(got.iter().map(|t| t.a).collect::<Vec<_>>(), [1, 2, 3]);
+        let mut mixed = arr;
+        mixed[2].old.struct_size = size_of::<Two>();
+        // SAFETY: as above.
+        assert!(unsafe { read_grown_array(mixed.as_ptr().cast::<Two>(), 3) }.is_err());
+        let mut set = arr;
+        set[1].c = 9;
+        // SAFETY: as above.
+        assert!(unsafe { read_grown_array(set.as_ptr().cast::<Two>(), 3) }.is_err());
+        // SAFETY: nothing is read for a zero count.
+        assert!(unsafe { read_grown_array::<Two>(std::ptr::null(), 0) }
+            .ok()
+            .unwrap()
+            .is_empty());
+        // SAFETY: a NULL array is refused before it is read.
+        assert!(unsafe { read_grown_array::<Two>(std::ptr::null(), 1) }.is_err());
     }
 
     #[test]

@@ -73,6 +73,21 @@ mod response;
 mod complete;
 mod completion;
 
+// Subscriptions and change notifications (`\ingroup subscriptions`): what
+// a subscription request decided, then the calls that decide
+// notifications, their results and what they need.
+mod subscription;
+
+mod notify;
+
+mod notifications;
+
+mod list_change;
+
+mod listing;
+
+mod subscriber;
+
 // Callbacks (`\ingroup callbacks`): the tables, what every callback is
 // given, then what `resolve` and body `read` fill.
 mod callbacks;
@@ -105,7 +120,8 @@ pub use builder::{mcpr_builder, mcpr_clock_fn};
 pub use bundle::mcpr_bundle;
 pub use call::{
     mcpr_call, mcpr_phase, MCPR_PHASE_BODY_READ, MCPR_PHASE_COMPLETION, MCPR_PHASE_FIRST_CHECK,
-    MCPR_PHASE_LISTING, MCPR_PHASE_RECHECK, MCPR_PHASE_RESOLVE, MCPR_PHASE_UNKNOWN,
+    MCPR_PHASE_LISTING, MCPR_PHASE_RECHECK, MCPR_PHASE_RESOLVE, MCPR_PHASE_SUBSCRIPTION,
+    MCPR_PHASE_UNKNOWN,
 };
 pub use callbacks::{
     mcpr_binding_callbacks, mcpr_body_read_fn, mcpr_complete_fn, mcpr_discover_fn,
@@ -127,6 +143,13 @@ pub use limits::{
     MCPR_LIMIT_READ_TIMEOUT_MS, MCPR_LIMIT_REPORT_ENCODED_BYTES, MCPR_LIMIT_REPORT_PAYLOAD_BYTES,
 };
 pub use list::mcpr_list_options;
+pub use list_change::mcpr_list_change;
+pub use notifications::mcpr_notifications;
+pub use notify::{
+    mcpr_notification_types, mcpr_notify_options, MCPR_NOTIFY_PROMPTS_LIST_CHANGED,
+    MCPR_NOTIFY_RESOURCES_LIST_CHANGED, MCPR_NOTIFY_RESOURCE_UPDATES,
+    MCPR_NOTIFY_TOOLS_LIST_CHANGED,
+};
 pub use page::mcpr_page;
 pub use payload::mcpr_payload_builder;
 pub use plan::mcpr_plan_builder;
@@ -137,6 +160,11 @@ pub use response::mcpr_response;
 pub use status::{
     mcpr_cb_result, mcpr_status, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
     MCPR_CB_UNAVAILABLE, MCPR_STATUS_MAX,
+};
+pub use subscriber::mcpr_subscriber;
+pub use subscription::{
+    mcpr_subscription, mcpr_subscription_method, MCPR_SUBSCRIPTION_LISTEN,
+    MCPR_SUBSCRIPTION_SUBSCRIBE, MCPR_SUBSCRIPTION_UNSUBSCRIBE,
 };
 pub use version::{MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR, MCPR_VERSION_PATCH};
 pub use views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};

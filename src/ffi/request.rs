@@ -59,6 +59,18 @@ pub struct mcpr_request_options {
     /// listings alike): the call then returns by its deadline whatever a
     /// callback does (see `mcpr_read` and `mcpr_list`).
     pub executor: *const mcpr_executor,
+    /// The JSON-RPC id of the request, as its JSON text (`1`, `"abc"`):
+    /// required by `subscriptions/listen` (`MCPR_INVALID_ARGUMENT` without
+    /// it, or for text that is no JSON string or number), whose stream it
+    /// names; unused by the other methods.
+    pub request_id: mcpr_str,
+    /// The notification types the host delivers itself on a
+    /// `subscriptions/listen` stream (`MCPR_NOTIFY_TOOLS_LIST_CHANGED`,
+    /// `MCPR_NOTIFY_PROMPTS_LIST_CHANGED`; the resource types are the
+    /// registry's, `mcpr_builder_set_notifications`): the acknowledgement
+    /// honors them when the client asked for them. Another bit is
+    /// `MCPR_INVALID_ARGUMENT`.
+    pub host_notifications: u32,
 }
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
@@ -72,6 +84,8 @@ unsafe impl Grows for mcpr_request_options {
         field_end!(mcpr_request_options, cancel),
         field_end!(mcpr_request_options, request_data),
         field_end!(mcpr_request_options, executor),
+        field_end!(mcpr_request_options, request_id),
+        field_end!(mcpr_request_options, host_notifications),
     ];
 }
 
@@ -90,9 +104,15 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
 }
 
 /// Serves one MCP request by method name: `resources/read`,
-/// `resources/list`, `resources/templates/list`, and `completion/complete`
+/// `resources/list`, `resources/templates/list`, `completion/complete`
 /// for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
-/// reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
+/// reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts),
+/// and `resources/subscribe`, `resources/unsubscribe` (before 2026-07-28,
+/// when the registry declares `MCPR_NOTIFY_RESOURCE_UPDATES`) and
+/// `subscriptions/listen` (2026-07-28 on; its `request_id` option is
+/// required), each with the decision to record
+/// (`mcpr_response_subscription`); a listen's response is the
+/// acknowledgement message (`mcpr_response_is_notification`).
 ///
 /// On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
 /// under `"result"` when `mcpr_response_is_error` is false and under
@@ -167,7 +187,16 @@ pub unsafe extern "C" fn mcpr_request(
                 options.scope_key = o.scope_key.bytes()?.to_vec();
                 options.cancel = cancel_of(o.cancel);
                 options.executor = o.executor.as_ref().map(|e| e.inner.clone());
+                let id = o.request_id.bytes()?;
+                options.request_id = (!id.is_empty()).then(|| id.to_vec());
             }
+            let host = super::notify::types_of(o.host_notifications)?;
+            if host.resources_only() != crate::subscription::NotificationTypes::NONE {
+                return Err(Error::argument(
+                    "host_notifications names the registry's own resource types",
+                ));
+            }
+            options.host_notifications = host;
             options.page_size = o.page_size;
             options.timeout = timeout(o.timeout_ms);
             options.request_data = request_data(o.request_data);

@@ -3,9 +3,9 @@
 use crate::registry::Resources;
 use std::sync::Arc;
 
-use super::boundary::guard;
+use super::boundary::{guard, mcpr_str};
 use super::error::{guard_status, mcpr_error};
-use super::handle::{hold, release, retain, Counted, Handle};
+use super::handle::{hold, need_out, release, retain, write_out, Counted, Handle};
 use super::status::{mcpr_status, Error};
 
 /// An immutable registry, reference counted. Safe to share between threads
@@ -182,6 +182,47 @@ pub unsafe extern "C" fn mcpr_resources_content_hash_into(
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_resources_completes(resources: *const mcpr_resources) -> bool {
     guard(|| unsafe { hold(resources) }.is_some_and(|resources| resources.inner.completes()))
+}
+
+/// The `resources` capability object a host declares in `initialize` and
+/// `server/discover` results: `subscribe` and `listChanged` as declared
+/// with `mcpr_builder_set_notifications`, only those that are true: `{}`,
+/// `{"subscribe":true}`, `{"listChanged":true}` or
+/// `{"subscribe":true,"listChanged":true}` (the same on every revision this
+/// library knows).
+///
+/// \param resources A registry reference.
+/// \param protocol_revision The revision negotiated with the client
+///   (empty = the newest).
+/// \param out Receives the JSON on `MCPR_OK`: a static string (never freed).
+/// \param err Receives an error object on failure; may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources` or
+///   `out`, or an unknown revision.
+/// \pre `resources` is NULL or a live registry reference (see `mcpr_read`);
+///   `protocol_revision` follows the `mcpr_str` rules; `out` is NULL or
+///   points at writable storage for one `mcpr_str`; `err` is NULL or points
+///   at writable storage for one `mcpr_error *`.
+/// \note Thread-safe.
+///
+/// \ingroup registry
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_capability(
+    resources: *const mcpr_resources,
+    protocol_revision: mcpr_str,
+    out: *mut mcpr_str,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let r = unsafe { self::resources(resources) }?;
+        need_out(out)?;
+        let revision =
+            crate::protocol::ProtocolRevision::parse(unsafe { protocol_revision.bytes() }?)
+                .map_err(|_| Error::argument("unknown protocol_revision"))?;
+        let json = r.inner.resources_capability(revision);
+        unsafe { write_out(out, mcpr_str::from_str(json)) };
+        Ok(())
+    };
+    unsafe { guard_status(err, body) }
 }
 
 /// The call's own reference to the registry, held from entry to return:

@@ -3,8 +3,9 @@
 use crate::request::Response;
 
 use super::boundary::{guard, mcpr_str};
-use super::handle::{free_handle, handle_ref, Boxed, Handle};
+use super::handle::{free_handle, handle_ref, view_ptr, Boxed, Handle};
 use super::status::mcpr_status;
+use super::subscription::mcpr_subscription;
 
 /// The response to one request: the JSON-RPC `result` object or `error`
 /// object. Owned by the caller; free with `mcpr_response_free`. Immutable:
@@ -18,6 +19,16 @@ pub struct mcpr_response {
 
 impl Handle for mcpr_response {
     type Kind = Boxed;
+}
+
+impl mcpr_response {
+    /// A response whose JSON is `json`, a result (the listen-closing one).
+    pub(super) fn result(json: String) -> mcpr_response {
+        mcpr_response {
+            inner: Response::result(json, crate::protocol::ProtocolRevision::LATEST, None),
+            cause: String::new(),
+        }
+    }
 }
 
 /// The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
@@ -108,6 +119,48 @@ pub unsafe extern "C" fn mcpr_response_cause(response: *const mcpr_response) -> 
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_response_is_partial(response: *const mcpr_response) -> bool {
     guard(|| unsafe { handle_ref(response) }.is_some_and(|response| response.inner.is_partial()))
+}
+
+/// Whether the response's JSON is a complete JSON-RPC notification message
+/// to send as it is, not a `result` object: the
+/// `notifications/subscriptions/acknowledged` message of a
+/// `subscriptions/listen` request. The listen request itself is answered
+/// only when the stream ends (`mcpr_notify_listen_closed`), or with an
+/// error object when it fails.
+///
+/// \param response The response, or NULL.
+/// \return True for a notification message; false otherwise and when
+///   `response` is NULL.
+/// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+/// \note Thread-safe (see `mcpr_response_json`).
+///
+/// \ingroup request
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_response_is_notification(response: *const mcpr_response) -> bool {
+    guard(|| unsafe { handle_ref(response) }.is_some_and(|r| r.inner.is_notification()))
+}
+
+/// What the host must record after a successful `resources/subscribe`,
+/// `resources/unsubscribe` or `subscriptions/listen`: the URIs, types,
+/// subscription id and revision (`mcpr_subscription_*`).
+///
+/// \param response The response, or NULL.
+/// \return The decision, borrowed from `response` (valid until
+///   `mcpr_response_free(response)`); NULL for every other response (error
+///   objects included) and when `response` is NULL.
+/// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+/// \note Thread-safe (see `mcpr_response_json`).
+///
+/// \ingroup request
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_response_subscription(
+    response: *const mcpr_response,
+) -> *const mcpr_subscription {
+    guard(|| {
+        unsafe { handle_ref(response) }
+            .and_then(|r| r.inner.subscription())
+            .map_or(std::ptr::null(), view_ptr)
+    })
 }
 
 /// Frees a response.

@@ -71,6 +71,7 @@ impl mcpr_status {
             FailureKind::DeadlineExceeded => mcpr_status::MCPR_DEADLINE_EXCEEDED,
             FailureKind::Size => mcpr_status::MCPR_SIZE,
             FailureKind::InvalidConfiguration => mcpr_status::MCPR_INVALID_CONFIGURATION,
+            FailureKind::InvalidArgument => mcpr_status::MCPR_INVALID_ARGUMENT,
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::report::IssueCode;
-use crate::scope::{CallContext, RequestScope};
+use crate::scope::{CallContext, CallPhase, RequestScope};
 
 use super::{ItemState, ItemStates, Outcome};
 
@@ -93,6 +93,20 @@ fn denied(what: &str) -> Failure {
     Failure::new(FailureKind::Unavailable).caused_by(CauseText(format!("{what} denied")))
 }
 
+/// Which root check denied: the private cause of a root denial (see
+/// [`Denied::failure`]). The subscription decisions (`crate::subscription`)
+/// read a denial as "not honored" without making the failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Denied(&'static str);
+
+impl Denied {
+    /// The root denial as the read reports it: `unavailable`, the same
+    /// public error as not found, with "<check> denied" as its cause.
+    pub(crate) fn failure(self) -> Failure {
+        denied(self.0)
+    }
+}
+
 /// `discover(definition)`: a denial is a root denial (`unavailable`, the
 /// same public error as not-found); other errors are `policy`. `call` is
 /// the phase's call context (`scope.call_in(phase)`), made once per phase
@@ -103,11 +117,22 @@ pub(crate) fn discover(
     definition: &ResourceDefinition,
     call: &CallContext,
 ) -> Result<(), Failure> {
+    discovered(policy, scope, definition, call)?.map_err(Denied::failure)
+}
+
+/// [`discover`] with the denial as a value: `Ok(Err(_))` when `discover`
+/// answered *unavailable*.
+pub(crate) fn discovered(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    definition: &ResourceDefinition,
+    call: &CallContext,
+) -> Result<Result<(), Denied>, Failure> {
     let r = guarded(|| policy.discover(call, definition));
     settle(scope, r.is_err())?;
     match r {
-        Ok(()) => Ok(()),
-        Err(CallbackFailure::Unavailable) => Err(denied("discovery")),
+        Ok(()) => Ok(Ok(())),
+        Err(CallbackFailure::Unavailable) => Ok(Err(Denied("discovery"))),
         Err(e) => Err(policy_failure(e, "discover")),
     }
 }
@@ -140,26 +165,27 @@ pub(super) fn permitted(
     }
 }
 
-/// `resolve(match)` and plan validation: `Unavailable` is a root denial;
-/// any other error, a panic, or an invalid plan is `invalid_plan`.
-pub(super) fn resolve(
+/// `resolve(match)` and plan validation: `Unavailable` is a root denial
+/// (the denial as a value); any other error, a panic, or an invalid plan is
+/// `invalid_plan`.
+fn resolved(
     handler: &dyn ResourceHandler,
     scope: &RequestScope,
     matched: &ResourceMatch,
     limits: &Limits,
     call: &CallContext,
-) -> Result<ResourceReadPlan, Failure> {
+) -> Result<Result<ResourceReadPlan, Denied>, Failure> {
     let r = guarded(|| handler.resolve(call, matched));
     settle(scope, r.is_err())?;
     let plan = match r {
         Ok(plan) => plan,
-        Err(CallbackFailure::Unavailable) => return Err(denied("resolve")),
+        Err(CallbackFailure::Unavailable) => return Ok(Err(Denied("resolve"))),
         Err(e) => {
             return Err(Failure::new(FailureKind::InvalidPlan).caused_by(e.into_cause("resolve")))
         }
     };
     validate_plan(&plan, limits)?;
-    Ok(plan)
+    Ok(Ok(plan))
 }
 
 /// Checks `max_plan_targets` and, on every target URI, `max_uri_bytes` and
@@ -202,13 +228,55 @@ pub(super) fn requested(
     target: &ResourceTarget,
     call: &CallContext,
 ) -> Result<(), Failure> {
+    requested_allowed(policy, scope, target, call)?.map_err(Denied::failure)
+}
+
+/// [`requested`] with the denial as a value.
+fn requested_allowed(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    target: &ResourceTarget,
+    call: &CallContext,
+) -> Result<Result<(), Denied>, Failure> {
     if !visibility(policy, scope, target, call)?.visible {
-        return Err(denied("requested target visibility"));
+        return Ok(Err(Denied("requested target visibility")));
     }
     if !permitted(policy, scope, target, call)? {
-        return Err(denied("requested target read permission"));
+        return Ok(Err(Denied("requested target read permission")));
     }
-    Ok(())
+    Ok(Ok(()))
+}
+
+/// Steps 1 to 3 of the read, the root checks, with a denial as a value:
+/// `discover(definition)`, `resolve(matched)` and the plan's validation,
+/// then the requested target's visibility and read permission; `call`
+/// enters [`CallPhase::Resolve`] for `resolve` and `check` for the policy
+/// callbacks. Nothing is read. A subscription is honored exactly when
+/// these pass (docs/BEHAVIOUR.md §14): whatever a read of the URI would
+/// answer as not found is not honored.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn root(
+    policy: &dyn ResourcePolicy,
+    handler: &dyn ResourceHandler,
+    scope: &RequestScope,
+    definition: &ResourceDefinition,
+    matched: &ResourceMatch,
+    limits: &Limits,
+    call: &mut CallContext,
+    check: CallPhase,
+) -> Result<Result<ResourceReadPlan, Denied>, Failure> {
+    call.enter_phase(check);
+    if let Err(d) = discovered(policy, scope, definition, call)? {
+        return Ok(Err(d));
+    }
+    call.enter_phase(CallPhase::Resolve);
+    let plan = match resolved(handler, scope, matched, limits, call)? {
+        Ok(plan) => plan,
+        Err(d) => return Ok(Err(d)),
+    };
+    check_scope(scope)?;
+    call.enter_phase(check);
+    Ok(requested_allowed(policy, scope, plan.requested(), call)?.map(|()| plan))
 }
 
 /// Visibility and read permission of the whole plan, before any body is

@@ -12,8 +12,10 @@ mod pooled;
 mod recheck;
 mod spare;
 
-// Shared with `completion`: the same discovery rule and callback guards.
-pub(crate) use authorize::{discover, guarded, settle, CallbackFailure};
+// Shared with `completion` (the same discovery rule and callback guards)
+// and `subscription` (the root checks: a subscription is honored when a
+// read's steps 1 to 3 pass).
+pub(crate) use authorize::{discover, discovered, guarded, root, settle, CallbackFailure};
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -319,14 +321,19 @@ impl Resources {
         // One call context serves every callback in turn (see
         // `CallContext::enter_phase`).
         let mut call = scope.call_in(CallPhase::FirstCheck);
-        authorize::discover(policy, &scope, definition, &call)?;
-        call.enter_phase(CallPhase::Resolve);
-        let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits, &call)?;
-        authorize::check_scope(&scope)?;
+        let plan = authorize::root(
+            policy,
+            handler.as_ref(),
+            &scope,
+            definition,
+            &selection.matched,
+            limits,
+            &mut call,
+            CallPhase::FirstCheck,
+        )?
+        .map_err(authorize::Denied::failure)?;
         // Borrowed from the plan (a single-item plan has no list of its own).
         let (requested, targets) = (plan.requested(), plan.items());
-        call.enter_phase(CallPhase::FirstCheck);
-        authorize::requested(policy, &scope, requested, &call)?;
         let (mut states, checked_at) = authorize::items(policy, &scope, targets, &call)?;
 
         admit::read_bodies(

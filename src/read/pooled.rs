@@ -208,17 +208,18 @@ impl ReadTask {
         let scope = &self.scope;
         (|| {
             check_scope(scope)?;
-            let first = scope.call_in(CallPhase::FirstCheck);
-            authorize::discover(policy, scope, &self.definition, &first)?;
-            let plan = authorize::resolve(
+            let mut first = scope.call_in(CallPhase::FirstCheck);
+            let plan = authorize::root(
+                policy,
                 self.handler.as_ref(),
                 scope,
+                &self.definition,
                 &matched,
                 &self.limits,
-                &scope.call_in(CallPhase::Resolve),
-            )?;
-            check_scope(scope)?;
-            authorize::requested(policy, scope, plan.requested(), &first)?;
+                &mut first,
+                CallPhase::FirstCheck,
+            )?
+            .map_err(authorize::Denied::failure)?;
             let (states, checked_at) = authorize::items(policy, scope, plan.items(), &first)?;
             // Only the first job plans, once.
             let _ = self.plan.set(plan);

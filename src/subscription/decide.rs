@@ -1,0 +1,152 @@
+//! Whether a caller may subscribe to a URI: the read's own root checks
+//! (docs/BEHAVIOUR.md §5 steps 1 to 3), asked without reading anything.
+//!
+//! Selection is static and done first, for every URI of a request, before
+//! any callback: an invalid identifier, an ambiguous match or a bad capture
+//! is the read's request error; nothing registered is *not honored* without
+//! asking the policy. Then, per URI, [`root`]: `discover`, `resolve` (it
+//! reads no body), the requested target's visibility and read permission.
+//! A denial anywhere is *not honored*, the same answer as nothing
+//! registered; any other callback failure fails the call as it fails a
+//! read.
+
+use std::sync::Arc;
+
+use crate::binding::ResourceHandler;
+use crate::definition::ResourceDefinition;
+use crate::error::{Failure, FailureKind};
+use crate::limits::Limits;
+use crate::plan::ResourceMatch;
+use crate::policy::ResourcePolicy;
+use crate::read::{root, ReadOptions};
+use crate::registry::Resources;
+use crate::scope::{CallContext, CallPhase, RequestScope};
+
+use super::batch::Call;
+
+/// A URI selected for a decision, with what deciding it needs, owned (so
+/// that a job on an executor can hold it past an abandoned callback).
+#[derive(Clone)]
+pub(crate) struct Candidate {
+    definition: Arc<ResourceDefinition>,
+    handler: Arc<dyn ResourceHandler>,
+    matched: ResourceMatch,
+}
+
+/// Selects `uri` as a read does: `Ok(None)` when nothing is registered for
+/// it (not honored; no callback is asked), the read's request error for an
+/// invalid identifier, an ambiguous match or a bad capture.
+pub(crate) fn select(resources: &Resources, uri: &[u8]) -> Result<Option<Candidate>, Failure> {
+    match resources.select(uri) {
+        Ok(s) => Ok(Some(Candidate {
+            definition: s.binding.definition().clone(),
+            handler: s.binding.handler().clone(),
+            matched: s.matched,
+        })),
+        Err(f) if f.kind() == FailureKind::Unavailable => Ok(None),
+        Err(f) => Err(f),
+    }
+}
+
+/// Whether the caller of `call` may be told about `candidate` now: the
+/// read's root checks pass (`false` for any denial). `call` is the
+/// caller's call context; it is left in [`CallPhase::Subscription`].
+pub(crate) fn honored(
+    policy: &dyn ResourcePolicy,
+    candidate: &Candidate,
+    scope: &RequestScope,
+    limits: &Limits,
+    call: &mut CallContext,
+) -> Result<bool, Failure> {
+    let c = candidate;
+    let r = root(
+        policy,
+        c.handler.as_ref(),
+        scope,
+        &c.definition,
+        &c.matched,
+        limits,
+        call,
+        CallPhase::Subscription,
+    )?;
+    Ok(r.is_ok())
+}
+
+/// The decisions of one caller about selected URIs, in order (`None`:
+/// nothing registered).
+fn decide_all(
+    policy: &dyn ResourcePolicy,
+    candidates: &[Option<Candidate>],
+    scope: &RequestScope,
+    limits: &Limits,
+) -> Result<Vec<bool>, Failure> {
+    let mut call = scope.call_in(CallPhase::Subscription);
+    let mut out = Vec::with_capacity(candidates.len());
+    for (i, c) in candidates.iter().enumerate() {
+        if i % 8 == 7 {
+            scope.check()?;
+        }
+        out.push(match c {
+            None => false,
+            Some(c) => honored(policy, c, scope, limits, &mut call)?,
+        });
+    }
+    Ok(out)
+}
+
+impl Resources {
+    /// Which of `uris` the caller may subscribe to, in order: `true` when a
+    /// read of the URI would pass its root checks (selection, `discover`,
+    /// `resolve`, the requested target's visibility and read permission;
+    /// nothing is read), `false` otherwise, whatever the reason
+    /// (docs/BEHAVIOUR.md §14). Every URI is selected before any callback
+    /// runs.
+    ///
+    /// Errors: an invalid identifier, an ambiguous match or a bad capture
+    /// is the read's `invalid_request` (for the first such URI); a policy
+    /// failure is `policy` and a `resolve` failure `invalid_plan`, as for a
+    /// read; cancellation `canceled`, the deadline `deadline_exceeded`. With
+    /// an executor every callback runs there as one job, and the call
+    /// returns by its deadline; a saturated executor is `policy`.
+    pub fn honored<U: AsRef<[u8]>>(
+        &self,
+        uris: &[U],
+        options: &ReadOptions,
+    ) -> Result<Vec<bool>, Failure> {
+        let call = Call::start(
+            self.limits(),
+            options.timeout,
+            options.cancel.clone(),
+            options.request_data.clone(),
+            options.executor.as_ref(),
+        )?;
+        let candidates = uris
+            .iter()
+            .map(|u| select(self, u.as_ref()))
+            .collect::<Result<Vec<_>, Failure>>()?;
+        self.decide_candidates(&call, candidates, options.executor.as_ref())
+    }
+
+    /// The decisions of the caller of `call` about `candidates`, inline or
+    /// as one job on `executor`.
+    pub(crate) fn decide_candidates(
+        &self,
+        call: &Call,
+        candidates: Vec<Option<Candidate>>,
+        executor: Option<&crate::executor::Executor>,
+    ) -> Result<Vec<bool>, Failure> {
+        let limits = *self.limits();
+        let decided = match executor {
+            None => decide_all(self.policy().as_ref(), &candidates, call.scope(), &limits)?,
+            Some(executor) => {
+                let policy = self.policy().clone();
+                let scope = call.scope().clone();
+                call.job(executor, move || {
+                    decide_all(policy.as_ref(), &candidates, &scope, &limits)
+                })?
+            }
+        };
+        call.finish()?;
+        Ok(decided)
+    }
+}

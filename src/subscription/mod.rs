@@ -1,0 +1,235 @@
+//! Subscriptions and change notifications that never tell a caller about
+//! what it may not see (docs/BEHAVIOUR.md §14).
+//!
+//! The library makes the decisions and writes the JSON; the host keeps its
+//! sessions, listeners and delivery. The registry stays stateless per call
+//! and owns no thread: nothing here remembers a subscriber between calls.
+//!
+//! - **Subscribing** (`resources/subscribe` before 2026-07-28,
+//!   `subscriptions/listen` from it, both through [`Resources::request`]):
+//!   a URI is *honored* when a read of it would pass the read's root
+//!   checks (BEHAVIOUR §5 steps 1 to 3: selection, `discover`, `resolve`,
+//!   the requested target's visibility and read permission); nothing is
+//!   read. Not honored, unregistered, undiscoverable and hidden are the
+//!   same bytes; a syntactically invalid URI is the same request error a
+//!   read of it gets. The host records what the response's
+//!   [`SubscriptionDecision`] says.
+//! - **Updates** ([`Resources::notify_updated`]): the host names the URI
+//!   that changed and its subscribers; each is rechecked now, and gets the
+//!   exact `notifications/resources/updated` message for its revision, or
+//!   nothing.
+//! - **List changes** ([`ListChange`]): after a registry swap the two
+//!   registries are compared once, and each subscriber is told only when
+//!   it can discover a changed definition; when only permissions changed,
+//!   [`Resources::listing_fingerprint`] and
+//!   [`Resources::notify_listing_changed`] recheck those callers in full.
+//! - **Capabilities**: [`Resources::resources_capability`] is the
+//!   `resources` capability object to declare.
+//!
+//! The request layer (`src/request/subscribe.rs`) serves the three methods
+//! with these decisions. Every decision runs in one request scope (deadline, cancellation,
+//! optional executor), like a read.
+
+mod batch;
+mod decide;
+mod decision;
+mod diff;
+mod fingerprint;
+mod id;
+mod message;
+mod updated;
+
+pub use batch::{Delivery, Notifications};
+pub use decision::{SubscriptionDecision, SubscriptionMethod};
+pub use diff::ListChange;
+pub use id::{SubscriptionId, SubscriptionIdError, MAX_SUBSCRIPTION_ID_BYTES};
+pub use message::{listen_closed_result, SUBSCRIPTION_ID_META_KEY};
+
+// For the request layer (`crate::request`), which serves the methods.
+pub(crate) use batch::Call;
+pub(crate) use decide::select;
+pub(crate) use message::ack;
+
+use std::time::Duration;
+
+use crate::executor::Executor;
+use crate::protocol::ProtocolRevision;
+use crate::scope::{CancelToken, RequestData};
+
+/// A set of MCP change-notification types.
+///
+/// A registry declares the two resource types it lets the host deliver
+/// ([`ResourcesBuilder::notifications`](crate::ResourcesBuilder::notifications));
+/// a host serving `subscriptions/listen` through [`Resources::request`]
+/// names the tool and prompt types it delivers itself
+/// ([`RequestOptions::host_notifications`](crate::RequestOptions::host_notifications));
+/// a [`SubscriptionDecision`] says which types a client asked for and
+/// which were honored.
+///
+/// cbindgen:ignore
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct NotificationTypes {
+    /// `notifications/resources/updated` for subscribed URIs (the
+    /// capability's `subscribe`; the filter's `resourceSubscriptions`).
+    pub resource_updates: bool,
+    /// `notifications/resources/list_changed` (the capability's
+    /// `listChanged`; the filter's `resourcesListChanged`).
+    pub resources_list_changed: bool,
+    /// `notifications/tools/list_changed` (the host's, never the library's).
+    pub tools_list_changed: bool,
+    /// `notifications/prompts/list_changed` (the host's, never the
+    /// library's).
+    pub prompts_list_changed: bool,
+}
+
+/// cbindgen:ignore
+impl NotificationTypes {
+    /// No type at all.
+    pub const NONE: NotificationTypes = NotificationTypes {
+        resource_updates: false,
+        resources_list_changed: false,
+        tools_list_changed: false,
+        prompts_list_changed: false,
+    };
+    /// The two resource types.
+    pub const RESOURCES: NotificationTypes = NotificationTypes {
+        resource_updates: true,
+        resources_list_changed: true,
+        tools_list_changed: false,
+        prompts_list_changed: false,
+    };
+    /// Bit of `resource_updates` in [`bits`](Self::bits) (the C ABI's
+    /// `MCPR_NOTIFY_RESOURCE_UPDATES`).
+    pub const RESOURCE_UPDATES_BIT: u32 = 1;
+    /// Bit of `resources_list_changed` (`MCPR_NOTIFY_RESOURCES_LIST_CHANGED`).
+    pub const RESOURCES_LIST_CHANGED_BIT: u32 = 2;
+    /// Bit of `tools_list_changed` (`MCPR_NOTIFY_TOOLS_LIST_CHANGED`).
+    pub const TOOLS_LIST_CHANGED_BIT: u32 = 4;
+    /// Bit of `prompts_list_changed` (`MCPR_NOTIFY_PROMPTS_LIST_CHANGED`).
+    pub const PROMPTS_LIST_CHANGED_BIT: u32 = 8;
+
+    /// The set as bits (see the `*_BIT` constants).
+    pub fn bits(self) -> u32 {
+        [
+            (self.resource_updates, Self::RESOURCE_UPDATES_BIT),
+            (
+                self.resources_list_changed,
+                Self::RESOURCES_LIST_CHANGED_BIT,
+            ),
+            (self.tools_list_changed, Self::TOOLS_LIST_CHANGED_BIT),
+            (self.prompts_list_changed, Self::PROMPTS_LIST_CHANGED_BIT),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .fold(0, |bits, (_, bit)| bits | bit)
+    }
+
+    /// The set of `bits`, or `None` when a bit names no type.
+    pub fn from_bits(bits: u32) -> Option<NotificationTypes> {
+        if bits & !0xF != 0 {
+            return None;
+        }
+        Some(NotificationTypes {
+            resource_updates: bits & Self::RESOURCE_UPDATES_BIT != 0,
+            resources_list_changed: bits & Self::RESOURCES_LIST_CHANGED_BIT != 0,
+            tools_list_changed: bits & Self::TOOLS_LIST_CHANGED_BIT != 0,
+            prompts_list_changed: bits & Self::PROMPTS_LIST_CHANGED_BIT != 0,
+        })
+    }
+
+    /// Only the two resource types of this set.
+    pub fn resources_only(self) -> NotificationTypes {
+        NotificationTypes {
+            tools_list_changed: false,
+            prompts_list_changed: false,
+            ..self
+        }
+    }
+}
+
+/// One subscriber of a change notification, as the host stored it: who it
+/// is (the request data its policy callbacks receive), the revision its
+/// messages are shaped for, and what it subscribed with.
+///
+/// The same type serves [`Resources::notify_updated`] (`uri`),
+/// [`ListChange::notify`] and [`Resources::notify_listing_changed`]
+/// (`listing`); members a call does not use are ignored.
+#[derive(Clone, Default)]
+pub struct Subscriber {
+    /// Handed to every policy callback deciding for this subscriber, as
+    /// `RequestOptions::request_data` is (the caller's identity).
+    pub request_data: Option<RequestData>,
+    /// The protocol revision of the subscriber's session or stream.
+    pub revision: ProtocolRevision,
+    /// The subscription id of its `subscriptions/listen` stream: required
+    /// from 2026-07-28 on (every message on a stream carries it), ignored
+    /// before (those revisions have no streams).
+    pub subscription_id: Option<SubscriptionId>,
+    /// Updates: the URI the subscriber subscribed to, when it is not the
+    /// URI that changed (MCP allows notifying a sub-resource); it must
+    /// still be honored too. `None` = the changed URI itself.
+    pub uri: Option<String>,
+    /// Policy changes: the subscriber's listing fingerprint from before the
+    /// change ([`Resources::listing_fingerprint`]); required by
+    /// [`Resources::notify_listing_changed`].
+    pub listing: Option<ListingFingerprint>,
+}
+
+impl std::fmt::Debug for Subscriber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscriber")
+            .field("revision", &self.revision)
+            .field("subscription_id", &self.subscription_id)
+            .field("uri", &self.uri)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Per-call options of a notification decision: the call's deadline,
+/// cancellation and executor (request data and revision are per
+/// subscriber).
+#[derive(Clone, Default)]
+pub struct NotifyOptions {
+    /// The caller's deadline, relative to the call's start (`None` = only
+    /// `read_timeout`).
+    pub timeout: Option<Duration>,
+    /// The caller's cancellation token.
+    pub cancel: Option<CancelToken>,
+    /// Worker pool running every callback of the call as one job (`None`
+    /// = inline): the call then returns by its deadline whatever a callback
+    /// does.
+    pub executor: Option<Executor>,
+}
+
+/// A digest of which definitions of one registry a caller can discover
+/// (SHA-256 of the registry revision and one bit per resource and
+/// template, in listing order; see [`Resources::listing_fingerprint`]).
+/// Two fingerprints of the same caller are equal exactly when the same
+/// definitions were discoverable (barring a hash collision); fingerprints
+/// of different registries always differ. Private to the host: never send
+/// it (it would tell what the caller can see).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ListingFingerprint(pub [u8; 32]);
+
+impl std::fmt::Debug for ListingFingerprint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ListingFingerprint(..)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notification_bits_round_trip_and_unknown_bits_are_refused() {
+        for bits in 0..16 {
+            assert_eq!(NotificationTypes::from_bits(bits).unwrap().bits(), bits);
+        }
+        assert_eq!(NotificationTypes::from_bits(16), None);
+        assert_eq!(NotificationTypes::from_bits(u32::MAX), None);
+        assert_eq!(NotificationTypes::RESOURCES.bits(), 3);
+        let all = NotificationTypes::from_bits(15).unwrap();
+        assert_eq!(all.resources_only(), NotificationTypes::RESOURCES);
+    }
+}
