@@ -32,6 +32,11 @@ let package = Package(
             dependencies: ["CMCPResources"],
             path: "bindings/swift/Sources/MCPResources"
         ),
+        .executableTarget(
+            name: "mcpr-swift-bench",
+            dependencies: ["MCPResources", "CMCPResources"],
+            path: "bindings/swift/Benchmarks/mcpr-swift-bench"
+        ),
         .testTarget(
             name: "MCPResourcesTests",
             dependencies: ["MCPResources", "CMCPResources"],

@@ -19,7 +19,8 @@
 # client (tests/clients/swift-example/python_client.py; it starts the server
 # as `chroot ROOT SERVER` with a bare environment) on 2025-11-25 and
 # 2026-07-28, every response also validated against the revision's JSON
-# Schema; the example linked shared (rpath) once more on 2025-11-25. Every
+# Schema; the example linked shared (rpath) once more on 2025-11-25; the
+# README's 20-line server (mcpr-swift-hello) answering over stdio. Every
 # mount is undone on every exit path (success, failure, Ctrl-C, SIGTERM):
 # an EXIT trap unmounts whatever lies under the chroot cache, and the script
 # fails if anything is left.
@@ -159,6 +160,21 @@ if links_library "$server_static" || ! links_library "$server_shared"; then
   exit 1
 fi
 
+# The README's 20-line server answers over stdio.
+hello="$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"doc://hello"}}' \
+  '{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"doc://nope"}}' |
+  chroot "$R" "$scratch/example-static/release/mcpr-swift-hello")"
+for want in '"id":1,"result":{"protocolVersion":"2025-11-25"' '"id":2,"result":{"contents":[{"uri":"doc://hello","mimeType":"text/plain","text":"hello"}]' \
+  '"id":3,"error":{"code":-32002,"message":"Resource not found","data":{"uri":"doc://nope"}}'; do
+  if ! grep -qF "$want" <<<"$hello"; then
+    printf 'swift-test: the 20-line server answered:\n%s\nwithout: %s\n' "$hello" "$want" >&2
+    exit 1
+  fi
+done
+echo "== swift: the 20-line server (mcpr-swift-hello) answers initialize and reads"
+
 py="$(bash scripts/setup-clients.sh | tail -1)"
 schema_dir="$(cargo metadata --format-version 1 --locked --offline \
   --manifest-path tests/clients/schema/Cargo.toml |
@@ -167,7 +183,7 @@ m = json.load(sys.stdin)
 print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"] == "protocol-droid-schema") + "/spec")')"
 chroot_bin="$(command -v chroot)"
 client() { # REVISION SERVER
-  run env -i HOME="$HOME" PATH="$PATH" MCPR_SCHEMA_DIR="$schema_dir" \
+  run env -i HOME="$HOME" PATH="$PATH" MCPR_SCHEMA_DIR="$schema_dir" PYTHONDONTWRITEBYTECODE=1 \
     "$py" tests/clients/swift-example/python_client.py "$1" "$chroot_bin" "$R" "$2"
 }
 for rev in 2025-11-25 2026-07-28; do

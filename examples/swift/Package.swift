@@ -21,6 +21,12 @@ let package = Package(
             dependencies: [.product(name: "MCPResources", package: root.lowercased())],
             path: "Sources/mcpr-swift-server"
         ),
+        // The 20-line server of the README.
+        .executableTarget(
+            name: "mcpr-swift-hello",
+            dependencies: [.product(name: "MCPResources", package: root.lowercased())],
+            path: "Sources/mcpr-swift-hello"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
