@@ -16,13 +16,40 @@
 # made under a temporary name and renamed at the end); chroots of other keys
 # are removed when a new one is made.
 #
+# swift_run / swift_stop_child: long steps (debootstrap, apt-get, the
+# caller's builds) run in a process group of their own that a trap can stop.
+#
 # swift_mount / swift_unmount_all: every mount this file makes lies under
 # the chroot, and swift_unmount_all unmounts whatever is mounted under
 # $MCPR_SWIFT_CACHE (deepest first): the caller runs it from an EXIT trap,
 # so that success, failure and signals all leave no mount behind.
 #
 # swift_chroot_unavailable says why a chroot cannot be made here (empty when
-# it can): not root, no debootstrap, no keyring, or the mirror unreachable.
+# it can): not root, no debootstrap, no keyring. Whether the mirror serves
+# the packages is swift_candidate_versions' answer.
+
+# swift_run COMMAND...: runs a long step as a background job in a session
+# (and process group) of its own, and waits for it. The waiting shell stays
+# responsive: a signal interrupts the wait at once and runs the caller's
+# trap, which stops the whole group with `swift_stop_child`.
+SWIFT_CHILD=""
+swift_run() {
+  setsid "$@" </dev/null 9>&- &
+  SWIFT_CHILD=$!
+  local rc=0
+  wait "$SWIFT_CHILD" || rc=$?
+  SWIFT_CHILD=""
+  return "$rc"
+}
+
+# Stops the running step's whole process group, if any.
+swift_stop_child() {
+  if [ -n "$SWIFT_CHILD" ]; then
+    kill -TERM -- "-$SWIFT_CHILD" 2>/dev/null || kill -TERM "$SWIFT_CHILD" 2>/dev/null || true
+    wait "$SWIFT_CHILD" 2>/dev/null || true
+    SWIFT_CHILD=""
+  fi
+}
 
 SWIFT_SUITE=trixie
 SWIFT_PACKAGES=(swiftlang libc6-dev pkgconf)
@@ -91,9 +118,29 @@ swift_chroot_unavailable() {
     echo "debootstrap is not installed (scripts/setup.sh installs it with apt-get)"
   elif [ ! -f "$SWIFT_KEYRING" ]; then
     echo "$SWIFT_KEYRING is missing (package debian-archive-keyring)"
-  elif ! SWIFT_VERSIONS="$(swift_candidate_versions "$(swift_mirror)")"; then
-    echo "the mirror $(swift_mirror) does not serve $SWIFT_SUITE (${SWIFT_PACKAGES[*]})"
   fi
+}
+
+# swift_stop_chroot_processes ROOT: ends every process whose root
+# directory is ROOT (what this script started in the chroot and that
+# outlived its process group, such as compiler jobs the Swift driver runs in
+# groups of their own): TERM, then KILL after two seconds.
+swift_stop_chroot_processes() {
+  local r="$1" sig p pids
+  for sig in TERM KILL; do
+    pids=()
+    for p in /proc/[0-9]*; do
+      [ "$(readlink "$p/root" 2>/dev/null)" = "$r" ] && pids+=("${p#/proc/}")
+    done
+    [ ${#pids[@]} -gt 0 ] || return 0
+    kill -"$sig" "${pids[@]}" 2>/dev/null || true
+    [ "$sig" = KILL ] || for _ in $(seq 20); do
+      local alive=0
+      for p in "${pids[@]}"; do [ -e "/proc/$p" ] && alive=1; done
+      [ "$alive" = 1 ] || return 0
+      sleep 0.1
+    done
+  done
 }
 
 # Every mount point under the cache, deepest first.
@@ -156,7 +203,7 @@ swift_chroot_make() {
   [ ! -e "$tmp" ] || swift_remove "$tmp" || return 1
   mkdir -p "$MCPR_SWIFT_CACHE"
   echo "== swift: making the $SWIFT_SUITE chroot $dir (debootstrap --variant=minbase, $mirror)"
-  "$(swift_debootstrap)" --variant=minbase --keyring="$SWIFT_KEYRING" "$SWIFT_SUITE" "$tmp" "$mirror" \
+  swift_run "$(swift_debootstrap)" --variant=minbase --keyring="$SWIFT_KEYRING" "$SWIFT_SUITE" "$tmp" "$mirror" \
     >"$MCPR_SWIFT_CACHE/debootstrap.log" 2>&1 || {
     tail -30 "$MCPR_SWIFT_CACHE/debootstrap.log" >&2
     echo "swift-chroot: debootstrap failed (log: $MCPR_SWIFT_CACHE/debootstrap.log)" >&2
@@ -165,7 +212,7 @@ swift_chroot_make() {
   cp /etc/resolv.conf "$tmp/etc/resolv.conf" 2>/dev/null || true
   swift_mount "$tmp"
   echo "== swift: installing ${SWIFT_PACKAGES[*]} in the chroot"
-  chroot "$tmp" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+  swift_run chroot "$tmp" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
     sh -c "apt-get update -qq && apt-get install -y -qq --no-install-recommends ${SWIFT_PACKAGES[*]} && apt-get clean" \
     >"$MCPR_SWIFT_CACHE/apt.log" 2>&1 || {
     tail -30 "$MCPR_SWIFT_CACHE/apt.log" >&2
@@ -184,8 +231,8 @@ swift_chroot_make() {
   echo "== swift: chroot ready in $(($(date +%s) - start)) s, $(du -sh --one-file-system "$dir" | cut -f1)"
 }
 
-# Sets SWIFT_ROOT (and SWIFT_VERSIONS). Needs swift_chroot_unavailable to
-# have returned empty first (it looks the versions up).
+# Sets SWIFT_ROOT from SWIFT_VERSIONS (swift_candidate_versions' output),
+# making the chroot when no complete one has that key.
 swift_chroot_prepare() {
   local mirror key
   mirror="$(swift_mirror)"

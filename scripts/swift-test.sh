@@ -62,24 +62,20 @@ mkdir -p "$MCPR_SWIFT_CACHE"
 exec 9>"$MCPR_SWIFT_CACHE/.lock"
 flock 9
 
-# Long steps run as background jobs in their own process group (set -m), so
-# that a signal reaches the trap at once and the trap can stop them.
-set -m
-child=""
-run() {
-  "$@" </dev/null 9>&- &
-  child=$!
-  local rc=0
-  wait "$child" || rc=$?
-  child=""
-  return "$rc"
-}
+# Long steps run through swift_run (scripts/swift-chroot.sh): in a process
+# group of their own, so that a signal reaches the trap at once and the trap
+# can stop them before unmounting.
+run() { swift_run "$@"; }
 cleanup() {
   local rc=$?
-  trap - EXIT INT TERM HUP
-  if [ -n "$child" ]; then
-    kill -TERM -- "-$child" 2>/dev/null || true
-    wait "$child" 2>/dev/null || true
+  # A second signal must not cut the cleanup short (default dispositions
+  # would end the shell mid-way and leave mounts behind).
+  trap - EXIT
+  trap '' INT TERM HUP
+  swift_stop_child
+  if [ -n "${SWIFT_ROOT:-}" ]; then
+    swift_stop_chroot_processes "$SWIFT_ROOT"
+    swift_stop_chroot_processes "$SWIFT_ROOT.partial"
   fi
   if ! swift_unmount_all; then
     echo "swift-test: mounts left behind under $MCPR_SWIFT_CACHE" >&2
@@ -123,7 +119,9 @@ echo "== swift: $(chroot "$R" swift --version 2>/dev/null | head -1)"
 # links_library BINARY: whether BINARY (a path inside the chroot) loads
 # libmcp_resources.so at run time.
 links_library() {
-  chroot "$R" ldd "$1" | grep -q 'libmcp_resources\.so'
+  local deps
+  deps="$(chroot "$R" ldd "$1")"
+  grep -q 'libmcp_resources\.so' <<<"$deps"
 }
 
 if [ "$mode" = bench ]; then
