@@ -136,3 +136,10 @@ func check(_ body: (UnsafeMutablePointer<OpaquePointer?>) -> mcpr_status) throws
     let s = body(&err)
     if s != MCPR_OK { throw MCPRError(status: s, taking: err) }
 }
+
+/// The version of the library linked at run time (`mcpr_version`, for
+/// example "0.1.0"). Before 1.0 a different minor version may change the ABI.
+public var libraryVersion: String {
+    guard let v = mcpr_version() else { return "" }
+    return String(cString: v)
+}

@@ -94,5 +94,6 @@ final class ErrorsTests: XCTestCase {
 
     func testTheVersionIsTheLibrarys() {
         XCTAssertEqual(String(cString: mcpr_version()), "0.1.0")
+        XCTAssertEqual(libraryVersion, "\(MCPR_VERSION_MAJOR).\(MCPR_VERSION_MINOR).\(MCPR_VERSION_PATCH)")
     }
 }
