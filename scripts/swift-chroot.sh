@@ -5,7 +5,8 @@
 #
 # swift_chroot_prepare sets SWIFT_ROOT to a ready chroot, made with
 # debootstrap --variant=minbase from the host's own Debian mirror (the URIs
-# of /etc/apt/sources.list.d/debian.sources, or of /etc/apt/sources.list)
+# of /etc/apt/sources.list.d/debian.sources, or of /etc/apt/sources.list;
+# MCPR_SWIFT_MIRROR names another)
 # with /usr/share/keyrings/debian-archive-keyring.gpg, plus `swiftlang
 # libc6-dev pkgconf` installed with --no-install-recommends. The chroots
 # live under $MCPR_SWIFT_CACHE (default /var/cache/mcp-resources-swift),
@@ -58,11 +59,11 @@ SWIFT_RECIPE=1
 MCPR_SWIFT_CACHE="${MCPR_SWIFT_CACHE:-/var/cache/mcp-resources-swift}"
 SWIFT_KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
-# The host's Debian mirror: the first URI of a deb822 stanza (or
-# sources.list line) that is not the security archive.
+# The host's Debian mirror: MCPR_SWIFT_MIRROR when set, else the first URI
+# of a deb822 stanza (or sources.list line) that is not the security archive.
 swift_mirror() {
-  local m=""
-  if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+  local m="${MCPR_SWIFT_MIRROR:-}"
+  if [ -z "$m" ] && [ -f /etc/apt/sources.list.d/debian.sources ]; then
     m="$(awk 'tolower($1) == "uris:" { for (i = 2; i <= NF; i++) if ($i !~ /security/) { print $i; exit } }' \
       /etc/apt/sources.list.d/debian.sources)"
   fi
@@ -229,6 +230,18 @@ swift_chroot_make() {
   done
   mv "$tmp" "$dir"
   echo "== swift: chroot ready in $(($(date +%s) - start)) s, $(du -sh --one-file-system "$dir" | cut -f1)"
+}
+
+# The newest complete chroot in the cache (for a run while the mirror
+# cannot be read); fails when there is none.
+swift_cached_chroot() {
+  local d newest=""
+  for d in "$MCPR_SWIFT_CACHE"/"$SWIFT_SUITE"-*; do
+    case "$d" in *.partial) continue ;; esac
+    [ -f "$d/.mcpr-swift-installed" ] || continue
+    if [ -z "$newest" ] || [ "$d/.mcpr-swift-installed" -nt "$newest/.mcpr-swift-installed" ]; then newest="$d"; fi
+  done
+  [ -n "$newest" ] && echo "$newest"
 }
 
 # Sets SWIFT_ROOT from SWIFT_VERSIONS (swift_candidate_versions' output),

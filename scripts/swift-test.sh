@@ -89,7 +89,10 @@ trap 'exit 143' TERM
 trap 'exit 129' HUP
 
 if ! SWIFT_VERSIONS="$(swift_candidate_versions "$(swift_mirror)")"; then
-  skip "the mirror $(swift_mirror) does not serve $SWIFT_SUITE (${SWIFT_PACKAGES[*]})"
+  # Offline: a chroot made earlier still serves.
+  SWIFT_ROOT="$(swift_cached_chroot)" ||
+    skip "the mirror $(swift_mirror) does not serve $SWIFT_SUITE (${SWIFT_PACKAGES[*]}) and no chroot is cached"
+  echo "== swift: the mirror cannot be read; using the cached chroot $SWIFT_ROOT"
 fi
 start=$(date +%s)
 
@@ -101,7 +104,7 @@ run cmake --build build --target mcp_resources_cargo
 rm -rf "$prefix"
 cmake --install build --prefix "$prefix" >/dev/null
 
-swift_chroot_prepare
+[ -n "${SWIFT_ROOT:-}" ] || swift_chroot_prepare
 R="$SWIFT_ROOT"
 swift_mount "$R"
 swift_bind "$root" "$R" /mcp-resources

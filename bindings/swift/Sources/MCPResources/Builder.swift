@@ -5,22 +5,38 @@ import CMCPResources
 /// A configurable limit (`mcpr_limit`; docs/BEHAVIOUR.md §7; timeouts in
 /// milliseconds).
 public struct Limit: RawRepresentable, Hashable, Sendable {
+    /// The C value (`MCPR_LIMIT_*`).
     public let rawValue: UInt32
+    /// A limit by its C value (an unknown one is refused by `setLimit`).
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// Longest URI, in bytes.
     public static let maxURIBytes = Limit(rawValue: MCPR_LIMIT_MAX_URI_BYTES)
+    /// Most targets in one read plan.
     public static let maxPlanTargets = Limit(rawValue: MCPR_LIMIT_MAX_PLAN_TARGETS)
+    /// Most items in one result.
     public static let maxItems = Limit(rawValue: MCPR_LIMIT_MAX_ITEMS)
+    /// Largest payload of one item, in bytes.
     public static let maxItemBytes = Limit(rawValue: MCPR_LIMIT_MAX_ITEM_BYTES)
+    /// Largest sum of the payloads of one read, in bytes.
     public static let maxPayloadBytes = Limit(rawValue: MCPR_LIMIT_MAX_PAYLOAD_BYTES)
+    /// Largest encoded result, in bytes.
     public static let maxEncodedBytes = Limit(rawValue: MCPR_LIMIT_MAX_ENCODED_BYTES)
+    /// Payload bytes held back for the diagnostic report.
     public static let reportPayloadBytes = Limit(rawValue: MCPR_LIMIT_REPORT_PAYLOAD_BYTES)
+    /// Encoded bytes held back for the diagnostic report.
     public static let reportEncodedBytes = Limit(rawValue: MCPR_LIMIT_REPORT_ENCODED_BYTES)
+    /// Most issues a report lists.
     public static let maxIssues = Limit(rawValue: MCPR_LIMIT_MAX_ISSUES)
+    /// The deadline of a whole read, in milliseconds.
     public static let readTimeoutMs = Limit(rawValue: MCPR_LIMIT_READ_TIMEOUT_MS)
+    /// The deadline of one body read, in milliseconds.
     public static let itemTimeoutMs = Limit(rawValue: MCPR_LIMIT_ITEM_TIMEOUT_MS)
+    /// Page size when the caller asks for none.
     public static let defaultPageSize = Limit(rawValue: MCPR_LIMIT_DEFAULT_PAGE_SIZE)
+    /// Largest page size.
     public static let maxPageSize = Limit(rawValue: MCPR_LIMIT_MAX_PAGE_SIZE)
+    /// Largest encoded page, in bytes.
     public static let maxPageBytes = Limit(rawValue: MCPR_LIMIT_MAX_PAGE_BYTES)
 }
 

@@ -13,6 +13,7 @@ public struct CacheHints: Sendable, Equatable {
     /// Whether the content is the same whoever asks.
     public var callerIndependent: Bool
 
+    /// Hints of `ttl` freshness, caller-independent or not.
     public init(ttl: Duration = .zero, callerIndependent: Bool = false) {
         self.ttl = ttl
         self.callerIndependent = callerIndependent

@@ -29,6 +29,7 @@ public struct Visibility: Sendable, Equatable {
     /// Whether an issue about the target may name its URI.
     public var discloseIssueURI: Bool
 
+    /// A decision; issues name the URI only when `discloseIssueURI`.
     public init(visible: Bool, discloseIssueURI: Bool = false) {
         self.visible = visible
         self.discloseIssueURI = discloseIssueURI
@@ -59,6 +60,7 @@ public struct PolicyFunctions: ResourcePolicy {
     private let visibilityFn: (@Sendable (Call, Target) throws -> Visibility)?
     private let readFn: (@Sendable (Call, Target) throws -> Access)?
 
+    /// A policy of the given closures (missing ones fail closed).
     public init(discover: (@Sendable (Call, Definition) throws -> Access)? = nil,
                 visibility: (@Sendable (Call, Target) throws -> Visibility)? = nil,
                 read: (@Sendable (Call, Target) throws -> Access)? = nil)
@@ -68,14 +70,17 @@ public struct PolicyFunctions: ResourcePolicy {
         readFn = read
     }
 
+    /// The `discover` closure's answer, or deny.
     public func discover(_ call: Call, _ definition: Definition) throws -> Access {
         try discoverFn?(call, definition) ?? .deny
     }
 
+    /// The `visibility` closure's answer, or hidden.
     public func visibility(_ call: Call, _ target: Target) throws -> Visibility {
         try visibilityFn?(call, target) ?? .hidden
     }
 
+    /// The `read` closure's answer, or deny.
     public func read(_ call: Call, _ target: Target) throws -> Access {
         try readFn?(call, target) ?? .deny
     }
@@ -120,9 +125,13 @@ public protocol ResourceSizeHinting: ResourceBinding {
 /// A binding of closures; `resolve`, `complete` and `sizeHint` are optional
 /// (nil: the matched URI alone, no completion, exact sizes).
 public struct BindingFunctions: ResourceBinding {
+    /// A body reader (`ResourceBinding.read`).
     public typealias Read = @Sendable (Call, Target, PayloadBuilder) throws -> Void
+    /// A planner (`ResourceResolver.resolve`).
     public typealias Resolve = @Sendable (Call, Match, PlanBuilder) throws -> Void
+    /// A completer (`ResourceCompleter.complete`).
     public typealias Complete = @Sendable (Call, CompletionRequest, CompletionBuilder) throws -> Void
+    /// A sizer (`ResourceSizeHinting.sizeHint`: target, payload bytes, is blob).
     public typealias SizeHint = @Sendable (Target, UInt64, Bool) -> UInt64?
 
     let readFn: Read
@@ -130,6 +139,7 @@ public struct BindingFunctions: ResourceBinding {
     let completeFn: Complete?
     let sizeHintFn: SizeHint?
 
+    /// A binding of `read` and the optional closures.
     public init(resolve: Resolve? = nil, complete: Complete? = nil, sizeHint: SizeHint? = nil,
                 read: @escaping Read)
     {
@@ -139,6 +149,7 @@ public struct BindingFunctions: ResourceBinding {
         sizeHintFn = sizeHint
     }
 
+    /// Runs the `read` closure.
     public func read(_ call: Call, _ target: Target, _ payload: PayloadBuilder) throws {
         try readFn(call, target, payload)
     }

@@ -10,6 +10,7 @@ import CMCPResources
 public struct Status: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The C value.
     public let rawValue: UInt32
+    /// A status by its C value.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     init(_ c: mcpr_status) { rawValue = c.rawValue }
 
@@ -58,6 +59,7 @@ public struct Status: RawRepresentable, Hashable, Sendable, CustomStringConverti
         return String(cString: p)
     }
 
+    /// The name (see `name`).
     public var description: String { name }
 }
 
@@ -72,12 +74,19 @@ let jsonrpcMethodNotFound: Int32 = -32601
 /// revision (not found carries `data.uri`); it is empty for the few errors
 /// the wrapper raises itself and when the library could not make one.
 public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What the call returned (never `.ok`).
     public let status: Status
+    /// The safe message: may be sent to a client.
     public let message: String
+    /// The private cause: log it, never send it.
     public let cause: String
+    /// The JSON-RPC error code to answer with.
     public let jsonrpcCode: Int32
+    /// The complete JSON-RPC `error` object (empty for the wrapper's own errors).
     public let jsonrpcJSON: String
 
+    /// An error from its parts (the wrapper copies them out of an
+    /// `mcpr_error`; hosts rarely need this).
     public init(status: Status, message: String, cause: String = "", jsonrpcCode: Int32 = -32603,
                 jsonrpcJSON: String = "")
     {

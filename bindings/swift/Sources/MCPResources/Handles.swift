@@ -34,6 +34,7 @@ public struct ExecutorOptions: Sendable, Equatable {
     /// Most calls waiting for a worker (0 = max(64 x threads, 1024)).
     public var maxQueued: Int
 
+    /// Sizes (0 = the default of each).
     public init(threads: Int = 0, maxHung: Int = 0, maxQueued: Int = 0) {
         self.threads = threads
         self.maxHung = maxHung
@@ -43,9 +44,15 @@ public struct ExecutorOptions: Sendable, Equatable {
 
 /// A snapshot of an executor's counters (`mcpr_executor_stats`).
 public struct ExecutorStats: Sendable, Equatable {
+    /// The configured workers, the hung-worker bound and the queue bound.
     public var threads: UInt64, maxHung: UInt64, maxQueued: UInt64
+    /// Threads alive; workers running a waited-for job; workers in
+    /// abandoned callbacks; jobs waiting.
     public var workers: UInt64, busy: UInt64, hung: UInt64, queued: UInt64
+    /// Jobs started; running jobs abandoned by their caller; abandoned
+    /// jobs since returned; jobs dropped before they started.
     public var started: UInt64, abandoned: UInt64, returned: UInt64, dropped: UInt64
+    /// Saturation refusals; workers started to replace hung ones.
     public var refused: UInt64, replaced: UInt64
 
     /// Whether hung callbacks have used up the bound (body reads of a

@@ -22,6 +22,7 @@ public struct ReadOptions: Sendable {
     /// identity, say).
     public var context: (any Sendable)?
 
+    /// Options with the given fields, the others at their defaults.
     public init(timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
                 protocolRevision: String = "", context: (any Sendable)? = nil)
     {
@@ -63,6 +64,7 @@ public struct ListOptions: Sendable {
     public var pageSize: UInt32
     /// The caller's deadline (see `ReadOptions.timeout`).
     public var timeout: Duration?
+    /// Cancels the call from any thread.
     public var cancel: CancelToken?
     /// Runs `discover` on its workers under the deadline.
     public var executor: CallbackExecutor?
@@ -71,6 +73,7 @@ public struct ListOptions: Sendable {
     /// Read by callbacks as `Call.context`.
     public var context: (any Sendable)?
 
+    /// Options for the caller `scopeKey`, the others at their defaults.
     public init(scopeKey: String, cursor: String? = nil, pageSize: UInt32 = 0, timeout: Duration? = nil,
                 cancel: CancelToken? = nil, executor: CallbackExecutor? = nil, protocolRevision: String = "",
                 context: (any Sendable)? = nil)
@@ -117,12 +120,14 @@ public struct RequestOptions: Sendable {
     public var pageSize: UInt32
     /// The caller's deadline (see `ReadOptions.timeout`).
     public var timeout: Duration?
+    /// Cancels the call from any thread.
     public var cancel: CancelToken?
     /// Runs every callback on its workers under the deadline.
     public var executor: CallbackExecutor?
     /// Read by callbacks as `Call.context`.
     public var context: (any Sendable)?
 
+    /// Options with the given fields, the others at their defaults.
     public init(protocolRevision: String = "", scopeKey: String = "", pageSize: UInt32 = 0,
                 timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
                 context: (any Sendable)? = nil)

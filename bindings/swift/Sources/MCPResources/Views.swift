@@ -8,19 +8,25 @@ import CMCPResources
 /// Which step of which call a callback serves (`mcpr_phase`). Later
 /// versions may add values: treat unknown ones like `unknown`.
 public struct Phase: RawRepresentable, Hashable, Sendable {
+    /// The C value (`MCPR_PHASE_*`).
     public let rawValue: UInt32
+    /// A phase by its C value.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
+    /// Not known (a NULL call, or a phase of a later version).
     public static let unknown = Phase(rawValue: MCPR_PHASE_UNKNOWN)
     /// A read's policy check before its body reads.
     public static let firstCheck = Phase(rawValue: MCPR_PHASE_FIRST_CHECK)
     /// A read's policy check after its body reads (a revoked permission
     /// is honoured).
     public static let recheck = Phase(rawValue: MCPR_PHASE_RECHECK)
+    /// A read's `resolve`.
     public static let resolve = Phase(rawValue: MCPR_PHASE_RESOLVE)
+    /// A body read.
     public static let bodyRead = Phase(rawValue: MCPR_PHASE_BODY_READ)
     /// `discover` during a listing.
     public static let listing = Phase(rawValue: MCPR_PHASE_LISTING)
+    /// `discover` and `complete` of a completion.
     public static let completion = Phase(rawValue: MCPR_PHASE_COMPLETION)
 }
 
