@@ -204,7 +204,9 @@ swift_chroot_make() {
   [ ! -e "$tmp" ] || swift_remove "$tmp" || return 1
   mkdir -p "$MCPR_SWIFT_CACHE"
   echo "== swift: making the $SWIFT_SUITE chroot $dir (debootstrap --variant=minbase, $mirror)"
-  swift_run "$(swift_debootstrap)" --variant=minbase --keyring="$SWIFT_KEYRING" "$SWIFT_SUITE" "$tmp" "$mirror" \
+  # From the cache directory: wget, which debootstrap runs, writes a
+  # wget-log into its working directory when it gets a SIGHUP.
+  swift_run env -C "$MCPR_SWIFT_CACHE" "$(swift_debootstrap)" --variant=minbase --keyring="$SWIFT_KEYRING" "$SWIFT_SUITE" "$tmp" "$mirror" \
     >"$MCPR_SWIFT_CACHE/debootstrap.log" 2>&1 || {
     tail -30 "$MCPR_SWIFT_CACHE/debootstrap.log" >&2
     echo "swift-chroot: debootstrap failed (log: $MCPR_SWIFT_CACHE/debootstrap.log)" >&2
