@@ -20,7 +20,7 @@ public struct CacheHints: Sendable, Equatable {
     }
 
     func c() throws -> mcpr_cache_hints {
-        mcpr_cache_hints(size: MemoryLayout<mcpr_cache_hints>.stride, ttl_ms: try ttlMilliseconds(ttl),
+        mcpr_cache_hints(struct_size: MemoryLayout<mcpr_cache_hints>.stride, ttl_ms: try ttlMilliseconds(ttl),
                          caller_independent: callerIndependent)
     }
 }

@@ -99,11 +99,12 @@ public final class Resources: @unchecked Sendable {
     /// `completions` capability only then.
     public var completes: Bool { mcpr_resources_completes(raw) }
 
-    /// The registry's 32-byte revision (definitions and configuration):
-    /// replicas compare it to know whether they accept each other's cursors.
-    public var revision: [UInt8] {
+    /// The registry's 32-byte content hash (SHA-256 of its definitions and
+    /// configuration, `mcpr_resources_content_hash`): replicas compare it to
+    /// know whether they accept each other's cursors.
+    public var contentHash: [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
-        out.withUnsafeMutableBufferPointer { mcpr_resources_revision(raw, $0.baseAddress) }
+        out.withUnsafeMutableBufferPointer { mcpr_resources_content_hash(raw, $0.baseAddress) }
         return out
     }
 

@@ -127,13 +127,13 @@ final class BuilderTests: XCTestCase {
         XCTAssertEqual(mcprError { try c.build() }?.status, .invalidConfiguration)
     }
 
-    func testTheRevisionIdentifiesTheDefinitions() throws {
+    func testTheContentHashIdentifiesTheDefinitions() throws {
         let a = try docsRegistry(), b = try docsRegistry()
-        XCTAssertEqual(a.revision.count, 32)
-        XCTAssertEqual(a.revision, b.revision)
+        XCTAssertEqual(a.contentHash.count, 32)
+        XCTAssertEqual(a.contentHash, b.contentHash)
         let c = ResourcesBuilder()
         try c.setAllowAllPolicy().add(#"{"uri":"doc://other","name":"n"}"#, binding: textBinding)
-        XCTAssertNotEqual(try c.build().revision, a.revision)
+        XCTAssertNotEqual(try c.build().contentHash, a.contentHash)
     }
 }
 
