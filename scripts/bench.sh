@@ -7,13 +7,15 @@
 # registering 100,000 templates through the C ABI), the Go binding's small exact read
 # (bindings/go, policy in Go and native) and the same read through a client
 # session of the official Go SDK, served by the SDK's own resource handler
-# and by the library through bindings/go/mcpsdk. Prints every figure, then
+# and by the library through bindings/go/mcpsdk, and the same read through
+# the Swift wrapper (scripts/swift-test.sh bench, in the trixie chroot, as
+# multiples of the C ABI figure). Prints every figure, then
 # the small exact read side by side, and at the end a "== goals" section:
 # every line starting with "GOAL " that any benchmark printed (a figure next
 # to its goal). Nothing is asserted; a benchmark that is absent or fails is
 # reported and skipped.
 # Usage: scripts/bench.sh [C iterations]   (MCPR_BENCH_SKIP_CARGO=1 skips cargo bench,
-#   MCPR_BENCH_SKIP_GO=1 the Go benchmarks)
+#   MCPR_BENCH_SKIP_GO=1 the Go benchmarks, MCPR_BENCH_SKIP_SWIFT=1 the Swift one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 goals_file="$(mktemp)"
@@ -43,7 +45,14 @@ goals() {
     echo "  (no benchmark printed a GOAL line)"
   fi
 }
+swift_bench() {
+  [ "${MCPR_BENCH_SKIP_SWIFT:-0}" != 1 ] || return 0
+  echo
+  echo "== Swift wrapper (scripts/swift-test.sh bench)"
+  bash scripts/swift-test.sh bench || echo "Swift benchmark failed"
+}
 if [ "${MCPR_BENCH_SKIP_GO:-0}" = 1 ]; then
+  swift_bench
   goals
   exit 0
 fi
@@ -79,4 +88,5 @@ row "Go binding, native AllowAll, Go reader (1 callback)" "$(ns "$go_out" 'Small
 row "Go binding, the same through Request (one call, params JSON)" "$(ns "$go_out" 'SmallExactRead/native_allow_all_request')"
 row "Go SDK session, the SDK's own resource handler" "$(ns "$sdk_out" 'sdk_own_handler')"
 row "Go SDK session, the library through mcpsdk.Install" "$(ns "$sdk_out" 'mcpsdk_adapter')"
+swift_bench
 goals

@@ -6,7 +6,8 @@
 # ninja, a C compiler) or `all` (default: every suite).
 #
 # Installs with apt-get (as root, or through sudo): cmake, ninja-build,
-# valgrind, pkg-config, libgtest-dev, g++, clang, doxygen, python3-venv, nodejs, npm, and
+# valgrind, pkg-config, libgtest-dev, g++, clang, doxygen, python3-venv, nodejs,
+# npm, debootstrap (the Swift suites' trixie chroot, scripts/swift-test.sh), and
 # golang-go when no Go is found; with cargo: cbindgen 0.29.4 (pinned: the
 # committed header is its output) and cargo-fuzz; with rustup: the nightly
 # toolchain and its rust-src component (Rust-side sanitizers, fuzzing). The
@@ -48,6 +49,8 @@ if [ "$mcpr_setup_what" = all ]; then
   command -v node >/dev/null 2>&1 || mcpr_need_apt+=(nodejs)
   command -v npm >/dev/null 2>&1 || mcpr_need_apt+=(npm)
   command -v go >/dev/null 2>&1 || mcpr_need_apt+=(golang-go)
+  # The Swift suites make a Debian trixie chroot (scripts/swift-test.sh).
+  command -v debootstrap >/dev/null 2>&1 || [ -x /usr/sbin/debootstrap ] || mcpr_need_apt+=(debootstrap)
 fi
 mcpr_apt_install "${mcpr_need_apt[@]}"
 

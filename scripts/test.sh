@@ -6,7 +6,9 @@
 # and lifetime tests against the library built with Rust's ASan and TSan,
 # the client checks (results and errors of every protocol revision validated
 # by the official Python and TypeScript MCP SDKs and the JSON Schemas), the
-# Go suites (scripts/go-test.sh) and a short smoke run of every fuzz target
+# Go suites (scripts/go-test.sh), the Swift suites (scripts/swift-test.sh:
+# the Swift package and the Swift example server, in a Debian trixie chroot)
+# and a short smoke run of every fuzz target
 # (scripts/fuzz-smoke.sh). Installs what a fresh machine lacks first
 # (scripts/setup.sh). Exits non-zero when anything fails.
 set -euo pipefail
@@ -15,7 +17,7 @@ cd "$(dirname "$0")/.."
 # Install whatever is missing (scripts/setup.sh); with everything installed,
 # no suite may skip itself.
 source scripts/setup.sh all
-export MCPR_REQUIRE_RUST_SANITIZERS=1 MCPR_REQUIRE_FUZZ=1
+export MCPR_REQUIRE_RUST_SANITIZERS=1 MCPR_REQUIRE_FUZZ=1 MCPR_REQUIRE_SWIFT=1
 
 echo "== Rust suites (cargo test)"
 cargo test
@@ -31,6 +33,9 @@ bash scripts/client-checks.sh
 
 echo "== Go suites (scripts/go-test.sh)"
 bash scripts/go-test.sh
+
+echo "== Swift suites (scripts/swift-test.sh)"
+bash scripts/swift-test.sh
 
 echo "== fuzz smoke (scripts/fuzz-smoke.sh)"
 bash scripts/fuzz-smoke.sh

@@ -69,4 +69,31 @@ printf '#include <mcp_resources.hpp>\nint main() { mcpr::Cancel c; c.cancel(); r
 c++ -std=c++17 -o "$tmp/downstream_hpp" "$tmp/downstream_hpp.cpp" $(pkg-config --cflags --libs mcp_resources) \
     -Wl,-rpath,"$prefix/lib"
 "$tmp/downstream_hpp"
-echo "downstream: find_package, pkg-config and C++ wrapper consumers built and ran"
+
+# The SwiftPM pkg-config modules (Package.swift): only flags SwiftPM accepts
+# (-I, -L, -l: no archive path, no -D), a header directory without the
+# Clang module map, and a static link that needs no shared library.
+for m in mcp_resources_swiftpm mcp_resources_swiftpm_static; do
+    for flag in $(pkg-config --cflags --libs "$m"); do
+        case "$flag" in
+            -I* | -L* | -l*) ;;
+            *) echo "downstream: $m.pc has a flag SwiftPM prohibits: $flag" >&2; exit 1 ;;
+        esac
+    done
+    incdir="$(pkg-config --cflags-only-I "$m" | sed 's/^-I//; s/ *$//')"
+    test -f "$incdir/mcp_resources.h"
+    test ! -e "$incdir/module.modulemap"
+    cmp -s "$incdir/mcp_resources.h" "$prefix/include/mcp_resources.h"
+done
+test -L "$prefix/lib/mcp_resources_static/libmcp_resources.a"
+test "$(ls "$prefix/lib/mcp_resources_static")" = libmcp_resources.a
+# shellcheck disable=SC2046
+cc -std=c99 -o "$tmp/downstream_swiftpm_static" "$src/main.c" $(pkg-config --cflags --libs mcp_resources_swiftpm_static)
+"$tmp/downstream_swiftpm_static"
+if [ "$(uname -s)" = Linux ] && command -v readelf >/dev/null; then
+    if readelf -d "$tmp/downstream_swiftpm_static" | grep -q 'libmcp_resources'; then
+        echo "downstream: mcp_resources_swiftpm_static.pc linked the shared library" >&2
+        exit 1
+    fi
+fi
+echo "downstream: find_package, pkg-config (also the SwiftPM modules) and C++ wrapper consumers built and ran"

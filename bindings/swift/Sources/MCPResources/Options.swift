@@ -1,0 +1,162 @@
+// Per-call options. Plain Sendable values with defaults; the wrapper fills
+// the C structs (their struct_size set to the size this module was
+// compiled against, as the C INIT macros do) for the duration of a call.
+import CMCPResources
+
+/// Options of `Resources.read` and `Resources.complete`
+/// (`mcpr_read_options`).
+public struct ReadOptions: Sendable {
+    /// The caller's deadline from the start of the call (rounded up to the
+    /// millisecond); nil = only the registry's read timeout.
+    public var timeout: Duration?
+    /// Cancels the call from any thread.
+    public var cancel: CancelToken?
+    /// Runs every callback on its workers: the call then returns by its
+    /// deadline whatever a callback does. nil = callbacks on the calling
+    /// thread.
+    public var executor: CallbackExecutor?
+    /// The negotiated protocol revision ("2025-06-18", "2025-11-25",
+    /// "2026-07-28"); empty = the newest.
+    public var protocolRevision: String
+    /// Any value the callbacks read as `Call.context` (the caller's
+    /// identity, say).
+    public var context: (any Sendable)?
+
+    /// Options with the given fields, the others at their defaults.
+    public init(timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
+                protocolRevision: String = "", context: (any Sendable)? = nil)
+    {
+        self.timeout = timeout
+        self.cancel = cancel
+        self.executor = executor
+        self.protocolRevision = protocolRevision
+        self.context = context
+    }
+
+    /// Runs `body` with the C options (valid during `body` only).
+    func withC<R>(_ body: (UnsafePointer<mcpr_read_options>) throws -> R) throws -> R {
+        var c = mcpr_read_options()
+        c.struct_size = MemoryLayout<mcpr_read_options>.stride
+        c.timeout_ms = try timeoutMilliseconds(timeout)
+        c.cancel = cancel?.raw
+        c.executor = executor?.raw
+        return try withExtendedLifetime((cancel, executor)) {
+            try RequestContexts.shared.with(context) { data in
+                c.request_data = data
+                return try withStr(protocolRevision) { rev in
+                    c.protocol_revision = rev
+                    return try body(&c)
+                }
+            }
+        }
+    }
+}
+
+/// Options of `Resources.list` and `Resources.listTemplates`
+/// (`mcpr_list_options`).
+public struct ListOptions: Sendable {
+    /// The caller's authorization context (required, non-empty): cursors
+    /// are bound to it.
+    public var scopeKey: String
+    /// The previous page's `nextCursor`; nil or empty = the first page.
+    public var cursor: String?
+    /// Page size (0 = the registry's default; clamped to its maximum).
+    public var pageSize: UInt32
+    /// The caller's deadline (see `ReadOptions.timeout`).
+    public var timeout: Duration?
+    /// Cancels the call from any thread.
+    public var cancel: CancelToken?
+    /// Runs `discover` on its workers under the deadline.
+    public var executor: CallbackExecutor?
+    /// The negotiated protocol revision; empty = the newest.
+    public var protocolRevision: String
+    /// Read by callbacks as `Call.context`.
+    public var context: (any Sendable)?
+
+    /// Options for the caller `scopeKey`, the others at their defaults.
+    public init(scopeKey: String, cursor: String? = nil, pageSize: UInt32 = 0, timeout: Duration? = nil,
+                cancel: CancelToken? = nil, executor: CallbackExecutor? = nil, protocolRevision: String = "",
+                context: (any Sendable)? = nil)
+    {
+        self.scopeKey = scopeKey
+        self.cursor = cursor
+        self.pageSize = pageSize
+        self.timeout = timeout
+        self.cancel = cancel
+        self.executor = executor
+        self.protocolRevision = protocolRevision
+        self.context = context
+    }
+
+    func withC<R>(_ body: (UnsafePointer<mcpr_list_options>) throws -> R) throws -> R {
+        var c = mcpr_list_options()
+        c.struct_size = MemoryLayout<mcpr_list_options>.stride
+        c.page_size = pageSize
+        c.timeout_ms = try timeoutMilliseconds(timeout)
+        c.cancel = cancel?.raw
+        c.executor = executor?.raw
+        return try withExtendedLifetime((cancel, executor)) {
+            try RequestContexts.shared.with(context) { data in
+                c.request_data = data
+                return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
+                    c.scope_key = scope
+                    c.cursor = cur
+                    c.protocol_revision = rev
+                    return try body(&c)
+                }
+            }
+        }
+    }
+}
+
+/// Options of `Resources.request` (`mcpr_request_options`).
+public struct RequestOptions: Sendable {
+    /// The revision negotiated with the client; a known revision in the
+    /// request's `params._meta` wins. Empty = the newest.
+    public var protocolRevision: String
+    /// The caller's authorization context: required for the list methods.
+    public var scopeKey: String
+    /// Page size of the list methods (0 = default).
+    public var pageSize: UInt32
+    /// The caller's deadline (see `ReadOptions.timeout`).
+    public var timeout: Duration?
+    /// Cancels the call from any thread.
+    public var cancel: CancelToken?
+    /// Runs every callback on its workers under the deadline.
+    public var executor: CallbackExecutor?
+    /// Read by callbacks as `Call.context`.
+    public var context: (any Sendable)?
+
+    /// Options with the given fields, the others at their defaults.
+    public init(protocolRevision: String = "", scopeKey: String = "", pageSize: UInt32 = 0,
+                timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
+                context: (any Sendable)? = nil)
+    {
+        self.protocolRevision = protocolRevision
+        self.scopeKey = scopeKey
+        self.pageSize = pageSize
+        self.timeout = timeout
+        self.cancel = cancel
+        self.executor = executor
+        self.context = context
+    }
+
+    func withC<R>(_ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
+        var c = mcpr_request_options()
+        c.struct_size = MemoryLayout<mcpr_request_options>.stride
+        c.page_size = pageSize
+        c.timeout_ms = try timeoutMilliseconds(timeout)
+        c.cancel = cancel?.raw
+        c.executor = executor?.raw
+        return try withExtendedLifetime((cancel, executor)) {
+            try RequestContexts.shared.with(context) { data in
+                c.request_data = data
+                return try withStrs(protocolRevision, scopeKey) { rev, scope in
+                    c.protocol_revision = rev
+                    c.scope_key = scope
+                    return try body(&c)
+                }
+            }
+        }
+    }
+}

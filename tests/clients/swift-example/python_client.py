@@ -1,0 +1,283 @@
+"""End-to-end check of the Swift example server (examples/swift, built and
+run inside the Debian trixie chroot of scripts/swift-test.sh) with the
+official Python MCP client (the pinned `mcp` package), from the host.
+
+Usage: python_client.py REVISION COMMAND [ARG...]   (REVISION 2025-11-25 or
+2026-07-28; COMMAND starts the server, for example `chroot ROOT SERVER`)
+
+The client starts the server over stdio with the client's default, bare
+environment (no LD_LIBRARY_PATH). Every check asserts on the client's own
+parsed objects; besides, every response line the server wrote is kept as
+received and, when MCPR_SCHEMA_DIR names a folder holding
+<revision>/schema.json, its result or error is validated against the
+revision's JSON Schema. Exits non-zero on the first failure.
+"""
+
+import json
+import os
+import sys
+
+import anyio
+import mcp.client.stdio as mcp_stdio
+import mcp_types as types
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from check_results import schema_validator  # noqa: E402
+
+REVISION, COMMAND = sys.argv[1], sys.argv[2:]
+STATELESS = REVISION >= "2026-07-28"
+
+# Every line the server sends, exactly as received (the transport parses
+# each through _parse_line).
+RAW_LINES = []
+_parse_line = mcp_stdio._parse_line
+
+
+def _recording_parse_line(line):
+    RAW_LINES.append(line)
+    return _parse_line(line)
+
+
+mcp_stdio._parse_line = _recording_parse_line
+
+
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(f"[python {REVISION}] {what}")
+
+
+def cache_fields(result, what):
+    """2026-07-28 results carry resultType, ttlMs and cacheScope; earlier ones none of them."""
+    present = {"ttl_ms", "cache_scope"} & result.model_fields_set
+    if STATELESS:
+        check(present == {"ttl_ms", "cache_scope"}, f"{what}: ttlMs/cacheScope missing ({result.model_fields_set})")
+        check(result.cache_scope in ("public", "private") and result.ttl_ms >= 0, f"{what}: cache hints {result}")
+        check("result_type" in result.model_fields_set and result.result_type == "complete", f"{what}: resultType")
+    else:
+        check(not present, f"{what}: cache fields on {REVISION}: {present}")
+
+
+async def stats(session):
+    r = await session.read_resource("doc://stats")
+    return json.loads(r.contents[0].text)
+
+
+async def expect_error(coro, code, what):
+    try:
+        await coro
+    except MCPError as e:
+        check(e.code == code, f"{what}: code {e.code}, want {code}")
+        return e
+    raise AssertionError(f"[python {REVISION}] {what}: no error")
+
+
+def completion_shape(result, what):
+    """resultType on 2026-07-28 only; completions never carry cache fields."""
+    check(not ({"ttl_ms", "cache_scope"} & result.model_fields_set), f"{what}: cache fields {result.model_fields_set}")
+    check(("result_type" in result.model_fields_set) == STATELESS, f"{what}: resultType on {REVISION}")
+
+
+async def main():
+    params = StdioServerParameters(command=COMMAND[0], args=COMMAND[1:])
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write) as session:
+            # initialize (2025-11-25) or server/discover (2026-07-28)
+            if STATELESS:
+                result = await session.discover()
+                check(REVISION in result.supported_versions, f"discover versions {result.supported_versions}")
+                caps = result.capabilities
+            else:
+                result = await session.initialize()
+                check(result.protocol_version == REVISION, f"negotiated {result.protocol_version}")
+                caps = result.capabilities
+            def complete(uri, name, value, context=None):
+                return session.complete(
+                    types.ResourceTemplateReference(uri=uri), {"name": name, "value": value}, context_arguments=context
+                )
+
+            check(session.protocol_version == REVISION, f"session version {session.protocol_version}")
+            check(caps.resources is not None, "resources capability missing")
+            check(not caps.resources.subscribe and not caps.resources.list_changed, f"capability {caps.resources}")
+
+            # resources/list, following nextCursor to the end
+            uris, pages, cursor, scopes = [], 0, None, set()
+            while True:
+                page = await session.list_resources(
+                    params=types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                )
+                pages += 1
+                cache_fields(page, f"list page {pages}")
+                if STATELESS:
+                    scopes.add(page.cache_scope)
+                uris += [r.uri for r in page.resources]
+                if not page.next_cursor:
+                    break
+                cursor = page.next_cursor
+            check(pages == 3 and len(uris) == 124 and len(set(uris)) == 124, f"{len(uris)} resources in {pages} pages")
+            check("doc://item/000" in uris and "doc://item/119" in uris, "items missing from the listing")
+            check(len(scopes) <= 1, f"one cacheScope for every page: {scopes}")
+
+            # a forged cursor is invalid params, never page one
+            await expect_error(
+                session.list_resources(params=types.PaginatedRequestParams(cursor="forged")), -32602, "forged cursor"
+            )
+
+            # resources/templates/list
+            templates = await session.list_resource_templates()
+            cache_fields(templates, "templates")
+            # sorted by template; doc://secret/{key} is hidden by the policy
+            check(
+                [t.uri_template for t in templates.resource_templates]
+                == ["doc://files/{name}", "doc://many/{n}", "doc://projects/{project}/files/{file}"],
+                f"templates {templates.resource_templates}",
+            )
+
+            # an exact read
+            r = await session.read_resource("doc://item/007")
+            cache_fields(r, "exact read")
+            check(len(r.contents) == 1, f"exact read contents {r.contents}")
+            item = r.contents[0]
+            check(isinstance(item, types.TextResourceContents) and item.text == "item 7", f"exact read {item}")
+            check(item.uri == "doc://item/007", f"exact read uri {item.uri}")
+
+            # a template read
+            r = await session.read_resource("doc://files/a.txt")
+            check(r.contents[0].text == "file doc://files/a.txt", f"template read {r.contents}")
+
+            # completion/complete of a template variable
+            check(caps.completions is not None, "completions capability missing")
+            c = await complete("doc://files/{name}", "name", "a")
+            check(c.completion.values == ["a.txt", "alpha.md"], f"completion {c.completion}")
+            check(c.completion.has_more is False and c.completion.total is None, f"completion {c.completion}")
+            completion_shape(c, "completion")
+
+            # two variables: {file} completes from the project in context.arguments
+            projects = "doc://projects/{project}/files/{file}"
+            c = await complete(projects, "project", "")
+            check(c.completion.values == ["alpha", "beta"], f"projects {c.completion}")
+            c = await complete(projects, "file", "ma", {"project": "alpha"})
+            check(c.completion.values == ["main.go", "manual.md"], f"files of alpha {c.completion}")
+            completion_shape(c, "files of alpha")
+            c = await complete(projects, "file", "ma", {"project": "beta"})
+            check(c.completion.values == ["main.py"], f"files of beta {c.completion}")
+            c = await complete(projects, "file", "ma")
+            check(c.completion.values == [] and c.completion.has_more is False, f"files, no project {c.completion}")
+            # a context value that could not be a capture is invalid params
+            await expect_error(complete(projects, "file", "", {"project": "../alpha"}), -32602, "traversal in context")
+            # the argument must be one of the template's variables
+            await expect_error(complete(projects, "owner", ""), -32602, "unknown argument")
+
+            # a completer offering 150 values: the first 100 are sent, hasMore, the total offered
+            c = await complete("doc://many/{n}", "n", "")
+            check(c.completion.values == [f"v{i:03d}" for i in range(100)], f"many values {c.completion.values}")
+            check(
+                c.completion.has_more is True and c.completion.total == 150,
+                f"many: total {c.completion.total}, hasMore {c.completion.has_more}",
+            )
+            completion_shape(c, "many")
+
+            # the hidden template completes exactly like an unregistered one, whatever the argument:
+            # the same code, message and data, data.uri being the template URI sent
+            not_found = -32602 if STATELESS else -32002
+            seen = []
+            cases = [("doc://nowhere/{key}", "key"), ("doc://secret/{key}", "key"), ("doc://secret/{key}", "nope")]
+            for uri, arg in cases:
+                e = await expect_error(complete(uri, arg, ""), not_found, f"complete {uri} {arg}")
+                check(isinstance(e.data, dict) and e.data.get("uri") == uri, f"complete {uri} {arg}: data {e.data}")
+                seen.append((e.message.replace(uri, "URI"), json.dumps({**e.data, "uri": "URI"}, sort_keys=True)))
+            check(len(set(seen)) == 1, f"hidden and unregistered templates answer differently: {seen}")
+            # reading it is not found too, and its completer never ran
+            e = await expect_error(session.read_resource("doc://secret/x"), not_found, "hidden read")
+            check(isinstance(e.data, dict) and e.data.get("uri") == "doc://secret/x", f"hidden read data {e.data}")
+            check((await stats(session))["secretCompletions"] == 0, "the hidden template's completer ran")
+
+            # a partial bundle: the warning first, then the item that was read
+            r = await session.read_resource("doc://bundle")
+            check(len(r.contents) == 2, f"partial bundle {r.contents}")
+            check(r.contents[0].uri.startswith("mcp-warning:"), f"warning item {r.contents[0]}")
+            check(r.contents[1].text == "bundle head", f"bundle item {r.contents[1]}")
+            check("storage offline" not in json.dumps(r.model_dump(mode="json")), "private cause leaked")
+            if STATELESS:
+                check(r.ttl_ms == 0, "a partial bundle has ttlMs 0")
+
+            # an explicitly empty text stays a text item
+            r = await session.read_resource("doc://empty")
+            item = r.contents[0]
+            check(isinstance(item, types.TextResourceContents) and item.text == "", f"empty text {item}")
+
+            # not found: -32002 before 2026-07-28, -32602 from it; data.uri either way
+            e = await expect_error(
+                session.read_resource("doc://missing"), -32602 if STATELESS else -32002, "not found"
+            )
+            check(isinstance(e.data, dict) and e.data.get("uri") == "doc://missing", f"not-found data {e.data}")
+
+            # a client-side cancellation reaches the reader; the session goes on
+            before = await stats(session)
+            with anyio.move_on_after(30):
+                async with anyio.create_task_group() as tg:
+                    scope = anyio.CancelScope()
+
+                    async def slow_read():
+                        with scope:
+                            await session.read_resource("doc://slow")
+
+                    tg.start_soon(slow_read)
+                    while (await stats(session))["slowStarted"] <= before["slowStarted"]:
+                        await anyio.sleep(0.01)
+                    scope.cancel()
+            with anyio.fail_after(30):
+                while (await stats(session))["slowCanceled"] <= before["slowCanceled"]:
+                    await anyio.sleep(0.01)
+            r = await session.read_resource("doc://item/001")
+            check(r.contents[0].text == "item 1", "session unusable after the cancellation")
+    validate_raw_lines()
+    print(f"python client (swift server), {REVISION}: all checks passed")
+
+
+# The schema definition each result kind is validated against.
+RESULT_KINDS = [
+    ("contents", "ReadResourceResult"),
+    ("resourceTemplates", "ListResourceTemplatesResult"),
+    ("resources", "ListResourcesResult"),
+    ("completion", "CompleteResult"),
+    ("supportedVersions", "DiscoverResult"),
+    ("protocolVersion", "InitializeResult"),
+]
+
+
+def validate_raw_lines():
+    """Every response the server sent, against the revision's JSON Schema."""
+    schema_dir = os.environ.get("MCPR_SCHEMA_DIR")
+    if not schema_dir:
+        return
+    kinds = set()
+    for line in RAW_LINES:
+        message = json.loads(line)
+        if "error" in message:
+            name, instance = "JSONRPCErrorResponse", message
+        elif "result" in message:
+            result = message["result"]
+            name = next((n for key, n in RESULT_KINDS if key in result), None)
+            if name is None:
+                continue  # ping
+            instance = result
+        else:
+            continue
+        errors = list(schema_validator(schema_dir, REVISION, name).iter_errors(instance))
+        check(not errors, f"JSON Schema {name}: {[e.message for e in errors]} in {line[:200]}")
+        kinds.add(name)
+    # Negative control: the schema refuses a read result without its contents.
+    read = next(json.loads(line)["result"] for line in RAW_LINES if '"contents"' in line and '"result"' in line)
+    broken = {k: v for k, v in read.items() if k != "contents"}
+    check(not schema_validator(schema_dir, REVISION, "ReadResourceResult").is_valid(broken), "schema negative control")
+    want = {"ReadResourceResult", "ListResourcesResult", "ListResourceTemplatesResult", "CompleteResult",
+            "JSONRPCErrorResponse", "DiscoverResult" if STATELESS else "InitializeResult"}
+    check(want <= kinds, f"responses validated: {sorted(kinds)}, want {sorted(want)}")
+
+
+anyio.run(main)
