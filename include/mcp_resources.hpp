@@ -241,6 +241,33 @@ private:
     detail::Owned<mcpr_page, mcpr_page_free> p_;
 };
 
+/// What the host records after a successful subscription request
+/// (mcpr_subscription): borrowed from its Response, valid while it lives.
+class Subscription {
+public:
+    explicit Subscription(const mcpr_subscription *s) noexcept : s_(s) {}
+    /// MCPR_SUBSCRIPTION_SUBSCRIBE, _UNSUBSCRIBE or _LISTEN.
+    mcpr_subscription_method request() const noexcept { return mcpr_subscription_request(s_); }
+    /// The URIs to record (subscribe, listen) or forget (unsubscribe), in
+    /// request order; views into the Response.
+    std::vector<std::string_view> uris() const {
+        std::vector<std::string_view> out(mcpr_subscription_uri_count(s_));
+        for (std::size_t i = 0; i < out.size(); i++) out[i] = to_view(mcpr_subscription_uri(s_, i));
+        return out;
+    }
+    /// MCPR_NOTIFY_* bits honored.
+    std::uint32_t honored() const noexcept { return mcpr_subscription_honored(s_); }
+    /// MCPR_NOTIFY_* bits the client asked for.
+    std::uint32_t requested() const noexcept { return mcpr_subscription_requested(s_); }
+    /// A listen stream's subscription id, as JSON text (empty otherwise).
+    std::string_view id() const noexcept { return to_view(mcpr_subscription_id(s_)); }
+    /// The revision of later messages to this subscriber.
+    std::string_view revision() const noexcept { return to_view(mcpr_subscription_revision(s_)); }
+
+private:
+    const mcpr_subscription *s_;
+};
+
 /// A JSON-RPC response made by Resources::request (mcpr_response). Move-only.
 class Response {
 public:
@@ -256,6 +283,15 @@ public:
     std::string_view cause() const noexcept { return to_view(mcpr_response_cause(p_.get())); }
     /// Whether a read result is partial.
     bool is_partial() const noexcept { return mcpr_response_is_partial(p_.get()); }
+    /// Whether json() is a complete notification message to send as it is
+    /// (a subscriptions/listen acknowledgement), not a result.
+    bool is_notification() const noexcept { return mcpr_response_is_notification(p_.get()); }
+    /// The decision of a successful subscription request, to record.
+    std::optional<Subscription> subscription() const noexcept {
+        const mcpr_subscription *s = mcpr_response_subscription(p_.get());
+        if (!s) return std::nullopt;
+        return Subscription(s);
+    }
     /// The C handle (borrowed).
     const mcpr_response *get() const noexcept { return p_.get(); }
 
@@ -277,6 +313,32 @@ public:
 
 private:
     detail::Owned<mcpr_completion, mcpr_completion_free> p_;
+};
+
+/// The outcome of a notification call (mcpr_notifications): per
+/// subscriber given, in order, the message to send or nothing. Move-only.
+class Notifications {
+public:
+    explicit Notifications(mcpr_notifications *n) noexcept : p_(n) {}
+    /// How many subscribers.
+    std::size_t size() const noexcept { return mcpr_notifications_count(p_.get()); }
+    /// The complete JSON-RPC notification to send to subscriber `i`; empty
+    /// when it gets nothing.
+    std::string_view message(std::size_t i) const noexcept { return to_view(mcpr_notifications_message(p_.get(), i)); }
+    /// MCPR_OK when subscriber `i` was decided (message or not), else the
+    /// failure of its decision.
+    mcpr_status status(std::size_t i) const noexcept { return mcpr_notifications_status(p_.get(), i); }
+    /// The private cause of a failed decision (log it, never send it).
+    std::string_view cause(std::size_t i) const noexcept { return to_view(mcpr_notifications_cause(p_.get(), i)); }
+    /// notify_listing_changed only: subscriber `i`'s fingerprint now.
+    std::optional<std::array<std::uint8_t, 32>> listing(std::size_t i) const noexcept {
+        std::array<std::uint8_t, 32> out{};
+        if (!mcpr_notifications_listing(p_.get(), i, out.data())) return std::nullopt;
+        return out;
+    }
+
+private:
+    detail::Owned<mcpr_notifications, mcpr_notifications_free> p_;
 };
 
 // ------------------------------------------------------------------ callback views
@@ -655,7 +717,53 @@ struct RequestOptions {
     const Cancel *cancel = nullptr;        ///< optional token
     void *request_data = nullptr;          ///< handed to every callback
     const Executor *executor = nullptr;    ///< optional
+    std::string_view request_id{};         ///< the request's JSON-RPC id as JSON (subscriptions/listen)
+    std::uint32_t host_notifications = 0;  ///< MCPR_NOTIFY_TOOLS/PROMPTS_LIST_CHANGED the host delivers
 };
+
+/// One subscriber of a change notification (mcpr_subscriber), as the host
+/// recorded it from a Subscription.
+struct Subscriber {
+    void *request_data = nullptr;          ///< its identity, handed to the policy
+    std::string_view protocol_revision{};  ///< Subscription::revision()
+    std::string_view subscription_id{};    ///< Subscription::id(); required from 2026-07-28 on
+    std::string_view uri{};                ///< notify_updated: the URI subscribed to, when not the changed one
+    std::optional<std::array<std::uint8_t, 32>> listing{};  ///< notify_listing_changed: the fingerprint before
+};
+
+/// Options of the notification calls (mcpr_notify_options).
+struct NotifyOptions {
+    std::chrono::milliseconds timeout{0};  ///< deadline of the whole call; 0 = only read_timeout
+    const Cancel *cancel = nullptr;        ///< optional token
+    const Executor *executor = nullptr;    ///< optional
+};
+
+namespace detail {
+
+/// The C subscribers of `subs` (their strings and listings borrowed).
+inline std::vector<mcpr_subscriber> c_subscribers(const std::vector<Subscriber> &subs) {
+    std::vector<mcpr_subscriber> out(subs.size());
+    for (std::size_t i = 0; i < subs.size(); i++) {
+        mcpr_subscriber_init(&out[i]);
+        out[i].request_data = subs[i].request_data;
+        out[i].protocol_revision = to_c(subs[i].protocol_revision);
+        out[i].subscription_id = to_c(subs[i].subscription_id);
+        out[i].uri = to_c(subs[i].uri);
+        out[i].listing = subs[i].listing ? subs[i].listing->data() : nullptr;
+    }
+    return out;
+}
+
+inline mcpr_notify_options c_notify(const NotifyOptions &o) {
+    mcpr_notify_options c{};
+    mcpr_notify_options_init(&c);
+    c.timeout_ms = to_ms(o.timeout);
+    c.cancel = o.cancel ? o.cancel->get() : nullptr;
+    c.executor = o.executor ? o.executor->get() : nullptr;
+    return c;
+}
+
+}  // namespace detail
 
 // ------------------------------------------------------------------ registry
 
@@ -715,10 +823,64 @@ public:
         c.cancel = o.cancel ? o.cancel->get() : nullptr;
         c.request_data = o.request_data;
         c.executor = o.executor ? o.executor->get() : nullptr;
+        c.request_id = to_c(o.request_id);
+        c.host_notifications = o.host_notifications;
         mcpr_response *out = nullptr;
         detail::check(
             [&](mcpr_error **e) { return mcpr_request(r_.get(), to_c(method), to_c(params_json), &c, &out, e); });
         return Response(out);
+    }
+
+    /// Decides one update (mcpr_notify_updated): `uri` changed; each
+    /// subscriber, rechecked now, gets its message or nothing. Throws
+    /// mcpr::Error (nothing is to be sent then).
+    Notifications notify_updated(std::string_view uri, const std::vector<Subscriber> &subscribers,
+                                 const NotifyOptions &o = NotifyOptions()) const {
+        auto subs = detail::c_subscribers(subscribers);
+        auto c = detail::c_notify(o);
+        mcpr_notifications *out = nullptr;
+        detail::check([&](mcpr_error **e) {
+            return mcpr_notify_updated(r_.get(), to_c(uri), subs.empty() ? nullptr : subs.data(), subs.size(), &c,
+                                       &out, e);
+        });
+        return Notifications(out);
+    }
+
+    /// Decides a list change after a permission change
+    /// (mcpr_notify_listing_changed): every subscriber needs its listing
+    /// from before. Throws mcpr::Error.
+    Notifications notify_listing_changed(const std::vector<Subscriber> &subscribers,
+                                         const NotifyOptions &o = NotifyOptions()) const {
+        auto subs = detail::c_subscribers(subscribers);
+        auto c = detail::c_notify(o);
+        mcpr_notifications *out = nullptr;
+        detail::check([&](mcpr_error **e) {
+            return mcpr_notify_listing_changed(r_.get(), subs.empty() ? nullptr : subs.data(), subs.size(), &c, &out,
+                                               e);
+        });
+        return Notifications(out);
+    }
+
+    /// The caller's listing fingerprint (mcpr_listing_fingerprint), under
+    /// `o.request_data`. Throws mcpr::Error.
+    std::array<std::uint8_t, 32> listing_fingerprint(const ReadOptions &o = ReadOptions()) const {
+        mcpr_read_options c{};
+        mcpr_read_options_init(&c);
+        c.timeout_ms = detail::to_ms(o.timeout);
+        c.cancel = o.cancel ? o.cancel->get() : nullptr;
+        c.request_data = o.request_data;
+        c.executor = o.executor ? o.executor->get() : nullptr;
+        std::array<std::uint8_t, 32> out{};
+        detail::check([&](mcpr_error **e) { return mcpr_listing_fingerprint(r_.get(), &c, out.data(), e); });
+        return out;
+    }
+
+    /// The `resources` capability object to declare for `protocol_revision`
+    /// (mcpr_resources_capability; a static string). Throws mcpr::Error.
+    std::string_view capability(std::string_view protocol_revision = {}) const {
+        mcpr_str out{};
+        detail::check([&](mcpr_error **e) { return mcpr_resources_capability(r_.get(), to_c(protocol_revision), &out, e); });
+        return to_view(out);
     }
 
     /// completion/complete (`ref/resource`) for `template_uri`'s
@@ -847,6 +1009,14 @@ public:
         return *this;
     }
 
+    /// Declares the resource notifications the host delivers
+    /// (MCPR_NOTIFY_RESOURCE_UPDATES, MCPR_NOTIFY_RESOURCES_LIST_CHANGED).
+    /// Throws mcpr::Error.
+    Builder &set_notifications(std::uint32_t notifications) {
+        detail::check([&](mcpr_error **e) { return mcpr_builder_set_notifications(b_.get(), notifications, e); });
+        return *this;
+    }
+
     /// Registry-wide cache hints. Throws mcpr::Error.
     Builder &set_cache_hints(std::chrono::milliseconds ttl, bool policy_caller_independent) {
         std::uint64_t ms = detail::to_ms(ttl);
@@ -891,6 +1061,45 @@ private:
 
     detail::Owned<mcpr_builder, mcpr_builder_free> b_;
 };
+
+/// Two registries compared once, for list changes after a reload
+/// (mcpr_list_change). Move-only; keeps the policies alive, not the
+/// registries.
+class ListChange {
+public:
+    /// Compares `old_resources` with `new_resources`. Throws mcpr::Error.
+    ListChange(const Resources &old_resources, const Resources &new_resources) {
+        mcpr_list_change *out = nullptr;
+        detail::check(
+            [&](mcpr_error **e) { return mcpr_list_change_new(old_resources.get(), new_resources.get(), &out, e); });
+        p_.reset(out);
+    }
+    /// How many definitions differ (0: nobody is ever told).
+    std::size_t size() const noexcept { return mcpr_list_change_count(p_.get()); }
+    /// Decides the change for `subscribers` (mcpr_notify_list_changed).
+    /// Throws mcpr::Error.
+    Notifications notify(const std::vector<Subscriber> &subscribers, const NotifyOptions &o = NotifyOptions()) const {
+        auto subs = detail::c_subscribers(subscribers);
+        auto c = detail::c_notify(o);
+        mcpr_notifications *out = nullptr;
+        detail::check([&](mcpr_error **e) {
+            return mcpr_notify_list_changed(p_.get(), subs.empty() ? nullptr : subs.data(), subs.size(), &c, &out, e);
+        });
+        return Notifications(out);
+    }
+
+private:
+    detail::Owned<mcpr_list_change, mcpr_list_change_free> p_;
+};
+
+/// The result ending a listen stream gracefully, for subscription id
+/// `id_json` (mcpr_notify_listen_closed): send its json() as the listen
+/// request's result. Throws mcpr::Error.
+inline Response listen_closed(std::string_view id_json) {
+    mcpr_response *out = nullptr;
+    detail::check([&](mcpr_error **e) { return mcpr_notify_listen_closed(to_c(id_json), &out, e); });
+    return Response(out);
+}
 
 }  // namespace mcpr
 

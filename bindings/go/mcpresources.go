@@ -672,6 +672,25 @@ type callEnv struct {
 	req       *request
 	token     *C.mcpr_cancel
 	stop      func() bool
+	// subs are the requests of the call's subscribers (a notification
+	// call decides for many callers): each its own context, the call's
+	// token.
+	subs []subRequest
+}
+
+type subRequest struct {
+	id  uint64
+	req *request
+}
+
+// sub registers one more request for this call, with its own context
+// (a subscriber's), sharing the call's token; end removes it.
+func (env *callEnv) sub(ctx context.Context) uint64 {
+	id := requestID.Add(1)
+	req := &request{ctx: ctx, token: env.token}
+	env.subs = append(env.subs, subRequest{id: id, req: req})
+	requests.store(id, req)
+	return id
 }
 
 func begin(ctx context.Context) (*callEnv, error) {
@@ -704,6 +723,12 @@ func begin(ctx context.Context) (*callEnv, error) {
 
 func (env *callEnv) end() {
 	requests.remove(env.id)
+	for _, s := range env.subs {
+		requests.remove(s.id)
+		s.req.mu.Lock()
+		s.req.token = nil
+		s.req.mu.Unlock()
+	}
 	if env.stop != nil {
 		env.stop()
 		env.req.mu.Lock()

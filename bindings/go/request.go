@@ -5,6 +5,7 @@ import "C"
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 )
@@ -23,6 +24,13 @@ type RequestOptions struct {
 	PageSize int
 	// Executor runs the body reads of resources/read.
 	Executor *Executor
+	// RequestID is the request's JSON-RPC id as JSON (subscriptions/listen
+	// needs it: it names the stream).
+	RequestID json.RawMessage
+	// HostNotifications are the tool and prompt list changes the host
+	// delivers itself on a listen stream (NotifyToolsListChanged,
+	// NotifyPromptsListChanged).
+	HostNotifications NotificationTypes
 }
 
 // Response is the answer to one request: a JSON-RPC result or error object.
@@ -36,7 +44,13 @@ type Response struct {
 	Status Status
 	// Partial: a resources/read result whose first item is the warning.
 	Partial bool
-	cause   string
+	// IsNotification: JSON is a complete notification message to send as
+	// it is (a subscriptions/listen acknowledgement), not a result.
+	IsNotification bool
+	// Subscription is what to record after a successful resources/subscribe,
+	// resources/unsubscribe or subscriptions/listen (nil otherwise).
+	Subscription *Subscription
+	cause        string
 }
 
 // Cause is the private cause behind an error response (for logs only).
@@ -84,7 +98,8 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	defer env.end()
 	var res C.mcprgo_request_result
 	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.Revision), cstr(o.ScopeKey),
-		C.uint32_t(o.PageSize), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+		C.uint32_t(o.PageSize), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex,
+		cbytes(o.RequestID), C.uint32_t(o.HostNotifications), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}
@@ -94,6 +109,9 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 		Status:  Status(res.status),
 		Partial: bool(res.partial),
 		cause:   goString(res.cause),
+
+		IsNotification: bool(res.is_notification),
+		Subscription:    subscriptionOf(res.subscription),
 	}
 	C.mcpr_response_free(res.response)
 	if out.IsError && out.Status == StatusCanceled && errors.Is(env.ctx.Err(), context.DeadlineExceeded) {

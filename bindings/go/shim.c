@@ -168,7 +168,8 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
 
 mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
                            mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                           uint64_t request, const mcpr_executor *executor, mcprgo_request_result *out) {
+                           uint64_t request, const mcpr_executor *executor, mcpr_str request_id,
+                           uint32_t host_notifications, mcprgo_request_result *out) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
         .protocol_revision = revision,
@@ -178,7 +179,11 @@ mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str pa
         .cancel = cancel,
         .request_data = (void *)(uintptr_t)request,
         .executor = executor,
+        .request_id = request_id,
+        .host_notifications = host_notifications,
     };
+    out->is_notification = false;
+    out->subscription = NULL;
     out->response = NULL;
     out->err = NULL;
     out->json.ptr = NULL;
@@ -195,8 +200,65 @@ mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str pa
         out->partial = mcpr_response_is_partial(out->response);
         out->status = mcpr_response_status(out->response);
         out->cause = mcpr_response_cause(out->response);
+        out->is_notification = mcpr_response_is_notification(out->response);
+        out->subscription = mcpr_response_subscription(out->response);
     }
     return st;
+}
+
+mcpr_status mcprgo_notify(int kind, const mcpr_resources *r, const mcpr_list_change *change, mcpr_str uri,
+                          const mcpr_subscriber *subscribers, size_t count, uint64_t timeout_ms,
+                          const mcpr_cancel *cancel, const mcpr_executor *executor, mcpr_notifications **out,
+                          mcpr_error **err) {
+    mcpr_notify_options opt = {
+        .struct_size = sizeof(mcpr_notify_options),
+        .timeout_ms = timeout_ms,
+        .cancel = cancel,
+        .executor = executor,
+    };
+    *out = NULL;
+    *err = NULL;
+    switch (kind) {
+    case MCPRGO_NOTIFY_UPDATED:
+        return mcpr_notify_updated(r, uri, subscribers, count, &opt, out, err);
+    case MCPRGO_NOTIFY_LIST_CHANGED:
+        return mcpr_notify_list_changed(change, subscribers, count, &opt, out, err);
+    default:
+        return mcpr_notify_listing_changed(r, subscribers, count, &opt, out, err);
+    }
+}
+
+void mcprgo_notifications_read(const mcpr_notifications *n, mcprgo_notification *out, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        out[i].message = mcpr_notifications_message(n, i);
+        out[i].status = mcpr_notifications_status(n, i);
+        out[i].cause = mcpr_notifications_cause(n, i);
+        out[i].has_listing = mcpr_notifications_listing(n, i, out[i].listing);
+    }
+}
+
+mcpr_status mcprgo_listing_fingerprint(const mcpr_resources *r, uint64_t timeout_ms, const mcpr_cancel *cancel,
+                                       uint64_t request, const mcpr_executor *executor, uint8_t *out,
+                                       mcpr_error **err) {
+    mcpr_read_options opt = {
+        .struct_size = sizeof(mcpr_read_options),
+        .timeout_ms = timeout_ms,
+        .cancel = cancel,
+        .request_data = (void *)(uintptr_t)request,
+        .executor = executor,
+    };
+    *err = NULL;
+    return mcpr_listing_fingerprint(r, &opt, out, err);
+}
+
+void mcprgo_subscriber_set(mcpr_subscriber *s, uint64_t request, mcpr_str revision, mcpr_str subscription_id,
+                           mcpr_str uri, const uint8_t *listing) {
+    mcpr_subscriber_init(s);
+    s->request_data = (void *)(uintptr_t)request;
+    s->protocol_revision = revision;
+    s->subscription_id = subscription_id;
+    s->uri = uri;
+    s->listing = listing;
 }
 
 mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queued, mcpr_executor **out,

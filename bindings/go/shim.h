@@ -49,7 +49,18 @@ typedef struct {
     mcpr_status status;
     mcpr_str cause;
     mcpr_error *err;
+    bool is_notification;
+    const mcpr_subscription *subscription; /* NULL unless a subscription request succeeded */
 } mcprgo_request_result;
+
+/* One subscriber's outcome of a notification call, read in one call. */
+typedef struct {
+    mcpr_str message; /* empty: send nothing */
+    mcpr_status status;
+    mcpr_str cause;
+    bool has_listing;
+    uint8_t listing[32];
+} mcprgo_notification;
 
 /* Adds a definition served by the Go binding behind `handle`; with
  * go_resolve false the native mcpr_resolve_single plans the read, with
@@ -90,7 +101,28 @@ mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *o
 /* mcpr_request with its options. */
 mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
                            mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                           uint64_t request, const mcpr_executor *executor, mcprgo_request_result *out);
+                           uint64_t request, const mcpr_executor *executor, mcpr_str request_id,
+                           uint32_t host_notifications, mcprgo_request_result *out);
+
+/* Which notification call mcprgo_notify makes. */
+#define MCPRGO_NOTIFY_UPDATED 1
+#define MCPRGO_NOTIFY_LIST_CHANGED 2
+#define MCPRGO_NOTIFY_LISTING_CHANGED 3
+/* mcpr_notify_updated (r, uri), mcpr_notify_list_changed (change) or
+ * mcpr_notify_listing_changed (r) with their options. */
+mcpr_status mcprgo_notify(int kind, const mcpr_resources *r, const mcpr_list_change *change, mcpr_str uri,
+                          const mcpr_subscriber *subscribers, size_t count, uint64_t timeout_ms,
+                          const mcpr_cancel *cancel, const mcpr_executor *executor, mcpr_notifications **out,
+                          mcpr_error **err);
+/* Reads every outcome of `n` into out[0..count) (count = mcpr_notifications_count). */
+void mcprgo_notifications_read(const mcpr_notifications *n, mcprgo_notification *out, size_t count);
+/* mcpr_listing_fingerprint with its read options. */
+mcpr_status mcprgo_listing_fingerprint(const mcpr_resources *r, uint64_t timeout_ms, const mcpr_cancel *cancel,
+                                       uint64_t request, const mcpr_executor *executor, uint8_t *out,
+                                       mcpr_error **err);
+/* Fills subscriber `s` (request ids travel as request_data). */
+void mcprgo_subscriber_set(mcpr_subscriber *s, uint64_t request, mcpr_str revision, mcpr_str subscription_id,
+                           mcpr_str uri, const uint8_t *listing);
 
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);

@@ -31,6 +31,7 @@ import (
 	"log/slog"
 	"reflect"
 	"sort"
+	"sync/atomic"
 
 	mcpr "github.com/mcp-resources/mcp-resources/bindings/go"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -59,6 +60,9 @@ const (
 	methodList          = "resources/list"
 	methodListTemplates = "resources/templates/list"
 	methodComplete      = "completion/complete"
+	methodSubscribe     = "resources/subscribe"
+	methodUnsubscribe   = "resources/unsubscribe"
+	methodListen        = "subscriptions/listen"
 	methodInitialize    = "initialize"
 	methodDiscover      = "server/discover"
 	// revisionStateless is the first revision whose requests carry their
@@ -73,11 +77,16 @@ const (
 // their params as sent when the server runs on this package's transports
 // (re-encoded from the SDK's structs on any other), and
 // initialize / server/discover results advertise the resources capability
-// (neither subscribe nor listChanged: the registry is immutable) and, when
-// some binding completes, the completions capability. Install before the
-// server runs sessions.
-func Install(server *mcp.Server, res *mcpr.Resources, opts *Options) {
-	a := &adapter{res: res}
+// (subscribe and listChanged as the registry declares them,
+// mcpr.Builder.SetNotifications) and, when some binding completes, the
+// completions capability. resources/subscribe, resources/unsubscribe and
+// subscriptions/listen are decided by the library and recorded by the
+// returned Adapter, which delivers updates and list changes per session
+// only where the library says so (see Adapter). Install before the server
+// runs sessions; the server then serves the Adapter's registry.
+func Install(server *mcp.Server, res *mcpr.Resources, opts *Options) *Adapter {
+	a := &adapter{subs: newSubscriptions()}
+	a.res.Store(res)
 	if opts != nil {
 		a.opts = *opts
 	}
@@ -89,23 +98,41 @@ func Install(server *mcp.Server, res *mcpr.Resources, opts *Options) {
 		a.logger = slog.Default()
 	}
 	server.AddReceivingMiddleware(a.middleware)
+	server.AddSendingMiddleware(a.sending)
+	return &Adapter{a: a}
 }
 
 type adapter struct {
-	res    *mcpr.Resources
+	res    atomic.Pointer[mcpr.Resources]
 	opts   Options
 	logger *slog.Logger
+	subs   *subscriptions
+	// send is the server's sending handler below this adapter's sending
+	// middleware: how the adapter delivers to one session.
+	send mcp.MethodHandler
 }
+
+// registry is the registry served now (Adapter.Reload swaps it).
+func (a *adapter) registry() *mcpr.Resources { return a.res.Load() }
 
 func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		switch method {
 		case methodRead, methodList, methodListTemplates, methodComplete:
 			return a.route(ctx, method, req, next)
+		case methodSubscribe, methodUnsubscribe:
+			return a.subscribe(ctx, method, req)
+		case methodListen:
+			return a.listen(ctx, method, req, next)
 		case methodInitialize, methodDiscover:
 			res, err := next(ctx, method, req)
 			if err == nil {
-				advertise(res, a.res.Completes())
+				r := a.registry()
+				caps, _ := r.Capability(Revision(req))
+				advertise(res, r.Completes(), caps)
+				if method == methodInitialize {
+					a.subs.sessionSeen(ctx, req)
+				}
 			}
 			return res, err
 		}
@@ -192,8 +219,9 @@ func (a *adapter) internal(ctx context.Context, method string, err error) error 
 }
 
 // advertise sets the resources capability of an initialize or discover
-// result, and the completions capability when some binding completes.
-func advertise(res mcp.Result, completes bool) {
+// result (subscribe and listChanged from the library's capability object
+// caps), and the completions capability when some binding completes.
+func advertise(res mcp.Result, completes bool, capsJSON json.RawMessage) {
 	var caps **mcp.ServerCapabilities
 	switch r := res.(type) {
 	case *mcp.InitializeResult:
@@ -207,6 +235,7 @@ func advertise(res mcp.Result, completes bool) {
 		*caps = &mcp.ServerCapabilities{}
 	}
 	(*caps).Resources = &mcp.ResourceCapabilities{}
+	_ = json.Unmarshal(capsJSON, (*caps).Resources)
 	if completes && (*caps).Completions == nil {
 		(*caps).Completions = &mcp.CompletionCapabilities{}
 	}
@@ -268,7 +297,7 @@ func (a *adapter) serve(ctx context.Context, method string, params []byte, req m
 		}
 		opt.ScopeKey = scope
 	}
-	resp, err := a.res.Request(ctx, method, params, opt)
+	resp, err := a.registry().Request(ctx, method, params, opt)
 	if errors.Is(err, mcpr.ErrMethodNotHandled) {
 		return nil, err
 	}

@@ -36,7 +36,8 @@ var rawStore sync.Map // weak.Pointer[mcp.RequestExtra] -> rawParams
 // libraryMethod reports whether method's params go to the library.
 func libraryMethod(method string) bool {
 	switch method {
-	case methodRead, methodList, methodListTemplates, methodComplete:
+	case methodRead, methodList, methodListTemplates, methodComplete, methodSubscribe, methodUnsubscribe,
+		methodListen:
 		return true
 	}
 	return false
@@ -51,7 +52,9 @@ func keepRawParams(req *jsonrpc.Request) {
 	extra := &mcp.RequestExtra{}
 	key := weak.Make(extra)
 	raw := rawParams{text: req.Params}
-	if req.Method != methodComplete || !promptReference(req.Params) {
+	// The SDK's own listen handler runs (for the host's tool and prompt
+	// list changes): it needs the filter, so a listen keeps its params.
+	if req.Method != methodListen && (req.Method != methodComplete || !promptReference(req.Params)) {
 		raw.reduced = true
 		req.Params = placeholder(req.Params)
 	}
