@@ -9,6 +9,7 @@
 
 use std::sync::Arc;
 
+use mcp_resources::subscription::listen_closed_result;
 use mcp_resources::*;
 use serde_json::{json, Value};
 
@@ -304,6 +305,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 "expect": expect,
             }));
         }
+        for sample in subscription_samples(revision)? {
+            let file = format!("{}_{}.json", revision.as_str(), sample.kind);
+            std::fs::write(format!("{out}/{file}"), &sample.json)?;
+            manifest.push(json!({
+                "file": file,
+                "revision": revision.as_str(),
+                "method": sample.method,
+                "kind": sample.kind,
+                "error": sample.error,
+                "message": sample.message,
+                "expect": sample.expect,
+            }));
+        }
     }
     std::fs::write(
         format!("{out}/manifest.json"),
@@ -311,6 +325,148 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     println!("wrote {} samples to {out}", manifest.len());
     Ok(())
+}
+
+/// One subscription sample: a result, an error object, or (`message`) a
+/// complete notification message.
+struct Sample {
+    kind: &'static str,
+    method: &'static str,
+    json: String,
+    error: bool,
+    message: bool,
+    expect: Value,
+}
+
+/// What the subscription methods and notifications of `revision` look
+/// like: a registry declaring both resource notification types, hiding
+/// nothing (hidden and unregistered look the same; the Rust and C tests
+/// hold that).
+fn subscription_samples(
+    revision: ProtocolRevision,
+) -> Result<Vec<Sample>, Box<dyn std::error::Error>> {
+    let handler: Arc<dyn ResourceHandler> = Arc::new(Guide);
+    let build = |defs: &[&str]| -> Result<Resources, Failure> {
+        let mut b = Resources::builder()
+            .policy(Arc::new(AllowAll))
+            .notifications(NotificationTypes::RESOURCES);
+        for d in defs {
+            b.push(ResourceBinding::new(d, handler.clone())?);
+        }
+        b.build()
+    };
+    let old = build(&[r#"{"uri":"doc://guide","name":"guide"}"#])?;
+    let new = build(&[
+        r#"{"uri":"doc://guide","name":"guide"}"#,
+        r#"{"uri":"doc://added","name":"added"}"#,
+    ])?;
+    let options = RequestOptions {
+        revision,
+        request_id: Some(b"\"listen-1\"".to_vec()),
+        ..RequestOptions::default()
+    };
+    let stream = revision.has_result_fields();
+    let id = SubscriptionId::parse(b"\"listen-1\"")?;
+    let subscriber = Subscriber {
+        revision,
+        subscription_id: stream.then(|| id.clone()),
+        ..Subscriber::default()
+    };
+    let updated = old.notify_updated(
+        b"doc://guide",
+        std::slice::from_ref(&subscriber),
+        &NotifyOptions::default(),
+    )?;
+    let listed =
+        ListChange::between(&old, &new).notify(&[subscriber], &NotifyOptions::default())?;
+    let message = |n: &Notifications| n.get(0).and_then(|d| d.message().map(str::to_string));
+    let sub_id = if stream {
+        json!("listen-1")
+    } else {
+        Value::Null
+    };
+    let mut out = vec![
+        Sample {
+            kind: "notification_updated",
+            method: "notifications/resources/updated",
+            json: message(&updated).ok_or("an update")?,
+            error: false,
+            message: true,
+            expect: json!({"uri": "doc://guide", "subscriptionId": sub_id}),
+        },
+        Sample {
+            kind: "notification_list_changed",
+            method: "notifications/resources/list_changed",
+            json: message(&listed).ok_or("a list change")?,
+            error: false,
+            message: true,
+            expect: json!({"subscriptionId": sub_id}),
+        },
+    ];
+    let mut request = |kind,
+                       method: &'static str,
+                       p: Value,
+                       expect: Value|
+     -> Result<(), Box<dyn std::error::Error>> {
+        let r = old.request(method.as_bytes(), params(revision, p).as_bytes(), &options)?;
+        out.push(Sample {
+            kind,
+            method: if r.is_notification() {
+                "notifications/subscriptions/acknowledged"
+            } else {
+                method
+            },
+            error: r.is_error(),
+            message: r.is_notification(),
+            json: r.into_json(),
+            expect,
+        });
+        Ok(())
+    };
+    if stream {
+        request(
+            "listen_ack",
+            "subscriptions/listen",
+            json!({"notifications": {"resourcesListChanged": true, "toolsListChanged": true,
+                   "resourceSubscriptions": ["doc://guide", "doc://missing"]}}),
+            json!({"subscriptionId": "listen-1", "resourceSubscriptions": ["doc://guide"],
+                   "resourcesListChanged": true}),
+        )?;
+        request(
+            "error_listen_invalid_params",
+            "subscriptions/listen",
+            json!({"notifications": {"resourceSubscriptions": ["doc://guide", "doc://guide"]}}),
+            json!({"code": -32602}),
+        )?;
+        out.push(Sample {
+            kind: "listen_closed",
+            method: "subscriptions/listen",
+            json: listen_closed_result(&id),
+            error: false,
+            message: false,
+            expect: json!({"subscriptionId": "listen-1"}),
+        });
+    } else {
+        request(
+            "subscribe_result",
+            "resources/subscribe",
+            json!({"uri": "doc://guide"}),
+            json!({}),
+        )?;
+        request(
+            "unsubscribe_result",
+            "resources/unsubscribe",
+            json!({"uri": "doc://missing"}),
+            json!({}),
+        )?;
+        request(
+            "error_subscribe_not_found",
+            "resources/subscribe",
+            json!({"uri": "doc://missing"}),
+            json!({"code": revision.not_found_code(), "uri": "doc://missing"}),
+        )?;
+    }
+    Ok(out)
 }
 
 fn json_of(s: &str) -> Value {

@@ -8,6 +8,10 @@
 #   revision either offers is 2025-11-25);
 # - the TypeScript client v2 line (@modelcontextprotocol/client) on
 #   2025-06-18, 2025-11-25 and 2026-07-28;
+# - subscriptions (resources/subscribe on 2025-11-25, subscriptions/listen
+#   on 2026-07-28) with the Python client and both TypeScript lines, two
+#   tenants as two sessions of one server, every message the server sends
+#   validated against the revision's JSON Schema;
 # - malformed stdio input (garbage, a NUL byte, deep nesting, a batch) fed
 #   to both servers, which must answer each line and go on serving.
 # The clients run with an empty environment apart from HOME and PATH, and
@@ -40,6 +44,27 @@ done
 for rev in 2025-06-18 2025-11-25 2026-07-28; do
   echo "== end-to-end: official TypeScript client (v2, @modelcontextprotocol/client), $rev"
   env -i HOME="$HOME" PATH="$PATH" node node_v2_client.mjs "$server" "$rev"
+done
+# Subscriptions: two tenants as two sessions of one example server run with
+# -control (beta through the example's -join relay); every message the
+# server sends is written to a transcript and validated against the
+# revision's JSON Schema (check_transcript.py).
+schema_dir="$(cargo metadata --format-version 1 --locked --offline \
+  --manifest-path "$root/tests/clients/schema/Cargo.toml" |
+  "$py" -c 'import json, os, sys
+m = json.load(sys.stdin)
+print(next(os.path.dirname(p["manifest_path"]) for p in m["packages"] if p["name"] == "protocol-droid-schema") + "/spec")')"
+transcripts="$(mktemp -d)"
+trap 'rm -rf "$transcripts"' EXIT
+for rev in 2025-11-25 2026-07-28; do
+  echo "== end-to-end subscriptions: official Python client, $rev"
+  env -i HOME="$HOME" PATH="$PATH" "$py" -W ignore::DeprecationWarning python_subscriptions.py "$server" "$rev" "$transcripts/python-$rev"
+  MCPR_SCHEMA_DIR="$schema_dir" "$py" check_transcript.py "$transcripts/python-$rev" "$rev"
+  for line in v1 v2; do
+    echo "== end-to-end subscriptions: official TypeScript client ($line), $rev"
+    env -i HOME="$HOME" PATH="$PATH" node node_subscriptions.mjs "$server" "$rev" "$transcripts/node-$line-$rev" "$line"
+    MCPR_SCHEMA_DIR="$schema_dir" "$py" check_transcript.py "$transcripts/node-$line-$rev" "$rev"
+  done
 done
 echo "== end-to-end: malformed stdio input"
 env -i HOME="$HOME" PATH="$PATH" "$py" malformed_input.py "$hello" doc://hello hello

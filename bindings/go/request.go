@@ -111,7 +111,7 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 		cause:   goString(res.cause),
 
 		IsNotification: bool(res.is_notification),
-		Subscription:    subscriptionOf(res.subscription),
+		Subscription:   subscriptionOf(res.subscription),
 	}
 	C.mcpr_response_free(res.response)
 	if out.IsError && out.Status == StatusCanceled && errors.Is(env.ctx.Err(), context.DeadlineExceeded) {

@@ -16,7 +16,9 @@ import (
 // tenantKey carries the caller's tenant in a context.
 type tenantKey struct{}
 
-func asTenant(t string) context.Context { return context.WithValue(context.Background(), tenantKey{}, t) }
+func asTenant(t string) context.Context {
+	return context.WithValue(context.Background(), tenantKey{}, t)
+}
 
 // rules says, per tenant, which URIs are hidden and which definitions
 // undiscoverable; it may change while subscriptions stand.

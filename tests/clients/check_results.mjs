@@ -15,7 +15,18 @@ import {
   CompleteResultSchema,
   JSONRPCErrorResponseSchema,
   McpError,
+  EmptyResultSchema,
+  ResourceUpdatedNotificationSchema,
+  ResourceListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+// The 2026-07-28 subscription types are in the v2 line only (its
+// @modelcontextprotocol/core, which @modelcontextprotocol/client re-exports).
+import {
+  SubscriptionsAcknowledgedNotificationSchema,
+  SubscriptionsListenResultSchema,
+  ResourceUpdatedNotificationSchema as V2ResourceUpdatedNotificationSchema,
+  ResourceListChangedNotificationSchema as V2ResourceListChangedNotificationSchema,
+} from '@modelcontextprotocol/core';
 
 const FIELDS = ['resultType', 'ttlMs', 'cacheScope'];
 const SCHEMAS = {
@@ -82,6 +93,46 @@ function checkResult(entry, data, label) {
   }
 }
 
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+// A complete notification message: the SDK's schema (v1 for the 2025
+// revisions, v2 for 2026-07-28 and its stream id), the stream id exactly
+// from 2026-07-28 on.
+function checkNotification(entry, data, label) {
+  const { revision, method, expect } = entry;
+  const modern = revision === '2026-07-28';
+  const schema = {
+    'notifications/resources/updated': modern ? V2ResourceUpdatedNotificationSchema : ResourceUpdatedNotificationSchema,
+    'notifications/resources/list_changed': modern
+      ? V2ResourceListChangedNotificationSchema
+      : ResourceListChangedNotificationSchema,
+    'notifications/subscriptions/acknowledged': SubscriptionsAcknowledgedNotificationSchema,
+  }[method];
+  const parsed = schema.safeParse(data);
+  check(parsed.success, `${label}: rejected by the SDK: ${parsed.error}`);
+  if (!parsed.success) return;
+  check(data.jsonrpc === '2.0' && data.method === method && !('id' in data), `${label}: envelope`);
+  const meta = data.params?._meta ?? {};
+  check((meta[SUBSCRIPTION_ID] ?? null) === expect.subscriptionId, `${label}: subscription id`);
+  if (method === 'notifications/resources/updated') check(parsed.data.params.uri === expect.uri, `${label}: uri`);
+  if (method === 'notifications/subscriptions/acknowledged') {
+    const f = parsed.data.params.notifications;
+    check(JSON.stringify(f.resourceSubscriptions ?? []) === JSON.stringify(expect.resourceSubscriptions), `${label}: URIs`);
+    check(!!f.resourcesListChanged === expect.resourcesListChanged && !f.toolsListChanged, `${label}: types`);
+  }
+}
+
+function checkSubscriptionResult(entry, data, label) {
+  const schema = entry.method === 'subscriptions/listen' ? SubscriptionsListenResultSchema : EmptyResultSchema;
+  const parsed = schema.safeParse(data);
+  check(parsed.success, `${label}: rejected by the SDK: ${parsed.error}`);
+  if (entry.method === 'subscriptions/listen') {
+    check(data._meta?.[SUBSCRIPTION_ID] === entry.expect.subscriptionId, `${label}: subscription id`);
+  } else {
+    check(JSON.stringify(data) === '{}', `${label}: an empty result`);
+  }
+}
+
 function checkError(entry, data, label) {
   const { revision, expect } = entry;
   const parsed = JSONRPCErrorResponseSchema.safeParse({ jsonrpc: '2.0', id: 1, error: data });
@@ -101,6 +152,9 @@ check(manifest.length >= 27, 'manifest lists every sample');
 for (const entry of manifest) {
   const data = JSON.parse(readFileSync(join(dir, entry.file), 'utf8'));
   if (entry.error) checkError(entry, data, entry.file);
+  else if (entry.message) checkNotification(entry, data, entry.file);
+  else if (['resources/subscribe', 'resources/unsubscribe', 'subscriptions/listen'].includes(entry.method))
+    checkSubscriptionResult(entry, data, entry.file);
   else checkResult(entry, data, entry.file);
 }
 // Negative control: the SDK refuses a content item without text or blob.

@@ -15,7 +15,7 @@ import sys
 import jsonschema
 import pydantic
 from mcp_types import jsonrpc
-from mcp_types.methods import parse_server_result
+from mcp_types.methods import parse_server_notification, parse_server_result
 
 FIELDS = ("resultType", "ttlMs", "cacheScope")
 SCHEMA_NAMES = {
@@ -23,7 +23,16 @@ SCHEMA_NAMES = {
     "resources/list": "ListResourcesResult",
     "resources/templates/list": "ListResourceTemplatesResult",
     "completion/complete": "CompleteResult",
+    "resources/subscribe": "EmptyResult",
+    "resources/unsubscribe": "EmptyResult",
+    "subscriptions/listen": "SubscriptionsListenResult",
 }
+NOTIFICATION_SCHEMAS = {
+    "notifications/resources/updated": "ResourceUpdatedNotification",
+    "notifications/resources/list_changed": "ResourceListChangedNotification",
+    "notifications/subscriptions/acknowledged": "SubscriptionsAcknowledgedNotification",
+}
+SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId"
 
 passed = 0
 failed = 0
@@ -110,6 +119,44 @@ def check_result(entry, data, label):
         check((result.next_cursor is not None) == expect["nextCursor"], f"{label}: nextCursor")
 
 
+def check_subscription_result(entry, data, label):
+    """resources/subscribe and unsubscribe: {}; a listen's closing result."""
+    revision, method, expect = entry["revision"], entry["method"], entry["expect"]
+    try:
+        result = parse_server_result(method, revision, data)
+    except (pydantic.ValidationError, KeyError) as e:
+        check(False, f"{label}: rejected by mcp-types: {e}")
+        return
+    check(True, f"{label}: accepted")
+    if method == "subscriptions/listen":
+        check(data.get("resultType") == "complete", f"{label}: resultType")
+        check((result.meta or {}).get(SUBSCRIPTION_ID) == expect["subscriptionId"], f"{label}: subscription id")
+    else:
+        check(data == {}, f"{label}: an empty result")
+
+
+def check_notification(entry, data, label):
+    """A complete notification message: the method, the SDK's model, the
+    stream id exactly from 2026-07-28 on."""
+    revision, method, expect = entry["revision"], entry["method"], entry["expect"]
+    check(data.get("jsonrpc") == "2.0" and data.get("method") == method and "id" not in data, f"{label}: envelope")
+    try:
+        n = parse_server_notification(method, revision, data.get("params"))
+    except (pydantic.ValidationError, KeyError) as e:
+        check(False, f"{label}: rejected by mcp-types: {e}")
+        return
+    check(True, f"{label}: accepted")
+    meta = (data.get("params") or {}).get("_meta") or {}
+    check(meta.get(SUBSCRIPTION_ID) == expect["subscriptionId"], f"{label}: subscription id {meta}")
+    if method == "notifications/resources/updated":
+        check(str(n.params.uri) == expect["uri"], f"{label}: uri")
+    if method == "notifications/subscriptions/acknowledged":
+        f = n.params.notifications
+        check(list(f.resource_subscriptions or []) == expect["resourceSubscriptions"], f"{label}: honored URIs")
+        check(bool(f.resources_list_changed) == expect["resourcesListChanged"], f"{label}: list changes")
+        check(not f.tools_list_changed and not f.prompts_list_changed, f"{label}: nothing not delivered")
+
+
 def check_error(entry, data, label):
     revision, expect = entry["revision"], entry["expect"]
     try:
@@ -139,10 +186,17 @@ def main():
             data = json.load(f)
         if entry["error"]:
             check_error(entry, data, label)
+        elif entry.get("message"):
+            check_notification(entry, data, label)
+        elif entry["method"] in ("resources/subscribe", "resources/unsubscribe", "subscriptions/listen"):
+            check_subscription_result(entry, data, label)
         else:
             check_result(entry, data, label)
         if schema_dir:
-            name = "JSONRPCErrorResponse" if entry["error"] else SCHEMA_NAMES[entry["method"]]
+            if entry.get("message"):
+                name = NOTIFICATION_SCHEMAS[entry["method"]]
+            else:
+                name = "JSONRPCErrorResponse" if entry["error"] else SCHEMA_NAMES[entry["method"]]
             instance = {"jsonrpc": "2.0", "id": 1, "error": data} if entry["error"] else data
             errors = list(schema_validator(schema_dir, entry["revision"], name).iter_errors(instance))
             check(not errors, f"{label}: JSON Schema {name}: {[e.message for e in errors]}")

@@ -206,14 +206,22 @@ func (s *subscriptions) updateTargets(uri string) ([]target, []mcpr.Subscriber) 
 }
 
 // listTargets are the list-change subscribers: every session of a 2025
-// revision (they get list changes unasked), and the streams that asked.
+// revision (they get list changes unasked), and the streams that asked; a
+// session with such a stream (a client initialized on 2025 that listens
+// on 2026-07-28) gets them on its stream only, never twice.
 func (s *subscriptions) listTargets() ([]target, []mcpr.Subscriber) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var targets []target
 	var subs []mcpr.Subscriber
+	listening := map[*mcp.ServerSession]bool{}
+	for st := range s.streams {
+		if st.listChanged {
+			listening[st.ss] = true
+		}
+	}
 	for _, rec := range s.sessions {
-		if rec.legacy {
+		if rec.legacy && !listening[rec.ss] {
 			targets = append(targets, target{ss: rec.ss})
 			subs = append(subs, mcpr.Subscriber{Context: rec.ctx, Revision: rec.revision})
 		}

@@ -29,6 +29,11 @@
 //	                      and reading or completing it answers exactly like
 //	                      an unregistered URI; its completer never runs
 //	                      (doc://stats counts its calls)
+//
+// With -control (the subscription end-to-end tests, control.go) the
+// registry declares both resource notification types, every session has a
+// tenant, and three tools let a client change the world: touch (an update),
+// revoke (a permission change) and reload (a tenant's new definition).
 package main
 
 import (
@@ -167,7 +172,12 @@ func (secret) Complete(ctx context.Context, req mcpr.CompletionRequest, out *mcp
 	return out.AddValue("leaked")
 }
 
-func build() (*mcpr.Resources, error) {
+func build() (*mcpr.Resources, error) { return buildWith(nil) }
+
+// buildWith is the registry; with a control (-control) it declares the
+// resource notifications, asks the control's policy too and serves its
+// tenants' definitions.
+func buildWith(c *control) (*mcpr.Resources, error) {
 	b := mcpr.NewBuilder()
 	defer b.Close()
 	// Only Discover is written in Go (one callback per question); the
@@ -178,6 +188,17 @@ func build() (*mcpr.Resources, error) {
 		}
 		return nil
 	}}
+	if c != nil {
+		policy = c.policy(policy)
+		if err := b.SetNotifications(mcpr.NotifyResourceUpdates | mcpr.NotifyResourcesListChanged); err != nil {
+			return nil, err
+		}
+		for _, uri := range c.definitions() {
+			if err := b.Add(def(map[string]string{"uri": uri, "name": uri}), text("tenant document "+uri)); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if err := b.SetPolicy(policy); err != nil {
 		return nil, err
 	}
@@ -238,6 +259,10 @@ func build() (*mcpr.Resources, error) {
 }
 
 func main() {
+	if len(os.Args) > 1 {
+		runControlled(os.Args[1:])
+		return
+	}
 	res, err := build()
 	if err != nil {
 		log.Fatal(err)
