@@ -8,8 +8,10 @@
  * JSON-RPC result or error out): a complete bundle, a partial one, a denial,
  * a bad identifier, malformed params, resources/list page by page with a
  * cursor, resources/templates/list, and the same read for an older protocol
- * revision. Last, the separate mcpr_read for hosts that parse params
- * themselves.
+ * revision. Then one subscription and one update: a
+ * subscriptions/listen stream (the library acknowledges only what the
+ * caller may see) and an update decided for its subscriber at send time.
+ * Last, the separate mcpr_read for hosts that parse params themselves.
  *
  * Build and run: bash scripts/c-example.sh
  */
@@ -160,6 +162,43 @@ static void serve(const mcpr_resources *r, const char *method, const char *param
     mcpr_str cause = mcpr_response_cause(resp); /* private: logs only */
     if (cause.len > 0) PRINT_STR("    (log) cause: ", cause);
     mcpr_response_free(resp);
+}
+
+/* ------------------------------------------------------------------ subscriptions
+ * The library decides and writes the JSON; the host keeps the subscriber
+ * (here: one stream) and delivers. */
+static void subscription_demo(const mcpr_resources *r) {
+    /* A 2026-07-28 client opens a listen stream for two URIs; this tenant
+     * may not read project 99, so only the settings are honored (exactly as
+     * if project 99 did not exist). */
+    mcpr_request_options opt = MCPR_REQUEST_OPTIONS_INIT;
+    opt.request_id = str("7"); /* the listen request's JSON-RPC id names the stream */
+    const char *params = "{\"notifications\":{\"resourceSubscriptions\":"
+                         "[\"config://app/settings\",\"project://acme/99/report\"]}}";
+    printf("\n--> {\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"subscriptions/listen\",\"params\":%s}\n", params);
+    mcpr_response *resp = NULL;
+    if (mcpr_request(r, str("subscriptions/listen"), str(params), &opt, &resp, NULL) != MCPR_OK) return;
+    if (mcpr_response_is_notification(resp)) /* the acknowledgement, sent as it is */
+        PRINT_STR("<-- ", mcpr_response_json(resp));
+    /* What the host records with the stream: id, revision, honored URIs. */
+    const mcpr_subscription *sub = mcpr_response_subscription(resp);
+    char id[64], revision[16];
+    snprintf(id, sizeof id, "%.*s", (int)mcpr_subscription_id(sub).len, mcpr_subscription_id(sub).ptr);
+    snprintf(revision, sizeof revision, "%.*s", (int)mcpr_subscription_revision(sub).len,
+             mcpr_subscription_revision(sub).ptr);
+    printf("    (host) recorded stream %s for %zu URI(s)\n", id, mcpr_subscription_uri_count(sub));
+    mcpr_response_free(resp);
+
+    /* Later the settings change: the library rechecks the subscriber now
+     * and gives the exact message for it (or nothing). */
+    mcpr_subscriber subscriber = MCPR_SUBSCRIBER_INIT;
+    subscriber.protocol_revision = str(revision);
+    subscriber.subscription_id = str(id);
+    mcpr_notifications *n = NULL;
+    if (mcpr_notify_updated(r, str("config://app/settings"), &subscriber, 1, NULL, &n, NULL) != MCPR_OK) return;
+    mcpr_str message = mcpr_notifications_message(n, 0);
+    if (message.len > 0) PRINT_STR("<-- ", message);
+    mcpr_notifications_free(n);
 }
 
 /* Follows nextCursor through every page of a list method. */
@@ -361,7 +400,10 @@ int main(void) {
                          &report_cb, &err) != MCPR_OK ||
         mcpr_builder_add(b, str("{\"uri\":\"config://app/limits\",\"name\":\"limits\"}"), &settings_cb,
                          &err) != MCPR_OK ||
-        mcpr_builder_set_limit(b, MCPR_LIMIT_ITEM_TIMEOUT_MS, 2000, &err) != MCPR_OK) {
+        mcpr_builder_set_limit(b, MCPR_LIMIT_ITEM_TIMEOUT_MS, 2000, &err) != MCPR_OK ||
+        /* the host delivers resource updates and list changes */
+        mcpr_builder_set_notifications(b, MCPR_NOTIFY_RESOURCE_UPDATES | MCPR_NOTIFY_RESOURCES_LIST_CHANGED,
+                                       &err) != MCPR_OK) {
         PRINT_STR("setup failed: ", mcpr_error_message(err));
         mcpr_error_free(err);
         mcpr_builder_free(b);
@@ -390,6 +432,7 @@ int main(void) {
           "");
     serve_all_pages(r, "resources/list");
     serve_all_pages(r, "resources/templates/list");
+    subscription_demo(r);
 
     /* 3. The separate functions remain for hosts that parse params. */
     read_and_print(r, "config://app/settings");

@@ -130,6 +130,33 @@ pub(crate) fn discovered(
 ) -> Result<Result<(), Denied>, Failure> {
     let r = guarded(|| policy.discover(call, definition));
     settle(scope, r.is_err())?;
+    discovery(r)
+}
+
+/// [`discovered`] for a loop over many definitions that checks the
+/// deadline itself between calls (a list change): a denial reads no clock;
+/// a failure still does, so that a callback that gave up at the deadline is
+/// not taken for a policy failure.
+pub(crate) fn discovered_among(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    definition: &ResourceDefinition,
+    call: &CallContext,
+) -> Result<Result<(), Denied>, Failure> {
+    let r = guarded(|| policy.discover(call, definition));
+    settle(
+        scope,
+        matches!(
+            r,
+            Err(CallbackFailure::Failed(_) | CallbackFailure::Panicked)
+        ),
+    )?;
+    discovery(r)
+}
+
+/// What a `discover` answer means: allowed, denied (a root denial), or a
+/// policy failure.
+fn discovery(r: Result<(), CallbackFailure>) -> Result<Result<(), Denied>, Failure> {
     match r {
         Ok(()) => Ok(Ok(())),
         Err(CallbackFailure::Unavailable) => Ok(Err(Denied("discovery"))),

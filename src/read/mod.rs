@@ -15,7 +15,7 @@ mod spare;
 // Shared with `completion` (the same discovery rule and callback guards)
 // and `subscription` (the root checks: a subscription is honored when a
 // read's steps 1 to 3 pass).
-pub(crate) use authorize::{discover, discovered, guarded, root, settle, CallbackFailure};
+pub(crate) use authorize::{discover, discovered_among, guarded, root, settle, CallbackFailure};
 
 use std::borrow::Cow;
 use std::ops::Range;

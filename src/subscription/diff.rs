@@ -10,7 +10,7 @@ use crate::definition::ResourceDefinition;
 use crate::error::Failure;
 use crate::limits::Limits;
 use crate::policy::ResourcePolicy;
-use crate::read::discovered;
+use crate::read::discovered_among;
 use crate::registry::Resources;
 use crate::scope::{CallPhase, RequestScope};
 
@@ -206,7 +206,7 @@ impl ListChange {
         let mut failed = None;
         for side in [&self.old, &self.new] {
             for d in &side.definitions {
-                match discovered(side.policy.as_ref(), scope, d, &call) {
+                match discovered_among(side.policy.as_ref(), scope, d, &call) {
                     Ok(Ok(())) => return Ok(true),
                     Ok(Err(_denied)) => {}
                     Err(f) if batch::ends_the_call(&f) => return Err(f),
