@@ -26,9 +26,7 @@ use std::time::Instant;
 use crate::binding::ResourceHandler;
 use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::executor::{
-    new_status, park_until, Entry, Executor, Job, JobHandle, Pool, Refusal, BODY_READ_SATURATED,
-};
+use crate::executor::{new_status, park_until, Entry, Executor, Job, JobHandle, Pool, Refusal};
 use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::ResourcePolicy;
@@ -39,6 +37,24 @@ use super::admit::{self, Budget};
 use super::assemble::{self, Shape};
 use super::authorize::{self, check_scope, check_scope_at, guarded};
 use super::{recheck, spare, ItemStates, Outcome, ResourceBundle};
+
+/// The private cause of a body read failed at once because the hung bound
+/// was reached and a reader of its binding is hung.
+pub(crate) const BODY_READ_SATURATED: &str =
+    "executor saturated: max_hung workers are hung and a reader of this binding is one of them";
+
+/// Whether a new body read of the binding `handler` (its identity) should
+/// fail at once: `max_hung` workers are hung (a further hung reader would
+/// no longer be replaced) and a reader of the same binding is among them
+/// (the read counts its hung readers per binding in the pool). Other
+/// bindings' reads still run. A refusal counts in the executor's stats.
+fn body_read_refused(pool: &Pool, handler: usize) -> bool {
+    let refused = pool.at_hung_bound() && pool.has_hung(handler);
+    if refused {
+        pool.count_refusal();
+    }
+    refused
+}
 
 /// `owner` once the read has returned: no job makes progress any more.
 const CLOSED: u32 = u32::MAX;
@@ -257,7 +273,7 @@ impl ReadTask {
                 None => Instant::now(),
             };
             check_scope_at(scope, now).map_err(Err)?;
-            if self.pool.body_read_refused(self.handler_key()) {
+            if body_read_refused(&self.pool, self.handler_key()) {
                 p.states[i].outcome =
                     admit::issue(IssueCode::ReadFailed, admit::cause(BODY_READ_SATURATED));
                 continue;
@@ -280,7 +296,7 @@ impl ReadTask {
                     // the read) while this reader ran, and counted it as
                     // hung: the late result is discarded.
                     drop(sh);
-                    self.pool.reader_returned(self.handler_key());
+                    self.pool.key_returned(self.handler_key());
                     return Err(Ok(Lost));
                 }
                 sh.current = None;
@@ -337,7 +353,7 @@ impl ReadTask {
                 p.next = i + 1;
                 sh.current = None;
                 sh.owner = generation + 1;
-                self.pool.reader_hung(self.handler_key());
+                self.pool.key_hung(self.handler_key());
                 Ok(true)
             }
             Some((_, d)) => Err(Some(d)),
@@ -353,7 +369,7 @@ impl ReadTask {
         sh.pipeline = None;
         if sh.current.take().is_some() {
             // A body read still runs: its reader is hung from now on.
-            self.pool.reader_hung(self.handler_key());
+            self.pool.key_hung(self.handler_key());
         }
         sh.result.take()
     }
@@ -476,8 +492,42 @@ fn wait(
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
+    use std::time::{Duration, Instant};
 
+    use crate::executor::CallOutcome;
     use crate::*;
+
+    /// A body read is refused only at the hung bound and only for a
+    /// binding with a hung reader; each refusal counts in the stats.
+    #[test]
+    fn body_reads_of_a_binding_with_a_hung_reader_are_refused_at_the_hung_bound() {
+        let ex = Executor::with_options(ExecutorOptions {
+            threads: 1,
+            max_hung: 1,
+            max_queued: 0,
+        })
+        .unwrap();
+        let pool = ex.pool();
+        pool.key_hung(7);
+        // Below the bound: nothing is refused, even for binding 7.
+        assert!(!super::body_read_refused(&pool, 7));
+        let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
+        let r = ex.call(
+            move || {
+                let _ = release_rx.recv();
+            },
+            Instant::now() + Duration::from_millis(30),
+            None,
+        );
+        assert!(matches!(r, CallOutcome::Expired));
+        // At the bound: binding 7 is refused, binding 8 is not.
+        assert!(super::body_read_refused(&pool, 7));
+        assert!(!super::body_read_refused(&pool, 8));
+        assert_eq!(ex.stats().refused, 1);
+        pool.key_returned(7);
+        assert!(!super::body_read_refused(&pool, 7));
+        drop(release_tx);
+    }
 
     struct Text;
 
