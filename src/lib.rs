@@ -32,6 +32,7 @@ pub mod ffi;
 pub mod fuzzing;
 pub mod identity;
 mod index;
+mod jsonbytes;
 pub mod jsonrpc;
 mod jsonscan;
 pub mod limits;

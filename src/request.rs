@@ -467,34 +467,6 @@ fn flat_params(text: &str, read: bool) -> Option<RequestParams<'_>> {
     (p.i == p.b.len()).then_some(out)
 }
 
-/// The index of the first quote, backslash or control character at or
-/// after `i`, eight bytes at a time: in each word, the lowest byte the
-/// "has a byte below / equal to" masks flag is a true match (their false
-/// positives only ever lie above a true one), so its position is exact.
-fn string_end(b: &[u8], mut i: usize) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(w);
-        let control = x.wrapping_sub(LO * 0x20) & !x & HI;
-        let q = x ^ (LO * u64::from(b'"'));
-        let quote = q.wrapping_sub(LO) & !q & HI;
-        let s = x ^ (LO * u64::from(b'\\'));
-        let slash = s.wrapping_sub(LO) & !s & HI;
-        let m = control | quote | slash;
-        if m != 0 {
-            return Some(i + (m.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    b[i..]
-        .iter()
-        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-        .map(|p| i + p)
-}
-
 /// The fast path's cursor over UTF-8 params text.
 struct Flat<'a> {
     text: &'a str,
@@ -519,7 +491,7 @@ impl<'a> Flat<'a> {
     fn string(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
         let start = self.i;
-        let end = string_end(self.b, start)?;
+        let end = crate::jsonbytes::next_special(self.b, start)?;
         if self.b[end] != b'"' {
             return None;
         }
@@ -1093,27 +1065,6 @@ mod tests {
                 proptest::prop_assert_eq!(slow.ok(), Some(flat.clone()), "{}", text);
                 proptest::prop_assert_eq!(RequestParams::parse(method, text.as_bytes()), Ok(flat));
             }
-        }
-
-        /// The word-at-a-time string end agrees with a byte-by-byte search.
-        #[test]
-        fn string_end_agrees_with_the_naive_search(
-            bytes in proptest::collection::vec(proptest::prop_oneof![
-                proptest::arbitrary::any::<u8>(),
-                proptest::strategy::Just(b'"'),
-                proptest::strategy::Just(b'\\'),
-                proptest::strategy::Just(0x1f),
-                proptest::strategy::Just(0x20),
-                proptest::strategy::Just(b'a'),
-            ], 0..40),
-            from in 0usize..40,
-        ) {
-            let from = from.min(bytes.len());
-            let naive = bytes[from..]
-                .iter()
-                .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-                .map(|p| from + p);
-            proptest::prop_assert_eq!(string_end(&bytes, from), naive);
         }
 
         /// The whole parser never panics, whatever the bytes.
