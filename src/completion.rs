@@ -35,6 +35,7 @@
 use std::sync::Arc;
 
 use crate::binding::ResourceBinding;
+use crate::call::{CallOptions, FrameRules};
 pub use crate::completer::{
     CompletionRequest, CompletionSink, DroppedValue, ResourceCompleter, MAX_COMPLETION_TOTAL,
     MAX_COMPLETION_VALUES,
@@ -44,7 +45,7 @@ use crate::error::{CauseText, Failure, FailureKind};
 use crate::limits::Limits;
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
-use crate::read::{discover, guarded, settle, CallbackFailure, ReadOptions};
+use crate::read::{discover, guarded, settle, CallbackFailure};
 use crate::registry::Resources;
 use crate::scope::RequestScope;
 use crate::sizing::{json_str_len, write_json_str};
@@ -274,13 +275,36 @@ impl CompleteParams {
     }
 }
 
-/// Per-call options of a completion: the same as a read's (the C ABI's
-/// `mcpr_complete` takes `mcpr_read_options` too). The executor runs the
-/// call's callbacks (`discover` and the completer) as one job, so that the
-/// call returns by its deadline whatever they do; the revision decides
+/// Per-call options of a completion: the call frame's (see
+/// [`CallOptions`]; the C ABI's `mcpr_complete` takes `mcpr_read_options`,
+/// whose fields are exactly these). The executor runs the call's callbacks
+/// (`discover` and the completer) as one job, so that the call returns by
+/// its deadline whatever they do; the revision decides
 /// `"resultType":"complete"` (2026-07-28 on). Completion results never
 /// carry cache fields.
-pub type CompleteOptions = ReadOptions;
+#[derive(Clone, Default)]
+pub struct CompleteOptions {
+    /// The options every call takes.
+    pub call: CallOptions,
+}
+
+impl From<CallOptions> for CompleteOptions {
+    fn from(call: CallOptions) -> CompleteOptions {
+        CompleteOptions { call }
+    }
+}
+
+/// The frame rules of a completion: a saturated executor is
+/// `read_failed`, and so is a panic of the completion job.
+const COMPLETE_RULES: FrameRules = FrameRules {
+    refused: FailureKind::ReadFailed,
+    panicked: complete_panicked,
+};
+
+fn complete_panicked() -> Failure {
+    Failure::with_message(FailureKind::ReadFailed, "resource completion failed")
+        .caused_by(CauseText("the completion job panicked".into()))
+}
 
 /// The result of a completion: the MCP `CompleteResult` JSON and the
 /// values in it.
@@ -395,61 +419,44 @@ impl Resources {
         options: &CompleteOptions,
     ) -> Result<CompletionResult, Failure> {
         let limits = self.limits();
-        let scope = RequestScope::start(
-            limits.read_timeout,
-            options.timeout,
-            options.cancel.clone(),
-            options.request_data.clone(),
-        );
-        // Closed on every return path, as for reads.
-        let _closer = scope.close_on_drop();
-        scope.check()?;
-        if let Some(executor) = &options.executor {
-            // Before the request is looked at: a saturated executor refuses
-            // every completion alike, registered template or not.
-            executor
-                .admission()
-                .map_err(|why| why.failure(FailureKind::ReadFailed))?;
-        }
-        let binding = self.template_binding(&params.template)?;
-        let (values, total, has_more) = match &options.executor {
-            None => run_completion(self.policy().as_ref(), &scope, binding, params, limits)?,
-            Some(executor) => {
-                // The job owns what it uses: an abandoned completer keeps
-                // its binding and the policy alive until it returns.
-                let (policy, binding, params, limits) = (
-                    self.policy().clone(),
-                    binding.clone(),
-                    params.clone(),
-                    *limits,
-                );
-                let job_scope = scope.clone();
-                let job =
-                    move || run_completion(policy.as_ref(), &job_scope, &binding, &params, &limits);
-                executor
-                    .call(job, scope.deadline(), scope.cancel_token())
-                    .into_result(
-                        FailureKind::ReadFailed,
-                        Failure::with_message(
-                            FailureKind::ReadFailed,
-                            "resource completion failed",
-                        )
-                        .caused_by(CauseText("the completion job panicked".into())),
-                    )?
-            }
-        };
-        scope.check()?;
-        let json = write_result(
-            &values,
-            total,
-            has_more,
-            carries_result_type(options.revision),
-        );
-        Ok(CompletionResult {
-            json,
-            values,
-            total,
-            has_more,
+        options.call.frame(limits, &COMPLETE_RULES, |frame| {
+            let binding = self.template_binding(&params.template)?;
+            let (values, total, has_more) = match frame.executor() {
+                None => run_completion(
+                    self.policy().as_ref(),
+                    frame.scope(),
+                    binding,
+                    params,
+                    limits,
+                )?,
+                Some(executor) => {
+                    // The job owns what it uses: an abandoned completer
+                    // keeps its binding and the policy alive until it
+                    // returns.
+                    let (policy, binding, params, limits) = (
+                        self.policy().clone(),
+                        binding.clone(),
+                        params.clone(),
+                        *limits,
+                    );
+                    let scope = frame.scope().clone();
+                    frame.run_job(executor, move || {
+                        run_completion(policy.as_ref(), &scope, &binding, &params, &limits)
+                    })?
+                }
+            };
+            let json = write_result(
+                &values,
+                total,
+                has_more,
+                carries_result_type(frame.protocol_revision()),
+            );
+            Ok(CompletionResult {
+                json,
+                values,
+                total,
+                has_more,
+            })
         })
     }
 
@@ -500,7 +507,6 @@ fn run_completion(
             }
         }
     }
-    scope.check()?;
     Ok(sink.finish())
 }
 

@@ -20,6 +20,7 @@
 
 pub mod binding;
 pub mod cache;
+pub mod call;
 pub mod completer;
 pub mod completion;
 mod cursor;
@@ -51,6 +52,7 @@ pub mod template;
 
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
+pub use call::CallOptions;
 pub use completion::{
     CompleteOptions, CompleteParams, CompleteRef, CompletionRequest, CompletionResult,
     CompletionSink, ResourceCompleter,

@@ -32,19 +32,17 @@
 
 use std::borrow::Cow;
 use std::fmt;
-use std::time::Duration;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
+use crate::call::CallOptions;
 use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::executor::Executor;
 use crate::jsonrpc;
-use crate::listing::ListOptions;
+use crate::listing::{require_scope_key, ListOptions, EMPTY_SCOPE_KEY};
 use crate::protocol::ProtocolRevision;
 use crate::read::ReadOptions;
 use crate::registry::Resources;
-use crate::scope::{CancelToken, RequestData};
 
 /// The largest params text accepted (256 KiB); larger is `-32602`.
 ///
@@ -563,26 +561,31 @@ impl<'a> Flat<'a> {
     }
 }
 
-/// Per-call options of [`Resources::request`].
+/// Per-call options of [`Resources::request`]: those of the list methods
+/// and the call frame's (see [`CallOptions`]: its `protocol_revision` is
+/// the negotiated one, and a per-request revision in `params._meta` takes
+/// precedence; with an executor the call returns by its deadline whatever
+/// a callback does).
 #[derive(Clone, Default)]
 pub struct RequestOptions {
-    /// The negotiated protocol revision (a per-request revision in
-    /// `params._meta` takes precedence).
-    pub revision: ProtocolRevision,
     /// Opaque caller scope for the list methods (required and non-empty
     /// for them; see [`ListOptions::scope_key`]).
     pub scope_key: Vec<u8>,
     /// Page size of the list methods (0 = `default_page_size`).
     pub page_size: u32,
-    /// The caller's deadline, relative to the call's start.
-    pub timeout: Option<Duration>,
-    /// The caller's cancellation token.
-    pub cancel: Option<CancelToken>,
-    /// Opaque data handed to every callback.
-    pub request_data: Option<RequestData>,
-    /// Worker pool running every callback of the call (`None` = inline):
-    /// with one the call returns by its deadline whatever a callback does.
-    pub executor: Option<Executor>,
+    /// The options every call takes.
+    pub call: CallOptions,
+}
+
+impl RequestOptions {
+    /// The call options of one method's call: the request's, shaped for
+    /// `protocol_revision` (the per-request one when the params named one).
+    fn call_for(&self, protocol_revision: ProtocolRevision) -> CallOptions {
+        CallOptions {
+            protocol_revision,
+            ..self.call.clone()
+        }
+    }
 }
 
 /// Why [`Resources::request`] made no response.
@@ -613,7 +616,7 @@ impl std::error::Error for RequestError {}
 pub struct Response {
     json: String,
     failure: Option<Failure>,
-    revision: ProtocolRevision,
+    protocol_revision: ProtocolRevision,
     partial: bool,
 }
 
@@ -646,17 +649,17 @@ impl Response {
         self.partial
     }
 
-    /// The revision the response is shaped for (the per-request one when
-    /// the params named one).
-    pub fn revision(&self) -> ProtocolRevision {
-        self.revision
+    /// The protocol revision the response is shaped for (the per-request
+    /// one when the params named one).
+    pub fn protocol_revision(&self) -> ProtocolRevision {
+        self.protocol_revision
     }
 
-    fn error(failure: Failure, json: String, revision: ProtocolRevision) -> Response {
+    fn error(failure: Failure, json: String, protocol_revision: ProtocolRevision) -> Response {
         Response {
             json,
             failure: Some(failure),
-            revision,
+            protocol_revision,
             partial: false,
         }
     }
@@ -685,17 +688,18 @@ impl Resources {
         if method == RequestMethod::CompletionComplete {
             return self.request_completion(params, options);
         }
-        if method != RequestMethod::ResourcesRead && options.scope_key.is_empty() {
-            return Err(RequestError::InvalidArgument(
-                "list scope key must not be empty",
-            ));
+        if method != RequestMethod::ResourcesRead {
+            // Before the params are looked at: a host mistake is reported
+            // whatever the client sent.
+            require_scope_key(&options.scope_key)
+                .map_err(|_| RequestError::InvalidArgument(EMPTY_SCOPE_KEY))?;
         }
+        let negotiated = options.call.protocol_revision;
         let params = match RequestParams::parse(method, params) {
             Ok(p) => p,
-            Err(e) => return Ok(params_error(e, options.revision)),
+            Err(e) => return Ok(params_error(e, negotiated)),
         };
-        let revision = match request_revision(params.protocol_version.as_deref(), options.revision)
-        {
+        let revision = match request_revision(params.protocol_version.as_deref(), negotiated) {
             Ok(r) => r,
             Err(response) => return Ok(response),
         };
@@ -708,18 +712,14 @@ impl Resources {
                     ));
                 };
                 let read = ReadOptions {
-                    timeout: options.timeout,
-                    cancel: options.cancel.clone(),
-                    request_data: options.request_data.clone(),
-                    executor: options.executor.clone(),
-                    revision,
+                    call: options.call_for(revision),
                 };
                 Ok(match self.read(uri.as_bytes(), &read) {
                     Ok(bundle) => Response {
                         partial: bundle.is_partial(),
                         json: bundle.into_json(),
                         failure: None,
-                        revision,
+                        protocol_revision: revision,
                     },
                     Err(f) => {
                         let json = jsonrpc::error_object(&f, revision, Some(uri.as_ref()));
@@ -732,11 +732,7 @@ impl Resources {
                     scope_key: options.scope_key.clone(),
                     cursor: params.cursor.map(|c| c.into_owned().into_bytes()),
                     page_size: options.page_size,
-                    timeout: options.timeout,
-                    cancel: options.cancel.clone(),
-                    request_data: options.request_data.clone(),
-                    executor: options.executor.clone(),
-                    revision,
+                    call: options.call_for(revision),
                 };
                 let page = if method == RequestMethod::ResourcesList {
                     self.list(&list)
@@ -747,7 +743,7 @@ impl Resources {
                     Ok(page) => Response {
                         json: page.into_json(),
                         failure: None,
-                        revision,
+                        protocol_revision: revision,
                         partial: false,
                     },
                     Err(f) => {
@@ -769,27 +765,28 @@ impl Resources {
     ) -> Result<Response, RequestError> {
         let (reference, version) = match CompleteParams::parse_request(params) {
             Ok(parsed) => parsed,
-            Err(e) => return Ok(params_error(ParamsError(e.message()), options.revision)),
+            Err(e) => {
+                return Ok(params_error(
+                    ParamsError(e.message()),
+                    options.call.protocol_revision,
+                ))
+            }
         };
         let CompleteRef::Resource(params) = reference else {
             return Err(RequestError::MethodNotHandled);
         };
-        let revision = match request_revision(version.as_deref(), options.revision) {
+        let revision = match request_revision(version.as_deref(), options.call.protocol_revision) {
             Ok(r) => r,
             Err(response) => return Ok(response),
         };
         let complete = CompleteOptions {
-            timeout: options.timeout,
-            cancel: options.cancel.clone(),
-            request_data: options.request_data.clone(),
-            executor: options.executor.clone(),
-            revision,
+            call: options.call_for(revision),
         };
         Ok(match self.complete(&params, &complete) {
             Ok(result) => Response {
                 json: result.into_json(),
                 failure: None,
-                revision,
+                protocol_revision: revision,
                 partial: false,
             },
             Err(f) => {

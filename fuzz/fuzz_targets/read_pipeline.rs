@@ -22,6 +22,7 @@
 //! message.
 #![no_main]
 
+use mcp_resources::CallOptions;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -454,9 +455,11 @@ fuzz_target!(init: allow_scripted_panics(), |data: &[u8]| {
         .build()
         .expect("valid limits");
     let options = ReadOptions {
-        cancel: Some(cancel),
-        executor: on_executor.then(executor),
-        ..ReadOptions::default()
+        call: CallOptions {
+            cancel: Some(cancel),
+            executor: on_executor.then(executor),
+            ..CallOptions::default()
+        },
     };
 
     let result = registry.read(request.as_bytes(), &options);

@@ -11,6 +11,7 @@
 //! unregistered one.
 #![no_main]
 
+use mcp_resources::CallOptions;
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
@@ -157,8 +158,11 @@ fuzz_target!(|data: &[u8]| {
 
     REGISTRY.with(|r| {
         let options = RequestOptions {
-            revision,
             scope_key: b"fuzz".to_vec(),
+            call: CallOptions {
+                protocol_revision: revision,
+                ..CallOptions::default()
+            },
             ..RequestOptions::default()
         };
         let Ok(response) = r.request(method.as_bytes(), params, &options) else {
@@ -174,9 +178,9 @@ fuzz_target!(|data: &[u8]| {
         if response.is_error() {
             let code = v["code"].as_i64().expect("an error object has a code");
             assert!(
-                allowed_codes(response.revision()).contains(&code),
+                allowed_codes(response.protocol_revision()).contains(&code),
                 "{code} on {:?}",
-                response.revision()
+                response.protocol_revision()
             );
             assert!(v["message"].is_string());
         } else {

@@ -154,10 +154,14 @@ impl<T> CallOutcome<Result<T, Failure>> {
     /// `panicked` when it panicked, `canceled` / `deadline_exceeded` when
     /// the caller stopped waiting, and a failure of `refused` (private cause
     /// "executor saturated" or "queue full") when the executor refused it.
-    pub(crate) fn into_result(self, refused: FailureKind, panicked: Failure) -> Result<T, Failure> {
+    pub(crate) fn into_result(
+        self,
+        refused: FailureKind,
+        panicked: fn() -> Failure,
+    ) -> Result<T, Failure> {
         match self {
             CallOutcome::Done(r) => r,
-            CallOutcome::Panicked => Err(panicked),
+            CallOutcome::Panicked => Err(panicked()),
             CallOutcome::Canceled => Err(Failure::new(FailureKind::Canceled)),
             CallOutcome::Expired => Err(Failure::new(FailureKind::DeadlineExceeded)),
             CallOutcome::Refused(why) => Err(why.failure(refused)),
@@ -191,6 +195,11 @@ impl<T: Send + 'static, F: FnOnce() -> T + Send + 'static> Job for CallJob<F, T>
         self.done.set(r);
     }
     fn refuse(self, why: Refusal) {
-        self.done.set(Err(CallOutcome::Refused(why)));
+        // What the job holds goes before its waiter is told (and may
+        // return): on this thread, while the waiter's call still holds its
+        // own references.
+        let CallJob { f, done } = self;
+        drop(f);
+        done.set(Err(CallOutcome::Refused(why)));
     }
 }

@@ -95,14 +95,14 @@ fn all_ascii(b: &[u8]) -> bool {
 }
 
 /// Status of every fallible call. The values are explicit and never reused;
-/// `1` to `12` are also the failure kinds of the library's Rust interface.
+/// `1` to `13` are also the failure kinds of the library's Rust interface.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum mcpr_status {
     /// Success.
     MCPR_OK = 0,
-    /// Malformed request: bad identifier, empty URI or scope key, ambiguous
-    /// selection, bad capture, bad or foreign cursor.
+    /// Malformed request: bad identifier, empty URI, ambiguous selection,
+    /// bad capture, bad or foreign cursor.
     MCPR_INVALID_REQUEST = 1,
     /// Not found or not permitted (deliberately indistinguishable).
     MCPR_UNAVAILABLE = 2,
@@ -130,7 +130,8 @@ pub enum mcpr_status {
     MCPR_INVALID_CONFIGURATION = 12,
     /// A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
     /// string, impossible length, unknown enum value, impossible
-    /// `struct_size` or a set field unknown to this library.
+    /// `struct_size` or a set field unknown to this library, an empty list
+    /// scope key (from every entry point).
     MCPR_INVALID_ARGUMENT = 13,
     /// A bug in the library, stopped before it reached the caller.
     MCPR_INTERNAL = 14,
@@ -155,6 +156,7 @@ impl mcpr_status {
             FailureKind::DeadlineExceeded => mcpr_status::MCPR_DEADLINE_EXCEEDED,
             FailureKind::Size => mcpr_status::MCPR_SIZE,
             FailureKind::InvalidConfiguration => mcpr_status::MCPR_INVALID_CONFIGURATION,
+            FailureKind::InvalidArgument => mcpr_status::MCPR_INVALID_ARGUMENT,
         }
     }
 }

@@ -35,6 +35,7 @@ mod boundary;
 mod builder;
 mod bundle;
 mod call;
+mod call_options;
 mod callbacks;
 mod cancel;
 mod complete;

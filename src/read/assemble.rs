@@ -31,7 +31,7 @@ const CONTENTS_OPEN: &str = "{\"contents\":[";
 /// declared cache hints.
 #[derive(Clone, Copy)]
 pub(super) struct Shape {
-    pub revision: ProtocolRevision,
+    pub protocol_revision: ProtocolRevision,
     pub registry: RegistryCacheHints,
     pub binding: CacheHints,
 }
@@ -122,7 +122,7 @@ pub(super) fn assemble(
         filtered,
         partial,
     );
-    let fields = shape.revision.has_result_fields();
+    let fields = shape.protocol_revision.has_result_fields();
 
     let capacity = CONTENTS_OPEN.len()
         + items_bytes as usize
@@ -189,7 +189,7 @@ pub(super) fn assemble(
         issues_omitted,
         report: report_span,
         cache,
-        revision: shape.revision,
+        protocol_revision: shape.protocol_revision,
     })
 }
 

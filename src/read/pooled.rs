@@ -24,6 +24,7 @@ use std::thread::Thread;
 use std::time::Instant;
 
 use crate::binding::ResourceHandler;
+use crate::call::Frame;
 use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::executor::{new_status, park_until, Entry, Executor, Job, JobHandle, Pool, Refusal};
@@ -328,9 +329,8 @@ impl ReadTask {
                 &scope.call_in(CallPhase::Recheck),
             )?;
             drop(policy);
-            let bundle = assemble::assemble(targets, p.states, limits, &self.shape)?;
-            check_scope(scope)?;
-            Ok(bundle)
+            // The caller's frame checks the scope once more.
+            assemble::assemble(targets, p.states, limits, &self.shape)
         })()
         .map_err(Err)
     }
@@ -380,7 +380,7 @@ impl ReadTask {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn read(
     executor: &Executor,
-    scope: &RequestScope,
+    frame: &Frame<'_>,
     policy: Arc<dyn ResourcePolicy>,
     definition: Arc<ResourceDefinition>,
     handler: Arc<dyn ResourceHandler>,
@@ -388,6 +388,7 @@ pub(super) fn read(
     limits: Limits,
     shape: Shape,
 ) -> Result<ResourceBundle, Failure> {
+    let scope = frame.scope();
     let task = Arc::new(ReadTask {
         shape,
         policy: Mutex::new(Some(policy)),
@@ -562,8 +563,10 @@ mod tests {
             .build()
             .unwrap();
         let options = ReadOptions {
-            executor: Some(Executor::new(2).unwrap()),
-            ..ReadOptions::default()
+            call: CallOptions {
+                executor: Some(Executor::new(2).unwrap()),
+                ..CallOptions::default()
+            },
         };
         let first = r.read(b"bundle://b", &options).unwrap();
         let at = first.json().as_ptr();
