@@ -60,7 +60,7 @@ fn calls_on_an_executor_whose_every_worker_is_hung_fail_fast_with_executor_satur
     let long = ReadOptions {
         call: CallOptions {
             timeout: Some(Duration::from_secs(30)),
-            ..CallOptions::default()
+            ..o.call.clone()
         },
     };
     for uri in [&b"ok://x"[..], b"ok://not-registered"] {

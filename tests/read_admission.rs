@@ -298,7 +298,7 @@ fn request_scope_deadline_is_shortened_by_the_caller_and_reaches_callbacks() {
         call: CallOptions {
             timeout: Some(Duration::from_secs(2)),
             request_data: Some(data),
-            ..CallOptions::default()
+            ..opts().call
         },
     };
     fx.read(&o).unwrap();

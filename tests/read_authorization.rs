@@ -325,7 +325,7 @@ fn cancellation_and_whole_read_timeout_return_no_bundle() {
     let o = ReadOptions {
         call: CallOptions {
             cancel: Some(token),
-            ..CallOptions::default()
+            ..opts().call
         },
     };
     assert_eq!(kind(fx.read(&o)), FailureKind::Canceled);
@@ -339,7 +339,7 @@ fn cancellation_and_whole_read_timeout_return_no_bundle() {
     let o = ReadOptions {
         call: CallOptions {
             timeout: Some(std::time::Duration::from_millis(50)),
-            ..CallOptions::default()
+            ..opts().call
         },
     };
     assert_eq!(kind(fx.read(&o)), FailureKind::DeadlineExceeded);

@@ -116,7 +116,7 @@ fn caller_cancellation_during_a_hung_read_returns_canceled_promptly() {
         call: CallOptions {
             cancel: Some(token),
             executor: Some(ex),
-            ..CallOptions::default()
+            ..opts().call
         },
     };
     let start = Instant::now();
@@ -136,7 +136,7 @@ fn whole_read_deadline_with_executor_is_deadline_exceeded() {
         call: CallOptions {
             timeout: Some(Duration::from_millis(150)),
             executor: Some(ex),
-            ..CallOptions::default()
+            ..opts().call
         },
     };
     let start = Instant::now();
@@ -182,7 +182,7 @@ fn cooperative_reader_failing_after_caller_cancel_makes_the_read_canceled() {
             call: CallOptions {
                 cancel: Some(token),
                 executor,
-                ..CallOptions::default()
+                ..opts().call
             },
         };
         assert_eq!(fx.read(&o).unwrap_err().kind(), FailureKind::Canceled);
@@ -284,7 +284,7 @@ fn caller_deadline_already_passed_calls_no_callback() {
     let o = ReadOptions {
         call: CallOptions {
             timeout: Some(Duration::ZERO),
-            ..CallOptions::default()
+            ..opts().call
         },
     };
     assert_eq!(

@@ -82,7 +82,7 @@ fn result_metadata_always_contains_the_version_one_report() {
         .read(&ReadOptions {
             call: CallOptions {
                 protocol_revision: ProtocolRevision::V2025_11_25,
-                ..CallOptions::default()
+                ..opts().call
             },
         })
         .unwrap();

@@ -362,9 +362,9 @@ fn request_cancelled_call_gives_a_canceled_failure_the_host_drops() {
     let o = RequestOptions {
         call: CallOptions {
             cancel: Some(token),
-            ..CallOptions::default()
+            ..options(ProtocolRevision::LATEST).call
         },
-        ..RequestOptions::default()
+        ..options(ProtocolRevision::LATEST)
     };
     let resp = r
         .request(b"resources/read", br#"{"uri":"doc://a"}"#, &o)
