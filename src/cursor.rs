@@ -1,9 +1,9 @@
 //! Pagination cursors: opaque, sealed, expiring tokens bound to a method,
-//! a registry revision and a scope, carrying a position and an issue time.
+//! a registry content hash and a scope, carrying a position and an issue time.
 //!
 //! A cursor is confidential as well as authentic: nothing in it can be read
 //! without the key. (A readable cursor would tell a caller how many hidden
-//! definitions precede a page, the server clock and the registry revision.)
+//! definitions precede a page, the server clock and the registry content hash.)
 //!
 //! Wire form: base64url without padding of
 //!
@@ -31,10 +31,10 @@
 //! The associated data (authenticated, never sent) is:
 //!
 //! ```text
-//! domain label | version (1) | revision (32) | SHA-256(scope key) (32)
+//! domain label | version (1) | content hash (32) | SHA-256(scope key) (32)
 //! ```
 //!
-//! Where the bindings live, and why: the revision and the scope hash are
+//! Where the bindings live, and why: the content hash and the scope hash are
 //! associated data. The verifier knows both already, so sending them,
 //! even sealed, would only make every cursor 64 bytes longer, and a cursor
 //! must fit the 256-byte page envelope beside the rest of the list result.
@@ -111,8 +111,8 @@ pub(crate) fn scope_hash(scope_key: &[u8]) -> [u8; 32] {
 pub(crate) struct Binding<'a> {
     /// The list method.
     pub method: Method,
-    /// The registry revision.
-    pub revision: &'a [u8; 32],
+    /// The registry content hash.
+    pub content_hash: &'a [u8; 32],
     /// SHA-256 of the scope key.
     pub scope_hash: &'a [u8; 32],
 }
@@ -229,7 +229,7 @@ impl fmt::Display for CursorError {
             CursorError::BadLength => "cursor has the wrong length",
             CursorError::NotAuthentic => {
                 "cursor authentication failed (altered, another key, another registry \
-                 revision or another scope)"
+                 content hash or another scope)"
             }
             CursorError::BadVersion => "cursor has an unknown version",
             CursorError::WrongMethod => "cursor was issued for another list method",
@@ -303,10 +303,10 @@ impl Sealer {
         URL_SAFE_NO_PAD.encode(token)
     }
 
-    /// Opens a cursor sealed under `binding`'s revision and scope: the input
+    /// Opens a cursor sealed under `binding`'s content hash and scope: the input
     /// ceiling, strict unpadded base64url, the version, the length, then the
     /// AEAD (which fails for any change to any byte, for another key, and
-    /// for another revision or scope).
+    /// for another content hash or scope).
     pub(crate) fn open(
         &self,
         binding: Binding<'_>,
@@ -367,7 +367,7 @@ impl Sealer {
 
     /// Opens a cursor and returns its position.
     ///
-    /// After [`open`](Self::open) (which refuses another revision or scope),
+    /// After [`open`](Self::open) (which refuses another content hash or scope),
     /// checks in order: the method, the issue time against `now_ms` (expired
     /// after ten minutes; refused when more than a minute in the future),
     /// and that the position is below `candidates` (the size of the sorted
@@ -416,14 +416,14 @@ impl Sealer {
 const AD_LEN: usize = AD_LABEL.len() + 1 + 32 + 32;
 
 /// The associated data of a cursor of `version` under `binding`: the label,
-/// the version, the revision and the scope hash (the method is sealed in
+/// the version, the content hash and the scope hash (the method is sealed in
 /// the contents).
 fn associated(version: u8, binding: Binding<'_>) -> [u8; AD_LEN] {
     let mut ad = [0u8; AD_LEN];
     let mut w = Writer(&mut ad[..]);
     w.put(AD_LABEL);
     w.put(&[version]);
-    w.put(binding.revision);
+    w.put(binding.content_hash);
     w.put(binding.scope_hash);
     debug_assert!(w.0.is_empty());
     ad
@@ -444,7 +444,7 @@ mod tests {
     fn binding<'a>(method: Method, scope: &'a [u8; 32]) -> Binding<'a> {
         Binding {
             method,
-            revision: &REV,
+            content_hash: &REV,
             scope_hash: scope,
         }
     }
@@ -489,13 +489,13 @@ mod tests {
     }
 
     #[test]
-    fn sealed_bytes_contain_neither_position_nor_issue_time_nor_revision_nor_scope() {
+    fn sealed_bytes_contain_neither_position_nor_issue_time_nor_content_hash_nor_scope() {
         let sealer = Sealer::new(&KEY);
         let s = scope();
-        let revision = [0x5a; 32];
+        let content_hash = [0x5a; 32];
         let b = Binding {
             method: Method::Resources,
-            revision: &revision,
+            content_hash: &content_hash,
             scope_hash: &s,
         };
         for position in [1u64, 41, 255, 256, 65_537, 1 << 40] {
@@ -505,7 +505,7 @@ mod tests {
                 &position.to_le_bytes(),
                 &NOW.to_be_bytes(),
                 &NOW.to_le_bytes(),
-                &revision[..8],
+                &content_hash[..8],
                 &s[..8],
                 &s[24..],
             ];
@@ -678,12 +678,12 @@ mod tests {
     }
 
     #[test]
-    fn another_revision_fails() {
+    fn another_content_hash_fails() {
         let s = scope();
         let c = Sealer::new(&KEY).issue(
             Binding {
                 method: Method::Resources,
-                revision: &[2; 32],
+                content_hash: &[2; 32],
                 scope_hash: &s,
             },
             42,

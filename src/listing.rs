@@ -11,7 +11,7 @@
 //!
 //! Pages after the first are addressed by sealed (encrypted and
 //! authenticated), expiring cursors bound to the method, the registry
-//! revision and a hash of the scope key, carrying the position in the
+//! content hash and a hash of the scope key, carrying the position in the
 //! sorted order (see `cursor.rs`); a caller can read none of it. The position is an index into the
 //! sorted order, so a page costs the same wherever it starts and however many
 //! resources are registered. Pagination is not a transactional snapshot:
@@ -177,11 +177,11 @@ impl Resources {
             Method::Resources => (self.resource_order(), "resources"),
             Method::Templates => (self.template_order(), "resourceTemplates"),
         };
-        let revision = self.revision();
+        let content_hash = self.content_hash();
         let scope_hash = cursor::scope_hash(&options.scope_key);
         let binding = Binding {
             method,
-            revision: &revision,
+            content_hash: &content_hash,
             scope_hash: &scope_hash,
         };
         let now_ms = self.now_unix_ms();
@@ -241,7 +241,7 @@ impl Resources {
             }
         };
         // Never more than is declared now: a "public" cursor presented to a
-        // registry (same content, so the same revision) that no longer
+        // registry (same content, so the same content hash) that no longer
         // declares its policy caller-independent gives "private".
         let scope = match bound_scope {
             Some(CacheScope::Public) if registry_cache.policy_caller_independent => {

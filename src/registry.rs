@@ -228,7 +228,7 @@ impl ResourcesBuilder {
         let resource_order = sorted_order(&self.bindings, resource_keys);
         let template_order = sorted_order(&self.bindings, template_keys);
 
-        let revision = {
+        let content_hash = {
             // Hashed in large chunks: one `update` per definition field
             // costs more than the hashing itself.
             let mut h = Sha256::new();
@@ -269,7 +269,7 @@ impl ResourcesBuilder {
             template_order: Arc::new(template_order),
             policy,
             limits,
-            revision,
+            content_hash,
             cursor_sealer,
             clock,
             cache: self.cache,
@@ -277,7 +277,7 @@ impl ResourcesBuilder {
     }
 }
 
-/// Bytes gathered before each update of the revision hash.
+/// Bytes gathered before each update of the content hash.
 const REVISION_CHUNK: usize = 64 * 1024;
 
 /// The byte prefix shared by every key of one kind pushed to a builder.
@@ -378,7 +378,7 @@ pub struct Resources {
     template_order: Arc<Vec<usize>>,
     policy: Arc<dyn ResourcePolicy>,
     limits: Limits,
-    revision: [u8; 32],
+    content_hash: [u8; 32],
     cursor_sealer: Sealer,
     clock: Clock,
     cache: RegistryCacheHints,
@@ -451,10 +451,10 @@ impl Resources {
         (self.bindings.clone(), order.clone())
     }
 
-    /// The content revision: SHA-256 of the canonical registered
+    /// The content hash: SHA-256 of the canonical registered
     /// descriptions; identical registries agree.
-    pub fn revision(&self) -> [u8; 32] {
-        self.revision
+    pub fn content_hash(&self) -> [u8; 32] {
+        self.content_hash
     }
 
     /// Seals and opens this registry's list cursors.

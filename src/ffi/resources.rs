@@ -128,7 +128,7 @@ pub unsafe extern "C" fn mcpr_resources_revision(resources: *const mcpr_resource
         if out.is_null() {
             return;
         }
-        let rev = resources.inner.revision();
+        let rev = resources.inner.content_hash();
         // SAFETY: `out` is valid for 32 bytes of writes and cannot overlap
         // the local `rev`.
         unsafe { std::ptr::copy_nonoverlapping(rev.as_ptr(), out, rev.len()) };
@@ -166,7 +166,7 @@ pub unsafe extern "C" fn mcpr_resources_revision_into(
         if out.is_null() {
             return Err(Error::argument("revision buffer is NULL"));
         }
-        let rev = resources.inner.revision();
+        let rev = resources.inner.content_hash();
         if out_len < rev.len() {
             return Err(Error::argument("revision buffer is shorter than 32 bytes"));
         }
