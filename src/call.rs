@@ -85,6 +85,7 @@ pub(crate) struct Frame<'a> {
 impl CallOptions {
     /// Runs `body` in the frame of one call (see the module documentation
     /// for the steps and their order).
+    #[inline]
     pub(crate) fn frame<T>(
         &self,
         limits: &Limits,
@@ -134,6 +135,12 @@ impl Frame<'_> {
     /// The protocol revision the call's result is shaped for.
     pub(crate) fn protocol_revision(&self) -> ProtocolRevision {
         self.options.protocol_revision
+    }
+
+    /// The method's rules (for a method that runs its own jobs, as the
+    /// read pipeline does).
+    pub(crate) fn rules(&self) -> &'static FrameRules {
+        self.rules
     }
 
     /// Runs `job` (the method's callbacks) as one job on `executor` and

@@ -409,7 +409,7 @@ fn scan(
     while position < order.len() && admitted < page_size {
         if (position - start).is_multiple_of(clock_every) {
             scope.check()?;
-        } else if scope.is_canceled() {
+        } else if scope.is_over() {
             return Err(Failure::new(FailureKind::Canceled));
         }
         prefetch_ahead(bindings, order, position);

@@ -13,8 +13,12 @@
 //!
 //! - A job whose waiter gave up (deadline, cancellation, end of the call)
 //!   before it started is dropped at once, releasing everything it holds;
-//!   a worker also drops, without running it, a job whose deadline passed
-//!   while it was queued.
+//!   a worker also skips, without running it, a job whose deadline passed
+//!   while it was queued (its waiter, whose deadline passed too, releases
+//!   what it holds). Whatever a job holds is released on the waiter's
+//!   thread before its call returns, or by the job itself before it
+//!   publishes its result; only a job abandoned while it runs releases
+//!   what it holds later, on its worker, when it returns.
 //! - Each hung worker is replaced by a new one while at most `max_hung`
 //!   workers are hung, so `threads` healthy workers remain. At that bound
 //!   the pool is *saturated*: a body read of a binding that already has a
@@ -311,9 +315,10 @@ impl Executor {
     }
 
     /// Gives up on a job (its waiter no longer wants the result): a job
-    /// not started yet is dropped at once, with everything it holds; a
-    /// running one is abandoned and its worker replaced while the hung
-    /// bound allows.
+    /// not started yet (or left unstarted by a worker because its deadline
+    /// passed) is dropped at once, with everything it holds, on this
+    /// thread; a running one is abandoned and its worker replaced while
+    /// the hung bound allows.
     pub(crate) fn give_up(&self, handle: &JobHandle) -> GaveUp {
         let p = &self.inner.pool;
         let entry = &handle.0;
@@ -325,6 +330,12 @@ impl Executor {
             p.dropped.fetch_add(1, Ordering::Relaxed);
             entry.discard();
             p.unqueue(entry);
+            return GaveUp::Dropped;
+        }
+        if status.load(Ordering::Acquire) == DROPPED {
+            // A worker found its deadline passed and left it unstarted:
+            // what it holds goes here, before the waiter's call returns.
+            entry.discard();
             return GaveUp::Dropped;
         }
         let mut st = p.lock();

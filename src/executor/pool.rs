@@ -304,14 +304,17 @@ pub(super) fn worker(pool: Arc<Pool>) {
     while let Some(entry) = pool.next() {
         let status = entry.status();
         if Instant::now() >= entry.deadline() {
-            // Nobody can use its result any more: drop it unstarted.
+            // Nobody can use its result any more: it never starts. What it
+            // holds is dropped by its waiter (whose deadline passed too)
+            // when it gives up, on the waiter's thread before its call
+            // returns, never later on this worker.
             if status
                 .compare_exchange(PENDING, DROPPED, Ordering::AcqRel, Ordering::Acquire)
                 .is_ok()
             {
                 pool.dropped.fetch_add(1, Ordering::Relaxed);
-                entry.discard();
             }
+            drop(entry);
             continue;
         }
         if status

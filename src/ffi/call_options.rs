@@ -63,6 +63,7 @@ shared_call_fields!(mcpr_read_options, mcpr_list_options, mcpr_request_options);
 /// # Safety
 /// `o.cancel` and `o.executor` are NULL or live; `o.protocol_revision`
 /// follows the `mcpr_str` rules.
+#[inline]
 pub(super) unsafe fn call_options_of(o: &impl SharedCallFields) -> Result<CallOptions, Error> {
     let f = o.call_fields();
     Ok(CallOptions {

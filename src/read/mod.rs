@@ -1,13 +1,17 @@
-//! The read pipeline: authorize -> admit/read -> recheck -> assemble.
+//! The read pipeline: plan and authorize -> body reads under admission ->
+//! recheck -> assemble.
 //!
 //! [`Resources::read`] runs the authorization sequence of
-//! docs/BEHAVIOUR.md §5 under a request scope (§8), admits bodies under the
+//! docs/BEHAVIOUR.md §5 in its call frame (§8), admits bodies under the
 //! budgets of §7, and returns the JSON text of an MCP `resources/read`
-//! result (§6) as a [`ResourceBundle`].
+//! result (§6) as a [`ResourceBundle`]. The steps exist once
+//! (`pipeline.rs`, built from `authorize`, `admit`, `recheck` and
+//! `assemble`); this file drives them inline, `pooled.rs` on an executor.
 
 mod admit;
 mod assemble;
 mod authorize;
+mod pipeline;
 mod pooled;
 mod recheck;
 mod spare;
@@ -29,6 +33,8 @@ use crate::registry::{Resources, Selection};
 use crate::report::{Issue, IssueCode};
 use crate::scope::CallPhase;
 use crate::sizing::ItemSpans;
+
+use pipeline::Pipeline;
 
 /// Per-call options of a read: the call frame's (deadline, cancellation,
 /// request data, executor, protocol revision; see [`CallOptions`]). With
@@ -312,44 +318,30 @@ impl Resources {
         let shape = self.shape(frame, &selection);
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
-        let handler = selection.binding.handler();
-
+        let handler = selection.binding.handler().as_ref();
         // One call context serves every callback in turn (see
         // `CallContext::enter_phase`).
         let mut call = scope.call_in(CallPhase::FirstCheck);
-        authorize::discover(policy, scope, definition, &call)?;
-        call.enter_phase(CallPhase::Resolve);
-        let plan = authorize::resolve(handler.as_ref(), scope, &selection.matched, limits, &call)?;
-        authorize::check_scope(scope)?;
-        // Borrowed from the plan (a single-item plan has no list of its own).
-        let (requested, targets) = (plan.requested(), plan.items());
-        call.enter_phase(CallPhase::FirstCheck);
-        authorize::requested(policy, scope, requested, &call)?;
-        let (mut states, checked_at) = authorize::items(policy, scope, targets, &call)?;
-
-        admit::read_bodies(
+        let plan = pipeline::plan(
+            policy,
             handler,
+            definition,
+            &selection.matched,
             scope,
-            targets,
-            &mut states,
             limits,
-            checked_at,
             &mut call,
         )?;
-
-        call.enter_phase(CallPhase::Recheck);
-        recheck::recheck(
-            policy,
-            scope,
-            definition,
-            requested,
-            targets,
-            &mut states,
-            &call,
-        )?;
-        drop(call);
+        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &mut call)?;
+        // Borrowed from the plan (a single-item plan has no list of its own).
+        let targets = plan.items();
+        while let Some(read) = p.next_read(scope, targets, limits, || false)? {
+            call.enter_body_read(read.deadline, limits.max_item_bytes);
+            let target = &targets[read.index];
+            let result = guarded(|| handler.read(&call, target));
+            p.settle(read, result, handler, target, scope, limits)?;
+        }
         // The frame checks the scope once more.
-        assemble::assemble(targets, states, limits, &shape)
+        p.finish(policy, definition, &plan, scope, limits, &shape, &mut call)
     }
 
     /// What shapes a read's result beyond its items: the revision and the

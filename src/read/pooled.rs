@@ -1,5 +1,7 @@
-//! The read pipeline on an executor (docs/BEHAVIOUR.md §8): every callback
-//! of the read runs on a worker, and the calling thread only waits.
+//! The read pipeline on an executor (docs/BEHAVIOUR.md §8): the steps of
+//! `pipeline.rs` run as jobs on workers, and the calling thread only waits.
+//! This file is the hand-over between jobs; every rule of the read lives in
+//! the steps.
 //!
 //! The whole pipeline is one job (one handoff per read). The caller waits
 //! until the read's deadline or cancellation, whatever any callback does:
@@ -16,6 +18,17 @@
 //! state there before every body read, so that the caller can take it over
 //! if the reader hangs, and takes it back afterwards, unless the caller has
 //! taken over meanwhile (the job then stops, its result discarded).
+//!
+//! Callback tables. The task holds the read's references to the policy and
+//! the binding's handler in [`Shared::tables`]; a job clones the one it
+//! calls for as long as it calls it (the policy for the first check and the
+//! recheck, the handler for the body reads) and drops every clone before it
+//! publishes its result, and the caller takes the task's references when the
+//! read ends. So once the read has returned, no worker holds a table of a
+//! read that completed: the host's last free runs every `release`. Only a
+//! job the caller gave up on (deadline, cancellation, an abandoned body
+//! read) may still hold the table it was calling, until its callback
+//! returns.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -24,25 +37,19 @@ use std::thread::Thread;
 use std::time::Instant;
 
 use crate::binding::ResourceHandler;
-use crate::call::Frame;
+use crate::call::{Frame, FrameRules};
 use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::executor::{new_status, park_until, Entry, Executor, Job, JobHandle, Pool, Refusal};
 use crate::limits::Limits;
-use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
+use crate::plan::{ResourceMatch, ResourceReadPlan};
 use crate::policy::ResourcePolicy;
-use crate::report::IssueCode;
-use crate::scope::{CallPhase, RequestScope};
+use crate::scope::{CallContext, CallPhase, RequestScope};
 
-use super::admit::{self, Budget};
-use super::assemble::{self, Shape};
-use super::authorize::{self, check_scope, check_scope_at, guarded};
-use super::{recheck, spare, ItemStates, Outcome, ResourceBundle};
-
-/// The private cause of a body read failed at once because the hung bound
-/// was reached and a reader of its binding is hung.
-pub(crate) const BODY_READ_SATURATED: &str =
-    "executor saturated: max_hung workers are hung and a reader of this binding is one of them";
+use super::assemble::Shape;
+use super::authorize::{check_scope, guarded};
+use super::pipeline::{self, BodyRead, Pipeline};
+use super::{spare, ResourceBundle};
 
 /// Whether a new body read of the binding `handler` (its identity) should
 /// fail at once: `max_hung` workers are hung (a further hung reader would
@@ -60,27 +67,23 @@ fn body_read_refused(pool: &Pool, handler: usize) -> bool {
 /// `owner` once the read has returned: no job makes progress any more.
 const CLOSED: u32 = u32::MAX;
 
-/// The pipeline state after planning and authorization.
-struct Pipeline {
-    states: ItemStates,
-    budget: Budget,
-    /// The next item to consider.
-    next: usize,
-    /// When the scope was last checked with no callback run since (after
-    /// the last authorization callback): the first body read starts from
-    /// it instead of reading the clock again, as on the inline path.
-    fresh: Option<Instant>,
+/// The read's references to the callback tables it calls.
+struct Tables {
+    policy: Arc<dyn ResourcePolicy>,
+    handler: Arc<dyn ResourceHandler>,
 }
 
 struct Shared {
     /// The generation of the job allowed to make progress.
     owner: u32,
+    /// The tables, until the read ends (the caller takes them then).
+    tables: Option<Tables>,
     /// The match, for the first job.
     matched: Option<ResourceMatch>,
     /// The pipeline, while a body read runs (or after a takeover).
     pipeline: Option<Pipeline>,
-    /// The body read running now: item index and item deadline.
-    current: Option<(usize, Instant)>,
+    /// The body read running now.
+    current: Option<BodyRead>,
     result: Option<Result<ResourceBundle, Failure>>,
     /// The caller's spare result buffer, for the first job's worker (see
     /// `read::spare`): the bundle is built on the worker but dropped on
@@ -91,15 +94,17 @@ struct Shared {
 
 /// One read on an executor, shared by the caller and the jobs.
 pub(super) struct ReadTask {
-    /// Taken by the caller when the read returns, so that the policy table
-    /// is not kept alive by an abandoned body read.
-    policy: Mutex<Option<Arc<dyn ResourcePolicy>>>,
+    /// The definition (discovery and the recheck ask about it; it calls
+    /// nothing).
     definition: Arc<ResourceDefinition>,
-    handler: Arc<dyn ResourceHandler>,
+    /// The identity of the read's binding, for per-binding hung counts.
+    handler_key: usize,
     limits: Limits,
     /// The revision and cache hints the result is shaped with.
     shape: Shape,
     scope: RequestScope,
+    /// How a refusal or a panic of the pipeline reads.
+    rules: &'static FrameRules,
     pool: Arc<Pool>,
     caller: Thread,
     done: AtomicBool,
@@ -123,7 +128,7 @@ impl Entry for ReadTask {
         self.run_guarded(0);
     }
     fn refuse(&self, why: Refusal) {
-        self.finish(0, Err(why.failure(FailureKind::ReadFailed)));
+        self.finish(0, Err(why.failure(self.rules.refused)));
     }
     fn discard(&self) {}
 }
@@ -141,28 +146,28 @@ impl Job for Segment {
 
     fn refuse(self, why: Refusal) {
         self.task
-            .finish(self.generation, Err(why.failure(FailureKind::ReadFailed)));
+            .finish(self.generation, Err(why.failure(self.task.rules.refused)));
     }
 }
 
 /// Whether a job lost the pipeline to the caller (or the read ended).
 struct Lost;
 
+/// What stops a job: it lost the pipeline, or the read fails.
+type Stop = Result<Lost, Failure>;
+
 impl ReadTask {
     fn lock(&self) -> MutexGuard<'_, Shared> {
         self.shared.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The identity of the read's binding, for per-binding hung counts.
-    fn handler_key(&self) -> usize {
-        Arc::as_ptr(&self.handler) as *const () as usize
-    }
-
-    fn policy(&self) -> Option<Arc<dyn ResourcePolicy>> {
-        self.policy
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+    /// A clone of the policy while generation `generation` owns the read.
+    fn policy(&self, generation: u32) -> Result<Arc<dyn ResourcePolicy>, Stop> {
+        let sh = self.lock();
+        match (&sh.tables, sh.owner == generation) {
+            (Some(t), true) => Ok(t.policy.clone()),
+            _ => Err(Ok(Lost)),
+        }
     }
 
     /// Publishes the result of generation `generation`, if it still owns
@@ -183,35 +188,76 @@ impl ReadTask {
     /// panics are caught on their own) fails the read instead of hanging it.
     fn run_guarded(&self, generation: u32) {
         if catch_unwind(AssertUnwindSafe(|| self.run(generation))).is_err() {
-            self.finish(
-                generation,
-                Err(Failure::new(FailureKind::ReadFailed)
-                    .caused_by(CauseText("the read pipeline panicked".into()))),
-            );
+            self.finish(generation, Err((self.rules.panicked)()));
         }
     }
 
     fn run(&self, generation: u32) {
-        match self
-            .resume(generation)
-            .and_then(|p| self.complete(generation, p))
-        {
+        // Every table reference the job took is dropped when `drive`
+        // returns: before the result is published.
+        match self.drive(generation) {
             Ok(bundle) => self.finish(generation, Ok(bundle)),
             Err(Err(f)) => self.finish(generation, Err(f)),
             Err(Ok(Lost)) => {}
         }
     }
 
-    /// The pipeline to continue: planned and authorized by the first job,
-    /// taken over from the previous generation by later ones.
-    fn resume(&self, generation: u32) -> Result<Pipeline, Result<Lost, Failure>> {
+    /// The steps from where generation `generation` starts: planning for
+    /// the first job, the next body read for the later ones; then the body
+    /// reads, the recheck and assembly.
+    fn drive(&self, generation: u32) -> Result<ResourceBundle, Stop> {
+        let scope = &self.scope;
+        let limits = &self.limits;
+        let mut call = scope.call_in(CallPhase::FirstCheck);
+        let (handler, mut p) = self.resume(generation, &mut call)?;
+        let plan = self.plan.get().ok_or(Ok(Lost))?;
+        let targets = plan.items();
+        let refused = || body_read_refused(&self.pool, self.handler_key);
+        loop {
+            let Some(read) = p.next_read(scope, targets, limits, refused).map_err(Err)? else {
+                break;
+            };
+            call.enter_body_read(read.deadline, limits.max_item_bytes);
+            let target = &targets[read.index];
+            self.hand_over(generation, read, p)?;
+            let result = guarded(|| handler.read(&call, target));
+            p = self.take_back(generation)?;
+            p.settle(read, result, handler.as_ref(), target, scope, limits)
+                .map_err(Err)?;
+        }
+        drop(handler);
+        let policy = self.policy(generation)?;
+        p.finish(
+            policy.as_ref(),
+            &self.definition,
+            plan,
+            scope,
+            limits,
+            &self.shape,
+            &mut call,
+        )
+        .map_err(Err)
+    }
+
+    /// The handler and the pipeline to continue with: planned and
+    /// authorized by the first job (which takes the match and the caller's
+    /// spare buffer), taken over from the previous generation by later
+    /// ones.
+    fn resume(
+        &self,
+        generation: u32,
+        call: &mut CallContext,
+    ) -> Result<(Arc<dyn ResourceHandler>, Pipeline), Stop> {
         let mut sh = self.lock();
-        if sh.owner != generation {
+        let Some(tables) = sh.tables.as_ref().filter(|_| sh.owner == generation) else {
             return Err(Ok(Lost));
-        }
+        };
+        let handler = tables.handler.clone();
         if generation > 0 {
-            return sh.pipeline.take().ok_or(Ok(Lost));
+            let p = sh.pipeline.take().ok_or(Ok(Lost))?;
+            return Ok((handler, p));
         }
+        let policy = tables.policy.clone();
         let matched = sh.matched.take().ok_or(Ok(Lost))?;
         let buffer = sh.spare.take();
         drop(sh);
@@ -220,119 +266,51 @@ impl ReadTask {
             // into it.
             spare::keep(b);
         }
-        let policy = self.policy().ok_or(Ok(Lost))?;
-        let policy = policy.as_ref();
-        let scope = &self.scope;
-        (|| {
-            check_scope(scope)?;
-            let first = scope.call_in(CallPhase::FirstCheck);
-            authorize::discover(policy, scope, &self.definition, &first)?;
-            let plan = authorize::resolve(
-                self.handler.as_ref(),
-                scope,
-                &matched,
-                &self.limits,
-                &scope.call_in(CallPhase::Resolve),
-            )?;
-            check_scope(scope)?;
-            authorize::requested(policy, scope, plan.requested(), &first)?;
-            let (states, checked_at) = authorize::items(policy, scope, plan.items(), &first)?;
-            // Only the first job plans, once.
-            let _ = self.plan.set(plan);
-            Ok(Pipeline {
-                states,
-                budget: Budget::new(&self.limits),
-                next: 0,
-                fresh: Some(checked_at),
-            })
-        })()
-        .map_err(Err)
+        // The job may start later than the caller's check.
+        check_scope(&self.scope).map_err(Err)?;
+        let plan = pipeline::plan(
+            policy.as_ref(),
+            handler.as_ref(),
+            &self.definition,
+            &matched,
+            &self.scope,
+            &self.limits,
+            call,
+        )
+        .map_err(Err)?;
+        // Only the first job plans, once.
+        let _ = self.plan.set(plan);
+        let plan = self.plan.get().ok_or(Ok(Lost))?;
+        let p = Pipeline::authorize(policy.as_ref(), plan, &self.scope, &self.limits, call)
+            .map_err(Err)?;
+        Ok((handler, p))
     }
 
-    /// Body reads from `p.next` on, then the recheck and assembly.
-    fn complete(
-        &self,
-        generation: u32,
-        mut p: Pipeline,
-    ) -> Result<ResourceBundle, Result<Lost, Failure>> {
-        let scope = &self.scope;
-        let limits = &self.limits;
-        let plan = self.plan.get().ok_or(Ok(Lost))?;
-        let targets: &[ResourceTarget] = plan.items();
-        while p.next < targets.len() {
-            let i = p.next;
-            p.next += 1;
-            if !matches!(p.states[i].outcome, Outcome::Pending) {
-                continue;
-            }
-            if p.budget.stops_before_read(limits) {
-                p.states[i].outcome = admit::not_attempted();
-                continue;
-            }
-            let now = match p.fresh.take() {
-                Some(t) => t,
-                None => Instant::now(),
-            };
-            check_scope_at(scope, now).map_err(Err)?;
-            if body_read_refused(&self.pool, self.handler_key()) {
-                p.states[i].outcome =
-                    admit::issue(IssueCode::ReadFailed, admit::cause(BODY_READ_SATURATED));
-                continue;
-            }
-            let item_deadline = admit::item_deadline(scope, now, limits);
-            let call = scope.item_call(item_deadline, limits.max_item_bytes);
-            {
-                let mut sh = self.lock();
-                if sh.owner != generation {
-                    return Err(Ok(Lost));
-                }
-                sh.current = Some((i, item_deadline));
-                sh.pipeline = Some(p);
-            }
-            let result = guarded(|| self.handler.read(&call, &targets[i]));
-            {
-                let mut sh = self.lock();
-                if sh.owner != generation {
-                    // The caller took over at the item deadline (or ended
-                    // the read) while this reader ran, and counted it as
-                    // hung: the late result is discarded.
-                    drop(sh);
-                    self.pool.key_returned(self.handler_key());
-                    return Err(Ok(Lost));
-                }
-                sh.current = None;
-                p = sh.pipeline.take().ok_or(Ok(Lost))?;
-            }
-            let now = Instant::now();
-            check_scope_at(scope, now).map_err(Err)?;
-            p.states[i].outcome = if now >= item_deadline {
-                admit::timed_out()
-            } else {
-                admit::settle(
-                    self.handler.as_ref(),
-                    &targets[i],
-                    result,
-                    limits,
-                    &mut p.budget,
-                )
-            };
+    /// Before a body read: the pipeline goes to the shared state, so that
+    /// the caller can take over if the reader passes its item deadline.
+    fn hand_over(&self, generation: u32, read: BodyRead, p: Pipeline) -> Result<(), Stop> {
+        let mut sh = self.lock();
+        if sh.owner != generation {
+            return Err(Ok(Lost));
         }
-        let policy = self.policy().ok_or(Ok(Lost))?;
-        (|| {
-            recheck::recheck(
-                policy.as_ref(),
-                scope,
-                &self.definition,
-                plan.requested(),
-                targets,
-                &mut p.states,
-                &scope.call_in(CallPhase::Recheck),
-            )?;
-            drop(policy);
-            // The caller's frame checks the scope once more.
-            assemble::assemble(targets, p.states, limits, &self.shape)
-        })()
-        .map_err(Err)
+        sh.current = Some(read);
+        sh.pipeline = Some(p);
+        Ok(())
+    }
+
+    /// After a body read: the pipeline back from the shared state, unless
+    /// the caller took over meanwhile (at the item deadline, or the read
+    /// ended) and counted the reader as hung: then its late result is
+    /// discarded.
+    fn take_back(&self, generation: u32) -> Result<Pipeline, Stop> {
+        let mut sh = self.lock();
+        if sh.owner != generation {
+            drop(sh);
+            self.pool.key_returned(self.handler_key);
+            return Err(Ok(Lost));
+        }
+        sh.current = None;
+        sh.pipeline.take().ok_or(Ok(Lost))
     }
 
     /// When the body read of generation `generation` passed its item
@@ -345,33 +323,38 @@ impl ReadTask {
             return Err(None);
         }
         match sh.current {
-            Some((i, d)) if d <= now => {
+            Some(read) if read.deadline <= now => {
                 let Some(p) = sh.pipeline.as_mut() else {
                     return Err(None);
                 };
-                p.states[i].outcome = admit::timed_out();
-                p.next = i + 1;
+                p.abandon(read);
                 sh.current = None;
                 sh.owner = generation + 1;
-                self.pool.key_hung(self.handler_key());
+                self.pool.key_hung(self.handler_key);
                 Ok(true)
             }
-            Some((_, d)) => Err(Some(d)),
+            Some(read) => Err(Some(read.deadline)),
             None => Err(None),
         }
     }
 
     /// Ends the read from the caller's side: no job makes progress any
-    /// more. Returns a result that was published meanwhile.
+    /// more, and the task's table references are given back (dropped by
+    /// the caller, outside the lock). Returns a result that was published
+    /// meanwhile.
     fn close(&self) -> Option<Result<ResourceBundle, Failure>> {
         let mut sh = self.lock();
         sh.owner = CLOSED;
         sh.pipeline = None;
         if sh.current.take().is_some() {
             // A body read still runs: its reader is hung from now on.
-            self.pool.key_hung(self.handler_key());
+            self.pool.key_hung(self.handler_key);
         }
-        sh.result.take()
+        let tables = sh.tables.take();
+        let result = sh.result.take();
+        drop(sh);
+        drop(tables);
+        result
     }
 }
 
@@ -390,17 +373,18 @@ pub(super) fn read(
 ) -> Result<ResourceBundle, Failure> {
     let scope = frame.scope();
     let task = Arc::new(ReadTask {
-        shape,
-        policy: Mutex::new(Some(policy)),
         definition,
-        handler,
+        handler_key: Arc::as_ptr(&handler) as *const () as usize,
         limits,
+        shape,
         scope: scope.clone(),
+        rules: frame.rules(),
         pool: executor.pool(),
         caller: std::thread::current(),
         done: AtomicBool::new(false),
         shared: Mutex::new(Shared {
             owner: 0,
+            tables: Some(Tables { policy, handler }),
             matched: Some(matched),
             pipeline: None,
             current: None,
@@ -410,12 +394,10 @@ pub(super) fn read(
         plan: OnceLock::new(),
         first: new_status(),
     });
-    let result = wait(executor, &task, scope);
-    // The read is over: a job still running (abandoned) no longer keeps
-    // the policy table alive once its current callback returns.
-    let policy = task.policy.lock().unwrap_or_else(|p| p.into_inner()).take();
-    drop(policy);
-    result
+    // `wait` closes the task on every path once the first job was queued,
+    // giving the read's table references back on this thread; when it was
+    // refused, this thread holds the only reference to the task.
+    wait(executor, &task, scope)
 }
 
 fn wait(
