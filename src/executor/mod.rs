@@ -64,7 +64,6 @@ use pool::{spawn_worker, QueueState};
 
 pub(crate) use job::{new_status, CallOutcome, Entry, GaveUp, Job, JobHandle, Refusal};
 pub(crate) use pool::Pool;
-pub(crate) use wait::park_until;
 
 struct Inner {
     pool: Arc<Pool>,
@@ -394,8 +393,7 @@ impl Executor {
         };
         let _wake = cancel.map(|c| c.subscribe_thread(std::thread::current()));
         let canceled = || cancel.is_some_and(CancelToken::is_canceled);
-        park_until(
-            &self.inner.pool,
+        self.inner.pool.park_until(
             || done.ready.load(Ordering::Acquire) || canceled(),
             deadline,
         );

@@ -79,6 +79,20 @@ impl Pool {
             .saturating_sub(self.hung.load(Ordering::Acquire))
     }
 
+    /// Waits on the calling thread (which submitted the job) until
+    /// `ready()` holds or `until` passes, briefly polling, then parking
+    /// (see `wait.rs`); returns whether `ready()` held. Whoever makes
+    /// `ready()` true must unpark this thread afterwards.
+    pub(crate) fn park_until(&self, ready: impl Fn() -> bool, until: Instant) -> bool {
+        super::wait::park_until(
+            &self.submitter_cpu,
+            &self.worker_cpu,
+            &self.shared_waits,
+            ready,
+            until,
+        )
+    }
+
     /// Whether `max_hung` workers are hung: a further hung worker would
     /// not be replaced.
     pub(crate) fn at_hung_bound(&self) -> bool {

@@ -2,11 +2,10 @@
 //! job's result, an idle worker for the next job. Briefly polling (spinning,
 //! then yielding) before parking, steered by the CPU hints of `cpu.rs`.
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use super::cpu::CpuHint;
-use super::pool::Pool;
 
 /// How long a waiter polls for a result, and an idle worker for the next
 /// job, before blocking. Bounded and short: it only saves the park/unpark
@@ -67,10 +66,12 @@ pub(super) fn spin_poll<T>(
     }
 }
 
-/// Waits on the calling thread for a job of `pool` until `ready()` holds
+/// Waits on the calling thread (the submitter, whose CPU hint is `mine`)
+/// for a job run by a worker (whose hint is `worker`) until `ready()` holds
 /// or `until` passes (briefly polling, then parking); returns whether
 /// `ready()` held. Whoever makes `ready()` true must unpark this thread
-/// afterwards.
+/// afterwards. `shared_waits` counts the waits that found the worker on
+/// this thread's CPU.
 ///
 /// When the worker last ran on this thread's CPU, the poll yields instead
 /// of spinning, and one such wait in [`PARK_EVERY_SHARED`] parks at once:
@@ -78,22 +79,19 @@ pub(super) fn spin_poll<T>(
 /// scheduler's load balancing keeps them together (both look cache-hot)
 /// even while another CPU idles; the wake-up of a parked thread is where
 /// the scheduler places it on an idle CPU, if there is one.
-pub(crate) fn park_until(pool: &Pool, ready: impl Fn() -> bool, until: Instant) -> bool {
-    let cpu = pool.submitter_cpu.set_here();
-    let park_now = pool.worker_cpu.is_on(cpu)
-        && pool
-            .shared_waits
+pub(super) fn park_until(
+    mine: &CpuHint,
+    worker: &CpuHint,
+    shared_waits: &AtomicU32,
+    ready: impl Fn() -> bool,
+    until: Instant,
+) -> bool {
+    let cpu = mine.set_here();
+    let park_now = worker.is_on(cpu)
+        && shared_waits
             .fetch_add(1, Ordering::Relaxed)
             .is_multiple_of(PARK_EVERY_SHARED);
-    if !park_now
-        && spin_poll(
-            || ready().then_some(()),
-            &pool.submitter_cpu,
-            &pool.worker_cpu,
-            until,
-        )
-        .is_some()
-    {
+    if !park_now && spin_poll(|| ready().then_some(()), mine, worker, until).is_some() {
         return true;
     }
     loop {

@@ -18,9 +18,6 @@ use super::callbacks::HostPtr;
 use super::cancel::{cancel_of, mcpr_cancel};
 use super::error::Error;
 use super::executor::mcpr_executor;
-use super::list::mcpr_list_options;
-use super::read::mcpr_read_options;
-use super::request::mcpr_request_options;
 
 /// The shared fields of one C option struct, as the caller set them.
 pub(super) struct CallFields {
@@ -31,17 +28,21 @@ pub(super) struct CallFields {
     pub protocol_revision: mcpr_str,
 }
 
-/// A C option struct carrying the shared fields under their usual names.
+/// A C option struct carrying the shared fields under their usual names
+/// (each option struct's file implements it with `shared_call_fields!`, so
+/// that this file depends on none of them).
 pub(super) trait SharedCallFields {
     /// Its shared fields.
     fn call_fields(&self) -> CallFields;
 }
 
+/// Implements [`SharedCallFields`] for an option struct whose shared fields
+/// have their usual names.
 macro_rules! shared_call_fields {
-    ($($t:ty),*) => {$(
-        impl SharedCallFields for $t {
-            fn call_fields(&self) -> CallFields {
-                CallFields {
+    ($t:ty) => {
+        impl super::call_options::SharedCallFields for $t {
+            fn call_fields(&self) -> super::call_options::CallFields {
+                super::call_options::CallFields {
                     timeout_ms: self.timeout_ms,
                     cancel: self.cancel,
                     request_data: self.request_data,
@@ -50,10 +51,9 @@ macro_rules! shared_call_fields {
                 }
             }
         }
-    )*};
+    };
 }
-
-shared_call_fields!(mcpr_read_options, mcpr_list_options, mcpr_request_options);
+pub(super) use shared_call_fields;
 
 /// The core's call options of `o`'s shared fields: `timeout_ms` 0 = no
 /// caller deadline, NULL `cancel`, `request_data` and `executor` = none,

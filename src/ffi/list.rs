@@ -4,7 +4,7 @@ use crate::listing::ListOptions;
 use std::os::raw::c_void;
 
 use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
-use super::call_options::call_options_of;
+use super::call_options::{call_options_of, shared_call_fields};
 use super::cancel::mcpr_cancel;
 use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
@@ -58,6 +58,8 @@ pub struct mcpr_list_options {
     /// byte budget.
     pub protocol_revision: mcpr_str,
 }
+
+shared_call_fields!(mcpr_list_options);
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.

@@ -6,7 +6,7 @@ use std::os::raw::c_void;
 
 use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
 use super::bundle::mcpr_bundle;
-use super::call_options::call_options_of;
+use super::call_options::{call_options_of, shared_call_fields};
 use super::cancel::mcpr_cancel;
 use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
@@ -57,6 +57,8 @@ pub struct mcpr_read_options {
     /// `resultType`, `ttlMs` and `cacheScope`; before, none of them.
     pub protocol_revision: mcpr_str,
 }
+
+shared_call_fields!(mcpr_read_options);
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.

@@ -4,7 +4,7 @@ use crate::request::{RequestError, RequestOptions};
 use std::os::raw::c_void;
 
 use super::boundary::{guard, guard_status, mcpr_status, mcpr_str};
-use super::call_options::call_options_of;
+use super::call_options::{call_options_of, shared_call_fields};
 use super::cancel::mcpr_cancel;
 use super::error::{mcpr_error, Error};
 use super::executor::mcpr_executor;
@@ -57,6 +57,8 @@ pub struct mcpr_request_options {
     /// callback does (see `mcpr_read` and `mcpr_list`).
     pub executor: *const mcpr_executor,
 }
+
+shared_call_fields!(mcpr_request_options);
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.

@@ -40,7 +40,7 @@ use crate::binding::ResourceHandler;
 use crate::call::{Frame, FrameRules};
 use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::executor::{new_status, park_until, Entry, Executor, Job, JobHandle, Pool, Refusal};
+use crate::executor::{new_status, Entry, Executor, Job, JobHandle, Pool, Refusal};
 use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourceReadPlan};
 use crate::policy::ResourcePolicy;
@@ -430,7 +430,7 @@ fn wait(
     let mut look = Instant::now().checked_add(item_timeout).unwrap_or(deadline);
     loop {
         let ready = || task.done.load(Ordering::Acquire) || scope.is_canceled();
-        park_until(&task.pool, ready, look.min(deadline));
+        task.pool.park_until(ready, look.min(deadline));
         if task.done.load(Ordering::Acquire) {
             break;
         }

@@ -1,12 +1,12 @@
 //! What each method's params hold, read by the one strict reader
 //! (`params.rs`): [`RequestParams`] for `resources/read` and the list
-//! methods, [`CompleteParams`] for `completion/complete`.
+//! methods (parsed per method in `method.rs`), [`CompleteParams`] for
+//! `completion/complete`.
 
 use std::borrow::Cow;
 
 use crate::completion::{CompleteParams, CompleteParamsError, CompleteRef};
 
-use super::method::RequestMethod;
 use super::params::{self, ParamsError, Slot, Values, COMPLETE_SHAPE};
 
 /// The members of request params this library acts on (borrowed from the
@@ -19,31 +19,6 @@ pub struct RequestParams<'a> {
     pub cursor: Option<Cow<'a, str>>,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
     pub protocol_version: Option<Cow<'a, str>>,
-}
-
-impl<'a> RequestParams<'a> {
-    /// Parses the params text of `method` strictly (see the module
-    /// documentation of [`crate::request`]): `uri` is read for
-    /// `resources/read` only, `cursor` for the list methods only, and for
-    /// `completion/complete` only `_meta` (see [`CompleteParams::parse`]
-    /// for the rest); any other member is ignored. Does not check that a
-    /// required member is present: that is
-    /// [`Resources::request`](crate::Resources::request)'s job. This is the
-    /// whole params reader, with no registry involved (a fuzzing entry
-    /// point).
-    pub fn parse(method: RequestMethod, text: &'a [u8]) -> Result<RequestParams<'a>, ParamsError> {
-        let spec = match method {
-            RequestMethod::ResourcesRead => params::READ,
-            RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => params::LIST,
-            RequestMethod::CompletionComplete => params::META_ONLY,
-        };
-        let mut v = params::read(text, spec)?;
-        Ok(RequestParams {
-            uri: v.take(Slot::Uri),
-            cursor: v.take(Slot::Cursor),
-            protocol_version: v.take(Slot::ProtocolVersion),
-        })
-    }
 }
 
 impl CompleteParams {

@@ -16,7 +16,7 @@ use crate::read::ReadOptions;
 use crate::registry::Resources;
 
 use super::members::RequestParams;
-use super::params::ParamsError;
+use super::params::{self, ParamsError, Slot};
 use super::{params_error, request_revision, RequestError, RequestOptions, Response};
 
 /// A method [`Resources::request`] serves.
@@ -212,4 +212,29 @@ fn serve_complete(
             Response::error(f, json, protocol_revision)
         }
     })
+}
+
+impl<'a> RequestParams<'a> {
+    /// Parses the params text of `method` strictly (see the module
+    /// documentation of [`crate::request`]): `uri` is read for
+    /// `resources/read` only, `cursor` for the list methods only, and for
+    /// `completion/complete` only `_meta` (see [`CompleteParams::parse`]
+    /// for the rest); any other member is ignored. Does not check that a
+    /// required member is present: that is
+    /// [`Resources::request`](crate::Resources::request)'s job. This is the
+    /// whole params reader, with no registry involved (a fuzzing entry
+    /// point).
+    pub fn parse(method: RequestMethod, text: &'a [u8]) -> Result<RequestParams<'a>, ParamsError> {
+        let spec = match method {
+            RequestMethod::ResourcesRead => params::READ,
+            RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => params::LIST,
+            RequestMethod::CompletionComplete => params::META_ONLY,
+        };
+        let mut v = params::read(text, spec)?;
+        Ok(RequestParams {
+            uri: v.take(Slot::Uri),
+            cursor: v.take(Slot::Cursor),
+            protocol_version: v.take(Slot::ProtocolVersion),
+        })
+    }
 }
