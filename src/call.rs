@@ -7,7 +7,7 @@
 //!   [`ListOptions`](crate::ListOptions),
 //!   [`CompleteOptions`](crate::CompleteOptions),
 //!   [`RequestOptions`](crate::RequestOptions)).
-//! - [`CallOptions::frame`]: runs one call in its frame, in this order:
+//! - `CallOptions::frame`: runs one call in its frame, in this order:
 //!   the request scope starts (deadline = min(now + `read_timeout`, the
 //!   caller's deadline)) and is checked at once (a call already cancelled
 //!   or past its deadline fails before its request is looked at); a
@@ -16,21 +16,21 @@
 //!   the scope is checked once more (a result made after the deadline is
 //!   not returned); the scope is closed on every return path, so that a
 //!   callback that kept a call context learns that its call is over.
-//! - [`Frame::run_job`]: runs the method's callbacks as one job on the
+//! - `Frame::run_job`: runs the method's callbacks as one job on the
 //!   frame's executor, waiting until the deadline or cancellation; a panic
 //!   of the library inside the job becomes the method's failure (a panic
 //!   cannot cross threads), a refusal the method's saturation failure.
 //!
-//! A method brings only its own rules: a [`FrameRules`] (how a saturated
+//! A method brings only its own rules: a `FrameRules` (how a saturated
 //! executor and a panic in its job read), the checks of its own options
 //! made before the frame starts (host mistakes such as an empty scope key,
 //! which are [`FailureKind::InvalidArgument`] everywhere), and its body.
 //! Adding an MCP method is: an options struct embedding [`CallOptions`],
-//! a `FrameRules` constant, a body run by [`CallOptions::frame`], a row in
+//! a `FrameRules` constant, a body run by `CallOptions::frame`, a row in
 //! the request method table (`request/method.rs`) naming its params
 //! members, and, for the C ABI, a flat option struct whose shared fields
 //! `ffi/call_options.rs` converts. An observer of calls (telemetry) hooks
-//! in [`CallOptions::frame`]: it sees the method's rules, the start and the
+//! in `CallOptions::frame`: it sees the method's rules, the start and the
 //! outcome of every call.
 
 use std::time::{Duration, Instant};

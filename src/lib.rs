@@ -7,14 +7,18 @@
 //! budgets and deadlines, returns partial bundles with a diagnostic report
 //! when some items fail, and paginates listings with sealed (encrypted, authenticated), expiring cursors.
 //!
-//! Layers (see `docs/ARCHITECTURE.md`): [`identity`], [`template`],
-//! [`definition`], [`binding`], [`registry`], [`plan`], [`policy`], [`read`], [`report`], [`sizing`],
-//! [`limits`], [`listing`], [`completer`], [`completion`], [`scope`], [`executor`], [`error`], the MCP
-//! protocol layer ([`protocol`] revisions, [`cache`] hints, [`jsonrpc`]
-//! error objects, [`request`]: one call per request), plus the
-//! private `cursor` (sealed pagination tokens) and `index` (selection
-//! indexes) modules; the C ABI lives in
-//! `ffi` only.
+//! Layers (the layout table is in `docs/ARCHITECTURE.md`): [`identity`],
+//! [`template`], [`definition`], [`binding`], [`registry`], [`plan`],
+//! [`policy`], [`read`] (the pipeline's steps once, driven inline or on an
+//! executor), [`report`], [`sizing`], [`limits`], [`listing`],
+//! [`completer`], [`completion`], [`scope`], [`call`] (the call frame every
+//! method runs in), [`executor`], [`error`], the MCP protocol layer
+//! ([`protocol`] revisions, [`cache`] hints, [`jsonrpc`] error objects,
+//! [`request`]: one call per request, the method table and the one strict
+//! params reader), plus the private `cursor` (sealed pagination tokens),
+//! `index` (selection indexes), `jsonscan` (definition JSON) and
+//! `jsonbytes` (the one scan of the JSON byte class) modules; the C ABI
+//! lives in `ffi` only.
 
 #![deny(missing_docs)]
 

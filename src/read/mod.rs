@@ -286,7 +286,7 @@ impl Resources {
     /// and the read continues with the other items. Such a callback is
     /// abandoned: it keeps running on its worker, its late result is
     /// discarded, and what it was given stays valid until it returns. A
-    /// saturated executor (see [`Executor`]) fails the read at once with
+    /// saturated executor (see [`Executor`](crate::Executor)) fails the read at once with
     /// `read_failed`, or fails the body reads it can no longer risk as
     /// `read_failed` items; the private cause says "executor saturated".
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
