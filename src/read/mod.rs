@@ -307,7 +307,7 @@ impl Resources {
                 frame,
                 self.policy().clone(),
                 selection.binding.definition().clone(),
-                selection.binding.handler().clone(),
+                selection.binding.handler(),
                 selection.matched,
                 *limits,
                 shape,

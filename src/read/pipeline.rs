@@ -64,7 +64,7 @@ pub(super) struct BodyRead {
 
 /// Step 1, first half: discovery, then `resolve` and plan validation.
 /// `call` is the read's call context, put in each phase in turn.
-#[inline]
+#[inline(always)]
 pub(super) fn plan(
     policy: &dyn ResourcePolicy,
     handler: &dyn ResourceHandler,
@@ -85,7 +85,7 @@ pub(super) fn plan(
 impl Pipeline {
     /// Step 1, second half: the requested target, then the visibility and
     /// read permission of every item of `plan`, before any body is read.
-    #[inline]
+    #[inline(always)]
     pub(super) fn authorize(
         policy: &dyn ResourcePolicy,
         plan: &ResourceReadPlan,

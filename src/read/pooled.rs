@@ -19,16 +19,18 @@
 //! if the reader hangs, and takes it back afterwards, unless the caller has
 //! taken over meanwhile (the job then stops, its result discarded).
 //!
-//! Callback tables. The task holds the read's references to the policy and
-//! the binding's handler in [`Shared::tables`]; a job clones the one it
-//! calls for as long as it calls it (the policy for the first check and the
-//! recheck, the handler for the body reads) and drops every clone before it
-//! publishes its result, and the caller takes the task's references when the
-//! read ends. So once the read has returned, no worker holds a table of a
-//! read that completed: the host's last free runs every `release`. Only a
-//! job the caller gave up on (deadline, cancellation, an abandoned body
-//! read) may still hold the table it was calling, until its callback
-//! returns.
+//! Callback tables. The task holds the read's references to the policy
+//! and the binding's handler in [`Shared::tables`]. A job moves out the one
+//! it calls for as long as it calls it (the policy for the first check and
+//! the recheck, the handler for the body reads: no reference count is
+//! touched on the worker) and moves it back, under the lock, before it
+//! publishes its result; the caller takes the task's references when the
+//! read ends and drops them on its own thread. So once the read has
+//! returned, no worker holds a table of a read that completed: the host's
+//! last free runs every `release`. Only a job the caller gave up on
+//! (deadline, cancellation, an abandoned body read) may still hold the
+//! table it was calling, until its callback returns (the caller gives the
+//! next job its own clone of the handler when it takes over).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -64,20 +66,33 @@ fn body_read_refused(pool: &Pool, handler: usize) -> bool {
     refused
 }
 
+/// Moves the tables a job held back into the task's.
+fn give_back(tables: &mut Tables, held: Tables) {
+    if held.policy.is_some() {
+        tables.policy = held.policy;
+    }
+    if held.handler.is_some() {
+        tables.handler = held.handler;
+    }
+}
+
 /// `owner` once the read has returned: no job makes progress any more.
 const CLOSED: u32 = u32::MAX;
 
-/// The read's references to the callback tables it calls.
+/// The read's references to the callback tables it calls; a job moves out
+/// the one it calls while it calls it.
+#[derive(Default)]
 struct Tables {
-    policy: Arc<dyn ResourcePolicy>,
-    handler: Arc<dyn ResourceHandler>,
+    policy: Option<Arc<dyn ResourcePolicy>>,
+    handler: Option<Arc<dyn ResourceHandler>>,
 }
 
 struct Shared {
     /// The generation of the job allowed to make progress.
     owner: u32,
-    /// The tables, until the read ends (the caller takes them then).
-    tables: Option<Tables>,
+    /// The tables not in use by a job, until the read ends (the caller
+    /// takes them then).
+    tables: Tables,
     /// The match, for the first job.
     matched: Option<ResourceMatch>,
     /// The pipeline, while a body read runs (or after a takeover).
@@ -128,7 +143,7 @@ impl Entry for ReadTask {
         self.run_guarded(0);
     }
     fn refuse(&self, why: Refusal) {
-        self.finish(0, Err(why.failure(self.rules.refused)));
+        self.finish(0, Err(why.failure(self.rules.refused)), Tables::default());
     }
     fn discard(&self) {}
 }
@@ -145,8 +160,11 @@ impl Job for Segment {
     }
 
     fn refuse(self, why: Refusal) {
-        self.task
-            .finish(self.generation, Err(why.failure(self.task.rules.refused)));
+        self.task.finish(
+            self.generation,
+            Err(why.failure(self.task.rules.refused)),
+            Tables::default(),
+        );
     }
 }
 
@@ -161,22 +179,18 @@ impl ReadTask {
         self.shared.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A clone of the policy while generation `generation` owns the read.
-    fn policy(&self, generation: u32) -> Result<Arc<dyn ResourcePolicy>, Stop> {
-        let sh = self.lock();
-        match (&sh.tables, sh.owner == generation) {
-            (Some(t), true) => Ok(t.policy.clone()),
-            _ => Err(Ok(Lost)),
-        }
-    }
-
     /// Publishes the result of generation `generation`, if it still owns
-    /// the read, and wakes the caller.
-    fn finish(&self, generation: u32, result: Result<ResourceBundle, Failure>) {
+    /// the read, and wakes the caller. The tables the job held go back to
+    /// the task first (or, when the job lost the read, are dropped here,
+    /// after the lock).
+    fn finish(&self, generation: u32, result: Result<ResourceBundle, Failure>, held: Tables) {
         let mut sh = self.lock();
         if sh.owner != generation {
+            drop(sh);
+            drop(held);
             return;
         }
+        give_back(&mut sh.tables, held);
         sh.owner = CLOSED;
         sh.result = Some(result);
         drop(sh);
@@ -188,28 +202,28 @@ impl ReadTask {
     /// panics are caught on their own) fails the read instead of hanging it.
     fn run_guarded(&self, generation: u32) {
         if catch_unwind(AssertUnwindSafe(|| self.run(generation))).is_err() {
-            self.finish(generation, Err((self.rules.panicked)()));
+            self.finish(generation, Err((self.rules.panicked)()), Tables::default());
         }
     }
 
     fn run(&self, generation: u32) {
-        // Every table reference the job took is dropped when `drive`
-        // returns: before the result is published.
-        match self.drive(generation) {
-            Ok(bundle) => self.finish(generation, Ok(bundle)),
-            Err(Err(f)) => self.finish(generation, Err(f)),
-            Err(Ok(Lost)) => {}
+        let mut held = Tables::default();
+        match self.drive(generation, &mut held) {
+            Ok(bundle) => self.finish(generation, Ok(bundle), held),
+            Err(Err(f)) => self.finish(generation, Err(f), held),
+            Err(Ok(Lost)) => drop(held),
         }
     }
 
     /// The steps from where generation `generation` starts: planning for
     /// the first job, the next body read for the later ones; then the body
-    /// reads, the recheck and assembly.
-    fn drive(&self, generation: u32) -> Result<ResourceBundle, Stop> {
+    /// reads, the recheck and assembly. The tables the job moved out of the
+    /// task are in `held` whenever this returns.
+    fn drive(&self, generation: u32, held: &mut Tables) -> Result<ResourceBundle, Stop> {
         let scope = &self.scope;
         let limits = &self.limits;
         let mut call = scope.call_in(CallPhase::FirstCheck);
-        let (handler, mut p) = self.resume(generation, &mut call)?;
+        let mut p = self.resume(generation, &mut call, held)?;
         let plan = self.plan.get().ok_or(Ok(Lost))?;
         let targets = plan.items();
         let refused = || body_read_refused(&self.pool, self.handler_key);
@@ -219,16 +233,20 @@ impl ReadTask {
             };
             call.enter_body_read(read.deadline, limits.max_item_bytes);
             let target = &targets[read.index];
-            self.hand_over(generation, read, p)?;
+            // No policy callback during body reads: the policy goes back.
+            self.hand_over(generation, read, p, held.policy.take())?;
+            let handler = held.handler.as_deref().ok_or(Ok(Lost))?;
             let result = guarded(|| handler.read(&call, target));
             p = self.take_back(generation)?;
-            p.settle(read, result, handler.as_ref(), target, scope, limits)
+            p.settle(read, result, handler, target, scope, limits)
                 .map_err(Err)?;
         }
-        drop(handler);
-        let policy = self.policy(generation)?;
+        if held.policy.is_none() {
+            held.policy = Some(self.take_policy(generation)?);
+        }
+        let policy = held.policy.as_deref().ok_or(Ok(Lost))?;
         p.finish(
-            policy.as_ref(),
+            policy,
             &self.definition,
             plan,
             scope,
@@ -239,25 +257,26 @@ impl ReadTask {
         .map_err(Err)
     }
 
-    /// The handler and the pipeline to continue with: planned and
-    /// authorized by the first job (which takes the match and the caller's
-    /// spare buffer), taken over from the previous generation by later
-    /// ones.
+    /// The pipeline to continue with: planned and authorized by the first
+    /// job (which takes the match and the caller's spare buffer), taken
+    /// over from the previous generation by later ones. Moves the tables
+    /// the job calls into `held`: the policy and the handler for the first
+    /// job, the handler for later ones.
     fn resume(
         &self,
         generation: u32,
         call: &mut CallContext,
-    ) -> Result<(Arc<dyn ResourceHandler>, Pipeline), Stop> {
+        held: &mut Tables,
+    ) -> Result<Pipeline, Stop> {
         let mut sh = self.lock();
-        let Some(tables) = sh.tables.as_ref().filter(|_| sh.owner == generation) else {
+        if sh.owner != generation {
             return Err(Ok(Lost));
-        };
-        let handler = tables.handler.clone();
-        if generation > 0 {
-            let p = sh.pipeline.take().ok_or(Ok(Lost))?;
-            return Ok((handler, p));
         }
-        let policy = tables.policy.clone();
+        held.handler = Some(sh.tables.handler.take().ok_or(Ok(Lost))?);
+        if generation > 0 {
+            return sh.pipeline.take().ok_or(Ok(Lost));
+        }
+        held.policy = Some(sh.tables.policy.take().ok_or(Ok(Lost))?);
         let matched = sh.matched.take().ok_or(Ok(Lost))?;
         let buffer = sh.spare.take();
         drop(sh);
@@ -266,11 +285,15 @@ impl ReadTask {
             // into it.
             spare::keep(b);
         }
+        let (policy, handler) = match (&held.policy, &held.handler) {
+            (Some(p), Some(h)) => (p.as_ref(), h.as_ref()),
+            _ => return Err(Ok(Lost)),
+        };
         // The job may start later than the caller's check.
         check_scope(&self.scope).map_err(Err)?;
         let plan = pipeline::plan(
-            policy.as_ref(),
-            handler.as_ref(),
+            policy,
+            handler,
             &self.definition,
             &matched,
             &self.scope,
@@ -281,17 +304,38 @@ impl ReadTask {
         // Only the first job plans, once.
         let _ = self.plan.set(plan);
         let plan = self.plan.get().ok_or(Ok(Lost))?;
-        let p = Pipeline::authorize(policy.as_ref(), plan, &self.scope, &self.limits, call)
-            .map_err(Err)?;
-        Ok((handler, p))
+        Pipeline::authorize(policy, plan, &self.scope, &self.limits, call).map_err(Err)
     }
 
-    /// Before a body read: the pipeline goes to the shared state, so that
-    /// the caller can take over if the reader passes its item deadline.
-    fn hand_over(&self, generation: u32, read: BodyRead, p: Pipeline) -> Result<(), Stop> {
+    /// The policy, moved out of the task, while generation `generation`
+    /// owns the read.
+    fn take_policy(&self, generation: u32) -> Result<Arc<dyn ResourcePolicy>, Stop> {
         let mut sh = self.lock();
         if sh.owner != generation {
             return Err(Ok(Lost));
+        }
+        sh.tables.policy.take().ok_or(Ok(Lost))
+    }
+
+    /// Before a body read: the pipeline (and the policy, when the job held
+    /// it) goes to the shared state, so that the caller can take over if
+    /// the reader passes its item deadline.
+    fn hand_over(
+        &self,
+        generation: u32,
+        read: BodyRead,
+        p: Pipeline,
+        policy: Option<Arc<dyn ResourcePolicy>>,
+    ) -> Result<(), Stop> {
+        let mut sh = self.lock();
+        if sh.owner != generation {
+            // The read is no longer this job's: what it held goes here.
+            drop(sh);
+            drop(policy);
+            return Err(Ok(Lost));
+        }
+        if let Some(policy) = policy {
+            sh.tables.policy = Some(policy);
         }
         sh.current = Some(read);
         sh.pipeline = Some(p);
@@ -317,7 +361,12 @@ impl ReadTask {
     /// deadline: marks the item `timeout`, hands the pipeline to the next
     /// generation and returns `true`. Otherwise returns when the caller
     /// should look again (`None`: the read is not in a body read).
-    fn take_over_if_late(&self, generation: u32, now: Instant) -> Result<bool, Option<Instant>> {
+    fn take_over_if_late(
+        &self,
+        generation: u32,
+        now: Instant,
+        handler: &Arc<dyn ResourceHandler>,
+    ) -> Result<bool, Option<Instant>> {
         let mut sh = self.lock();
         if sh.owner != generation {
             return Err(None);
@@ -330,6 +379,9 @@ impl ReadTask {
                 p.abandon(read);
                 sh.current = None;
                 sh.owner = generation + 1;
+                // The hung job keeps the handler it moved out; the next
+                // one gets the caller's.
+                sh.tables.handler = Some(handler.clone());
                 self.pool.key_hung(self.handler_key);
                 Ok(true)
             }
@@ -350,7 +402,7 @@ impl ReadTask {
             // A body read still runs: its reader is hung from now on.
             self.pool.key_hung(self.handler_key);
         }
-        let tables = sh.tables.take();
+        let tables = std::mem::take(&mut sh.tables);
         let result = sh.result.take();
         drop(sh);
         drop(tables);
@@ -366,7 +418,7 @@ pub(super) fn read(
     frame: &Frame<'_>,
     policy: Arc<dyn ResourcePolicy>,
     definition: Arc<ResourceDefinition>,
-    handler: Arc<dyn ResourceHandler>,
+    handler: &Arc<dyn ResourceHandler>,
     matched: ResourceMatch,
     limits: Limits,
     shape: Shape,
@@ -374,7 +426,7 @@ pub(super) fn read(
     let scope = frame.scope();
     let task = Arc::new(ReadTask {
         definition,
-        handler_key: Arc::as_ptr(&handler) as *const () as usize,
+        handler_key: Arc::as_ptr(handler) as *const () as usize,
         limits,
         shape,
         scope: scope.clone(),
@@ -384,7 +436,10 @@ pub(super) fn read(
         done: AtomicBool::new(false),
         shared: Mutex::new(Shared {
             owner: 0,
-            tables: Some(Tables { policy, handler }),
+            tables: Tables {
+                policy: Some(policy),
+                handler: Some(handler.clone()),
+            },
             matched: Some(matched),
             pipeline: None,
             current: None,
@@ -396,14 +451,17 @@ pub(super) fn read(
     });
     // `wait` closes the task on every path once the first job was queued,
     // giving the read's table references back on this thread; when it was
-    // refused, this thread holds the only reference to the task.
-    wait(executor, &task, scope)
+    // refused, this thread holds the only reference to the task. `handler`
+    // (the registry's, which this call holds) is for a job taking over
+    // after an abandoned body read.
+    wait(executor, &task, scope, handler)
 }
 
 fn wait(
     executor: &Executor,
     task: &Arc<ReadTask>,
     scope: &RequestScope,
+    handler: &Arc<dyn ResourceHandler>,
 ) -> Result<ResourceBundle, Failure> {
     let deadline = scope.deadline();
     let item_timeout = task.limits.item_timeout;
@@ -417,11 +475,11 @@ fn wait(
                     generation,
                 },
             )
-            .map_err(|why| why.failure(FailureKind::ReadFailed))
+            .map_err(|why| why.failure(task.rules.refused))
     };
     let mut handle: JobHandle = executor
         .submit_entry(task.clone())
-        .map_err(|why| why.failure(FailureKind::ReadFailed))?;
+        .map_err(|why| why.failure(task.rules.refused))?;
     let _wake = scope
         .cancel_token()
         .map(|c| c.subscribe_thread(std::thread::current()));
@@ -447,7 +505,7 @@ fn wait(
                 FailureKind::DeadlineExceeded
             }));
         }
-        match task.take_over_if_late(generation, now) {
+        match task.take_over_if_late(generation, now, handler) {
             Ok(_) => {
                 // The reader passed its item deadline: abandon it and
                 // continue with the siblings on a new job.
