@@ -79,6 +79,7 @@ pub(crate) struct FrameRules {
 pub(crate) struct Frame<'a> {
     scope: RequestScope,
     options: &'a CallOptions,
+    protocol_revision: ProtocolRevision,
     rules: &'static FrameRules,
 }
 
@@ -88,6 +89,19 @@ impl CallOptions {
     #[inline]
     pub(crate) fn frame<T>(
         &self,
+        limits: &Limits,
+        rules: &'static FrameRules,
+        body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        self.frame_at(self.protocol_revision, limits, rules, body)
+    }
+
+    /// [`frame`](Self::frame) shaped for `protocol_revision` instead of
+    /// the options' own (a per-request revision; no copy of the options).
+    #[inline]
+    pub(crate) fn frame_at<T>(
+        &self,
+        protocol_revision: ProtocolRevision,
         limits: &Limits,
         rules: &'static FrameRules,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
@@ -113,6 +127,7 @@ impl CallOptions {
         let frame = Frame {
             scope,
             options: self,
+            protocol_revision,
             rules,
         };
         let out = body(&frame)?;
@@ -134,7 +149,7 @@ impl Frame<'_> {
 
     /// The protocol revision the call's result is shaped for.
     pub(crate) fn protocol_revision(&self) -> ProtocolRevision {
-        self.options.protocol_revision
+        self.protocol_revision
     }
 
     /// The method's rules (for a method that runs its own jobs, as the

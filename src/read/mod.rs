@@ -290,9 +290,21 @@ impl Resources {
     /// `read_failed`, or fails the body reads it can no longer risk as
     /// `read_failed` items; the private cause says "executor saturated".
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
-        options
-            .call
-            .frame(self.limits(), &READ_RULES, |frame| self.read_in(frame, uri))
+        self.read_at(uri, &options.call, options.call.protocol_revision)
+    }
+
+    /// [`read`](Self::read) with `call`'s options, shaped for
+    /// `protocol_revision` (the one-call request function's per-request
+    /// revision, without a copy of the options).
+    pub(crate) fn read_at(
+        &self,
+        uri: &[u8],
+        call: &CallOptions,
+        protocol_revision: ProtocolRevision,
+    ) -> Result<ResourceBundle, Failure> {
+        call.frame_at(protocol_revision, self.limits(), &READ_RULES, |frame| {
+            self.read_in(frame, uri)
+        })
     }
 
     /// The read of `uri` in its call frame.

@@ -12,11 +12,10 @@
 use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
 use crate::jsonrpc;
 use crate::listing::{require_scope_key, ListOptions, EMPTY_SCOPE_KEY};
-use crate::read::ReadOptions;
 use crate::registry::Resources;
 
 use super::members::RequestParams;
-use super::params::{self, ParamsError, Slot};
+use super::params::{self, ParamsError, Slot, Values};
 use super::{params_error, request_revision, RequestError, RequestOptions, Response};
 
 /// A method [`Resources::request`] serves.
@@ -129,21 +128,20 @@ fn serve_read(
             protocol_revision,
         ));
     };
-    let read = ReadOptions {
-        call: options.call_for(protocol_revision),
-    };
-    Ok(match r.read(uri.as_bytes(), &read) {
-        Ok(bundle) => Response {
-            partial: bundle.is_partial(),
-            json: bundle.into_json(),
-            failure: None,
-            protocol_revision,
+    Ok(
+        match r.read_at(uri.as_bytes(), &options.call, protocol_revision) {
+            Ok(bundle) => Response {
+                partial: bundle.is_partial(),
+                json: bundle.into_json(),
+                failure: None,
+                protocol_revision,
+            },
+            Err(f) => {
+                let json = jsonrpc::error_object(&f, protocol_revision, Some(uri.as_ref()));
+                Response::error(f, json, protocol_revision)
+            }
         },
-        Err(f) => {
-            let json = jsonrpc::error_object(&f, protocol_revision, Some(uri.as_ref()));
-            Response::error(f, json, protocol_revision)
-        }
-    })
+    )
 }
 
 fn serve_list(
@@ -230,7 +228,8 @@ impl<'a> RequestParams<'a> {
             RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => params::LIST,
             RequestMethod::CompletionComplete => params::META_ONLY,
         };
-        let mut v = params::read(text, spec)?;
+        let mut v = Values::default();
+        params::read_into(text, spec, &mut v)?;
         Ok(RequestParams {
             uri: v.take(Slot::Uri),
             cursor: v.take(Slot::Cursor),

@@ -245,25 +245,39 @@ const TOO_LARGE: &str = "params exceed 256 KiB";
 /// Reads the members `spec` names from the params text (see the module
 /// documentation for the rules).
 pub(crate) fn read<'a>(text: &'a [u8], spec: Spec) -> Result<Values<'a>, ParamsError> {
+    let mut values = Values::default();
+    read_into(text, spec, &mut values)?;
+    Ok(values)
+}
+
+/// [`read`] into `out` (empty; the hot path fills it in place instead of
+/// moving a `Values` through every layer).
+#[inline]
+pub(crate) fn read_into<'a>(
+    text: &'a [u8],
+    spec: Spec,
+    out: &mut Values<'a>,
+) -> Result<(), ParamsError> {
     if text.len() > MAX_PARAMS_BYTES {
         return Err(ParamsError(TOO_LARGE));
     }
     let trimmed = trim_json_whitespace(text);
     if trimmed.is_empty() || trimmed == b"null" {
-        return Ok(Values::default());
+        return Ok(());
     }
     // One UTF-8 check of the whole text (ignored members included) lets
     // the parsers skip it per string.
     let trimmed = std::str::from_utf8(trimmed).map_err(|_| ParamsError(NOT_JSON))?;
-    if let Some(values) = flat_params(trimmed, spec) {
-        return Ok(values);
+    if flat_params(trimmed, spec, out).is_some() {
+        return Ok(());
     }
+    // The fast path may have read some members before it gave up.
+    *out = Values::default();
     let refused = Cell::new(None);
-    let mut values = Values::default();
     let mut de = serde_json::Deserializer::from_str(trimmed);
     ObjectSeed {
         spec,
-        out: &mut values,
+        out,
         refused: &refused,
         not_object: "params must be an object",
     }
@@ -275,8 +289,7 @@ pub(crate) fn read<'a>(text: &'a [u8], spec: Spec) -> Result<Values<'a>, ParamsE
             refused.get().unwrap_or("params are invalid")
         })
     })?;
-    de.end().map_err(|_| ParamsError(NOT_JSON))?;
-    Ok(values)
+    de.end().map_err(|_| ParamsError(NOT_JSON))
 }
 
 /// Whether `b` is JSON whitespace (space, tab, line feed, carriage return).
@@ -558,15 +571,14 @@ const FLAT_MAX_DEPTH: u32 = 16;
 /// that is acted on, a wrong type, an object of strings, nesting deeper
 /// than 16, a syntax error) is `None` and goes to the serde_json parser,
 /// which decides.
-fn flat_params<'a>(text: &'a str, spec: Spec) -> Option<Values<'a>> {
+fn flat_params<'a>(text: &'a str, spec: Spec, out: &mut Values<'a>) -> Option<()> {
     let mut p = Flat {
         text,
         b: text.as_bytes(),
         i: 0,
     };
-    let mut out = Values::default();
-    flat_object(&mut p, spec, &mut out, 1)?;
-    (p.i == p.b.len()).then_some(out)
+    flat_object(&mut p, spec, out, 1)?;
+    (p.i == p.b.len()).then_some(())
 }
 
 /// An object read by `spec` (at its opening brace).

@@ -138,7 +138,8 @@ fn usual_params_take_the_flat_path_and_the_rest_serde() {
         ),
     ] {
         let spec = if read { READ } else { LIST };
-        let flat = flat_params(text.trim(), spec).expect(text);
+        let mut flat = Values::default();
+        flat_params(text.trim(), spec, &mut flat).expect(text);
         assert_eq!(read_params(text.as_bytes(), spec), Ok(flat));
     }
     for text in [
@@ -159,7 +160,11 @@ fn usual_params_take_the_flat_path_and_the_rest_serde() {
         r#"{"uri" "doc://a"}"#,
         r#"["uri"]"#,
     ] {
-        assert_eq!(flat_params(text, READ), None, "{text}");
+        assert_eq!(
+            flat_params(text, READ, &mut Values::default()),
+            None,
+            "{text}"
+        );
     }
 }
 
@@ -228,7 +233,8 @@ proptest::proptest! {
             text.insert_str(at, &token);
         }
         let spec = if read { READ } else { LIST };
-        if let Some(flat) = flat_params(&text, spec) {
+        let mut flat = Values::default();
+        if flat_params(&text, spec, &mut flat).is_some() {
             let mut de = serde_json::Deserializer::from_str(&text);
             let mut slow = Values::default();
             let refused = Cell::new(None);
