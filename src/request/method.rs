@@ -33,14 +33,6 @@ pub enum RequestMethod {
 }
 
 impl RequestMethod {
-    /// Every method, in table order.
-    pub const ALL: [RequestMethod; 4] = [
-        RequestMethod::ResourcesRead,
-        RequestMethod::ResourcesList,
-        RequestMethod::ResourcesTemplatesList,
-        RequestMethod::CompletionComplete,
-    ];
-
     /// The method of an exact method name, or `None` when this library does
     /// not serve it.
     pub fn parse(name: &[u8]) -> Option<RequestMethod> {
