@@ -215,7 +215,11 @@ fuzz_target!(|data: &[u8]| {
                     assert_eq!(p.cursor, None, "cursor");
                 }
                 RequestMethod::CompletionComplete => {
-                    assert_eq!((&p.uri, &p.cursor), (&None, &None), "completion reads _meta only");
+                    assert_eq!(
+                        (&p.uri, &p.cursor),
+                        (&None, &None),
+                        "completion reads _meta only"
+                    );
                 }
                 _ => {
                     assert_eq!(p.cursor.as_deref(), member("cursor"), "cursor");
