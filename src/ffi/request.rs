@@ -4,12 +4,12 @@ use crate::request::{RequestError, RequestOptions};
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
-use super::read::{request_data, revision_of, timeout};
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;
 use super::status::{mcpr_status, Error};
@@ -60,6 +60,8 @@ pub struct mcpr_request_options {
     /// callback does (see `mcpr_read` and `mcpr_list`).
     pub executor: *const mcpr_executor,
 }
+
+shared_call_fields!(mcpr_request_options);
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
@@ -158,20 +160,18 @@ pub unsafe extern "C" fn mcpr_request(
         // SAFETY: `options` is NULL or points at options of `struct_size`
         // readable bytes (caller's guarantee).
         let given = unsafe { read_grown_opt(options) }?;
-        let mut options = RequestOptions::default();
-        if let Some(o) = given {
+        let options = match given {
             // SAFETY: the strings follow the `mcpr_str` rules; the pointers
-            // are NULL or live.
-            unsafe {
-                options.revision = revision_of(o.protocol_revision)?;
-                options.scope_key = o.scope_key.bytes()?.to_vec();
-                options.cancel = cancel_of(o.cancel);
-                options.executor = o.executor.as_ref().map(|e| e.inner.clone());
-            }
-            options.page_size = o.page_size;
-            options.timeout = timeout(o.timeout_ms);
-            options.request_data = request_data(o.request_data);
-        }
+            // are NULL or live (caller's guarantee).
+            Some(o) => unsafe {
+                RequestOptions {
+                    call: call_options_of(&o)?,
+                    scope_key: o.scope_key.bytes()?.to_vec(),
+                    page_size: o.page_size,
+                }
+            },
+            None => RequestOptions::default(),
+        };
         let response = r
             .inner
             .request(method, params, &options)
