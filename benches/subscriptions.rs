@@ -1,4 +1,4 @@
-//! Subscription benchmarks (docs/BEHAVIOUR.md §14), figures printed, goals
+//! Subscription benchmarks (docs/BEHAVIOUR.md §15), figures printed, goals
 //! on `GOAL ` lines (nothing asserted):
 //!
 //! - one update decided for 10,000 subscribers (`Resources::notify_updated`,
@@ -110,7 +110,7 @@ fn subscribers(n: usize) -> Vec<Subscriber> {
     (0..n)
         .map(|i| Subscriber {
             request_data: Some(Arc::new(Caller(i as u32 + 1))),
-            revision: ProtocolRevision::V2026_07_28,
+            protocol_revision: ProtocolRevision::V2026_07_28,
             subscription_id: Some(SubscriptionId::from_number(i as i64)),
             ..Subscriber::default()
         })
@@ -131,8 +131,10 @@ fn update_for_ten_thousand() {
     });
     let executor = Executor::new(2).unwrap();
     let pooled_options = NotifyOptions {
-        executor: Some(executor),
-        ..NotifyOptions::default()
+        call: CallOptions {
+            executor: Some(executor),
+            ..CallOptions::default()
+        },
     };
     let pooled = best_ns(7, || {
         black_box(

@@ -1,5 +1,5 @@
 /* Subscriptions and change notifications through the C ABI (BEHAVIOUR
- * §14): resources/subscribe, resources/unsubscribe and subscriptions/listen
+ * §15): resources/subscribe, resources/unsubscribe and subscriptions/listen
  * through mcpr_request with their decisions (mcpr_subscription_*), updates
  * rechecked at send time (mcpr_notify_updated), list changes after a
  * reload (mcpr_list_change_*) and after a permission change
@@ -202,7 +202,7 @@ static void test_subscribe_hides_everything_alike(void) {
         CHECK(mcpr_subscription_uri(d, 1).len == 0);
         CHECK(mcpr_subscription_honored(d) == MCPR_NOTIFY_RESOURCE_UPDATES);
         CHECK(mcpr_subscription_id(d).len == 0);
-        CHECK(str_eq(mcpr_subscription_revision(d), "2025-11-25"));
+        CHECK(str_eq(mcpr_subscription_protocol_revision(d), "2025-11-25"));
         mcpr_response_free(sub);
     }
     /* unsubscribe always succeeds, asking nobody */
@@ -248,7 +248,7 @@ static void test_listen(void) {
     CHECK(mcpr_subscription_honored(d) == (MCPR_NOTIFY_RESOURCE_UPDATES | MCPR_NOTIFY_RESOURCES_LIST_CHANGED |
                                            MCPR_NOTIFY_TOOLS_LIST_CHANGED));
     CHECK(mcpr_subscription_requested(d) == 15);
-    CHECK(str_eq(mcpr_subscription_revision(d), "2026-07-28"));
+    CHECK(str_eq(mcpr_subscription_protocol_revision(d), "2026-07-28"));
     mcpr_response_free(resp);
 
     /* host mistakes */

@@ -7,6 +7,7 @@
 //! Run with `cargo run --example protocol_samples -- OUT_DIR`; writes one
 //! JSON file per sample and `manifest.json` describing them.
 
+use mcp_resources::CallOptions;
 use std::sync::Arc;
 
 use mcp_resources::subscription::listen_closed_result;
@@ -128,13 +129,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for revision in ProtocolRevision::ALL {
         // The host's negotiated revision; 2026 clients also name it per request.
         let options = RequestOptions {
-            revision: if revision.has_result_fields() {
-                ProtocolRevision::V2025_06_18
-            } else {
-                revision
-            },
             scope_key: b"tenant-1".to_vec(),
             page_size: 1,
+            call: CallOptions {
+                protocol_revision: if revision.has_result_fields() {
+                    ProtocolRevision::V2025_06_18
+                } else {
+                    revision
+                },
+                ..CallOptions::default()
+            },
             ..RequestOptions::default()
         };
         let modern = revision.has_result_fields();
@@ -361,14 +365,17 @@ fn subscription_samples(
         r#"{"uri":"doc://added","name":"added"}"#,
     ])?;
     let options = RequestOptions {
-        revision,
+        call: CallOptions {
+            protocol_revision: revision,
+            ..CallOptions::default()
+        },
         request_id: Some(b"\"listen-1\"".to_vec()),
         ..RequestOptions::default()
     };
     let stream = revision.has_result_fields();
     let id = SubscriptionId::parse(b"\"listen-1\"")?;
     let subscriber = Subscriber {
-        revision,
+        protocol_revision: revision,
         subscription_id: stream.then(|| id.clone()),
         ..Subscriber::default()
     };

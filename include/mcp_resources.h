@@ -293,7 +293,8 @@ typedef enum {
     /**
      * A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
      * string, impossible length, unknown enum value, impossible
-     * `struct_size` or a set field unknown to this library.
+     * `struct_size` or a set field unknown to this library, an empty list
+     * scope key (from every entry point).
      */
     MCPR_INVALID_ARGUMENT = 13,
     /**
@@ -1125,8 +1126,9 @@ typedef struct {
      */
     size_t struct_size;
     /**
-     * Opaque caller scope (required, non-empty, else
-     * `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
+     * Opaque caller scope (required, non-empty: an empty one is a host
+     * mistake, `MCPR_INVALID_ARGUMENT`, as from `mcpr_request`); cursors
+     * are bound to a hash of these bytes.
      */
     mcpr_str scope_key;
     /**
@@ -1370,7 +1372,7 @@ typedef struct {
     void *request_data;
     /**
      * The protocol revision of the subscriber's session or stream
-     * (`mcpr_subscription_revision`; empty = the newest; an unknown one is
+     * (`mcpr_subscription_protocol_revision`; empty = the newest; an unknown one is
      * `MCPR_INVALID_ARGUMENT`).
      */
     mcpr_str protocol_revision;
@@ -2384,9 +2386,10 @@ void mcpr_list_options_init(mcpr_list_options *options);
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
  *   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
- *   revision, or options with a bad `struct_size` or set fields beyond it
- *   that this library does not know; `MCPR_INVALID_REQUEST` for an empty
- *   scope key or a bad cursor; `MCPR_POLICY` when `discover` fails (or the
+ *   revision, an empty scope key, or options with a bad `struct_size` or
+ *   set fields beyond it that this library does not know;
+ *   `MCPR_INVALID_REQUEST` for a bad cursor; `MCPR_POLICY` when `discover`
+ *   fails (or the
  *   executor is saturated); `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`;
  *   `MCPR_SIZE`.
  * \pre `resources` is NULL or a live registry reference when the call is
@@ -2955,7 +2958,7 @@ mcpr_str mcpr_subscription_id(const mcpr_subscription *subscription);
  *
  * \ingroup subscriptions
  */
-mcpr_str mcpr_subscription_revision(const mcpr_subscription *subscription);
+mcpr_str mcpr_subscription_protocol_revision(const mcpr_subscription *subscription);
 
 /**
  * Fills notify options with the defaults, as `MCPR_NOTIFY_OPTIONS_INIT`
@@ -2975,7 +2978,7 @@ void mcpr_notify_options_init(mcpr_notify_options *options);
  * message for its revision, or nothing (`mcpr_notifications_message`).
  *
  * Each subscriber is rechecked now, under its own `request_data`, with
- * the question subscribing asked (docs/BEHAVIOUR.md §14): the read's root
+ * the question subscribing asked (docs/BEHAVIOUR.md §15): the read's root
  * checks (selection, `discover`, `resolve`, the requested target's
  * `visibility` and policy `read`) pass for `uri`, and for the URI it
  * subscribed to when that is another one. A subscriber who can no longer

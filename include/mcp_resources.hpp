@@ -262,7 +262,7 @@ public:
     /// A listen stream's subscription id, as JSON text (empty otherwise).
     std::string_view id() const noexcept { return to_view(mcpr_subscription_id(s_)); }
     /// The revision of later messages to this subscriber.
-    std::string_view revision() const noexcept { return to_view(mcpr_subscription_revision(s_)); }
+    std::string_view protocol_revision() const noexcept { return to_view(mcpr_subscription_protocol_revision(s_)); }
 
 private:
     const mcpr_subscription *s_;
@@ -687,36 +687,38 @@ inline void binding_release(void *ud) { delete static_cast<Binding *>(ud); }
 
 // ------------------------------------------------------------------ options
 
-/// Options of Resources::read (mcpr_read_options).
-struct ReadOptions {
+/// The options every call takes, whatever its method (the fields every C
+/// option struct shares: timeout_ms, cancel, request_data, executor,
+/// protocol_revision). ReadOptions, ListOptions and RequestOptions extend
+/// it with their own; Resources::complete takes ReadOptions.
+struct CallOptions {
     std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = only read_timeout
     const Cancel *cancel = nullptr;        ///< optional token
     void *request_data = nullptr;          ///< handed to every callback
     const Executor *executor = nullptr;    ///< optional; null = callbacks inline
-    std::string_view protocol_revision{};    ///< negotiated revision; empty = newest
+    std::string_view protocol_revision{};  ///< negotiated revision; empty = newest
 };
 
+/// Options of Resources::read and Resources::complete (mcpr_read_options):
+/// the call options only.
+struct ReadOptions : CallOptions {};
+
 /// Options of Resources::list and list_templates (mcpr_list_options).
-struct ListOptions {
-    std::string_view scope_key{};            ///< the caller's authorization context (required)
-    std::string_view cursor{};               ///< empty = first page
-    std::uint32_t page_size = 0;           ///< 0 = default
-    std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = none beyond limits
-    const Cancel *cancel = nullptr;        ///< optional token
-    void *request_data = nullptr;          ///< handed to every callback
-    const Executor *executor = nullptr;    ///< optional
-    std::string_view protocol_revision{};    ///< empty = newest
+/// `ListOptions{"tenant"}` lists the first page for scope "tenant".
+struct ListOptions : CallOptions {
+    ListOptions() = default;
+    /// The first page (or the page after `cursor_`) for `scope_key_`.
+    ListOptions(std::string_view scope_key_, std::string_view cursor_ = {}) noexcept
+        : scope_key(scope_key_), cursor(cursor_) {}
+    std::string_view scope_key{};  ///< the caller's authorization context (required)
+    std::string_view cursor{};     ///< empty = first page
+    std::uint32_t page_size = 0;   ///< 0 = default
 };
 
 /// Options of Resources::request (mcpr_request_options).
-struct RequestOptions {
-    std::string_view protocol_revision{};    ///< negotiated revision; empty = newest
-    std::string_view scope_key{};            ///< required for the list methods
+struct RequestOptions : CallOptions {
+    std::string_view scope_key{};          ///< required for the list methods
     std::uint32_t page_size = 0;           ///< list methods; 0 = default
-    std::chrono::milliseconds timeout{0};  ///< caller deadline
-    const Cancel *cancel = nullptr;        ///< optional token
-    void *request_data = nullptr;          ///< handed to every callback
-    const Executor *executor = nullptr;    ///< optional
     std::string_view request_id{};         ///< the request's JSON-RPC id as JSON (subscriptions/listen)
     std::uint32_t host_notifications = 0;  ///< MCPR_NOTIFY_TOOLS/PROMPTS_LIST_CHANGED the host delivers
 };
@@ -725,20 +727,28 @@ struct RequestOptions {
 /// recorded it from a Subscription.
 struct Subscriber {
     void *request_data = nullptr;          ///< its identity, handed to the policy
-    std::string_view protocol_revision{};  ///< Subscription::revision()
+    std::string_view protocol_revision{};  ///< Subscription::protocol_revision()
     std::string_view subscription_id{};    ///< Subscription::id(); required from 2026-07-28 on
     std::string_view uri{};                ///< notify_updated: the URI subscribed to, when not the changed one
     std::optional<std::array<std::uint8_t, 32>> listing{};  ///< notify_listing_changed: the fingerprint before
 };
 
-/// Options of the notification calls (mcpr_notify_options).
-struct NotifyOptions {
-    std::chrono::milliseconds timeout{0};  ///< deadline of the whole call; 0 = only read_timeout
-    const Cancel *cancel = nullptr;        ///< optional token
-    const Executor *executor = nullptr;    ///< optional
-};
+/// Options of the notification calls (mcpr_notify_options): the call
+/// options' timeout (of the whole call), cancel and executor; their
+/// request_data and protocol_revision are not used (each Subscriber brings
+/// its own).
+struct NotifyOptions : CallOptions {};
 
 namespace detail {
+/// Sets the shared fields of any C option struct from the call options
+/// (one conversion for every method).
+template <class C> void set_call(C &c, const CallOptions &o) {
+    c.timeout_ms = to_ms(o.timeout);
+    c.cancel = o.cancel ? o.cancel->get() : nullptr;
+    c.request_data = o.request_data;
+    c.executor = o.executor ? o.executor->get() : nullptr;
+    c.protocol_revision = to_c(o.protocol_revision);
+}
 
 /// The C subscribers of `subs` (their strings and listings borrowed).
 inline std::vector<mcpr_subscriber> c_subscribers(const std::vector<Subscriber> &subs) {
@@ -754,6 +764,7 @@ inline std::vector<mcpr_subscriber> c_subscribers(const std::vector<Subscriber> 
     return out;
 }
 
+/// The C options of `o`: the three call fields a notification call takes.
 inline mcpr_notify_options c_notify(const NotifyOptions &o) {
     mcpr_notify_options c{};
     mcpr_notify_options_init(&c);
@@ -762,7 +773,6 @@ inline mcpr_notify_options c_notify(const NotifyOptions &o) {
     c.executor = o.executor ? o.executor->get() : nullptr;
     return c;
 }
-
 }  // namespace detail
 
 // ------------------------------------------------------------------ registry
@@ -792,11 +802,7 @@ public:
     Bundle read(std::string_view uri, const ReadOptions &o = ReadOptions()) const {
         mcpr_read_options c{};
         mcpr_read_options_init(&c);
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.protocol_revision = to_c(o.protocol_revision);
+        detail::set_call(c, o);
         mcpr_bundle *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_read(r_.get(), to_c(uri), &c, &out, e); });
         return Bundle(out);
@@ -816,13 +822,9 @@ public:
                      const RequestOptions &o = RequestOptions()) const {
         mcpr_request_options c{};
         mcpr_request_options_init(&c);
-        c.protocol_revision = to_c(o.protocol_revision);
+        detail::set_call(c, o);
         c.scope_key = to_c(o.scope_key);
         c.page_size = o.page_size;
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
         c.request_id = to_c(o.request_id);
         c.host_notifications = o.host_notifications;
         mcpr_response *out = nullptr;
@@ -900,11 +902,7 @@ public:
         p.context_len = ctx.size();
         mcpr_read_options c{};
         mcpr_read_options_init(&c);
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.protocol_revision = to_c(o.protocol_revision);
+        detail::set_call(c, o);
         mcpr_completion *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_complete(r_.get(), &p, &c, &out, e); });
         return Completion(out);
@@ -931,14 +929,10 @@ private:
     Page list_impl(const ListOptions &o, ListFn fn) const {
         mcpr_list_options c{};
         mcpr_list_options_init(&c);
+        detail::set_call(c, o);
         c.scope_key = to_c(o.scope_key);
         c.cursor = to_c(o.cursor);
         c.page_size = o.page_size;
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.protocol_revision = to_c(o.protocol_revision);
         mcpr_page *out = nullptr;
         detail::check([&](mcpr_error **e) { return fn(r_.get(), &c, &out, e); });
         return Page(out);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks: the Rust benches (cargo bench; benches/read.rs measures the
 # Rust API's small exact read, benches/blob.rs a 16 MiB blob read through
-# the C ABI and the Rust API in fresh processes, benches/subscriptions.rs
-# one update decided for 10,000 subscribers and one list change for 1,000
+# the C ABI and the Rust API in fresh processes, benches/params.rs the
+# worst 256 KiB of params a client can send, benches/subscriptions.rs one
+# update decided for 10,000 subscribers and one list change for 1,000
 # callers after 10 of 100,000 definitions changed), the C ABI read benchmark
 # (c-tests/bench_read.c, built by CMake; also the one-call request path
 # against the read with its ratio, and first of all, in its fresh process,

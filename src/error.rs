@@ -18,7 +18,7 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 #[repr(u32)]
 pub enum FailureKind {
     /// The request itself is malformed: bad identifier, ambiguous selection,
-    /// bad capture, bad cursor, empty scope key.
+    /// bad capture, bad cursor.
     InvalidRequest = 1,
     /// The resource does not exist or the caller may not see or read it
     /// (the two are deliberately indistinguishable).

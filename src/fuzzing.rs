@@ -129,3 +129,33 @@ mod tests {
         assert_eq!(identifier_thorough("x://u@h/"), Err(UriError::Credentials));
     }
 }
+
+/// A `subscriptions/listen` filter as the one params reader reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListenFilter {
+    /// `notifications.toolsListChanged` (absent = false).
+    pub tools_list_changed: bool,
+    /// `notifications.promptsListChanged`.
+    pub prompts_list_changed: bool,
+    /// `notifications.resourcesListChanged`.
+    pub resources_list_changed: bool,
+    /// `notifications.resourceSubscriptions`, decoded, in order.
+    pub uris: Option<Vec<String>>,
+    /// `_meta["io.modelcontextprotocol/protocolVersion"]`.
+    pub protocol_version: Option<String>,
+}
+
+/// Reads `subscriptions/listen` params: the filter, or the fixed message
+/// of the refusal.
+pub fn listen_params(text: &[u8]) -> Result<ListenFilter, &'static str> {
+    let p = crate::request::ListenParams::parse(text).map_err(|e| e.message())?;
+    Ok(ListenFilter {
+        tools_list_changed: p.tools_list_changed,
+        prompts_list_changed: p.prompts_list_changed,
+        resources_list_changed: p.resources_list_changed,
+        uris: p
+            .uris
+            .map(|u| u.into_iter().map(|s| s.into_owned()).collect()),
+        protocol_version: p.protocol_version.map(|v| v.into_owned()),
+    })
+}

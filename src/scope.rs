@@ -189,6 +189,13 @@ impl RequestScope {
         self.cancel.as_ref().is_some_and(CancelToken::is_canceled)
     }
 
+    /// Whether the call is over for the library's own work: the caller
+    /// cancelled, or the call has returned (the scope is closed; only a job
+    /// its call gave up on, still running on an executor, can see that).
+    pub(crate) fn is_over(&self) -> bool {
+        self.is_canceled() || self.is_closed()
+    }
+
     /// Whether the whole-call deadline has passed.
     pub fn is_expired(&self) -> bool {
         Instant::now() >= self.deadline
@@ -199,7 +206,8 @@ impl RequestScope {
         self.cancel.as_ref()
     }
 
-    /// Fails with `canceled` when the caller cancelled, else with
+    /// Fails with `canceled` when the caller cancelled (or the call has
+    /// already returned: a job its call gave up on stops there), else with
     /// `deadline_exceeded` when the whole-call deadline has passed.
     pub fn check(&self) -> Result<(), Failure> {
         self.check_at(Instant::now())
@@ -207,7 +215,7 @@ impl RequestScope {
 
     /// [`check`](Self::check) with the current time already read.
     pub fn check_at(&self, now: Instant) -> Result<(), Failure> {
-        if self.is_canceled() {
+        if self.is_over() {
             return Err(Failure::new(FailureKind::Canceled));
         }
         if now >= self.deadline {
@@ -224,7 +232,7 @@ impl RequestScope {
     /// This scope for another caller: the same deadline, cancellation and
     /// closing (closing one closes both), with `request_data` handed to
     /// the callbacks instead. One call that decides for many callers (a
-    /// change notification, docs/BEHAVIOUR.md §14) runs each caller's
+    /// change notification, docs/BEHAVIOUR.md §15) runs each caller's
     /// callbacks in one of these.
     pub(crate) fn for_caller(&self, request_data: Option<RequestData>) -> RequestScope {
         RequestScope {
@@ -301,7 +309,7 @@ pub enum CallPhase {
     /// `discover` and a template's completer during `completion/complete`.
     Completion,
     /// The policy callbacks that decide a subscription or a change
-    /// notification (docs/BEHAVIOUR.md §14): `discover`, the requested
+    /// notification (docs/BEHAVIOUR.md §15): `discover`, the requested
     /// target's `visibility` and policy `read` when a client subscribes and
     /// again when an update is about to be sent, and `discover` of the
     /// changed definitions for a list change. (`resolve` runs in

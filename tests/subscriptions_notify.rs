@@ -1,4 +1,4 @@
-//! Change notifications (docs/BEHAVIOUR.md §14): updates rechecked at send
+//! Change notifications (docs/BEHAVIOUR.md §15): updates rechecked at send
 //! time, list changes computed per caller after a registry swap, and list
 //! changes after a permission change.
 
@@ -277,9 +277,11 @@ fn with_an_executor_an_update_returns_by_its_deadline_and_inline_equals_pooled()
         .build()
         .unwrap();
     let o = NotifyOptions {
-        timeout: Some(Duration::from_millis(100)),
-        executor: Some(Executor::new(2).unwrap()),
-        ..NotifyOptions::default()
+        call: CallOptions {
+            timeout: Some(Duration::from_millis(100)),
+            executor: Some(Executor::new(2).unwrap()),
+            ..CallOptions::default()
+        },
     };
     let started = Instant::now();
     let e = r
@@ -297,8 +299,10 @@ fn with_an_executor_an_update_returns_by_its_deadline_and_inline_equals_pooled()
             b"doc://a",
             &subs,
             &NotifyOptions {
-                executor: Some(Executor::new(2).unwrap()),
-                ..NotifyOptions::default()
+                call: CallOptions {
+                    executor: Some(Executor::new(2).unwrap()),
+                    ..CallOptions::default()
+                },
             },
         )
         .unwrap();
@@ -311,8 +315,10 @@ fn cancellation_ends_the_whole_call() {
     let cancel = CancelToken::new();
     cancel.cancel();
     let o = NotifyOptions {
-        cancel: Some(cancel),
-        ..NotifyOptions::default()
+        call: CallOptions {
+            cancel: Some(cancel),
+            ..CallOptions::default()
+        },
     };
     let e = fx
         .registry
@@ -477,8 +483,10 @@ fn with_an_executor_a_list_change_decides_as_inline() {
         .notify(
             &subs,
             &NotifyOptions {
-                executor: Some(Executor::new(2).unwrap()),
-                ..NotifyOptions::default()
+                call: CallOptions {
+                    executor: Some(Executor::new(2).unwrap()),
+                    ..CallOptions::default()
+                },
             },
         )
         .unwrap();
@@ -497,8 +505,10 @@ fn a_permission_change_tells_exactly_the_callers_whose_listing_changed() {
         .map(|t| {
             fx.registry
                 .listing_fingerprint(&ReadOptions {
-                    request_data: tenant(t),
-                    ..ReadOptions::default()
+                    call: CallOptions {
+                        request_data: tenant(t),
+                        ..CallOptions::default()
+                    },
                 })
                 .unwrap()
         })
@@ -537,8 +547,10 @@ fn fingerprints_tell_listings_apart_and_no_registry_shares_them() {
     let fp = |t| {
         fx.registry
             .listing_fingerprint(&ReadOptions {
-                request_data: tenant(t),
-                ..ReadOptions::default()
+                call: CallOptions {
+                    request_data: tenant(t),
+                    ..CallOptions::default()
+                },
             })
             .unwrap()
     };
@@ -555,8 +567,10 @@ fn fingerprints_tell_listings_apart_and_no_registry_shares_them() {
     let e = fx
         .registry
         .listing_fingerprint(&ReadOptions {
-            request_data: tenant("t3"),
-            ..ReadOptions::default()
+            call: CallOptions {
+                request_data: tenant("t3"),
+                ..CallOptions::default()
+            },
         })
         .unwrap_err();
     assert_eq!(e.kind(), FailureKind::Policy);

@@ -1,5 +1,5 @@
 //! `resources/subscribe`, `resources/unsubscribe` and `subscriptions/listen`
-//! through the one-call request (docs/BEHAVIOUR.md §14): what is honored,
+//! through the one-call request (docs/BEHAVIOUR.md §15): what is honored,
 //! that everything not honored looks the same in every byte, and that bad
 //! input gives a clear error and nothing else.
 
@@ -74,7 +74,7 @@ fn subscribe_honored_is_an_empty_result_and_a_decision() {
         assert_eq!(d.method(), SubscriptionMethod::Subscribe);
         assert_eq!(d.uris(), [uri.to_string()]);
         assert!(d.honored().resource_updates && d.subscription_id().is_none());
-        assert_eq!(d.revision(), OLD);
+        assert_eq!(d.protocol_revision(), OLD);
     }
     // The decision asked the read's root checks only: no body read.
     assert_eq!(*fx.handler.reads.lock().unwrap(), 0);
@@ -93,7 +93,7 @@ fn a_per_request_revision_shapes_the_subscribe_answer() {
         &req_opts("t1", OLD),
     )
     .unwrap();
-    assert_eq!(r.revision(), ProtocolRevision::V2025_06_18);
+    assert_eq!(r.protocol_revision(), ProtocolRevision::V2025_06_18);
     // ... and a 2026-07-28 one makes it no method at all.
     let params =
         r#"{"uri":"doc://a","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
@@ -213,7 +213,7 @@ fn listen_acknowledges_the_honored_subset_in_request_order() {
     assert_eq!(d.uris(), ["file://docs/z", "doc://visible"]);
     assert_eq!(d.subscription_id().unwrap().json(), "1");
     assert!(d.honored().resource_updates && d.honored().resources_list_changed);
-    assert_eq!(d.revision(), NEW);
+    assert_eq!(d.protocol_revision(), NEW);
     assert_private_free(r.json());
     // Another tenant sees what t1 may not.
     let r = request(
@@ -507,7 +507,7 @@ fn a_cancelled_or_late_decision_is_no_answer() {
     let mut o = req_opts("t1", OLD);
     let cancel = CancelToken::new();
     cancel.cancel();
-    o.cancel = Some(cancel);
+    o.call.cancel = Some(cancel);
     let r = request(
         &fx.registry,
         "resources/subscribe",
@@ -548,8 +548,8 @@ fn with_an_executor_a_listen_returns_by_its_deadline() {
         .unwrap();
     let ex = Executor::new(2).unwrap();
     let mut o = req_opts("t1", NEW);
-    o.executor = Some(ex);
-    o.timeout = Some(Duration::from_millis(100));
+    o.call.executor = Some(ex);
+    o.call.timeout = Some(Duration::from_millis(100));
     let started = Instant::now();
     let resp = request(
         &r,
@@ -583,7 +583,7 @@ fn an_executor_decides_as_inline_does() {
     )
     .unwrap();
     let mut o = req_opts("t1", NEW);
-    o.executor = Some(Executor::new(2).unwrap());
+    o.call.executor = Some(Executor::new(2).unwrap());
     let pooled = request(
         &fx.registry,
         "subscriptions/listen",

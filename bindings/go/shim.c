@@ -113,17 +113,19 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
     return mcpr_payload_set_cache_hints(o, &hints, err);
 }
 
-mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision, uint64_t timeout_ms,
-                        const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
-                        mcprgo_read_result *out) {
-    mcpr_read_options opt = {
-        .struct_size = sizeof(mcpr_read_options),
-        .timeout_ms = timeout_ms,
-        .cancel = cancel,
-        .request_data = (void *)(uintptr_t)request,
-        .executor = executor,
-        .protocol_revision = revision,
-    };
+/* The shared fields of any option struct `opt` from `call`. */
+#define MCPRGO_SET_CALL(opt, call)                                 \
+    do {                                                           \
+        (opt).protocol_revision = (call).protocol_revision;        \
+        (opt).timeout_ms = (call).timeout_ms;                      \
+        (opt).cancel = (call).cancel;                              \
+        (opt).request_data = (void *)(uintptr_t)(call).request;    \
+        (opt).executor = (call).executor;                          \
+    } while (0)
+
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_read_result *out) {
+    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options)};
+    MCPRGO_SET_CALL(opt, call);
     out->bundle = NULL;
     out->err = NULL;
     out->json.ptr = NULL;
@@ -138,19 +140,14 @@ mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision
 }
 
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
-                        mcpr_str revision, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                        const mcpr_executor *executor, mcprgo_list_result *out) {
+                        mcprgo_call call, mcprgo_list_result *out) {
     mcpr_list_options opt = {
         .struct_size = sizeof(mcpr_list_options),
         .scope_key = scope_key,
         .cursor = cursor,
         .page_size = page_size,
-        .timeout_ms = timeout_ms,
-        .cancel = cancel,
-        .request_data = (void *)(uintptr_t)request,
-        .executor = executor,
-        .protocol_revision = revision,
     };
+    MCPRGO_SET_CALL(opt, call);
     out->page = NULL;
     out->err = NULL;
     out->json.ptr = NULL;
@@ -166,22 +163,17 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
     return st;
 }
 
-mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
-                           mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                           uint64_t request, const mcpr_executor *executor, mcpr_str request_id,
-                           uint32_t host_notifications, mcprgo_request_result *out) {
+mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
+                           uint32_t page_size, mcpr_str request_id, uint32_t host_notifications, mcprgo_call call,
+                           mcprgo_request_result *out) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
-        .protocol_revision = revision,
         .scope_key = scope_key,
         .page_size = page_size,
-        .timeout_ms = timeout_ms,
-        .cancel = cancel,
-        .request_data = (void *)(uintptr_t)request,
-        .executor = executor,
         .request_id = request_id,
         .host_notifications = host_notifications,
     };
+    MCPRGO_SET_CALL(opt, call);
     out->is_notification = false;
     out->subscription = NULL;
     out->response = NULL;
@@ -207,14 +199,15 @@ mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str pa
 }
 
 mcpr_status mcprgo_notify(int kind, const mcpr_resources *r, const mcpr_list_change *change, mcpr_str uri,
-                          const mcpr_subscriber *subscribers, size_t count, uint64_t timeout_ms,
-                          const mcpr_cancel *cancel, const mcpr_executor *executor, mcpr_notifications **out,
-                          mcpr_error **err) {
+                          const mcpr_subscriber *subscribers, size_t count, mcprgo_call call,
+                          mcpr_notifications **out, mcpr_error **err) {
+    /* Request data and revision are each subscriber's: the options have
+     * only the call's deadline, token and executor. */
     mcpr_notify_options opt = {
         .struct_size = sizeof(mcpr_notify_options),
-        .timeout_ms = timeout_ms,
-        .cancel = cancel,
-        .executor = executor,
+        .timeout_ms = call.timeout_ms,
+        .cancel = call.cancel,
+        .executor = call.executor,
     };
     *out = NULL;
     *err = NULL;
@@ -237,16 +230,9 @@ void mcprgo_notifications_read(const mcpr_notifications *n, mcprgo_notification 
     }
 }
 
-mcpr_status mcprgo_listing_fingerprint(const mcpr_resources *r, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                                       uint64_t request, const mcpr_executor *executor, uint8_t *out,
-                                       mcpr_error **err) {
-    mcpr_read_options opt = {
-        .struct_size = sizeof(mcpr_read_options),
-        .timeout_ms = timeout_ms,
-        .cancel = cancel,
-        .request_data = (void *)(uintptr_t)request,
-        .executor = executor,
-    };
+mcpr_status mcprgo_listing_fingerprint(const mcpr_resources *r, mcprgo_call call, uint8_t *out, mcpr_error **err) {
+    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options)};
+    MCPRGO_SET_CALL(opt, call);
     *err = NULL;
     return mcpr_listing_fingerprint(r, &opt, out, err);
 }

@@ -15,6 +15,17 @@
 
 #include "mcp_resources.h"
 
+/* The fields every option struct shares (the call frame: revision,
+ * deadline, token, request data, executor), filled by the Go binding in one
+ * place (callEnv.fields) and copied into each option struct by one macro. */
+typedef struct {
+    mcpr_str protocol_revision;
+    uint64_t timeout_ms;
+    const mcpr_cancel *cancel;
+    uint64_t request; /* request_data: the call's request id */
+    const mcpr_executor *executor;
+} mcprgo_call;
+
 /* What mcprgo_read returns besides the status (written on every call). */
 typedef struct {
     mcpr_bundle *bundle;
@@ -86,40 +97,34 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
                                            mcpr_error **err);
 
 /* mcpr_read with its options. */
-mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision, uint64_t timeout_ms,
-                        const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
-                        mcprgo_read_result *out);
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_read_result *out);
 /* mcpr_list (templates false) or mcpr_list_templates with their options. */
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
-                        mcpr_str revision, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                        const mcpr_executor *executor, mcprgo_list_result *out);
+                        mcprgo_call call, mcprgo_list_result *out);
 /* mcpr_executor_new_with with its options. */
 mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queued, mcpr_executor **out,
                                 mcpr_error **err);
 /* mcpr_executor_get_stats into `out` (its struct_size set here). */
 mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
 /* mcpr_request with its options. */
-mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
-                           mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                           uint64_t request, const mcpr_executor *executor, mcpr_str request_id,
-                           uint32_t host_notifications, mcprgo_request_result *out);
+mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
+                           uint32_t page_size, mcpr_str request_id, uint32_t host_notifications, mcprgo_call call,
+                           mcprgo_request_result *out);
 
 /* Which notification call mcprgo_notify makes. */
 #define MCPRGO_NOTIFY_UPDATED 1
 #define MCPRGO_NOTIFY_LIST_CHANGED 2
 #define MCPRGO_NOTIFY_LISTING_CHANGED 3
 /* mcpr_notify_updated (r, uri), mcpr_notify_list_changed (change) or
- * mcpr_notify_listing_changed (r) with their options. */
+ * mcpr_notify_listing_changed (r) with their options (the call's deadline,
+ * token and executor; its revision and request are not used). */
 mcpr_status mcprgo_notify(int kind, const mcpr_resources *r, const mcpr_list_change *change, mcpr_str uri,
-                          const mcpr_subscriber *subscribers, size_t count, uint64_t timeout_ms,
-                          const mcpr_cancel *cancel, const mcpr_executor *executor, mcpr_notifications **out,
-                          mcpr_error **err);
+                          const mcpr_subscriber *subscribers, size_t count, mcprgo_call call,
+                          mcpr_notifications **out, mcpr_error **err);
 /* Reads every outcome of `n` into out[0..count) (count = mcpr_notifications_count). */
 void mcprgo_notifications_read(const mcpr_notifications *n, mcprgo_notification *out, size_t count);
 /* mcpr_listing_fingerprint with its read options. */
-mcpr_status mcprgo_listing_fingerprint(const mcpr_resources *r, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                                       uint64_t request, const mcpr_executor *executor, uint8_t *out,
-                                       mcpr_error **err);
+mcpr_status mcprgo_listing_fingerprint(const mcpr_resources *r, mcprgo_call call, uint8_t *out, mcpr_error **err);
 /* Fills subscriber `s` (request ids travel as request_data). */
 void mcprgo_subscriber_set(mcpr_subscriber *s, uint64_t request, mcpr_str revision, mcpr_str subscription_id,
                            mcpr_str uri, const uint8_t *listing);

@@ -95,7 +95,7 @@ func subscriptionOf(s *C.mcpr_subscription) *Subscription {
 		Method:    SubscriptionMethod(C.mcpr_subscription_request(s)),
 		Honored:   NotificationTypes(C.mcpr_subscription_honored(s)),
 		Requested: NotificationTypes(C.mcpr_subscription_requested(s)),
-		Revision:  goString(C.mcpr_subscription_revision(s)),
+		Revision:  goString(C.mcpr_subscription_protocol_revision(s)),
 	}
 	if id := C.mcpr_subscription_id(s); id.len > 0 {
 		out.ID = json.RawMessage(goBytes(id))
@@ -226,14 +226,15 @@ func (s *subscribers) free() {
 // notify runs one notification call and reads its outcomes.
 func notify(ctx context.Context, kind C.int, r *C.mcpr_resources, change *C.mcpr_list_change, uri string,
 	subs []Subscriber, opt *NotifyOptions) ([]Notification, error) {
-	var ex *C.mcpr_executor
-	if opt != nil && opt.Executor != nil {
-		if !opt.Executor.ref.acquire() {
-			return nil, argumentError("mcpresources: executor closed")
-		}
-		defer opt.Executor.ref.release()
-		ex = opt.Executor.e
+	var executor *Executor
+	if opt != nil {
+		executor = opt.Executor
 	}
+	ex, done, err := holdExecutor(executor)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
 	env, err := begin(ctx)
 	if err != nil {
 		return nil, err
@@ -243,8 +244,9 @@ func notify(ctx context.Context, kind C.int, r *C.mcpr_resources, change *C.mcpr
 	defer cs.free()
 	var out *C.mcpr_notifications
 	var e *C.mcpr_error
-	st := C.mcprgo_notify(kind, r, change, cstr(uri), cs.array, C.size_t(cs.n), C.uint64_t(env.timeoutMs),
-		env.token, ex, &out, &e)
+	// Each subscriber brings its own revision and request: the call's are
+	// not used.
+	st := C.mcprgo_notify(kind, r, change, cstr(uri), cs.array, C.size_t(cs.n), env.fields("", ex), &out, &e)
 	if st != C.MCPR_OK {
 		return nil, env.failure(takeError(e, st))
 	}
@@ -274,7 +276,7 @@ func notify(ctx context.Context, kind C.int, r *C.mcpr_resources, change *C.mcpr
 
 // NotifyUpdated decides one resource update for many subscribers: uri
 // changed, and each subscriber, rechecked now under its own Context's
-// values (docs/BEHAVIOUR.md §14), gets the exact
+// values (docs/BEHAVIOUR.md §15), gets the exact
 // notifications/resources/updated message of its revision, or nothing (a
 // subscriber who can no longer see the URI, or was revoked, is skipped
 // silently). ctx bounds the whole call (its deadline and cancellation);
@@ -310,14 +312,15 @@ func (r *Resources) ListingFingerprint(ctx context.Context, opt *ReadOptions) ([
 		return out, argumentError("mcpresources: registry closed")
 	}
 	defer r.ref.release()
-	var ex *C.mcpr_executor
-	if opt != nil && opt.Executor != nil {
-		if !opt.Executor.ref.acquire() {
-			return out, argumentError("mcpresources: executor closed")
-		}
-		defer opt.Executor.ref.release()
-		ex = opt.Executor.e
+	o := ReadOptions{}
+	if opt != nil {
+		o = *opt
 	}
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return out, err
+	}
+	defer done()
 	env, err := begin(ctx)
 	if err != nil {
 		return out, err
@@ -326,7 +329,7 @@ func (r *Resources) ListingFingerprint(ctx context.Context, opt *ReadOptions) ([
 	buf := (*C.uint8_t)(C.malloc(32))
 	defer C.free(unsafe.Pointer(buf))
 	var e *C.mcpr_error
-	if st := C.mcprgo_listing_fingerprint(r.r, C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, buf, &e); st != C.MCPR_OK {
+	if st := C.mcprgo_listing_fingerprint(r.r, env.fields(o.Revision, ex), buf, &e); st != C.MCPR_OK {
 		return out, env.failure(takeError(e, st))
 	}
 	copy(out[:], unsafe.Slice((*byte)(unsafe.Pointer(buf)), 32))

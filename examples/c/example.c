@@ -184,8 +184,8 @@ static void subscription_demo(const mcpr_resources *r) {
     const mcpr_subscription *sub = mcpr_response_subscription(resp);
     char id[64], revision[16];
     snprintf(id, sizeof id, "%.*s", (int)mcpr_subscription_id(sub).len, mcpr_subscription_id(sub).ptr);
-    snprintf(revision, sizeof revision, "%.*s", (int)mcpr_subscription_revision(sub).len,
-             mcpr_subscription_revision(sub).ptr);
+    snprintf(revision, sizeof revision, "%.*s", (int)mcpr_subscription_protocol_revision(sub).len,
+             mcpr_subscription_protocol_revision(sub).ptr);
     printf("    (host) recorded stream %s for %zu URI(s)\n", id, mcpr_subscription_uri_count(sub));
     mcpr_response_free(resp);
 

@@ -4,14 +4,14 @@
 use crate::subscription::{listen_closed_result, NotificationTypes, NotifyOptions, SubscriptionId};
 
 use super::boundary::{guard, mcpr_str};
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{handle_ref, need_out, write_handle};
 use super::list_change::mcpr_list_change;
 use super::notifications::mcpr_notifications;
-use super::read::timeout;
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;
 use super::status::{mcpr_status, Error};
@@ -78,6 +78,9 @@ pub struct mcpr_notify_options {
     pub executor: *const mcpr_executor,
 }
 
+// Request data and revision are each subscriber's.
+shared_call_fields!(mcpr_notify_options: timeout_ms, cancel, executor);
+
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_notify_options {
@@ -109,15 +112,12 @@ pub unsafe extern "C" fn mcpr_notify_options_init(options: *mut mcpr_notify_opti
 pub(super) unsafe fn notify_options_of(
     o: *const mcpr_notify_options,
 ) -> Result<NotifyOptions, Error> {
-    let mut options = NotifyOptions::default();
-    if let Some(o) = unsafe { read_grown_opt(o) }? {
-        options.timeout = timeout(o.timeout_ms);
-        options.cancel = unsafe { cancel_of(o.cancel) };
-        // SAFETY: `o.executor` is NULL or a live executor (the caller's
-        // guarantee).
-        options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
-    }
-    Ok(options)
+    Ok(match unsafe { read_grown_opt(o) }? {
+        Some(o) => NotifyOptions {
+            call: unsafe { call_options_of(&o) }?,
+        },
+        None => NotifyOptions::default(),
+    })
 }
 
 /// Decides one resource update for many subscribers: `uri` changed, and
@@ -125,7 +125,7 @@ pub(super) unsafe fn notify_options_of(
 /// message for its revision, or nothing (`mcpr_notifications_message`).
 ///
 /// Each subscriber is rechecked now, under its own `request_data`, with
-/// the question subscribing asked (docs/BEHAVIOUR.md §14): the read's root
+/// the question subscribing asked (docs/BEHAVIOUR.md §15): the read's root
 /// checks (selection, `discover`, `resolve`, the requested target's
 /// `visibility` and policy `read`) pass for `uri`, and for the URI it
 /// subscribed to when that is another one. A subscriber who can no longer

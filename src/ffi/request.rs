@@ -1,15 +1,17 @@
 //! One call per request: `mcpr_request` and its options.
 
 use crate::request::{RequestError, RequestOptions};
+use crate::subscription::NotificationTypes;
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
-use super::read::{request_data, revision_of, timeout};
+use super::notify::{mcpr_notification_types, types_of};
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;
 use super::status::{mcpr_status, Error};
@@ -73,6 +75,8 @@ pub struct mcpr_request_options {
     pub host_notifications: u32,
 }
 
+shared_call_fields!(mcpr_request_options);
+
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_request_options {
@@ -87,6 +91,18 @@ unsafe impl Grows for mcpr_request_options {
         field_end!(mcpr_request_options, request_id),
         field_end!(mcpr_request_options, host_notifications),
     ];
+}
+
+/// The host's own notification types of `bits`: tools and prompts only (a
+/// resource type, or an unknown bit, is `MCPR_INVALID_ARGUMENT`).
+fn host_types_of(bits: mcpr_notification_types) -> Result<NotificationTypes, Error> {
+    let host = types_of(bits)?;
+    if host.resources_only() != NotificationTypes::NONE {
+        return Err(Error::argument(
+            "host_notifications names the registry's own resource types",
+        ));
+    }
+    Ok(host)
 }
 
 /// Fills options with the defaults: every field at its default and
@@ -178,29 +194,21 @@ pub unsafe extern "C" fn mcpr_request(
         // SAFETY: `options` is NULL or points at options of `struct_size`
         // readable bytes (caller's guarantee).
         let given = unsafe { read_grown_opt(options) }?;
-        let mut options = RequestOptions::default();
-        if let Some(o) = given {
+        let options = match given {
             // SAFETY: the strings follow the `mcpr_str` rules; the pointers
-            // are NULL or live.
-            unsafe {
-                options.revision = revision_of(o.protocol_revision)?;
-                options.scope_key = o.scope_key.bytes()?.to_vec();
-                options.cancel = cancel_of(o.cancel);
-                options.executor = o.executor.as_ref().map(|e| e.inner.clone());
+            // are NULL or live (caller's guarantee).
+            Some(o) => unsafe {
                 let id = o.request_id.bytes()?;
-                options.request_id = (!id.is_empty()).then(|| id.to_vec());
-            }
-            let host = super::notify::types_of(o.host_notifications)?;
-            if host.resources_only() != crate::subscription::NotificationTypes::NONE {
-                return Err(Error::argument(
-                    "host_notifications names the registry's own resource types",
-                ));
-            }
-            options.host_notifications = host;
-            options.page_size = o.page_size;
-            options.timeout = timeout(o.timeout_ms);
-            options.request_data = request_data(o.request_data);
-        }
+                RequestOptions {
+                    call: call_options_of(&o)?,
+                    scope_key: o.scope_key.bytes()?.to_vec(),
+                    page_size: o.page_size,
+                    request_id: (!id.is_empty()).then(|| id.to_vec()),
+                    host_notifications: host_types_of(o.host_notifications)?,
+                }
+            },
+            None => RequestOptions::default(),
+        };
         let response = r
             .inner
             .request(method, params, &options)

@@ -25,7 +25,7 @@ impl mcpr_response {
     /// A response whose JSON is `json`, a result (the listen-closing one).
     pub(super) fn result(json: String) -> mcpr_response {
         mcpr_response {
-            inner: Response::result(json, crate::protocol::ProtocolRevision::LATEST, None),
+            inner: Response::result(json, crate::protocol::ProtocolRevision::LATEST),
             cause: String::new(),
         }
     }

@@ -7,8 +7,8 @@ use crate::protocol::ProtocolRevision;
 use crate::subscription::{ListingFingerprint, Subscriber, SubscriptionId};
 
 use super::boundary::{guard, mcpr_str};
+use super::call_options::{request_data_of, revision_of};
 use super::growth::{field_end, init_out, read_grown_array, Grows};
-use super::read::{request_data, revision_of};
 use super::status::Error;
 
 /// One subscriber of a change notification (`mcpr_notify_updated`,
@@ -34,7 +34,7 @@ pub struct mcpr_subscriber {
     /// is (NULL = none).
     pub request_data: *mut c_void,
     /// The protocol revision of the subscriber's session or stream
-    /// (`mcpr_subscription_revision`; empty = the newest; an unknown one is
+    /// (`mcpr_subscription_protocol_revision`; empty = the newest; an unknown one is
     /// `MCPR_INVALID_ARGUMENT`).
     pub protocol_revision: mcpr_str,
     /// The subscription id of its `subscriptions/listen` stream, as JSON
@@ -94,7 +94,7 @@ pub(super) unsafe fn subscribers_of(
 /// # Safety
 /// As for [`subscribers_of`], for one subscriber.
 unsafe fn subscriber_of(s: &mcpr_subscriber) -> Result<Subscriber, Error> {
-    let revision = unsafe { revision_of(s.protocol_revision) }?;
+    let protocol_revision = unsafe { revision_of(s.protocol_revision) }?;
     let id = unsafe { s.subscription_id.bytes() }?;
     let subscription_id = if id.is_empty() {
         None
@@ -103,7 +103,7 @@ unsafe fn subscriber_of(s: &mcpr_subscriber) -> Result<Subscriber, Error> {
             Error::argument("subscriber subscription_id is not the JSON of a request id")
         })?)
     };
-    if revision >= ProtocolRevision::V2026_07_28 && subscription_id.is_none() {
+    if protocol_revision >= ProtocolRevision::V2026_07_28 && subscription_id.is_none() {
         return Err(Error::argument(
             "a subscriber on 2026-07-28 needs the subscription id of its stream",
         ));
@@ -125,8 +125,8 @@ unsafe fn subscriber_of(s: &mcpr_subscriber) -> Result<Subscriber, Error> {
         ListingFingerprint(f)
     });
     Ok(Subscriber {
-        request_data: request_data(s.request_data),
-        revision,
+        request_data: request_data_of(s.request_data),
+        protocol_revision,
         subscription_id,
         uri,
         listing,

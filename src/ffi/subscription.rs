@@ -172,12 +172,12 @@ pub unsafe extern "C" fn mcpr_subscription_id(subscription: *const mcpr_subscrip
 ///
 /// \ingroup subscriptions
 #[no_mangle]
-pub unsafe extern "C" fn mcpr_subscription_revision(
+pub unsafe extern "C" fn mcpr_subscription_protocol_revision(
     subscription: *const mcpr_subscription,
 ) -> mcpr_str {
     guard(|| {
         unsafe { view_ref(subscription) }.map_or(mcpr_str::empty(), |d| {
-            mcpr_str::from_str(d.revision().as_str())
+            mcpr_str::from_str(d.protocol_revision().as_str())
         })
     })
 }

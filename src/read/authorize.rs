@@ -14,7 +14,7 @@ use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::report::IssueCode;
-use crate::scope::{CallContext, CallPhase, RequestScope};
+use crate::scope::{CallContext, RequestScope};
 
 use super::{ItemState, ItemStates, Outcome};
 
@@ -48,6 +48,7 @@ impl From<CallbackError> for CallbackFailure {
 }
 
 /// Runs a host callback, turning a panic into [`CallbackFailure::Panicked`].
+#[inline]
 pub(crate) fn guarded<T>(
     f: impl FnOnce() -> Result<T, CallbackError>,
 ) -> Result<T, CallbackFailure> {
@@ -58,14 +59,16 @@ pub(crate) fn guarded<T>(
     }
 }
 
-/// After a callback: fails with `canceled` when the caller cancelled, and,
-/// when the callback did not succeed, with `deadline_exceeded` when the
-/// whole-read deadline passed (so a callback that gave up because of the
-/// deadline is not mistaken for a policy or plan failure). The deadline of
+/// After a callback: fails with `canceled` when the caller cancelled (or
+/// the call has returned: a job its call gave up on calls no further
+/// callback), and, when the callback did not succeed, with
+/// `deadline_exceeded` when the whole-read deadline passed (so a callback
+/// that gave up because of the deadline is not mistaken for a policy or
+/// plan failure). The deadline of
 /// successful callbacks is checked at phase boundaries with
 /// [`check_scope`], which keeps clock reads off the hot path.
 pub(crate) fn settle(scope: &RequestScope, failed: bool) -> Result<(), Failure> {
-    if scope.is_canceled() {
+    if scope.is_over() {
         return Err(Failure::new(FailureKind::Canceled));
     }
     if failed && scope.is_expired() {
@@ -76,11 +79,13 @@ pub(crate) fn settle(scope: &RequestScope, failed: bool) -> Result<(), Failure> 
 
 /// Fails with `canceled` when the caller cancelled, `deadline_exceeded`
 /// when the whole-read deadline passed ([`RequestScope::check`]).
+#[inline]
 pub(super) fn check_scope(scope: &RequestScope) -> Result<(), Failure> {
     scope.check()
 }
 
 /// [`check_scope`] with the current time already read.
+#[inline]
 pub(super) fn check_scope_at(scope: &RequestScope, now: Instant) -> Result<(), Failure> {
     scope.check_at(now)
 }
@@ -122,7 +127,7 @@ pub(crate) fn discover(
 
 /// [`discover`] with the denial as a value: `Ok(Err(_))` when `discover`
 /// answered *unavailable*.
-pub(crate) fn discovered(
+pub(super) fn discovered(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     definition: &ResourceDefinition,
@@ -195,7 +200,7 @@ pub(super) fn permitted(
 /// `resolve(match)` and plan validation: `Unavailable` is a root denial
 /// (the denial as a value); any other error, a panic, or an invalid plan is
 /// `invalid_plan`.
-fn resolved(
+pub(super) fn resolved(
     handler: &dyn ResourceHandler,
     scope: &RequestScope,
     matched: &ResourceMatch,
@@ -259,7 +264,7 @@ pub(super) fn requested(
 }
 
 /// [`requested`] with the denial as a value.
-fn requested_allowed(
+pub(super) fn requested_allowed(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
@@ -272,38 +277,6 @@ fn requested_allowed(
         return Ok(Err(Denied("requested target read permission")));
     }
     Ok(Ok(()))
-}
-
-/// Steps 1 to 3 of the read, the root checks, with a denial as a value:
-/// `discover(definition)`, `resolve(matched)` and the plan's validation,
-/// then the requested target's visibility and read permission; `call`
-/// enters [`CallPhase::Resolve`] for `resolve` and `check` for the policy
-/// callbacks. Nothing is read. A subscription is honored exactly when
-/// these pass (docs/BEHAVIOUR.md §14): whatever a read of the URI would
-/// answer as not found is not honored.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn root(
-    policy: &dyn ResourcePolicy,
-    handler: &dyn ResourceHandler,
-    scope: &RequestScope,
-    definition: &ResourceDefinition,
-    matched: &ResourceMatch,
-    limits: &Limits,
-    call: &mut CallContext,
-    check: CallPhase,
-) -> Result<Result<ResourceReadPlan, Denied>, Failure> {
-    call.enter_phase(check);
-    if let Err(d) = discovered(policy, scope, definition, call)? {
-        return Ok(Err(d));
-    }
-    call.enter_phase(CallPhase::Resolve);
-    let plan = match resolved(handler, scope, matched, limits, call)? {
-        Ok(plan) => plan,
-        Err(d) => return Ok(Err(d)),
-    };
-    check_scope(scope)?;
-    call.enter_phase(check);
-    Ok(requested_allowed(policy, scope, plan.requested(), call)?.map(|()| plan))
 }
 
 /// Visibility and read permission of the whole plan, before any body is

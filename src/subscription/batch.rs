@@ -1,78 +1,27 @@
-//! One call deciding for many subscribers: its request scope, its job on
-//! an executor, and the [`Notifications`] it returns (one message, or
-//! nothing, per subscriber, in order).
+//! One call deciding for many subscribers: the frame rules of every
+//! subscription call (each runs in `CallOptions::frame`), the host's
+//! mistakes in its subscribers, and the [`Notifications`] it returns (one
+//! message, or nothing, per subscriber, in order).
 
 use std::sync::Arc;
-use std::time::Duration;
 
+use crate::call::FrameRules;
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::executor::Executor;
-use crate::limits::Limits;
 use crate::protocol::ProtocolRevision;
-use crate::scope::{CancelToken, CloseOnDrop, RequestData, RequestScope};
 
 use super::message;
 use super::{ListingFingerprint, Subscriber, SubscriptionId};
 
-/// The frame of one decision call: its request scope (deadline =
-/// min(now + `read_timeout`, the caller's), cancellation, request data),
-/// closed when the call returns.
-pub(crate) struct Call {
-    scope: RequestScope,
-    _closer: CloseOnDrop,
-}
+/// The frame rules of every subscription call: a saturated executor is
+/// `policy` (as a policy callback that cannot be asked), and so is a panic
+/// of the library inside the call's job.
+pub(crate) const SUBSCRIPTION_RULES: FrameRules = FrameRules {
+    refused: FailureKind::Policy,
+    panicked: subscription_panicked,
+};
 
-impl Call {
-    /// Starts the call: the scope is checked at once, and a saturated
-    /// executor refuses it before anything is looked at (`policy`, private
-    /// cause "executor saturated").
-    pub(crate) fn start(
-        limits: &Limits,
-        timeout: Option<Duration>,
-        cancel: Option<CancelToken>,
-        request_data: Option<RequestData>,
-        executor: Option<&Executor>,
-    ) -> Result<Call, Failure> {
-        let scope = RequestScope::start(limits.read_timeout, timeout, cancel, request_data);
-        let closer = scope.close_on_drop();
-        scope.check()?;
-        if let Some(executor) = executor {
-            executor
-                .admission()
-                .map_err(|why| why.failure(FailureKind::Policy))?;
-        }
-        Ok(Call {
-            scope,
-            _closer: closer,
-        })
-    }
-
-    /// The call's scope.
-    pub(crate) fn scope(&self) -> &RequestScope {
-        &self.scope
-    }
-
-    /// Runs `job` (every callback of the call) as one job on `executor` and
-    /// waits for it until the deadline (`deadline_exceeded`) or cancellation
-    /// (`canceled`); the job is then abandoned and owns what it holds.
-    pub(crate) fn job<T: Send + 'static>(
-        &self,
-        executor: &Executor,
-        job: impl FnOnce() -> Result<T, Failure> + Send + 'static,
-    ) -> Result<T, Failure> {
-        executor
-            .call(job, self.scope.deadline(), self.scope.cancel_token())
-            .into_result(
-                FailureKind::Policy,
-                Failure::new(FailureKind::Policy)
-                    .caused_by(CauseText("the subscription job panicked".into())),
-            )
-    }
-
-    /// The last check: a result made after the deadline is not returned.
-    pub(crate) fn finish(&self) -> Result<(), Failure> {
-        self.scope.check()
-    }
+fn subscription_panicked() -> Failure {
+    Failure::new(FailureKind::Policy).caused_by(CauseText("the subscription job panicked".into()))
 }
 
 /// The refusal of a subscriber the host made wrongly (a host mistake, never
@@ -81,11 +30,12 @@ pub(crate) fn host_mistake(message: &'static str) -> Failure {
     Failure::with_message(FailureKind::InvalidArgument, message)
 }
 
-/// Checks what every notification call needs of its subscribers: a stream
-/// id from 2026-07-28 on.
+/// Checks what every notification call needs of its subscribers (before
+/// the call's frame starts: a host mistake is reported whatever else
+/// happens): a stream id from 2026-07-28 on.
 pub(crate) fn check_subscribers(subscribers: &[Subscriber]) -> Result<(), Failure> {
     for s in subscribers {
-        if s.revision >= ProtocolRevision::V2026_07_28 && s.subscription_id.is_none() {
+        if s.protocol_revision >= ProtocolRevision::V2026_07_28 && s.subscription_id.is_none() {
             return Err(host_mistake(
                 "a subscriber on 2026-07-28 needs the subscription id of its stream",
             ));
@@ -220,7 +170,7 @@ impl Builder {
     /// Subscriber `s` gets `message`.
     pub(crate) fn send(&mut self, s: &Subscriber, message: Message<'_>) {
         let id: Option<&SubscriptionId> = s.subscription_id.as_ref();
-        let stream = s.revision >= ProtocolRevision::V2026_07_28;
+        let stream = s.protocol_revision >= ProtocolRevision::V2026_07_28;
         if !stream {
             if let Some((at, len)) = self.shared {
                 self.entries.push(Entry::Send { at, len });
@@ -229,8 +179,12 @@ impl Builder {
         }
         let at = self.json.len();
         match message {
-            Message::Updated(uri) => message::write_updated(&mut self.json, s.revision, id, uri),
-            Message::ListChanged => message::write_list_changed(&mut self.json, s.revision, id),
+            Message::Updated(uri) => {
+                message::write_updated(&mut self.json, s.protocol_revision, id, uri)
+            }
+            Message::ListChanged => {
+                message::write_list_changed(&mut self.json, s.protocol_revision, id)
+            }
         }
         let (at, len) = (at as u32, (self.json.len() - at) as u32);
         if !stream {

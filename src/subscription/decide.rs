@@ -1,5 +1,6 @@
 //! Whether a caller may subscribe to a URI: the read's own root checks
-//! (docs/BEHAVIOUR.md §5 steps 1 to 3), asked without reading anything.
+//! (docs/BEHAVIOUR.md §5 steps 1 to 3; the pipeline's `read::root` step),
+//! asked without reading anything.
 //!
 //! Selection is static and done first, for every URI of a request, before
 //! any callback: an invalid identifier, an ambiguous match or a bad capture
@@ -13,6 +14,7 @@
 use std::sync::Arc;
 
 use crate::binding::ResourceHandler;
+use crate::call::{CallOptions, Frame};
 use crate::definition::ResourceDefinition;
 use crate::error::{Failure, FailureKind};
 use crate::limits::Limits;
@@ -22,7 +24,7 @@ use crate::read::{root, ReadOptions};
 use crate::registry::Resources;
 use crate::scope::{CallContext, CallPhase, RequestScope};
 
-use super::batch::Call;
+use super::batch::SUBSCRIPTION_RULES;
 
 /// A URI selected for a decision, with what deciding it needs, owned (so
 /// that a job on an executor can hold it past an abandoned callback).
@@ -62,9 +64,9 @@ pub(crate) fn honored(
     let r = root(
         policy,
         c.handler.as_ref(),
-        scope,
         &c.definition,
         &c.matched,
+        scope,
         limits,
         call,
         CallPhase::Subscription,
@@ -99,54 +101,59 @@ impl Resources {
     /// read of the URI would pass its root checks (selection, `discover`,
     /// `resolve`, the requested target's visibility and read permission;
     /// nothing is read), `false` otherwise, whatever the reason
-    /// (docs/BEHAVIOUR.md §14). Every URI is selected before any callback
-    /// runs.
+    /// (docs/BEHAVIOUR.md §15). Every URI is selected before any callback
+    /// runs. The call runs in its call frame ([`CallOptions`]: the
+    /// options' request data is the caller's).
     ///
-    /// Errors: an invalid identifier, an ambiguous match or a bad capture
-    /// is the read's `invalid_request` (for the first such URI); a policy
-    /// failure is `policy` and a `resolve` failure `invalid_plan`, as for a
-    /// read; cancellation `canceled`, the deadline `deadline_exceeded`. With
-    /// an executor every callback runs there as one job, and the call
-    /// returns by its deadline; a saturated executor is `policy`.
+    /// Errors: an empty list of URIs is fine (no callback runs); an invalid
+    /// identifier, an ambiguous match or a bad capture is the read's
+    /// `invalid_request` (for the first such URI); a policy failure is
+    /// `policy` and a `resolve` failure `invalid_plan`, as for a read;
+    /// cancellation `canceled`, the deadline `deadline_exceeded`. With an
+    /// executor every callback runs there as one job, and the call returns
+    /// by its deadline; a saturated executor is `policy`.
     pub fn honored<U: AsRef<[u8]>>(
         &self,
         uris: &[U],
         options: &ReadOptions,
     ) -> Result<Vec<bool>, Failure> {
-        let call = Call::start(
-            self.limits(),
-            options.timeout,
-            options.cancel.clone(),
-            options.request_data.clone(),
-            options.executor.as_ref(),
-        )?;
-        let candidates = uris
-            .iter()
-            .map(|u| select(self, u.as_ref()))
-            .collect::<Result<Vec<_>, Failure>>()?;
-        self.decide_candidates(&call, candidates, options.executor.as_ref())
+        let uris: Vec<&[u8]> = uris.iter().map(AsRef::as_ref).collect();
+        self.honored_in(&uris, &options.call)
     }
 
-    /// The decisions of the caller of `call` about `candidates`, inline or
-    /// as one job on `executor`.
-    pub(crate) fn decide_candidates(
+    /// [`honored`](Self::honored) with the call options of `call` (the
+    /// request layer's).
+    pub(crate) fn honored_in(
         &self,
-        call: &Call,
+        uris: &[&[u8]],
+        call: &CallOptions,
+    ) -> Result<Vec<bool>, Failure> {
+        call.frame(self.limits(), &SUBSCRIPTION_RULES, |frame| {
+            let candidates = uris
+                .iter()
+                .map(|u| select(self, u))
+                .collect::<Result<Vec<_>, Failure>>()?;
+            self.decide_candidates(frame, candidates)
+        })
+    }
+
+    /// The decisions of the caller of `frame` about `candidates`, inline or
+    /// as one job on the frame's executor.
+    fn decide_candidates(
+        &self,
+        frame: &Frame<'_>,
         candidates: Vec<Option<Candidate>>,
-        executor: Option<&crate::executor::Executor>,
     ) -> Result<Vec<bool>, Failure> {
         let limits = *self.limits();
-        let decided = match executor {
-            None => decide_all(self.policy().as_ref(), &candidates, call.scope(), &limits)?,
+        match frame.executor() {
+            None => decide_all(self.policy().as_ref(), &candidates, frame.scope(), &limits),
             Some(executor) => {
                 let policy = self.policy().clone();
-                let scope = call.scope().clone();
-                call.job(executor, move || {
+                let scope = frame.scope().clone();
+                frame.run_job(executor, move || {
                     decide_all(policy.as_ref(), &candidates, &scope, &limits)
-                })?
+                })
             }
-        };
-        call.finish()?;
-        Ok(decided)
+        }
     }
 }

@@ -27,7 +27,7 @@ pub struct SubscriptionDecision {
     honored: NotificationTypes,
     requested: NotificationTypes,
     id: Option<SubscriptionId>,
-    revision: ProtocolRevision,
+    protocol_revision: ProtocolRevision,
 }
 
 impl SubscriptionDecision {
@@ -63,8 +63,8 @@ impl SubscriptionDecision {
 
     /// The revision of the request (the per-request one when the params
     /// named one): the subscriber's revision for later notifications.
-    pub fn revision(&self) -> ProtocolRevision {
-        self.revision
+    pub fn protocol_revision(&self) -> ProtocolRevision {
+        self.protocol_revision
     }
 }
 
@@ -75,7 +75,7 @@ impl SubscriptionDecision {
         honored: NotificationTypes,
         requested: NotificationTypes,
         id: Option<SubscriptionId>,
-        revision: ProtocolRevision,
+        protocol_revision: ProtocolRevision,
     ) -> SubscriptionDecision {
         SubscriptionDecision {
             method,
@@ -83,7 +83,7 @@ impl SubscriptionDecision {
             honored,
             requested,
             id,
-            revision,
+            protocol_revision,
         }
     }
 }

@@ -14,7 +14,7 @@ use crate::read::discovered_among;
 use crate::registry::Resources;
 use crate::scope::{CallPhase, RequestScope};
 
-use super::batch::{self, Builder, Call, Message, Notifications};
+use super::batch::{self, Builder, Message, Notifications, SUBSCRIPTION_RULES};
 use super::{NotifyOptions, Subscriber};
 
 /// The definitions that differ between two registries, each with the
@@ -61,7 +61,7 @@ fn definitions<'r>(
 impl ListChange {
     /// Compares `old` and `new` once: resources and templates, by key, in
     /// their sorted orders (one pass over each; registries with the same
-    /// revision differ in nothing, at once). The result holds what the
+    /// content hash differ in nothing, at once). The result holds what the
     /// decisions need (the differing definitions and both policies), not
     /// the registries.
     pub fn between(old: &Resources, new: &Resources) -> ListChange {
@@ -77,7 +77,7 @@ impl ListChange {
             count: 0,
             limits: *new.limits(),
         };
-        if old.revision() == new.revision() {
+        if old.content_hash() == new.content_hash() {
             return change;
         }
         change.compare(
@@ -147,7 +147,7 @@ impl ListChange {
     /// A subscriber is told when it can discover at least one definition
     /// that differs: a removed or changed one under the old registry's
     /// policy, an added or changed one under the new registry's, with its
-    /// own request data (docs/BEHAVIOUR.md §14). A subscriber who can
+    /// own request data (docs/BEHAVIOUR.md §15). A subscriber who can
     /// discover none of them gets nothing, silently; one whose `discover`
     /// failed for some of them and allowed none is
     /// [`Delivery::Failed`](super::Delivery::Failed) and gets nothing.
@@ -158,24 +158,19 @@ impl ListChange {
         subscribers: &[Subscriber],
         options: &NotifyOptions,
     ) -> Result<Notifications, Failure> {
-        let call = Call::start(
-            &self.limits,
-            options.timeout,
-            options.cancel.clone(),
-            None,
-            options.executor.as_ref(),
-        )?;
         batch::check_subscribers(subscribers)?;
-        let out = match options.executor.as_ref() {
-            None => self.decide(subscribers, call.scope())?,
-            Some(executor) => {
-                let (change, scope) = (self.clone(), call.scope().clone());
-                let subscribers = batch::owned(subscribers);
-                call.job(executor, move || change.decide(&subscribers, &scope))?
-            }
-        };
-        call.finish()?;
-        Ok(out)
+        options
+            .call
+            .frame(&self.limits, &SUBSCRIPTION_RULES, |frame| {
+                match frame.executor() {
+                    None => self.decide(subscribers, frame.scope()),
+                    Some(executor) => {
+                        let (change, scope) = (self.clone(), frame.scope().clone());
+                        let subscribers = batch::owned(subscribers);
+                        frame.run_job(executor, move || change.decide(&subscribers, &scope))
+                    }
+                }
+            })
     }
 
     fn decide(

@@ -15,15 +15,15 @@ use crate::read::{discovered_among, ReadOptions};
 use crate::registry::Resources;
 use crate::scope::{CallPhase, RequestScope};
 
-use super::batch::{self, host_mistake, Builder, Call, Message, Notifications};
+use super::batch::{self, host_mistake, Builder, Message, Notifications, SUBSCRIPTION_RULES};
 use super::{ListingFingerprint, NotifyOptions, Subscriber};
 
 /// What a fingerprint covers, owned (a job on an executor holds it): every
-/// definition in listing order, the revision and the policy.
+/// definition in listing order, the content hash and the policy.
 struct Catalogue {
     bindings: Arc<Vec<ResourceBinding>>,
     orders: [Arc<Vec<usize>>; 2],
-    revision: [u8; 32],
+    content_hash: [u8; 32],
     policy: Arc<dyn ResourcePolicy>,
 }
 
@@ -34,7 +34,7 @@ impl Catalogue {
         Catalogue {
             bindings,
             orders: [resources, templates],
-            revision: r.revision(),
+            content_hash: r.content_hash(),
             policy: r.policy().clone(),
         }
     }
@@ -47,7 +47,7 @@ fn fingerprint(catalogue: &Catalogue, scope: &RequestScope) -> Result<ListingFin
     let policy = catalogue.policy.as_ref();
     let mut h = Sha256::new();
     h.update(b"mcp-resources listing v1\n");
-    h.update(catalogue.revision);
+    h.update(catalogue.content_hash);
     for order in &catalogue.orders {
         h.update((order.len() as u64).to_be_bytes());
         let mut bits = vec![0u8; order.len().div_ceil(8)];
@@ -78,23 +78,18 @@ impl Resources {
         &self,
         options: &ReadOptions,
     ) -> Result<ListingFingerprint, Failure> {
-        let call = Call::start(
-            self.limits(),
-            options.timeout,
-            options.cancel.clone(),
-            options.request_data.clone(),
-            options.executor.as_ref(),
-        )?;
-        let catalogue = Catalogue::of(self);
-        let out = match options.executor.as_ref() {
-            None => fingerprint(&catalogue, call.scope())?,
-            Some(executor) => {
-                let scope = call.scope().clone();
-                call.job(executor, move || fingerprint(&catalogue, &scope))?
-            }
-        };
-        call.finish()?;
-        Ok(out)
+        options
+            .call
+            .frame(self.limits(), &SUBSCRIPTION_RULES, |frame| {
+                let catalogue = Catalogue::of(self);
+                match frame.executor() {
+                    None => fingerprint(&catalogue, frame.scope()),
+                    Some(executor) => {
+                        let scope = frame.scope().clone();
+                        frame.run_job(executor, move || fingerprint(&catalogue, &scope))
+                    }
+                }
+            })
     }
 
     /// Decides a list change after a permission change, for many
@@ -114,32 +109,27 @@ impl Resources {
         subscribers: &[Subscriber],
         options: &NotifyOptions,
     ) -> Result<Notifications, Failure> {
-        let call = Call::start(
-            self.limits(),
-            options.timeout,
-            options.cancel.clone(),
-            None,
-            options.executor.as_ref(),
-        )?;
         batch::check_subscribers(subscribers)?;
         if subscribers.iter().any(|s| s.listing.is_none()) {
             return Err(host_mistake(
                 "every subscriber needs its listing fingerprint from before the change",
             ));
         }
-        let catalogue = Catalogue::of(self);
-        let out = match options.executor.as_ref() {
-            None => compare_all(&catalogue, subscribers, call.scope())?,
-            Some(executor) => {
-                let scope = call.scope().clone();
-                let subscribers = batch::owned(subscribers);
-                call.job(executor, move || {
-                    compare_all(&catalogue, &subscribers, &scope)
-                })?
-            }
-        };
-        call.finish()?;
-        Ok(out)
+        options
+            .call
+            .frame(self.limits(), &SUBSCRIPTION_RULES, |frame| {
+                let catalogue = Catalogue::of(self);
+                match frame.executor() {
+                    None => compare_all(&catalogue, subscribers, frame.scope()),
+                    Some(executor) => {
+                        let scope = frame.scope().clone();
+                        let subscribers = batch::owned(subscribers);
+                        frame.run_job(executor, move || {
+                            compare_all(&catalogue, &subscribers, &scope)
+                        })
+                    }
+                }
+            })
     }
 }
 

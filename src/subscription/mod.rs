@@ -1,5 +1,5 @@
 //! Subscriptions and change notifications that never tell a caller about
-//! what it may not see (docs/BEHAVIOUR.md §14).
+//! what it may not see (docs/BEHAVIOUR.md §15).
 //!
 //! The library makes the decisions and writes the JSON; the host keeps its
 //! sessions, listeners and delivery. The registry stays stateless per call
@@ -26,9 +26,10 @@
 //! - **Capabilities**: [`Resources::resources_capability`] is the
 //!   `resources` capability object to declare.
 //!
-//! The request layer (`src/request/subscribe.rs`) serves the three methods
-//! with these decisions. Every decision runs in one request scope (deadline, cancellation,
-//! optional executor), like a read.
+//! The request layer (`src/request/subscribe.rs`, `src/request/listen.rs`)
+//! serves the three methods with these decisions. Every decision call runs
+//! in its call frame (`CallOptions::frame`: deadline, cancellation,
+//! optional executor, the panic barrier), like a read.
 
 mod batch;
 mod decide;
@@ -46,15 +47,11 @@ pub use id::{SubscriptionId, SubscriptionIdError, MAX_SUBSCRIPTION_ID_BYTES};
 pub use message::{listen_closed_result, SUBSCRIPTION_ID_META_KEY};
 
 // For the request layer (`crate::request`), which serves the methods.
-pub(crate) use batch::Call;
-pub(crate) use decide::select;
 pub(crate) use message::ack;
 
-use std::time::Duration;
-
-use crate::executor::Executor;
+use crate::call::CallOptions;
 use crate::protocol::ProtocolRevision;
-use crate::scope::{CancelToken, RequestData};
+use crate::scope::RequestData;
 
 /// A set of MCP change-notification types.
 ///
@@ -160,7 +157,7 @@ pub struct Subscriber {
     /// `RequestOptions::request_data` is (the caller's identity).
     pub request_data: Option<RequestData>,
     /// The protocol revision of the subscriber's session or stream.
-    pub revision: ProtocolRevision,
+    pub protocol_revision: ProtocolRevision,
     /// The subscription id of its `subscriptions/listen` stream: required
     /// from 2026-07-28 on (every message on a stream carries it), ignored
     /// before (those revisions have no streams).
@@ -178,31 +175,32 @@ pub struct Subscriber {
 impl std::fmt::Debug for Subscriber {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Subscriber")
-            .field("revision", &self.revision)
+            .field("protocol_revision", &self.protocol_revision)
             .field("subscription_id", &self.subscription_id)
             .field("uri", &self.uri)
             .finish_non_exhaustive()
     }
 }
 
-/// Per-call options of a notification decision: the call's deadline,
-/// cancellation and executor (request data and revision are per
-/// subscriber).
+/// Per-call options of a notification decision: the call frame's deadline,
+/// cancellation and executor (see [`CallOptions`]). Its `request_data` and
+/// `protocol_revision` are not used: each [`Subscriber`] brings its own.
 #[derive(Clone, Default)]
 pub struct NotifyOptions {
-    /// The caller's deadline, relative to the call's start (`None` = only
-    /// `read_timeout`).
-    pub timeout: Option<Duration>,
-    /// The caller's cancellation token.
-    pub cancel: Option<CancelToken>,
-    /// Worker pool running every callback of the call as one job (`None`
-    /// = inline): the call then returns by its deadline whatever a callback
-    /// does.
-    pub executor: Option<Executor>,
+    /// The options every call takes (its executor runs every callback of
+    /// the call as one job: the call then returns by its deadline whatever
+    /// a callback does).
+    pub call: CallOptions,
+}
+
+impl From<CallOptions> for NotifyOptions {
+    fn from(call: CallOptions) -> NotifyOptions {
+        NotifyOptions { call }
+    }
 }
 
 /// A digest of which definitions of one registry a caller can discover
-/// (SHA-256 of the registry revision and one bit per resource and
+/// (SHA-256 of the registry's content hash and one bit per resource and
 /// template, in listing order; see [`Resources::listing_fingerprint`]).
 /// Two fingerprints of the same caller are equal exactly when the same
 /// definitions were discoverable (barring a hash collision); fingerprints

@@ -10,7 +10,7 @@ use crate::policy::ResourcePolicy;
 use crate::registry::Resources;
 use crate::scope::{CallPhase, RequestScope};
 
-use super::batch::{self, Builder, Call, Message, Notifications};
+use super::batch::{self, Builder, Message, Notifications, SUBSCRIPTION_RULES};
 use super::decide::{self, Candidate};
 use super::{NotifyOptions, Subscriber};
 
@@ -32,7 +32,7 @@ impl Resources {
     /// its stream's subscription id from 2026-07-28 on), or nothing.
     ///
     /// Each subscriber is rechecked now, under its own request data, with
-    /// the question subscribing asked (docs/BEHAVIOUR.md §14): the read's
+    /// the question subscribing asked (docs/BEHAVIOUR.md §15): the read's
     /// root checks pass for `uri`, and for the URI it subscribed to when
     /// that is another one. A subscriber who can no longer see either, or
     /// whose read permission was revoked, gets nothing, silently
@@ -46,21 +46,38 @@ impl Resources {
     /// cancellation is `canceled` and the deadline `deadline_exceeded`
     /// (one deadline for the whole call, `read_timeout` at most); a
     /// saturated executor is `policy`. With an executor every callback
-    /// runs there as one job, and the call returns by its deadline.
+    /// runs there as one job, and the call returns by its deadline. The
+    /// options' request data and protocol revision are not used: each
+    /// subscriber brings its own.
     pub fn notify_updated(
         &self,
         uri: &[u8],
         subscribers: &[Subscriber],
         options: &NotifyOptions,
     ) -> Result<Notifications, Failure> {
-        let call = Call::start(
-            self.limits(),
-            options.timeout,
-            options.cancel.clone(),
-            None,
-            options.executor.as_ref(),
-        )?;
         batch::check_subscribers(subscribers)?;
+        options
+            .call
+            .frame(self.limits(), &SUBSCRIPTION_RULES, |frame| {
+                let plan = self.update_plan(uri, subscribers)?;
+                match frame.executor() {
+                    None => {
+                        decide_updates(self.policy().as_ref(), &plan, subscribers, frame.scope())
+                    }
+                    Some(executor) => {
+                        let (policy, scope) = (self.policy().clone(), frame.scope().clone());
+                        let subscribers = batch::owned(subscribers);
+                        frame.run_job(executor, move || {
+                            decide_updates(policy.as_ref(), &plan, &subscribers, &scope)
+                        })
+                    }
+                }
+            })
+    }
+
+    /// Selects the changed URI and every other URI a subscriber subscribed
+    /// to, before any callback runs.
+    fn update_plan(&self, uri: &[u8], subscribers: &[Subscriber]) -> Result<Plan, Failure> {
         let changed = decide::select(self, uri)?;
         // Valid UTF-8 once selected (Ok(None) included): nothing is lost.
         let uri = String::from_utf8_lossy(uri).into_owned();
@@ -75,24 +92,12 @@ impl Resources {
                 }
             }
         }
-        let plan = Plan {
+        Ok(Plan {
             uri,
             changed,
             subscribed,
             limits: *self.limits(),
-        };
-        let out = match options.executor.as_ref() {
-            None => decide_updates(self.policy().as_ref(), &plan, subscribers, call.scope())?,
-            Some(executor) => {
-                let (policy, scope) = (self.policy().clone(), call.scope().clone());
-                let subscribers = batch::owned(subscribers);
-                call.job(executor, move || {
-                    decide_updates(policy.as_ref(), &plan, &subscribers, &scope)
-                })?
-            }
-        };
-        call.finish()?;
-        Ok(out)
+        })
     }
 }
 

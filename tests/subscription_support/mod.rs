@@ -237,8 +237,11 @@ pub const NEW: ProtocolRevision = ProtocolRevision::V2026_07_28;
 /// Request options of `tenant` on `revision` (with request id `1`).
 pub fn req_opts(tenant_name: &'static str, revision: ProtocolRevision) -> RequestOptions {
     RequestOptions {
-        revision,
-        request_data: tenant(tenant_name),
+        call: CallOptions {
+            protocol_revision: revision,
+            request_data: tenant(tenant_name),
+            ..CallOptions::default()
+        },
         request_id: Some(b"1".to_vec()),
         ..RequestOptions::default()
     }
@@ -279,7 +282,7 @@ pub fn acked(resp: &Response) -> Vec<String> {
 pub fn sub(tenant_name: &'static str, revision: ProtocolRevision, id: i64) -> Subscriber {
     Subscriber {
         request_data: tenant(tenant_name),
-        revision,
+        protocol_revision: revision,
         subscription_id: (revision >= NEW).then(|| SubscriptionId::from_number(id)),
         ..Subscriber::default()
     }

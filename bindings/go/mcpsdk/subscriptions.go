@@ -12,7 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Subscriptions (docs/BEHAVIOUR.md §14). The SDK acknowledges every URI a
+// Subscriptions (docs/BEHAVIOUR.md §15). The SDK acknowledges every URI a
 // client asks for, rechecks nothing when it notifies, and broadcasts list
 // changes to every session; its fan-out cannot be gated per session. So
 // the adapter answers resources/subscribe, resources/unsubscribe and
