@@ -374,42 +374,7 @@ fn subscription_samples(
     };
     let stream = revision.has_result_fields();
     let id = SubscriptionId::parse(b"\"listen-1\"")?;
-    let subscriber = Subscriber {
-        protocol_revision: revision,
-        subscription_id: stream.then(|| id.clone()),
-        ..Subscriber::default()
-    };
-    let updated = old.notify_updated(
-        b"doc://guide",
-        std::slice::from_ref(&subscriber),
-        &NotifyOptions::default(),
-    )?;
-    let listed =
-        ListChange::between(&old, &new).notify(&[subscriber], &NotifyOptions::default())?;
-    let message = |n: &Notifications| n.get(0).and_then(|d| d.message().map(str::to_string));
-    let sub_id = if stream {
-        json!("listen-1")
-    } else {
-        Value::Null
-    };
-    let mut out = vec![
-        Sample {
-            kind: "notification_updated",
-            method: "notifications/resources/updated",
-            json: message(&updated).ok_or("an update")?,
-            error: false,
-            message: true,
-            expect: json!({"uri": "doc://guide", "subscriptionId": sub_id}),
-        },
-        Sample {
-            kind: "notification_list_changed",
-            method: "notifications/resources/list_changed",
-            json: message(&listed).ok_or("a list change")?,
-            error: false,
-            message: true,
-            expect: json!({"subscriptionId": sub_id}),
-        },
-    ];
+    let mut out = notification_samples(&old, &new, revision, &id)?;
     let mut request = |kind,
                        method: &'static str,
                        p: Value,
@@ -474,6 +439,53 @@ fn subscription_samples(
         )?;
     }
     Ok(out)
+}
+
+/// The two notification messages of `revision`, for one subscriber of
+/// stream `id` (from 2026-07-28 on): an update of `doc://guide` and the list
+/// change from `old` to `new`.
+fn notification_samples(
+    old: &Resources,
+    new: &Resources,
+    revision: ProtocolRevision,
+    id: &SubscriptionId,
+) -> Result<Vec<Sample>, Box<dyn std::error::Error>> {
+    let stream = revision.has_result_fields();
+    let subscriber = Subscriber {
+        protocol_revision: revision,
+        subscription_id: stream.then(|| id.clone()),
+        ..Subscriber::default()
+    };
+    let updated = old.notify_updated(
+        b"doc://guide",
+        std::slice::from_ref(&subscriber),
+        &NotifyOptions::default(),
+    )?;
+    let listed = ListChange::between(old, new).notify(&[subscriber], &NotifyOptions::default())?;
+    let message = |n: &Notifications| n.get(0).and_then(|d| d.message().map(str::to_string));
+    let sub_id = if stream {
+        json!("listen-1")
+    } else {
+        Value::Null
+    };
+    Ok(vec![
+        Sample {
+            kind: "notification_updated",
+            method: "notifications/resources/updated",
+            json: message(&updated).ok_or("an update")?,
+            error: false,
+            message: true,
+            expect: json!({"uri": "doc://guide", "subscriptionId": sub_id}),
+        },
+        Sample {
+            kind: "notification_list_changed",
+            method: "notifications/resources/list_changed",
+            json: message(&listed).ok_or("a list change")?,
+            error: false,
+            message: true,
+            expect: json!({"subscriptionId": sub_id}),
+        },
+    ])
 }
 
 fn json_of(s: &str) -> Value {

@@ -1237,9 +1237,10 @@ typedef struct {
     const mcpr_executor *executor;
     /**
      * The JSON-RPC id of the request, as its JSON text (`1`, `"abc"`):
-     * required by `subscriptions/listen` (`MCPR_INVALID_ARGUMENT` without
-     * it, or for text that is no JSON string or number), whose stream it
-     * names; unused by the other methods.
+     * required by `subscriptions/listen`, whose stream it names
+     * (`MCPR_INVALID_ARGUMENT` without it on 2026-07-28; text that is no
+     * JSON string or number is `MCPR_INVALID_ARGUMENT` for a listen
+     * before its params are read); unused by the other methods.
      */
     mcpr_str request_id;
     /**
@@ -3387,8 +3388,8 @@ uint64_t mcpr_call_max_bytes(const mcpr_call *call);
  * or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
  * the policy once before and once after its body reads),
  * `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
- * `MCPR_PHASE_COMPLETION`, `MCPR_PHASE_SUBSCRIPTION`. The same whether the call runs inline or on an
- * executor.
+ * `MCPR_PHASE_COMPLETION`, `MCPR_PHASE_SUBSCRIPTION`. The same whether the
+ * call runs inline or on an executor.
  *
  * \param call The callback's call context, or NULL.
  * \return The phase; `MCPR_PHASE_UNKNOWN` when `call` is NULL.

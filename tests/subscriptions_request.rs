@@ -381,6 +381,40 @@ fn the_listen_request_id_is_the_subscription_id() {
 }
 
 #[test]
+fn a_malformed_request_id_is_the_hosts_mistake_whatever_the_client_sent() {
+    let fx = fixture();
+    // Checked before the params are read: malformed params, an older
+    // revision, nothing registered change nothing.
+    for (params, rev) in [
+        (listen_params(&["doc://a"], false), NEW),
+        ("{\"notifications\":".to_string(), NEW),
+        (r#"{"notifications":{}}"#.to_string(), OLD),
+    ] {
+        let mut o = req_opts("t1", rev);
+        o.request_id = Some(b"{}".to_vec());
+        assert!(matches!(
+            request(&fx.registry, "subscriptions/listen", &params, &o),
+            Err(RequestError::InvalidArgument(_))
+        ));
+    }
+    // No id at all is a mistake only where the method exists: a host
+    // that passes none keeps "not handled" on the older revisions.
+    let mut o = req_opts("t1", OLD);
+    o.request_id = None;
+    assert_eq!(
+        request(
+            &fx.registry,
+            "subscriptions/listen",
+            r#"{"notifications":{}}"#,
+            &o
+        )
+        .unwrap_err(),
+        RequestError::MethodNotHandled
+    );
+    assert_eq!(fx.policy.calls(), 0);
+}
+
+#[test]
 fn bad_listen_input_gives_a_clear_error_and_nothing_else() {
     let fx = fixture();
     let many: Vec<String> = (0..10_000).map(|i| format!("doc://n{i}")).collect();

@@ -245,8 +245,8 @@ fn phase_value(p: CallPhase) -> mcpr_phase {
 /// or `MCPR_PHASE_RECHECK` for the policy callbacks of a read (each read asks
 /// the policy once before and once after its body reads),
 /// `MCPR_PHASE_RESOLVE`, `MCPR_PHASE_BODY_READ`, `MCPR_PHASE_LISTING`,
-/// `MCPR_PHASE_COMPLETION`, `MCPR_PHASE_SUBSCRIPTION`. The same whether the call runs inline or on an
-/// executor.
+/// `MCPR_PHASE_COMPLETION`, `MCPR_PHASE_SUBSCRIPTION`. The same whether the
+/// call runs inline or on an executor.
 ///
 /// \param call The callback's call context, or NULL.
 /// \return The phase; `MCPR_PHASE_UNKNOWN` when `call` is NULL.

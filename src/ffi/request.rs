@@ -62,9 +62,10 @@ pub struct mcpr_request_options {
     /// callback does (see `mcpr_read` and `mcpr_list`).
     pub executor: *const mcpr_executor,
     /// The JSON-RPC id of the request, as its JSON text (`1`, `"abc"`):
-    /// required by `subscriptions/listen` (`MCPR_INVALID_ARGUMENT` without
-    /// it, or for text that is no JSON string or number), whose stream it
-    /// names; unused by the other methods.
+    /// required by `subscriptions/listen`, whose stream it names
+    /// (`MCPR_INVALID_ARGUMENT` without it on 2026-07-28; text that is no
+    /// JSON string or number is `MCPR_INVALID_ARGUMENT` for a listen
+    /// before its params are read); unused by the other methods.
     pub request_id: mcpr_str,
     /// The notification types the host delivers itself on a
     /// `subscriptions/listen` stream (`MCPR_NOTIFY_TOOLS_LIST_CHANGED`,

@@ -16,19 +16,21 @@ use crate::subscription::{
 use super::members::ListenParams;
 use super::{params_error, request_revision, RequestError, RequestOptions, Response};
 
-/// The host's mistake of a listen without a usable request id.
+/// The host's mistakes of a listen without a usable request id.
 const NO_REQUEST_ID: &str = "subscriptions/listen needs the request id";
 const BAD_REQUEST_ID: &str = "the request id is not a JSON string or number";
 
-/// The row's check: the host passes the request's JSON-RPC id (a string
-/// or a number), whatever the client sent.
-pub(super) fn needs_request_id(options: &RequestOptions) -> Result<(), RequestError> {
+/// The row's check: a request id the host passes is the JSON of a
+/// JSON-RPC id (a string or a number), whatever the client sent. Its
+/// absence is a mistake only where the method exists (2026-07-28 on, which
+/// the params may name): [`serve`] finds it there, so that a host passing
+/// no id keeps `MethodNotHandled` on the revisions without the method.
+pub(super) fn valid_request_id(options: &RequestOptions) -> Result<(), RequestError> {
     match options.request_id.as_deref().map(SubscriptionId::parse) {
-        None => Err(RequestError::InvalidArgument(NO_REQUEST_ID)),
         Some(Err(SubscriptionIdError::Invalid)) => {
             Err(RequestError::InvalidArgument(BAD_REQUEST_ID))
         }
-        Some(_) => Ok(()),
+        _ => Ok(()),
     }
 }
 
@@ -59,9 +61,10 @@ pub(super) fn serve(
             let json = jsonrpc::object(-32600, "Invalid request id", None);
             return Ok(Response::error(f, json, protocol_revision));
         }
-        // The row's check refused these before the params were read.
-        None | Some(Err(SubscriptionIdError::Invalid)) => {
-            return Err(RequestError::InvalidArgument(NO_REQUEST_ID))
+        None => return Err(RequestError::InvalidArgument(NO_REQUEST_ID)),
+        // The row's check refused it before the params were read.
+        Some(Err(SubscriptionIdError::Invalid)) => {
+            return Err(RequestError::InvalidArgument(BAD_REQUEST_ID))
         }
     };
     let requested = NotificationTypes {

@@ -99,7 +99,7 @@ impl RequestMethod {
                 serve: |r, p, o| subscribe::serve(r, p, o, SubscriptionMethod::Unsubscribe),
             },
             RequestMethod::SubscriptionsListen => Row {
-                check: listen::needs_request_id,
+                check: listen::valid_request_id,
                 serve: listen::serve,
             },
         }

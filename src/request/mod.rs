@@ -251,7 +251,8 @@ impl Resources {
     /// methods on a revision without them or a registry that declares no
     /// resource updates), or [`RequestError::InvalidArgument`] for a list
     /// method called with an empty scope key (completion needs none) and
-    /// for `subscriptions/listen` without a valid request id.
+    /// for `subscriptions/listen` with a request id that is no JSON string
+    /// or number, or, where the method exists, with none.
     ///
     /// A request the client cancelled gets no response at all (MCP): drop a
     /// `canceled` error instead of sending it.
