@@ -55,7 +55,7 @@ public final class ResourcesBuilder {
 
     deinit { mcpr_builder_free(raw) }
 
-    private func live() throws -> OpaquePointer {
+    func live() throws -> OpaquePointer {
         guard let raw else { throw MCPRError.argument("the builder was already built") }
         return raw
     }

@@ -126,11 +126,19 @@ public struct RequestOptions: Sendable {
     public var executor: CallbackExecutor?
     /// Read by callbacks as `Call.context`.
     public var context: (any Sendable)?
+    /// The request's JSON-RPC id as its JSON text (`1`, `"\"abc\""`):
+    /// `subscriptions/listen` needs it (it names the stream); empty = none.
+    public var requestID: String
+    /// The tool and prompt list changes the host delivers itself on a
+    /// listen stream: the acknowledgement honors them when asked (the
+    /// resource types are the registry's, `setNotifications`).
+    public var hostNotifications: NotificationTypes
 
     /// Options with the given fields, the others at their defaults.
     public init(protocolRevision: String = "", scopeKey: String = "", pageSize: UInt32 = 0,
                 timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
-                context: (any Sendable)? = nil)
+                context: (any Sendable)? = nil, requestID: String = "",
+                hostNotifications: NotificationTypes = [])
     {
         self.protocolRevision = protocolRevision
         self.scopeKey = scopeKey
@@ -139,6 +147,8 @@ public struct RequestOptions: Sendable {
         self.cancel = cancel
         self.executor = executor
         self.context = context
+        self.requestID = requestID
+        self.hostNotifications = hostNotifications
     }
 
     func withC<R>(_ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
@@ -148,12 +158,14 @@ public struct RequestOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.host_notifications = hostNotifications.rawValue
         return try withExtendedLifetime((cancel, executor)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
-                return try withStrs(protocolRevision, scopeKey) { rev, scope in
+                return try withStrs(protocolRevision, scopeKey, requestID) { rev, scope, id in
                     c.protocol_revision = rev
                     c.scope_key = scope
+                    c.request_id = id
                     return try body(&c)
                 }
             }

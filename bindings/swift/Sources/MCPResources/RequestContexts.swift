@@ -30,6 +30,28 @@ final class RequestContexts: Sendable {
         return try body(UnsafeMutableRawPointer(bitPattern: key))
     }
 
+    /// Runs `body` with every value of `values` registered at once (one
+    /// lock), their keys in order (NULL for a nil value): the subscribers
+    /// of one notification call, each deciding under its own context.
+    func with<R>(_ values: [(any Sendable)?], _ body: ([UnsafeMutableRawPointer?]) throws -> R) rethrows -> R {
+        let keys = state.withLock { s -> [UInt] in
+            values.map { v in
+                guard let v else { return 0 }
+                let k = s.next
+                s.next &+= 1
+                if s.next == 0 { s.next = 1 }
+                s.values[k] = v
+                return k
+            }
+        }
+        defer {
+            state.withLock { s in
+                for k in keys where k != 0 { s.values.removeValue(forKey: k) }
+            }
+        }
+        return try body(keys.map { UnsafeMutableRawPointer(bitPattern: $0) })
+    }
+
     func lookup(_ data: UnsafeMutableRawPointer?) -> (any Sendable)? {
         guard let data else { return nil }
         let key = UInt(bitPattern: data)

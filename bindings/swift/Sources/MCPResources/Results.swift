@@ -61,6 +61,15 @@ public final class Response: @unchecked Sendable {
     public var cause: String { String(mcpr_response_cause(raw)) }
     /// Whether a read result is partial.
     public var isPartial: Bool { mcpr_response_is_partial(raw) }
+    /// Whether `json` is a complete JSON-RPC notification message to send
+    /// as it is (the acknowledgement of `subscriptions/listen`, the
+    /// stream's first message), not a `result` object: the listen request
+    /// itself is answered when the stream ends (`Response.listenClosed`).
+    public var isNotification: Bool { mcpr_response_is_notification(raw) }
+    /// What to record after a successful `resources/subscribe`,
+    /// `resources/unsubscribe` or `subscriptions/listen` (copied); nil for
+    /// every other response, error objects included.
+    public var subscription: Subscription? { mcpr_response_subscription(raw).map(Subscription.init) }
 }
 
 /// A `completion/complete` result (`mcpr_completion`).

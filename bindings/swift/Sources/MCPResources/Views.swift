@@ -28,6 +28,11 @@ public struct Phase: RawRepresentable, Hashable, Sendable {
     public static let listing = Phase(rawValue: MCPR_PHASE_LISTING)
     /// `discover` and `complete` of a completion.
     public static let completion = Phase(rawValue: MCPR_PHASE_COMPLETION)
+    /// The policy callbacks deciding a subscription or a change
+    /// notification (`resources/subscribe`, `subscriptions/listen`,
+    /// `notifyUpdated`, list changes, listing fingerprints); `resolve` keeps
+    /// `resolve` there too.
+    public static let subscription = Phase(rawValue: MCPR_PHASE_SUBSCRIPTION)
 }
 
 /// The call a callback serves (`mcpr_call`).
