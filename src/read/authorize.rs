@@ -98,17 +98,36 @@ fn denied(what: &str) -> Failure {
     Failure::new(FailureKind::Unavailable).caused_by(CauseText(format!("{what} denied")))
 }
 
-/// Which root check denied: the private cause of a root denial (see
-/// [`Denied::failure`]). The subscription decisions (`crate::subscription`)
-/// read a denial as "not honored" without making the failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Denied(&'static str);
+/// Why a root check stopped: a root denial (`Denied`, naming the check:
+/// the private cause of the read's failure, made only when a read asks for
+/// it), or a failure of the call. The subscription decisions
+/// (`crate::subscription`) read a denial as "not honored" without making
+/// the failure. One level of `Result`, so that the read's plan moves
+/// through the root checks as it moves through a plain `?`.
+#[derive(Debug)]
+pub(crate) enum RootStop {
+    /// A root denial: the same public answer as not found.
+    Denied(&'static str),
+    /// Any other failure (policy, plan, cancellation, deadline).
+    Failed(Failure),
+}
 
-impl Denied {
-    /// The root denial as the read reports it: `unavailable`, the same
-    /// public error as not found, with "<check> denied" as its cause.
-    pub(crate) fn failure(self) -> Failure {
-        denied(self.0)
+impl From<Failure> for RootStop {
+    #[inline]
+    fn from(f: Failure) -> RootStop {
+        RootStop::Failed(f)
+    }
+}
+
+/// The root denial as the read reports it: `unavailable`, the same public
+/// error as not found, with "<check> denied" as its cause.
+impl From<RootStop> for Failure {
+    #[inline]
+    fn from(s: RootStop) -> Failure {
+        match s {
+            RootStop::Denied(what) => denied(what),
+            RootStop::Failed(f) => f,
+        }
     }
 }
 
@@ -122,17 +141,18 @@ pub(crate) fn discover(
     definition: &ResourceDefinition,
     call: &CallContext,
 ) -> Result<(), Failure> {
-    discovered(policy, scope, definition, call)?.map_err(Denied::failure)
+    Ok(discovered(policy, scope, definition, call)?)
 }
 
-/// [`discover`] with the denial as a value: `Ok(Err(_))` when `discover`
-/// answered *unavailable*.
+/// [`discover`] with the denial as a value: [`RootStop::Denied`] when
+/// `discover` answered *unavailable*.
+#[inline]
 pub(super) fn discovered(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     definition: &ResourceDefinition,
     call: &CallContext,
-) -> Result<Result<(), Denied>, Failure> {
+) -> Result<(), RootStop> {
     let r = guarded(|| policy.discover(call, definition));
     settle(scope, r.is_err())?;
     discovery(r)
@@ -147,7 +167,7 @@ pub(crate) fn discovered_among(
     scope: &RequestScope,
     definition: &ResourceDefinition,
     call: &CallContext,
-) -> Result<Result<(), Denied>, Failure> {
+) -> Result<(), RootStop> {
     let r = guarded(|| policy.discover(call, definition));
     settle(
         scope,
@@ -161,11 +181,12 @@ pub(crate) fn discovered_among(
 
 /// What a `discover` answer means: allowed, denied (a root denial), or a
 /// policy failure.
-fn discovery(r: Result<(), CallbackFailure>) -> Result<Result<(), Denied>, Failure> {
+#[inline]
+fn discovery(r: Result<(), CallbackFailure>) -> Result<(), RootStop> {
     match r {
-        Ok(()) => Ok(Ok(())),
-        Err(CallbackFailure::Unavailable) => Ok(Err(Denied("discovery"))),
-        Err(e) => Err(policy_failure(e, "discover")),
+        Ok(()) => Ok(()),
+        Err(CallbackFailure::Unavailable) => Err(RootStop::Denied("discovery")),
+        Err(e) => Err(RootStop::Failed(policy_failure(e, "discover"))),
     }
 }
 
@@ -200,24 +221,27 @@ pub(super) fn permitted(
 /// `resolve(match)` and plan validation: `Unavailable` is a root denial
 /// (the denial as a value); any other error, a panic, or an invalid plan is
 /// `invalid_plan`.
+#[inline]
 pub(super) fn resolved(
     handler: &dyn ResourceHandler,
     scope: &RequestScope,
     matched: &ResourceMatch,
     limits: &Limits,
     call: &CallContext,
-) -> Result<Result<ResourceReadPlan, Denied>, Failure> {
+) -> Result<ResourceReadPlan, RootStop> {
     let r = guarded(|| handler.resolve(call, matched));
     settle(scope, r.is_err())?;
     let plan = match r {
         Ok(plan) => plan,
-        Err(CallbackFailure::Unavailable) => return Ok(Err(Denied("resolve"))),
+        Err(CallbackFailure::Unavailable) => return Err(RootStop::Denied("resolve")),
         Err(e) => {
-            return Err(Failure::new(FailureKind::InvalidPlan).caused_by(e.into_cause("resolve")))
+            return Err(RootStop::Failed(
+                Failure::new(FailureKind::InvalidPlan).caused_by(e.into_cause("resolve")),
+            ))
         }
     };
     validate_plan(&plan, limits)?;
-    Ok(Ok(plan))
+    Ok(plan)
 }
 
 /// Checks `max_plan_targets` and, on every target URI, `max_uri_bytes` and
@@ -260,23 +284,24 @@ pub(super) fn requested(
     target: &ResourceTarget,
     call: &CallContext,
 ) -> Result<(), Failure> {
-    requested_allowed(policy, scope, target, call)?.map_err(Denied::failure)
+    Ok(requested_allowed(policy, scope, target, call)?)
 }
 
 /// [`requested`] with the denial as a value.
+#[inline]
 pub(super) fn requested_allowed(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
     call: &CallContext,
-) -> Result<Result<(), Denied>, Failure> {
+) -> Result<(), RootStop> {
     if !visibility(policy, scope, target, call)?.visible {
-        return Ok(Err(Denied("requested target visibility")));
+        return Err(RootStop::Denied("requested target visibility"));
     }
     if !permitted(policy, scope, target, call)? {
-        return Ok(Err(Denied("requested target read permission")));
+        return Err(RootStop::Denied("requested target read permission"));
     }
-    Ok(Ok(()))
+    Ok(())
 }
 
 /// Visibility and read permission of the whole plan, before any body is

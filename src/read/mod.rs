@@ -19,7 +19,9 @@ mod spare;
 // Shared with `completion` (the same discovery rule and callback guards)
 // and `subscription` (the root checks: a subscription is honored when a
 // read's root checks pass; a list change's discovery loop).
-pub(crate) use authorize::{discover, discovered_among, guarded, settle, CallbackFailure};
+pub(crate) use authorize::{
+    discover, discovered_among, guarded, settle, CallbackFailure, RootStop,
+};
 pub(crate) use pipeline::root;
 
 use std::borrow::Cow;

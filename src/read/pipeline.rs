@@ -38,7 +38,7 @@ use crate::scope::{CallContext, CallPhase, RequestScope};
 
 use super::admit::{self, Budget};
 use super::assemble::{self, Shape};
-use super::authorize::{self, check_scope_at, CallbackFailure, Denied};
+use super::authorize::{self, check_scope_at, CallbackFailure, RootStop};
 use super::{recheck, ItemStates, Outcome, ResourceBundle};
 
 /// The private cause of a body read failed at once because the hung bound
@@ -86,19 +86,15 @@ pub(crate) fn root(
     limits: &Limits,
     call: &mut CallContext,
     check: CallPhase,
-) -> Result<Result<ResourceReadPlan, Denied>, Failure> {
+) -> Result<ResourceReadPlan, RootStop> {
     call.enter_phase(check);
-    if let Err(d) = authorize::discovered(policy, scope, definition, call)? {
-        return Ok(Err(d));
-    }
+    authorize::discovered(policy, scope, definition, call)?;
     call.enter_phase(CallPhase::Resolve);
-    let plan = match authorize::resolved(handler, scope, matched, limits, call)? {
-        Ok(plan) => plan,
-        Err(d) => return Ok(Err(d)),
-    };
+    let plan = authorize::resolved(handler, scope, matched, limits, call)?;
     authorize::check_scope(scope)?;
     call.enter_phase(check);
-    Ok(authorize::requested_allowed(policy, scope, plan.requested(), call)?.map(|()| plan))
+    authorize::requested_allowed(policy, scope, plan.requested(), call)?;
+    Ok(plan)
 }
 
 /// Step 1, first half: the read's root checks ([`root`] in
@@ -115,7 +111,7 @@ pub(super) fn plan(
     limits: &Limits,
     call: &mut CallContext,
 ) -> Result<ResourceReadPlan, Failure> {
-    root(
+    Ok(root(
         policy,
         handler,
         definition,
@@ -124,8 +120,7 @@ pub(super) fn plan(
         limits,
         call,
         CallPhase::FirstCheck,
-    )?
-    .map_err(Denied::failure)
+    )?)
 }
 
 impl Pipeline {

@@ -20,7 +20,7 @@ use crate::error::{Failure, FailureKind};
 use crate::limits::Limits;
 use crate::plan::ResourceMatch;
 use crate::policy::ResourcePolicy;
-use crate::read::{root, ReadOptions};
+use crate::read::{root, ReadOptions, RootStop};
 use crate::registry::Resources;
 use crate::scope::{CallContext, CallPhase, RequestScope};
 
@@ -70,8 +70,12 @@ pub(crate) fn honored(
         limits,
         call,
         CallPhase::Subscription,
-    )?;
-    Ok(r.is_ok())
+    );
+    match r {
+        Ok(_) => Ok(true),
+        Err(RootStop::Denied(_)) => Ok(false),
+        Err(RootStop::Failed(f)) => Err(f),
+    }
 }
 
 /// The decisions of one caller about selected URIs, in order (`None`:

@@ -10,7 +10,7 @@ use crate::definition::ResourceDefinition;
 use crate::error::Failure;
 use crate::limits::Limits;
 use crate::policy::ResourcePolicy;
-use crate::read::discovered_among;
+use crate::read::{discovered_among, RootStop};
 use crate::registry::Resources;
 use crate::scope::{CallPhase, RequestScope};
 
@@ -202,10 +202,10 @@ impl ListChange {
         for side in [&self.old, &self.new] {
             for d in &side.definitions {
                 match discovered_among(side.policy.as_ref(), scope, d, &call) {
-                    Ok(Ok(())) => return Ok(true),
-                    Ok(Err(_denied)) => {}
-                    Err(f) if batch::ends_the_call(&f) => return Err(f),
-                    Err(f) => failed = failed.or(Some(f)),
+                    Ok(()) => return Ok(true),
+                    Err(RootStop::Denied(_)) => {}
+                    Err(RootStop::Failed(f)) if batch::ends_the_call(&f) => return Err(f),
+                    Err(RootStop::Failed(f)) => failed = failed.or(Some(f)),
                 }
             }
         }

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use crate::binding::ResourceBinding;
 use crate::error::Failure;
 use crate::policy::ResourcePolicy;
-use crate::read::{discovered_among, ReadOptions};
+use crate::read::{discovered_among, ReadOptions, RootStop};
 use crate::registry::Resources;
 use crate::scope::{CallPhase, RequestScope};
 
@@ -56,8 +56,10 @@ fn fingerprint(catalogue: &Catalogue, scope: &RequestScope) -> Result<ListingFin
                 scope.check()?;
             }
             let d = catalogue.bindings[i].definition();
-            if discovered_among(policy, scope, d, &call)?.is_ok() {
-                bits[k / 8] |= 1 << (k % 8);
+            match discovered_among(policy, scope, d, &call) {
+                Ok(()) => bits[k / 8] |= 1 << (k % 8),
+                Err(RootStop::Denied(_)) => {}
+                Err(RootStop::Failed(f)) => return Err(f),
             }
         }
         h.update(&bits);
