@@ -470,9 +470,12 @@ class CompletionBuilder {
 public:
     explicit CompletionBuilder(mcpr_completion_builder *o) noexcept : o_(o) {}
     /// Proposes one value, in relevance order. Returns false, without
-    /// throwing, when the library dropped it (a value that could not be a
-    /// template capture: empty, containing `/`, a backslash or NUL, `.` or `..`,
-    /// too long): a dropped value does not spoil the others, so the
+    /// throwing, when the library dropped it (no valid completion value:
+    /// empty, containing `/`, a backslash or NUL, `.` or `..`, `%`, `?` or
+    /// `#`, a control, bidi override or other format character, too long
+    /// once RFC 6570-encoded; BEHAVIOUR §13 rule 5): a value is what the
+    /// client substitutes into `{var}` (`a b`, not `a%20b`). A dropped value
+    /// does not spoil the others, so the
     /// callback goes on. Throws mcpr::Error only for misuse (a builder
     /// used after its callback returned is undefined behaviour).
     bool add_value(std::string_view v) {
