@@ -89,6 +89,31 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
     guard(|| unsafe { init_out(options) })
 }
 
+/// The core's options from C ones (NULL: every default).
+///
+/// # Safety
+/// `options` is NULL or points at options of `struct_size` readable bytes
+/// whose strings follow the `mcpr_str` rules and whose `cancel` and
+/// `executor` are NULL or live (the `\pre` of `mcpr_request`).
+pub(super) unsafe fn request_options(
+    options: *const mcpr_request_options,
+) -> Result<RequestOptions, Error> {
+    let given = unsafe { read_grown_opt(options) }?;
+    let mut out = RequestOptions::default();
+    if let Some(o) = given {
+        unsafe {
+            out.revision = revision_of(o.protocol_revision)?;
+            out.scope_key = o.scope_key.bytes()?.to_vec();
+            out.cancel = cancel_of(o.cancel);
+            out.executor = o.executor.as_ref().map(|e| e.inner.clone());
+        }
+        out.page_size = o.page_size;
+        out.timeout = timeout(o.timeout_ms);
+        out.request_data = request_data(o.request_data);
+    }
+    Ok(out)
+}
+
 /// Serves one MCP request by method name: `resources/read`,
 /// `resources/list`, `resources/templates/list`, and `completion/complete`
 /// for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
@@ -155,23 +180,7 @@ pub unsafe extern "C" fn mcpr_request(
         need_out(out)?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
-        // SAFETY: `options` is NULL or points at options of `struct_size`
-        // readable bytes (caller's guarantee).
-        let given = unsafe { read_grown_opt(options) }?;
-        let mut options = RequestOptions::default();
-        if let Some(o) = given {
-            // SAFETY: the strings follow the `mcpr_str` rules; the pointers
-            // are NULL or live.
-            unsafe {
-                options.revision = revision_of(o.protocol_revision)?;
-                options.scope_key = o.scope_key.bytes()?.to_vec();
-                options.cancel = cancel_of(o.cancel);
-                options.executor = o.executor.as_ref().map(|e| e.inner.clone());
-            }
-            options.page_size = o.page_size;
-            options.timeout = timeout(o.timeout_ms);
-            options.request_data = request_data(o.request_data);
-        }
+        let options = unsafe { request_options(options) }?;
         let response = r
             .inner
             .request(method, params, &options)
