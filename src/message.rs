@@ -19,8 +19,8 @@
 //!   repeated `jsonrpc`, `id`, `method`, `params`, `result` or `error`
 //!   member, an id that is neither a string nor an integer (MCP forbids
 //!   null), a `jsonrpc` other than `"2.0"`, a method that is no string,
-//!   and a message with neither a method nor an id with one of `result` /
-//!   `error`; with the message's id when it has a valid one and nothing
+//!   and a message with neither a method nor an id with exactly one of
+//!   `result` and `error` (an object); with the message's id when it has a valid one and nothing
 //!   was repeated, else id null; so is a message over
 //!   [`MAX_MESSAGE_BYTES`], unread;
 //! - a request for a method `request` does not serve (and a `ref/prompt`
@@ -283,7 +283,11 @@ impl Resources {
         }
         let Some(raw_method) = m.method else {
             return Ok(match id {
-                Some(id) if m.result.is_some() != m.error.is_some() => {
+                // Exactly one of result and error, an object.
+                Some(id)
+                    if m.result.is_some() != m.error.is_some()
+                        && m.error.is_none_or(|e| e.first() == Some(&b'{')) =>
+                {
                     Reply::handed_over(MessageKind::Response, String::new(), id, b"")
                 }
                 _ => Reply::invalid(INVALID_REQUEST, id, "neither a request nor a response"),
