@@ -611,6 +611,14 @@ TEST(Hpp, WithAnExecutorAReadReturnsByItsDeadlineWhileAReaderHangsThenReleaseRun
         EXPECT_LT(std::chrono::steady_clock::now() - t0, generous(5000ms));
         EXPECT_TRUE(e.status() == MCPR_TIMEOUT || e.status() == MCPR_DEADLINE_EXCEEDED) << e.status();
         EXPECT_TRUE(gate->entered.load());
+        // The abandoned reader shows in the statistics: hung now, and in
+        // the high-water marks.
+        mcpr_executor_stats st = ex.stats();
+        EXPECT_EQ(st.hung, 1u);
+        EXPECT_EQ(st.hung_high_water, 1u);
+        EXPECT_GE(st.busy_high_water, 1u);
+        EXPECT_EQ(st.saturations, 0u);
+        EXPECT_EQ(st.refused_queue_full, 0u);
     }
     // registry and executor handles are gone; the abandoned reader still runs
     EXPECT_EQ(dead.load(), 0);

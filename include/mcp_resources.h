@@ -1064,6 +1064,32 @@ typedef struct {
      * Workers started to replace hung ones.
      */
     uint64_t replaced;
+    /**
+     * The most jobs that waited for a worker at once since the executor
+     * was made (against `max_queued`: how deep bursts queue).
+     */
+    uint64_t queued_high_water;
+    /**
+     * The most workers busy at once with calls whose callers still waited
+     * (against `threads`: whether healthy work needed every worker).
+     */
+    uint64_t busy_high_water;
+    /**
+     * The most workers hung at once (against `max_hung`: how close the
+     * hung bound has come).
+     */
+    uint64_t hung_high_water;
+    /**
+     * Times the executor became saturated: `hung` reached `max_hung`, or
+     * every worker was hung (once each time, until hung workers return
+     * and it is saturated again).
+     */
+    uint64_t saturations;
+    /**
+     * The part of `refused` refused because `max_queued` calls were
+     * waiting (the rest: the executor was saturated).
+     */
+    uint64_t refused_queue_full;
 } mcpr_executor_stats;
 
 /**

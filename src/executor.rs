@@ -466,11 +466,28 @@ pub(crate) struct Pool {
     dropped: AtomicU64,
     refused: AtomicU64,
     replaced: AtomicU64,
+    /// Most jobs waiting at once, most workers busy at once, most hung at
+    /// once (high-water marks since the executor was made).
+    queued_high_water: AtomicUsize,
+    busy_high_water: AtomicUsize,
+    hung_high_water: AtomicUsize,
+    /// Times the executor became saturated (see [`ExecutorStats::saturations`]).
+    saturations: AtomicU64,
+    /// Refusals because the queue was full (a part of `refused`).
+    refused_queue_full: AtomicU64,
     /// Body readers hung now, per binding (handler identity, count).
     hung_readers: Mutex<Vec<(usize, usize)>>,
 }
 
 impl Pool {
+    /// Counts a refusal of a new job for `why`.
+    fn count_refusal_of(&self, why: Refusal) {
+        self.refused.fetch_add(1, Ordering::Relaxed);
+        if why == Refusal::QueueFull {
+            self.refused_queue_full.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, QueueState> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -703,6 +720,14 @@ pub struct ExecutorOptions {
     pub max_queued: usize,
 }
 
+/// Raises a high-water mark to `now` (a load first: the mark rarely moves,
+/// and an atomic read-modify-write on every job would cost more).
+fn raise(mark: &AtomicUsize, now: usize) {
+    if now > mark.load(Ordering::Relaxed) {
+        mark.fetch_max(now, Ordering::Relaxed);
+    }
+}
+
 /// A snapshot of an executor's state and counters ([`Executor::stats`]).
 /// Counters count since the executor was created.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -735,6 +760,22 @@ pub struct ExecutorStats {
     pub refused: u64,
     /// Workers started to replace hung ones.
     pub replaced: u64,
+    /// The most jobs that waited for a worker at once (against
+    /// `max_queued`: how deep bursts queue).
+    pub queued_high_water: usize,
+    /// The most workers busy at once with calls whose callers still waited
+    /// (against `threads`: whether healthy work needed every worker).
+    pub busy_high_water: usize,
+    /// The most workers hung at once (against `max_hung`: how close the
+    /// hung bound has come).
+    pub hung_high_water: usize,
+    /// Times the executor became saturated: the hung bound was reached, or
+    /// every worker was hung (each time counted once, until a hung worker
+    /// returns and it is saturated again).
+    pub saturations: u64,
+    /// The part of `refused` refused because `max_queued` calls were
+    /// waiting (the rest: the executor was saturated).
+    pub refused_queue_full: u64,
 }
 
 impl ExecutorStats {
@@ -802,7 +843,11 @@ fn worker(pool: Arc<Pool>) {
         }
         pool.job_cpu.set(pool.worker_cpu.set_here());
         pool.started.fetch_add(1, Ordering::Relaxed);
-        pool.running.fetch_add(1, Ordering::AcqRel);
+        let running = pool.running.fetch_add(1, Ordering::AcqRel) + 1;
+        raise(
+            &pool.busy_high_water,
+            running.saturating_sub(pool.hung.load(Ordering::Acquire)),
+        );
         // Jobs catch their callbacks' panics themselves; this only keeps a
         // library bug from killing the worker.
         let _ = catch_unwind(AssertUnwindSafe(|| entry.run()));
@@ -885,6 +930,11 @@ impl Executor {
                 dropped: AtomicU64::new(0),
                 refused: AtomicU64::new(0),
                 replaced: AtomicU64::new(0),
+                queued_high_water: AtomicUsize::new(0),
+                busy_high_water: AtomicUsize::new(0),
+                hung_high_water: AtomicUsize::new(0),
+                saturations: AtomicU64::new(0),
+                refused_queue_full: AtomicU64::new(0),
                 hung_readers: Mutex::new(Vec::new()),
             }),
         });
@@ -937,6 +987,11 @@ impl Executor {
             dropped: p.dropped.load(Ordering::Relaxed),
             refused: p.refused.load(Ordering::Relaxed),
             replaced: p.replaced.load(Ordering::Relaxed),
+            queued_high_water: p.queued_high_water.load(Ordering::Relaxed),
+            busy_high_water: p.busy_high_water.load(Ordering::Relaxed),
+            hung_high_water: p.hung_high_water.load(Ordering::Relaxed),
+            saturations: p.saturations.load(Ordering::Relaxed),
+            refused_queue_full: p.refused_queue_full.load(Ordering::Relaxed),
         }
     }
 
@@ -958,7 +1013,7 @@ impl Executor {
         match p.admission(&st) {
             None => Ok(()),
             Some(why) => {
-                p.refused.fetch_add(1, Ordering::Relaxed);
+                p.count_refusal_of(why);
                 Err(why)
             }
         }
@@ -983,11 +1038,12 @@ impl Executor {
         let mut st = p.lock();
         if let Some(why) = p.admission(&st).or(st.closed.then_some(Refusal::Saturated)) {
             drop(st);
-            p.refused.fetch_add(1, Ordering::Relaxed);
+            p.count_refusal_of(why);
             return Err(why);
         }
         st.jobs.push_back(entry.clone());
         p.len.fetch_add(1, Ordering::SeqCst);
+        raise(&p.queued_high_water, st.jobs.len());
         let wake = st.sleepers > 0 && p.spinning.load(Ordering::SeqCst) == 0;
         drop(st);
         if wake {
@@ -1023,9 +1079,17 @@ impl Executor {
         p.abandoned.fetch_add(1, Ordering::Relaxed);
         let hung = p.hung.fetch_add(1, Ordering::AcqRel) + 1;
         let live = p.live.load(Ordering::Acquire);
+        raise(&p.hung_high_water, hung);
         let replace = hung <= p.max_hung && live.saturating_sub(hung) < p.threads && !st.closed;
         if replace {
             p.live.fetch_add(1, Ordering::AcqRel);
+        }
+        // Saturated now (the hung bound reached, or every worker hung, its
+        // replacement counted) and not before this worker hung: one more
+        // time the executor became saturated.
+        let saturated = |hung: usize, live: usize| hung >= p.max_hung || live <= hung;
+        if saturated(hung, live + usize::from(replace)) && !saturated(hung - 1, live) {
+            p.saturations.fetch_add(1, Ordering::Relaxed);
         }
         let refused = p.refuse_queued(&mut st);
         drop(st);
