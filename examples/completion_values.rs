@@ -129,7 +129,10 @@ fn registry() -> Result<Resources, Failure> {
 
 fn request(r: &Resources, method: &str, params: &Value) -> Result<Response, RequestError> {
     let options = RequestOptions {
-        revision: ProtocolRevision::V2025_11_25,
+        call: CallOptions {
+            protocol_revision: ProtocolRevision::V2025_11_25,
+            ..CallOptions::default()
+        },
         ..RequestOptions::default()
     };
     r.request(method.as_bytes(), params.to_string().as_bytes(), &options)

@@ -673,37 +673,51 @@ inline void binding_release(void *ud) { delete static_cast<Binding *>(ud); }
 
 // ------------------------------------------------------------------ options
 
-/// Options of Resources::read (mcpr_read_options).
-struct ReadOptions {
+/// The options every call takes, whatever its method (the fields every C
+/// option struct shares: timeout_ms, cancel, request_data, executor,
+/// protocol_revision). ReadOptions, ListOptions and RequestOptions extend
+/// it with their own; Resources::complete takes ReadOptions.
+struct CallOptions {
     std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = only read_timeout
     const Cancel *cancel = nullptr;        ///< optional token
     void *request_data = nullptr;          ///< handed to every callback
     const Executor *executor = nullptr;    ///< optional; null = callbacks inline
-    std::string_view protocol_revision{};    ///< negotiated revision; empty = newest
+    std::string_view protocol_revision{};  ///< negotiated revision; empty = newest
 };
 
+/// Options of Resources::read and Resources::complete (mcpr_read_options):
+/// the call options only.
+struct ReadOptions : CallOptions {};
+
 /// Options of Resources::list and list_templates (mcpr_list_options).
-struct ListOptions {
-    std::string_view scope_key{};            ///< the caller's authorization context (required)
-    std::string_view cursor{};               ///< empty = first page
-    std::uint32_t page_size = 0;           ///< 0 = default
-    std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = none beyond limits
-    const Cancel *cancel = nullptr;        ///< optional token
-    void *request_data = nullptr;          ///< handed to every callback
-    const Executor *executor = nullptr;    ///< optional
-    std::string_view protocol_revision{};    ///< empty = newest
+/// `ListOptions{"tenant"}` lists the first page for scope "tenant".
+struct ListOptions : CallOptions {
+    ListOptions() = default;
+    /// The first page (or the page after `cursor_`) for `scope_key_`.
+    ListOptions(std::string_view scope_key_, std::string_view cursor_ = {}) noexcept
+        : scope_key(scope_key_), cursor(cursor_) {}
+    std::string_view scope_key{};  ///< the caller's authorization context (required)
+    std::string_view cursor{};     ///< empty = first page
+    std::uint32_t page_size = 0;   ///< 0 = default
 };
 
 /// Options of Resources::request (mcpr_request_options).
-struct RequestOptions {
-    std::string_view protocol_revision{};    ///< negotiated revision; empty = newest
-    std::string_view scope_key{};            ///< required for the list methods
-    std::uint32_t page_size = 0;           ///< list methods; 0 = default
-    std::chrono::milliseconds timeout{0};  ///< caller deadline
-    const Cancel *cancel = nullptr;        ///< optional token
-    void *request_data = nullptr;          ///< handed to every callback
-    const Executor *executor = nullptr;    ///< optional
+struct RequestOptions : CallOptions {
+    std::string_view scope_key{};  ///< required for the list methods
+    std::uint32_t page_size = 0;   ///< list methods; 0 = default
 };
+
+namespace detail {
+/// Sets the shared fields of any C option struct from the call options
+/// (one conversion for every method).
+template <class C> void set_call(C &c, const CallOptions &o) {
+    c.timeout_ms = to_ms(o.timeout);
+    c.cancel = o.cancel ? o.cancel->get() : nullptr;
+    c.request_data = o.request_data;
+    c.executor = o.executor ? o.executor->get() : nullptr;
+    c.protocol_revision = to_c(o.protocol_revision);
+}
+}  // namespace detail
 
 // ------------------------------------------------------------------ registry
 
@@ -732,11 +746,7 @@ public:
     Bundle read(std::string_view uri, const ReadOptions &o = ReadOptions()) const {
         mcpr_read_options c{};
         mcpr_read_options_init(&c);
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.protocol_revision = to_c(o.protocol_revision);
+        detail::set_call(c, o);
         mcpr_bundle *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_read(r_.get(), to_c(uri), &c, &out, e); });
         return Bundle(out);
@@ -791,11 +801,7 @@ public:
         p.context_len = ctx.size();
         mcpr_read_options c{};
         mcpr_read_options_init(&c);
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.protocol_revision = to_c(o.protocol_revision);
+        detail::set_call(c, o);
         mcpr_completion *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_complete(r_.get(), &p, &c, &out, e); });
         return Completion(out);
@@ -822,14 +828,10 @@ private:
     Page list_impl(const ListOptions &o, ListFn fn) const {
         mcpr_list_options c{};
         mcpr_list_options_init(&c);
+        detail::set_call(c, o);
         c.scope_key = to_c(o.scope_key);
         c.cursor = to_c(o.cursor);
         c.page_size = o.page_size;
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.protocol_revision = to_c(o.protocol_revision);
         mcpr_page *out = nullptr;
         detail::check([&](mcpr_error **e) { return fn(r_.get(), &c, &out, e); });
         return Page(out);
@@ -839,13 +841,9 @@ private:
     static mcpr_request_options c_options(const RequestOptions &o) {
         mcpr_request_options c{};
         mcpr_request_options_init(&c);
-        c.protocol_revision = to_c(o.protocol_revision);
+        detail::set_call(c, o);
         c.scope_key = to_c(o.scope_key);
         c.page_size = o.page_size;
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
         return c;
     }
 

@@ -34,9 +34,11 @@ fn blocking(gate: &Arc<Gate>) -> Arc<Resources> {
 
 fn options(ex: &Executor, timeout_ms: u64) -> ReadOptions {
     ReadOptions {
-        timeout: Some(Duration::from_millis(timeout_ms)),
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            timeout: Some(Duration::from_millis(timeout_ms)),
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     }
 }
 

@@ -95,10 +95,12 @@ fn registry() -> (Resources, Arc<Reader>) {
 
 fn options() -> RequestOptions {
     RequestOptions {
-        revision: ProtocolRevision::V2025_11_25,
         scope_key: b"tenant".to_vec(),
         page_size: 1,
-        ..RequestOptions::default()
+        call: CallOptions {
+            protocol_revision: ProtocolRevision::V2025_11_25,
+            ..CallOptions::default()
+        },
     }
 }
 
@@ -530,10 +532,8 @@ fn a_cancelled_request_gets_no_response() {
     let (r, _) = registry();
     let cancel = CancelToken::new();
     cancel.cancel();
-    let o = RequestOptions {
-        cancel: Some(cancel),
-        ..options()
-    };
+    let mut o = options();
+    o.call.cancel = Some(cancel);
     let reply = r
         .message(
             req("5", "resources/read", r#"{"uri":"doc://a"}"#).as_bytes(),

@@ -156,8 +156,11 @@ fuzz_target!(|data: &[u8]| {
     let revision = input.pick(&ProtocolRevision::ALL);
     let text = input.rest();
     let options = RequestOptions {
-        revision,
         scope_key: b"fuzz".to_vec(),
+        call: mcp_resources::CallOptions {
+            protocol_revision: revision,
+            ..mcp_resources::CallOptions::default()
+        },
         ..RequestOptions::default()
     };
     REGISTRY.with(|r| {

@@ -4,12 +4,12 @@ use crate::request::{RequestError, RequestOptions};
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
-use super::read::{request_data, revision_of, timeout};
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;
 use super::status::{mcpr_status, Error};
@@ -61,6 +61,8 @@ pub struct mcpr_request_options {
     pub executor: *const mcpr_executor,
 }
 
+shared_call_fields!(mcpr_request_options);
+
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_request_options {
@@ -99,19 +101,16 @@ pub(super) unsafe fn request_options(
     options: *const mcpr_request_options,
 ) -> Result<RequestOptions, Error> {
     let given = unsafe { read_grown_opt(options) }?;
-    let mut out = RequestOptions::default();
-    if let Some(o) = given {
-        unsafe {
-            out.revision = revision_of(o.protocol_revision)?;
-            out.scope_key = o.scope_key.bytes()?.to_vec();
-            out.cancel = cancel_of(o.cancel);
-            out.executor = o.executor.as_ref().map(|e| e.inner.clone());
-        }
-        out.page_size = o.page_size;
-        out.timeout = timeout(o.timeout_ms);
-        out.request_data = request_data(o.request_data);
-    }
-    Ok(out)
+    Ok(match given {
+        Some(o) => unsafe {
+            RequestOptions {
+                call: call_options_of(&o)?,
+                scope_key: o.scope_key.bytes()?.to_vec(),
+                page_size: o.page_size,
+            }
+        },
+        None => RequestOptions::default(),
+    })
 }
 
 /// Serves one MCP request by method name: `resources/read`,
