@@ -2,7 +2,7 @@
  * JSON-RPC message in, the whole response message out, the id byte for
  * byte; malformed and invalid messages; methods handed to the host;
  * notifications, responses, blank lines; cancellation; NULL and bad
- * arguments; and the hidden/unregistered equality (BEHAVIOUR §14). */
+ * arguments; and the hidden/unregistered equality (BEHAVIOUR §17). */
 #include <stdlib.h>
 
 #include "harness.h"

@@ -1,4 +1,4 @@
-//! One call per message: `Resources::message` (docs/BEHAVIOUR.md §14), one
+//! One call per message: `Resources::message` (docs/BEHAVIOUR.md §17), one
 //! test per rule, named after it, with bad input as much as good.
 
 use std::sync::atomic::{AtomicUsize, Ordering};

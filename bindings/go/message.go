@@ -67,7 +67,7 @@ func (r Reply) Cause() string { return r.cause }
 // go to Request, so a message is answered exactly as Request answers them;
 // not JSON is -32700, JSON that is no JSON-RPC message -32600 (a batch is
 // refused whole), notifications are never answered, and methods the library
-// does not serve come back with Handled false (docs/BEHAVIOUR.md §14).
+// does not serve come back with Handled false (docs/BEHAVIOUR.md §17).
 // An error return means a host bug (StatusInvalidArgument: a list method
 // without a scope key, bad options), nothing to send. ctx maps onto the
 // call's deadline and cancellation as for Request; a ctx already done

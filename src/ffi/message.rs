@@ -17,7 +17,7 @@ use super::status::{mcpr_status, Error};
 /// The method and the raw text of `params` go to `mcpr_request`, so a
 /// message is answered exactly as `mcpr_request` answers its method and
 /// params, and serves whatever `mcpr_request` serves. Around it
-/// (docs/BEHAVIOUR.md §14): a message that is not JSON is answered
+/// (docs/BEHAVIOUR.md §17): a message that is not JSON is answered
 /// `-32700` "Parse error" with id null; JSON that is no JSON-RPC message
 /// (a batch: refused whole; another non-object; a repeated JSON-RPC member;
 /// an id that is neither a string nor an integer; `jsonrpc` other than
