@@ -4,8 +4,9 @@
  * rechecked at send time (mcpr_notify_updated), list changes after a
  * reload (mcpr_list_change_*) and after a permission change
  * (mcpr_listing_fingerprint, mcpr_notify_listing_changed), the listen
- * closing result, the capability object and the declaration. Bad input
- * and misuse as much as good input. */
+ * closing result, the capability object and the declaration, and the
+ * three methods through mcpr_message. Bad input and misuse as much as
+ * good input. */
 #include <stdlib.h>
 
 #include "harness.h"
@@ -549,6 +550,68 @@ static void test_permission_change(void) {
     mcpr_resources_free(r);
 }
 
+/* The subscription methods through mcpr_message: a listen takes the
+ * message's own id as its stream id, its reply is the acknowledgement to
+ * send as it is, and the decision comes with the reply. */
+static void test_message(void) {
+    tenants_policy p = {0};
+    mcpr_resources *r = registry(&p);
+    tenant t = {.name = "t1", .hidden = {"doc://b"}};
+    mcpr_request_options o = req(&t, "2026-07-28");
+    o.request_id = (mcpr_str){0}; /* a message has its own */
+    const char *listen = "{\"jsonrpc\":\"2.0\",\"id\":\"m-1\",\"method\":\"subscriptions/listen\",\"params\":"
+                         "{\"notifications\":{\"resourceSubscriptions\":[\"doc://b\",\"doc://a\"]}}}";
+    mcpr_reply *reply = NULL;
+    mcpr_error *e = NULL;
+    CHECK_STATUS(mcpr_message(r, str_of(listen), &o, &reply, &e), MCPR_OK);
+    show_error("message", e);
+    CHECK(mcpr_reply_handled(reply) && mcpr_reply_is_notification(reply) && !mcpr_reply_is_error(reply));
+    CHECK(str_eq(mcpr_reply_json(reply),
+                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/subscriptions/acknowledged\",\"params\":"
+                 "{\"_meta\":{\"io.modelcontextprotocol/subscriptionId\":\"m-1\"},\"notifications\":"
+                 "{\"resourceSubscriptions\":[\"doc://a\"]}}}"));
+    CHECK(str_eq(mcpr_reply_id(reply), "\"m-1\""));
+    const mcpr_subscription *d = mcpr_reply_subscription(reply);
+    CHECK(d && mcpr_subscription_request(d) == MCPR_SUBSCRIPTION_LISTEN);
+    CHECK(str_eq(mcpr_subscription_id(d), "\"m-1\""));
+    CHECK(mcpr_subscription_uri_count(d) == 1 && str_eq(mcpr_subscription_uri(d, 0), "doc://a"));
+    mcpr_reply_free(reply);
+
+    /* a subscribe: the one-call request's answer with the message's id */
+    mcpr_request_options old = req(&t, "2025-11-25");
+    reply = NULL;
+    CHECK_STATUS(mcpr_message(r, S("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"resources/subscribe\","
+                                   "\"params\":{\"uri\":\"doc://a\"}}"),
+                              &old, &reply, NULL),
+                 MCPR_OK);
+    CHECK(str_eq(mcpr_reply_json(reply), "{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{}}"));
+    CHECK(!mcpr_reply_is_notification(reply));
+    d = mcpr_reply_subscription(reply);
+    CHECK(d && mcpr_subscription_request(d) == MCPR_SUBSCRIPTION_SUBSCRIBE);
+    mcpr_reply_free(reply);
+    /* hidden: the error response, no decision */
+    reply = NULL;
+    CHECK_STATUS(mcpr_message(r, S("{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"resources/subscribe\","
+                                   "\"params\":{\"uri\":\"doc://b\"}}"),
+                              &old, &reply, NULL),
+                 MCPR_OK);
+    CHECK(mcpr_reply_is_error(reply) && !mcpr_reply_subscription(reply) && !mcpr_reply_is_notification(reply));
+    CHECK(str_contains(mcpr_reply_json(reply), "-32002"));
+    mcpr_reply_free(reply);
+    /* other replies and NULL */
+    reply = NULL;
+    CHECK_STATUS(mcpr_message(r, S("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\","
+                                   "\"params\":{\"uri\":\"doc://none\"}}"),
+                              &old, &reply, NULL),
+                 MCPR_OK);
+    CHECK(!mcpr_reply_subscription(reply) && !mcpr_reply_is_notification(reply));
+    mcpr_reply_free(reply);
+    CHECK(!mcpr_reply_subscription(NULL) && !mcpr_reply_is_notification(NULL));
+    CHECK(atomic_load(&body_reads) == 0);
+    mcpr_resources_free(r);
+    CHECK(atomic_load(&p.releases) == 1);
+}
+
 int main(void) {
     test_declaration_and_capability();
     test_subscribe_hides_everything_alike();
@@ -557,5 +620,6 @@ int main(void) {
     test_subscriber_growth();
     test_list_change();
     test_permission_change();
+    test_message();
     return harness_finish("test_subscribe");
 }

@@ -153,6 +153,40 @@ final class SubscriptionTests: XCTestCase {
         XCTAssertEqual(one.subscription, other.subscription)
     }
 
+    func testSubscriptionMessagesCarryTheirDecisionAndAListenItsOwnID() throws {
+        let policy = Tenants()
+        policy.hide("t1", "doc://hidden")
+        let r = try subscribable(policy)
+        // requestID is for request(); a message's listen takes the message's id
+        let o = RequestOptions(protocolRevision: new, context: "t1", requestID: "999")
+        let listen = #"{"jsonrpc":"2.0","id":"m-1","method":"subscriptions/listen","params":"#
+            + #"{"notifications":{"resourceSubscriptions":["doc://hidden","doc://a"]}}}"#
+        let ack = try r.message(listen, options: o)
+        XCTAssertTrue(ack.handled && ack.isNotification && !ack.isError)
+        XCTAssertEqual(ack.json, #"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":"#
+            + #"{"_meta":{"io.modelcontextprotocol/subscriptionId":"m-1"},"notifications":"#
+            + #"{"resourceSubscriptions":["doc://a"]}}}"#)
+        XCTAssertEqual(ack.id, #""m-1""#)
+        let d = try XCTUnwrap(ack.subscription)
+        XCTAssertEqual(d.method, .listen)
+        XCTAssertEqual(d.id, #""m-1""#)
+        XCTAssertEqual(d.uris, ["doc://a"])
+        let old = RequestOptions(protocolRevision: old, context: "t1")
+        let sub = try r.message(#"{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"doc://a"}}"#,
+                                options: old)
+        XCTAssertEqual(sub.json, #"{"jsonrpc":"2.0","id":4,"result":{}}"#)
+        XCTAssertFalse(sub.isNotification)
+        XCTAssertEqual(sub.subscription?.method, .subscribe)
+        let hidden = try r.message(
+            #"{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"doc://hidden"}}"#, options: old)
+        let missing = try r.message(
+            #"{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"doc://missing"}}"#, options: old)
+        XCTAssertTrue(hidden.isError && !hidden.isNotification)
+        XCTAssertNil(hidden.subscription)
+        XCTAssertEqual(hidden.json.replacingOccurrences(of: "doc://hidden", with: "URI"),
+                       missing.json.replacingOccurrences(of: "doc://missing", with: "URI"))
+    }
+
     func testBadListenInputAndHostMistakes() throws {
         let r = try subscribable(Tenants())
         let o = RequestOptions(protocolRevision: new, context: "t1", requestID: "1")
