@@ -65,6 +65,8 @@ pub struct Page {
     next_cursor: Option<String>,
     len: usize,
     cache: ResultCache,
+    /// The descriptions' array (`[…]`) in `json`.
+    array: std::ops::Range<usize>,
 }
 
 impl Page {
@@ -102,6 +104,11 @@ impl Page {
     /// candidate it visited was hidden, or the registry is empty).
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The descriptions as the JSON array the page holds (`[…]`).
+    pub(crate) fn array_json(&self) -> &str {
+        &self.json[self.array.clone()]
     }
 }
 
@@ -248,6 +255,8 @@ impl Resources {
         let next_cursor = (position < order.len())
             .then(|| sealer.issue_scoped(binding, position as u64, scope, now_ms));
         json.push(']');
+        // `{"<field>":[` precedes the array.
+        let array = field.len() + 4..json.len();
         if let Some(c) = &next_cursor {
             json.push_str(",\"nextCursor\":\"");
             json.push_str(c);
@@ -267,6 +276,7 @@ impl Resources {
             next_cursor,
             len: admitted,
             cache,
+            array,
         })
     }
 }

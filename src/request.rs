@@ -3,8 +3,10 @@
 //!
 //! [`Resources::request`] serves `resources/read`, `resources/list`,
 //! `resources/templates/list` and `completion/complete` for `ref/resource`
-//! references (see [`crate::completion`]); any other method, and
-//! `completion/complete` for a `ref/prompt`, is
+//! references (see [`crate::completion`]), and, when the host asks for it
+//! ([`RequestOptions::resource_tools`]), `tools/call` for the resource
+//! tools (see [`crate::tools`]); any other method, `completion/complete`
+//! for a `ref/prompt` and `tools/call` for any other tool, is
 //! [`RequestError::MethodNotHandled`] so that the host routes it elsewhere.
 //!
 //! Params are parsed strictly ([`RequestParams::parse`]):
@@ -114,6 +116,11 @@ pub struct RequestParams<'a> {
 pub struct ParamsError(&'static str);
 
 impl ParamsError {
+    /// A refusal with a fixed, safe message.
+    pub(crate) const fn new(message: &'static str) -> ParamsError {
+        ParamsError(message)
+    }
+
     /// The safe message.
     pub fn message(&self) -> &'static str {
         self.0
@@ -611,6 +618,11 @@ pub struct RequestOptions {
     /// Worker pool running every callback of the call (`None` = inline):
     /// with one the call returns by its deadline whatever a callback does.
     pub executor: Option<Executor>,
+    /// Serve `tools/call` for the resource tools (`read_resource`,
+    /// `list_resources`; see [`crate::tools`]): other tool names stay
+    /// [`RequestError::MethodNotHandled`]. Off by default: `tools/call` is
+    /// then not handled at all, whatever the tool.
+    pub resource_tools: bool,
 }
 
 /// Why [`Resources::request`] made no response.
@@ -643,6 +655,9 @@ pub struct Response {
     failure: Option<Failure>,
     revision: ProtocolRevision,
     partial: bool,
+    /// Behind a resource tool's execution error (`isError: true`, a result
+    /// object): the failure, for the host's logs.
+    tool_failure: Option<Box<Failure>>,
 }
 
 impl Response {
@@ -669,9 +684,34 @@ impl Response {
         self.failure.as_ref()
     }
 
-    /// Whether a read result is a partial bundle.
+    /// Whether a read result (or a `read_resource` tool result) is a
+    /// partial bundle.
     pub fn is_partial(&self) -> bool {
         self.partial
+    }
+
+    /// For a resource tool's execution error (a result with `isError:
+    /// true`, see [`crate::tools`]): the failure behind it (kind, safe
+    /// message, private cause), for the host's logs.
+    pub fn tool_failure(&self) -> Option<&Failure> {
+        self.tool_failure.as_deref()
+    }
+
+    /// A tool result object: `partial` for a partial `read_resource` read,
+    /// `tool_failure` behind an execution error.
+    pub(crate) fn tool_result(
+        json: String,
+        revision: ProtocolRevision,
+        partial: bool,
+        tool_failure: Option<Failure>,
+    ) -> Response {
+        Response {
+            json,
+            failure: None,
+            revision,
+            partial,
+            tool_failure: tool_failure.map(Box::new),
+        }
     }
 
     /// The revision the response is shaped for (the per-request one when
@@ -680,12 +720,13 @@ impl Response {
         self.revision
     }
 
-    fn error(failure: Failure, json: String, revision: ProtocolRevision) -> Response {
+    pub(crate) fn error(failure: Failure, json: String, revision: ProtocolRevision) -> Response {
         Response {
             json,
             failure: Some(failure),
             revision,
             partial: false,
+            tool_failure: None,
         }
     }
 }
@@ -697,9 +738,11 @@ impl Resources {
     /// Returns the response to send (a `result` or an `error` object; see
     /// [`Response`]), [`RequestError::MethodNotHandled`] for a method this
     /// library does not serve (and for `completion/complete` with a
-    /// `ref/prompt` reference: prompts are the host's), or
-    /// [`RequestError::InvalidArgument`] for a list method called with an
-    /// empty scope key (completion needs none).
+    /// `ref/prompt` reference: prompts are the host's; and for `tools/call`
+    /// unless [`RequestOptions::resource_tools`] is set, and then for any
+    /// tool but the resource tools), or [`RequestError::InvalidArgument`]
+    /// for a list method (or `list_resources`) called with an empty scope
+    /// key (completion needs none).
     ///
     /// A request the client cancelled gets no response at all (MCP): drop a
     /// `canceled` error instead of sending it.
@@ -709,6 +752,9 @@ impl Resources {
         params: &[u8],
         options: &RequestOptions,
     ) -> Result<Response, RequestError> {
+        if options.resource_tools && method == b"tools/call" {
+            return self.call_resource_tool(params, options);
+        }
         let method = RequestMethod::parse(method).ok_or(RequestError::MethodNotHandled)?;
         if method == RequestMethod::CompletionComplete {
             return self.request_completion(params, options);
@@ -748,6 +794,7 @@ impl Resources {
                         json: bundle.into_json(),
                         failure: None,
                         revision,
+                        tool_failure: None,
                     },
                     Err(f) => {
                         let json = jsonrpc::error_object(&f, revision, Some(uri.as_ref()));
@@ -777,6 +824,7 @@ impl Resources {
                         failure: None,
                         revision,
                         partial: false,
+                        tool_failure: None,
                     },
                     Err(f) => {
                         let json = jsonrpc::error_object(&f, revision, None);
@@ -819,6 +867,7 @@ impl Resources {
                 failure: None,
                 revision,
                 partial: false,
+                tool_failure: None,
             },
             Err(f) => {
                 // Not found names the reference the client sent, as a read
@@ -834,7 +883,7 @@ impl Resources {
 /// `params._meta` when given, else the host's; an unknown per-request
 /// revision is the `UnsupportedProtocolVersion` error response (or a
 /// params error when it is too long to echo).
-fn request_revision(
+pub(crate) fn request_revision(
     requested: Option<&str>,
     negotiated: ProtocolRevision,
 ) -> Result<ProtocolRevision, Response> {
@@ -860,7 +909,7 @@ fn request_revision(
     }
 }
 
-fn params_error(e: ParamsError, revision: ProtocolRevision) -> Response {
+pub(crate) fn params_error(e: ParamsError, revision: ProtocolRevision) -> Response {
     let json = jsonrpc::object(jsonrpc::INVALID_PARAMS, e.message(), None);
     let failure = Failure::with_message(FailureKind::InvalidRequest, Cow::Borrowed(e.message()));
     Response::error(failure, json, revision)

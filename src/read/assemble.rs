@@ -23,20 +23,41 @@ use crate::report::{
 };
 use crate::sizing::write_item;
 
-use super::{ItemStates, Outcome, ResourceBundle};
+use super::{ItemStates, LinkedItem, Outcome, ResourceBundle};
 
 const CONTENTS_OPEN: &str = "{\"contents\":[";
 
-/// What shapes the result beyond its items: the protocol revision and the
-/// declared cache hints.
+/// What shapes the result beyond its items: the protocol revision, the
+/// declared cache hints, and whether over-budget items become links.
 #[derive(Clone, Copy)]
 pub(super) struct Shape {
     pub revision: ProtocolRevision,
     pub registry: RegistryCacheHints,
     pub binding: CacheHints,
+    /// An embedding asked for it (`crate::tools`): a visible item that would
+    /// be a `budget_exceeded` issue is a link instead when the caller may
+    /// learn its URI (see [`links_instead`]).
+    pub over_budget_links: bool,
+}
+
+/// Whether an over-budget item becomes a link instead of an issue: only in
+/// an embedding that asked for it, and only when the caller may learn the
+/// item's URI: it is the requested target (authorized at the root), or the
+/// final visibility decision discloses it (as the report would).
+fn links_instead(
+    shape: &Shape,
+    code: IssueCode,
+    item: &ResourceTarget,
+    requested: &ResourceTarget,
+    disclosed: bool,
+) -> bool {
+    shape.over_budget_links
+        && code == IssueCode::BudgetExceeded
+        && (disclosed || item.uri() == requested.uri())
 }
 
 pub(super) fn assemble(
+    requested: &ResourceTarget,
     targets: &[ResourceTarget],
     mut states: ItemStates,
     limits: &Limits,
@@ -52,6 +73,8 @@ pub(super) fn assemble(
     // written from there below.
     let mut admitted = 0usize;
     let mut items_bytes: u64 = 0;
+    let mut payload_bytes: u64 = 0;
+    let mut links: Vec<LinkedItem> = Vec::new();
     for (t, s) in targets.iter().zip(states.iter_mut()) {
         if !s.final_visibility.visible {
             filtered = true;
@@ -66,6 +89,7 @@ pub(super) fn assemble(
                 visible += 1;
                 admitted += 1;
                 items_bytes += a.cost;
+                payload_bytes += a.payload.payload_bytes();
                 continue;
             }
             Outcome::Issue(code, cause) => (*code, cause),
@@ -74,6 +98,19 @@ pub(super) fn assemble(
             Outcome::Pending => (IssueCode::BudgetExceeded, &mut None),
         };
         visible += 1;
+        if links_instead(
+            shape,
+            code,
+            t,
+            requested,
+            s.final_visibility.disclose_issue_uri,
+        ) {
+            links.push(LinkedItem {
+                uri: t.uri().to_owned(),
+                requested: t.uri() == requested.uri(),
+            });
+            continue;
+        }
         total_issues += 1;
         if issues.len() < limits.max_issues {
             issues.push(Issue::new(
@@ -87,7 +124,7 @@ pub(super) fn assemble(
         }
     }
 
-    if admitted == 0 && visible > 0 {
+    if admitted == 0 && links.is_empty() && visible > 0 {
         let (code, cause) = first_issue.expect("a visible item without a survivor has an issue");
         let failure = Failure::new(code.failure_kind());
         return Err(match cause {
@@ -190,6 +227,8 @@ pub(super) fn assemble(
         report: report_span,
         cache,
         revision: shape.revision,
+        payload_bytes,
+        links,
     })
 }
 

@@ -9,6 +9,7 @@ mod admit;
 mod assemble;
 mod authorize;
 mod pooled;
+mod probe;
 mod recheck;
 mod spare;
 
@@ -24,6 +25,7 @@ use base64::Engine as _;
 use crate::cache::ResultCache;
 use crate::error::{BoxError, Failure};
 use crate::executor::Executor;
+use crate::limits::Limits;
 use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
 use crate::registry::{Resources, Selection};
@@ -110,9 +112,36 @@ pub struct ResourceBundle {
     report: Range<usize>,
     cache: ResultCache,
     revision: ProtocolRevision,
+    /// Payload bytes of the admitted application items (an embedding's
+    /// accounting, see `crate::tools`).
+    payload_bytes: u64,
+    /// Over-budget items that became links (only when an embedding asked
+    /// for them), in plan order.
+    links: Vec<LinkedItem>,
+}
+
+/// An over-budget item an embedding gives as a `resource_link` instead of a
+/// `budget_exceeded` issue.
+#[derive(Debug, Clone)]
+pub(crate) struct LinkedItem {
+    /// The item URI.
+    pub uri: String,
+    /// Whether it is the requested target (its link is then built from the
+    /// selected registered description).
+    pub requested: bool,
 }
 
 impl ResourceBundle {
+    /// Payload bytes of the admitted application items.
+    pub(crate) fn payload_bytes(&self) -> u64 {
+        self.payload_bytes
+    }
+
+    /// The over-budget items that became links.
+    pub(crate) fn links(&self) -> &[LinkedItem] {
+        &self.links
+    }
+
     /// The derived cache hints of this result (written into the JSON as
     /// `ttlMs` and `cacheScope` only for revisions that carry them).
     pub fn cache(&self) -> ResultCache {
@@ -277,7 +306,19 @@ impl Resources {
     /// `read_failed`, or fails the body reads it can no longer risk as
     /// `read_failed` items; the private cause says "executor saturated".
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
-        let limits = self.limits();
+        self.read_with(uri, options, self.limits(), false)
+    }
+
+    /// The read pipeline under `limits` (the registry's own, or an
+    /// embedding's share of them: `crate::tools`), with over-budget items
+    /// the caller may learn given as links when `over_budget_links`.
+    pub(crate) fn read_with(
+        &self,
+        uri: &[u8],
+        options: &ReadOptions,
+        limits: &Limits,
+        over_budget_links: bool,
+    ) -> Result<ResourceBundle, Failure> {
         let started = std::time::Instant::now();
         let scope = RequestScope::start_at(
             started,
@@ -297,7 +338,7 @@ impl Resources {
                 .admission()
                 .map_err(|why| why.failure(crate::error::FailureKind::ReadFailed))?;
             let selection = self.select(uri)?;
-            let shape = self.shape(options, &selection);
+            let shape = self.shape(options, &selection, over_budget_links);
             return pooled::read(
                 executor,
                 &scope,
@@ -311,7 +352,7 @@ impl Resources {
         }
         // Lent: the match is dropped before this returns.
         let selection = self.select_lent(uri)?;
-        let shape = self.shape(options, &selection);
+        let shape = self.shape(options, &selection, over_budget_links);
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
         let handler = selection.binding.handler();
@@ -350,16 +391,22 @@ impl Resources {
             &call,
         )?;
         drop(call);
-        let bundle = assemble::assemble(targets, states, limits, &shape)?;
+        let bundle = assemble::assemble(requested, targets, states, limits, &shape)?;
         authorize::check_scope(&scope)?;
         Ok(bundle)
     }
 
     /// What shapes a read's result beyond its items: the revision and the
     /// declared cache hints of the registry and the selected binding.
-    fn shape(&self, options: &ReadOptions, selection: &Selection<'_>) -> assemble::Shape {
+    fn shape(
+        &self,
+        options: &ReadOptions,
+        selection: &Selection<'_>,
+        over_budget_links: bool,
+    ) -> assemble::Shape {
         let registry = *self.cache_hints();
         assemble::Shape {
+            over_budget_links,
             revision: options.revision,
             registry,
             binding: selection

@@ -312,7 +312,8 @@ impl ReadTask {
                 &scope.call_in(CallPhase::Recheck),
             )?;
             drop(policy);
-            let bundle = assemble::assemble(targets, p.states, limits, &self.shape)?;
+            let bundle =
+                assemble::assemble(plan.requested(), targets, p.states, limits, &self.shape)?;
             check_scope(scope)?;
             Ok(bundle)
         })()

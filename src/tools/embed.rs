@@ -1,0 +1,359 @@
+//! Embedding resources in a tool result: [`Resources::embed`].
+//!
+//! For a caller and a list of URIs, in order: each URI is read by the read
+//! pipeline itself ([`Resources::read`]'s, under the embedding's share of
+//! the budgets, see `budget.rs`), and its items become `resource` content
+//! blocks exactly as the read gives them (the warning item with the
+//! partial report first when the read is partial); or, in the link form,
+//! the read's root checks run (`Resources::authorize_root`) and the URI
+//! becomes one `resource_link` block built from its registered
+//! description. A URI whose read or checks fail gives no block at all, the
+//! same for every failure: a hidden, undiscoverable, unregistered or
+//! invalid URI cannot be told apart by any byte of the blocks.
+
+use std::ops::Range;
+use std::time::Duration;
+
+use crate::error::{CauseText, Failure, FailureKind};
+use crate::executor::Executor;
+use crate::protocol::ProtocolRevision;
+use crate::read::{ReadOptions, ResourceBundle};
+use crate::registry::Resources;
+use crate::scope::{CancelToken, RequestData, RequestScope};
+
+use super::budget::{Budget, WRAPPER_BYTES};
+use super::link::{write_item_link, write_link};
+use super::result::call_tool_result;
+
+/// Which content blocks an embedding makes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum EmbedForm {
+    /// Embedded `resource` blocks: the items a read of each URI gives.
+    #[default]
+    Resource,
+    /// One `resource_link` block per URI the caller may read, built from
+    /// its registered description; nothing is read.
+    Link,
+}
+
+/// Per-call options of [`Resources::embed`].
+#[derive(Clone, Default)]
+pub struct EmbedOptions {
+    /// The caller's deadline for the whole embedding, relative to the
+    /// call's start (`None` = only `read_timeout`, which also bounds the
+    /// whole embedding).
+    pub timeout: Option<Duration>,
+    /// The caller's cancellation token.
+    pub cancel: Option<CancelToken>,
+    /// Opaque data handed to every callback.
+    pub request_data: Option<RequestData>,
+    /// Worker pool running the callbacks (as for a read: the embedding
+    /// then returns by its deadline whatever any callback does).
+    pub executor: Option<Executor>,
+    /// The protocol revision the blocks are written for (default: the
+    /// newest).
+    pub revision: ProtocolRevision,
+    /// Embedded resources or links.
+    pub form: EmbedForm,
+    /// In the resource form: a visible item that would be a
+    /// `budget_exceeded` issue becomes a `resource_link` block instead when
+    /// the caller may learn its URI (it is the requested target, or its
+    /// final visibility discloses it), and a URI left no budget at all
+    /// becomes a link when its root checks pass.
+    pub over_budget_links: bool,
+}
+
+/// What became of one URI of an embedding (for the host; the client sees
+/// only the blocks).
+#[derive(Debug)]
+pub enum EmbedOutcome {
+    /// Read: `blocks` blocks, the warning first when `partial`, then the
+    /// admitted items, then `links` links for over-budget items.
+    Read {
+        /// Blocks made for this URI.
+        blocks: usize,
+        /// Whether the read was partial (its first block is the warning).
+        partial: bool,
+        /// How many of its blocks are links for over-budget items.
+        links: usize,
+    },
+    /// One `resource_link` block (the link form, or an over-budget URI).
+    Linked,
+    /// No block. The failure of the read or of its root checks: not found
+    /// and root denial are `unavailable`, an invalid URI `invalid_request`,
+    /// a URI left no budget `budget_exceeded`, and so on; its private cause
+    /// is for the host's logs.
+    Failed(Failure),
+}
+
+/// The content blocks of an embedding and what became of each URI.
+#[derive(Debug)]
+pub struct Embedding {
+    /// `[block,block,…]`.
+    blocks: String,
+    spans: Vec<Range<usize>>,
+    /// `[item,item,…]`: the items again, when the caller asked for them
+    /// (the structured content of the `read_resource` tool).
+    contents: Option<String>,
+    outcomes: Vec<EmbedOutcome>,
+    revision: ProtocolRevision,
+}
+
+impl Embedding {
+    /// The content blocks as one JSON array, in URI order.
+    pub fn blocks_json(&self) -> &str {
+        &self.blocks
+    }
+
+    /// How many blocks there are.
+    pub fn block_count(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Each block's JSON object, in order (to place among the tool's own
+    /// content blocks).
+    pub fn blocks(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.spans.iter().map(|s| &self.blocks[s.clone()])
+    }
+
+    /// What became of each URI, in the order given.
+    pub fn outcomes(&self) -> &[EmbedOutcome] {
+        &self.outcomes
+    }
+
+    /// The protocol revision the blocks are written for.
+    pub fn revision(&self) -> ProtocolRevision {
+        self.revision
+    }
+
+    /// A whole `CallToolResult` holding the blocks as its `content` (with
+    /// `resultType` on 2026-07-28).
+    pub fn call_tool_result(&self) -> String {
+        call_tool_result(self.revision, &self.blocks, None, false)
+    }
+
+    /// The outcome of the last URI, taken out (the tools' one URI).
+    pub(crate) fn take_outcome(&mut self) -> Option<EmbedOutcome> {
+        self.outcomes.pop()
+    }
+
+    /// The read items again, as a JSON array (when asked for).
+    pub(crate) fn contents_json(&self) -> Option<&str> {
+        self.contents.as_deref()
+    }
+}
+
+impl Resources {
+    /// Embeds resources in a tool result: for each URI, in order, the
+    /// `resource` blocks a read gives (or one `resource_link` block in
+    /// [`EmbedForm::Link`]), under the read pipeline's rules for the
+    /// caller: discovery, visibility, read permission, the recheck, the
+    /// budgets (shared by all the URIs, as one read's), the deadline (one
+    /// for the whole embedding) and the partial report (each partial read's
+    /// warning block).
+    ///
+    /// A URI whose read fails gives no block (its failure is in
+    /// [`Embedding::outcomes`]), whatever the failure: hidden, undiscoverable,
+    /// unregistered and invalid URIs look the same in every byte of the
+    /// blocks. The whole embedding fails only when it is cancelled
+    /// (`canceled`), passes its deadline (`deadline_exceeded`), is given
+    /// more URIs than `max_plan_targets` (`invalid_request`), or its blocks
+    /// exceed `max_encoded_bytes` minus the wire reserve (`size`).
+    pub fn embed<U: AsRef<[u8]>>(
+        &self,
+        uris: &[U],
+        options: &EmbedOptions,
+    ) -> Result<Embedding, Failure> {
+        self.embed_copies(uris, options, 1)
+    }
+
+    /// [`embed`](Self::embed), writing the items `copies` times (2: also as
+    /// the structured content's array, for `read_resource`).
+    pub(crate) fn embed_copies<U: AsRef<[u8]>>(
+        &self,
+        uris: &[U],
+        options: &EmbedOptions,
+        copies: u64,
+    ) -> Result<Embedding, Failure> {
+        let limits = self.limits();
+        if uris.len() > limits.max_plan_targets {
+            return Err(Failure::request("too many URIs to embed"));
+        }
+        let scope = RequestScope::start(
+            limits.read_timeout,
+            options.timeout,
+            options.cancel.clone(),
+            options.request_data.clone(),
+        );
+        let _closer = scope.close_on_drop();
+        let mut run = Run {
+            out: Embedding {
+                blocks: String::from("["),
+                spans: Vec::new(),
+                contents: (copies > 1).then(|| String::from("[")),
+                outcomes: Vec::with_capacity(uris.len()),
+                revision: options.revision,
+            },
+            budget: Budget::new(limits, copies),
+        };
+        for uri in uris {
+            scope.check()?;
+            let read = ReadOptions {
+                timeout: Some(
+                    scope
+                        .deadline()
+                        .saturating_duration_since(std::time::Instant::now()),
+                ),
+                cancel: options.cancel.clone(),
+                request_data: options.request_data.clone(),
+                executor: options.executor.clone(),
+                revision: options.revision,
+            };
+            let uri = uri.as_ref();
+            let outcome = match options.form {
+                EmbedForm::Link => self.link_uri(&mut run, uri, &read),
+                EmbedForm::Resource => match run.budget.limits_for(limits) {
+                    Some(share) => self.read_uri(&mut run, uri, &read, &share, options),
+                    None if options.over_budget_links => self.link_uri(&mut run, uri, &read),
+                    None => Err(Failure::new(FailureKind::BudgetExceeded)
+                        .caused_by(CauseText("the embedding's budget is used up".into()))),
+                },
+            };
+            match outcome {
+                Err(f)
+                    if matches!(
+                        f.kind(),
+                        FailureKind::Canceled | FailureKind::DeadlineExceeded
+                    ) =>
+                {
+                    return Err(f)
+                }
+                Err(f) => run.out.outcomes.push(EmbedOutcome::Failed(f)),
+                Ok(o) => run.out.outcomes.push(o),
+            }
+        }
+        scope.check()?;
+        run.finish(limits)
+    }
+
+    /// The link form of one URI: its root checks, then its link.
+    fn link_uri(
+        &self,
+        run: &mut Run,
+        uri: &[u8],
+        read: &ReadOptions,
+    ) -> Result<EmbedOutcome, Failure> {
+        let definition = self.authorize_root(uri, read)?;
+        // Always UTF-8 here: the URI passed validation.
+        let uri = std::str::from_utf8(uri)
+            .map_err(|_| Failure::request("resource URI is not valid UTF-8"))?;
+        let start = run.begin_block();
+        write_link(&mut run.out.blocks, uri, &definition);
+        let used = run.end_block(start);
+        run.budget.charge(0, 0, used);
+        Ok(EmbedOutcome::Linked)
+    }
+
+    /// The resource form of one URI: its read under `share`, its items as
+    /// blocks, its linked items as links.
+    fn read_uri(
+        &self,
+        run: &mut Run,
+        uri: &[u8],
+        read: &ReadOptions,
+        share: &crate::limits::Limits,
+        options: &EmbedOptions,
+    ) -> Result<EmbedOutcome, Failure> {
+        let bundle = self.read_with(uri, read, share, options.over_budget_links)?;
+        let before = run.used();
+        run.push_items(&bundle);
+        let mut links = 0;
+        for item in bundle.links() {
+            let start = run.begin_block();
+            if item.requested {
+                // The read selected this binding moments ago; the registry
+                // is immutable, so it selects the same one again.
+                match self.select(uri) {
+                    Ok(s) => write_link(&mut run.out.blocks, &item.uri, s.binding.definition()),
+                    Err(_) => write_item_link(&mut run.out.blocks, &item.uri),
+                }
+            } else {
+                write_item_link(&mut run.out.blocks, &item.uri);
+            }
+            run.end_block(start);
+            links += 1;
+        }
+        let used = run.used() - before;
+        let items = bundle.item_count() - usize::from(bundle.is_partial());
+        run.budget.charge(bundle.payload_bytes(), items, used);
+        Ok(EmbedOutcome::Read {
+            blocks: bundle.item_count() + links,
+            partial: bundle.is_partial(),
+            links,
+        })
+    }
+}
+
+/// An embedding being made.
+struct Run {
+    out: Embedding,
+    budget: Budget,
+}
+
+impl Run {
+    /// Bytes written so far (blocks and the copy of the items).
+    fn used(&self) -> u64 {
+        (self.out.blocks.len() + self.out.contents.as_ref().map_or(0, String::len)) as u64
+    }
+
+    /// Starts a block: the separator, and where the block begins.
+    fn begin_block(&mut self) -> usize {
+        if !self.out.spans.is_empty() {
+            self.out.blocks.push(',');
+        }
+        self.out.blocks.len()
+    }
+
+    /// Ends the block begun at `start`; returns the bytes it took.
+    fn end_block(&mut self, start: usize) -> u64 {
+        self.out.spans.push(start..self.out.blocks.len());
+        (self.out.blocks.len() - start + 1) as u64
+    }
+
+    /// The bundle's items, in wire order, as `resource` blocks (and again
+    /// as the copy of the items, when one is made).
+    fn push_items(&mut self, bundle: &ResourceBundle) {
+        self.out
+            .blocks
+            .reserve(bundle.json().len() + bundle.item_count() * WRAPPER_BYTES as usize);
+        for item in bundle.items() {
+            let start = self.begin_block();
+            self.out
+                .blocks
+                .push_str("{\"type\":\"resource\",\"resource\":");
+            self.out.blocks.push_str(item.json());
+            self.out.blocks.push('}');
+            self.end_block(start);
+            if let Some(contents) = &mut self.out.contents {
+                if contents.len() > 1 {
+                    contents.push(',');
+                }
+                contents.push_str(item.json());
+            }
+        }
+    }
+
+    /// Closes the arrays and checks the final size.
+    fn finish(mut self, limits: &crate::limits::Limits) -> Result<Embedding, Failure> {
+        self.out.blocks.push(']');
+        if let Some(c) = &mut self.out.contents {
+            c.push(']');
+        }
+        if self.used() > Budget::total_encoded(limits) {
+            return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
+                "the embedded blocks exceed max_encoded_bytes - 8192 - 256".into(),
+            )));
+        }
+        Ok(self.out)
+    }
+}
