@@ -371,7 +371,7 @@ fn tool_samples(
             .map(answered)
     };
     let templates_page = call(json!({"name": "list_resources", "arguments": {"cursor": "t"}}))?;
-    let mut list_tools = json!({"tools": json_of(&resource_tool_definitions(revision))});
+    let mut list_tools = json!({"tools": json_of(resource_tool_definitions(revision))});
     if revision.has_result_fields() {
         list_tools["resultType"] = json!("complete");
         list_tools["ttlMs"] = json!(0);

@@ -498,7 +498,7 @@ fn a_failing_read_is_a_tool_error_with_the_kinds_fixed_message() {
 
 #[test]
 fn the_definitions_describe_what_the_tools_take_and_give() {
-    let defs = json(&resource_tool_definitions(ProtocolRevision::LATEST));
+    let defs = json(resource_tool_definitions(ProtocolRevision::LATEST));
     let read = &defs[1];
     assert_eq!(read["name"], "read_resource");
     assert_eq!(read["inputSchema"]["required"], serde_json::json!(["uri"]));

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use crate::error::{Failure, FailureKind};
+use crate::error::{CauseText, Failure, FailureKind};
 use crate::jsonrpc;
 use crate::listing::{ListOptions, Page};
 use crate::protocol::ProtocolRevision;
@@ -160,7 +160,9 @@ impl Resources {
                 (b't', "") => (Phase::Templates, None),
                 (b't', rest) => (Phase::Templates, Some(rest)),
                 _ => {
-                    let f = Failure::request("Invalid cursor");
+                    let f = Failure::request("Invalid cursor").caused_by(CauseText(
+                        "the cursor has neither prefix list_resources gives (r, t)".into(),
+                    ));
                     return Response::tool_result(
                         tool_error(revision, INVALID_CURSOR_TEXT),
                         revision,
@@ -260,7 +262,9 @@ fn lenient_name(params: &[u8]) -> Option<String> {
 
 /// A tool execution error for arguments the input schema refuses.
 fn arguments_error(revision: ProtocolRevision, text: &'static str) -> Response {
-    let f = Failure::request(text);
+    let f = Failure::request(text).caused_by(CauseText(
+        "the arguments do not satisfy the tool's input schema".into(),
+    ));
     Response::tool_result(tool_error(revision, text), revision, false, Some(f))
 }
 
