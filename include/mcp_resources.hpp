@@ -263,6 +263,39 @@ private:
     detail::Owned<mcpr_response, mcpr_response_free> p_;
 };
 
+/// Resources embedded in a tool result (mcpr_embedding), made by
+/// Resources::embed. Move-only.
+class Embedding {
+public:
+    /// Takes ownership of a C embedding.
+    explicit Embedding(mcpr_embedding *p) noexcept : p_(p) {}
+    /// The content blocks as one JSON array, in URI order.
+    std::string_view blocks_json() const noexcept { return to_view(mcpr_embedding_blocks_json(p_.get())); }
+    /// How many blocks.
+    std::size_t block_count() const noexcept { return mcpr_embedding_block_count(p_.get()); }
+    /// Block `i`'s JSON object (empty out of range).
+    std::string_view block(std::size_t i) const noexcept { return to_view(mcpr_embedding_block(p_.get(), i)); }
+    /// A whole CallToolResult holding the blocks: send it as the `result`.
+    std::string_view tool_result_json() const noexcept { return to_view(mcpr_embedding_tool_result_json(p_.get())); }
+    /// How many URIs were given.
+    std::size_t uri_count() const noexcept { return mcpr_embedding_uri_count(p_.get()); }
+    /// MCPR_OK when URI `i` gave blocks, else why it gave none (for the host only).
+    mcpr_status uri_status(std::size_t i) const noexcept { return mcpr_embedding_uri_status(p_.get(), i); }
+    /// Blocks URI `i` gave.
+    std::size_t uri_block_count(std::size_t i) const noexcept { return mcpr_embedding_uri_block_count(p_.get(), i); }
+    /// Links among URI `i`'s blocks.
+    std::size_t uri_link_count(std::size_t i) const noexcept { return mcpr_embedding_uri_link_count(p_.get(), i); }
+    /// Whether URI `i`'s read was partial.
+    bool uri_is_partial(std::size_t i) const noexcept { return mcpr_embedding_uri_is_partial(p_.get(), i); }
+    /// The private cause behind URI `i` giving nothing (log it, never send it).
+    std::string_view uri_cause(std::size_t i) const noexcept { return to_view(mcpr_embedding_uri_cause(p_.get(), i)); }
+    /// The C handle (borrowed).
+    const mcpr_embedding *get() const noexcept { return p_.get(); }
+
+private:
+    detail::Owned<mcpr_embedding, mcpr_embedding_free> p_;
+};
+
 /// A `completion/complete` result (mcpr_completion). Move-only.
 class Completion {
 public:
@@ -655,7 +688,29 @@ struct RequestOptions {
     const Cancel *cancel = nullptr;        ///< optional token
     void *request_data = nullptr;          ///< handed to every callback
     const Executor *executor = nullptr;    ///< optional
+    bool resource_tools = false;           ///< serve tools/call for read_resource and list_resources
 };
+
+/// Options of Resources::embed (mcpr_embed_options).
+struct EmbedOptions {
+    std::chrono::milliseconds timeout{0};  ///< deadline of the whole embedding; 0 = only read_timeout
+    const Cancel *cancel = nullptr;        ///< optional token
+    void *request_data = nullptr;          ///< handed to every callback
+    const Executor *executor = nullptr;    ///< optional; null = callbacks inline
+    std::string_view protocol_revision{};  ///< negotiated revision; empty = newest
+    mcpr_embed_form form = MCPR_EMBED_RESOURCE;  ///< MCPR_EMBED_RESOURCE or MCPR_EMBED_LINK
+    bool over_budget_links = false;        ///< over-budget items (and URIs) as resource_link blocks
+};
+
+/// The `list_resources` and `read_resource` Tool definitions as a JSON
+/// array, for your tools/list (mcpr_resource_tools_definitions). Static:
+/// valid as long as the library is loaded. Throws mcpr::Error for an
+/// unknown revision.
+inline std::string_view resource_tool_definitions(std::string_view protocol_revision = {}) {
+    mcpr_str out{};
+    detail::check([&](mcpr_error **e) { return mcpr_resource_tools_definitions(to_c(protocol_revision), &out, e); });
+    return to_view(out);
+}
 
 // ------------------------------------------------------------------ registry
 
@@ -706,18 +761,46 @@ public:
     /// (status MCPR_METHOD_NOT_HANDLED: route the request elsewhere).
     Response request(std::string_view method, std::string_view params_json,
                      const RequestOptions &o = RequestOptions()) const {
-        mcpr_request_options c{};
-        mcpr_request_options_init(&c);
-        c.protocol_revision = to_c(o.protocol_revision);
-        c.scope_key = to_c(o.scope_key);
-        c.page_size = o.page_size;
+        mcpr_request_options c = c_request_options(o);
+        mcpr_response *out = nullptr;
+        detail::check(
+            [&](mcpr_error **e) { return mcpr_request(r_.get(), to_c(method), to_c(params_json), &c, &out, e); });
+        return Response(out);
+    }
+
+    /// Resources embedded in a tool result (mcpr_embed): for each URI the
+    /// resource blocks a read gives (or one resource_link block), nothing
+    /// for a URI the caller may not read. Throws mcpr::Error when the whole
+    /// embedding fails (cancellation, deadline, too many URIs, size).
+    Embedding embed(const std::vector<std::string_view> &uris, const EmbedOptions &o = EmbedOptions()) const {
+        std::vector<mcpr_str> c_uris;
+        c_uris.reserve(uris.size());
+        for (std::string_view u : uris) c_uris.push_back(to_c(u));
+        mcpr_embed_options c{};
+        mcpr_embed_options_init(&c);
         c.timeout_ms = detail::to_ms(o.timeout);
         c.cancel = o.cancel ? o.cancel->get() : nullptr;
         c.request_data = o.request_data;
         c.executor = o.executor ? o.executor->get() : nullptr;
+        c.protocol_revision = to_c(o.protocol_revision);
+        c.form = o.form;
+        c.over_budget_links = o.over_budget_links;
+        mcpr_embedding *out = nullptr;
+        detail::check([&](mcpr_error **e) {
+            return mcpr_embed(r_.get(), c_uris.empty() ? nullptr : c_uris.data(), c_uris.size(), &c, &out, e);
+        });
+        return Embedding(out);
+    }
+
+    /// tools/call of the resource tools (mcpr_resource_tools_call): the
+    /// raw params text in, the Response to send out (tool execution errors
+    /// are results with isError). Another tool throws mcpr::Error with
+    /// status MCPR_METHOD_NOT_HANDLED: call your own.
+    Response call_resource_tool(std::string_view params_json, const RequestOptions &o = RequestOptions()) const {
+        mcpr_request_options c = c_request_options(o);
         mcpr_response *out = nullptr;
         detail::check(
-            [&](mcpr_error **e) { return mcpr_request(r_.get(), to_c(method), to_c(params_json), &c, &out, e); });
+            [&](mcpr_error **e) { return mcpr_resource_tools_call(r_.get(), to_c(params_json), &c, &out, e); });
         return Response(out);
     }
 
@@ -765,6 +848,20 @@ public:
     explicit operator bool() const noexcept { return r_ != nullptr; }
 
 private:
+    static mcpr_request_options c_request_options(const RequestOptions &o) {
+        mcpr_request_options c{};
+        mcpr_request_options_init(&c);
+        c.protocol_revision = to_c(o.protocol_revision);
+        c.scope_key = to_c(o.scope_key);
+        c.page_size = o.page_size;
+        c.timeout_ms = detail::to_ms(o.timeout);
+        c.cancel = o.cancel ? o.cancel->get() : nullptr;
+        c.request_data = o.request_data;
+        c.executor = o.executor ? o.executor->get() : nullptr;
+        c.resource_tools = o.resource_tools;
+        return c;
+    }
+
     using ListFn = mcpr_status (*)(const mcpr_resources *, const mcpr_list_options *, mcpr_page **, mcpr_error **);
     Page list_impl(const ListOptions &o, ListFn fn) const {
         mcpr_list_options c{};
