@@ -306,20 +306,22 @@ impl Resources {
     /// `read_failed`, or fails the body reads it can no longer risk as
     /// `read_failed` items; the private cause says "executor saturated".
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
-        self.read_with(uri, options, self.limits(), false)
+        self.read_with(uri, options, self.limits(), false, None)
     }
 
     /// The read pipeline under `limits` (the registry's own, or an
     /// embedding's share of them: `crate::tools`), with over-budget items
-    /// the caller may learn given as links when `over_budget_links`.
+    /// the caller may learn given as links when `over_budget_links`, and
+    /// starting at `started` when the caller has just read the clock.
     pub(crate) fn read_with(
         &self,
         uri: &[u8],
         options: &ReadOptions,
         limits: &Limits,
         over_budget_links: bool,
+        started: Option<std::time::Instant>,
     ) -> Result<ResourceBundle, Failure> {
-        let started = std::time::Instant::now();
+        let started = started.unwrap_or_else(std::time::Instant::now);
         let scope = RequestScope::start_at(
             started,
             limits.read_timeout,

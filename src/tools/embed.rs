@@ -196,24 +196,24 @@ impl Resources {
             },
             budget: Budget::new(limits, copies),
         };
-        for uri in uris {
-            scope.check()?;
-            let read = ReadOptions {
-                timeout: Some(
-                    scope
-                        .deadline()
-                        .saturating_duration_since(std::time::Instant::now()),
-                ),
-                cancel: options.cancel.clone(),
-                request_data: options.request_data.clone(),
-                executor: options.executor.clone(),
-                revision: options.revision,
-            };
+        // One set of read options for every URI; only the time left changes.
+        let mut read = ReadOptions {
+            timeout: None,
+            cancel: options.cancel.clone(),
+            request_data: options.request_data.clone(),
+            executor: options.executor.clone(),
+            revision: options.revision,
+        };
+        for (i, uri) in uris.iter().enumerate() {
+            // One clock read: the check and the time left for this read.
+            let now = std::time::Instant::now();
+            scope.check_at(now)?;
+            read.timeout = Some(scope.deadline().saturating_duration_since(now));
             let uri = uri.as_ref();
             let outcome = match options.form {
                 EmbedForm::Link => self.link_uri(&mut run, uri, &read),
                 EmbedForm::Resource => match run.budget.limits_for(limits) {
-                    Some(share) => self.read_uri(&mut run, uri, &read, &share, options),
+                    Some(share) => self.read_uri(&mut run, uri, &read, &share, options, now),
                     None if options.over_budget_links => self.link_uri(&mut run, uri, &read),
                     None => Err(Failure::new(FailureKind::BudgetExceeded)
                         .caused_by(CauseText("the embedding's budget is used up".into()))),
@@ -230,6 +230,14 @@ impl Resources {
                 }
                 Err(f) => run.out.outcomes.push(EmbedOutcome::Failed(f)),
                 Ok(o) => run.out.outcomes.push(o),
+            }
+            if i == 0 {
+                // The first URI's blocks estimate the others' (one growth
+                // of the buffer instead of one per URI).
+                let per_uri = run.out.blocks.len();
+                run.out
+                    .blocks
+                    .reserve(per_uri.saturating_mul(uris.len() - 1));
             }
         }
         scope.check()?;
@@ -263,8 +271,10 @@ impl Resources {
         read: &ReadOptions,
         share: &crate::limits::Limits,
         options: &EmbedOptions,
+        now: std::time::Instant,
     ) -> Result<EmbedOutcome, Failure> {
-        let bundle = self.read_with(uri, read, share, options.over_budget_links)?;
+        // The read starts at the instant its time left was computed for.
+        let bundle = self.read_with(uri, read, share, options.over_budget_links, Some(now))?;
         let before = run.used();
         run.push_items(&bundle);
         let mut links = 0;
