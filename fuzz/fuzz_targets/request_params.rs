@@ -8,7 +8,7 @@
 //! reader and authorization data carry a secret) always answers a served
 //! method with JSON, an error object whose code is one the revision allows,
 //! and never a secret; and that the hidden resource answers exactly like an
-//! unregistered one.
+//! unregistered one (also through the resource tools' `tools/call`).
 #![no_main]
 
 use std::sync::Arc;
@@ -25,13 +25,14 @@ use mcp_resources_fuzz::Input;
 const SECRET: &str = "fuzz-secret-7f3a";
 const HIDDEN: &str = "fz://hidden";
 
-const METHODS: [&str; 6] = [
+const METHODS: [&str; 7] = [
     "resources/read",
     "resources/list",
     "resources/templates/list",
     "completion/complete",
     "tools/list",
     "",
+    "tools/call",
 ];
 
 /// Hides one resource; everything else is visible and permitted.
@@ -159,10 +160,16 @@ fuzz_target!(|data: &[u8]| {
         let options = RequestOptions {
             revision,
             scope_key: b"fuzz".to_vec(),
+            resource_tools: true,
             ..RequestOptions::default()
         };
         let Ok(response) = r.request(method.as_bytes(), params, &options) else {
-            assert!(RequestMethod::parse(method.as_bytes()).is_none() || method == METHODS[3]);
+            // Not handled: other methods, ref/prompt completions, other tools.
+            assert!(
+                RequestMethod::parse(method.as_bytes()).is_none()
+                    || method == METHODS[3]
+                    || method == METHODS[6]
+            );
             return;
         };
         let json = response.json();
@@ -183,7 +190,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(v.is_object());
         }
         // The hidden resource answers exactly like an unregistered one.
-        if method == METHODS[0] {
+        if method == METHODS[0] || method == METHODS[6] {
             let text = std::str::from_utf8(params).unwrap_or("");
             if text.contains(HIDDEN) {
                 let swapped = text.replace(HIDDEN, "fz://absnt");
