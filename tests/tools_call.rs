@@ -515,3 +515,48 @@ fn the_definitions_describe_what_the_tools_take_and_give() {
         serde_json::json!(["resources", "resourceTemplates"])
     );
 }
+
+#[test]
+fn read_resource_keeps_its_doubled_items_within_one_reads_encoded_budget() {
+    let max: i64 = 64 * 1024;
+    // Half of 64 KiB less the wire reserve, the envelope and the wrappers
+    // is about 27 KiB of result; less the report's 16 KiB reserve, about
+    // 10.6 KiB of items.
+    for size in [
+        1024usize,
+        8 * 1024,
+        10 * 1024,
+        12 * 1024,
+        20 * 1024,
+        30 * 1024,
+    ] {
+        let h = host().limit(Limit::MaxEncodedBytes, max);
+        h.handler.body("doc://a", Body::Text("q".repeat(size)));
+        let r = h.build();
+        // The plain read always fits.
+        assert!(r
+            .read(b"doc://a", &read_opts(ProtocolRevision::LATEST))
+            .is_ok());
+        let resp = call(
+            &r,
+            &read_params("doc://a"),
+            &options(ProtocolRevision::LATEST),
+        );
+        assert!(
+            resp.json().len() as i64 <= max - 8192,
+            "{size}: {} bytes",
+            resp.json().len()
+        );
+        let v = json(resp.json());
+        if v.get("isError").is_some() {
+            // Too large to carry twice: the read's own budget failure.
+            assert!(size >= 12 * 1024, "{size}");
+            assert_eq!(
+                resp.tool_failure().map(Failure::kind),
+                Some(FailureKind::BudgetExceeded)
+            );
+        } else {
+            assert!(size <= 10 * 1024, "{size}");
+        }
+    }
+}

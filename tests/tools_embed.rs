@@ -463,3 +463,43 @@ fn a_whole_call_tool_result_holds_the_blocks() {
         assert_eq!(e.revision(), revision);
     }
 }
+
+#[test]
+fn the_blocks_never_exceed_one_reads_encoded_budget() {
+    // 64 KiB of result, ten URIs of 10 KiB: the blocks stop within the
+    // budget, the later URIs get budget issues of their own reads or none.
+    let max = 64 * 1024;
+    let h = host().limit(Limit::MaxEncodedBytes, max);
+    for i in 0..10 {
+        h.handler
+            .body(&format!("doc://n/{i}"), Body::Text("z".repeat(10 * 1024)));
+    }
+    let mut h = h;
+    for i in 0..10 {
+        h.defs.push((def_json(&format!("doc://n/{i}")), None));
+    }
+    let r = h.build();
+    let uris: Vec<String> = (0..10).map(|i| format!("doc://n/{i}")).collect();
+    for over_budget_links in [false, true] {
+        let o = EmbedOptions {
+            over_budget_links,
+            ..opts(ProtocolRevision::LATEST)
+        };
+        let e = r.embed(&uris, &o).unwrap();
+        assert!(
+            e.blocks_json().len() as i64 <= max - 8192 - 256,
+            "{} bytes",
+            e.blocks_json().len()
+        );
+        let read = e
+            .outcomes()
+            .iter()
+            .filter(|o| matches!(o, EmbedOutcome::Read { links: 0, .. }))
+            .count();
+        assert!((3..10).contains(&read), "{read} URIs read");
+        if over_budget_links {
+            // What no longer fits is linked, not lost.
+            assert_eq!(e.block_count(), 10, "{:?}", e.outcomes());
+        }
+    }
+}
