@@ -179,7 +179,9 @@ impl Resources {
         if uris.len() > limits.max_plan_targets {
             return Err(Failure::request("too many URIs to embed"));
         }
-        let scope = RequestScope::start(
+        let started = std::time::Instant::now();
+        let scope = RequestScope::start_at(
+            started,
             limits.read_timeout,
             options.timeout,
             options.cancel.clone(),
@@ -205,8 +207,13 @@ impl Resources {
             revision: options.revision,
         };
         for (i, uri) in uris.iter().enumerate() {
-            // One clock read: the check and the time left for this read.
-            let now = std::time::Instant::now();
+            // One clock read per URI (the first one's is the start): the
+            // check and the time left for this read.
+            let now = if i == 0 {
+                started
+            } else {
+                std::time::Instant::now()
+            };
             scope.check_at(now)?;
             read.timeout = Some(scope.deadline().saturating_duration_since(now));
             let uri = uri.as_ref();
@@ -233,11 +240,14 @@ impl Resources {
             }
             if i == 0 {
                 // The first URI's blocks estimate the others' (one growth
-                // of the buffer instead of one per URI).
+                // of the buffer instead of one per URI), within the budget.
                 let per_uri = run.out.blocks.len();
+                let room = Budget::total_encoded(limits) as usize;
+                let estimate = per_uri.saturating_mul(uris.len() - 1).min(room);
+                run.out.blocks.reserve(estimate);
                 run.out
-                    .blocks
-                    .reserve(per_uri.saturating_mul(uris.len() - 1));
+                    .spans
+                    .reserve(run.out.spans.len() * (uris.len() - 1));
             }
         }
         scope.check()?;
