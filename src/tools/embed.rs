@@ -245,9 +245,8 @@ impl Resources {
                 let room = Budget::total_encoded(limits) as usize;
                 let estimate = per_uri.saturating_mul(uris.len() - 1).min(room);
                 run.out.blocks.reserve(estimate);
-                run.out
-                    .spans
-                    .reserve(run.out.spans.len() * (uris.len() - 1));
+                let spans = run.out.spans.len().saturating_mul(uris.len() - 1);
+                run.out.spans.reserve(spans.min(limits.max_items));
             }
         }
         scope.check()?;
