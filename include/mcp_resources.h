@@ -278,7 +278,8 @@ typedef enum {
     /**
      * A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
      * string, impossible length, unknown enum value, impossible
-     * `struct_size` or a set field unknown to this library.
+     * `struct_size` or a set field unknown to this library, an empty list
+     * scope key (from every entry point).
      */
     MCPR_INVALID_ARGUMENT = 13,
     /**
@@ -1158,8 +1159,9 @@ typedef struct {
      */
     size_t struct_size;
     /**
-     * Opaque caller scope (required, non-empty, else
-     * `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
+     * Opaque caller scope (required, non-empty: an empty one is a host
+     * mistake, `MCPR_INVALID_ARGUMENT`, as from `mcpr_request`); cursors
+     * are bound to a hash of these bytes.
      */
     mcpr_str scope_key;
     /**
@@ -2447,9 +2449,10 @@ void mcpr_list_options_init(mcpr_list_options *options);
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
  *   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
- *   revision, or options with a bad `struct_size` or set fields beyond it
- *   that this library does not know; `MCPR_INVALID_REQUEST` for an empty
- *   scope key or a bad cursor; `MCPR_POLICY` when `discover` fails (or the
+ *   revision, an empty scope key, or options with a bad `struct_size` or
+ *   set fields beyond it that this library does not know;
+ *   `MCPR_INVALID_REQUEST` for a bad cursor; `MCPR_POLICY` when `discover`
+ *   fails (or the
  *   executor is saturated); `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`;
  *   `MCPR_SIZE`.
  * \pre `resources` is NULL or a live registry reference when the call is

@@ -15,6 +15,7 @@
 
 pub mod binding;
 pub mod cache;
+pub mod call;
 pub mod completer;
 pub mod completion;
 mod cursor;
@@ -27,6 +28,7 @@ pub mod ffi;
 pub mod fuzzing;
 pub mod identity;
 mod index;
+mod jsonbytes;
 pub mod jsonrpc;
 mod jsonscan;
 pub mod limits;
@@ -46,6 +48,7 @@ pub mod tools;
 
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
+pub use call::CallOptions;
 pub use completion::{
     CompleteOptions, CompleteParams, CompleteRef, CompletionRequest, CompletionResult,
     CompletionSink, ResourceCompleter,

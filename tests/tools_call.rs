@@ -36,8 +36,11 @@ fn host() -> Host {
 
 fn options(revision: ProtocolRevision) -> RequestOptions {
     RequestOptions {
-        revision,
         scope_key: b"tenant".to_vec(),
+        call: CallOptions {
+            protocol_revision: revision,
+            ..CallOptions::default()
+        },
         ..RequestOptions::default()
     }
 }
@@ -68,7 +71,10 @@ fn read_resource_embeds_the_read_and_gives_its_contents_as_structured_content() 
                 .embed(
                     &[uri],
                     &EmbedOptions {
-                        revision,
+                        call: CallOptions {
+                            protocol_revision: revision,
+                            ..CallOptions::default()
+                        },
                         ..EmbedOptions::default()
                     },
                 )
@@ -457,7 +463,7 @@ fn a_per_request_revision_shapes_the_tool_result() {
     let old = options(ProtocolRevision::V2025_06_18);
     let params = r#"{"name":"read_resource","arguments":{"uri":"doc://a"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
     let resp = call(&r, params, &old);
-    assert_eq!(resp.revision(), ProtocolRevision::V2026_07_28);
+    assert_eq!(resp.protocol_revision(), ProtocolRevision::V2026_07_28);
     assert_eq!(json(resp.json())["resultType"], "complete");
 }
 
@@ -466,10 +472,8 @@ fn a_cancelled_tool_call_is_the_canceled_error_never_a_result() {
     let r = host().build();
     let cancel = CancelToken::new();
     cancel.cancel();
-    let o = RequestOptions {
-        cancel: Some(cancel),
-        ..options(ProtocolRevision::LATEST)
-    };
+    let mut o = options(ProtocolRevision::LATEST);
+    o.call.cancel = Some(cancel);
     for params in [read_params("doc://a"), list_params(None)] {
         let resp = call(&r, &params, &o);
         assert!(resp.is_error());

@@ -45,8 +45,19 @@ fn host() -> Host {
 
 fn opts(revision: ProtocolRevision) -> EmbedOptions {
     EmbedOptions {
-        revision,
+        call: CallOptions {
+            protocol_revision: revision,
+            ..CallOptions::default()
+        },
         ..EmbedOptions::default()
+    }
+}
+
+/// `opts(LATEST)` with `call` changed.
+fn with_call(call: CallOptions) -> EmbedOptions {
+    EmbedOptions {
+        call,
+        ..opts(ProtocolRevision::LATEST)
     }
 }
 
@@ -393,18 +404,18 @@ fn one_deadline_and_one_cancellation_for_the_whole_embedding() {
     let r = host().build();
     let cancel = CancelToken::new();
     cancel.cancel();
-    let o = EmbedOptions {
+    let o = with_call(CallOptions {
         cancel: Some(cancel),
-        ..opts(ProtocolRevision::LATEST)
-    };
+        ..CallOptions::default()
+    });
     assert_eq!(
         r.embed(&["doc://a"], &o).unwrap_err().kind(),
         FailureKind::Canceled
     );
-    let o = EmbedOptions {
+    let o = with_call(CallOptions {
         timeout: Some(Duration::ZERO),
-        ..opts(ProtocolRevision::LATEST)
-    };
+        ..CallOptions::default()
+    });
     assert_eq!(
         r.embed(&["doc://a"], &o).unwrap_err().kind(),
         FailureKind::DeadlineExceeded
@@ -441,7 +452,10 @@ fn an_executor_embeds_what_the_inline_path_embeds() {
             ..opts(ProtocolRevision::LATEST)
         };
         let pooled = EmbedOptions {
-            executor: Some(executor.clone()),
+            call: CallOptions {
+                executor: Some(executor.clone()),
+                ..inline.call.clone()
+            },
             ..inline.clone()
         };
         let uris = ["doc://a", "doc://hidden", "doc://bundle", "files://p/z"];
@@ -460,7 +474,7 @@ fn a_whole_call_tool_result_holds_the_blocks() {
         assert_eq!(v["content"], json(e.blocks_json()));
         assert_eq!(v.get("resultType").is_some(), revision.has_result_fields());
         assert!(v.get("isError").is_none());
-        assert_eq!(e.revision(), revision);
+        assert_eq!(e.protocol_revision(), revision);
     }
 }
 

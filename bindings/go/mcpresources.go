@@ -527,25 +527,22 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 		return Bundle{}, argumentError("mcpresources: registry closed")
 	}
 	defer r.ref.release()
-	var ex *C.mcpr_executor
-	if opt != nil && opt.Executor != nil {
-		if !opt.Executor.ref.acquire() {
-			return Bundle{}, argumentError("mcpresources: executor closed")
-		}
-		defer opt.Executor.ref.release()
-		ex = opt.Executor.e
+	var o ReadOptions
+	if opt != nil {
+		o = *opt
 	}
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return Bundle{}, err
+	}
+	defer done()
 	env, err := begin(ctx)
 	if err != nil {
 		return Bundle{}, err
 	}
 	defer env.end()
-	revision := ""
-	if opt != nil {
-		revision = opt.Revision
-	}
 	var res C.mcprgo_read_result
-	st := C.mcprgo_read(r.r, cstr(uri), cstr(revision), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+	st := C.mcprgo_read(r.r, cstr(uri), env.fields(o.Revision, ex), &res)
 	if st != C.MCPR_OK {
 		return Bundle{}, env.failure(takeError(res.err, st))
 	}
@@ -571,19 +568,16 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 		return Page{}, argumentError("mcpresources: registry closed")
 	}
 	defer r.ref.release()
-	pageSize, revision := 0, ""
-	var ex *C.mcpr_executor
+	var o ListOptions
 	if opt != nil {
-		pageSize, revision = opt.PageSize, opt.Revision
-		if opt.Executor != nil {
-			if !opt.Executor.ref.acquire() {
-				return Page{}, argumentError("mcpresources: executor closed")
-			}
-			defer opt.Executor.ref.release()
-			ex = opt.Executor.e
-		}
+		o = *opt
 	}
-	if pageSize < 0 || pageSize > 1<<31 {
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return Page{}, err
+	}
+	defer done()
+	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Page{}, argumentError("mcpresources: page size out of range")
 	}
 	env, err := begin(ctx)
@@ -592,8 +586,8 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 	}
 	defer env.end()
 	var res C.mcprgo_list_result
-	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(pageSize), cstr(revision),
-		C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(o.PageSize),
+		env.fields(o.Revision, ex), &res)
 	if st != C.MCPR_OK {
 		return Page{}, env.failure(takeError(res.err, st))
 	}
@@ -711,6 +705,31 @@ func (env *callEnv) end() {
 		env.req.mu.Unlock()
 		C.mcpr_cancel_free(env.token)
 	}
+}
+
+// fields are the C call-frame fields of one call (the fields every option
+// struct shares): its protocol revision and executor, and the context's
+// deadline, token and request id. The one place they are filled.
+func (env *callEnv) fields(revision string, ex *C.mcpr_executor) C.mcprgo_call {
+	return C.mcprgo_call{
+		protocol_revision: cstr(revision),
+		timeout_ms:        C.uint64_t(env.timeoutMs),
+		cancel:            env.token,
+		request:           C.uint64_t(env.id),
+		executor:          ex,
+	}
+}
+
+// holdExecutor keeps e open for one call (nil = no executor): the C
+// executor to pass, and the release to defer.
+func holdExecutor(e *Executor) (*C.mcpr_executor, func(), error) {
+	if e == nil {
+		return nil, func() {}, nil
+	}
+	if !e.ref.acquire() {
+		return nil, nil, argumentError("mcpresources: executor closed")
+	}
+	return e.e, e.ref.release, nil
 }
 
 // failure reports a context deadline as StatusDeadlineExceeded even when

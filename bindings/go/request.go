@@ -73,14 +73,11 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Response{}, argumentError("mcpresources: page size out of range")
 	}
-	var ex *C.mcpr_executor
-	if o.Executor != nil {
-		if !o.Executor.ref.acquire() {
-			return Response{}, argumentError("mcpresources: executor closed")
-		}
-		defer o.Executor.ref.release()
-		ex = o.Executor.e
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return Response{}, err
 	}
+	defer done()
 	env, err := begin(ctx)
 	if err != nil {
 		var e *Error
@@ -91,8 +88,8 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	}
 	defer env.end()
 	var res C.mcprgo_request_result
-	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.Revision), cstr(o.ScopeKey),
-		C.uint32_t(o.PageSize), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
+		env.fields(o.Revision, ex), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}

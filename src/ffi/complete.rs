@@ -1,6 +1,6 @@
 //! Completion over the C ABI: `mcpr_complete` and its parameters.
 
-use crate::completion::{not_found, CompleteParams};
+use crate::completion::{not_found, CompleteOptions, CompleteParams};
 use crate::error::FailureKind;
 
 use super::boundary::mcpr_str;
@@ -160,16 +160,19 @@ pub unsafe extern "C" fn mcpr_complete(
             params.context.push((name, value));
         }
         // SAFETY: `options` is NULL or points at options (caller's guarantee).
-        let options = unsafe { read_options_of(options) }?;
+        let options = CompleteOptions {
+            call: unsafe { read_options_of(options) }?.call,
+        };
+        let revision = options.call.protocol_revision;
         let result = match std::str::from_utf8(template) {
             // Not UTF-8: it cannot be a registered template (and cannot be
             // echoed in `data.uri`).
-            Err(_) => Err(Error::of_request(not_found(), options.revision, None)),
+            Err(_) => Err(Error::of_request(not_found(), revision, None)),
             Ok(t) => {
                 params.template = t.to_string();
                 r.inner
                     .complete(&params, &options)
-                    .map_err(|f| Error::of_request(f, options.revision, Some(t)))
+                    .map_err(|f| Error::of_request(f, revision, Some(t)))
             }
         }?;
         unsafe { write_handle(out, mcpr_completion { inner: result }) };

@@ -1,16 +1,17 @@
-//! `mcpr_embed` and its options: resources embedded in a tool result.
+//! `mcpr_embed` and its options: resources embedded in a tool result (the
+//! options' shared fields are converted by `call_options.rs`).
 
 use crate::tools::{EmbedForm, EmbedOptions};
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::embedding::mcpr_embedding;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
-use super::read::{request_data, revision_of, timeout};
 use super::resources::mcpr_resources;
 use super::status::Error;
 
@@ -79,6 +80,8 @@ pub struct mcpr_embed_options {
     pub over_budget_links: bool,
 }
 
+shared_call_fields!(mcpr_embed_options);
+
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_embed_options {
@@ -114,25 +117,22 @@ pub unsafe extern "C" fn mcpr_embed_options_init(options: *mut mcpr_embed_option
 /// pointers are NULL or live and whose `protocol_revision` follows the
 /// `mcpr_str` rules.
 unsafe fn embed_options_of(opt: *const mcpr_embed_options) -> Result<EmbedOptions, Error> {
-    let mut options = EmbedOptions::default();
-    // SAFETY: forwarded to the caller's guarantee.
-    if let Some(o) = unsafe { read_grown_opt(opt) }? {
-        options.timeout = timeout(o.timeout_ms);
-        // SAFETY: `o.cancel` is NULL or a live token.
-        options.cancel = unsafe { cancel_of(o.cancel) };
-        options.request_data = request_data(o.request_data);
-        // SAFETY: `o.executor` is NULL or a live executor.
-        options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
-        // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
-        options.revision = unsafe { revision_of(o.protocol_revision) }?;
-        options.form = match o.form {
+    // SAFETY: `opt` is NULL or points at options of `struct_size` readable
+    // bytes (caller's guarantee).
+    let Some(o) = unsafe { read_grown_opt(opt) }? else {
+        return Ok(EmbedOptions::default());
+    };
+    Ok(EmbedOptions {
+        // SAFETY: the pointers are NULL or live, the revision follows the
+        // `mcpr_str` rules (caller's guarantee).
+        call: unsafe { call_options_of(&o) }?,
+        form: match o.form {
             MCPR_EMBED_RESOURCE => EmbedForm::Resource,
             MCPR_EMBED_LINK => EmbedForm::Link,
             _ => return Err(Error::argument("unknown mcpr_embed_form")),
-        };
-        options.over_budget_links = o.over_budget_links;
-    }
-    Ok(options)
+        },
+        over_budget_links: o.over_budget_links,
+    })
 }
 
 /// The URIs of `mcpr_embed`: `count` strings from `uris`.

@@ -4,13 +4,13 @@ use crate::listing::ListOptions;
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::page::mcpr_page;
-use super::read::{request_data, revision_of, timeout};
 use super::resources::{mcpr_resources, resources};
 use super::status::{mcpr_status, Error};
 
@@ -29,8 +29,9 @@ use super::status::{mcpr_status, Error};
 pub struct mcpr_list_options {
     /// `sizeof(mcpr_list_options)` as the caller compiled it (see above).
     pub struct_size: usize,
-    /// Opaque caller scope (required, non-empty, else
-    /// `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
+    /// Opaque caller scope (required, non-empty: an empty one is a host
+    /// mistake, `MCPR_INVALID_ARGUMENT`, as from `mcpr_request`); cursors
+    /// are bound to a hash of these bytes.
     pub scope_key: mcpr_str,
     /// The previous page's next cursor; `ptr` NULL or `len` 0 = first page.
     pub cursor: mcpr_str,
@@ -60,6 +61,8 @@ pub struct mcpr_list_options {
     /// byte budget.
     pub protocol_revision: mcpr_str,
 }
+
+shared_call_fields!(mcpr_list_options);
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
@@ -108,20 +111,15 @@ unsafe fn list_with(
             .ok_or_else(|| Error::argument("list options are NULL"))?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (scope_key, cursor) = unsafe { (o.scope_key.bytes()?, o.cursor.bytes()?) };
-        // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
-        let revision = unsafe { revision_of(o.protocol_revision) }?;
         let options = ListOptions {
             scope_key: scope_key.to_vec(),
             cursor: (!cursor.is_empty()).then(|| cursor.to_vec()),
             page_size: o.page_size,
-            timeout: timeout(o.timeout_ms),
-            // SAFETY: `o.cancel` is NULL or a live token.
-            cancel: unsafe { cancel_of(o.cancel) },
-            request_data: request_data(o.request_data),
-            // SAFETY: `o.executor` is NULL or a live executor.
-            executor: unsafe { o.executor.as_ref() }.map(|e| e.inner.clone()),
-            revision,
+            // SAFETY: the pointers are NULL or live, the revision follows
+            // the `mcpr_str` rules (caller's guarantee).
+            call: unsafe { call_options_of(&o) }?,
         };
+        let revision = options.call.protocol_revision;
         let page = if templates {
             r.inner.list_templates(&options)
         } else {
@@ -152,9 +150,10 @@ unsafe fn list_with(
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
 ///   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
-///   revision, or options with a bad `struct_size` or set fields beyond it
-///   that this library does not know; `MCPR_INVALID_REQUEST` for an empty
-///   scope key or a bad cursor; `MCPR_POLICY` when `discover` fails (or the
+///   revision, an empty scope key, or options with a bad `struct_size` or
+///   set fields beyond it that this library does not know;
+///   `MCPR_INVALID_REQUEST` for a bad cursor; `MCPR_POLICY` when `discover`
+///   fails (or the
 ///   executor is saturated); `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`;
 ///   `MCPR_SIZE`.
 /// \pre `resources` is NULL or a live registry reference when the call is

@@ -1,21 +1,17 @@
-//! `mcpr_read` and its options, and the option conversions listings and
-//! requests share.
+//! `mcpr_read` and its options (their shared fields are converted by
+//! `call_options.rs`).
 
-use crate::protocol::ProtocolRevision;
 use crate::read::ReadOptions;
-use crate::scope::RequestData;
 use std::os::raw::c_void;
-use std::sync::Arc;
-use std::time::Duration;
 
 use super::boundary::{guard, mcpr_str};
 use super::bundle::mcpr_bundle;
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
-use super::host::HostPtr;
 use super::resources::mcpr_resources;
 use super::status::{mcpr_status, Error};
 
@@ -65,6 +61,8 @@ pub struct mcpr_read_options {
     pub protocol_revision: mcpr_str,
 }
 
+shared_call_fields!(mcpr_read_options);
+
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
 unsafe impl Grows for mcpr_read_options {
@@ -91,29 +89,6 @@ pub unsafe extern "C" fn mcpr_read_options_init(options: *mut mcpr_read_options)
     guard(|| unsafe { init_out(options) })
 }
 
-/// The protocol revision of an options field (empty = the newest; unknown
-/// = `MCPR_INVALID_ARGUMENT`).
-///
-/// # Safety
-/// `s` follows the `mcpr_str` rules.
-pub(super) unsafe fn revision_of(s: mcpr_str) -> Result<ProtocolRevision, Error> {
-    // SAFETY: forwarded to the caller's guarantee.
-    let b = unsafe { s.bytes() }?;
-    ProtocolRevision::parse(b).map_err(|_| {
-        Error::argument(
-            "unknown protocol_revision (known: \"2025-06-18\", \"2025-11-25\", \"2026-07-28\"; empty = newest)",
-        )
-    })
-}
-
-pub(super) fn timeout(ms: u64) -> Option<Duration> {
-    (ms > 0).then(|| Duration::from_millis(ms))
-}
-
-pub(super) fn request_data(p: *mut c_void) -> Option<RequestData> {
-    (!p.is_null()).then(|| Arc::new(HostPtr(p)) as RequestData)
-}
-
 /// The core options of `mcpr_read_options` (NULL: all defaults); used by
 /// `mcpr_read` and `mcpr_complete`.
 ///
@@ -122,20 +97,16 @@ pub(super) fn request_data(p: *mut c_void) -> Option<RequestData> {
 /// pointers are NULL or live and whose `protocol_revision` follows the
 /// `mcpr_str` rules.
 pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<ReadOptions, Error> {
-    let mut options = ReadOptions::default();
     // SAFETY: `opt` is NULL or points at options of `struct_size` readable
     // bytes (caller's guarantee).
-    if let Some(o) = unsafe { read_grown_opt(opt) }? {
-        options.timeout = timeout(o.timeout_ms);
-        // SAFETY: `o.cancel` is NULL or a live token.
-        options.cancel = unsafe { cancel_of(o.cancel) };
-        options.request_data = request_data(o.request_data);
-        // SAFETY: `o.executor` is NULL or a live executor.
-        options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
-        // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
-        options.revision = unsafe { revision_of(o.protocol_revision) }?;
-    }
-    Ok(options)
+    Ok(match unsafe { read_grown_opt(opt) }? {
+        // SAFETY: the pointers are NULL or live, the revision follows the
+        // `mcpr_str` rules (caller's guarantee).
+        Some(o) => ReadOptions {
+            call: unsafe { call_options_of(&o) }?,
+        },
+        None => ReadOptions::default(),
+    })
 }
 
 /// Answers `resources/read` for a URI: validation, selection, the policy
@@ -214,7 +185,7 @@ pub unsafe extern "C" fn mcpr_read(
         let bundle = r.inner.read(uri, &options).map_err(|f| {
             // A not-found failure implies a valid (UTF-8) identifier.
             let uri = std::str::from_utf8(uri).ok();
-            Error::of_request(f, options.revision, uri)
+            Error::of_request(f, options.call.protocol_revision, uri)
         })?;
         unsafe { write_handle(out, mcpr_bundle { inner: bundle }) };
         Ok(())

@@ -4,12 +4,12 @@ use crate::request::{RequestError, RequestOptions, Response};
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
-use super::read::{request_data, revision_of, timeout};
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;
 use super::status::{mcpr_status, Error};
@@ -65,6 +65,8 @@ pub struct mcpr_request_options {
     /// not handled at all.
     pub resource_tools: bool,
 }
+
+shared_call_fields!(mcpr_request_options);
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
@@ -165,7 +167,6 @@ pub unsafe extern "C" fn mcpr_request(
         need_out(out)?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
-        // SAFETY: `options` is NULL or points at options (caller's guarantee).
         let options = unsafe { request_options_of(options) }?;
         let response = r.inner.request(method, params, &options);
         unsafe { write_response(out, response) }
@@ -177,28 +178,24 @@ pub unsafe extern "C" fn mcpr_request(
 /// `mcpr_request` and `mcpr_resource_tools_call`.
 ///
 /// # Safety
-/// `opt` is NULL or points at options of `struct_size` readable bytes whose
-/// strings follow the `mcpr_str` rules and whose pointers are NULL or live.
+/// `options` is NULL or points at options of `struct_size` readable bytes
+/// whose strings follow the `mcpr_str` rules and whose pointers are NULL or
+/// live.
 pub(super) unsafe fn request_options_of(
-    opt: *const mcpr_request_options,
+    options: *const mcpr_request_options,
 ) -> Result<RequestOptions, Error> {
-    let mut options = RequestOptions::default();
-    // SAFETY: forwarded to the caller's guarantee.
-    if let Some(o) = unsafe { read_grown_opt(opt) }? {
-        // SAFETY: the strings follow the `mcpr_str` rules; the pointers
-        // are NULL or live.
-        unsafe {
-            options.revision = revision_of(o.protocol_revision)?;
-            options.scope_key = o.scope_key.bytes()?.to_vec();
-            options.cancel = cancel_of(o.cancel);
-            options.executor = o.executor.as_ref().map(|e| e.inner.clone());
-        }
-        options.page_size = o.page_size;
-        options.timeout = timeout(o.timeout_ms);
-        options.request_data = request_data(o.request_data);
-        options.resource_tools = o.resource_tools;
-    }
-    Ok(options)
+    let given = unsafe { read_grown_opt(options) }?;
+    Ok(match given {
+        Some(o) => unsafe {
+            RequestOptions {
+                call: call_options_of(&o)?,
+                scope_key: o.scope_key.bytes()?.to_vec(),
+                page_size: o.page_size,
+                resource_tools: o.resource_tools,
+            }
+        },
+        None => RequestOptions::default(),
+    })
 }
 
 /// Writes the response of a request (or the status of a request with none)

@@ -4,9 +4,9 @@
 use crate::tools::resource_tool_definitions;
 
 use super::boundary::mcpr_str;
+use super::call_options::revision_of;
 use super::error::{guard_status, mcpr_error};
 use super::handle::{need_out, write_out};
-use super::read::revision_of;
 use super::request::{mcpr_request_options, request_options_of, write_response};
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;

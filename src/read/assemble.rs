@@ -11,6 +11,7 @@
 //! report were admitted always fits.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use crate::cache::{CacheHints, RegistryCacheHints, ResultCache};
 use crate::error::{BoxError, Failure, FailureKind};
@@ -21,7 +22,7 @@ use crate::report::{
     warning_item_len, warning_uri, write_warning_item, Issue, IssueCode, Report,
     COMPLETE_REPORT_JSON,
 };
-use crate::sizing::write_item;
+use crate::sizing::{write_item, ItemSpans};
 
 use super::{ItemStates, LinkedItem, Outcome, ResourceBundle};
 
@@ -31,7 +32,7 @@ const CONTENTS_OPEN: &str = "{\"contents\":[";
 /// declared cache hints, and whether over-budget items become links.
 #[derive(Clone, Copy)]
 pub(super) struct Shape {
-    pub revision: ProtocolRevision,
+    pub protocol_revision: ProtocolRevision,
     pub registry: RegistryCacheHints,
     pub binding: CacheHints,
     /// An embedding asked for it (`crate::tools`): a visible item that would
@@ -56,6 +57,9 @@ fn links_instead(
         && (disclosed || item.uri() == requested.uri())
 }
 
+/// The result of a read from its final item states: the issues, the
+/// whole-read failure when no application item survives a non-empty final
+/// visible selection, the report, the cache hints and the JSON.
 pub(super) fn assemble(
     requested: &ResourceTarget,
     targets: &[ResourceTarget],
@@ -63,87 +67,28 @@ pub(super) fn assemble(
     limits: &Limits,
     shape: &Shape,
 ) -> Result<ResourceBundle, Failure> {
-    let mut visible = 0usize;
-    // Any hidden planned item: the selection was filtered by the policy.
-    let mut filtered = false;
-    let mut first_issue: Option<(IssueCode, Option<BoxError>)> = None;
-    let mut issues: Vec<Issue> = Vec::new();
-    let mut total_issues: u64 = 0;
-    // Admitted items stay in `states` (no copy into another list) and are
-    // written from there below.
-    let mut admitted = 0usize;
-    let mut items_bytes: u64 = 0;
-    let mut payload_bytes: u64 = 0;
-    let mut links: Vec<LinkedItem> = Vec::new();
-    for (t, s) in targets.iter().zip(states.iter_mut()) {
-        if !s.final_visibility.visible {
-            filtered = true;
-            continue;
-        }
-        let (code, cause) = match &mut s.outcome {
-            Outcome::Hidden => {
-                filtered = true;
-                continue;
-            }
-            Outcome::Admitted(a) => {
-                visible += 1;
-                admitted += 1;
-                items_bytes += a.cost;
-                payload_bytes += a.payload.payload_bytes();
-                continue;
-            }
-            Outcome::Issue(code, cause) => (*code, cause),
-            // Every visible permitted item is decided by admission; an
-            // undecided one was not attempted.
-            Outcome::Pending => (IssueCode::BudgetExceeded, &mut None),
-        };
-        visible += 1;
-        if links_instead(
-            shape,
-            code,
-            t,
-            requested,
-            s.final_visibility.disclose_issue_uri,
-        ) {
-            links.push(LinkedItem {
-                uri: t.uri().to_owned(),
-                requested: t.uri() == requested.uri(),
-            });
-            continue;
-        }
-        total_issues += 1;
-        if issues.len() < limits.max_issues {
-            issues.push(Issue::new(
-                code,
-                t.uri(),
-                s.final_visibility.disclose_issue_uri,
-            ));
-        }
-        if first_issue.is_none() {
-            first_issue = Some((code, cause.take()));
-        }
-    }
-
-    if admitted == 0 && links.is_empty() && visible > 0 {
-        let (code, cause) = first_issue.expect("a visible item without a survivor has an issue");
+    let tally = tally(requested, targets, &mut states, limits, shape);
+    if tally.admitted == 0 && tally.links.is_empty() && tally.visible > 0 {
+        let (code, cause) = tally
+            .first_issue
+            .expect("a visible item without a survivor has an issue");
         let failure = Failure::new(code.failure_kind());
         return Err(match cause {
             Some(c) => failure.caused_by(c),
             None => failure,
         });
     }
-
-    let partial = total_issues > 0;
+    let partial = tally.total_issues > 0;
     let (report_json, issues, issues_omitted) = if partial {
-        let shown = issues.len() as u64;
-        let report = Report::partial(issues, total_issues - shown).shrink_to_fit(limits)?;
+        let shown = tally.issues.len() as u64;
+        let report =
+            Report::partial(tally.issues, tally.total_issues - shown).shrink_to_fit(limits)?;
         let json = report.json();
         let omitted = report.issues_omitted();
         (Cow::Owned(json), report.into_issues(), omitted)
     } else {
         (Cow::Borrowed(COMPLETE_REPORT_JSON), Vec::new(), 0)
     };
-
     let cache = ResultCache::for_read(
         &shape.registry,
         shape.binding,
@@ -156,15 +101,174 @@ pub(super) fn assemble(
             }
             _ => None,
         }),
-        filtered,
+        tally.filtered,
         partial,
     );
-    let fields = shape.revision.has_result_fields();
+    let written = write_result(
+        targets,
+        &mut states,
+        Sizes {
+            items_bytes: tally.items_bytes,
+            admitted: tally.admitted,
+            partial,
+        },
+        &report_json,
+        cache,
+        shape.protocol_revision.has_result_fields(),
+    );
+    if written.json.len() as u64 > limits.max_encoded_bytes - WIRE_RESERVE_BYTES {
+        return Err(
+            Failure::new(FailureKind::Size).caused_by(crate::error::CauseText(
+                "the assembled read result exceeds max_encoded_bytes - 8192".into(),
+            )),
+        );
+    }
+    Ok(ResourceBundle {
+        json: written.json,
+        partial,
+        spans: written.spans,
+        issues,
+        issues_omitted,
+        report: written.report,
+        cache,
+        protocol_revision: shape.protocol_revision,
+        payload_bytes: tally.payload_bytes,
+        links: tally.links,
+    })
+}
 
+/// What the final item states add up to.
+struct Tally {
+    /// Items in the final visible selection.
+    visible: usize,
+    /// Any hidden planned item: the selection was filtered by the policy.
+    filtered: bool,
+    /// The first visible issue's code and cause (the whole-read failure
+    /// when nothing survives).
+    first_issue: Option<(IssueCode, Option<BoxError>)>,
+    /// The detailed issues, at most `max_issues`, in plan order.
+    issues: Vec<Issue>,
+    total_issues: u64,
+    /// Admitted items (they stay in the states, written from there).
+    admitted: usize,
+    /// Their encoded cost.
+    items_bytes: u64,
+    /// Their payload bytes (an embedding's accounting).
+    payload_bytes: u64,
+    /// Over-budget items given as links instead of issues (only when an
+    /// embedding asked for them, see [`links_instead`]), in plan order.
+    links: Vec<LinkedItem>,
+}
+
+/// Counts the final item states: visible, hidden, admitted items and the
+/// issues in plan order (an undecided visible item was not attempted), and
+/// the over-budget items `shape` turns into links.
+#[inline]
+fn tally(
+    requested: &ResourceTarget,
+    targets: &[ResourceTarget],
+    states: &mut ItemStates,
+    limits: &Limits,
+    shape: &Shape,
+) -> Tally {
+    let mut t = Tally {
+        visible: 0,
+        filtered: false,
+        first_issue: None,
+        issues: Vec::new(),
+        total_issues: 0,
+        admitted: 0,
+        items_bytes: 0,
+        payload_bytes: 0,
+        links: Vec::new(),
+    };
+    for (target, s) in targets.iter().zip(states.iter_mut()) {
+        if !s.final_visibility.visible {
+            t.filtered = true;
+            continue;
+        }
+        let (code, cause) = match &mut s.outcome {
+            Outcome::Hidden => {
+                t.filtered = true;
+                continue;
+            }
+            Outcome::Admitted(a) => {
+                t.visible += 1;
+                t.admitted += 1;
+                t.items_bytes += a.cost;
+                t.payload_bytes += a.payload.payload_bytes();
+                continue;
+            }
+            Outcome::Issue(code, cause) => (*code, cause),
+            // Every visible permitted item is decided by admission; an
+            // undecided one was not attempted.
+            Outcome::Pending => (IssueCode::BudgetExceeded, &mut None),
+        };
+        t.visible += 1;
+        if links_instead(
+            shape,
+            code,
+            target,
+            requested,
+            s.final_visibility.disclose_issue_uri,
+        ) {
+            t.links.push(LinkedItem {
+                uri: target.uri().to_owned(),
+                requested: target.uri() == requested.uri(),
+            });
+            continue;
+        }
+        t.total_issues += 1;
+        if t.issues.len() < limits.max_issues {
+            t.issues.push(Issue::new(
+                code,
+                target.uri(),
+                s.final_visibility.disclose_issue_uri,
+            ));
+        }
+        if t.first_issue.is_none() {
+            t.first_issue = Some((code, cause.take()));
+        }
+    }
+    t
+}
+
+/// What the result's size depends on beyond its report.
+struct Sizes {
+    /// The admitted items' encoded cost.
+    items_bytes: u64,
+    admitted: usize,
+    partial: bool,
+}
+
+/// The result JSON and where its parts are.
+struct Written {
+    json: String,
+    spans: Vec<ItemSpans>,
+    report: Range<usize>,
+}
+
+/// Writes the result: the warning item first when partial, the admitted
+/// items in plan order (each payload dropped once written), the report in
+/// `_meta`, and the revision's cache members (`fields`).
+#[inline]
+fn write_result(
+    targets: &[ResourceTarget],
+    states: &mut ItemStates,
+    sizes: Sizes,
+    report_json: &str,
+    cache: ResultCache,
+    fields: bool,
+) -> Written {
+    let Sizes {
+        items_bytes,
+        admitted,
+        partial,
+    } = sizes;
     let capacity = CONTENTS_OPEN.len()
         + items_bytes as usize
         + if partial {
-            warning_item_len(&report_json) + 1
+            warning_item_len(report_json) + 1
         } else {
             0
         }
@@ -176,7 +280,7 @@ pub(super) fn assemble(
     let mut spans = Vec::with_capacity(admitted + usize::from(partial));
     json.push_str(CONTENTS_OPEN);
     if partial {
-        spans.push(write_warning_item(&mut json, &warning_uri(), &report_json));
+        spans.push(write_warning_item(&mut json, &warning_uri(), report_json));
     }
     for (t, s) in targets.iter().zip(states.iter_mut()) {
         let Outcome::Admitted(a) = &s.outcome else {
@@ -203,33 +307,18 @@ pub(super) fn assemble(
     json.push_str(RESERVED_META_KEY);
     json.push_str("\":");
     let report_start = json.len();
-    json.push_str(&report_json);
-    let report_span = report_start..json.len();
+    json.push_str(report_json);
+    let report = report_start..json.len();
     json.push('}');
     if fields {
         cache.write_fields(&mut json);
     }
     json.push('}');
-
-    if json.len() as u64 > limits.max_encoded_bytes - WIRE_RESERVE_BYTES {
-        return Err(
-            Failure::new(FailureKind::Size).caused_by(crate::error::CauseText(
-                "the assembled read result exceeds max_encoded_bytes - 8192".into(),
-            )),
-        );
-    }
-    Ok(ResourceBundle {
+    Written {
         json,
-        partial,
         spans,
-        issues,
-        issues_omitted,
-        report: report_span,
-        cache,
-        revision: shape.revision,
-        payload_bytes,
-        links,
-    })
+        report,
+    }
 }
 
 #[cfg(test)]

@@ -3,13 +3,16 @@
 //! What is a protocol error and what a tool execution error follows MCP's
 //! tools page: params that do not satisfy the `CallToolRequest` schema
 //! (not an object, `name` missing or not a string, `arguments` not an
-//! object, a repeated member) and an unknown per-request revision are
+//! object, a repeated member; read by the one strict params reader of
+//! `crate::request`, whose `tools/call` spec keeps the arguments as given)
+//! and an unknown per-request revision are
 //! JSON-RPC errors (`-32602`, `-32022`); arguments the tool's input schema
 //! refuses, resources that cannot be read and cursors that cannot be used
 //! are tool execution errors (`isError: true` results) with fixed
 //! messages. A cancelled call is the `canceled` error, never sent. Tool
 //! names other than the two are not handled, so that the host routes them
-//! to its own tools.
+//! to its own tools. Each tool runs its method in that method's call frame
+//! (`read_resource` the embedding's, `list_resources` the listing's).
 
 use std::borrow::Cow;
 
@@ -19,13 +22,13 @@ use crate::listing::{ListOptions, Page};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::request::{
-    params_error, request_revision, ParamsError, RequestError, RequestOptions, Response,
+    params_error, request_revision, Arg, ParamsError, RequestError, RequestOptions, Response,
+    ToolCallParams,
 };
 use crate::sizing::write_json_str;
 
 use super::definitions::{LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL};
 use super::embed::{EmbedForm, EmbedOptions, EmbedOutcome};
-use super::params::{Arg, ToolCallParams};
 use super::result::{call_tool_result, text_block, tool_error};
 
 /// The execution error of every URI `read_resource` cannot read, whatever
@@ -62,19 +65,20 @@ impl Resources {
         params: &[u8],
         options: &RequestOptions,
     ) -> Result<Response, RequestError> {
+        let negotiated = options.call.protocol_revision;
         let parsed = match ToolCallParams::parse(params) {
             Ok(p) => p,
             Err(e) => {
-                return match lenient_name(params) {
+                return match ToolCallParams::name_of_refused(params, e) {
                     Some(name) if !is_resource_tool(&name) => Err(RequestError::MethodNotHandled),
-                    _ => Ok(params_error(e, options.revision)),
+                    _ => Ok(params_error(e, negotiated)),
                 }
             }
         };
         let Some(name) = parsed.name.as_deref() else {
             return Ok(params_error(
-                ParamsError::new("params name is required"),
-                options.revision,
+                ParamsError("params name is required"),
+                negotiated,
             ));
         };
         let list = match name {
@@ -87,8 +91,7 @@ impl Resources {
                 "list scope key must not be empty",
             ));
         }
-        let revision = match request_revision(parsed.protocol_version.as_deref(), options.revision)
-        {
+        let revision = match request_revision(parsed.protocol_version.as_deref(), negotiated) {
             Ok(r) => r,
             Err(response) => return Ok(response),
         };
@@ -112,11 +115,7 @@ impl Resources {
             _ => return arguments_error(revision, READ_ARGUMENTS_TEXT),
         };
         let embed = EmbedOptions {
-            timeout: options.timeout,
-            cancel: options.cancel.clone(),
-            request_data: options.request_data.clone(),
-            executor: options.executor.clone(),
-            revision,
+            call: options.call_for(revision),
             form: EmbedForm::Resource,
             over_budget_links: false,
         };
@@ -176,11 +175,7 @@ impl Resources {
             scope_key: options.scope_key.clone(),
             cursor: cursor.map(|c| c.as_bytes().to_vec()),
             page_size: options.page_size,
-            timeout: options.timeout,
-            cancel: options.cancel.clone(),
-            request_data: options.request_data.clone(),
-            executor: options.executor.clone(),
-            revision,
+            call: options.call_for(revision),
         };
         let page = match phase {
             Phase::Resources => self.list(&list),
@@ -245,19 +240,6 @@ impl Resources {
 /// Whether `name` is one of the resource tools.
 fn is_resource_tool(name: &str) -> bool {
     name == READ_RESOURCE_TOOL || name == LIST_RESOURCES_TOOL
-}
-
-/// The `name` of params the strict parser refused, read leniently (only
-/// to tell whether the call is the host's: its own tools' params are not
-/// this library's to judge).
-fn lenient_name(params: &[u8]) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct NameOnly {
-        name: String,
-    }
-    serde_json::from_slice::<NameOnly>(params)
-        .ok()
-        .map(|n| n.name)
 }
 
 /// A tool execution error for arguments the input schema refuses.

@@ -1,25 +1,28 @@
 //! Embedding resources in a tool result: [`Resources::embed`].
 //!
-//! For a caller and a list of URIs, in order: each URI is read by the read
-//! pipeline itself ([`Resources::read`]'s, under the embedding's share of
-//! the budgets, see `budget.rs`), and its items become `resource` content
+//! The embedding is one call in one call frame (`crate::call`: one
+//! deadline, one cancellation token, one executor admission for all its
+//! URIs, with the read's frame rules). In it, for each URI in order: the
+//! URI is read by the read pipeline itself (`Resources::read_in`, the
+//! driver [`Resources::read`] runs, under the embedding's share of the
+//! budgets, see `budget.rs`), and its items become `resource` content
 //! blocks exactly as the read gives them (the warning item with the
 //! partial report first when the read is partial); or, in the link form,
-//! the read's root checks run (`Resources::authorize_root`) and the URI
-//! becomes one `resource_link` block built from its registered
-//! description. A URI whose read or checks fail gives no block at all, the
-//! same for every failure: a hidden, undiscoverable, unregistered or
-//! invalid URI cannot be told apart by any byte of the blocks.
+//! the pipeline's root step runs alone (`Resources::root_in`: no body is
+//! read) and the URI becomes one `resource_link` block built from its
+//! registered description. A URI whose read or checks fail gives no block
+//! at all, the same for every failure: a hidden, undiscoverable,
+//! unregistered or invalid URI cannot be told apart by any byte of the
+//! blocks.
 
 use std::ops::Range;
-use std::time::Duration;
 
+use crate::call::{CallOptions, Frame};
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::executor::Executor;
+use crate::limits::Limits;
 use crate::protocol::ProtocolRevision;
-use crate::read::{ReadOptions, ResourceBundle};
+use crate::read::{ResourceBundle, READ_RULES};
 use crate::registry::Resources;
-use crate::scope::{CancelToken, RequestData, RequestScope};
 
 use super::budget::{Budget, WRAPPER_BYTES};
 use super::link::{write_item_link, write_link};
@@ -39,20 +42,13 @@ pub enum EmbedForm {
 /// Per-call options of [`Resources::embed`].
 #[derive(Clone, Default)]
 pub struct EmbedOptions {
-    /// The caller's deadline for the whole embedding, relative to the
-    /// call's start (`None` = only `read_timeout`, which also bounds the
-    /// whole embedding).
-    pub timeout: Option<Duration>,
-    /// The caller's cancellation token.
-    pub cancel: Option<CancelToken>,
-    /// Opaque data handed to every callback.
-    pub request_data: Option<RequestData>,
-    /// Worker pool running the callbacks (as for a read: the embedding
-    /// then returns by its deadline whatever any callback does).
-    pub executor: Option<Executor>,
-    /// The protocol revision the blocks are written for (default: the
-    /// newest).
-    pub revision: ProtocolRevision,
+    /// The options every call takes, for the whole embedding: one deadline
+    /// (`timeout`, else `read_timeout`, bounds all its URIs together), the
+    /// cancellation token, the request data handed to every callback, the
+    /// executor (as for a read: the embedding then returns by its deadline
+    /// whatever any callback does) and the protocol revision the blocks are
+    /// written for.
+    pub call: CallOptions,
     /// Embedded resources or links.
     pub form: EmbedForm,
     /// In the resource form: a visible item that would be a
@@ -96,7 +92,7 @@ pub struct Embedding {
     /// (the structured content of the `read_resource` tool).
     contents: Option<String>,
     outcomes: Vec<EmbedOutcome>,
-    revision: ProtocolRevision,
+    protocol_revision: ProtocolRevision,
 }
 
 impl Embedding {
@@ -122,14 +118,14 @@ impl Embedding {
     }
 
     /// The protocol revision the blocks are written for.
-    pub fn revision(&self) -> ProtocolRevision {
-        self.revision
+    pub fn protocol_revision(&self) -> ProtocolRevision {
+        self.protocol_revision
     }
 
     /// A whole `CallToolResult` holding the blocks as its `content` (with
     /// `resultType` on 2026-07-28).
     pub fn call_tool_result(&self) -> String {
-        call_tool_result(self.revision, &self.blocks, None, false)
+        call_tool_result(self.protocol_revision, &self.blocks, None, false)
     }
 
     /// The outcome of the last URI, taken out (the tools' one URI).
@@ -179,49 +175,41 @@ impl Resources {
         if uris.len() > limits.max_plan_targets {
             return Err(Failure::request("too many URIs to embed"));
         }
-        let started = std::time::Instant::now();
-        let scope = RequestScope::start_at(
-            started,
-            limits.read_timeout,
-            options.timeout,
-            options.cancel.clone(),
-            options.request_data.clone(),
-        );
-        let _closer = scope.close_on_drop();
+        options.call.frame(limits, &READ_RULES, |frame| {
+            self.embed_in(frame, uris, options, copies)
+        })
+    }
+
+    /// The embedding in its call frame: each URI in turn (the frame checked
+    /// the scope before the first and checks it after the last).
+    fn embed_in<U: AsRef<[u8]>>(
+        &self,
+        frame: &Frame<'_>,
+        uris: &[U],
+        options: &EmbedOptions,
+        copies: u64,
+    ) -> Result<Embedding, Failure> {
+        let limits = self.limits();
         let mut run = Run {
             out: Embedding {
                 blocks: String::from("["),
                 spans: Vec::new(),
                 contents: (copies > 1).then(|| String::from("[")),
                 outcomes: Vec::with_capacity(uris.len()),
-                revision: options.revision,
+                protocol_revision: frame.protocol_revision(),
             },
             budget: Budget::new(limits, copies),
         };
-        // One set of read options for every URI; only the time left changes.
-        let mut read = ReadOptions {
-            timeout: None,
-            cancel: options.cancel.clone(),
-            request_data: options.request_data.clone(),
-            executor: options.executor.clone(),
-            revision: options.revision,
-        };
         for (i, uri) in uris.iter().enumerate() {
-            // One clock read per URI (the first one's is the start): the
-            // check and the time left for this read.
-            let now = if i == 0 {
-                started
-            } else {
-                std::time::Instant::now()
-            };
-            scope.check_at(now)?;
-            read.timeout = Some(scope.deadline().saturating_duration_since(now));
+            if i > 0 {
+                frame.scope().check()?;
+            }
             let uri = uri.as_ref();
             let outcome = match options.form {
-                EmbedForm::Link => self.link_uri(&mut run, uri, &read),
+                EmbedForm::Link => self.link_uri(frame, &mut run, uri),
                 EmbedForm::Resource => match run.budget.limits_for(limits) {
-                    Some(share) => self.read_uri(&mut run, uri, &read, &share, options, now),
-                    None if options.over_budget_links => self.link_uri(&mut run, uri, &read),
+                    Some(share) => self.read_uri(frame, &mut run, uri, &share, options),
+                    None if options.over_budget_links => self.link_uri(frame, &mut run, uri),
                     None => Err(Failure::new(FailureKind::BudgetExceeded)
                         .caused_by(CauseText("the embedding's budget is used up".into()))),
                 },
@@ -239,28 +227,20 @@ impl Resources {
                 Ok(o) => run.out.outcomes.push(o),
             }
             if i == 0 {
-                // The first URI's blocks estimate the others' (one growth
-                // of the buffer instead of one per URI), within the budget.
-                let per_uri = run.out.blocks.len();
-                let room = Budget::total_encoded(limits) as usize;
-                let estimate = per_uri.saturating_mul(uris.len() - 1).min(room);
-                run.out.blocks.reserve(estimate);
-                let spans = run.out.spans.len().saturating_mul(uris.len() - 1);
-                run.out.spans.reserve(spans.min(limits.max_items));
+                run.reserve_for(uris.len() - 1, limits);
             }
         }
-        scope.check()?;
         run.finish(limits)
     }
 
     /// The link form of one URI: its root checks, then its link.
     fn link_uri(
         &self,
+        frame: &Frame<'_>,
         run: &mut Run,
         uri: &[u8],
-        read: &ReadOptions,
     ) -> Result<EmbedOutcome, Failure> {
-        let definition = self.authorize_root(uri, read)?;
+        let definition = self.root_in(frame, uri)?;
         // Always UTF-8 here: the URI passed validation.
         let uri = std::str::from_utf8(uri)
             .map_err(|_| Failure::request("resource URI is not valid UTF-8"))?;
@@ -275,15 +255,13 @@ impl Resources {
     /// blocks, its linked items as links.
     fn read_uri(
         &self,
+        frame: &Frame<'_>,
         run: &mut Run,
         uri: &[u8],
-        read: &ReadOptions,
-        share: &crate::limits::Limits,
+        share: &Limits,
         options: &EmbedOptions,
-        now: std::time::Instant,
     ) -> Result<EmbedOutcome, Failure> {
-        // The read starts at the instant its time left was computed for.
-        let bundle = self.read_with(uri, read, share, options.over_budget_links, Some(now))?;
+        let bundle = self.read_in(frame, uri, share, options.over_budget_links)?;
         let before = run.used();
         run.push_items(&bundle);
         let mut links = 0;
@@ -362,8 +340,21 @@ impl Run {
         }
     }
 
+    /// After the first of `uris + 1` URIs: its blocks estimate the others'
+    /// (one growth of the buffer instead of one per URI), within the
+    /// budget.
+    fn reserve_for(&mut self, uris: usize, limits: &Limits) {
+        let per_uri = self.out.blocks.len();
+        let room = Budget::total_encoded(limits) as usize;
+        self.out
+            .blocks
+            .reserve(per_uri.saturating_mul(uris).min(room));
+        let spans = self.out.spans.len().saturating_mul(uris);
+        self.out.spans.reserve(spans.min(limits.max_items));
+    }
+
     /// Closes the arrays and checks the final size.
-    fn finish(mut self, limits: &crate::limits::Limits) -> Result<Embedding, Failure> {
+    fn finish(mut self, limits: &Limits) -> Result<Embedding, Failure> {
         self.out.blocks.push(']');
         if let Some(c) = &mut self.out.contents {
             c.push(']');

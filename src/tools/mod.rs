@@ -17,15 +17,15 @@
 //!
 //! Modules: `embed` (the embedding), `budget` (its share of one read's
 //! budgets per URI), `link` (link blocks), `definitions` (the tool
-//! definitions), `params` (strict `tools/call` params), `call` (the tools'
-//! handler), `result` (`CallToolResult` objects).
+//! definitions), `call` (the tools' handler; their `tools/call` params are
+//! read by the one strict params reader of `crate::request`), `result`
+//! (`CallToolResult` objects).
 
 mod budget;
 mod call;
 mod definitions;
 mod embed;
 mod link;
-mod params;
 mod result;
 
 pub use call::{INVALID_CURSOR_TEXT, NOT_FOUND_TEXT};
