@@ -67,9 +67,6 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	if opt != nil {
 		o = *opt
 	}
-	if o.ResourceTools && method == "tools/call" {
-		return r.CallResourceTool(ctx, params, &o)
-	}
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Response{}, argumentError("mcpresources: page size out of range")
 	}
@@ -89,7 +86,7 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	defer env.end()
 	var res C.mcprgo_request_result
 	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		env.fields(o.Revision, ex), &res)
+		C.bool(o.ResourceTools), env.fields(o.Revision, ex), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}

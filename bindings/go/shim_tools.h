@@ -1,6 +1,8 @@
-/* shim_tools.h - the C side of the Go binding's tool-result calls
- * (tools.go): mcpr_embed and mcpr_resource_tools_call with their options
- * filled in exactly one place each, as shim.h does for the other calls. */
+/* shim_tools.h - the C side of the Go binding's embedding (tools.go):
+ * mcpr_embed with its options filled in exactly one place, its call fields
+ * by MCPRGO_SET_CALL, as shim.h does for the other calls (the resource
+ * tools' tools/call is mcprgo_resource_tools_call, next to mcprgo_request
+ * in shim.h). */
 #ifndef MCPRGO_SHIM_TOOLS_H
 #define MCPRGO_SHIM_TOOLS_H
 
@@ -21,13 +23,7 @@ typedef struct {
 /* mcpr_embed of `count` URIs, the i-th being the next lens[i] bytes of
  * `joined` (one Go buffer, so that no Go pointer is stored in memory cgo
  * passes), with its options. */
-mcpr_status mcprgo_embed(const mcpr_resources *r, mcpr_str joined, const size_t *lens, size_t count,
-                         mcpr_str revision, uint32_t form, bool over_budget_links, uint64_t timeout_ms,
-                         const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
-                         mcprgo_embed_result *out);
-/* mcpr_resource_tools_call with its options. */
-mcpr_status mcprgo_resource_tools_call(const mcpr_resources *r, mcpr_str params, mcpr_str revision, mcpr_str scope_key,
-                                       uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                                       uint64_t request, const mcpr_executor *executor, mcprgo_request_result *out);
+mcpr_status mcprgo_embed(const mcpr_resources *r, mcpr_str joined, const size_t *lens, size_t count, uint32_t form,
+                         bool over_budget_links, mcprgo_call call, mcprgo_embed_result *out);
 
 #endif

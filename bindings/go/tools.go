@@ -93,14 +93,11 @@ func (r *Resources) Embed(ctx context.Context, uris []string, opt *EmbedOptions)
 	if opt != nil {
 		o = *opt
 	}
-	var ex *C.mcpr_executor
-	if o.Executor != nil {
-		if !o.Executor.ref.acquire() {
-			return nil, argumentError("mcpresources: executor closed")
-		}
-		defer o.Executor.ref.release()
-		ex = o.Executor.e
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return nil, err
 	}
+	defer done()
 	// One buffer for every URI and a C array of their lengths: cgo may
 	// not be handed Go memory holding Go pointers.
 	total := 0
@@ -129,8 +126,8 @@ func (r *Resources) Embed(ctx context.Context, uris []string, opt *EmbedOptions)
 	}
 	defer env.end()
 	var res C.mcprgo_embed_result
-	st := C.mcprgo_embed(r.r, cbytes(joined), lens, C.size_t(len(uris)), cstr(o.Revision), C.uint32_t(o.Form),
-		C.bool(o.OverBudgetLinks), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+	st := C.mcprgo_embed(r.r, cbytes(joined), lens, C.size_t(len(uris)), C.uint32_t(o.Form),
+		C.bool(o.OverBudgetLinks), env.fields(o.Revision, ex), &res)
 	if st != C.MCPR_OK {
 		return nil, env.failure(takeError(res.err, st))
 	}
@@ -195,14 +192,11 @@ func (r *Resources) CallResourceTool(ctx context.Context, params []byte, opt *Re
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Response{}, argumentError("mcpresources: page size out of range")
 	}
-	var ex *C.mcpr_executor
-	if o.Executor != nil {
-		if !o.Executor.ref.acquire() {
-			return Response{}, argumentError("mcpresources: executor closed")
-		}
-		defer o.Executor.ref.release()
-		ex = o.Executor.e
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return Response{}, err
 	}
+	defer done()
 	env, err := begin(ctx)
 	if err != nil {
 		var e *Error
@@ -213,8 +207,8 @@ func (r *Resources) CallResourceTool(ctx context.Context, params []byte, opt *Re
 	}
 	defer env.end()
 	var res C.mcprgo_request_result
-	st := C.mcprgo_resource_tools_call(r.r, cbytes(params), cstr(o.Revision), cstr(o.ScopeKey),
-		C.uint32_t(o.PageSize), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+	st := C.mcprgo_resource_tools_call(r.r, cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
+		env.fields(o.Revision, ex), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}
