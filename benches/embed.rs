@@ -1,4 +1,4 @@
-//! Resources in tool results (docs/BEHAVIOUR.md §14): embedding ten
+//! Resources in tool results (docs/BEHAVIOUR.md §16): embedding ten
 //! resources in a tool result against ten plain reads of the same
 //! resources (1 KiB text each, exact URIs, the built-in allow-all policy,
 //! inline), and, for scale, the link form and the `read_resource` tool.

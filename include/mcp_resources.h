@@ -2126,8 +2126,10 @@ void mcpr_embed_options_init(mcpr_embed_options *options);
  *   unknown protocol revision or form, or options with a bad `struct_size`
  *   or set fields beyond it that this library does not know;
  *   `MCPR_INVALID_REQUEST` for more URIs than `max_plan_targets`;
- *   `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; `MCPR_SIZE` when the blocks
- *   exceed `max_encoded_bytes` minus the wire reserve.
+ *   `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; `MCPR_READ_FAILED` when the
+ *   executor is saturated at the start (the embedding is one call, as a
+ *   read is); `MCPR_SIZE` when the blocks exceed `max_encoded_bytes` minus
+ *   the wire reserve.
  * \pre `resources` is NULL or a live registry reference when the call is
  *   made: one that no other thread may be releasing at that moment.
  * \pre `uris` is NULL or points at `uri_count` readable `mcpr_str`, each

@@ -1,4 +1,4 @@
-//! The resource tools (docs/BEHAVIOUR.md §14): `read_resource` and
+//! The resource tools (docs/BEHAVIOUR.md §16): `read_resource` and
 //! `list_resources` through `tools/call`, directly and through the
 //! one-call request.
 

@@ -1,4 +1,4 @@
-//! Resources embedded in tool results (docs/BEHAVIOUR.md §14): the blocks
+//! Resources embedded in tool results (docs/BEHAVIOUR.md §16): the blocks
 //! are exactly what a read gives, nothing for what a read would not give,
 //! links from registered descriptions, one budget and one deadline.
 
@@ -516,4 +516,89 @@ fn the_blocks_never_exceed_one_reads_encoded_budget() {
             assert_eq!(e.block_count(), 10, "{:?}", e.outcomes());
         }
     }
+}
+
+/// A policy whose `discover` blocks while `hang` is set (to hang workers).
+struct Hanging {
+    hang: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl ResourcePolicy for Hanging {
+    fn discover(&self, _: &CallContext, _: &ResourceDefinition) -> Result<(), CallbackError> {
+        while self.hang.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        Ok(())
+    }
+    fn visibility(&self, _: &CallContext, _: &ResourceTarget) -> Result<Visibility, CallbackError> {
+        Ok(Visibility::DISCLOSED)
+    }
+    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<(), CallbackError> {
+        Ok(())
+    }
+}
+
+/// The embedding is one call in one call frame: its executor admission is
+/// made once, at its start, and a saturated executor refuses the whole
+/// embedding (`read_failed`, "executor saturated") as it refuses a read,
+/// in both forms, whatever the URIs; it recovers with the executor.
+#[test]
+fn an_embedding_is_one_call_refused_at_its_start_by_a_saturated_executor_as_a_read_is() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let hang = Arc::new(AtomicBool::new(true));
+    let h = host();
+    let r = Resources::builder()
+        .policy(Arc::new(Hanging { hang: hang.clone() }))
+        .binding(ResourceBinding::new(&def_json("doc://a"), h.handler.clone()).unwrap())
+        .build()
+        .unwrap();
+    let ex = Executor::with_options(ExecutorOptions {
+        threads: 1,
+        max_hung: 1,
+        max_queued: 0,
+    })
+    .unwrap();
+    let call = |ms| CallOptions {
+        timeout: Some(Duration::from_millis(ms)),
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    };
+    // Two blocking discovers hang the worker and its one replacement.
+    for _ in 0..2 {
+        let f = r
+            .read(b"doc://a", &ReadOptions { call: call(50) })
+            .unwrap_err();
+        assert_eq!(f.kind(), FailureKind::DeadlineExceeded);
+    }
+    let read = r
+        .read(b"doc://a", &ReadOptions { call: call(30_000) })
+        .unwrap_err();
+    for form in [EmbedForm::Resource, EmbedForm::Link] {
+        for uris in [&["doc://a"][..], &["doc://missing", "doc://a"]] {
+            let o = EmbedOptions {
+                form,
+                ..with_call(call(30_000))
+            };
+            let f = r.embed(uris, &o).unwrap_err();
+            assert_eq!(f.kind(), read.kind(), "{form:?} {uris:?}");
+            assert_eq!(f.kind(), FailureKind::ReadFailed);
+            assert!(
+                f.cause_text().contains("executor saturated"),
+                "{}",
+                f.cause_text()
+            );
+        }
+    }
+    hang.store(false, Ordering::SeqCst);
+    let start = std::time::Instant::now();
+    while ex.stats().hung > 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the hung workers return"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let e = r.embed(&["doc://a"], &with_call(call(30_000))).unwrap();
+    assert_eq!(e.block_count(), 1);
 }

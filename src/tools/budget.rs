@@ -1,5 +1,5 @@
 //! The budget of an embedding: the URIs of one tool result share the
-//! budgets of one read (docs/BEHAVIOUR.md §14).
+//! budgets of one read (docs/BEHAVIOUR.md §16).
 //!
 //! A tool result is one message, bounded as a read result is: at most
 //! `max_payload_bytes` of payload, `max_items` items and

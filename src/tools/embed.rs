@@ -151,10 +151,12 @@ impl Resources {
     /// A URI whose read fails gives no block (its failure is in
     /// [`Embedding::outcomes`]), whatever the failure: hidden, undiscoverable,
     /// unregistered and invalid URIs look the same in every byte of the
-    /// blocks. The whole embedding fails only when it is cancelled
-    /// (`canceled`), passes its deadline (`deadline_exceeded`), is given
-    /// more URIs than `max_plan_targets` (`invalid_request`), or its blocks
-    /// exceed `max_encoded_bytes` minus the wire reserve (`size`).
+    /// blocks. The embedding is one call, in one call frame (the read's
+    /// frame rules): the whole embedding fails only when it is cancelled
+    /// (`canceled`), passes its deadline (`deadline_exceeded`), finds its
+    /// executor saturated at its start (`read_failed`, as a read does), is
+    /// given more URIs than `max_plan_targets` (`invalid_request`), or its
+    /// blocks exceed `max_encoded_bytes` minus the wire reserve (`size`).
     pub fn embed<U: AsRef<[u8]>>(
         &self,
         uris: &[U],

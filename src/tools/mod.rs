@@ -1,5 +1,5 @@
 //! Resources in tool results, under the same policy (docs/BEHAVIOUR.md
-//! §14).
+//! §16).
 //!
 //! - [`Resources::embed`]: for a caller and a list of URIs, the content
 //!   blocks of a `CallToolResult`: embedded `resource` blocks made by the
