@@ -383,7 +383,7 @@ impl Resources {
             limits,
             &mut call,
         )?;
-        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &mut call)?;
+        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &call)?;
         // Borrowed from the plan (a single-item plan has no list of its own).
         let targets = plan.items();
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {
