@@ -732,139 +732,67 @@ TEST(Hpp, ADroppedCompletionValueIsReportedWithoutLosingTheOthers) {
     EXPECT_EQ(kept, (std::vector<bool>{true, false, false, true}));
 }
 
-// ---------------------------------------------------------------- subscriptions
+TEST(Hpp, VersionIsTheLibrarys) { EXPECT_STREQ(mcpr_version(), "0.1.0"); }
 
-// A tenant (request data) and the URIs hidden from it.
-struct Tenant {
-    std::vector<std::string> hidden;
-};
+// ---------------------------------------------------------------- tool results
 
-mcpr::Policy tenant_policy() {
+TEST(Hpp, EmbedGivesTheReadsItemsAndNothingForHiddenTargets) {
     mcpr::Policy p = mcpr::Policy::allow_all();
-    p.visibility = [](const mcpr::Call &call, const mcpr::Target &t, mcpr::Visibility &v) {
-        const auto *who = static_cast<const Tenant *>(call.request_data());
-        v.visible = true;
-        if (who)
-            for (const auto &h : who->hidden)
-                if (t.uri() == h) v.visible = false;
+    p.visibility = [](const mcpr::Call &, const mcpr::Target &t, mcpr::Visibility &v) {
+        v.visible = t.uri() != "doc://hidden";
         return mcpr::Result::ok;
     };
-    return p;
+    mcpr::Resources r = docs_registry(std::move(p));
+    mcpr::Embedding e = r.embed({"doc://a", "doc://hidden", "doc://missing", "note://n/7"});
+    EXPECT_EQ(e.block_count(), 2u);
+    EXPECT_EQ(e.uri_count(), 4u);
+    EXPECT_EQ(e.block(0), R"({"type":"resource","resource":{"uri":"doc://a","mimeType":"text/plain","text":"body of doc://a"}})");
+    EXPECT_EQ(e.uri_status(1), MCPR_UNAVAILABLE);
+    EXPECT_EQ(e.uri_status(2), MCPR_UNAVAILABLE);
+    EXPECT_EQ(e.uri_block_count(1), 0u);
+    EXPECT_TRUE(contains(e.tool_result_json(), R"("resultType":"complete")"));
+    mcpr::Embedding hidden = r.embed({"doc://hidden"});
+    mcpr::Embedding missing = r.embed({"doc://missing"});
+    EXPECT_EQ(hidden.blocks_json(), missing.blocks_json());
+    EXPECT_EQ(hidden.blocks_json(), "[]");
+
+    mcpr::EmbedOptions links;
+    links.form = MCPR_EMBED_LINK;
+    links.protocol_revision = "2025-06-18";
+    mcpr::Embedding l = r.embed({"doc://a"}, links);
+    EXPECT_EQ(l.blocks_json(), R"([{"type":"resource_link","uri":"doc://a","name":"n"}])");
+    EXPECT_EQ(l.uri_link_count(0), 1u);
+    EXPECT_EQ(l.tool_result_json(), R"({"content":[{"type":"resource_link","uri":"doc://a","name":"n"}]})");
+
+    mcpr::EmbedOptions bad;
+    bad.form = 9;
+    EXPECT_EQ(error_of([&] { r.embed({"doc://a"}, bad); }).status(), MCPR_INVALID_ARGUMENT);
+    EXPECT_EQ(r.embed({}).blocks_json(), "[]");
 }
 
-mcpr::Resources subscribable(std::vector<std::string> uris) {
-    mcpr::Builder b;
-    b.set_policy(tenant_policy())
-        .set_notifications(MCPR_NOTIFY_RESOURCE_UPDATES | MCPR_NOTIFY_RESOURCES_LIST_CHANGED);
-    for (const auto &u : uris) b.add(R"({"uri":")" + u + R"(","name":"n"})", text_binding());
-    return b.build();
-}
+TEST(Hpp, TheResourceToolsServeToolOnlyClients) {
+    mcpr::Resources r = docs_registry();
+    std::string_view defs = mcpr::resource_tool_definitions("2025-11-25");
+    EXPECT_TRUE(contains(defs, R"("name":"read_resource")"));
+    EXPECT_EQ(error_of([&] { mcpr::resource_tool_definitions("1.0"); }).status(), MCPR_INVALID_ARGUMENT);
 
-TEST(Hpp, SubscribeListenAndUpdatesDecideAndHideAlike) {
-    mcpr::Resources r = subscribable({"doc://a", "doc://b"});
-    EXPECT_EQ(r.capability("2025-11-25"), R"({"subscribe":true,"listChanged":true})");
-    Tenant alice{{"doc://b"}};
     mcpr::RequestOptions o;
-    o.protocol_revision = "2025-11-25";
-    o.request_data = &alice;
-    mcpr::Response ok = r.request("resources/subscribe", R"({"uri":"doc://a"})", o);
-    ASSERT_TRUE(ok.subscription().has_value());
-    EXPECT_EQ(ok.json(), "{}");
-    EXPECT_EQ(ok.subscription()->request(), MCPR_SUBSCRIPTION_SUBSCRIBE);
-    EXPECT_EQ(ok.subscription()->uris(), std::vector<std::string_view>{"doc://a"});
-    mcpr::Response hidden = r.request("resources/subscribe", R"({"uri":"doc://b"})", o);
-    mcpr::Response none = r.request("resources/subscribe", R"({"uri":"doc://z"})", o);
-    EXPECT_TRUE(hidden.is_error() && none.is_error());
-    EXPECT_FALSE(hidden.subscription().has_value());
-    EXPECT_EQ(std::string(hidden.json()).replace(hidden.json().find("doc://b"), 7, "URI"),
-              std::string(none.json()).replace(none.json().find("doc://z"), 7, "URI"));
+    o.scope_key = "tenant";
+    mcpr::Response read = r.call_resource_tool(R"({"name":"read_resource","arguments":{"uri":"doc://a"}})", o);
+    EXPECT_FALSE(read.is_error());
+    EXPECT_TRUE(contains(read.json(), R"("structuredContent":{"contents":[{"uri":"doc://a")"));
+    mcpr::Response missing = r.call_resource_tool(R"({"name":"read_resource","arguments":{"uri":"doc://zz"}})", o);
+    EXPECT_TRUE(contains(missing.json(), R"("isError":true)"));
+    EXPECT_FALSE(missing.cause().empty());
+    mcpr::Response list = r.call_resource_tool(R"({"name":"list_resources"})", o);
+    EXPECT_TRUE(contains(list.json(), R"("resourceTemplates":[])"));
+    EXPECT_EQ(error_of([&] { r.call_resource_tool(R"({"name":"other"})", o); }).status(), MCPR_METHOD_NOT_HANDLED);
 
-    o.protocol_revision = "2026-07-28";
-    o.request_id = "42";
-    mcpr::Response ack =
-        r.request("subscriptions/listen", R"({"notifications":{"resourceSubscriptions":["doc://b","doc://a"]}})", o);
-    EXPECT_TRUE(ack.is_notification());
-    EXPECT_TRUE(contains(ack.json(), R"("resourceSubscriptions":["doc://a"])")) << ack.json();
-    EXPECT_EQ(ack.subscription()->id(), "42");
-    EXPECT_EQ(ack.subscription()->protocol_revision(), "2026-07-28");
-
-    Tenant bob{};
-    std::vector<mcpr::Subscriber> subs(2);
-    subs[0].request_data = &alice;
-    subs[0].protocol_revision = "2026-07-28";
-    subs[0].subscription_id = "42";
-    subs[1].request_data = &bob;
-    subs[1].protocol_revision = "2025-11-25";
-    alice.hidden.push_back("doc://a");  // hidden after subscribing
-    mcpr::Notifications n = r.notify_updated("doc://a", subs);
-    ASSERT_EQ(n.size(), 2u);
-    EXPECT_TRUE(n.message(0).empty());
-    EXPECT_EQ(n.status(0), MCPR_OK);
-    EXPECT_EQ(n.message(1), R"({"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"doc://a"}})");
-    EXPECT_EQ(mcpr::listen_closed("42").json(),
-              R"({"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":42}})");
-    // a 2026-07-28 subscriber without its stream id is a host mistake
-    subs[0].subscription_id = {};
-    EXPECT_EQ(error_of([&] { r.notify_updated("doc://a", subs); }).status(), MCPR_INVALID_ARGUMENT);
+    // Through the one-call request only when asked.
+    const char *call = R"({"name":"read_resource","arguments":{"uri":"doc://a"}})";
+    EXPECT_EQ(error_of([&] { r.request("tools/call", call, o); }).status(), MCPR_METHOD_NOT_HANDLED);
+    o.resource_tools = true;
+    EXPECT_EQ(r.request("tools/call", call, o).json(), read.json());
 }
-
-TEST(Hpp, ASubscriptionMessageCarriesItsDecisionAndAListenItsOwnID) {
-    mcpr::Resources r = subscribable({"doc://a", "doc://b"});
-    Tenant alice{{"doc://b"}};
-    mcpr::RequestOptions o;
-    o.protocol_revision = "2026-07-28";
-    o.request_data = &alice;
-    mcpr::Reply ack = r.message(
-        R"({"jsonrpc":"2.0","id":12,"method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["doc://b","doc://a"]}}})",
-        o);
-    EXPECT_TRUE(ack.handled() && ack.is_notification());
-    EXPECT_EQ(ack.json(),
-              R"({"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":12},"notifications":{"resourceSubscriptions":["doc://a"]}}})");
-    ASSERT_TRUE(ack.subscription().has_value());
-    EXPECT_EQ(ack.subscription()->id(), "12");
-    EXPECT_EQ(ack.subscription()->uris(), std::vector<std::string_view>{"doc://a"});
-    o.protocol_revision = "2025-11-25";
-    mcpr::Reply sub =
-        r.message(R"({"jsonrpc":"2.0","id":"s","method":"resources/subscribe","params":{"uri":"doc://a"}})", o);
-    EXPECT_EQ(sub.json(), R"({"jsonrpc":"2.0","id":"s","result":{}})");
-    EXPECT_FALSE(sub.is_notification());
-    ASSERT_TRUE(sub.subscription().has_value());
-    EXPECT_EQ(sub.subscription()->request(), MCPR_SUBSCRIPTION_SUBSCRIBE);
-    mcpr::Reply hidden =
-        r.message(R"({"jsonrpc":"2.0","id":"s","method":"resources/subscribe","params":{"uri":"doc://b"}})", o);
-    EXPECT_TRUE(hidden.is_error());
-    EXPECT_FALSE(hidden.subscription().has_value());
-}
-
-TEST(Hpp, ListChangesReachOnlyCallersWhoCanSeeAChangeAndKeepThePolicyAlive) {
-    Tenant alice{{"doc://new"}}, bob{};
-    std::vector<mcpr::Subscriber> subs(2);
-    subs[0].request_data = &alice;
-    subs[1].request_data = &bob;
-    subs[0].protocol_revision = subs[1].protocol_revision = "2025-11-25";
-    std::optional<mcpr::ListChange> change;
-    {
-        mcpr::Resources before = subscribable({"doc://a"});
-        mcpr::Resources after = subscribable({"doc://a", "doc://new"});
-        change.emplace(before, after);
-    }
-    EXPECT_EQ(change->size(), 1u);
-    // alice cannot see the added definition's target, but listings ask
-    // discover only: both discover it
-    mcpr::Notifications n = change->notify(subs);
-    EXPECT_FALSE(n.message(0).empty());
-    EXPECT_FALSE(n.message(1).empty());
-
-    mcpr::Resources r = subscribable({"doc://a"});
-    mcpr::ReadOptions ro;
-    ro.request_data = &bob;
-    subs[1].listing = r.listing_fingerprint(ro);
-    subs[0].listing = subs[1].listing;
-    mcpr::Notifications same = r.notify_listing_changed(subs);
-    EXPECT_TRUE(same.message(0).empty() && same.message(1).empty());
-    EXPECT_EQ(same.listing(1), subs[1].listing);
-}
-
-TEST(Hpp, VersionIsTheLibrarys) { EXPECT_STREQ(mcpr_version(), "0.1.0"); }
 
 }  // namespace

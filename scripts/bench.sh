@@ -4,7 +4,8 @@
 # the C ABI and the Rust API in fresh processes, benches/params.rs the
 # worst 256 KiB of params a client can send, benches/subscriptions.rs one
 # update decided for 10,000 subscribers and one list change for 1,000
-# callers after 10 of 100,000 definitions changed), the C ABI read benchmark
+# callers after 10 of 100,000 definitions changed, benches/embed.rs ten
+# resources embedded in a tool result against ten reads), the C ABI read benchmark
 # (c-tests/bench_read.c, built by CMake; also the one-call request path
 # against the read with its ratio, and first of all, in its fresh process,
 # registering 100,000 templates through the C ABI), the Go binding's small exact read

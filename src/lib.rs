@@ -47,6 +47,7 @@ pub mod scope;
 pub mod sizing;
 pub mod subscription;
 pub mod template;
+pub mod tools;
 
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
@@ -76,3 +77,4 @@ pub use subscription::{
     Delivery, ListChange, ListingFingerprint, NotificationTypes, Notifications, NotifyOptions,
     Subscriber, SubscriptionDecision, SubscriptionId, SubscriptionMethod,
 };
+pub use tools::{EmbedForm, EmbedOptions, EmbedOutcome, Embedding};

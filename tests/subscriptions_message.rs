@@ -159,3 +159,79 @@ fn subscription_messages_keep_the_message_rules() {
     assert!(!r.is_handled() && r.json().is_empty());
     assert_eq!(r.method(), "subscriptions/listen");
 }
+
+#[test]
+fn hidden_undiscoverable_revoked_unregistered_and_invalid_answer_alike_through_messages() {
+    let fx = fixture();
+    fx.policy.hide("t1", "doc://a");
+    fx.policy.undiscover("t1", "doc://b");
+    fx.policy.revoke("t1", "doc://secret");
+    // doc://gone: resolve answers unavailable; doc://none: unregistered.
+    let not_honored = [
+        "doc://a",
+        "doc://b",
+        "doc://secret",
+        "doc://gone",
+        "doc://none",
+    ];
+    let old = req_opts("t1", OLD);
+    let subscribe = |uri: &str| {
+        let text = msg("7", "resources/subscribe", &format!(r#"{{"uri":"{uri}"}}"#));
+        let reply = fx.registry.message(text.as_bytes(), &old).unwrap();
+        assert!(reply.is_error() && reply.subscription().is_none() && !reply.is_notification());
+        assert_private_free(reply.json());
+        reply.json().replace(uri, "URI")
+    };
+    let read = |uri: &str, o: &RequestOptions| {
+        let text = msg("7", "resources/read", &format!(r#"{{"uri":"{uri}"}}"#));
+        fx.registry
+            .message(text.as_bytes(), o)
+            .unwrap()
+            .json()
+            .to_string()
+    };
+    let first = subscribe(not_honored[0]);
+    for uri in not_honored {
+        assert_eq!(subscribe(uri), first, "{uri}: the same bytes");
+    }
+    assert_eq!(first, read("doc://none", &old).replace("doc://none", "URI"));
+    // An invalid URI: the read's own request error, byte for byte.
+    let invalid = "doc://a b";
+    let text = msg(
+        "7",
+        "resources/subscribe",
+        &format!(r#"{{"uri":"{invalid}"}}"#),
+    );
+    let reply = fx.registry.message(text.as_bytes(), &old).unwrap();
+    assert!(reply.is_error() && reply.subscription().is_none());
+    assert_eq!(reply.json(), read(invalid, &old));
+    // 2026-07-28: the acknowledgement of each is the same bytes (nothing
+    // honored), and an invalid URI is the read's request error.
+    let new = req_opts("t1", NEW);
+    let listen = |uris: &str| {
+        let text = msg(
+            "5",
+            "subscriptions/listen",
+            &format!(r#"{{"notifications":{{"resourceSubscriptions":[{uris}]}}}}"#),
+        );
+        fx.registry.message(text.as_bytes(), &new).unwrap()
+    };
+    let acks: Vec<String> = not_honored
+        .iter()
+        .map(|u| listen(&format!("\"{u}\"")).json().to_string())
+        .collect();
+    for (uri, ack) in not_honored.iter().zip(&acks) {
+        assert_eq!(ack, &acks[0], "{uri}: the same acknowledgement");
+        assert!(!ack.contains(uri));
+    }
+    let all = not_honored.map(|u| format!("\"{u}\"")).join(",");
+    let reply = listen(&all);
+    assert_eq!(reply.json(), acks[0], "any mix of them: the same bytes");
+    assert_eq!(reply.subscription().unwrap().uris(), [] as [String; 0]);
+    let reply = listen(&format!("\"doc://a\",\"{invalid}\""));
+    assert!(reply.is_error() && reply.subscription().is_none() && !reply.is_notification());
+    let read_error = read(invalid, &new);
+    let error_of = |json: &str| json.split_once(r#""error":"#).unwrap().1.to_string();
+    assert_eq!(error_of(reply.json()), error_of(&read_error));
+    assert_eq!(*fx.handler.reads.lock().unwrap(), 0, "no body is read");
+}

@@ -55,7 +55,17 @@ type Reply struct {
 	IsError bool
 	// Partial: a resources/read result whose first item is the warning.
 	Partial bool
-	cause   string
+	// IsNotification: JSON is the acknowledgement of a subscriptions/listen
+	// stream (a notification message, sent as it is first on the stream),
+	// not a response. The listen was served with the message's own id as
+	// its stream id and is answered when the stream ends (ListenClosedResult,
+	// sent with ID).
+	IsNotification bool
+	// Subscription is what to record after a successful resources/subscribe,
+	// resources/unsubscribe or subscriptions/listen message (nil for every
+	// other reply, error responses included).
+	Subscription *Subscription
+	cause        string
 }
 
 // Cause is the private cause behind the reply's failure (for logs only).
@@ -107,9 +117,18 @@ func (r *Resources) Message(ctx context.Context, message []byte, opt *RequestOpt
 		defer C.mcpr_cancel_free(token)
 		C.mcpr_cancel_cancel(token)
 	}
+	call := C.mcprgo_call{
+		protocol_revision: cstr(o.Revision),
+		timeout_ms:        C.uint64_t(timeoutMs),
+		cancel:            token,
+		request:           C.uint64_t(id),
+		executor:          ex,
+	}
 	var res C.mcprgo_message_result
-	st := C.mcprgo_message(r.r, cbytes(message), cstr(o.Revision), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		C.uint64_t(timeoutMs), token, C.uint64_t(id), ex, &res)
+	// A listen message takes its own id as the stream id: o.RequestID is
+	// not used.
+	st := C.mcprgo_message(r.r, cbytes(message), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
+		C.uint32_t(o.HostNotifications), call, &res)
 	if st != C.MCPR_OK {
 		return Reply{}, takeError(res.err, st)
 	}
@@ -124,6 +143,9 @@ func (r *Resources) Message(ctx context.Context, message []byte, opt *RequestOpt
 		IsError: bool(res.is_error),
 		Partial: bool(res.partial),
 		cause:   goString(res.cause),
+
+		IsNotification: bool(res.is_notification),
+		Subscription:   subscriptionOf(res.subscription),
 	}
 	C.mcpr_reply_free(res.reply)
 	// The token's cancellation may have won the race against the library's

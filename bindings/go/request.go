@@ -24,6 +24,10 @@ type RequestOptions struct {
 	PageSize int
 	// Executor runs the body reads of resources/read.
 	Executor *Executor
+	// ResourceTools: Request also serves tools/call for the resource
+	// tools (as CallResourceTool does); any other tool stays
+	// ErrMethodNotHandled. False: tools/call is not handled at all.
+	ResourceTools bool
 	// RequestID is the request's JSON-RPC id as JSON (subscriptions/listen
 	// needs it: it names the stream).
 	RequestID json.RawMessage
@@ -58,8 +62,11 @@ func (r Response) Cause() string { return r.cause }
 
 // Request serves one MCP request in one call: method is the JSON-RPC method
 // and params the raw text of its params (nil when the request had none).
-// It serves resources/read, resources/list, resources/templates/list and
-// completion/complete (with a ref/resource reference).
+// It serves resources/read, resources/list, resources/templates/list,
+// completion/complete (with a ref/resource reference),
+// resources/subscribe, resources/unsubscribe and subscriptions/listen
+// (docs/BEHAVIOUR.md §15; the decision to record is Response.Subscription)
+// and, with opt.ResourceTools, tools/call for the resource tools.
 // Client mistakes (malformed params, unknown URIs, bad cursors, an unknown
 // per-request revision) and failures of the call are error Responses, to
 // send like results. An error return means no response: StatusMethodNotHandled
@@ -95,7 +102,7 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	defer env.end()
 	var res C.mcprgo_request_result
 	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		cbytes(o.RequestID), C.uint32_t(o.HostNotifications), env.fields(o.Revision, ex), &res)
+		C.bool(o.ResourceTools), cbytes(o.RequestID), C.uint32_t(o.HostNotifications), env.fields(o.Revision, ex), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}

@@ -232,3 +232,35 @@ func TestListChangesReachOnlyTenantsWhoCanDiscoverAChange(t *testing.T) {
 		t.Fatalf("closed %s %v", closed, err)
 	}
 }
+
+func TestSubscriptionMessagesCarryTheirDecisionAndAListenItsOwnID(t *testing.T) {
+	rl := newRules()
+	res := subscribable(t, rl, "doc://a", "doc://b")
+	rl.hide("alice", "doc://b")
+	// RequestID is for Request; a listen message takes its own id.
+	o := &mcpr.RequestOptions{Revision: "2026-07-28", RequestID: json.RawMessage(`999`)}
+	ack, err := res.Message(asTenant("alice"),
+		[]byte(`{"jsonrpc":"2.0","id":"m-1","method":"subscriptions/listen","params":{"notifications":{"resourceSubscriptions":["doc://b","doc://a"]}}}`), o)
+	want := `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"m-1"},"notifications":{"resourceSubscriptions":["doc://a"]}}}`
+	if err != nil || !ack.Handled || !ack.IsNotification || ack.IsError || string(ack.JSON) != want {
+		t.Fatalf("listen: %+v %v", ack, err)
+	}
+	if s := ack.Subscription; s == nil || s.Method != mcpr.Listen || string(s.ID) != `"m-1"` || len(s.URIs) != 1 || s.URIs[0] != "doc://a" {
+		t.Fatalf("listen decision %+v", ack.Subscription)
+	}
+	if string(ack.ID) != `"m-1"` {
+		t.Fatalf("id %s", ack.ID)
+	}
+	old := &mcpr.RequestOptions{Revision: "2025-11-25"}
+	sub, err := res.Message(asTenant("alice"), []byte(`{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"doc://a"}}`), old)
+	if err != nil || string(sub.JSON) != `{"jsonrpc":"2.0","id":4,"result":{}}` || sub.IsNotification ||
+		sub.Subscription == nil || sub.Subscription.Method != mcpr.Subscribe {
+		t.Fatalf("subscribe: %+v %v", sub, err)
+	}
+	hidden, _ := res.Message(asTenant("alice"), []byte(`{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"doc://b"}}`), old)
+	none, _ := res.Message(asTenant("alice"), []byte(`{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"doc://zz"}}`), old)
+	if !hidden.IsError || hidden.Subscription != nil || hidden.IsNotification ||
+		strings.Replace(string(hidden.JSON), "doc://b", "U", 1) != strings.Replace(string(none.JSON), "doc://zz", "U", 1) {
+		t.Fatalf("hidden %s, none %s", hidden.JSON, none.JSON)
+	}
+}

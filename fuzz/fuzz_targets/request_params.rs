@@ -13,9 +13,9 @@
 //! reader and authorization data carry a secret) always answers a served
 //! method with JSON, an error object whose code is one the revision allows,
 //! and never a secret; and that the hidden resource answers exactly like an
-//! unregistered one, for reads and for subscriptions (resources/subscribe
+//! unregistered one, for reads, for subscriptions (resources/subscribe
 //! and subscriptions/listen, whose acknowledgement must then be the same
-//! bytes).
+//! bytes) and through the resource tools' `tools/call`.
 #![no_main]
 
 use mcp_resources::CallOptions;
@@ -35,13 +35,14 @@ use mcp_resources_fuzz::Input;
 const SECRET: &str = "fuzz-secret-7f3a";
 const HIDDEN: &str = "fz://hidden";
 
-const METHODS: [&str; 9] = [
+const METHODS: [&str; 10] = [
     "resources/read",
     "resources/list",
     "resources/templates/list",
     "completion/complete",
     "tools/list",
     "",
+    "tools/call",
     "resources/subscribe",
     "resources/unsubscribe",
     "subscriptions/listen",
@@ -207,8 +208,14 @@ fn check_listen_params(params: &[u8]) {
             };
             let filter = v["notifications"].as_object().expect("a filter object");
             let flag = |k: &str| filter.get(k).map(|b| b.as_bool().expect("a boolean"));
-            assert_eq!(flag("toolsListChanged").unwrap_or(false), f.tools_list_changed);
-            assert_eq!(flag("promptsListChanged").unwrap_or(false), f.prompts_list_changed);
+            assert_eq!(
+                flag("toolsListChanged").unwrap_or(false),
+                f.tools_list_changed
+            );
+            assert_eq!(
+                flag("promptsListChanged").unwrap_or(false),
+                f.prompts_list_changed
+            );
             assert_eq!(
                 flag("resourcesListChanged").unwrap_or(false),
                 f.resources_list_changed
@@ -233,6 +240,40 @@ fn check_listen_params(params: &[u8]) {
             assert_eq!(f.protocol_version.as_deref(), meta, "_meta protocolVersion");
         }
         Err(m) => assert!(!m.contains('{'), "messages never echo the input"),
+    }
+}
+
+/// The resource tools' `tools/call` params, read by the one reader,
+/// against serde_json: what it accepts is JSON whose `name` and arguments
+/// it read as serde_json does (a string kept, any other value marked), in
+/// document order, with no argument twice; what it refuses has a message
+/// that never echoes the input.
+fn check_tool_call_params(params: &[u8]) {
+    match mcp_resources::fuzzing::tool_call_params(params) {
+        Ok((name, arguments, version)) => {
+            let Some(v) = params_value(params) else {
+                return;
+            };
+            assert_eq!(name.as_deref(), v.get("name").and_then(|n| n.as_str()));
+            let meta = v
+                .get("_meta")
+                .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+                .and_then(|v| v.as_str());
+            assert_eq!(version.as_deref(), meta, "_meta protocolVersion");
+            let given: Vec<(String, Option<String>)> = v
+                .get("arguments")
+                .and_then(|a| a.as_object())
+                .map(|a| {
+                    a.iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().map(str::to_string)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            // serde_json's object keeps the last of a repeated key: the
+            // reader refuses repeats, so the two lists are equal.
+            assert_eq!(arguments, given, "arguments");
+        }
+        Err(e) => assert!(!e.contains('{'), "messages never echo the input"),
     }
 }
 
@@ -263,11 +304,13 @@ fuzz_target!(|data: &[u8]| {
                     assert_eq!(p.uri.as_deref(), member("uri"), "uri");
                     assert_eq!(p.cursor, None, "cursor");
                 }
-                RequestMethod::CompletionComplete | RequestMethod::SubscriptionsListen => {
+                RequestMethod::CompletionComplete
+                | RequestMethod::SubscriptionsListen
+                | RequestMethod::ToolsCall => {
                     assert_eq!(
                         (&p.uri, &p.cursor),
                         (&None, &None),
-                        "completion and listen read _meta only here"
+                        "completion, listen and tools/call read _meta only here"
                     );
                 }
                 _ => {
@@ -282,6 +325,9 @@ fuzz_target!(|data: &[u8]| {
         if m == RequestMethod::SubscriptionsListen {
             check_listen_params(params);
         }
+        if m == RequestMethod::ToolsCall {
+            check_tool_call_params(params);
+        }
     }
 
     REGISTRY.with(|r| {
@@ -292,11 +338,12 @@ fuzz_target!(|data: &[u8]| {
                 ..CallOptions::default()
             },
             request_id: Some(b"1".to_vec()),
+            resource_tools: true,
             ..RequestOptions::default()
         };
         let Ok(response) = r.request(method.as_bytes(), params, &options) else {
-            // Not handled: another method, a ref/prompt completion, or a
-            // subscription method on a revision without it.
+            // Not handled: another method, a ref/prompt completion, another
+            // tool, or a subscription method on a revision without it.
             assert!(
                 RequestMethod::parse(method.as_bytes()).is_none()
                     || method == METHODS[3]

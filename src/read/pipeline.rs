@@ -1,10 +1,12 @@
 //! The steps of the read pipeline, written once (docs/BEHAVIOUR.md §5, §7
 //! and §8):
 //!
-//! 1. [`plan`] and [`Pipeline::authorize`]: the root checks ([`root`]:
-//!    discovery, `resolve` and plan validation, the requested target's
+//! 1. [`root`] and [`Pipeline::authorize`]: the root checks (discovery,
+//!    `resolve` and plan validation, then the requested target's
 //!    visibility and read permission), then the visibility and read
-//!    permission of every item, before any body is read;
+//!    permission of every item, before any body is read. [`root`] alone is
+//!    what a `resource_link` in a tool result needs (`probe.rs`): a read of
+//!    the URI would not fail at its root, and nothing is read;
 //! 2. [`Pipeline::next_read`]: the next body read admission allows, in plan
 //!    order (items after admission stopped are `budget_exceeded`; a body
 //!    read the driver refuses, on a saturated executor, is `read_failed`);
@@ -67,14 +69,18 @@ pub(super) struct BodyRead {
     pub deadline: Instant,
 }
 
-/// The root checks of a read (step 1 up to the items), with a root denial
-/// as a value: `discover(definition)`, `resolve(matched)` and the plan's
-/// validation, then the requested target's visibility and read
-/// permission. `call` enters `check` for the policy callbacks and
-/// [`CallPhase::Resolve`] for `resolve`, and is left in `check`. Nothing is
-/// read. A read makes a denial its `unavailable` failure ([`plan`]); a
-/// subscription is honored exactly when these pass (docs/BEHAVIOUR.md §15):
-/// whatever a read of the URI would answer as not found is not honored.
+/// Step 1, first half, the root checks (BEHAVIOUR §5 steps 1 to 3), with
+/// a root denial as a value: `discover(definition)`, then `resolve(matched)`
+/// and the plan's validation, then the requested target's visibility and
+/// read permission; no body is read. `call` enters `check` for the policy
+/// callbacks and [`CallPhase::Resolve`] for `resolve`, and is left in
+/// `check`. The one implementation of these checks: a read runs it in
+/// [`CallPhase::FirstCheck`] and makes a denial its `unavailable` failure
+/// (the same public error as not found; `?` converts a [`RootStop`]), a
+/// bad plan `invalid_plan`, a policy error `policy`; a `resource_link` in a
+/// tool result is given exactly when it passes (`probe.rs`); a subscription
+/// is honored exactly when it passes (`crate::subscription`, in
+/// [`CallPhase::Subscription`], docs/BEHAVIOUR.md §15).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn root(
@@ -97,37 +103,10 @@ pub(crate) fn root(
     Ok(plan)
 }
 
-/// Step 1, first half: the read's root checks ([`root`] in
-/// [`CallPhase::FirstCheck`]; a denial is the read's `unavailable`
-/// failure). `call` is the read's call context, left in
-/// [`CallPhase::FirstCheck`].
-#[inline(always)]
-pub(super) fn plan(
-    policy: &dyn ResourcePolicy,
-    handler: &dyn ResourceHandler,
-    definition: &ResourceDefinition,
-    matched: &ResourceMatch,
-    scope: &RequestScope,
-    limits: &Limits,
-    call: &mut CallContext,
-) -> Result<ResourceReadPlan, Failure> {
-    Ok(root(
-        policy,
-        handler,
-        definition,
-        matched,
-        scope,
-        limits,
-        call,
-        CallPhase::FirstCheck,
-    )?)
-}
-
 impl Pipeline {
     /// Step 1, second half: the visibility and read permission of every
-    /// item of `plan` (its requested target passed in [`plan`]), before any
-    /// body is read. `call` is in [`CallPhase::FirstCheck`], as [`plan`]
-    /// left it.
+    /// item of `plan` (right after [`root`], with `call` in the phase it
+    /// left), before any body is read.
     #[inline(always)]
     pub(super) fn authorize(
         policy: &dyn ResourcePolicy,
@@ -136,6 +115,7 @@ impl Pipeline {
         limits: &Limits,
         call: &CallContext,
     ) -> Result<Pipeline, Failure> {
+        // Still in the first check, where `root` left it.
         let (states, checked_at) = authorize::items(policy, scope, plan.items(), call)?;
         Ok(Pipeline {
             states,
@@ -240,6 +220,6 @@ impl Pipeline {
             &mut self.states,
             call,
         )?;
-        assemble::assemble(plan.items(), self.states, limits, shape)
+        assemble::assemble(plan.requested(), plan.items(), self.states, limits, shape)
     }
 }

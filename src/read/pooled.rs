@@ -291,7 +291,7 @@ impl ReadTask {
         };
         // The job may start later than the caller's check.
         check_scope(&self.scope).map_err(Err)?;
-        let plan = pipeline::plan(
+        let plan = pipeline::root(
             policy,
             handler,
             &self.definition,
@@ -299,8 +299,9 @@ impl ReadTask {
             &self.scope,
             &self.limits,
             call,
+            CallPhase::FirstCheck,
         )
-        .map_err(Err)?;
+        .map_err(|stop| Err(stop.into()))?;
         // Only the first job plans, once.
         let _ = self.plan.set(plan);
         let plan = self.plan.get().ok_or(Ok(Lost))?;

@@ -2,13 +2,14 @@
 //! (`params.rs`): [`RequestParams`] for `resources/read`, the list
 //! methods, `resources/subscribe` and `resources/unsubscribe` (parsed per
 //! method in `method.rs`), [`CompleteParams`] for `completion/complete`,
-//! `ListenParams` for `subscriptions/listen`.
+//! `ListenParams` for `subscriptions/listen`, [`ToolCallParams`] for
+//! `tools/call` of the resource tools (`crate::tools`).
 
 use std::borrow::Cow;
 
 use crate::completion::{CompleteParams, CompleteParamsError, CompleteRef};
 
-use super::params::{self, Flag, ParamsError, Slot, Values, COMPLETE_SHAPE};
+use super::params::{self, Arg, Flag, ParamsError, Slot, Values, COMPLETE_SHAPE};
 
 /// The members of request params this library acts on (borrowed from the
 /// params text when they hold no escape sequence).
@@ -114,6 +115,19 @@ pub(crate) struct ListenParams<'a> {
     pub protocol_version: Option<Cow<'a, str>>,
 }
 
+/// The `tools/call` params members the resource tools act on (borrowed
+/// from the params text when they hold no escape sequence).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ToolCallParams<'a> {
+    /// `name` (required).
+    pub name: Option<Cow<'a, str>>,
+    /// `arguments`, in the order given (empty when absent), each a string
+    /// or another value, for the tool to judge.
+    pub arguments: Vec<(Cow<'a, str>, Arg<'a>)>,
+    /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
+    pub protocol_version: Option<Cow<'a, str>>,
+}
+
 /// The refusal of listen params without a filter.
 const NO_FILTER: &str = "listen params need notifications";
 
@@ -135,5 +149,43 @@ impl<'a> ListenParams<'a> {
             uris: v.list.take(),
             protocol_version: v.take(Slot::ProtocolVersion),
         })
+    }
+}
+
+impl<'a> ToolCallParams<'a> {
+    /// Parses `tools/call` params strictly, with the reader every method
+    /// uses (the same UTF-8, `_meta`, type, repetition and size rules):
+    /// `name` a string, `arguments` an object whose keys do not repeat,
+    /// kept as given; other members ignored. Does not check that `name` is
+    /// present: that is the caller's job.
+    pub(crate) fn parse(text: &'a [u8]) -> Result<ToolCallParams<'a>, ParamsError> {
+        let mut v = params::read(text, params::TOOLS_CALL)?;
+        Ok(ToolCallParams {
+            name: v.take(Slot::ToolName),
+            arguments: v.args.take().unwrap_or_default(),
+            protocol_version: v.take(Slot::ProtocolVersion),
+        })
+    }
+
+    /// The `name` of params [`parse`](Self::parse) refused for a malformed
+    /// member other than `name` (read with the same reader, `name` alone),
+    /// to tell whether the call is the host's: its own tools' params are
+    /// not this library's to judge. `None` when the text is no JSON object
+    /// or `name` itself is malformed or absent.
+    pub(crate) fn name_of_refused(text: &'a [u8], refusal: ParamsError) -> Option<Cow<'a, str>> {
+        if refusal.is_syntax() {
+            return None;
+        }
+        params::read(text, params::TOOLS_CALL_NAME)
+            .ok()
+            .and_then(|mut v| v.take(Slot::ToolName))
+    }
+
+    /// The argument `key`, if given.
+    pub(crate) fn argument(&self, key: &str) -> Option<&Arg<'a>> {
+        self.arguments
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
     }
 }

@@ -40,11 +40,17 @@ pub enum RequestMethod {
     ResourcesUnsubscribe,
     /// `subscriptions/listen` (2026-07-28 on).
     SubscriptionsListen,
+    /// `tools/call` for the resource tools (`read_resource`,
+    /// `list_resources`; see [`crate::tools`]), only when
+    /// [`RequestOptions::resource_tools`] is set: any other tool, and every
+    /// tool without that option, is not handled.
+    ToolsCall,
 }
 
 impl RequestMethod {
     /// The method of an exact method name, or `None` when this library does
-    /// not serve it.
+    /// not serve it (`tools/call` is served for the resource tools alone,
+    /// and only when the host asks for them).
     pub fn parse(name: &[u8]) -> Option<RequestMethod> {
         match name {
             b"resources/read" => Some(RequestMethod::ResourcesRead),
@@ -54,6 +60,7 @@ impl RequestMethod {
             b"resources/subscribe" => Some(RequestMethod::ResourcesSubscribe),
             b"resources/unsubscribe" => Some(RequestMethod::ResourcesUnsubscribe),
             b"subscriptions/listen" => Some(RequestMethod::SubscriptionsListen),
+            b"tools/call" => Some(RequestMethod::ToolsCall),
             _ => None,
         }
     }
@@ -68,6 +75,7 @@ impl RequestMethod {
             RequestMethod::ResourcesSubscribe => "resources/subscribe",
             RequestMethod::ResourcesUnsubscribe => "resources/unsubscribe",
             RequestMethod::SubscriptionsListen => "subscriptions/listen",
+            RequestMethod::ToolsCall => "tools/call",
         }
     }
 
@@ -102,6 +110,11 @@ impl RequestMethod {
                 check: listen::valid_request_id,
                 serve: listen::serve,
             },
+            RequestMethod::ToolsCall => Row {
+                check: needs_resource_tools,
+                // Its params name the tool (`crate::tools`).
+                serve: |r, p, o| r.call_resource_tool(p, o),
+            },
         }
     }
 }
@@ -126,6 +139,15 @@ fn no_check(_: &RequestOptions) -> Result<(), RequestError> {
 fn needs_scope_key(options: &RequestOptions) -> Result<(), RequestError> {
     require_scope_key(&options.scope_key)
         .map_err(|_| RequestError::InvalidArgument(EMPTY_SCOPE_KEY))
+}
+
+/// `tools/call` is the host's unless it asks for the resource tools.
+fn needs_resource_tools(options: &RequestOptions) -> Result<(), RequestError> {
+    if options.resource_tools {
+        Ok(())
+    } else {
+        Err(RequestError::MethodNotHandled)
+    }
 }
 
 fn serve_read(
@@ -155,6 +177,7 @@ fn serve_read(
                 json: bundle.into_json(),
                 failure: None,
                 protocol_revision,
+                tool_failure: None,
                 subscription: None,
             },
             Err(f) => {
@@ -238,10 +261,11 @@ impl<'a> RequestParams<'a> {
     /// documentation of [`crate::request`]): `uri` is read for
     /// `resources/read`, `resources/subscribe` and `resources/unsubscribe`
     /// only, `cursor` for the list methods only, and for
-    /// `completion/complete` and `subscriptions/listen` only `_meta` (see
-    /// [`CompleteParams::parse`] for the rest of completion params; a
-    /// listen's filter is read by its own spec when it is served); any
-    /// other member is ignored. Does not check that a
+    /// `completion/complete`, `subscriptions/listen` and `tools/call` only
+    /// `_meta` (see [`CompleteParams::parse`] for the rest of completion
+    /// params; a listen's filter is read by its own spec when it is served;
+    /// the resource tools read `name` and `arguments` with the same
+    /// reader); any other member is ignored. Does not check that a
     /// required member is present: that is
     /// [`Resources::request`](crate::Resources::request)'s job. This is the
     /// whole params reader, with no registry involved (a fuzzing entry
@@ -252,9 +276,9 @@ impl<'a> RequestParams<'a> {
             | RequestMethod::ResourcesSubscribe
             | RequestMethod::ResourcesUnsubscribe => params::READ,
             RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => params::LIST,
-            RequestMethod::CompletionComplete | RequestMethod::SubscriptionsListen => {
-                params::META_ONLY
-            }
+            RequestMethod::CompletionComplete
+            | RequestMethod::SubscriptionsListen
+            | RequestMethod::ToolsCall => params::META_ONLY,
         };
         let mut v = Values::default();
         params::read_into(text, spec, &mut v)?;

@@ -3,11 +3,13 @@
 //!
 //! [`Resources::request`] serves `resources/read`, `resources/list`,
 //! `resources/templates/list` and `completion/complete` for `ref/resource`
-//! references (see [`crate::completion`]), and `resources/subscribe`,
+//! references (see [`crate::completion`]), `resources/subscribe`,
 //! `resources/unsubscribe` and `subscriptions/listen` (see
-//! [`crate::subscription`]); any other method, and `completion/complete`
-//! for a `ref/prompt`, is [`RequestError::MethodNotHandled`] so that the
-//! host routes it elsewhere.
+//! [`crate::subscription`]), and, when the host asks for it
+//! ([`RequestOptions::resource_tools`]), `tools/call` for the resource
+//! tools (see [`crate::tools`]); any other method, `completion/complete`
+//! for a `ref/prompt` and `tools/call` for any other tool, is
+//! [`RequestError::MethodNotHandled`] so that the host routes it elsewhere.
 //!
 //! Params are read by one strict reader for every method (`params.rs`;
 //! [`RequestParams::parse`], [`CompleteParams::parse`]):
@@ -23,7 +25,10 @@
 //!   [`MAX_LISTEN_URIS`] distinct strings;
 //!   `completion/complete` requires `ref` and `argument` and takes an
 //!   optional `context.arguments`, an object of strings
-//!   ([`CompleteParams::parse`]);
+//!   ([`CompleteParams::parse`]); `tools/call` requires `name`, a string,
+//!   and takes an optional `arguments`, an object whose keys do not
+//!   repeat, kept as given for the tool to judge (a wrong argument is the
+//!   tool's execution error, not malformed params);
 //! - `_meta`, when present, must be an object; its
 //!   `io.modelcontextprotocol/protocolVersion`, when present, must be a
 //!   string naming a known revision, and then shapes the response instead
@@ -70,6 +75,9 @@ pub use members::RequestParams;
 pub use method::RequestMethod;
 pub use params::{ParamsError, MAX_LISTEN_URIS, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY};
 
+pub(crate) use members::ToolCallParams;
+pub(crate) use params::Arg;
+
 #[cfg(doc)]
 use crate::completion::CompleteParams;
 #[cfg(doc)]
@@ -93,6 +101,11 @@ pub struct RequestOptions {
     pub page_size: u32,
     /// The options every call takes.
     pub call: CallOptions,
+    /// Serve `tools/call` for the resource tools (`read_resource`,
+    /// `list_resources`; see [`crate::tools`]): other tool names stay
+    /// [`RequestError::MethodNotHandled`]. Off by default: `tools/call` is
+    /// then not handled at all, whatever the tool.
+    pub resource_tools: bool,
     /// The JSON-RPC id of the request, as its JSON text (`1`, `"abc"`):
     /// required by `subscriptions/listen`, whose stream it names (the
     /// subscription id); unused by the other methods.
@@ -146,6 +159,9 @@ pub struct Response {
     pub(crate) failure: Option<Failure>,
     pub(crate) protocol_revision: ProtocolRevision,
     pub(crate) partial: bool,
+    /// Behind a resource tool's execution error (`isError: true`, a result
+    /// object): the failure, for the host's logs.
+    pub(crate) tool_failure: Option<Box<Failure>>,
     pub(crate) subscription: Option<Box<SubscriptionDecision>>,
 }
 
@@ -173,9 +189,35 @@ impl Response {
         self.failure.as_ref()
     }
 
-    /// Whether a read result is a partial bundle.
+    /// Whether a read result (or a `read_resource` tool result) is a
+    /// partial bundle.
     pub fn is_partial(&self) -> bool {
         self.partial
+    }
+
+    /// For a resource tool's execution error (a result with `isError:
+    /// true`, see [`crate::tools`]): the failure behind it (kind, safe
+    /// message, private cause), for the host's logs.
+    pub fn tool_failure(&self) -> Option<&Failure> {
+        self.tool_failure.as_deref()
+    }
+
+    /// A tool result object: `partial` for a partial `read_resource` read,
+    /// `tool_failure` behind an execution error.
+    pub(crate) fn tool_result(
+        json: String,
+        protocol_revision: ProtocolRevision,
+        partial: bool,
+        tool_failure: Option<Failure>,
+    ) -> Response {
+        Response {
+            json,
+            failure: None,
+            protocol_revision,
+            partial,
+            tool_failure: tool_failure.map(Box::new),
+            subscription: None,
+        }
     }
 
     /// The protocol revision the response is shaped for (the per-request
@@ -212,6 +254,7 @@ impl Response {
             failure: Some(failure),
             protocol_revision,
             partial: false,
+            tool_failure: None,
             subscription: None,
         }
     }
@@ -222,6 +265,7 @@ impl Response {
             failure: None,
             protocol_revision,
             partial: false,
+            tool_failure: None,
             subscription: None,
         }
     }
@@ -249,10 +293,13 @@ impl Resources {
     /// library does not serve (and for `completion/complete` with a
     /// `ref/prompt` reference: prompts are the host's; for the subscription
     /// methods on a revision without them or a registry that declares no
-    /// resource updates), or [`RequestError::InvalidArgument`] for a list
-    /// method called with an empty scope key (completion needs none) and
-    /// for `subscriptions/listen` with a request id that is no JSON string
-    /// or number, or, where the method exists, with none.
+    /// resource updates; and for `tools/call` unless
+    /// [`RequestOptions::resource_tools`] is set, and then for any tool but
+    /// the resource tools), or [`RequestError::InvalidArgument`] for a list
+    /// method (or `list_resources`) called with an empty scope key
+    /// (completion needs none) and for `subscriptions/listen` with a request
+    /// id that is no JSON string or number, or, where the method exists,
+    /// with none.
     ///
     /// A request the client cancelled gets no response at all (MCP): drop a
     /// `canceled` error instead of sending it.

@@ -1,8 +1,8 @@
 //! One strict params reader for every method (docs/BEHAVIOUR.md §11, §13
 //! rule 9 and §15): each method names the members it acts on in a [`Spec`]
 //! (strings, booleans, objects of named members, an object of strings, an
-//! array of distinct strings), and [`read`] reads exactly those, the same
-//! way for every method:
+//! array of distinct strings, the open object of a tool's arguments), and
+//! [`read`] reads exactly those, the same way for every method:
 //!
 //! - absent params (empty or whitespace-only text, or `null`) are an empty
 //!   object; anything else must be one JSON object of at most
@@ -27,11 +27,14 @@
 use std::borrow::Cow;
 use std::fmt;
 
+mod args;
 mod fast;
 mod full;
 
 use fast::flat_params;
 use full::full_params;
+
+pub(crate) use args::Arg;
 
 /// The largest params text accepted (256 KiB); larger is `-32602`.
 ///
@@ -51,9 +54,10 @@ pub(crate) enum Slot {
     RefUri,
     ArgumentName,
     ArgumentValue,
+    ToolName,
 }
 
-const SLOTS: usize = 7;
+const SLOTS: usize = 8;
 
 /// Where a boolean member's value goes, or where an object's presence is
 /// recorded.
@@ -83,6 +87,10 @@ pub(crate) enum Kind {
     StrMap,
     /// An array of distinct strings, at most the rule's number.
     StrList(&'static ListRule),
+    /// A tool's `arguments`: an object whose keys do not repeat (the
+    /// message when one does), of any values, kept as given (a string, or
+    /// another value) for the tool to judge (`args.rs`).
+    Args(&'static str),
 }
 
 /// The rules of an array of strings: its most elements and the messages of
@@ -271,9 +279,36 @@ pub(crate) const LISTEN: Spec = &[
     META,
 ];
 
+/// `name` of `tools/call`, as [`TOOLS_CALL`] reads it.
+const TOOL_NAME: Member = Member {
+    name: "name",
+    kind: Kind::Str(Slot::ToolName),
+    wrong_type: "params name must be a string",
+    repeated: "params repeat name",
+};
+
+/// `tools/call` (the resource tools, `crate::tools`): `name`, the tool's
+/// `arguments` as given, `_meta`.
+pub(crate) const TOOLS_CALL: Spec = &[
+    TOOL_NAME,
+    Member {
+        name: "arguments",
+        kind: Kind::Args("params repeat an argument"),
+        wrong_type: "params arguments must be an object",
+        repeated: "params repeat arguments",
+    },
+    META,
+];
+
+/// Only `name`: how `tools/call` params are routed when the rest is
+/// malformed (another tool is not this library's, whatever the rest
+/// holds).
+pub(crate) const TOOLS_CALL_NAME: Spec = &[TOOL_NAME];
+
 /// What [`read`] found: the strings of the spec's string members, its
-/// booleans, the object of strings and the array of strings, borrowed from
-/// the params text when they hold no escape sequence.
+/// booleans, the object of strings, the array of strings and a tool's
+/// arguments, borrowed from the params text when they hold no escape
+/// sequence.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Values<'a> {
     strings: [Option<Cow<'a, str>>; SLOTS],
@@ -282,6 +317,8 @@ pub(crate) struct Values<'a> {
     pub map: Option<Vec<(Cow<'a, str>, Cow<'a, str>)>>,
     /// The array of strings, in document order.
     pub list: Option<Vec<Cow<'a, str>>>,
+    /// A tool's arguments, in document order.
+    pub args: Option<Vec<(Cow<'a, str>, Arg<'a>)>>,
 }
 
 impl<'a> Values<'a> {

@@ -16,6 +16,7 @@ fn methods_parse_exactly() {
         RequestMethod::ResourcesSubscribe,
         RequestMethod::ResourcesUnsubscribe,
         RequestMethod::SubscriptionsListen,
+        RequestMethod::ToolsCall,
     ] {
         assert_eq!(RequestMethod::parse(m.as_str().as_bytes()), Some(m));
     }
@@ -24,6 +25,8 @@ fn methods_parse_exactly() {
         b"resources/read ",
         b"completion/Complete",
         b"prompts/get",
+        b"tools/Call",
+        b"tools/list",
         b"",
     ] {
         assert_eq!(RequestMethod::parse(bad), None);

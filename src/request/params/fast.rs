@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 
+use super::args::{Arg, Args};
 use super::{is_json_whitespace, Kind, Spec, Values};
 
 /// How deep the fast path follows nested values before leaving the params
@@ -54,7 +55,15 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
                 out.set_flag(flag, true);
                 Some(())
             }
-            Kind::Object(_) | Kind::Present(..) | Kind::StrMap | Kind::StrList(_) => None,
+            Kind::Args(_) if p.b.get(p.i) == Some(&b'{') => {
+                out.args = Some(flat_args(p, depth + 1)?);
+                Some(())
+            }
+            Kind::Object(_)
+            | Kind::Present(..)
+            | Kind::StrMap
+            | Kind::StrList(_)
+            | Kind::Args(_) => None,
         }
     })
 }
@@ -164,4 +173,32 @@ impl<'a> Flat<'a> {
             }
         }
     }
+}
+
+// ------------------------------------------------------------ tool arguments
+
+/// The fast path reads at most this many arguments (it compares each key
+/// with the earlier ones); more go to `serde_json`, whose repetition check
+/// hashes the keys (linear, whatever their number).
+const FLAT_MAX_ARGS: usize = 16;
+
+/// The fast path's arguments (at their opening brace), at nesting `depth`:
+/// `None` (to `serde_json`, which decides) for a repeated key, more than
+/// [`FLAT_MAX_ARGS`] keys, or any value the fast path cannot check.
+fn flat_args<'a>(p: &mut Flat<'a>, depth: u32) -> Option<Args<'a>> {
+    let mut out: Args<'a> = Vec::new();
+    p.object(&mut |p, key| {
+        if out.len() == FLAT_MAX_ARGS || out.iter().any(|(k, _)| *k == key) {
+            return None;
+        }
+        let arg = if p.b.get(p.i) == Some(&b'"') {
+            Arg::Str(Cow::Borrowed(p.string()?))
+        } else {
+            p.skip_value(depth)?;
+            Arg::Other
+        };
+        out.push((Cow::Borrowed(key), arg));
+        Some(())
+    })?;
+    Some(out)
 }

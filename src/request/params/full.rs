@@ -9,6 +9,7 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
+use super::args::{Arg, Args};
 use super::{Kind, ListRule, ParamsError, Spec, Values, NOT_JSON};
 
 /// Reads `text` (trimmed, UTF-8) by `spec` into `out` (empty) with
@@ -229,6 +230,14 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, 'de, '_> {
                     })?;
                     self.out.map = Some(entries);
                 }
+                Kind::Args(repeated_key) => {
+                    let entries = map.next_value_seed(ArgsSeed {
+                        message: member.wrong_type,
+                        repeated: repeated_key,
+                        refused: self.refused,
+                    })?;
+                    self.out.args = Some(entries);
+                }
             }
         }
         Ok(())
@@ -423,3 +432,112 @@ impl PartialEq for Key<'_> {
 }
 
 impl Eq for Key<'_> {}
+
+// ------------------------------------------------------------ tool arguments
+
+/// The arguments on the `serde_json` path: `message` when they are no
+/// object, `repeated` when a key repeats.
+struct ArgsSeed<'r> {
+    message: &'static str,
+    repeated: &'static str,
+    refused: &'r Cell<Option<&'static str>>,
+}
+
+impl ArgsSeed<'_> {
+    fn message(&self) -> &'static str {
+        self.message
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for ArgsSeed<'_> {
+    type Value = Args<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Args<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ArgsSeed<'_> {
+    type Value = Args<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Args<'de>, A::Error> {
+        let key = || StringSeed {
+            message: self.message,
+            refused: self.refused,
+        };
+        let mut out: Args<'de> = Vec::new();
+        // Linear: one hash lookup per key (the keys are a client's).
+        let mut seen: HashSet<Key<'de>> = HashSet::new();
+        while let Some(k) = map.next_key_seed(key())? {
+            if !seen.insert(Key(k.clone())) {
+                return Err(refuse(self.refused, self.repeated));
+            }
+            let v = map.next_value_seed(ArgSeed)?;
+            out.push((k, v));
+        }
+        Ok(out)
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Args<'de>, E> {
+        Err(refuse(self.refused, self.message))
+    }
+
+    refuse_other_types!(Args<'de>);
+}
+
+/// One argument: a string is kept, anything else is skipped as
+/// [`Arg::Other`].
+struct ArgSeed;
+
+impl<'de> DeserializeSeed<'de> for ArgSeed {
+    type Value = Arg<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Arg<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ArgSeed {
+    type Value = Arg<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Arg<'de>, E> {
+        Ok(Arg::Str(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Arg<'de>, E> {
+        Ok(Arg::Str(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Arg<'de>, E> {
+        Ok(Arg::Str(Cow::Owned(v)))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Arg<'de>, E> {
+        Ok(Arg::Other)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Arg<'de>, E> {
+        Ok(Arg::Other)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Arg<'de>, E> {
+        Ok(Arg::Other)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Arg<'de>, E> {
+        Ok(Arg::Other)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Arg<'de>, E> {
+        Ok(Arg::Other)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Arg<'de>, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Arg::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Arg<'de>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(Arg::Other)
+    }
+}

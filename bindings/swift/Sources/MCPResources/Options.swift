@@ -126,6 +126,9 @@ public struct RequestOptions: Sendable {
     public var executor: CallbackExecutor?
     /// Read by callbacks as `Call.context`.
     public var context: (any Sendable)?
+    /// Serve `tools/call` for the resource tools (`read_resource`,
+    /// `list_resources`); any other tool stays `methodNotHandled`.
+    public var resourceTools: Bool
     /// The request's JSON-RPC id as its JSON text (`1`, `"\"abc\""`):
     /// `subscriptions/listen` needs it (it names the stream); empty = none.
     public var requestID: String
@@ -137,7 +140,7 @@ public struct RequestOptions: Sendable {
     /// Options with the given fields, the others at their defaults.
     public init(protocolRevision: String = "", scopeKey: String = "", pageSize: UInt32 = 0,
                 timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
-                context: (any Sendable)? = nil, requestID: String = "",
+                context: (any Sendable)? = nil, resourceTools: Bool = false, requestID: String = "",
                 hostNotifications: NotificationTypes = [])
     {
         self.protocolRevision = protocolRevision
@@ -147,6 +150,7 @@ public struct RequestOptions: Sendable {
         self.cancel = cancel
         self.executor = executor
         self.context = context
+        self.resourceTools = resourceTools
         self.requestID = requestID
         self.hostNotifications = hostNotifications
     }
@@ -155,6 +159,7 @@ public struct RequestOptions: Sendable {
         var c = mcpr_request_options()
         c.struct_size = MemoryLayout<mcpr_request_options>.stride
         c.page_size = pageSize
+        c.resource_tools = resourceTools
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
