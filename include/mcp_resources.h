@@ -931,10 +931,14 @@ typedef struct {
     const mcpr_executor *executor;
     /**
      * The negotiated MCP protocol revision the result is shaped for:
-     * `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"`; empty (`{NULL, 0}`)
-     * = the newest this library knows (`"2026-07-28"`). Any other value is
-     * `MCPR_INVALID_ARGUMENT`. On 2026-07-28 the result carries
-     * `resultType`, `ttlMs` and `cacheScope`; before, none of them.
+     * `"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"` or
+     * `"2026-07-28"`; empty (`{NULL, 0}`) = the newest this library knows
+     * (`"2026-07-28"`). Any other value is `MCPR_INVALID_ARGUMENT`. On
+     * 2026-07-28 the result carries `resultType`, `ttlMs` and
+     * `cacheScope`; before, none of them. Before 2025-06-18 content items
+     * carry no `_meta` (those revisions define none; the warning item of a
+     * partial bundle is then known by its `mcp-warning:` URI and the
+     * result's report).
      */
     mcpr_str protocol_revision;
 } mcpr_read_options;
@@ -1116,7 +1120,9 @@ typedef struct {
      * The negotiated MCP protocol revision (as in `mcpr_read_options`;
      * empty = the newest). On 2026-07-28 the page carries `resultType`,
      * `ttlMs` and `cacheScope`, and their bytes count against the page's
-     * byte budget.
+     * byte budget. Descriptions are listed without the members the
+     * revision does not define (`icons` before 2025-11-25; `title`,
+     * `_meta` and `annotations.lastModified` before 2025-06-18).
      */
     mcpr_str protocol_revision;
 } mcpr_list_options;
@@ -1142,8 +1148,9 @@ typedef struct {
      */
     size_t struct_size;
     /**
-     * The protocol revision negotiated with the client (`"2025-06-18"`,
-     * `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
+     * The protocol revision negotiated with the client (`"2024-11-05"`,
+     * `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`;
+     * empty = the newest; anything else is
      * `MCPR_INVALID_ARGUMENT`). A known revision in the request's
      * `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
      * precedence.
@@ -1447,7 +1454,12 @@ mcpr_builder *mcpr_builder_new(void);
  * \param builder The builder.
  * \param definition_json The MCP `Resource` / `ResourceTemplate` description
  *   object as JSON (at most 64 KiB, with exactly one of `uri` or
- *   `uriTemplate`).
+ *   `uriTemplate`). Its standard members are checked (docs/BEHAVIOUR.md
+ *   §1): `title`, `description`, `mimeType` strings; `size` a
+ *   non-negative integer, never on a template; `annotations.audience`
+ *   only `"user"` / `"assistant"`, `annotations.priority` from 0 to 1,
+ *   `annotations.lastModified` an RFC 3339 date-time; every `icons[].src`
+ *   an absolute URI. The error message names the member refused.
  * \param callbacks The binding's callback table (`resolve` and `read`
  *   required; `complete` only for a template); copied during the call.
  * \param err Receives an error object on failure (caller owns it; free with

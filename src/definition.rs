@@ -5,10 +5,12 @@
 
 use std::borrow::Cow;
 
+use crate::description::{self, Forms};
 use crate::error::Failure;
 use crate::identity::validate_uri_str;
 use crate::jsonscan::{self, Kind};
 use crate::limits::{MAX_DEFINITION_BYTES, MAX_META_BYTES};
+use crate::protocol::ProtocolRevision;
 use crate::template::{TemplateLayout, TemplateRef};
 
 /// The reserved metadata key of the module's read report and warning marks
@@ -35,6 +37,9 @@ pub struct ResourceDefinition {
     /// For a template definition, where the parts of its template (the
     /// `key` span) end: the template is a view of the text, not a copy.
     template: Option<TemplateLayout>,
+    /// The forms listed on revisions that do not define some of its
+    /// members (`None`: every revision lists the registered text).
+    forms: Option<Box<Forms>>,
 }
 
 /// A byte range of a definition's `text`.
@@ -132,7 +137,9 @@ impl ResourceDefinition {
     /// Requires a JSON object with a string `name` and exactly one of a
     /// string `uri` (a valid identifier) or a string `uriTemplate` (a valid
     /// template); `_meta`, when present, is an object of at most 64 KiB; the
-    /// reserved metadata key may appear nowhere; no object may repeat a key.
+    /// reserved metadata key may appear nowhere; no object may repeat a key;
+    /// the standard members follow their rules (docs/BEHAVIOUR.md §1: their
+    /// types, no `size` on a template, `annotations` and `icons` checked).
     /// The identifier length is checked against `max_uri_bytes` when the
     /// registry is built.
     pub fn from_json(json: &str) -> Result<Self, Failure> {
@@ -197,9 +204,13 @@ impl ResourceDefinition {
         if scanned.has_key {
             return Err(def_error("definition uses the reserved metadata key"));
         }
+        // After the reserved key: a description using it is refused for
+        // that, whatever else is wrong with it.
+        let found = description::check(&scanned.members, &text[..json_len], template.is_some())?;
         if json_len > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
+        let forms = description::forms(&scanned.members, &text[..json_len], found);
         let canonical = if scanned.is_canonical() {
             Canonical::Same
         } else {
@@ -221,6 +232,7 @@ impl ResourceDefinition {
             name,
             canonical,
             template,
+            forms,
         })
     }
 
@@ -235,6 +247,18 @@ impl ResourceDefinition {
     /// The description as compact JSON (keys in the order given).
     pub fn json(&self) -> &str {
         &self.text[..self.json_len as usize]
+    }
+
+    /// The description as listed on `revision`: [`json`](Self::json)
+    /// without the members that revision does not define (`icons` before
+    /// 2025-11-25; `title`, `_meta` and `annotations.lastModified` before
+    /// 2025-06-18), written once at build.
+    #[inline]
+    pub fn json_for(&self, revision: ProtocolRevision) -> &str {
+        match &self.forms {
+            None => self.json(),
+            Some(forms) => forms.get(self.json(), revision),
+        }
     }
 
     /// The description parsed into a JSON object (a fresh copy).

@@ -19,6 +19,7 @@ pub mod completer;
 pub mod completion;
 mod cursor;
 pub mod definition;
+mod description;
 pub mod error;
 pub mod executor;
 pub mod ffi;

@@ -6,7 +6,8 @@
 //! `discover` for each candidate it visits and skips hidden ones. A page
 //! stops at the page size or at the page byte budget (`max_page_bytes` minus
 //! the 256-byte envelope, each description costing its compact JSON length
-//! plus one separator byte); a single visible description that cannot fit an
+//! plus one separator byte, in the form listed on the page's revision:
+//! without the members that revision does not define, written at build); a single visible description that cannot fit an
 //! empty page fails the call with kind `size`.
 //!
 //! Pages after the first are addressed by sealed (encrypted and
@@ -205,6 +206,7 @@ impl Resources {
             // What follows the descriptions: the array's end, a cursor (79
             // characters), the revision's members and the object's end.
             tail_room: 128 + fields_len as usize,
+            revision: options.revision,
         };
         let found = match &options.executor {
             None => scan(self.policy().as_ref(), self.bindings(), order, &scope, page)?,
@@ -281,6 +283,8 @@ struct PageWindow {
     budget: u64,
     field: &'static str,
     tail_room: usize,
+    /// The revision the descriptions are listed for.
+    revision: ProtocolRevision,
 }
 
 /// What one page admits: the page's JSON up to its last description (the
@@ -360,6 +364,7 @@ fn scan(
         budget,
         field,
         tail_room,
+        revision,
     } = page;
     let call = scope.call_in(crate::scope::CallPhase::Listing);
     // Allocated when the first description is admitted (its size sets the
@@ -400,7 +405,8 @@ fn scan(
             }
             Err(e) => return Err(Failure::new(FailureKind::Policy).caused_by(e)),
         }
-        let cost = definition.json().len() as u64 + 1;
+        let text = definition.json_for(revision);
+        let cost = text.len() as u64 + 1;
         if used + cost > budget {
             if admitted == 0 {
                 return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
@@ -419,7 +425,7 @@ fn scan(
         }
         // Copied while its text is in cache (prefetched a few candidates
         // back), one pass over the candidates.
-        json.push_str(definition.json());
+        json.push_str(text);
         if json.len() >= populate_at {
             populate_at = populate_ahead(&mut json);
         }

@@ -344,11 +344,19 @@ pub fn warning_item_len(report_json: &str) -> usize {
 }
 
 /// Writes the warning item object and returns where its parts are (the
-/// same writer as application items, with the fixed warning `_meta`).
-pub fn write_warning_item(out: &mut String, uri: &str, report_json: &str) -> ItemSpans {
+/// same writer as application items, with the fixed warning `_meta` when
+/// `marked`: the revision defines content `_meta`). Its reserved space is
+/// measured with the marks either way ([`warning_item_len`]).
+pub fn write_warning_item(
+    out: &mut String,
+    uri: &str,
+    report_json: &str,
+    marked: bool,
+) -> ItemSpans {
     let payload = ResourcePayload::text_owned("text/plain", warning_text(report_json))
         .expect("text/plain is a valid media type");
-    crate::sizing::write_item(out, uri, &payload, Some(WARNING_META), None)
+    let meta = marked.then_some(WARNING_META);
+    crate::sizing::write_item(out, uri, &payload, meta, None)
 }
 
 #[cfg(test)]
@@ -415,7 +423,7 @@ mod tests {
         let r = Report::partial(vec![issue(IssueCode::Unavailable, "x://q\"", true)], 1);
         let j = r.json();
         let mut out = String::new();
-        write_warning_item(&mut out, &warning_uri(), &j);
+        write_warning_item(&mut out, &warning_uri(), &j, true);
         assert_eq!(out.len(), warning_item_len(&j));
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(

@@ -57,7 +57,9 @@ pub struct mcpr_list_options {
     /// The negotiated MCP protocol revision (as in `mcpr_read_options`;
     /// empty = the newest). On 2026-07-28 the page carries `resultType`,
     /// `ttlMs` and `cacheScope`, and their bytes count against the page's
-    /// byte budget.
+    /// byte budget. Descriptions are listed without the members the
+    /// revision does not define (`icons` before 2025-11-25; `title`,
+    /// `_meta` and `annotations.lastModified` before 2025-06-18).
     pub protocol_revision: mcpr_str,
 }
 

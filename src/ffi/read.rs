@@ -58,10 +58,14 @@ pub struct mcpr_read_options {
     /// `mcpr_read`).
     pub executor: *const mcpr_executor,
     /// The negotiated MCP protocol revision the result is shaped for:
-    /// `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"`; empty (`{NULL, 0}`)
-    /// = the newest this library knows (`"2026-07-28"`). Any other value is
-    /// `MCPR_INVALID_ARGUMENT`. On 2026-07-28 the result carries
-    /// `resultType`, `ttlMs` and `cacheScope`; before, none of them.
+    /// `"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"` or
+    /// `"2026-07-28"`; empty (`{NULL, 0}`) = the newest this library knows
+    /// (`"2026-07-28"`). Any other value is `MCPR_INVALID_ARGUMENT`. On
+    /// 2026-07-28 the result carries `resultType`, `ttlMs` and
+    /// `cacheScope`; before, none of them. Before 2025-06-18 content items
+    /// carry no `_meta` (those revisions define none; the warning item of a
+    /// partial bundle is then known by its `mcp-warning:` URI and the
+    /// result's report).
     pub protocol_revision: mcpr_str,
 }
 
@@ -101,7 +105,7 @@ pub(super) unsafe fn revision_of(s: mcpr_str) -> Result<ProtocolRevision, Error>
     let b = unsafe { s.bytes() }?;
     ProtocolRevision::parse(b).map_err(|_| {
         Error::argument(
-            "unknown protocol_revision (known: \"2025-06-18\", \"2025-11-25\", \"2026-07-28\"; empty = newest)",
+            "unknown protocol_revision (known: \"2024-11-05\", \"2025-03-26\", \"2025-06-18\", \"2025-11-25\", \"2026-07-28\"; empty = newest)",
         )
     })
 }

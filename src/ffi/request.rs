@@ -32,8 +32,9 @@ use super::status::{mcpr_status, Error};
 pub struct mcpr_request_options {
     /// `sizeof(mcpr_request_options)` as the caller compiled it (see above).
     pub struct_size: usize,
-    /// The protocol revision negotiated with the client (`"2025-06-18"`,
-    /// `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
+    /// The protocol revision negotiated with the client (`"2024-11-05"`,
+    /// `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`;
+    /// empty = the newest; anything else is
     /// `MCPR_INVALID_ARGUMENT`). A known revision in the request's
     /// `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
     /// precedence.

@@ -21,6 +21,7 @@ use crate::binding::ResourceHandler;
 use crate::error::{BoxError, CauseText, Failure, FailureKind};
 use crate::limits::{Limits, MAX_META_BYTES};
 use crate::plan::{ResourcePayload, ResourceTarget};
+use crate::protocol::ProtocolRevision;
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
 use crate::sizing::{target_item_size, ItemSize};
@@ -44,16 +45,22 @@ pub(super) struct Budget {
     encoded_left: u64,
     admitted: usize,
     stopped: bool,
+    /// Whether items carry their payload's `_meta` (the revision defines
+    /// it: [`ProtocolRevision::has_item_meta`]); when not, it is neither
+    /// written nor counted.
+    item_meta: bool,
 }
 
 impl Budget {
-    /// The admission budget of a read, before any body.
-    pub(super) fn new(limits: &Limits) -> Budget {
+    /// The admission budget of a read shaped for `revision`, before any
+    /// body.
+    pub(super) fn new(limits: &Limits, revision: ProtocolRevision) -> Budget {
         Budget {
             payload_left: limits.admission_payload_budget(),
             encoded_left: limits.admission_encoded_budget(),
             admitted: 0,
             stopped: false,
+            item_meta: revision.has_item_meta(),
         }
     }
 
@@ -96,6 +103,8 @@ pub(super) fn item_deadline(scope: &RequestScope, now: Instant, limits: &Limits)
 /// thread. `checked_at` is when the scope was last checked (no callback ran
 /// since): the first body read starts from it instead of reading the clock
 /// again. `call` is the read's call context, turned into each body read's.
+/// `revision` decides whether items carry their `_meta`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn read_bodies(
     handler: &Arc<dyn ResourceHandler>,
     scope: &RequestScope,
@@ -104,8 +113,9 @@ pub(super) fn read_bodies(
     limits: &Limits,
     checked_at: Instant,
     call: &mut CallContext,
+    revision: ProtocolRevision,
 ) -> Result<(), Failure> {
-    let mut budget = Budget::new(limits);
+    let mut budget = Budget::new(limits, revision);
     let mut fresh = Some(checked_at);
     for (t, state) in targets.iter().zip(states.iter_mut()) {
         if !matches!(state.outcome, Outcome::Pending) {
@@ -180,6 +190,7 @@ fn admit(
     }
     let meta_json = match payload.meta() {
         None => None,
+        Some(_) if !budget.item_meta => None,
         Some(m) => match serde_json::to_string(m) {
             Ok(s) if s.len() <= MAX_META_BYTES => Some(s),
             _ => {

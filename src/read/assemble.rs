@@ -139,7 +139,12 @@ pub(super) fn assemble(
     let mut spans = Vec::with_capacity(admitted + usize::from(partial));
     json.push_str(CONTENTS_OPEN);
     if partial {
-        spans.push(write_warning_item(&mut json, &warning_uri(), &report_json));
+        spans.push(write_warning_item(
+            &mut json,
+            &warning_uri(),
+            &report_json,
+            shape.revision.has_item_meta(),
+        ));
     }
     for (t, s) in targets.iter().zip(states.iter_mut()) {
         let Outcome::Admitted(a) = &s.outcome else {

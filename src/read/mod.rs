@@ -337,6 +337,7 @@ impl Resources {
             limits,
             checked_at,
             &mut call,
+            shape.revision,
         )?;
 
         call.enter_phase(CallPhase::Recheck);
