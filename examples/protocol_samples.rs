@@ -2,7 +2,12 @@
 //! result kind and error in each protocol revision, together with what a
 //! client must find in it: the input of the client checks
 //! (`scripts/client-checks.sh`), which validate every file with the
-//! official Python and TypeScript SDKs and the revision's JSON Schema.
+//! official Python and TypeScript SDKs and the revision's JSON Schema
+//! (whose properties also say which members each revision defines: the
+//! checks refuse any other). Every revision the library knows is written,
+//! 2024-11-05 and 2025-03-26 included; the listed descriptions carry every
+//! standard member (`title`, `icons`, `annotations.lastModified`, `_meta`),
+//! so each revision's form of them is checked.
 //!
 //! Run with `cargo run --example protocol_samples -- OUT_DIR`; writes one
 //! JSON file per sample and `manifest.json` describing them.
@@ -76,7 +81,7 @@ fn registry() -> Result<Resources, Failure> {
         .cache_hints(RegistryCacheHints::new(300_000, true));
     for (def, hints) in [
         (
-            r#"{"uri":"doc://guide","name":"guide","title":"Guide","mimeType":"text/markdown"}"#,
+            r#"{"uri":"doc://guide","name":"guide","title":"Guide","mimeType":"text/markdown","size":42,"annotations":{"audience":["user","assistant"],"priority":0.8,"lastModified":"2025-01-12T15:00:58Z"},"icons":[{"src":"https://example.com/guide.png","mimeType":"image/png","sizes":["48x48"],"theme":"light"}],"_meta":{"com.example/owner":"docs"}}"#,
             Some(public),
         ),
         (r#"{"uri":"doc://partial","name":"partial"}"#, Some(public)),
@@ -89,7 +94,7 @@ fn registry() -> Result<Resources, Failure> {
             None,
         ),
         (
-            r#"{"uriTemplate":"doc://tags/{tag}/items","name":"tagged","title":"Tagged"}"#,
+            r#"{"uriTemplate":"doc://tags/{tag}/items","name":"tagged","title":"Tagged","annotations":{"lastModified":"2025-01-12T15:00:58+01:00"},"icons":[{"src":"data:image/png;base64,iVBORw=="}],"_meta":{"com.example/kind":"tag"}}"#,
             None,
         ),
     ] {
@@ -144,6 +149,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 Value::Null
             }
         };
+        // Content `_meta` exists from 2025-06-18 on.
+        let item_meta = if revision.has_item_meta() {
+            json!({"com.example/lang": "en"})
+        } else {
+            Value::Null
+        };
         let first_page = r.request(
             b"resources/list",
             params(revision, json!({})).as_bytes(),
@@ -165,7 +176,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     &options,
                 )?,
                 json!({"contents": [
-                    {"uri": "doc://guide/intro", "mimeType": "text/markdown", "text": "# Guide\n\"quoted\" é", "meta": {"com.example/lang": "en"}},
+                    {"uri": "doc://guide/intro", "mimeType": "text/markdown", "text": "# Guide\n\"quoted\" é", "meta": item_meta},
                     {"uri": "doc://guide/logo", "mimeType": "image/png", "blob": "iVBORw=="},
                     {"uri": "doc://guide/blank", "mimeType": "text/plain", "text": ""}],
                     "cache": hints(60_000, "public")}),

@@ -52,6 +52,59 @@ def schema_validator(schema_dir, revision, name):
     return cls(sub)
 
 
+def schema_defs(schema_dir, revision):
+    with open(os.path.join(schema_dir, revision, "schema.json"), encoding="utf-8") as f:
+        root = json.load(f)
+    return root["$defs" if "$defs" in root else "definitions"]
+
+
+def properties(defs, node):
+    """The property names a schema node defines (following one $ref)."""
+    if "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[1]]
+    return node.get("properties", {})
+
+
+# Members the current upstream text of a revision's schema defines although
+# the release-tag schema.json vendored by protocol-droid-schema does not:
+# upstream added `size` to Resource of 2024-11-05 and 2025-03-26 later (the
+# upstream schema.ts of both revisions has `size?: number`), and the library
+# lists it on every revision.
+LATER_UPSTREAM = {("2024-11-05", "Resource"): {"size"}, ("2025-03-26", "Resource"): {"size"}}
+
+
+def undefined_members(defs, name, value, path, revision):
+    """Members of value (and of the objects inside it that the schema
+    describes) that the named definition does not define: a revision's
+    result must carry only what that revision defines. `_meta` objects
+    are free-form and not descended into."""
+    props = properties(defs, {"$ref": f"#/x/{name}"})
+    later = LATER_UPSTREAM.get((revision, name), set())
+    found = [f"{path}.{k}" for k in value if k not in props and k not in later]
+    for k, v in value.items():
+        if k == "_meta":
+            continue
+        sub = props.get(k, {})
+        if "$ref" in sub and isinstance(v, dict):
+            found += undefined_members(defs, sub["$ref"].rsplit("/", 1)[1], v, f"{path}.{k}", revision)
+        elif isinstance(v, dict) and "properties" in sub:
+            found += [f"{path}.{k}.{kk}" for kk in v if kk not in sub["properties"]]
+        elif isinstance(v, list) and isinstance(sub.get("items"), dict):
+            items = sub["items"]
+            for i, item in enumerate(v):
+                if not isinstance(item, dict):
+                    continue
+                if "$ref" in items:
+                    ref = items["$ref"].rsplit("/", 1)[1]
+                    if ref == "ResourceContents" or ref.endswith("ResourceContents"):
+                        ref = "BlobResourceContents" if "blob" in item else "TextResourceContents"
+                    found += undefined_members(defs, ref, item, f"{path}.{k}[{i}]", revision)
+                elif "anyOf" in items:
+                    ref = "BlobResourceContents" if "blob" in item else "TextResourceContents"
+                    found += undefined_members(defs, ref, item, f"{path}.{k}[{i}]", revision)
+    return found
+
+
 def check_result(entry, data, label):
     revision, method, expect = entry["revision"], entry["method"], entry["expect"]
     modern = revision == "2026-07-28"
@@ -132,7 +185,9 @@ def main():
     schema_dir = os.environ.get("MCPR_SCHEMA_DIR")
     with open(os.path.join(samples, "manifest.json"), encoding="utf-8") as f:
         manifest = json.load(f)
-    check(len(manifest) >= 27, "manifest lists every sample")
+    check(len(manifest) >= 60, "manifest lists every sample of every revision")
+    check({e["revision"] for e in manifest} >= {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"},
+          "samples of every revision")
     for entry in manifest:
         label = entry["file"]
         with open(os.path.join(samples, entry["file"]), encoding="utf-8") as f:
@@ -146,7 +201,27 @@ def main():
             instance = {"jsonrpc": "2.0", "id": 1, "error": data} if entry["error"] else data
             errors = list(schema_validator(schema_dir, entry["revision"], name).iter_errors(instance))
             check(not errors, f"{label}: JSON Schema {name}: {[e.message for e in errors]}")
+            # Only members the revision defines (the schemas allow others;
+            # this library sends none).
+            if entry["error"]:
+                extra = [f"error.{k}" for k in data if k not in ("code", "message", "data")]
+            else:
+                extra = undefined_members(schema_defs(schema_dir, entry["revision"]), name, data, "result", entry["revision"])
+            check(not extra, f"{label}: members {entry['revision']} does not define: {extra}")
     if schema_dir:
+        # Negative controls: members a revision does not define are found.
+        for revision, name, value, member in [
+            ("2025-03-26", "ListResourcesResult", {"resources": [{"uri": "a:b", "name": "n", "title": "t"}]}, "title"),
+            ("2024-11-05", "ListResourceTemplatesResult",
+             {"resourceTemplates": [{"uriTemplate": "a:{b}", "name": "n", "_meta": {}}]}, "_meta"),
+            ("2025-03-26", "ListResourcesResult",
+             {"resources": [{"uri": "a:b", "name": "n", "annotations": {"lastModified": "x"}}]}, "lastModified"),
+            ("2025-06-18", "ListResourcesResult", {"resources": [{"uri": "a:b", "name": "n", "icons": []}]}, "icons"),
+            ("2025-03-26", "ReadResourceResult", {"contents": [{"uri": "a:b", "text": "", "_meta": {}}]}, "_meta"),
+            ("2025-11-25", "ReadResourceResult", {"contents": [], "ttlMs": 0}, "ttlMs"),
+        ]:
+            extra = undefined_members(schema_defs(schema_dir, revision), name, value, "result", revision)
+            check(any(e.endswith(member) for e in extra), f"members negative control: {member} on {revision}: {extra}")
         # Negative control: the 2026 schema refuses a result without resultType.
         v = schema_validator(schema_dir, "2026-07-28", "ReadResourceResult")
         check(not v.is_valid({"contents": [], "ttlMs": 0, "cacheScope": "private"}), "schema negative control")
