@@ -483,9 +483,13 @@ type ReadOptions struct {
 	// callbacks do, and a hung reader is abandoned at its item deadline.
 	Executor *Executor
 	// Revision is the negotiated MCP protocol revision the result is shaped
-	// for: "2025-06-18", "2025-11-25" or "2026-07-28"; "" = the newest the
-	// library knows. 2026-07-28 results carry resultType, ttlMs and
-	// cacheScope; earlier ones none of them. Errors follow it too (not
+	// for: "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25" or
+	// "2026-07-28"; "" = the newest the library knows. 2026-07-28 results
+	// carry resultType, ttlMs and cacheScope; earlier ones none of them.
+	// Before 2025-06-18 content items carry no _meta (those revisions
+	// define none), and listings leave out what each revision does not
+	// define (icons before 2025-11-25; title, _meta and
+	// annotations.lastModified before 2025-06-18). Errors follow it too (not
 	// found: -32002 before 2026-07-28, -32602 from it). Another value is
 	// StatusInvalidArgument.
 	Revision string

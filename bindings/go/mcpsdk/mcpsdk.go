@@ -49,7 +49,7 @@ type Options struct {
 	PageSize int
 	// Logger receives the failures the client sees only as -32603
 	// "Internal error" (a ScopeKey error, a closed registry, a protocol
-	// revision the library does not serve), with their causes. nil =
+	// revision neither the SDK nor the library knows), with their causes. nil =
 	// slog.Default().
 	Logger *slog.Logger
 }

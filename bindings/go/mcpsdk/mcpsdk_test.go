@@ -18,7 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var revisions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
+// Every revision the SDK negotiates and the library serves.
+var revisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
 type fixture struct {
 	res          *mcpr.Resources
