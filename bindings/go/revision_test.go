@@ -265,7 +265,7 @@ func TestOlderRevisionsLeaveOutWhatTheyDoNotDefine(t *testing.T) {
 // members with StatusInvalidConfiguration and a message naming the member.
 func TestDefinitionMembersAreCheckedByAdd(t *testing.T) {
 	for def, member := range map[string]string{
-		`{"uriTemplate":"doc://t/{id}","name":"t","size":3}`:                       "size",
+		`{"uriTemplate":"doc://t/{id}","name":"t","size":3}`:                        "size",
 		`{"uri":"doc://a","name":"a","annotations":{"priority":-1}}`:                "annotations.priority",
 		`{"uri":"doc://a","name":"a","annotations":{"audience":["system"]}}`:        "annotations.audience",
 		`{"uri":"doc://a","name":"a","annotations":{"lastModified":"12 Jan 2025"}}`: "annotations.lastModified",
