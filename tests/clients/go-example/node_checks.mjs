@@ -59,6 +59,7 @@ export async function runChecks(api) {
 
   // resources/list, following nextCursor to the end
   const uris = [];
+  const listed = [];
   const scopes = new Set();
   let cursor;
   let pages = 0;
@@ -68,12 +69,26 @@ export async function runChecks(api) {
     cacheFields(page, `list page ${pages}`);
     if (stateless) scopes.add(page.cacheScope);
     uris.push(...page.resources.map((r) => r.uri));
+    listed.push(...page.resources);
     if (!page.nextCursor) break;
     cursor = page.nextCursor;
   }
   check(pages === 3 && uris.length === 124 && new Set(uris).size === 124, `${uris.length} resources in ${pages} pages`);
   check(uris.includes('doc://item/000') && uris.includes('doc://item/119'), 'items missing from the listing');
   check(scopes.size <= 1, `one cacheScope for every page: ${[...scopes]}`);
+
+  // every revision lists the members it defines, and no other: icons from
+  // 2025-11-25 on, title, _meta and annotations.lastModified from 2025-06-18 on
+  const full = listed.find((r) => r.uri === 'doc://empty');
+  const since0618 = revision >= '2025-06-18';
+  const since1125 = revision >= '2025-11-25';
+  check(full && full.description === 'an explicitly empty text' && full.size === 0, `doc://empty listed ${JSON.stringify(full)}`);
+  check(full.annotations && full.annotations.priority === 0.5 && JSON.stringify(full.annotations.audience) === '["user"]', `annotations ${JSON.stringify(full.annotations)}`);
+  check(('icons' in full) === since1125, `icons on ${revision}: ${JSON.stringify(full)}`);
+  if (since1125) check(full.icons.length === 1 && full.icons[0].theme === 'light', `icons ${JSON.stringify(full.icons)}`);
+  check((full.title === 'Empty') === since0618 && ('title' in full) === since0618, `title on ${revision}: ${JSON.stringify(full)}`);
+  check(('_meta' in full) === since0618, `_meta on ${revision}: ${JSON.stringify(full)}`);
+  check(('lastModified' in full.annotations) === since0618, `lastModified on ${revision}: ${JSON.stringify(full.annotations)}`);
 
   // a forged cursor is invalid params, never page one
   await expectError(api.list({ cursor: 'forged' }), -32602, 'forged cursor');
@@ -158,6 +173,8 @@ export async function runChecks(api) {
   // an explicitly empty text stays a text item
   r = await api.read('doc://empty');
   check(r.contents.length === 1 && r.contents[0].text === '' && !('blob' in r.contents[0]), `empty text ${JSON.stringify(r.contents)}`);
+  // content _meta exists from 2025-06-18 on
+  check((JSON.stringify(r.contents[0]._meta) === '{"com.example/empty":true}') === since0618 && ('_meta' in r.contents[0]) === since0618, `content _meta on ${revision}: ${JSON.stringify(r.contents[0])}`);
 
   // not found (on the wire -32002 before 2026-07-28, -32602 from it); data.uri either way
   const e = await expectError(api.read('doc://missing'), notFound, 'not found');
