@@ -15,8 +15,8 @@ public struct ReadOptions: Sendable {
     /// deadline whatever a callback does. nil = callbacks on the calling
     /// thread.
     public var executor: CallbackExecutor?
-    /// The negotiated protocol revision ("2025-06-18", "2025-11-25",
-    /// "2026-07-28"); empty = the newest.
+    /// The negotiated protocol revision ("2024-11-05", "2025-03-26",
+    /// "2025-06-18", "2025-11-25", "2026-07-28"); empty = the newest.
     public var protocolRevision: String
     /// Any value the callbacks read as `Call.context` (the caller's
     /// identity, say).
