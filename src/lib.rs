@@ -40,9 +40,11 @@ pub mod read;
 pub mod registry;
 pub mod report;
 pub mod request;
+pub mod result_meta;
 pub mod scope;
 pub mod sizing;
 pub mod template;
+pub mod trace;
 
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
@@ -65,4 +67,6 @@ pub use read::{BundleItem, ReadOptions, ResourceBundle};
 pub use registry::{Resources, ResourcesBuilder, Selection};
 pub use report::{Issue, IssueCode};
 pub use request::{RequestError, RequestMethod, RequestOptions, RequestParams, Response};
+pub use result_meta::ResultMeta;
 pub use scope::{CallContext, CallPhase, CancelToken, RequestData};
+pub use trace::TraceContext;
