@@ -459,6 +459,17 @@ typedef struct mcpr_resources mcpr_resources;
 typedef struct mcpr_response mcpr_response;
 
 /**
+ * Result `_meta` members the host adds to every result of the calls given
+ * it (for example `io.modelcontextprotocol/serverInfo`, which MCP asks
+ * servers to put in every result), validated once by
+ * `mcpr_result_meta_new` and then shared by any number of calls on any
+ * threads. Immutable; free with `mcpr_result_meta_free`.
+ *
+ * \ingroup request
+ */
+typedef struct mcpr_result_meta mcpr_result_meta;
+
+/**
  * A target (URI, representation, private authorization JSON) handed to
  * policy and body-read callbacks (borrowed view, valid until the callback
  * returns; its accessors may be called from any thread while the callback
@@ -2347,6 +2358,63 @@ bool mcpr_response_is_partial(const mcpr_response *response);
 void mcpr_response_free(mcpr_response *response);
 
 /**
+ * Validates result `_meta` members once: a JSON object held to the rules
+ * definitions are held to (no repeated key at any depth, no lone
+ * surrogate, no non-finite number, nesting at most 127 deep), at most
+ * 64 KiB compact, without the library's reserved key
+ * `go.phpboyscout.uk/mcp.resourceRead` anywhere (the only key the library
+ * writes into a result `_meta`). Calls given it in their options merge
+ * its members into the `_meta` of every result they make, after the
+ * library's own members, which are never replaced.
+ *
+ * \param json The object, e.g. `{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}`.
+ * \param out Receives the new handle (caller owns it; free with
+ *   `mcpr_result_meta_free`); written only on success.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for JSON that breaks the
+ *   rules above (the message says which); `MCPR_INVALID_ARGUMENT` for a
+ *   NULL `out` or a `(NULL, n > 0)` string.
+ * \pre `json` follows the `mcpr_str` rules; `out` is NULL or valid for one
+ *   pointer write; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \post On success `*out` is a new handle the caller owns.
+ * \note Thread-safe: any thread may create handles.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_result_meta_new(mcpr_str json, mcpr_result_meta **out, mcpr_error **err);
+
+/**
+ * The compact JSON of the members (without the enclosing braces; empty for
+ * `{}`), as they are merged into results.
+ *
+ * \param meta The handle, or NULL.
+ * \return The members, borrowed from `meta` (valid until it is freed; not
+ *   NUL-terminated); empty when `meta` is NULL.
+ * \pre `meta` is NULL or a handle from `mcpr_result_meta_new`, not yet
+ *   freed.
+ * \note Thread-safe: the handle is immutable; any thread may read it.
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_result_meta_members(const mcpr_result_meta *meta);
+
+/**
+ * Frees a result `_meta` handle. Calls in flight that were given it keep
+ * their own reference, so it may be freed as soon as they have begun.
+ *
+ * \param meta The handle to free, or NULL (then nothing happens).
+ * \pre `meta` is NULL or a handle from `mcpr_result_meta_new`, freed only
+ *   once; no thread uses this handle afterwards (including to start a call
+ *   with it).
+ * \note Any thread may free it, once no other thread uses the handle.
+ *
+ * \ingroup request
+ */
+void mcpr_result_meta_free(mcpr_result_meta *meta);
+
+/**
  * Answers `completion/complete` for a `ref/resource` reference (a
  * `ref/prompt` is not this library's: the host answers it).
  *
@@ -2611,6 +2679,60 @@ uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
  * \ingroup callbacks
  */
 void *mcpr_call_request_data(const mcpr_call *call);
+
+/**
+ * The request's `traceparent` (W3C Trace Context), as the client sent it in
+ * the request's `params._meta`: the library hands it over without
+ * interpreting it (a string of at most 8 KiB; any other value is left
+ * out). Read it to join the client's trace.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The value, borrowed from the call context (valid until the
+ *   callback returns; not NUL-terminated); empty (length 0) when the
+ *   request had none, for calls not made by `mcpr_request`, and when
+ *   `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_call_traceparent(const mcpr_call *call);
+
+/**
+ * The request's `tracestate` (W3C Trace Context), as sent (see
+ * `mcpr_call_traceparent`).
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The value, borrowed from the call context (valid until the
+ *   callback returns); empty (length 0) when absent and when `call` is
+ *   NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_call_tracestate(const mcpr_call *call);
+
+/**
+ * The request's `baggage` (W3C Baggage), as sent (see
+ * `mcpr_call_traceparent`).
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The value, borrowed from the call context (valid until the
+ *   callback returns); empty (length 0) when absent and when `call` is
+ *   NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_call_baggage(const mcpr_call *call);
 
 /**
  * For body reads: the item byte limit (`max_item_bytes`, in payload bytes).

@@ -25,6 +25,8 @@ use crate::plan::RESERVED_META_KEY;
 
 /// Result `_meta` members a host adds to every result of a call, validated
 /// once ([`ResultMeta::from_json`]) and cheap to clone (shared).
+///
+/// cbindgen:ignore
 #[derive(Clone, PartialEq, Eq)]
 pub struct ResultMeta {
     /// The compact members, `"k":v,"k2":v2` (empty for `{}`).

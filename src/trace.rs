@@ -16,9 +16,13 @@
 /// The longest trace member value handed to callbacks (W3C Baggage's
 /// limit for the whole header; `traceparent` is 55 bytes and `tracestate`
 /// at most 512 in valid use).
+///
+/// cbindgen:ignore
 pub const MAX_TRACE_VALUE_BYTES: usize = 8192;
 
 /// The trace context members of one request, each as sent.
+///
+/// cbindgen:ignore
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TraceContext {
     traceparent: Option<Box<str>>,

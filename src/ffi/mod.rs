@@ -68,6 +68,7 @@ mod page;
 mod request;
 
 mod response;
+mod result_meta;
 
 // Completion (`\ingroup completion`).
 mod complete;
@@ -134,6 +135,7 @@ pub use read::mcpr_read_options;
 pub use request::mcpr_request_options;
 pub use resources::mcpr_resources;
 pub use response::mcpr_response;
+pub use result_meta::mcpr_result_meta;
 pub use status::{
     mcpr_cb_result, mcpr_status, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
     MCPR_CB_UNAVAILABLE, MCPR_STATUS_MAX,
