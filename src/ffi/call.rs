@@ -208,8 +208,8 @@ pub unsafe extern "C" fn mcpr_call_baggage(call: *const mcpr_call) -> mcpr_str {
 }
 
 /// One trace member of a call context, borrowed from it.
-fn trace_member<'a, C>(
-    call: Option<(C, &'a CallContext)>,
+fn trace_member<C>(
+    call: Option<(C, &CallContext)>,
     member: fn(&TraceContext) -> Option<&str>,
 ) -> mcpr_str {
     call.and_then(|(_, ctx)| ctx.trace_context())
