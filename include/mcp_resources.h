@@ -952,6 +952,14 @@ typedef struct {
      * result's report).
      */
     mcpr_str protocol_revision;
+    /**
+     * Optional result `_meta` members of the host (from
+     * `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of the
+     * result after the library's own members, which they never replace,
+     * and charged to the result's budget. The call keeps its own
+     * reference: the handle may be freed once the call has begun.
+     */
+    const mcpr_result_meta *result_meta;
 } mcpr_read_options;
 
 /**
@@ -1136,6 +1144,14 @@ typedef struct {
      * `_meta` and `annotations.lastModified` before 2025-06-18).
      */
     mcpr_str protocol_revision;
+    /**
+     * Optional result `_meta` members of the host (from
+     * `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of the
+     * result after the library's own members, which they never replace,
+     * and charged to the result's budget. The call keeps its own
+     * reference: the handle may be freed once the call has begun.
+     */
+    const mcpr_result_meta *result_meta;
 } mcpr_list_options;
 
 /**
@@ -1200,6 +1216,14 @@ typedef struct {
      * callback does (see `mcpr_read` and `mcpr_list`).
      */
     const mcpr_executor *executor;
+    /**
+     * Optional result `_meta` members of the host (from
+     * `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of
+     * every result (error objects are not results) after the library's own members, which they never replace,
+     * and charged to the result's budget. The call keeps its own
+     * reference: the handle may be freed once the call has begun.
+     */
+    const mcpr_result_meta *result_meta;
 } mcpr_request_options;
 
 /**
@@ -1883,8 +1907,8 @@ void mcpr_read_options_init(mcpr_read_options *options);
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
- *   options of `struct_size` readable bytes whose `cancel` and `executor`
- *   are NULL or not yet freed and whose `protocol_revision` follows the
+ *   options of `struct_size` readable bytes whose `cancel`, `executor`
+ *   and `result_meta` are NULL or not yet freed and whose `protocol_revision` follows the
  *   `mcpr_str` rules; `out` is NULL or points at writable storage for one
  *   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
  *   `mcpr_error *`.
@@ -2129,8 +2153,8 @@ void mcpr_list_options_init(mcpr_list_options *options);
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `options` is NULL or points at options of `struct_size` readable
- *   bytes whose strings follow the `mcpr_str` rules and whose `cancel` and
- *   `executor` are NULL or not yet freed; `out` is NULL or points at
+ *   bytes whose strings follow the `mcpr_str` rules and whose `cancel`,
+ *   `executor` and `result_meta` are NULL or not yet freed; `out` is NULL or points at
  *   writable storage for one `mcpr_page *`; `err` is NULL or points at
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: many threads may list one registry at once. The call
@@ -2261,8 +2285,8 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
  *   NULL or points at options of `struct_size` readable bytes whose strings
- *   follow the `mcpr_str` rules and whose `cancel` and `executor` are NULL
- *   or not yet freed; `out` is NULL or points at writable storage for one
+ *   follow the `mcpr_str` rules and whose `cancel`, `executor` and
+ *   `result_meta` are NULL or not yet freed; `out` is NULL or points at writable storage for one
  *   `mcpr_response *`; `err` is NULL or points at writable storage for one
  *   `mcpr_error *`.
  * \note Thread-safe: many threads may serve one registry at once. The call
@@ -2361,7 +2385,8 @@ void mcpr_response_free(mcpr_response *response);
  * Validates result `_meta` members once: a JSON object held to the rules
  * definitions are held to (no repeated key at any depth, no lone
  * surrogate, no non-finite number, nesting at most 127 deep), at most
- * 64 KiB compact, without the library's reserved key
+ * 63 KiB compact (the result `_meta` holds 64 KiB, the library's own members
+ * need the rest), without the library's reserved key
  * `go.phpboyscout.uk/mcp.resourceRead` anywhere (the only key the library
  * writes into a result `_meta`). Calls given it in their options merge
  * its members into the `_meta` of every result they make, after the
@@ -2467,7 +2492,7 @@ void mcpr_result_meta_free(mcpr_result_meta *meta);
  * \pre `params` is NULL or points at params whose strings follow the
  *   `mcpr_str` rules and whose `context` points at `context_len` entries (or
  *   is NULL with 0); `options` is NULL or points at options of `struct_size`
- *   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
+ *   readable bytes whose `cancel`, `executor` and `result_meta` are NULL or not yet freed;
  *   `out` is NULL or points at writable storage for one `mcpr_completion *`;
  *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: many threads may complete on one registry at once. The

@@ -33,7 +33,9 @@ use crate::policy::ResourcePolicy;
 use crate::prefetch::{populate_for_write, prefetch_bytes, prefetch_object};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
+use crate::result_meta::{self, ResultMeta};
 use crate::scope::{CancelToken, RequestData, RequestScope};
+use crate::trace::TraceContext;
 
 /// Per-call options of a list page.
 #[derive(Clone, Default)]
@@ -57,6 +59,12 @@ pub struct ListOptions {
     pub executor: Option<Executor>,
     /// The protocol revision the page is shaped for (default: the newest).
     pub revision: ProtocolRevision,
+    /// The host's result `_meta` members: the page's `_meta` (charged to
+    /// its byte budget; docs/BEHAVIOUR.md §14).
+    pub result_meta: Option<ResultMeta>,
+    /// The trace context of the request (handed to every `discover`
+    /// through its call context).
+    pub trace: Option<Arc<TraceContext>>,
 }
 
 /// One list page: the MCP list result JSON and the next cursor.
@@ -143,7 +151,8 @@ impl Resources {
             options.timeout,
             options.cancel.clone(),
             options.request_data.clone(),
-        );
+        )
+        .with_trace(options.trace.clone());
         // Closed on every return path (SPEC: the direct API creates and
         // closes its scope).
         let _closer = scope.close_on_drop();
@@ -197,7 +206,10 @@ impl Resources {
             0 => limits.default_page_size,
             n => n.min(limits.max_page_size),
         };
-        let budget = (limits.max_page_bytes - PAGE_ENVELOPE_BYTES).saturating_sub(fields_len);
+        let host_meta = result_meta::member_len(options.result_meta.as_ref());
+        let budget = (limits.max_page_bytes - PAGE_ENVELOPE_BYTES)
+            .saturating_sub(fields_len)
+            .saturating_sub(host_meta as u64);
         let page = PageWindow {
             start,
             page_size,
@@ -205,7 +217,7 @@ impl Resources {
             field,
             // What follows the descriptions: the array's end, a cursor (79
             // characters), the revision's members and the object's end.
-            tail_room: 128 + fields_len as usize,
+            tail_room: 128 + fields_len as usize + host_meta,
             revision: options.revision,
         };
         let found = match &options.executor {
@@ -254,6 +266,9 @@ impl Resources {
             json.push_str(",\"nextCursor\":\"");
             json.push_str(c);
             json.push('"');
+        }
+        if let Some(m) = &options.result_meta {
+            m.write_member(&mut json);
         }
         if fields {
             cache.write_fields(&mut json);

@@ -240,12 +240,18 @@ impl Report {
     /// `report_encoded_bytes`, and the `_meta` object holding the report
     /// <= 64 KiB.
     pub fn fits(&self, limits: &Limits) -> bool {
+        self.fits_with(limits, 0)
+    }
+
+    /// [`fits`](Self::fits) in a result `_meta` that also holds
+    /// `extra_meta` bytes of the host's members (with their separator).
+    pub fn fits_with(&self, limits: &Limits, extra_meta: usize) -> bool {
         let report = self.json();
         let text_bytes = (WARNING_TEXT_PREFIX.len() + report.len()) as u64;
         let encoded = (warning_item_len(&report) + 1 + report.len()) as u64;
         text_bytes <= limits.report_payload_bytes
             && encoded <= limits.report_encoded_bytes
-            && result_meta_len(report.len()) <= MAX_META_BYTES
+            && result_meta_len(report.len()) + extra_meta <= MAX_META_BYTES
     }
 
     /// Shrinks a partial report until it fits: detailed issues are dropped
@@ -255,7 +261,17 @@ impl Report {
     ///
     /// Linear in the number of issues: sizes are computed from per-issue
     /// lengths and escaping costs instead of re-serialising each candidate.
-    pub fn shrink_to_fit(mut self, limits: &Limits) -> Result<Self, Failure> {
+    pub fn shrink_to_fit(self, limits: &Limits) -> Result<Self, Failure> {
+        self.shrink_to_fit_with(limits, 0)
+    }
+
+    /// [`shrink_to_fit`](Self::shrink_to_fit) for a result `_meta` that
+    /// also holds `extra_meta` bytes of the host's members.
+    pub fn shrink_to_fit_with(
+        mut self,
+        limits: &Limits,
+        extra_meta: usize,
+    ) -> Result<Self, Failure> {
         let n = self.issues.len();
         // Prefix sums of each issue's JSON length and of the bytes escaping
         // adds when the report is embedded in the warning text.
@@ -289,11 +305,11 @@ impl Report {
                 + WARNING_META.len();
             let fits = text_bytes as u64 <= limits.report_payload_bytes
                 && (warning + 1 + report_len) as u64 <= limits.report_encoded_bytes
-                && result_meta_len(report_len) <= MAX_META_BYTES;
+                && result_meta_len(report_len) + extra_meta <= MAX_META_BYTES;
             if fits {
                 self.issues.truncate(k);
                 self.issues_omitted = omitted;
-                debug_assert!(self.fits(limits));
+                debug_assert!(self.fits_with(limits, extra_meta));
                 return Ok(self);
             }
         }

@@ -32,6 +32,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
@@ -44,7 +45,9 @@ use crate::listing::ListOptions;
 use crate::protocol::ProtocolRevision;
 use crate::read::ReadOptions;
 use crate::registry::Resources;
+use crate::result_meta::ResultMeta;
 use crate::scope::{CancelToken, RequestData};
+use crate::trace::TraceContext;
 
 /// The largest params text accepted (256 KiB); larger is `-32602`.
 ///
@@ -611,6 +614,12 @@ pub struct RequestOptions {
     /// Worker pool running every callback of the call (`None` = inline):
     /// with one the call returns by its deadline whatever a callback does.
     pub executor: Option<Executor>,
+    /// The host's result `_meta` members, merged into every result
+    /// (docs/BEHAVIOUR.md §14; error objects are not results).
+    pub result_meta: Option<ResultMeta>,
+    /// The request's trace context, when the host read it itself (the
+    /// members in the request's own `params._meta` win).
+    pub trace: Option<Arc<TraceContext>>,
 }
 
 /// Why [`Resources::request`] made no response.
@@ -741,6 +750,8 @@ impl Resources {
                     request_data: options.request_data.clone(),
                     executor: options.executor.clone(),
                     revision,
+                    result_meta: options.result_meta.clone(),
+                    trace: options.trace.clone(),
                 };
                 Ok(match self.read(uri.as_bytes(), &read) {
                     Ok(bundle) => Response {
@@ -765,6 +776,8 @@ impl Resources {
                     request_data: options.request_data.clone(),
                     executor: options.executor.clone(),
                     revision,
+                    result_meta: options.result_meta.clone(),
+                    trace: options.trace.clone(),
                 };
                 let page = if method == RequestMethod::ResourcesList {
                     self.list(&list)
@@ -812,6 +825,8 @@ impl Resources {
             request_data: options.request_data.clone(),
             executor: options.executor.clone(),
             revision,
+            result_meta: options.result_meta.clone(),
+            trace: options.trace.clone(),
         };
         Ok(match self.complete(&params, &complete) {
             Ok(result) => Response {

@@ -5,16 +5,14 @@
 //!
 //! Validated once: a JSON object held to the discipline definitions are
 //! held to (no repeated key at any depth, no lone surrogate, no non-finite
-//! number, nesting at most 127 deep), at most 64 KiB compact, and without
+//! number, nesting at most 127 deep), at most 63 KiB compact (the result
+//! `_meta` location holds 64 KiB, and the library's own members need room:
+//! a read's report always fits beside them, shrunk if need be), and without
 //! the library's reserved key `go.phpboyscout.uk/mcp.resourceRead` at any
 //! depth (the only key the library writes into a result `_meta`). Kept as
 //! its compact members (without the braces), ready to be copied after the
 //! library's own members: the library's key always comes first and is
 //! never replaced.
-
-// The writers are used once the call frame carries a ResultMeta (the
-// next step); until then only the tests call them.
-#![allow(dead_code)]
 
 use std::sync::Arc;
 
@@ -51,7 +49,7 @@ impl ResultMeta {
     pub fn from_json(json: &str) -> Result<ResultMeta, Failure> {
         if json.len() > 4 * MAX_META_BYTES {
             // Whitespace may shrink, but not by this much.
-            return Err(refused("result _meta exceeds 64 KiB"));
+            return Err(refused("result _meta exceeds 63 KiB"));
         }
         let mut compact = String::with_capacity(json.len());
         let scanned = jsonscan::scan(json, &mut compact, RESERVED_META_KEY)
@@ -67,8 +65,8 @@ impl ResultMeta {
                 "result _meta uses the library's reserved key go.phpboyscout.uk/mcp.resourceRead",
             ));
         }
-        if compact.len() > MAX_META_BYTES {
-            return Err(refused("result _meta exceeds 64 KiB"));
+        if compact.len() > MAX_RESULT_META_BYTES {
+            return Err(refused("result _meta exceeds 63 KiB"));
         }
         let members = &compact[1..compact.len() - 1];
         Ok(ResultMeta {
@@ -129,6 +127,12 @@ impl ResultMeta {
     }
 }
 
+/// The largest host result `_meta` object, compact: 64 KiB less 1 KiB for
+/// the library's members at the same location.
+///
+/// cbindgen:ignore
+pub const MAX_RESULT_META_BYTES: usize = MAX_META_BYTES - 1024;
+
 /// `,"_meta":{` + `}` around the members.
 const META_MEMBER: &str = ",\"_meta\":{}";
 
@@ -188,12 +192,12 @@ mod tests {
     }
 
     #[test]
-    fn result_meta_is_at_most_64_kib_compact() {
-        let fits = format!(r#"{{"a":"{}"}}"#, "x".repeat(MAX_META_BYTES - 8));
-        assert_eq!(fits.len(), MAX_META_BYTES);
+    fn result_meta_is_at_most_63_kib_compact() {
+        let fits = format!(r#"{{"a":"{}"}}"#, "x".repeat(MAX_RESULT_META_BYTES - 8));
+        assert_eq!(fits.len(), MAX_RESULT_META_BYTES);
         assert!(ResultMeta::from_json(&fits).is_ok());
-        let over = format!(r#"{{"a":"{}"}}"#, "x".repeat(MAX_META_BYTES - 7));
-        assert!(refused_with(&over).contains("64 KiB"));
+        let over = format!(r#"{{"a":"{}"}}"#, "x".repeat(MAX_RESULT_META_BYTES - 7));
+        assert!(refused_with(&over).contains("63 KiB"));
     }
 
     #[test]

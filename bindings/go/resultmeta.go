@@ -18,7 +18,8 @@ type ResultMeta struct {
 // NewResultMeta validates a JSON object of result _meta members: the
 // rules definitions are held to (no repeated key at any depth, no lone
 // surrogate, no non-finite number, nesting at most 127 deep), at most
-// 64 KiB compact, without the library's reserved key
+// 63 KiB compact (a result _meta holds 64 KiB; the library's own members
+// need the rest), without the library's reserved key
 // go.phpboyscout.uk/mcp.resourceRead anywhere. A refusal is an *Error with
 // StatusInvalidConfiguration saying why.
 func NewResultMeta(json []byte) (*ResultMeta, error) {

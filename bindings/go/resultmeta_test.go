@@ -29,7 +29,7 @@ func TestResultMetaIsValidatedOnce(t *testing.T) {
 		`{"go.phpboyscout.uk/mcp.resourceRead":{}}`:      "reserved",
 		`{"x":{"go.phpboyscout.uk/mcp.resourceRead":1}}`: "reserved",
 		`{"a":1e999}`: "JSON",
-		`{"a":"` + strings.Repeat("x", 64*1024) + `"}`: "64 KiB",
+		`{"a":"` + strings.Repeat("x", 63*1024) + `"}`: "63 KiB",
 	} {
 		_, err := mcpr.NewResultMeta([]byte(json))
 		e := asError(t, err, mcpr.StatusInvalidConfiguration)

@@ -106,7 +106,7 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 /// \pre `params` is NULL or points at params whose strings follow the
 ///   `mcpr_str` rules and whose `context` points at `context_len` entries (or
 ///   is NULL with 0); `options` is NULL or points at options of `struct_size`
-///   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
+///   readable bytes whose `cancel`, `executor` and `result_meta` are NULL or not yet freed;
 ///   `out` is NULL or points at writable storage for one `mcpr_completion *`;
 ///   `err` is NULL or points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: many threads may complete on one registry at once. The

@@ -12,6 +12,7 @@ use super::handle::{need_out, write_handle};
 use super::page::mcpr_page;
 use super::read::{request_data, revision_of, timeout};
 use super::resources::{mcpr_resources, resources};
+use super::result_meta::{mcpr_result_meta, result_meta_of};
 use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
@@ -61,6 +62,12 @@ pub struct mcpr_list_options {
     /// revision does not define (`icons` before 2025-11-25; `title`,
     /// `_meta` and `annotations.lastModified` before 2025-06-18).
     pub protocol_revision: mcpr_str,
+    /// Optional result `_meta` members of the host (from
+    /// `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of the
+    /// result after the library's own members, which they never replace,
+    /// and charged to the result's budget. The call keeps its own
+    /// reference: the handle may be freed once the call has begun.
+    pub result_meta: *const mcpr_result_meta,
 }
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
@@ -75,6 +82,7 @@ unsafe impl Grows for mcpr_list_options {
         field_end!(mcpr_list_options, request_data),
         field_end!(mcpr_list_options, executor),
         field_end!(mcpr_list_options, protocol_revision),
+        field_end!(mcpr_list_options, result_meta),
     ];
 }
 
@@ -123,6 +131,9 @@ unsafe fn list_with(
             // SAFETY: `o.executor` is NULL or a live executor.
             executor: unsafe { o.executor.as_ref() }.map(|e| e.inner.clone()),
             revision,
+            // SAFETY: `o.result_meta` is NULL or a live handle.
+            result_meta: unsafe { result_meta_of(o.result_meta) },
+            trace: None,
         };
         let page = if templates {
             r.inner.list_templates(&options)
@@ -163,8 +174,8 @@ unsafe fn list_with(
 ///   made: one that no other thread may be releasing at that moment (retain
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `options` is NULL or points at options of `struct_size` readable
-///   bytes whose strings follow the `mcpr_str` rules and whose `cancel` and
-///   `executor` are NULL or not yet freed; `out` is NULL or points at
+///   bytes whose strings follow the `mcpr_str` rules and whose `cancel`,
+///   `executor` and `result_meta` are NULL or not yet freed; `out` is NULL or points at
 ///   writable storage for one `mcpr_page *`; `err` is NULL or points at
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: many threads may list one registry at once. The call

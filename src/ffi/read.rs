@@ -17,6 +17,7 @@ use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::host::HostPtr;
 use super::resources::mcpr_resources;
+use super::result_meta::{mcpr_result_meta, result_meta_of};
 use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_read`. NULL options mean all defaults. The
@@ -67,6 +68,12 @@ pub struct mcpr_read_options {
     /// partial bundle is then known by its `mcp-warning:` URI and the
     /// result's report).
     pub protocol_revision: mcpr_str,
+    /// Optional result `_meta` members of the host (from
+    /// `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of the
+    /// result after the library's own members, which they never replace,
+    /// and charged to the result's budget. The call keeps its own
+    /// reference: the handle may be freed once the call has begun.
+    pub result_meta: *const mcpr_result_meta,
 }
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
@@ -78,6 +85,7 @@ unsafe impl Grows for mcpr_read_options {
         field_end!(mcpr_read_options, request_data),
         field_end!(mcpr_read_options, executor),
         field_end!(mcpr_read_options, protocol_revision),
+        field_end!(mcpr_read_options, result_meta),
     ];
 }
 
@@ -138,6 +146,8 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
         options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
         // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
         options.revision = unsafe { revision_of(o.protocol_revision) }?;
+        // SAFETY: `o.result_meta` is NULL or a live handle.
+        options.result_meta = unsafe { result_meta_of(o.result_meta) };
     }
     Ok(options)
 }
@@ -187,8 +197,8 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
 ///   made: one that no other thread may be releasing at that moment (retain
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
-///   options of `struct_size` readable bytes whose `cancel` and `executor`
-///   are NULL or not yet freed and whose `protocol_revision` follows the
+///   options of `struct_size` readable bytes whose `cancel`, `executor`
+///   and `result_meta` are NULL or not yet freed and whose `protocol_revision` follows the
 ///   `mcpr_str` rules; `out` is NULL or points at writable storage for one
 ///   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
 ///   `mcpr_error *`.

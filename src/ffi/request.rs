@@ -12,6 +12,7 @@ use super::handle::{need_out, write_handle};
 use super::read::{request_data, revision_of, timeout};
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;
+use super::result_meta::{mcpr_result_meta, result_meta_of};
 use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_request`. NULL options mean all defaults
@@ -60,6 +61,12 @@ pub struct mcpr_request_options {
     /// listings alike): the call then returns by its deadline whatever a
     /// callback does (see `mcpr_read` and `mcpr_list`).
     pub executor: *const mcpr_executor,
+    /// Optional result `_meta` members of the host (from
+    /// `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of
+    /// every result (error objects are not results) after the library's own members, which they never replace,
+    /// and charged to the result's budget. The call keeps its own
+    /// reference: the handle may be freed once the call has begun.
+    pub result_meta: *const mcpr_result_meta,
 }
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
@@ -73,6 +80,7 @@ unsafe impl Grows for mcpr_request_options {
         field_end!(mcpr_request_options, cancel),
         field_end!(mcpr_request_options, request_data),
         field_end!(mcpr_request_options, executor),
+        field_end!(mcpr_request_options, result_meta),
     ];
 }
 
@@ -132,8 +140,8 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
 ///   NULL or points at options of `struct_size` readable bytes whose strings
-///   follow the `mcpr_str` rules and whose `cancel` and `executor` are NULL
-///   or not yet freed; `out` is NULL or points at writable storage for one
+///   follow the `mcpr_str` rules and whose `cancel`, `executor` and
+///   `result_meta` are NULL or not yet freed; `out` is NULL or points at writable storage for one
 ///   `mcpr_response *`; `err` is NULL or points at writable storage for one
 ///   `mcpr_error *`.
 /// \note Thread-safe: many threads may serve one registry at once. The call
@@ -168,6 +176,7 @@ pub unsafe extern "C" fn mcpr_request(
                 options.scope_key = o.scope_key.bytes()?.to_vec();
                 options.cancel = cancel_of(o.cancel);
                 options.executor = o.executor.as_ref().map(|e| e.inner.clone());
+                options.result_meta = result_meta_of(o.result_meta);
             }
             options.page_size = o.page_size;
             options.timeout = timeout(o.timeout_ms);

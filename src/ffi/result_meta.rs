@@ -25,7 +25,8 @@ impl Handle for mcpr_result_meta {
 /// Validates result `_meta` members once: a JSON object held to the rules
 /// definitions are held to (no repeated key at any depth, no lone
 /// surrogate, no non-finite number, nesting at most 127 deep), at most
-/// 64 KiB compact, without the library's reserved key
+/// 63 KiB compact (the result `_meta` holds 64 KiB, the library's own members
+/// need the rest), without the library's reserved key
 /// `go.phpboyscout.uk/mcp.resourceRead` anywhere (the only key the library
 /// writes into a result `_meta`). Calls given it in their options merge
 /// its members into the `_meta` of every result they make, after the
@@ -103,7 +104,6 @@ pub unsafe extern "C" fn mcpr_result_meta_free(meta: *mut mcpr_result_meta) {
 ///
 /// # Safety
 /// `m` is NULL or a live handle.
-#[allow(dead_code)] // read by the option conversions (the next step)
 pub(super) unsafe fn result_meta_of(m: *const mcpr_result_meta) -> Option<ResultMeta> {
     unsafe { handle_ref(m) }.map(|m| m.inner.clone())
 }

@@ -21,11 +21,11 @@ use crate::binding::ResourceHandler;
 use crate::error::{BoxError, CauseText, Failure, FailureKind};
 use crate::limits::{Limits, MAX_META_BYTES};
 use crate::plan::{ResourcePayload, ResourceTarget};
-use crate::protocol::ProtocolRevision;
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
 use crate::sizing::{target_item_size, ItemSize};
 
+use super::assemble::Shape;
 use super::authorize::{check_scope_at, guarded, CallbackFailure};
 use super::{ItemState, Outcome};
 
@@ -52,15 +52,19 @@ pub(super) struct Budget {
 }
 
 impl Budget {
-    /// The admission budget of a read shaped for `revision`, before any
-    /// body.
-    pub(super) fn new(limits: &Limits, revision: ProtocolRevision) -> Budget {
+    /// The admission budget of a read shaped by `shape`, before any body:
+    /// the host's result `_meta` members are taken from the encoded budget
+    /// at once, as the report is.
+    pub(super) fn new(limits: &Limits, shape: &Shape) -> Budget {
+        let host_meta = shape.result_meta.as_ref().map_or(0, |m| m.merged_len(true));
         Budget {
             payload_left: limits.admission_payload_budget(),
-            encoded_left: limits.admission_encoded_budget(),
+            encoded_left: limits
+                .admission_encoded_budget()
+                .saturating_sub(host_meta as u64),
             admitted: 0,
             stopped: false,
-            item_meta: revision.has_item_meta(),
+            item_meta: shape.revision.has_item_meta(),
         }
     }
 
@@ -103,7 +107,8 @@ pub(super) fn item_deadline(scope: &RequestScope, now: Instant, limits: &Limits)
 /// thread. `checked_at` is when the scope was last checked (no callback ran
 /// since): the first body read starts from it instead of reading the clock
 /// again. `call` is the read's call context, turned into each body read's.
-/// `revision` decides whether items carry their `_meta`.
+/// `shape` decides whether items carry their `_meta` and what the host's
+/// result `_meta` takes from the budget.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn read_bodies(
     handler: &Arc<dyn ResourceHandler>,
@@ -113,9 +118,9 @@ pub(super) fn read_bodies(
     limits: &Limits,
     checked_at: Instant,
     call: &mut CallContext,
-    revision: ProtocolRevision,
+    shape: &Shape,
 ) -> Result<(), Failure> {
-    let mut budget = Budget::new(limits, revision);
+    let mut budget = Budget::new(limits, shape);
     let mut fresh = Some(checked_at);
     for (t, state) in targets.iter().zip(states.iter_mut()) {
         if !matches!(state.outcome, Outcome::Pending) {

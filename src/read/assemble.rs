@@ -21,17 +21,20 @@ use crate::report::{
     warning_item_len, warning_uri, write_warning_item, Issue, IssueCode, Report,
     COMPLETE_REPORT_JSON,
 };
+use crate::result_meta::ResultMeta;
 use crate::sizing::write_item;
 
 use super::{ItemStates, Outcome, ResourceBundle};
 
 const CONTENTS_OPEN: &str = "{\"contents\":[";
 
-/// What shapes the result beyond its items: the protocol revision and the
-/// declared cache hints.
-#[derive(Clone, Copy)]
+/// What shapes the result beyond its items: the protocol revision, the
+/// host's result `_meta` members and the declared cache hints.
+#[derive(Clone)]
 pub(super) struct Shape {
     pub revision: ProtocolRevision,
+    /// Merged after the report in the result `_meta` (never empty).
+    pub result_meta: Option<ResultMeta>,
     pub registry: RegistryCacheHints,
     pub binding: CacheHints,
 }
@@ -99,7 +102,9 @@ pub(super) fn assemble(
     let partial = total_issues > 0;
     let (report_json, issues, issues_omitted) = if partial {
         let shown = issues.len() as u64;
-        let report = Report::partial(issues, total_issues - shown).shrink_to_fit(limits)?;
+        let extra = shape.result_meta.as_ref().map_or(0, |m| m.merged_len(true));
+        let report =
+            Report::partial(issues, total_issues - shown).shrink_to_fit_with(limits, extra)?;
         let json = report.json();
         let omitted = report.issues_omitted();
         (Cow::Owned(json), report.into_issues(), omitted)
@@ -133,6 +138,7 @@ pub(super) fn assemble(
         }
         + RESERVED_META_KEY.len()
         + report_json.len()
+        + shape.result_meta.as_ref().map_or(0, |m| m.merged_len(true))
         + if fields { cache.fields_len() } else { 0 }
         + 16;
     let mut json = super::spare::buffer(capacity);
@@ -173,6 +179,9 @@ pub(super) fn assemble(
     let report_start = json.len();
     json.push_str(&report_json);
     let report_span = report_start..json.len();
+    if let Some(m) = &shape.result_meta {
+        m.write_merged(&mut json, true);
+    }
     json.push('}');
     if fields {
         cache.write_fields(&mut json);

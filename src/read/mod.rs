@@ -17,6 +17,7 @@ pub(crate) use authorize::{discover, guarded, settle, CallbackFailure};
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -28,8 +29,10 @@ use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
 use crate::registry::{Resources, Selection};
 use crate::report::{Issue, IssueCode};
+use crate::result_meta::ResultMeta;
 use crate::scope::{CallPhase, CancelToken, RequestData, RequestScope};
 use crate::sizing::ItemSpans;
+use crate::trace::TraceContext;
 
 /// Per-call options of a read.
 #[derive(Clone, Default)]
@@ -49,6 +52,13 @@ pub struct ReadOptions {
     pub executor: Option<Executor>,
     /// The protocol revision the result is shaped for (default: the newest).
     pub revision: ProtocolRevision,
+    /// The host's result `_meta` members, merged into the result's `_meta`
+    /// after the library's report (never replacing it) and charged to the
+    /// encoded budget (docs/BEHAVIOUR.md §14).
+    pub result_meta: Option<ResultMeta>,
+    /// The trace context of the request (handed to every callback through
+    /// [`CallContext::trace_context`](crate::CallContext::trace_context)).
+    pub trace: Option<Arc<TraceContext>>,
 }
 
 /// What happened to one planned item.
@@ -285,7 +295,8 @@ impl Resources {
             options.timeout,
             options.cancel.clone(),
             options.request_data.clone(),
-        );
+        )
+        .with_trace(options.trace.clone());
         // Closed on every return path (BEHAVIOUR §8: the direct API creates and
         // closes its scope).
         let _closer = scope.close_on_drop();
@@ -337,7 +348,7 @@ impl Resources {
             limits,
             checked_at,
             &mut call,
-            shape.revision,
+            &shape,
         )?;
 
         call.enter_phase(CallPhase::Recheck);
@@ -362,6 +373,7 @@ impl Resources {
         let registry = *self.cache_hints();
         assemble::Shape {
             revision: options.revision,
+            result_meta: options.result_meta.clone().filter(|m| !m.is_empty()),
             registry,
             binding: selection
                 .binding

@@ -224,7 +224,7 @@ impl ReadTask {
             let _ = self.plan.set(plan);
             Ok(Pipeline {
                 states,
-                budget: Budget::new(&self.limits, self.shape.revision),
+                budget: Budget::new(&self.limits, &self.shape),
                 next: 0,
                 fresh: Some(checked_at),
             })
