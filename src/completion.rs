@@ -50,6 +50,7 @@ use crate::result_meta::{self, ResultMeta};
 use crate::scope::RequestScope;
 use crate::sizing::{json_str_len, write_json_str};
 use crate::template::{decode_capture, TemplateRef};
+use crate::trace::TraceContext;
 
 /// A completion request's client input: the `ref/resource` URI, the
 /// argument and the context (the params of `completion/complete`).
@@ -139,11 +140,32 @@ mod raw {
         pub(super) meta: Option<Obj<Meta>>,
     }
 
-    /// The member of `_meta` this library acts on.
+    /// The members of `_meta` this library acts on: the per-request
+    /// revision, and the trace context handed to callbacks (a trace member
+    /// that is not a string is left out, never refused).
     #[derive(Deserialize)]
     pub(super) struct Meta {
         #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
         pub(super) protocol_version: Option<String>,
+        #[serde(default)]
+        pub(super) traceparent: TraceValue,
+        #[serde(default)]
+        pub(super) tracestate: TraceValue,
+        #[serde(default)]
+        pub(super) baggage: TraceValue,
+    }
+
+    /// A trace member: its text when it is a string, else nothing.
+    #[derive(Default)]
+    pub(super) struct TraceValue(pub(super) Option<String>);
+
+    impl<'de> Deserialize<'de> for TraceValue {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            Ok(TraceValue(match serde_json::Value::deserialize(d)? {
+                serde_json::Value::String(s) => Some(s),
+                _ => None,
+            }))
+        }
     }
 
     #[derive(Deserialize)]
@@ -214,15 +236,18 @@ impl CompleteParams {
     /// no member may repeat; other members are ignored. A `ref/prompt`
     /// reference is [`CompleteRef::Prompt`] whatever the rest holds.
     pub fn parse(text: &[u8]) -> Result<CompleteRef, CompleteParamsError> {
-        Self::parse_request(text).map(|(r, _)| r)
+        Self::parse_request(text).map(|(r, _, _)| r)
     }
 
     /// [`parse`](Self::parse), also returning
     /// `_meta["io.modelcontextprotocol/protocolVersion"]` as given (`_meta`,
-    /// when present, must be an object and that member a string).
+    /// when present, must be an object and that member a string) and the
+    /// trace context of `_meta` (`traceparent`, `tracestate`, `baggage`:
+    /// strings as sent; other values left out).
+    #[allow(clippy::type_complexity)]
     pub fn parse_request(
         text: &[u8],
-    ) -> Result<(CompleteRef, Option<String>), CompleteParamsError> {
+    ) -> Result<(CompleteRef, Option<String>, Option<TraceContext>), CompleteParamsError> {
         if text.len() > MAX_COMPLETE_PARAMS_BYTES {
             return Err(CompleteParamsError("params exceed 256 KiB"));
         }
@@ -238,7 +263,7 @@ impl CompleteParams {
             Err(e) => {
                 if let Ok(r) = serde_json::from_slice::<raw::Obj<raw::RefOnly>>(text) {
                     if r.0.reference.0.kind == "ref/prompt" {
-                        return Ok((CompleteRef::Prompt, None));
+                        return Ok((CompleteRef::Prompt, None, None));
                     }
                 }
                 return Err(CompleteParamsError(
@@ -252,9 +277,20 @@ impl CompleteParams {
             }
         };
         let (reference, argument) = (params.reference.0, params.argument.0);
-        let version = params.meta.and_then(|m| m.0.protocol_version);
+        let (version, trace) = match params.meta {
+            None => (None, None),
+            Some(m) => {
+                let m = m.0;
+                let trace = TraceContext::new(
+                    m.traceparent.0.as_deref(),
+                    m.tracestate.0.as_deref(),
+                    m.baggage.0.as_deref(),
+                );
+                (m.protocol_version, (!trace.is_empty()).then_some(trace))
+            }
+        };
         match reference.kind.as_str() {
-            "ref/prompt" => Ok((CompleteRef::Prompt, version)),
+            "ref/prompt" => Ok((CompleteRef::Prompt, version, trace)),
             "ref/resource" => {
                 let Some(template) = reference.uri else {
                     return Err(CompleteParamsError("completion ref/resource needs a uri"));
@@ -268,7 +304,7 @@ impl CompleteParams {
                         .and_then(|c| c.0.arguments)
                         .map_or_else(Vec::new, |a| a.0),
                 };
-                Ok((CompleteRef::Resource(params), version))
+                Ok((CompleteRef::Resource(params), version, trace))
             }
             _ => Err(CompleteParamsError("completion ref type is unknown")),
         }

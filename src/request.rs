@@ -18,7 +18,13 @@
 //!   string naming a known revision, and then shapes the response instead
 //!   of the host's option (MCP 2026-07-28 carries the revision per request);
 //!   an unknown one is an `UnsupportedProtocolVersion` (`-32022`) error
-//!   object listing the supported revisions;
+//!   object listing the supported revisions; its `traceparent`,
+//!   `tracestate` and `baggage` (OpenTelemetry trace context), when strings
+//!   of at most 8 KiB, are handed to every callback as sent
+//!   ([`CallContext::trace_context`](crate::CallContext::trace_context)),
+//!   replacing the host's [`RequestOptions::trace`]; another value is left
+//!   out (W3C asks receivers to ignore what they cannot use), a repeat is
+//!   refused;
 //! - every other member is ignored, whatever its type: the MCP schemas
 //!   leave params open (no `additionalProperties: false`) and define
 //!   members this library does not act on (`_meta` keys such as
@@ -109,6 +115,21 @@ pub struct RequestParams<'a> {
     pub cursor: Option<Cow<'a, str>>,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
     pub protocol_version: Option<Cow<'a, str>>,
+    /// `_meta` `traceparent`, `tracestate` and `baggage`, when strings (as
+    /// sent; another value is left out, never refused).
+    pub trace: [Option<Cow<'a, str>>; 3],
+}
+
+/// The trace context `_meta` keys, in [`RequestParams::trace`] order.
+pub const TRACE_META_KEYS: [&str; 3] = ["traceparent", "tracestate", "baggage"];
+
+impl RequestParams<'_> {
+    /// The trace context the params carry, if any member was a string.
+    pub fn trace_context(&self) -> Option<TraceContext> {
+        let [p, s, b] = &self.trace;
+        let t = TraceContext::new(p.as_deref(), s.as_deref(), b.as_deref());
+        (!t.is_empty()).then_some(t)
+    }
 }
 
 /// Why params were refused: a fixed, safe message (the `-32602` error
@@ -136,6 +157,8 @@ enum Field {
     Cursor,
     Meta,
     ProtocolVersion,
+    /// A trace member of `_meta` (its index in [`TRACE_META_KEYS`]).
+    Trace(usize),
     Other,
 }
 
@@ -157,6 +180,10 @@ impl<'de> Visitor<'de> for FieldVisitor {
             (false, "cursor") if !self.read => Field::Cursor,
             (false, "_meta") => Field::Meta,
             (true, PROTOCOL_VERSION_META_KEY) => Field::ProtocolVersion,
+            (true, k) => TRACE_META_KEYS
+                .iter()
+                .position(|t| *t == k)
+                .map_or(Field::Other, Field::Trace),
             _ => Field::Other,
         })
     }
@@ -233,6 +260,60 @@ impl<'de> Visitor<'de> for StringVisitor {
     }
 }
 
+/// A trace member: its text when it is a string; any other value is
+/// consumed and left out.
+struct TraceSeed;
+
+impl<'de> DeserializeSeed<'de> for TraceSeed {
+    type Value = Option<Cow<'de, str>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(TraceVisitor)
+    }
+}
+
+struct TraceVisitor;
+
+impl<'de> Visitor<'de> for TraceVisitor {
+    type Value = Option<Cow<'de, str>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a trace member")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v.to_string())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v)))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+}
+
 /// The params object (or `_meta` inside it).
 struct ObjectVisitor {
     in_meta: bool,
@@ -250,6 +331,7 @@ impl<'de> Visitor<'de> for ObjectVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RequestParams<'de>, A::Error> {
         let mut out = RequestParams::default();
         let mut seen_meta = false;
+        let mut seen_trace = [false; 3];
         while let Some(field) = map.next_key_seed(FieldSeed {
             in_meta: self.in_meta,
             read: self.read,
@@ -279,6 +361,7 @@ impl<'de> Visitor<'de> for ObjectVisitor {
                         not_object: "params _meta must be an object",
                     })?;
                     out.protocol_version = meta.protocol_version;
+                    out.trace = meta.trace;
                 }
                 Field::ProtocolVersion => {
                     if out.protocol_version.is_some() {
@@ -287,6 +370,13 @@ impl<'de> Visitor<'de> for ObjectVisitor {
                     out.protocol_version = Some(map.next_value_seed(StringSeed(
                         "params _meta protocolVersion must be a string",
                     ))?);
+                }
+                Field::Trace(i) => {
+                    if seen_trace[i] {
+                        return Err(de::Error::custom("params _meta repeat a trace member"));
+                    }
+                    seen_trace[i] = true;
+                    out.trace[i] = map.next_value_seed(TraceSeed)?;
                 }
                 Field::Other => {
                     map.next_value::<IgnoredAny>()?;
@@ -350,6 +440,7 @@ const KNOWN_MESSAGES: &[&str] = &[
     "params repeat cursor",
     "params repeat _meta",
     "params _meta repeat protocolVersion",
+    "params _meta repeat a trace member",
 ];
 
 fn safe_message(e: &serde_json::Error) -> &'static str {
@@ -448,7 +539,20 @@ fn flat_params(text: &str, read: bool) -> Option<RequestParams<'_>> {
                 }
                 seen_meta = true;
                 let version = &mut out.protocol_version;
+                let trace = &mut out.trace;
+                let mut seen_trace = [false; 3];
                 return p.object(&mut |p, key| {
+                    if let Some(i) = TRACE_META_KEYS.iter().position(|t| *t == key) {
+                        // A repeat goes to serde_json, which refuses it.
+                        if std::mem::replace(&mut seen_trace[i], true) {
+                            return None;
+                        }
+                        if p.b.get(p.i) == Some(&b'"') {
+                            trace[i] = Some(Cow::Borrowed(p.string()?));
+                            return Some(());
+                        }
+                        return p.skip_value(2);
+                    }
                     if key != PROTOCOL_VERSION_META_KEY {
                         return p.skip_value(2);
                     }
@@ -736,6 +840,11 @@ impl Resources {
             Ok(r) => r,
             Err(response) => return Ok(response),
         };
+        // The request's own trace members win over the host's.
+        let trace = params
+            .trace_context()
+            .map(Arc::new)
+            .or_else(|| options.trace.clone());
         match method {
             RequestMethod::ResourcesRead => {
                 let Some(uri) = params.uri else {
@@ -751,7 +860,7 @@ impl Resources {
                     executor: options.executor.clone(),
                     revision,
                     result_meta: options.result_meta.clone(),
-                    trace: options.trace.clone(),
+                    trace: trace.clone(),
                 };
                 Ok(match self.read(uri.as_bytes(), &read) {
                     Ok(bundle) => Response {
@@ -777,7 +886,7 @@ impl Resources {
                     executor: options.executor.clone(),
                     revision,
                     result_meta: options.result_meta.clone(),
-                    trace: options.trace.clone(),
+                    trace: trace.clone(),
                 };
                 let page = if method == RequestMethod::ResourcesList {
                     self.list(&list)
@@ -808,7 +917,7 @@ impl Resources {
         params: &[u8],
         options: &RequestOptions,
     ) -> Result<Response, RequestError> {
-        let (reference, version) = match CompleteParams::parse_request(params) {
+        let (reference, version, trace) = match CompleteParams::parse_request(params) {
             Ok(parsed) => parsed,
             Err(e) => return Ok(params_error(ParamsError(e.message()), options.revision)),
         };
@@ -826,7 +935,7 @@ impl Resources {
             executor: options.executor.clone(),
             revision,
             result_meta: options.result_meta.clone(),
-            trace: options.trace.clone(),
+            trace: trace.map(Arc::new).or_else(|| options.trace.clone()),
         };
         Ok(match self.complete(&params, &complete) {
             Ok(result) => Response {

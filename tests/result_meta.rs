@@ -334,3 +334,102 @@ fn the_trace_context_reaches_every_callback_inline_and_on_an_executor() {
     r.read(b"doc://a", &ReadOptions::default()).unwrap();
     assert!(t.seen.lock().unwrap().iter().all(|s| s.1.is_none()));
 }
+
+#[test]
+fn the_trace_members_of_params_meta_reach_the_callbacks_of_a_request() {
+    let tp = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
+    let (r, t, _) = traced(None);
+    let o = RequestOptions {
+        scope_key: b"s".to_vec(),
+        ..RequestOptions::default()
+    };
+    let meta = format!(
+        r#""_meta":{{"traceparent":"{tp}","tracestate":"v=\u0031","baggage":"k=v","progressToken":1}}"#
+    );
+    for (method, params) in [
+        ("resources/read", format!(r#"{{"uri":"doc://a",{meta}}}"#)),
+        ("resources/list", format!("{{{meta}}}")),
+        (
+            "completion/complete",
+            format!(
+                r#"{{"ref":{{"type":"ref/resource","uri":"doc://t/{{id}}"}},"argument":{{"name":"id","value":""}},{meta}}}"#
+            ),
+        ),
+    ] {
+        t.seen.lock().unwrap().clear();
+        let resp = r.request(method.as_bytes(), params.as_bytes(), &o).unwrap();
+        assert!(!resp.is_error(), "{method}: {}", resp.json());
+        let seen = t.seen.lock().unwrap();
+        assert!(!seen.is_empty());
+        let want = TraceContext::new(Some(tp), Some("v=1"), Some("k=v"));
+        for (phase, got) in seen.iter() {
+            assert_eq!(got.as_ref(), Some(&want), "{method} {phase:?}");
+        }
+    }
+}
+
+#[test]
+fn trace_members_that_are_not_strings_are_left_out_and_repeats_are_refused() {
+    let (r, t, _) = traced(None);
+    let host_trace = Arc::new(TraceContext::new(Some("host"), None, None));
+    let o = RequestOptions {
+        trace: Some(host_trace.clone()),
+        ..RequestOptions::default()
+    };
+    // Not strings: left out, the request served; the params had no trace
+    // member that is a string, so the host's trace stands.
+    let resp = r
+        .request(
+            b"resources/read",
+            br#"{"uri":"doc://a","_meta":{"traceparent":7,"tracestate":{"a":[1]},"baggage":null}}"#,
+            &o,
+        )
+        .unwrap();
+    assert!(!resp.is_error(), "{}", resp.json());
+    assert!(t
+        .seen
+        .lock()
+        .unwrap()
+        .iter()
+        .all(|s| s.1.as_ref() == Some(&*host_trace)));
+    // One string member wins over the host's trace as a whole.
+    t.seen.lock().unwrap().clear();
+    r.request(
+        b"resources/read",
+        br#"{"uri":"doc://a","_meta":{"baggage":"k=v"}}"#,
+        &o,
+    )
+    .unwrap();
+    let want = TraceContext::new(None, None, Some("k=v"));
+    assert!(t
+        .seen
+        .lock()
+        .unwrap()
+        .iter()
+        .all(|s| s.1.as_ref() == Some(&want)));
+    // A repeated trace member is malformed params, like any repeated member acted on.
+    for params in [
+        r#"{"uri":"doc://a","_meta":{"traceparent":"a","traceparent":"b"}}"#,
+        r#"{"uri":"doc://a","_meta":{"traceparent":1,"traceparent":"b"}}"#,
+    ] {
+        let resp = r.request(b"resources/read", params.as_bytes(), &o).unwrap();
+        assert!(resp.is_error(), "{params}");
+        assert_eq!(
+            resp.json(),
+            r#"{"code":-32602,"message":"params _meta repeat a trace member"}"#
+        );
+    }
+    // Longer than 8 KiB: left out.
+    let long = "x".repeat(trace::MAX_TRACE_VALUE_BYTES + 1);
+    t.seen.lock().unwrap().clear();
+    let params = format!(r#"{{"uri":"doc://a","_meta":{{"baggage":"{long}"}}}}"#);
+    let resp = r
+        .request(
+            b"resources/read",
+            params.as_bytes(),
+            &RequestOptions::default(),
+        )
+        .unwrap();
+    assert!(!resp.is_error());
+    assert!(t.seen.lock().unwrap().iter().all(|s| s.1.is_none()));
+}
