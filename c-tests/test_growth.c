@@ -130,6 +130,7 @@ static void older_read_options_get_the_newest_revision(void) {
     struct {
         read_options_v0 o;
         mcpr_str after;
+        const void *later; /* result_meta: the rest of the whole struct */
     } older;
     memset(&older, 0, sizeof older);
     older.o.struct_size = sizeof older.o;
