@@ -207,6 +207,30 @@ private:
     detail::Owned<mcpr_executor, mcpr_executor_free> p_;
 };
 
+/// Result `_meta` members the host adds to every result of the calls given
+/// it (mcpr_result_meta), for example `io.modelcontextprotocol/serverInfo`:
+/// validated once here, then shared by any number of calls on any threads
+/// (give a pointer in the options). Move-only; a call keeps its own
+/// reference, so the object may go once its calls have begun.
+class ResultMeta {
+public:
+    /// Validates a JSON object of members (the rules definitions are held
+    /// to, at most 63 KiB, never the library's reserved key). Throws
+    /// mcpr::Error (MCPR_INVALID_CONFIGURATION) naming what is wrong.
+    explicit ResultMeta(std::string_view json) {
+        mcpr_result_meta *raw = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_result_meta_new(to_c(json), &raw, e); });
+        p_.reset(raw);
+    }
+    /// The compact members, without the enclosing braces (borrowed).
+    std::string_view members() const noexcept { return to_view(mcpr_result_meta_members(p_.get())); }
+    /// The C handle (borrowed).
+    const mcpr_result_meta *get() const noexcept { return p_.get(); }
+
+private:
+    detail::Owned<mcpr_result_meta, mcpr_result_meta_free> p_;
+};
+
 // ------------------------------------------------------------------ results
 
 /// A `resources/read` result (mcpr_bundle). Move-only.
@@ -314,6 +338,13 @@ public:
     std::uint64_t max_bytes() const noexcept { return mcpr_call_max_bytes(c_); }
     /// Sets the private cause reported if the callback fails.
     void set_cause(std::string_view message) const noexcept { mcpr_call_set_cause(c_, to_c(message)); }
+    /// The request's `traceparent` as sent (W3C Trace Context); empty when
+    /// it had none. Borrowed until the callback returns.
+    std::string_view traceparent() const noexcept { return to_view(mcpr_call_traceparent(c_)); }
+    /// The request's `tracestate` as sent; empty when absent.
+    std::string_view tracestate() const noexcept { return to_view(mcpr_call_tracestate(c_)); }
+    /// The request's `baggage` as sent (W3C Baggage); empty when absent.
+    std::string_view baggage() const noexcept { return to_view(mcpr_call_baggage(c_)); }
     /// The C view (borrowed).
     const mcpr_call *get() const noexcept { return c_; }
 
@@ -632,6 +663,7 @@ struct ReadOptions {
     void *request_data = nullptr;          ///< handed to every callback
     const Executor *executor = nullptr;    ///< optional; null = callbacks inline
     std::string_view protocol_revision{};    ///< negotiated revision; empty = newest
+    const ResultMeta *result_meta = nullptr;  ///< optional members merged into the result's _meta
 };
 
 /// Options of Resources::list and list_templates (mcpr_list_options).
@@ -644,6 +676,7 @@ struct ListOptions {
     void *request_data = nullptr;          ///< handed to every callback
     const Executor *executor = nullptr;    ///< optional
     std::string_view protocol_revision{};    ///< empty = newest
+    const ResultMeta *result_meta = nullptr;  ///< optional members merged into the page's _meta
 };
 
 /// Options of Resources::request (mcpr_request_options).
@@ -655,6 +688,7 @@ struct RequestOptions {
     const Cancel *cancel = nullptr;        ///< optional token
     void *request_data = nullptr;          ///< handed to every callback
     const Executor *executor = nullptr;    ///< optional
+    const ResultMeta *result_meta = nullptr;  ///< optional members merged into every result's _meta
 };
 
 // ------------------------------------------------------------------ registry
@@ -689,6 +723,7 @@ public:
         c.request_data = o.request_data;
         c.executor = o.executor ? o.executor->get() : nullptr;
         c.protocol_revision = to_c(o.protocol_revision);
+        c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
         mcpr_bundle *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_read(r_.get(), to_c(uri), &c, &out, e); });
         return Bundle(out);
@@ -715,6 +750,7 @@ public:
         c.cancel = o.cancel ? o.cancel->get() : nullptr;
         c.request_data = o.request_data;
         c.executor = o.executor ? o.executor->get() : nullptr;
+        c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
         mcpr_response *out = nullptr;
         detail::check(
             [&](mcpr_error **e) { return mcpr_request(r_.get(), to_c(method), to_c(params_json), &c, &out, e); });
@@ -743,6 +779,7 @@ public:
         c.request_data = o.request_data;
         c.executor = o.executor ? o.executor->get() : nullptr;
         c.protocol_revision = to_c(o.protocol_revision);
+        c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
         mcpr_completion *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_complete(r_.get(), &p, &c, &out, e); });
         return Completion(out);
@@ -777,6 +814,7 @@ private:
         c.request_data = o.request_data;
         c.executor = o.executor ? o.executor->get() : nullptr;
         c.protocol_revision = to_c(o.protocol_revision);
+        c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
         mcpr_page *out = nullptr;
         detail::check([&](mcpr_error **e) { return fn(r_.get(), &c, &out, e); });
         return Page(out);
