@@ -493,6 +493,9 @@ type ReadOptions struct {
 	// found: -32002 before 2026-07-28, -32602 from it). Another value is
 	// StatusInvalidArgument.
 	Revision string
+	// ResultMeta is merged into the result's _meta after the library's own
+	// members (nil = none).
+	ResultMeta *ResultMeta
 }
 
 // ListOptions are the options of List and ListTemplates (nil = defaults).
@@ -504,6 +507,8 @@ type ListOptions struct {
 	Executor *Executor
 	// Revision is the negotiated MCP protocol revision (as in ReadOptions).
 	Revision string
+	// ResultMeta is the page's _meta (nil = none).
+	ResultMeta *ResultMeta
 }
 
 // Bundle is a resources/read result.
@@ -545,11 +550,16 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 	}
 	defer env.end()
 	revision := ""
+	var meta *C.mcpr_result_meta
 	if opt != nil {
 		revision = opt.Revision
+		if meta, err = opt.ResultMeta.hold(); err != nil {
+			return Bundle{}, err
+		}
+		defer opt.ResultMeta.letGo()
 	}
 	var res C.mcprgo_read_result
-	st := C.mcprgo_read(r.r, cstr(uri), cstr(revision), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+	st := C.mcprgo_read(r.r, cstr(uri), cstr(revision), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, meta, &res)
 	if st != C.MCPR_OK {
 		return Bundle{}, env.failure(takeError(res.err, st))
 	}
@@ -577,8 +587,14 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 	defer r.ref.release()
 	pageSize, revision := 0, ""
 	var ex *C.mcpr_executor
+	var meta *C.mcpr_result_meta
 	if opt != nil {
 		pageSize, revision = opt.PageSize, opt.Revision
+		var err error
+		if meta, err = opt.ResultMeta.hold(); err != nil {
+			return Page{}, err
+		}
+		defer opt.ResultMeta.letGo()
 		if opt.Executor != nil {
 			if !opt.Executor.ref.acquire() {
 				return Page{}, argumentError("mcpresources: executor closed")
@@ -597,7 +613,7 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 	defer env.end()
 	var res C.mcprgo_list_result
 	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(pageSize), cstr(revision),
-		C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+		C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, meta, &res)
 	if st != C.MCPR_OK {
 		return Page{}, env.failure(takeError(res.err, st))
 	}

@@ -23,6 +23,10 @@ type RequestOptions struct {
 	PageSize int
 	// Executor runs the body reads of resources/read.
 	Executor *Executor
+	// ResultMeta is merged into the _meta of every result (never into an
+	// error object) after the library's own members (nil = none): put the
+	// server's io.modelcontextprotocol/serverInfo here.
+	ResultMeta *ResultMeta
 }
 
 // Response is the answer to one request: a JSON-RPC result or error object.
@@ -73,6 +77,11 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 		defer o.Executor.ref.release()
 		ex = o.Executor.e
 	}
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return Response{}, err
+	}
+	defer o.ResultMeta.letGo()
 	env, err := begin(ctx)
 	if err != nil {
 		var e *Error
@@ -84,7 +93,7 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	defer env.end()
 	var res C.mcprgo_request_result
 	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.Revision), cstr(o.ScopeKey),
-		C.uint32_t(o.PageSize), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, &res)
+		C.uint32_t(o.PageSize), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, meta, &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}

@@ -47,3 +47,22 @@ func (m *ResultMeta) Close() {
 		m.ref.close()
 	}
 }
+
+// hold is the C handle for one call, holding a reference until letGo (nil
+// for a nil ResultMeta; an error once closed).
+func (m *ResultMeta) hold() (*C.mcpr_result_meta, error) {
+	if m == nil {
+		return nil, nil
+	}
+	if !m.ref.acquire() {
+		return nil, argumentError("mcpresources: result meta closed")
+	}
+	return m.m, nil
+}
+
+// letGo releases what hold took.
+func (m *ResultMeta) letGo() {
+	if m != nil {
+		m.ref.release()
+	}
+}

@@ -1,7 +1,9 @@
 package mcpresources_test
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 
 	mcpr "github.com/mcp-resources/mcp-resources/bindings/go"
@@ -36,5 +38,105 @@ func TestResultMetaIsValidatedOnce(t *testing.T) {
 		if !strings.Contains(e.Message, why) {
 			t.Fatalf("%.60s: message %q, want %q", json, e.Message, why)
 		}
+	}
+}
+
+// TestResultMetaIsMergedIntoEveryResult: Read, List, ListTemplates and
+// Request merge the members after the library's own; error objects carry
+// none; a closed ResultMeta is refused.
+func TestResultMetaIsMergedIntoEveryResult(t *testing.T) {
+	m, err := mcpr.NewResultMeta([]byte(`{"io.modelcontextprotocol/serverInfo":{"name":"go","version":"1"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	r := (&reg{}).add(def("doc://a", "a"), text("a")).add(tdef("doc://t/{id}", "t"), text("t")).build(t)
+	defer r.Close()
+	ctx := context.Background()
+	const member = `"io.modelcontextprotocol/serverInfo":{"name":"go","version":"1"}`
+	b, err := r.Read(ctx, "doc://a", &mcpr.ReadOptions{ResultMeta: m})
+	if err != nil || !strings.Contains(string(b.JSON), `"_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,`) ||
+		!strings.Contains(string(b.JSON), member) {
+		t.Fatalf("read: %v %s", err, b.JSON)
+	}
+	for _, templates := range []bool{false, true} {
+		list := r.List
+		if templates {
+			list = r.ListTemplates
+		}
+		p, err := list(ctx, "s", "", &mcpr.ListOptions{ResultMeta: m})
+		if err != nil || !strings.Contains(string(p.JSON), `,"_meta":{`+member+`}`) {
+			t.Fatalf("list (templates %v): %v %s", templates, err, p.JSON)
+		}
+	}
+	opt := &mcpr.RequestOptions{ScopeKey: "s", ResultMeta: m}
+	for _, c := range []struct{ method, params string }{
+		{"resources/read", `{"uri":"doc://a"}`},
+		{"resources/list", `{}`},
+		{"resources/templates/list", `{}`},
+	} {
+		resp, err := r.Request(ctx, c.method, []byte(c.params), opt)
+		if err != nil || resp.IsError || !strings.Contains(string(resp.JSON), member) {
+			t.Fatalf("%s: %v %s", c.method, err, resp.JSON)
+		}
+	}
+	resp, err := r.Request(ctx, "resources/read", []byte(`{"uri":"doc://missing"}`), opt)
+	if err != nil || !resp.IsError || strings.Contains(string(resp.JSON), "serverInfo") {
+		t.Fatalf("not found: %v %s", err, resp.JSON)
+	}
+	closed, _ := mcpr.NewResultMeta([]byte(`{}`))
+	closed.Close()
+	_, err = r.Read(ctx, "doc://a", &mcpr.ReadOptions{ResultMeta: closed})
+	asError(t, err, mcpr.StatusInvalidArgument)
+}
+
+// TestCallbacksSeeTheRequestsTraceContext: the trace members of the
+// request's params _meta reach every Go callback (TraceContextOf), inline
+// and on an executor; a context that is not a callback's has none.
+func TestCallbacksSeeTheRequestsTraceContext(t *testing.T) {
+	var mu sync.Mutex
+	var seen []mcpr.TraceContext
+	note := func(ctx context.Context) {
+		tc, _ := mcpr.TraceContextOf(ctx)
+		mu.Lock()
+		seen = append(seen, tc)
+		mu.Unlock()
+	}
+	policy := mcpr.PolicyFuncs{DiscoverFunc: func(ctx context.Context, d mcpr.Definition) error {
+		note(ctx)
+		return nil
+	}}
+	body := mcpr.ReadFunc(func(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
+		note(ctx)
+		return out.SetText("text/plain", "x")
+	})
+	r := (&reg{policy: policy}).add(def("doc://a", "a"), body).build(t)
+	defer r.Close()
+	ex, err := mcpr.NewExecutor(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	want := mcpr.TraceContext{Traceparent: "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01", Baggage: "k=v"}
+	params := []byte(`{"uri":"doc://a","_meta":{"traceparent":"` + want.Traceparent + `","baggage":"k=v","tracestate":1}}`)
+	for _, e := range []*mcpr.Executor{nil, ex} {
+		seen = nil
+		resp, err := r.Request(context.Background(), "resources/read", params, &mcpr.RequestOptions{Executor: e})
+		if err != nil || resp.IsError {
+			t.Fatalf("%v %s", err, resp.JSON)
+		}
+		mu.Lock()
+		if len(seen) < 3 {
+			t.Fatalf("callbacks seen: %d", len(seen))
+		}
+		for _, tc := range seen {
+			if tc != want {
+				t.Fatalf("trace context %+v, want %+v", tc, want)
+			}
+		}
+		mu.Unlock()
+	}
+	if _, ok := mcpr.TraceContextOf(context.Background()); ok {
+		t.Fatal("a plain context has a trace context")
 	}
 }

@@ -115,7 +115,7 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
 
 mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision, uint64_t timeout_ms,
                         const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
-                        mcprgo_read_result *out) {
+                        const mcpr_result_meta *result_meta, mcprgo_read_result *out) {
     mcpr_read_options opt = {
         .struct_size = sizeof(mcpr_read_options),
         .timeout_ms = timeout_ms,
@@ -123,6 +123,7 @@ mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision
         .request_data = (void *)(uintptr_t)request,
         .executor = executor,
         .protocol_revision = revision,
+        .result_meta = result_meta,
     };
     out->bundle = NULL;
     out->err = NULL;
@@ -139,7 +140,8 @@ mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision
 
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
                         mcpr_str revision, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                        const mcpr_executor *executor, mcprgo_list_result *out) {
+                        const mcpr_executor *executor, const mcpr_result_meta *result_meta,
+                        mcprgo_list_result *out) {
     mcpr_list_options opt = {
         .struct_size = sizeof(mcpr_list_options),
         .scope_key = scope_key,
@@ -150,6 +152,7 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
         .request_data = (void *)(uintptr_t)request,
         .executor = executor,
         .protocol_revision = revision,
+        .result_meta = result_meta,
     };
     out->page = NULL;
     out->err = NULL;
@@ -168,7 +171,8 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
 
 mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
                            mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                           uint64_t request, const mcpr_executor *executor, mcprgo_request_result *out) {
+                           uint64_t request, const mcpr_executor *executor, const mcpr_result_meta *result_meta,
+                           mcprgo_request_result *out) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
         .protocol_revision = revision,
@@ -178,6 +182,7 @@ mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str pa
         .cancel = cancel,
         .request_data = (void *)(uintptr_t)request,
         .executor = executor,
+        .result_meta = result_meta,
     };
     out->response = NULL;
     out->err = NULL;

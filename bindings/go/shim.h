@@ -77,11 +77,12 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
 /* mcpr_read with its options. */
 mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision, uint64_t timeout_ms,
                         const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
-                        mcprgo_read_result *out);
+                        const mcpr_result_meta *result_meta, mcprgo_read_result *out);
 /* mcpr_list (templates false) or mcpr_list_templates with their options. */
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
                         mcpr_str revision, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                        const mcpr_executor *executor, mcprgo_list_result *out);
+                        const mcpr_executor *executor, const mcpr_result_meta *result_meta,
+                        mcprgo_list_result *out);
 /* mcpr_executor_new_with with its options. */
 mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queued, mcpr_executor **out,
                                 mcpr_error **err);
@@ -90,7 +91,8 @@ mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *o
 /* mcpr_request with its options. */
 mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
                            mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                           uint64_t request, const mcpr_executor *executor, mcprgo_request_result *out);
+                           uint64_t request, const mcpr_executor *executor, const mcpr_result_meta *result_meta,
+                           mcprgo_request_result *out);
 
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);

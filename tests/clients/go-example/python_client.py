@@ -125,6 +125,11 @@ async def main():
             # an exact read
             r = await session.read_resource("doc://item/007")
             cache_fields(r, "exact read")
+            if STATELESS:
+                # the server's identity in every result's _meta, after the library's report
+                info = (r.meta or {}).get("io.modelcontextprotocol/serverInfo", {})
+                check(info.get("name") == "mcp-resources-example", f"serverInfo {r.meta}")
+                check(list(r.meta)[0] == "go.phpboyscout.uk/mcp.resourceRead", f"report first {r.meta}")
             check(len(r.contents) == 1, f"exact read contents {r.contents}")
             item = r.contents[0]
             check(isinstance(item, types.TextResourceContents) and item.text == "item 7", f"exact read {item}")

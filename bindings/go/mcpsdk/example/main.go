@@ -258,8 +258,10 @@ func main() {
 		log.Fatal(err)
 	}
 	defer res.Close()
-	server := mcp.NewServer(&mcp.Implementation{Name: "mcp-resources-example", Version: mcpr.Version()}, nil)
-	mcpsdk.Install(server, res, nil)
+	impl := &mcp.Implementation{Name: "mcp-resources-example", Version: mcpr.Version()}
+	server := mcp.NewServer(impl, nil)
+	// serverInfo of stateless results goes in through the library's result _meta.
+	mcpsdk.Install(server, res, &mcpsdk.Options{ServerInfo: impl})
 	if err := server.Run(context.Background(), &mcpsdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
