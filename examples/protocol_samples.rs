@@ -128,6 +128,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("usage: protocol_samples OUT_DIR")?;
     std::fs::create_dir_all(&out)?;
     let r = registry()?;
+    // Every result carries the server's identity (the host's result _meta).
+    let server_info = ResultMeta::from_json(
+        r#"{"io.modelcontextprotocol/serverInfo":{"name":"protocol-samples","version":"1.0.0"}}"#,
+    )?;
     let mut manifest = Vec::new();
     for revision in ProtocolRevision::ALL {
         // The host's negotiated revision; 2026 clients also name it per request.
@@ -139,6 +143,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             },
             scope_key: b"tenant-1".to_vec(),
             page_size: 1,
+            result_meta: Some(server_info.clone()),
             ..RequestOptions::default()
         };
         let modern = revision.has_result_fields();

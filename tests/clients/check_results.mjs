@@ -42,6 +42,7 @@ function checkResult(entry, data, label) {
   check(parsed.success, `${label}: rejected by the SDK: ${parsed.error}`);
   if (!parsed.success) return;
   const result = parsed.data;
+  check(result._meta?.['io.modelcontextprotocol/serverInfo']?.name === 'protocol-samples', `${label}: serverInfo in the result _meta`);
   if (method === 'completion/complete') {
     // resultType exactly on 2026-07-28; completions never carry cache hints.
     check(('resultType' in data) === modern, `${label}: resultType present iff 2026`);

@@ -114,6 +114,9 @@ def check_result(entry, data, label):
         check(False, f"{label}: rejected by mcp-types: {e}")
         return
     check(True, f"{label}: accepted")
+    # The host's result _meta (serverInfo) is in every result.
+    check((data.get("_meta") or {}).get("io.modelcontextprotocol/serverInfo", {}).get("name") == "protocol-samples",
+          f"{label}: serverInfo in the result _meta")
     if method == "completion/complete":
         # resultType exactly on 2026-07-28; completions never carry cache hints.
         check(("resultType" in data) == modern, f"{label}: resultType present iff 2026")
