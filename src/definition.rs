@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use crate::description::{self, Forms};
+use crate::description;
 use crate::error::Failure;
 use crate::identity::validate_uri_str;
 use crate::jsonscan::{self, Kind};
@@ -27,7 +27,9 @@ pub const RESERVED_META_KEY: &str = "go.phpboyscout.uk/mcp.resourceRead";
 pub struct ResourceDefinition {
     /// The compact JSON (keys in the order given), then the decoded text of
     /// an identifier or name that had escape sequences, then the canonical
-    /// form when it had to be written out.
+    /// form when it had to be written out, then the forms listed on
+    /// revisions that do not define some of its members (see
+    /// `description::form_for`), when it has such members.
     pub(crate) text: Box<str>,
     /// Length of the compact JSON at the start of `text`.
     json_len: u32,
@@ -37,9 +39,6 @@ pub struct ResourceDefinition {
     /// For a template definition, where the parts of its template (the
     /// `key` span) end: the template is a view of the text, not a copy.
     template: Option<TemplateLayout>,
-    /// The forms listed on revisions that do not define some of its
-    /// members (`None`: every revision lists the registered text).
-    forms: Option<Box<Forms>>,
 }
 
 /// A byte range of a definition's `text`.
@@ -158,13 +157,17 @@ impl ResourceDefinition {
         }
         // One pass finds the members that matter (keys are unique by now).
         let (mut name, mut uri, mut uri_template, mut meta) = (None, None, None, None);
+        // Whether a standard member other than these (and a string
+        // `mimeType`, the common one, checked here) needs its rules.
+        let mut others = false;
         for m in &scanned.members {
             match m.key.as_ref() {
                 "name" => name = Some(m),
                 "uri" => uri = Some(m),
                 "uriTemplate" => uri_template = Some(m),
                 "_meta" => meta = Some(m),
-                _ => {}
+                "mimeType" if matches!(m.value, Kind::Str(_)) => {}
+                _ => others = true,
             }
         }
         let name = match name {
@@ -206,11 +209,14 @@ impl ResourceDefinition {
         }
         // After the reserved key: a description using it is refused for
         // that, whatever else is wrong with it.
-        let found = description::check(&scanned.members, &text[..json_len], template.is_some())?;
+        let found = if others || meta.is_some() {
+            description::check(&scanned.members, &text[..json_len], template.is_some())?
+        } else {
+            description::Found::default()
+        };
         if json_len > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
-        let forms = description::forms(&scanned.members, &text[..json_len], found);
         let canonical = if scanned.is_canonical() {
             Canonical::Same
         } else {
@@ -225,6 +231,11 @@ impl ResourceDefinition {
                 }
             }
         };
+        // Last: everything before them ends where they begin (`forms_at`).
+        if found.needs_forms() {
+            let compact = text[..json_len].to_owned();
+            description::write_forms(&mut text, &scanned.members, &compact, found);
+        }
         Ok(ResourceDefinition {
             text: text.into_boxed_str(),
             json_len: json_len as u32,
@@ -232,7 +243,6 @@ impl ResourceDefinition {
             name,
             canonical,
             template,
-            forms,
         })
     }
 
@@ -255,10 +265,22 @@ impl ResourceDefinition {
     /// 2025-06-18), written once at build.
     #[inline]
     pub fn json_for(&self, revision: ProtocolRevision) -> &str {
-        match &self.forms {
-            None => self.json(),
-            Some(forms) => forms.get(self.json(), revision),
+        if revision.has_icons() {
+            return self.json();
         }
+        let region = &self.text[self.forms_at()..];
+        description::form_for(self.json(), region, revision)
+    }
+
+    /// Where the older forms begin in `text`: after the compact JSON, the
+    /// decoded identifier and name and the written canonical form,
+    /// whichever ends last.
+    fn forms_at(&self) -> usize {
+        let mut end = self.json_len.max(self.key.end).max(self.name.end);
+        if let Canonical::Written(span) = self.canonical {
+            end = end.max(span.end);
+        }
+        end as usize
     }
 
     /// The description parsed into a JSON object (a fresh copy).

@@ -39,34 +39,37 @@ pub(crate) struct Found {
 
 impl Found {
     /// Whether some revision lists the description without a member.
-    fn needs_forms(self) -> bool {
+    pub(crate) fn needs_forms(self) -> bool {
         self.title || self.icons || self.meta || self.last_modified
     }
 }
 
-/// The forms of a description on revisions that leave out some of its
-/// members (`None`: the same text as the next newer form).
-#[derive(Debug, Clone)]
-pub(crate) struct Forms {
-    /// 2025-06-18: without `icons`.
-    without_icons: Option<Box<str>>,
-    /// 2024-11-05 and 2025-03-26: without `title`, `icons`, `_meta` and
-    /// `annotations.lastModified`.
-    legacy: Option<Box<str>>,
-}
-
-impl Forms {
-    /// The text to list on `revision`, `full` being the description as
-    /// registered.
-    pub(crate) fn get<'a>(&'a self, full: &'a str, revision: ProtocolRevision) -> &'a str {
-        let without_icons = self.without_icons.as_deref().unwrap_or(full);
-        if revision.has_icons() {
-            full
-        } else if revision.has_item_meta() {
-            without_icons
-        } else {
-            self.legacy.as_deref().unwrap_or(without_icons)
+/// The text to list on `revision`, `full` being the description as
+/// registered and `region` what [`write_forms`] appended (empty: none).
+///
+/// The region is a marker byte, then the forms: `i` the 2025-06-18 form
+/// (without `icons`) alone, the older revisions listing it too; `l` the
+/// 2024-11-05 / 2025-03-26 form alone, 2025-06-18 listing the full text;
+/// `b` both, the first one's length in decimal and `:` before them.
+pub(crate) fn form_for<'a>(full: &'a str, region: &'a str, revision: ProtocolRevision) -> &'a str {
+    if revision.has_icons() || region.is_empty() {
+        return full;
+    }
+    let (marker, rest) = region.split_at(1);
+    let (without_icons, legacy) = match marker {
+        "i" => (rest, rest),
+        "l" => (full, rest),
+        _ => {
+            let colon = rest.find(':').unwrap_or(0);
+            let first = rest[..colon].parse::<usize>().unwrap_or(0);
+            let forms = &rest[colon + 1..];
+            (&forms[..first], &forms[first..])
         }
+    };
+    if revision.has_item_meta() {
+        without_icons
+    } else {
+        legacy
     }
 }
 
@@ -274,12 +277,13 @@ pub(crate) fn is_date_time(s: &str) -> bool {
         && time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).is_ok()
 }
 
-/// The older forms of a description, when it has members some revision
-/// does not define (`compact`: its compact JSON, `members` its top-level
-/// members).
-pub(crate) fn forms(members: &[Member<'_>], compact: &str, found: Found) -> Option<Box<Forms>> {
+/// Appends the older forms of a description to `out` (its text, after
+/// everything else it holds), when it has members some revision does not
+/// define (`compact`: its compact JSON, `members` its top-level members);
+/// [`form_for`] reads them back.
+pub(crate) fn write_forms(out: &mut String, members: &[Member<'_>], compact: &str, found: Found) {
     if !found.needs_forms() {
-        return None;
+        return;
     }
     let without_icons = found
         .icons
@@ -292,10 +296,24 @@ pub(crate) fn forms(members: &[Member<'_>], compact: &str, found: Found) -> Opti
             found.last_modified,
         )
     });
-    Some(Box::new(Forms {
-        without_icons,
-        legacy,
-    }))
+    match (without_icons, legacy) {
+        (Some(w), None) => {
+            out.push('i');
+            out.push_str(&w);
+        }
+        (None, Some(l)) => {
+            out.push('l');
+            out.push_str(&l);
+        }
+        (Some(w), Some(l)) => {
+            out.push('b');
+            out.push_str(&w.len().to_string());
+            out.push(':');
+            out.push_str(&w);
+            out.push_str(&l);
+        }
+        (None, None) => {}
+    }
 }
 
 /// `{` + the members `keep` keeps, in order, + `}`; `annotations` without
@@ -305,7 +323,7 @@ fn write(
     compact: &str,
     keep: impl Fn(&str) -> bool,
     strip_last_modified: bool,
-) -> Box<str> {
+) -> String {
     let mut out = String::with_capacity(compact.len());
     out.push('{');
     for m in members.iter().filter(|m| keep(m.key.as_ref())) {
@@ -324,7 +342,7 @@ fn write(
         }
     }
     out.push('}');
-    out.into_boxed_str()
+    out
 }
 
 #[cfg(test)]

@@ -434,3 +434,57 @@ fn the_registry_revision_does_not_depend_on_the_listed_forms() {
     assert!(!d.json_for(R2025_06).contains("icons"));
     assert!(!d.json_for(R2024).contains("title"));
 }
+
+/// The older forms live after everything else a definition holds (decoded
+/// identifiers and names, a written-out canonical form): each revision
+/// still gets exactly its form.
+#[test]
+fn older_forms_follow_decoded_text_and_canonical_forms() {
+    let def = r#"{"name":"n\u00e9","uri":"doc:\/\/x","title":"T","annotations":{"priority":1,"audience":["user"],"lastModified":"2025-01-12T15:00:58Z"},"icons":[{"src":"https://e.example/i.png","theme":"dark"}],"_meta":{"z":1,"a":{"y":2,"b":3}},"x":null,"y":1,"zz":2}"#;
+    let d = ResourceDefinition::from_json(def).unwrap();
+    let value: serde_json::Value = serde_json::from_str(def).unwrap();
+    for revision in ProtocolRevision::ALL {
+        let mut want = value.clone();
+        let m = want.as_object_mut().unwrap();
+        if revision < R2025_11 {
+            m.shift_remove("icons");
+        }
+        if revision < R2025_06 {
+            m.shift_remove("title");
+            m.shift_remove("_meta");
+            m["annotations"]
+                .as_object_mut()
+                .unwrap()
+                .shift_remove("lastModified");
+        }
+        assert_eq!(
+            d.json_for(revision),
+            serde_json::to_string(&want).unwrap(),
+            "{revision}"
+        );
+    }
+    assert_eq!(d.name(), "né");
+    assert_eq!(d.uri_or_template(), "doc://x");
+    let mut sorted = value.clone();
+    sorted.sort_all_objects();
+    assert_eq!(d.canonical_json(), serde_json::to_string(&sorted).unwrap());
+    // Only icons, and only older members: each kind of region.
+    for (def, r2025_06, r2025_03) in [
+        (
+            r#"{"uri":"doc://i","name":"i","icons":[]}"#,
+            r#"{"uri":"doc://i","name":"i"}"#,
+            r#"{"uri":"doc://i","name":"i"}"#,
+        ),
+        (
+            r#"{"uri":"doc://l","name":"l","title":"L"}"#,
+            r#"{"uri":"doc://l","name":"l","title":"L"}"#,
+            r#"{"uri":"doc://l","name":"l"}"#,
+        ),
+    ] {
+        let d = ResourceDefinition::from_json(def).unwrap();
+        assert_eq!(d.json_for(R2026), def);
+        assert_eq!(d.json_for(R2025_06), r2025_06);
+        assert_eq!(d.json_for(R2025_03), r2025_03);
+        assert_eq!(d.json_for(R2024), r2025_03);
+    }
+}
