@@ -4,6 +4,7 @@
 //!
 //! Run with `cargo bench --bench read`.
 
+use mcp_resources::CallOptions;
 use std::hint::black_box;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -70,8 +71,10 @@ fn main() {
     let inline = ReadOptions::default();
     let ex = Executor::new(0).unwrap();
     let pooled = ReadOptions {
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     };
     println!(
         "mcp-resources read benchmark (executor threads: {})",

@@ -220,7 +220,10 @@ TEST(Hpp, ErrorsThrowWithStatusMessageCauseCodeAndTheNotFoundObject) {
     negative.timeout = -1ms;
     EXPECT_EQ(error_of([&] { r.read("doc://a", negative); }).status(), MCPR_INVALID_ARGUMENT);
 
-    EXPECT_EQ(error_of([&] { r.list({}); }).status(), MCPR_INVALID_REQUEST);  // no scope key
+    // No scope key: a host mistake, the same status from every entry point.
+    EXPECT_EQ(error_of([&] { r.list({}); }).status(), MCPR_INVALID_ARGUMENT);
+    EXPECT_EQ(error_of([&] { r.list_templates({}); }).status(), MCPR_INVALID_ARGUMENT);
+    EXPECT_EQ(error_of([&] { r.request("resources/list", "{}"); }).status(), MCPR_INVALID_ARGUMENT);
     mcpr::ListOptions bad_cursor{"tenant"};
     bad_cursor.cursor = "garbage";
     mcpr::Error ce = error_of([&] { r.list(bad_cursor); });

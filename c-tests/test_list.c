@@ -143,8 +143,12 @@ static void test_pages(void) {
     /* cross-scope and cross-method */
     CHECK_STATUS(list(r, false, "bob", str_of(c1), 2, &json, &next), MCPR_INVALID_REQUEST);
     CHECK_STATUS(list(r, true, "alice", str_of(c1), 2, &json, &next), MCPR_INVALID_REQUEST);
-    /* an empty scope key is a request error */
-    CHECK_STATUS(list(r, false, "", str_of(NULL), 2, &json, &next), MCPR_INVALID_REQUEST);
+    /* an empty scope key is a host mistake (never the client's): the
+     * programming-error status, from both list functions, whatever the
+     * cursor */
+    CHECK_STATUS(list(r, false, "", str_of(NULL), 2, &json, &next), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(list(r, true, "", str_of(NULL), 2, &json, &next), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(list(r, false, "", str_of(c1), 2, &json, &next), MCPR_INVALID_ARGUMENT);
 
     /* cross-registry: another registry (random key) refuses it */
     host_policy hp2 = {0};

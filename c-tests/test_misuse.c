@@ -202,7 +202,8 @@ static void test_builder_misuse(void) {
     mcpr_page *page = NULL;
     CHECK_STATUS(mcpr_list(r, NULL, &page, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_list_options lo = {.struct_size = sizeof(mcpr_list_options)};
-    CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_INVALID_REQUEST); /* empty scope key */
+    CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_INVALID_ARGUMENT); /* empty scope key: a host mistake */
+    CHECK_STATUS(mcpr_list_templates(r, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
     lo.scope_key = S("scope");
     lo.cursor = null_len;
     CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);

@@ -256,8 +256,11 @@ static void test_misuse(void) {
     mcpr_request_options unknown = opts("2024-10-07");
     CHECK_STATUS(mcpr_request(r, S("resources/read"), S("{\"uri\":\"doc://a\"}"), &unknown, &resp, NULL),
                  MCPR_INVALID_ARGUMENT);
-    /* the list methods need a scope key; NULL options are all defaults */
+    /* the list methods need a scope key (an empty one is a host mistake,
+     * the same status as from mcpr_list); NULL options are all defaults */
     CHECK_STATUS(mcpr_request(r, S("resources/list"), S("{}"), NULL, &resp, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK(resp == NULL);
+    CHECK_STATUS(mcpr_request(r, S("resources/templates/list"), S("{}"), NULL, &resp, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(resp == NULL);
     CHECK_STATUS(mcpr_request(r, S("resources/read"), S("{\"uri\":\"doc://a\"}"), NULL, &resp, NULL), MCPR_OK);
     CHECK(resp && !mcpr_response_is_error(resp) && !mcpr_response_is_partial(resp));

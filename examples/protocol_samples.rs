@@ -12,6 +12,7 @@
 //! Run with `cargo run --example protocol_samples -- OUT_DIR`; writes one
 //! JSON file per sample and `manifest.json` describing them.
 
+use mcp_resources::CallOptions;
 use std::sync::Arc;
 
 use mcp_resources::*;
@@ -136,15 +137,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for revision in ProtocolRevision::ALL {
         // The host's negotiated revision; 2026 clients also name it per request.
         let options = RequestOptions {
-            revision: if revision.has_result_fields() {
-                ProtocolRevision::V2025_06_18
-            } else {
-                revision
-            },
             scope_key: b"tenant-1".to_vec(),
             page_size: 1,
-            result_meta: Some(server_info.clone()),
-            ..RequestOptions::default()
+            call: CallOptions {
+                protocol_revision: if revision.has_result_fields() {
+                    ProtocolRevision::V2025_06_18
+                } else {
+                    revision
+                },
+                result_meta: Some(server_info.clone()),
+                ..CallOptions::default()
+            },
         };
         let modern = revision.has_result_fields();
         let hints = |ttl: u64, scope: &str| {

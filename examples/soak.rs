@@ -23,6 +23,7 @@
 //! `SOAK_SAMPLE_MS`, `SOAK_HANG_EVERY` (one hung read per this many reads;
 //! 0 for none).
 
+use mcp_resources::CallOptions;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -232,8 +233,10 @@ fn main() {
                 let my_reads = reads / threads + u64::from(w < reads % threads);
                 let my_pages = pages / threads + u64::from(w < pages % threads);
                 let pooled = ReadOptions {
-                    executor: Some(executor),
-                    ..ReadOptions::default()
+                    call: CallOptions {
+                        executor: Some(executor),
+                        ..CallOptions::default()
+                    },
                 };
                 let inline = ReadOptions::default();
                 let scope = format!("soak-{w}");

@@ -273,7 +273,8 @@ typedef enum {
     /**
      * A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
      * string, impossible length, unknown enum value, impossible
-     * `struct_size` or a set field unknown to this library.
+     * `struct_size` or a set field unknown to this library, an empty list
+     * scope key (from every entry point).
      */
     MCPR_INVALID_ARGUMENT = 13,
     /**
@@ -893,6 +894,34 @@ typedef struct {
 } mcpr_cache_hints;
 
 /**
+ * A request's trace context as the host read it (W3C Trace Context
+ * `traceparent` and `tracestate`, W3C Baggage `baggage`), the `trace`
+ * field of every option struct: handed to every callback of the call
+ * through `mcpr_call_traceparent`, `mcpr_call_tracestate` and
+ * `mcpr_call_baggage`, as given. Each member is UTF-8 text (else the call
+ * is `MCPR_INVALID_ARGUMENT`); an empty one is absent, and one longer than
+ * 8 KiB is left out. All zero (the default) = no trace context. For
+ * `mcpr_request` it is the host's default: trace members in the request's
+ * `params._meta` take its place.
+ *
+ * \ingroup read
+ */
+typedef struct {
+    /**
+     * `traceparent`, e.g. `00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01`.
+     */
+    mcpr_str traceparent;
+    /**
+     * `tracestate`.
+     */
+    mcpr_str tracestate;
+    /**
+     * `baggage`.
+     */
+    mcpr_str baggage;
+} mcpr_trace_context;
+
+/**
  * Per-call options of `mcpr_read`. NULL options mean all defaults. The
  * library copies what it needs before `mcpr_read` returns.
  *
@@ -954,12 +983,18 @@ typedef struct {
     mcpr_str protocol_revision;
     /**
      * Optional result `_meta` members of the host (from
-     * `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of the
-     * result after the library's own members, which they never replace,
-     * and charged to the result's budget. The call keeps its own
+     * `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of
+     * the result after the library's own members, which they never
+     * replace, and charged to the result's budget. The call keeps its own
      * reference: the handle may be freed once the call has begun.
      */
     const mcpr_result_meta *result_meta;
+    /**
+     * Optional trace context of the request, handed to every callback of
+     * the call (`mcpr_call_traceparent`, ...); all zero = none (see
+     * `mcpr_trace_context`).
+     */
+    mcpr_trace_context trace;
 } mcpr_read_options;
 
 /**
@@ -1097,8 +1132,9 @@ typedef struct {
      */
     size_t struct_size;
     /**
-     * Opaque caller scope (required, non-empty, else
-     * `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
+     * Opaque caller scope (required, non-empty: an empty one is a host
+     * mistake, `MCPR_INVALID_ARGUMENT`, as from `mcpr_request`); cursors
+     * are bound to a hash of these bytes.
      */
     mcpr_str scope_key;
     /**
@@ -1146,12 +1182,17 @@ typedef struct {
     mcpr_str protocol_revision;
     /**
      * Optional result `_meta` members of the host (from
-     * `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of the
-     * result after the library's own members, which they never replace,
-     * and charged to the result's budget. The call keeps its own
-     * reference: the handle may be freed once the call has begun.
+     * `mcpr_result_meta_new`; NULL = none), the `_meta` of the page,
+     * charged to its byte budget. The call keeps its own reference: the
+     * handle may be freed once the call has begun.
      */
     const mcpr_result_meta *result_meta;
+    /**
+     * Optional trace context of the request, handed to every `discover`
+     * of the call (`mcpr_call_traceparent`, ...); all zero = none (see
+     * `mcpr_trace_context`).
+     */
+    mcpr_trace_context trace;
 } mcpr_list_options;
 
 /**
@@ -1177,8 +1218,8 @@ typedef struct {
     /**
      * The protocol revision negotiated with the client (`"2024-11-05"`,
      * `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`;
-     * empty = the newest; anything else is
-     * `MCPR_INVALID_ARGUMENT`). A known revision in the request's
+     * empty = the newest; anything else is `MCPR_INVALID_ARGUMENT`). A
+     * known revision in the request's
      * `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
      * precedence.
      */
@@ -1219,11 +1260,19 @@ typedef struct {
     /**
      * Optional result `_meta` members of the host (from
      * `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of
-     * every result (error objects are not results) after the library's own members, which they never replace,
-     * and charged to the result's budget. The call keeps its own
-     * reference: the handle may be freed once the call has begun.
+     * every result (error objects are not results) after the library's
+     * own members, which they never replace, and charged to the result's
+     * budget. The call keeps its own reference: the handle may be freed
+     * once the call has begun.
      */
     const mcpr_result_meta *result_meta;
+    /**
+     * Optional trace context, when the host read it itself (for example
+     * from its transport), handed to every callback of the call; all zero
+     * = none (see `mcpr_trace_context`). Trace members in the request's
+     * `params._meta` take its place.
+     */
+    mcpr_trace_context trace;
 } mcpr_request_options;
 
 /**
@@ -1889,27 +1938,29 @@ void mcpr_read_options_init(mcpr_read_options *options);
  * \param resources A registry reference.
  * \param uri The raw bytes of the request's `params.uri`.
  * \param options The read options (deadline, cancellation, request data,
- *   executor, protocol revision), or NULL for all defaults; read during the
- *   call only.
+ *   executor, protocol revision, result `_meta`, trace context), or NULL
+ *   for all defaults; read during the call only.
  * \param out Receives the bundle on success; the caller owns it: free it
  *   with `mcpr_bundle_free`.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
  *   a NULL `resources` or `out`, a `(NULL, n > 0)` string, an unknown
- *   protocol revision, or options with a bad `struct_size` or set fields
- *   beyond it that this library does not know; otherwise the failure of the
- *   read (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
- *   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
- *   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
- *   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
+ *   protocol revision, a trace member that is not UTF-8, or options with a
+ *   bad `struct_size` or set fields beyond it that this library does not
+ *   know; otherwise the failure of the read (`MCPR_INVALID_REQUEST`,
+ *   `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`, `MCPR_POLICY`,
+ *   `MCPR_READ_FAILED`, `MCPR_TIMEOUT`, `MCPR_INVALID_CONTENT`,
+ *   `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`,
+ *   `MCPR_SIZE`).
  * \pre `resources` is NULL or a live registry reference when the call is
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
- *   options of `struct_size` readable bytes whose `cancel`, `executor`
- *   and `result_meta` are NULL or not yet freed and whose `protocol_revision` follows the
- *   `mcpr_str` rules; `out` is NULL or points at writable storage for one
+ *   options of `struct_size` readable bytes whose `cancel`, `executor` and
+ *   `result_meta` are NULL or not yet freed and whose strings
+ *   (`protocol_revision`, the members of `trace`) follow the `mcpr_str`
+ *   rules; `out` is NULL or points at writable storage for one
  *   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
  *   `mcpr_error *`.
  * \post The call holds its own registry reference from entry to return:
@@ -2137,16 +2188,18 @@ void mcpr_list_options_init(mcpr_list_options *options);
  *
  * \param resources A registry reference.
  * \param options The list options (required: scope key, cursor, page size,
- *   deadline, cancellation, executor, protocol revision).
+ *   deadline, cancellation, executor, protocol revision, result `_meta`,
+ *   trace context).
  * \param out Receives the page on success; the caller owns it: free it with
  *   `mcpr_page_free`.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
  *   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
- *   revision, or options with a bad `struct_size` or set fields beyond it
- *   that this library does not know; `MCPR_INVALID_REQUEST` for an empty
- *   scope key or a bad cursor; `MCPR_POLICY` when `discover` fails (or the
+ *   revision, a trace member that is not UTF-8, an empty scope key, or options with a bad `struct_size` or
+ *   set fields beyond it that this library does not know;
+ *   `MCPR_INVALID_REQUEST` for a bad cursor; `MCPR_POLICY` when `discover`
+ *   fails (or the
  *   executor is saturated); `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`;
  *   `MCPR_SIZE`.
  * \pre `resources` is NULL or a live registry reference when the call is
@@ -2154,7 +2207,8 @@ void mcpr_list_options_init(mcpr_list_options *options);
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `options` is NULL or points at options of `struct_size` readable
  *   bytes whose strings follow the `mcpr_str` rules and whose `cancel`,
- *   `executor` and `result_meta` are NULL or not yet freed; `out` is NULL or points at
+ *   `executor` and `result_meta` are NULL or not yet freed; `out` is NULL
+ *   or points at
  *   writable storage for one `mcpr_page *`; `err` is NULL or points at
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: many threads may list one registry at once. The call
@@ -2255,8 +2309,13 @@ void mcpr_request_options_init(mcpr_request_options *options);
  * wrong type, a repeated member, more than 256 KiB; unknown URIs; bad
  * cursors; an unknown per-request protocol revision) and failures of the
  * call are error responses, not statuses. Params members other than `uri`,
- * `cursor` and `_meta` (and `_meta` keys other than the protocol version)
- * are ignored, as the MCP schemas allow. A request the client cancelled
+ * `cursor` and `_meta` (and `_meta` keys other than the protocol version
+ * and the trace context) are ignored, as the MCP schemas allow. The trace
+ * context of `params._meta` (`traceparent`, `tracestate`, `baggage`:
+ * strings as sent, at most 8 KiB each; another value is left out, a
+ * repeat is malformed params) reaches every callback of the call through
+ * `mcpr_call_traceparent`, `mcpr_call_tracestate` and `mcpr_call_baggage`,
+ * in place of `options->trace`. A request the client cancelled
  * gets no response at all in MCP: after cancelling through the token, drop
  * the response instead of sending it.
  *
@@ -2266,7 +2325,7 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *   when the request had none.
  * \param options The request options (protocol revision, scope key of the
  *   list methods, page size, deadline, cancellation, request data,
- *   executor), or NULL for all defaults (then the list methods, which need a
+ *   executor, result `_meta`, trace context), or NULL for all defaults (then the list methods, which need a
  *   scope key, are `MCPR_INVALID_ARGUMENT`); read during the call only.
  * \param out Receives the response on `MCPR_OK`; the caller owns it: free it
  *   with `mcpr_response_free`.
@@ -2277,7 +2336,7 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *   completions (no response: route the request elsewhere, or answer
  *   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
  *   `resources` or `out`, bad strings, an unknown `protocol_revision`
- *   option, an empty scope key for a list method, options with a bad
+ *   option, a trace member that is not UTF-8, an empty scope key for a list method, options with a bad
  *   `struct_size` or set fields beyond it that this library does not know);
  *   `MCPR_INTERNAL` for a library failure (answer `-32603`).
  * \pre `resources` is NULL or a live registry reference when the call is
@@ -2471,8 +2530,9 @@ void mcpr_result_meta_free(mcpr_result_meta *meta);
  * \param params The client's completion input (template, argument,
  *   context); read during the call only.
  * \param options Read options, or NULL for all defaults: `timeout_ms`,
- *   `cancel`, `request_data`, `executor` and `protocol_revision` apply as
- *   for `mcpr_read`.
+ *   `cancel`, `request_data`, `executor`, `protocol_revision`,
+ *   `result_meta` (merged into the result's `_meta`, charged to the
+ *   values' page budget) and `trace` apply as for `mcpr_read`.
  * \param out Receives the completion on success; the caller owns it: free
  *   it with `mcpr_completion_free`.
  * \param err Receives an error object on failure (caller owns it; free with
@@ -2483,7 +2543,8 @@ void mcpr_result_meta_free(mcpr_result_meta *meta);
  *   callback failed, or a saturated executor); `MCPR_CANCELED`;
  *   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
  *   `resources`, `params` or `out`, a bad string, a NULL `context` with a
- *   non-zero `context_len`, an unknown protocol revision, or options with a
+ *   non-zero `context_len`, an unknown protocol revision, a trace member
+ *   that is not UTF-8, or options with a
  *   bad `struct_size` or set fields beyond it that this library does not
  *   know.
  * \pre `resources` is NULL or a live registry reference when the call is
@@ -2492,8 +2553,8 @@ void mcpr_result_meta_free(mcpr_result_meta *meta);
  * \pre `params` is NULL or points at params whose strings follow the
  *   `mcpr_str` rules and whose `context` points at `context_len` entries (or
  *   is NULL with 0); `options` is NULL or points at options of `struct_size`
- *   readable bytes whose `cancel`, `executor` and `result_meta` are NULL or not yet freed;
- *   `out` is NULL or points at writable storage for one `mcpr_completion *`;
+ *   readable bytes whose `cancel`, `executor` and `result_meta` are NULL
+ *   or not yet freed and whose strings follow the `mcpr_str` rules; `out` is NULL or points at writable storage for one `mcpr_completion *`;
  *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: many threads may complete on one registry at once. The
  *   call holds its own registry reference from entry to return, as
@@ -2707,15 +2768,15 @@ void *mcpr_call_request_data(const mcpr_call *call);
 
 /**
  * The request's `traceparent` (W3C Trace Context), as the client sent it in
- * the request's `params._meta`: the library hands it over without
+ * the request's `params._meta` (through `mcpr_request`) or as the host
+ * gave it in the options' `trace`: the library hands it over without
  * interpreting it (a string of at most 8 KiB; any other value is left
  * out). Read it to join the client's trace.
  *
  * \param call The callback's call context, or NULL.
  * \return The value, borrowed from the call context (valid until the
  *   callback returns; not NUL-terminated); empty (length 0) when the
- *   request had none, for calls not made by `mcpr_request`, and when
- *   `call` is NULL.
+ *   call has none and when `call` is NULL.
  * \pre `call` is NULL or the call context the library passed to a callback
  *   that has not returned yet.
  * \note Thread-safe: any thread may call it, also concurrently, while the

@@ -656,40 +656,68 @@ inline void binding_release(void *ud) { delete static_cast<Binding *>(ud); }
 
 // ------------------------------------------------------------------ options
 
-/// Options of Resources::read (mcpr_read_options).
-struct ReadOptions {
+/// A request's trace context as the host read it (mcpr_trace_context):
+/// views, read during the call only.
+struct TraceContext {
+    std::string_view traceparent{};  ///< W3C Trace Context `traceparent`
+    std::string_view tracestate{};   ///< W3C Trace Context `tracestate`
+    std::string_view baggage{};      ///< W3C Baggage `baggage`
+};
+
+/// The options every call takes, whatever its method (the fields every C
+/// option struct shares: timeout_ms, cancel, request_data, executor,
+/// protocol_revision, result_meta, trace). ReadOptions, ListOptions and
+/// RequestOptions extend it with their own; Resources::complete takes
+/// ReadOptions.
+struct CallOptions {
     std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = only read_timeout
     const Cancel *cancel = nullptr;        ///< optional token
     void *request_data = nullptr;          ///< handed to every callback
     const Executor *executor = nullptr;    ///< optional; null = callbacks inline
-    std::string_view protocol_revision{};    ///< negotiated revision; empty = newest
+    std::string_view protocol_revision{};  ///< negotiated revision; empty = newest
     const ResultMeta *result_meta = nullptr;  ///< optional members merged into the result's _meta
+    /// Optional trace context (W3C `traceparent`, `tracestate`, W3C
+    /// `baggage`) handed to every callback (Call::traceparent, ...); for
+    /// Resources::request the members in the request's params `_meta` take
+    /// its place. Empty members are absent.
+    TraceContext trace{};
 };
 
+/// Options of Resources::read and Resources::complete (mcpr_read_options):
+/// the call options only.
+struct ReadOptions : CallOptions {};
+
 /// Options of Resources::list and list_templates (mcpr_list_options).
-struct ListOptions {
-    std::string_view scope_key{};            ///< the caller's authorization context (required)
-    std::string_view cursor{};               ///< empty = first page
-    std::uint32_t page_size = 0;           ///< 0 = default
-    std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = none beyond limits
-    const Cancel *cancel = nullptr;        ///< optional token
-    void *request_data = nullptr;          ///< handed to every callback
-    const Executor *executor = nullptr;    ///< optional
-    std::string_view protocol_revision{};    ///< empty = newest
-    const ResultMeta *result_meta = nullptr;  ///< optional members merged into the page's _meta
+/// `ListOptions{"tenant"}` lists the first page for scope "tenant".
+struct ListOptions : CallOptions {
+    ListOptions() = default;
+    /// The first page (or the page after `cursor_`) for `scope_key_`.
+    ListOptions(std::string_view scope_key_, std::string_view cursor_ = {}) noexcept
+        : scope_key(scope_key_), cursor(cursor_) {}
+    std::string_view scope_key{};  ///< the caller's authorization context (required)
+    std::string_view cursor{};     ///< empty = first page
+    std::uint32_t page_size = 0;   ///< 0 = default
 };
 
 /// Options of Resources::request (mcpr_request_options).
-struct RequestOptions {
-    std::string_view protocol_revision{};    ///< negotiated revision; empty = newest
-    std::string_view scope_key{};            ///< required for the list methods
-    std::uint32_t page_size = 0;           ///< list methods; 0 = default
-    std::chrono::milliseconds timeout{0};  ///< caller deadline
-    const Cancel *cancel = nullptr;        ///< optional token
-    void *request_data = nullptr;          ///< handed to every callback
-    const Executor *executor = nullptr;    ///< optional
-    const ResultMeta *result_meta = nullptr;  ///< optional members merged into every result's _meta
+struct RequestOptions : CallOptions {
+    std::string_view scope_key{};  ///< required for the list methods
+    std::uint32_t page_size = 0;   ///< list methods; 0 = default
 };
+
+namespace detail {
+/// Sets the shared fields of any C option struct from the call options
+/// (one conversion for every method).
+template <class C> void set_call(C &c, const CallOptions &o) {
+    c.timeout_ms = to_ms(o.timeout);
+    c.cancel = o.cancel ? o.cancel->get() : nullptr;
+    c.request_data = o.request_data;
+    c.executor = o.executor ? o.executor->get() : nullptr;
+    c.protocol_revision = to_c(o.protocol_revision);
+    c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
+    c.trace = mcpr_trace_context{to_c(o.trace.traceparent), to_c(o.trace.tracestate), to_c(o.trace.baggage)};
+}
+}  // namespace detail
 
 // ------------------------------------------------------------------ registry
 
@@ -718,12 +746,7 @@ public:
     Bundle read(std::string_view uri, const ReadOptions &o = ReadOptions()) const {
         mcpr_read_options c{};
         mcpr_read_options_init(&c);
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.protocol_revision = to_c(o.protocol_revision);
-        c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
+        detail::set_call(c, o);
         mcpr_bundle *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_read(r_.get(), to_c(uri), &c, &out, e); });
         return Bundle(out);
@@ -743,14 +766,9 @@ public:
                      const RequestOptions &o = RequestOptions()) const {
         mcpr_request_options c{};
         mcpr_request_options_init(&c);
-        c.protocol_revision = to_c(o.protocol_revision);
+        detail::set_call(c, o);
         c.scope_key = to_c(o.scope_key);
         c.page_size = o.page_size;
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
         mcpr_response *out = nullptr;
         detail::check(
             [&](mcpr_error **e) { return mcpr_request(r_.get(), to_c(method), to_c(params_json), &c, &out, e); });
@@ -774,12 +792,7 @@ public:
         p.context_len = ctx.size();
         mcpr_read_options c{};
         mcpr_read_options_init(&c);
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.protocol_revision = to_c(o.protocol_revision);
-        c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
+        detail::set_call(c, o);
         mcpr_completion *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_complete(r_.get(), &p, &c, &out, e); });
         return Completion(out);
@@ -806,15 +819,10 @@ private:
     Page list_impl(const ListOptions &o, ListFn fn) const {
         mcpr_list_options c{};
         mcpr_list_options_init(&c);
+        detail::set_call(c, o);
         c.scope_key = to_c(o.scope_key);
         c.cursor = to_c(o.cursor);
         c.page_size = o.page_size;
-        c.timeout_ms = detail::to_ms(o.timeout);
-        c.cancel = o.cancel ? o.cancel->get() : nullptr;
-        c.request_data = o.request_data;
-        c.executor = o.executor ? o.executor->get() : nullptr;
-        c.protocol_revision = to_c(o.protocol_revision);
-        c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
         mcpr_page *out = nullptr;
         detail::check([&](mcpr_error **e) { return fn(r_.get(), &c, &out, e); });
         return Page(out);

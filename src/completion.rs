@@ -32,9 +32,11 @@
 //! (after steps 1 to 3). The result carries no cache fields; `resultType`
 //! only on MCP 2026-07-28 (see [`CompleteOptions`]).
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::binding::ResourceBinding;
+use crate::call::{CallOptions, FrameRules};
 pub use crate::completer::{
     CompletionRequest, CompletionSink, DroppedValue, ResourceCompleter, MAX_COMPLETION_TOTAL,
     MAX_COMPLETION_VALUES,
@@ -44,13 +46,12 @@ use crate::error::{CauseText, Failure, FailureKind};
 use crate::limits::Limits;
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
-use crate::read::{discover, guarded, settle, CallbackFailure, ReadOptions};
+use crate::read::{discover, guarded, settle, CallbackFailure};
 use crate::registry::Resources;
 use crate::result_meta::{self, ResultMeta};
 use crate::scope::RequestScope;
 use crate::sizing::{json_str_len, write_json_str};
 use crate::template::{decode_capture, TemplateRef};
-use crate::trace::TraceContext;
 
 /// A completion request's client input: the `ref/resource` URI, the
 /// argument and the context (the params of `completion/complete`).
@@ -83,6 +84,10 @@ pub enum CompleteRef {
 pub struct CompleteParamsError(&'static str);
 
 impl CompleteParamsError {
+    pub(crate) fn new(message: &'static str) -> CompleteParamsError {
+        CompleteParamsError(message)
+    }
+
     /// The safe message.
     pub fn message(&self) -> &'static str {
         self.0
@@ -97,227 +102,44 @@ impl std::fmt::Display for CompleteParamsError {
 
 impl std::error::Error for CompleteParamsError {}
 
-/// Largest completion params text accepted (256 KiB).
+/// Largest completion params text accepted (256 KiB: the bound of every
+/// method's params, `request::MAX_PARAMS_BYTES`). Completion params are
+/// parsed by the one strict params reader of [`crate::request`]
+/// ([`CompleteParams::parse`]).
 ///
 /// cbindgen:ignore
 pub const MAX_COMPLETE_PARAMS_BYTES: usize = 256 * 1024;
 
-mod raw {
-    use std::marker::PhantomData;
-
-    use serde::de::value::MapAccessDeserializer;
-    use serde::de::{Deserializer, MapAccess, Visitor};
-    use serde::Deserialize;
-
-    /// `T` from a JSON object only (derived struct impls also accept
-    /// arrays, which the MCP schemas do not).
-    pub(super) struct Obj<T>(pub(super) T);
-
-    impl<'de, T: Deserialize<'de>> Deserialize<'de> for Obj<T> {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V<T>(PhantomData<T>);
-            impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-                type Value = Obj<T>;
-                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str("an object")
-                }
-                fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Obj<T>, A::Error> {
-                    T::deserialize(MapAccessDeserializer::new(map)).map(Obj)
-                }
-            }
-            d.deserialize_map(V(PhantomData))
-        }
-    }
-
-    #[derive(Deserialize)]
-    pub(super) struct Params {
-        #[serde(rename = "ref")]
-        pub(super) reference: Obj<Ref>,
-        pub(super) argument: Obj<Argument>,
-        #[serde(default)]
-        pub(super) context: Option<Obj<Context>>,
-        #[serde(rename = "_meta", default)]
-        pub(super) meta: Option<Obj<Meta>>,
-    }
-
-    /// The members of `_meta` this library acts on: the per-request
-    /// revision, and the trace context handed to callbacks (a trace member
-    /// that is not a string is left out, never refused).
-    #[derive(Deserialize)]
-    pub(super) struct Meta {
-        #[serde(rename = "io.modelcontextprotocol/protocolVersion", default)]
-        pub(super) protocol_version: Option<String>,
-        #[serde(default)]
-        pub(super) traceparent: TraceValue,
-        #[serde(default)]
-        pub(super) tracestate: TraceValue,
-        #[serde(default)]
-        pub(super) baggage: TraceValue,
-    }
-
-    /// A trace member: its text when it is a string, else nothing.
-    #[derive(Default)]
-    pub(super) struct TraceValue(pub(super) Option<String>);
-
-    impl<'de> Deserialize<'de> for TraceValue {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            Ok(TraceValue(match serde_json::Value::deserialize(d)? {
-                serde_json::Value::String(s) => Some(s),
-                _ => None,
-            }))
-        }
-    }
-
-    #[derive(Deserialize)]
-    pub(super) struct Ref {
-        #[serde(rename = "type")]
-        pub(super) kind: String,
-        #[serde(default)]
-        pub(super) uri: Option<String>,
-    }
-
-    /// Only `ref.type`, to route `ref/prompt` however the rest looks.
-    #[derive(Deserialize)]
-    pub(super) struct RefOnly {
-        #[serde(rename = "ref")]
-        pub(super) reference: Obj<RefKind>,
-    }
-
-    #[derive(Deserialize)]
-    pub(super) struct RefKind {
-        #[serde(rename = "type")]
-        pub(super) kind: String,
-    }
-
-    #[derive(Deserialize)]
-    pub(super) struct Argument {
-        pub(super) name: String,
-        pub(super) value: String,
-    }
-
-    #[derive(Deserialize)]
-    pub(super) struct Context {
-        #[serde(default)]
-        pub(super) arguments: Option<Arguments>,
-    }
-
-    /// A string-to-string object whose keys are unique.
-    pub(super) struct Arguments(pub(super) Vec<(String, String)>);
-
-    impl<'de> Deserialize<'de> for Arguments {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Arguments;
-                fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str("an object of strings")
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Arguments, A::Error> {
-                    let mut out: Vec<(String, String)> = Vec::new();
-                    while let Some((k, v)) = map.next_entry::<String, String>()? {
-                        if out.iter().any(|(n, _)| *n == k) {
-                            return Err(serde::de::Error::custom("repeated"));
-                        }
-                        out.push((k, v));
-                    }
-                    Ok(Arguments(out))
-                }
-            }
-            d.deserialize_map(V)
-        }
-    }
-}
-
-impl CompleteParams {
-    /// Parses the params text of `completion/complete` strictly: one JSON
-    /// object (at most 256 KiB) with `ref` (`{"type":"ref/resource","uri":…}`
-    /// or `{"type":"ref/prompt",…}`), `argument` (`name` and `value`,
-    /// strings) and optionally `context.arguments` (an object of strings);
-    /// no member may repeat; other members are ignored. A `ref/prompt`
-    /// reference is [`CompleteRef::Prompt`] whatever the rest holds.
-    pub fn parse(text: &[u8]) -> Result<CompleteRef, CompleteParamsError> {
-        Self::parse_request(text).map(|(r, _, _)| r)
-    }
-
-    /// [`parse`](Self::parse), also returning
-    /// `_meta["io.modelcontextprotocol/protocolVersion"]` as given (`_meta`,
-    /// when present, must be an object and that member a string) and the
-    /// trace context of `_meta` (`traceparent`, `tracestate`, `baggage`:
-    /// strings as sent; other values left out).
-    #[allow(clippy::type_complexity)]
-    pub fn parse_request(
-        text: &[u8],
-    ) -> Result<(CompleteRef, Option<String>, Option<TraceContext>), CompleteParamsError> {
-        if text.len() > MAX_COMPLETE_PARAMS_BYTES {
-            return Err(CompleteParamsError("params exceed 256 KiB"));
-        }
-        let trimmed = text.trim_ascii();
-        if trimmed.is_empty() || trimmed == b"null" {
-            return Err(CompleteParamsError(
-                "completion params must have ref and argument",
-            ));
-        }
-        let full = serde_json::from_slice::<raw::Obj<raw::Params>>(text);
-        let params = match full {
-            Ok(p) => p.0,
-            Err(e) => {
-                if let Ok(r) = serde_json::from_slice::<raw::Obj<raw::RefOnly>>(text) {
-                    if r.0.reference.0.kind == "ref/prompt" {
-                        return Ok((CompleteRef::Prompt, None, None));
-                    }
-                }
-                return Err(CompleteParamsError(
-                    if e.is_syntax() || e.is_eof() || e.is_io() {
-                        "params are not valid JSON"
-                    } else {
-                        "completion params must have ref, argument.name and argument.value \
-                         of the right types, without repeated members"
-                    },
-                ));
-            }
-        };
-        let (reference, argument) = (params.reference.0, params.argument.0);
-        let (version, trace) = match params.meta {
-            None => (None, None),
-            Some(m) => {
-                let m = m.0;
-                let trace = TraceContext::new(
-                    m.traceparent.0.as_deref(),
-                    m.tracestate.0.as_deref(),
-                    m.baggage.0.as_deref(),
-                );
-                (m.protocol_version, (!trace.is_empty()).then_some(trace))
-            }
-        };
-        match reference.kind.as_str() {
-            "ref/prompt" => Ok((CompleteRef::Prompt, version, trace)),
-            "ref/resource" => {
-                let Some(template) = reference.uri else {
-                    return Err(CompleteParamsError("completion ref/resource needs a uri"));
-                };
-                let params = CompleteParams {
-                    template,
-                    argument: argument.name,
-                    value: argument.value,
-                    context: params
-                        .context
-                        .and_then(|c| c.0.arguments)
-                        .map_or_else(Vec::new, |a| a.0),
-                };
-                Ok((CompleteRef::Resource(params), version, trace))
-            }
-            _ => Err(CompleteParamsError("completion ref type is unknown")),
-        }
-    }
-}
-
-/// Per-call options of a completion: the same as a read's (the C ABI's
-/// `mcpr_complete` takes `mcpr_read_options` too). The executor runs the
-/// call's callbacks (`discover` and the completer) as one job, so that the
-/// call returns by its deadline whatever they do; the revision decides
+/// Per-call options of a completion: the call frame's (see
+/// [`CallOptions`]; the C ABI's `mcpr_complete` takes `mcpr_read_options`,
+/// whose fields are exactly these). The executor runs the call's callbacks
+/// (`discover` and the completer) as one job, so that the call returns by
+/// its deadline whatever they do; the revision decides
 /// `"resultType":"complete"` (2026-07-28 on). Completion results never
 /// carry cache fields.
-pub type CompleteOptions = ReadOptions;
+#[derive(Clone, Default)]
+pub struct CompleteOptions {
+    /// The options every call takes.
+    pub call: CallOptions,
+}
+
+impl From<CallOptions> for CompleteOptions {
+    fn from(call: CallOptions) -> CompleteOptions {
+        CompleteOptions { call }
+    }
+}
+
+/// The frame rules of a completion: a saturated executor is
+/// `read_failed`, and so is a panic of the completion job.
+const COMPLETE_RULES: FrameRules = FrameRules {
+    refused: FailureKind::ReadFailed,
+    panicked: complete_panicked,
+};
+
+fn complete_panicked() -> Failure {
+    Failure::with_message(FailureKind::ReadFailed, "resource completion failed")
+        .caused_by(CauseText("the completion job panicked".into()))
+}
 
 /// The result of a completion: the MCP `CompleteResult` JSON and the
 /// values in it.
@@ -435,68 +257,51 @@ impl Resources {
         params: &CompleteParams,
         options: &CompleteOptions,
     ) -> Result<CompletionResult, Failure> {
-        // The host's result `_meta` is charged to the values' page budget.
-        let host_meta = result_meta::member_len(options.result_meta.as_ref());
-        let mut limits = *self.limits();
-        limits.max_page_bytes = limits.max_page_bytes.saturating_sub(host_meta as u64);
-        let limits = &limits;
-        let scope = RequestScope::start(
-            limits.read_timeout,
-            options.timeout,
-            options.cancel.clone(),
-            options.request_data.clone(),
-        )
-        .with_trace(options.trace.clone());
-        // Closed on every return path, as for reads.
-        let _closer = scope.close_on_drop();
-        scope.check()?;
-        if let Some(executor) = &options.executor {
-            // Before the request is looked at: a saturated executor refuses
-            // every completion alike, registered template or not.
-            executor
-                .admission()
-                .map_err(|why| why.failure(FailureKind::ReadFailed))?;
-        }
-        let binding = self.template_binding(&params.template)?;
-        let (values, total, has_more) = match &options.executor {
-            None => run_completion(self.policy().as_ref(), &scope, binding, params, limits)?,
-            Some(executor) => {
-                // The job owns what it uses: an abandoned completer keeps
-                // its binding and the policy alive until it returns.
-                let (policy, binding, params, limits) = (
-                    self.policy().clone(),
-                    binding.clone(),
-                    params.clone(),
-                    *limits,
-                );
-                let job_scope = scope.clone();
-                let job =
-                    move || run_completion(policy.as_ref(), &job_scope, &binding, &params, &limits);
-                executor
-                    .call(job, scope.deadline(), scope.cancel_token())
-                    .into_result(
-                        FailureKind::ReadFailed,
-                        Failure::with_message(
-                            FailureKind::ReadFailed,
-                            "resource completion failed",
-                        )
-                        .caused_by(CauseText("the completion job panicked".into())),
-                    )?
-            }
-        };
-        scope.check()?;
-        let json = write_result(
-            &values,
-            total,
-            has_more,
-            options.result_meta.as_ref(),
-            carries_result_type(options.revision),
-        );
-        Ok(CompletionResult {
-            json,
-            values,
-            total,
-            has_more,
+        options.call.frame(self.limits(), &COMPLETE_RULES, |frame| {
+            // The host's result `_meta` is charged to the values' page
+            // budget.
+            let host_meta = result_meta::member_len(frame.result_meta());
+            let mut limits = *self.limits();
+            limits.max_page_bytes = limits.max_page_bytes.saturating_sub(host_meta as u64);
+            let limits = &limits;
+            let binding = self.template_binding(&params.template)?;
+            let (values, total, has_more) = match frame.executor() {
+                None => run_completion(
+                    self.policy().as_ref(),
+                    frame.scope(),
+                    binding,
+                    params,
+                    limits,
+                )?,
+                Some(executor) => {
+                    // The job owns what it uses: an abandoned completer
+                    // keeps its binding and the policy alive until it
+                    // returns.
+                    let (policy, binding, params, limits) = (
+                        self.policy().clone(),
+                        binding.clone(),
+                        params.clone(),
+                        *limits,
+                    );
+                    let scope = frame.scope().clone();
+                    frame.run_job(executor, move || {
+                        run_completion(policy.as_ref(), &scope, &binding, &params, &limits)
+                    })?
+                }
+            };
+            let json = write_result(
+                &values,
+                total,
+                has_more,
+                frame.result_meta(),
+                carries_result_type(frame.protocol_revision()),
+            );
+            Ok(CompletionResult {
+                json,
+                values,
+                total,
+                has_more,
+            })
         })
     }
 
@@ -547,7 +352,6 @@ fn run_completion(
             }
         }
     }
-    scope.check()?;
     Ok(sink.finish())
 }
 
@@ -569,13 +373,26 @@ fn checked_request(
             "completion argument value exceeds max_uri_bytes",
         ));
     }
+    // The other variables of the template, in template order, and what
+    // the context gives for each: one pass over the context, whatever its
+    // size (a client may send thousands of names; only the template's
+    // variables matter).
+    let others: Vec<&str> = names.filter(|n| *n != params.argument).collect();
+    let at: HashMap<&str, usize> = others.iter().enumerate().map(|(i, n)| (*n, i)).collect();
+    let mut given: Vec<(Option<&str>, bool)> = vec![(None, false); others.len()];
+    for (name, value) in &params.context {
+        if let Some(&i) = at.get(name.as_str()) {
+            let g = &mut given[i];
+            g.1 |= g.0.is_some();
+            g.0.get_or_insert(value);
+        }
+    }
     let mut context = Vec::new();
-    for name in names.filter(|n| *n != params.argument) {
-        let mut given = params.context.iter().filter(|(n, _)| n == name);
-        let Some((_, value)) = given.next() else {
+    for (name, (value, repeated)) in others.iter().zip(given) {
+        let Some(value) = value else {
             continue;
         };
-        if given.next().is_some() {
+        if repeated {
             return Err(Failure::request("completion context repeats an argument"));
         }
         if value.is_empty() {
@@ -586,7 +403,7 @@ fn checked_request(
                 "completion context value is not a valid template capture",
             ));
         }
-        context.push((name.to_string(), value.clone()));
+        context.push((name.to_string(), value.to_string()));
     }
     Ok(CompletionRequest {
         definition: definition.clone(),

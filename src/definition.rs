@@ -310,7 +310,7 @@ impl ResourceDefinition {
     }
 
     /// A canonical serialisation (object keys sorted at every depth, compact,
-    /// escaped as `serde_json` does), used for the registry revision.
+    /// escaped as `serde_json` does), used for the registry content hash.
     pub fn canonical_json(&self) -> Cow<'_, str> {
         match self.canonical {
             Canonical::Same => Cow::Borrowed(self.json()),

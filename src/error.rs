@@ -18,7 +18,7 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 #[repr(u32)]
 pub enum FailureKind {
     /// The request itself is malformed: bad identifier, ambiguous selection,
-    /// bad capture, bad cursor, empty scope key.
+    /// bad capture, bad cursor.
     InvalidRequest = 1,
     /// The resource does not exist or the caller may not see or read it
     /// (the two are deliberately indistinguishable).
@@ -46,11 +46,18 @@ pub enum FailureKind {
     Size = 11,
     /// A definition, limit, key or registration is invalid.
     InvalidConfiguration = 12,
+    /// A host mistake in the call's own options (never the client's), such
+    /// as an empty list scope key: the same answer from every entry point,
+    /// reported before the request is looked at. Over the C ABI it is
+    /// `MCPR_INVALID_ARGUMENT`, with the other programming errors. Its
+    /// JSON-RPC error object is `-32603` "internal error": the client did
+    /// nothing wrong.
+    InvalidArgument = 13,
 }
 
 impl FailureKind {
-    /// Every kind, in C ABI order (`1` to `12`).
-    pub fn all() -> [FailureKind; 12] {
+    /// Every kind, in C ABI order (`1` to `13`).
+    pub fn all() -> [FailureKind; 13] {
         [
             FailureKind::InvalidRequest,
             FailureKind::Unavailable,
@@ -64,6 +71,7 @@ impl FailureKind {
             FailureKind::DeadlineExceeded,
             FailureKind::Size,
             FailureKind::InvalidConfiguration,
+            FailureKind::InvalidArgument,
         ]
     }
 
@@ -83,6 +91,7 @@ impl FailureKind {
             FailureKind::DeadlineExceeded => "deadline_exceeded",
             FailureKind::Size => "size",
             FailureKind::InvalidConfiguration => "invalid_configuration",
+            FailureKind::InvalidArgument => "invalid_argument",
         }
     }
 
@@ -101,6 +110,7 @@ impl FailureKind {
             FailureKind::DeadlineExceeded => "resource request deadline exceeded",
             FailureKind::Size => "resource result too large",
             FailureKind::InvalidConfiguration => "invalid resource configuration",
+            FailureKind::InvalidArgument => "internal error",
         }
     }
 

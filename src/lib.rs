@@ -15,6 +15,7 @@
 
 pub mod binding;
 pub mod cache;
+pub mod call;
 pub mod completer;
 pub mod completion;
 mod cursor;
@@ -28,6 +29,7 @@ pub mod ffi;
 pub mod fuzzing;
 pub mod identity;
 mod index;
+mod jsonbytes;
 pub mod jsonrpc;
 mod jsonscan;
 pub mod limits;
@@ -48,6 +50,7 @@ pub mod trace;
 
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
+pub use call::CallOptions;
 pub use completion::{
     CompleteOptions, CompleteParams, CompleteRef, CompletionRequest, CompletionResult,
     CompletionSink, ResourceCompleter,

@@ -7,12 +7,14 @@
 //! stops at the page size or at the page byte budget (`max_page_bytes` minus
 //! the 256-byte envelope, each description costing its compact JSON length
 //! plus one separator byte, in the form listed on the page's revision:
-//! without the members that revision does not define, written at build); a single visible description that cannot fit an
-//! empty page fails the call with kind `size`.
+//! without the members that revision does not define, written at build;
+//! the host's result `_meta` members are charged to the same budget); a
+//! single visible description that cannot fit an empty page fails the call
+//! with kind `size`.
 //!
 //! Pages after the first are addressed by sealed (encrypted and
 //! authenticated), expiring cursors bound to the method, the registry
-//! revision and a hash of the scope key, carrying the position in the
+//! content hash and a hash of the scope key, carrying the position in the
 //! sorted order (see `cursor.rs`); a caller can read none of it. The position is an index into the
 //! sorted order, so a page costs the same wherever it starts and however many
 //! resources are registered. Pagination is not a transactional snapshot:
@@ -20,52 +22,67 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::binding::ResourceBinding;
 use crate::cache::{CacheScope, ResultCache};
+use crate::call::{CallOptions, Frame, FrameRules};
 use crate::cursor::{self, Binding, Method};
 use crate::definition::ResourceDefinition;
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
-use crate::executor::Executor;
 use crate::limits::PAGE_ENVELOPE_BYTES;
 use crate::policy::ResourcePolicy;
 use crate::prefetch::{populate_for_write, prefetch_bytes, prefetch_object};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::result_meta::{self, ResultMeta};
-use crate::scope::{CancelToken, RequestData, RequestScope};
-use crate::trace::TraceContext;
+use crate::scope::RequestScope;
 
-/// Per-call options of a list page.
+/// Per-call options of a list page: its own (scope key, cursor, page
+/// size) and the call frame's (see [`CallOptions`]; with an executor the
+/// call returns by its deadline whatever `discover` does, see
+/// [`Resources::list`]).
 #[derive(Clone, Default)]
 pub struct ListOptions {
-    /// Opaque caller scope; required and non-empty. Cursors are bound to a
-    /// SHA-256 of these exact bytes.
+    /// Opaque caller scope; required and non-empty (an empty one is a host
+    /// mistake: `invalid_argument`). Cursors are bound to a SHA-256 of
+    /// these exact bytes.
     pub scope_key: Vec<u8>,
     /// The cursor from the previous page (`None` or empty = first page).
     pub cursor: Option<Vec<u8>>,
     /// Requested page size (0 = `default_page_size`; clamped to `max_page_size`).
     pub page_size: u32,
-    /// The caller's deadline, relative to the call's start.
-    pub timeout: Option<Duration>,
-    /// The caller's cancellation token.
-    pub cancel: Option<CancelToken>,
-    /// Opaque data handed to every callback.
-    pub request_data: Option<RequestData>,
-    /// Worker pool running the page's `discover` callbacks (`None` = inline
-    /// on the calling thread). With an executor the call returns by its
-    /// deadline whatever `discover` does (see [`Resources::list`]).
-    pub executor: Option<Executor>,
-    /// The protocol revision the page is shaped for (default: the newest).
-    pub revision: ProtocolRevision,
-    /// The host's result `_meta` members: the page's `_meta` (charged to
-    /// its byte budget; docs/BEHAVIOUR.md §14).
-    pub result_meta: Option<ResultMeta>,
-    /// The trace context of the request (handed to every `discover`
-    /// through its call context).
-    pub trace: Option<Arc<TraceContext>>,
+    /// The options every call takes.
+    pub call: CallOptions,
 }
+
+/// The frame rules of a listing: a saturated executor is `policy` (only
+/// `discover` runs there), and so is a panic of the listing job.
+const LIST_RULES: FrameRules = FrameRules {
+    refused: FailureKind::Policy,
+    panicked: list_panicked,
+};
+
+fn list_panicked() -> Failure {
+    Failure::new(FailureKind::Policy).caused_by(CauseText("the listing job panicked".into()))
+}
+
+/// The host's own rule of the list methods: a scope key is required. An
+/// empty one is a host mistake, never the client's (the host supplies the
+/// key), so it is `invalid_argument` like every other programming error,
+/// whichever entry point is called (the list methods, the one-call request
+/// function, the C ABI), and it is reported before anything else.
+pub(crate) fn require_scope_key(scope_key: &[u8]) -> Result<(), Failure> {
+    if scope_key.is_empty() {
+        return Err(Failure::with_message(
+            FailureKind::InvalidArgument,
+            EMPTY_SCOPE_KEY,
+        ));
+    }
+    Ok(())
+}
+
+/// The message of [`require_scope_key`]'s failure.
+pub(crate) const EMPTY_SCOPE_KEY: &str = "list scope key must not be empty";
 
 /// One list page: the MCP list result JSON and the next cursor.
 #[derive(Debug, Clone)]
@@ -118,8 +135,9 @@ impl Resources {
     /// One page of `resources/list`: registered exact-URI descriptions the
     /// caller may discover, by URI then name.
     ///
-    /// Errors: an empty scope key or an invalid, expired, cross-method,
-    /// cross-registry or cross-scope cursor is `invalid_request`; a
+    /// Errors: an empty scope key is `invalid_argument` (a host mistake);
+    /// an invalid, expired, cross-method, cross-registry or cross-scope
+    /// cursor is `invalid_request`; a
     /// `discover` error other than `Unavailable` (or a panic in it) is
     /// `policy`; a visible description too large for an empty page is
     /// `size`; cancellation is `canceled`; a passed deadline is
@@ -145,34 +163,30 @@ impl Resources {
     }
 
     fn list_page(&self, method: Method, options: &ListOptions) -> Result<Page, Failure> {
+        require_scope_key(&options.scope_key)?;
+        options.call.frame(self.limits(), &LIST_RULES, |frame| {
+            self.page_in(frame, method, options)
+        })
+    }
+
+    /// One page in its call frame: where it starts (the cursor), what it
+    /// admits (the scan, on the executor when there is one), and its JSON.
+    fn page_in(
+        &self,
+        frame: &Frame<'_>,
+        method: Method,
+        options: &ListOptions,
+    ) -> Result<Page, Failure> {
         let limits = self.limits();
-        let scope = RequestScope::start(
-            limits.read_timeout,
-            options.timeout,
-            options.cancel.clone(),
-            options.request_data.clone(),
-        )
-        .with_trace(options.trace.clone());
-        // Closed on every return path (SPEC: the direct API creates and
-        // closes its scope).
-        let _closer = scope.close_on_drop();
-        if options.scope_key.is_empty() {
-            return Err(Failure::request("list scope key must not be empty"));
-        }
-        if let Some(executor) = &options.executor {
-            executor
-                .admission()
-                .map_err(|why| why.failure(FailureKind::Policy))?;
-        }
         let (order, field) = match method {
             Method::Resources => (self.resource_order(), "resources"),
             Method::Templates => (self.template_order(), "resourceTemplates"),
         };
-        let revision = self.revision();
+        let content_hash = self.content_hash();
         let scope_hash = cursor::scope_hash(&options.scope_key);
         let binding = Binding {
             method,
-            revision: &revision,
+            content_hash: &content_hash,
             scope_hash: &scope_hash,
         };
         let now_ms = self.now_unix_ms();
@@ -189,7 +203,7 @@ impl Resources {
             }
         };
         let registry_cache = self.cache_hints();
-        let fields = options.revision.has_result_fields();
+        let fields = frame.protocol_revision().has_result_fields();
         // Reserved for the revision's members: exact for "private", one
         // byte more than needed for "public".
         let fields_len = if fields {
@@ -201,90 +215,130 @@ impl Resources {
         } else {
             0
         };
-
         let page_size = match options.page_size as usize {
             0 => limits.default_page_size,
             n => n.min(limits.max_page_size),
         };
-        let host_meta = result_meta::member_len(options.result_meta.as_ref());
-        let budget = (limits.max_page_bytes - PAGE_ENVELOPE_BYTES)
-            .saturating_sub(fields_len)
-            .saturating_sub(host_meta as u64);
-        let page = PageWindow {
+        // The host's result `_meta` members are charged to the page.
+        let host_meta = result_meta::member_len(frame.result_meta());
+        let window = PageWindow {
             start,
             page_size,
-            budget,
+            budget: (limits.max_page_bytes - PAGE_ENVELOPE_BYTES)
+                .saturating_sub(fields_len)
+                .saturating_sub(host_meta as u64),
             field,
             // What follows the descriptions: the array's end, a cursor (79
-            // characters), the revision's members and the object's end.
+            // characters), the host's `_meta`, the revision's members and
+            // the object's end.
             tail_room: 128 + fields_len as usize + host_meta,
-            revision: options.revision,
+            revision: frame.protocol_revision(),
         };
-        let found = match &options.executor {
-            None => scan(self.policy().as_ref(), self.bindings(), order, &scope, page)?,
+        let found = match frame.executor() {
+            None => scan(
+                self.policy().as_ref(),
+                self.bindings(),
+                order,
+                frame.scope(),
+                window,
+            )?,
             Some(executor) => {
                 let (bindings, order) = self.shared_order(method == Method::Templates);
                 let policy = self.policy().clone();
-                let job_scope = scope.clone();
-                let job = move || scan(policy.as_ref(), &bindings, &order, &job_scope, page);
-                executor
-                    .call(job, scope.deadline(), scope.cancel_token())
-                    .into_result(
-                        FailureKind::Policy,
-                        Failure::new(FailureKind::Policy)
-                            .caused_by(CauseText("the listing job panicked".into())),
-                    )?
+                let scope = frame.scope().clone();
+                frame.run_job(executor, move || {
+                    scan(policy.as_ref(), &bindings, &order, &scope, window)
+                })?
             }
         };
-        scope.check()?;
-        let Scan {
-            mut json,
-            admitted,
-            position,
-            filtered,
-        } = found;
-
-        // Never more than is declared now: a "public" cursor presented to a
-        // registry (same content, so the same revision) that no longer
-        // declares its policy caller-independent gives "private".
-        let scope = match bound_scope {
-            Some(CacheScope::Public) if registry_cache.policy_caller_independent => {
-                CacheScope::Public
-            }
-            Some(_) => CacheScope::Private,
-            None if registry_cache.policy_caller_independent && !filtered => CacheScope::Public,
-            None => CacheScope::Private,
-        };
+        let scope = pagination_scope(
+            bound_scope,
+            registry_cache.policy_caller_independent,
+            found.filtered,
+        );
         let cache = ResultCache {
             ttl_ms: registry_cache.ttl_ms,
             scope,
         };
-        let next_cursor = (position < order.len())
-            .then(|| sealer.issue_scoped(binding, position as u64, scope, now_ms));
-        json.push(']');
-        if let Some(c) = &next_cursor {
-            json.push_str(",\"nextCursor\":\"");
-            json.push_str(c);
-            json.push('"');
-        }
-        if let Some(m) = &options.result_meta {
-            m.write_member(&mut json);
-        }
-        if fields {
-            cache.write_fields(&mut json);
-        }
-        json.push('}');
-        if json.capacity() - json.len() > SLACK_KEPT_BYTES {
-            // In place (the allocator gives back the tail; no copy).
-            json.shrink_to_fit();
-        }
-        debug_assert!(json.len() as u64 <= limits.max_page_bytes);
-        Ok(Page {
-            json,
+        let next_cursor = (found.position < order.len())
+            .then(|| sealer.issue_scoped(binding, found.position as u64, scope, now_ms));
+        let tail = PageTail {
             next_cursor,
-            len: admitted,
+            result_meta: frame.result_meta(),
             cache,
-        })
+            fields,
+        };
+        Ok(finish_page(found, tail, limits))
+    }
+}
+
+/// The cacheScope of a page: its cursor's (`bound`; the first page's), or
+/// for a first page `"public"` only when the policy is declared
+/// caller-independent and it filtered nothing. Never more than is declared
+/// now: a `"public"` cursor presented to a registry (same content, so the
+/// same content hash) that no longer declares its policy
+/// caller-independent gives `"private"`.
+fn pagination_scope(
+    bound: Option<CacheScope>,
+    policy_caller_independent: bool,
+    filtered: bool,
+) -> CacheScope {
+    match bound {
+        Some(CacheScope::Public) if policy_caller_independent => CacheScope::Public,
+        Some(_) => CacheScope::Private,
+        None if policy_caller_independent && !filtered => CacheScope::Public,
+        None => CacheScope::Private,
+    }
+}
+
+/// What a page's JSON ends with after its descriptions.
+struct PageTail<'a> {
+    /// `nextCursor`, when candidates remain.
+    next_cursor: Option<String>,
+    /// The host's result `_meta` members (the page's `_meta`).
+    result_meta: Option<&'a ResultMeta>,
+    /// The cache members, written when the revision carries them
+    /// (`fields`).
+    cache: ResultCache,
+    fields: bool,
+}
+
+/// Closes a page's JSON after its descriptions: the array, `nextCursor`
+/// when candidates remain, the host's `_meta`, the cache members and the
+/// object.
+fn finish_page(found: Scan, tail: PageTail<'_>, limits: &crate::limits::Limits) -> Page {
+    let PageTail {
+        next_cursor,
+        result_meta,
+        cache,
+        fields,
+    } = tail;
+    let Scan {
+        mut json, admitted, ..
+    } = found;
+    json.push(']');
+    if let Some(c) = &next_cursor {
+        json.push_str(",\"nextCursor\":\"");
+        json.push_str(c);
+        json.push('"');
+    }
+    if let Some(m) = result_meta {
+        m.write_member(&mut json);
+    }
+    if fields {
+        cache.write_fields(&mut json);
+    }
+    json.push('}');
+    if json.capacity() - json.len() > SLACK_KEPT_BYTES {
+        // In place (the allocator gives back the tail; no copy).
+        json.shrink_to_fit();
+    }
+    debug_assert!(json.len() as u64 <= limits.max_page_bytes);
+    Page {
+        json,
+        next_cursor,
+        len: admitted,
+        cache,
     }
 }
 
@@ -401,7 +455,7 @@ fn scan(
     while position < order.len() && admitted < page_size {
         if (position - start).is_multiple_of(clock_every) {
             scope.check()?;
-        } else if scope.is_canceled() {
+        } else if scope.is_over() {
             return Err(Failure::new(FailureKind::Canceled));
         }
         prefetch_ahead(bindings, order, position);

@@ -566,7 +566,7 @@ impl ResourcePayload {
     }
 
     /// A text payload over text already copied by
-    /// [`copy_text`](crate::sizing::copy_text), whose escaping extra that
+    /// [`copy_text`](crate::jsonbytes::copy_text), whose escaping extra that
     /// copy counted.
     pub(crate) fn text_copied(
         mime_type: &str,

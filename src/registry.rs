@@ -146,130 +146,21 @@ impl ResourcesBuilder {
         let policy = self
             .policy
             .ok_or_else(|| Failure::config("a resource policy is required"))?;
-        let cursor_sealer = match self.cursor_key {
-            Some(k) if k.len() < MIN_CURSOR_KEY_BYTES => {
-                return Err(Failure::config("cursor key must be at least 32 bytes"))
-            }
-            Some(k) if k.len() > MAX_CURSOR_KEY_BYTES => {
-                return Err(Failure::config("cursor key must be at most 1024 bytes"))
-            }
-            Some(k) => Sealer::new(&k),
-            None => {
-                let mut k = Zeroizing::new([0u8; 32]);
-                rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut *k);
-                Sealer::new(&*k)
-            }
-        };
+        let cursor_sealer = cursor_sealer(self.cursor_key)?;
         let clock = self.clock.unwrap_or_else(|| Arc::new(system_clock_ms));
-
-        // One pass over the definitions indexes them and keys them for
-        // sorting (definitions are scattered in memory; each is read once).
-        let [exact_prefix, template_prefix] = self.prefixes;
-        let mut exact = ExactIndex::with_capacity(exact_prefix.count);
-        // Indexed here rather than as each is pushed: the tables are made
-        // at their final size once (growing them visited every record
-        // again, at random), and each definition is at hand in this pass.
-        let mut templates = TemplateIndex::with_capacity(template_prefix.count);
-        let mut resource_keys = Vec::with_capacity(exact_prefix.count);
-        let mut template_keys = Vec::with_capacity(template_prefix.count);
-        for (i, b) in self.bindings.iter().enumerate() {
-            // Definitions are scattered on the heap: fetch ahead, one level
-            // per stage.
-            if let Some(ahead) = self.bindings.get(i + 12) {
-                prefetch(Arc::as_ptr(&ahead.definition).cast());
-            }
-            if let Some(ahead) = self.bindings.get(i + 6) {
-                ahead.definition.prefetch_text();
-            }
-            let d = &b.definition;
-            let key = d.uri_or_template();
-            if key.len() > limits.max_uri_bytes {
-                return Err(Failure::config(format!(
-                    "definition {} exceeds max_uri_bytes",
-                    if d.is_template() {
-                        "uriTemplate"
-                    } else {
-                        "uri"
-                    }
-                )));
-            }
-            match d.template() {
-                None => {
-                    if b.completer.is_some() {
-                        return Err(Failure::config(
-                            "a completer needs a uriTemplate definition",
-                        ));
-                    }
-                    if !exact.insert(&self.bindings, i) {
-                        return Err(Failure::config("duplicate resource uri"));
-                    }
-                    let (high, low) = sort_radix(key, exact_prefix.len);
-                    resource_keys.push((high, low, i as u32));
-                }
-                Some(t) => {
-                    // Two templates of one shape (equal up to variable
-                    // names) match the same URIs, so every URI either
-                    // matches would be ambiguous forever: the index refuses
-                    // the second, reported in registration order.
-                    if let Err(other) = templates.insert(&self.bindings, t, i) {
-                        let same_text = self.bindings[other].definition.uri_or_template() == key;
-                        return Err(Failure::config(if same_text {
-                            "duplicate resource uriTemplate"
-                        } else {
-                            "duplicate resource uriTemplate: two templates differ only in \
-                             their variable names, so they match the same URIs"
-                        }));
-                    }
-                    let (high, low) = sort_radix(key, template_prefix.len);
-                    template_keys.push((high, low, i as u32));
-                }
-            }
-        }
-        let resource_order = sorted_order(&self.bindings, resource_keys);
-        let template_order = sorted_order(&self.bindings, template_keys);
-
-        let revision = {
-            // Hashed in large chunks: one `update` per definition field
-            // costs more than the hashing itself.
-            let mut h = Sha256::new();
-            let mut chunk: Vec<u8> = Vec::with_capacity(REVISION_CHUNK + 1024);
-            chunk.extend_from_slice(b"mcp-resources registry v1\n");
-            for (tag, order) in [(b'R', &resource_order), (b'T', &template_order)] {
-                for (k, &i) in order.iter().enumerate() {
-                    // Sorted order visits definitions all over the heap:
-                    // ask for each one's two cache lines ahead of time.
-                    if let Some(&ahead) = order.get(k + 16) {
-                        prefetch(Arc::as_ptr(&self.bindings[ahead].definition).cast());
-                    }
-                    if let Some(&ahead) = order.get(k + 8) {
-                        prefetch(self.bindings[ahead].definition.text.as_ptr());
-                    }
-                    // The length goes before the text: written once known.
-                    chunk.push(tag);
-                    let at = chunk.len();
-                    chunk.extend_from_slice(&[0; 8]);
-                    self.bindings[i].definition.write_canonical(&mut chunk);
-                    let len = (chunk.len() - at - 8) as u64;
-                    chunk[at..at + 8].copy_from_slice(&len.to_be_bytes());
-                    if chunk.len() >= REVISION_CHUNK {
-                        h.update(&chunk);
-                        chunk.clear();
-                    }
-                }
-            }
-            h.update(&chunk);
-            h.finalize().into()
-        };
-
+        let indexes = index_bindings(&self.bindings, self.prefixes, &limits)?;
+        let resource_order = sorted_order(&self.bindings, indexes.resource_keys);
+        let template_order = sorted_order(&self.bindings, indexes.template_keys);
+        let content_hash = content_hash(&self.bindings, &resource_order, &template_order);
         Ok(Resources {
             bindings: Arc::new(self.bindings),
-            exact,
-            index: templates,
+            exact: indexes.exact,
+            index: indexes.templates,
             resource_order: Arc::new(resource_order),
             template_order: Arc::new(template_order),
             policy,
             limits,
-            revision,
+            content_hash,
             cursor_sealer,
             clock,
             cache: self.cache,
@@ -277,8 +168,150 @@ impl ResourcesBuilder {
     }
 }
 
-/// Bytes gathered before each update of the revision hash.
-const REVISION_CHUNK: usize = 64 * 1024;
+/// The cursor sealer of the host's cursor key (32 to 1024 bytes), or of a
+/// random one.
+fn cursor_sealer(key: Option<Zeroizing<Vec<u8>>>) -> Result<Sealer, Failure> {
+    Ok(match key {
+        Some(k) if k.len() < MIN_CURSOR_KEY_BYTES => {
+            return Err(Failure::config("cursor key must be at least 32 bytes"))
+        }
+        Some(k) if k.len() > MAX_CURSOR_KEY_BYTES => {
+            return Err(Failure::config("cursor key must be at most 1024 bytes"))
+        }
+        Some(k) => Sealer::new(&k),
+        None => {
+            let mut k = Zeroizing::new([0u8; 32]);
+            rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut *k);
+            Sealer::new(&*k)
+        }
+    })
+}
+
+/// The selection indexes of the bindings, and their sort keys.
+struct Indexes {
+    exact: ExactIndex,
+    templates: TemplateIndex,
+    resource_keys: Vec<(u64, u64, u32)>,
+    template_keys: Vec<(u64, u64, u32)>,
+}
+
+/// One pass over the definitions indexes them and keys them for sorting
+/// (definitions are scattered in memory; each is read once), refusing a
+/// key over `max_uri_bytes`, a completer on an exact URI and duplicates.
+fn index_bindings(
+    bindings: &[ResourceBinding],
+    [exact_prefix, template_prefix]: [CommonPrefix; 2],
+    limits: &Limits,
+) -> Result<Indexes, Failure> {
+    let mut exact = ExactIndex::with_capacity(exact_prefix.count);
+    // Indexed here rather than as each is pushed: the tables are made at
+    // their final size once (growing them visited every record again, at
+    // random), and each definition is at hand in this pass.
+    let mut templates = TemplateIndex::with_capacity(template_prefix.count);
+    let mut resource_keys = Vec::with_capacity(exact_prefix.count);
+    let mut template_keys = Vec::with_capacity(template_prefix.count);
+    for (i, b) in bindings.iter().enumerate() {
+        // Definitions are scattered on the heap: fetch ahead, one level
+        // per stage.
+        if let Some(ahead) = bindings.get(i + 12) {
+            prefetch(Arc::as_ptr(&ahead.definition).cast());
+        }
+        if let Some(ahead) = bindings.get(i + 6) {
+            ahead.definition.prefetch_text();
+        }
+        let d = &b.definition;
+        let key = d.uri_or_template();
+        if key.len() > limits.max_uri_bytes {
+            return Err(Failure::config(format!(
+                "definition {} exceeds max_uri_bytes",
+                if d.is_template() {
+                    "uriTemplate"
+                } else {
+                    "uri"
+                }
+            )));
+        }
+        match d.template() {
+            None => {
+                if b.completer.is_some() {
+                    return Err(Failure::config(
+                        "a completer needs a uriTemplate definition",
+                    ));
+                }
+                if !exact.insert(bindings, i) {
+                    return Err(Failure::config("duplicate resource uri"));
+                }
+                let (high, low) = sort_radix(key, exact_prefix.len);
+                resource_keys.push((high, low, i as u32));
+            }
+            Some(t) => {
+                // Two templates of one shape (equal up to variable names)
+                // match the same URIs, so every URI either matches would be
+                // ambiguous forever: the index refuses the second, reported
+                // in registration order.
+                if let Err(other) = templates.insert(bindings, t, i) {
+                    let same_text = bindings[other].definition.uri_or_template() == key;
+                    return Err(Failure::config(if same_text {
+                        "duplicate resource uriTemplate"
+                    } else {
+                        "duplicate resource uriTemplate: two templates differ only in \
+                         their variable names, so they match the same URIs"
+                    }));
+                }
+                let (high, low) = sort_radix(key, template_prefix.len);
+                template_keys.push((high, low, i as u32));
+            }
+        }
+    }
+    Ok(Indexes {
+        exact,
+        templates,
+        resource_keys,
+        template_keys,
+    })
+}
+
+/// The content hash: SHA-256 over the canonical descriptions in sorted
+/// order (resources, then templates), each tagged and length-prefixed.
+fn content_hash(
+    bindings: &[ResourceBinding],
+    resource_order: &[usize],
+    template_order: &[usize],
+) -> [u8; 32] {
+    // Hashed in large chunks: one `update` per definition field costs more
+    // than the hashing itself.
+    let mut h = Sha256::new();
+    let mut chunk: Vec<u8> = Vec::with_capacity(HASH_CHUNK + 1024);
+    chunk.extend_from_slice(b"mcp-resources registry v1\n");
+    for (tag, order) in [(b'R', resource_order), (b'T', template_order)] {
+        for (k, &i) in order.iter().enumerate() {
+            // Sorted order visits definitions all over the heap: ask for
+            // each one's two cache lines ahead of time.
+            if let Some(&ahead) = order.get(k + 16) {
+                prefetch(Arc::as_ptr(&bindings[ahead].definition).cast());
+            }
+            if let Some(&ahead) = order.get(k + 8) {
+                prefetch(bindings[ahead].definition.text.as_ptr());
+            }
+            // The length goes before the text: written once known.
+            chunk.push(tag);
+            let at = chunk.len();
+            chunk.extend_from_slice(&[0; 8]);
+            bindings[i].definition.write_canonical(&mut chunk);
+            let len = (chunk.len() - at - 8) as u64;
+            chunk[at..at + 8].copy_from_slice(&len.to_be_bytes());
+            if chunk.len() >= HASH_CHUNK {
+                h.update(&chunk);
+                chunk.clear();
+            }
+        }
+    }
+    h.update(&chunk);
+    h.finalize().into()
+}
+
+/// Bytes gathered before each update of the content hash.
+const HASH_CHUNK: usize = 64 * 1024;
 
 /// The byte prefix shared by every key of one kind pushed to a builder.
 #[derive(Default, Clone, Copy)]
@@ -378,7 +411,7 @@ pub struct Resources {
     template_order: Arc<Vec<usize>>,
     policy: Arc<dyn ResourcePolicy>,
     limits: Limits,
-    revision: [u8; 32],
+    content_hash: [u8; 32],
     cursor_sealer: Sealer,
     clock: Clock,
     cache: RegistryCacheHints,
@@ -451,10 +484,10 @@ impl Resources {
         (self.bindings.clone(), order.clone())
     }
 
-    /// The content revision: SHA-256 of the canonical registered
+    /// The content hash: SHA-256 of the canonical registered
     /// descriptions; identical registries agree.
-    pub fn revision(&self) -> [u8; 32] {
-        self.revision
+    pub fn content_hash(&self) -> [u8; 32] {
+        self.content_hash
     }
 
     /// Seals and opens this registry's list cursors.

@@ -169,7 +169,6 @@ impl RequestScope {
     /// This scope with the request's trace context (handed to every
     /// callback through [`CallContext::trace_context`]); an empty one is
     /// none.
-    #[allow(dead_code)] // set by the call frame (the next step)
     pub(crate) fn with_trace(mut self, trace: Option<Arc<TraceContext>>) -> Self {
         self.trace = trace.filter(|t| !t.is_empty());
         self
@@ -201,6 +200,13 @@ impl RequestScope {
         self.cancel.as_ref().is_some_and(CancelToken::is_canceled)
     }
 
+    /// Whether the call is over for the library's own work: the caller
+    /// cancelled, or the call has returned (the scope is closed; only a job
+    /// its call gave up on, still running on an executor, can see that).
+    pub(crate) fn is_over(&self) -> bool {
+        self.is_canceled() || self.is_closed()
+    }
+
     /// Whether the whole-call deadline has passed.
     pub fn is_expired(&self) -> bool {
         Instant::now() >= self.deadline
@@ -211,7 +217,8 @@ impl RequestScope {
         self.cancel.as_ref()
     }
 
-    /// Fails with `canceled` when the caller cancelled, else with
+    /// Fails with `canceled` when the caller cancelled (or the call has
+    /// already returned: a job its call gave up on stops there), else with
     /// `deadline_exceeded` when the whole-call deadline has passed.
     pub fn check(&self) -> Result<(), Failure> {
         self.check_at(Instant::now())
@@ -219,7 +226,7 @@ impl RequestScope {
 
     /// [`check`](Self::check) with the current time already read.
     pub fn check_at(&self, now: Instant) -> Result<(), Failure> {
-        if self.is_canceled() {
+        if self.is_over() {
             return Err(Failure::new(FailureKind::Canceled));
         }
         if now >= self.deadline {

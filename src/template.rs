@@ -236,7 +236,11 @@ impl<'a> TemplateRef<'a> {
 }
 
 impl TemplateLayout {
-    /// Parses and validates a template, returning where its parts end.
+    /// Parses and validates a template, returning where its parts end: the
+    /// expressions are found and masked, the literal text is checked as an
+    /// identifier with every expression in the path, then each path
+    /// segment holding an expression must be one whole, named, new
+    /// variable.
     pub(crate) fn parse(text: &str) -> Result<TemplateLayout, Failure> {
         let b = text.as_bytes();
         // Locate the structural parts on a copy where every expression is
@@ -252,103 +256,11 @@ impl TemplateLayout {
             on_heap.extend_from_slice(b);
             &mut on_heap
         };
-        let mut depth_start: Option<usize> = None;
-        // Where each expression starts (`{`) and ends (`}`), in order.
-        let mut expressions = Expressions::default();
-        for (i, c) in masked.iter_mut().enumerate() {
-            match (*c, depth_start) {
-                (b'{', None) => depth_start = Some(i),
-                (b'{', Some(_)) => return Err(template_error(i, "nested '{'")),
-                (b'}', Some(start)) => {
-                    expressions.push(start, i);
-                    depth_start = None;
-                }
-                (b'}', None) => return Err(template_error(i, "unmatched '}'")),
-                (_, None) => continue,
-                (_, Some(_)) => {}
-            }
-            *c = b'x';
-        }
-        if let Some(at) = depth_start {
-            return Err(template_error(at, "unterminated '{'"));
-        }
+        let expressions = mask_expressions(masked)?;
         let masked = std::str::from_utf8(masked).expect("ASCII substitution keeps UTF-8");
-        // The literal text must be a valid identifier on its own.
-        let parts = validate_uri_str(masked).map_err(|e| match e {
-            UriError::BadCharacter(at) => template_error(at, "forbidden character"),
-            other => Failure::config(format!("invalid uriTemplate: {other}")),
-        })?;
-        if b[..parts.scheme_end].contains(&b'{') {
-            return Err(template_error(
-                0,
-                "variables in the scheme are not supported",
-            ));
-        }
-        if let Some((a, e)) = parts.authority {
-            if let Some(p) = b[a..e].iter().position(|&c| c == b'{') {
-                return Err(template_error(
-                    a + p,
-                    "authority variables are not supported",
-                ));
-            }
-        }
-        if let Some(p) = b[parts.path_end..].iter().position(|&c| c == b'{') {
-            let at = parts.path_end + p;
-            let what = if b[parts.path_end..at].contains(&b'#') || b[parts.path_end] == b'#' {
-                "fragment variables are not supported"
-            } else {
-                "query variables are not supported"
-            };
-            return Err(template_error(at, what));
-        }
-        let layout = Layout {
-            prefix_end: parts.path_start,
-            path_end: parts.path_end,
-        };
-        // Segment boundaries come from the masked text: a `/` inside an
-        // expression (`{/x}`) is not a separator. Every expression is in the
-        // path (the checks above refuse the others), and none spans a
-        // separator: a segment holds the next expression when that starts
-        // before the segment ends.
-        let masked = masked.as_bytes();
-        let (mut segment_count, mut variables) = (0u32, 0u32);
-        let mut offset = layout.prefix_end;
-        let mut next = 0;
-        loop {
-            let end = masked[offset..layout.path_end]
-                .iter()
-                .position(|&c| c == b'/')
-                .map_or(layout.path_end, |p| offset + p);
-            segment_count += 1;
-            if next < expressions.len() && expressions.get(next).0 < end {
-                // The segment's first brace is its first expression's `{`
-                // (an unmatched `}` was refused above).
-                let (start, close) = expressions.get(next);
-                if start != offset || close + 1 != end {
-                    return Err(template_error(
-                        start,
-                        "a variable must be a whole path segment",
-                    ));
-                }
-                let body = &text[start + 1..close];
-                if !is_name(body) {
-                    return Err(template_error(offset, unsupported_expression(body)));
-                }
-                let repeated = (0..next).any(|k| {
-                    let (s, c) = expressions.get(k);
-                    &text[s + 1..c] == body
-                });
-                if repeated {
-                    return Err(template_error(offset, "repeated variable name"));
-                }
-                variables += 1;
-                next += 1;
-            }
-            if end == layout.path_end {
-                break;
-            }
-            offset = end + 1;
-        }
+        let layout = literal_layout(b, masked)?;
+        let (segment_count, variables) =
+            whole_segment_variables(text, masked.as_bytes(), &layout, &expressions)?;
         let prefix_end = u32::try_from(layout.prefix_end)
             .ok()
             .and_then(NonZeroU32::new)
@@ -362,6 +274,122 @@ impl TemplateLayout {
             variables,
         })
     }
+}
+
+/// Finds every expression (`{` to `}`, not nested) and replaces it in
+/// `masked` by a same-length run of `x`.
+fn mask_expressions(masked: &mut [u8]) -> Result<Expressions, Failure> {
+    let mut depth_start: Option<usize> = None;
+    // Where each expression starts (`{`) and ends (`}`), in order.
+    let mut expressions = Expressions::default();
+    for (i, c) in masked.iter_mut().enumerate() {
+        match (*c, depth_start) {
+            (b'{', None) => depth_start = Some(i),
+            (b'{', Some(_)) => return Err(template_error(i, "nested '{'")),
+            (b'}', Some(start)) => {
+                expressions.push(start, i);
+                depth_start = None;
+            }
+            (b'}', None) => return Err(template_error(i, "unmatched '}'")),
+            (_, None) => continue,
+            (_, Some(_)) => {}
+        }
+        *c = b'x';
+    }
+    if let Some(at) = depth_start {
+        return Err(template_error(at, "unterminated '{'"));
+    }
+    Ok(expressions)
+}
+
+/// The literal text (`masked`) must be a valid identifier on its own, and
+/// the template (`b`) may have expressions in its path only.
+fn literal_layout(b: &[u8], masked: &str) -> Result<Layout, Failure> {
+    let parts = validate_uri_str(masked).map_err(|e| match e {
+        UriError::BadCharacter(at) => template_error(at, "forbidden character"),
+        other => Failure::config(format!("invalid uriTemplate: {other}")),
+    })?;
+    if b[..parts.scheme_end].contains(&b'{') {
+        return Err(template_error(
+            0,
+            "variables in the scheme are not supported",
+        ));
+    }
+    if let Some((a, e)) = parts.authority {
+        if let Some(p) = b[a..e].iter().position(|&c| c == b'{') {
+            return Err(template_error(
+                a + p,
+                "authority variables are not supported",
+            ));
+        }
+    }
+    if let Some(p) = b[parts.path_end..].iter().position(|&c| c == b'{') {
+        let at = parts.path_end + p;
+        let what = if b[parts.path_end..at].contains(&b'#') || b[parts.path_end] == b'#' {
+            "fragment variables are not supported"
+        } else {
+            "query variables are not supported"
+        };
+        return Err(template_error(at, what));
+    }
+    Ok(Layout {
+        prefix_end: parts.path_start,
+        path_end: parts.path_end,
+    })
+}
+
+/// Counts the path segments and checks the variables: a segment holding an
+/// expression must be exactly one `{name}`, with a valid name not used
+/// before. Segment boundaries come from the masked text: a `/` inside an
+/// expression (`{/x}`) is not a separator. Every expression is in the path
+/// ([`literal_layout`] refuses the others), and none spans a separator: a
+/// segment holds the next expression when that starts before the segment
+/// ends. Returns the segment and variable counts.
+fn whole_segment_variables(
+    text: &str,
+    masked: &[u8],
+    layout: &Layout,
+    expressions: &Expressions,
+) -> Result<(u32, u32), Failure> {
+    let (mut segment_count, mut variables) = (0u32, 0u32);
+    let mut offset = layout.prefix_end;
+    let mut next = 0;
+    loop {
+        let end = masked[offset..layout.path_end]
+            .iter()
+            .position(|&c| c == b'/')
+            .map_or(layout.path_end, |p| offset + p);
+        segment_count += 1;
+        if next < expressions.len() && expressions.get(next).0 < end {
+            // The segment's first brace is its first expression's `{` (an
+            // unmatched `}` was refused before).
+            let (start, close) = expressions.get(next);
+            if start != offset || close + 1 != end {
+                return Err(template_error(
+                    start,
+                    "a variable must be a whole path segment",
+                ));
+            }
+            let body = &text[start + 1..close];
+            if !is_name(body) {
+                return Err(template_error(offset, unsupported_expression(body)));
+            }
+            let repeated = (0..next).any(|k| {
+                let (s, c) = expressions.get(k);
+                &text[s + 1..c] == body
+            });
+            if repeated {
+                return Err(template_error(offset, "repeated variable name"));
+            }
+            variables += 1;
+            next += 1;
+        }
+        if end == layout.path_end {
+            break;
+        }
+        offset = end + 1;
+    }
+    Ok((segment_count, variables))
 }
 
 impl<'a> TemplateRef<'a> {

@@ -9,10 +9,6 @@
 //! from JSON); any other value is left out, as W3C asks a receiver to
 //! ignore a header it cannot use, and never fails the request.
 
-// `set` is used by the params reader once it reads trace members (the
-// next step).
-#![allow(dead_code)]
-
 /// The longest trace member value handed to callbacks (W3C Baggage's
 /// limit for the whole header; `traceparent` is 55 bytes and `tracestate`
 /// at most 512 in valid use).
@@ -66,20 +62,6 @@ impl TraceContext {
     pub fn is_empty(&self) -> bool {
         self.traceparent.is_none() && self.tracestate.is_none() && self.baggage.is_none()
     }
-
-    /// Sets one member by its `_meta` key (`traceparent`, `tracestate` or
-    /// `baggage`; other keys are not trace members and change nothing).
-    /// Returns whether `key` is a trace member.
-    pub(crate) fn set(&mut self, key: &str, value: Option<&str>) -> bool {
-        let slot = match key {
-            "traceparent" => &mut self.traceparent,
-            "tracestate" => &mut self.tracestate,
-            "baggage" => &mut self.baggage,
-            _ => return false,
-        };
-        *slot = bounded(value);
-        true
-    }
 }
 
 #[cfg(test)]
@@ -100,9 +82,5 @@ mod tests {
         assert!(t.is_empty());
         let t = TraceContext::new(None, None, Some(&fits));
         assert_eq!(t.baggage(), Some(fits.as_str()));
-        let mut t = TraceContext::default();
-        assert!(t.set("traceparent", Some("x")));
-        assert!(!t.set("progressToken", Some("y")));
-        assert_eq!(t, TraceContext::new(Some("x"), None, None));
     }
 }

@@ -4,6 +4,7 @@
 //! (after them), inline and on an executor; resolve, body reads and
 //! listings have their own phases.
 
+use mcp_resources::CallOptions;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -98,9 +99,11 @@ fn policy_callbacks_see_first_check_then_recheck_on_an_executor() {
     let log: Log = Arc::default();
     let r = registry(&log);
     let options = ReadOptions {
-        executor: Some(Executor::new(2).unwrap()),
-        timeout: Some(Duration::from_secs(30)),
-        ..ReadOptions::default()
+        call: CallOptions {
+            executor: Some(Executor::new(2).unwrap()),
+            timeout: Some(Duration::from_secs(30)),
+            ..CallOptions::default()
+        },
     };
     r.read(b"x://bundle", &options).unwrap();
     assert_read_phases(&log.lock().unwrap());

@@ -3,6 +3,7 @@
 
 mod common;
 
+use mcp_resources::CallOptions;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -514,8 +515,10 @@ fn result_type_only_on_2026_07_28_and_no_cache_fields() {
             .complete(
                 &p,
                 &CompleteOptions {
-                    revision,
-                    ..CompleteOptions::default()
+                    call: CallOptions {
+                        protocol_revision: revision,
+                        ..CallOptions::default()
+                    },
                 },
             )
             .unwrap();
@@ -528,8 +531,10 @@ fn result_type_only_on_2026_07_28_and_no_cache_fields() {
         .complete(
             &p,
             &CompleteOptions {
-                revision: ProtocolRevision::V2026_07_28,
-                ..CompleteOptions::default()
+                call: CallOptions {
+                    protocol_revision: ProtocolRevision::V2026_07_28,
+                    ..CallOptions::default()
+                },
             },
         )
         .unwrap();
@@ -587,9 +592,11 @@ fn the_completer_runs_under_the_request_scope() {
     });
     let r = registry(c);
     let options = CompleteOptions {
-        timeout: Some(Duration::from_secs(5)),
-        request_data: Some(Arc::new("tenant-7".to_string())),
-        ..CompleteOptions::default()
+        call: CallOptions {
+            timeout: Some(Duration::from_secs(5)),
+            request_data: Some(Arc::new("tenant-7".to_string())),
+            ..CallOptions::default()
+        },
     };
     r.complete(&params(TEMPLATE, "file", ""), &options).unwrap();
 
@@ -604,8 +611,10 @@ fn the_completer_runs_under_the_request_scope() {
     let r = registry(c);
     let start = Instant::now();
     let options = CompleteOptions {
-        timeout: Some(Duration::from_millis(50)),
-        ..CompleteOptions::default()
+        call: CallOptions {
+            timeout: Some(Duration::from_millis(50)),
+            ..CallOptions::default()
+        },
     };
     let e = r
         .complete(&params(TEMPLATE, "file", ""), &options)
@@ -623,8 +632,10 @@ fn the_completer_runs_under_the_request_scope() {
     });
     let r = registry(c);
     let options = CompleteOptions {
-        cancel: Some(token.clone()),
-        ..CompleteOptions::default()
+        call: CallOptions {
+            cancel: Some(token.clone()),
+            ..CallOptions::default()
+        },
     };
     let e = r
         .complete(&params(TEMPLATE, "file", ""), &options)
@@ -884,9 +895,11 @@ fn with_an_executor_the_call_returns_by_its_deadline_whatever_the_completer_does
     let executor = Executor::new(2).unwrap();
     let start = Instant::now();
     let options = CompleteOptions {
-        timeout: Some(Duration::from_millis(100)),
-        executor: Some(executor.clone()),
-        ..CompleteOptions::default()
+        call: CallOptions {
+            timeout: Some(Duration::from_millis(100)),
+            executor: Some(executor.clone()),
+            ..CallOptions::default()
+        },
     };
     let e = r
         .complete(&params(TEMPLATE, "file", ""), &options)
@@ -902,9 +915,11 @@ fn with_an_executor_the_call_returns_by_its_deadline_whatever_the_completer_does
         t.cancel();
     });
     let options = CompleteOptions {
-        cancel: Some(token),
-        executor: Some(executor.clone()),
-        ..CompleteOptions::default()
+        call: CallOptions {
+            cancel: Some(token),
+            executor: Some(executor.clone()),
+            ..CallOptions::default()
+        },
     };
     let start = Instant::now();
     let e = r
@@ -927,8 +942,10 @@ fn with_an_executor_every_rule_still_holds() {
     });
     let r = registry_with(c.clone(), policy.clone(), ResourceLimits::new());
     let options = CompleteOptions {
-        executor: Some(Executor::new(2).unwrap()),
-        ..CompleteOptions::default()
+        call: CallOptions {
+            executor: Some(Executor::new(2).unwrap()),
+            ..CallOptions::default()
+        },
     };
     let ok = r.complete(&params(TEMPLATE, "file", ""), &options).unwrap();
     assert_eq!(ok.values(), ["ok", "fine"]);
@@ -987,7 +1004,10 @@ fn the_one_call_function_serves_completion_complete_for_ref_resource() {
     );
     // The negotiated revision shapes it, and a per-request one wins.
     let old = RequestOptions {
-        revision: ProtocolRevision::V2025_11_25,
+        call: CallOptions {
+            protocol_revision: ProtocolRevision::V2025_11_25,
+            ..CallOptions::default()
+        },
         ..RequestOptions::default()
     };
     assert!(!request(&r, &body, &old)
@@ -998,7 +1018,10 @@ fn the_one_call_function_serves_completion_complete_for_ref_resource() {
     v["_meta"] = serde_json::json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28"});
     let per_request = request(&r, &v.to_string(), &old).unwrap();
     assert!(per_request.json().ends_with(r#","resultType":"complete"}"#));
-    assert_eq!(per_request.revision(), ProtocolRevision::V2026_07_28);
+    assert_eq!(
+        per_request.protocol_revision(),
+        ProtocolRevision::V2026_07_28
+    );
     // Context arguments reach the completer.
     let seen = Arc::new(Mutex::new(Vec::new()));
     let s = seen.clone();
@@ -1047,7 +1070,10 @@ fn the_one_call_function_answers_completion_errors_as_error_objects() {
     let r = registry_with(FnCompleter::values(&["a"]), policy, ResourceLimits::new());
     let new = RequestOptions::default();
     let old = RequestOptions {
-        revision: ProtocolRevision::V2025_06_18,
+        call: CallOptions {
+            protocol_revision: ProtocolRevision::V2025_06_18,
+            ..CallOptions::default()
+        },
         ..RequestOptions::default()
     };
     // Not found, for an unknown and for an undiscoverable template alike:

@@ -5,6 +5,7 @@
 //! promptly with `canceled` on cancellation. Bounds are generous (deadline
 //! + 2 s): the machine is small and shared.
 
+use mcp_resources::CallOptions;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -173,9 +174,11 @@ const SLACK: Duration = Duration::from_secs(2);
 
 fn read_with_deadline(s: &Setup, ex: &Executor) -> (Result<ResourceBundle, Failure>, Duration) {
     let o = ReadOptions {
-        timeout: Some(DEADLINE),
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            timeout: Some(DEADLINE),
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     };
     let start = Instant::now();
     let r = s.registry.read(b"x://bundle", &o);
@@ -234,9 +237,11 @@ fn body_read_blocking_forever_is_a_timeout_item_and_the_siblings_are_read() {
     let ex = Executor::new(2).unwrap();
     let s = setup(Block::Body, &["x://a", "x://hang", "x://b"], 100);
     let o = ReadOptions {
-        timeout: Some(Duration::from_secs(20)),
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            timeout: Some(Duration::from_secs(20)),
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     };
     let start = Instant::now();
     let b = s.registry.read(b"x://bundle", &o).unwrap();
@@ -293,9 +298,12 @@ fn only_body_read_blocking_forever_fails_the_read_with_timeout_by_its_item_deadl
 fn list_options(ex: &Executor, cancel: Option<CancelToken>) -> ListOptions {
     ListOptions {
         scope_key: b"scope".to_vec(),
-        timeout: Some(DEADLINE),
-        cancel,
-        executor: Some(ex.clone()),
+        call: CallOptions {
+            timeout: Some(DEADLINE),
+            cancel,
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
         ..ListOptions::default()
     }
 }
@@ -348,10 +356,12 @@ fn cancellation_during_a_blocking_callback_returns_canceled_promptly() {
         let token = CancelToken::new();
         let canceller = cancel_soon(&token);
         let o = ReadOptions {
-            timeout: Some(Duration::from_secs(30)),
-            cancel: Some(token),
-            executor: Some(ex.clone()),
-            ..ReadOptions::default()
+            call: CallOptions {
+                timeout: Some(Duration::from_secs(30)),
+                cancel: Some(token),
+                executor: Some(ex.clone()),
+                ..CallOptions::default()
+            },
         };
         let start = Instant::now();
         let r = s.registry.read(b"x://bundle", &o);
@@ -366,7 +376,7 @@ fn cancellation_during_a_blocking_callback_returns_canceled_promptly() {
     let token = CancelToken::new();
     let canceller = cancel_soon(&token);
     let mut o = list_options(&ex, Some(token));
-    o.timeout = Some(Duration::from_secs(30));
+    o.call.timeout = Some(Duration::from_secs(30));
     let start = Instant::now();
     assert_eq!(
         s.registry.list(&o).unwrap_err().kind(),
@@ -410,8 +420,10 @@ fn inline_mode_is_unchanged_a_slow_discover_holds_the_caller_until_it_returns() 
         .build()
         .unwrap();
     let o = ReadOptions {
-        timeout: Some(Duration::from_millis(50)),
-        ..ReadOptions::default()
+        call: CallOptions {
+            timeout: Some(Duration::from_millis(50)),
+            ..CallOptions::default()
+        },
     };
     let start = Instant::now();
     assert_eq!(
@@ -431,21 +443,25 @@ fn executor_and_inline_reads_and_listings_agree() {
     let pooled = s.registry.read(
         b"x://bundle",
         &ReadOptions {
-            executor: Some(ex.clone()),
-            ..ReadOptions::default()
+            call: CallOptions {
+                executor: Some(ex.clone()),
+                ..CallOptions::default()
+            },
         },
     );
     // The warning identity is random per read; complete bundles have none.
     assert_eq!(inline.unwrap().json(), pooled.unwrap().json());
     let mut o = list_options(&ex, None);
     let pooled = s.registry.list(&o).unwrap().into_json();
-    o.executor = None;
+    o.call.executor = None;
     assert_eq!(s.registry.list(&o).unwrap().into_json(), pooled);
     // Errors agree too: an unknown URI is `unavailable` either way.
     for executor in [None, Some(ex.clone())] {
         let o = ReadOptions {
-            executor,
-            ..ReadOptions::default()
+            call: CallOptions {
+                executor,
+                ..CallOptions::default()
+            },
         };
         assert_eq!(
             s.registry.read(b"x://nope", &o).unwrap_err().kind(),

@@ -8,6 +8,7 @@
 
 mod executor_support;
 
+use mcp_resources::CallOptions;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -44,9 +45,11 @@ fn pin_to_one_cpu() -> bool {
 
 fn read_in_time(r: &Resources, ex: &Executor, uri: &str) -> Result<ResourceBundle, Failure> {
     let o = ReadOptions {
-        timeout: Some(TIMEOUT),
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            timeout: Some(TIMEOUT),
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     };
     let start = Instant::now();
     let result = r.read(uri.as_bytes(), &o);

@@ -6,6 +6,7 @@
 
 mod executor_support;
 
+use mcp_resources::CallOptions;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -40,9 +41,11 @@ fn calls_on_an_executor_whose_every_worker_is_hung_fail_fast_with_executor_satur
         .build()
         .unwrap();
     let o = ReadOptions {
-        timeout: Some(Duration::from_millis(100)),
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            timeout: Some(Duration::from_millis(100)),
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     };
     // Two blocking discovers: the first worker hangs and is replaced, the
     // replacement hangs too (beyond max_hung: not replaced).
@@ -55,8 +58,10 @@ fn calls_on_an_executor_whose_every_worker_is_hung_fail_fast_with_executor_satur
     let s = ex.stats();
     assert_eq!((s.workers, s.hung), (2, 2));
     let long = ReadOptions {
-        timeout: Some(Duration::from_secs(30)),
-        ..o.clone()
+        call: CallOptions {
+            timeout: Some(Duration::from_secs(30)),
+            ..o.call.clone()
+        },
     };
     for uri in [&b"ok://x"[..], b"ok://not-registered"] {
         let start = Instant::now();
@@ -69,8 +74,11 @@ fn calls_on_an_executor_whose_every_worker_is_hung_fail_fast_with_executor_satur
     let f = r
         .list(&ListOptions {
             scope_key: b"s".to_vec(),
-            timeout: Some(Duration::from_secs(30)),
-            executor: Some(ex.clone()),
+            call: CallOptions {
+                timeout: Some(Duration::from_secs(30)),
+                executor: Some(ex.clone()),
+                ..CallOptions::default()
+            },
             ..ListOptions::default()
         })
         .unwrap_err();
@@ -115,9 +123,11 @@ fn reads_whose_deadline_passes_while_queued_are_dropped_and_release_what_they_ho
     let (r2, ex2) = (r.clone(), ex.clone());
     let busy = std::thread::spawn(move || {
         let o = ReadOptions {
-            timeout: Some(Duration::from_secs(3)),
-            executor: Some(ex2),
-            ..ReadOptions::default()
+            call: CallOptions {
+                timeout: Some(Duration::from_secs(3)),
+                executor: Some(ex2),
+                ..CallOptions::default()
+            },
         };
         r2.read(b"ok://x", &o).map(|_| ()).map_err(|f| f.kind())
     });
@@ -127,10 +137,12 @@ fn reads_whose_deadline_passes_while_queued_are_dropped_and_release_what_they_ho
     let held: RequestData = Arc::new(vec![0u8; 1024]);
     for _ in 0..50 {
         let o = ReadOptions {
-            timeout: Some(Duration::from_millis(20)),
-            request_data: Some(held.clone()),
-            executor: Some(ex.clone()),
-            ..ReadOptions::default()
+            call: CallOptions {
+                timeout: Some(Duration::from_millis(20)),
+                request_data: Some(held.clone()),
+                executor: Some(ex.clone()),
+                ..CallOptions::default()
+            },
         };
         assert_eq!(
             r.read(b"ok://x", &o).unwrap_err().kind(),
@@ -179,9 +191,11 @@ fn reads_beyond_max_queued_fail_fast_with_executor_saturated() {
         let (r, ex) = (r.clone(), ex.clone());
         std::thread::spawn(move || {
             let o = ReadOptions {
-                timeout: Some(Duration::from_secs(20)),
-                executor: Some(ex),
-                ..ReadOptions::default()
+                call: CallOptions {
+                    timeout: Some(Duration::from_secs(20)),
+                    executor: Some(ex),
+                    ..CallOptions::default()
+                },
             };
             r.read(b"ok://x", &o).is_ok()
         })
@@ -192,9 +206,11 @@ fn reads_beyond_max_queued_fail_fast_with_executor_saturated() {
     waiters.push(waiter(&r, &ex));
     wait_until("two queued", || ex.stats().queued == 2);
     let o = ReadOptions {
-        timeout: Some(Duration::from_secs(20)),
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            timeout: Some(Duration::from_secs(20)),
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     };
     let start = Instant::now();
     let f = r.read(b"ok://x", &o).unwrap_err();
@@ -300,10 +316,12 @@ fn random_delays_deadlines_and_cancellations_leave_the_executor_whole() {
                     });
                     let timeout = Duration::from_millis(5 + (c * 13 + i * 7) % 60);
                     let o = ReadOptions {
-                        timeout: Some(timeout),
-                        cancel: Some(token),
-                        executor: Some(ex.clone()),
-                        ..ReadOptions::default()
+                        call: CallOptions {
+                            timeout: Some(timeout),
+                            cancel: Some(token),
+                            executor: Some(ex.clone()),
+                            ..CallOptions::default()
+                        },
                     };
                     let start = Instant::now();
                     let res = r.read(format!("j://x/{c}-{i}").as_bytes(), &o);
@@ -341,8 +359,10 @@ fn random_delays_deadlines_and_cancellations_leave_the_executor_whole() {
     // Whole again: reads are served (an item drawing a body delay above the
     // 15 ms item timeout only makes its bundle partial).
     let o = ReadOptions {
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     };
     let served = (0..20)
         .filter(|n| r.read(format!("j://x/final-{n}").as_bytes(), &o).is_ok())

@@ -5,6 +5,7 @@
 
 mod executor_support;
 
+use mcp_resources::CallOptions;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -46,9 +47,11 @@ fn a_thousand_never_returning_readers_keep_threads_and_queue_bounded_and_healthy
                         break;
                     }
                     let o = ReadOptions {
-                        timeout: Some(Duration::from_secs(10)),
-                        executor: Some(ex.clone()),
-                        ..ReadOptions::default()
+                        call: CallOptions {
+                            timeout: Some(Duration::from_secs(10)),
+                            executor: Some(ex.clone()),
+                            ..CallOptions::default()
+                        },
                     };
                     let start = Instant::now();
                     let res = r.read(format!("hang://h/{n}").as_bytes(), &o);
@@ -107,8 +110,10 @@ fn a_thousand_never_returning_readers_keep_threads_and_queue_bounded_and_healthy
     // Healthy reads and listings on the same executor still succeed.
     for n in 0..100 {
         let o = ReadOptions {
-            executor: Some(ex.clone()),
-            ..ReadOptions::default()
+            call: CallOptions {
+                executor: Some(ex.clone()),
+                ..CallOptions::default()
+            },
         };
         let b = r.read(format!("ok://k/h{n}").as_bytes(), &o).unwrap();
         assert!(!b.is_partial());
@@ -116,7 +121,10 @@ fn a_thousand_never_returning_readers_keep_threads_and_queue_bounded_and_healthy
     let page = r
         .list_templates(&ListOptions {
             scope_key: b"s".to_vec(),
-            executor: Some(ex.clone()),
+            call: CallOptions {
+                executor: Some(ex.clone()),
+                ..CallOptions::default()
+            },
             ..ListOptions::default()
         })
         .unwrap();
@@ -130,8 +138,10 @@ fn a_thousand_never_returning_readers_keep_threads_and_queue_bounded_and_healthy
     assert!(!s.saturated());
     assert_eq!(s.returned, s.abandoned);
     let o = ReadOptions {
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     };
     assert!(r.read(b"hang://h/after", &o).is_ok());
 }

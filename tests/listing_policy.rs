@@ -68,7 +68,7 @@ fn cancelled_before_the_call_fails_with_canceled() {
     let cancel = CancelToken::new();
     cancel.cancel();
     let mut o = opts("s", None);
-    o.cancel = Some(cancel);
+    o.call.cancel = Some(cancel);
     assert_eq!(r.list(&o).unwrap_err().kind(), FailureKind::Canceled);
     assert_eq!(
         r.list_templates(&o).unwrap_err().kind(),
@@ -88,7 +88,7 @@ fn cancelled_between_candidates_fails_with_canceled() {
     });
     let r = builder(&resource_defs(10), policy.clone()).build().unwrap();
     let mut o = opts("s", None);
-    o.cancel = Some(cancel);
+    o.call.cancel = Some(cancel);
     assert_eq!(r.list(&o).unwrap_err().kind(), FailureKind::Canceled);
     // Stopped right after the candidate during which it was cancelled.
     assert_eq!(policy.calls(), 3);
@@ -104,7 +104,7 @@ fn cancelled_during_the_last_candidate_still_fails() {
     });
     let r = builder(&resource_defs(1), policy).build().unwrap();
     let mut o = opts("s", None);
-    o.cancel = Some(cancel);
+    o.call.cancel = Some(cancel);
     assert_eq!(r.list(&o).unwrap_err().kind(), FailureKind::Canceled);
 }
 
@@ -114,7 +114,7 @@ fn caller_timeout_passed_fails_with_deadline_exceeded() {
         .build()
         .unwrap();
     let mut o = opts("s", None);
-    o.timeout = Some(Duration::ZERO);
+    o.call.timeout = Some(Duration::ZERO);
     assert_eq!(
         r.list(&o).unwrap_err().kind(),
         FailureKind::DeadlineExceeded
@@ -129,7 +129,7 @@ fn deadline_passing_between_candidates_fails_with_deadline_exceeded() {
     });
     let r = builder(&resource_defs(50), policy.clone()).build().unwrap();
     let mut o = opts("s", None);
-    o.timeout = Some(Duration::from_millis(50));
+    o.call.timeout = Some(Duration::from_millis(50));
     assert_eq!(
         r.list(&o).unwrap_err().kind(),
         FailureKind::DeadlineExceeded
@@ -149,7 +149,7 @@ fn read_timeout_limit_bounds_a_list_page() {
         .unwrap();
     let mut o = opts("s", None);
     // A longer caller timeout does not extend the configured one.
-    o.timeout = Some(Duration::from_secs(60));
+    o.call.timeout = Some(Duration::from_secs(60));
     assert_eq!(
         r.list(&o).unwrap_err().kind(),
         FailureKind::DeadlineExceeded
@@ -164,8 +164,8 @@ fn cancel_wins_over_deadline() {
     let cancel = CancelToken::new();
     cancel.cancel();
     let mut o = opts("s", None);
-    o.cancel = Some(cancel);
-    o.timeout = Some(Duration::ZERO);
+    o.call.cancel = Some(cancel);
+    o.call.timeout = Some(Duration::ZERO);
     assert_eq!(r.list(&o).unwrap_err().kind(), FailureKind::Canceled);
 }
 
@@ -187,8 +187,8 @@ fn discover_receives_request_data_and_the_page_deadline() {
     });
     let r = builder(&resource_defs(2), policy).build().unwrap();
     let mut o = opts("s", None);
-    o.request_data = Some(Arc::new("tenant-7".to_string()));
-    o.timeout = Some(Duration::from_secs(5));
+    o.call.request_data = Some(Arc::new("tenant-7".to_string()));
+    o.call.timeout = Some(Duration::from_secs(5));
     r.list(&o).unwrap();
     let seen = seen.lock().unwrap();
     assert_eq!(seen.len(), 2);
@@ -214,7 +214,7 @@ fn discover_sees_cancellation_through_its_call_context() {
     });
     let r = builder(&resource_defs(2), policy).build().unwrap();
     let mut o = opts("s", None);
-    o.cancel = Some(cancel);
+    o.call.cancel = Some(cancel);
     assert_eq!(r.list(&o).unwrap_err().kind(), FailureKind::Canceled);
     assert_eq!(observed.load(Ordering::SeqCst), 1);
 }

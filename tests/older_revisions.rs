@@ -138,8 +138,11 @@ fn not_found_is_32002_with_data_uri_on_older_revisions() {
     let r = meta_host();
     for revision in OLDER {
         let o = RequestOptions {
-            revision,
             scope_key: b"s".to_vec(),
+            call: CallOptions {
+                protocol_revision: revision,
+                ..CallOptions::default()
+            },
             ..RequestOptions::default()
         };
         for (method, params, uri) in [
@@ -177,7 +180,10 @@ fn completion_on_older_revisions_has_no_result_type() {
     let r = meta_host();
     for revision in ProtocolRevision::ALL {
         let o = RequestOptions {
-            revision,
+            call: CallOptions {
+                protocol_revision: revision,
+                ..CallOptions::default()
+            },
             ..RequestOptions::default()
         };
         let resp = r
@@ -209,7 +215,7 @@ fn a_per_request_meta_revision_may_name_an_older_revision() {
             &o,
         )
         .unwrap();
-    assert_eq!(resp.revision(), R2025_03);
+    assert_eq!(resp.protocol_revision(), R2025_03);
     let v = json(resp.json());
     assert!(v.get("resultType").is_none());
     assert!(v["contents"][0].get("_meta").is_none());
@@ -421,12 +427,12 @@ fn list_pages_charge_the_form_listed_on_the_revision() {
 }
 
 #[test]
-fn the_registry_revision_does_not_depend_on_the_listed_forms() {
+fn the_registry_content_hash_does_not_depend_on_the_listed_forms() {
     let a = registry(&[FULL], &[]).unwrap();
     let b = registry(&[FULL], &[]).unwrap();
-    assert_eq!(a.revision(), b.revision());
+    assert_eq!(a.content_hash(), b.content_hash());
     let plain = registry(&[r#"{"uri":"doc://full","name":"full"}"#], &[]).unwrap();
-    assert_ne!(a.revision(), plain.revision());
+    assert_ne!(a.content_hash(), plain.content_hash());
     let d = ResourceDefinition::from_json(FULL).unwrap();
     assert_eq!(d.json(), FULL);
     assert_eq!(d.json_for(R2026), FULL);

@@ -3,6 +3,7 @@
 
 mod read_support;
 
+use mcp_resources::CallOptions;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -294,9 +295,11 @@ fn request_scope_deadline_is_shortened_by_the_caller_and_reaches_callbacks() {
         .limit(Limit::ItemTimeoutMs, 60_000);
     let data: RequestData = Arc::new(42u64);
     let o = ReadOptions {
-        timeout: Some(Duration::from_secs(2)),
-        request_data: Some(data),
-        ..opts()
+        call: CallOptions {
+            timeout: Some(Duration::from_secs(2)),
+            request_data: Some(data),
+            ..opts().call
+        },
     };
     fx.read(&o).unwrap();
     let seen = fx.handler.seen.lock().unwrap().clone();

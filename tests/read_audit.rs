@@ -6,6 +6,7 @@
 
 mod read_support;
 
+use mcp_resources::CallOptions;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -298,9 +299,11 @@ fn cancellation_wins_over_a_passed_deadline_and_each_keeps_its_own_kind() {
             .build()
             .unwrap();
         let o = ReadOptions {
-            timeout: Some(Duration::from_millis(200)),
-            cancel,
-            ..ReadOptions::default()
+            call: CallOptions {
+                timeout: Some(Duration::from_millis(200)),
+                cancel,
+                ..CallOptions::default()
+            },
         };
         r.read(b"bundle://b", &o).unwrap_err().kind()
     };
@@ -354,10 +357,12 @@ fn reading_an_application_job_does_not_cancel_it() {
     let caller = CancelToken::new();
     let ex = Executor::new(2).unwrap();
     let o = ReadOptions {
-        cancel: Some(caller.clone()),
-        request_data: Some(Arc::new(job.clone())),
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            cancel: Some(caller.clone()),
+            request_data: Some(Arc::new(job.clone())),
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     };
     let b = r.read(b"bundle://b", &o).unwrap();
     assert_eq!(codes(&b), vec!["timeout"]);

@@ -2,6 +2,7 @@
 
 mod read_support;
 
+use mcp_resources::CallOptions;
 use mcp_resources::*;
 use read_support::*;
 
@@ -322,8 +323,10 @@ fn cancellation_and_whole_read_timeout_return_no_bundle() {
     let token = CancelToken::new();
     token.cancel();
     let o = ReadOptions {
-        cancel: Some(token),
-        ..opts()
+        call: CallOptions {
+            cancel: Some(token),
+            ..opts().call
+        },
     };
     assert_eq!(kind(fx.read(&o)), FailureKind::Canceled);
     assert!(fx.events().is_empty());
@@ -334,8 +337,10 @@ fn cancellation_and_whole_read_timeout_return_no_bundle() {
         Body::Sleep(std::time::Duration::from_millis(150)),
     );
     let o = ReadOptions {
-        timeout: Some(std::time::Duration::from_millis(50)),
-        ..opts()
+        call: CallOptions {
+            timeout: Some(std::time::Duration::from_millis(50)),
+            ..opts().call
+        },
     };
     assert_eq!(kind(fx.read(&o)), FailureKind::DeadlineExceeded);
 }

@@ -5,6 +5,7 @@
 
 mod read_support;
 
+use mcp_resources::CallOptions;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -112,9 +113,11 @@ fn caller_cancellation_during_a_hung_read_returns_canceled_promptly() {
         t2.cancel();
     });
     let o = ReadOptions {
-        cancel: Some(token),
-        executor: Some(ex),
-        ..opts()
+        call: CallOptions {
+            cancel: Some(token),
+            executor: Some(ex),
+            ..opts().call
+        },
     };
     let start = Instant::now();
     let e = fx.read(&o).unwrap_err();
@@ -130,9 +133,11 @@ fn whole_read_deadline_with_executor_is_deadline_exceeded() {
     fx.handler
         .body("x://i/0", Body::Sleep(Duration::from_secs(4)));
     let o = ReadOptions {
-        timeout: Some(Duration::from_millis(150)),
-        executor: Some(ex),
-        ..opts()
+        call: CallOptions {
+            timeout: Some(Duration::from_millis(150)),
+            executor: Some(ex),
+            ..opts().call
+        },
     };
     let start = Instant::now();
     assert_eq!(
@@ -149,7 +154,12 @@ fn cooperative_reader_failing_after_its_item_deadline_is_timeout() {
     for executor in [None, Some(Executor::new(2).unwrap())] {
         let fx = Fx::new(&["x://i/0", "x://i/1"]).limit(Limit::ItemTimeoutMs, 80);
         fx.handler.body("x://i/0", Body::Cooperative);
-        let o = ReadOptions { executor, ..opts() };
+        let o = ReadOptions {
+            call: CallOptions {
+                executor,
+                ..CallOptions::default()
+            },
+        };
         let b = fx.read(&o).unwrap();
         assert_eq!(issue_list(&b)[0].0, "timeout");
         assert_no_secrets(b.json());
@@ -169,9 +179,11 @@ fn cooperative_reader_failing_after_caller_cancel_makes_the_read_canceled() {
             t2.cancel();
         });
         let o = ReadOptions {
-            cancel: Some(token),
-            executor,
-            ..opts()
+            call: CallOptions {
+                cancel: Some(token),
+                executor,
+                ..opts().call
+            },
         };
         assert_eq!(fx.read(&o).unwrap_err().kind(), FailureKind::Canceled);
         canceller.join().unwrap();
@@ -270,8 +282,10 @@ fn executor_is_shared_send_sync_and_sized_from_cores() {
 fn caller_deadline_already_passed_calls_no_callback() {
     let fx = Fx::new(&["x://i/0"]);
     let o = ReadOptions {
-        timeout: Some(Duration::ZERO),
-        ..opts()
+        call: CallOptions {
+            timeout: Some(Duration::ZERO),
+            ..opts().call
+        },
     };
     assert_eq!(
         fx.read(&o).unwrap_err().kind(),

@@ -2,6 +2,7 @@
 
 mod read_support;
 
+use mcp_resources::CallOptions;
 use mcp_resources::*;
 use read_support::*;
 
@@ -79,8 +80,10 @@ fn result_metadata_always_contains_the_version_one_report() {
     ));
     let old = fx
         .read(&ReadOptions {
-            revision: ProtocolRevision::V2025_11_25,
-            ..opts()
+            call: CallOptions {
+                protocol_revision: ProtocolRevision::V2025_11_25,
+                ..opts().call
+            },
         })
         .unwrap();
     assert!(old.json().ends_with(

@@ -173,7 +173,7 @@ fn random_cursor_keys_differ_per_registry() {
     let defs: Vec<String> = (0..3).map(|i| exact(&format!("x://{i}"), "n")).collect();
     let a = registry(&defs).unwrap();
     let b = registry(&defs).unwrap();
-    assert_eq!(a.revision(), b.revision());
+    assert_eq!(a.content_hash(), b.content_hash());
     let mut o = ListOptions {
         scope_key: b"s".to_vec(),
         page_size: 1,
@@ -186,22 +186,22 @@ fn random_cursor_keys_differ_per_registry() {
 }
 
 #[test]
-fn revision_depends_only_on_content() {
+fn content_hash_depends_only_on_content() {
     let a = registry(&[exact("x://a", "a"), exact("x://b", "b")]).unwrap();
     let b = registry(&[exact("x://b", "b"), exact("x://a", "a")]).unwrap();
     let reordered_keys =
         registry(&[r#"{"name":"b","uri":"x://b"}"#.into(), exact("x://a", "a")]).unwrap();
-    assert_eq!(a.revision(), b.revision());
-    assert_eq!(a.revision(), reordered_keys.revision());
+    assert_eq!(a.content_hash(), b.content_hash());
+    assert_eq!(a.content_hash(), reordered_keys.content_hash());
     let c = registry(&[
         exact("x://a", "a"),
         exact("x://b", "b"),
         exact("x://c", "c"),
     ])
     .unwrap();
-    assert_ne!(a.revision(), c.revision());
+    assert_ne!(a.content_hash(), c.content_hash());
     let d = registry(&[exact("x://a", "a"), template("x://b", "b")]).unwrap();
-    assert_ne!(a.revision(), d.revision());
+    assert_ne!(a.content_hash(), d.content_hash());
 }
 
 #[test]

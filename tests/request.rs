@@ -2,13 +2,17 @@
 
 mod protocol_support;
 
+use mcp_resources::CallOptions;
 use mcp_resources::*;
 use protocol_support::*;
 
 fn options(revision: ProtocolRevision) -> RequestOptions {
     RequestOptions {
-        revision,
         scope_key: b"tenant".to_vec(),
+        call: CallOptions {
+            protocol_revision: revision,
+            ..CallOptions::default()
+        },
         ..RequestOptions::default()
     }
 }
@@ -52,7 +56,7 @@ fn request_serves_resources_read_like_read() {
             .into_json();
         assert_eq!(resp.json(), direct);
         assert!(!resp.is_partial());
-        assert_eq!(resp.revision(), revision);
+        assert_eq!(resp.protocol_revision(), revision);
     }
 }
 
@@ -356,7 +360,10 @@ fn request_cancelled_call_gives_a_canceled_failure_the_host_drops() {
     let token = CancelToken::new();
     token.cancel();
     let o = RequestOptions {
-        cancel: Some(token),
+        call: CallOptions {
+            cancel: Some(token),
+            ..options(ProtocolRevision::LATEST).call
+        },
         ..options(ProtocolRevision::LATEST)
     };
     let resp = r

@@ -25,11 +25,13 @@ fn host() -> Resources {
 
 fn request(r: &Resources, method: &str, params: &str, revision: ProtocolRevision) -> Response {
     let o = RequestOptions {
-        revision,
         scope_key: b"s".to_vec(),
         page_size: 1,
-        result_meta: Some(meta()),
-        ..RequestOptions::default()
+        call: CallOptions {
+            protocol_revision: revision,
+            result_meta: Some(meta()),
+            ..CallOptions::default()
+        },
     };
     r.request(method.as_bytes(), params.as_bytes(), &o).unwrap()
 }
@@ -80,7 +82,10 @@ fn without_host_result_meta_results_are_unchanged() {
     let r = host();
     let with_empty = RequestOptions {
         scope_key: b"s".to_vec(),
-        result_meta: Some(ResultMeta::from_json("{}").unwrap()),
+        call: CallOptions {
+            result_meta: Some(ResultMeta::from_json("{}").unwrap()),
+            ..CallOptions::default()
+        },
         ..RequestOptions::default()
     };
     let without = RequestOptions {
@@ -167,8 +172,10 @@ fn host_result_meta_is_charged_to_each_results_budget() {
             .limit(Limit::MaxEncodedBytes, max)
             .build();
         let o = ReadOptions {
-            result_meta: Some(m.clone()),
-            ..ReadOptions::default()
+            call: CallOptions {
+                result_meta: Some(m.clone()),
+                ..CallOptions::default()
+            },
         };
         let got = r.read(b"doc://a", &o);
         assert_eq!(got.is_ok(), fits, "max_encoded_bytes {max}");
@@ -186,8 +193,11 @@ fn host_result_meta_is_charged_to_each_results_budget() {
             .build();
         let o = ListOptions {
             scope_key: b"s".to_vec(),
-            revision: ProtocolRevision::V2025_11_25,
-            result_meta: Some(m.clone()),
+            call: CallOptions {
+                protocol_revision: ProtocolRevision::V2025_11_25,
+                result_meta: Some(m.clone()),
+                ..CallOptions::default()
+            },
             ..ListOptions::default()
         };
         let got = r.list(&o);
@@ -282,20 +292,16 @@ fn the_trace_context_reaches_every_callback_inline_and_on_an_executor() {
     );
     for executor in [None, Some(Executor::new(2).unwrap())] {
         let (r, t, executor) = traced(executor);
-        let trace = Some(Arc::new(tc.clone()));
-        r.read(
-            b"doc://a",
-            &ReadOptions {
-                executor: executor.clone(),
-                trace: trace.clone(),
-                ..ReadOptions::default()
-            },
-        )
-        .unwrap();
+        let call = CallOptions {
+            executor,
+            trace: Some(Arc::new(tc.clone())),
+            ..CallOptions::default()
+        };
+        r.read(b"doc://a", &ReadOptions { call: call.clone() })
+            .unwrap();
         r.list(&ListOptions {
             scope_key: b"s".to_vec(),
-            executor: executor.clone(),
-            trace: trace.clone(),
+            call: call.clone(),
             ..ListOptions::default()
         })
         .unwrap();
@@ -306,11 +312,7 @@ fn the_trace_context_reaches_every_callback_inline_and_on_an_executor() {
                 value: String::new(),
                 context: Vec::new(),
             },
-            &CompleteOptions {
-                executor: executor.clone(),
-                trace,
-                ..CompleteOptions::default()
-            },
+            &CompleteOptions { call },
         )
         .unwrap();
         let seen = t.seen.lock().unwrap();
@@ -373,7 +375,10 @@ fn trace_members_that_are_not_strings_are_left_out_and_repeats_are_refused() {
     let (r, t, _) = traced(None);
     let host_trace = Arc::new(TraceContext::new(Some("host"), None, None));
     let o = RequestOptions {
-        trace: Some(host_trace.clone()),
+        call: CallOptions {
+            trace: Some(host_trace.clone()),
+            ..CallOptions::default()
+        },
         ..RequestOptions::default()
     };
     // Not strings: left out, the request served; the params had no trace
@@ -433,3 +438,4 @@ fn trace_members_that_are_not_strings_are_left_out_and_repeats_are_refused() {
     assert!(!resp.is_error());
     assert!(t.seen.lock().unwrap().iter().all(|s| s.1.is_none()));
 }
+

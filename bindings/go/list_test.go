@@ -69,10 +69,18 @@ func TestForgedCursorIsInvalidRequest(t *testing.T) {
 	asError(t, err, mcpr.StatusInvalidRequest)
 }
 
-func TestEmptyScopeKeyIsInvalidRequest(t *testing.T) {
+// An empty scope key is a host mistake, never the client's: the same
+// StatusInvalidArgument from every entry point.
+func TestEmptyScopeKeyIsInvalidArgument(t *testing.T) {
 	r := manyResources(t, 1, nil)
 	_, err := r.List(context.Background(), "", "", nil)
-	asError(t, err, mcpr.StatusInvalidRequest)
+	asError(t, err, mcpr.StatusInvalidArgument)
+	_, err = r.ListTemplates(context.Background(), "", "", nil)
+	asError(t, err, mcpr.StatusInvalidArgument)
+	_, err = r.Request(context.Background(), "resources/list", nil, nil)
+	asError(t, err, mcpr.StatusInvalidArgument)
+	_, err = r.Request(context.Background(), "resources/templates/list", []byte(`{}`), nil)
+	asError(t, err, mcpr.StatusInvalidArgument)
 }
 
 func TestNegativePageSizeIsInvalidArgument(t *testing.T) {

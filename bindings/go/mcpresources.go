@@ -496,6 +496,11 @@ type ReadOptions struct {
 	// ResultMeta is merged into the result's _meta after the library's own
 	// members (nil = none).
 	ResultMeta *ResultMeta
+	// Trace is the request's trace context, when the host read it itself
+	// (for example from its transport's headers): every callback of the
+	// read sees it through TraceContextOf. A member that is not valid
+	// UTF-8 is StatusInvalidArgument; one longer than 8 KiB is left out.
+	Trace TraceContext
 }
 
 // ListOptions are the options of List and ListTemplates (nil = defaults).
@@ -509,6 +514,8 @@ type ListOptions struct {
 	Revision string
 	// ResultMeta is the page's _meta (nil = none).
 	ResultMeta *ResultMeta
+	// Trace is the request's trace context (as in ReadOptions).
+	Trace TraceContext
 }
 
 // Bundle is a resources/read result.
@@ -536,30 +543,27 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 		return Bundle{}, argumentError("mcpresources: registry closed")
 	}
 	defer r.ref.release()
-	var ex *C.mcpr_executor
-	if opt != nil && opt.Executor != nil {
-		if !opt.Executor.ref.acquire() {
-			return Bundle{}, argumentError("mcpresources: executor closed")
-		}
-		defer opt.Executor.ref.release()
-		ex = opt.Executor.e
+	var o ReadOptions
+	if opt != nil {
+		o = *opt
 	}
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return Bundle{}, err
+	}
+	defer done()
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return Bundle{}, err
+	}
+	defer o.ResultMeta.letGo()
 	env, err := begin(ctx)
 	if err != nil {
 		return Bundle{}, err
 	}
 	defer env.end()
-	revision := ""
-	var meta *C.mcpr_result_meta
-	if opt != nil {
-		revision = opt.Revision
-		if meta, err = opt.ResultMeta.hold(); err != nil {
-			return Bundle{}, err
-		}
-		defer opt.ResultMeta.letGo()
-	}
 	var res C.mcprgo_read_result
-	st := C.mcprgo_read(r.r, cstr(uri), cstr(revision), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, meta, &res)
+	st := C.mcprgo_read(r.r, cstr(uri), env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Bundle{}, env.failure(takeError(res.err, st))
 	}
@@ -585,35 +589,31 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 		return Page{}, argumentError("mcpresources: registry closed")
 	}
 	defer r.ref.release()
-	pageSize, revision := 0, ""
-	var ex *C.mcpr_executor
-	var meta *C.mcpr_result_meta
+	var o ListOptions
 	if opt != nil {
-		pageSize, revision = opt.PageSize, opt.Revision
-		var err error
-		if meta, err = opt.ResultMeta.hold(); err != nil {
-			return Page{}, err
-		}
-		defer opt.ResultMeta.letGo()
-		if opt.Executor != nil {
-			if !opt.Executor.ref.acquire() {
-				return Page{}, argumentError("mcpresources: executor closed")
-			}
-			defer opt.Executor.ref.release()
-			ex = opt.Executor.e
-		}
+		o = *opt
 	}
-	if pageSize < 0 || pageSize > 1<<31 {
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return Page{}, err
+	}
+	defer done()
+	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Page{}, argumentError("mcpresources: page size out of range")
 	}
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return Page{}, err
+	}
+	defer o.ResultMeta.letGo()
 	env, err := begin(ctx)
 	if err != nil {
 		return Page{}, err
 	}
 	defer env.end()
 	var res C.mcprgo_list_result
-	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(pageSize), cstr(revision),
-		C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, meta, &res)
+	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(o.PageSize),
+		env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Page{}, env.failure(takeError(res.err, st))
 	}
@@ -731,6 +731,47 @@ func (env *callEnv) end() {
 		env.req.mu.Unlock()
 		C.mcpr_cancel_free(env.token)
 	}
+}
+
+// callFields are what a call's options give its shared fields: the
+// protocol revision, the executor and result _meta held for the call, and
+// the trace context.
+type callFields struct {
+	revision   string
+	executor   *C.mcpr_executor
+	resultMeta *C.mcpr_result_meta
+	trace      TraceContext
+}
+
+// fields are the C call-frame fields of one call (the fields every option
+// struct shares): what its options give, and the context's deadline, token
+// and request id. The one place they are filled.
+func (env *callEnv) fields(f callFields) C.mcprgo_call {
+	return C.mcprgo_call{
+		protocol_revision: cstr(f.revision),
+		timeout_ms:        C.uint64_t(env.timeoutMs),
+		cancel:            env.token,
+		request:           C.uint64_t(env.id),
+		executor:          f.executor,
+		result_meta:       f.resultMeta,
+		trace: C.mcpr_trace_context{
+			traceparent: cstr(f.trace.Traceparent),
+			tracestate:  cstr(f.trace.Tracestate),
+			baggage:     cstr(f.trace.Baggage),
+		},
+	}
+}
+
+// holdExecutor keeps e open for one call (nil = no executor): the C
+// executor to pass, and the release to defer.
+func holdExecutor(e *Executor) (*C.mcpr_executor, func(), error) {
+	if e == nil {
+		return nil, func() {}, nil
+	}
+	if !e.ref.acquire() {
+		return nil, nil, argumentError("mcpresources: executor closed")
+	}
+	return e.e, e.ref.release, nil
 }
 
 // failure reports a context deadline as StatusDeadlineExceeded even when

@@ -27,6 +27,10 @@ type RequestOptions struct {
 	// error object) after the library's own members (nil = none): put the
 	// server's io.modelcontextprotocol/serverInfo here.
 	ResultMeta *ResultMeta
+	// Trace is the request's trace context when the host read it itself
+	// (as in ReadOptions); trace members in the request's params _meta
+	// take its place.
+	Trace TraceContext
 }
 
 // Response is the answer to one request: a JSON-RPC result or error object.
@@ -69,14 +73,11 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Response{}, argumentError("mcpresources: page size out of range")
 	}
-	var ex *C.mcpr_executor
-	if o.Executor != nil {
-		if !o.Executor.ref.acquire() {
-			return Response{}, argumentError("mcpresources: executor closed")
-		}
-		defer o.Executor.ref.release()
-		ex = o.Executor.e
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return Response{}, err
 	}
+	defer done()
 	meta, err := o.ResultMeta.hold()
 	if err != nil {
 		return Response{}, err
@@ -92,8 +93,8 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	}
 	defer env.end()
 	var res C.mcprgo_request_result
-	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.Revision), cstr(o.ScopeKey),
-		C.uint32_t(o.PageSize), C.uint64_t(env.timeoutMs), env.token, C.uint64_t(env.id), ex, meta, &res)
+	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
+		env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}

@@ -113,18 +113,21 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
     return mcpr_payload_set_cache_hints(o, &hints, err);
 }
 
-mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision, uint64_t timeout_ms,
-                        const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
-                        const mcpr_result_meta *result_meta, mcprgo_read_result *out) {
-    mcpr_read_options opt = {
-        .struct_size = sizeof(mcpr_read_options),
-        .timeout_ms = timeout_ms,
-        .cancel = cancel,
-        .request_data = (void *)(uintptr_t)request,
-        .executor = executor,
-        .protocol_revision = revision,
-        .result_meta = result_meta,
-    };
+/* The shared fields of any option struct `opt` from `call`. */
+#define MCPRGO_SET_CALL(opt, call)                                 \
+    do {                                                           \
+        (opt).protocol_revision = (call).protocol_revision;        \
+        (opt).timeout_ms = (call).timeout_ms;                      \
+        (opt).cancel = (call).cancel;                              \
+        (opt).request_data = (void *)(uintptr_t)(call).request;    \
+        (opt).executor = (call).executor;                          \
+        (opt).result_meta = (call).result_meta;                    \
+        (opt).trace = (call).trace;                                \
+    } while (0)
+
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_read_result *out) {
+    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options)};
+    MCPRGO_SET_CALL(opt, call);
     out->bundle = NULL;
     out->err = NULL;
     out->json.ptr = NULL;
@@ -139,21 +142,14 @@ mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision
 }
 
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
-                        mcpr_str revision, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                        const mcpr_executor *executor, const mcpr_result_meta *result_meta,
-                        mcprgo_list_result *out) {
+                        mcprgo_call call, mcprgo_list_result *out) {
     mcpr_list_options opt = {
         .struct_size = sizeof(mcpr_list_options),
         .scope_key = scope_key,
         .cursor = cursor,
         .page_size = page_size,
-        .timeout_ms = timeout_ms,
-        .cancel = cancel,
-        .request_data = (void *)(uintptr_t)request,
-        .executor = executor,
-        .protocol_revision = revision,
-        .result_meta = result_meta,
     };
+    MCPRGO_SET_CALL(opt, call);
     out->page = NULL;
     out->err = NULL;
     out->json.ptr = NULL;
@@ -169,21 +165,14 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
     return st;
 }
 
-mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
-                           mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                           uint64_t request, const mcpr_executor *executor, const mcpr_result_meta *result_meta,
-                           mcprgo_request_result *out) {
+mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
+                           uint32_t page_size, mcprgo_call call, mcprgo_request_result *out) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
-        .protocol_revision = revision,
         .scope_key = scope_key,
         .page_size = page_size,
-        .timeout_ms = timeout_ms,
-        .cancel = cancel,
-        .request_data = (void *)(uintptr_t)request,
-        .executor = executor,
-        .result_meta = result_meta,
     };
+    MCPRGO_SET_CALL(opt, call);
     out->response = NULL;
     out->err = NULL;
     out->json.ptr = NULL;

@@ -15,6 +15,20 @@
 
 #include "mcp_resources.h"
 
+/* The fields every option struct shares (the call frame: revision,
+ * deadline, token, request data, executor, result _meta, trace context),
+ * filled by the Go binding in one place (callEnv.fields) and copied into
+ * each option struct by one macro. */
+typedef struct {
+    mcpr_str protocol_revision;
+    uint64_t timeout_ms;
+    const mcpr_cancel *cancel;
+    uint64_t request; /* request_data: the call's request id */
+    const mcpr_executor *executor;
+    const mcpr_result_meta *result_meta;
+    mcpr_trace_context trace;
+} mcprgo_call;
+
 /* What mcprgo_read returns besides the status (written on every call). */
 typedef struct {
     mcpr_bundle *bundle;
@@ -75,24 +89,18 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
                                            mcpr_error **err);
 
 /* mcpr_read with its options. */
-mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcpr_str revision, uint64_t timeout_ms,
-                        const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
-                        const mcpr_result_meta *result_meta, mcprgo_read_result *out);
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_read_result *out);
 /* mcpr_list (templates false) or mcpr_list_templates with their options. */
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
-                        mcpr_str revision, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                        const mcpr_executor *executor, const mcpr_result_meta *result_meta,
-                        mcprgo_list_result *out);
+                        mcprgo_call call, mcprgo_list_result *out);
 /* mcpr_executor_new_with with its options. */
 mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queued, mcpr_executor **out,
                                 mcpr_error **err);
 /* mcpr_executor_get_stats into `out` (its struct_size set here). */
 mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
 /* mcpr_request with its options. */
-mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str revision,
-                           mcpr_str scope_key, uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel,
-                           uint64_t request, const mcpr_executor *executor, const mcpr_result_meta *result_meta,
-                           mcprgo_request_result *out);
+mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
+                           uint32_t page_size, mcprgo_call call, mcprgo_request_result *out);
 
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);

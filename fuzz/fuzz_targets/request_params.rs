@@ -2,8 +2,12 @@
 //!
 //! The input is one byte that picks the method and the negotiated revision,
 //! then the params text (empty, blank or `null`: params omitted). Checks that
-//! `RequestParams::parse` never accepts what `serde_json` refuses and that
-//! the member its method reads is the one `serde_json` reads; that `Resources::request` on a small registry (an
+//! the one params reader never accepts what `serde_json` refuses, for every
+//! method: `RequestParams::parse` reads each method's own member (and
+//! `_meta`) as `serde_json` does, and `CompleteParams::parse` (the
+//! completion shapes: `ref`, `argument`, `context.arguments`, a prompt
+//! reference) reads what `serde_json` reads, without a repeated name; that
+//! `Resources::request` on a small registry (an
 //! exact resource, a template with a completer, a hidden resource whose
 //! reader and authorization data carry a secret) always answers a served
 //! method with JSON, an error object whose code is one the revision allows,
@@ -11,10 +15,13 @@
 //! unregistered one.
 #![no_main]
 
+use mcp_resources::CallOptions;
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use mcp_resources::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
+use mcp_resources::completion::{
+    CompleteParams, CompleteRef, CompletionRequest, CompletionSink, ResourceCompleter,
+};
 use mcp_resources::{
     CallContext, CallbackError, ProtocolRevision, RequestMethod, RequestOptions, RequestParams,
     ResourceBinding, ResourceDefinition, ResourceHandler, ResourceMatch, ResourcePayload,
@@ -116,6 +123,72 @@ fn allowed_codes(revision: ProtocolRevision) -> &'static [i64] {
     }
 }
 
+/// The params as serde_json reads them (absent params are an empty
+/// object); panics when the text is no JSON object, which every accepted
+/// params text is. `None` when the text is JSON that a `serde_json::Value`
+/// cannot hold: a number beyond the range of `f64` (RFC 8259 allows any
+/// magnitude; the reader ignores members it does not act on, whatever
+/// they hold, and acts on strings only).
+fn params_value(params: &[u8]) -> Option<serde_json::Map<String, serde_json::Value>> {
+    // Empty (or whitespace-only) params text and `null` mean params were
+    // omitted.
+    if params.iter().all(|b| b" \t\n\r".contains(b)) {
+        return Some(serde_json::Map::new());
+    }
+    match serde_json::from_slice(params) {
+        Ok(serde_json::Value::Null) => Some(serde_json::Map::new()),
+        Ok(serde_json::Value::Object(o)) => Some(o),
+        Ok(other) => panic!("accepted params are an object or null: {other}"),
+        Err(e) => {
+            serde_json::from_slice::<serde::de::IgnoredAny>(params)
+                .expect("accepted params are JSON");
+            assert!(
+                e.to_string().starts_with("number out of range"),
+                "accepted params serde_json refuses: {e}"
+            );
+            None
+        }
+    }
+}
+
+/// Completion params: what the reader accepts, serde_json reads the same
+/// way (the reference, the argument and every context argument, in order
+/// and without a repeated name); a prompt reference is routed only when
+/// the text is JSON naming one.
+fn check_completion_params(params: &[u8]) {
+    match CompleteParams::parse(params) {
+        Ok(CompleteRef::Resource(p)) => {
+            let Some(v) = params_value(params) else {
+                return;
+            };
+            assert_eq!(v["ref"]["type"], "ref/resource");
+            assert_eq!(v["ref"]["uri"].as_str(), Some(p.template.as_str()));
+            assert_eq!(v["argument"]["name"].as_str(), Some(p.argument.as_str()));
+            assert_eq!(v["argument"]["value"].as_str(), Some(p.value.as_str()));
+            let given: Vec<(String, String)> = v
+                .get("context")
+                .and_then(|c| c.get("arguments"))
+                .and_then(|a| a.as_object())
+                .map(|a| {
+                    a.iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().expect("a string value").to_string()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            // serde_json keeps one entry per name: equal lengths mean no
+            // repeated name was accepted.
+            assert_eq!(p.context, given, "context.arguments");
+        }
+        Ok(CompleteRef::Prompt) => {
+            let Some(v) = params_value(params) else {
+                return;
+            };
+            assert_eq!(v["ref"]["type"], "ref/prompt");
+        }
+        Err(e) => assert!(!e.message().contains('{'), "messages never echo the input"),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     thread_local!(static REGISTRY: Resources = registry());
     let mut input = Input::new(data);
@@ -123,42 +196,49 @@ fuzz_target!(|data: &[u8]| {
     let revision = input.pick(&ProtocolRevision::ALL);
     let params = input.rest();
 
-    // The parser against serde_json: it accepts no text serde_json refuses,
-    // and the members it reads are serde_json's.
+    // The one params reader against serde_json, for every method: it
+    // accepts no text serde_json refuses, and the members it reads are
+    // serde_json's.
     if let Some(m) = RequestMethod::parse(method.as_bytes()) {
-        if m != RequestMethod::CompletionComplete {
-            if let Ok(p) = RequestParams::parse(m, params) {
-                // Empty (or whitespace-only) params text and `null` mean
-                // params were omitted.
-                let v: serde_json::Value = if params.iter().all(|b| b" \t\n\r".contains(b)) {
-                    serde_json::Value::Null
-                } else {
-                    serde_json::from_slice(params).expect("accepted params are JSON")
-                };
-                let empty = serde_json::Map::new();
-                let obj = match &v {
-                    serde_json::Value::Null => &empty,
-                    v => v
-                        .as_object()
-                        .expect("accepted params are an object or null"),
-                };
-                let member = |k: &str| obj.get(k).and_then(|v| v.as_str());
-                // Each method reads its own member and nothing else.
-                if m == RequestMethod::ResourcesRead {
+        let parsed = RequestParams::parse(m, params).ok();
+        if let Some((p, v)) = parsed.and_then(|p| Some((p, params_value(params)?))) {
+            let member = |k: &str| v.get(k).and_then(|v| v.as_str());
+            let meta = v
+                .get("_meta")
+                .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+                .and_then(|v| v.as_str());
+            assert_eq!(p.protocol_version.as_deref(), meta, "_meta protocolVersion");
+            // Each method reads its own member and nothing else.
+            match m {
+                RequestMethod::ResourcesRead => {
                     assert_eq!(p.uri.as_deref(), member("uri"), "uri");
                     assert_eq!(p.cursor, None, "cursor");
-                } else {
+                }
+                RequestMethod::CompletionComplete => {
+                    assert_eq!(
+                        (&p.uri, &p.cursor),
+                        (&None, &None),
+                        "completion reads _meta only"
+                    );
+                }
+                _ => {
                     assert_eq!(p.cursor.as_deref(), member("cursor"), "cursor");
                     assert_eq!(p.uri, None, "uri");
                 }
             }
         }
+        if m == RequestMethod::CompletionComplete {
+            check_completion_params(params);
+        }
     }
 
     REGISTRY.with(|r| {
         let options = RequestOptions {
-            revision,
             scope_key: b"fuzz".to_vec(),
+            call: CallOptions {
+                protocol_revision: revision,
+                ..CallOptions::default()
+            },
             ..RequestOptions::default()
         };
         let Ok(response) = r.request(method.as_bytes(), params, &options) else {
@@ -174,9 +254,9 @@ fuzz_target!(|data: &[u8]| {
         if response.is_error() {
             let code = v["code"].as_i64().expect("an error object has a code");
             assert!(
-                allowed_codes(response.revision()).contains(&code),
+                allowed_codes(response.protocol_revision()).contains(&code),
                 "{code} on {:?}",
-                response.revision()
+                response.protocol_revision()
             );
             assert!(v["message"].is_string());
         } else {

@@ -151,15 +151,15 @@ pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut 
 }
 
 /// The request's `traceparent` (W3C Trace Context), as the client sent it in
-/// the request's `params._meta`: the library hands it over without
+/// the request's `params._meta` (through `mcpr_request`) or as the host
+/// gave it in the options' `trace`: the library hands it over without
 /// interpreting it (a string of at most 8 KiB; any other value is left
 /// out). Read it to join the client's trace.
 ///
 /// \param call The callback's call context, or NULL.
 /// \return The value, borrowed from the call context (valid until the
 ///   callback returns; not NUL-terminated); empty (length 0) when the
-///   request had none, for calls not made by `mcpr_request`, and when
-///   `call` is NULL.
+///   call has none and when `call` is NULL.
 /// \pre `call` is NULL or the call context the library passed to a callback
 ///   that has not returned yet.
 /// \note Thread-safe: any thread may call it, also concurrently, while the

@@ -4,15 +4,15 @@ use crate::listing::ListOptions;
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, mcpr_trace_context, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::page::mcpr_page;
-use super::read::{request_data, revision_of, timeout};
 use super::resources::{mcpr_resources, resources};
-use super::result_meta::{mcpr_result_meta, result_meta_of};
+use super::result_meta::mcpr_result_meta;
 use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
@@ -30,8 +30,9 @@ use super::status::{mcpr_status, Error};
 pub struct mcpr_list_options {
     /// `sizeof(mcpr_list_options)` as the caller compiled it (see above).
     pub struct_size: usize,
-    /// Opaque caller scope (required, non-empty, else
-    /// `MCPR_INVALID_REQUEST`); cursors are bound to a hash of these bytes.
+    /// Opaque caller scope (required, non-empty: an empty one is a host
+    /// mistake, `MCPR_INVALID_ARGUMENT`, as from `mcpr_request`); cursors
+    /// are bound to a hash of these bytes.
     pub scope_key: mcpr_str,
     /// The previous page's next cursor; `ptr` NULL or `len` 0 = first page.
     pub cursor: mcpr_str,
@@ -63,12 +64,17 @@ pub struct mcpr_list_options {
     /// `_meta` and `annotations.lastModified` before 2025-06-18).
     pub protocol_revision: mcpr_str,
     /// Optional result `_meta` members of the host (from
-    /// `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of the
-    /// result after the library's own members, which they never replace,
-    /// and charged to the result's budget. The call keeps its own
-    /// reference: the handle may be freed once the call has begun.
+    /// `mcpr_result_meta_new`; NULL = none), the `_meta` of the page,
+    /// charged to its byte budget. The call keeps its own reference: the
+    /// handle may be freed once the call has begun.
     pub result_meta: *const mcpr_result_meta,
+    /// Optional trace context of the request, handed to every `discover`
+    /// of the call (`mcpr_call_traceparent`, ...); all zero = none (see
+    /// `mcpr_trace_context`).
+    pub trace: mcpr_trace_context,
 }
+
+shared_call_fields!(mcpr_list_options);
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
@@ -83,6 +89,7 @@ unsafe impl Grows for mcpr_list_options {
         field_end!(mcpr_list_options, executor),
         field_end!(mcpr_list_options, protocol_revision),
         field_end!(mcpr_list_options, result_meta),
+        field_end!(mcpr_list_options, trace),
     ];
 }
 
@@ -118,23 +125,15 @@ unsafe fn list_with(
             .ok_or_else(|| Error::argument("list options are NULL"))?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (scope_key, cursor) = unsafe { (o.scope_key.bytes()?, o.cursor.bytes()?) };
-        // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
-        let revision = unsafe { revision_of(o.protocol_revision) }?;
         let options = ListOptions {
             scope_key: scope_key.to_vec(),
             cursor: (!cursor.is_empty()).then(|| cursor.to_vec()),
             page_size: o.page_size,
-            timeout: timeout(o.timeout_ms),
-            // SAFETY: `o.cancel` is NULL or a live token.
-            cancel: unsafe { cancel_of(o.cancel) },
-            request_data: request_data(o.request_data),
-            // SAFETY: `o.executor` is NULL or a live executor.
-            executor: unsafe { o.executor.as_ref() }.map(|e| e.inner.clone()),
-            revision,
-            // SAFETY: `o.result_meta` is NULL or a live handle.
-            result_meta: unsafe { result_meta_of(o.result_meta) },
-            trace: None,
+            // SAFETY: the pointers are NULL or live, the strings follow the
+            // `mcpr_str` rules (caller's guarantee).
+            call: unsafe { call_options_of(&o) }?,
         };
+        let revision = options.call.protocol_revision;
         let page = if templates {
             r.inner.list_templates(&options)
         } else {
@@ -158,16 +157,18 @@ unsafe fn list_with(
 ///
 /// \param resources A registry reference.
 /// \param options The list options (required: scope key, cursor, page size,
-///   deadline, cancellation, executor, protocol revision).
+///   deadline, cancellation, executor, protocol revision, result `_meta`,
+///   trace context).
 /// \param out Receives the page on success; the caller owns it: free it with
 ///   `mcpr_page_free`.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
 ///   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
-///   revision, or options with a bad `struct_size` or set fields beyond it
-///   that this library does not know; `MCPR_INVALID_REQUEST` for an empty
-///   scope key or a bad cursor; `MCPR_POLICY` when `discover` fails (or the
+///   revision, a trace member that is not UTF-8, an empty scope key, or options with a bad `struct_size` or
+///   set fields beyond it that this library does not know;
+///   `MCPR_INVALID_REQUEST` for a bad cursor; `MCPR_POLICY` when `discover`
+///   fails (or the
 ///   executor is saturated); `MCPR_CANCELED`; `MCPR_DEADLINE_EXCEEDED`;
 ///   `MCPR_SIZE`.
 /// \pre `resources` is NULL or a live registry reference when the call is
@@ -175,7 +176,8 @@ unsafe fn list_with(
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `options` is NULL or points at options of `struct_size` readable
 ///   bytes whose strings follow the `mcpr_str` rules and whose `cancel`,
-///   `executor` and `result_meta` are NULL or not yet freed; `out` is NULL or points at
+///   `executor` and `result_meta` are NULL or not yet freed; `out` is NULL
+///   or points at
 ///   writable storage for one `mcpr_page *`; `err` is NULL or points at
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: many threads may list one registry at once. The call

@@ -55,6 +55,9 @@ mod resources;
 // bounds it.
 mod read;
 
+// The call fields every method's options share (no exports of its own).
+mod call_options;
+
 mod bundle;
 mod cancel;
 mod executor;

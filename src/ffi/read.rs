@@ -1,23 +1,19 @@
-//! `mcpr_read` and its options, and the option conversions listings and
-//! requests share.
+//! `mcpr_read` and its options (their shared fields are converted by
+//! `call_options.rs`).
 
-use crate::protocol::ProtocolRevision;
 use crate::read::ReadOptions;
-use crate::scope::RequestData;
 use std::os::raw::c_void;
-use std::sync::Arc;
-use std::time::Duration;
 
 use super::boundary::{guard, mcpr_str};
 use super::bundle::mcpr_bundle;
-use super::cancel::{cancel_of, mcpr_cancel};
+use super::call_options::{call_options_of, mcpr_trace_context, shared_call_fields};
+use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
-use super::host::HostPtr;
 use super::resources::mcpr_resources;
-use super::result_meta::{mcpr_result_meta, result_meta_of};
+use super::result_meta::mcpr_result_meta;
 use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_read`. NULL options mean all defaults. The
@@ -69,12 +65,18 @@ pub struct mcpr_read_options {
     /// result's report).
     pub protocol_revision: mcpr_str,
     /// Optional result `_meta` members of the host (from
-    /// `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of the
-    /// result after the library's own members, which they never replace,
-    /// and charged to the result's budget. The call keeps its own
+    /// `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of
+    /// the result after the library's own members, which they never
+    /// replace, and charged to the result's budget. The call keeps its own
     /// reference: the handle may be freed once the call has begun.
     pub result_meta: *const mcpr_result_meta,
+    /// Optional trace context of the request, handed to every callback of
+    /// the call (`mcpr_call_traceparent`, ...); all zero = none (see
+    /// `mcpr_trace_context`).
+    pub trace: mcpr_trace_context,
 }
+
+shared_call_fields!(mcpr_read_options);
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
@@ -86,6 +88,7 @@ unsafe impl Grows for mcpr_read_options {
         field_end!(mcpr_read_options, executor),
         field_end!(mcpr_read_options, protocol_revision),
         field_end!(mcpr_read_options, result_meta),
+        field_end!(mcpr_read_options, trace),
     ];
 }
 
@@ -103,53 +106,24 @@ pub unsafe extern "C" fn mcpr_read_options_init(options: *mut mcpr_read_options)
     guard(|| unsafe { init_out(options) })
 }
 
-/// The protocol revision of an options field (empty = the newest; unknown
-/// = `MCPR_INVALID_ARGUMENT`).
-///
-/// # Safety
-/// `s` follows the `mcpr_str` rules.
-pub(super) unsafe fn revision_of(s: mcpr_str) -> Result<ProtocolRevision, Error> {
-    // SAFETY: forwarded to the caller's guarantee.
-    let b = unsafe { s.bytes() }?;
-    ProtocolRevision::parse(b).map_err(|_| {
-        Error::argument(
-            "unknown protocol_revision (known: \"2024-11-05\", \"2025-03-26\", \"2025-06-18\", \"2025-11-25\", \"2026-07-28\"; empty = newest)",
-        )
-    })
-}
-
-pub(super) fn timeout(ms: u64) -> Option<Duration> {
-    (ms > 0).then(|| Duration::from_millis(ms))
-}
-
-pub(super) fn request_data(p: *mut c_void) -> Option<RequestData> {
-    (!p.is_null()).then(|| Arc::new(HostPtr(p)) as RequestData)
-}
-
 /// The core options of `mcpr_read_options` (NULL: all defaults); used by
 /// `mcpr_read` and `mcpr_complete`.
 ///
 /// # Safety
 /// `opt` is NULL or points at options of `struct_size` readable bytes whose
-/// pointers are NULL or live and whose `protocol_revision` follows the
-/// `mcpr_str` rules.
+/// pointers are NULL or live and whose strings (`protocol_revision`, the
+/// members of `trace`) follow the `mcpr_str` rules.
 pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<ReadOptions, Error> {
-    let mut options = ReadOptions::default();
     // SAFETY: `opt` is NULL or points at options of `struct_size` readable
     // bytes (caller's guarantee).
-    if let Some(o) = unsafe { read_grown_opt(opt) }? {
-        options.timeout = timeout(o.timeout_ms);
-        // SAFETY: `o.cancel` is NULL or a live token.
-        options.cancel = unsafe { cancel_of(o.cancel) };
-        options.request_data = request_data(o.request_data);
-        // SAFETY: `o.executor` is NULL or a live executor.
-        options.executor = unsafe { o.executor.as_ref() }.map(|e| e.inner.clone());
-        // SAFETY: `o.protocol_revision` follows the `mcpr_str` rules.
-        options.revision = unsafe { revision_of(o.protocol_revision) }?;
-        // SAFETY: `o.result_meta` is NULL or a live handle.
-        options.result_meta = unsafe { result_meta_of(o.result_meta) };
-    }
-    Ok(options)
+    Ok(match unsafe { read_grown_opt(opt) }? {
+        // SAFETY: the pointers are NULL or live, the strings follow the
+        // `mcpr_str` rules (caller's guarantee).
+        Some(o) => ReadOptions {
+            call: unsafe { call_options_of(&o) }?,
+        },
+        None => ReadOptions::default(),
+    })
 }
 
 /// Answers `resources/read` for a URI: validation, selection, the policy
@@ -179,27 +153,29 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
 /// \param resources A registry reference.
 /// \param uri The raw bytes of the request's `params.uri`.
 /// \param options The read options (deadline, cancellation, request data,
-///   executor, protocol revision), or NULL for all defaults; read during the
-///   call only.
+///   executor, protocol revision, result `_meta`, trace context), or NULL
+///   for all defaults; read during the call only.
 /// \param out Receives the bundle on success; the caller owns it: free it
 ///   with `mcpr_bundle_free`.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
 ///   a NULL `resources` or `out`, a `(NULL, n > 0)` string, an unknown
-///   protocol revision, or options with a bad `struct_size` or set fields
-///   beyond it that this library does not know; otherwise the failure of the
-///   read (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
-///   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
-///   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
-///   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
+///   protocol revision, a trace member that is not UTF-8, or options with a
+///   bad `struct_size` or set fields beyond it that this library does not
+///   know; otherwise the failure of the read (`MCPR_INVALID_REQUEST`,
+///   `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`, `MCPR_POLICY`,
+///   `MCPR_READ_FAILED`, `MCPR_TIMEOUT`, `MCPR_INVALID_CONTENT`,
+///   `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`,
+///   `MCPR_SIZE`).
 /// \pre `resources` is NULL or a live registry reference when the call is
 ///   made: one that no other thread may be releasing at that moment (retain
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
-///   options of `struct_size` readable bytes whose `cancel`, `executor`
-///   and `result_meta` are NULL or not yet freed and whose `protocol_revision` follows the
-///   `mcpr_str` rules; `out` is NULL or points at writable storage for one
+///   options of `struct_size` readable bytes whose `cancel`, `executor` and
+///   `result_meta` are NULL or not yet freed and whose strings
+///   (`protocol_revision`, the members of `trace`) follow the `mcpr_str`
+///   rules; `out` is NULL or points at writable storage for one
 ///   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
 ///   `mcpr_error *`.
 /// \post The call holds its own registry reference from entry to return:
@@ -228,7 +204,7 @@ pub unsafe extern "C" fn mcpr_read(
         let bundle = r.inner.read(uri, &options).map_err(|f| {
             // A not-found failure implies a valid (UTF-8) identifier.
             let uri = std::str::from_utf8(uri).ok();
-            Error::of_request(f, options.revision, uri)
+            Error::of_request(f, options.call.protocol_revision, uri)
         })?;
         unsafe { write_handle(out, mcpr_bundle { inner: bundle }) };
         Ok(())

@@ -111,7 +111,7 @@ pub unsafe extern "C" fn mcpr_resources_content_hash(
         if out.is_null() {
             return;
         }
-        let hash = resources.inner.revision();
+        let hash = resources.inner.content_hash();
         // SAFETY: `out` is valid for 32 bytes of writes and cannot overlap
         // the local `hash`.
         unsafe { std::ptr::copy_nonoverlapping(hash.as_ptr(), out, hash.len()) };
@@ -152,7 +152,7 @@ pub unsafe extern "C" fn mcpr_resources_content_hash_into(
         if out.is_null() {
             return Err(Error::argument("content hash buffer is NULL"));
         }
-        let hash = resources.inner.revision();
+        let hash = resources.inner.content_hash();
         if out_len < hash.len() {
             return Err(Error::argument(
                 "content hash buffer is shorter than 32 bytes",

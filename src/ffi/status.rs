@@ -46,7 +46,8 @@ pub enum mcpr_status {
     MCPR_INVALID_CONFIGURATION = 12,
     /// A programming error: NULL handle or out-parameter, `(NULL, n > 0)`
     /// string, impossible length, unknown enum value, impossible
-    /// `struct_size` or a set field unknown to this library.
+    /// `struct_size` or a set field unknown to this library, an empty list
+    /// scope key (from every entry point).
     MCPR_INVALID_ARGUMENT = 13,
     /// A bug in the library, stopped before it reached the caller.
     MCPR_INTERNAL = 14,
@@ -71,6 +72,7 @@ impl mcpr_status {
             FailureKind::DeadlineExceeded => mcpr_status::MCPR_DEADLINE_EXCEEDED,
             FailureKind::Size => mcpr_status::MCPR_SIZE,
             FailureKind::InvalidConfiguration => mcpr_status::MCPR_INVALID_CONFIGURATION,
+            FailureKind::InvalidArgument => mcpr_status::MCPR_INVALID_ARGUMENT,
         }
     }
 }

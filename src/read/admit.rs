@@ -10,11 +10,10 @@
 //! unattempted item gets `budget_exceeded`; reaching `max_items` stops
 //! before another body read.
 //!
-//! This is the inline loop (no executor); `pooled.rs` runs the same steps
-//! on an executor.
+//! The budget and the outcomes of body reads; `pipeline.rs` asks for the
+//! reads and settles them here, whichever driver runs the callbacks.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
 use std::time::Instant;
 
 use crate::binding::ResourceHandler;
@@ -22,12 +21,12 @@ use crate::error::{BoxError, CauseText, Failure, FailureKind};
 use crate::limits::{Limits, MAX_META_BYTES};
 use crate::plan::{ResourcePayload, ResourceTarget};
 use crate::report::IssueCode;
-use crate::scope::{CallContext, RequestScope};
+use crate::scope::RequestScope;
 use crate::sizing::{target_item_size, ItemSize};
 
 use super::assemble::Shape;
-use super::authorize::{check_scope_at, guarded, CallbackFailure};
-use super::{ItemState, Outcome};
+use super::authorize::CallbackFailure;
+use super::Outcome;
 
 /// An admitted item, ready to be written.
 pub(super) struct Admitted {
@@ -64,7 +63,7 @@ impl Budget {
                 .saturating_sub(host_meta as u64),
             admitted: 0,
             stopped: false,
-            item_meta: shape.revision.has_item_meta(),
+            item_meta: shape.protocol_revision.has_item_meta(),
         }
     }
 
@@ -98,56 +97,10 @@ pub(super) fn timed_out() -> Outcome {
 }
 
 /// The deadline of a body read starting at `now`.
+#[inline]
 pub(super) fn item_deadline(scope: &RequestScope, now: Instant, limits: &Limits) -> Instant {
     now.checked_add(limits.item_timeout)
         .map_or(scope.deadline(), |d| d.min(scope.deadline()))
-}
-
-/// Reads every pending item in plan order under admission, on the calling
-/// thread. `checked_at` is when the scope was last checked (no callback ran
-/// since): the first body read starts from it instead of reading the clock
-/// again. `call` is the read's call context, turned into each body read's.
-/// `shape` decides whether items carry their `_meta` and what the host's
-/// result `_meta` takes from the budget.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn read_bodies(
-    handler: &Arc<dyn ResourceHandler>,
-    scope: &RequestScope,
-    targets: &[ResourceTarget],
-    states: &mut [ItemState],
-    limits: &Limits,
-    checked_at: Instant,
-    call: &mut CallContext,
-    shape: &Shape,
-) -> Result<(), Failure> {
-    let mut budget = Budget::new(limits, shape);
-    let mut fresh = Some(checked_at);
-    for (t, state) in targets.iter().zip(states.iter_mut()) {
-        if !matches!(state.outcome, Outcome::Pending) {
-            continue;
-        }
-        if budget.stops_before_read(limits) {
-            state.outcome = not_attempted();
-            continue;
-        }
-        let now = match fresh.take() {
-            Some(t) => t,
-            None => Instant::now(),
-        };
-        check_scope_at(scope, now)?;
-        let item_deadline = item_deadline(scope, now, limits);
-        call.enter_body_read(item_deadline, limits.max_item_bytes);
-        let call = &*call;
-        let result = guarded(|| handler.read(call, t));
-        let now = Instant::now();
-        check_scope_at(scope, now)?;
-        if now >= item_deadline {
-            state.outcome = timed_out();
-            continue;
-        }
-        state.outcome = settle(handler.as_ref(), t, result, limits, &mut budget);
-    }
-    Ok(())
 }
 
 /// The outcome of a body read that returned within its item deadline.

@@ -11,6 +11,7 @@
 //! report were admitted always fits.
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use crate::cache::{CacheHints, RegistryCacheHints, ResultCache};
 use crate::error::{BoxError, Failure, FailureKind};
@@ -22,7 +23,7 @@ use crate::report::{
     COMPLETE_REPORT_JSON,
 };
 use crate::result_meta::ResultMeta;
-use crate::sizing::write_item;
+use crate::sizing::{write_item, ItemSpans};
 
 use super::{ItemStates, Outcome, ResourceBundle};
 
@@ -32,86 +33,45 @@ const CONTENTS_OPEN: &str = "{\"contents\":[";
 /// host's result `_meta` members and the declared cache hints.
 #[derive(Clone)]
 pub(super) struct Shape {
-    pub revision: ProtocolRevision,
+    pub protocol_revision: ProtocolRevision,
     /// Merged after the report in the result `_meta` (never empty).
     pub result_meta: Option<ResultMeta>,
     pub registry: RegistryCacheHints,
     pub binding: CacheHints,
 }
 
+/// The result of a read from its final item states: the issues, the
+/// whole-read failure when no application item survives a non-empty final
+/// visible selection, the report, the cache hints and the JSON.
 pub(super) fn assemble(
     targets: &[ResourceTarget],
     mut states: ItemStates,
     limits: &Limits,
     shape: &Shape,
 ) -> Result<ResourceBundle, Failure> {
-    let mut visible = 0usize;
-    // Any hidden planned item: the selection was filtered by the policy.
-    let mut filtered = false;
-    let mut first_issue: Option<(IssueCode, Option<BoxError>)> = None;
-    let mut issues: Vec<Issue> = Vec::new();
-    let mut total_issues: u64 = 0;
-    // Admitted items stay in `states` (no copy into another list) and are
-    // written from there below.
-    let mut admitted = 0usize;
-    let mut items_bytes: u64 = 0;
-    for (t, s) in targets.iter().zip(states.iter_mut()) {
-        if !s.final_visibility.visible {
-            filtered = true;
-            continue;
-        }
-        let (code, cause) = match &mut s.outcome {
-            Outcome::Hidden => {
-                filtered = true;
-                continue;
-            }
-            Outcome::Admitted(a) => {
-                visible += 1;
-                admitted += 1;
-                items_bytes += a.cost;
-                continue;
-            }
-            Outcome::Issue(code, cause) => (*code, cause),
-            // Every visible permitted item is decided by admission; an
-            // undecided one was not attempted.
-            Outcome::Pending => (IssueCode::BudgetExceeded, &mut None),
-        };
-        visible += 1;
-        total_issues += 1;
-        if issues.len() < limits.max_issues {
-            issues.push(Issue::new(
-                code,
-                t.uri(),
-                s.final_visibility.disclose_issue_uri,
-            ));
-        }
-        if first_issue.is_none() {
-            first_issue = Some((code, cause.take()));
-        }
-    }
-
-    if admitted == 0 && visible > 0 {
-        let (code, cause) = first_issue.expect("a visible item without a survivor has an issue");
+    let tally = tally(targets, &mut states, limits);
+    if tally.admitted == 0 && tally.visible > 0 {
+        let (code, cause) = tally
+            .first_issue
+            .expect("a visible item without a survivor has an issue");
         let failure = Failure::new(code.failure_kind());
         return Err(match cause {
             Some(c) => failure.caused_by(c),
             None => failure,
         });
     }
-
-    let partial = total_issues > 0;
+    let partial = tally.total_issues > 0;
     let (report_json, issues, issues_omitted) = if partial {
-        let shown = issues.len() as u64;
+        let shown = tally.issues.len() as u64;
         let extra = shape.result_meta.as_ref().map_or(0, |m| m.merged_len(true));
-        let report =
-            Report::partial(issues, total_issues - shown).shrink_to_fit_with(limits, extra)?;
+        let report = Report::partial(tally.issues, tally.total_issues - shown)
+            .shrink_to_fit_with(limits, extra)?;
         let json = report.json();
         let omitted = report.issues_omitted();
         (Cow::Owned(json), report.into_issues(), omitted)
     } else {
         (Cow::Borrowed(COMPLETE_REPORT_JSON), Vec::new(), 0)
     };
-
     let cache = ResultCache::for_read(
         &shape.registry,
         shape.binding,
@@ -124,15 +84,146 @@ pub(super) fn assemble(
             }
             _ => None,
         }),
-        filtered,
+        tally.filtered,
         partial,
     );
-    let fields = shape.revision.has_result_fields();
+    let written = write_result(
+        targets,
+        &mut states,
+        Sizes {
+            items_bytes: tally.items_bytes,
+            admitted: tally.admitted,
+            partial,
+        },
+        &report_json,
+        cache,
+        shape,
+    );
+    if written.json.len() as u64 > limits.max_encoded_bytes - WIRE_RESERVE_BYTES {
+        return Err(
+            Failure::new(FailureKind::Size).caused_by(crate::error::CauseText(
+                "the assembled read result exceeds max_encoded_bytes - 8192".into(),
+            )),
+        );
+    }
+    Ok(ResourceBundle {
+        json: written.json,
+        partial,
+        spans: written.spans,
+        issues,
+        issues_omitted,
+        report: written.report,
+        cache,
+        protocol_revision: shape.protocol_revision,
+    })
+}
 
+/// What the final item states add up to.
+struct Tally {
+    /// Items in the final visible selection.
+    visible: usize,
+    /// Any hidden planned item: the selection was filtered by the policy.
+    filtered: bool,
+    /// The first visible issue's code and cause (the whole-read failure
+    /// when nothing survives).
+    first_issue: Option<(IssueCode, Option<BoxError>)>,
+    /// The detailed issues, at most `max_issues`, in plan order.
+    issues: Vec<Issue>,
+    total_issues: u64,
+    /// Admitted items (they stay in the states, written from there).
+    admitted: usize,
+    /// Their encoded cost.
+    items_bytes: u64,
+}
+
+/// Counts the final item states: visible, hidden, admitted items and the
+/// issues in plan order (an undecided visible item was not attempted).
+#[inline]
+fn tally(targets: &[ResourceTarget], states: &mut ItemStates, limits: &Limits) -> Tally {
+    let mut t = Tally {
+        visible: 0,
+        filtered: false,
+        first_issue: None,
+        issues: Vec::new(),
+        total_issues: 0,
+        admitted: 0,
+        items_bytes: 0,
+    };
+    for (target, s) in targets.iter().zip(states.iter_mut()) {
+        if !s.final_visibility.visible {
+            t.filtered = true;
+            continue;
+        }
+        let (code, cause) = match &mut s.outcome {
+            Outcome::Hidden => {
+                t.filtered = true;
+                continue;
+            }
+            Outcome::Admitted(a) => {
+                t.visible += 1;
+                t.admitted += 1;
+                t.items_bytes += a.cost;
+                continue;
+            }
+            Outcome::Issue(code, cause) => (*code, cause),
+            // Every visible permitted item is decided by admission; an
+            // undecided one was not attempted.
+            Outcome::Pending => (IssueCode::BudgetExceeded, &mut None),
+        };
+        t.visible += 1;
+        t.total_issues += 1;
+        if t.issues.len() < limits.max_issues {
+            t.issues.push(Issue::new(
+                code,
+                target.uri(),
+                s.final_visibility.disclose_issue_uri,
+            ));
+        }
+        if t.first_issue.is_none() {
+            t.first_issue = Some((code, cause.take()));
+        }
+    }
+    t
+}
+
+/// What the result's size depends on beyond its report.
+struct Sizes {
+    /// The admitted items' encoded cost.
+    items_bytes: u64,
+    admitted: usize,
+    partial: bool,
+}
+
+/// The result JSON and where its parts are.
+struct Written {
+    json: String,
+    spans: Vec<ItemSpans>,
+    report: Range<usize>,
+}
+
+/// Writes the result: the warning item first when partial, the admitted
+/// items in plan order (each payload dropped once written), the report in
+/// `_meta` and the host's members after it, and the revision's cache
+/// members.
+#[inline]
+fn write_result(
+    targets: &[ResourceTarget],
+    states: &mut ItemStates,
+    sizes: Sizes,
+    report_json: &str,
+    cache: ResultCache,
+    shape: &Shape,
+) -> Written {
+    let Sizes {
+        items_bytes,
+        admitted,
+        partial,
+    } = sizes;
+    let fields = shape.protocol_revision.has_result_fields();
     let capacity = CONTENTS_OPEN.len()
         + items_bytes as usize
         + if partial {
-            warning_item_len(&report_json) + 1
+            warning_item_len(report_json) + 1
         } else {
             0
         }
@@ -148,8 +239,8 @@ pub(super) fn assemble(
         spans.push(write_warning_item(
             &mut json,
             &warning_uri(),
-            &report_json,
-            shape.revision.has_item_meta(),
+            report_json,
+            shape.protocol_revision.has_item_meta(),
         ));
     }
     for (t, s) in targets.iter().zip(states.iter_mut()) {
@@ -177,8 +268,8 @@ pub(super) fn assemble(
     json.push_str(RESERVED_META_KEY);
     json.push_str("\":");
     let report_start = json.len();
-    json.push_str(&report_json);
-    let report_span = report_start..json.len();
+    json.push_str(report_json);
+    let report = report_start..json.len();
     if let Some(m) = &shape.result_meta {
         m.write_merged(&mut json, true);
     }
@@ -187,24 +278,11 @@ pub(super) fn assemble(
         cache.write_fields(&mut json);
     }
     json.push('}');
-
-    if json.len() as u64 > limits.max_encoded_bytes - WIRE_RESERVE_BYTES {
-        return Err(
-            Failure::new(FailureKind::Size).caused_by(crate::error::CauseText(
-                "the assembled read result exceeds max_encoded_bytes - 8192".into(),
-            )),
-        );
-    }
-    Ok(ResourceBundle {
+    Written {
         json,
-        partial,
         spans,
-        issues,
-        issues_omitted,
-        report: report_span,
-        cache,
-        revision: shape.revision,
-    })
+        report,
+    }
 }
 
 #[cfg(test)]

@@ -48,6 +48,7 @@ impl From<CallbackError> for CallbackFailure {
 }
 
 /// Runs a host callback, turning a panic into [`CallbackFailure::Panicked`].
+#[inline]
 pub(crate) fn guarded<T>(
     f: impl FnOnce() -> Result<T, CallbackError>,
 ) -> Result<T, CallbackFailure> {
@@ -58,14 +59,16 @@ pub(crate) fn guarded<T>(
     }
 }
 
-/// After a callback: fails with `canceled` when the caller cancelled, and,
-/// when the callback did not succeed, with `deadline_exceeded` when the
-/// whole-read deadline passed (so a callback that gave up because of the
-/// deadline is not mistaken for a policy or plan failure). The deadline of
+/// After a callback: fails with `canceled` when the caller cancelled (or
+/// the call has returned: a job its call gave up on calls no further
+/// callback), and, when the callback did not succeed, with
+/// `deadline_exceeded` when the whole-read deadline passed (so a callback
+/// that gave up because of the deadline is not mistaken for a policy or
+/// plan failure). The deadline of
 /// successful callbacks is checked at phase boundaries with
 /// [`check_scope`], which keeps clock reads off the hot path.
 pub(crate) fn settle(scope: &RequestScope, failed: bool) -> Result<(), Failure> {
-    if scope.is_canceled() {
+    if scope.is_over() {
         return Err(Failure::new(FailureKind::Canceled));
     }
     if failed && scope.is_expired() {
@@ -76,11 +79,13 @@ pub(crate) fn settle(scope: &RequestScope, failed: bool) -> Result<(), Failure> 
 
 /// Fails with `canceled` when the caller cancelled, `deadline_exceeded`
 /// when the whole-read deadline passed ([`RequestScope::check`]).
+#[inline]
 pub(super) fn check_scope(scope: &RequestScope) -> Result<(), Failure> {
     scope.check()
 }
 
 /// [`check_scope`] with the current time already read.
+#[inline]
 pub(super) fn check_scope_at(scope: &RequestScope, now: Instant) -> Result<(), Failure> {
     scope.check_at(now)
 }

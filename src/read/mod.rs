@@ -1,13 +1,17 @@
-//! The read pipeline: authorize -> admit/read -> recheck -> assemble.
+//! The read pipeline: plan and authorize -> body reads under admission ->
+//! recheck -> assemble.
 //!
 //! [`Resources::read`] runs the authorization sequence of
-//! docs/BEHAVIOUR.md §5 under a request scope (§8), admits bodies under the
+//! docs/BEHAVIOUR.md §5 in its call frame (§8), admits bodies under the
 //! budgets of §7, and returns the JSON text of an MCP `resources/read`
-//! result (§6) as a [`ResourceBundle`].
+//! result (§6) as a [`ResourceBundle`]. The steps exist once
+//! (`pipeline.rs`, built from `authorize`, `admit`, `recheck` and
+//! `assemble`); this file drives them inline, `pooled.rs` on an executor.
 
 mod admit;
 mod assemble;
 mod authorize;
+mod pipeline;
 mod pooled;
 mod recheck;
 mod spare;
@@ -17,48 +21,48 @@ pub(crate) use authorize::{discover, guarded, settle, CallbackFailure};
 
 use std::borrow::Cow;
 use std::ops::Range;
-use std::sync::Arc;
-use std::time::Duration;
 
 use base64::Engine as _;
 
 use crate::cache::ResultCache;
-use crate::error::{BoxError, Failure};
-use crate::executor::Executor;
+use crate::call::{CallOptions, Frame, FrameRules, FromParams};
+use crate::error::{BoxError, Failure, FailureKind};
 use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
 use crate::registry::{Resources, Selection};
 use crate::report::{Issue, IssueCode};
-use crate::result_meta::ResultMeta;
-use crate::scope::{CallPhase, CancelToken, RequestData, RequestScope};
+use crate::scope::CallPhase;
 use crate::sizing::ItemSpans;
-use crate::trace::TraceContext;
 
-/// Per-call options of a read.
+use pipeline::Pipeline;
+
+/// Per-call options of a read: the call frame's (deadline, cancellation,
+/// request data, executor, protocol revision, result `_meta`, trace
+/// context; see [`CallOptions`]). With
+/// an executor the read returns by its deadline whatever any callback
+/// does; see [`Resources::read`].
 #[derive(Clone, Default)]
 pub struct ReadOptions {
-    /// The caller's deadline, relative to the call's start (`None` = only
-    /// `read_timeout`).
-    pub timeout: Option<Duration>,
-    /// The caller's cancellation token.
-    pub cancel: Option<CancelToken>,
-    /// Opaque data handed to every callback.
-    pub request_data: Option<RequestData>,
-    /// Worker pool running the read's callbacks (`None` = every callback
-    /// inline on the calling thread, and deadlines only take effect when
-    /// callbacks honour [`CallContext::is_canceled`](crate::CallContext::is_canceled)).
-    /// With an executor the read returns by its deadline whatever any
-    /// callback does; see [`Resources::read`].
-    pub executor: Option<Executor>,
-    /// The protocol revision the result is shaped for (default: the newest).
-    pub revision: ProtocolRevision,
-    /// The host's result `_meta` members, merged into the result's `_meta`
-    /// after the library's report (never replacing it) and charged to the
-    /// encoded budget (docs/BEHAVIOUR.md §14).
-    pub result_meta: Option<ResultMeta>,
-    /// The trace context of the request (handed to every callback through
-    /// [`CallContext::trace_context`](crate::CallContext::trace_context)).
-    pub trace: Option<Arc<TraceContext>>,
+    /// The options every call takes.
+    pub call: CallOptions,
+}
+
+impl From<CallOptions> for ReadOptions {
+    fn from(call: CallOptions) -> ReadOptions {
+        ReadOptions { call }
+    }
+}
+
+/// The frame rules of a read: a saturated executor is `read_failed`, and
+/// so is a panic of the pipeline on an executor.
+const READ_RULES: FrameRules = FrameRules {
+    refused: FailureKind::ReadFailed,
+    panicked: read_panicked,
+};
+
+fn read_panicked() -> Failure {
+    Failure::new(FailureKind::ReadFailed)
+        .caused_by(crate::error::CauseText("the read pipeline panicked".into()))
 }
 
 /// What happened to one planned item.
@@ -119,7 +123,7 @@ pub struct ResourceBundle {
     issues_omitted: u64,
     report: Range<usize>,
     cache: ResultCache,
-    revision: ProtocolRevision,
+    protocol_revision: ProtocolRevision,
 }
 
 impl ResourceBundle {
@@ -130,8 +134,8 @@ impl ResourceBundle {
     }
 
     /// The protocol revision the JSON is shaped for.
-    pub fn revision(&self) -> ProtocolRevision {
-        self.revision
+    pub fn protocol_revision(&self) -> ProtocolRevision {
+        self.protocol_revision
     }
 
     /// The MCP read result as JSON text.
@@ -283,38 +287,41 @@ impl Resources {
     /// and the read continues with the other items. Such a callback is
     /// abandoned: it keeps running on its worker, its late result is
     /// discarded, and what it was given stays valid until it returns. A
-    /// saturated executor (see [`Executor`]) fails the read at once with
+    /// saturated executor (see [`Executor`](crate::Executor)) fails the read at once with
     /// `read_failed`, or fails the body reads it can no longer risk as
     /// `read_failed` items; the private cause says "executor saturated".
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
+        self.read_at(uri, &options.call, FromParams::default())
+    }
+
+    /// [`read`](Self::read) with `call`'s options and what the request's
+    /// params set in their place (the one-call request function's
+    /// per-request revision and trace context, without a copy of the
+    /// options).
+    pub(crate) fn read_at(
+        &self,
+        uri: &[u8],
+        call: &CallOptions,
+        from_params: FromParams,
+    ) -> Result<ResourceBundle, Failure> {
+        call.frame_at(from_params, self.limits(), &READ_RULES, |frame| {
+            self.read_in(frame, uri)
+        })
+    }
+
+    /// The read of `uri` in its call frame.
+    fn read_in(&self, frame: &Frame<'_>, uri: &[u8]) -> Result<ResourceBundle, Failure> {
         let limits = self.limits();
-        let started = std::time::Instant::now();
-        let scope = RequestScope::start_at(
-            started,
-            limits.read_timeout,
-            options.timeout,
-            options.cancel.clone(),
-            options.request_data.clone(),
-        )
-        .with_trace(options.trace.clone());
-        // Closed on every return path (BEHAVIOUR §8: the direct API creates and
-        // closes its scope).
-        let _closer = scope.close_on_drop();
-        authorize::check_scope_at(&scope, started)?;
-        if let Some(executor) = &options.executor {
-            // Refused before the URI is looked at: a saturated executor
-            // fails every read alike, registered or not.
-            executor
-                .admission()
-                .map_err(|why| why.failure(crate::error::FailureKind::ReadFailed))?;
+        let scope = frame.scope();
+        if let Some(executor) = frame.executor() {
             let selection = self.select(uri)?;
-            let shape = self.shape(options, &selection);
+            let shape = self.shape(frame, &selection);
             return pooled::read(
                 executor,
-                &scope,
+                frame,
                 self.policy().clone(),
                 selection.binding.definition().clone(),
-                selection.binding.handler().clone(),
+                selection.binding.handler(),
                 selection.matched,
                 *limits,
                 shape,
@@ -322,58 +329,42 @@ impl Resources {
         }
         // Lent: the match is dropped before this returns.
         let selection = self.select_lent(uri)?;
-        let shape = self.shape(options, &selection);
+        let shape = self.shape(frame, &selection);
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
-        let handler = selection.binding.handler();
-
+        let handler = selection.binding.handler().as_ref();
         // One call context serves every callback in turn (see
         // `CallContext::enter_phase`).
         let mut call = scope.call_in(CallPhase::FirstCheck);
-        authorize::discover(policy, &scope, definition, &call)?;
-        call.enter_phase(CallPhase::Resolve);
-        let plan = authorize::resolve(handler.as_ref(), &scope, &selection.matched, limits, &call)?;
-        authorize::check_scope(&scope)?;
-        // Borrowed from the plan (a single-item plan has no list of its own).
-        let (requested, targets) = (plan.requested(), plan.items());
-        call.enter_phase(CallPhase::FirstCheck);
-        authorize::requested(policy, &scope, requested, &call)?;
-        let (mut states, checked_at) = authorize::items(policy, &scope, targets, &call)?;
-
-        admit::read_bodies(
-            handler,
-            &scope,
-            targets,
-            &mut states,
-            limits,
-            checked_at,
-            &mut call,
-            &shape,
-        )?;
-
-        call.enter_phase(CallPhase::Recheck);
-        recheck::recheck(
+        let plan = pipeline::plan(
             policy,
-            &scope,
+            handler,
             definition,
-            requested,
-            targets,
-            &mut states,
-            &call,
+            &selection.matched,
+            scope,
+            limits,
+            &mut call,
         )?;
-        drop(call);
-        let bundle = assemble::assemble(targets, states, limits, &shape)?;
-        authorize::check_scope(&scope)?;
-        Ok(bundle)
+        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &shape, &mut call)?;
+        // Borrowed from the plan (a single-item plan has no list of its own).
+        let targets = plan.items();
+        while let Some(read) = p.next_read(scope, targets, limits, || false)? {
+            call.enter_body_read(read.deadline, limits.max_item_bytes);
+            let target = &targets[read.index];
+            let result = guarded(|| handler.read(&call, target));
+            p.settle(read, result, handler, target, scope, limits)?;
+        }
+        // The frame checks the scope once more.
+        p.finish(policy, definition, &plan, scope, limits, &shape, &mut call)
     }
 
-    /// What shapes a read's result beyond its items: the revision and the
-    /// declared cache hints of the registry and the selected binding.
-    fn shape(&self, options: &ReadOptions, selection: &Selection<'_>) -> assemble::Shape {
+    /// What shapes a read's result beyond its items: the revision, the
+    /// host's result `_meta` members and the declared cache hints of the registry and the selected binding.
+    fn shape(&self, frame: &Frame<'_>, selection: &Selection<'_>) -> assemble::Shape {
         let registry = *self.cache_hints();
         assemble::Shape {
-            revision: options.revision,
-            result_meta: options.result_meta.clone().filter(|m| !m.is_empty()),
+            protocol_revision: frame.protocol_revision(),
+            result_meta: frame.result_meta().cloned(),
             registry,
             binding: selection
                 .binding

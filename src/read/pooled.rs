@@ -1,5 +1,7 @@
-//! The read pipeline on an executor (docs/BEHAVIOUR.md §8): every callback
-//! of the read runs on a worker, and the calling thread only waits.
+//! The read pipeline on an executor (docs/BEHAVIOUR.md §8): the steps of
+//! `pipeline.rs` run as jobs on workers, and the calling thread only waits.
+//! This file is the hand-over between jobs; every rule of the read lives in
+//! the steps.
 //!
 //! The whole pipeline is one job (one handoff per read). The caller waits
 //! until the read's deadline or cancellation, whatever any callback does:
@@ -16,6 +18,19 @@
 //! state there before every body read, so that the caller can take it over
 //! if the reader hangs, and takes it back afterwards, unless the caller has
 //! taken over meanwhile (the job then stops, its result discarded).
+//!
+//! Callback tables. The task holds the read's references to the policy
+//! and the binding's handler in [`Shared::tables`]. A job moves out the one
+//! it calls for as long as it calls it (the policy for the first check and
+//! the recheck, the handler for the body reads: no reference count is
+//! touched on the worker) and moves it back, under the lock, before it
+//! publishes its result; the caller takes the task's references when the
+//! read ends and drops them on its own thread. So once the read has
+//! returned, no worker holds a table of a read that completed: the host's
+//! last free runs every `release`. Only a job the caller gave up on
+//! (deadline, cancellation, an abandoned body read) may still hold the
+//! table it was calling, until its callback returns (the caller gives the
+//! next job its own clone of the handler when it takes over).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -24,46 +39,66 @@ use std::thread::Thread;
 use std::time::Instant;
 
 use crate::binding::ResourceHandler;
+use crate::call::{Frame, FrameRules};
 use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::executor::{
-    new_status, park_until, Entry, Executor, Job, JobHandle, Pool, Refusal, BODY_READ_SATURATED,
-};
+use crate::executor::{new_status, Entry, Executor, Job, JobHandle, Pool, Refusal};
 use crate::limits::Limits;
-use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
+use crate::plan::{ResourceMatch, ResourceReadPlan};
 use crate::policy::ResourcePolicy;
-use crate::report::IssueCode;
-use crate::scope::{CallPhase, RequestScope};
+use crate::scope::{CallContext, CallPhase, RequestScope};
 
-use super::admit::{self, Budget};
-use super::assemble::{self, Shape};
-use super::authorize::{self, check_scope, check_scope_at, guarded};
-use super::{recheck, spare, ItemStates, Outcome, ResourceBundle};
+use super::assemble::Shape;
+use super::authorize::{check_scope, guarded};
+use super::pipeline::{self, BodyRead, Pipeline};
+use super::{spare, ResourceBundle};
+
+/// Whether a new body read of the binding `handler` (its identity) should
+/// fail at once: `max_hung` workers are hung (a further hung reader would
+/// no longer be replaced) and a reader of the same binding is among them
+/// (the read counts its hung readers per binding in the pool). Other
+/// bindings' reads still run. A refusal counts in the executor's stats.
+fn body_read_refused(pool: &Pool, handler: usize) -> bool {
+    let refused = pool.at_hung_bound() && pool.has_hung(handler);
+    if refused {
+        pool.count_refusal();
+    }
+    refused
+}
+
+/// Moves the tables a job held back into the task's.
+fn give_back(tables: &mut Tables, held: Tables) {
+    if held.policy.is_some() {
+        tables.policy = held.policy;
+    }
+    if held.handler.is_some() {
+        tables.handler = held.handler;
+    }
+}
 
 /// `owner` once the read has returned: no job makes progress any more.
 const CLOSED: u32 = u32::MAX;
 
-/// The pipeline state after planning and authorization.
-struct Pipeline {
-    states: ItemStates,
-    budget: Budget,
-    /// The next item to consider.
-    next: usize,
-    /// When the scope was last checked with no callback run since (after
-    /// the last authorization callback): the first body read starts from
-    /// it instead of reading the clock again, as on the inline path.
-    fresh: Option<Instant>,
+/// The read's references to the callback tables it calls; a job moves out
+/// the one it calls while it calls it.
+#[derive(Default)]
+struct Tables {
+    policy: Option<Arc<dyn ResourcePolicy>>,
+    handler: Option<Arc<dyn ResourceHandler>>,
 }
 
 struct Shared {
     /// The generation of the job allowed to make progress.
     owner: u32,
+    /// The tables not in use by a job, until the read ends (the caller
+    /// takes them then).
+    tables: Tables,
     /// The match, for the first job.
     matched: Option<ResourceMatch>,
     /// The pipeline, while a body read runs (or after a takeover).
     pipeline: Option<Pipeline>,
-    /// The body read running now: item index and item deadline.
-    current: Option<(usize, Instant)>,
+    /// The body read running now.
+    current: Option<BodyRead>,
     result: Option<Result<ResourceBundle, Failure>>,
     /// The caller's spare result buffer, for the first job's worker (see
     /// `read::spare`): the bundle is built on the worker but dropped on
@@ -74,15 +109,17 @@ struct Shared {
 
 /// One read on an executor, shared by the caller and the jobs.
 pub(super) struct ReadTask {
-    /// Taken by the caller when the read returns, so that the policy table
-    /// is not kept alive by an abandoned body read.
-    policy: Mutex<Option<Arc<dyn ResourcePolicy>>>,
+    /// The definition (discovery and the recheck ask about it; it calls
+    /// nothing).
     definition: Arc<ResourceDefinition>,
-    handler: Arc<dyn ResourceHandler>,
+    /// The identity of the read's binding, for per-binding hung counts.
+    handler_key: usize,
     limits: Limits,
     /// The revision and cache hints the result is shaped with.
     shape: Shape,
     scope: RequestScope,
+    /// How a refusal or a panic of the pipeline reads.
+    rules: &'static FrameRules,
     pool: Arc<Pool>,
     caller: Thread,
     done: AtomicBool,
@@ -106,7 +143,7 @@ impl Entry for ReadTask {
         self.run_guarded(0);
     }
     fn refuse(&self, why: Refusal) {
-        self.finish(0, Err(why.failure(FailureKind::ReadFailed)));
+        self.finish(0, Err(why.failure(self.rules.refused)), Tables::default());
     }
     fn discard(&self) {}
 }
@@ -123,38 +160,37 @@ impl Job for Segment {
     }
 
     fn refuse(self, why: Refusal) {
-        self.task
-            .finish(self.generation, Err(why.failure(FailureKind::ReadFailed)));
+        self.task.finish(
+            self.generation,
+            Err(why.failure(self.task.rules.refused)),
+            Tables::default(),
+        );
     }
 }
 
 /// Whether a job lost the pipeline to the caller (or the read ended).
 struct Lost;
 
+/// What stops a job: it lost the pipeline, or the read fails.
+type Stop = Result<Lost, Failure>;
+
 impl ReadTask {
     fn lock(&self) -> MutexGuard<'_, Shared> {
         self.shared.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The identity of the read's binding, for per-binding hung counts.
-    fn handler_key(&self) -> usize {
-        Arc::as_ptr(&self.handler) as *const () as usize
-    }
-
-    fn policy(&self) -> Option<Arc<dyn ResourcePolicy>> {
-        self.policy
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-    }
-
     /// Publishes the result of generation `generation`, if it still owns
-    /// the read, and wakes the caller.
-    fn finish(&self, generation: u32, result: Result<ResourceBundle, Failure>) {
+    /// the read, and wakes the caller. The tables the job held go back to
+    /// the task first (or, when the job lost the read, are dropped here,
+    /// after the lock).
+    fn finish(&self, generation: u32, result: Result<ResourceBundle, Failure>, held: Tables) {
         let mut sh = self.lock();
         if sh.owner != generation {
+            drop(sh);
+            drop(held);
             return;
         }
+        give_back(&mut sh.tables, held);
         sh.owner = CLOSED;
         sh.result = Some(result);
         drop(sh);
@@ -166,35 +202,81 @@ impl ReadTask {
     /// panics are caught on their own) fails the read instead of hanging it.
     fn run_guarded(&self, generation: u32) {
         if catch_unwind(AssertUnwindSafe(|| self.run(generation))).is_err() {
-            self.finish(
-                generation,
-                Err(Failure::new(FailureKind::ReadFailed)
-                    .caused_by(CauseText("the read pipeline panicked".into()))),
-            );
+            self.finish(generation, Err((self.rules.panicked)()), Tables::default());
         }
     }
 
     fn run(&self, generation: u32) {
-        match self
-            .resume(generation)
-            .and_then(|p| self.complete(generation, p))
-        {
-            Ok(bundle) => self.finish(generation, Ok(bundle)),
-            Err(Err(f)) => self.finish(generation, Err(f)),
-            Err(Ok(Lost)) => {}
+        let mut held = Tables::default();
+        match self.drive(generation, &mut held) {
+            Ok(bundle) => self.finish(generation, Ok(bundle), held),
+            Err(Err(f)) => self.finish(generation, Err(f), held),
+            Err(Ok(Lost)) => drop(held),
         }
     }
 
-    /// The pipeline to continue: planned and authorized by the first job,
-    /// taken over from the previous generation by later ones.
-    fn resume(&self, generation: u32) -> Result<Pipeline, Result<Lost, Failure>> {
+    /// The steps from where generation `generation` starts: planning for
+    /// the first job, the next body read for the later ones; then the body
+    /// reads, the recheck and assembly. The tables the job moved out of the
+    /// task are in `held` whenever this returns.
+    fn drive(&self, generation: u32, held: &mut Tables) -> Result<ResourceBundle, Stop> {
+        let scope = &self.scope;
+        let limits = &self.limits;
+        let mut call = scope.call_in(CallPhase::FirstCheck);
+        let mut p = self.resume(generation, &mut call, held)?;
+        let plan = self.plan.get().ok_or(Ok(Lost))?;
+        let targets = plan.items();
+        let refused = || body_read_refused(&self.pool, self.handler_key);
+        loop {
+            let Some(read) = p.next_read(scope, targets, limits, refused).map_err(Err)? else {
+                break;
+            };
+            call.enter_body_read(read.deadline, limits.max_item_bytes);
+            let target = &targets[read.index];
+            // No policy callback during body reads: the policy goes back.
+            self.hand_over(generation, read, p, held.policy.take())?;
+            let handler = held.handler.as_deref().ok_or(Ok(Lost))?;
+            let result = guarded(|| handler.read(&call, target));
+            p = self.take_back(generation)?;
+            p.settle(read, result, handler, target, scope, limits)
+                .map_err(Err)?;
+        }
+        if held.policy.is_none() {
+            held.policy = Some(self.take_policy(generation)?);
+        }
+        let policy = held.policy.as_deref().ok_or(Ok(Lost))?;
+        p.finish(
+            policy,
+            &self.definition,
+            plan,
+            scope,
+            limits,
+            &self.shape,
+            &mut call,
+        )
+        .map_err(Err)
+    }
+
+    /// The pipeline to continue with: planned and authorized by the first
+    /// job (which takes the match and the caller's spare buffer), taken
+    /// over from the previous generation by later ones. Moves the tables
+    /// the job calls into `held`: the policy and the handler for the first
+    /// job, the handler for later ones.
+    fn resume(
+        &self,
+        generation: u32,
+        call: &mut CallContext,
+        held: &mut Tables,
+    ) -> Result<Pipeline, Stop> {
         let mut sh = self.lock();
         if sh.owner != generation {
             return Err(Ok(Lost));
         }
+        held.handler = Some(sh.tables.handler.take().ok_or(Ok(Lost))?);
         if generation > 0 {
             return sh.pipeline.take().ok_or(Ok(Lost));
         }
+        held.policy = Some(sh.tables.policy.take().ok_or(Ok(Lost))?);
         let matched = sh.matched.take().ok_or(Ok(Lost))?;
         let buffer = sh.spare.take();
         drop(sh);
@@ -203,159 +285,128 @@ impl ReadTask {
             // into it.
             spare::keep(b);
         }
-        let policy = self.policy().ok_or(Ok(Lost))?;
-        let policy = policy.as_ref();
-        let scope = &self.scope;
-        (|| {
-            check_scope(scope)?;
-            let first = scope.call_in(CallPhase::FirstCheck);
-            authorize::discover(policy, scope, &self.definition, &first)?;
-            let plan = authorize::resolve(
-                self.handler.as_ref(),
-                scope,
-                &matched,
-                &self.limits,
-                &scope.call_in(CallPhase::Resolve),
-            )?;
-            check_scope(scope)?;
-            authorize::requested(policy, scope, plan.requested(), &first)?;
-            let (states, checked_at) = authorize::items(policy, scope, plan.items(), &first)?;
-            // Only the first job plans, once.
-            let _ = self.plan.set(plan);
-            Ok(Pipeline {
-                states,
-                budget: Budget::new(&self.limits, &self.shape),
-                next: 0,
-                fresh: Some(checked_at),
-            })
-        })()
-        .map_err(Err)
+        let (policy, handler) = match (&held.policy, &held.handler) {
+            (Some(p), Some(h)) => (p.as_ref(), h.as_ref()),
+            _ => return Err(Ok(Lost)),
+        };
+        // The job may start later than the caller's check.
+        check_scope(&self.scope).map_err(Err)?;
+        let plan = pipeline::plan(
+            policy,
+            handler,
+            &self.definition,
+            &matched,
+            &self.scope,
+            &self.limits,
+            call,
+        )
+        .map_err(Err)?;
+        // Only the first job plans, once.
+        let _ = self.plan.set(plan);
+        let plan = self.plan.get().ok_or(Ok(Lost))?;
+        Pipeline::authorize(policy, plan, &self.scope, &self.limits, &self.shape, call).map_err(Err)
     }
 
-    /// Body reads from `p.next` on, then the recheck and assembly.
-    fn complete(
+    /// The policy, moved out of the task, while generation `generation`
+    /// owns the read.
+    fn take_policy(&self, generation: u32) -> Result<Arc<dyn ResourcePolicy>, Stop> {
+        let mut sh = self.lock();
+        if sh.owner != generation {
+            return Err(Ok(Lost));
+        }
+        sh.tables.policy.take().ok_or(Ok(Lost))
+    }
+
+    /// Before a body read: the pipeline (and the policy, when the job held
+    /// it) goes to the shared state, so that the caller can take over if
+    /// the reader passes its item deadline.
+    fn hand_over(
         &self,
         generation: u32,
-        mut p: Pipeline,
-    ) -> Result<ResourceBundle, Result<Lost, Failure>> {
-        let scope = &self.scope;
-        let limits = &self.limits;
-        let plan = self.plan.get().ok_or(Ok(Lost))?;
-        let targets: &[ResourceTarget] = plan.items();
-        while p.next < targets.len() {
-            let i = p.next;
-            p.next += 1;
-            if !matches!(p.states[i].outcome, Outcome::Pending) {
-                continue;
-            }
-            if p.budget.stops_before_read(limits) {
-                p.states[i].outcome = admit::not_attempted();
-                continue;
-            }
-            let now = match p.fresh.take() {
-                Some(t) => t,
-                None => Instant::now(),
-            };
-            check_scope_at(scope, now).map_err(Err)?;
-            if self.pool.body_read_refused(self.handler_key()) {
-                p.states[i].outcome =
-                    admit::issue(IssueCode::ReadFailed, admit::cause(BODY_READ_SATURATED));
-                continue;
-            }
-            let item_deadline = admit::item_deadline(scope, now, limits);
-            let call = scope.item_call(item_deadline, limits.max_item_bytes);
-            {
-                let mut sh = self.lock();
-                if sh.owner != generation {
-                    return Err(Ok(Lost));
-                }
-                sh.current = Some((i, item_deadline));
-                sh.pipeline = Some(p);
-            }
-            let result = guarded(|| self.handler.read(&call, &targets[i]));
-            {
-                let mut sh = self.lock();
-                if sh.owner != generation {
-                    // The caller took over at the item deadline (or ended
-                    // the read) while this reader ran, and counted it as
-                    // hung: the late result is discarded.
-                    drop(sh);
-                    self.pool.reader_returned(self.handler_key());
-                    return Err(Ok(Lost));
-                }
-                sh.current = None;
-                p = sh.pipeline.take().ok_or(Ok(Lost))?;
-            }
-            let now = Instant::now();
-            check_scope_at(scope, now).map_err(Err)?;
-            p.states[i].outcome = if now >= item_deadline {
-                admit::timed_out()
-            } else {
-                admit::settle(
-                    self.handler.as_ref(),
-                    &targets[i],
-                    result,
-                    limits,
-                    &mut p.budget,
-                )
-            };
-        }
-        let policy = self.policy().ok_or(Ok(Lost))?;
-        (|| {
-            recheck::recheck(
-                policy.as_ref(),
-                scope,
-                &self.definition,
-                plan.requested(),
-                targets,
-                &mut p.states,
-                &scope.call_in(CallPhase::Recheck),
-            )?;
+        read: BodyRead,
+        p: Pipeline,
+        policy: Option<Arc<dyn ResourcePolicy>>,
+    ) -> Result<(), Stop> {
+        let mut sh = self.lock();
+        if sh.owner != generation {
+            // The read is no longer this job's: what it held goes here.
+            drop(sh);
             drop(policy);
-            let bundle = assemble::assemble(targets, p.states, limits, &self.shape)?;
-            check_scope(scope)?;
-            Ok(bundle)
-        })()
-        .map_err(Err)
+            return Err(Ok(Lost));
+        }
+        if let Some(policy) = policy {
+            sh.tables.policy = Some(policy);
+        }
+        sh.current = Some(read);
+        sh.pipeline = Some(p);
+        Ok(())
+    }
+
+    /// After a body read: the pipeline back from the shared state, unless
+    /// the caller took over meanwhile (at the item deadline, or the read
+    /// ended) and counted the reader as hung: then its late result is
+    /// discarded.
+    fn take_back(&self, generation: u32) -> Result<Pipeline, Stop> {
+        let mut sh = self.lock();
+        if sh.owner != generation {
+            drop(sh);
+            self.pool.key_returned(self.handler_key);
+            return Err(Ok(Lost));
+        }
+        sh.current = None;
+        sh.pipeline.take().ok_or(Ok(Lost))
     }
 
     /// When the body read of generation `generation` passed its item
     /// deadline: marks the item `timeout`, hands the pipeline to the next
     /// generation and returns `true`. Otherwise returns when the caller
     /// should look again (`None`: the read is not in a body read).
-    fn take_over_if_late(&self, generation: u32, now: Instant) -> Result<bool, Option<Instant>> {
+    fn take_over_if_late(
+        &self,
+        generation: u32,
+        now: Instant,
+        handler: &Arc<dyn ResourceHandler>,
+    ) -> Result<bool, Option<Instant>> {
         let mut sh = self.lock();
         if sh.owner != generation {
             return Err(None);
         }
         match sh.current {
-            Some((i, d)) if d <= now => {
+            Some(read) if read.deadline <= now => {
                 let Some(p) = sh.pipeline.as_mut() else {
                     return Err(None);
                 };
-                p.states[i].outcome = admit::timed_out();
-                p.next = i + 1;
+                p.abandon(read);
                 sh.current = None;
                 sh.owner = generation + 1;
-                self.pool.reader_hung(self.handler_key());
+                // The hung job keeps the handler it moved out; the next
+                // one gets the caller's.
+                sh.tables.handler = Some(handler.clone());
+                self.pool.key_hung(self.handler_key);
                 Ok(true)
             }
-            Some((_, d)) => Err(Some(d)),
+            Some(read) => Err(Some(read.deadline)),
             None => Err(None),
         }
     }
 
     /// Ends the read from the caller's side: no job makes progress any
-    /// more. Returns a result that was published meanwhile.
+    /// more, and the task's table references are given back (dropped by
+    /// the caller, outside the lock). Returns a result that was published
+    /// meanwhile.
     fn close(&self) -> Option<Result<ResourceBundle, Failure>> {
         let mut sh = self.lock();
         sh.owner = CLOSED;
         sh.pipeline = None;
         if sh.current.take().is_some() {
             // A body read still runs: its reader is hung from now on.
-            self.pool.reader_hung(self.handler_key());
+            self.pool.key_hung(self.handler_key);
         }
-        sh.result.take()
+        let tables = std::mem::take(&mut sh.tables);
+        let result = sh.result.take();
+        drop(sh);
+        drop(tables);
+        result
     }
 }
 
@@ -364,26 +415,31 @@ impl ReadTask {
 #[allow(clippy::too_many_arguments)]
 pub(super) fn read(
     executor: &Executor,
-    scope: &RequestScope,
+    frame: &Frame<'_>,
     policy: Arc<dyn ResourcePolicy>,
     definition: Arc<ResourceDefinition>,
-    handler: Arc<dyn ResourceHandler>,
+    handler: &Arc<dyn ResourceHandler>,
     matched: ResourceMatch,
     limits: Limits,
     shape: Shape,
 ) -> Result<ResourceBundle, Failure> {
+    let scope = frame.scope();
     let task = Arc::new(ReadTask {
-        shape,
-        policy: Mutex::new(Some(policy)),
         definition,
-        handler,
+        handler_key: Arc::as_ptr(handler) as *const () as usize,
         limits,
+        shape,
         scope: scope.clone(),
+        rules: frame.rules(),
         pool: executor.pool(),
         caller: std::thread::current(),
         done: AtomicBool::new(false),
         shared: Mutex::new(Shared {
             owner: 0,
+            tables: Tables {
+                policy: Some(policy),
+                handler: Some(handler.clone()),
+            },
             matched: Some(matched),
             pipeline: None,
             current: None,
@@ -393,18 +449,19 @@ pub(super) fn read(
         plan: OnceLock::new(),
         first: new_status(),
     });
-    let result = wait(executor, &task, scope);
-    // The read is over: a job still running (abandoned) no longer keeps
-    // the policy table alive once its current callback returns.
-    let policy = task.policy.lock().unwrap_or_else(|p| p.into_inner()).take();
-    drop(policy);
-    result
+    // `wait` closes the task on every path once the first job was queued,
+    // giving the read's table references back on this thread; when it was
+    // refused, this thread holds the only reference to the task. `handler`
+    // (the registry's, which this call holds) is for a job taking over
+    // after an abandoned body read.
+    wait(executor, &task, scope, handler)
 }
 
 fn wait(
     executor: &Executor,
     task: &Arc<ReadTask>,
     scope: &RequestScope,
+    handler: &Arc<dyn ResourceHandler>,
 ) -> Result<ResourceBundle, Failure> {
     let deadline = scope.deadline();
     let item_timeout = task.limits.item_timeout;
@@ -418,11 +475,11 @@ fn wait(
                     generation,
                 },
             )
-            .map_err(|why| why.failure(FailureKind::ReadFailed))
+            .map_err(|why| why.failure(task.rules.refused))
     };
     let mut handle: JobHandle = executor
         .submit_entry(task.clone())
-        .map_err(|why| why.failure(FailureKind::ReadFailed))?;
+        .map_err(|why| why.failure(task.rules.refused))?;
     let _wake = scope
         .cancel_token()
         .map(|c| c.subscribe_thread(std::thread::current()));
@@ -431,7 +488,7 @@ fn wait(
     let mut look = Instant::now().checked_add(item_timeout).unwrap_or(deadline);
     loop {
         let ready = || task.done.load(Ordering::Acquire) || scope.is_canceled();
-        park_until(&task.pool, ready, look.min(deadline));
+        task.pool.park_until(ready, look.min(deadline));
         if task.done.load(Ordering::Acquire) {
             break;
         }
@@ -448,7 +505,7 @@ fn wait(
                 FailureKind::DeadlineExceeded
             }));
         }
-        match task.take_over_if_late(generation, now) {
+        match task.take_over_if_late(generation, now, handler) {
             Ok(_) => {
                 // The reader passed its item deadline: abandon it and
                 // continue with the siblings on a new job.
@@ -476,8 +533,42 @@ fn wait(
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
+    use std::time::{Duration, Instant};
 
+    use crate::executor::CallOutcome;
     use crate::*;
+
+    /// A body read is refused only at the hung bound and only for a
+    /// binding with a hung reader; each refusal counts in the stats.
+    #[test]
+    fn body_reads_of_a_binding_with_a_hung_reader_are_refused_at_the_hung_bound() {
+        let ex = Executor::with_options(ExecutorOptions {
+            threads: 1,
+            max_hung: 1,
+            max_queued: 0,
+        })
+        .unwrap();
+        let pool = ex.pool();
+        pool.key_hung(7);
+        // Below the bound: nothing is refused, even for binding 7.
+        assert!(!super::body_read_refused(&pool, 7));
+        let (release_tx, release_rx) = crossbeam_channel::bounded::<()>(0);
+        let r = ex.call(
+            move || {
+                let _ = release_rx.recv();
+            },
+            Instant::now() + Duration::from_millis(30),
+            None,
+        );
+        assert!(matches!(r, CallOutcome::Expired));
+        // At the bound: binding 7 is refused, binding 8 is not.
+        assert!(super::body_read_refused(&pool, 7));
+        assert!(!super::body_read_refused(&pool, 8));
+        assert_eq!(ex.stats().refused, 1);
+        pool.key_returned(7);
+        assert!(!super::body_read_refused(&pool, 7));
+        drop(release_tx);
+    }
 
     struct Text;
 
@@ -512,8 +603,10 @@ mod tests {
             .build()
             .unwrap();
         let options = ReadOptions {
-            executor: Some(Executor::new(2).unwrap()),
-            ..ReadOptions::default()
+            call: CallOptions {
+                executor: Some(Executor::new(2).unwrap()),
+                ..CallOptions::default()
+            },
         };
         let first = r.read(b"bundle://b", &options).unwrap();
         let at = first.json().as_ptr();

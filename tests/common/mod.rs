@@ -1,6 +1,7 @@
 //! Shared helpers for the listing tests.
 #![allow(dead_code)]
 
+use mcp_resources::CallOptions;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -127,7 +128,10 @@ pub fn opts(scope: &str, cursor: Option<&str>) -> ListOptions {
     ListOptions {
         scope_key: scope.as_bytes().to_vec(),
         cursor: cursor.map(|c| c.as_bytes().to_vec()),
-        revision: mcp_resources::ProtocolRevision::V2025_11_25,
+        call: CallOptions {
+            protocol_revision: mcp_resources::ProtocolRevision::V2025_11_25,
+            ..CallOptions::default()
+        },
         ..ListOptions::default()
     }
 }

@@ -2,6 +2,7 @@
 //! a handler whose plan and bodies are configured per registry.
 #![allow(dead_code)]
 
+use mcp_resources::CallOptions;
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
@@ -215,8 +216,10 @@ pub fn def_json(key: &str) -> String {
 
 pub fn read_opts(revision: ProtocolRevision) -> ReadOptions {
     ReadOptions {
-        revision,
-        ..ReadOptions::default()
+        call: CallOptions {
+            protocol_revision: revision,
+            ..CallOptions::default()
+        },
     }
 }
 
@@ -225,8 +228,10 @@ pub fn list_opts(revision: ProtocolRevision, cursor: Option<&str>, page_size: u3
         scope_key: b"tenant".to_vec(),
         cursor: cursor.map(|c| c.as_bytes().to_vec()),
         page_size,
-        revision,
-        ..ListOptions::default()
+        call: CallOptions {
+            protocol_revision: revision,
+            ..CallOptions::default()
+        },
     }
 }
 

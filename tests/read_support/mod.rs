@@ -6,6 +6,7 @@
 //! callback appends to a shared event log so tests can assert ordering.
 #![allow(dead_code)]
 
+use mcp_resources::CallOptions;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -416,7 +417,9 @@ pub fn opts() -> ReadOptions {
 
 pub fn with_executor(ex: &Executor) -> ReadOptions {
     ReadOptions {
-        executor: Some(ex.clone()),
-        ..ReadOptions::default()
+        call: CallOptions {
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        },
     }
 }

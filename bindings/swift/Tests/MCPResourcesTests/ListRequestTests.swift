@@ -27,12 +27,13 @@ final class ListTests: XCTestCase {
         XCTAssertNil(templates.nextCursor)
     }
 
-    func testAForgedCursorOrAMissingScopeKeyIsInvalidRequest() throws {
+    func testAForgedCursorIsInvalidRequestAndAMissingScopeKeyAnInvalidArgument() throws {
         let r = try docsRegistry()
         let e = try XCTUnwrap(mcprError { try r.list(ListOptions(scopeKey: "t", cursor: "forged")) })
         XCTAssertEqual(e.status, .invalidRequest)
         XCTAssertEqual(object(e.jsonrpcJSON)["message"] as? String, "Invalid cursor")
-        XCTAssertEqual(mcprError { try r.list(ListOptions(scopeKey: "")) }?.status, .invalidRequest)
+        // an empty scope key is a host mistake, answered alike by every entry point
+        XCTAssertEqual(mcprError { try r.list(ListOptions(scopeKey: "")) }?.status, .invalidArgument)
         // a list cursor is no templates cursor
         let c = try XCTUnwrap(r.list(ListOptions(scopeKey: "t", pageSize: 1)).nextCursor)
         XCTAssertEqual(mcprError { try r.listTemplates(ListOptions(scopeKey: "t", cursor: c)) }?.status, .invalidRequest)

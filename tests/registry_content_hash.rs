@@ -1,4 +1,4 @@
-//! The registry revision and canonical descriptions are content-defined and
+//! The registry content hash and canonical descriptions are content-defined and
 //! stable: replicas with identical registrations agree, and the value does
 //! not change when the implementation is optimised.
 
@@ -64,26 +64,35 @@ fn canonical_json_sorts_keys_at_every_depth_and_escapes_like_serde() {
 }
 
 #[test]
-fn revision_value_is_pinned() {
+fn content_hash_value_is_pinned() {
     // Computed by the original (foundation) implementation; a change here
     // would make replicas on different versions reject each other's cursors.
     // (The definitions' invalid standard members became members of the
     // host's own when build began to check them; the value was computed
     // again by the implementation before that change.)
     assert_eq!(
-        hex(registry(&DEFS).revision()),
+        hex(registry(&DEFS).content_hash()),
         "14390c68f016edd5aaf5c6de92ec42120d4eecd1a9fa9671db2ad35e59d82696"
     );
 }
 
 #[test]
-fn revision_ignores_registration_and_key_order() {
+fn content_hash_ignores_registration_and_key_order() {
     let mut reversed = DEFS;
     reversed.reverse();
-    assert_eq!(registry(&DEFS).revision(), registry(&reversed).revision());
+    assert_eq!(
+        registry(&DEFS).content_hash(),
+        registry(&reversed).content_hash()
+    );
     let reordered_keys = registry(&[r#"{"name":"n3","extra":[[],{}],"x-size":-3,"uri":"a://a"}"#]);
-    assert_eq!(reordered_keys.revision(), registry(&[DEFS[4]]).revision());
-    assert_ne!(registry(&DEFS[..4]).revision(), registry(&DEFS).revision());
+    assert_eq!(
+        reordered_keys.content_hash(),
+        registry(&[DEFS[4]]).content_hash()
+    );
+    assert_ne!(
+        registry(&DEFS[..4]).content_hash(),
+        registry(&DEFS).content_hash()
+    );
 }
 
 #[test]

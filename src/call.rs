@@ -1,0 +1,215 @@
+//! The call frame: what every call of the library shares, whatever its
+//! method (docs/BEHAVIOUR.md §8).
+//!
+//! - [`CallOptions`]: the caller's deadline, cancellation token, request
+//!   data, executor, protocol revision, result `_meta` members and trace
+//!   context, embedded once in the options of
+//!   every method ([`ReadOptions`](crate::ReadOptions),
+//!   [`ListOptions`](crate::ListOptions),
+//!   [`CompleteOptions`](crate::CompleteOptions),
+//!   [`RequestOptions`](crate::RequestOptions)).
+//! - `CallOptions::frame`: runs one call in its frame, in this order:
+//!   the request scope starts (deadline = min(now + `read_timeout`, the
+//!   caller's deadline); it carries the trace context to every callback)
+//!   and is checked at once (a call already cancelled
+//!   or past its deadline fails before its request is looked at); a
+//!   saturated executor refuses the call before its request is looked at
+//!   (so a refusal never depends on the request); the method's body runs;
+//!   the scope is checked once more (a result made after the deadline is
+//!   not returned); the scope is closed on every return path, so that a
+//!   callback that kept a call context learns that its call is over.
+//! - `Frame::run_job`: runs the method's callbacks as one job on the
+//!   frame's executor, waiting until the deadline or cancellation; a panic
+//!   of the library inside the job becomes the method's failure (a panic
+//!   cannot cross threads), a refusal the method's saturation failure.
+//!
+//! A method brings only its own rules: a `FrameRules` (how a saturated
+//! executor and a panic in its job read), the checks of its own options
+//! made before the frame starts (host mistakes such as an empty scope key,
+//! which are [`FailureKind::InvalidArgument`] everywhere), and its body.
+//! Adding an MCP method is: an options struct embedding [`CallOptions`],
+//! a `FrameRules` constant, a body run by `CallOptions::frame`, a row in
+//! the request method table (`request/method.rs`) naming its params
+//! members, and, for the C ABI, a flat option struct whose shared fields
+//! `ffi/call_options.rs` converts. An observer of calls (telemetry) hooks
+//! in `CallOptions::frame`: it sees the method's rules, the start and the
+//! outcome of every call.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::error::{Failure, FailureKind};
+use crate::executor::Executor;
+use crate::limits::Limits;
+use crate::protocol::ProtocolRevision;
+use crate::result_meta::ResultMeta;
+use crate::scope::{CancelToken, RequestData, RequestScope};
+use crate::trace::TraceContext;
+
+/// The options every call takes, whatever its method: embedded as `call`
+/// in the options of each method.
+#[derive(Clone, Default)]
+pub struct CallOptions {
+    /// The caller's deadline, relative to the call's start (`None` = only
+    /// the registry's `read_timeout`).
+    pub timeout: Option<Duration>,
+    /// The caller's cancellation token.
+    pub cancel: Option<CancelToken>,
+    /// Opaque data handed to every callback of the call.
+    pub request_data: Option<RequestData>,
+    /// Worker pool running the call's callbacks (`None` = every callback
+    /// inline on the calling thread, and deadlines only take effect when
+    /// callbacks honour [`CallContext::is_canceled`](crate::CallContext::is_canceled)).
+    /// With an executor the call returns by its deadline whatever any
+    /// callback does.
+    pub executor: Option<Executor>,
+    /// The MCP protocol revision the result (or error object) is shaped
+    /// for (default: the newest). For [`Resources::request`](crate::Resources::request)
+    /// the negotiated one: a per-request revision in the params wins.
+    pub protocol_revision: ProtocolRevision,
+    /// The host's result `_meta` members (such as
+    /// `io.modelcontextprotocol/serverInfo`), merged into the `_meta` of
+    /// the call's result after the library's own members, which they never
+    /// replace, and charged to the result's budget (docs/BEHAVIOUR.md
+    /// §14; error objects are not results).
+    pub result_meta: Option<ResultMeta>,
+    /// The trace context of the request (`traceparent`, `tracestate`,
+    /// `baggage`), handed to every callback of the call through
+    /// [`CallContext::trace_context`](crate::CallContext::trace_context).
+    /// For [`Resources::request`](crate::Resources::request) the host's
+    /// default: trace members in the request's `params._meta` take its
+    /// place.
+    pub trace: Option<Arc<TraceContext>>,
+}
+
+/// What a request's params set for its call in place of the options' own
+/// (the one-call request function reads them; no copy of the options).
+#[derive(Clone, Default)]
+pub(crate) struct FromParams {
+    /// The per-request protocol revision (`None` = the options' own).
+    pub protocol_revision: Option<ProtocolRevision>,
+    /// The request's trace context (`None` = the options' own).
+    pub trace: Option<Arc<TraceContext>>,
+}
+
+/// What a method tells its frame: how the frame's own failures read for
+/// this method.
+pub(crate) struct FrameRules {
+    /// The kind of the failure when a saturated executor refuses the call
+    /// (private cause "executor saturated").
+    pub refused: FailureKind,
+    /// The failure when the library panics inside the call's job on an
+    /// executor.
+    pub panicked: fn() -> Failure,
+}
+
+/// One call in its frame, handed to the method's body.
+pub(crate) struct Frame<'a> {
+    scope: RequestScope,
+    options: &'a CallOptions,
+    protocol_revision: ProtocolRevision,
+    rules: &'static FrameRules,
+}
+
+impl CallOptions {
+    /// Runs `body` in the frame of one call (see the module documentation
+    /// for the steps and their order).
+    #[inline]
+    pub(crate) fn frame<T>(
+        &self,
+        limits: &Limits,
+        rules: &'static FrameRules,
+        body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        self.frame_at(FromParams::default(), limits, rules, body)
+    }
+
+    /// [`frame`](Self::frame) with what the request's params set (a
+    /// per-request revision, the request's trace context) in place of the
+    /// options' own; no copy of the options.
+    #[inline]
+    pub(crate) fn frame_at<T>(
+        &self,
+        from_params: FromParams,
+        limits: &Limits,
+        rules: &'static FrameRules,
+        body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        let started = Instant::now();
+        let scope = RequestScope::start_at(
+            started,
+            limits.read_timeout,
+            self.timeout,
+            self.cancel.clone(),
+            self.request_data.clone(),
+        )
+        .with_trace(from_params.trace.or_else(|| self.trace.clone()));
+        // Closed on every return path (BEHAVIOUR §8: the direct API
+        // creates and closes its scope).
+        let _closer = scope.close_on_drop();
+        // At the instant it started: no clock read.
+        scope.check_at(started)?;
+        if let Some(executor) = &self.executor {
+            executor
+                .admission()
+                .map_err(|why| why.failure(rules.refused))?;
+        }
+        let frame = Frame {
+            scope,
+            options: self,
+            protocol_revision: from_params
+                .protocol_revision
+                .unwrap_or(self.protocol_revision),
+            rules,
+        };
+        let out = body(&frame)?;
+        frame.scope.check()?;
+        Ok(out)
+    }
+}
+
+impl Frame<'_> {
+    /// The call's request scope (deadline, cancellation, request data).
+    pub(crate) fn scope(&self) -> &RequestScope {
+        &self.scope
+    }
+
+    /// The executor running the call's callbacks, if any.
+    pub(crate) fn executor(&self) -> Option<&Executor> {
+        self.options.executor.as_ref()
+    }
+
+    /// The protocol revision the call's result is shaped for.
+    pub(crate) fn protocol_revision(&self) -> ProtocolRevision {
+        self.protocol_revision
+    }
+
+    /// The host's result `_meta` members to merge into the call's result
+    /// (`None` when there is none, or no member to merge).
+    pub(crate) fn result_meta(&self) -> Option<&ResultMeta> {
+        self.options.result_meta.as_ref().filter(|m| !m.is_empty())
+    }
+
+    /// The method's rules (for a method that runs its own jobs, as the
+    /// read pipeline does).
+    pub(crate) fn rules(&self) -> &'static FrameRules {
+        self.rules
+    }
+
+    /// Runs `job` (the method's callbacks) as one job on `executor` and
+    /// waits for it until the call's deadline or cancellation: then
+    /// `deadline_exceeded` or `canceled`, the job abandoned (dropped if
+    /// it had not started). A refusal is the method's saturation failure,
+    /// a panic inside the job the method's panic failure. The job owns what
+    /// it uses: an abandoned callback keeps it alive until it returns, and
+    /// a job that completes drops it before the caller sees the result.
+    pub(crate) fn run_job<T: Send + 'static>(
+        &self,
+        executor: &Executor,
+        job: impl FnOnce() -> Result<T, Failure> + Send + 'static,
+    ) -> Result<T, Failure> {
+        executor
+            .call(job, self.scope.deadline(), self.scope.cancel_token())
+            .into_result(self.rules.refused, self.rules.panicked)
+    }
+}

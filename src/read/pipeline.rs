@@ -1,0 +1,207 @@
+//! The steps of the read pipeline, written once (docs/BEHAVIOUR.md §5, §7
+//! and §8):
+//!
+//! 1. [`plan`] and [`Pipeline::authorize`]: discovery, `resolve` and plan
+//!    validation, then the requested target and the visibility and read
+//!    permission of every item, before any body is read;
+//! 2. [`Pipeline::next_read`]: the next body read admission allows, in plan
+//!    order (items after admission stopped are `budget_exceeded`; a body
+//!    read the driver refuses, on a saturated executor, is `read_failed`);
+//! 3. [`Pipeline::settle`]: that body read's outcome (`timeout` past its
+//!    item deadline, else admitted or an issue);
+//! 4. [`Pipeline::finish`]: the recheck and assembly.
+//!
+//! Two drivers run them, and add nothing but how callbacks are called: the
+//! inline loop of [`Resources::read`](crate::Resources::read) calls every
+//! callback on the calling thread; `pooled.rs` runs the same steps as jobs
+//! on an executor and adds only the hand-over between jobs (a body read
+//! that passes its item deadline is abandoned, [`Pipeline::abandon`], and
+//! the pipeline continues on a new job). A property test and the
+//! `read_pipeline` fuzz target hold the two drivers to byte-identical
+//! results.
+
+use std::time::Instant;
+
+use crate::binding::ResourceHandler;
+use crate::definition::ResourceDefinition;
+use crate::error::Failure;
+use crate::limits::Limits;
+use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
+use crate::policy::ResourcePolicy;
+use crate::report::IssueCode;
+use crate::scope::{CallContext, CallPhase, RequestScope};
+
+use super::admit::{self, Budget};
+use super::assemble::{self, Shape};
+use super::authorize::{self, check_scope_at, CallbackFailure};
+use super::{recheck, ItemStates, Outcome, ResourceBundle};
+
+/// The private cause of a body read failed at once because the hung bound
+/// was reached and a reader of its binding is hung (see `pooled.rs`).
+pub(crate) const BODY_READ_SATURATED: &str =
+    "executor saturated: max_hung workers are hung and a reader of this binding is one of them";
+
+/// The state of a read between its steps: after planning and
+/// authorization, through the body reads.
+pub(super) struct Pipeline {
+    states: ItemStates,
+    budget: Budget,
+    /// The next item to consider.
+    next: usize,
+    /// When the scope was last checked with no callback run since (after
+    /// the last authorization callback): the first body read starts from
+    /// it instead of reading the clock again.
+    fresh: Option<Instant>,
+}
+
+/// A body read the pipeline asks for: the item's index in the plan and
+/// the body read's deadline.
+#[derive(Clone, Copy)]
+pub(super) struct BodyRead {
+    pub index: usize,
+    pub deadline: Instant,
+}
+
+/// Step 1, first half: discovery, then `resolve` and plan validation.
+/// `call` is the read's call context, put in each phase in turn.
+#[inline(always)]
+pub(super) fn plan(
+    policy: &dyn ResourcePolicy,
+    handler: &dyn ResourceHandler,
+    definition: &ResourceDefinition,
+    matched: &ResourceMatch,
+    scope: &RequestScope,
+    limits: &Limits,
+    call: &mut CallContext,
+) -> Result<ResourceReadPlan, Failure> {
+    call.enter_phase(CallPhase::FirstCheck);
+    authorize::discover(policy, scope, definition, call)?;
+    call.enter_phase(CallPhase::Resolve);
+    let plan = authorize::resolve(handler, scope, matched, limits, call)?;
+    authorize::check_scope(scope)?;
+    Ok(plan)
+}
+
+impl Pipeline {
+    /// Step 1, second half: the requested target, then the visibility and
+    /// read permission of every item of `plan`, before any body is read.
+    /// `shape` sets the admission budget (what the host's result `_meta`
+    /// takes from it, whether items carry their `_meta`).
+    #[inline(always)]
+    pub(super) fn authorize(
+        policy: &dyn ResourcePolicy,
+        plan: &ResourceReadPlan,
+        scope: &RequestScope,
+        limits: &Limits,
+        shape: &Shape,
+        call: &mut CallContext,
+    ) -> Result<Pipeline, Failure> {
+        call.enter_phase(CallPhase::FirstCheck);
+        authorize::requested(policy, scope, plan.requested(), call)?;
+        let (states, checked_at) = authorize::items(policy, scope, plan.items(), call)?;
+        Ok(Pipeline {
+            states,
+            budget: Budget::new(limits, shape),
+            next: 0,
+            fresh: Some(checked_at),
+        })
+    }
+
+    /// Step 2: the next body read, in plan order, or `None` when no pending
+    /// item is left. Items admission stopped before become
+    /// `budget_exceeded`; when `refused()` says so (a saturated executor),
+    /// the item becomes `read_failed` without a read. The scope is checked
+    /// before every body read.
+    #[inline]
+    pub(super) fn next_read(
+        &mut self,
+        scope: &RequestScope,
+        targets: &[ResourceTarget],
+        limits: &Limits,
+        refused: impl Fn() -> bool,
+    ) -> Result<Option<BodyRead>, Failure> {
+        while self.next < targets.len() {
+            let index = self.next;
+            self.next += 1;
+            let state = &mut self.states[index];
+            if !matches!(state.outcome, Outcome::Pending) {
+                continue;
+            }
+            if self.budget.stops_before_read(limits) {
+                state.outcome = admit::not_attempted();
+                continue;
+            }
+            let now = match self.fresh.take() {
+                Some(t) => t,
+                None => Instant::now(),
+            };
+            check_scope_at(scope, now)?;
+            if refused() {
+                state.outcome =
+                    admit::issue(IssueCode::ReadFailed, admit::cause(BODY_READ_SATURATED));
+                continue;
+            }
+            return Ok(Some(BodyRead {
+                index,
+                deadline: admit::item_deadline(scope, now, limits),
+            }));
+        }
+        Ok(None)
+    }
+
+    /// Step 3: the outcome of the body read `read` of `target`, which
+    /// returned `result`: the scope is checked; past its item deadline the
+    /// item is `timeout`, else admission decides.
+    #[inline]
+    pub(super) fn settle(
+        &mut self,
+        read: BodyRead,
+        result: Result<ResourcePayload, CallbackFailure>,
+        handler: &dyn ResourceHandler,
+        target: &ResourceTarget,
+        scope: &RequestScope,
+        limits: &Limits,
+    ) -> Result<(), Failure> {
+        let now = Instant::now();
+        check_scope_at(scope, now)?;
+        self.states[read.index].outcome = if now >= read.deadline {
+            admit::timed_out()
+        } else {
+            admit::settle(handler, target, result, limits, &mut self.budget)
+        };
+        Ok(())
+    }
+
+    /// A body read abandoned while it ran (its item deadline passed): the
+    /// item is `timeout`; the pipeline continues with the next item.
+    pub(super) fn abandon(&mut self, read: BodyRead) {
+        self.states[read.index].outcome = admit::timed_out();
+    }
+
+    /// Step 4: the recheck (discovery, the requested target, every item)
+    /// and assembly. `call` is put in the recheck phase.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn finish(
+        mut self,
+        policy: &dyn ResourcePolicy,
+        definition: &ResourceDefinition,
+        plan: &ResourceReadPlan,
+        scope: &RequestScope,
+        limits: &Limits,
+        shape: &Shape,
+        call: &mut CallContext,
+    ) -> Result<ResourceBundle, Failure> {
+        call.enter_phase(CallPhase::Recheck);
+        recheck::recheck(
+            policy,
+            scope,
+            definition,
+            plan.requested(),
+            plan.items(),
+            &mut self.states,
+            call,
+        )?;
+        assemble::assemble(plan.items(), self.states, limits, shape)
+    }
+}

@@ -1,0 +1,251 @@
+//! The method table of [`Resources::request`]: one row per method the
+//! library serves, naming how it checks the host's options and how it is
+//! served (each reads its params with the one strict reader, through its
+//! own spec of members).
+//!
+//! Adding a method: a [`RequestMethod`] variant, its name in
+//! [`RequestMethod::parse`] / [`RequestMethod::as_str`], a spec of its
+//! params members in `params.rs` (and their slots), and a row in
+//! [`RequestMethod::row`] whose `serve` parses, calls the method in its
+//! call frame and shapes the [`Response`].
+
+use std::sync::Arc;
+
+use crate::call::FromParams;
+use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
+use crate::jsonrpc;
+use crate::listing::{require_scope_key, ListOptions, EMPTY_SCOPE_KEY};
+use crate::protocol::ProtocolRevision;
+use crate::registry::Resources;
+use crate::trace::TraceContext;
+
+use super::members::{take_trace, RequestParams};
+use super::params::{self, ParamsError, Slot, Values};
+use super::{params_error, request_revision, RequestError, RequestOptions, Response};
+
+/// A method [`Resources::request`] serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RequestMethod {
+    /// `resources/read`.
+    ResourcesRead,
+    /// `resources/list`.
+    ResourcesList,
+    /// `resources/templates/list`.
+    ResourcesTemplatesList,
+    /// `completion/complete` (a `ref/resource` reference; a `ref/prompt`
+    /// one is not handled).
+    CompletionComplete,
+}
+
+impl RequestMethod {
+    /// The method of an exact method name, or `None` when this library does
+    /// not serve it.
+    pub fn parse(name: &[u8]) -> Option<RequestMethod> {
+        match name {
+            b"resources/read" => Some(RequestMethod::ResourcesRead),
+            b"resources/list" => Some(RequestMethod::ResourcesList),
+            b"resources/templates/list" => Some(RequestMethod::ResourcesTemplatesList),
+            b"completion/complete" => Some(RequestMethod::CompletionComplete),
+            _ => None,
+        }
+    }
+
+    /// The method name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RequestMethod::ResourcesRead => "resources/read",
+            RequestMethod::ResourcesList => "resources/list",
+            RequestMethod::ResourcesTemplatesList => "resources/templates/list",
+            RequestMethod::CompletionComplete => "completion/complete",
+        }
+    }
+
+    /// The method's row of the table.
+    pub(super) fn row(self) -> Row {
+        match self {
+            RequestMethod::ResourcesRead => Row {
+                check: no_check,
+                serve: serve_read,
+            },
+            RequestMethod::ResourcesList => Row {
+                check: needs_scope_key,
+                serve: |r, p, o| serve_list(r, p, o, false),
+            },
+            RequestMethod::ResourcesTemplatesList => Row {
+                check: needs_scope_key,
+                serve: |r, p, o| serve_list(r, p, o, true),
+            },
+            RequestMethod::CompletionComplete => Row {
+                check: no_check,
+                serve: serve_complete,
+            },
+        }
+    }
+}
+
+/// How one method is served.
+pub(super) struct Row {
+    /// The method's own rules on the host's options, checked before the
+    /// params are looked at (a host mistake is reported whatever the
+    /// client sent).
+    pub check: fn(&RequestOptions) -> Result<(), RequestError>,
+    /// Parses the params text, runs the method and shapes the response.
+    pub serve: Serve,
+}
+
+type Serve = fn(&Resources, &[u8], &RequestOptions) -> Result<Response, RequestError>;
+
+fn no_check(_: &RequestOptions) -> Result<(), RequestError> {
+    Ok(())
+}
+
+/// The list methods need a scope key (the listing's own rule).
+fn needs_scope_key(options: &RequestOptions) -> Result<(), RequestError> {
+    require_scope_key(&options.scope_key)
+        .map_err(|_| RequestError::InvalidArgument(EMPTY_SCOPE_KEY))
+}
+
+fn serve_read(
+    r: &Resources,
+    text: &[u8],
+    options: &RequestOptions,
+) -> Result<Response, RequestError> {
+    let negotiated = options.call.protocol_revision;
+    let params = match RequestParams::parse(RequestMethod::ResourcesRead, text) {
+        Ok(p) => p,
+        Err(e) => return Ok(params_error(e, negotiated)),
+    };
+    let protocol_revision = match request_revision(params.protocol_version.as_deref(), negotiated) {
+        Ok(v) => v,
+        Err(response) => return Ok(response),
+    };
+    let trace = params.trace_context();
+    let Some(uri) = params.uri else {
+        return Ok(params_error(
+            ParamsError("params uri is required"),
+            protocol_revision,
+        ));
+    };
+    let from_params = from_params(protocol_revision, trace);
+    Ok(
+        match r.read_at(uri.as_bytes(), &options.call, from_params) {
+            Ok(bundle) => Response {
+                partial: bundle.is_partial(),
+                json: bundle.into_json(),
+                failure: None,
+                protocol_revision,
+            },
+            Err(f) => {
+                let json = jsonrpc::error_object(&f, protocol_revision, Some(uri.as_ref()));
+                Response::error(f, json, protocol_revision)
+            }
+        },
+    )
+}
+
+fn serve_list(
+    r: &Resources,
+    text: &[u8],
+    options: &RequestOptions,
+    templates: bool,
+) -> Result<Response, RequestError> {
+    let negotiated = options.call.protocol_revision;
+    let params = match RequestParams::parse(RequestMethod::ResourcesList, text) {
+        Ok(p) => p,
+        Err(e) => return Ok(params_error(e, negotiated)),
+    };
+    let protocol_revision = match request_revision(params.protocol_version.as_deref(), negotiated) {
+        Ok(v) => v,
+        Err(response) => return Ok(response),
+    };
+    let trace = params.trace_context();
+    let list = ListOptions {
+        scope_key: options.scope_key.clone(),
+        cursor: params.cursor.map(|c| c.into_owned().into_bytes()),
+        page_size: options.page_size,
+        call: options.call_for(from_params(protocol_revision, trace)),
+    };
+    let page = if templates {
+        r.list_templates(&list)
+    } else {
+        r.list(&list)
+    };
+    Ok(match page {
+        Ok(page) => Response::result(page.into_json(), protocol_revision),
+        Err(f) => {
+            let json = jsonrpc::error_object(&f, protocol_revision, None);
+            Response::error(f, json, protocol_revision)
+        }
+    })
+}
+
+/// `completion/complete`: a `ref/prompt` reference is
+/// [`RequestError::MethodNotHandled`].
+fn serve_complete(
+    r: &Resources,
+    text: &[u8],
+    options: &RequestOptions,
+) -> Result<Response, RequestError> {
+    let negotiated = options.call.protocol_revision;
+    let (reference, version, trace) = match CompleteParams::parse_request(text) {
+        Ok(parsed) => parsed,
+        Err(e) => return Ok(params_error(ParamsError(e.message()), negotiated)),
+    };
+    let CompleteRef::Resource(params) = reference else {
+        return Err(RequestError::MethodNotHandled);
+    };
+    let protocol_revision = match request_revision(version.as_deref(), negotiated) {
+        Ok(v) => v,
+        Err(response) => return Ok(response),
+    };
+    let complete = CompleteOptions {
+        call: options.call_for(from_params(protocol_revision, trace)),
+    };
+    Ok(match r.complete(&params, &complete) {
+        Ok(result) => Response::result(result.into_json(), protocol_revision),
+        Err(f) => {
+            // Not found names the reference the client sent, as a read
+            // names its URI.
+            let json = jsonrpc::error_object(&f, protocol_revision, Some(&params.template));
+            Response::error(f, json, protocol_revision)
+        }
+    })
+}
+
+/// What a request's params set for its call: its revision, and its trace
+/// context, which replaces the host's
+/// ([`CallOptions::trace`](crate::CallOptions::trace)) when the params
+/// carry one.
+fn from_params(protocol_revision: ProtocolRevision, trace: Option<TraceContext>) -> FromParams {
+    FromParams {
+        protocol_revision: Some(protocol_revision),
+        trace: trace.map(Arc::new),
+    }
+}
+
+impl<'a> RequestParams<'a> {
+    /// Parses the params text of `method` strictly (see the module
+    /// documentation of [`crate::request`]): `uri` is read for
+    /// `resources/read` only, `cursor` for the list methods only, and for
+    /// `completion/complete` only `_meta` (see [`CompleteParams::parse`]
+    /// for the rest); any other member is ignored. Does not check that a
+    /// required member is present: that is
+    /// [`Resources::request`](crate::Resources::request)'s job. This is the
+    /// whole params reader, with no registry involved (a fuzzing entry
+    /// point).
+    pub fn parse(method: RequestMethod, text: &'a [u8]) -> Result<RequestParams<'a>, ParamsError> {
+        let spec = match method {
+            RequestMethod::ResourcesRead => params::READ,
+            RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => params::LIST,
+            RequestMethod::CompletionComplete => params::META_ONLY,
+        };
+        let mut v = Values::default();
+        params::read_into(text, spec, &mut v)?;
+        Ok(RequestParams {
+            uri: v.take(Slot::Uri),
+            cursor: v.take(Slot::Cursor),
+            protocol_version: v.take(Slot::ProtocolVersion),
+            trace: take_trace(&mut v),
+        })
+    }
+}

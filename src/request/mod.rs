@@ -1,0 +1,258 @@
+//! One call per request: a method name and the raw JSON-RPC `params` text
+//! in, the complete JSON-RPC `result` or `error` object out.
+//!
+//! [`Resources::request`] serves `resources/read`, `resources/list`,
+//! `resources/templates/list` and `completion/complete` for `ref/resource`
+//! references (see [`crate::completion`]); any other method, and
+//! `completion/complete` for a `ref/prompt`, is
+//! [`RequestError::MethodNotHandled`] so that the host routes it elsewhere.
+//!
+//! Params are read by one strict reader for every method (`params.rs`;
+//! [`RequestParams::parse`], [`CompleteParams::parse`]):
+//! - absent params (empty or whitespace-only text, or `null`) are an empty
+//!   object; anything else must be one JSON object of at most
+//!   [`MAX_PARAMS_BYTES`], valid UTF-8 throughout, whose members the method
+//!   acts on have their type (`null` is none) and do not repeat;
+//! - `resources/read` requires `uri`, a string; the list methods take an
+//!   optional `cursor`, a string (absent or empty = the first page);
+//!   `completion/complete` requires `ref` and `argument` and takes an
+//!   optional `context.arguments`, an object of strings
+//!   ([`CompleteParams::parse`]);
+//! - `_meta`, when present, must be an object; its
+//!   `io.modelcontextprotocol/protocolVersion`, when present, must be a
+//!   string naming a known revision, and then shapes the response instead
+//!   of the host's option (MCP 2026-07-28 carries the revision per request);
+//!   an unknown one is an `UnsupportedProtocolVersion` (`-32022`) error
+//!   object listing the supported revisions; its `traceparent`,
+//!   `tracestate` and `baggage` (OpenTelemetry trace context), when strings
+//!   of at most 8 KiB, are handed to every callback as sent
+//!   ([`CallContext::trace_context`](crate::CallContext::trace_context)),
+//!   in place of the host's [`CallOptions::trace`]; another value is left
+//!   out (W3C asks receivers to ignore what they cannot use), a repeat is
+//!   refused;
+//! - every other member is ignored, whatever its type: the MCP schemas
+//!   leave params open (no `additionalProperties: false`) and define
+//!   members this library does not act on (`_meta` keys such as
+//!   `progressToken` or `io.modelcontextprotocol/clientCapabilities`,
+//!   `inputResponses`, `requestState`). Checking the per-request protocol
+//!   fields that 2026-07-28 requires (client capabilities) stays with the
+//!   host's transport.
+//!
+//! Malformed params are `-32602` error objects with a fixed message that
+//! never echoes the input.
+//!
+//! Layout: `method.rs` (the method table: one row per method, how it
+//! checks the host's options and how it is served), `params.rs` (the one
+//! strict reader and each method's spec of members), `members.rs` (what
+//! each method's params hold); this file is the entry point and the
+//! response.
+
+mod members;
+mod method;
+mod params;
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::call::{CallOptions, FromParams};
+use crate::error::{CauseText, Failure, FailureKind};
+use crate::jsonrpc;
+use crate::protocol::ProtocolRevision;
+use crate::registry::Resources;
+
+pub use members::RequestParams;
+pub use method::RequestMethod;
+pub use params::{ParamsError, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY, TRACE_META_KEYS};
+
+#[cfg(doc)]
+use crate::completion::CompleteParams;
+#[cfg(doc)]
+use crate::listing::ListOptions;
+
+/// Longest per-request revision string echoed in an
+/// `UnsupportedProtocolVersion` error (longer ones are malformed params).
+const MAX_ECHOED_REVISION_BYTES: usize = 64;
+
+/// Per-call options of [`Resources::request`]: those of the list methods
+/// and the call frame's (see [`CallOptions`]: its `protocol_revision` is
+/// the negotiated one, and a per-request revision in `params._meta` takes
+/// precedence; with an executor the call returns by its deadline whatever
+/// a callback does).
+#[derive(Clone, Default)]
+pub struct RequestOptions {
+    /// Opaque caller scope for the list methods (required and non-empty
+    /// for them; see [`ListOptions::scope_key`]).
+    pub scope_key: Vec<u8>,
+    /// Page size of the list methods (0 = `default_page_size`).
+    pub page_size: u32,
+    /// The options every call takes.
+    pub call: CallOptions,
+}
+
+impl RequestOptions {
+    /// The call options of one method's call: the request's, with what its
+    /// params set in their place (the per-request revision, the request's
+    /// trace context).
+    pub(crate) fn call_for(&self, from_params: FromParams) -> CallOptions {
+        let mut call = self.call.clone();
+        if let Some(r) = from_params.protocol_revision {
+            call.protocol_revision = r;
+        }
+        if from_params.trace.is_some() {
+            call.trace = from_params.trace;
+        }
+        call
+    }
+}
+
+/// Why [`Resources::request`] made no response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestError {
+    /// The method is not one this library serves: route it elsewhere.
+    MethodNotHandled,
+    /// A host programming error (no response must be sent for it as if it
+    /// were the client's fault): an empty scope key for a list method.
+    InvalidArgument(&'static str),
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RequestError::MethodNotHandled => f.write_str("method not handled by this library"),
+            RequestError::InvalidArgument(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+/// The response to one request: the JSON-RPC `result` object, or the
+/// JSON-RPC `error` object with the failure behind it (whose private cause
+/// is for the host's logs).
+#[derive(Debug)]
+pub struct Response {
+    pub(crate) json: String,
+    pub(crate) failure: Option<Failure>,
+    pub(crate) protocol_revision: ProtocolRevision,
+    pub(crate) partial: bool,
+}
+
+impl Response {
+    /// The `result` object (success) or the `error` object (failure), as
+    /// compact JSON: put it under `"result"` or `"error"` of the JSON-RPC
+    /// response with the request's id.
+    pub fn json(&self) -> &str {
+        &self.json
+    }
+
+    /// The JSON, by value.
+    pub fn into_json(self) -> String {
+        self.json
+    }
+
+    /// Whether this is an error object.
+    pub fn is_error(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    /// The failure behind an error object (kind, safe message, private
+    /// cause).
+    pub fn failure(&self) -> Option<&Failure> {
+        self.failure.as_ref()
+    }
+
+    /// Whether a read result is a partial bundle.
+    pub fn is_partial(&self) -> bool {
+        self.partial
+    }
+
+    /// The protocol revision the response is shaped for (the per-request
+    /// one when the params named one).
+    pub fn protocol_revision(&self) -> ProtocolRevision {
+        self.protocol_revision
+    }
+
+    pub(crate) fn error(
+        failure: Failure,
+        json: String,
+        protocol_revision: ProtocolRevision,
+    ) -> Response {
+        Response {
+            json,
+            failure: Some(failure),
+            protocol_revision,
+            partial: false,
+        }
+    }
+
+    pub(crate) fn result(json: String, protocol_revision: ProtocolRevision) -> Response {
+        Response {
+            json,
+            failure: None,
+            protocol_revision,
+            partial: false,
+        }
+    }
+}
+
+impl Resources {
+    /// Serves one request: `method` is the JSON-RPC method name,
+    /// `params` the raw params text (empty when the request had none).
+    ///
+    /// Returns the response to send (a `result` or an `error` object; see
+    /// [`Response`]), [`RequestError::MethodNotHandled`] for a method this
+    /// library does not serve (and for `completion/complete` with a
+    /// `ref/prompt` reference: prompts are the host's), or
+    /// [`RequestError::InvalidArgument`] for a list method called with an
+    /// empty scope key (completion needs none).
+    ///
+    /// A request the client cancelled gets no response at all (MCP): drop a
+    /// `canceled` error instead of sending it.
+    pub fn request(
+        &self,
+        method: &[u8],
+        params: &[u8],
+        options: &RequestOptions,
+    ) -> Result<Response, RequestError> {
+        let row = RequestMethod::parse(method)
+            .ok_or(RequestError::MethodNotHandled)?
+            .row();
+        (row.check)(options)?;
+        (row.serve)(self, params, options)
+    }
+}
+
+pub(crate) fn request_revision(
+    requested: Option<&str>,
+    negotiated: ProtocolRevision,
+) -> Result<ProtocolRevision, Response> {
+    let Some(v) = requested else {
+        return Ok(negotiated);
+    };
+    match ProtocolRevision::parse(v.as_bytes()) {
+        Ok(r) if !v.is_empty() => Ok(r),
+        _ if v.len() <= MAX_ECHOED_REVISION_BYTES && !v.is_empty() => {
+            let failure = Failure::request("unsupported protocol version").caused_by(CauseText(
+                "the params name an unknown protocol revision".into(),
+            ));
+            Err(Response::error(
+                failure,
+                jsonrpc::unsupported_revision(v),
+                negotiated,
+            ))
+        }
+        _ => Err(params_error(
+            ParamsError("params _meta protocolVersion is not a protocol revision"),
+            negotiated,
+        )),
+    }
+}
+
+pub(crate) fn params_error(e: ParamsError, protocol_revision: ProtocolRevision) -> Response {
+    let json = jsonrpc::object(jsonrpc::INVALID_PARAMS, e.message(), None);
+    let failure = Failure::with_message(FailureKind::InvalidRequest, Cow::Borrowed(e.message()));
+    Response::error(failure, json, protocol_revision)
+}
+
+#[cfg(test)]
+mod tests;
