@@ -580,6 +580,47 @@ TEST(Hpp, ResultMetaIsMergedIntoEveryResultAndCallsSeeTheTraceContext) {
     EXPECT_EQ(seen->back(), "||");  // the direct list: no trace members
 }
 
+TEST(Hpp, TheOptionsTraceContextReachesTheCallbacksOfEveryCall) {
+    auto seen = std::make_shared<std::vector<std::string>>();
+    auto mu = std::make_shared<std::mutex>();
+    mcpr::Policy p = mcpr::Policy::allow_all();
+    p.discover = [seen, mu](const mcpr::Call &c, const mcpr::Definition &) {
+        std::lock_guard<std::mutex> g(*mu);
+        seen->push_back(std::string(c.traceparent()) + "|" + std::string(c.tracestate()) + "|" +
+                        std::string(c.baggage()));
+        return mcpr::Result::ok;
+    };
+    mcpr::Resources r = docs_registry(std::move(p));
+    // Every discover of one call saw `want`.
+    auto all_saw = [seen, mu](const std::string &want) {
+        std::lock_guard<std::mutex> g(*mu);
+        bool ok = !seen->empty();
+        for (const std::string &s : *seen) ok = ok && s == want;
+        seen->clear();
+        return ok;
+    };
+    const mcpr::TraceContext host{"00-ab-cd-01", "v=1", ""};
+    mcpr::ReadOptions ro;
+    ro.trace = host;
+    r.read("doc://a", ro);
+    EXPECT_TRUE(all_saw("00-ab-cd-01|v=1|"));
+    mcpr::ListOptions lo{"tenant"};
+    lo.trace = host;
+    r.list(lo);
+    EXPECT_TRUE(all_saw("00-ab-cd-01|v=1|"));
+    mcpr::RequestOptions o;
+    o.scope_key = "tenant";
+    o.trace = host;
+    r.request("resources/list", "{}", o);  // the host's
+    EXPECT_TRUE(all_saw("00-ab-cd-01|v=1|"));
+    r.request("resources/list", R"({"_meta":{"baggage":"from-params"}})", o);  // the params'
+    EXPECT_TRUE(all_saw("||from-params"));
+    r.read("doc://a");
+    EXPECT_TRUE(all_saw("||"));
+    ro.trace.baggage = std::string_view("\xff", 1);
+    EXPECT_EQ(error_of([&] { r.read("doc://a", ro); }).status(), MCPR_INVALID_ARGUMENT);
+}
+
 // ---------------------------------------------------------------- executor, cancellation
 
 TEST(Hpp, WithAnExecutorAReadReturnsByItsDeadlineWhileAReaderHangsThenReleaseRunsOnce) {

@@ -1,8 +1,10 @@
 /* Host result _meta members (mcpr_result_meta_*) merged into every result,
  * never replacing the library's reserved key and never into error objects;
  * the request's trace context (mcpr_call_traceparent / _tracestate /
- * _baggage) seen by every callback of mcpr_request; options of an older
- * struct_size read without result_meta. */
+ * _baggage) seen by every callback of mcpr_request, and the options' trace
+ * (a shared call field) by every callback of mcpr_read, mcpr_list and
+ * mcpr_complete, with params _meta taking its place in mcpr_request;
+ * options of an older struct_size read without result_meta or trace. */
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -184,6 +186,16 @@ static mcpr_cb_result t_read(void *ud, const mcpr_call *call, const mcpr_target 
     return mcpr_payload_set_text(out, S("text/plain"), S("x"), NULL) == MCPR_OK ? MCPR_CB_OK : MCPR_CB_FAILED;
 }
 
+static mcpr_cb_result t_complete(void *ud, const mcpr_call *call, const mcpr_completion_request *req,
+                                 mcpr_completion_builder *out) {
+    (void)req;
+    (void)out;
+    note(ud, call);
+    return MCPR_CB_OK;
+}
+
+#define TRACEPARENT "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"
+
 static void test_trace_context(void) {
     tracer t = {.traceparent = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01", .baggage = "k=v"};
     mcpr_policy_callbacks policy = MCPR_POLICY_CALLBACKS_INIT;
@@ -231,16 +243,136 @@ static void test_trace_context(void) {
     CHECK(json && !is_error);
     free(json);
     CHECK(atomic_load(&t.mismatches) == 0);
+    mcpr_executor_free(ex);
+    mcpr_resources_free(r);
+}
+
+/* The trace context is a shared call field: the direct calls take it from
+ * their options, and mcpr_request uses it unless the params carry one. */
+static mcpr_resources *traced_registry(tracer *t) {
+    mcpr_policy_callbacks policy = MCPR_POLICY_CALLBACKS_INIT;
+    policy.user_data = t;
+    policy.discover = t_discover;
+    policy.visibility = t_visibility;
+    policy.read = t_permit;
+    mcpr_binding_callbacks binding = MCPR_BINDING_CALLBACKS_INIT;
+    binding.user_data = t;
+    binding.resolve = mcpr_resolve_single;
+    binding.read = t_read;
+    mcpr_builder *b = mcpr_builder_new();
+    CHECK_STATUS(mcpr_builder_set_policy(b, &policy, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"doc://a\",\"name\":\"a\"}"), &binding, NULL), MCPR_OK);
+    binding.complete = t_complete; /* a template's table only */
+    CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"doc://t/{id}\",\"name\":\"t\"}"), &binding, NULL),
+                 MCPR_OK);
+    mcpr_resources *r = NULL;
+    CHECK_STATUS(mcpr_builder_build(b, &r, NULL), MCPR_OK);
+    return r;
+}
+
+static void test_trace_context_of_the_options(void) {
+    tracer t = {.traceparent = TRACEPARENT, .baggage = "k=v"};
+    mcpr_resources *r = traced_registry(&t);
+    mcpr_executor *ex = NULL;
+    CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
+    const mcpr_trace_context host_trace = {.traceparent = S(TRACEPARENT), .baggage = S("k=v")};
+    mcpr_complete_params cp = {.template_uri = S("doc://t/{id}"), .argument = {.name = S("id"), .value = S("")}};
+    for (int pass = 0; pass < 2; pass++) {
+        mcpr_read_options ro = MCPR_READ_OPTIONS_INIT;
+        ro.executor = pass ? ex : NULL;
+        ro.trace = host_trace;
+        char *json = NULL;
+        CHECK_STATUS(host_read(r, "doc://a", &ro, &json, NULL, NULL), MCPR_OK);
+        free(json);
+        mcpr_completion *c = NULL;
+        CHECK_STATUS(mcpr_complete(r, &cp, &ro, &c, NULL), MCPR_OK);
+        mcpr_completion_free(c);
+        mcpr_list_options lo = MCPR_LIST_OPTIONS_INIT;
+        lo.scope_key = S("tenant");
+        lo.executor = ro.executor;
+        lo.trace = host_trace;
+        mcpr_page *page = NULL;
+        CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_OK);
+        mcpr_page_free(page);
+        /* mcpr_request: the host's trace when the params carry none */
+        mcpr_request_options o = MCPR_REQUEST_OPTIONS_INIT;
+        o.scope_key = S("tenant");
+        o.executor = ro.executor;
+        o.trace = host_trace;
+        bool is_error = true;
+        json = request(r, "resources/read", "{\"uri\":\"doc://a\",\"_meta\":{\"traceparent\":1}}", &o, &is_error);
+        CHECK(json && !is_error);
+        free(json);
+    }
+    /* read, resolve, visibility, permission, body read, recheck; completion; list; request */
+    CHECK(atomic_load(&t.calls) >= 2 * 9);
+    CHECK(atomic_load(&t.mismatches) == 0);
+
+    /* the params' trace context takes the place of the options' as a whole */
+    strcpy(t.traceparent, "");
+    strcpy(t.baggage, "p=1");
+    mcpr_request_options o = MCPR_REQUEST_OPTIONS_INIT;
+    o.trace = host_trace;
+    bool is_error = true;
+    char *json = request(r, "completion/complete",
+                         "{\"ref\":{\"type\":\"ref/resource\",\"uri\":\"doc://t/{id}\"},"
+                         "\"argument\":{\"name\":\"id\",\"value\":\"\"},\"_meta\":{\"baggage\":\"p=1\"}}",
+                         &o, &is_error);
+    CHECK(json && !is_error);
+    free(json);
+    CHECK(atomic_load(&t.mismatches) == 0);
+
+    /* options compiled before trace existed: the bytes after them are not read */
+    strcpy(t.baggage, "");
+    struct {
+        mcpr_read_options o;
+        char after[64];
+    } older;
+    memset(&older, 0, sizeof older);
+    older.o.struct_size = offsetof(mcpr_read_options, trace);
+    older.o.trace = host_trace; /* beyond struct_size: never read */
+    json = NULL;
+    CHECK_STATUS(host_read(r, "doc://a", &older.o, &json, NULL, NULL), MCPR_OK);
+    free(json);
+    CHECK(atomic_load(&t.mismatches) == 0);
+
+    /* host mistakes: a member that is not UTF-8, or (NULL, n > 0) */
+    mcpr_read_options bad = MCPR_READ_OPTIONS_INIT;
+    bad.trace.tracestate = (mcpr_str){"\xff", 1};
+    mcpr_error *e = NULL;
+    int calls = atomic_load(&t.calls);
+    CHECK_STATUS(host_read(r, "doc://a", &bad, &json, NULL, &e), MCPR_INVALID_ARGUMENT);
+    CHECK(e && str_contains(mcpr_error_message(e), "trace tracestate is not valid UTF-8"));
+    mcpr_error_free(e);
+    bad.trace.tracestate = (mcpr_str){NULL, 3};
+    CHECK_STATUS(host_read(r, "doc://a", &bad, &json, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    mcpr_list_options lo = MCPR_LIST_OPTIONS_INIT;
+    lo.scope_key = S("tenant");
+    lo.trace.baggage = (mcpr_str){"\xc3", 1};
+    mcpr_page *page = NULL;
+    CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK(page == NULL);
+    o.trace.traceparent = (mcpr_str){"\xff", 1};
+    mcpr_response *resp = NULL;
+    CHECK_STATUS(mcpr_request(r, S("resources/read"), S("{\"uri\":\"doc://a\"}"), &o, &resp, NULL),
+                 MCPR_INVALID_ARGUMENT);
+    CHECK(resp == NULL);
+    CHECK(atomic_load(&t.calls) == calls); /* refused before any callback */
+    mcpr_executor_free(ex);
+    mcpr_resources_free(r);
+}
+
+static void test_null_call_contexts(void) {
     /* NULL call contexts answer empty */
     CHECK(mcpr_call_traceparent(NULL).len == 0 && mcpr_call_tracestate(NULL).len == 0 &&
           mcpr_call_baggage(NULL).len == 0);
-    mcpr_executor_free(ex);
-    mcpr_resources_free(r);
 }
 
 int main(void) {
     test_handle();
     test_merged_into_every_result();
     test_trace_context();
+    test_trace_context_of_the_options();
+    test_null_call_contexts();
     return harness_finish("test_result_meta");
 }

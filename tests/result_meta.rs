@@ -439,3 +439,100 @@ fn trace_members_that_are_not_strings_are_left_out_and_repeats_are_refused() {
     assert!(t.seen.lock().unwrap().iter().all(|s| s.1.is_none()));
 }
 
+/// A repeated trace member is refused before anything is looked up: a
+/// hidden resource or template answers exactly like an unregistered one,
+/// on every method.
+#[test]
+fn a_repeated_trace_member_answers_the_same_for_hidden_and_unregistered() {
+    let r = host();
+    let repeated = r#""_meta":{"baggage":"a","baggage":"b"}"#;
+    for revision in ProtocolRevision::ALL {
+        for (method, hidden, missing) in [
+            (
+                "resources/read",
+                format!(r#"{{"uri":"doc://hidden",{repeated}}}"#),
+                format!(r#"{{"uri":"doc://missing",{repeated}}}"#),
+            ),
+            (
+                "completion/complete",
+                format!(
+                    r#"{{"ref":{{"type":"ref/resource","uri":"doc://t/{{id}}"}},"argument":{{"name":"id","value":""}},{repeated}}}"#
+                ),
+                format!(
+                    r#"{{"ref":{{"type":"ref/resource","uri":"doc://none/{{id}}"}},"argument":{{"name":"id","value":""}},{repeated}}}"#
+                ),
+            ),
+            (
+                "resources/list",
+                format!("{{{repeated}}}"),
+                format!("{{{repeated}}}"),
+            ),
+        ] {
+            let a = request(&r, method, &hidden, revision);
+            let b = request(&r, method, &missing, revision);
+            assert!(a.is_error(), "{method}");
+            assert_eq!(a.json(), b.json(), "{method} {revision}");
+            assert_eq!(
+                a.json(),
+                r#"{"code":-32602,"message":"params _meta repeat a trace member"}"#
+            );
+        }
+    }
+}
+
+/// The trace context is a call option: the direct calls take it from
+/// `CallOptions::trace` only (there are no params), and a request's own
+/// trace members take the options' place in every method.
+#[test]
+fn the_trace_context_is_a_call_option_of_every_method() {
+    let host_tc = Arc::new(TraceContext::new(Some("host"), Some("h=1"), None));
+    let (r, t, _) = traced(None);
+    let o = RequestOptions {
+        scope_key: b"s".to_vec(),
+        call: CallOptions {
+            trace: Some(host_tc.clone()),
+            ..CallOptions::default()
+        },
+        ..RequestOptions::default()
+    };
+    let complete = r#"{"ref":{"type":"ref/resource","uri":"doc://t/{id}"},"argument":{"name":"id","value":""}"#;
+    for (method, plain, traced_params) in [
+        (
+            "resources/read",
+            r#"{"uri":"doc://a"}"#.to_string(),
+            r#"{"uri":"doc://a","_meta":{"traceparent":"p"}}"#.to_string(),
+        ),
+        (
+            "resources/templates/list",
+            "{}".to_string(),
+            r#"{"_meta":{"traceparent":"p"}}"#.to_string(),
+        ),
+        (
+            "completion/complete",
+            format!("{complete}}}"),
+            format!(r#"{complete},"_meta":{{"traceparent":"p"}}}}"#),
+        ),
+    ] {
+        for (params, want) in [
+            (&plain, (*host_tc).clone()),
+            (&traced_params, TraceContext::new(Some("p"), None, None)),
+        ] {
+            t.seen.lock().unwrap().clear();
+            let resp = r.request(method.as_bytes(), params.as_bytes(), &o).unwrap();
+            assert!(!resp.is_error(), "{method}: {}", resp.json());
+            let seen = t.seen.lock().unwrap();
+            assert!(!seen.is_empty(), "{method}");
+            for (phase, got) in seen.iter() {
+                assert_eq!(got.as_ref(), Some(&want), "{method} {params} {phase:?}");
+            }
+        }
+    }
+    // A trace context of no member is none.
+    t.seen.lock().unwrap().clear();
+    let empty = CallOptions {
+        trace: Some(Arc::new(TraceContext::default())),
+        ..CallOptions::default()
+    };
+    r.read(b"doc://a", &ReadOptions { call: empty }).unwrap();
+    assert!(t.seen.lock().unwrap().iter().all(|s| s.1.is_none()));
+}

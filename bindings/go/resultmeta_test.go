@@ -140,3 +140,77 @@ func TestCallbacksSeeTheRequestsTraceContext(t *testing.T) {
 		t.Fatal("a plain context has a trace context")
 	}
 }
+
+// TestTheOptionsTraceContextReachesTheCallbacks: Trace in ReadOptions,
+// ListOptions and RequestOptions reaches every callback of the call, inline
+// and on an executor; trace members in a request's params _meta take its
+// place; a member that is not UTF-8 is StatusInvalidArgument.
+func TestTheOptionsTraceContextReachesTheCallbacks(t *testing.T) {
+	var mu sync.Mutex
+	var seen []mcpr.TraceContext
+	note := func(ctx context.Context) {
+		tc, _ := mcpr.TraceContextOf(ctx)
+		mu.Lock()
+		seen = append(seen, tc)
+		mu.Unlock()
+	}
+	// Every callback since the last check saw want.
+	allSaw := func(what string, want mcpr.TraceContext) {
+		t.Helper()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(seen) == 0 {
+			t.Fatalf("%s: no callback ran", what)
+		}
+		for _, tc := range seen {
+			if tc != want {
+				t.Fatalf("%s: trace context %+v, want %+v", what, tc, want)
+			}
+		}
+		seen = nil
+	}
+	policy := mcpr.PolicyFuncs{DiscoverFunc: func(ctx context.Context, d mcpr.Definition) error {
+		note(ctx)
+		return nil
+	}}
+	body := mcpr.ReadFunc(func(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
+		note(ctx)
+		return out.SetText("text/plain", "x")
+	})
+	r := (&reg{policy: policy}).add(def("doc://a", "a"), body).build(t)
+	defer r.Close()
+	ex, err := mcpr.NewExecutor(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	ctx := context.Background()
+	host := mcpr.TraceContext{Traceparent: "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01", Tracestate: "v=1"}
+	for _, e := range []*mcpr.Executor{nil, ex} {
+		if _, err := r.Read(ctx, "doc://a", &mcpr.ReadOptions{Executor: e, Trace: host}); err != nil {
+			t.Fatal(err)
+		}
+		allSaw("read", host)
+		if _, err := r.List(ctx, "s", "", &mcpr.ListOptions{Executor: e, Trace: host}); err != nil {
+			t.Fatal(err)
+		}
+		allSaw("list", host)
+		opt := &mcpr.RequestOptions{ScopeKey: "s", Executor: e, Trace: host}
+		if resp, err := r.Request(ctx, "resources/read", []byte(`{"uri":"doc://a"}`), opt); err != nil || resp.IsError {
+			t.Fatalf("%v %s", err, resp.JSON)
+		}
+		allSaw("request", host)
+		params := []byte(`{"uri":"doc://a","_meta":{"baggage":"from-params"}}`)
+		if resp, err := r.Request(ctx, "resources/read", params, opt); err != nil || resp.IsError {
+			t.Fatalf("%v %s", err, resp.JSON)
+		}
+		allSaw("request with params trace", mcpr.TraceContext{Baggage: "from-params"})
+	}
+	_, err = r.Read(ctx, "doc://a", &mcpr.ReadOptions{Trace: mcpr.TraceContext{Baggage: "\xff"}})
+	asError(t, err, mcpr.StatusInvalidArgument)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) != 0 {
+		t.Fatal("a refused call ran callbacks")
+	}
+}
