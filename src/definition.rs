@@ -130,6 +130,29 @@ fn def_error(message: &'static str) -> Failure {
     Failure::config(message)
 }
 
+/// Where the canonical form of a scanned definition is: the compact text
+/// itself, its members reordered, or written after the compact text (the
+/// first `json_len` bytes of `text`).
+fn canonical_of(
+    scanned: &jsonscan::Scanned<'_>,
+    text: &mut String,
+    json_len: usize,
+) -> Result<Canonical, Failure> {
+    if scanned.is_canonical() {
+        return Ok(Canonical::Same);
+    }
+    let top_only = scanned.nested_sorted.then(|| reordered(&scanned.members));
+    Ok(match top_only.flatten() {
+        Some(reordered) => reordered,
+        None => {
+            let written = scanned
+                .canonical(&text[..json_len])
+                .ok_or_else(|| def_error("definition is not valid JSON"))?;
+            Canonical::Written(append(text, &written))
+        }
+    })
+}
+
 impl ResourceDefinition {
     /// Parses a definition from its JSON description (at most 64 KiB).
     ///
@@ -217,20 +240,7 @@ impl ResourceDefinition {
         if json_len > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
-        let canonical = if scanned.is_canonical() {
-            Canonical::Same
-        } else {
-            let top_only = scanned.nested_sorted.then(|| reordered(&scanned.members));
-            match top_only.flatten() {
-                Some(reordered) => reordered,
-                None => {
-                    let written = scanned
-                        .canonical(&text[..json_len])
-                        .ok_or_else(|| def_error("definition is not valid JSON"))?;
-                    Canonical::Written(append(&mut text, &written))
-                }
-            }
-        };
+        let canonical = canonical_of(&scanned, &mut text, json_len)?;
         // Last: everything before them ends where they begin (`forms_at`).
         if found.needs_forms() {
             let compact = text[..json_len].to_owned();
