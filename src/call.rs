@@ -3,16 +3,16 @@
 //!
 //! - [`CallOptions`]: the caller's deadline, cancellation token, request
 //!   data, executor, protocol revision, result `_meta` members and trace
-//!   context, embedded once in the options of
-//!   every method ([`ReadOptions`](crate::ReadOptions),
+//!   context, embedded once in the options of every method
+//!   ([`ReadOptions`](crate::ReadOptions),
 //!   [`ListOptions`](crate::ListOptions),
 //!   [`CompleteOptions`](crate::CompleteOptions),
 //!   [`RequestOptions`](crate::RequestOptions)).
 //! - `CallOptions::frame`: runs one call in its frame, in this order:
 //!   the request scope starts (deadline = min(now + `read_timeout`, the
 //!   caller's deadline); it carries the trace context to every callback)
-//!   and is checked at once (a call already cancelled
-//!   or past its deadline fails before its request is looked at); a
+//!   and is checked at once (a call already cancelled or past its
+//!   deadline fails before its request is looked at); a
 //!   saturated executor refuses the call before its request is looked at
 //!   (so a refusal never depends on the request); the method's body runs;
 //!   the scope is checked once more (a result made after the deadline is
