@@ -21,6 +21,7 @@ pub mod completion;
 mod cursor;
 pub mod definition;
 mod description;
+mod envelope;
 pub mod error;
 pub mod executor;
 pub mod ffi;
@@ -34,6 +35,7 @@ pub mod jsonrpc;
 mod jsonscan;
 pub mod limits;
 pub mod listing;
+pub mod message;
 pub mod plan;
 pub mod policy;
 mod prefetch;
@@ -60,6 +62,7 @@ pub use error::{CallbackError, Failure, FailureKind};
 pub use executor::{Executor, ExecutorOptions, ExecutorStats};
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
+pub use message::{MessageKind, Reply};
 pub use plan::{
     PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, SharedBytes,
     RESERVED_META_KEY,
