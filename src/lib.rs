@@ -48,6 +48,7 @@ pub mod result_meta;
 pub mod scope;
 pub mod sizing;
 pub mod template;
+pub mod tools;
 pub mod trace;
 
 pub use binding::{ResourceBinding, ResourceHandler};
@@ -75,4 +76,5 @@ pub use report::{Issue, IssueCode};
 pub use request::{RequestError, RequestMethod, RequestOptions, RequestParams, Response};
 pub use result_meta::ResultMeta;
 pub use scope::{CallContext, CallPhase, CancelToken, RequestData};
+pub use tools::{EmbedForm, EmbedOptions, EmbedOutcome, Embedding};
 pub use trace::TraceContext;

@@ -91,6 +91,8 @@ pub struct Page {
     next_cursor: Option<String>,
     len: usize,
     cache: ResultCache,
+    /// The descriptions' array (`[…]`) in `json`.
+    array: std::ops::Range<usize>,
 }
 
 impl Page {
@@ -128,6 +130,11 @@ impl Page {
     /// candidate it visited was hidden, or the registry is empty).
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The descriptions as the JSON array the page holds (`[…]`).
+    pub(crate) fn array_json(&self) -> &str {
+        &self.json[self.array.clone()]
     }
 }
 
@@ -263,6 +270,7 @@ impl Resources {
         let next_cursor = (found.position < order.len())
             .then(|| sealer.issue_scoped(binding, found.position as u64, scope, now_ms));
         let tail = PageTail {
+            field,
             next_cursor,
             result_meta: frame.result_meta(),
             cache,
@@ -293,6 +301,8 @@ fn pagination_scope(
 
 /// What a page's JSON ends with after its descriptions.
 struct PageTail<'a> {
+    /// The page's array member (`{"<field>":[` starts the JSON).
+    field: &'a str,
     /// `nextCursor`, when candidates remain.
     next_cursor: Option<String>,
     /// The host's result `_meta` members (the page's `_meta`).
@@ -308,6 +318,7 @@ struct PageTail<'a> {
 /// object.
 fn finish_page(found: Scan, tail: PageTail<'_>, limits: &crate::limits::Limits) -> Page {
     let PageTail {
+        field,
         next_cursor,
         result_meta,
         cache,
@@ -317,6 +328,7 @@ fn finish_page(found: Scan, tail: PageTail<'_>, limits: &crate::limits::Limits) 
         mut json, admitted, ..
     } = found;
     json.push(']');
+    let array = field.len() + 4..json.len();
     if let Some(c) = &next_cursor {
         json.push_str(",\"nextCursor\":\"");
         json.push_str(c);
@@ -339,6 +351,7 @@ fn finish_page(found: Scan, tail: PageTail<'_>, limits: &crate::limits::Limits) 
         next_cursor,
         len: admitted,
         cache,
+        array,
     }
 }
 

@@ -115,6 +115,19 @@ impl ProtocolRevision {
         self >= ProtocolRevision::V2025_06_18
     }
 
+    /// Whether tool results and tool definitions carry what 2025-06-18
+    /// added to them: `structuredContent`, `resource_link` content blocks,
+    /// a tool's `outputSchema` and `title`. Before it an embedding has no
+    /// link form and a tool result no structured content.
+    pub fn has_tool_output(self) -> bool {
+        self >= ProtocolRevision::V2025_06_18
+    }
+
+    /// Whether tool definitions carry `annotations` (2025-03-26 on).
+    pub fn has_tool_annotations(self) -> bool {
+        self >= ProtocolRevision::V2025_03_26
+    }
+
     /// Whether descriptions carry `icons` (2025-11-25 on).
     pub fn has_icons(self) -> bool {
         self >= ProtocolRevision::V2025_11_25

@@ -32,6 +32,7 @@ fn request(r: &Resources, method: &str, params: &str, revision: ProtocolRevision
             result_meta: Some(meta()),
             ..CallOptions::default()
         },
+        ..RequestOptions::default()
     };
     r.request(method.as_bytes(), params.as_bytes(), &o).unwrap()
 }
@@ -343,6 +344,7 @@ fn the_trace_members_of_params_meta_reach_the_callbacks_of_a_request() {
     let (r, t, _) = traced(None);
     let o = RequestOptions {
         scope_key: b"s".to_vec(),
+        resource_tools: true,
         ..RequestOptions::default()
     };
     let meta = format!(
@@ -356,6 +358,15 @@ fn the_trace_members_of_params_meta_reach_the_callbacks_of_a_request() {
             format!(
                 r#"{{"ref":{{"type":"ref/resource","uri":"doc://t/{{id}}"}},"argument":{{"name":"id","value":""}},{meta}}}"#
             ),
+        ),
+        // The resource tools run their method with the params' trace too.
+        (
+            "tools/call",
+            format!(r#"{{"name":"read_resource","arguments":{{"uri":"doc://a"}},{meta}}}"#),
+        ),
+        (
+            "tools/call",
+            format!(r#"{{"name":"list_resources",{meta}}}"#),
         ),
     ] {
         t.seen.lock().unwrap().clear();

@@ -1,6 +1,7 @@
 //! One strict params reader for every method (docs/BEHAVIOUR.md §11 and
 //! §13 rule 9): each method names the members it acts on in a [`Spec`]
-//! (strings, objects of named members, an object of strings), and [`read`]
+//! (strings, objects of named members, an object of strings, the open
+//! object of a tool's arguments), and [`read`]
 //! reads exactly those, the same way for every method:
 //!
 //! - absent params (empty or whitespace-only text, or `null`) are an empty
@@ -29,6 +30,8 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
+pub(crate) use args::Arg;
+
 /// The largest params text accepted (256 KiB); larger is `-32602`.
 ///
 /// cbindgen:ignore
@@ -47,13 +50,14 @@ pub(crate) enum Slot {
     RefUri,
     ArgumentName,
     ArgumentValue,
+    ToolName,
     /// The trace context members of `_meta`, in [`TRACE_META_KEYS`] order.
     Traceparent,
     Tracestate,
     Baggage,
 }
 
-const SLOTS: usize = 10;
+const SLOTS: usize = 11;
 
 /// The trace context keys of params `_meta` (W3C Trace Context and W3C
 /// Baggage, as MCP reserves them), in
@@ -72,6 +76,10 @@ pub(crate) enum Kind {
     Object(Spec),
     /// An object of strings whose keys do not repeat.
     StrMap,
+    /// A tool's `arguments`: an object whose keys do not repeat (the
+    /// message when one does), of any values, kept as given (a string, or
+    /// another value) for the tool to judge (`args.rs`).
+    Args(&'static str),
 }
 
 /// A member a method acts on, with the messages of its refusals.
@@ -219,14 +227,42 @@ pub(crate) const COMPLETE_REF: Spec = &[Member {
     repeated: COMPLETE_SHAPE,
 }];
 
-/// What [`read`] found: the strings of the spec's string members and the
-/// object of strings, borrowed from the params text when they hold no
-/// escape sequence.
+/// `name` of `tools/call`, as [`TOOLS_CALL`] reads it.
+const TOOL_NAME: Member = Member {
+    name: "name",
+    kind: Kind::Str(Slot::ToolName),
+    wrong_type: "params name must be a string",
+    repeated: "params repeat name",
+};
+
+/// `tools/call` (the resource tools, `crate::tools`): `name`, the tool's
+/// `arguments` as given, `_meta`.
+pub(crate) const TOOLS_CALL: Spec = &[
+    TOOL_NAME,
+    Member {
+        name: "arguments",
+        kind: Kind::Args("params repeat an argument"),
+        wrong_type: "params arguments must be an object",
+        repeated: "params repeat arguments",
+    },
+    META,
+];
+
+/// Only `name`: how `tools/call` params are routed when the rest is
+/// malformed (another tool is not this library's, whatever the rest
+/// holds).
+pub(crate) const TOOLS_CALL_NAME: Spec = &[TOOL_NAME];
+
+/// What [`read`] found: the strings of the spec's string members, the
+/// object of strings and a tool's arguments, borrowed from the params text
+/// when they hold no escape sequence.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Values<'a> {
     strings: [Option<Cow<'a, str>>; SLOTS],
     /// The object of strings, in document order.
     pub map: Option<Vec<(Cow<'a, str>, Cow<'a, str>)>>,
+    /// A tool's arguments, in document order.
+    pub args: Option<Vec<(Cow<'a, str>, Arg<'a>)>>,
 }
 
 impl<'a> Values<'a> {
@@ -565,6 +601,14 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, 'de, '_> {
                     })?;
                     self.out.map = Some(entries);
                 }
+                Kind::Args(repeated_key) => {
+                    let entries = map.next_value_seed(args::ArgsSeed {
+                        message: member.wrong_type,
+                        repeated: repeated_key,
+                        refused: self.refused,
+                    })?;
+                    self.out.args = Some(entries);
+                }
             }
         }
         Ok(())
@@ -694,7 +738,11 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
             }
             Kind::LenientStr(_) => p.skip_value(depth),
             Kind::Object(sub) if p.b.get(p.i) == Some(&b'{') => flat_object(p, sub, out, depth + 1),
-            Kind::Object(_) | Kind::StrMap => None,
+            Kind::Args(_) if p.b.get(p.i) == Some(&b'{') => {
+                out.args = Some(args::flat_args(p, depth + 1)?);
+                Some(())
+            }
+            Kind::Object(_) | Kind::StrMap | Kind::Args(_) => None,
         }
     })
 }
@@ -794,6 +842,9 @@ impl<'a> Flat<'a> {
         }
     }
 }
+
+// After the macro it uses.
+mod args;
 
 #[cfg(test)]
 mod tests;

@@ -23,7 +23,10 @@ SCHEMA_NAMES = {
     "resources/list": "ListResourcesResult",
     "resources/templates/list": "ListResourceTemplatesResult",
     "completion/complete": "CompleteResult",
+    "tools/call": "CallToolResult",
+    "tools/list": "ListToolsResult",
 }
+TOOL_DEFINITIONS = {}
 
 passed = 0
 failed = 0
@@ -58,11 +61,42 @@ def schema_defs(schema_dir, revision):
     return root["$defs" if "$defs" in root else "definitions"]
 
 
+def resolve(defs, node, value):
+    """The schema node that describes value: one $ref followed, and of a
+    union (anyOf / oneOf) the variant whose `type` constant is value's
+    `type` (content blocks), else the resource contents variant that has
+    value's `text` / `blob`; returns (node, definition name)."""
+    name = None
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[1]
+        if name.endswith("ResourceContents") and isinstance(value, dict):
+            name = "BlobResourceContents" if "blob" in value else "TextResourceContents"
+        node = defs[name]
+    union = node.get("anyOf") or node.get("oneOf")
+    if not union or not isinstance(value, dict):
+        return node, name
+    variants = [resolve(defs, v, value) for v in union]
+    for v, n in variants:
+        t = v.get("properties", {}).get("type", {})
+        if "type" in value and (t.get("const") == value["type"] or value["type"] in t.get("enum", [])):
+            return v, n
+    for v, n in variants:
+        props = v.get("properties", {})
+        if ("blob" in value) == ("blob" in props) and ("text" in value) == ("text" in props):
+            return v, n
+    return node, name
+
+
 def properties(defs, node):
     """The property names a schema node defines (following one $ref)."""
     if "$ref" in node:
         node = defs[node["$ref"].rsplit("/", 1)[1]]
     return node.get("properties", {})
+
+
+# Members whose values are JSON Schemas or free-form data, not MCP
+# structures: not descended into.
+FREE_FORM = {"_meta", "inputSchema", "outputSchema", "structuredContent"}
 
 
 # Members the current upstream text of a revision's schema defines although
@@ -73,36 +107,78 @@ def properties(defs, node):
 LATER_UPSTREAM = {("2024-11-05", "Resource"): {"size"}, ("2025-03-26", "Resource"): {"size"}}
 
 
-def undefined_members(defs, name, value, path, revision):
+def undefined_members(defs, name, value, path, revision, node=None):
     """Members of value (and of the objects inside it that the schema
     describes) that the named definition does not define: a revision's
-    result must carry only what that revision defines. `_meta` objects
-    are free-form and not descended into."""
-    props = properties(defs, {"$ref": f"#/x/{name}"})
+    result must carry only what that revision defines. `_meta` objects,
+    JSON Schemas and structured content are free-form and not descended
+    into; a union (content blocks, resource contents) is resolved by the
+    value's `type` or its `text` / `blob`."""
+    node, found_name = resolve(defs, node if node is not None else {"$ref": f"#/x/{name}"}, value)
+    name = found_name or name
+    props = node.get("properties", {})
     later = LATER_UPSTREAM.get((revision, name), set())
     found = [f"{path}.{k}" for k in value if k not in props and k not in later]
     for k, v in value.items():
-        if k == "_meta":
+        if k in FREE_FORM or k not in props:
             continue
-        sub = props.get(k, {})
-        if "$ref" in sub and isinstance(v, dict):
-            found += undefined_members(defs, sub["$ref"].rsplit("/", 1)[1], v, f"{path}.{k}", revision)
+        sub = props[k]
+        if isinstance(v, dict) and ("$ref" in sub or "anyOf" in sub or "oneOf" in sub):
+            found += undefined_members(defs, name, v, f"{path}.{k}", revision, node=sub)
         elif isinstance(v, dict) and "properties" in sub:
             found += [f"{path}.{k}.{kk}" for kk in v if kk not in sub["properties"]]
         elif isinstance(v, list) and isinstance(sub.get("items"), dict):
             items = sub["items"]
             for i, item in enumerate(v):
-                if not isinstance(item, dict):
-                    continue
-                if "$ref" in items:
-                    ref = items["$ref"].rsplit("/", 1)[1]
-                    if ref == "ResourceContents" or ref.endswith("ResourceContents"):
-                        ref = "BlobResourceContents" if "blob" in item else "TextResourceContents"
-                    found += undefined_members(defs, ref, item, f"{path}.{k}[{i}]", revision)
-                elif "anyOf" in items:
-                    ref = "BlobResourceContents" if "blob" in item else "TextResourceContents"
-                    found += undefined_members(defs, ref, item, f"{path}.{k}[{i}]", revision)
+                if isinstance(item, dict):
+                    found += undefined_members(defs, name, item, f"{path}.{k}[{i}]", revision, node=items)
     return found
+
+
+def check_tool_result(entry, data, result, label):
+    """A CallToolResult: its blocks in order (type and URI, or text), isError,
+    resultType exactly on 2026-07-28, and structured content that the tool's
+    output schema accepts (as the Python client validates it)."""
+    revision, expect = entry["revision"], entry["expect"]
+    check(("resultType" in data) == (revision == "2026-07-28"), f"{label}: resultType present iff 2026")
+    check("ttlMs" not in data and "cacheScope" not in data, f"{label}: no cache hints")
+    check(bool(result.is_error) == expect["isError"], f"{label}: isError {result.is_error}")
+    check(len(result.content) == len(expect["content"]), f"{label}: block count {len(result.content)}")
+    for got, (kind, what) in zip(result.content, expect["content"]):
+        check(got.type == kind, f"{label}: block type {got.type} != {kind}")
+        if kind == "resource":
+            check(str(got.resource.uri).startswith(what), f"{label}: embedded {got.resource.uri}")
+        elif kind == "resource_link":
+            check(str(got.uri) == what, f"{label}: link {got.uri}")
+        elif what is not None:
+            check(got.text == what, f"{label}: text {got.text!r}")
+    if "names" in expect:
+        check([b.name for b in result.content] == expect["names"], f"{label}: link names")
+    tool = expect.get("structured")
+    if tool:
+        schema = TOOL_DEFINITIONS[(revision, tool)]["outputSchema"]
+        errors = list(jsonschema.validators.validator_for(schema)(schema).iter_errors(result.structured_content))
+        check(not errors, f"{label}: outputSchema of {tool}: {[e.message for e in errors]}")
+        if tool == "list_resources":
+            sc = result.structured_content
+            check([r["uri"] for r in sc["resources"]] == expect["resources"], f"{label}: listed resources")
+            check([t["uriTemplate"] for t in sc["resourceTemplates"]] == expect["templates"], f"{label}: listed templates")
+            check(("nextCursor" in sc) == expect["nextCursor"], f"{label}: nextCursor")
+            check(json.loads(result.content[0].text) == sc, f"{label}: the text block holds the structured content")
+        else:
+            contents = result.structured_content["contents"]
+            check([c.resource.model_dump(by_alias=True, exclude_none=True, mode="json") for c in result.content]
+                  == contents, f"{label}: structured contents are the embedded resources")
+    else:
+        check(result.structured_content is None, f"{label}: no structured content")
+        check("structuredContent" not in data, f"{label}: no structuredContent member")
+        if "resources" in expect:
+            # Before 2025-06-18: the one text block alone holds the page.
+            page = json.loads(result.content[0].text)
+            check([r["uri"] for r in page["resources"]] == expect["resources"], f"{label}: listed resources (text)")
+            check([t["uriTemplate"] for t in page["resourceTemplates"]] == expect["templates"],
+                  f"{label}: listed templates (text)")
+            check(("nextCursor" in page) == expect["nextCursor"], f"{label}: nextCursor (text)")
 
 
 def check_result(entry, data, label):
@@ -117,6 +193,27 @@ def check_result(entry, data, label):
     # The host's result _meta (serverInfo) is in every result.
     check((data.get("_meta") or {}).get("io.modelcontextprotocol/serverInfo", {}).get("name") == "protocol-samples",
           f"{label}: serverInfo in the result _meta")
+    if method == "tools/list":
+        check([t.name for t in result.tools] == expect["tools"], f"{label}: tool names")
+        for t in data["tools"]:
+            TOOL_DEFINITIONS[(revision, t["name"])] = t
+            # outputSchema from 2025-06-18 on (undefined_members below refuses
+            # it before).
+            for key in ("inputSchema", "outputSchema"):
+                if key not in t:
+                    check(key != "inputSchema" and revision in ("2024-11-05", "2025-03-26"),
+                          f"{label}: {t['name']} has {key}")
+                    continue
+                schema = t[key]
+                try:
+                    jsonschema.validators.validator_for(schema).check_schema(schema)
+                    check(True, f"{label}: {t['name']} {key} is a valid JSON Schema")
+                except jsonschema.exceptions.SchemaError as e:
+                    check(False, f"{label}: {t['name']} {key}: {e.message}")
+        return
+    if method == "tools/call":
+        check_tool_result(entry, data, result, label)
+        return
     if method == "completion/complete":
         # resultType exactly on 2026-07-28; completions never carry cache hints.
         check(("resultType" in data) == modern, f"{label}: resultType present iff 2026")
@@ -191,6 +288,9 @@ def main():
     check(len(manifest) >= 60, "manifest lists every sample of every revision")
     check({e["revision"] for e in manifest} >= {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"},
           "samples of every revision")
+    # Tool definitions first: the tool results' structured content is
+    # validated against their output schemas.
+    manifest.sort(key=lambda e: e["method"] != "tools/list")
     for entry in manifest:
         label = entry["file"]
         with open(os.path.join(samples, entry["file"]), encoding="utf-8") as f:
@@ -222,6 +322,14 @@ def main():
             ("2025-06-18", "ListResourcesResult", {"resources": [{"uri": "a:b", "name": "n", "icons": []}]}, "icons"),
             ("2025-03-26", "ReadResourceResult", {"contents": [{"uri": "a:b", "text": "", "_meta": {}}]}, "_meta"),
             ("2025-11-25", "ReadResourceResult", {"contents": [], "ttlMs": 0}, "ttlMs"),
+            ("2025-03-26", "CallToolResult", {"content": [], "structuredContent": {}}, "structuredContent"),
+            ("2024-11-05", "ListToolsResult",
+             {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "annotations": {}}]}, "annotations"),
+            ("2025-03-26", "ListToolsResult",
+             {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "title": "T"}]}, "title"),
+            ("2025-03-26", "CallToolResult",
+             {"content": [{"type": "resource", "resource": {"uri": "a:b", "text": "", "_meta": {}}}]}, "_meta"),
+            ("2025-06-18", "CallToolResult", {"content": [{"type": "text", "text": "", "bogus": 1}]}, "bogus"),
         ]:
             extra = undefined_members(schema_defs(schema_dir, revision), name, value, "result", revision)
             check(any(e.endswith(member) for e in extra), f"members negative control: {member} on {revision}: {extra}")
@@ -233,6 +341,13 @@ def main():
         check(v.is_valid({"completion": {"values": ["x"] * 100}, "resultType": "complete"}), "schema 100 values")
         check(not v.is_valid({"completion": {"values": ["x"] * 101}, "resultType": "complete"}),
               "schema negative control: 101 completion values")
+        # Tool results: 2026 requires resultType; a link requires its name.
+        v = schema_validator(schema_dir, "2026-07-28", "CallToolResult")
+        check(not v.is_valid({"content": []}), "schema negative control: CallToolResult without resultType")
+        for revision in ("2025-06-18", "2025-11-25", "2026-07-28"):
+            v = schema_validator(schema_dir, revision, "ResourceLink")
+            check(not v.is_valid({"type": "resource_link", "uri": "doc://a"}),
+                  f"schema negative control: {revision} link without a name")
     print(f"python client checks: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
