@@ -121,7 +121,9 @@ fn members_hold(map: &serde_json::Map<String, Value>) -> bool {
     let size = match map.get("size") {
         None => true,
         Some(_) if template => false,
-        Some(Value::Number(n)) => n.as_u64().is_some_and(|n| n < 1 << 53) && !n.to_string().contains('.'),
+        Some(Value::Number(n)) => {
+            n.as_u64().is_some_and(|n| n < 1 << 53) && !n.to_string().contains('.')
+        }
         Some(_) => false,
     };
     let annotations = match map.get("annotations") {
@@ -133,8 +135,7 @@ fn members_hold(map: &serde_json::Map<String, Value>) -> bool {
             }) && a
                 .get("priority")
                 .is_none_or(|p| p.as_f64().is_some_and(|p| (0.0..=1.0).contains(&p)))
-                && a
-                    .get("lastModified")
+                && a.get("lastModified")
                     .is_none_or(|t| t.as_str().is_some_and(date_time))
         }
         Some(_) => false,
@@ -143,7 +144,9 @@ fn members_hold(map: &serde_json::Map<String, Value>) -> bool {
         None => true,
         Some(Value::Array(icons)) => icons.iter().all(|i| {
             i.as_object().is_some_and(|i| {
-                i.get("src").and_then(Value::as_str).is_some_and(is_icon_src)
+                i.get("src")
+                    .and_then(Value::as_str)
+                    .is_some_and(is_icon_src)
                     && i.get("mimeType").is_none_or(Value::is_string)
                     && i.get("sizes").is_none_or(|s| {
                         s.as_array().is_some_and(|s| s.iter().all(Value::is_string))
@@ -162,19 +165,40 @@ fn date_time(s: &str) -> bool {
     let b = s.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<u32> {
         let d = b.get(r)?;
-        d.iter().all(u8::is_ascii_digit).then(|| d.iter().fold(0, |n, c| n * 10 + u32::from(c - b'0')))
+        d.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| d.iter().fold(0, |n, c| n * 10 + u32::from(c - b'0')))
     };
-    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(se)) =
-        (num(0..4), num(5..7), num(8..10), num(11..13), num(14..16), num(17..19))
-    else {
+    let (Some(y), Some(mo), Some(d), Some(h), Some(mi), Some(se)) = (
+        num(0..4),
+        num(5..7),
+        num(8..10),
+        num(11..13),
+        num(14..16),
+        num(17..19),
+    ) else {
         return false;
     };
     if b[4] != b'-' || b[7] != b'-' || b[10] != b'T' || b[13] != b':' || b[16] != b':' {
         return false;
     }
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    if !(1..=12).contains(&mo) || d < 1 || d > days[mo as usize - 1] || h > 23 || mi > 59 || se > 59 {
+    let days = [
+        31,
+        if leap { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
+    if !(1..=12).contains(&mo) || d < 1 || d > days[mo as usize - 1] || h > 23 || mi > 59 || se > 59
+    {
         return false;
     }
     let mut rest = &s[19..];
@@ -192,8 +216,12 @@ fn date_time(s: &str) -> bool {
     z.len() == 6
         && (z[0] == b'+' || z[0] == b'-')
         && z[3] == b':'
-        && rest[1..3].parse::<u32>().is_ok_and(|h| h <= 23 && rest[1..3].bytes().all(|c| c.is_ascii_digit()))
-        && rest[4..6].parse::<u32>().is_ok_and(|m| m <= 59 && rest[4..6].bytes().all(|c| c.is_ascii_digit()))
+        && rest[1..3]
+            .parse::<u32>()
+            .is_ok_and(|h| h <= 23 && rest[1..3].bytes().all(|c| c.is_ascii_digit()))
+        && rest[4..6]
+            .parse::<u32>()
+            .is_ok_and(|m| m <= 59 && rest[4..6].bytes().all(|c| c.is_ascii_digit()))
 }
 
 /// The description as listed on `revision`: without `icons` before
@@ -293,7 +321,11 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(Some(d.uri_or_template()), compact_value[key].as_str());
             assert_eq!(d.template().is_some(), d.is_template());
             for revision in ProtocolRevision::ALL {
-                assert_eq!(d.json_for(revision), listed_on(&compact_value, revision), "{revision}");
+                assert_eq!(
+                    d.json_for(revision),
+                    listed_on(&compact_value, revision),
+                    "{revision}"
+                );
             }
         }
         Err(e) => assert!(!holds, "a definition following the rules was refused: {e}"),
