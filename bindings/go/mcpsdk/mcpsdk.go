@@ -157,6 +157,12 @@ func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				advertise(res, a.res.Completes())
 			}
 			return res, err
+		case methodToolsList:
+			res, err := next(ctx, method, req)
+			if err == nil && a.opts.ResourceTools {
+				err = shapeToolList(res, Revision(req))
+			}
+			return res, err
 		case methodToolsCall:
 			// The library's tool results go out as the library made them
 			// (see EmbedResources).

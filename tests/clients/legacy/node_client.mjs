@@ -50,6 +50,9 @@ await runChecks({
   notFound: (e) => e.code === -32002,
   notFoundCode: -32002,
   keepsResultType: true,
+  // the client's own tool methods
+  listTools: () => client.listTools({}),
+  callTool: (name, args) => client.callTool({ name, arguments: args }),
 });
 
 await client.close();

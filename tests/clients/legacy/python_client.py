@@ -151,7 +151,63 @@ async def main():
                 check(e.data == {"uri": uri}, f"complete {uri}: data {e.data}")
             ref = types.ResourceReference(type="ref/resource", uri="doc://files/{name}")
             await expect_error(session.complete(ref, {"name": "owner", "value": ""}), -32602, "unknown argument")
+            await tool_checks(session)
     print(f"python client mcp 1.9.4, {REVISION}: all checks passed")
+
+
+async def tool_checks(session):
+    """Tool results on an older revision: the library's definitions with only
+    the members the revision defines, embedded resources as a read gives
+    them, no structuredContent and no resource_link (the link form refused),
+    one execution error for hidden, unregistered and invalid URIs, and
+    list_resources paging through its text block."""
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    check({"fetch", "read_resource", "list_resources"} <= set(tools), f"tools {sorted(tools)}")
+    for name in ["read_resource", "list_resources"]:
+        t = tools[name]
+        check(not (extra(t) & {"title", "outputSchema"}), f"{name}: later members {extra(t)}")
+        has_annotations = "annotations" in extra(t) or getattr(t, "annotations", None) is not None
+        check(has_annotations == (REVISION >= "2025-03-26"), f"{name}: annotations on {REVISION}")
+
+    r = await session.call_tool("fetch", {"uris": ["doc://item/004", "doc://secret/x", "doc://nope", "doc://empty"]})
+    check(not r.isError, f"fetch failed: {r}")
+    check([type(c).__name__ for c in r.content] == ["EmbeddedResource"] * 2, f"fetch blocks {r.content}")
+    check(str(r.content[0].resource.uri) == "doc://item/004" and r.content[0].resource.text == "item 4", f"fetch {r.content[0]}")
+    check(r.content[1].resource.text == "", f"fetch empty text {r.content[1]}")
+    for c in r.content:
+        check("_meta" not in extra(c.resource), f"fetch: content _meta on {REVISION}: {c.resource}")
+    check("structuredContent" not in extra(r), f"fetch: structuredContent {extra(r)}")
+    # no resource_link before 2025-06-18: the host's link form fails
+    failed = False
+    try:
+        linked = await session.call_tool("fetch", {"uris": ["doc://item/005"], "links": True})
+        failed = linked.isError is True
+    except McpError:
+        failed = True
+    check(failed, "the link form answered on an older revision")
+
+    r = await session.call_tool("read_resource", {"uri": "doc://item/006"})
+    check(not r.isError and r.content[0].resource.text == "item 6", f"read_resource {r}")
+    check("structuredContent" not in extra(r) and not (LATER & extra(r)), f"read_resource members {extra(r)}")
+    errors = []
+    for uri in ["doc://secret/x", "doc://nope", "not a uri"]:
+        e = await session.call_tool("read_resource", {"uri": uri})
+        check(e.isError, f"read_resource {uri}: {e}")
+        errors.append(json.dumps(e.model_dump(mode="json"), sort_keys=True))
+    check(len(set(errors)) == 1, f"hidden, unregistered and invalid answer differently: {errors}")
+
+    listed, templates, cursor = [], [], None
+    for _ in range(20):
+        r = await session.call_tool("list_resources", {"cursor": cursor} if cursor else {})
+        check(not r.isError and "structuredContent" not in extra(r), f"list_resources {r}")
+        page = json.loads(r.content[0].text)
+        listed += [x["uri"] for x in page["resources"]]
+        templates += [x["uriTemplate"] for x in page["resourceTemplates"]]
+        cursor = page.get("nextCursor")
+        if not cursor:
+            break
+    check(len(listed) == 124 and len(set(listed)) == 124, f"{len(listed)} resources listed")
+    check(templates == ["doc://files/{name}", "doc://many/{n}", "doc://projects/{project}/files/{file}"], f"templates {templates}")
 
 
 anyio.run(main)
