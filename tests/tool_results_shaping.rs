@@ -184,3 +184,57 @@ fn the_host_result_meta_is_charged_to_an_embedding_once() {
     let result = e.call_tool_result();
     assert!(result.len() as u64 <= 96 * 1024 - 8192);
 }
+
+#[test]
+fn a_whole_message_answers_in_the_revisions_shape_with_the_host_result_meta() {
+    let r = host();
+    let want = json(SERVER_INFO);
+    for revision in [ProtocolRevision::V2024_11_05, ProtocolRevision::V2025_03_26] {
+        let o = tools(revision, true);
+        for (body, error) in [
+            (
+                r#""method":"resources/read","params":{"uri":"doc://a"}"#,
+                false,
+            ),
+            (r#""method":"resources/list""#, false),
+            (
+                r#""method":"tools/call","params":{"name":"read_resource","arguments":{"uri":"doc://a"}}"#,
+                false,
+            ),
+            (
+                r#""method":"resources/read","params":{"uri":"doc://hidden"}"#,
+                true,
+            ),
+        ] {
+            let text = format!(r#"{{"jsonrpc":"2.0","id":7,{body}}}"#);
+            let reply = r.message(text.as_bytes(), &o).unwrap();
+            let v = json(reply.json());
+            assert_eq!(v["id"], 7);
+            if error {
+                // Not found before 2026-07-28 is -32002, and an error
+                // object carries no host members.
+                assert_eq!(v["error"]["code"], -32002, "{v}");
+                assert!(!reply.json().contains("serverInfo"));
+                continue;
+            }
+            let result = &v["result"];
+            assert_eq!(
+                result["_meta"]["io.modelcontextprotocol/serverInfo"],
+                want["io.modelcontextprotocol/serverInfo"],
+                "{revision} {body}"
+            );
+            for later in ["resultType", "ttlMs", "cacheScope", "structuredContent"] {
+                assert!(result.get(later).is_none(), "{revision} {body}: {later}");
+            }
+            let items = result
+                .get("contents")
+                .or_else(|| result.get("content"))
+                .or_else(|| result.get("resources"));
+            for item in items.and_then(|i| i.as_array()).into_iter().flatten() {
+                let item = item.get("resource").unwrap_or(item);
+                assert!(item.get("_meta").is_none(), "{revision} {body}: {item}");
+                assert!(item.get("title").is_none(), "{revision} {body}: {item}");
+            }
+        }
+    }
+}
