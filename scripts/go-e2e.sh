@@ -12,6 +12,10 @@
 #   on 2026-07-28) with the Python client and both TypeScript lines, two
 #   tenants as two sessions of one server, every message the server sends
 #   validated against the revision's JSON Schema;
+# - older official clients still in use (tests/clients/legacy/: the Python
+#   SDK mcp 1.9.4 and the TypeScript SDK 1.12.3) on 2025-03-26, the
+#   revision they negotiate, and 2024-11-05, which both support (offered
+#   in their initialize request by the scripts);
 # - malformed stdio input (garbage, a NUL byte, deep nesting, a batch) fed
 #   to both servers, which must answer each line and go on serving;
 # - the same hostile requests sent to the example server and to the C stdio
@@ -68,6 +72,13 @@ for rev in 2025-11-25 2026-07-28; do
     env -i HOME="$HOME" PATH="$PATH" node node_subscriptions.mjs "$server" "$rev" "$transcripts/node-$line-$rev" "$line"
     MCPR_SCHEMA_DIR="$schema_dir" "$py" check_transcript.py "$transcripts/node-$line-$rev" "$rev"
   done
+done
+legacy_py="$root/tests/clients/legacy/.venv/bin/python"
+for rev in 2025-03-26 2024-11-05; do
+  echo "== end-to-end: older official Python client (mcp 1.9.4), $rev"
+  env -i HOME="$HOME" PATH="$PATH" "$legacy_py" ../legacy/python_client.py "$server" "$rev"
+  echo "== end-to-end: older official TypeScript client (@modelcontextprotocol/sdk 1.12.3), $rev"
+  env -i HOME="$HOME" PATH="$PATH" node ../legacy/node_client.mjs "$server" "$rev"
 done
 echo "== end-to-end: malformed stdio input"
 env -i HOME="$HOME" PATH="$PATH" "$py" malformed_input.py "$hello" doc://hello hello

@@ -201,3 +201,10 @@ pub fn listen_params(text: &[u8]) -> Result<ListenFilter, &'static str> {
         protocol_version: p.protocol_version.map(|v| v.into_owned()),
     })
 }
+
+/// Whether an `icons[].src` is accepted: an absolute RFC 3986 URI (the
+/// `fluent-uri` crate decides; the definition target checks the rules
+/// around it independently).
+pub fn is_icon_src(s: &str) -> bool {
+    crate::description::is_uri(s)
+}

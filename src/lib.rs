@@ -20,6 +20,7 @@ pub mod completer;
 pub mod completion;
 mod cursor;
 pub mod definition;
+mod description;
 mod envelope;
 pub mod error;
 pub mod executor;
@@ -43,11 +44,13 @@ pub mod read;
 pub mod registry;
 pub mod report;
 pub mod request;
+pub mod result_meta;
 pub mod scope;
 pub mod sizing;
 pub mod subscription;
 pub mod template;
 pub mod tools;
+pub mod trace;
 
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
@@ -72,9 +75,11 @@ pub use read::{BundleItem, ReadOptions, ResourceBundle};
 pub use registry::{Resources, ResourcesBuilder, Selection};
 pub use report::{Issue, IssueCode};
 pub use request::{RequestError, RequestMethod, RequestOptions, RequestParams, Response};
+pub use result_meta::ResultMeta;
 pub use scope::{CallContext, CallPhase, CancelToken, RequestData};
 pub use subscription::{
     Delivery, ListChange, ListingFingerprint, NotificationTypes, Notifications, NotifyOptions,
     Subscriber, SubscriptionDecision, SubscriptionId, SubscriptionMethod,
 };
 pub use tools::{EmbedForm, EmbedOptions, EmbedOutcome, Embedding};
+pub use trace::TraceContext;

@@ -4,6 +4,7 @@
 //! decisions are [`crate::subscription`]'s). On an earlier revision the
 //! method is not handled.
 
+use crate::call::CallOptions;
 use crate::error::{CauseText, Failure};
 use crate::jsonrpc;
 use crate::protocol::ProtocolRevision;
@@ -14,7 +15,7 @@ use crate::subscription::{
 };
 
 use super::members::ListenParams;
-use super::{params_error, request_revision, RequestError, RequestOptions, Response};
+use super::{from_params, params_error, request_revision, RequestError, RequestOptions, Response};
 
 /// The host's mistakes of a listen without a usable request id.
 const NO_REQUEST_ID: &str = "subscriptions/listen needs the request id";
@@ -74,9 +75,11 @@ pub(super) fn serve(
         prompts_list_changed: parsed.prompts_list_changed,
     };
     let honored = honored_types(requested, resources, options);
+    // The params' trace context reaches the policy callbacks (§14).
+    let call = options.call_for(from_params(protocol_revision, parsed.trace));
     let uris = match parsed.uris.filter(|_| honored.resource_updates) {
         None => Vec::new(),
-        Some(uris) => match honored_uris(resources, uris, options) {
+        Some(uris) => match honored_uris(resources, uris, &call) {
             Ok(uris) => uris,
             Err(f) => {
                 let json = jsonrpc::error_object(&f, protocol_revision, None);
@@ -119,10 +122,10 @@ fn honored_types(
 fn honored_uris(
     resources: &Resources,
     uris: Vec<std::borrow::Cow<'_, str>>,
-    options: &RequestOptions,
+    call: &CallOptions,
 ) -> Result<Vec<String>, Failure> {
     let bytes: Vec<&[u8]> = uris.iter().map(|u| u.as_bytes()).collect();
-    let decided = resources.honored_in(&bytes, &options.call)?;
+    let decided = resources.honored_in(&bytes, call)?;
     Ok(uris
         .into_iter()
         .zip(decided)

@@ -12,7 +12,9 @@
 //!   no boolean, no object and no array) and may not repeat; an object of
 //!   strings may not repeat a key, an array of strings may not repeat a
 //!   string (compared decoded; both found in linear time, whatever their
-//!   number) nor hold more than its limit;
+//!   number) nor hold more than its limit; a lenient string (the trace
+//!   context members of `_meta`) is kept when it is a string and left out
+//!   otherwise, never refused, but may not repeat;
 //! - every other member is ignored, whatever its type: the MCP schemas
 //!   leave params open;
 //! - errors are fixed messages that never echo the input.
@@ -55,9 +57,18 @@ pub(crate) enum Slot {
     ArgumentName,
     ArgumentValue,
     ToolName,
+    /// The trace context members of `_meta`, in [`TRACE_META_KEYS`] order.
+    Traceparent,
+    Tracestate,
+    Baggage,
 }
 
-const SLOTS: usize = 8;
+const SLOTS: usize = 11;
+
+/// The trace context keys of params `_meta` (W3C Trace Context and W3C
+/// Baggage, as MCP reserves them), in
+/// [`RequestParams::trace`](super::RequestParams::trace) order.
+pub const TRACE_META_KEYS: [&str; 3] = ["traceparent", "tracestate", "baggage"];
 
 /// Where a boolean member's value goes, or where an object's presence is
 /// recorded.
@@ -78,6 +89,10 @@ pub(crate) enum Kind {
     Str(Slot),
     /// A boolean, kept in its flag.
     Bool(Flag),
+    /// A string kept in its slot when it is one; any other value is read
+    /// and left out, never refused (W3C asks a receiver to ignore a trace
+    /// header it cannot use).
+    LenientStr(Slot),
     /// An object whose own members are read by their spec.
     Object(Spec),
     /// An object read by its spec whose presence is kept as `true` in the
@@ -117,15 +132,35 @@ pub(crate) struct Member {
 /// The members a method acts on (at most 32 per object).
 pub(crate) type Spec = &'static [Member];
 
-/// `_meta`, as every method reads it.
+/// The message of a repeated trace context member.
+const TRACE_REPEATED: &str = "params _meta repeat a trace member";
+
+/// A trace context member of `_meta`.
+const fn trace_member(name: &'static str, slot: Slot) -> Member {
+    Member {
+        name,
+        kind: Kind::LenientStr(slot),
+        // Never used: a lenient string refuses no type.
+        wrong_type: TRACE_REPEATED,
+        repeated: TRACE_REPEATED,
+    }
+}
+
+/// `_meta`, as every method reads it: the per-request revision and the
+/// trace context.
 const META: Member = Member {
     name: "_meta",
-    kind: Kind::Object(&[Member {
-        name: PROTOCOL_VERSION_META_KEY,
-        kind: Kind::Str(Slot::ProtocolVersion),
-        wrong_type: "params _meta protocolVersion must be a string",
-        repeated: "params _meta repeat protocolVersion",
-    }]),
+    kind: Kind::Object(&[
+        Member {
+            name: PROTOCOL_VERSION_META_KEY,
+            kind: Kind::Str(Slot::ProtocolVersion),
+            wrong_type: "params _meta protocolVersion must be a string",
+            repeated: "params _meta repeat protocolVersion",
+        },
+        trace_member(TRACE_META_KEYS[0], Slot::Traceparent),
+        trace_member(TRACE_META_KEYS[1], Slot::Tracestate),
+        trace_member(TRACE_META_KEYS[2], Slot::Baggage),
+    ]),
     wrong_type: "params _meta must be an object",
     repeated: "params repeat _meta",
 };

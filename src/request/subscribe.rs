@@ -18,8 +18,9 @@ use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::subscription::{NotificationTypes, SubscriptionDecision, SubscriptionMethod};
 
+use super::members::{take_trace, trace_of};
 use super::params::{self, ParamsError, Slot};
-use super::{params_error, request_revision, RequestError, RequestOptions, Response};
+use super::{from_params, params_error, request_revision, RequestError, RequestOptions, Response};
 
 /// The one notification type a `resources/subscribe` is about.
 const UPDATES: NotificationTypes = NotificationTypes {
@@ -52,6 +53,8 @@ pub(super) fn serve(
         // Replaced by subscriptions/listen: no longer a method.
         return Err(RequestError::MethodNotHandled);
     }
+    let [p, s, b] = take_trace(&mut params);
+    let trace = trace_of(p.as_deref(), s.as_deref(), b.as_deref());
     let Some(uri) = params.take(Slot::Uri) else {
         return Ok(params_error(
             ParamsError("params uri is required"),
@@ -71,7 +74,11 @@ pub(super) fn serve(
             None,
             protocol_revision,
         );
-        Ok(Response::decided("{}".into(), protocol_revision, decision))
+        Ok(Response::decided(
+            empty_result(options),
+            protocol_revision,
+            decision,
+        ))
     };
     if method == SubscriptionMethod::Unsubscribe {
         // Always succeeds for a valid identifier: nothing is asked, so
@@ -81,7 +88,9 @@ pub(super) fn serve(
         }
         return decided(NotificationTypes::NONE);
     }
-    match resources.honored_in(&[uri.as_bytes()], &options.call) {
+    // The params' trace context reaches the policy callbacks (§14).
+    let call = options.call_for(from_params(protocol_revision, trace));
+    match resources.honored_in(&[uri.as_bytes()], &call) {
         Err(f) => error(f),
         Ok(v) if v == [true] => decided(UPDATES),
         // The read's not-found object, byte for byte.
@@ -89,5 +98,14 @@ pub(super) fn serve(
             Failure::new(FailureKind::Unavailable)
                 .caused_by(CauseText("subscription not honored".into())),
         ),
+    }
+}
+
+/// The empty result of both methods: `{}`, with the host's result `_meta`
+/// members when it gave any (§14; an error object never carries them).
+fn empty_result(options: &RequestOptions) -> String {
+    match options.call.result_meta.as_ref().filter(|m| !m.is_empty()) {
+        Some(m) => format!("{{\"_meta\":{{{}}}}}", m.members()),
+        None => "{}".into(),
     }
 }

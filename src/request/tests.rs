@@ -62,6 +62,7 @@ fn the_listen_filter_and_the_revision_are_read_and_others_ignored() {
             resources_list_changed: false,
             uris: Some(vec![Cow::from("a:b"), Cow::from("a:c")]),
             protocol_version: Some("2026-07-28".into()),
+            trace: None,
         }
     );
     assert_eq!(

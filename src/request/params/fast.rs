@@ -49,6 +49,11 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
                 out.set_flag(flag, p.boolean()?);
                 Some(())
             }
+            Kind::LenientStr(slot) if p.b.get(p.i) == Some(&b'"') => {
+                out.set(slot, Cow::Borrowed(p.string()?));
+                Some(())
+            }
+            Kind::LenientStr(_) => p.skip_value(depth),
             Kind::Object(sub) if p.b.get(p.i) == Some(&b'{') => flat_object(p, sub, out, depth + 1),
             Kind::Present(flag, sub) if p.b.get(p.i) == Some(&b'{') => {
                 flat_object(p, sub, out, depth + 1)?;

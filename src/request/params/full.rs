@@ -142,6 +142,57 @@ impl<'de> Visitor<'de> for StringSeed<'_> {
     refuse_other_types!(Cow<'de, str>);
 }
 
+/// A string, or `None` for any other JSON value (read and left out).
+struct LenientStringSeed;
+
+impl<'de> DeserializeSeed<'de> for LenientStringSeed {
+    type Value = Option<Cow<'de, str>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LenientStringSeed {
+    type Value = Option<Cow<'de, str>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v.to_string())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v)))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+}
+
 /// An object read by `spec` into `out`; any other JSON type is refused with
 /// `not_object`.
 pub(super) struct ObjectSeed<'v, 'a, 'r> {
@@ -191,6 +242,11 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, 'de, '_> {
                         refused: self.refused,
                     })?;
                     self.out.set(slot, v);
+                }
+                Kind::LenientStr(slot) => {
+                    if let Some(v) = map.next_value_seed(LenientStringSeed)? {
+                        self.out.set(slot, v);
+                    }
                 }
                 Kind::Bool(flag) => {
                     let v = map.next_value_seed(BoolSeed {
