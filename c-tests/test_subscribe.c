@@ -153,7 +153,9 @@ static void test_declaration_and_capability(void) {
         CHECK(str_eq(cap, want[bits]));
         CHECK_STATUS(mcpr_resources_capability(r, S(""), &cap, NULL), MCPR_OK);
         CHECK(str_eq(cap, want[bits]));
-        CHECK_STATUS(mcpr_resources_capability(r, S("2024-11-05"), &cap, NULL), MCPR_INVALID_ARGUMENT);
+        CHECK_STATUS(mcpr_resources_capability(r, S("2024-11-05"), &cap, NULL), MCPR_OK);
+        CHECK(str_eq(cap, want[bits])); /* the oldest served revision has both */
+        CHECK_STATUS(mcpr_resources_capability(r, S("2024-10-07"), &cap, NULL), MCPR_INVALID_ARGUMENT);
         CHECK_STATUS(mcpr_resources_capability(r, S("2026-07-28"), NULL, NULL), MCPR_INVALID_ARGUMENT);
         CHECK_STATUS(mcpr_resources_capability(NULL, S(""), &cap, NULL), MCPR_INVALID_ARGUMENT);
         mcpr_resources_free(r);
@@ -391,7 +393,7 @@ static void test_updates(void) {
     CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), &no_id, 1, NULL, &none, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_subscriber bad_id = subscriber(&visible, "2026-07-28", "{}");
     CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), &bad_id, 1, NULL, &none, NULL), MCPR_INVALID_ARGUMENT);
-    mcpr_subscriber bad_rev = subscriber(&visible, "2024-11-05", NULL);
+    mcpr_subscriber bad_rev = subscriber(&visible, "2024-10-07", NULL);
     CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), &bad_rev, 1, NULL, &none, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), NULL, 1, NULL, &none, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), subs, 1, NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);

@@ -246,7 +246,7 @@ func notify(ctx context.Context, kind C.int, r *C.mcpr_resources, change *C.mcpr
 	var e *C.mcpr_error
 	// Each subscriber brings its own revision and request: the call's are
 	// not used.
-	st := C.mcprgo_notify(kind, r, change, cstr(uri), cs.array, C.size_t(cs.n), env.fields("", ex), &out, &e)
+	st := C.mcprgo_notify(kind, r, change, cstr(uri), cs.array, C.size_t(cs.n), env.fields(callFields{executor: ex}), &out, &e)
 	if st != C.MCPR_OK {
 		return nil, env.failure(takeError(e, st))
 	}
@@ -329,7 +329,7 @@ func (r *Resources) ListingFingerprint(ctx context.Context, opt *ReadOptions) ([
 	buf := (*C.uint8_t)(C.malloc(32))
 	defer C.free(unsafe.Pointer(buf))
 	var e *C.mcpr_error
-	if st := C.mcprgo_listing_fingerprint(r.r, env.fields(o.Revision, ex), buf, &e); st != C.MCPR_OK {
+	if st := C.mcprgo_listing_fingerprint(r.r, env.fields(callFields{revision: o.Revision, executor: ex, trace: o.Trace}), buf, &e); st != C.MCPR_OK {
 		return out, env.failure(takeError(e, st))
 	}
 	copy(out[:], unsafe.Slice((*byte)(unsafe.Pointer(buf)), 32))
