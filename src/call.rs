@@ -78,7 +78,9 @@ pub(crate) struct FrameRules {
 /// One call in its frame, handed to the method's body.
 pub(crate) struct Frame<'a> {
     scope: RequestScope,
-    options: &'a CallOptions,
+    /// The executor a blocking call waits on (`None` inline, and for the
+    /// job of an asynchronous call, which is already on a worker).
+    executor: Option<&'a Executor>,
     protocol_revision: ProtocolRevision,
     rules: &'static FrameRules,
 }
@@ -107,33 +109,58 @@ impl CallOptions {
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
         let started = Instant::now();
-        let scope = RequestScope::start_at(
-            started,
-            limits.read_timeout,
-            self.timeout,
-            self.cancel.clone(),
-            self.request_data.clone(),
-        );
+        let scope = self.scope_at(started, limits);
         // Closed on every return path (BEHAVIOUR §8: the direct API
         // creates and closes its scope).
         let _closer = scope.close_on_drop();
         // At the instant it started: no clock read.
         scope.check_at(started)?;
-        if let Some(executor) = &self.executor {
-            executor
-                .admission()
-                .map_err(|why| why.failure(rules.refused))?;
-        }
+        self.admit(rules)?;
         let frame = Frame {
             scope,
-            options: self,
+            executor: self.executor.as_ref(),
             protocol_revision,
             rules,
         };
-        let out = body(&frame)?;
-        frame.scope.check()?;
-        Ok(out)
+        let out = body(&frame);
+        frame.leave(out)
     }
+
+    /// The call's request scope, started at `started`: deadline =
+    /// min(`started` + `read_timeout`, the caller's deadline). The first
+    /// step of the frame (an asynchronous call takes it in its start
+    /// call, so that its deadline counts from there).
+    #[inline]
+    pub(crate) fn scope_at(&self, started: Instant, limits: &Limits) -> RequestScope {
+        RequestScope::start_at(
+            started,
+            limits.read_timeout,
+            self.timeout,
+            self.cancel.clone(),
+            self.request_data.clone(),
+        )
+    }
+
+    /// Executor admission: a saturated executor refuses the call (with the
+    /// method's saturation failure) before its request is looked at.
+    #[inline]
+    pub(crate) fn admit(&self, rules: &FrameRules) -> Result<(), Failure> {
+        match &self.executor {
+            Some(executor) => executor
+                .admission()
+                .map_err(|why| why.failure(rules.refused)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The frame's last step, for every driver: a result made after the
+/// deadline (or once the caller cancelled) is not returned.
+#[inline]
+pub(crate) fn leave<T>(scope: &RequestScope, out: Result<T, Failure>) -> Result<T, Failure> {
+    let out = out?;
+    scope.check()?;
+    Ok(out)
 }
 
 impl Frame<'_> {
@@ -142,9 +169,35 @@ impl Frame<'_> {
         &self.scope
     }
 
-    /// The executor running the call's callbacks, if any.
+    /// The frame of an asynchronous call's job, on a worker: its scope
+    /// was started (and the executor's admission given) by the start
+    /// call; checked here, as the blocking frame checks it before the
+    /// request is looked at. Its executor is `None`: the job is already
+    /// on a worker, and the executor's watch looks after the deadline
+    /// and cancellation.
+    pub(crate) fn detached(
+        scope: RequestScope,
+        protocol_revision: ProtocolRevision,
+        rules: &'static FrameRules,
+    ) -> Result<Frame<'static>, Failure> {
+        scope.check()?;
+        Ok(Frame {
+            scope,
+            executor: None,
+            protocol_revision,
+            rules,
+        })
+    }
+
+    /// The frame's last step: `out`, unless the deadline passed or the
+    /// caller cancelled meanwhile.
+    pub(crate) fn leave<T>(&self, out: Result<T, Failure>) -> Result<T, Failure> {
+        leave(&self.scope, out)
+    }
+
+    /// The executor a blocking call runs its callbacks on, if any.
     pub(crate) fn executor(&self) -> Option<&Executor> {
-        self.options.executor.as_ref()
+        self.executor
     }
 
     /// The protocol revision the call's result is shaped for.

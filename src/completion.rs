@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::binding::ResourceBinding;
-use crate::call::{CallOptions, FrameRules};
+use crate::call::{CallOptions, Frame, FrameRules};
 pub use crate::completer::{
     CompletionRequest, CompletionSink, DroppedValue, ResourceCompleter, MAX_COMPLETION_TOTAL,
     MAX_COMPLETION_VALUES,
@@ -130,7 +130,7 @@ impl From<CallOptions> for CompleteOptions {
 
 /// The frame rules of a completion: a saturated executor is
 /// `read_failed`, and so is a panic of the completion job.
-const COMPLETE_RULES: FrameRules = FrameRules {
+pub(crate) const COMPLETE_RULES: FrameRules = FrameRules {
     refused: FailureKind::ReadFailed,
     panicked: complete_panicked,
 };
@@ -252,45 +252,55 @@ impl Resources {
         params: &CompleteParams,
         options: &CompleteOptions,
     ) -> Result<CompletionResult, Failure> {
+        options.call.frame(self.limits(), &COMPLETE_RULES, |frame| {
+            self.complete_in(frame, params)
+        })
+    }
+
+    /// The completion of `params` in its call frame (both drivers: the
+    /// blocking call's frame, an asynchronous call's job).
+    pub(crate) fn complete_in(
+        &self,
+        frame: &Frame<'_>,
+        params: &CompleteParams,
+    ) -> Result<CompletionResult, Failure> {
         let limits = self.limits();
-        options.call.frame(limits, &COMPLETE_RULES, |frame| {
-            let binding = self.template_binding(&params.template)?;
-            let (values, total, has_more) = match frame.executor() {
-                None => run_completion(
-                    self.policy().as_ref(),
-                    frame.scope(),
-                    binding,
-                    params,
-                    limits,
-                )?,
-                Some(executor) => {
-                    // The job owns what it uses: an abandoned completer
-                    // keeps its binding and the policy alive until it
-                    // returns.
-                    let (policy, binding, params, limits) = (
-                        self.policy().clone(),
-                        binding.clone(),
-                        params.clone(),
-                        *limits,
-                    );
-                    let scope = frame.scope().clone();
-                    frame.run_job(executor, move || {
-                        run_completion(policy.as_ref(), &scope, &binding, &params, &limits)
-                    })?
-                }
-            };
-            let json = write_result(
-                &values,
-                total,
-                has_more,
-                carries_result_type(frame.protocol_revision()),
-            );
-            Ok(CompletionResult {
-                json,
-                values,
-                total,
-                has_more,
-            })
+        let binding = self.template_binding(&params.template)?;
+        let (values, total, has_more) = match frame.executor() {
+            None => run_completion(
+                self.policy().as_ref(),
+                frame.scope(),
+                binding,
+                params,
+                limits,
+            )?,
+            Some(executor) => {
+                // The job owns what it uses: an abandoned completer
+                // keeps its binding and the policy alive until it
+                // returns.
+                let (policy, binding, params, limits) = (
+                    self.policy().clone(),
+                    binding.clone(),
+                    params.clone(),
+                    *limits,
+                );
+                let scope = frame.scope().clone();
+                frame.run_job(executor, move || {
+                    run_completion(policy.as_ref(), &scope, &binding, &params, &limits)
+                })?
+            }
+        };
+        let json = write_result(
+            &values,
+            total,
+            has_more,
+            carries_result_type(frame.protocol_revision()),
+        );
+        Ok(CompletionResult {
+            json,
+            values,
+            total,
+            has_more,
         })
     }
 

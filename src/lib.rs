@@ -13,6 +13,7 @@
 
 #![deny(missing_docs)]
 
+mod asynccall;
 pub mod binding;
 pub mod cache;
 pub mod call;
@@ -45,6 +46,7 @@ pub mod scope;
 pub mod sizing;
 pub mod template;
 
+pub use asynccall::RequestStartError;
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
 pub use call::CallOptions;

@@ -23,7 +23,15 @@ struct CancelInner {
 #[derive(Default)]
 struct Subscribers {
     next_id: u64,
-    list: Vec<(u64, std::thread::Thread)>,
+    list: Vec<(u64, Waiter)>,
+}
+
+/// Who a cancellation wakes: a waiting thread, or an asynchronous call
+/// that nobody waits for (its function asks the executor's watch to look
+/// at it; it must not block).
+enum Waiter {
+    Thread(std::thread::Thread),
+    Call(Box<dyn Fn() + Send + Sync>),
 }
 
 /// A cancellation token. Cloning shares the token; `cancel` is safe from any
@@ -52,7 +60,10 @@ impl CancelToken {
         self.inner.canceled.store(true, Ordering::SeqCst);
         let guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
         for (_, waiter) in &guard.list {
-            waiter.unpark();
+            match waiter {
+                Waiter::Thread(t) => t.unpark(),
+                Waiter::Call(wake) => wake(),
+            }
         }
         self.inner.wake.notify_all();
     }
@@ -61,6 +72,27 @@ impl CancelToken {
     /// (the waiter checks [`is_canceled`](Self::is_canceled) after every
     /// wake-up). Dropping it unsubscribes.
     pub(crate) fn subscribe_thread(&self, waiter: std::thread::Thread) -> CancelSubscription {
+        self.subscribe(Waiter::Thread(waiter))
+    }
+
+    /// A subscription that calls `wake` when the token is cancelled (at
+    /// once if it already is): for a call nobody waits for. `wake` runs on
+    /// the cancelling thread, under the token's lock: it must only signal.
+    /// Dropping the subscription unsubscribes.
+    pub(crate) fn subscribe_call(&self, wake: Box<dyn Fn() + Send + Sync>) -> CancelSubscription {
+        let subscription = self.subscribe(Waiter::Call(wake));
+        if self.is_canceled() {
+            let guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((_, Waiter::Call(wake))) =
+                guard.list.iter().find(|(id, _)| *id == subscription.id)
+            {
+                wake();
+            }
+        }
+        subscription
+    }
+
+    fn subscribe(&self, waiter: Waiter) -> CancelSubscription {
         let mut guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
         let id = guard.next_id;
         guard.next_id += 1;

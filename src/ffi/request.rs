@@ -1,6 +1,6 @@
 //! One call per request: `mcpr_request` and its options.
 
-use crate::request::{RequestError, RequestOptions};
+use crate::request::{RequestError, RequestOptions, Response};
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
@@ -91,6 +91,54 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
     guard(|| unsafe { init_out(options) })
 }
 
+/// The core's options of `options` (NULL: all defaults).
+///
+/// # Safety
+/// `options` is NULL or points at options of `struct_size` readable bytes
+/// whose strings follow the `mcpr_str` rules and whose `cancel` and
+/// `executor` are NULL or live.
+pub(super) unsafe fn request_options_of(
+    options: *const mcpr_request_options,
+) -> Result<RequestOptions, Error> {
+    // SAFETY: `options` is NULL or points at options of `struct_size`
+    // readable bytes (caller's guarantee).
+    Ok(match unsafe { read_grown_opt(options) }? {
+        // SAFETY: the strings follow the `mcpr_str` rules; the pointers are
+        // NULL or live (caller's guarantee).
+        Some(o) => unsafe {
+            RequestOptions {
+                call: call_options_of(&o)?,
+                scope_key: o.scope_key.bytes()?.to_vec(),
+                page_size: o.page_size,
+            }
+        },
+        None => RequestOptions::default(),
+    })
+}
+
+/// The status of a request that made no response.
+pub(super) fn request_error(e: RequestError) -> Error {
+    match e {
+        RequestError::MethodNotHandled => Error::with_status(
+            mcpr_status::MCPR_METHOD_NOT_HANDLED,
+            "method not handled by this library",
+        ),
+        RequestError::InvalidArgument(m) => Error::argument(m),
+    }
+}
+
+/// The response handle of a response (with its failure's private cause).
+pub(super) fn response_of(response: Response) -> mcpr_response {
+    let cause = response
+        .failure()
+        .map(|f| f.cause_text())
+        .unwrap_or_default();
+    mcpr_response {
+        inner: response,
+        cause,
+    }
+}
+
 /// Serves one MCP request by method name: `resources/read`,
 /// `resources/list`, `resources/templates/list`, and `completion/complete`
 /// for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
@@ -157,40 +205,13 @@ pub unsafe extern "C" fn mcpr_request(
         need_out(out)?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
-        // SAFETY: `options` is NULL or points at options of `struct_size`
-        // readable bytes (caller's guarantee).
-        let given = unsafe { read_grown_opt(options) }?;
-        let options = match given {
-            // SAFETY: the strings follow the `mcpr_str` rules; the pointers
-            // are NULL or live (caller's guarantee).
-            Some(o) => unsafe {
-                RequestOptions {
-                    call: call_options_of(&o)?,
-                    scope_key: o.scope_key.bytes()?.to_vec(),
-                    page_size: o.page_size,
-                }
-            },
-            None => RequestOptions::default(),
-        };
+        // SAFETY: as for `mcpr_request` (caller's guarantee).
+        let options = unsafe { request_options_of(options) }?;
         let response = r
             .inner
             .request(method, params, &options)
-            .map_err(|e| match e {
-                RequestError::MethodNotHandled => Error::with_status(
-                    mcpr_status::MCPR_METHOD_NOT_HANDLED,
-                    "method not handled by this library",
-                ),
-                RequestError::InvalidArgument(m) => Error::argument(m),
-            })?;
-        let cause = response
-            .failure()
-            .map(|f| f.cause_text())
-            .unwrap_or_default();
-        let response = mcpr_response {
-            inner: response,
-            cause,
-        };
-        unsafe { write_handle(out, response) };
+            .map_err(request_error)?;
+        unsafe { write_handle(out, response_of(response)) };
         Ok(())
     };
     unsafe { guard_status(err, body) }

@@ -6,11 +6,14 @@
 //! budgets of §7, and returns the JSON text of an MCP `resources/read`
 //! result (§6) as a [`ResourceBundle`]. The steps exist once
 //! (`pipeline.rs`, built from `authorize`, `admit`, `recheck` and
-//! `assemble`); this file drives them inline, `pooled.rs` on an executor.
+//! `assemble`); this file drives them inline, `pooled.rs` on an executor
+//! with the caller waiting, and `detached.rs` on an executor for an
+//! asynchronous call (the executor driver without a waiting caller).
 
 mod admit;
 mod assemble;
 mod authorize;
+mod detached;
 mod pipeline;
 mod pooled;
 mod recheck;
@@ -54,7 +57,7 @@ impl From<CallOptions> for ReadOptions {
 
 /// The frame rules of a read: a saturated executor is `read_failed`, and
 /// so is a panic of the pipeline on an executor.
-const READ_RULES: FrameRules = FrameRules {
+pub(crate) const READ_RULES: FrameRules = FrameRules {
     refused: FailureKind::ReadFailed,
     panicked: read_panicked,
 };
@@ -312,18 +315,7 @@ impl Resources {
         let limits = self.limits();
         let scope = frame.scope();
         if let Some(executor) = frame.executor() {
-            let selection = self.select(uri)?;
-            let shape = self.shape(frame, &selection);
-            return pooled::read(
-                executor,
-                frame,
-                self.policy().clone(),
-                selection.binding.definition().clone(),
-                selection.binding.handler(),
-                selection.matched,
-                *limits,
-                shape,
-            );
+            return pooled::read(executor, frame, self.parts(frame, uri)?);
         }
         // Lent: the match is dropped before this returns.
         let selection = self.select_lent(uri)?;
@@ -354,6 +346,21 @@ impl Resources {
         }
         // The frame checks the scope once more.
         p.finish(policy, definition, &plan, scope, limits, &shape, &mut call)
+    }
+
+    /// The selection of `uri` as a read on an executor owns it (both
+    /// drivers on workers: `pooled.rs` and `detached.rs`).
+    fn parts(&self, frame: &Frame<'_>, uri: &[u8]) -> Result<pooled::Parts, Failure> {
+        let selection = self.select(uri)?;
+        let shape = self.shape(frame, &selection);
+        Ok(pooled::Parts {
+            policy: self.policy().clone(),
+            definition: selection.binding.definition().clone(),
+            handler: selection.binding.handler().clone(),
+            matched: selection.matched,
+            limits: *self.limits(),
+            shape,
+        })
     }
 
     /// What shapes a read's result beyond its items: the revision and the

@@ -38,9 +38,10 @@
 //! Layout: `method.rs` (the method table: one row per method, how it
 //! checks the host's options and how it is served), `params.rs` (the one
 //! strict reader and each method's spec of members), `members.rs` (what
-//! each method's params hold); this file is the entry point and the
-//! response.
+//! each method's params hold), `detached.rs` (the same rows for an
+//! asynchronous call); this file is the entry point and the response.
 
+mod detached;
 mod members;
 mod method;
 mod params;
@@ -54,6 +55,7 @@ use crate::jsonrpc;
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 
+pub(crate) use detached::{failed_response, RequestOutcome, RevisionCell};
 pub use members::RequestParams;
 pub use method::RequestMethod;
 pub use params::{ParamsError, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY};
@@ -203,11 +205,32 @@ impl Resources {
         params: &[u8],
         options: &RequestOptions,
     ) -> Result<Response, RequestError> {
-        let row = RequestMethod::parse(method)
-            .ok_or(RequestError::MethodNotHandled)?
-            .row();
-        (row.check)(options)?;
+        let row = checked_method(method, options)?.row();
         (row.serve)(self, params, options)
+    }
+}
+
+/// The method of `method`, once its own rules on the host's options hold
+/// (the list methods need a scope key): the checks made before the params
+/// are looked at, by the blocking and the asynchronous request alike.
+pub(crate) fn checked_method(
+    method: &[u8],
+    options: &RequestOptions,
+) -> Result<RequestMethod, RequestError> {
+    let method = RequestMethod::parse(method).ok_or(RequestError::MethodNotHandled)?;
+    (method.row().check)(options)?;
+    Ok(method)
+}
+
+/// The frame rules of `method` (how a saturated executor and a panic
+/// read).
+pub(crate) fn method_rules(method: RequestMethod) -> &'static crate::call::FrameRules {
+    match method {
+        RequestMethod::ResourcesRead => &crate::read::READ_RULES,
+        RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => {
+            &crate::listing::LIST_RULES
+        }
+        RequestMethod::CompletionComplete => &crate::completion::COMPLETE_RULES,
     }
 }
 

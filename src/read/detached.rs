@@ -1,0 +1,91 @@
+//! The read pipeline for an asynchronous call (docs/BEHAVIOUR.md §20): the
+//! executor driver of `pooled.rs` without a waiting caller. Nothing of the
+//! read's rules is here: the steps are `pipeline.rs`'s, the jobs and their
+//! hand-over `pooled.rs`'s ([`ReadTask`]), and the waiting side is the
+//! blocking driver's [`Waiter`], stepped by the executor's watch (and by
+//! the worker that publishes the result) instead of a parked caller.
+//!
+//! The call's own first job, already on a worker, selects the binding and
+//! runs the pipeline's first generation right there (no second handoff);
+//! a body read that passes its item deadline is taken over by the watch,
+//! which hands the rest to a new job, as the blocking caller would.
+
+use std::sync::{Arc, Weak};
+
+use crate::asynccall::{AsyncCall, Next, Steps};
+use crate::call::{leave, Frame};
+use crate::error::Failure;
+use crate::executor::{Executor, Watched};
+use crate::protocol::ProtocolRevision;
+use crate::registry::Resources;
+
+use super::pooled::{ReadTask, Step, Waiter, Waiting};
+use super::{spare, ResourceBundle};
+
+/// How a read's result becomes the call's outcome (the read itself, or the
+/// response of a request).
+pub(crate) type Map<T> = Box<dyn FnOnce(Result<ResourceBundle, Failure>) -> T + Send>;
+
+/// The waiting side of an asynchronous read: the blocking driver's, and
+/// the frame's last step.
+struct ReadSteps<T> {
+    task: Arc<ReadTask>,
+    waiter: Waiter,
+    map: Option<Map<T>>,
+}
+
+impl<T: Send + 'static> Steps<T> for ReadSteps<T> {
+    fn step(&mut self, executor: &Executor) -> Next<T> {
+        match self.waiter.step(executor, &self.task) {
+            Step::Later(at) => Next::At(at),
+            Step::Over(result) => match self.map.take() {
+                Some(map) => Next::Over(map(leave(self.task.scope(), result))),
+                // Over once only: the call has concluded.
+                None => Next::At(self.waiter.next()),
+            },
+        }
+    }
+}
+
+impl Resources {
+    /// The read of `uri` as the first job of the asynchronous `call`, on a
+    /// worker, shaped for `protocol_revision`; its outcome goes through
+    /// `map` to the call.
+    pub(crate) fn read_detached<T: Send + 'static>(
+        &self,
+        call: &Arc<AsyncCall<T>>,
+        uri: &[u8],
+        protocol_revision: ProtocolRevision,
+        map: Map<T>,
+    ) {
+        let frame = match Frame::detached(call.scope().clone(), protocol_revision, call.rules()) {
+            Ok(frame) => frame,
+            Err(f) => return call.finish(map(Err(f))),
+        };
+        let parts = match self.parts(&frame, uri) {
+            Ok(parts) => parts,
+            Err(f) => return call.finish(map(Err(f))),
+        };
+        let Some(pool) = call.pool() else {
+            // Concluded already (its deadline, a cancellation).
+            return;
+        };
+        let handler = parts.handler.clone();
+        let watched: Weak<dyn Watched> = Arc::downgrade(call) as Weak<dyn Watched>;
+        let task = Arc::new(ReadTask::new(
+            parts,
+            &frame,
+            pool,
+            Waiting::Call(watched),
+            spare::take(),
+        ));
+        let steps = ReadSteps {
+            task: task.clone(),
+            waiter: Waiter::new(call.first_job(), &task, handler),
+            map: Some(map),
+        };
+        if call.install(Box::new(steps)) {
+            task.run_here();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+//! The one-call request for an asynchronous call (docs/BEHAVIOUR.md §20):
+//! the same rows as the blocking [`Resources::request`], read the same way
+//! (`method.rs`: each method's params reader and its response), with the
+//! method run by its asynchronous driver in place of its blocking call.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::asynccall::AsyncCall;
+use crate::call::Frame;
+use crate::error::Failure;
+use crate::jsonrpc;
+use crate::protocol::ProtocolRevision;
+use crate::registry::Resources;
+
+use super::method::{
+    complete_call, complete_response, list_call, list_response, read_call, read_response,
+};
+use super::{RequestError, RequestMethod, RequestOptions, Response};
+
+/// What an asynchronous request concludes with: the response to send, or
+/// why there is none.
+pub(crate) type RequestOutcome = Result<Response, RequestError>;
+
+/// The revision an asynchronous request is shaped for, once its params
+/// were read (until then the negotiated one).
+pub(crate) type RevisionCell = Arc<OnceLock<ProtocolRevision>>;
+
+/// The response to a failure of the request as a whole (its deadline, a
+/// cancellation, a saturated executor), shaped as the blocking request
+/// shapes the failure of its method's frame.
+pub(crate) fn failed_response(f: Failure, protocol_revision: ProtocolRevision) -> RequestOutcome {
+    let json = jsonrpc::error_object(&f, protocol_revision, None);
+    Ok(Response::error(f, json, protocol_revision))
+}
+
+impl Resources {
+    /// Serves `method` with the params `text` as the first job of the
+    /// asynchronous `call`, on a worker; `revision` learns the revision
+    /// the response is shaped for.
+    pub(crate) fn request_detached(
+        &self,
+        call: &Arc<AsyncCall<RequestOutcome>>,
+        method: RequestMethod,
+        text: &[u8],
+        options: &RequestOptions,
+        revision: &RevisionCell,
+    ) {
+        let in_frame = |protocol_revision| {
+            let _ = revision.set(protocol_revision);
+            Frame::detached(call.scope().clone(), protocol_revision, call.rules())
+        };
+        match method {
+            RequestMethod::ResourcesRead => match read_call(text, options) {
+                Err(response) => call.finish(Ok(response)),
+                Ok(c) => {
+                    let protocol_revision = c.protocol_revision;
+                    let _ = revision.set(protocol_revision);
+                    let uri = c.uri.into_owned();
+                    let named = uri.clone();
+                    self.read_detached(
+                        call,
+                        uri.as_bytes(),
+                        protocol_revision,
+                        Box::new(move |read| Ok(read_response(read, &named, protocol_revision))),
+                    );
+                }
+            },
+            RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => {
+                match list_call(text, options) {
+                    Err(response) => call.finish(Ok(response)),
+                    Ok(list) => {
+                        let protocol_revision = list.call.protocol_revision;
+                        let templates = method == RequestMethod::ResourcesTemplatesList;
+                        let page = in_frame(protocol_revision)
+                            .and_then(|frame| frame.leave(self.list_in(&frame, templates, &list)));
+                        call.finish(Ok(list_response(page, protocol_revision)));
+                    }
+                }
+            }
+            RequestMethod::CompletionComplete => match complete_call(text, options) {
+                Err(e) => call.finish(Err(e)),
+                Ok(Err(response)) => call.finish(Ok(response)),
+                Ok(Ok((params, complete))) => {
+                    let protocol_revision = complete.call.protocol_revision;
+                    let result = in_frame(protocol_revision)
+                        .and_then(|frame| frame.leave(self.complete_in(&frame, &params)));
+                    call.finish(Ok(complete_response(result, &params, protocol_revision)));
+                }
+            },
+        }
+    }
+}
