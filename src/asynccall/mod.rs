@@ -78,6 +78,10 @@ pub(crate) struct AsyncCall<T: Send + 'static> {
     rules: &'static FrameRules,
     /// Its place in the executor's watch, once watched.
     key: OnceLock<WatchKey>,
+    /// How often the watch looks at the call before its waiting side is
+    /// installed (see [`start`]'s `steps_in`; `None`: only at the
+    /// deadline).
+    steps_in: Option<Duration>,
     /// Whether (and why) the executor refused the first job, at once or
     /// once queued ([`NOT_REFUSED`] or a [`Refusal`] code): set without the
     /// state's lock, from any thread.
@@ -147,6 +151,7 @@ where
     let first_look = steps_in
         .and_then(|d| started.checked_add(d))
         .map_or(scope.deadline(), |at| at.min(scope.deadline()));
+
     executor
         .watch()
         .ensure_running()
@@ -160,6 +165,7 @@ where
         scope,
         rules,
         key: OnceLock::new(),
+        steps_in,
         refused: AtomicU8::new(NOT_REFUSED),
         state: Mutex::new(State {
             open: Some(Open {
@@ -389,7 +395,14 @@ impl<T: Send + 'static> Watched for AsyncCall<T> {
         } else if now >= self.scope.deadline() {
             Failure::new(FailureKind::DeadlineExceeded)
         } else {
-            return Some(self.scope.deadline());
+            // Until a read installs its waiting side, often enough that a
+            // body read is looked at by its item deadline.
+            let deadline = self.scope.deadline();
+            return Some(
+                self.steps_in
+                    .and_then(|d| now.checked_add(d))
+                    .map_or(deadline, |at| at.min(deadline)),
+            );
         };
         if refused.is_none() {
             // Dropped if it had not started, else abandoned (its worker
