@@ -183,16 +183,26 @@ impl RequestScope {
         cancel: Option<CancelToken>,
         request_data: Option<RequestData>,
     ) -> Self {
-        let budget = match caller_timeout {
-            Some(t) if t < limit => t,
-            _ => limit,
-        };
         RequestScope {
-            deadline: now.checked_add(budget).unwrap_or(now + limit),
+            deadline: Self::deadline_at(now, limit, caller_timeout),
             cancel,
             request_data,
             closed: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// The deadline of a scope starting at `now`: min(`now` + `limit`,
+    /// `now` + `caller_timeout`).
+    pub(crate) fn deadline_at(
+        now: Instant,
+        limit: Duration,
+        caller_timeout: Option<Duration>,
+    ) -> Instant {
+        let budget = match caller_timeout {
+            Some(t) if t < limit => t,
+            _ => limit,
+        };
+        now.checked_add(budget).unwrap_or(now + limit)
     }
 
     /// Closes the scope: every call context made from it (clones kept by

@@ -10,10 +10,10 @@
 //! blocking caller waiting on the executor would: at the deadline or on
 //! cancellation it gives the job up and concludes the call, whatever the
 //! host's callbacks do. A read hands its waiting side to the call
-//! ([`AsyncCall::install`]: the pipeline's [`Steps`], `read/detached.rs`),
+//! ([`Detached::install`]: the pipeline's [`Steps`], `read/detached.rs`),
 //! which the watch then steps instead.
 //!
-//! Concluding ([`AsyncCall::finish`], [`AsyncCall::fail`], or a look that
+//! Concluding ([`Detached::finish`], [`Detached::fail`], or a look that
 //! finds the call over) happens once: the first one takes the call's open
 //! state; the scope is closed, the watch forgets the call, the completion
 //! runs, and only then are the call's registry and executor references
@@ -27,7 +27,7 @@
 mod start;
 
 pub use start::RequestStartError;
-pub(crate) use start::{start_complete, start_list, start_read, start_request};
+pub(crate) use start::{start_complete, start_list, start_read, start_request, Inline};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -38,20 +38,10 @@ use crate::call::{CallOptions, FrameRules};
 use crate::error::{Failure, FailureKind};
 use crate::executor::{new_status, Entry, Executor, JobHandle, Pool, Refusal, WatchKey, Watched};
 use crate::limits::Limits;
-use crate::scope::{CancelSubscription, RequestScope};
+use crate::scope::{CancelSubscription, CancelToken, RequestData, RequestScope};
 
 #[cfg(doc)]
 use crate::call::Frame;
-
-/// Where an asynchronous call's outcome goes (exactly once).
-pub(crate) type Then<T> = Box<dyn FnOnce(T) + Send>;
-
-/// How a failure of the call as a whole (deadline, cancellation, refusal,
-/// a panic of the library) reads as the call's outcome.
-pub(crate) type Fail<T> = Box<dyn FnOnce(Failure) -> T + Send>;
-
-/// The first job's work: the method's steps on a worker.
-type Body<T> = Box<dyn FnOnce(&Arc<AsyncCall<T>>) + Send>;
 
 /// What stepping a call's waiting side found.
 pub(crate) enum Next<T> {
@@ -69,12 +59,50 @@ pub(crate) trait Steps<T>: Send {
     fn step(&mut self, executor: &Executor) -> Next<T>;
 }
 
-/// One asynchronous call in flight (see the module documentation).
-pub(crate) struct AsyncCall<T: Send + 'static> {
-    me: Weak<AsyncCall<T>>,
+/// An asynchronous call as its first job's body (and a read's driver) sees
+/// it, whatever its inputs and completion: the call itself is generic over
+/// them, so that one allocation holds everything it needs. A call is made
+/// on the host's thread and let go on a worker, and an allocation that
+/// crosses threads costs the allocator's slow path twice; so the start
+/// call allocates nothing else (the inputs are inline, the request scope
+/// is made by the first job, on the worker, and given to its body).
+pub(crate) trait Detached<T>: Send + Sync {
+    /// The frame rules of the call's method.
+    fn rules(&self) -> &'static FrameRules;
+    /// The executor's pool, while the call is open.
+    fn pool(&self) -> Option<Arc<Pool>>;
+    /// Hands the call's waiting side to `steps`; `false` (and `steps`
+    /// dropped) when the call has concluded already.
+    fn install(&self, steps: Box<dyn Steps<T>>) -> bool;
+    /// Concludes the call with `outcome` (unless it has concluded
+    /// already: then `outcome` is dropped).
+    fn finish(&self, outcome: T);
+    /// Concludes the call with the failure `f` of the call as a whole.
+    fn fail(&self, f: Failure);
+    /// The call's first job (to give it up when a later job takes over).
+    fn first_job(&self) -> Option<JobHandle>;
+    /// The call as the watch sees it (for a job that publishes a result:
+    /// it looks at the call at once).
+    fn watched(&self) -> Weak<dyn Watched>;
+}
+
+/// A call, shared.
+pub(crate) type Call<T> = Arc<dyn Detached<T>>;
+
+/// One asynchronous call in flight (see the module documentation): `B` is
+/// its first job's body, `Th` its completion, `Fl` how a failure of the
+/// call as a whole reads as its outcome.
+pub(crate) struct AsyncCall<T, B, Th, Fl> {
+    me: Weak<AsyncCall<T, B, Th, Fl>>,
     /// The first job's queue status (the call is its own first job).
     status: AtomicU8,
-    scope: RequestScope,
+    /// The call's deadline, fixed by the start call.
+    deadline: Instant,
+    /// The caller's cancellation token.
+    cancel: Option<CancelToken>,
+    /// The call's request scope, made by its first job from what the start
+    /// call fixed (its allocation is the worker's; see [`Detached`]).
+    scope: OnceLock<RequestScope>,
     rules: &'static FrameRules,
     /// Its place in the executor's watch, once watched.
     key: OnceLock<WatchKey>,
@@ -86,25 +114,33 @@ pub(crate) struct AsyncCall<T: Send + 'static> {
     /// once queued ([`NOT_REFUSED`] or a [`Refusal`] code): set without the
     /// state's lock, from any thread.
     refused: AtomicU8,
-    state: Mutex<State<T>>,
+    state: Mutex<State<T, B, Th, Fl>>,
 }
 
-struct State<T: Send + 'static> {
+struct State<T, B, Th, Fl> {
     /// Until the call concludes.
-    open: Option<Open<T>>,
-    /// The first job's work, until a worker takes it (or the call
-    /// concludes without it).
-    body: Option<Body<T>>,
+    open: Option<Open<T, Th, Fl>>,
+    /// The first job's work and what its scope is made of, until a worker
+    /// takes it (or the call concludes without it).
+    body: Option<(B, ScopeParts)>,
+}
+
+/// What a call's request scope is made of, fixed by the start call.
+struct ScopeParts {
+    started: Instant,
+    read_timeout: Duration,
+    timeout: Option<Duration>,
+    request_data: Option<RequestData>,
 }
 
 /// What a call holds until it concludes.
-struct Open<T: Send + 'static> {
-    then: Then<T>,
-    fail: Fail<T>,
+struct Open<T, Th, Fl> {
+    then: Th,
+    fail: Fl,
     /// The call's executor reference.
     executor: Executor,
     /// The call's registry reference.
-    registry: Box<dyn Send>,
+    registry: Arc<dyn Send + Sync>,
     /// A read's waiting side, once its first job planned it.
     steps: Option<Box<dyn Steps<T>>>,
     /// Wakes the watch when the caller cancels.
@@ -129,40 +165,49 @@ pub(crate) fn no_executor() -> Failure {
 /// (the method's saturation failure); `then` never runs then. `steps_in`:
 /// how soon after the start the call's waiting side may first need a look
 /// (a read's item timeout: no body read can pass its item deadline
-/// sooner), `None` = only at the deadline.
+/// sooner), and how often until the first job installed it; `None` =
+/// only at the deadline.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn start<T, R>(
+pub(crate) fn start<T, R, Th, Fl>(
     registry: Arc<R>,
     call: &CallOptions,
     limits: &Limits,
     steps_in: Option<Duration>,
     rules: &'static FrameRules,
-    fail: Fail<T>,
-    then: Then<T>,
-    body: impl FnOnce(&R, &Arc<AsyncCall<T>>) + Send + 'static,
+    fail: Fl,
+    then: Th,
+    body: impl FnOnce(&R, &Call<T>, RequestScope) + Send + 'static,
 ) -> Result<(), Failure>
 where
     T: Send + 'static,
     R: Send + Sync + 'static,
+    Th: FnOnce(T) + Send + 'static,
+    Fl: FnOnce(Failure) -> T + Send + 'static,
 {
     let executor = call.executor.clone().ok_or_else(no_executor)?;
     let started = Instant::now();
-    let scope = call.scope_at(started, limits);
+    let deadline = RequestScope::deadline_at(started, limits.read_timeout, call.timeout);
     let first_look = steps_in
         .and_then(|d| started.checked_add(d))
-        .map_or(scope.deadline(), |at| at.min(scope.deadline()));
-
+        .map_or(deadline, |at| at.min(deadline));
+    let parts = ScopeParts {
+        started,
+        read_timeout: limits.read_timeout,
+        timeout: call.timeout,
+        request_data: call.request_data.clone(),
+    };
     executor
         .watch()
         .ensure_running()
         .map_err(|e| Failure::new(rules.refused).caused_by(e))?;
     let refused = executor.admission().err();
     let working = registry.clone();
-    let body: Body<T> = Box::new(move |c| body(&working, c));
     let call = Arc::new_cyclic(|me| AsyncCall {
         me: me.clone(),
         status: new_status(),
-        scope,
+        deadline,
+        cancel: call.cancel.clone(),
+        scope: OnceLock::new(),
         rules,
         key: OnceLock::new(),
         steps_in,
@@ -172,13 +217,14 @@ where
                 then,
                 fail,
                 executor: executor.clone(),
-                registry: Box::new(registry),
+                registry,
                 steps: None,
                 cancel: None,
             }),
-            body: Some(body),
+            body: Some((move |c: &Call<T>, scope| body(&working, c, scope), parts)),
         }),
     });
+    executor.pool().note_submitter();
     let queued = match refused {
         Some(why) => Err(why),
         None => executor.submit_entry(call.clone()).map(drop),
@@ -209,8 +255,14 @@ fn refusal_of(code: u8) -> Option<Refusal> {
     }
 }
 
-impl<T: Send + 'static> AsyncCall<T> {
-    fn lock(&self) -> MutexGuard<'_, State<T>> {
+impl<T, B, Th, Fl> AsyncCall<T, B, Th, Fl>
+where
+    T: Send + 'static,
+    B: FnOnce(&Call<T>, RequestScope) + Send + 'static,
+    Th: FnOnce(T) + Send + 'static,
+    Fl: FnOnce(Failure) -> T + Send + 'static,
+{
+    fn lock(&self) -> MutexGuard<'_, State<T, B, Th, Fl>> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -228,7 +280,7 @@ impl<T: Send + 'static> AsyncCall<T> {
     fn watch(self: &Arc<Self>, executor: &Executor, first_look: Instant) {
         let key = executor.watch().add(self.clone(), first_look);
         let _ = self.key.set(key.clone());
-        let cancel = self.scope.cancel_token().map(|token| {
+        let cancel = self.cancel.as_ref().map(|token| {
             let waker = key.clone();
             token.subscribe_call(Box::new(move || waker.wake()))
         });
@@ -250,58 +302,10 @@ impl<T: Send + 'static> AsyncCall<T> {
         }
     }
 
-    /// The call's request scope (started by the start call).
-    pub(crate) fn scope(&self) -> &RequestScope {
-        &self.scope
-    }
-
-    /// The frame rules of the call's method.
-    pub(crate) fn rules(&self) -> &'static FrameRules {
-        self.rules
-    }
-
-    /// The call's first job (to give it up when a later job takes over).
-    pub(crate) fn first_job(self: &Arc<Self>) -> JobHandle {
-        JobHandle::of(self.clone())
-    }
-
-    /// The executor's pool, while the call is open.
-    pub(crate) fn pool(&self) -> Option<Arc<Pool>> {
-        self.lock().open.as_ref().map(|o| o.executor.pool())
-    }
-
-    /// Hands the call's waiting side to `steps`; `false` (and `steps`
-    /// dropped) when the call has concluded already.
-    pub(crate) fn install(&self, steps: Box<dyn Steps<T>>) -> bool {
-        let mut st = self.lock();
-        match st.open.as_mut() {
-            Some(open) => {
-                open.steps = Some(steps);
-                true
-            }
-            None => {
-                drop(st);
-                drop(steps);
-                false
-            }
-        }
-    }
-
-    /// Concludes the call with `outcome` (unless it has concluded already:
-    /// then `outcome` is dropped).
-    pub(crate) fn finish(&self, outcome: T) {
-        self.conclude(Ok(outcome));
-    }
-
-    /// Concludes the call with the failure `f` of the call as a whole.
-    pub(crate) fn fail(&self, f: Failure) {
-        self.conclude(Err(f));
-    }
-
     fn conclude(&self, outcome: Result<T, Failure>) {
         let mut st = self.lock();
         let open = st.open.take();
-        let body = st.body.take();
+        let body = st.body.take().map(|(b, _)| b);
         drop(st);
         match open {
             Some(open) => self.deliver(open, outcome, body),
@@ -311,8 +315,11 @@ impl<T: Send + 'static> AsyncCall<T> {
 
     /// Concludes: the scope closed, the watch told, the completion run,
     /// then the call's references dropped (on this thread, after it).
-    fn deliver(&self, open: Open<T>, outcome: Result<T, Failure>, body: Option<Body<T>>) {
-        self.scope.close();
+    fn deliver(&self, open: Open<T, Th, Fl>, outcome: Result<T, Failure>, body: Option<B>) {
+        // Made (under the state's lock) only while the call was open.
+        if let Some(scope) = self.scope.get() {
+            scope.close();
+        }
         if let Some(key) = self.key.get() {
             key.forget();
         }
@@ -323,7 +330,6 @@ impl<T: Send + 'static> AsyncCall<T> {
             registry,
             steps,
             cancel,
-            ..
         } = open;
         drop(cancel);
         let outcome = match outcome {
@@ -339,25 +345,94 @@ impl<T: Send + 'static> AsyncCall<T> {
     }
 }
 
+impl<T, B, Th, Fl> Detached<T> for AsyncCall<T, B, Th, Fl>
+where
+    T: Send + 'static,
+    B: FnOnce(&Call<T>, RequestScope) + Send + 'static,
+    Th: FnOnce(T) + Send + 'static,
+    Fl: FnOnce(Failure) -> T + Send + 'static,
+{
+    fn rules(&self) -> &'static FrameRules {
+        self.rules
+    }
+
+    fn pool(&self) -> Option<Arc<Pool>> {
+        self.lock().open.as_ref().map(|o| o.executor.pool())
+    }
+
+    fn install(&self, steps: Box<dyn Steps<T>>) -> bool {
+        let mut st = self.lock();
+        match st.open.as_mut() {
+            Some(open) => {
+                open.steps = Some(steps);
+                true
+            }
+            None => {
+                drop(st);
+                drop(steps);
+                false
+            }
+        }
+    }
+
+    fn finish(&self, outcome: T) {
+        self.conclude(Ok(outcome));
+    }
+
+    fn fail(&self, f: Failure) {
+        self.conclude(Err(f));
+    }
+
+    fn first_job(&self) -> Option<JobHandle> {
+        let me: Arc<dyn Entry> = self.me.upgrade()?;
+        Some(JobHandle::of(me))
+    }
+
+    fn watched(&self) -> Weak<dyn Watched> {
+        self.me.clone()
+    }
+}
+
 /// The call is its own first job.
-impl<T: Send + 'static> Entry for AsyncCall<T> {
+impl<T, B, Th, Fl> Entry for AsyncCall<T, B, Th, Fl>
+where
+    T: Send + 'static,
+    B: FnOnce(&Call<T>, RequestScope) + Send + 'static,
+    Th: FnOnce(T) + Send + 'static,
+    Fl: FnOnce(Failure) -> T + Send + 'static,
+{
     fn status(&self) -> &AtomicU8 {
         &self.status
     }
 
     fn deadline(&self) -> Instant {
-        self.scope.deadline()
+        self.deadline
     }
 
     fn run(&self) {
         let Some(me) = self.me.upgrade() else {
             return;
         };
-        let body = self.lock().body.take();
-        if let Some(body) = body {
-            if catch_unwind(AssertUnwindSafe(|| body(&me))).is_err() {
-                me.fail((self.rules.panicked)());
-            }
+        let mut st = self.lock();
+        if st.open.is_none() {
+            return;
+        }
+        let Some((body, parts)) = st.body.take() else {
+            return;
+        };
+        // Made here, on the worker, under the lock: a conclusion closes it.
+        let scope = RequestScope::start_at(
+            parts.started,
+            parts.read_timeout,
+            parts.timeout,
+            self.cancel.clone(),
+            parts.request_data,
+        );
+        let _ = self.scope.set(scope.clone());
+        drop(st);
+        let call: Call<T> = me;
+        if catch_unwind(AssertUnwindSafe(|| body(&call, scope))).is_err() {
+            call.fail((self.rules.panicked)());
         }
     }
 
@@ -372,7 +447,13 @@ impl<T: Send + 'static> Entry for AsyncCall<T> {
 
 /// The watch's view of the call: its deadline, cancellation and refusals,
 /// or the waiting side a read installed.
-impl<T: Send + 'static> Watched for AsyncCall<T> {
+impl<T, B, Th, Fl> Watched for AsyncCall<T, B, Th, Fl>
+where
+    T: Send + 'static,
+    B: FnOnce(&Call<T>, RequestScope) + Send + 'static,
+    Th: FnOnce(T) + Send + 'static,
+    Fl: FnOnce(Failure) -> T + Send + 'static,
+{
     fn look(&self, now: Instant) -> Option<Instant> {
         let mut st = self.lock();
         let open = st.open.as_mut()?;
@@ -382,7 +463,7 @@ impl<T: Send + 'static> Watched for AsyncCall<T> {
                 Next::Over(t) => Ok(t),
             };
             let open = st.open.take()?;
-            let body = st.body.take();
+            let body = st.body.take().map(|(b, _)| b);
             drop(st);
             self.deliver(open, outcome, body);
             return None;
@@ -390,14 +471,14 @@ impl<T: Send + 'static> Watched for AsyncCall<T> {
         let refused = self.refusal();
         let failure = if let Some(why) = refused {
             why.failure(self.rules.refused)
-        } else if self.scope.is_canceled() {
+        } else if self.cancel.as_ref().is_some_and(CancelToken::is_canceled) {
             Failure::new(FailureKind::Canceled)
-        } else if now >= self.scope.deadline() {
+        } else if now >= self.deadline {
             Failure::new(FailureKind::DeadlineExceeded)
         } else {
             // Until a read installs its waiting side, often enough that a
             // body read is looked at by its item deadline.
-            let deadline = self.scope.deadline();
+            let deadline = self.deadline;
             return Some(
                 self.steps_in
                     .and_then(|d| now.checked_add(d))
@@ -412,7 +493,7 @@ impl<T: Send + 'static> Watched for AsyncCall<T> {
             }
         }
         let open = st.open.take()?;
-        let body = st.body.take();
+        let body = st.body.take().map(|(b, _)| b);
         drop(st);
         self.deliver(open, Err(failure), body);
         None

@@ -12,14 +12,15 @@ use crate::call::Frame;
 use crate::completion::{CompleteOptions, CompleteParams, CompletionResult, COMPLETE_RULES};
 use crate::error::Failure;
 use crate::listing::{require_scope_key, ListOptions, Page, LIST_RULES};
-use crate::read::{ReadOptions, ResourceBundle, READ_RULES};
+use crate::read::{spare_buffer, ReadOptions, ResourceBundle, READ_RULES};
 use crate::registry::Resources;
 use crate::request::{
     checked_method, failed_response, method_rules, RequestError, RequestMethod, RequestOptions,
     RequestOutcome, Response, RevisionCell,
 };
+use crate::scope::RequestScope;
 
-use super::{start, AsyncCall, Then};
+use super::{start, Call};
 
 /// A registry is its own owner (the Rust API starts calls of an
 /// `Arc<Resources>`).
@@ -75,7 +76,7 @@ impl Resources {
         options: &ReadOptions,
         done: impl FnOnce(Result<ResourceBundle, Failure>) + Send + 'static,
     ) -> Result<(), Failure> {
-        start_read(self.clone(), uri, options, Box::new(done))
+        start_read(self.clone(), uri, options, done)
     }
 
     /// Starts one page of `resources/list` as an asynchronous call (see
@@ -87,7 +88,7 @@ impl Resources {
         options: &ListOptions,
         done: impl FnOnce(Result<Page, Failure>) + Send + 'static,
     ) -> Result<(), Failure> {
-        start_list(self.clone(), false, options, Box::new(done))
+        start_list(self.clone(), false, options, done)
     }
 
     /// Starts one page of `resources/templates/list` as an asynchronous
@@ -97,7 +98,7 @@ impl Resources {
         options: &ListOptions,
         done: impl FnOnce(Result<Page, Failure>) + Send + 'static,
     ) -> Result<(), Failure> {
-        start_list(self.clone(), true, options, Box::new(done))
+        start_list(self.clone(), true, options, done)
     }
 
     /// Starts `completion/complete` as an asynchronous call (see
@@ -109,7 +110,7 @@ impl Resources {
         options: &CompleteOptions,
         done: impl FnOnce(Result<CompletionResult, Failure>) + Send + 'static,
     ) -> Result<(), Failure> {
-        start_complete(self.clone(), params, options, Box::new(done))
+        start_complete(self.clone(), params, options, done)
     }
 
     /// Starts one request as an asynchronous call (see
@@ -125,7 +126,7 @@ impl Resources {
         options: &RequestOptions,
         done: impl FnOnce(Result<Response, RequestError>) + Send + 'static,
     ) -> Result<(), RequestStartError> {
-        start_request(self.clone(), method, params, options, Box::new(done))
+        start_request(self.clone(), method, params, options, done)
     }
 }
 
@@ -134,25 +135,26 @@ pub(crate) fn start_read<R>(
     registry: Arc<R>,
     uri: &[u8],
     options: &ReadOptions,
-    then: Then<Result<ResourceBundle, Failure>>,
+    then: impl FnOnce(Result<ResourceBundle, Failure>) + Send + 'static,
 ) -> Result<(), Failure>
 where
     R: AsRef<Resources> + Send + Sync + 'static,
 {
     let limits = *(*registry).as_ref().limits();
-    let uri = uri.to_vec();
+    let uri = Inline::from_slice(uri);
     let revision = options.call.protocol_revision;
+    let spare = spare_buffer();
     start(
         registry,
         &options.call,
         &limits,
         Some(limits.item_timeout),
         &READ_RULES,
-        Box::new(Err),
+        Err,
         then,
-        move |r: &R, call| {
+        move |r: &R, call, scope| {
             r.as_ref()
-                .read_detached(call, &uri, revision, Box::new(|read| read))
+                .read_detached(call, scope, &uri, revision, Box::new(|read| read), spare)
         },
     )
 }
@@ -163,7 +165,7 @@ pub(crate) fn start_list<R>(
     registry: Arc<R>,
     templates: bool,
     options: &ListOptions,
-    then: Then<Result<Page, Failure>>,
+    then: impl FnOnce(Result<Page, Failure>) + Send + 'static,
 ) -> Result<(), Failure>
 where
     R: AsRef<Resources> + Send + Sync + 'static,
@@ -177,10 +179,10 @@ where
         &limits,
         None,
         &LIST_RULES,
-        Box::new(Err),
+        Err,
         then,
-        move |r: &R, call| {
-            let page = in_frame(call, list.call.protocol_revision)
+        move |r: &R, call, scope| {
+            let page = in_frame(call, scope, list.call.protocol_revision)
                 .and_then(|frame| frame.leave(r.as_ref().list_in(&frame, templates, &list)));
             call.finish(page);
         },
@@ -192,7 +194,7 @@ pub(crate) fn start_complete<R>(
     registry: Arc<R>,
     params: &CompleteParams,
     options: &CompleteOptions,
-    then: Then<Result<CompletionResult, Failure>>,
+    then: impl FnOnce(Result<CompletionResult, Failure>) + Send + 'static,
 ) -> Result<(), Failure>
 where
     R: AsRef<Resources> + Send + Sync + 'static,
@@ -205,10 +207,10 @@ where
         &limits,
         None,
         &COMPLETE_RULES,
-        Box::new(Err),
+        Err,
         then,
-        move |r: &R, call| {
-            let result = in_frame(call, revision)
+        move |r: &R, call, scope| {
+            let result = in_frame(call, scope, revision)
                 .and_then(|frame| frame.leave(r.as_ref().complete_in(&frame, &params)));
             call.finish(result);
         },
@@ -221,7 +223,7 @@ pub(crate) fn start_request<R>(
     method: &[u8],
     params: &[u8],
     options: &RequestOptions,
-    then: Then<RequestOutcome>,
+    then: impl FnOnce(RequestOutcome) + Send + 'static,
 ) -> Result<(), RequestStartError>
 where
     R: AsRef<Resources> + Send + Sync + 'static,
@@ -232,7 +234,7 @@ where
     let negotiated = options.call.protocol_revision;
     let revision: RevisionCell = Arc::new(OnceLock::new());
     let shaped = revision.clone();
-    let fail = Box::new(move |f| failed_response(f, *shaped.get().unwrap_or(&negotiated)));
+    let fail = move |f| failed_response(f, *shaped.get().unwrap_or(&negotiated));
     start(
         registry,
         &options.call,
@@ -241,18 +243,24 @@ where
         method_rules(method),
         fail,
         then,
-        move |r: &R, call| {
+        move |r: &R, call, scope| {
             r.as_ref()
-                .request_detached(call, method, &params, &request, &revision)
+                .request_detached(call, scope, method, &params, &request, &revision)
         },
     )
     .map_err(RequestStartError::Failed)
 }
 
-/// The detached frame of `call`'s job, shaped for `protocol_revision`.
+/// The detached frame of `call`'s job in `scope`, shaped for
+/// `protocol_revision`.
 fn in_frame<T: Send + 'static>(
-    call: &Arc<AsyncCall<T>>,
+    call: &Call<T>,
+    scope: RequestScope,
     protocol_revision: crate::protocol::ProtocolRevision,
 ) -> Result<Frame<'static>, Failure> {
-    Frame::detached(call.scope().clone(), protocol_revision, call.rules())
+    Frame::detached(scope, protocol_revision, call.rules())
 }
+
+/// A call's copy of a short input (a URI): inline up to this size, so that
+/// the call stays one allocation.
+pub(crate) type Inline = smallvec::SmallVec<[u8; 128]>;

@@ -93,6 +93,14 @@ impl Pool {
         )
     }
 
+    /// Records the calling thread as the one that submits jobs (an
+    /// asynchronous call's start, which does not wait): a polling worker
+    /// then moves off its CPU as it does for a waiting caller, so that the
+    /// next handoff needs no context switch.
+    pub(crate) fn note_submitter(&self) {
+        self.submitter_cpu.set_here();
+    }
+
     /// Whether `max_hung` workers are hung: a further hung worker would
     /// not be replaced.
     pub(crate) fn at_hung_bound(&self) -> bool {

@@ -18,8 +18,10 @@
 //! refusal), which are short by contract. It stops when the executor goes
 //! (every watched call holds the executor, so none is left then).
 
-use std::collections::BTreeSet;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::Thread;
 use std::time::{Duration, Instant};
@@ -45,6 +47,8 @@ pub(crate) trait Watched: Send + Sync {
 /// the shared state).
 pub(crate) struct Watch {
     shared: Arc<Shared>,
+    /// Whether the thread was started (a lock-free look for every call).
+    running: AtomicBool,
 }
 
 struct Shared {
@@ -53,10 +57,15 @@ struct Shared {
 
 #[derive(Default)]
 struct State {
-    /// The watched calls and the instant each asked to be looked at.
-    calls: FxHashMap<u64, (Arc<dyn Watched>, Instant)>,
-    /// The same instants in order, with the call's key.
-    timers: BTreeSet<(Instant, u64)>,
+    /// The watched calls and the instant each asked to be looked at
+    /// (`None` while it is due: being looked at).
+    calls: FxHashMap<u64, (Arc<dyn Watched>, Option<Instant>)>,
+    /// The same instants, soonest first, with the call's key; an entry
+    /// whose instant is no longer its call's is stale and skipped (a heap
+    /// keeps its storage, so watching a call allocates nothing once the
+    /// heap has grown; stale entries are dropped when they come up, or all
+    /// at once when they outnumber the live ones).
+    timers: BinaryHeap<Reverse<(Instant, u64)>>,
     /// Calls to look at as soon as possible (woken from other threads).
     woken: Vec<u64>,
     next_id: u64,
@@ -92,38 +101,72 @@ impl State {
     /// lock.
     fn reschedule(&mut self, id: u64, next: Option<Instant>) -> Option<Arc<dyn Watched>> {
         let entry = self.calls.get_mut(&id)?;
-        self.timers.remove(&(entry.1, id));
         match next {
             Some(at) => {
-                entry.1 = at;
-                self.timers.insert((at, id));
+                if entry.1 != Some(at) {
+                    entry.1 = Some(at);
+                    self.push_timer(at, id);
+                }
                 None
             }
             None => self.calls.remove(&id).map(|(call, _)| call),
         }
     }
 
+    fn push_timer(&mut self, at: Instant, id: u64) {
+        self.timers.push(Reverse((at, id)));
+        if self.timers.len() > 64 && self.timers.len() > 2 * self.calls.len() {
+            let calls = &self.calls;
+            self.timers.retain(|Reverse((at, id))| {
+                calls.get(id).is_some_and(|(_, when)| *when == Some(*at))
+            });
+        }
+    }
+
+    /// Whether a timer entry is its call's current one.
+    fn live(&self, at: Instant, id: u64) -> bool {
+        self.calls
+            .get(&id)
+            .is_some_and(|(_, when)| *when == Some(at))
+    }
+
+    /// The soonest live instant, dropping stale entries on the way.
+    fn soonest(&mut self) -> Option<Instant> {
+        while let Some(&Reverse((at, id))) = self.timers.peek() {
+            if self.live(at, id) {
+                return Some(at);
+            }
+            self.timers.pop();
+        }
+        None
+    }
+
     /// The calls to look at now: those woken and those whose instant has
-    /// come (their timers removed; they stay watched until looked at).
+    /// come (they stay watched until looked at). Each call is in the list
+    /// once: its instant is cleared until it is rescheduled.
     fn due(&mut self, now: Instant) -> Vec<(u64, Arc<dyn Watched>)> {
         let mut due = Vec::new();
-        for id in std::mem::take(&mut self.woken) {
-            if let Some((call, at)) = self.calls.get(&id) {
-                if self.timers.remove(&(*at, id)) {
-                    due.push((id, call.clone()));
-                }
-            }
+        let woken = std::mem::take(&mut self.woken);
+        for id in woken {
+            self.take_due(id, &mut due);
         }
-        while let Some(&(at, id)) = self.timers.first() {
+        while let Some(at) = self.soonest() {
             if at > now {
                 break;
             }
-            self.timers.pop_first();
-            if let Some((call, _)) = self.calls.get(&id) {
-                due.push((id, call.clone()));
+            if let Some(Reverse((_, id))) = self.timers.pop() {
+                self.take_due(id, &mut due);
             }
         }
         due
+    }
+
+    fn take_due(&mut self, id: u64, due: &mut Vec<(u64, Arc<dyn Watched>)>) {
+        if let Some((call, at)) = self.calls.get_mut(&id) {
+            if at.take().is_some() {
+                due.push((id, call.clone()));
+            }
+        }
     }
 }
 
@@ -133,12 +176,16 @@ impl Watch {
             shared: Arc::new(Shared {
                 state: Mutex::new(State::default()),
             }),
+            running: AtomicBool::new(false),
         }
     }
 
     /// Starts the watch thread unless it runs already: an asynchronous
     /// call is queued only once its executor is watched.
     pub(crate) fn ensure_running(&self) -> std::io::Result<()> {
+        if self.running.load(Ordering::Acquire) {
+            return Ok(());
+        }
         let mut st = self.shared.lock();
         if st.thread.is_some() {
             return Ok(());
@@ -154,6 +201,7 @@ impl Watch {
                 )
             })?;
         st.thread = Some(handle.thread().clone());
+        self.running.store(true, Ordering::Release);
         Ok(())
     }
 
@@ -163,8 +211,8 @@ impl Watch {
         let mut st = self.shared.lock();
         let id = st.next_id;
         st.next_id += 1;
-        st.calls.insert(id, (call, at));
-        st.timers.insert((at, id));
+        st.calls.insert(id, (call, Some(at)));
+        st.push_timer(at, id);
         let wake = st.asleep_until.is_some_and(|until| at < until);
         let thread = st.thread.clone();
         drop(st);
@@ -236,7 +284,7 @@ fn run(shared: Arc<Shared>) {
         let now = Instant::now();
         let due = st.due(now);
         if due.is_empty() {
-            let until = st.timers.first().map_or(now + IDLE, |&(at, _)| at);
+            let until = st.soonest().unwrap_or(now + IDLE);
             st.asleep_until = Some(until);
             drop(st);
             std::thread::park_timeout(until.saturating_duration_since(now));

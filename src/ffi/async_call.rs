@@ -7,7 +7,7 @@
 
 use std::os::raw::c_void;
 
-use crate::asynccall::{start_complete, start_list, start_read, start_request};
+use crate::asynccall::{start_complete, start_list, start_read, start_request, Inline};
 use crate::completion::{not_found, CompleteOptions};
 use crate::error::Failure;
 use crate::registry::Resources;
@@ -218,18 +218,19 @@ pub unsafe extern "C" fn mcpr_read_start(
         // SAFETY: `options` is NULL or points at options (caller's guarantee).
         let options = unsafe { read_options_of(options) }?;
         let revision = options.call.protocol_revision;
-        let named = std::str::from_utf8(uri).ok().map(str::to_owned);
+        // Inline (the call is one allocation): for a not-found error's URI.
+        let named = Inline::from_slice(uri);
         let data = HostPtr(done_data);
-        let then = Box::new(move |read: Result<_, Failure>| {
+        let then = move |read: Result<_, Failure>| {
             let outcome = read
                 .map(|inner| mcpr_bundle { inner })
-                .map_err(|f| Error::of_request(f, revision, named.as_deref()));
+                .map_err(|f| Error::of_request(f, revision, std::str::from_utf8(&named).ok()));
             let (status, bundle, error) = handed(outcome);
             let data = data;
             // SAFETY: the host's callback with its `done_data` and handles
             // the library made, each handed over once.
             unsafe { done(data.0, status, bundle, error) }
-        });
+        };
         start_read(r, uri, &options, then).map_err(start_error)
     };
     unsafe { guard_status(err, body) }
@@ -252,7 +253,7 @@ unsafe fn list_start_with(
         let options = unsafe { list_options_of(options) }?;
         let revision = options.call.protocol_revision;
         let data = HostPtr(done_data);
-        let then = Box::new(move |page: Result<_, Failure>| {
+        let then = move |page: Result<_, Failure>| {
             let outcome = page
                 .map(|inner| mcpr_page { inner })
                 .map_err(|f| Error::of_request(f, revision, None));
@@ -261,7 +262,7 @@ unsafe fn list_start_with(
             // SAFETY: the host's callback with its `done_data` and handles
             // the library made, each handed over once.
             unsafe { done(data.0, status, page, error) }
-        });
+        };
         start_list(r, templates, &options, then).map_err(start_error)
     };
     unsafe { guard_status(err, body) }
@@ -373,7 +374,7 @@ pub unsafe extern "C" fn mcpr_complete_start(
         // not found, and not echoed in `data.uri`.
         let named = utf8.then(|| params.template.clone());
         let data = HostPtr(done_data);
-        let then = Box::new(move |result: Result<_, Failure>| {
+        let then = move |result: Result<_, Failure>| {
             let outcome = result
                 .map(|inner| mcpr_completion { inner })
                 .map_err(|f| match &named {
@@ -385,7 +386,7 @@ pub unsafe extern "C" fn mcpr_complete_start(
             // SAFETY: the host's callback with its `done_data` and handles
             // the library made, each handed over once.
             unsafe { done(data.0, status, completion, error) }
-        });
+        };
         start_complete(r, &params, &options, then).map_err(start_error)
     };
     unsafe { guard_status(err, body) }
@@ -439,14 +440,14 @@ pub unsafe extern "C" fn mcpr_request_start(
         // SAFETY: as for `mcpr_request_start` (caller's guarantee).
         let options = unsafe { request_options_of(options) }?;
         let data = HostPtr(done_data);
-        let then = Box::new(move |outcome: Result<_, _>| {
+        let then = move |outcome: Result<_, _>| {
             let outcome = outcome.map(response_of).map_err(request_error);
             let (status, response, error) = handed(outcome);
             let data = data;
             // SAFETY: the host's callback with its `done_data` and handles
             // the library made, each handed over once.
             unsafe { done(data.0, status, response, error) }
-        });
+        };
         start_request(r, method, params, &options, then).map_err(|e| match e {
             RequestStartError::Request(e) => request_error(e),
             RequestStartError::Failed(f) => start_error(f),

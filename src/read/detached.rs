@@ -10,17 +10,18 @@
 //! a body read that passes its item deadline is taken over by the watch,
 //! which hands the rest to a new job, as the blocking caller would.
 
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 
-use crate::asynccall::{AsyncCall, Next, Steps};
+use crate::asynccall::{Call, Next, Steps};
 use crate::call::{leave, Frame};
 use crate::error::Failure;
-use crate::executor::{Executor, Watched};
+use crate::executor::Executor;
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
+use crate::scope::RequestScope;
 
 use super::pooled::{ReadTask, Step, Waiter, Waiting};
-use super::{spare, ResourceBundle};
+use super::ResourceBundle;
 
 /// How a read's result becomes the call's outcome (the read itself, or the
 /// response of a request).
@@ -49,16 +50,20 @@ impl<T: Send + 'static> Steps<T> for ReadSteps<T> {
 
 impl Resources {
     /// The read of `uri` as the first job of the asynchronous `call`, on a
-    /// worker, shaped for `protocol_revision`; its outcome goes through
-    /// `map` to the call.
+    /// worker, in `scope`, shaped for `protocol_revision`; its outcome goes through
+    /// `map` to the call. `spare`: the result buffer to assemble into (the
+    /// starting thread's, see `read::spare`: the host frees the bundle on
+    /// that thread, most likely, so the buffer goes back and forth).
     pub(crate) fn read_detached<T: Send + 'static>(
         &self,
-        call: &Arc<AsyncCall<T>>,
+        call: &Call<T>,
+        scope: RequestScope,
         uri: &[u8],
         protocol_revision: ProtocolRevision,
         map: Map<T>,
+        spare: Option<String>,
     ) {
-        let frame = match Frame::detached(call.scope().clone(), protocol_revision, call.rules()) {
+        let frame = match Frame::detached(scope, protocol_revision, call.rules()) {
             Ok(frame) => frame,
             Err(f) => return call.finish(map(Err(f))),
         };
@@ -66,22 +71,21 @@ impl Resources {
             Ok(parts) => parts,
             Err(f) => return call.finish(map(Err(f))),
         };
-        let Some(pool) = call.pool() else {
+        let (Some(pool), Some(first_job)) = (call.pool(), call.first_job()) else {
             // Concluded already (its deadline, a cancellation).
             return;
         };
         let handler = parts.handler.clone();
-        let watched: Weak<dyn Watched> = Arc::downgrade(call) as Weak<dyn Watched>;
         let task = Arc::new(ReadTask::new(
             parts,
             &frame,
             pool,
-            Waiting::Call(watched),
-            spare::take(),
+            Waiting::Call(call.watched()),
+            spare,
         ));
         let steps = ReadSteps {
             task: task.clone(),
-            waiter: Waiter::new(call.first_job(), &task, handler),
+            waiter: Waiter::new(first_job, &task, handler),
             map: Some(map),
         };
         if call.install(Box::new(steps)) {

@@ -262,6 +262,13 @@ impl<'a> BundleItem<'a> {
     }
 }
 
+/// This thread's spare result buffer, for a read assembled on another
+/// thread whose bundle this thread will likely free (an asynchronous read
+/// started here).
+pub(crate) fn spare_buffer() -> Option<String> {
+    spare::take()
+}
+
 impl Resources {
     /// Reads a resource bundle (`resources/read`).
     ///

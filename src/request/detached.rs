@@ -5,12 +5,13 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::asynccall::AsyncCall;
+use crate::asynccall::Call;
 use crate::call::Frame;
 use crate::error::Failure;
 use crate::jsonrpc;
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
+use crate::scope::RequestScope;
 
 use super::method::{
     complete_call, complete_response, list_call, list_response, read_call, read_response,
@@ -35,11 +36,12 @@ pub(crate) fn failed_response(f: Failure, protocol_revision: ProtocolRevision) -
 
 impl Resources {
     /// Serves `method` with the params `text` as the first job of the
-    /// asynchronous `call`, on a worker; `revision` learns the revision
+    /// asynchronous `call`, on a worker, in `scope`; `revision` learns the revision
     /// the response is shaped for.
     pub(crate) fn request_detached(
         &self,
-        call: &Arc<AsyncCall<RequestOutcome>>,
+        call: &Call<RequestOutcome>,
+        scope: RequestScope,
         method: RequestMethod,
         text: &[u8],
         options: &RequestOptions,
@@ -47,7 +49,7 @@ impl Resources {
     ) {
         let in_frame = |protocol_revision| {
             let _ = revision.set(protocol_revision);
-            Frame::detached(call.scope().clone(), protocol_revision, call.rules())
+            Frame::detached(scope.clone(), protocol_revision, call.rules())
         };
         match method {
             RequestMethod::ResourcesRead => match read_call(text, options) {
@@ -59,9 +61,11 @@ impl Resources {
                     let named = uri.clone();
                     self.read_detached(
                         call,
+                        scope.clone(),
                         uri.as_bytes(),
                         protocol_revision,
                         Box::new(move |read| Ok(read_response(read, &named, protocol_revision))),
+                        None,
                     );
                 }
             },
