@@ -81,8 +81,9 @@
 /**
  * \defgroup read Reading
  * mcpr_read answers resources/read with a bundle (mcpr_bundle_json);
+ * mcpr_embed puts the same reads into a tool result (mcpr_embedding_*);
  * cancellation tokens (mcpr_cancel_*) and executors (mcpr_executor_*)
- * bound it and every other call.
+ * bound them and every other call.
  */
 
 /**
@@ -94,7 +95,9 @@
 /**
  * \defgroup request One call per request
  * mcpr_request serves a request from its method name and raw params text,
- * with the response (result or error object) to send.
+ * with the response (result or error object) to send; the resource tools
+ * (mcpr_resource_tools_*) serve tools/call for clients that only call
+ * tools.
  */
 
 /**
@@ -149,6 +152,8 @@
  */
 /** mcpr_read_options with every default (C99). \ingroup read */
 #define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
+/** mcpr_embed_options with every default (C99). \ingroup read */
+#define MCPR_EMBED_OPTIONS_INIT {.struct_size = sizeof(mcpr_embed_options)}
 /** mcpr_list_options with every default (C99). \ingroup list */
 #define MCPR_LIST_OPTIONS_INIT {.struct_size = sizeof(mcpr_list_options)}
 /** mcpr_request_options with every default (C99). \ingroup request */
@@ -374,6 +379,15 @@ typedef struct mcpr_completion_request mcpr_completion_request;
 typedef struct mcpr_definition mcpr_definition;
 
 /**
+ * The content blocks `mcpr_embed` made, and what became of each URI.
+ * Owned by the caller; free with `mcpr_embedding_free`. Immutable: safe to
+ * read from any thread.
+ *
+ * \ingroup read
+ */
+typedef struct mcpr_embedding mcpr_embedding;
+
+/**
  * An error object: status, safe message, private cause, and the JSON-RPC
  * error object for the protocol revision (and requested URI) of the call
  * that made it. Owned by the caller; free with `mcpr_error_free`. Safe to
@@ -429,6 +443,16 @@ typedef struct mcpr_payload_builder mcpr_payload_builder;
  * \ingroup callbacks
  */
 typedef struct mcpr_plan_builder mcpr_plan_builder;
+
+/**
+ * What to do about one message: the response message to send (or none)
+ * and, for a message the library did not handle, its method, id and
+ * params. Owned by the caller; free with `mcpr_reply_free`. Immutable:
+ * safe to read from any thread.
+ *
+ * \ingroup request
+ */
+typedef struct mcpr_reply mcpr_reply;
 
 /**
  * An immutable registry, reference counted. Safe to share between threads
@@ -949,6 +973,76 @@ typedef struct {
 } mcpr_read_options;
 
 /**
+ * Which content blocks `mcpr_embed` makes (`mcpr_embed_options.form`). A
+ * plain integer so that an unknown value is reported as
+ * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
+ *
+ * \ingroup read
+ */
+typedef uint32_t mcpr_embed_form;
+
+/**
+ * Per-call options of `mcpr_embed`. NULL options mean all defaults. The
+ * first fields are those of `mcpr_read_options`, with the same meaning
+ * for the whole embedding. The library copies what it needs before
+ * `mcpr_embed` returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_embed_options)`, or start from
+ * `MCPR_EMBED_OPTIONS_INIT` / `mcpr_embed_options_init` (every field at its
+ * default). Later versions append fields; the library reads only the fields
+ * lying wholly within `struct_size` (the others take their defaults),
+ * refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
+ * set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup read
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_embed_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
+    /**
+     * Caller deadline in milliseconds for the whole embedding (0 = only
+     * the registry's `read_timeout`, which also bounds the whole
+     * embedding).
+     */
+    uint64_t timeout_ms;
+    /**
+     * Optional cancellation token.
+     */
+    const mcpr_cancel *cancel;
+    /**
+     * Handed to every callback via `mcpr_call_request_data` (same rules as
+     * `mcpr_read_options.request_data`).
+     */
+    void *request_data;
+    /**
+     * Optional worker pool running every callback (as for `mcpr_read`: the
+     * embedding then returns by its deadline whatever a callback does).
+     */
+    const mcpr_executor *executor;
+    /**
+     * The negotiated MCP protocol revision the blocks are written for
+     * (`"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`; empty = the newest;
+     * anything else is `MCPR_INVALID_ARGUMENT`).
+     */
+    mcpr_str protocol_revision;
+    /**
+     * `MCPR_EMBED_RESOURCE` (0, the default) or `MCPR_EMBED_LINK`; any
+     * other value is `MCPR_INVALID_ARGUMENT`.
+     */
+    mcpr_embed_form form;
+    /**
+     * With `MCPR_EMBED_RESOURCE`: an item that would be a `budget_exceeded`
+     * issue becomes a `resource_link` block instead when the caller may
+     * learn its URI (it is the requested target, or its final visibility
+     * discloses it), and a URI the embedding has no budget left for
+     * becomes a link when the read's root checks pass.
+     */
+    bool over_budget_links;
+} mcpr_embed_options;
+
+/**
  * Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
  * Zero fields mean the defaults.
  *
@@ -1063,6 +1157,32 @@ typedef struct {
      * Workers started to replace hung ones.
      */
     uint64_t replaced;
+    /**
+     * The most jobs that waited for a worker at once since the executor
+     * was made (against `max_queued`: how deep bursts queue).
+     */
+    uint64_t queued_high_water;
+    /**
+     * The most workers busy at once with calls whose callers still waited
+     * (against `threads`: whether healthy work needed every worker).
+     */
+    uint64_t busy_high_water;
+    /**
+     * The most workers hung at once (against `max_hung`: how close the
+     * hung bound has come).
+     */
+    uint64_t hung_high_water;
+    /**
+     * Times the executor became saturated: `hung` reached `max_hung`, or
+     * every worker was hung (once each time, until hung workers return
+     * and it is saturated again).
+     */
+    uint64_t saturations;
+    /**
+     * The part of `refused` refused because `max_queued` calls were
+     * waiting (the rest: the executor was saturated).
+     */
+    uint64_t refused_queue_full;
 } mcpr_executor_stats;
 
 /**
@@ -1192,7 +1312,23 @@ typedef struct {
      * callback does (see `mcpr_read` and `mcpr_list`).
      */
     const mcpr_executor *executor;
+    /**
+     * Serve `tools/call` for the resource tools `read_resource` and
+     * `list_resources` (as `mcpr_resource_tools_call` does); any other tool
+     * stays `MCPR_METHOD_NOT_HANDLED`. False (the default): `tools/call` is
+     * not handled at all.
+     */
+    bool resource_tools;
 } mcpr_request_options;
+
+/**
+ * What a message was (`mcpr_reply_kind`). A `uint32_t` with `#define`d
+ * values: later versions may add kinds, so treat an unknown one like
+ * `MCPR_MESSAGE_INVALID`.
+ *
+ * \ingroup request
+ */
+typedef uint32_t mcpr_message_kind;
 
 /**
  * One named argument of a completion request: `argument` (the variable
@@ -1322,6 +1458,58 @@ typedef void (*mcpr_request_done_fn)(void *done_data, mcpr_status status, mcpr_r
  * \ingroup callbacks
  */
 typedef uint32_t mcpr_phase;
+
+/**
+ * Embedded `resource` blocks: the items a read of each URI gives (the
+ * default).
+ *
+ * \ingroup read
+ */
+#define MCPR_EMBED_RESOURCE 0u
+
+/**
+ * One `resource_link` block per URI the caller may read, built from its
+ * registered description; no body is read.
+ *
+ * \ingroup read
+ */
+#define MCPR_EMBED_LINK 1u
+
+/**
+ * No message: JSON whitespace only (ignored), or a NULL reply.
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_NONE 0u
+
+/**
+ * A request: a method and an id.
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_REQUEST 1u
+
+/**
+ * A notification: a method and no id; never answered.
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_NOTIFICATION 2u
+
+/**
+ * A response: an id and `result` or `error`, no method (the client
+ * answering a request of the host's).
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_RESPONSE 3u
+
+/**
+ * Not a JSON-RPC message: answered `-32700` (not JSON) or `-32600`.
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_INVALID 4u
 
 /**
  * NULL call context (or a phase this header does not name).
@@ -2054,6 +2242,251 @@ bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
 void mcpr_cancel_free(mcpr_cancel *cancel);
 
 /**
+ * Fills options with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_embed_options)`, as
+ * `MCPR_EMBED_OPTIONS_INIT` does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_embed_options`.
+ * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup read
+ */
+void mcpr_embed_options_init(mcpr_embed_options *options);
+
+/**
+ * Embeds resources in a tool result: for each URI, in order, the
+ * `resource` content blocks a read of it gives (the same items, the
+ * warning item of a partial read first), or one `resource_link` block
+ * built from its registered description (`MCPR_EMBED_LINK`, after the
+ * read's root checks: discovery, resolve, the requested target's
+ * visibility and read permission). Every URI runs through the read
+ * pipeline for the caller; the URIs share the budgets of one read
+ * (payload, items, encoded bytes) and one deadline.
+ *
+ * A URI whose read fails gives no block, whatever the failure: hidden,
+ * undiscoverable, unregistered and invalid URIs look the same in every
+ * byte of the blocks. Why each URI gave what it gave is for the host:
+ * `mcpr_embedding_uri_status` and `mcpr_embedding_uri_cause`. Place the
+ * blocks (`mcpr_embedding_blocks_json`, `mcpr_embedding_block`) in your
+ * own `CallToolResult`, or send `mcpr_embedding_tool_result_json`.
+ *
+ * \param resources A registry reference.
+ * \param uris The URIs, as an array of `uri_count` strings (NULL when
+ *   `uri_count` is 0).
+ * \param uri_count How many URIs (at most `max_plan_targets`, else
+ *   `MCPR_INVALID_REQUEST`).
+ * \param options The embed options (deadline, cancellation, request data,
+ *   executor, protocol revision, form, over-budget links), or NULL for all
+ *   defaults; read during the call only.
+ * \param out Receives the embedding on success; the caller owns it: free
+ *   it with `mcpr_embedding_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` (also when some URIs gave nothing);
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `resources` or `out`, a NULL `uris`
+ *   with a non-zero count, a string breaking the `mcpr_str` rules, an
+ *   unknown protocol revision or form, or options with a bad `struct_size`
+ *   or set fields beyond it that this library does not know;
+ *   `MCPR_INVALID_REQUEST` for more URIs than `max_plan_targets`;
+ *   `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; `MCPR_READ_FAILED` when the
+ *   executor is saturated at the start (the embedding is one call, as a
+ *   read is); `MCPR_SIZE` when the blocks exceed `max_encoded_bytes` minus
+ *   the wire reserve.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment.
+ * \pre `uris` is NULL or points at `uri_count` readable `mcpr_str`, each
+ *   following the `mcpr_str` rules; `options` is NULL or points at options
+ *   of `struct_size` readable bytes whose `cancel` and `executor` are NULL
+ *   or not yet freed and whose `protocol_revision` follows the `mcpr_str`
+ *   rules; `out` is NULL or points at writable storage for one
+ *   `mcpr_embedding *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \post The call holds its own registry reference from entry to return, as
+ *   `mcpr_read` does.
+ * \note Thread-safe: many threads may embed from one registry at once.
+ *
+ * \ingroup read
+ */
+mcpr_status mcpr_embed(const mcpr_resources *resources, const mcpr_str *uris, size_t uri_count, const mcpr_embed_options *options, mcpr_embedding **out, mcpr_error **err);
+
+/**
+ * The content blocks as one JSON array (`[{"type":"resource",…},…]`), in
+ * URI order: the `content` of a `CallToolResult`, or blocks to place among
+ * your own.
+ *
+ * \param embedding The embedding, or NULL.
+ * \return Compact JSON, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`); empty when `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe: an embedding is immutable; any thread may read it,
+ *   also concurrently.
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_blocks_json(const mcpr_embedding *embedding);
+
+/**
+ * How many content blocks the embedding holds.
+ *
+ * \param embedding The embedding, or NULL.
+ * \return The number of blocks; 0 when `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_block_count(const mcpr_embedding *embedding);
+
+/**
+ * One content block's JSON object.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The block's index, below `mcpr_embedding_block_count`.
+ * \return Compact JSON, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`); empty when `embedding` is NULL or
+ *   `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_block(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * A whole MCP `CallToolResult` whose `content` is the embedding's blocks
+ * (with `"resultType":"complete"` on 2026-07-28): send it as the
+ * JSON-RPC `result` of the `tools/call`.
+ *
+ * \param embedding The embedding, or NULL.
+ * \return Compact JSON, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`; made on the first call); empty when
+ *   `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`): concurrent first
+ *   calls make it once.
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_tool_result_json(const mcpr_embedding *embedding);
+
+/**
+ * How many URIs the embedding was given (the `uri_count` of `mcpr_embed`).
+ *
+ * \param embedding The embedding, or NULL.
+ * \return The number of URIs; 0 when `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_uri_count(const mcpr_embedding *embedding);
+
+/**
+ * Why one URI gave what it gave, for the host: `MCPR_OK` when it gave
+ * blocks, else the failure of its read or root checks (`MCPR_UNAVAILABLE`
+ * for not found and root denials, `MCPR_INVALID_REQUEST` for an invalid
+ * URI, `MCPR_BUDGET_EXCEEDED` when the embedding had no budget left for
+ * it, `MCPR_POLICY`, ...). The client sees only the blocks: never tell it
+ * which of these it was.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The status; `MCPR_INVALID_ARGUMENT` when `embedding` is NULL or
+ *   `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+mcpr_status mcpr_embedding_uri_status(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * How many of the embedding's blocks one URI gave (its items, the warning
+ * of a partial read included, and its links).
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The number of blocks; 0 for a URI that gave nothing, when
+ *   `embedding` is NULL and when `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_uri_block_count(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * How many of one URI's blocks are `resource_link` blocks: 1 for a URI
+ * given as a link, the over-budget items given as links for a URI that
+ * was read.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The number of links; 0 when `embedding` is NULL and when
+ *   `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_uri_link_count(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * Whether one URI's read was partial (its first block is then the
+ * diagnostic warning).
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return True for a partial read; false otherwise, when `embedding` is
+ *   NULL and when `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+bool mcpr_embedding_uri_is_partial(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * The private cause behind a URI that gave nothing, for the host's logs
+ * only: never send it.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The cause, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`); empty for a URI that gave blocks,
+ *   when there is none, when `embedding` is NULL and when `index` is out
+ *   of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_uri_cause(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * Frees an embedding.
+ *
+ * \param embedding The embedding to free, or NULL (then nothing happens).
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup read
+ */
+void mcpr_embedding_free(mcpr_embedding *embedding);
+
+/**
  * Fills executor options with the defaults: every bound 0 and `struct_size`
  * set to `sizeof(mcpr_executor_options)`, as `MCPR_EXECUTOR_OPTIONS_INIT`
  * does.
@@ -2282,9 +2715,12 @@ void mcpr_request_options_init(mcpr_request_options *options);
 
 /**
  * Serves one MCP request by method name: `resources/read`,
- * `resources/list`, `resources/templates/list`, and `completion/complete`
+ * `resources/list`, `resources/templates/list`, `completion/complete`
  * for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
- * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
+ * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts),
+ * and, when `options->resource_tools` is set, `tools/call` for the
+ * resource tools (as `mcpr_resource_tools_call` does; any other tool is
+ * `MCPR_METHOD_NOT_HANDLED`: call your own).
  *
  * On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
  * under `"result"` when `mcpr_response_is_error` is false and under
@@ -2311,9 +2747,10 @@ void mcpr_request_options_init(mcpr_request_options *options);
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` with a response (result or error) to send;
- *   `MCPR_METHOD_NOT_HANDLED` for any other method and for `ref/prompt`
- *   completions (no response: route the request elsewhere, or answer
- *   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
+ *   `MCPR_METHOD_NOT_HANDLED` for any other method, for `ref/prompt`
+ *   completions and for `tools/call` of other tools (or of any tool
+ *   without `resource_tools`) (no response: route the request elsewhere,
+ *   or answer `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
  *   `resources` or `out`, bad strings, an unknown `protocol_revision`
  *   option, an empty scope key for a list method, options with a bad
  *   `struct_size` or set fields beyond it that this library does not know);
@@ -2420,6 +2857,299 @@ bool mcpr_response_is_partial(const mcpr_response *response);
 void mcpr_response_free(mcpr_response *response);
 
 /**
+ * The `Tool` definitions of the resource tools, `list_resources` and
+ * `read_resource`, as one JSON array: merge its two objects into your own
+ * `tools/list` result. Both are read-only and take a JSON object with only
+ * the members they name (`read_resource`: `uri`; `list_resources`: an
+ * optional `cursor`); both have an output schema.
+ *
+ * \param protocol_revision The negotiated revision (`"2025-06-18"`,
+ *   `"2025-11-25"`, `"2026-07-28"`; empty = the newest).
+ * \param out Receives the JSON on `MCPR_OK`, borrowed from the library
+ *   (static: valid for as long as the library is loaded).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out`, a string
+ *   breaking the `mcpr_str` rules or an unknown revision.
+ * \pre `protocol_revision` follows the `mcpr_str` rules; `out` is NULL or
+ *   points at writable storage for one `mcpr_str`; `err` is NULL or points
+ *   at writable storage for one `mcpr_error *`.
+ * \note Thread-safe.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_resource_tools_definitions(mcpr_str protocol_revision, mcpr_str *out, mcpr_error **err);
+
+/**
+ * Serves `tools/call` for the resource tools from the raw params text:
+ * `read_resource` reads a URI through the read pipeline for the caller
+ * and returns its items as embedded resources (and as
+ * `structuredContent.contents`); `list_resources` returns one page of the
+ * resources, then of the templates, the caller may discover, paginated
+ * with the library's sealed cursors (bound to `options->scope_key`).
+ *
+ * On `MCPR_OK` the response is to be sent, as for `mcpr_request`. A
+ * `CallToolResult` with `isError: true` is a result (send it under
+ * `"result"`): arguments the tool's input schema refuses, a resource it
+ * cannot read (one text for hidden, undiscoverable, unregistered and
+ * invalid URIs alike: `Resource not found`), a cursor it cannot use
+ * (`Invalid cursor`), a failed read (the failure's fixed message); its
+ * private cause is `mcpr_response_cause`. Params that are not a valid
+ * `CallToolRequest` (not an object, `name` missing or not a string,
+ * `arguments` not an object, a repeated member) and an unknown
+ * per-request revision are error objects. A request the client cancelled
+ * gets no response: drop it.
+ *
+ * \param resources A registry reference.
+ * \param params_json The raw text of the request's `params`.
+ * \param options The request options (protocol revision, the scope key
+ *   that `list_resources` needs, page size, deadline, cancellation,
+ *   request data, executor; `resource_tools` is not needed here), or NULL
+ *   for all defaults (then `list_resources`, which needs a scope key, is
+ *   `MCPR_INVALID_ARGUMENT`); read during the call only.
+ * \param out Receives the response on `MCPR_OK`; the caller owns it: free
+ *   it with `mcpr_response_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` with a response to send; `MCPR_METHOD_NOT_HANDLED` for
+ *   a tool that is not one of the two (call your own tool);
+ *   `MCPR_INVALID_ARGUMENT` for programming errors (NULL `resources` or
+ *   `out`, bad strings, an unknown `protocol_revision` option, an empty
+ *   scope key for `list_resources`, options with a bad `struct_size` or set
+ *   fields beyond it that this library does not know); `MCPR_INTERNAL` for
+ *   a library failure.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment.
+ * \pre `params_json` follows the `mcpr_str` rules; `options` is NULL or
+ *   points at options of `struct_size` readable bytes whose strings follow
+ *   the `mcpr_str` rules and whose `cancel` and `executor` are NULL or not
+ *   yet freed; `out` is NULL or points at writable storage for one
+ *   `mcpr_response *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: many threads may serve one registry at once; the call
+ *   holds its own registry reference from entry to return.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_resource_tools_call(const mcpr_resources *resources, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
+
+/**
+ * Serves one whole JSON-RPC message, for hosts that parse no JSON: the
+ * message text in (one line of a stdio transport, one HTTP body), the
+ * whole response message out, with the request's id byte for byte.
+ *
+ * The method and the raw text of `params` go to `mcpr_request`, so a
+ * message is answered exactly as `mcpr_request` answers its method and
+ * params, and serves whatever `mcpr_request` serves. Around it
+ * (docs/BEHAVIOUR.md §17): a message that is not JSON is answered
+ * `-32700` "Parse error" with id null; JSON that is no JSON-RPC message
+ * (a batch: refused whole; another non-object; a repeated JSON-RPC member;
+ * an id that is neither a string nor an integer; `jsonrpc` other than
+ * `"2.0"`; a method that is no string; neither a method nor a response;
+ * over 16 MiB) is answered `-32600` "Invalid Request", with the id when it
+ * is valid; a notification is never answered (one of a method the library
+ * serves is ignored); a request the call cancelled gets no response; a
+ * message of whitespace only is ignored. A request of a method the library
+ * does not serve, any other notification and a client's response are not
+ * handled (`mcpr_reply_handled` false): answer them yourself, with
+ * `mcpr_reply_method`, `mcpr_reply_id` and `mcpr_reply_params`.
+ *
+ * \param resources A registry reference.
+ * \param message The whole message text (UTF-8 JSON; a trailing newline
+ *   is fine).
+ * \param options The options of `mcpr_request` (protocol revision, scope
+ *   key of the list methods, page size, deadline, cancellation, request
+ *   data, executor), or NULL for all defaults; read during the call only.
+ * \param out Receives the reply on `MCPR_OK`; the caller owns it: free it
+ *   with `mcpr_reply_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` with a reply (send `mcpr_reply_json` when it is not
+ *   empty); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
+ *   `resources` or `out`, a bad string, bad options, a list method without
+ *   a scope key: nothing is to be sent as if the client were at fault);
+ *   `MCPR_INTERNAL` for a library failure (answer `-32603`).
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made (as for `mcpr_request`).
+ * \pre `message` follows the `mcpr_str` rules; `options` is NULL or points
+ *   at options of `struct_size` readable bytes whose strings follow the
+ *   `mcpr_str` rules and whose `cancel` and `executor` are NULL or not yet
+ *   freed; `out` is NULL or points at writable storage for one
+ *   `mcpr_reply *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: many threads may serve one registry at once (one
+ *   message each); the call holds its own registry reference from entry to
+ *   return, and with `options->executor` it returns by its deadline
+ *   whatever a callback does, as `mcpr_request` does.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_message(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_reply **out, mcpr_error **err);
+
+/**
+ * The whole JSON-RPC response message to send, as one line of compact
+ * JSON without a newline (`{"jsonrpc":"2.0","id":…,"result":…}` or
+ * `…"error":…}`), or empty when nothing is to be sent: a notification, a
+ * response, a blank message, a cancelled request, and every message not
+ * handled (`mcpr_reply_handled` false: answer it yourself).
+ *
+ * \param reply The reply, or NULL.
+ * \return The message, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe: a reply is immutable; any thread may read it, also
+ *   concurrently.
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_json(const mcpr_reply *reply);
+
+/**
+ * Whether the library dealt with the message: it answered it in
+ * `mcpr_reply_json`, or there is nothing to answer (a notification of a
+ * method it serves, a cancelled request, a blank or invalid message).
+ *
+ * \param reply The reply, or NULL.
+ * \return False when the host must deal with the message: a request or
+ *   notification of a method the library does not serve (answer a request
+ *   with its `mcpr_reply_id`, `-32601` when you serve it neither), or a
+ *   response from the client; false also when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_reply_handled(const mcpr_reply *reply);
+
+/**
+ * What the message was.
+ *
+ * \param reply The reply, or NULL.
+ * \return `MCPR_MESSAGE_REQUEST`, `MCPR_MESSAGE_NOTIFICATION`,
+ *   `MCPR_MESSAGE_RESPONSE`, `MCPR_MESSAGE_INVALID`, or `MCPR_MESSAGE_NONE`
+ *   for a blank message and when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_message_kind mcpr_reply_kind(const mcpr_reply *reply);
+
+/**
+ * The method of a request or notification, decoded from its JSON string
+ * (`"tools/list"`): compare it byte for byte to route the message.
+ *
+ * \param reply The reply, or NULL.
+ * \return The method, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty for other messages and when `reply`
+ *   is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_method(const mcpr_reply *reply);
+
+/**
+ * The raw JSON text of the message's id, exactly as the client sent it (a
+ * string with its quotes and escapes, or an integer): write it as is into
+ * your own response (`{"jsonrpc":"2.0","id":<this>,…}`).
+ *
+ * \param reply The reply, or NULL.
+ * \return The id text, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty for a notification, a message without
+ *   a valid id, and when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_id(const mcpr_reply *reply);
+
+/**
+ * The raw text of the `params` of a message the library did not handle,
+ * exactly as sent (not necessarily UTF-8: the library did not read it).
+ *
+ * \param reply The reply, or NULL.
+ * \return The params text, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty when the message had none, for
+ *   handled messages, and when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_params(const mcpr_reply *reply);
+
+/**
+ * The status behind the reply: the failure of an error response (as
+ * `mcpr_response_status`), `MCPR_CANCELED` for a cancelled request (which
+ * gets no response), `MCPR_INVALID_REQUEST` for an invalid message.
+ *
+ * \param reply The reply, or NULL.
+ * \return The status; `MCPR_OK` for a result and for messages without a
+ *   failure; `MCPR_INVALID_ARGUMENT` when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_reply_status(const mcpr_reply *reply);
+
+/**
+ * Whether `mcpr_reply_json` is an error response.
+ *
+ * \param reply The reply, or NULL.
+ * \return True for an error response; false otherwise (a result, nothing
+ *   to send) and when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_reply_is_error(const mcpr_reply *reply);
+
+/**
+ * The private cause behind the reply's failure, for the host's logs only:
+ * never send it.
+ *
+ * \param reply The reply, or NULL.
+ * \return The cause, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty without a failure and when `reply` is
+ *   NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_cause(const mcpr_reply *reply);
+
+/**
+ * Whether the response is a partial `resources/read` bundle.
+ *
+ * \param reply The reply, or NULL.
+ * \return True for a partial bundle; false otherwise and when `reply` is
+ *   NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_reply_is_partial(const mcpr_reply *reply);
+
+/**
+ * Frees a reply.
+ *
+ * \param reply The reply to free, or NULL (then nothing happens).
+ * \pre `reply` is NULL or a reply from `mcpr_message`, freed only once; no
+ *   thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup request
+ */
+void mcpr_reply_free(mcpr_reply *reply);
+
+/**
  * Answers `completion/complete` for a `ref/resource` reference (a
  * `ref/prompt` is not this library's: the host answers it).
  *
@@ -2428,10 +3158,11 @@ void mcpr_response_free(mcpr_response *response);
  * policy's `discover` must allow that definition (a denial is the same
  * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name one
  * of its variables, its value be at most `max_uri_bytes`, and each context
- * entry naming another variable be empty or a valid capture (else
- * `MCPR_INVALID_REQUEST`); then the binding's `complete` callback runs (a
- * binding without one answers an empty completion). Its values that could
- * not be a capture are dropped; at most 100 are sent, within
+ * entry naming another variable be empty or a valid completion value (the
+ * rules of `mcpr_completion_add_value`; else `MCPR_INVALID_REQUEST`); then
+ * the binding's `complete` callback runs (a binding without one answers an
+ * empty completion). Its values that are no valid completion value are
+ * dropped; at most 100 are sent, within
  * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
  *
  * The result (send `mcpr_completion_json` as the JSON-RPC `result`) carries
@@ -2489,11 +3220,16 @@ mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_p
  * A valid value is sent, or only counted when it comes after the first 100
  * values or past the byte budget (`max_page_bytes` minus 256; each value
  * costs its JSON string length plus one), which makes `hasMore` true. A
- * value that could not be a template capture is dropped: not UTF-8, empty,
- * containing `/`, a backslash or NUL, equal to `.` or `..` (also after
- * percent-decoding it once), or too long to fit with the template's literal
- * text in `max_uri_bytes`. A dropped value does not spoil the others: the
- * callback may go on and return `MCPR_CB_OK`.
+ * value is what the client substitutes into `{var}`, RFC 6570-encoding it
+ * (add `a b`, not `a%20b`); one that is no valid completion value is
+ * dropped: not UTF-8, empty, containing `/`, a backslash or NUL, equal to
+ * `.` or `..`, holding `%`, `?` or `#` (substituted without encoding it
+ * would reach another resource), holding a control, format (bidi override,
+ * zero-width) or line or paragraph separator character, or too long to fit,
+ * encoded (three bytes per byte outside `A-Za-z0-9-._~`), with the
+ * template's literal text in `max_uri_bytes` (BEHAVIOUR §13 rule 5). A
+ * dropped value does not spoil the others: the callback may go on and
+ * return `MCPR_CB_OK`.
  *
  * \param completion_builder The builder of the `complete` callback.
  * \param value The value (UTF-8, not NUL-terminated).

@@ -21,6 +21,7 @@ pub mod completer;
 pub mod completion;
 mod cursor;
 pub mod definition;
+mod envelope;
 pub mod error;
 pub mod executor;
 pub mod ffi;
@@ -34,6 +35,7 @@ pub mod jsonrpc;
 mod jsonscan;
 pub mod limits;
 pub mod listing;
+pub mod message;
 pub mod plan;
 pub mod policy;
 mod prefetch;
@@ -45,6 +47,7 @@ pub mod request;
 pub mod scope;
 pub mod sizing;
 pub mod template;
+pub mod tools;
 
 pub use asynccall::RequestStartError;
 pub use binding::{ResourceBinding, ResourceHandler};
@@ -59,6 +62,7 @@ pub use error::{CallbackError, Failure, FailureKind};
 pub use executor::{Executor, ExecutorOptions, ExecutorStats};
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
+pub use message::{MessageKind, Reply};
 pub use plan::{
     PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, SharedBytes,
     RESERVED_META_KEY,
@@ -70,3 +74,4 @@ pub use registry::{Resources, ResourcesBuilder, Selection};
 pub use report::{Issue, IssueCode};
 pub use request::{RequestError, RequestMethod, RequestOptions, RequestParams, Response};
 pub use scope::{CallContext, CallPhase, CancelToken, RequestData};
+pub use tools::{EmbedForm, EmbedOptions, EmbedOutcome, Embedding};

@@ -1,6 +1,8 @@
 /* shim.c - trampolines from the library's callback tables to the Go
  * exports, the native allow-all policy, and the functions that fill the
  * library's options structs (see shim.h). */
+#include <string.h>
+
 #include "shim.h"
 
 #include "_cgo_export.h"
@@ -113,16 +115,6 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
     return mcpr_payload_set_cache_hints(o, &hints, err);
 }
 
-/* The shared fields of any option struct `opt` from `call`. */
-#define MCPRGO_SET_CALL(opt, call)                                 \
-    do {                                                           \
-        (opt).protocol_revision = (call).protocol_revision;        \
-        (opt).timeout_ms = (call).timeout_ms;                      \
-        (opt).cancel = (call).cancel;                              \
-        (opt).request_data = (void *)(uintptr_t)(call).request;    \
-        (opt).executor = (call).executor;                          \
-    } while (0)
-
 mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_read_result *out) {
     mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options)};
     MCPRGO_SET_CALL(opt, call);
@@ -163,14 +155,21 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
     return st;
 }
 
-mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
-                           uint32_t page_size, mcprgo_call call, mcprgo_request_result *out) {
+/* The options of mcprgo_request and mcprgo_resource_tools_call. */
+static mcpr_request_options request_options(mcpr_str scope_key, uint32_t page_size, bool resource_tools,
+                                            mcprgo_call call) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
         .scope_key = scope_key,
         .page_size = page_size,
+        .resource_tools = resource_tools,
     };
     MCPRGO_SET_CALL(opt, call);
+    return opt;
+}
+
+/* Empties `out` before a request call. */
+static void response_start(mcprgo_request_result *out) {
     out->response = NULL;
     out->err = NULL;
     out->json.ptr = NULL;
@@ -180,7 +179,10 @@ mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str pa
     out->status = MCPR_OK;
     out->cause.ptr = NULL;
     out->cause.len = 0;
-    mcpr_status st = mcpr_request(r, method, params, &opt, &out->response, &out->err);
+}
+
+/* Reads the response of a request call that returned `st` into `out`. */
+static mcpr_status response_finish(mcpr_status st, mcprgo_request_result *out) {
     if (st == MCPR_OK) {
         out->json = mcpr_response_json(out->response);
         out->is_error = mcpr_response_is_error(out->response);
@@ -189,6 +191,50 @@ mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str pa
         out->cause = mcpr_response_cause(out->response);
     }
     return st;
+}
+
+mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str revision, mcpr_str scope_key,
+                           uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
+                           const mcpr_executor *executor, mcprgo_message_result *out) {
+    mcpr_request_options opt = {
+        .struct_size = sizeof(mcpr_request_options),
+        .protocol_revision = revision,
+        .scope_key = scope_key,
+        .page_size = page_size,
+        .timeout_ms = timeout_ms,
+        .cancel = cancel,
+        .request_data = (void *)(uintptr_t)request,
+        .executor = executor,
+    };
+    memset(out, 0, sizeof *out);
+    mcpr_status st = mcpr_message(r, message, &opt, &out->reply, &out->err);
+    if (st == MCPR_OK) {
+        out->json = mcpr_reply_json(out->reply);
+        out->handled = mcpr_reply_handled(out->reply);
+        out->kind = mcpr_reply_kind(out->reply);
+        out->method = mcpr_reply_method(out->reply);
+        out->id = mcpr_reply_id(out->reply);
+        out->params = mcpr_reply_params(out->reply);
+        out->status = mcpr_reply_status(out->reply);
+        out->is_error = mcpr_reply_is_error(out->reply);
+        out->partial = mcpr_reply_is_partial(out->reply);
+        out->cause = mcpr_reply_cause(out->reply);
+    }
+    return st;
+}
+
+mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
+                           uint32_t page_size, bool resource_tools, mcprgo_call call, mcprgo_request_result *out) {
+    mcpr_request_options opt = request_options(scope_key, page_size, resource_tools, call);
+    response_start(out);
+    return response_finish(mcpr_request(r, method, params, &opt, &out->response, &out->err), out);
+}
+
+mcpr_status mcprgo_resource_tools_call(const mcpr_resources *r, mcpr_str params, mcpr_str scope_key,
+                                       uint32_t page_size, mcprgo_call call, mcprgo_request_result *out) {
+    mcpr_request_options opt = request_options(scope_key, page_size, false, call);
+    response_start(out);
+    return response_finish(mcpr_resource_tools_call(r, params, &opt, &out->response, &out->err), out);
 }
 
 mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queued, mcpr_executor **out,

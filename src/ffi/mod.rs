@@ -60,6 +60,8 @@ mod call_options;
 
 mod bundle;
 mod cancel;
+mod embed;
+mod embedding;
 mod executor;
 
 // Listing (`\ingroup list`).
@@ -67,10 +69,15 @@ mod list;
 
 mod page;
 
-// One call per request (`\ingroup request`).
+// One call per request (`\ingroup request`), then one call per message.
 mod request;
 
 mod response;
+mod tools;
+
+mod message;
+
+mod reply;
 
 // Completion (`\ingroup completion`).
 mod complete;
@@ -125,6 +132,8 @@ pub use callbacks::{
 pub use cancel::mcpr_cancel;
 pub use complete::{mcpr_complete_argument, mcpr_complete_params};
 pub use completion::{mcpr_completion, mcpr_completion_builder};
+pub use embed::{mcpr_embed_form, mcpr_embed_options, MCPR_EMBED_LINK, MCPR_EMBED_RESOURCE};
+pub use embedding::mcpr_embedding;
 pub use error::mcpr_error;
 pub use executor::{mcpr_executor, mcpr_executor_options, mcpr_executor_stats};
 pub use hints::{mcpr_cache_hints, MCPR_MAX_TTL_MS};
@@ -141,6 +150,10 @@ pub use page::mcpr_page;
 pub use payload::mcpr_payload_builder;
 pub use plan::mcpr_plan_builder;
 pub use read::mcpr_read_options;
+pub use reply::{
+    mcpr_message_kind, mcpr_reply, MCPR_MESSAGE_INVALID, MCPR_MESSAGE_NONE,
+    MCPR_MESSAGE_NOTIFICATION, MCPR_MESSAGE_REQUEST, MCPR_MESSAGE_RESPONSE,
+};
 pub use request::mcpr_request_options;
 pub use resources::mcpr_resources;
 pub use response::mcpr_response;

@@ -67,7 +67,7 @@ impl Resources {
             Ok(frame) => frame,
             Err(f) => return call.finish(map(Err(f))),
         };
-        let parts = match self.parts(&frame, uri) {
+        let parts = match self.parts(&frame, uri, self.limits(), false) {
             Ok(parts) => parts,
             Err(f) => return call.finish(map(Err(f))),
         };

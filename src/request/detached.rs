@@ -4,6 +4,7 @@
 //! method run by its asynchronous driver in place of its blocking call.
 
 use std::sync::{Arc, OnceLock};
+use std::time::Instant;
 
 use crate::asynccall::Call;
 use crate::call::Frame;
@@ -81,6 +82,7 @@ impl Resources {
                     }
                 }
             }
+            RequestMethod::ToolsCall => call.finish(self.tools_inline(&scope, text, options)),
             RequestMethod::CompletionComplete => match complete_call(text, options) {
                 Err(e) => call.finish(Err(e)),
                 Ok(Err(response)) => call.finish(Ok(response)),
@@ -92,5 +94,23 @@ impl Resources {
                 }
             },
         }
+    }
+
+    /// `tools/call` for the resource tools, inline on the call's worker:
+    /// the blocking tool call with no executor (its reads are this job's),
+    /// under what is left of the call's deadline and its cancellation
+    /// token. A reader that hangs holds this worker as a hung listing
+    /// callback does; the watch concludes the call at its deadline or on
+    /// cancellation all the same (docs/BEHAVIOUR.md §20).
+    fn tools_inline(
+        &self,
+        scope: &RequestScope,
+        text: &[u8],
+        options: &RequestOptions,
+    ) -> RequestOutcome {
+        let mut inline = options.clone();
+        inline.call.executor = None;
+        inline.call.timeout = Some(scope.deadline().saturating_duration_since(Instant::now()));
+        self.call_resource_tool(text, &inline)
     }
 }
