@@ -601,3 +601,101 @@ fn an_async_request_refuses_unknown_methods_at_once_and_prompt_references_throug
         FailureKind::DeadlineExceeded
     );
 }
+
+#[test]
+fn many_async_reads_on_a_two_worker_executor_wait_in_its_queue_with_no_thread_each() {
+    let f = fixture(60_000);
+    let _open = Opener(f.gate.clone());
+    let executor = Executor::with_options(ExecutorOptions {
+        threads: 2,
+        ..ExecutorOptions::default()
+    })
+    .unwrap();
+    let mut dones = Vec::new();
+    for _ in 0..64 {
+        let (d, then) = done();
+        let options = ReadOptions::from(call(&executor, Duration::from_secs(60), None));
+        f.registry
+            .read_start(b"x://hang/h", &options, then)
+            .unwrap();
+        dones.push(d);
+    }
+    // Two readers on the two workers, the other calls queued: nothing
+    // waits per call (the calls' only thread is the executor's watch).
+    assert!(
+        wait_for(|| executor.stats().queued == 62),
+        "{:?}",
+        executor.stats()
+    );
+    assert_eq!(executor.stats().busy, 2, "{:?}", executor.stats());
+    f.gate.open();
+    for d in &dones {
+        assert!(d.wait().unwrap().json().contains("body of x://hang/h"));
+        assert_eq!(d.runs.load(Ordering::SeqCst), 1);
+    }
+}
+
+/// Calls queued while a worker polls reach every idle worker: the worker
+/// that takes a job from its poll wakes a sleeping one when more are
+/// queued (the pushes that saw the poll woke no one). On one CPU the
+/// starting thread queues every call before the poll looks, the case
+/// that left one worker asleep.
+#[cfg(target_os = "linux")]
+#[test]
+fn calls_queued_while_a_worker_polls_reach_every_worker() {
+    let pinned = OneCpu::pin();
+    for round in 0..40 {
+        let f = fixture(60_000);
+        let _open = Opener(f.gate.clone());
+        // Its workers inherit the one CPU.
+        let executor = Executor::with_options(ExecutorOptions {
+            threads: 2,
+            ..ExecutorOptions::default()
+        })
+        .unwrap();
+        // Soon after the start a worker polls (and the other sleeps).
+        std::thread::sleep(Duration::from_micros(50 * (round % 4)));
+        for _ in 0..32 {
+            let options = ReadOptions::from(call(&executor, Duration::from_secs(60), None));
+            f.registry
+                .read_start(b"x://hang/h", &options, |_| ())
+                .unwrap();
+        }
+        assert!(
+            wait_for(|| executor.stats().busy == 2 && executor.stats().queued == 30),
+            "{:?}",
+            executor.stats()
+        );
+    }
+    drop(pinned);
+}
+
+/// The calling thread on the CPU it runs on, until dropped.
+#[cfg(target_os = "linux")]
+struct OneCpu(libc::cpu_set_t);
+
+#[cfg(target_os = "linux")]
+impl OneCpu {
+    fn pin() -> OneCpu {
+        // SAFETY: plain libc calls on this thread's own affinity mask,
+        // with a zeroed (valid) cpu_set_t.
+        unsafe {
+            let mut before: libc::cpu_set_t = std::mem::zeroed();
+            libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut before);
+            let mut one: libc::cpu_set_t = std::mem::zeroed();
+            libc::CPU_SET(libc::sched_getcpu().max(0) as usize, &mut one);
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one);
+            OneCpu(before)
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl Drop for OneCpu {
+    fn drop(&mut self) {
+        // SAFETY: restores the mask read by `pin`.
+        unsafe {
+            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &self.0);
+        }
+    }
+}
