@@ -1,5 +1,6 @@
 /* Asynchronous calls (BEHAVIOUR §20): mcpr_read_start, mcpr_list_start,
- * mcpr_list_templates_start, mcpr_complete_start and mcpr_request_start.
+ * mcpr_list_templates_start, mcpr_complete_start, mcpr_request_start and
+ * mcpr_message_start.
  * Host mistakes fail the start and the done callback never runs; otherwise
  * done runs exactly once (every done counted, checked at teardown), on an
  * executor thread, never inside the start call, with what the blocking call
@@ -8,7 +9,8 @@
  * eight threads starting calls at once; every release exactly once, after
  * the last done; and the event-loop pattern of docs/C-API.md (done writes
  * to a pipe, the loop reads it). Hung callbacks wait on a gate opened at
- * the end of each part, so memcheck and ASan see every thread finish. */
+ * the end of each part, so memcheck and ASan see every thread finish.
+ * mcpr_message_start answers every kind of message as mcpr_message. */
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -160,6 +162,7 @@ typedef struct {
     mcpr_status status;
     char *json;      /* the result's (or error object's) JSON, malloc'd */
     bool partial;
+    bool handled;    /* a message's reply: mcpr_reply_handled */
     pthread_t thread;
     int pipe_w;      /* written when >= 0 */
 } slot;
@@ -212,6 +215,14 @@ static void request_done(void *data, mcpr_status status, mcpr_response *r, mcpr_
     CHECK((status == MCPR_OK) == (r != NULL) && (r == NULL) == (error != NULL));
     fill(data, status, r ? mcpr_response_json(r) : S(""), error);
     mcpr_response_free(r);
+}
+
+static void message_done(void *data, mcpr_status status, mcpr_reply *reply, mcpr_error *error) {
+    slot *s = data;
+    CHECK((status == MCPR_OK) == (reply != NULL) && (reply == NULL) == (error != NULL));
+    s->handled = reply && mcpr_reply_handled(reply);
+    fill(s, status, reply ? mcpr_reply_json(reply) : S(""), error);
+    mcpr_reply_free(reply);
 }
 
 static slot new_slot(void) {
@@ -418,6 +429,57 @@ static void test_list_complete_and_request_answer_as_the_blocking_calls(void) {
     mcpr_resources_free(r);
 }
 
+/* mcpr_message_start gives the reply mcpr_message gives, for a request the
+ * library serves and for every other message (answered through done as
+ * well); a list method without a scope key fails the start. */
+static void test_message_start_answers_as_mcpr_message(void) {
+    mcpr_resources *r = registry(1000);
+    mcpr_executor *ex = NULL;
+    CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
+    mcpr_request_options ro = MCPR_REQUEST_OPTIONS_INIT;
+    ro.executor = ex;
+    ro.scope_key = S("caller");
+    const char *messages[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"ok://b\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":\"a\\u0042\",\"method\":\"resources/read\",\"params\":{\"uri\":\"none://x\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/templates/list\"}",
+        "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/list\"}",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+        "{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}",
+        "not json",
+        "[{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"resources/read\"}]",
+        "",
+    };
+    for (size_t i = 0; i < sizeof messages / sizeof *messages; i++) {
+        slot s = new_slot();
+        CHECK_STATUS(mcpr_message_start(r, str_of(messages[i]), &ro, message_done, &s, NULL), MCPR_OK);
+        CHECK(await(&s, 10000));
+        CHECK_STATUS(s.status, MCPR_OK);
+        mcpr_reply *reply = NULL;
+        CHECK_STATUS(mcpr_message(r, str_of(messages[i]), &ro, &reply, NULL), MCPR_OK);
+        CHECK(s.json && str_eq(mcpr_reply_json(reply), s.json));
+        CHECK(s.handled == mcpr_reply_handled(reply));
+        mcpr_reply_free(reply);
+        drop_slot(&s);
+    }
+    /* Host mistakes fail the start; done never runs (counted at teardown). */
+    slot s = new_slot();
+    mcpr_request_options no_scope = ro;
+    no_scope.scope_key = S("");
+    CHECK_STATUS(mcpr_message_start(r, S("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"resources/list\"}"),
+                                    &no_scope, message_done, &s, NULL),
+                 MCPR_INVALID_ARGUMENT);
+    mcpr_request_options inline_opts = MCPR_REQUEST_OPTIONS_INIT;
+    CHECK_STATUS(mcpr_message_start(r, S("not json"), &inline_opts, message_done, &s, NULL),
+                 MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_message_start(r, S("not json"), &ro, NULL, &s, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_message_start(NULL, S("not json"), &ro, message_done, &s, NULL), MCPR_INVALID_ARGUMENT);
+    sleep_ms(20);
+    CHECK(atomic_load(&s.runs) == 0);
+    mcpr_executor_free(ex);
+    mcpr_resources_free(r);
+}
+
 /* ------------------------------------------------ hung callbacks */
 
 static void test_cancellation_and_deadlines_while_a_callback_hangs(void) {
@@ -611,6 +673,7 @@ int main(void) {
     test_host_mistakes_fail_the_start_and_done_never_runs();
     test_done_runs_once_off_the_start_with_the_blocking_outcome();
     test_list_complete_and_request_answer_as_the_blocking_calls();
+    test_message_start_answers_as_mcpr_message();
     test_cancellation_and_deadlines_while_a_callback_hangs();
     test_registry_and_executor_freed_in_flight();
     test_eight_threads_start_calls_at_once();

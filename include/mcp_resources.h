@@ -1451,6 +1451,24 @@ typedef void (*mcpr_complete_done_fn)(void *done_data, mcpr_status status, mcpr_
 typedef void (*mcpr_request_done_fn)(void *done_data, mcpr_status status, mcpr_response *response, mcpr_error *error);
 
 /**
+ * Receives the outcome of `mcpr_message_start`, exactly once (as
+ * `mcpr_read_done_fn`).
+ *
+ * \param done_data The `done_data` given to `mcpr_message_start`.
+ * \param status `MCPR_OK` with the reply `mcpr_message` would have given
+ *   (send its `mcpr_reply_json` when it is not empty; route the message
+ *   yourself when `mcpr_reply_handled` is false).
+ * \param reply On `MCPR_OK` the reply, owned by the callee (free it with
+ *   `mcpr_reply_free`); NULL otherwise.
+ * \param error Otherwise the error object, owned by the callee (free it
+ *   with `mcpr_error_free`); NULL on `MCPR_OK`.
+ * \note Threads and timing as for `mcpr_read_done_fn`.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_message_done_fn)(void *done_data, mcpr_status status, mcpr_reply *reply, mcpr_error *error);
+
+/**
  * Which step of which call a callback serves (`mcpr_call_phase`). A plain
  * integer: later versions may add values, so treat unknown ones like
  * `MCPR_PHASE_UNKNOWN`.
@@ -3502,6 +3520,39 @@ mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_comp
  * \ingroup async
  */
 mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_request_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts one whole JSON-RPC message as an asynchronous call: returns at
+ * once, and `done` runs exactly once with the reply `mcpr_message` would
+ * have given (same rules as `mcpr_read_start`). The envelope is read
+ * during this call (it runs no callback); a request the library serves
+ * then runs as `mcpr_request_start` runs it, and every other message
+ * (invalid, a notification, a client's response, a method the library
+ * does not serve: `mcpr_reply_handled` false) is answered through `done`
+ * as well, on an executor thread, whatever the deadline or cancellation
+ * (as `mcpr_message` answers it). A request the call cancelled gets a
+ * reply with nothing to send.
+ *
+ * \param resources A registry reference.
+ * \param message The whole message text (copied as far as needed).
+ * \param options The options of `mcpr_request` (copied; `executor`
+ *   required).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the message started; `MCPR_INVALID_ARGUMENT` for
+ *   a NULL `resources` or `done`, no executor, a bad string, bad options,
+ *   or a list method without a scope key (as `mcpr_message`); the
+ *   method's saturation status when the executor's watch thread could not
+ *   start. `done` never runs on failure.
+ * \pre As for `mcpr_message`, without `out`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_message_start(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_message_done_fn done, void *done_data, mcpr_error **err);
 
 /**
  * Fills a binding callback table with the defaults: `user_data` and every

@@ -602,100 +602,113 @@ fn an_async_request_refuses_unknown_methods_at_once_and_prompt_references_throug
     );
 }
 
+/// The reply's every part a host reads.
+fn reply_parts(r: &Reply) -> (String, MessageKind, bool, String, String, Vec<u8>, bool) {
+    (
+        r.json().to_string(),
+        r.kind(),
+        r.is_handled(),
+        r.method().to_string(),
+        r.id().to_string(),
+        r.params().to_vec(),
+        r.is_error(),
+    )
+}
+
 #[test]
-fn many_async_reads_on_a_two_worker_executor_wait_in_its_queue_with_no_thread_each() {
-    let f = fixture(60_000);
-    let _open = Opener(f.gate.clone());
+fn an_async_message_answers_every_kind_of_message_as_the_blocking_message() {
+    let fx = fixture(60_000);
     let executor = Executor::with_options(ExecutorOptions {
         threads: 2,
         ..ExecutorOptions::default()
     })
     .unwrap();
-    let mut dones = Vec::new();
-    for _ in 0..64 {
+    let options = RequestOptions {
+        call: call(&executor, Duration::from_secs(20), None),
+        scope_key: b"tenant".to_vec(),
+        ..RequestOptions::default()
+    };
+    let messages = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"x://ok/a"}}"#,
+        r#"{"jsonrpc":"2.0","id":"r\u0041","method":"resources/read","params":{"uri":"x://nowhere"}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"resources/templates/list"}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"resources/read","params":[1]}"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"x":1}}"#,
+        r#"{"jsonrpc":"2.0","id":5,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""}}}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"x://t/{id}"},"argument":{"name":"id","value":""}}}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","method":"resources/read","params":{}}"#,
+        r#"{"jsonrpc":"2.0","id":7,"result":{}}"#,
+        "not json",
+        "[1]",
+        " \n",
+        r#"{"jsonrpc":"1.0","id":8,"method":"resources/read"}"#,
+        r#"{"jsonrpc":"2.0","id":null,"method":"resources/read"}"#,
+    ];
+    let here = std::thread::current().id();
+    for text in messages {
+        let blocking = fx.registry.message(text.as_bytes(), &options).unwrap();
         let (d, then) = done();
-        let options = ReadOptions::from(call(&executor, Duration::from_secs(60), None));
-        f.registry
-            .read_start(b"x://hang/h", &options, then)
+        fx.registry
+            .message_start(text.as_bytes(), &options, then)
             .unwrap();
-        dones.push(d);
-    }
-    // Two readers on the two workers, the other calls queued: nothing
-    // waits per call (the calls' only thread is the executor's watch).
-    assert!(
-        wait_for(|| executor.stats().queued == 62),
-        "{:?}",
-        executor.stats()
-    );
-    assert_eq!(executor.stats().busy, 2, "{:?}", executor.stats());
-    f.gate.open();
-    for d in &dones {
-        assert!(d.wait().unwrap().json().contains("body of x://hang/h"));
+        let reply = d.wait().unwrap();
+        assert_eq!(reply_parts(&reply), reply_parts(&blocking), "{text}");
+        assert_eq!(
+            reply.failure().map(Failure::kind),
+            blocking.failure().map(Failure::kind),
+            "{text}"
+        );
+        assert_ne!(*d.thread.lock().unwrap(), Some(here), "{text}");
         assert_eq!(d.runs.load(Ordering::SeqCst), 1);
     }
 }
 
-/// Calls queued while a worker polls reach every idle worker: the worker
-/// that takes a job from its poll wakes a sleeping one when more are
-/// queued (the pushes that saw the poll woke no one). On one CPU the
-/// starting thread queues every call before the poll looks, the case
-/// that left one worker asleep.
-#[cfg(target_os = "linux")]
 #[test]
-fn calls_queued_while_a_worker_polls_reach_every_worker() {
-    let pinned = OneCpu::pin();
-    for round in 0..40 {
-        let f = fixture(60_000);
-        let _open = Opener(f.gate.clone());
-        // Its workers inherit the one CPU.
-        let executor = Executor::with_options(ExecutorOptions {
-            threads: 2,
-            ..ExecutorOptions::default()
-        })
-        .unwrap();
-        // Soon after the start a worker polls (and the other sleeps).
-        std::thread::sleep(Duration::from_micros(50 * (round % 4)));
-        for _ in 0..32 {
-            let options = ReadOptions::from(call(&executor, Duration::from_secs(60), None));
-            f.registry
-                .read_start(b"x://hang/h", &options, |_| ())
-                .unwrap();
-        }
-        assert!(
-            wait_for(|| executor.stats().busy == 2 && executor.stats().queued == 30),
-            "{:?}",
-            executor.stats()
-        );
+fn an_async_message_is_answered_as_the_blocking_one_when_cancelled_and_host_mistakes_fail_its_start(
+) {
+    let fx = fixture(60_000);
+    let executor = Executor::with_options(ExecutorOptions {
+        threads: 2,
+        ..ExecutorOptions::default()
+    })
+    .unwrap();
+    let token = CancelToken::new();
+    token.cancel();
+    let options = RequestOptions {
+        call: call(&executor, Duration::from_secs(20), Some(token)),
+        ..RequestOptions::default()
+    };
+    // A request the call cancelled has nothing to send; a message that
+    // needs no callback is answered all the same.
+    for text in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"x://hang/h"}}"#,
+        "not json",
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+    ] {
+        let blocking = fx.registry.message(text.as_bytes(), &options).unwrap();
+        let (d, then) = done();
+        fx.registry
+            .message_start(text.as_bytes(), &options, then)
+            .unwrap();
+        let reply = d.wait().unwrap();
+        assert_eq!(reply_parts(&reply), reply_parts(&blocking), "{text}");
     }
-    drop(pinned);
-}
-
-/// The calling thread on the CPU it runs on, until dropped.
-#[cfg(target_os = "linux")]
-struct OneCpu(libc::cpu_set_t);
-
-#[cfg(target_os = "linux")]
-impl OneCpu {
-    fn pin() -> OneCpu {
-        // SAFETY: plain libc calls on this thread's own affinity mask,
-        // with a zeroed (valid) cpu_set_t.
-        unsafe {
-            let mut before: libc::cpu_set_t = std::mem::zeroed();
-            libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut before);
-            let mut one: libc::cpu_set_t = std::mem::zeroed();
-            libc::CPU_SET(libc::sched_getcpu().max(0) as usize, &mut one);
-            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &one);
-            OneCpu(before)
-        }
-    }
-}
-
-#[cfg(target_os = "linux")]
-impl Drop for OneCpu {
-    fn drop(&mut self) {
-        // SAFETY: restores the mask read by `pin`.
-        unsafe {
-            libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &self.0);
-        }
-    }
+    // A list method without a scope key, and no executor: the start fails
+    // and the completion never runs.
+    let list = br#"{"jsonrpc":"2.0","id":3,"method":"resources/list"}"#;
+    let (d, then) = done::<Result<Reply, RequestError>>();
+    assert!(matches!(
+        fx.registry.message_start(list, &options, then),
+        Err(RequestStartError::Request(RequestError::InvalidArgument(_)))
+    ));
+    let (e, then_e) = done::<Result<Reply, RequestError>>();
+    let inline = RequestOptions::default();
+    assert!(matches!(
+        fx.registry.message_start(b"not json", &inline, then_e),
+        Err(RequestStartError::Failed(f)) if f.kind() == FailureKind::InvalidArgument
+    ));
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(d.runs.load(Ordering::SeqCst), 0);
+    assert_eq!(e.runs.load(Ordering::SeqCst), 0);
 }

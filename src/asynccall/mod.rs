@@ -3,9 +3,10 @@
 //! completion (`then`), on an executor thread.
 //!
 //! An [`AsyncCall`] is the call's own first job: the start call (on the
-//! host's thread) starts the request scope, asks the executor's admission
-//! and queues the call; a worker runs its body (the method's steps, the
-//! same as the blocking call's, in a [`Frame::detached`]); and the
+//! host's thread) fixes the call's deadline, asks the executor's admission
+//! and queues the call; a worker makes its request scope and runs its body
+//! (the method's steps, the same as the blocking call's, in a
+//! [`Frame::detached`]); and the
 //! executor's watch (`executor/watch.rs`) looks after it meanwhile, as a
 //! blocking caller waiting on the executor would: at the deadline or on
 //! cancellation it gives the job up and concludes the call, whatever the
@@ -22,10 +23,13 @@
 //! call: every conclusion is on a worker or the watch thread.
 //!
 //! Layout: this file is the call; `start.rs` holds the start functions of
-//! each method (the public `Resources::*_start`).
+//! each method (the public `Resources::*_start`), `message.rs` the
+//! message's (`Resources::message_start`).
 
+mod message;
 mod start;
 
+pub(crate) use message::start_message;
 pub use start::RequestStartError;
 pub(crate) use start::{start_complete, start_list, start_read, start_request, Inline};
 

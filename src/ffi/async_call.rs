@@ -1,13 +1,15 @@
 //! Asynchronous calls over the C ABI (`mcpr_*_start`): the completion
 //! callback types and the start functions of read, list, list templates,
-//! request and complete (docs/BEHAVIOUR.md §20). Each converts its inputs
+//! request, complete and message (docs/BEHAVIOUR.md §20). Each converts its inputs
 //! as its blocking export does (the same option readers), and hands the
 //! core's outcome to the host's done callback as the blocking export would
 //! have returned it.
 
 use std::os::raw::c_void;
 
-use crate::asynccall::{start_complete, start_list, start_read, start_request, Inline};
+use crate::asynccall::{
+    start_complete, start_list, start_message, start_read, start_request, Inline,
+};
 use crate::completion::{not_found, CompleteOptions};
 use crate::error::Failure;
 use crate::registry::Resources;
@@ -21,8 +23,10 @@ use super::error::{guard_status, mcpr_error};
 use super::handle::{new_handle, Boxed, Handle};
 use super::host::{HostPtr, Required};
 use super::list::{list_options_of, mcpr_list_options};
+use super::message::{message_error, reply_of};
 use super::page::mcpr_page;
 use super::read::{mcpr_read_options, read_options_of};
+use super::reply::mcpr_reply;
 use super::request::{mcpr_request_options, request_error, request_options_of, response_of};
 use super::resources::{mcpr_resources, resources};
 use super::response::mcpr_response;
@@ -118,6 +122,29 @@ pub type mcpr_request_done_fn = Option<
         done_data: *mut c_void,
         status: mcpr_status,
         response: *mut mcpr_response,
+        error: *mut mcpr_error,
+    ),
+>;
+
+/// Receives the outcome of `mcpr_message_start`, exactly once (as
+/// `mcpr_read_done_fn`).
+///
+/// \param done_data The `done_data` given to `mcpr_message_start`.
+/// \param status `MCPR_OK` with the reply `mcpr_message` would have given
+///   (send its `mcpr_reply_json` when it is not empty; route the message
+///   yourself when `mcpr_reply_handled` is false).
+/// \param reply On `MCPR_OK` the reply, owned by the callee (free it with
+///   `mcpr_reply_free`); NULL otherwise.
+/// \param error Otherwise the error object, owned by the callee (free it
+///   with `mcpr_error_free`); NULL on `MCPR_OK`.
+/// \note Threads and timing as for `mcpr_read_done_fn`.
+///
+/// \ingroup async
+pub type mcpr_message_done_fn = Option<
+    unsafe extern "C-unwind" fn(
+        done_data: *mut c_void,
+        status: mcpr_status,
+        reply: *mut mcpr_reply,
         error: *mut mcpr_error,
     ),
 >;
@@ -450,6 +477,68 @@ pub unsafe extern "C" fn mcpr_request_start(
         };
         start_request(r, method, params, &options, then).map_err(|e| match e {
             RequestStartError::Request(e) => request_error(e),
+            RequestStartError::Failed(f) => start_error(f),
+        })
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// Starts one whole JSON-RPC message as an asynchronous call: returns at
+/// once, and `done` runs exactly once with the reply `mcpr_message` would
+/// have given (same rules as `mcpr_read_start`). The envelope is read
+/// during this call (it runs no callback); a request the library serves
+/// then runs as `mcpr_request_start` runs it, and every other message
+/// (invalid, a notification, a client's response, a method the library
+/// does not serve: `mcpr_reply_handled` false) is answered through `done`
+/// as well, on an executor thread, whatever the deadline or cancellation
+/// (as `mcpr_message` answers it). A request the call cancelled gets a
+/// reply with nothing to send.
+///
+/// \param resources A registry reference.
+/// \param message The whole message text (copied as far as needed).
+/// \param options The options of `mcpr_request` (copied; `executor`
+///   required).
+/// \param done The completion callback (required).
+/// \param done_data Handed to `done`, never dereferenced.
+/// \param err Receives an error object when the call fails (caller owns
+///   it; free with `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK` when the message started; `MCPR_INVALID_ARGUMENT` for
+///   a NULL `resources` or `done`, no executor, a bad string, bad options,
+///   or a list method without a scope key (as `mcpr_message`); the
+///   method's saturation status when the executor's watch thread could not
+///   start. `done` never runs on failure.
+/// \pre As for `mcpr_message`, without `out`.
+/// \post As for `mcpr_read_start`.
+/// \note Thread-safe, as `mcpr_read_start`.
+///
+/// \ingroup async
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_message_start(
+    resources: *const mcpr_resources,
+    message: mcpr_str,
+    options: *const mcpr_request_options,
+    done: mcpr_message_done_fn,
+    done_data: *mut c_void,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let r = unsafe { self::resources(resources) }?;
+        let done: Required<mcpr_message_done_fn> = required(done)?;
+        // SAFETY: the string follows the `mcpr_str` rules.
+        let text = unsafe { message.bytes() }?;
+        // SAFETY: as for `mcpr_message` (caller's guarantee).
+        let options = unsafe { request_options_of(options) }?;
+        let data = HostPtr(done_data);
+        let then = move |outcome: Result<_, _>| {
+            let outcome = outcome.map(reply_of).map_err(message_error);
+            let (status, reply, error) = handed(outcome);
+            let data = data;
+            // SAFETY: the host's callback with its `done_data` and handles
+            // the library made, each handed over once.
+            unsafe { done(data.0, status, reply, error) }
+        };
+        start_message(r, text, &options, then).map_err(|e| match e {
+            RequestStartError::Request(e) => message_error(e),
             RequestStartError::Failed(f) => start_error(f),
         })
     };

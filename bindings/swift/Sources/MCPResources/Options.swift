@@ -35,18 +35,22 @@ public struct ReadOptions: Sendable {
 
     /// Runs `body` with the C options (valid during `body` only).
     func withC<R>(_ body: (UnsafePointer<mcpr_read_options>) throws -> R) throws -> R {
+        try RequestContexts.shared.with(context) { data in try withC(requestData: data, body) }
+    }
+
+    /// `withC` with `requestData` as the C `request_data` (an asynchronous
+    /// call's context, registered until its done callback).
+    func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_read_options>) throws -> R) throws -> R {
         var c = mcpr_read_options()
         c.struct_size = MemoryLayout<mcpr_read_options>.stride
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.request_data = requestData
         return try withExtendedLifetime((cancel, executor)) {
-            try RequestContexts.shared.with(context) { data in
-                c.request_data = data
-                return try withStr(protocolRevision) { rev in
-                    c.protocol_revision = rev
-                    return try body(&c)
-                }
+            return try withStr(protocolRevision) { rev in
+                c.protocol_revision = rev
+                return try body(&c)
             }
         }
     }
@@ -89,21 +93,25 @@ public struct ListOptions: Sendable {
     }
 
     func withC<R>(_ body: (UnsafePointer<mcpr_list_options>) throws -> R) throws -> R {
+        try RequestContexts.shared.with(context) { data in try withC(requestData: data, body) }
+    }
+
+    /// `withC` with `requestData` as the C `request_data` (an asynchronous
+    /// call's context, registered until its done callback).
+    func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_list_options>) throws -> R) throws -> R {
         var c = mcpr_list_options()
         c.struct_size = MemoryLayout<mcpr_list_options>.stride
         c.page_size = pageSize
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.request_data = requestData
         return try withExtendedLifetime((cancel, executor)) {
-            try RequestContexts.shared.with(context) { data in
-                c.request_data = data
-                return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
-                    c.scope_key = scope
-                    c.cursor = cur
-                    c.protocol_revision = rev
-                    return try body(&c)
-                }
+            return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
+                c.scope_key = scope
+                c.cursor = cur
+                c.protocol_revision = rev
+                return try body(&c)
             }
         }
     }
@@ -146,6 +154,12 @@ public struct RequestOptions: Sendable {
     }
 
     func withC<R>(_ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
+        try RequestContexts.shared.with(context) { data in try withC(requestData: data, body) }
+    }
+
+    /// `withC` with `requestData` as the C `request_data` (an asynchronous
+    /// call's context, registered until its done callback).
+    func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
         var c = mcpr_request_options()
         c.struct_size = MemoryLayout<mcpr_request_options>.stride
         c.page_size = pageSize
@@ -153,14 +167,12 @@ public struct RequestOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.request_data = requestData
         return try withExtendedLifetime((cancel, executor)) {
-            try RequestContexts.shared.with(context) { data in
-                c.request_data = data
-                return try withStrs(protocolRevision, scopeKey) { rev, scope in
-                    c.protocol_revision = rev
-                    c.scope_key = scope
-                    return try body(&c)
-                }
+            return try withStrs(protocolRevision, scopeKey) { rev, scope in
+                c.protocol_revision = rev
+                c.scope_key = scope
+                return try body(&c)
             }
         }
     }
