@@ -2,15 +2,17 @@
 //! method (docs/BEHAVIOUR.md §8).
 //!
 //! - [`CallOptions`]: the caller's deadline, cancellation token, request
-//!   data, executor and protocol revision, embedded once in the options of
-//!   every method ([`ReadOptions`](crate::ReadOptions),
+//!   data, executor, protocol revision, result `_meta` members and trace
+//!   context, embedded once in the options of every method
+//!   ([`ReadOptions`](crate::ReadOptions),
 //!   [`ListOptions`](crate::ListOptions),
 //!   [`CompleteOptions`](crate::CompleteOptions),
 //!   [`RequestOptions`](crate::RequestOptions)).
 //! - `CallOptions::frame`: runs one call in its frame, in this order:
 //!   the request scope starts (deadline = min(now + `read_timeout`, the
-//!   caller's deadline)) and is checked at once (a call already cancelled
-//!   or past its deadline fails before its request is looked at); a
+//!   caller's deadline); it carries the trace context to every callback)
+//!   and is checked at once (a call already cancelled or past its
+//!   deadline fails before its request is looked at); a
 //!   saturated executor refuses the call before its request is looked at
 //!   (so a refusal never depends on the request); the method's body runs;
 //!   the scope is checked once more (a result made after the deadline is
@@ -33,13 +35,16 @@
 //! in `CallOptions::frame`: it sees the method's rules, the start and the
 //! outcome of every call.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::{Failure, FailureKind};
 use crate::executor::Executor;
 use crate::limits::Limits;
 use crate::protocol::ProtocolRevision;
+use crate::result_meta::ResultMeta;
 use crate::scope::{CancelToken, RequestData, RequestScope};
+use crate::trace::TraceContext;
 
 /// The options every call takes, whatever its method: embedded as `call`
 /// in the options of each method.
@@ -62,6 +67,29 @@ pub struct CallOptions {
     /// for (default: the newest). For [`Resources::request`](crate::Resources::request)
     /// the negotiated one: a per-request revision in the params wins.
     pub protocol_revision: ProtocolRevision,
+    /// The host's result `_meta` members (such as
+    /// `io.modelcontextprotocol/serverInfo`), merged into the `_meta` of
+    /// the call's result after the library's own members, which they never
+    /// replace, and charged to the result's budget (docs/BEHAVIOUR.md
+    /// §14; error objects are not results).
+    pub result_meta: Option<ResultMeta>,
+    /// The trace context of the request (`traceparent`, `tracestate`,
+    /// `baggage`), handed to every callback of the call through
+    /// [`CallContext::trace_context`](crate::CallContext::trace_context).
+    /// For [`Resources::request`](crate::Resources::request) the host's
+    /// default: trace members in the request's `params._meta` take its
+    /// place.
+    pub trace: Option<Arc<TraceContext>>,
+}
+
+/// What a request's params set for its call in place of the options' own
+/// (the one-call request function reads them; no copy of the options).
+#[derive(Clone, Default)]
+pub(crate) struct FromParams {
+    /// The per-request protocol revision (`None` = the options' own).
+    pub protocol_revision: Option<ProtocolRevision>,
+    /// The request's trace context (`None` = the options' own).
+    pub trace: Option<Arc<TraceContext>>,
 }
 
 /// What a method tells its frame: how the frame's own failures read for
@@ -78,6 +106,7 @@ pub(crate) struct FrameRules {
 /// One call in its frame, handed to the method's body.
 pub(crate) struct Frame<'a> {
     scope: RequestScope,
+    options: &'a CallOptions,
     /// The executor a blocking call waits on (`None` inline, and for the
     /// job of an asynchronous call, which is already on a worker).
     executor: Option<&'a Executor>,
@@ -95,21 +124,24 @@ impl CallOptions {
         rules: &'static FrameRules,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
-        self.frame_at(self.protocol_revision, limits, rules, body)
+        self.frame_at(FromParams::default(), limits, rules, body)
     }
 
-    /// [`frame`](Self::frame) shaped for `protocol_revision` instead of
-    /// the options' own (a per-request revision; no copy of the options).
+    /// [`frame`](Self::frame) with what the request's params set (a
+    /// per-request revision, the request's trace context) in place of the
+    /// options' own; no copy of the options.
     #[inline]
     pub(crate) fn frame_at<T>(
         &self,
-        protocol_revision: ProtocolRevision,
+        from_params: FromParams,
         limits: &Limits,
         rules: &'static FrameRules,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
         let started = Instant::now();
-        let scope = self.scope_at(started, limits);
+        let scope = self
+            .scope_at(started, limits)
+            .with_trace(from_params.trace.or_else(|| self.trace.clone()));
         // Closed on every return path (BEHAVIOUR §8: the direct API
         // creates and closes its scope).
         let _closer = scope.close_on_drop();
@@ -118,8 +150,11 @@ impl CallOptions {
         self.admit(rules)?;
         let frame = Frame {
             scope,
+            options: self,
             executor: self.executor.as_ref(),
-            protocol_revision,
+            protocol_revision: from_params
+                .protocol_revision
+                .unwrap_or(self.protocol_revision),
             rules,
         };
         let out = body(&frame);
@@ -127,9 +162,10 @@ impl CallOptions {
     }
 
     /// The call's request scope, started at `started`: deadline =
-    /// min(`started` + `read_timeout`, the caller's deadline). The first
-    /// step of the frame (an asynchronous call takes it in its start
-    /// call, so that its deadline counts from there).
+    /// min(`started` + `read_timeout`, the caller's deadline), without the
+    /// trace context (the frame's first step; an asynchronous call's job
+    /// makes it from its start call's instant, so that its deadline counts
+    /// from there).
     #[inline]
     pub(crate) fn scope_at(&self, started: Instant, limits: &Limits) -> RequestScope {
         RequestScope::start_at(
@@ -172,17 +208,20 @@ impl Frame<'_> {
     /// The frame of an asynchronous call's job, on a worker: its scope
     /// was started (and the executor's admission given) by the start
     /// call; checked here, as the blocking frame checks it before the
-    /// request is looked at. Its executor is `None`: the job is already
-    /// on a worker, and the executor's watch looks after the deadline
-    /// and cancellation.
-    pub(crate) fn detached(
+    /// request is looked at. `options` are the call's (their result
+    /// `_meta` and trace context apply); its executor is `None`: the job
+    /// is already on a worker, and the executor's watch looks after the
+    /// deadline and cancellation.
+    pub(crate) fn detached<'a>(
         scope: RequestScope,
+        options: &'a CallOptions,
         protocol_revision: ProtocolRevision,
         rules: &'static FrameRules,
-    ) -> Result<Frame<'static>, Failure> {
+    ) -> Result<Frame<'a>, Failure> {
         scope.check()?;
         Ok(Frame {
-            scope,
+            scope: scope.with_trace(options.trace.clone()),
+            options,
             executor: None,
             protocol_revision,
             rules,
@@ -203,6 +242,12 @@ impl Frame<'_> {
     /// The protocol revision the call's result is shaped for.
     pub(crate) fn protocol_revision(&self) -> ProtocolRevision {
         self.protocol_revision
+    }
+
+    /// The host's result `_meta` members to merge into the call's result
+    /// (`None` when there is none, or no member to merge).
+    pub(crate) fn result_meta(&self) -> Option<&ResultMeta> {
+        self.options.result_meta.as_ref().filter(|m| !m.is_empty())
     }
 
     /// The method's rules (for a method that runs its own jobs, as the

@@ -4,6 +4,7 @@
 use std::any::Any;
 
 use crate::error::{Failure, FailureKind};
+use crate::trace::TraceContext;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -159,6 +160,7 @@ pub struct RequestScope {
     deadline: Instant,
     cancel: Option<CancelToken>,
     request_data: Option<RequestData>,
+    trace: Option<Arc<TraceContext>>,
     closed: Arc<AtomicBool>,
 }
 
@@ -187,6 +189,7 @@ impl RequestScope {
             deadline: Self::deadline_at(now, limit, caller_timeout),
             cancel,
             request_data,
+            trace: None,
             closed: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -203,6 +206,14 @@ impl RequestScope {
             _ => limit,
         };
         now.checked_add(budget).unwrap_or(now + limit)
+    }
+
+    /// This scope with the request's trace context (handed to every
+    /// callback through [`CallContext::trace_context`]); an empty one is
+    /// none.
+    pub(crate) fn with_trace(mut self, trace: Option<Arc<TraceContext>>) -> Self {
+        self.trace = trace.filter(|t| !t.is_empty());
+        self
     }
 
     /// Closes the scope: every call context made from it (clones kept by
@@ -404,6 +415,14 @@ impl CallContext {
     /// The caller's cancellation token, if any.
     pub fn cancel_token(&self) -> Option<&CancelToken> {
         self.scope.cancel_token()
+    }
+
+    /// The trace context of the request this call serves (`traceparent`,
+    /// `tracestate` and `baggage` from its `params._meta`, each as sent),
+    /// when it had any: a callback that traces its work joins the
+    /// client's trace with it.
+    pub fn trace_context(&self) -> Option<&TraceContext> {
+        self.scope.trace.as_deref()
     }
 
     /// Which step of which call this callback serves (a detached context is

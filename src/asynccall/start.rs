@@ -8,7 +8,7 @@
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use crate::call::Frame;
+use crate::call::{CallOptions, Frame};
 use crate::completion::{CompleteOptions, CompleteParams, CompletionResult, COMPLETE_RULES};
 use crate::error::Failure;
 use crate::listing::{require_scope_key, ListOptions, Page, LIST_RULES};
@@ -142,7 +142,7 @@ where
 {
     let limits = *(*registry).as_ref().limits();
     let uri = Inline::from_slice(uri);
-    let revision = options.call.protocol_revision;
+    let call_options = options.call.clone();
     let spare = spare_buffer();
     start(
         registry,
@@ -153,8 +153,9 @@ where
         Err,
         then,
         move |r: &R, call, scope| {
+            let read = Box::new(|read| read);
             r.as_ref()
-                .read_detached(call, scope, &uri, revision, Box::new(|read| read), spare)
+                .read_detached(call, scope, &call_options, &uri, read, spare)
         },
     )
 }
@@ -182,7 +183,7 @@ where
         Err,
         then,
         move |r: &R, call, scope| {
-            let page = in_frame(call, scope, list.call.protocol_revision)
+            let page = in_frame(call, scope, &list.call)
                 .and_then(|frame| frame.leave(r.as_ref().list_in(&frame, templates, &list)));
             call.finish(page);
         },
@@ -200,7 +201,7 @@ where
     R: AsRef<Resources> + Send + Sync + 'static,
 {
     let limits = *(*registry).as_ref().limits();
-    let (params, revision) = (params.clone(), options.call.protocol_revision);
+    let (params, call_options) = (params.clone(), options.call.clone());
     start(
         registry,
         &options.call,
@@ -210,7 +211,7 @@ where
         Err,
         then,
         move |r: &R, call, scope| {
-            let result = in_frame(call, scope, revision)
+            let result = in_frame(call, scope, &call_options)
                 .and_then(|frame| frame.leave(r.as_ref().complete_in(&frame, &params)));
             call.finish(result);
         },
@@ -251,14 +252,14 @@ where
     .map_err(RequestStartError::Failed)
 }
 
-/// The detached frame of `call`'s job in `scope`, shaped for
-/// `protocol_revision`.
-fn in_frame<T: Send + 'static>(
+/// The detached frame of `call`'s job in `scope`, with the call's
+/// `options` (shaped for their revision).
+fn in_frame<'a, T: Send + 'static>(
     call: &Call<T>,
     scope: RequestScope,
-    protocol_revision: crate::protocol::ProtocolRevision,
-) -> Result<Frame<'static>, Failure> {
-    Frame::detached(scope, protocol_revision, call.rules())
+    options: &'a CallOptions,
+) -> Result<Frame<'a>, Failure> {
+    Frame::detached(scope, options, options.protocol_revision, call.rules())
 }
 
 /// A call's copy of a short input (a URI): inline up to this size, so that

@@ -13,10 +13,9 @@
 use std::sync::Arc;
 
 use crate::asynccall::{Call, Next, Steps};
-use crate::call::{leave, Frame};
+use crate::call::{leave, CallOptions, Frame};
 use crate::error::Failure;
 use crate::executor::Executor;
-use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::scope::RequestScope;
 
@@ -50,7 +49,8 @@ impl<T: Send + 'static> Steps<T> for ReadSteps<T> {
 
 impl Resources {
     /// The read of `uri` as the first job of the asynchronous `call`, on a
-    /// worker, in `scope`, shaped for `protocol_revision`; its outcome goes through
+    /// worker, in `scope`, with the call's `options` (their revision, result
+    /// `_meta` and trace context); its outcome goes through
     /// `map` to the call. `spare`: the result buffer to assemble into (the
     /// starting thread's, see `read::spare`: the host frees the bundle on
     /// that thread, most likely, so the buffer goes back and forth).
@@ -58,12 +58,13 @@ impl Resources {
         &self,
         call: &Call<T>,
         scope: RequestScope,
+        options: &CallOptions,
         uri: &[u8],
-        protocol_revision: ProtocolRevision,
         map: Map<T>,
         spare: Option<String>,
     ) {
-        let frame = match Frame::detached(scope, protocol_revision, call.rules()) {
+        let revision = options.protocol_revision;
+        let frame = match Frame::detached(scope, options, revision, call.rules()) {
             Ok(frame) => frame,
             Err(f) => return call.finish(map(Err(f))),
         };

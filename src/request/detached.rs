@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use crate::asynccall::Call;
-use crate::call::Frame;
+use crate::call::{CallOptions, Frame};
 use crate::error::Failure;
 use crate::jsonrpc;
 use crate::protocol::ProtocolRevision;
@@ -15,7 +15,8 @@ use crate::registry::Resources;
 use crate::scope::RequestScope;
 
 use super::method::{
-    complete_call, complete_response, list_call, list_response, read_call, read_response,
+    complete_call, complete_response, from_params, list_call, list_response, read_call,
+    read_response,
 };
 use super::{RequestError, RequestMethod, RequestOptions, Response};
 
@@ -35,6 +36,23 @@ pub(crate) fn failed_response(f: Failure, protocol_revision: ProtocolRevision) -
     Ok(Response::error(f, json, protocol_revision))
 }
 
+/// The detached frame of the request's job, with the call `options` its
+/// params made; `revision` learns their revision.
+fn in_frame<'a>(
+    call: &Call<RequestOutcome>,
+    scope: &RequestScope,
+    options: &'a CallOptions,
+    revision: &RevisionCell,
+) -> Result<Frame<'a>, Failure> {
+    let _ = revision.set(options.protocol_revision);
+    Frame::detached(
+        scope.clone(),
+        options,
+        options.protocol_revision,
+        call.rules(),
+    )
+}
+
 impl Resources {
     /// Serves `method` with the params `text` as the first job of the
     /// asynchronous `call`, on a worker, in `scope`; `revision` learns the revision
@@ -48,23 +66,20 @@ impl Resources {
         options: &RequestOptions,
         revision: &RevisionCell,
     ) {
-        let in_frame = |protocol_revision| {
-            let _ = revision.set(protocol_revision);
-            Frame::detached(scope.clone(), protocol_revision, call.rules())
-        };
         match method {
             RequestMethod::ResourcesRead => match read_call(text, options) {
                 Err(response) => call.finish(Ok(response)),
                 Ok(c) => {
                     let protocol_revision = c.protocol_revision;
                     let _ = revision.set(protocol_revision);
+                    let call_options = options.call_for(from_params(protocol_revision, c.trace));
                     let uri = c.uri.into_owned();
                     let named = uri.clone();
                     self.read_detached(
                         call,
                         scope.clone(),
+                        &call_options,
                         uri.as_bytes(),
-                        protocol_revision,
                         Box::new(move |read| Ok(read_response(read, &named, protocol_revision))),
                         None,
                     );
@@ -76,7 +91,7 @@ impl Resources {
                     Ok(list) => {
                         let protocol_revision = list.call.protocol_revision;
                         let templates = method == RequestMethod::ResourcesTemplatesList;
-                        let page = in_frame(protocol_revision)
+                        let page = in_frame(call, &scope, &list.call, revision)
                             .and_then(|frame| frame.leave(self.list_in(&frame, templates, &list)));
                         call.finish(Ok(list_response(page, protocol_revision)));
                     }
@@ -88,7 +103,7 @@ impl Resources {
                 Ok(Err(response)) => call.finish(Ok(response)),
                 Ok(Ok((params, complete))) => {
                     let protocol_revision = complete.call.protocol_revision;
-                    let result = in_frame(protocol_revision)
+                    let result = in_frame(call, &scope, &complete.call, revision)
                         .and_then(|frame| frame.leave(self.complete_in(&frame, &params)));
                     call.finish(Ok(complete_response(result, &params, protocol_revision)));
                 }

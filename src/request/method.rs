@@ -10,6 +10,9 @@
 //! call frame and shapes the [`Response`].
 
 use std::borrow::Cow;
+use std::sync::Arc;
+
+use crate::call::FromParams;
 
 use crate::completion::{CompleteOptions, CompleteParams, CompleteRef, CompletionResult};
 use crate::error::Failure;
@@ -18,8 +21,9 @@ use crate::listing::{require_scope_key, ListOptions, Page, EMPTY_SCOPE_KEY};
 use crate::protocol::ProtocolRevision;
 use crate::read::ResourceBundle;
 use crate::registry::Resources;
+use crate::trace::TraceContext;
 
-use super::members::RequestParams;
+use super::members::{take_trace, RequestParams};
 use super::params::{self, ParamsError, Slot, Values};
 use super::{params_error, request_revision, RequestError, RequestOptions, Response};
 
@@ -134,8 +138,13 @@ fn serve_read(
 ) -> Result<Response, RequestError> {
     Ok(match read_call(text, options) {
         Ok(c) => {
-            let read = r.read_at(c.uri.as_bytes(), &options.call, c.protocol_revision);
-            read_response(read, &c.uri, c.protocol_revision)
+            let revision = c.protocol_revision;
+            let read = r.read_at(
+                c.uri.as_bytes(),
+                &options.call,
+                from_params(revision, c.trace),
+            );
+            read_response(read, &c.uri, revision)
         }
         Err(response) => response,
     })
@@ -146,6 +155,8 @@ fn serve_read(
 pub(super) struct ReadCall<'p> {
     pub uri: Cow<'p, str>,
     pub protocol_revision: ProtocolRevision,
+    /// The trace context of the params' `_meta`, if any.
+    pub trace: Option<TraceContext>,
 }
 
 /// The params of `resources/read`: the URI and the revision to shape for.
@@ -157,6 +168,7 @@ pub(super) fn read_call<'p>(
     let params = RequestParams::parse(RequestMethod::ResourcesRead, text)
         .map_err(|e| params_error(e, negotiated))?;
     let protocol_revision = request_revision(params.protocol_version.as_deref(), negotiated)?;
+    let trace = params.trace_context();
     let Some(uri) = params.uri else {
         return Err(params_error(
             ParamsError("params uri is required"),
@@ -166,6 +178,7 @@ pub(super) fn read_call<'p>(
     Ok(ReadCall {
         uri,
         protocol_revision,
+        trace,
     })
 }
 
@@ -216,11 +229,12 @@ pub(super) fn list_call(text: &[u8], options: &RequestOptions) -> Result<ListOpt
     let params = RequestParams::parse(RequestMethod::ResourcesList, text)
         .map_err(|e| params_error(e, negotiated))?;
     let protocol_revision = request_revision(params.protocol_version.as_deref(), negotiated)?;
+    let trace = params.trace_context();
     Ok(ListOptions {
         scope_key: options.scope_key.clone(),
         cursor: params.cursor.map(|c| c.into_owned().into_bytes()),
         page_size: options.page_size,
-        call: options.call_for(protocol_revision),
+        call: options.call_for(from_params(protocol_revision, trace)),
     })
 }
 
@@ -263,7 +277,7 @@ pub(super) fn complete_call(
     options: &RequestOptions,
 ) -> Result<Result<(CompleteParams, CompleteOptions), Response>, RequestError> {
     let negotiated = options.call.protocol_revision;
-    let (reference, version) = match CompleteParams::parse_request(text) {
+    let (reference, version, trace) = match CompleteParams::parse_request(text) {
         Ok(parsed) => parsed,
         Err(e) => return Ok(Err(params_error(ParamsError(e.message()), negotiated))),
     };
@@ -273,7 +287,7 @@ pub(super) fn complete_call(
     Ok(
         request_revision(version.as_deref(), negotiated).map(|protocol_revision| {
             let complete = CompleteOptions {
-                call: options.call_for(protocol_revision),
+                call: options.call_for(from_params(protocol_revision, trace)),
             };
             (params, complete)
         }),
@@ -294,6 +308,20 @@ pub(super) fn complete_response(
             let json = jsonrpc::error_object(&f, protocol_revision, Some(&params.template));
             Response::error(f, json, protocol_revision)
         }
+    }
+}
+
+/// What a request's params set for its call: its revision, and its trace
+/// context, which replaces the host's
+/// ([`CallOptions::trace`](crate::CallOptions::trace)) when the params
+/// carry one.
+pub(crate) fn from_params(
+    protocol_revision: ProtocolRevision,
+    trace: Option<TraceContext>,
+) -> FromParams {
+    FromParams {
+        protocol_revision: Some(protocol_revision),
+        trace: trace.map(Arc::new),
     }
 }
 
@@ -321,6 +349,7 @@ impl<'a> RequestParams<'a> {
             uri: v.take(Slot::Uri),
             cursor: v.take(Slot::Cursor),
             protocol_version: v.take(Slot::ProtocolVersion),
+            trace: take_trace(&mut v),
         })
     }
 }
