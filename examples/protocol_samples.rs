@@ -138,6 +138,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 },
                 ..CallOptions::default()
             },
+            ..RequestOptions::default()
         };
         let modern = revision.has_result_fields();
         let hints = |ttl: u64, scope: &str| {

@@ -152,6 +152,18 @@ impl Frame<'_> {
         self.protocol_revision
     }
 
+    /// This frame with `scope` instead of its own: the same call (the
+    /// scope made from the frame's carries more for the callbacks, such as
+    /// the verified input responses of a retried read).
+    pub(crate) fn with_scope(&self, scope: RequestScope) -> Frame<'_> {
+        Frame {
+            scope,
+            options: self.options,
+            protocol_revision: self.protocol_revision,
+            rules: self.rules,
+        }
+    }
+
     /// The method's rules (for a method that runs its own jobs, as the
     /// read pipeline does).
     pub(crate) fn rules(&self) -> &'static FrameRules {

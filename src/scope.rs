@@ -4,6 +4,7 @@
 use std::any::Any;
 
 use crate::error::{Failure, FailureKind};
+use crate::input::InputResponses;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -128,6 +129,9 @@ pub struct RequestScope {
     cancel: Option<CancelToken>,
     request_data: Option<RequestData>,
     closed: Arc<AtomicBool>,
+    /// The verified input responses of a retried input-required read
+    /// (docs/BEHAVIOUR.md §18).
+    input: Option<Arc<InputResponses>>,
 }
 
 impl RequestScope {
@@ -160,6 +164,17 @@ impl RequestScope {
             cancel,
             request_data,
             closed: Arc::new(AtomicBool::new(false)),
+            input: None,
+        }
+    }
+
+    /// This scope (the same deadline, cancellation, request data and
+    /// closing) carrying the verified input responses of a retried read,
+    /// which every call context made from it hands its callback.
+    pub(crate) fn with_input(&self, input: Arc<InputResponses>) -> RequestScope {
+        RequestScope {
+            input: Some(input),
+            ..self.clone()
         }
     }
 
@@ -368,5 +383,14 @@ impl CallContext {
     /// in [`CallPhase::FirstCheck`]).
     pub fn phase(&self) -> CallPhase {
         self.phase
+    }
+
+    /// On the verified retry of an input-required read (docs/BEHAVIOUR.md
+    /// §18): what the previous round asked for, the client's responses and
+    /// the state the asking callback sealed. `None` on every other call.
+    /// Every callback of the retried read sees it (policy, resolve, body
+    /// reads, the recheck).
+    pub fn input(&self) -> Option<&InputResponses> {
+        self.scope.input.as_deref()
     }
 }

@@ -104,6 +104,7 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
         // `mcpr_str` rules (caller's guarantee).
         Some(o) => ReadOptions {
             call: unsafe { call_options_of(&o) }?,
+            input: crate::input::InputOptions::default(),
         },
         None => ReadOptions::default(),
     })

@@ -107,6 +107,7 @@ pub(super) unsafe fn request_options(
                 call: call_options_of(&o)?,
                 scope_key: o.scope_key.bytes()?.to_vec(),
                 page_size: o.page_size,
+                client_capabilities: None,
             }
         },
         None => RequestOptions::default(),

@@ -111,6 +111,8 @@ pub(super) fn assemble(
         report: written.report,
         cache,
         protocol_revision: shape.protocol_revision,
+        input_required: false,
+        asked: None,
     })
 }
 
@@ -151,7 +153,9 @@ fn tally(targets: &[ResourceTarget], states: &mut ItemStates, limits: &Limits) -
             continue;
         }
         let (code, cause) = match &mut s.outcome {
-            Outcome::Hidden => {
+            // An asking item the recheck kept makes the read ask before
+            // assembly (`pipeline.rs`): none is left here.
+            Outcome::Hidden | Outcome::Input(_) => {
                 t.filtered = true;
                 continue;
             }

@@ -27,6 +27,7 @@ use base64::Engine as _;
 use crate::cache::ResultCache;
 use crate::call::{CallOptions, Frame, FrameRules};
 use crate::error::{BoxError, Failure, FailureKind};
+use crate::input::{self, InputOptions, InputRequired, ReadInput};
 use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
 use crate::registry::{Resources, Selection};
@@ -37,18 +38,25 @@ use crate::sizing::ItemSpans;
 use pipeline::Pipeline;
 
 /// Per-call options of a read: the call frame's (deadline, cancellation,
-/// request data, executor, protocol revision; see [`CallOptions`]). With
-/// an executor the read returns by its deadline whatever any callback
-/// does; see [`Resources::read`].
+/// request data, executor, protocol revision; see [`CallOptions`]) and
+/// what an input-required read and its retry need ([`InputOptions`],
+/// docs/BEHAVIOUR.md §18). With an executor the read returns by its
+/// deadline whatever any callback does; see [`Resources::read`].
 #[derive(Clone, Default)]
 pub struct ReadOptions {
     /// The options every call takes.
     pub call: CallOptions,
+    /// The scope key, client capabilities and retry members of an
+    /// input-required read (all optional).
+    pub input: InputOptions,
 }
 
 impl From<CallOptions> for ReadOptions {
     fn from(call: CallOptions) -> ReadOptions {
-        ReadOptions { call }
+        ReadOptions {
+            call,
+            input: InputOptions::default(),
+        }
     }
 }
 
@@ -74,6 +82,8 @@ enum Outcome {
     Issue(IssueCode, Option<BoxError>),
     /// Read and admitted.
     Admitted(admit::Admitted),
+    /// Its body read asked for input first (docs/BEHAVIOUR.md §18).
+    Input(Box<InputRequired>),
 }
 
 /// The state of one planned item through the pipeline.
@@ -123,9 +133,39 @@ pub struct ResourceBundle {
     report: Range<usize>,
     cache: ResultCache,
     protocol_revision: ProtocolRevision,
+    /// An `InputRequiredResult` instead of a read result.
+    input_required: bool,
+    /// What the read's callbacks asked for, until the caller answers it
+    /// (never set on a bundle a caller receives).
+    asked: Option<Box<InputRequired>>,
 }
 
 impl ResourceBundle {
+    /// A read whose callbacks asked for input: answered by the caller of
+    /// the pipeline (`input::answer`).
+    pub(super) fn asking(asked: InputRequired, protocol_revision: ProtocolRevision) -> Self {
+        ResourceBundle {
+            json: String::new(),
+            partial: false,
+            spans: Vec::new(),
+            issues: Vec::new(),
+            issues_omitted: 0,
+            report: 0..0,
+            cache: ResultCache::default(),
+            protocol_revision,
+            input_required: false,
+            asked: Some(Box::new(asked)),
+        }
+    }
+
+    /// Whether this is an `InputRequiredResult` (MCP 2026-07-28: the read
+    /// needs input from the client first; docs/BEHAVIOUR.md §18): its JSON
+    /// holds `resultType: "input_required"`, the input requests and the
+    /// sealed `requestState`, and no items, report or cache hints.
+    pub fn is_input_required(&self) -> bool {
+        self.input_required
+    }
+
     /// The derived cache hints of this result (written into the JSON as
     /// `ttlMs` and `cacheScope` only for revisions that carry them).
     pub fn cache(&self) -> ResultCache {
@@ -289,31 +329,76 @@ impl Resources {
     /// saturated executor (see [`Executor`](crate::Executor)) fails the read at once with
     /// `read_failed`, or fails the body reads it can no longer risk as
     /// `read_failed` items; the private cause says "executor saturated".
+    ///
+    /// A callback may answer that the read needs input first
+    /// (docs/BEHAVIOUR.md §18): on 2026-07-28 the bundle is then an
+    /// `InputRequiredResult` ([`ResourceBundle::is_input_required`]), and
+    /// `options.input` carries the client's retry.
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
-        self.read_at(uri, &options.call, options.call.protocol_revision)
+        self.read_at(
+            uri,
+            &options.call,
+            options.call.protocol_revision,
+            &ReadInput::of(&options.input),
+        )
     }
 
     /// [`read`](Self::read) with `call`'s options, shaped for
     /// `protocol_revision` (the one-call request function's per-request
-    /// revision, without a copy of the options).
+    /// revision, without a copy of the options), with its input members.
     pub(crate) fn read_at(
         &self,
         uri: &[u8],
         call: &CallOptions,
         protocol_revision: ProtocolRevision,
+        input: &ReadInput<'_>,
     ) -> Result<ResourceBundle, Failure> {
         call.frame_at(protocol_revision, self.limits(), &READ_RULES, |frame| {
-            self.read_in(frame, uri)
+            self.read_framed(frame, uri, input)
         })
     }
 
-    /// The read of `uri` in its call frame.
-    fn read_in(&self, frame: &Frame<'_>, uri: &[u8]) -> Result<ResourceBundle, Failure> {
+    /// The read of `uri` in its call frame, with its input members: a
+    /// retry's state is verified before anything else about the request
+    /// (a bad one is refused whatever the URI names), and a read whose
+    /// callbacks asked for input is answered here, on the calling thread.
+    fn read_framed(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        input: &ReadInput<'_>,
+    ) -> Result<ResourceBundle, Failure> {
+        let revision = frame.protocol_revision();
+        let mut bundle = match input::open_retry(self, uri, input, revision)? {
+            Some(responses) => {
+                let frame = frame.with_scope(frame.scope().with_input(responses));
+                self.read_in(&frame, uri, true)?
+            }
+            None => self.read_in(frame, uri, false)?,
+        };
+        let Some(asked) = bundle.asked.take() else {
+            return Ok(bundle);
+        };
+        let json = input::answer(self, uri, input, revision, *asked)?;
+        bundle.json = json;
+        bundle.input_required = true;
+        Ok(bundle)
+    }
+
+    /// The read of `uri` in its call frame; `retried` when it is the
+    /// verified retry of an input-required read (its result is then never
+    /// cacheable: `ttlMs` 0, `"private"`).
+    fn read_in(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        retried: bool,
+    ) -> Result<ResourceBundle, Failure> {
         let limits = self.limits();
         let scope = frame.scope();
         if let Some(executor) = frame.executor() {
             let selection = self.select(uri)?;
-            let shape = self.shape(frame, &selection);
+            let shape = self.shape(frame, &selection, retried);
             return pooled::read(
                 executor,
                 frame,
@@ -327,7 +412,7 @@ impl Resources {
         }
         // Lent: the match is dropped before this returns.
         let selection = self.select_lent(uri)?;
-        let shape = self.shape(frame, &selection);
+        let shape = self.shape(frame, &selection, retried);
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
         let handler = selection.binding.handler().as_ref();
@@ -349,7 +434,7 @@ impl Resources {
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {
             call.enter_body_read(read.deadline, limits.max_item_bytes);
             let target = &targets[read.index];
-            let result = guarded(|| handler.read(&call, target));
+            let result = authorize::guarded_input(|| handler.read(&call, target));
             p.settle(read, result, handler, target, scope, limits)?;
         }
         // The frame checks the scope once more.
@@ -357,8 +442,21 @@ impl Resources {
     }
 
     /// What shapes a read's result beyond its items: the revision and the
-    /// declared cache hints of the registry and the selected binding.
-    fn shape(&self, frame: &Frame<'_>, selection: &Selection<'_>) -> assemble::Shape {
+    /// declared cache hints of the registry and the selected binding (none
+    /// for a retried input-required read: its result must not be cached).
+    fn shape(
+        &self,
+        frame: &Frame<'_>,
+        selection: &Selection<'_>,
+        retried: bool,
+    ) -> assemble::Shape {
+        if retried {
+            return assemble::Shape {
+                protocol_revision: frame.protocol_revision(),
+                registry: crate::cache::RegistryCacheHints::default(),
+                binding: crate::cache::CacheHints::default(),
+            };
+        }
         let registry = *self.cache_hints();
         assemble::Shape {
             protocol_revision: frame.protocol_revision(),

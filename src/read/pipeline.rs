@@ -24,7 +24,8 @@ use std::time::Instant;
 
 use crate::binding::ResourceHandler;
 use crate::definition::ResourceDefinition;
-use crate::error::Failure;
+use crate::error::{CauseText, Failure, FailureKind};
+use crate::input::{self, InputRequired};
 use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
 use crate::policy::ResourcePolicy;
@@ -52,6 +53,9 @@ pub(super) struct Pipeline {
     /// the last authorization callback): the first body read starts from
     /// it instead of reading the clock again.
     fresh: Option<Instant>,
+    /// What the first check's policy asked for: the read reads nothing and
+    /// answers "input required" (docs/BEHAVIOUR.md §18).
+    asked: Option<Box<InputRequired>>,
 }
 
 /// A body read the pipeline asks for: the item's index in the plan and
@@ -94,13 +98,26 @@ impl Pipeline {
         call: &mut CallContext,
     ) -> Result<Pipeline, Failure> {
         call.enter_phase(CallPhase::FirstCheck);
-        authorize::requested(policy, scope, plan.requested(), call)?;
-        let (states, checked_at) = authorize::items(policy, scope, plan.items(), call)?;
+        let budget = Budget::new(limits);
+        if let Some(asked) = authorize::requested_first(policy, scope, plan.requested(), call)? {
+            let states = (0..plan.items().len())
+                .map(|_| authorize::unchecked())
+                .collect();
+            return Ok(Pipeline {
+                states: ItemStates::Many(states),
+                budget,
+                next: 0,
+                fresh: None,
+                asked: Some(asked),
+            });
+        }
+        let (states, checked_at, asked) = authorize::items(policy, scope, plan.items(), call)?;
         Ok(Pipeline {
             states,
-            budget: Budget::new(limits),
+            budget,
             next: 0,
             fresh: Some(checked_at),
+            asked,
         })
     }
 
@@ -117,6 +134,9 @@ impl Pipeline {
         limits: &Limits,
         refused: impl Fn() -> bool,
     ) -> Result<Option<BodyRead>, Failure> {
+        if self.asked.is_some() {
+            return Ok(None);
+        }
         while self.next < targets.len() {
             let index = self.next;
             self.next += 1;
@@ -176,7 +196,12 @@ impl Pipeline {
     }
 
     /// Step 4: the recheck (discovery, the requested target, every item)
-    /// and assembly. `call` is put in the recheck phase.
+    /// and assembly. `call` is put in the recheck phase. A read whose first
+    /// check asked for input read nothing: it asks, without a recheck. A
+    /// read whose body reads asked rechecks as every read does, and asks
+    /// when an asking item is still visible and permitted (their requests
+    /// merged in plan order); otherwise the asking items are hidden or
+    /// revoked like any item, and the read is assembled.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn finish(
@@ -189,6 +214,9 @@ impl Pipeline {
         shape: &Shape,
         call: &mut CallContext,
     ) -> Result<ResourceBundle, Failure> {
+        if let Some(asked) = self.asked.take() {
+            return Ok(ResourceBundle::asking(*asked, shape.protocol_revision));
+        }
         call.enter_phase(CallPhase::Recheck);
         recheck::recheck(
             policy,
@@ -199,6 +227,38 @@ impl Pipeline {
             &mut self.states,
             call,
         )?;
+        if let Some(asked) = asked_by_body_reads(&mut self.states)? {
+            return Ok(ResourceBundle::asking(asked, shape.protocol_revision));
+        }
         assemble::assemble(plan.items(), self.states, limits, shape)
+    }
+}
+
+/// The input the body reads asked for that survived the recheck, merged
+/// in plan order (two asking items with one key, or both with a state of
+/// their own, fail the read: `read_failed`).
+fn asked_by_body_reads(states: &mut ItemStates) -> Result<Option<InputRequired>, Failure> {
+    let mut merged: Option<InputRequired> = None;
+    for s in states.iter_mut() {
+        if let Outcome::Input(_) = s.outcome {
+            let Outcome::Input(asked) = std::mem::replace(&mut s.outcome, Outcome::Hidden) else {
+                continue;
+            };
+            merged = Some(match merged {
+                None => *asked,
+                Some(m) => input::merge(m, *asked).map_err(|why| {
+                    Failure::new(FailureKind::ReadFailed).caused_by(CauseText(why.into_owned()))
+                })?,
+            });
+        }
+    }
+    Ok(merged)
+}
+
+impl Pipeline {
+    /// Whether the first check asked for input (the drivers read nothing).
+    #[allow(dead_code)]
+    pub(super) fn asks(&self) -> bool {
+        self.asked.is_some()
     }
 }

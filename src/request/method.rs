@@ -10,6 +10,7 @@
 //! call frame and shapes the [`Response`].
 
 use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
+use crate::input::ReadInput;
 use crate::jsonrpc;
 use crate::listing::{require_scope_key, ListOptions, EMPTY_SCOPE_KEY};
 use crate::registry::Resources;
@@ -120,10 +121,19 @@ fn serve_read(
             protocol_revision,
         ));
     };
+    let input = ReadInput {
+        scope_key: &options.scope_key,
+        raw_capabilities: params.client_capabilities.as_deref(),
+        given_capabilities: options.client_capabilities,
+        request_state: params.request_state.as_deref(),
+        input_responses: params.input_responses.as_deref(),
+        params: Some(text),
+    };
     Ok(
-        match r.read_at(uri.as_bytes(), &options.call, protocol_revision) {
+        match r.read_at(uri.as_bytes(), &options.call, protocol_revision, &input) {
             Ok(bundle) => Response {
                 partial: bundle.is_partial(),
+                input_required: bundle.is_input_required(),
                 json: bundle.into_json(),
                 failure: None,
                 protocol_revision,
@@ -226,6 +236,9 @@ impl<'a> RequestParams<'a> {
             uri: v.take(Slot::Uri),
             cursor: v.take(Slot::Cursor),
             protocol_version: v.take(Slot::ProtocolVersion),
+            request_state: v.take(Slot::RequestState),
+            input_responses: v.take(Slot::InputResponses),
+            client_capabilities: v.take(Slot::ClientCapabilities),
         })
     }
 }

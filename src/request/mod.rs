@@ -50,13 +50,16 @@ use std::fmt;
 
 use crate::call::CallOptions;
 use crate::error::{CauseText, Failure, FailureKind};
+use crate::input::ClientCapabilities;
 use crate::jsonrpc;
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 
 pub use members::RequestParams;
 pub use method::RequestMethod;
-pub use params::{ParamsError, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY};
+pub use params::{
+    ParamsError, CLIENT_CAPABILITIES_META_KEY, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY,
+};
 
 #[cfg(doc)]
 use crate::completion::CompleteParams;
@@ -74,13 +77,19 @@ const MAX_ECHOED_REVISION_BYTES: usize = 64;
 /// a callback does).
 #[derive(Clone, Default)]
 pub struct RequestOptions {
-    /// Opaque caller scope for the list methods (required and non-empty
-    /// for them; see [`ListOptions::scope_key`]).
+    /// Opaque caller scope: required and non-empty for the list methods
+    /// (see [`ListOptions::scope_key`]), and for a read whose callback asks
+    /// for input (its `requestState` is bound to it; docs/BEHAVIOUR.md §18).
     pub scope_key: Vec<u8>,
     /// Page size of the list methods (0 = `default_page_size`).
     pub page_size: u32,
     /// The options every call takes.
     pub call: CallOptions,
+    /// The client's capabilities as the host knows them, for reads that
+    /// ask for input (`None`: nothing declared); a
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]` in the params
+    /// wins.
+    pub client_capabilities: Option<ClientCapabilities>,
 }
 
 impl RequestOptions {
@@ -124,6 +133,7 @@ pub struct Response {
     pub(crate) failure: Option<Failure>,
     pub(crate) protocol_revision: ProtocolRevision,
     pub(crate) partial: bool,
+    pub(crate) input_required: bool,
 }
 
 impl Response {
@@ -155,6 +165,12 @@ impl Response {
         self.partial
     }
 
+    /// Whether a read result is an `InputRequiredResult` (the read needs
+    /// input from the client first; docs/BEHAVIOUR.md §18).
+    pub fn is_input_required(&self) -> bool {
+        self.input_required
+    }
+
     /// The protocol revision the response is shaped for (the per-request
     /// one when the params named one).
     pub fn protocol_revision(&self) -> ProtocolRevision {
@@ -171,6 +187,7 @@ impl Response {
             failure: Some(failure),
             protocol_revision,
             partial: false,
+            input_required: false,
         }
     }
 
@@ -180,6 +197,7 @@ impl Response {
             failure: None,
             protocol_revision,
             partial: false,
+            input_required: false,
         }
     }
 }

@@ -35,6 +35,9 @@ pub const MAX_PARAMS_BYTES: usize = 256 * 1024;
 /// The `_meta` key of the per-request protocol revision.
 pub const PROTOCOL_VERSION_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
+/// The `_meta` key of the per-request client capabilities.
+pub const CLIENT_CAPABILITIES_META_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+
 /// Where a string member's value goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Slot {
@@ -45,9 +48,16 @@ pub(crate) enum Slot {
     RefUri,
     ArgumentName,
     ArgumentValue,
+    /// `resources/read` `requestState` (docs/BEHAVIOUR.md §18).
+    RequestState,
+    /// `resources/read` `inputResponses`: the raw JSON text of an object.
+    InputResponses,
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]`: the raw JSON
+    /// text of an object.
+    ClientCapabilities,
 }
 
-const SLOTS: usize = 7;
+const SLOTS: usize = 10;
 
 /// What a member the method acts on holds.
 pub(crate) enum Kind {
@@ -57,6 +67,9 @@ pub(crate) enum Kind {
     Object(Spec),
     /// An object of strings whose keys do not repeat.
     StrMap,
+    /// An object, kept as its raw JSON text in its slot (read by the
+    /// method itself when it needs it).
+    RawObject(Slot),
 }
 
 /// A member a method acts on, with the messages of its refusals.
@@ -86,7 +99,8 @@ const META: Member = Member {
     repeated: "params repeat _meta",
 };
 
-/// `resources/read`.
+/// `resources/read`: `uri`, the retry members of an input-required read
+/// and `_meta` with the client capabilities (docs/BEHAVIOUR.md §18).
 pub(crate) const READ: Spec = &[
     Member {
         name: "uri",
@@ -94,7 +108,37 @@ pub(crate) const READ: Spec = &[
         wrong_type: "params uri must be a string",
         repeated: "params repeat uri",
     },
-    META,
+    Member {
+        name: "requestState",
+        kind: Kind::Str(Slot::RequestState),
+        wrong_type: "params requestState must be a string",
+        repeated: "params repeat requestState",
+    },
+    Member {
+        name: "inputResponses",
+        kind: Kind::RawObject(Slot::InputResponses),
+        wrong_type: "params inputResponses must be an object",
+        repeated: "params repeat inputResponses",
+    },
+    Member {
+        name: "_meta",
+        kind: Kind::Object(&[
+            Member {
+                name: PROTOCOL_VERSION_META_KEY,
+                kind: Kind::Str(Slot::ProtocolVersion),
+                wrong_type: "params _meta protocolVersion must be a string",
+                repeated: "params _meta repeat protocolVersion",
+            },
+            Member {
+                name: CLIENT_CAPABILITIES_META_KEY,
+                kind: Kind::RawObject(Slot::ClientCapabilities),
+                wrong_type: "params _meta clientCapabilities must be an object",
+                repeated: "params _meta repeat clientCapabilities",
+            },
+        ]),
+        wrong_type: "params _meta must be an object",
+        repeated: "params repeat _meta",
+    },
 ];
 
 /// `resources/list` and `resources/templates/list`.
@@ -474,6 +518,13 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, 'de, '_> {
                     })?;
                     self.out.map = Some(entries);
                 }
+                Kind::RawObject(slot) => {
+                    let raw: &'de serde_json::value::RawValue = map.next_value()?;
+                    if !raw.get().starts_with('{') {
+                        return Err(refuse(self.refused, member.wrong_type));
+                    }
+                    self.out.set(slot, Cow::Borrowed(raw.get()));
+                }
             }
         }
         Ok(())
@@ -598,7 +649,13 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
                 Some(())
             }
             Kind::Object(sub) if p.b.get(p.i) == Some(&b'{') => flat_object(p, sub, out, depth + 1),
-            Kind::Object(_) | Kind::StrMap => None,
+            Kind::RawObject(slot) if p.b.get(p.i) == Some(&b'{') => {
+                let start = p.i;
+                p.skip_value(depth + 1)?;
+                out.set(slot, Cow::Borrowed(&p.text[start..p.i]));
+                Some(())
+            }
+            Kind::Object(_) | Kind::StrMap | Kind::RawObject(_) => None,
         }
     })
 }
