@@ -261,8 +261,6 @@ pub(crate) struct Sealer {
 
 /// Length of the header of every sealed token: the version and the nonce.
 pub(crate) const TOKEN_HEADER_LEN: usize = 1 + NONCE_LEN;
-/// Length of the authentication tag closing every sealed token.
-pub(crate) const TOKEN_TAG_LEN: usize = TAG_LEN;
 
 impl Sealer {
     /// Derives the AEAD key from the registry's cursor key (HKDF-SHA256,

@@ -200,6 +200,12 @@ fn input_unsupported(chosen: Option<(i32, String)>) -> Result<(i32, String), Fai
             crate::input::INPUT_UNSUPPORTED_MESSAGE.to_string(),
         ));
     };
+    check_input_unsupported_error(code, &message)?;
+    Ok((code, message))
+}
+
+/// The rules of [`ResourcesBuilder::input_unsupported_error`].
+pub(crate) fn check_input_unsupported_error(code: i32, message: &str) -> Result<(), Failure> {
     if (-32099..=-32020).contains(&code) {
         return Err(Failure::config(
             "input_unsupported_error code lies in -32099..=-32020, reserved for the MCP specification",
@@ -210,7 +216,7 @@ fn input_unsupported(chosen: Option<(i32, String)>) -> Result<(i32, String), Fai
             "input_unsupported_error message must be 1 to 256 bytes without control characters",
         ));
     }
-    Ok((code, message))
+    Ok(())
 }
 
 /// The cursor sealer and the request-state sealer (docs/BEHAVIOUR.md §18),

@@ -129,8 +129,8 @@ pub const MCPR_CB_INVALID_CONTENT: mcpr_cb_result = 3u32;
 /// The read needs input from the client first (docs/BEHAVIOUR.md §18).
 /// Only from the policy `read` callback while the read is in
 /// `MCPR_PHASE_FIRST_CHECK`, and from a body `read`: add the input
-/// requests with `mcpr_call_add_input_request` (and optionally state with
-/// `mcpr_call_set_input_state`) before returning it; a refused one makes
+/// requests with `mcpr_input_add_request` (and optionally state with
+/// `mcpr_input_set_state`) before returning it; a refused one makes
 /// the callback a failure. From every other callback (and phase) it counts
 /// as `MCPR_CB_UNAVAILABLE`.
 ///
@@ -192,6 +192,8 @@ pub(crate) struct Error {
     /// The JSON-RPC error object and its code, when the export made it for
     /// a request (revision and URI known).
     pub(super) rpc: Option<(i32, String)>,
+    /// The `InputRequests` JSON of an input-required failure (empty: none).
+    pub(super) input_requests: String,
 }
 
 impl Error {
@@ -202,6 +204,7 @@ impl Error {
             message: message.into(),
             cause: String::new(),
             rpc: None,
+            input_requests: String::new(),
         }
     }
 
@@ -212,6 +215,7 @@ impl Error {
             message: message.into(),
             cause: String::new(),
             rpc: None,
+            input_requests: String::new(),
         }
     }
 
@@ -223,6 +227,7 @@ impl Error {
             message: format!("{what} is not valid UTF-8").into(),
             cause: String::new(),
             rpc: None,
+            input_requests: String::new(),
         }
     }
 
@@ -250,6 +255,7 @@ impl From<Failure> for Error {
             message: f.message().to_string().into(),
             cause: f.cause_text(),
             rpc: None,
+            input_requests: f.input_requests().map(|r| r.json()).unwrap_or_default(),
         }
     }
 }

@@ -254,11 +254,3 @@ fn asked_by_body_reads(states: &mut ItemStates) -> Result<Option<InputRequired>,
     }
     Ok(merged)
 }
-
-impl Pipeline {
-    /// Whether the first check asked for input (the drivers read nothing).
-    #[allow(dead_code)]
-    pub(super) fn asks(&self) -> bool {
-        self.asked.is_some()
-    }
-}
