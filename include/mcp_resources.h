@@ -81,8 +81,9 @@
 /**
  * \defgroup read Reading
  * mcpr_read answers resources/read with a bundle (mcpr_bundle_json);
+ * mcpr_embed puts the same reads into a tool result (mcpr_embedding_*);
  * cancellation tokens (mcpr_cancel_*) and executors (mcpr_executor_*)
- * bound it and every other call.
+ * bound them and every other call.
  */
 
 /**
@@ -94,7 +95,9 @@
 /**
  * \defgroup request One call per request
  * mcpr_request serves a request from its method name and raw params text,
- * with the response (result or error object) to send.
+ * with the response (result or error object) to send; the resource tools
+ * (mcpr_resource_tools_*) serve tools/call for clients that only call
+ * tools.
  */
 
 /**
@@ -141,6 +144,8 @@
  */
 /** mcpr_read_options with every default (C99). \ingroup read */
 #define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
+/** mcpr_embed_options with every default (C99). \ingroup read */
+#define MCPR_EMBED_OPTIONS_INIT {.struct_size = sizeof(mcpr_embed_options)}
 /** mcpr_list_options with every default (C99). \ingroup list */
 #define MCPR_LIST_OPTIONS_INIT {.struct_size = sizeof(mcpr_list_options)}
 /** mcpr_request_options with every default (C99). \ingroup request */
@@ -180,11 +185,11 @@
 
 /**
  * The highest `mcpr_status` value this version of the library defines
- * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+ * (`MCPR_INPUT_REQUIRED`); values above it are unknown to it.
  *
  * \ingroup errors
  */
-#define MCPR_STATUS_MAX 15
+#define MCPR_STATUS_MAX 16
 
 /**
  * Major version of the header (the crate version's first number). Before
@@ -287,6 +292,16 @@ typedef enum {
      * `-32601` Method not found).
      */
     MCPR_METHOD_NOT_HANDLED = 15,
+    /**
+     * The read needs input the client cannot be asked for
+     * (docs/BEHAVIOUR.md §18): the request's protocol revision has no
+     * input-required result (before 2026-07-28), or the client did not
+     * declare a capability an input request needs. Send the error's
+     * `mcpr_error_jsonrpc_json` (the host's chosen error, or `-32021`
+     * with `data.requiredCapabilities`); `mcpr_error_input_requests` holds
+     * the requests the read would have sent.
+     */
+    MCPR_INPUT_REQUIRED = 16,
 } mcpr_status;
 
 /**
@@ -364,6 +379,15 @@ typedef struct mcpr_completion_request mcpr_completion_request;
  * \ingroup views
  */
 typedef struct mcpr_definition mcpr_definition;
+
+/**
+ * The content blocks `mcpr_embed` made, and what became of each URI.
+ * Owned by the caller; free with `mcpr_embedding_free`. Immutable: safe to
+ * read from any thread.
+ *
+ * \ingroup read
+ */
+typedef struct mcpr_embedding mcpr_embedding;
 
 /**
  * An error object: status, safe message, private cause, and the JSON-RPC
@@ -948,7 +972,115 @@ typedef struct {
      * `resultType`, `ttlMs` and `cacheScope`; before, none of them.
      */
     mcpr_str protocol_revision;
+    /**
+     * The caller's principal (for example a hash of its access token's
+     * subject), for a read whose callback asks for input
+     * (`MCPR_CB_INPUT_REQUIRED`, docs/BEHAVIOUR.md §18): its
+     * `requestState` is bound to SHA-256 of these bytes, and the retry must
+     * bring the same. Empty: such a read is `MCPR_INVALID_ARGUMENT`. Only
+     * `mcpr_read` uses it (and the next four fields).
+     */
+    mcpr_str scope_key;
+    /**
+     * The client's `ClientCapabilities` as JSON (from its `initialize`, or
+     * the request's `_meta["io.modelcontextprotocol/clientCapabilities"]`);
+     * empty = nothing declared. An input request of a kind the client did
+     * not declare is never sent: the read fails with `MCPR_INPUT_REQUIRED`
+     * and a `-32021` error. Not a JSON object whose `elicitation`,
+     * `sampling` and `roots` are objects: `MCPR_INVALID_ARGUMENT`.
+     */
+    mcpr_str client_capabilities;
+    /**
+     * The retry's `requestState`, exactly as the client sent it (UTF-8,
+     * else `MCPR_INVALID_ARGUMENT`); empty = none. Verified before anything else about the read: tampered,
+     * expired, or issued for another scope key, URI, registry content or
+     * params is `MCPR_INVALID_REQUEST` (`-32602`), never a fresh read.
+     */
+    mcpr_str request_state;
+    /**
+     * The retry's `inputResponses` object as JSON text; empty = none. Given
+     * without `request_state` it is `MCPR_INVALID_REQUEST`.
+     */
+    mcpr_str input_responses;
+    /**
+     * The request's whole `params` object as JSON text, for binding the
+     * `requestState` to the params other than `uri`, `_meta`,
+     * `inputResponses` and `requestState`; empty = no other params. Not a
+     * JSON object: `MCPR_INVALID_ARGUMENT` when the state is sealed or
+     * opened.
+     */
+    mcpr_str params;
 } mcpr_read_options;
+
+/**
+ * Which content blocks `mcpr_embed` makes (`mcpr_embed_options.form`). A
+ * plain integer so that an unknown value is reported as
+ * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
+ *
+ * \ingroup read
+ */
+typedef uint32_t mcpr_embed_form;
+
+/**
+ * Per-call options of `mcpr_embed`. NULL options mean all defaults. The
+ * first fields are those of `mcpr_read_options`, with the same meaning
+ * for the whole embedding. The library copies what it needs before
+ * `mcpr_embed` returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_embed_options)`, or start from
+ * `MCPR_EMBED_OPTIONS_INIT` / `mcpr_embed_options_init` (every field at its
+ * default). Later versions append fields; the library reads only the fields
+ * lying wholly within `struct_size` (the others take their defaults),
+ * refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
+ * set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup read
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_embed_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
+    /**
+     * Caller deadline in milliseconds for the whole embedding (0 = only
+     * the registry's `read_timeout`, which also bounds the whole
+     * embedding).
+     */
+    uint64_t timeout_ms;
+    /**
+     * Optional cancellation token.
+     */
+    const mcpr_cancel *cancel;
+    /**
+     * Handed to every callback via `mcpr_call_request_data` (same rules as
+     * `mcpr_read_options.request_data`).
+     */
+    void *request_data;
+    /**
+     * Optional worker pool running every callback (as for `mcpr_read`: the
+     * embedding then returns by its deadline whatever a callback does).
+     */
+    const mcpr_executor *executor;
+    /**
+     * The negotiated MCP protocol revision the blocks are written for
+     * (`"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`; empty = the newest;
+     * anything else is `MCPR_INVALID_ARGUMENT`).
+     */
+    mcpr_str protocol_revision;
+    /**
+     * `MCPR_EMBED_RESOURCE` (0, the default) or `MCPR_EMBED_LINK`; any
+     * other value is `MCPR_INVALID_ARGUMENT`.
+     */
+    mcpr_embed_form form;
+    /**
+     * With `MCPR_EMBED_RESOURCE`: an item that would be a `budget_exceeded`
+     * issue becomes a `resource_link` block instead when the caller may
+     * learn its URI (it is the requested target, or its final visibility
+     * discloses it), and a URI the embedding has no budget left for
+     * becomes a link when the read's root checks pass.
+     */
+    bool over_budget_links;
+} mcpr_embed_options;
 
 /**
  * Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
@@ -1190,9 +1322,11 @@ typedef struct {
     /**
      * Opaque caller scope of `resources/list` and
      * `resources/templates/list` (required and non-empty for them, else
-     * `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
-     * bound to a hash of these bytes: use the caller's authorization
-     * context (for example a hash of its access token's subject).
+     * `MCPR_INVALID_ARGUMENT`), and of a `resources/read` whose callback
+     * asks for input (its `requestState` is bound to it, as
+     * `mcpr_read_options.scope_key`). Cursors are bound to a hash of these
+     * bytes: use the caller's authorization context (for example a hash of
+     * its access token's subject).
      */
     mcpr_str scope_key;
     /**
@@ -1220,6 +1354,22 @@ typedef struct {
      * callback does (see `mcpr_read` and `mcpr_list`).
      */
     const mcpr_executor *executor;
+    /**
+     * Serve `tools/call` for the resource tools `read_resource` and
+     * `list_resources` (as `mcpr_resource_tools_call` does); any other tool
+     * stays `MCPR_METHOD_NOT_HANDLED`. False (the default): `tools/call` is
+     * not handled at all.
+     */
+    bool resource_tools;
+    /**
+     * The client's `ClientCapabilities` as JSON, as the host knows them
+     * from `initialize`, for a `resources/read` whose callback asks for
+     * input (docs/BEHAVIOUR.md §18); empty = nothing declared. A
+     * `params._meta["io.modelcontextprotocol/clientCapabilities"]` in the
+     * request wins. Not a JSON object whose `elicitation`, `sampling` and
+     * `roots` are objects: `MCPR_INVALID_ARGUMENT`.
+     */
+    mcpr_str client_capabilities;
 } mcpr_request_options;
 
 /**
@@ -1285,6 +1435,30 @@ typedef struct {
  * \ingroup callbacks
  */
 typedef uint32_t mcpr_phase;
+
+/**
+ * What the user did with an elicitation (`mcpr_input_response_action`).
+ * A plain integer: later versions may add values.
+ *
+ * \ingroup callbacks
+ */
+typedef uint32_t mcpr_input_action;
+
+/**
+ * Embedded `resource` blocks: the items a read of each URI gives (the
+ * default).
+ *
+ * \ingroup read
+ */
+#define MCPR_EMBED_RESOURCE 0u
+
+/**
+ * One `resource_link` block per URI the caller may read, built from its
+ * registered description; no body is read.
+ *
+ * \ingroup read
+ */
+#define MCPR_EMBED_LINK 1u
 
 /**
  * No message: JSON whitespace only (ignored), or a NULL reply.
@@ -1374,6 +1548,35 @@ typedef uint32_t mcpr_phase;
 #define MCPR_PHASE_COMPLETION 6u
 
 /**
+ * No elicitation response under that key (none was asked, the client sent
+ * none, it answers another kind of request, or the call is NULL).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_NO_ACTION 0u
+
+/**
+ * The user submitted the form or confirmed the action.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_ACCEPT 1u
+
+/**
+ * The user explicitly declined.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_DECLINE 2u
+
+/**
+ * The user dismissed the request without a choice.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_CANCEL 3u
+
+/**
  * The callback succeeded.
  *
  * \ingroup callbacks
@@ -1407,6 +1610,19 @@ typedef uint32_t mcpr_phase;
  * \ingroup callbacks
  */
 #define MCPR_CB_INVALID_CONTENT 3u
+
+/**
+ * The read needs input from the client first (docs/BEHAVIOUR.md §18).
+ * Only from the policy `read` callback while the read is in
+ * `MCPR_PHASE_FIRST_CHECK`, and from a body `read`: add the input
+ * requests with `mcpr_input_add_request` (and optionally state with
+ * `mcpr_input_set_state`) before returning it; a refused one makes
+ * the callback a failure. From every other callback (and phase) it counts
+ * as `MCPR_CB_UNAVAILABLE`.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_CB_INPUT_REQUIRED 4u
 
 /**
  * Longest accepted identifier, in bytes (default 2048, at least 51).
@@ -1743,6 +1959,34 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error 
 mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
 
 /**
+ * Chooses the JSON-RPC error of a read whose callback asks for input
+ * (`MCPR_CB_INPUT_REQUIRED`) when the request's protocol revision has no
+ * input-required result (before 2026-07-28; docs/BEHAVIOUR.md §18): the
+ * read then fails with `MCPR_INPUT_REQUIRED` and this error object.
+ * Without this call: `-32603` "Input required: this protocol revision
+ * cannot carry the request for input".
+ *
+ * \param builder The builder.
+ * \param code The JSON-RPC code; not in `-32099` to `-32020` (reserved for
+ *   the MCP specification).
+ * \param message The message (copied): 1 to 256 bytes of UTF-8 without
+ *   control characters.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a reserved code or a
+ *   bad message (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `builder` or a `(NULL, n > 0)` message.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `message` follows the `mcpr_str` rules; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
+ */
+mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int32_t code, mcpr_str message, mcpr_error **err);
+
+/**
  * `mcpr_builder_add` with the binding's cache hints. Its reads get
  * `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
  * `hints->caller_independent` and the registry's `policy_caller_independent`
@@ -1988,6 +2232,24 @@ mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
 bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
 
 /**
+ * Whether the bundle is an MCP 2026-07-28 `InputRequiredResult`: a
+ * callback of the read asked for input first (docs/BEHAVIOUR.md §18).
+ * Its JSON (`mcpr_bundle_json`) is still the `result` to send: it holds
+ * `resultType: "input_required"`, the input requests and the sealed
+ * `requestState`, which the client's retry brings back (the retry's
+ * `mcpr_read_options.request_state` and `input_responses`).
+ *
+ * \param bundle The bundle, or NULL.
+ * \return True for an input-required result; false otherwise and when
+ *   `bundle` is NULL.
+ * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+ * \note Thread-safe (see `mcpr_bundle_json`).
+ *
+ * \ingroup read
+ */
+bool mcpr_bundle_is_input_required(const mcpr_bundle *bundle);
+
+/**
  * Frees a bundle.
  *
  * \param bundle The bundle to free, or NULL (then nothing happens).
@@ -2051,6 +2313,251 @@ bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
  * \ingroup read
  */
 void mcpr_cancel_free(mcpr_cancel *cancel);
+
+/**
+ * Fills options with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_embed_options)`, as
+ * `MCPR_EMBED_OPTIONS_INIT` does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_embed_options`.
+ * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup read
+ */
+void mcpr_embed_options_init(mcpr_embed_options *options);
+
+/**
+ * Embeds resources in a tool result: for each URI, in order, the
+ * `resource` content blocks a read of it gives (the same items, the
+ * warning item of a partial read first), or one `resource_link` block
+ * built from its registered description (`MCPR_EMBED_LINK`, after the
+ * read's root checks: discovery, resolve, the requested target's
+ * visibility and read permission). Every URI runs through the read
+ * pipeline for the caller; the URIs share the budgets of one read
+ * (payload, items, encoded bytes) and one deadline.
+ *
+ * A URI whose read fails gives no block, whatever the failure: hidden,
+ * undiscoverable, unregistered and invalid URIs look the same in every
+ * byte of the blocks. Why each URI gave what it gave is for the host:
+ * `mcpr_embedding_uri_status` and `mcpr_embedding_uri_cause`. Place the
+ * blocks (`mcpr_embedding_blocks_json`, `mcpr_embedding_block`) in your
+ * own `CallToolResult`, or send `mcpr_embedding_tool_result_json`.
+ *
+ * \param resources A registry reference.
+ * \param uris The URIs, as an array of `uri_count` strings (NULL when
+ *   `uri_count` is 0).
+ * \param uri_count How many URIs (at most `max_plan_targets`, else
+ *   `MCPR_INVALID_REQUEST`).
+ * \param options The embed options (deadline, cancellation, request data,
+ *   executor, protocol revision, form, over-budget links), or NULL for all
+ *   defaults; read during the call only.
+ * \param out Receives the embedding on success; the caller owns it: free
+ *   it with `mcpr_embedding_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` (also when some URIs gave nothing);
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `resources` or `out`, a NULL `uris`
+ *   with a non-zero count, a string breaking the `mcpr_str` rules, an
+ *   unknown protocol revision or form, or options with a bad `struct_size`
+ *   or set fields beyond it that this library does not know;
+ *   `MCPR_INVALID_REQUEST` for more URIs than `max_plan_targets`;
+ *   `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; `MCPR_READ_FAILED` when the
+ *   executor is saturated at the start (the embedding is one call, as a
+ *   read is); `MCPR_SIZE` when the blocks exceed `max_encoded_bytes` minus
+ *   the wire reserve.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment.
+ * \pre `uris` is NULL or points at `uri_count` readable `mcpr_str`, each
+ *   following the `mcpr_str` rules; `options` is NULL or points at options
+ *   of `struct_size` readable bytes whose `cancel` and `executor` are NULL
+ *   or not yet freed and whose `protocol_revision` follows the `mcpr_str`
+ *   rules; `out` is NULL or points at writable storage for one
+ *   `mcpr_embedding *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \post The call holds its own registry reference from entry to return, as
+ *   `mcpr_read` does.
+ * \note Thread-safe: many threads may embed from one registry at once.
+ *
+ * \ingroup read
+ */
+mcpr_status mcpr_embed(const mcpr_resources *resources, const mcpr_str *uris, size_t uri_count, const mcpr_embed_options *options, mcpr_embedding **out, mcpr_error **err);
+
+/**
+ * The content blocks as one JSON array (`[{"type":"resource",…},…]`), in
+ * URI order: the `content` of a `CallToolResult`, or blocks to place among
+ * your own.
+ *
+ * \param embedding The embedding, or NULL.
+ * \return Compact JSON, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`); empty when `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe: an embedding is immutable; any thread may read it,
+ *   also concurrently.
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_blocks_json(const mcpr_embedding *embedding);
+
+/**
+ * How many content blocks the embedding holds.
+ *
+ * \param embedding The embedding, or NULL.
+ * \return The number of blocks; 0 when `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_block_count(const mcpr_embedding *embedding);
+
+/**
+ * One content block's JSON object.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The block's index, below `mcpr_embedding_block_count`.
+ * \return Compact JSON, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`); empty when `embedding` is NULL or
+ *   `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_block(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * A whole MCP `CallToolResult` whose `content` is the embedding's blocks
+ * (with `"resultType":"complete"` on 2026-07-28): send it as the
+ * JSON-RPC `result` of the `tools/call`.
+ *
+ * \param embedding The embedding, or NULL.
+ * \return Compact JSON, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`; made on the first call); empty when
+ *   `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`): concurrent first
+ *   calls make it once.
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_tool_result_json(const mcpr_embedding *embedding);
+
+/**
+ * How many URIs the embedding was given (the `uri_count` of `mcpr_embed`).
+ *
+ * \param embedding The embedding, or NULL.
+ * \return The number of URIs; 0 when `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_uri_count(const mcpr_embedding *embedding);
+
+/**
+ * Why one URI gave what it gave, for the host: `MCPR_OK` when it gave
+ * blocks, else the failure of its read or root checks (`MCPR_UNAVAILABLE`
+ * for not found and root denials, `MCPR_INVALID_REQUEST` for an invalid
+ * URI, `MCPR_BUDGET_EXCEEDED` when the embedding had no budget left for
+ * it, `MCPR_POLICY`, ...). The client sees only the blocks: never tell it
+ * which of these it was.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The status; `MCPR_INVALID_ARGUMENT` when `embedding` is NULL or
+ *   `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+mcpr_status mcpr_embedding_uri_status(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * How many of the embedding's blocks one URI gave (its items, the warning
+ * of a partial read included, and its links).
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The number of blocks; 0 for a URI that gave nothing, when
+ *   `embedding` is NULL and when `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_uri_block_count(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * How many of one URI's blocks are `resource_link` blocks: 1 for a URI
+ * given as a link, the over-budget items given as links for a URI that
+ * was read.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The number of links; 0 when `embedding` is NULL and when
+ *   `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_uri_link_count(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * Whether one URI's read was partial (its first block is then the
+ * diagnostic warning).
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return True for a partial read; false otherwise, when `embedding` is
+ *   NULL and when `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+bool mcpr_embedding_uri_is_partial(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * The private cause behind a URI that gave nothing, for the host's logs
+ * only: never send it.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The cause, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`); empty for a URI that gave blocks,
+ *   when there is none, when `embedding` is NULL and when `index` is out
+ *   of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_uri_cause(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * Frees an embedding.
+ *
+ * \param embedding The embedding to free, or NULL (then nothing happens).
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup read
+ */
+void mcpr_embedding_free(mcpr_embedding *embedding);
 
 /**
  * Fills executor options with the defaults: every bound 0 and `struct_size`
@@ -2281,9 +2788,12 @@ void mcpr_request_options_init(mcpr_request_options *options);
 
 /**
  * Serves one MCP request by method name: `resources/read`,
- * `resources/list`, `resources/templates/list`, and `completion/complete`
+ * `resources/list`, `resources/templates/list`, `completion/complete`
  * for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
- * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
+ * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts),
+ * and, when `options->resource_tools` is set, `tools/call` for the
+ * resource tools (as `mcpr_resource_tools_call` does; any other tool is
+ * `MCPR_METHOD_NOT_HANDLED`: call your own).
  *
  * On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
  * under `"result"` when `mcpr_response_is_error` is false and under
@@ -2310,9 +2820,10 @@ void mcpr_request_options_init(mcpr_request_options *options);
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` with a response (result or error) to send;
- *   `MCPR_METHOD_NOT_HANDLED` for any other method and for `ref/prompt`
- *   completions (no response: route the request elsewhere, or answer
- *   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
+ *   `MCPR_METHOD_NOT_HANDLED` for any other method, for `ref/prompt`
+ *   completions and for `tools/call` of other tools (or of any tool
+ *   without `resource_tools`) (no response: route the request elsewhere,
+ *   or answer `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
  *   `resources` or `out`, bad strings, an unknown `protocol_revision`
  *   option, an empty scope key for a list method, options with a bad
  *   `struct_size` or set fields beyond it that this library does not know);
@@ -2407,6 +2918,22 @@ mcpr_str mcpr_response_cause(const mcpr_response *response);
 bool mcpr_response_is_partial(const mcpr_response *response);
 
 /**
+ * Whether the response is an MCP 2026-07-28 `InputRequiredResult`: a
+ * callback of the `resources/read` asked for input first
+ * (docs/BEHAVIOUR.md §18). Send its JSON as the `result`; the client
+ * retries with `inputResponses` and the `requestState` it holds.
+ *
+ * \param response The response, or NULL.
+ * \return True for an input-required result; false otherwise and when
+ *   `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_response_is_input_required(const mcpr_response *response);
+
+/**
  * Frees a response.
  *
  * \param response The response to free, or NULL (then nothing happens).
@@ -2417,6 +2944,83 @@ bool mcpr_response_is_partial(const mcpr_response *response);
  * \ingroup request
  */
 void mcpr_response_free(mcpr_response *response);
+
+/**
+ * The `Tool` definitions of the resource tools, `list_resources` and
+ * `read_resource`, as one JSON array: merge its two objects into your own
+ * `tools/list` result. Both are read-only and take a JSON object with only
+ * the members they name (`read_resource`: `uri`; `list_resources`: an
+ * optional `cursor`); both have an output schema.
+ *
+ * \param protocol_revision The negotiated revision (`"2025-06-18"`,
+ *   `"2025-11-25"`, `"2026-07-28"`; empty = the newest).
+ * \param out Receives the JSON on `MCPR_OK`, borrowed from the library
+ *   (static: valid for as long as the library is loaded).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out`, a string
+ *   breaking the `mcpr_str` rules or an unknown revision.
+ * \pre `protocol_revision` follows the `mcpr_str` rules; `out` is NULL or
+ *   points at writable storage for one `mcpr_str`; `err` is NULL or points
+ *   at writable storage for one `mcpr_error *`.
+ * \note Thread-safe.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_resource_tools_definitions(mcpr_str protocol_revision, mcpr_str *out, mcpr_error **err);
+
+/**
+ * Serves `tools/call` for the resource tools from the raw params text:
+ * `read_resource` reads a URI through the read pipeline for the caller
+ * and returns its items as embedded resources (and as
+ * `structuredContent.contents`); `list_resources` returns one page of the
+ * resources, then of the templates, the caller may discover, paginated
+ * with the library's sealed cursors (bound to `options->scope_key`).
+ *
+ * On `MCPR_OK` the response is to be sent, as for `mcpr_request`. A
+ * `CallToolResult` with `isError: true` is a result (send it under
+ * `"result"`): arguments the tool's input schema refuses, a resource it
+ * cannot read (one text for hidden, undiscoverable, unregistered and
+ * invalid URIs alike: `Resource not found`), a cursor it cannot use
+ * (`Invalid cursor`), a failed read (the failure's fixed message); its
+ * private cause is `mcpr_response_cause`. Params that are not a valid
+ * `CallToolRequest` (not an object, `name` missing or not a string,
+ * `arguments` not an object, a repeated member) and an unknown
+ * per-request revision are error objects. A request the client cancelled
+ * gets no response: drop it.
+ *
+ * \param resources A registry reference.
+ * \param params_json The raw text of the request's `params`.
+ * \param options The request options (protocol revision, the scope key
+ *   that `list_resources` needs, page size, deadline, cancellation,
+ *   request data, executor; `resource_tools` is not needed here), or NULL
+ *   for all defaults (then `list_resources`, which needs a scope key, is
+ *   `MCPR_INVALID_ARGUMENT`); read during the call only.
+ * \param out Receives the response on `MCPR_OK`; the caller owns it: free
+ *   it with `mcpr_response_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` with a response to send; `MCPR_METHOD_NOT_HANDLED` for
+ *   a tool that is not one of the two (call your own tool);
+ *   `MCPR_INVALID_ARGUMENT` for programming errors (NULL `resources` or
+ *   `out`, bad strings, an unknown `protocol_revision` option, an empty
+ *   scope key for `list_resources`, options with a bad `struct_size` or set
+ *   fields beyond it that this library does not know); `MCPR_INTERNAL` for
+ *   a library failure.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment.
+ * \pre `params_json` follows the `mcpr_str` rules; `options` is NULL or
+ *   points at options of `struct_size` readable bytes whose strings follow
+ *   the `mcpr_str` rules and whose `cancel` and `executor` are NULL or not
+ *   yet freed; `out` is NULL or points at writable storage for one
+ *   `mcpr_response *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: many threads may serve one registry at once; the call
+ *   holds its own registry reference from entry to return.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_resource_tools_call(const mcpr_resources *resources, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
 
 /**
  * Serves one whole JSON-RPC message, for hosts that parse no JSON: the
@@ -2958,6 +3562,147 @@ mcpr_phase mcpr_call_phase(const mcpr_call *call);
  * \ingroup callbacks
  */
 void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
+
+/**
+ * Adds one input request to the call's answer: the callback then returns
+ * `MCPR_CB_INPUT_REQUIRED` (see there for the callbacks that may). The
+ * request is checked against the MCP 2026-07-28 schema now; whether the
+ * client declared what it needs is checked when the read answers.
+ *
+ * \param call The callback's call context.
+ * \param key The request's key in the `InputRequiredResult`: 1 to 64 bytes
+ *   of `A-Z a-z 0-9 _ . -`, unique within the read; the retry's response
+ *   is read under it.
+ * \param request_json The request object as JSON:
+ *   `{"method":"elicitation/create","params":{…}}`,
+ *   `{"method":"sampling/createMessage","params":{…}}` or
+ *   `{"method":"roots/list"}`, at most 64 KiB (copied).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad key, a used key, a
+ *   17th request, or a request that is not valid JSON or not of the
+ *   schema's shape (the message names the member; the callback's input is
+ *   then spoiled: `MCPR_CB_INPUT_REQUIRED` fails it); `MCPR_INVALID_ARGUMENT`
+ *   for a NULL `call` or a `(NULL, n > 0)` string.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` and `request_json` follow the
+ *   `mcpr_str` rules; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_input_add_request(const mcpr_call *call, mcpr_str key, mcpr_str request_json, mcpr_error **err);
+
+/**
+ * Sets opaque bytes of the callback's own, sealed into the read's
+ * `requestState` and handed back on the retry (`mcpr_input_state`); a
+ * later call replaces them.
+ *
+ * \param call The callback's call context.
+ * \param state The bytes (copied), or NULL with `state_len` 0 for none.
+ * \param state_len The number of bytes at `state`: at most 1024.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for more than 1024 bytes (the
+ *   callback's input is then spoiled); `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `call` or a NULL `state` with a non-zero `state_len`.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `state` is NULL (with `state_len` 0) or
+ *   points at `state_len` readable bytes; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_input_set_state(const mcpr_call *call, const uint8_t *state, size_t state_len, mcpr_error **err);
+
+/**
+ * Whether the read this callback serves is the verified retry of an
+ * input-required read (its `requestState` opened): only then do the
+ * `mcpr_input_response*` accessors find anything.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return True on a verified retry; false otherwise and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+bool mcpr_input_is_retry(const mcpr_call *call);
+
+/**
+ * The client's response under `key` on a verified retry, when the
+ * previous round asked for that key and the client answered: an
+ * `ElicitResult`, `CreateMessageResult` or `ListRootsResult` as compact
+ * JSON, checked against the kind of request asked.
+ *
+ * \param call The callback's call context, or NULL.
+ * \param key The key of the request.
+ * \return The JSON, borrowed from the call context (valid until the
+ *   callback returns); empty when there is none, and when `call` is NULL or
+ *   `key` is a `(NULL, n > 0)` string.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` follows the `mcpr_str` rules.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_input_response(const mcpr_call *call, mcpr_str key);
+
+/**
+ * The user's action in the elicitation response under `key`.
+ *
+ * \param call The callback's call context, or NULL.
+ * \param key The key of the elicitation request.
+ * \return `MCPR_INPUT_ACCEPT`, `MCPR_INPUT_DECLINE` or `MCPR_INPUT_CANCEL`;
+ *   `MCPR_INPUT_NO_ACTION` when there is no elicitation response under
+ *   `key`, and when `call` is NULL or `key` is a `(NULL, n > 0)` string.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` follows the `mcpr_str` rules.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_input_action mcpr_input_response_action(const mcpr_call *call, mcpr_str key);
+
+/**
+ * One field of the form the user submitted in the elicitation response
+ * under `key`: its value as compact JSON (a string with its quotes, a
+ * number, `true`/`false`, or a list of strings).
+ *
+ * \param call The callback's call context, or NULL.
+ * \param key The key of the elicitation request.
+ * \param field The name of the form field (a property of its
+ *   `requestedSchema`).
+ * \return The JSON, borrowed from the call context (valid until the
+ *   callback returns); empty when the field was not sent, and when `call`
+ *   is NULL or a string is `(NULL, n > 0)`.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` and `field` follow the `mcpr_str`
+ *   rules.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_input_response_content(const mcpr_call *call, mcpr_str key, mcpr_str field);
+
+/**
+ * The bytes the asking callback sealed with `mcpr_input_set_state`, on a
+ * verified retry.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The bytes, borrowed from the call context (valid until the
+ *   callback returns); empty when none were set, when the read is no
+ *   retry, and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_input_state(const mcpr_call *call);
 
 /**
  * Sets the plan's canonical requested target (copied; a later call replaces
@@ -3559,6 +4304,24 @@ int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
 mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
 
 /**
+ * The input requests an `MCPR_INPUT_REQUIRED` error carries: the
+ * `InputRequests` object the read would have sent (docs/BEHAVIOUR.md
+ * §18), for a host that asks the client its own way (on an older
+ * protocol revision, server-initiated `elicitation/create` requests) and
+ * then retries the read with the responses.
+ *
+ * \param error The error object, or NULL.
+ * \return Compact JSON (`{"key":{"method":…,"params":…},…}`), borrowed from
+ *   `error` (valid until `mcpr_error_free(error)`); empty for every other
+ *   error and when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
+ */
+mcpr_str mcpr_error_input_requests(const mcpr_error *error);
+
+/**
  * Frees an error object.
  *
  * \param error The error object to free, or NULL (then nothing happens).
@@ -3573,7 +4336,7 @@ void mcpr_error_free(mcpr_error *error);
 
 /**
  * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
- * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
+ * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_INPUT_REQUIRED"`).
  *
  * \param status An `mcpr_status` value (a plain integer, so that any value,
  *   even one this version does not define, is defined behaviour).

@@ -86,6 +86,8 @@ pub struct Page {
     next_cursor: Option<String>,
     len: usize,
     cache: ResultCache,
+    /// The descriptions' array (`[…]`) in `json`.
+    array: std::ops::Range<usize>,
 }
 
 impl Page {
@@ -123,6 +125,11 @@ impl Page {
     /// candidate it visited was hidden, or the registry is empty).
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The descriptions as the JSON array the page holds (`[…]`).
+    pub(crate) fn array_json(&self) -> &str {
+        &self.json[self.array.clone()]
     }
 }
 
@@ -259,15 +266,24 @@ impl Resources {
         };
         let next_cursor = (found.position < order.len())
             .then(|| sealer.issue_scoped(binding, found.position as u64, scope, now_ms));
-        Ok(finish_page(found, next_cursor, cache, fields, limits))
+        Ok(finish_page(
+            found,
+            field,
+            next_cursor,
+            cache,
+            fields,
+            limits,
+        ))
     }
 }
 
 /// Closes a page's JSON after its descriptions: the array, `nextCursor`
 /// when candidates remain, the cache members (`cache`, when the revision
-/// carries them: `fields`) and the object.
+/// carries them: `fields`) and the object. `field` is the page's
+/// array member (`{"<field>":[` starts the JSON).
 fn finish_page(
     found: Scan,
+    field: &str,
     next_cursor: Option<String>,
     cache: ResultCache,
     fields: bool,
@@ -277,6 +293,7 @@ fn finish_page(
         mut json, admitted, ..
     } = found;
     json.push(']');
+    let array = field.len() + 4..json.len();
     if let Some(c) = &next_cursor {
         json.push_str(",\"nextCursor\":\"");
         json.push_str(c);
@@ -296,6 +313,7 @@ fn finish_page(
         next_cursor,
         len: admitted,
         cache,
+        array,
     }
 }
 

@@ -178,6 +178,11 @@ impl RequestScope {
         }
     }
 
+    /// Whether this scope is a verified retry's (see [`Self::with_input`]).
+    pub(crate) fn is_retry(&self) -> bool {
+        self.input.is_some()
+    }
+
     /// Closes the scope: every call context made from it (clones kept by
     /// callbacks included) reports cancellation from now on. Idempotent.
     pub fn close(&self) {

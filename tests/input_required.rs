@@ -231,7 +231,7 @@ fn the_body_reads_that_ask_are_merged_in_plan_order() {
     // The sibling that asked for nothing was read; its body is not sent.
     assert!(!first.json().contains("body of"));
     h.log.lock().unwrap().clear();
-    let responses = r#"{"a":{"role":"assistant","content":{"type":"text","text":"x"},"model":"m"},"b":{"roots":[{"uri":"file:///home/a","name":"a"}]}}"#;
+    let responses = r#"{"a":{"role":"assistant","content":{"type":"text","text":"x"},"model":"m"},"b":{"roots":[{"uri":"file:///srv/projects/a","name":"a"}]}}"#;
     let done = read(
         &h.resources,
         &params("doc://bundle", &retry(&state_of(&first), responses)),
@@ -244,7 +244,7 @@ fn the_body_reads_that_ask_are_merged_in_plan_order() {
     assert_eq!(input.state(), b"own state of b");
     assert_eq!(
         input.get("b").unwrap().json(),
-        r#"{"roots":[{"uri":"file:///home/a","name":"a"}]}"#
+        r#"{"roots":[{"uri":"file:///srv/projects/a","name":"a"}]}"#
     );
     assert_eq!(input.answered(), 2);
 }

@@ -108,7 +108,9 @@ impl mcpr_call {
                 }
                 match InputRequired::new(slot.requests).with_state(&slot.state) {
                     Ok(asked) => Err(CallbackError::InputRequired(Box::new(asked))),
-                    Err(e) => Err(CallbackError::Failed(Box::new(CauseText(e.message().into())))),
+                    Err(e) => Err(CallbackError::Failed(Box::new(CauseText(
+                        e.message().into(),
+                    )))),
                 }
             }
             other => Err(CallbackError::Failed(Box::new(CauseText(format!(

@@ -214,8 +214,9 @@ pub unsafe extern "C" fn mcpr_error_jsonrpc_json(error: *const mcpr_error) -> mc
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_error_input_requests(error: *const mcpr_error) -> mcpr_str {
     guard(|| {
-        unsafe { handle_ref(error) }
-            .map_or(mcpr_str::empty(), |error| mcpr_str::from_str(&error.input_requests))
+        unsafe { handle_ref(error) }.map_or(mcpr_str::empty(), |error| {
+            mcpr_str::from_str(&error.input_requests)
+        })
     })
 }
 

@@ -102,7 +102,8 @@ pub unsafe extern "C" fn mcpr_input_add_request(
                 return Err(e);
             }
         };
-        let key = std::str::from_utf8(key).map_err(|_| refuse(call, "input key is not valid UTF-8"))?;
+        let key =
+            std::str::from_utf8(key).map_err(|_| refuse(call, "input key is not valid UTF-8"))?;
         let json = std::str::from_utf8(json)
             .map_err(|_| refuse(call, "input request is not valid UTF-8"))?;
         let request = InputRequest::from_json(json).map_err(|e| refuse(call, e.message()))?;
@@ -199,7 +200,11 @@ pub unsafe extern "C" fn mcpr_input_is_retry(call: *const mcpr_call) -> bool {
 pub unsafe extern "C" fn mcpr_input_response(call: *const mcpr_call, key: mcpr_str) -> mcpr_str {
     guard(|| {
         let found = unsafe { responses(call) }
-            .zip(unsafe { key.bytes() }.ok().and_then(|k| std::str::from_utf8(k).ok()))
+            .zip(
+                unsafe { key.bytes() }
+                    .ok()
+                    .and_then(|k| std::str::from_utf8(k).ok()),
+            )
             .and_then(|(r, k)| r.get(k));
         found.map_or(mcpr_str::empty(), |r| mcpr_str::from_str(r.json()))
     })
@@ -224,7 +229,11 @@ pub unsafe extern "C" fn mcpr_input_response_action(
 ) -> mcpr_input_action {
     guard(|| {
         let action = unsafe { responses(call) }
-            .zip(unsafe { key.bytes() }.ok().and_then(|k| std::str::from_utf8(k).ok()))
+            .zip(
+                unsafe { key.bytes() }
+                    .ok()
+                    .and_then(|k| std::str::from_utf8(k).ok()),
+            )
             .and_then(|(r, k)| r.get(k))
             .and_then(|r| r.action());
         match action {
@@ -260,7 +269,11 @@ pub unsafe extern "C" fn mcpr_input_response_content(
     field: mcpr_str,
 ) -> mcpr_str {
     guard(|| {
-        let text = |s: mcpr_str| unsafe { s.bytes() }.ok().and_then(|b| std::str::from_utf8(b).ok());
+        let text = |s: mcpr_str| {
+            unsafe { s.bytes() }
+                .ok()
+                .and_then(|b| std::str::from_utf8(b).ok())
+        };
         let found = unsafe { responses(call) }
             .zip(text(key))
             .and_then(|(r, k)| r.get(k))
@@ -284,5 +297,7 @@ pub unsafe extern "C" fn mcpr_input_response_content(
 /// \ingroup callbacks
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_input_state(call: *const mcpr_call) -> mcpr_str {
-    guard(|| unsafe { responses(call) }.map_or(mcpr_str::empty(), |r| mcpr_str::from_bytes(r.state())))
+    guard(|| {
+        unsafe { responses(call) }.map_or(mcpr_str::empty(), |r| mcpr_str::from_bytes(r.state()))
+    })
 }

@@ -155,24 +155,34 @@ unsafe fn input_options_of(o: &mcpr_read_options) -> Result<InputOptions, Error>
         let t = unsafe { s.text(FailureKind::InvalidArgument, what) }?;
         Ok((!t.is_empty()).then(|| t.to_string()))
     };
-    let client_capabilities = match text(o.client_capabilities, "client_capabilities")? {
-        None => None,
-        Some(json) => Some(ClientCapabilities::from_json(&json).map_err(|e| {
-            Error::from(
-                Failure::with_message(
-                    FailureKind::InvalidArgument,
-                    "client_capabilities is not a valid ClientCapabilities object",
-                )
-                .caused_by(CauseText(e.message().into())),
-            )
-        })?),
-    };
+    let client_capabilities = unsafe { capabilities_of(o.client_capabilities) }?;
     Ok(InputOptions {
         scope_key: unsafe { o.scope_key.bytes() }?.to_vec(),
         client_capabilities,
         request_state: text(o.request_state, "request_state")?,
         input_responses: text(o.input_responses, "input_responses")?,
         params: text(o.params, "params")?,
+    })
+}
+
+/// A `client_capabilities` option (empty: none).
+///
+/// # Safety
+/// `json` follows the `mcpr_str` rules.
+pub(super) unsafe fn capabilities_of(json: mcpr_str) -> Result<Option<ClientCapabilities>, Error> {
+    // SAFETY: `json` follows the `mcpr_str` rules (caller's guarantee).
+    let text = unsafe { json.text(FailureKind::InvalidArgument, "client_capabilities") }?;
+    if text.is_empty() {
+        return Ok(None);
+    }
+    ClientCapabilities::from_json(text).map(Some).map_err(|e| {
+        Error::from(
+            Failure::with_message(
+                FailureKind::InvalidArgument,
+                "client_capabilities is not a valid ClientCapabilities object",
+            )
+            .caused_by(CauseText(e.message().into())),
+        )
     })
 }
 

@@ -12,14 +12,15 @@
 //! - `responses.rs`: what a retried read's callbacks see
 //!   ([`InputResponses`]);
 //! - `state.rs`: the sealed `requestState`;
-//! - this file: [`InputOptions`], opening a retry and answering a read
-//!   that asked.
+//! - this file: [`InputOptions`], the read's input members and merging
+//!   what several callbacks asked for (opening a retry and answering a
+//!   read that asked are the read's: `src/read/asking.rs`).
 
 pub(crate) mod ask;
 mod capabilities;
 mod responses;
 mod shapes;
-mod state;
+pub(crate) mod state;
 
 pub use ask::{
     is_input_key, InputKind, InputRequest, InputRequests, InputRequired, InvalidInput,
@@ -33,18 +34,15 @@ pub(crate) use ask::InputFailure;
 pub(crate) use state::KEY_INFO as STATE_KEY_INFO;
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::limits::WIRE_RESERVE_BYTES;
 use crate::protocol::ProtocolRevision;
-use crate::registry::Resources;
 
 /// The method every request state of a read is bound to.
-const READ_METHOD: &str = "resources/read";
+pub(crate) const READ_METHOD: &str = "resources/read";
 
 /// The default JSON-RPC code of a read that needs input on a revision
 /// that has no input-required result (the host may choose another:
@@ -117,7 +115,7 @@ impl<'a> ReadInput<'a> {
     }
 
     /// The client's capabilities: those of the params, else the host's.
-    fn capabilities(&self) -> Result<ClientCapabilities, Failure> {
+    pub(crate) fn capabilities(&self) -> Result<ClientCapabilities, Failure> {
         match self.raw_capabilities {
             Some(raw) => ClientCapabilities::from_json(raw).map_err(|e| {
                 Failure::request("params _meta clientCapabilities is invalid")
@@ -130,7 +128,7 @@ impl<'a> ReadInput<'a> {
     /// SHA-256 of the canonical JSON (keys sorted at every depth) of the
     /// params' members other than `uri`, `_meta`, `inputResponses` and
     /// `requestState`: `{}` when there are none.
-    fn params_digest(&self) -> Result<[u8; 32], Failure> {
+    pub(crate) fn params_digest(&self) -> Result<[u8; 32], Failure> {
         let Some(text) = self.params.filter(|t| !t.trim_ascii().is_empty()) else {
             return Ok(Sha256::digest(b"{}").into());
         };
@@ -147,20 +145,6 @@ impl<'a> ReadInput<'a> {
         value.sort_all_objects();
         Ok(Sha256::digest(value.to_string().as_bytes()).into())
     }
-
-    fn binding<'b>(
-        &'b self,
-        r: &'b Resources,
-        uri: &'b [u8],
-    ) -> Result<state::StateBinding<'b>, Failure> {
-        Ok(state::StateBinding {
-            content_hash: r.content_hash_ref(),
-            scope_key: self.scope_key,
-            method: READ_METHOD,
-            uri,
-            params_digest: self.params_digest()?,
-        })
-    }
 }
 
 fn params_not_object() -> Failure {
@@ -174,111 +158,6 @@ fn params_not_object() -> Failure {
 /// (2026-07-28, the revision that also added `resultType`).
 pub(crate) fn carries_input(revision: ProtocolRevision) -> bool {
     revision >= ProtocolRevision::V2026_07_28
-}
-
-/// The retry members of a read on `revision`: `None` when there are none
-/// (or the revision has no input-required results: its requests do not
-/// define these members), else the verified responses for the callbacks.
-/// A state that fails verification, responses without a state and
-/// malformed responses are `invalid_request` (`-32602`), never a fresh
-/// start, whatever the URI names (hidden, unregistered or readable).
-pub(crate) fn open_retry(
-    r: &Resources,
-    uri: &[u8],
-    input: &ReadInput<'_>,
-    revision: ProtocolRevision,
-) -> Result<Option<Arc<InputResponses>>, Failure> {
-    if !carries_input(revision) {
-        return Ok(None);
-    }
-    let Some(text) = input.request_state else {
-        if input.input_responses.is_some() {
-            return Err(Failure::request("inputResponses without requestState")
-                .with_rpc_message("Invalid params: inputResponses without requestState"));
-        }
-        return Ok(None);
-    };
-    let binding = input.binding(r, uri)?;
-    let opened = state::open(r.state_sealer(), &binding, text.as_bytes(), r.now_unix_ms())?;
-    let responses = InputResponses::parse(input.input_responses, opened.asked, opened.state)
-        .map_err(|e| {
-            Failure::request("Invalid input responses")
-                .with_rpc_message("Invalid input responses")
-                .caused_by(CauseText(e.message().into()))
-        })?;
-    Ok(Some(Arc::new(responses)))
-}
-
-/// The answer of a read whose callbacks asked for `asked` (already merged:
-/// keys unique). On 2026-07-28 the `InputRequiredResult` JSON with a
-/// freshly sealed `requestState` (no `ttlMs`, `cacheScope` or `_meta`);
-/// before, the failure [`FailureKind::InputRequired`] with the host's
-/// error. A client that did not declare what a request needs gets the
-/// `-32021` failure; an empty scope key is the host's mistake.
-pub(crate) fn answer(
-    r: &Resources,
-    uri: &[u8],
-    input: &ReadInput<'_>,
-    revision: ProtocolRevision,
-    asked: InputRequired,
-) -> Result<String, Failure> {
-    let (requests, own_state) = asked.into_parts();
-    if !carries_input(revision) {
-        let (code, message) = r.input_unsupported_error();
-        return Err(input_failure(InputFailure {
-            requests,
-            missing: None,
-            code,
-            message: message.to_string(),
-        }));
-    }
-    if input.scope_key.is_empty() {
-        return Err(Failure::with_message(
-            FailureKind::InvalidArgument,
-            "an input-required read needs a non-empty scope key",
-        ));
-    }
-    if let Some(missing) = input.capabilities()?.missing(&requests) {
-        return Err(input_failure(InputFailure {
-            requests,
-            missing: Some(missing),
-            code: MISSING_REQUIRED_CLIENT_CAPABILITY,
-            message: MISSING_CAPABILITY_MESSAGE.to_string(),
-        }));
-    }
-    let binding = input.binding(r, uri)?;
-    let sealed = state::seal(
-        r.state_sealer(),
-        &binding,
-        r.now_unix_ms(),
-        &requests,
-        &own_state,
-    );
-    let mut json = String::from(r#"{"resultType":"input_required""#);
-    if !requests.is_empty() {
-        json.push_str(r#","inputRequests":"#);
-        json.push_str(&requests.json());
-    }
-    json.push_str(r#","requestState":""#);
-    json.push_str(&sealed);
-    json.push_str("\"}");
-    if json.len() as u64 > r.limits().max_encoded_bytes - WIRE_RESERVE_BYTES {
-        return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
-            "the input-required result exceeds max_encoded_bytes - 8192".into(),
-        )));
-    }
-    Ok(json)
-}
-
-fn input_failure(detail: InputFailure) -> Failure {
-    let cause = if detail.missing.is_some() {
-        "an input request needs a capability the client did not declare"
-    } else {
-        "the read needs input and the protocol revision has no input-required result"
-    };
-    Failure::new(FailureKind::InputRequired)
-        .caused_by(CauseText(cause.into()))
-        .with_input(detail)
 }
 
 /// Merges what several callbacks of one read asked for (body reads of

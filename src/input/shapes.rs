@@ -33,7 +33,7 @@ pub(crate) struct Needs {
 /// A refusal: a fixed message naming the member.
 pub(crate) type Refused = &'static str;
 
-fn object<'v>(v: &'v Value, what: Refused) -> Result<&'v Map<String, Value>, Refused> {
+fn object(v: &Value, what: Refused) -> Result<&Map<String, Value>, Refused> {
     v.as_object().ok_or(what)
 }
 
@@ -284,10 +284,9 @@ pub(crate) fn sampling_params(params: &Value) -> Result<Needs, Refused> {
     for m in messages {
         sampling_message(object(m, "a sampling message must be an object")?)?;
     }
-    if !p
-        .get("maxTokens")
+    if p.get("maxTokens")
         .and_then(Value::as_u64)
-        .is_some_and(|n| n >= 1)
+        .is_none_or(|n| n < 1)
     {
         return Err("sampling params need maxTokens, a positive integer");
     }

@@ -9,10 +9,12 @@
 //! `assemble`); this file drives them inline, `pooled.rs` on an executor.
 
 mod admit;
+mod asking;
 mod assemble;
 mod authorize;
 mod pipeline;
 mod pooled;
+mod probe;
 mod recheck;
 mod spare;
 
@@ -27,7 +29,8 @@ use base64::Engine as _;
 use crate::cache::ResultCache;
 use crate::call::{CallOptions, Frame, FrameRules};
 use crate::error::{BoxError, Failure, FailureKind};
-use crate::input::{self, InputOptions, InputRequired, ReadInput};
+use crate::input::{InputOptions, InputRequired, ReadInput};
+use crate::limits::Limits;
 use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
 use crate::registry::{Resources, Selection};
@@ -61,8 +64,9 @@ impl From<CallOptions> for ReadOptions {
 }
 
 /// The frame rules of a read: a saturated executor is `read_failed`, and
-/// so is a panic of the pipeline on an executor.
-const READ_RULES: FrameRules = FrameRules {
+/// so is a panic of the pipeline on an executor (also those of an
+/// embedding, whose reads run in its frame: `crate::tools`).
+pub(crate) const READ_RULES: FrameRules = FrameRules {
     refused: FailureKind::ReadFailed,
     panicked: read_panicked,
 };
@@ -138,6 +142,23 @@ pub struct ResourceBundle {
     /// What the read's callbacks asked for, until the caller answers it
     /// (never set on a bundle a caller receives).
     asked: Option<Box<InputRequired>>,
+    /// Payload bytes of the admitted application items (an embedding's
+    /// accounting, see `crate::tools`).
+    payload_bytes: u64,
+    /// Over-budget items that became links (only when an embedding asked
+    /// for them), in plan order.
+    links: Vec<LinkedItem>,
+}
+
+/// An over-budget item an embedding gives as a `resource_link` instead of a
+/// `budget_exceeded` issue.
+#[derive(Debug, Clone)]
+pub(crate) struct LinkedItem {
+    /// The item URI.
+    pub uri: String,
+    /// Whether it is the requested target (its link is then built from the
+    /// selected registered description).
+    pub requested: bool,
 }
 
 impl ResourceBundle {
@@ -155,6 +176,8 @@ impl ResourceBundle {
             protocol_revision,
             input_required: false,
             asked: Some(Box::new(asked)),
+            payload_bytes: 0,
+            links: Vec::new(),
         }
     }
 
@@ -164,6 +187,16 @@ impl ResourceBundle {
     /// sealed `requestState`, and no items, report or cache hints.
     pub fn is_input_required(&self) -> bool {
         self.input_required
+    }
+
+    /// Payload bytes of the admitted application items.
+    pub(crate) fn payload_bytes(&self) -> u64 {
+        self.payload_bytes
+    }
+
+    /// The over-budget items that became links.
+    pub(crate) fn links(&self) -> &[LinkedItem] {
+        &self.links
     }
 
     /// The derived cache hints of this result (written into the JSON as
@@ -353,8 +386,9 @@ impl Resources {
         protocol_revision: ProtocolRevision,
         input: &ReadInput<'_>,
     ) -> Result<ResourceBundle, Failure> {
-        call.frame_at(protocol_revision, self.limits(), &READ_RULES, |frame| {
-            self.read_framed(frame, uri, input)
+        let limits = self.limits();
+        call.frame_at(protocol_revision, limits, &READ_RULES, |frame| {
+            self.read_framed(frame, uri, limits, input)
         })
     }
 
@@ -366,39 +400,67 @@ impl Resources {
         &self,
         frame: &Frame<'_>,
         uri: &[u8],
+        limits: &Limits,
         input: &ReadInput<'_>,
     ) -> Result<ResourceBundle, Failure> {
         let revision = frame.protocol_revision();
-        let mut bundle = match input::open_retry(self, uri, input, revision)? {
+        let mut bundle = match asking::open_retry(self, uri, input, revision)? {
             Some(responses) => {
                 let frame = frame.with_scope(frame.scope().with_input(responses));
-                self.read_in(&frame, uri, true)?
+                self.read_asking(&frame, uri, limits, false)?
             }
-            None => self.read_in(frame, uri, false)?,
+            None => self.read_asking(frame, uri, limits, false)?,
         };
         let Some(asked) = bundle.asked.take() else {
             return Ok(bundle);
         };
-        let json = input::answer(self, uri, input, revision, *asked)?;
+        let json = asking::answer(self, uri, input, revision, *asked)?;
         bundle.json = json;
         bundle.input_required = true;
         Ok(bundle)
     }
 
-    /// The read of `uri` in its call frame; `retried` when it is the
-    /// verified retry of an input-required read (its result is then never
-    /// cacheable: `ttlMs` 0, `"private"`).
-    fn read_in(
+    /// The read of `uri` in an embedding's `frame`, whose reads share it:
+    /// under `limits` (the embedding's share of the registry's:
+    /// `crate::tools`), with the over-budget items the caller may learn
+    /// given as links when `over_budget_links`. A tool result cannot carry
+    /// a request for input: a read whose callback asks for input fails as
+    /// one denied at its root (`unavailable`, not found), so it looks like
+    /// a hidden URI (docs/BEHAVIOUR.md §18).
+    #[inline]
+    pub(crate) fn read_in(
         &self,
         frame: &Frame<'_>,
         uri: &[u8],
-        retried: bool,
+        limits: &Limits,
+        over_budget_links: bool,
     ) -> Result<ResourceBundle, Failure> {
-        let limits = self.limits();
+        let bundle = self.read_asking(frame, uri, limits, over_budget_links)?;
+        if bundle.asked.is_some() {
+            return Err(
+                Failure::new(FailureKind::Unavailable).caused_by(crate::error::CauseText(
+                    "a callback asked for input, which a tool result cannot carry".into(),
+                )),
+            );
+        }
+        Ok(bundle)
+    }
+
+    /// The read pipeline of `uri` in `frame`: the bundle, or one whose
+    /// callbacks asked for input (`asked`, answered by the caller). A
+    /// frame whose scope holds verified input responses is a retry: its
+    /// result is never cacheable (`ttlMs` 0, `"private"`).
+    fn read_asking(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        limits: &Limits,
+        over_budget_links: bool,
+    ) -> Result<ResourceBundle, Failure> {
         let scope = frame.scope();
         if let Some(executor) = frame.executor() {
             let selection = self.select(uri)?;
-            let shape = self.shape(frame, &selection, retried);
+            let shape = self.shape(frame, &selection, over_budget_links);
             return pooled::read(
                 executor,
                 frame,
@@ -412,7 +474,7 @@ impl Resources {
         }
         // Lent: the match is dropped before this returns.
         let selection = self.select_lent(uri)?;
-        let shape = self.shape(frame, &selection, retried);
+        let shape = self.shape(frame, &selection, over_budget_links);
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
         let handler = selection.binding.handler().as_ref();
@@ -428,7 +490,7 @@ impl Resources {
             limits,
             &mut call,
         )?;
-        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &mut call)?;
+        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &call)?;
         // Borrowed from the plan (a single-item plan has no list of its own).
         let targets = plan.items();
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {
@@ -441,17 +503,19 @@ impl Resources {
         p.finish(policy, definition, &plan, scope, limits, &shape, &mut call)
     }
 
-    /// What shapes a read's result beyond its items: the revision and the
+    /// What shapes a read's result beyond its items: the revision, the
     /// declared cache hints of the registry and the selected binding (none
-    /// for a retried input-required read: its result must not be cached).
+    /// for a retried input-required read: its result must not be cached),
+    /// and whether over-budget items become links.
     fn shape(
         &self,
         frame: &Frame<'_>,
         selection: &Selection<'_>,
-        retried: bool,
+        over_budget_links: bool,
     ) -> assemble::Shape {
-        if retried {
+        if frame.scope().is_retry() {
             return assemble::Shape {
+                over_budget_links,
                 protocol_revision: frame.protocol_revision(),
                 registry: crate::cache::RegistryCacheHints::default(),
                 binding: crate::cache::CacheHints::default(),
@@ -459,6 +523,7 @@ impl Resources {
         }
         let registry = *self.cache_hints();
         assemble::Shape {
+            over_budget_links,
             protocol_revision: frame.protocol_revision(),
             registry,
             binding: selection

@@ -1,9 +1,15 @@
 //! The steps of the read pipeline, written once (docs/BEHAVIOUR.md §5, §7
 //! and §8):
 //!
-//! 1. [`plan`] and [`Pipeline::authorize`]: discovery, `resolve` and plan
-//!    validation, then the requested target and the visibility and read
-//!    permission of every item, before any body is read;
+//! 1. [`root`] and [`Pipeline::authorize`]: the root checks (discovery,
+//!    `resolve` and plan validation, then the requested target's
+//!    visibility and read permission), then the visibility and read
+//!    permission of every item, before any body is read. A read's drivers
+//!    run [`plan`] (the root checks before the requested target) and let
+//!    [`Pipeline::authorize`] check the requested target, where the policy
+//!    may ask for input (docs/BEHAVIOUR.md §18). [`root`] alone is
+//!    what a `resource_link` in a tool result needs (`probe.rs`): a read of
+//!    the URI would not fail at its root, and nothing is read;
 //! 2. [`Pipeline::next_read`]: the next body read admission allows, in plan
 //!    order (items after admission stopped are `budget_exceeded`; a body
 //!    read the driver refuses, on a saturated executor, is `read_failed`);
@@ -66,8 +72,34 @@ pub(super) struct BodyRead {
     pub deadline: Instant,
 }
 
-/// Step 1, first half: discovery, then `resolve` and plan validation.
-/// `call` is the read's call context, put in each phase in turn.
+/// Step 1, first half, the root checks (BEHAVIOUR §5 steps 1 to 3):
+/// discovery, then `resolve` and plan validation ([`plan`]), then the
+/// requested target's visibility and read permission; no body is read.
+/// `call` is the read's call context, put in each phase in turn (it is
+/// left in the first check). Fails as a read fails at its root: a denial
+/// at any of these checks is `unavailable` (the same public error as not
+/// found), a bad plan `invalid_plan`, a policy error `policy`. Here a
+/// policy asking for input counts as a denial: only a read can answer
+/// "input required", and its drivers run [`plan`] and then
+/// [`Pipeline::authorize`], whose first step is this requested-target
+/// check with the input answer kept (docs/BEHAVIOUR.md §18).
+#[inline(always)]
+pub(crate) fn root(
+    policy: &dyn ResourcePolicy,
+    handler: &dyn ResourceHandler,
+    definition: &ResourceDefinition,
+    matched: &ResourceMatch,
+    scope: &RequestScope,
+    limits: &Limits,
+    call: &mut CallContext,
+) -> Result<ResourceReadPlan, Failure> {
+    let plan = plan(policy, handler, definition, matched, scope, limits, call)?;
+    authorize::requested(policy, scope, plan.requested(), call)?;
+    Ok(plan)
+}
+
+/// The part of [`root`] before the requested target's check: discovery,
+/// then `resolve` and plan validation; `call` is left in the first check.
 #[inline(always)]
 pub(super) fn plan(
     policy: &dyn ResourcePolicy,
@@ -83,21 +115,25 @@ pub(super) fn plan(
     call.enter_phase(CallPhase::Resolve);
     let plan = authorize::resolve(handler, scope, matched, limits, call)?;
     authorize::check_scope(scope)?;
+    call.enter_phase(CallPhase::FirstCheck);
     Ok(plan)
 }
 
 impl Pipeline {
-    /// Step 1, second half: the requested target, then the visibility and
-    /// read permission of every item of `plan`, before any body is read.
+    /// Step 1, second half: the requested target's check of [`root`]
+    /// (where the policy may ask for input: the read then reads nothing),
+    /// then the visibility and read permission of every item of `plan`
+    /// (right after [`plan`], with `call` in the phase it left), before any
+    /// body is read.
     #[inline(always)]
     pub(super) fn authorize(
         policy: &dyn ResourcePolicy,
         plan: &ResourceReadPlan,
         scope: &RequestScope,
         limits: &Limits,
-        call: &mut CallContext,
+        call: &CallContext,
     ) -> Result<Pipeline, Failure> {
-        call.enter_phase(CallPhase::FirstCheck);
+        // Still in the first check, where `plan` left it.
         let budget = Budget::new(limits);
         if let Some(asked) = authorize::requested_first(policy, scope, plan.requested(), call)? {
             let states = (0..plan.items().len())
@@ -230,7 +266,7 @@ impl Pipeline {
         if let Some(asked) = asked_by_body_reads(&mut self.states)? {
             return Ok(ResourceBundle::asking(asked, shape.protocol_revision));
         }
-        assemble::assemble(plan.items(), self.states, limits, shape)
+        assemble::assemble(plan.requested(), plan.items(), self.states, limits, shape)
     }
 }
 

@@ -3,8 +3,10 @@
 //!
 //! [`Resources::request`] serves `resources/read`, `resources/list`,
 //! `resources/templates/list` and `completion/complete` for `ref/resource`
-//! references (see [`crate::completion`]); any other method, and
-//! `completion/complete` for a `ref/prompt`, is
+//! references (see [`crate::completion`]), and, when the host asks for it
+//! ([`RequestOptions::resource_tools`]), `tools/call` for the resource
+//! tools (see [`crate::tools`]); any other method, `completion/complete`
+//! for a `ref/prompt` and `tools/call` for any other tool, is
 //! [`RequestError::MethodNotHandled`] so that the host routes it elsewhere.
 //!
 //! Params are read by one strict reader for every method (`params.rs`;
@@ -17,7 +19,10 @@
 //!   optional `cursor`, a string (absent or empty = the first page);
 //!   `completion/complete` requires `ref` and `argument` and takes an
 //!   optional `context.arguments`, an object of strings
-//!   ([`CompleteParams::parse`]);
+//!   ([`CompleteParams::parse`]); `tools/call` requires `name`, a string,
+//!   and takes an optional `arguments`, an object whose keys do not
+//!   repeat, kept as given for the tool to judge (a wrong argument is the
+//!   tool's execution error, not malformed params);
 //! - `_meta`, when present, must be an object; its
 //!   `io.modelcontextprotocol/protocolVersion`, when present, must be a
 //!   string naming a known revision, and then shapes the response instead
@@ -61,6 +66,9 @@ pub use params::{
     ParamsError, CLIENT_CAPABILITIES_META_KEY, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY,
 };
 
+pub(crate) use members::ToolCallParams;
+pub(crate) use params::Arg;
+
 #[cfg(doc)]
 use crate::completion::CompleteParams;
 #[cfg(doc)]
@@ -85,6 +93,11 @@ pub struct RequestOptions {
     pub page_size: u32,
     /// The options every call takes.
     pub call: CallOptions,
+    /// Serve `tools/call` for the resource tools (`read_resource`,
+    /// `list_resources`; see [`crate::tools`]): other tool names stay
+    /// [`RequestError::MethodNotHandled`]. Off by default: `tools/call` is
+    /// then not handled at all, whatever the tool.
+    pub resource_tools: bool,
     /// The client's capabilities as the host knows them, for reads that
     /// ask for input (`None`: nothing declared); a
     /// `_meta["io.modelcontextprotocol/clientCapabilities"]` in the params
@@ -134,6 +147,9 @@ pub struct Response {
     pub(crate) protocol_revision: ProtocolRevision,
     pub(crate) partial: bool,
     pub(crate) input_required: bool,
+    /// Behind a resource tool's execution error (`isError: true`, a result
+    /// object): the failure, for the host's logs.
+    pub(crate) tool_failure: Option<Box<Failure>>,
 }
 
 impl Response {
@@ -160,7 +176,8 @@ impl Response {
         self.failure.as_ref()
     }
 
-    /// Whether a read result is a partial bundle.
+    /// Whether a read result (or a `read_resource` tool result) is a
+    /// partial bundle.
     pub fn is_partial(&self) -> bool {
         self.partial
     }
@@ -169,6 +186,31 @@ impl Response {
     /// input from the client first; docs/BEHAVIOUR.md §18).
     pub fn is_input_required(&self) -> bool {
         self.input_required
+    }
+
+    /// For a resource tool's execution error (a result with `isError:
+    /// true`, see [`crate::tools`]): the failure behind it (kind, safe
+    /// message, private cause), for the host's logs.
+    pub fn tool_failure(&self) -> Option<&Failure> {
+        self.tool_failure.as_deref()
+    }
+
+    /// A tool result object: `partial` for a partial `read_resource` read,
+    /// `tool_failure` behind an execution error.
+    pub(crate) fn tool_result(
+        json: String,
+        protocol_revision: ProtocolRevision,
+        partial: bool,
+        tool_failure: Option<Failure>,
+    ) -> Response {
+        Response {
+            json,
+            failure: None,
+            protocol_revision,
+            partial,
+            input_required: false,
+            tool_failure: tool_failure.map(Box::new),
+        }
     }
 
     /// The protocol revision the response is shaped for (the per-request
@@ -188,6 +230,7 @@ impl Response {
             protocol_revision,
             partial: false,
             input_required: false,
+            tool_failure: None,
         }
     }
 
@@ -198,6 +241,7 @@ impl Response {
             protocol_revision,
             partial: false,
             input_required: false,
+            tool_failure: None,
         }
     }
 }
@@ -209,9 +253,11 @@ impl Resources {
     /// Returns the response to send (a `result` or an `error` object; see
     /// [`Response`]), [`RequestError::MethodNotHandled`] for a method this
     /// library does not serve (and for `completion/complete` with a
-    /// `ref/prompt` reference: prompts are the host's), or
-    /// [`RequestError::InvalidArgument`] for a list method called with an
-    /// empty scope key (completion needs none).
+    /// `ref/prompt` reference: prompts are the host's; and for `tools/call`
+    /// unless [`RequestOptions::resource_tools`] is set, and then for any
+    /// tool but the resource tools), or [`RequestError::InvalidArgument`]
+    /// for a list method (or `list_resources`) called with an empty scope
+    /// key (completion needs none).
     ///
     /// A request the client cancelled gets no response at all (MCP): drop a
     /// `canceled` error instead of sending it.

@@ -1,6 +1,7 @@
 //! One strict params reader for every method (docs/BEHAVIOUR.md §11 and
 //! §13 rule 9): each method names the members it acts on in a [`Spec`]
-//! (strings, objects of named members, an object of strings), and [`read`]
+//! (strings, objects of named members, an object of strings, the open
+//! object of a tool's arguments), and [`read`]
 //! reads exactly those, the same way for every method:
 //!
 //! - absent params (empty or whitespace-only text, or `null`) are an empty
@@ -27,6 +28,8 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
+pub(crate) use args::Arg;
+
 /// The largest params text accepted (256 KiB); larger is `-32602`.
 ///
 /// cbindgen:ignore
@@ -48,6 +51,7 @@ pub(crate) enum Slot {
     RefUri,
     ArgumentName,
     ArgumentValue,
+    ToolName,
     /// `resources/read` `requestState` (docs/BEHAVIOUR.md §18).
     RequestState,
     /// `resources/read` `inputResponses`: the raw JSON text of an object.
@@ -57,7 +61,7 @@ pub(crate) enum Slot {
     ClientCapabilities,
 }
 
-const SLOTS: usize = 10;
+const SLOTS: usize = 11;
 
 /// What a member the method acts on holds.
 pub(crate) enum Kind {
@@ -70,6 +74,10 @@ pub(crate) enum Kind {
     /// An object, kept as its raw JSON text in its slot (read by the
     /// method itself when it needs it).
     RawObject(Slot),
+    /// A tool's `arguments`: an object whose keys do not repeat (the
+    /// message when one does), of any values, kept as given (a string, or
+    /// another value) for the tool to judge (`args.rs`).
+    Args(&'static str),
 }
 
 /// A member a method acts on, with the messages of its refusals.
@@ -86,156 +94,20 @@ pub(crate) struct Member {
 /// The members a method acts on (at most 32 per object).
 pub(crate) type Spec = &'static [Member];
 
-/// `_meta`, as every method reads it.
-const META: Member = Member {
-    name: "_meta",
-    kind: Kind::Object(&[Member {
-        name: PROTOCOL_VERSION_META_KEY,
-        kind: Kind::Str(Slot::ProtocolVersion),
-        wrong_type: "params _meta protocolVersion must be a string",
-        repeated: "params _meta repeat protocolVersion",
-    }]),
-    wrong_type: "params _meta must be an object",
-    repeated: "params repeat _meta",
+pub(crate) use specs::{
+    COMPLETE, COMPLETE_REF, COMPLETE_SHAPE, LIST, META_ONLY, READ, TOOLS_CALL, TOOLS_CALL_NAME,
 };
 
-/// `resources/read`: `uri`, the retry members of an input-required read
-/// and `_meta` with the client capabilities (docs/BEHAVIOUR.md §18).
-pub(crate) const READ: Spec = &[
-    Member {
-        name: "uri",
-        kind: Kind::Str(Slot::Uri),
-        wrong_type: "params uri must be a string",
-        repeated: "params repeat uri",
-    },
-    Member {
-        name: "requestState",
-        kind: Kind::Str(Slot::RequestState),
-        wrong_type: "params requestState must be a string",
-        repeated: "params repeat requestState",
-    },
-    Member {
-        name: "inputResponses",
-        kind: Kind::RawObject(Slot::InputResponses),
-        wrong_type: "params inputResponses must be an object",
-        repeated: "params repeat inputResponses",
-    },
-    Member {
-        name: "_meta",
-        kind: Kind::Object(&[
-            Member {
-                name: PROTOCOL_VERSION_META_KEY,
-                kind: Kind::Str(Slot::ProtocolVersion),
-                wrong_type: "params _meta protocolVersion must be a string",
-                repeated: "params _meta repeat protocolVersion",
-            },
-            Member {
-                name: CLIENT_CAPABILITIES_META_KEY,
-                kind: Kind::RawObject(Slot::ClientCapabilities),
-                wrong_type: "params _meta clientCapabilities must be an object",
-                repeated: "params _meta repeat clientCapabilities",
-            },
-        ]),
-        wrong_type: "params _meta must be an object",
-        repeated: "params repeat _meta",
-    },
-];
-
-/// `resources/list` and `resources/templates/list`.
-pub(crate) const LIST: Spec = &[
-    Member {
-        name: "cursor",
-        kind: Kind::Str(Slot::Cursor),
-        wrong_type: "params cursor must be a string",
-        repeated: "params repeat cursor",
-    },
-    META,
-];
-
-/// Only `_meta` (what [`RequestParams`] reads of completion params).
-pub(crate) const META_ONLY: Spec = &[META];
-
-/// The message of every malformed `ref` and `argument` member.
-pub(crate) const COMPLETE_SHAPE: &str = "completion params must have ref, argument.name and \
-     argument.value of the right types, without repeated members";
-
-/// `completion/complete`.
-pub(crate) const COMPLETE: Spec = &[
-    Member {
-        name: "ref",
-        kind: Kind::Object(&[
-            Member {
-                name: "type",
-                kind: Kind::Str(Slot::RefType),
-                wrong_type: COMPLETE_SHAPE,
-                repeated: COMPLETE_SHAPE,
-            },
-            Member {
-                name: "uri",
-                kind: Kind::Str(Slot::RefUri),
-                wrong_type: COMPLETE_SHAPE,
-                repeated: COMPLETE_SHAPE,
-            },
-        ]),
-        wrong_type: COMPLETE_SHAPE,
-        repeated: COMPLETE_SHAPE,
-    },
-    Member {
-        name: "argument",
-        kind: Kind::Object(&[
-            Member {
-                name: "name",
-                kind: Kind::Str(Slot::ArgumentName),
-                wrong_type: COMPLETE_SHAPE,
-                repeated: COMPLETE_SHAPE,
-            },
-            Member {
-                name: "value",
-                kind: Kind::Str(Slot::ArgumentValue),
-                wrong_type: COMPLETE_SHAPE,
-                repeated: COMPLETE_SHAPE,
-            },
-        ]),
-        wrong_type: COMPLETE_SHAPE,
-        repeated: COMPLETE_SHAPE,
-    },
-    Member {
-        name: "context",
-        kind: Kind::Object(&[Member {
-            name: "arguments",
-            kind: Kind::StrMap,
-            wrong_type: "params context.arguments must be an object of strings",
-            repeated: "params context.arguments repeat a name",
-        }]),
-        wrong_type: "params context must be an object",
-        repeated: "params repeat context",
-    },
-    META,
-];
-
-/// Only `ref.type`: how completion params are routed when the rest is
-/// malformed (a `ref/prompt` reference is not this library's, whatever the
-/// rest holds).
-pub(crate) const COMPLETE_REF: Spec = &[Member {
-    name: "ref",
-    kind: Kind::Object(&[Member {
-        name: "type",
-        kind: Kind::Str(Slot::RefType),
-        wrong_type: COMPLETE_SHAPE,
-        repeated: COMPLETE_SHAPE,
-    }]),
-    wrong_type: COMPLETE_SHAPE,
-    repeated: COMPLETE_SHAPE,
-}];
-
-/// What [`read`] found: the strings of the spec's string members and the
-/// object of strings, borrowed from the params text when they hold no
-/// escape sequence.
+/// What [`read`] found: the strings of the spec's string members, the
+/// object of strings and a tool's arguments, borrowed from the params text
+/// when they hold no escape sequence.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Values<'a> {
     strings: [Option<Cow<'a, str>>; SLOTS],
     /// The object of strings, in document order.
     pub map: Option<Vec<(Cow<'a, str>, Cow<'a, str>)>>,
+    /// A tool's arguments, in document order.
+    pub args: Option<Vec<(Cow<'a, str>, Arg<'a>)>>,
 }
 
 impl<'a> Values<'a> {
@@ -525,6 +397,14 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, 'de, '_> {
                     }
                     self.out.set(slot, Cow::Borrowed(raw.get()));
                 }
+                Kind::Args(repeated_key) => {
+                    let entries = map.next_value_seed(args::ArgsSeed {
+                        message: member.wrong_type,
+                        repeated: repeated_key,
+                        refused: self.refused,
+                    })?;
+                    self.out.args = Some(entries);
+                }
             }
         }
         Ok(())
@@ -655,7 +535,11 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
                 out.set(slot, Cow::Borrowed(&p.text[start..p.i]));
                 Some(())
             }
-            Kind::Object(_) | Kind::StrMap | Kind::RawObject(_) => None,
+            Kind::Args(_) if p.b.get(p.i) == Some(&b'{') => {
+                out.args = Some(args::flat_args(p, depth + 1)?);
+                Some(())
+            }
+            Kind::Object(_) | Kind::StrMap | Kind::RawObject(_) | Kind::Args(_) => None,
         }
     })
 }
@@ -755,6 +639,10 @@ impl<'a> Flat<'a> {
         }
     }
 }
+
+// After the macro it uses.
+mod args;
+mod specs;
 
 #[cfg(test)]
 mod tests;
