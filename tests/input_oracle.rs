@@ -188,3 +188,44 @@ fn listing_and_completion_callbacks_that_ask_answer_a_denial() {
         );
     }
 }
+
+#[test]
+fn an_embedding_and_the_read_resource_tool_never_ask_for_input() {
+    // A tool result cannot carry an input request: a URI whose read asks
+    // (the policy's first check, or a body read) is embedded exactly as a
+    // hidden or unregistered one, and the read_resource tool answers it
+    // exactly as it answers those.
+    let h = host();
+    let o = EmbedOptions::default();
+    let nothing = h.resources.embed(&[UNREGISTERED], &o).unwrap();
+    assert_eq!(nothing.blocks_json(), "[]");
+    for uri in [CONSENT, BODY, HIDDEN, INVISIBLE, UNREGISTERED] {
+        let e = h.resources.embed(&[uri], &o).unwrap();
+        assert_eq!(e.blocks_json(), nothing.blocks_json(), "{uri}");
+        assert_eq!(e.call_tool_result(), nothing.call_tool_result(), "{uri}");
+        let EmbedOutcome::Failed(f) = &e.outcomes()[0] else {
+            panic!("{uri}: {:?}", e.outcomes());
+        };
+        assert_eq!(f.kind(), FailureKind::Unavailable, "{uri}");
+    }
+    let tools = RequestOptions {
+        resource_tools: true,
+        ..request_options(SCOPE)
+    };
+    let call = |uri: &str| {
+        let p = format!(
+            r#"{{"name":"read_resource","arguments":{{"uri":"{uri}"}},"_meta":{{"io.modelcontextprotocol/clientCapabilities":{CAPS}}}}}"#
+        );
+        let resp = h
+            .resources
+            .request(b"tools/call", p.as_bytes(), &tools)
+            .unwrap();
+        assert!(!resp.is_input_required(), "{uri}");
+        resp.into_json().replace(uri, "<uri>")
+    };
+    let unregistered = call(UNREGISTERED);
+    assert!(!unregistered.contains("input_required"), "{unregistered}");
+    for uri in [CONSENT, BODY, HIDDEN, INVISIBLE] {
+        assert_eq!(call(uri), unregistered, "{uri}");
+    }
+}
