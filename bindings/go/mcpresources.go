@@ -502,6 +502,19 @@ type ReadOptions struct {
 	// found: -32002 before 2026-07-28, -32602 from it). Another value is
 	// StatusInvalidArgument.
 	Revision string
+	// ScopeKey is the caller's principal, for a read whose callback asks
+	// for input (its requestState is bound to it; required then).
+	ScopeKey string
+	// ClientCapabilities is the client's ClientCapabilities JSON (nil =
+	// nothing declared): an input request it did not declare is never sent.
+	ClientCapabilities []byte
+	// RequestState and InputResponses are the retry's requestState and
+	// inputResponses JSON, exactly as the client sent them (empty = none).
+	RequestState   string
+	InputResponses []byte
+	// Params is the request's whole params JSON: the requestState is bound
+	// to the params other than uri, _meta and the retry members.
+	Params []byte
 }
 
 // ListOptions are the options of List and ListTemplates (nil = defaults).
@@ -521,6 +534,9 @@ type Bundle struct {
 	JSON []byte
 	// Partial: some items failed; the first item is the diagnostic warning.
 	Partial bool
+	// InputRequired: an InputRequiredResult (a callback asked for input
+	// first); JSON is still the result to send.
+	InputRequired bool
 }
 
 // Page is one page of resources/list or resources/templates/list.
@@ -555,11 +571,18 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 	}
 	defer env.end()
 	var res C.mcprgo_read_result
-	st := C.mcprgo_read(r.r, cstr(uri), env.fields(o.Revision, ex), &res)
+	in := C.mcprgo_input{
+		scope_key:           cstr(o.ScopeKey),
+		client_capabilities: cbytes(o.ClientCapabilities),
+		request_state:       cstr(o.RequestState),
+		input_responses:     cbytes(o.InputResponses),
+		params:              cbytes(o.Params),
+	}
+	st := C.mcprgo_read(r.r, cstr(uri), env.fields(o.Revision, ex), in, &res)
 	if st != C.MCPR_OK {
 		return Bundle{}, env.failure(takeError(res.err, st))
 	}
-	b := Bundle{JSON: goBytes(res.json), Partial: bool(res.partial)}
+	b := Bundle{JSON: goBytes(res.json), Partial: bool(res.partial), InputRequired: bool(res.input_required)}
 	C.mcpr_bundle_free(res.bundle)
 	return b, nil
 }
