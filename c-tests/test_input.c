@@ -381,6 +381,18 @@ static void test_host_mistakes_and_callback_misuse(void) {
     CHECK_STATUS(mcpr_read(r, S("doc://plain"), &o, &bundle, &e), MCPR_INVALID_ARGUMENT);
     mcpr_error_free(e);
     e = NULL;
+    /* Options compiled before the input fields: none of them is read (no
+     * scope key, so a read that asks is the host's mistake). */
+    mcpr_read_options old = options("principal:alice");
+    old.struct_size = offsetof(mcpr_read_options, scope_key);
+    CHECK_STATUS(mcpr_read(r, S("doc://consent"), &old, &bundle, &e), MCPR_INVALID_ARGUMENT);
+    mcpr_error_free(e);
+    e = NULL;
+    old.struct_size = offsetof(mcpr_read_options, client_capabilities);
+    CHECK_STATUS(mcpr_read(r, S("doc://consent"), &old, &bundle, &e), MCPR_INPUT_REQUIRED); /* nothing declared */
+    CHECK(str_contains(mcpr_error_jsonrpc_json(e), "-32021"));
+    mcpr_error_free(e);
+    e = NULL;
     /* A refused addition spoils the callback: the read fails (a policy failure), never asks. */
     for (int misuse = 1; misuse <= 4; misuse++) {
         s.misuse = misuse;
