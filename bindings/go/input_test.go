@@ -165,3 +165,19 @@ func TestARefusedInputRequestFailsTheCallbackAndTheAccessorsNeedACallback(t *tes
 		t.Error("a response outside a callback")
 	}
 }
+
+func TestAMessageTakesTheClientCapabilitiesOfTheOptions(t *testing.T) {
+	r := inputRegistry(t, new(int), false)
+	defer r.Close()
+	msg := []byte(`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"doc://consent"}}`)
+	o := &mcpr.RequestOptions{ScopeKey: "principal:alice", ClientCapabilities: []byte(inputCaps)}
+	reply, err := r.Message(context.Background(), msg, o)
+	if err != nil || !strings.Contains(string(reply.JSON), `"resultType":"input_required"`) {
+		t.Fatalf("%v %s", err, reply.JSON)
+	}
+	o.ClientCapabilities = nil
+	reply, err = r.Message(context.Background(), msg, o)
+	if err != nil || !strings.Contains(string(reply.JSON), `"code":-32021`) {
+		t.Fatalf("without capabilities: %v %s", err, reply.JSON)
+	}
+}

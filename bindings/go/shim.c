@@ -207,13 +207,15 @@ static mcpr_status response_finish(mcpr_status st, mcprgo_request_result *out) {
 }
 
 mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str revision, mcpr_str scope_key,
-                           uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                           const mcpr_executor *executor, mcprgo_message_result *out) {
+                           uint32_t page_size, mcpr_str client_capabilities, uint64_t timeout_ms,
+                           const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
+                           mcprgo_message_result *out) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
         .protocol_revision = revision,
         .scope_key = scope_key,
         .page_size = page_size,
+        .client_capabilities = client_capabilities,
         .timeout_ms = timeout_ms,
         .cancel = cancel,
         .request_data = (void *)(uintptr_t)request,

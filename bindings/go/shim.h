@@ -147,8 +147,9 @@ typedef struct {
 
 /* mcpr_message with the options of mcpr_request. */
 mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str revision, mcpr_str scope_key,
-                           uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                           const mcpr_executor *executor, mcprgo_message_result *out);
+                           uint32_t page_size, mcpr_str client_capabilities, uint64_t timeout_ms,
+                           const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
+                           mcprgo_message_result *out);
 
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);
