@@ -295,6 +295,24 @@ fn the_retry_members_are_read_by_the_one_strict_params_reader() {
         r#"{"uri":"doc://plain","_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientCapabilities":{}}}"#,
         "params _meta repeat clientCapabilities",
     );
+    // Before 2026-07-28 (here named by the request itself) they are not
+    // defined: ignored whatever they hold.
+    for params in [
+        r#"{"uri":"doc://plain","requestState":1,"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}"#,
+        r#"{"uri":"doc://plain","inputResponses":"x","requestState":"a","requestState":"b","_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18","io.modelcontextprotocol/clientCapabilities":[]}}"#,
+    ] {
+        let resp = read(&h.resources, params, SCOPE);
+        assert!(
+            !resp.is_error() && !resp.is_input_required(),
+            "{}",
+            resp.json()
+        );
+    }
+    // But a uri of the wrong type is refused on every revision.
+    refused(
+        r#"{"uri":5,"requestState":1,"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}"#,
+        "params uri must be a string",
+    );
     // The slow path (escapes, numbers) reads them the same way.
     let resp = read(
         &h.resources,

@@ -10,7 +10,7 @@
 //! call frame and shapes the [`Response`].
 
 use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
-use crate::input::ReadInput;
+use crate::input::{carries_input, ReadInput};
 use crate::jsonrpc;
 use crate::listing::{require_scope_key, ListOptions, EMPTY_SCOPE_KEY};
 use crate::registry::Resources;
@@ -131,7 +131,18 @@ fn serve_read(
     let negotiated = options.call.protocol_revision;
     let params = match RequestParams::parse(RequestMethod::ResourcesRead, text) {
         Ok(p) => p,
-        Err(e) => return Ok(params_error(e, negotiated)),
+        // Before 2026-07-28 the retry members are not defined: a read
+        // whose params fail only on them is read as those revisions
+        // define it (docs/BEHAVIOUR.md §18).
+        Err(e) => match RequestParams::parse_spec(params::READ_LEGACY, text) {
+            Ok(p)
+                if request_revision(p.protocol_version.as_deref(), negotiated)
+                    .is_ok_and(|r| !carries_input(r)) =>
+            {
+                p
+            }
+            _ => return Ok(params_error(e, negotiated)),
+        },
     };
     let protocol_revision = match request_revision(params.protocol_version.as_deref(), negotiated) {
         Ok(v) => v,
@@ -255,6 +266,14 @@ impl<'a> RequestParams<'a> {
             RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => params::LIST,
             RequestMethod::CompletionComplete | RequestMethod::ToolsCall => params::META_ONLY,
         };
+        Self::parse_spec(spec, text)
+    }
+
+    /// The params text read by `spec`.
+    pub(crate) fn parse_spec(
+        spec: params::Spec,
+        text: &'a [u8],
+    ) -> Result<RequestParams<'a>, ParamsError> {
         let mut v = Values::default();
         params::read_into(text, spec, &mut v)?;
         Ok(RequestParams {

@@ -95,7 +95,8 @@ pub(crate) struct Member {
 pub(crate) type Spec = &'static [Member];
 
 pub(crate) use specs::{
-    COMPLETE, COMPLETE_REF, COMPLETE_SHAPE, LIST, META_ONLY, READ, TOOLS_CALL, TOOLS_CALL_NAME,
+    COMPLETE, COMPLETE_REF, COMPLETE_SHAPE, LIST, META_ONLY, READ, READ_LEGACY, TOOLS_CALL,
+    TOOLS_CALL_NAME,
 };
 
 /// What [`read`] found: the strings of the spec's string members, the

@@ -21,15 +21,18 @@ const META: Member = Member {
     repeated: "params repeat _meta",
 };
 
+/// `uri` of `resources/read`.
+const URI: Member = Member {
+    name: "uri",
+    kind: Kind::Str(Slot::Uri),
+    wrong_type: "params uri must be a string",
+    repeated: "params repeat uri",
+};
+
 /// `resources/read`: `uri`, the retry members of an input-required read
 /// and `_meta` with the client capabilities (docs/BEHAVIOUR.md §18).
 pub(crate) const READ: Spec = &[
-    Member {
-        name: "uri",
-        kind: Kind::Str(Slot::Uri),
-        wrong_type: "params uri must be a string",
-        repeated: "params repeat uri",
-    },
+    URI,
     Member {
         name: "requestState",
         kind: Kind::Str(Slot::RequestState),
@@ -57,6 +60,11 @@ pub(crate) const READ: Spec = &[
         repeated: "params repeat _meta",
     },
 ];
+
+/// `resources/read` as revisions before 2026-07-28 define it: `uri` and
+/// `_meta` (the retry members do not exist there, so they are ignored
+/// whatever they hold).
+pub(crate) const READ_LEGACY: Spec = &[URI, META];
 
 /// `resources/list` and `resources/templates/list`.
 pub(crate) const LIST: Spec = &[
