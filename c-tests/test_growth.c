@@ -136,6 +136,7 @@ static void older_read_options_get_the_newest_revision(void) {
         } v;
         mcpr_read_options whole;
     } older;
+    CHECK(sizeof older == sizeof(mcpr_read_options));
     memset(&older, 0, sizeof older);
     older.v.o.struct_size = sizeof older.v.o;
     older.v.after = S("1999-01-01");

@@ -5,6 +5,7 @@ use std::any::Any;
 
 use crate::error::{Failure, FailureKind};
 use crate::input::InputResponses;
+use crate::trace::TraceContext;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -128,6 +129,7 @@ pub struct RequestScope {
     deadline: Instant,
     cancel: Option<CancelToken>,
     request_data: Option<RequestData>,
+    trace: Option<Arc<TraceContext>>,
     closed: Arc<AtomicBool>,
     /// The verified input responses of a retried input-required read
     /// (docs/BEHAVIOUR.md §18).
@@ -163,14 +165,16 @@ impl RequestScope {
             deadline: now.checked_add(budget).unwrap_or(now + limit),
             cancel,
             request_data,
+            trace: None,
             closed: Arc::new(AtomicBool::new(false)),
             input: None,
         }
     }
 
-    /// This scope (the same deadline, cancellation, request data and
-    /// closing) carrying the verified input responses of a retried read,
-    /// which every call context made from it hands its callback.
+    /// This scope (the same deadline, cancellation, request data, trace
+    /// context and closing) carrying the verified input responses of a
+    /// retried read, which every call context made from it hands its
+    /// callback.
     pub(crate) fn with_input(&self, input: Arc<InputResponses>) -> RequestScope {
         RequestScope {
             input: Some(input),
@@ -181,6 +185,14 @@ impl RequestScope {
     /// Whether this scope is a verified retry's (see [`Self::with_input`]).
     pub(crate) fn is_retry(&self) -> bool {
         self.input.is_some()
+    }
+
+    /// This scope with the request's trace context (handed to every
+    /// callback through [`CallContext::trace_context`]); an empty one is
+    /// none.
+    pub(crate) fn with_trace(mut self, trace: Option<Arc<TraceContext>>) -> Self {
+        self.trace = trace.filter(|t| !t.is_empty());
+        self
     }
 
     /// Closes the scope: every call context made from it (clones kept by
@@ -382,6 +394,14 @@ impl CallContext {
     /// The caller's cancellation token, if any.
     pub fn cancel_token(&self) -> Option<&CancelToken> {
         self.scope.cancel_token()
+    }
+
+    /// The trace context of the request this call serves (`traceparent`,
+    /// `tracestate` and `baggage` from its `params._meta`, each as sent),
+    /// when it had any: a callback that traces its work joins the
+    /// client's trace with it.
+    pub fn trace_context(&self) -> Option<&TraceContext> {
+        self.scope.trace.as_deref()
     }
 
     /// Which step of which call this callback serves (a detached context is

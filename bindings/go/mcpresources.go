@@ -489,34 +489,6 @@ func (e *Executor) Close() {
 	}
 }
 
-// ReadOptions are the options of Read (nil = defaults).
-type ReadOptions struct {
-	// Executor runs the read's callbacks (nil = inline on the calling
-	// goroutine); with one, the read returns by its deadline whatever the
-	// callbacks do, and a hung reader is abandoned at its item deadline.
-	Executor *Executor
-	// Revision is the negotiated MCP protocol revision the result is shaped
-	// for: "2025-06-18", "2025-11-25" or "2026-07-28"; "" = the newest the
-	// library knows. 2026-07-28 results carry resultType, ttlMs and
-	// cacheScope; earlier ones none of them. Errors follow it too (not
-	// found: -32002 before 2026-07-28, -32602 from it). Another value is
-	// StatusInvalidArgument.
-	Revision string
-	// ScopeKey is the caller's principal, for a read whose callback asks
-	// for input (its requestState is bound to it; required then).
-	ScopeKey string
-	// ClientCapabilities is the client's ClientCapabilities JSON (nil =
-	// nothing declared): an input request it did not declare is never sent.
-	ClientCapabilities []byte
-	// RequestState and InputResponses are the retry's requestState and
-	// inputResponses JSON, exactly as the client sent them (empty = none).
-	RequestState   string
-	InputResponses []byte
-	// Params is the request's whole params JSON: the requestState is bound
-	// to the params other than uri, _meta and the retry members.
-	Params []byte
-}
-
 // ListOptions are the options of List and ListTemplates (nil = defaults).
 type ListOptions struct {
 	// PageSize is the requested page size (0 = the registry's default).
@@ -526,17 +498,10 @@ type ListOptions struct {
 	Executor *Executor
 	// Revision is the negotiated MCP protocol revision (as in ReadOptions).
 	Revision string
-}
-
-// Bundle is a resources/read result.
-type Bundle struct {
-	// JSON is the MCP resources/read result, to send as the JSON-RPC result.
-	JSON []byte
-	// Partial: some items failed; the first item is the diagnostic warning.
-	Partial bool
-	// InputRequired: an InputRequiredResult (a callback asked for input
-	// first); JSON is still the result to send.
-	InputRequired bool
+	// ResultMeta is the page's _meta (nil = none).
+	ResultMeta *ResultMeta
+	// Trace is the request's trace context (as in ReadOptions).
+	Trace TraceContext
 }
 
 // Page is one page of resources/list or resources/templates/list.
@@ -545,46 +510,6 @@ type Page struct {
 	JSON []byte
 	// NextCursor is the cursor of the next page ("" on the last page).
 	NextCursor string
-}
-
-// Read answers resources/read for uri (the raw params.uri). ctx's deadline
-// becomes the call's deadline (StatusDeadlineExceeded when it passes) and
-// its cancellation the call's cancellation (StatusCanceled); callbacks get
-// a context carrying ctx's values.
-func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bundle, error) {
-	if r == nil || !r.ref.acquire() {
-		return Bundle{}, argumentError("mcpresources: registry closed")
-	}
-	defer r.ref.release()
-	var o ReadOptions
-	if opt != nil {
-		o = *opt
-	}
-	ex, done, err := holdExecutor(o.Executor)
-	if err != nil {
-		return Bundle{}, err
-	}
-	defer done()
-	env, err := begin(ctx)
-	if err != nil {
-		return Bundle{}, err
-	}
-	defer env.end()
-	var res C.mcprgo_read_result
-	in := C.mcprgo_input{
-		scope_key:           cstr(o.ScopeKey),
-		client_capabilities: cbytes(o.ClientCapabilities),
-		request_state:       cstr(o.RequestState),
-		input_responses:     cbytes(o.InputResponses),
-		params:              cbytes(o.Params),
-	}
-	st := C.mcprgo_read(r.r, cstr(uri), env.fields(o.Revision, ex), in, &res)
-	if st != C.MCPR_OK {
-		return Bundle{}, env.failure(takeError(res.err, st))
-	}
-	b := Bundle{JSON: goBytes(res.json), Partial: bool(res.partial), InputRequired: bool(res.input_required)}
-	C.mcpr_bundle_free(res.bundle)
-	return b, nil
 }
 
 // List answers resources/list: one page for the caller scope scopeKey
@@ -616,6 +541,11 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Page{}, argumentError("mcpresources: page size out of range")
 	}
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return Page{}, err
+	}
+	defer o.ResultMeta.letGo()
 	env, err := begin(ctx)
 	if err != nil {
 		return Page{}, err
@@ -623,7 +553,7 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 	defer env.end()
 	var res C.mcprgo_list_result
 	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(o.PageSize),
-		env.fields(o.Revision, ex), &res)
+		env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Page{}, env.failure(takeError(res.err, st))
 	}
@@ -743,16 +673,32 @@ func (env *callEnv) end() {
 	}
 }
 
+// callFields are what a call's options give its shared fields: the
+// protocol revision, the executor and result _meta held for the call, and
+// the trace context.
+type callFields struct {
+	revision   string
+	executor   *C.mcpr_executor
+	resultMeta *C.mcpr_result_meta
+	trace      TraceContext
+}
+
 // fields are the C call-frame fields of one call (the fields every option
-// struct shares): its protocol revision and executor, and the context's
-// deadline, token and request id. The one place they are filled.
-func (env *callEnv) fields(revision string, ex *C.mcpr_executor) C.mcprgo_call {
+// struct shares): what its options give, and the context's deadline, token
+// and request id. The one place they are filled.
+func (env *callEnv) fields(f callFields) C.mcprgo_call {
 	return C.mcprgo_call{
-		protocol_revision: cstr(revision),
+		protocol_revision: cstr(f.revision),
 		timeout_ms:        C.uint64_t(env.timeoutMs),
 		cancel:            env.token,
 		request:           C.uint64_t(env.id),
-		executor:          ex,
+		executor:          f.executor,
+		result_meta:       f.resultMeta,
+		trace: C.mcpr_trace_context{
+			traceparent: cstr(f.trace.Traceparent),
+			tracestate:  cstr(f.trace.Tracestate),
+			baggage:     cstr(f.trace.Baggage),
+		},
 	}
 }
 

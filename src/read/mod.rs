@@ -27,7 +27,7 @@ use std::ops::Range;
 use base64::Engine as _;
 
 use crate::cache::ResultCache;
-use crate::call::{CallOptions, Frame, FrameRules};
+use crate::call::{CallOptions, Frame, FrameRules, FromParams};
 use crate::error::{BoxError, Failure, FailureKind};
 use crate::input::{InputOptions, InputRequired, ReadInput};
 use crate::limits::Limits;
@@ -41,10 +41,11 @@ use crate::sizing::ItemSpans;
 use pipeline::Pipeline;
 
 /// Per-call options of a read: the call frame's (deadline, cancellation,
-/// request data, executor, protocol revision; see [`CallOptions`]) and
-/// what an input-required read and its retry need ([`InputOptions`],
-/// docs/BEHAVIOUR.md §18). With an executor the read returns by its
-/// deadline whatever any callback does; see [`Resources::read`].
+/// request data, executor, protocol revision, result `_meta`, trace
+/// context; see [`CallOptions`]) and what an input-required read and its
+/// retry need ([`InputOptions`], docs/BEHAVIOUR.md §18). With an executor
+/// the read returns by its deadline whatever any callback does; see
+/// [`Resources::read`].
 #[derive(Clone, Default)]
 pub struct ReadOptions {
     /// The options every call takes.
@@ -371,23 +372,24 @@ impl Resources {
         self.read_at(
             uri,
             &options.call,
-            options.call.protocol_revision,
+            FromParams::default(),
             &ReadInput::of(&options.input),
         )
     }
 
-    /// [`read`](Self::read) with `call`'s options, shaped for
-    /// `protocol_revision` (the one-call request function's per-request
-    /// revision, without a copy of the options), with its input members.
+    /// [`read`](Self::read) with `call`'s options and what the request's
+    /// params set in their place (the one-call request function's
+    /// per-request revision and trace context, without a copy of the
+    /// options), with its input members.
     pub(crate) fn read_at(
         &self,
         uri: &[u8],
         call: &CallOptions,
-        protocol_revision: ProtocolRevision,
+        from_params: FromParams,
         input: &ReadInput<'_>,
     ) -> Result<ResourceBundle, Failure> {
         let limits = self.limits();
-        call.frame_at(protocol_revision, limits, &READ_RULES, |frame| {
+        call.frame_at(from_params, limits, &READ_RULES, |frame| {
             self.read_framed(frame, uri, limits, input)
         })
     }
@@ -490,7 +492,7 @@ impl Resources {
             limits,
             &mut call,
         )?;
-        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &call)?;
+        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &shape, &call)?;
         // Borrowed from the plan (a single-item plan has no list of its own).
         let targets = plan.items();
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {
@@ -504,32 +506,32 @@ impl Resources {
     }
 
     /// What shapes a read's result beyond its items: the revision, the
-    /// declared cache hints of the registry and the selected binding (none
-    /// for a retried input-required read: its result must not be cached),
-    /// and whether over-budget items become links.
+    /// host's result `_meta` members, the declared cache hints of the
+    /// registry and the selected binding (none for a retried
+    /// input-required read: its result must not be cached), and whether
+    /// over-budget items become links.
     fn shape(
         &self,
         frame: &Frame<'_>,
         selection: &Selection<'_>,
         over_budget_links: bool,
     ) -> assemble::Shape {
-        if frame.scope().is_retry() {
-            return assemble::Shape {
-                over_budget_links,
-                protocol_revision: frame.protocol_revision(),
-                registry: crate::cache::RegistryCacheHints::default(),
-                binding: crate::cache::CacheHints::default(),
-            };
-        }
-        let registry = *self.cache_hints();
+        let (registry, binding) = if frame.scope().is_retry() {
+            Default::default()
+        } else {
+            let registry = *self.cache_hints();
+            let binding = selection
+                .binding
+                .cache_hints()
+                .unwrap_or_else(|| registry.binding_default());
+            (registry, binding)
+        };
         assemble::Shape {
             over_budget_links,
             protocol_revision: frame.protocol_revision(),
+            result_meta: frame.result_meta().cloned(),
             registry,
-            binding: selection
-                .binding
-                .cache_hints()
-                .unwrap_or_else(|| registry.binding_default()),
+            binding,
         }
     }
 }

@@ -124,17 +124,19 @@ impl Pipeline {
     /// (where the policy may ask for input: the read then reads nothing),
     /// then the visibility and read permission of every item of `plan`
     /// (right after [`plan`], with `call` in the phase it left), before any
-    /// body is read.
+    /// body is read. `shape` sets the admission budget (what the host's
+    /// result `_meta` takes from it, whether items carry their `_meta`).
     #[inline(always)]
     pub(super) fn authorize(
         policy: &dyn ResourcePolicy,
         plan: &ResourceReadPlan,
         scope: &RequestScope,
         limits: &Limits,
+        shape: &Shape,
         call: &CallContext,
     ) -> Result<Pipeline, Failure> {
         // Still in the first check, where `plan` left it.
-        let budget = Budget::new(limits);
+        let budget = Budget::new(limits, shape);
         if let Some(asked) = authorize::requested_first(policy, scope, plan.requested(), call)? {
             let states = (0..plan.items().len())
                 .map(|_| authorize::unchecked())

@@ -9,13 +9,18 @@
 //! [`RequestMethod::row`] whose `serve` parses, calls the method in its
 //! call frame and shapes the [`Response`].
 
+use std::sync::Arc;
+
+use crate::call::FromParams;
 use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
 use crate::input::{carries_input, ReadInput};
 use crate::jsonrpc;
 use crate::listing::{require_scope_key, ListOptions, EMPTY_SCOPE_KEY};
+use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
+use crate::trace::TraceContext;
 
-use super::members::RequestParams;
+use super::members::{take_trace, RequestParams};
 use super::params::{self, ParamsError, Slot, Values};
 use super::{params_error, request_revision, RequestError, RequestOptions, Response};
 
@@ -148,6 +153,7 @@ fn serve_read(
         Ok(v) => v,
         Err(response) => return Ok(response),
     };
+    let trace = params.trace_context();
     let Some(uri) = params.uri else {
         return Ok(params_error(
             ParamsError("params uri is required"),
@@ -162,8 +168,9 @@ fn serve_read(
         input_responses: params.input_responses.as_deref(),
         params: Some(text),
     };
+    let from_params = from_params(protocol_revision, trace);
     Ok(
-        match r.read_at(uri.as_bytes(), &options.call, protocol_revision, &input) {
+        match r.read_at(uri.as_bytes(), &options.call, from_params, &input) {
             Ok(bundle) => Response {
                 partial: bundle.is_partial(),
                 input_required: bundle.is_input_required(),
@@ -195,11 +202,12 @@ fn serve_list(
         Ok(v) => v,
         Err(response) => return Ok(response),
     };
+    let trace = params.trace_context();
     let list = ListOptions {
         scope_key: options.scope_key.clone(),
         cursor: params.cursor.map(|c| c.into_owned().into_bytes()),
         page_size: options.page_size,
-        call: options.call_for(protocol_revision),
+        call: options.call_for(from_params(protocol_revision, trace)),
     };
     let page = if templates {
         r.list_templates(&list)
@@ -223,7 +231,7 @@ fn serve_complete(
     options: &RequestOptions,
 ) -> Result<Response, RequestError> {
     let negotiated = options.call.protocol_revision;
-    let (reference, version) = match CompleteParams::parse_request(text) {
+    let (reference, version, trace) = match CompleteParams::parse_request(text) {
         Ok(parsed) => parsed,
         Err(e) => return Ok(params_error(ParamsError(e.message()), negotiated)),
     };
@@ -235,7 +243,7 @@ fn serve_complete(
         Err(response) => return Ok(response),
     };
     let complete = CompleteOptions {
-        call: options.call_for(protocol_revision),
+        call: options.call_for(from_params(protocol_revision, trace)),
     };
     Ok(match r.complete(&params, &complete) {
         Ok(result) => Response::result(result.into_json(), protocol_revision),
@@ -246,6 +254,20 @@ fn serve_complete(
             Response::error(f, json, protocol_revision)
         }
     })
+}
+
+/// What a request's params set for its call: its revision, and its trace
+/// context, which replaces the host's
+/// ([`CallOptions::trace`](crate::CallOptions::trace)) when the params
+/// carry one.
+pub(crate) fn from_params(
+    protocol_revision: ProtocolRevision,
+    trace: Option<TraceContext>,
+) -> FromParams {
+    FromParams {
+        protocol_revision: Some(protocol_revision),
+        trace: trace.map(Arc::new),
+    }
 }
 
 impl<'a> RequestParams<'a> {
@@ -283,6 +305,7 @@ impl<'a> RequestParams<'a> {
             request_state: v.take(Slot::RequestState),
             input_responses: v.take(Slot::InputResponses),
             client_capabilities: v.take(Slot::ClientCapabilities),
+            trace: take_trace(&mut v),
         })
     }
 }

@@ -23,10 +23,16 @@ use crate::limits::Limits;
 use crate::protocol::ProtocolRevision;
 use crate::read::{ResourceBundle, READ_RULES};
 use crate::registry::Resources;
+use crate::result_meta::{self, ResultMeta};
 
 use super::budget::{Budget, WRAPPER_BYTES};
 use super::link::{write_item_link, write_link};
-use super::result::call_tool_result;
+use super::result::tool_result_with_meta;
+
+/// The message of a link-form embedding for a revision before 2025-06-18
+/// (which has no `resource_link` block): a host mistake.
+pub(crate) const NO_LINKS_BEFORE_2025_06_18: &str =
+    "the link form needs protocol revision 2025-06-18 or later (resource_link blocks)";
 
 /// Which content blocks an embedding makes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -93,6 +99,9 @@ pub struct Embedding {
     contents: Option<String>,
     outcomes: Vec<EmbedOutcome>,
     protocol_revision: ProtocolRevision,
+    /// The host's result `_meta` members, for the whole tool result (its
+    /// bytes are charged to the embedding's budget once).
+    result_meta: Option<ResultMeta>,
 }
 
 impl Embedding {
@@ -123,9 +132,16 @@ impl Embedding {
     }
 
     /// A whole `CallToolResult` holding the blocks as its `content` (with
-    /// `resultType` on 2026-07-28).
+    /// the host's result `_meta` members of the call, when given, as its
+    /// `_meta`, and `resultType` on 2026-07-28).
     pub fn call_tool_result(&self) -> String {
-        call_tool_result(self.protocol_revision, &self.blocks, None, false)
+        tool_result_with_meta(
+            self.protocol_revision,
+            &self.blocks,
+            None,
+            false,
+            self.result_meta.as_ref(),
+        )
     }
 
     /// The outcome of the last URI, taken out (the tools' one URI).
@@ -177,8 +193,25 @@ impl Resources {
         if uris.len() > limits.max_plan_targets {
             return Err(Failure::request("too many URIs to embed"));
         }
-        options.call.frame(limits, &READ_RULES, |frame| {
-            self.embed_in(frame, uris, options, copies)
+        let links = options.call.protocol_revision.has_tool_output();
+        if options.form == EmbedForm::Link && !links {
+            return Err(Failure::with_message(
+                FailureKind::InvalidArgument,
+                NO_LINKS_BEFORE_2025_06_18,
+            ));
+        }
+        // Before 2025-06-18 there is no resource_link block: over-budget
+        // items stay budget_exceeded issues.
+        let options = &EmbedOptions {
+            over_budget_links: options.over_budget_links && links,
+            ..options.clone()
+        };
+        // The host's result `_meta` is the tool result's, once: the reads of
+        // the URIs run without it (their result `_meta` is not sent).
+        let mut call = options.call.clone();
+        let meta = call.result_meta.take();
+        call.frame(limits, &READ_RULES, |frame| {
+            self.embed_in(frame, uris, options, copies, meta)
         })
     }
 
@@ -190,8 +223,10 @@ impl Resources {
         uris: &[U],
         options: &EmbedOptions,
         copies: u64,
+        result_meta: Option<ResultMeta>,
     ) -> Result<Embedding, Failure> {
         let limits = self.limits();
+        let meta_len = result_meta::member_len(result_meta.as_ref()) as u64;
         let mut run = Run {
             out: Embedding {
                 blocks: String::from("["),
@@ -199,9 +234,12 @@ impl Resources {
                 contents: (copies > 1).then(|| String::from("[")),
                 outcomes: Vec::with_capacity(uris.len()),
                 protocol_revision: frame.protocol_revision(),
+                result_meta,
             },
             budget: Budget::new(limits, copies),
+            meta_len,
         };
+        run.budget.charge(0, 0, meta_len);
         for (i, uri) in uris.iter().enumerate() {
             if i > 0 {
                 frame.scope().check()?;
@@ -297,6 +335,8 @@ impl Resources {
 struct Run {
     out: Embedding,
     budget: Budget,
+    /// What the host's result `_meta` adds to the tool result.
+    meta_len: u64,
 }
 
 impl Run {
@@ -361,7 +401,7 @@ impl Run {
         if let Some(c) = &mut self.out.contents {
             c.push(']');
         }
-        if self.used() > Budget::total_encoded(limits) {
+        if self.used() + self.meta_len > Budget::total_encoded(limits) {
             return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
                 "the embedded blocks exceed max_encoded_bytes - 8192 - 256".into(),
             )));

@@ -2,7 +2,10 @@
 //! (`params.rs`): which members it acts on, where their values go, and the
 //! fixed messages of their refusals.
 
-use super::{Kind, Member, Slot, Spec, CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY};
+use super::{
+    Kind, Member, Slot, Spec, CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY,
+    TRACE_META_KEYS,
+};
 
 /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as every method
 /// reads it.
@@ -13,10 +16,35 @@ const PROTOCOL_VERSION: Member = Member {
     repeated: "params _meta repeat protocolVersion",
 };
 
-/// `_meta`, as every method reads it.
+/// The message of a repeated trace context member.
+const TRACE_REPEATED: &str = "params _meta repeat a trace member";
+
+/// A trace context member of `_meta`.
+const fn trace_member(name: &'static str, slot: Slot) -> Member {
+    Member {
+        name,
+        kind: Kind::LenientStr(slot),
+        // Never used: a lenient string refuses no type.
+        wrong_type: TRACE_REPEATED,
+        repeated: TRACE_REPEATED,
+    }
+}
+
+/// The trace context members of `_meta`.
+const TRACE_TRACEPARENT: Member = trace_member(TRACE_META_KEYS[0], Slot::Traceparent);
+const TRACE_TRACESTATE: Member = trace_member(TRACE_META_KEYS[1], Slot::Tracestate);
+const TRACE_BAGGAGE: Member = trace_member(TRACE_META_KEYS[2], Slot::Baggage);
+
+/// `_meta`, as every method reads it: the per-request revision and the
+/// trace context.
 const META: Member = Member {
     name: "_meta",
-    kind: Kind::Object(&[PROTOCOL_VERSION]),
+    kind: Kind::Object(&[
+        PROTOCOL_VERSION,
+        TRACE_TRACEPARENT,
+        TRACE_TRACESTATE,
+        TRACE_BAGGAGE,
+    ]),
     wrong_type: "params _meta must be an object",
     repeated: "params repeat _meta",
 };
@@ -49,6 +77,9 @@ pub(crate) const READ: Spec = &[
         name: "_meta",
         kind: Kind::Object(&[
             PROTOCOL_VERSION,
+            TRACE_TRACEPARENT,
+            TRACE_TRACESTATE,
+            TRACE_BAGGAGE,
             Member {
                 name: CLIENT_CAPABILITIES_META_KEY,
                 kind: Kind::RawObject(Slot::ClientCapabilities),

@@ -15,8 +15,8 @@ public struct ReadOptions: Sendable {
     /// deadline whatever a callback does. nil = callbacks on the calling
     /// thread.
     public var executor: CallbackExecutor?
-    /// The negotiated protocol revision ("2025-06-18", "2025-11-25",
-    /// "2026-07-28"); empty = the newest.
+    /// The negotiated protocol revision ("2024-11-05", "2025-03-26",
+    /// "2025-06-18", "2025-11-25", "2026-07-28"); empty = the newest.
     public var protocolRevision: String
     /// Any value the callbacks read as `Call.context` (the caller's
     /// identity, say).
@@ -32,16 +32,19 @@ public struct ReadOptions: Sendable {
     public var inputResponses: String = ""
     /// The request's whole params JSON (the state is bound to it).
     public var params: String = ""
+    /// Members merged into the result's `_meta` after the library's own.
+    public var resultMeta: ResultMeta?
 
     /// Options with the given fields, the others at their defaults.
     public init(timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
-                protocolRevision: String = "", context: (any Sendable)? = nil)
+                protocolRevision: String = "", context: (any Sendable)? = nil, resultMeta: ResultMeta? = nil)
     {
         self.timeout = timeout
         self.cancel = cancel
         self.executor = executor
         self.protocolRevision = protocolRevision
         self.context = context
+        self.resultMeta = resultMeta
     }
 
     /// Runs `body` with the C options (valid during `body` only).
@@ -51,7 +54,8 @@ public struct ReadOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
-        return try withExtendedLifetime((cancel, executor)) {
+        c.result_meta = resultMeta?.raw
+        return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
                 return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
@@ -90,12 +94,15 @@ public struct ListOptions: Sendable {
     public var protocolRevision: String
     /// Read by callbacks as `Call.context`.
     public var context: (any Sendable)?
+    /// The page's `_meta` members.
+    public var resultMeta: ResultMeta?
 
     /// Options for the caller `scopeKey`, the others at their defaults.
     public init(scopeKey: String, cursor: String? = nil, pageSize: UInt32 = 0, timeout: Duration? = nil,
                 cancel: CancelToken? = nil, executor: CallbackExecutor? = nil, protocolRevision: String = "",
-                context: (any Sendable)? = nil)
+                context: (any Sendable)? = nil, resultMeta: ResultMeta? = nil)
     {
+        self.resultMeta = resultMeta
         self.scopeKey = scopeKey
         self.cursor = cursor
         self.pageSize = pageSize
@@ -113,7 +120,8 @@ public struct ListOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
-        return try withExtendedLifetime((cancel, executor)) {
+        c.result_meta = resultMeta?.raw
+        return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
                 return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
@@ -144,6 +152,9 @@ public struct RequestOptions: Sendable {
     public var executor: CallbackExecutor?
     /// Read by callbacks as `Call.context`.
     public var context: (any Sendable)?
+    /// Members merged into the `_meta` of every result (never of an error
+    /// object): put the server's `io.modelcontextprotocol/serverInfo` here.
+    public var resultMeta: ResultMeta?
     /// Serve `tools/call` for the resource tools (`read_resource`,
     /// `list_resources`); any other tool stays `methodNotHandled`.
     public var resourceTools: Bool
@@ -154,8 +165,10 @@ public struct RequestOptions: Sendable {
     /// Options with the given fields, the others at their defaults.
     public init(protocolRevision: String = "", scopeKey: String = "", pageSize: UInt32 = 0,
                 timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
-                context: (any Sendable)? = nil, resourceTools: Bool = false)
+                context: (any Sendable)? = nil, resultMeta: ResultMeta? = nil,
+                resourceTools: Bool = false)
     {
+        self.resultMeta = resultMeta
         self.protocolRevision = protocolRevision
         self.scopeKey = scopeKey
         self.pageSize = pageSize
@@ -174,7 +187,8 @@ public struct RequestOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
-        return try withExtendedLifetime((cancel, executor)) {
+        c.result_meta = resultMeta?.raw
+        return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
                 return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
