@@ -4,6 +4,7 @@
 use std::any::Any;
 
 use crate::error::{Failure, FailureKind};
+use crate::input::InputResponses;
 use crate::trace::TraceContext;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -162,6 +163,9 @@ pub struct RequestScope {
     request_data: Option<RequestData>,
     trace: Option<Arc<TraceContext>>,
     closed: Arc<AtomicBool>,
+    /// The verified input responses of a retried input-required read
+    /// (docs/BEHAVIOUR.md §18).
+    input: Option<Arc<InputResponses>>,
 }
 
 impl RequestScope {
@@ -191,6 +195,7 @@ impl RequestScope {
             request_data,
             trace: None,
             closed: Arc::new(AtomicBool::new(false)),
+            input: None,
         }
     }
 
@@ -206,6 +211,22 @@ impl RequestScope {
             _ => limit,
         };
         now.checked_add(budget).unwrap_or(now + limit)
+    }
+
+    /// This scope (the same deadline, cancellation, request data, trace
+    /// context and closing) carrying the verified input responses of a
+    /// retried read, which every call context made from it hands its
+    /// callback.
+    pub(crate) fn with_input(&self, input: Arc<InputResponses>) -> RequestScope {
+        RequestScope {
+            input: Some(input),
+            ..self.clone()
+        }
+    }
+
+    /// Whether this scope is a verified retry's (see [`Self::with_input`]).
+    pub(crate) fn is_retry(&self) -> bool {
+        self.input.is_some()
     }
 
     /// This scope with the request's trace context (handed to every
@@ -429,5 +450,14 @@ impl CallContext {
     /// in [`CallPhase::FirstCheck`]).
     pub fn phase(&self) -> CallPhase {
         self.phase
+    }
+
+    /// On the verified retry of an input-required read (docs/BEHAVIOUR.md
+    /// §18): what the previous round asked for, the client's responses and
+    /// the state the asking callback sealed. `None` on every other call.
+    /// Every callback of the retried read sees it (policy, resolve, body
+    /// reads, the recheck).
+    pub fn input(&self) -> Option<&InputResponses> {
+        self.scope.input.as_deref()
     }
 }

@@ -12,7 +12,7 @@ use crate::call::{CallOptions, Frame};
 use crate::completion::{CompleteOptions, CompleteParams, CompletionResult, COMPLETE_RULES};
 use crate::error::Failure;
 use crate::listing::{require_scope_key, ListOptions, Page, LIST_RULES};
-use crate::read::{spare_buffer, ReadOptions, ResourceBundle, READ_RULES};
+use crate::read::{spare_buffer, OwnedInput, Owner, ReadOptions, ResourceBundle, READ_RULES};
 use crate::registry::Resources;
 use crate::request::{
     checked_method, failed_response, method_rules, RequestError, RequestMethod, RequestOptions,
@@ -143,6 +143,11 @@ where
     let limits = *(*registry).as_ref().limits();
     let uri = Inline::from_slice(uri);
     let call_options = options.call.clone();
+    let input = OwnedInput {
+        options: options.input.clone(),
+        raw_capabilities: None,
+    };
+    let owner: Owner = registry.clone();
     let spare = spare_buffer();
     start(
         registry,
@@ -154,8 +159,15 @@ where
         then,
         move |r: &R, call, scope| {
             let read = Box::new(|read| read);
-            r.as_ref()
-                .read_detached(call, scope, &call_options, &uri, read, spare)
+            r.as_ref().read_detached(
+                call,
+                scope,
+                &call_options,
+                (&uri, input),
+                owner,
+                read,
+                spare,
+            )
         },
     )
 }
@@ -235,6 +247,7 @@ where
     let negotiated = options.call.protocol_revision;
     let revision: RevisionCell = Arc::new(OnceLock::new());
     let shaped = revision.clone();
+    let owner: Owner = registry.clone();
     let fail = move |f| failed_response(f, *shaped.get().unwrap_or(&negotiated));
     start(
         registry,
@@ -246,7 +259,7 @@ where
         then,
         move |r: &R, call, scope| {
             r.as_ref()
-                .request_detached(call, scope, method, &params, &request, &revision)
+                .request_detached(call, scope, method, (&params, &request), owner, &revision)
         },
     )
     .map_err(RequestStartError::Failed)

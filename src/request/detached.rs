@@ -3,14 +3,17 @@
 //! (`method.rs`: each method's params reader and its response), with the
 //! method run by its asynchronous driver in place of its blocking call.
 
+use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use crate::asynccall::Call;
 use crate::call::{CallOptions, Frame};
 use crate::error::Failure;
+use crate::input::InputOptions;
 use crate::jsonrpc;
 use crate::protocol::ProtocolRevision;
+use crate::read::{OwnedInput, Owner};
 use crate::registry::Resources;
 use crate::scope::RequestScope;
 
@@ -62,8 +65,8 @@ impl Resources {
         call: &Call<RequestOutcome>,
         scope: RequestScope,
         method: RequestMethod,
-        text: &[u8],
-        options: &RequestOptions,
+        (text, options): (&[u8], &RequestOptions),
+        owner: Owner,
         revision: &RevisionCell,
     ) {
         match method {
@@ -72,14 +75,27 @@ impl Resources {
                 Ok(c) => {
                     let protocol_revision = c.protocol_revision;
                     let _ = revision.set(protocol_revision);
-                    let call_options = options.call_for(from_params(protocol_revision, c.trace));
+                    let call_options =
+                        options.call_for(from_params(protocol_revision, c.trace.clone()));
+                    let input = OwnedInput {
+                        options: InputOptions {
+                            scope_key: options.scope_key.clone(),
+                            client_capabilities: options.client_capabilities,
+                            request_state: c.request_state.map(Cow::into_owned),
+                            input_responses: c.input_responses.map(Cow::into_owned),
+                            // Params that were read are UTF-8 JSON.
+                            params: std::str::from_utf8(text).ok().map(str::to_owned),
+                        },
+                        raw_capabilities: c.client_capabilities.map(Cow::into_owned),
+                    };
                     let uri = c.uri.into_owned();
                     let named = uri.clone();
                     self.read_detached(
                         call,
                         scope.clone(),
                         &call_options,
-                        uri.as_bytes(),
+                        (uri.as_bytes(), input),
+                        owner,
                         Box::new(move |read| Ok(read_response(read, &named, protocol_revision))),
                         None,
                     );

@@ -16,6 +16,7 @@ use crate::call::FromParams;
 
 use crate::completion::{CompleteOptions, CompleteParams, CompleteRef, CompletionResult};
 use crate::error::Failure;
+use crate::input::{carries_input, ReadInput};
 use crate::jsonrpc;
 use crate::listing::{require_scope_key, ListOptions, Page, EMPTY_SCOPE_KEY};
 use crate::protocol::ProtocolRevision;
@@ -139,10 +140,12 @@ fn serve_read(
     Ok(match read_call(text, options) {
         Ok(c) => {
             let revision = c.protocol_revision;
+            let input = c.input(options, text);
             let read = r.read_at(
                 c.uri.as_bytes(),
                 &options.call,
-                from_params(revision, c.trace),
+                from_params(revision, c.trace.clone()),
+                &input,
             );
             read_response(read, &c.uri, revision)
         }
@@ -157,6 +160,31 @@ pub(super) struct ReadCall<'p> {
     pub protocol_revision: ProtocolRevision,
     /// The trace context of the params' `_meta`, if any.
     pub trace: Option<TraceContext>,
+    /// A retry's `requestState` (docs/BEHAVIOUR.md §18).
+    pub request_state: Option<Cow<'p, str>>,
+    /// A retry's `inputResponses`, as JSON text.
+    pub input_responses: Option<Cow<'p, str>>,
+    /// `_meta` client capabilities, as JSON text.
+    pub client_capabilities: Option<Cow<'p, str>>,
+}
+
+impl ReadCall<'_> {
+    /// The read's input members: those of the params `text`, and the
+    /// host's scope key and client capabilities.
+    pub(super) fn input<'a>(
+        &'a self,
+        options: &'a RequestOptions,
+        text: &'a [u8],
+    ) -> ReadInput<'a> {
+        ReadInput {
+            scope_key: &options.scope_key,
+            raw_capabilities: self.client_capabilities.as_deref(),
+            given_capabilities: options.client_capabilities,
+            request_state: self.request_state.as_deref(),
+            input_responses: self.input_responses.as_deref(),
+            params: Some(text),
+        }
+    }
 }
 
 /// The params of `resources/read`: the URI and the revision to shape for.
@@ -165,8 +193,21 @@ pub(super) fn read_call<'p>(
     options: &RequestOptions,
 ) -> Result<ReadCall<'p>, Response> {
     let negotiated = options.call.protocol_revision;
-    let params = RequestParams::parse(RequestMethod::ResourcesRead, text)
-        .map_err(|e| params_error(e, negotiated))?;
+    let params = match RequestParams::parse(RequestMethod::ResourcesRead, text) {
+        Ok(p) => p,
+        // Before 2026-07-28 the retry members are not defined: a read
+        // whose params fail only on them is read as those revisions
+        // define it (docs/BEHAVIOUR.md §18).
+        Err(e) => match RequestParams::parse_spec(params::READ_LEGACY, text) {
+            Ok(p)
+                if request_revision(p.protocol_version.as_deref(), negotiated)
+                    .is_ok_and(|r| !carries_input(r)) =>
+            {
+                p
+            }
+            _ => return Err(params_error(e, negotiated)),
+        },
+    };
     let protocol_revision = request_revision(params.protocol_version.as_deref(), negotiated)?;
     let trace = params.trace_context();
     let Some(uri) = params.uri else {
@@ -179,6 +220,9 @@ pub(super) fn read_call<'p>(
         uri,
         protocol_revision,
         trace,
+        request_state: params.request_state,
+        input_responses: params.input_responses,
+        client_capabilities: params.client_capabilities,
     })
 }
 
@@ -191,6 +235,7 @@ pub(super) fn read_response(
     match read {
         Ok(bundle) => Response {
             partial: bundle.is_partial(),
+            input_required: bundle.is_input_required(),
             json: bundle.into_json(),
             failure: None,
             protocol_revision,
@@ -343,12 +388,23 @@ impl<'a> RequestParams<'a> {
             RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => params::LIST,
             RequestMethod::CompletionComplete | RequestMethod::ToolsCall => params::META_ONLY,
         };
+        Self::parse_spec(spec, text)
+    }
+
+    /// The params text read by `spec`.
+    pub(crate) fn parse_spec(
+        spec: params::Spec,
+        text: &'a [u8],
+    ) -> Result<RequestParams<'a>, ParamsError> {
         let mut v = Values::default();
         params::read_into(text, spec, &mut v)?;
         Ok(RequestParams {
             uri: v.take(Slot::Uri),
             cursor: v.take(Slot::Cursor),
             protocol_version: v.take(Slot::ProtocolVersion),
+            request_state: v.take(Slot::RequestState),
+            input_responses: v.take(Slot::InputResponses),
+            client_capabilities: v.take(Slot::ClientCapabilities),
             trace: take_trace(&mut v),
         })
     }

@@ -537,13 +537,11 @@ fn read_once(
             .expect("valid limits"),
     );
     let on_executor = driver != Driver::Inline;
-    let options = ReadOptions {
-        call: CallOptions {
-            cancel: Some(cancel),
-            executor: on_executor.then(executor),
-            ..CallOptions::default()
-        },
-    };
+    let options = ReadOptions::from(CallOptions {
+        cancel: Some(cancel),
+        executor: on_executor.then(executor),
+        ..CallOptions::default()
+    });
     let result = if driver == Driver::Detached {
         let (tx, rx) = std::sync::mpsc::channel();
         registry
