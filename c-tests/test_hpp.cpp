@@ -233,6 +233,29 @@ TEST(Hpp, ErrorsThrowWithStatusMessageCauseCodeAndTheNotFoundObject) {
     EXPECT_EQ(error_of([&] { mcpr::Builder().set_limit(9999, 1); }).status(), MCPR_INVALID_ARGUMENT);
 }
 
+TEST(Hpp, NoHostSideErrorReachesAClientAsCodeZeroOrWithItsOwnText) {
+    mcpr::Resources r = docs_registry();
+    const std::string internal = R"({"code":-32603,"message":"internal error"})";
+    // Raised by the wrapper itself (no mcpr_error behind them).
+    mcpr::ReadOptions negative;
+    negative.timeout = -1ms;
+    mcpr::Error wrapper = error_of([&] { r.read("doc://a", negative); });
+    EXPECT_EQ(wrapper.jsonrpc_code(), -32603);
+    EXPECT_EQ(wrapper.jsonrpc_json(), internal);
+    mcpr::Error no_read = error_of([&] { mcpr::Builder().add(R"({"uri":"doc://x","name":"x"})", mcpr::Binding{}); });
+    EXPECT_EQ(no_read.jsonrpc_json(), internal);
+    // Host mistakes the library reports: its fixed object, never the message.
+    mcpr::Error no_scope = error_of([&] { r.list({}); });
+    EXPECT_EQ(no_scope.jsonrpc_code(), -32603);
+    EXPECT_EQ(no_scope.jsonrpc_json(), internal);
+    // Built from parts: code 0 and an empty object are never kept.
+    mcpr::Error zero(MCPR_INTERNAL, "disk on fire at /srv/x", "cause", 0, "");
+    EXPECT_EQ(zero.jsonrpc_code(), -32603);
+    EXPECT_EQ(zero.jsonrpc_json(), internal);
+    mcpr::Error unhandled(MCPR_METHOD_NOT_HANDLED, "MCPR_METHOD_NOT_HANDLED", "", -32601, "");
+    EXPECT_EQ(unhandled.jsonrpc_json(), R"({"code":-32601,"message":"Method not found"})");
+}
+
 TEST(Hpp, AThrowingResolveFailsTheReadWithItsWhatAsThePrivateCause) {
     mcpr::Builder b;
     mcpr::Binding bind = text_binding();

@@ -61,8 +61,8 @@
  * Reading order: the declarations come in chapters, each a Doxygen group
  * defined below (`cmake --build build --target doxygen` makes the HTML
  * pages): builder, registry, read, list, request, completion,
- * subscriptions, callbacks, views, errors. The constants and types come first and the functions
- * after them, each part in chapter order.
+ * subscriptions, async, callbacks, views, errors. The constants and types
+ * come first and the functions after them, each part in chapter order.
  */
 
 /**
@@ -120,6 +120,14 @@
  * mcpr_listing_fingerprint and mcpr_notify_listing_changed do the same
  * after a permission change. Each result (mcpr_notifications) gives the
  * exact message to send to each subscriber, or nothing.
+ */
+
+/**
+ * \defgroup async Asynchronous calls
+ * mcpr_read_start, mcpr_list_start, mcpr_list_templates_start,
+ * mcpr_request_start and mcpr_complete_start start a call on an executor
+ * and return at once; its done callback (mcpr_*_done_fn) runs exactly once
+ * with the outcome, on an executor thread, by the call's deadline.
  */
 
 /**
@@ -205,11 +213,11 @@
 
 /**
  * The highest `mcpr_status` value this version of the library defines
- * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+ * (`MCPR_INPUT_REQUIRED`); values above it are unknown to it.
  *
  * \ingroup errors
  */
-#define MCPR_STATUS_MAX 15
+#define MCPR_STATUS_MAX 16
 
 /**
  * Major version of the header (the crate version's first number). Before
@@ -312,6 +320,16 @@ typedef enum {
      * `-32601` Method not found).
      */
     MCPR_METHOD_NOT_HANDLED = 15,
+    /**
+     * The read needs input the client cannot be asked for
+     * (docs/BEHAVIOUR.md §18): the request's protocol revision has no
+     * input-required result (before 2026-07-28), or the client did not
+     * declare a capability an input request needs. Send the error's
+     * `mcpr_error_jsonrpc_json` (the host's chosen error, or `-32021`
+     * with `data.requiredCapabilities`); `mcpr_error_input_requests` holds
+     * the requests the read would have sent.
+     */
+    MCPR_INPUT_REQUIRED = 16,
 } mcpr_status;
 
 /**
@@ -1070,6 +1088,45 @@ typedef struct {
      * `mcpr_trace_context`).
      */
     mcpr_trace_context trace;
+    /**
+     * The caller's principal (for example a hash of its access token's
+     * subject), for a read whose callback asks for input
+     * (`MCPR_CB_INPUT_REQUIRED`, docs/BEHAVIOUR.md §18): its
+     * `requestState` is bound to SHA-256 of these bytes, and the retry must
+     * bring the same. Empty: such a read is `MCPR_INVALID_ARGUMENT`. Only
+     * `mcpr_read` uses it (and the next four fields).
+     */
+    mcpr_str scope_key;
+    /**
+     * The client's `ClientCapabilities` as JSON (from its `initialize`, or
+     * the request's `_meta["io.modelcontextprotocol/clientCapabilities"]`);
+     * empty = nothing declared. An input request of a kind the client did
+     * not declare is never sent: the read fails with `MCPR_INPUT_REQUIRED`
+     * and a `-32021` error. Not a JSON object whose `elicitation`,
+     * `sampling` and `roots` are objects: `MCPR_INVALID_ARGUMENT`.
+     */
+    mcpr_str client_capabilities;
+    /**
+     * The retry's `requestState`, exactly as the client sent it (UTF-8,
+     * else `MCPR_INVALID_ARGUMENT`); empty = none. Verified before anything
+     * else about the read: tampered,
+     * expired, or issued for another scope key, URI, registry content or
+     * params is `MCPR_INVALID_REQUEST` (`-32602`), never a fresh read.
+     */
+    mcpr_str request_state;
+    /**
+     * The retry's `inputResponses` object as JSON text; empty = none. Given
+     * without `request_state` it is `MCPR_INVALID_REQUEST`.
+     */
+    mcpr_str input_responses;
+    /**
+     * The request's whole `params` object as JSON text, for binding the
+     * `requestState` to the params other than `uri`, `_meta`,
+     * `inputResponses` and `requestState`; empty = no other params. Not a
+     * JSON object: `MCPR_INVALID_ARGUMENT` when the state is sealed or
+     * opened.
+     */
+    mcpr_str params;
 } mcpr_read_options;
 
 /**
@@ -1414,9 +1471,11 @@ typedef struct {
     /**
      * Opaque caller scope of `resources/list` and
      * `resources/templates/list` (required and non-empty for them, else
-     * `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
-     * bound to a hash of these bytes: use the caller's authorization
-     * context (for example a hash of its access token's subject).
+     * `MCPR_INVALID_ARGUMENT`), and of a `resources/read` whose callback
+     * asks for input (its `requestState` is bound to it, as
+     * `mcpr_read_options.scope_key`). Cursors are bound to a hash of these
+     * bytes: use the caller's authorization context (for example a hash of
+     * its access token's subject).
      */
     mcpr_str scope_key;
     /**
@@ -1467,6 +1526,15 @@ typedef struct {
      * `params._meta` take its place.
      */
     mcpr_trace_context trace;
+    /**
+     * The client's `ClientCapabilities` as JSON, as the host knows them
+     * from `initialize`, for a `resources/read` whose callback asks for
+     * input (docs/BEHAVIOUR.md §18); empty = nothing declared. A
+     * `params._meta["io.modelcontextprotocol/clientCapabilities"]` in the
+     * request wins. Not a JSON object whose `elicitation`, `sampling` and
+     * `roots` are objects: `MCPR_INVALID_ARGUMENT`.
+     */
+    mcpr_str client_capabilities;
     /**
      * The JSON-RPC id of the request, as its JSON text (`1`, `"abc"`):
      * required by `subscriptions/listen`, whose stream it names
@@ -1639,6 +1707,98 @@ typedef struct {
 } mcpr_subscriber;
 
 /**
+ * Receives the outcome of `mcpr_read_start`, exactly once.
+ *
+ * \param done_data The `done_data` given to `mcpr_read_start`.
+ * \param status `MCPR_OK` with a bundle (also for a partial one), or the
+ *   read's failure (the status `mcpr_read` would have returned).
+ * \param bundle On `MCPR_OK` the bundle, owned by the callee: free it with
+ *   `mcpr_bundle_free`, on any thread, now or later; NULL otherwise.
+ * \param error On failure the error object, owned by the callee: free it
+ *   with `mcpr_error_free`; NULL on `MCPR_OK`.
+ * \note Runs on an executor thread (a worker, or the executor's watch
+ *   thread at the deadline, on cancellation or when the executor is
+ *   saturated), never inside `mcpr_read_start`, possibly before it
+ *   returns. Return promptly: the watch thread looks after every
+ *   asynchronous call of its executor (signal an event loop, resume a
+ *   continuation, and return). The registry and executor the call holds
+ *   are let go after it returns.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_read_done_fn)(void *done_data, mcpr_status status, mcpr_bundle *bundle, mcpr_error *error);
+
+/**
+ * Receives the outcome of `mcpr_list_start` or `mcpr_list_templates_start`,
+ * exactly once (as `mcpr_read_done_fn`).
+ *
+ * \param done_data The `done_data` given to the start function.
+ * \param status `MCPR_OK` with a page, or the listing's failure.
+ * \param page On `MCPR_OK` the page, owned by the callee (free it with
+ *   `mcpr_page_free`); NULL otherwise.
+ * \param error On failure the error object, owned by the callee (free it
+ *   with `mcpr_error_free`); NULL on `MCPR_OK`.
+ * \note Threads and timing as for `mcpr_read_done_fn`.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_list_done_fn)(void *done_data, mcpr_status status, mcpr_page *page, mcpr_error *error);
+
+/**
+ * Receives the outcome of `mcpr_complete_start`, exactly once (as
+ * `mcpr_read_done_fn`).
+ *
+ * \param done_data The `done_data` given to `mcpr_complete_start`.
+ * \param status `MCPR_OK` with a completion, or the completion's failure.
+ * \param completion On `MCPR_OK` the completion, owned by the callee (free
+ *   it with `mcpr_completion_free`); NULL otherwise.
+ * \param error On failure the error object, owned by the callee (free it
+ *   with `mcpr_error_free`); NULL on `MCPR_OK`.
+ * \note Threads and timing as for `mcpr_read_done_fn`.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_complete_done_fn)(void *done_data, mcpr_status status, mcpr_completion *completion, mcpr_error *error);
+
+/**
+ * Receives the outcome of `mcpr_request_start`, exactly once (as
+ * `mcpr_read_done_fn`).
+ *
+ * \param done_data The `done_data` given to `mcpr_request_start`.
+ * \param status `MCPR_OK` with a response to send (a result or an error
+ *   object, as from `mcpr_request`, including a deadline, a cancellation
+ *   or a saturated executor), or `MCPR_METHOD_NOT_HANDLED` for a
+ *   `completion/complete` with a `ref/prompt` reference (no response:
+ *   answer it with your prompts).
+ * \param response On `MCPR_OK` the response, owned by the callee (free it
+ *   with `mcpr_response_free`); NULL otherwise.
+ * \param error Otherwise the error object, owned by the callee (free it
+ *   with `mcpr_error_free`); NULL on `MCPR_OK`.
+ * \note Threads and timing as for `mcpr_read_done_fn`.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_request_done_fn)(void *done_data, mcpr_status status, mcpr_response *response, mcpr_error *error);
+
+/**
+ * Receives the outcome of `mcpr_message_start`, exactly once (as
+ * `mcpr_read_done_fn`).
+ *
+ * \param done_data The `done_data` given to `mcpr_message_start`.
+ * \param status `MCPR_OK` with the reply `mcpr_message` would have given
+ *   (send its `mcpr_reply_json` when it is not empty; route the message
+ *   yourself when `mcpr_reply_handled` is false).
+ * \param reply On `MCPR_OK` the reply, owned by the callee (free it with
+ *   `mcpr_reply_free`); NULL otherwise.
+ * \param error Otherwise the error object, owned by the callee (free it
+ *   with `mcpr_error_free`); NULL on `MCPR_OK`.
+ * \note Threads and timing as for `mcpr_read_done_fn`.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_message_done_fn)(void *done_data, mcpr_status status, mcpr_reply *reply, mcpr_error *error);
+
+/**
  * Which step of which call a callback serves (`mcpr_call_phase`). A plain
  * integer: later versions may add values, so treat unknown ones like
  * `MCPR_PHASE_UNKNOWN`.
@@ -1646,6 +1806,14 @@ typedef struct {
  * \ingroup callbacks
  */
 typedef uint32_t mcpr_phase;
+
+/**
+ * What the user did with an elicitation (`mcpr_input_response_action`).
+ * A plain integer: later versions may add values.
+ *
+ * \ingroup callbacks
+ */
+typedef uint32_t mcpr_input_action;
 
 /**
  * A set of MCP change-notification types, as bits (`MCPR_NOTIFY_*`).
@@ -1822,6 +1990,35 @@ typedef uint32_t mcpr_notification_types;
 #define MCPR_PHASE_SUBSCRIPTION 7u
 
 /**
+ * No elicitation response under that key (none was asked, the client sent
+ * none, it answers another kind of request, or the call is NULL).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_NO_ACTION 0u
+
+/**
+ * The user submitted the form or confirmed the action.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_ACCEPT 1u
+
+/**
+ * The user explicitly declined.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_DECLINE 2u
+
+/**
+ * The user dismissed the request without a choice.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_CANCEL 3u
+
+/**
  * The callback succeeded.
  *
  * \ingroup callbacks
@@ -1855,6 +2052,19 @@ typedef uint32_t mcpr_notification_types;
  * \ingroup callbacks
  */
 #define MCPR_CB_INVALID_CONTENT 3u
+
+/**
+ * The read needs input from the client first (docs/BEHAVIOUR.md §18).
+ * Only from the policy `read` callback while the read is in
+ * `MCPR_PHASE_FIRST_CHECK`, and from a body `read`: add the input
+ * requests with `mcpr_input_add_request` (and optionally state with
+ * `mcpr_input_set_state`) before returning it; a refused one makes
+ * the callback a failure. From every other callback (and phase) it counts
+ * as `MCPR_CB_UNAVAILABLE`.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_CB_INPUT_REQUIRED 4u
 
 /**
  * Longest accepted identifier, in bytes (default 2048, at least 51).
@@ -2223,6 +2433,34 @@ mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms,
 mcpr_status mcpr_builder_set_notifications(mcpr_builder *builder, uint32_t notifications, mcpr_error **err);
 
 /**
+ * Chooses the JSON-RPC error of a read whose callback asks for input
+ * (`MCPR_CB_INPUT_REQUIRED`) when the request's protocol revision has no
+ * input-required result (before 2026-07-28; docs/BEHAVIOUR.md §18): the
+ * read then fails with `MCPR_INPUT_REQUIRED` and this error object.
+ * Without this call: `-32603` "Input required: this protocol revision
+ * cannot carry the request for input".
+ *
+ * \param builder The builder.
+ * \param code The JSON-RPC code; not in `-32099` to `-32020` (reserved for
+ *   the MCP specification).
+ * \param message The message (copied): 1 to 256 bytes of UTF-8 without
+ *   control characters.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a reserved code or a
+ *   bad message (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `builder` or a `(NULL, n > 0)` message.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `message` follows the `mcpr_str` rules; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
+ */
+mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int32_t code, mcpr_str message, mcpr_error **err);
+
+/**
  * `mcpr_builder_add` with the binding's cache hints. Its reads get
  * `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
  * `hints->caller_independent` and the registry's `policy_caller_independent`
@@ -2493,6 +2731,24 @@ mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
  * \ingroup read
  */
 bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
+
+/**
+ * Whether the bundle is an MCP 2026-07-28 `InputRequiredResult`: a
+ * callback of the read asked for input first (docs/BEHAVIOUR.md §18).
+ * Its JSON (`mcpr_bundle_json`) is still the `result` to send: it holds
+ * `resultType: "input_required"`, the input requests and the sealed
+ * `requestState`, which the client's retry brings back (the retry's
+ * `mcpr_read_options.request_state` and `input_responses`).
+ *
+ * \param bundle The bundle, or NULL.
+ * \return True for an input-required result; false otherwise and when
+ *   `bundle` is NULL.
+ * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+ * \note Thread-safe (see `mcpr_bundle_json`).
+ *
+ * \ingroup read
+ */
+bool mcpr_bundle_is_input_required(const mcpr_bundle *bundle);
 
 /**
  * Frees a bundle.
@@ -3209,6 +3465,22 @@ bool mcpr_response_is_notification(const mcpr_response *response);
  * \ingroup request
  */
 const mcpr_subscription *mcpr_response_subscription(const mcpr_response *response);
+
+/**
+ * Whether the response is an MCP 2026-07-28 `InputRequiredResult`: a
+ * callback of the `resources/read` asked for input first
+ * (docs/BEHAVIOUR.md §18). Send its JSON as the `result`; the client
+ * retries with `inputResponses` and the `requestState` it holds.
+ *
+ * \param response The response, or NULL.
+ * \return True for an input-required result; false otherwise and when
+ *   `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_response_is_input_required(const mcpr_response *response);
 
 /**
  * Frees a response.
@@ -4250,6 +4522,195 @@ mcpr_status mcpr_listing_fingerprint(const mcpr_resources *resources, const mcpr
 void mcpr_subscriber_init(mcpr_subscriber *subscriber);
 
 /**
+ * Starts `resources/read` of a URI as an asynchronous call: the call
+ * returns at once, and `done` runs exactly once with the outcome
+ * `mcpr_read` would have returned, on an executor thread, never inside
+ * this call.
+ *
+ * An executor is required (`options->executor`): the read runs there as
+ * `mcpr_read` runs with one, and every guarantee of that call holds
+ * without a waiting thread (the executor's watch thread looks after the
+ * deadline and cancellation): `done` runs by the read deadline, and at
+ * once on cancellation through `options->cancel`, whatever any callback
+ * does; a body read past its item deadline becomes a `timeout` item and
+ * the read goes on with the other items. The deadline counts from this
+ * call. Every failure of the read (not found, a cancelled token, a
+ * saturated executor, ...) is the outcome `done` receives; this call fails
+ * only for host mistakes, and then `done` never runs. docs/C-API.md shows
+ * how an event loop receives the outcome (a pipe or eventfd written in
+ * `done`).
+ *
+ * \param resources A registry reference.
+ * \param uri The raw bytes of the request's `params.uri` (copied).
+ * \param options The read options (copied; `executor` required).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the read started (`done` will run);
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `resources` or `done`, no executor,
+ *   a `(NULL, n > 0)` string, an unknown protocol revision, or options
+ *   with a bad `struct_size` or unknown set fields; `MCPR_READ_FAILED`
+ *   when the executor's watch thread could not start. `done` never runs
+ *   on failure.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made (as for `mcpr_read`); `uri` follows the `mcpr_str` rules;
+ *   `options` is NULL or points at options of `struct_size` readable bytes
+ *   whose `cancel` and `executor` are NULL or not yet freed and whose
+ *   `protocol_revision` follows the `mcpr_str` rules; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \post The call holds its own registry and executor references until
+ *   `done` has returned: the host may free the registry, the executor and
+ *   the token as soon as this call returns, with calls in flight; the
+ *   `release` callbacks then run after `done` returned (or when an
+ *   abandoned callback returns).
+ * \note Thread-safe: any thread may start calls, also concurrently.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_read_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts one page of `resources/list` as an asynchronous call: returns at
+ * once, and `done` runs exactly once with the outcome `mcpr_list` would
+ * have returned (same rules as `mcpr_read_start`: an executor is
+ * required, `done` runs on an executor thread by the deadline and at once
+ * on cancellation, and only host mistakes fail this call).
+ *
+ * \param resources A registry reference.
+ * \param options The list options (required, copied; `executor` required,
+ *   non-empty `scope_key`).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the listing started; `MCPR_INVALID_ARGUMENT` for
+ *   a NULL `resources`, `options` or `done`, no executor, an empty scope
+ *   key, a bad string, an unknown protocol revision or bad options;
+ *   `MCPR_POLICY` when the executor's watch thread could not start. `done`
+ *   never runs on failure.
+ * \pre As for `mcpr_list`, without `out`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts one page of `resources/templates/list` as an asynchronous call
+ * (as `mcpr_list_start`; `done` receives what `mcpr_list_templates` would
+ * have returned).
+ *
+ * \param resources A registry reference.
+ * \param options The list options (required, copied).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails; may be NULL.
+ * \return As for `mcpr_list_start`.
+ * \pre As for `mcpr_list_start`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts `completion/complete` (`ref/resource`) as an asynchronous call:
+ * returns at once, and `done` runs exactly once with the outcome
+ * `mcpr_complete` would have returned (same rules as `mcpr_read_start`).
+ *
+ * \param resources A registry reference.
+ * \param params The client's completion input (copied).
+ * \param options Read options (copied; `executor` required).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the completion started; `MCPR_INVALID_ARGUMENT`
+ *   for a NULL `resources`, `params` or `done`, no executor, a bad string,
+ *   a NULL `context` with a non-zero `context_len`, an unknown protocol
+ *   revision or bad options; `MCPR_INVALID_REQUEST` for an argument or
+ *   context that is not UTF-8 (as from `mcpr_complete`); `MCPR_READ_FAILED`
+ *   when the executor's watch thread could not start. `done` never runs on
+ *   failure.
+ * \pre As for `mcpr_complete`, without `out`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_complete_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts one MCP request by method name as an asynchronous call: returns
+ * at once, and `done` runs exactly once with the response `mcpr_request`
+ * would have returned (same rules as `mcpr_read_start`). A method this
+ * library does not serve is known from its name and fails this call with
+ * `MCPR_METHOD_NOT_HANDLED`; a `completion/complete` with a `ref/prompt`
+ * reference (known once its params are read) reaches `done` as
+ * `MCPR_METHOD_NOT_HANDLED`. A deadline, a cancellation or a saturated
+ * executor is an error response, as from `mcpr_request`.
+ *
+ * \param resources A registry reference.
+ * \param method The JSON-RPC method name (copied).
+ * \param params_json The raw text of the request's `params` (copied);
+ *   `{NULL, 0}` when the request had none.
+ * \param options The request options (copied; `executor` required).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the request started; `MCPR_METHOD_NOT_HANDLED`
+ *   for a method name this library does not serve; `MCPR_INVALID_ARGUMENT`
+ *   for a NULL `resources` or `done`, no executor, bad strings, an unknown
+ *   `protocol_revision` option, an empty scope key for a list method, or
+ *   bad options; the method's saturation status (`MCPR_READ_FAILED`,
+ *   `MCPR_POLICY`) when the executor's watch thread could not start.
+ *   `done` never runs on failure.
+ * \pre As for `mcpr_request`, without `out`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_request_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts one whole JSON-RPC message as an asynchronous call: returns at
+ * once, and `done` runs exactly once with the reply `mcpr_message` would
+ * have given (same rules as `mcpr_read_start`). The envelope is read
+ * during this call (it runs no callback); a request the library serves
+ * then runs as `mcpr_request_start` runs it, and every other message
+ * (invalid, a notification, a client's response, a method the library
+ * does not serve: `mcpr_reply_handled` false) is answered through `done`
+ * as well, on an executor thread, whatever the deadline or cancellation
+ * (as `mcpr_message` answers it). A request the call cancelled gets a
+ * reply with nothing to send.
+ *
+ * \param resources A registry reference.
+ * \param message The whole message text (copied as far as needed).
+ * \param options The options of `mcpr_request` (copied; `executor`
+ *   required).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the message started; `MCPR_INVALID_ARGUMENT` for
+ *   a NULL `resources` or `done`, no executor, a bad string, bad options,
+ *   or a list method without a scope key (as `mcpr_message`); the
+ *   method's saturation status when the executor's watch thread could not
+ *   start. `done` never runs on failure.
+ * \pre As for `mcpr_message`, without `out`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_message_start(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_message_done_fn done, void *done_data, mcpr_error **err);
+
+/**
  * Fills a binding callback table with the defaults: `user_data` and every
  * callback NULL, and `struct_size` set to `sizeof(mcpr_binding_callbacks)`,
  * as `MCPR_BINDING_CALLBACKS_INIT` does.
@@ -4429,6 +4890,147 @@ mcpr_phase mcpr_call_phase(const mcpr_call *call);
  * \ingroup callbacks
  */
 void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
+
+/**
+ * Adds one input request to the call's answer: the callback then returns
+ * `MCPR_CB_INPUT_REQUIRED` (see there for the callbacks that may). The
+ * request is checked against the MCP 2026-07-28 schema now; whether the
+ * client declared what it needs is checked when the read answers.
+ *
+ * \param call The callback's call context.
+ * \param key The request's key in the `InputRequiredResult`: 1 to 64 bytes
+ *   of `A-Z a-z 0-9 _ . -`, unique within the read; the retry's response
+ *   is read under it.
+ * \param request_json The request object as JSON:
+ *   `{"method":"elicitation/create","params":{…}}`,
+ *   `{"method":"sampling/createMessage","params":{…}}` or
+ *   `{"method":"roots/list"}`, at most 64 KiB (copied).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad key, a used key, a
+ *   17th request, or a request that is not valid JSON or not of the
+ *   schema's shape (the message names the member; the callback's input is
+ *   then spoiled: `MCPR_CB_INPUT_REQUIRED` fails it); `MCPR_INVALID_ARGUMENT`
+ *   for a NULL `call` or a `(NULL, n > 0)` string.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` and `request_json` follow the
+ *   `mcpr_str` rules; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_input_add_request(const mcpr_call *call, mcpr_str key, mcpr_str request_json, mcpr_error **err);
+
+/**
+ * Sets opaque bytes of the callback's own, sealed into the read's
+ * `requestState` and handed back on the retry (`mcpr_input_state`); a
+ * later call replaces them.
+ *
+ * \param call The callback's call context.
+ * \param state The bytes (copied), or NULL with `state_len` 0 for none.
+ * \param state_len The number of bytes at `state`: at most 1024.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for more than 1024 bytes (the
+ *   callback's input is then spoiled); `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `call` or a NULL `state` with a non-zero `state_len`.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `state` is NULL (with `state_len` 0) or
+ *   points at `state_len` readable bytes; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_input_set_state(const mcpr_call *call, const uint8_t *state, size_t state_len, mcpr_error **err);
+
+/**
+ * Whether the read this callback serves is the verified retry of an
+ * input-required read (its `requestState` opened): only then do the
+ * `mcpr_input_response*` accessors find anything.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return True on a verified retry; false otherwise and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+bool mcpr_input_is_retry(const mcpr_call *call);
+
+/**
+ * The client's response under `key` on a verified retry, when the
+ * previous round asked for that key and the client answered: an
+ * `ElicitResult`, `CreateMessageResult` or `ListRootsResult` as compact
+ * JSON, checked against the kind of request asked.
+ *
+ * \param call The callback's call context, or NULL.
+ * \param key The key of the request.
+ * \return The JSON, borrowed from the call context (valid until the
+ *   callback returns); empty when there is none, and when `call` is NULL or
+ *   `key` is a `(NULL, n > 0)` string.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` follows the `mcpr_str` rules.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_input_response(const mcpr_call *call, mcpr_str key);
+
+/**
+ * The user's action in the elicitation response under `key`.
+ *
+ * \param call The callback's call context, or NULL.
+ * \param key The key of the elicitation request.
+ * \return `MCPR_INPUT_ACCEPT`, `MCPR_INPUT_DECLINE` or `MCPR_INPUT_CANCEL`;
+ *   `MCPR_INPUT_NO_ACTION` when there is no elicitation response under
+ *   `key`, and when `call` is NULL or `key` is a `(NULL, n > 0)` string.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` follows the `mcpr_str` rules.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_input_action mcpr_input_response_action(const mcpr_call *call, mcpr_str key);
+
+/**
+ * One field of the form the user submitted in the elicitation response
+ * under `key`: its value as compact JSON (a string with its quotes, a
+ * number, `true`/`false`, or a list of strings).
+ *
+ * \param call The callback's call context, or NULL.
+ * \param key The key of the elicitation request.
+ * \param field The name of the form field (a property of its
+ *   `requestedSchema`).
+ * \return The JSON, borrowed from the call context (valid until the
+ *   callback returns); empty when the field was not sent, and when `call`
+ *   is NULL or a string is `(NULL, n > 0)`.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` and `field` follow the `mcpr_str`
+ *   rules.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_input_response_content(const mcpr_call *call, mcpr_str key, mcpr_str field);
+
+/**
+ * The bytes the asking callback sealed with `mcpr_input_set_state`, on a
+ * verified retry.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The bytes, borrowed from the call context (valid until the
+ *   callback returns); empty when none were set, when the read is no
+ *   retry, and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_input_state(const mcpr_call *call);
 
 /**
  * Sets the plan's canonical requested target (copied; a later call replaces
@@ -5030,6 +5632,24 @@ int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
 mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
 
 /**
+ * The input requests an `MCPR_INPUT_REQUIRED` error carries: the
+ * `InputRequests` object the read would have sent (docs/BEHAVIOUR.md
+ * §18), for a host that asks the client its own way (on an older
+ * protocol revision, server-initiated `elicitation/create` requests) and
+ * then retries the read with the responses.
+ *
+ * \param error The error object, or NULL.
+ * \return Compact JSON (`{"key":{"method":…,"params":…},…}`), borrowed from
+ *   `error` (valid until `mcpr_error_free(error)`); empty for every other
+ *   error and when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
+ */
+mcpr_str mcpr_error_input_requests(const mcpr_error *error);
+
+/**
  * Frees an error object.
  *
  * \param error The error object to free, or NULL (then nothing happens).
@@ -5044,7 +5664,7 @@ void mcpr_error_free(mcpr_error *error);
 
 /**
  * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
- * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
+ * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_INPUT_REQUIRED"`).
  *
  * \param status An `mcpr_status` value (a plain integer, so that any value,
  *   even one this version does not define, is defined behaviour).

@@ -107,6 +107,9 @@ pub(crate) struct FrameRules {
 pub(crate) struct Frame<'a> {
     scope: RequestScope,
     options: &'a CallOptions,
+    /// The executor a blocking call waits on (`None` inline, and for the
+    /// job of an asynchronous call, which is already on a worker).
+    executor: Option<&'a Executor>,
     protocol_revision: ProtocolRevision,
     rules: &'static FrameRules,
 }
@@ -136,36 +139,64 @@ impl CallOptions {
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
         let started = Instant::now();
-        let scope = RequestScope::start_at(
+        let scope = self
+            .scope_at(started, limits)
+            .with_trace(from_params.trace.or_else(|| self.trace.clone()));
+        // Closed on every return path (BEHAVIOUR §8: the direct API
+        // creates and closes its scope).
+        let _closer = scope.close_on_drop();
+        // At the instant it started: no clock read.
+        scope.check_at(started)?;
+        self.admit(rules)?;
+        let frame = Frame {
+            scope,
+            options: self,
+            executor: self.executor.as_ref(),
+            protocol_revision: from_params
+                .protocol_revision
+                .unwrap_or(self.protocol_revision),
+            rules,
+        };
+        let out = body(&frame);
+        frame.leave(out)
+    }
+
+    /// The call's request scope, started at `started`: deadline =
+    /// min(`started` + `read_timeout`, the caller's deadline), without the
+    /// trace context (the frame's first step; an asynchronous call's job
+    /// makes it from its start call's instant, so that its deadline counts
+    /// from there).
+    #[inline]
+    pub(crate) fn scope_at(&self, started: Instant, limits: &Limits) -> RequestScope {
+        RequestScope::start_at(
             started,
             limits.read_timeout,
             self.timeout,
             self.cancel.clone(),
             self.request_data.clone(),
         )
-        .with_trace(from_params.trace.or_else(|| self.trace.clone()));
-        // Closed on every return path (BEHAVIOUR §8: the direct API
-        // creates and closes its scope).
-        let _closer = scope.close_on_drop();
-        // At the instant it started: no clock read.
-        scope.check_at(started)?;
-        if let Some(executor) = &self.executor {
-            executor
-                .admission()
-                .map_err(|why| why.failure(rules.refused))?;
-        }
-        let frame = Frame {
-            scope,
-            options: self,
-            protocol_revision: from_params
-                .protocol_revision
-                .unwrap_or(self.protocol_revision),
-            rules,
-        };
-        let out = body(&frame)?;
-        frame.scope.check()?;
-        Ok(out)
     }
+
+    /// Executor admission: a saturated executor refuses the call (with the
+    /// method's saturation failure) before its request is looked at.
+    #[inline]
+    pub(crate) fn admit(&self, rules: &FrameRules) -> Result<(), Failure> {
+        match &self.executor {
+            Some(executor) => executor
+                .admission()
+                .map_err(|why| why.failure(rules.refused)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The frame's last step, for every driver: a result made after the
+/// deadline (or once the caller cancelled) is not returned.
+#[inline]
+pub(crate) fn leave<T>(scope: &RequestScope, out: Result<T, Failure>) -> Result<T, Failure> {
+    let out = out?;
+    scope.check()?;
+    Ok(out)
 }
 
 impl Frame<'_> {
@@ -174,14 +205,56 @@ impl Frame<'_> {
         &self.scope
     }
 
-    /// The executor running the call's callbacks, if any.
+    /// The frame of an asynchronous call's job, on a worker: its scope
+    /// was started (and the executor's admission given) by the start
+    /// call; checked here, as the blocking frame checks it before the
+    /// request is looked at. `options` are the call's (their result
+    /// `_meta` and trace context apply); its executor is `None`: the job
+    /// is already on a worker, and the executor's watch looks after the
+    /// deadline and cancellation.
+    pub(crate) fn detached<'a>(
+        scope: RequestScope,
+        options: &'a CallOptions,
+        protocol_revision: ProtocolRevision,
+        rules: &'static FrameRules,
+    ) -> Result<Frame<'a>, Failure> {
+        scope.check()?;
+        Ok(Frame {
+            scope: scope.with_trace(options.trace.clone()),
+            options,
+            executor: None,
+            protocol_revision,
+            rules,
+        })
+    }
+
+    /// The frame's last step: `out`, unless the deadline passed or the
+    /// caller cancelled meanwhile.
+    pub(crate) fn leave<T>(&self, out: Result<T, Failure>) -> Result<T, Failure> {
+        leave(&self.scope, out)
+    }
+
+    /// The executor a blocking call runs its callbacks on, if any.
     pub(crate) fn executor(&self) -> Option<&Executor> {
-        self.options.executor.as_ref()
+        self.executor
     }
 
     /// The protocol revision the call's result is shaped for.
     pub(crate) fn protocol_revision(&self) -> ProtocolRevision {
         self.protocol_revision
+    }
+
+    /// This frame with `scope` instead of its own: the same call (the
+    /// scope made from the frame's carries more for the callbacks, such as
+    /// the verified input responses of a retried read).
+    pub(crate) fn with_scope(&self, scope: RequestScope) -> Frame<'_> {
+        Frame {
+            scope,
+            options: self.options,
+            executor: self.executor,
+            protocol_revision: self.protocol_revision,
+            rules: self.rules,
+        }
     }
 
     /// The host's result `_meta` members to merge into the call's result

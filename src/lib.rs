@@ -13,6 +13,7 @@
 
 #![deny(missing_docs)]
 
+mod asynccall;
 pub mod binding;
 pub mod cache;
 pub mod call;
@@ -30,6 +31,7 @@ pub mod ffi;
 pub mod fuzzing;
 pub mod identity;
 mod index;
+pub mod input;
 mod jsonbytes;
 pub mod jsonrpc;
 mod jsonscan;
@@ -52,6 +54,7 @@ pub mod template;
 pub mod tools;
 pub mod trace;
 
+pub use asynccall::RequestStartError;
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
 pub use call::CallOptions;
@@ -62,6 +65,10 @@ pub use completion::{
 pub use definition::ResourceDefinition;
 pub use error::{CallbackError, Failure, FailureKind};
 pub use executor::{Executor, ExecutorOptions, ExecutorStats};
+pub use input::{
+    ClientCapabilities, ElicitAction, InputKind, InputOptions, InputRequest, InputRequests,
+    InputRequired, InputResponse, InputResponses, InvalidInput,
+};
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
 pub use message::{MessageKind, Reply};

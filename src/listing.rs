@@ -57,7 +57,7 @@ pub struct ListOptions {
 
 /// The frame rules of a listing: a saturated executor is `policy` (only
 /// `discover` runs there), and so is a panic of the listing job.
-const LIST_RULES: FrameRules = FrameRules {
+pub(crate) const LIST_RULES: FrameRules = FrameRules {
     refused: FailureKind::Policy,
     panicked: list_panicked,
 };
@@ -174,6 +174,24 @@ impl Resources {
         options.call.frame(self.limits(), &LIST_RULES, |frame| {
             self.page_in(frame, method, options)
         })
+    }
+
+    /// One page of `resources/list` (or `resources/templates/list`:
+    /// `templates`) in `frame`, for a driver that made the frame itself
+    /// (an asynchronous call's job; its scope key was checked when it
+    /// started).
+    pub(crate) fn list_in(
+        &self,
+        frame: &Frame<'_>,
+        templates: bool,
+        options: &ListOptions,
+    ) -> Result<Page, Failure> {
+        let method = if templates {
+            Method::Templates
+        } else {
+            Method::Resources
+        };
+        self.page_in(frame, method, options)
     }
 
     /// One page in its call frame: where it starts (the cursor), what it
@@ -480,7 +498,9 @@ fn scan(
             })?;
         match discovered {
             Ok(()) => {}
-            Err(CallbackError::Unavailable) => {
+            // Asking for input is no answer a listing can give: a denial
+            // (docs/BEHAVIOUR.md §18).
+            Err(CallbackError::Unavailable | CallbackError::InputRequired(_)) => {
                 filtered = true;
                 position += 1;
                 continue;

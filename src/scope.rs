@@ -4,6 +4,7 @@
 use std::any::Any;
 
 use crate::error::{Failure, FailureKind};
+use crate::input::InputResponses;
 use crate::trace::TraceContext;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -24,7 +25,15 @@ struct CancelInner {
 #[derive(Default)]
 struct Subscribers {
     next_id: u64,
-    list: Vec<(u64, std::thread::Thread)>,
+    list: Vec<(u64, Waiter)>,
+}
+
+/// Who a cancellation wakes: a waiting thread, or an asynchronous call
+/// that nobody waits for (its function asks the executor's watch to look
+/// at it; it must not block).
+enum Waiter {
+    Thread(std::thread::Thread),
+    Call(Box<dyn Fn() + Send + Sync>),
 }
 
 /// A cancellation token. Cloning shares the token; `cancel` is safe from any
@@ -53,7 +62,10 @@ impl CancelToken {
         self.inner.canceled.store(true, Ordering::SeqCst);
         let guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
         for (_, waiter) in &guard.list {
-            waiter.unpark();
+            match waiter {
+                Waiter::Thread(t) => t.unpark(),
+                Waiter::Call(wake) => wake(),
+            }
         }
         self.inner.wake.notify_all();
     }
@@ -62,6 +74,27 @@ impl CancelToken {
     /// (the waiter checks [`is_canceled`](Self::is_canceled) after every
     /// wake-up). Dropping it unsubscribes.
     pub(crate) fn subscribe_thread(&self, waiter: std::thread::Thread) -> CancelSubscription {
+        self.subscribe(Waiter::Thread(waiter))
+    }
+
+    /// A subscription that calls `wake` when the token is cancelled (at
+    /// once if it already is): for a call nobody waits for. `wake` runs on
+    /// the cancelling thread, under the token's lock: it must only signal.
+    /// Dropping the subscription unsubscribes.
+    pub(crate) fn subscribe_call(&self, wake: Box<dyn Fn() + Send + Sync>) -> CancelSubscription {
+        let subscription = self.subscribe(Waiter::Call(wake));
+        if self.is_canceled() {
+            let guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((_, Waiter::Call(wake))) =
+                guard.list.iter().find(|(id, _)| *id == subscription.id)
+            {
+                wake();
+            }
+        }
+        subscription
+    }
+
+    fn subscribe(&self, waiter: Waiter) -> CancelSubscription {
         let mut guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
         let id = guard.next_id;
         guard.next_id += 1;
@@ -130,6 +163,9 @@ pub struct RequestScope {
     request_data: Option<RequestData>,
     trace: Option<Arc<TraceContext>>,
     closed: Arc<AtomicBool>,
+    /// The verified input responses of a retried input-required read
+    /// (docs/BEHAVIOUR.md §18).
+    input: Option<Arc<InputResponses>>,
 }
 
 impl RequestScope {
@@ -153,17 +189,44 @@ impl RequestScope {
         cancel: Option<CancelToken>,
         request_data: Option<RequestData>,
     ) -> Self {
-        let budget = match caller_timeout {
-            Some(t) if t < limit => t,
-            _ => limit,
-        };
         RequestScope {
-            deadline: now.checked_add(budget).unwrap_or(now + limit),
+            deadline: Self::deadline_at(now, limit, caller_timeout),
             cancel,
             request_data,
             trace: None,
             closed: Arc::new(AtomicBool::new(false)),
+            input: None,
         }
+    }
+
+    /// The deadline of a scope starting at `now`: min(`now` + `limit`,
+    /// `now` + `caller_timeout`).
+    pub(crate) fn deadline_at(
+        now: Instant,
+        limit: Duration,
+        caller_timeout: Option<Duration>,
+    ) -> Instant {
+        let budget = match caller_timeout {
+            Some(t) if t < limit => t,
+            _ => limit,
+        };
+        now.checked_add(budget).unwrap_or(now + limit)
+    }
+
+    /// This scope (the same deadline, cancellation, request data, trace
+    /// context and closing) carrying the verified input responses of a
+    /// retried read, which every call context made from it hands its
+    /// callback.
+    pub(crate) fn with_input(&self, input: Arc<InputResponses>) -> RequestScope {
+        RequestScope {
+            input: Some(input),
+            ..self.clone()
+        }
+    }
+
+    /// Whether this scope is a verified retry's (see [`Self::with_input`]).
+    pub(crate) fn is_retry(&self) -> bool {
+        self.input.is_some()
     }
 
     /// This scope with the request's trace context (handed to every
@@ -252,6 +315,8 @@ impl RequestScope {
             request_data,
             closed: self.closed.clone(),
             trace: self.trace.clone(),
+            // A change notification is never a read's retry.
+            input: None,
         }
     }
 
@@ -409,5 +474,14 @@ impl CallContext {
     /// in [`CallPhase::FirstCheck`]).
     pub fn phase(&self) -> CallPhase {
         self.phase
+    }
+
+    /// On the verified retry of an input-required read (docs/BEHAVIOUR.md
+    /// §18): what the previous round asked for, the client's responses and
+    /// the state the asking callback sealed. `None` on every other call.
+    /// Every callback of the retried read sees it (policy, resolve, body
+    /// reads, the recheck).
+    pub fn input(&self) -> Option<&InputResponses> {
+        self.scope.input.as_deref()
     }
 }

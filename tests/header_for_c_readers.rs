@@ -311,7 +311,7 @@ fn the_registrys_content_hash_is_never_called_a_revision() {
 
 /// The chapters of the header, in reading order (the Doxygen groups that
 /// cbindgen.toml defines; src/ffi/mod.rs orders the modules the same way).
-const CHAPTERS: [&str; 10] = [
+const CHAPTERS: [&str; 11] = [
     "builder",
     "registry",
     "read",
@@ -319,6 +319,7 @@ const CHAPTERS: [&str; 10] = [
     "request",
     "completion",
     "subscriptions",
+    "async",
     "callbacks",
     "views",
     "errors",

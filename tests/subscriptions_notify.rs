@@ -509,6 +509,7 @@ fn a_permission_change_tells_exactly_the_callers_whose_listing_changed() {
                         request_data: tenant(t),
                         ..CallOptions::default()
                     },
+                    ..ReadOptions::default()
                 })
                 .unwrap()
         })
@@ -551,6 +552,7 @@ fn fingerprints_tell_listings_apart_and_no_registry_shares_them() {
                     request_data: tenant(t),
                     ..CallOptions::default()
                 },
+                ..ReadOptions::default()
             })
             .unwrap()
     };
@@ -571,6 +573,7 @@ fn fingerprints_tell_listings_apart_and_no_registry_shares_them() {
                 request_data: tenant("t3"),
                 ..CallOptions::default()
             },
+            ..ReadOptions::default()
         })
         .unwrap_err();
     assert_eq!(e.kind(), FailureKind::Policy);

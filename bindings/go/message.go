@@ -128,7 +128,7 @@ func (r *Resources) Message(ctx context.Context, message []byte, opt *RequestOpt
 	// A listen message takes its own id as the stream id: o.RequestID is
 	// not used.
 	st := C.mcprgo_message(r.r, cbytes(message), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		C.uint32_t(o.HostNotifications), call, &res)
+		cbytes(o.ClientCapabilities), C.uint32_t(o.HostNotifications), call, &res)
 	if st != C.MCPR_OK {
 		return Reply{}, takeError(res.err, st)
 	}

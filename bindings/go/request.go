@@ -36,6 +36,10 @@ type RequestOptions struct {
 	// tools (as CallResourceTool does); any other tool stays
 	// ErrMethodNotHandled. False: tools/call is not handled at all.
 	ResourceTools bool
+	// ClientCapabilities is the client's ClientCapabilities JSON as known
+	// from initialize, for a resources/read whose callback asks for input
+	// (nil = nothing declared); the params' _meta clientCapabilities wins.
+	ClientCapabilities []byte
 	// RequestID is the request's JSON-RPC id as JSON (subscriptions/listen
 	// needs it: it names the stream).
 	RequestID json.RawMessage
@@ -56,6 +60,9 @@ type Response struct {
 	Status Status
 	// Partial: a resources/read result whose first item is the warning.
 	Partial bool
+	// InputRequired: a resources/read InputRequiredResult (the client
+	// retries with its inputResponses and the requestState).
+	InputRequired bool
 	// IsNotification: JSON is a complete notification message to send as
 	// it is (a subscriptions/listen acknowledgement), not a result.
 	IsNotification bool
@@ -115,8 +122,8 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	defer env.end()
 	var res C.mcprgo_request_result
 	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		C.bool(o.ResourceTools), cbytes(o.RequestID), C.uint32_t(o.HostNotifications),
-		env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
+		C.bool(o.ResourceTools), cbytes(o.ClientCapabilities), cbytes(o.RequestID),
+		C.uint32_t(o.HostNotifications), env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}
@@ -127,6 +134,7 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 		Partial: bool(res.partial),
 		cause:   goString(res.cause),
 
+		InputRequired:  bool(res.input_required),
 		IsNotification: bool(res.is_notification),
 		Subscription:   subscriptionOf(res.subscription),
 	}

@@ -115,18 +115,28 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
     return mcpr_payload_set_cache_hints(o, &hints, err);
 }
 
-mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_read_result *out) {
-    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options)};
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_input input,
+                        mcprgo_read_result *out) {
+    mcpr_read_options opt = {
+        .struct_size = sizeof(mcpr_read_options),
+        .scope_key = input.scope_key,
+        .client_capabilities = input.client_capabilities,
+        .request_state = input.request_state,
+        .input_responses = input.input_responses,
+        .params = input.params,
+    };
     MCPRGO_SET_CALL(opt, call);
     out->bundle = NULL;
     out->err = NULL;
     out->json.ptr = NULL;
     out->json.len = 0;
     out->partial = false;
+    out->input_required = false;
     mcpr_status st = mcpr_read(r, uri, &opt, &out->bundle, &out->err);
     if (st == MCPR_OK) {
         out->json = mcpr_bundle_json(out->bundle);
         out->partial = mcpr_bundle_is_partial(out->bundle);
+        out->input_required = mcpr_bundle_is_input_required(out->bundle);
     }
     return st;
 }
@@ -158,12 +168,14 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
 /* The options of mcprgo_request, mcprgo_resource_tools_call and
  * mcprgo_message. */
 static mcpr_request_options request_options(mcpr_str scope_key, uint32_t page_size, bool resource_tools,
-                                            mcpr_str request_id, uint32_t host_notifications, mcprgo_call call) {
+                                            mcpr_str client_capabilities, mcpr_str request_id,
+                                            uint32_t host_notifications, mcprgo_call call) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
         .scope_key = scope_key,
         .page_size = page_size,
         .resource_tools = resource_tools,
+        .client_capabilities = client_capabilities,
         .request_id = request_id,
         .host_notifications = host_notifications,
     };
@@ -181,6 +193,7 @@ static void response_start(mcprgo_request_result *out) {
     out->json.len = 0;
     out->is_error = false;
     out->partial = false;
+    out->input_required = false;
     out->status = MCPR_OK;
     out->cause.ptr = NULL;
     out->cause.len = 0;
@@ -192,6 +205,7 @@ static mcpr_status response_finish(mcpr_status st, mcprgo_request_result *out) {
         out->json = mcpr_response_json(out->response);
         out->is_error = mcpr_response_is_error(out->response);
         out->partial = mcpr_response_is_partial(out->response);
+        out->input_required = mcpr_response_is_input_required(out->response);
         out->status = mcpr_response_status(out->response);
         out->cause = mcpr_response_cause(out->response);
         out->is_notification = mcpr_response_is_notification(out->response);
@@ -250,10 +264,11 @@ void mcprgo_subscriber_set(mcpr_subscriber *s, uint64_t request, mcpr_str revisi
 }
 
 mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str scope_key, uint32_t page_size,
-                           uint32_t host_notifications, mcprgo_call call, mcprgo_message_result *out) {
+                           mcpr_str client_capabilities, uint32_t host_notifications, mcprgo_call call,
+                           mcprgo_message_result *out) {
     /* A listen message takes the message's own id: no request_id. */
-    mcpr_request_options opt =
-        request_options(scope_key, page_size, false, (mcpr_str){NULL, 0}, host_notifications, call);
+    mcpr_request_options opt = request_options(scope_key, page_size, false, client_capabilities, (mcpr_str){NULL, 0},
+                                               host_notifications, call);
     memset(out, 0, sizeof *out);
     mcpr_status st = mcpr_message(r, message, &opt, &out->reply, &out->err);
     if (st == MCPR_OK) {
@@ -274,17 +289,19 @@ mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str s
 }
 
 mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
-                           uint32_t page_size, bool resource_tools, mcpr_str request_id, uint32_t host_notifications,
-                           mcprgo_call call, mcprgo_request_result *out) {
-    mcpr_request_options opt =
-        request_options(scope_key, page_size, resource_tools, request_id, host_notifications, call);
+                           uint32_t page_size, bool resource_tools, mcpr_str client_capabilities,
+                           mcpr_str request_id, uint32_t host_notifications, mcprgo_call call,
+                           mcprgo_request_result *out) {
+    mcpr_request_options opt = request_options(scope_key, page_size, resource_tools, client_capabilities,
+                                               request_id, host_notifications, call);
     response_start(out);
     return response_finish(mcpr_request(r, method, params, &opt, &out->response, &out->err), out);
 }
 
 mcpr_status mcprgo_resource_tools_call(const mcpr_resources *r, mcpr_str params, mcpr_str scope_key,
                                        uint32_t page_size, mcprgo_call call, mcprgo_request_result *out) {
-    mcpr_request_options opt = request_options(scope_key, page_size, false, (mcpr_str){NULL, 0}, 0, call);
+    mcpr_request_options opt =
+        request_options(scope_key, page_size, false, (mcpr_str){NULL, 0}, (mcpr_str){NULL, 0}, 0, call);
     response_start(out);
     return response_finish(mcpr_resource_tools_call(r, params, &opt, &out->response, &out->err), out);
 }
@@ -310,4 +327,5 @@ void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out) {
     out->message = mcpr_error_message(e);
     out->cause = mcpr_error_cause(e);
     out->jsonrpc = mcpr_error_jsonrpc_json(e);
+    out->input_requests = mcpr_error_input_requests(e);
 }

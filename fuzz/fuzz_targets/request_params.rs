@@ -8,7 +8,9 @@
 //! strings) as `serde_json` does, and `CompleteParams::parse` (the
 //! completion shapes: `ref`, `argument`, `context.arguments`, a prompt
 //! reference) and the `subscriptions/listen` filter read what `serde_json`
-//! reads, without a repeated name or URI; that
+//! reads, without a repeated name or URI, and a read's retry members
+//! (`requestState`, `inputResponses`, `_meta` client capabilities) as
+//! `serde_json` does (the subscription methods read none of them); that
 //! `Resources::request` on a small registry (an
 //! exact resource, a template with a completer, a hidden resource whose
 //! reader and authorization data carry a secret) always answers a served
@@ -309,11 +311,44 @@ fuzz_target!(|data: &[u8]| {
             }
             // Each method reads its own member and nothing else.
             match m {
-                RequestMethod::ResourcesRead
-                | RequestMethod::ResourcesSubscribe
-                | RequestMethod::ResourcesUnsubscribe => {
+                RequestMethod::ResourcesSubscribe | RequestMethod::ResourcesUnsubscribe => {
                     assert_eq!(p.uri.as_deref(), member("uri"), "uri");
                     assert_eq!(p.cursor, None, "cursor");
+                    // A read's retry members are no member of theirs.
+                    assert!(p.request_state.is_none() && p.input_responses.is_none());
+                    assert!(p.client_capabilities.is_none());
+                }
+                RequestMethod::ResourcesRead => {
+                    assert_eq!(p.uri.as_deref(), member("uri"), "uri");
+                    assert_eq!(p.cursor, None, "cursor");
+                    // The retry members of an input-required read: the
+                    // state a string, the responses and the client
+                    // capabilities objects kept as their raw text, which
+                    // serde_json reads as the object it found.
+                    assert_eq!(
+                        p.request_state.as_deref(),
+                        member("requestState"),
+                        "requestState"
+                    );
+                    let raw = |text: Option<&str>, want: Option<&serde_json::Value>, what: &str| {
+                        let got = text.map(|t| {
+                            serde_json::from_str::<serde_json::Value>(t)
+                                .expect("a raw object is JSON")
+                        });
+                        assert_eq!(got.as_ref(), want, "{what}");
+                        assert!(got.is_none_or(|g| g.is_object()), "{what} is an object");
+                    };
+                    raw(
+                        p.input_responses.as_deref(),
+                        v.get("inputResponses"),
+                        "inputResponses",
+                    );
+                    raw(
+                        p.client_capabilities.as_deref(),
+                        v.get("_meta")
+                            .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities")),
+                        "clientCapabilities",
+                    );
                 }
                 RequestMethod::CompletionComplete
                 | RequestMethod::SubscriptionsListen
@@ -323,10 +358,12 @@ fuzz_target!(|data: &[u8]| {
                         (&None, &None),
                         "completion, listen and tools/call read _meta only here"
                     );
+                    assert!(p.request_state.is_none() && p.input_responses.is_none());
                 }
                 _ => {
                     assert_eq!(p.cursor.as_deref(), member("cursor"), "cursor");
                     assert_eq!(p.uri, None, "uri");
+                    assert!(p.request_state.is_none() && p.input_responses.is_none());
                 }
             }
         }

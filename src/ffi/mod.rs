@@ -100,11 +100,18 @@ mod listing;
 
 mod subscriber;
 
+// Asynchronous calls (`\ingroup async`): the start functions of the
+// calls above that may wait, and their completion callbacks.
+mod async_call;
+
 // Callbacks (`\ingroup callbacks`): the tables, what every callback is
 // given, then what `resolve` and body `read` fill.
 mod callbacks;
 
 mod call;
+
+// What an input-required read's callbacks add and read (`mcpr_input_*`).
+mod input;
 
 mod plan;
 
@@ -127,6 +134,9 @@ mod handle;
 mod host;
 mod limits;
 
+pub use async_call::{
+    mcpr_complete_done_fn, mcpr_list_done_fn, mcpr_read_done_fn, mcpr_request_done_fn,
+};
 pub use boundary::mcpr_str;
 pub use builder::{mcpr_builder, mcpr_clock_fn};
 pub use bundle::mcpr_bundle;
@@ -149,6 +159,10 @@ pub use error::mcpr_error;
 pub use executor::{mcpr_executor, mcpr_executor_options, mcpr_executor_stats};
 pub use hints::{mcpr_cache_hints, MCPR_MAX_TTL_MS};
 pub use host::mcpr_release_fn;
+pub use input::{
+    mcpr_input_action, MCPR_INPUT_ACCEPT, MCPR_INPUT_CANCEL, MCPR_INPUT_DECLINE,
+    MCPR_INPUT_NO_ACTION,
+};
 pub use limits::{
     mcpr_limit, MCPR_LIMIT_DEFAULT_PAGE_SIZE, MCPR_LIMIT_ITEM_TIMEOUT_MS,
     MCPR_LIMIT_MAX_ENCODED_BYTES, MCPR_LIMIT_MAX_ISSUES, MCPR_LIMIT_MAX_ITEMS,
@@ -177,8 +191,8 @@ pub use resources::mcpr_resources;
 pub use response::mcpr_response;
 pub use result_meta::mcpr_result_meta;
 pub use status::{
-    mcpr_cb_result, mcpr_status, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
-    MCPR_CB_UNAVAILABLE, MCPR_STATUS_MAX,
+    mcpr_cb_result, mcpr_status, MCPR_CB_FAILED, MCPR_CB_INPUT_REQUIRED, MCPR_CB_INVALID_CONTENT,
+    MCPR_CB_OK, MCPR_CB_UNAVAILABLE, MCPR_STATUS_MAX,
 };
 pub use subscriber::mcpr_subscriber;
 pub use subscription::{

@@ -44,9 +44,11 @@ pub struct mcpr_request_options {
     pub protocol_revision: mcpr_str,
     /// Opaque caller scope of `resources/list` and
     /// `resources/templates/list` (required and non-empty for them, else
-    /// `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
-    /// bound to a hash of these bytes: use the caller's authorization
-    /// context (for example a hash of its access token's subject).
+    /// `MCPR_INVALID_ARGUMENT`), and of a `resources/read` whose callback
+    /// asks for input (its `requestState` is bound to it, as
+    /// `mcpr_read_options.scope_key`). Cursors are bound to a hash of these
+    /// bytes: use the caller's authorization context (for example a hash of
+    /// its access token's subject).
     pub scope_key: mcpr_str,
     /// Page size of the list methods (0 = `default_page_size`; clamped to
     /// `max_page_size`).
@@ -80,6 +82,13 @@ pub struct mcpr_request_options {
     /// = none (see `mcpr_trace_context`). Trace members in the request's
     /// `params._meta` take its place.
     pub trace: mcpr_trace_context,
+    /// The client's `ClientCapabilities` as JSON, as the host knows them
+    /// from `initialize`, for a `resources/read` whose callback asks for
+    /// input (docs/BEHAVIOUR.md §18); empty = nothing declared. A
+    /// `params._meta["io.modelcontextprotocol/clientCapabilities"]` in the
+    /// request wins. Not a JSON object whose `elicitation`, `sampling` and
+    /// `roots` are objects: `MCPR_INVALID_ARGUMENT`.
+    pub client_capabilities: mcpr_str,
     /// The JSON-RPC id of the request, as its JSON text (`1`, `"abc"`):
     /// required by `subscriptions/listen`, whose stream it names
     /// (`MCPR_INVALID_ARGUMENT` without it on 2026-07-28; text that is no
@@ -111,6 +120,7 @@ unsafe impl Grows for mcpr_request_options {
         field_end!(mcpr_request_options, resource_tools),
         field_end!(mcpr_request_options, result_meta),
         field_end!(mcpr_request_options, trace),
+        field_end!(mcpr_request_options, client_capabilities),
         field_end!(mcpr_request_options, request_id),
         field_end!(mcpr_request_options, host_notifications),
     ];
@@ -140,6 +150,30 @@ fn host_types_of(bits: mcpr_notification_types) -> Result<NotificationTypes, Err
 #[no_mangle]
 pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_options) {
     guard(|| unsafe { init_out(options) })
+}
+
+/// The status of a request that made no response.
+pub(super) fn request_error(e: RequestError) -> Error {
+    match e {
+        RequestError::MethodNotHandled => Error::with_status(
+            mcpr_status::MCPR_METHOD_NOT_HANDLED,
+            "method not handled by this library",
+        ),
+        RequestError::InvalidArgument(m) => Error::argument(m),
+    }
+}
+
+/// The response handle of a response (with its failure's private cause).
+pub(super) fn response_of(response: Response) -> mcpr_response {
+    let cause = response
+        .failure()
+        .or(response.tool_failure())
+        .map(|f| f.cause_text())
+        .unwrap_or_default();
+    mcpr_response {
+        inner: response,
+        cause,
+    }
 }
 
 /// Serves one MCP request by method name: `resources/read`,
@@ -249,6 +283,7 @@ pub(super) unsafe fn request_options_of(
                 scope_key: o.scope_key.bytes()?.to_vec(),
                 page_size: o.page_size,
                 resource_tools: o.resource_tools,
+                client_capabilities: super::read::capabilities_of(o.client_capabilities)?,
                 request_id: (!id.is_empty()).then(|| id.to_vec()),
                 host_notifications: host_types_of(o.host_notifications)?,
             }
@@ -267,22 +302,7 @@ pub(super) unsafe fn write_response(
     out: *mut *mut mcpr_response,
     response: Result<Response, RequestError>,
 ) -> Result<(), Error> {
-    let response = response.map_err(|e| match e {
-        RequestError::MethodNotHandled => Error::with_status(
-            mcpr_status::MCPR_METHOD_NOT_HANDLED,
-            "method not handled by this library",
-        ),
-        RequestError::InvalidArgument(m) => Error::argument(m),
-    })?;
-    let cause = response
-        .failure()
-        .or(response.tool_failure())
-        .map(|f| f.cause_text())
-        .unwrap_or_default();
-    let response = mcpr_response {
-        inner: response,
-        cause,
-    };
-    unsafe { write_handle(out, response) };
+    let response = response.map_err(request_error)?;
+    unsafe { write_handle(out, response_of(response)) };
     Ok(())
 }

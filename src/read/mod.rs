@@ -6,11 +6,15 @@
 //! budgets of §7, and returns the JSON text of an MCP `resources/read`
 //! result (§6) as a [`ResourceBundle`]. The steps exist once
 //! (`pipeline.rs`, built from `authorize`, `admit`, `recheck` and
-//! `assemble`); this file drives them inline, `pooled.rs` on an executor.
+//! `assemble`); this file drives them inline, `pooled.rs` on an executor
+//! with the caller waiting, and `detached.rs` on an executor for an
+//! asynchronous call (the executor driver without a waiting caller).
 
 mod admit;
+mod asking;
 mod assemble;
 mod authorize;
+mod detached;
 mod pipeline;
 mod pooled;
 mod probe;
@@ -23,16 +27,19 @@ mod spare;
 pub(crate) use authorize::{
     discover, discovered_among, guarded, settle, CallbackFailure, RootStop,
 };
+pub(crate) use detached::{OwnedInput, Owner};
 pub(crate) use pipeline::root;
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use base64::Engine as _;
 
 use crate::cache::ResultCache;
 use crate::call::{CallOptions, Frame, FrameRules, FromParams};
 use crate::error::{BoxError, Failure, FailureKind};
+use crate::input::{InputOptions, InputRequired, ReadInput};
 use crate::limits::Limits;
 use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
@@ -45,18 +52,25 @@ use pipeline::Pipeline;
 
 /// Per-call options of a read: the call frame's (deadline, cancellation,
 /// request data, executor, protocol revision, result `_meta`, trace
-/// context; see [`CallOptions`]). With
-/// an executor the read returns by its deadline whatever any callback
-/// does; see [`Resources::read`].
+/// context; see [`CallOptions`]) and what an input-required read and its
+/// retry need ([`InputOptions`], docs/BEHAVIOUR.md §18). With an executor
+/// the read returns by its deadline whatever any callback does; see
+/// [`Resources::read`].
 #[derive(Clone, Default)]
 pub struct ReadOptions {
     /// The options every call takes.
     pub call: CallOptions,
+    /// The scope key, client capabilities and retry members of an
+    /// input-required read (all optional).
+    pub input: InputOptions,
 }
 
 impl From<CallOptions> for ReadOptions {
     fn from(call: CallOptions) -> ReadOptions {
-        ReadOptions { call }
+        ReadOptions {
+            call,
+            input: InputOptions::default(),
+        }
     }
 }
 
@@ -83,6 +97,8 @@ enum Outcome {
     Issue(IssueCode, Option<BoxError>),
     /// Read and admitted.
     Admitted(admit::Admitted),
+    /// Its body read asked for input first (docs/BEHAVIOUR.md §18).
+    Input(Box<InputRequired>),
 }
 
 /// The state of one planned item through the pipeline.
@@ -132,6 +148,11 @@ pub struct ResourceBundle {
     report: Range<usize>,
     cache: ResultCache,
     protocol_revision: ProtocolRevision,
+    /// An `InputRequiredResult` instead of a read result.
+    input_required: bool,
+    /// What the read's callbacks asked for, until the caller answers it
+    /// (never set on a bundle a caller receives).
+    asked: Option<Box<InputRequired>>,
     /// Payload bytes of the admitted application items (an embedding's
     /// accounting, see `crate::tools`).
     payload_bytes: u64,
@@ -152,6 +173,33 @@ pub(crate) struct LinkedItem {
 }
 
 impl ResourceBundle {
+    /// A read whose callbacks asked for input: answered by the caller of
+    /// the pipeline (`input::answer`).
+    pub(super) fn asking(asked: InputRequired, protocol_revision: ProtocolRevision) -> Self {
+        ResourceBundle {
+            json: String::new(),
+            partial: false,
+            spans: Vec::new(),
+            issues: Vec::new(),
+            issues_omitted: 0,
+            report: 0..0,
+            cache: ResultCache::default(),
+            protocol_revision,
+            input_required: false,
+            asked: Some(Box::new(asked)),
+            payload_bytes: 0,
+            links: Vec::new(),
+        }
+    }
+
+    /// Whether this is an `InputRequiredResult` (MCP 2026-07-28: the read
+    /// needs input from the client first; docs/BEHAVIOUR.md §18): its JSON
+    /// holds `resultType: "input_required"`, the input requests and the
+    /// sealed `requestState`, and no items, report or cache hints.
+    pub fn is_input_required(&self) -> bool {
+        self.input_required
+    }
+
     /// Payload bytes of the admitted application items.
     pub(crate) fn payload_bytes(&self) -> u64 {
         self.payload_bytes
@@ -295,6 +343,13 @@ impl<'a> BundleItem<'a> {
     }
 }
 
+/// This thread's spare result buffer, for a read assembled on another
+/// thread whose bundle this thread will likely free (an asynchronous read
+/// started here).
+pub(crate) fn spare_buffer() -> Option<String> {
+    spare::take()
+}
+
 impl Resources {
     /// Reads a resource bundle (`resources/read`).
     ///
@@ -325,30 +380,96 @@ impl Resources {
     /// saturated executor (see [`Executor`](crate::Executor)) fails the read at once with
     /// `read_failed`, or fails the body reads it can no longer risk as
     /// `read_failed` items; the private cause says "executor saturated".
+    ///
+    /// A callback may answer that the read needs input first
+    /// (docs/BEHAVIOUR.md §18): on 2026-07-28 the bundle is then an
+    /// `InputRequiredResult` ([`ResourceBundle::is_input_required`]), and
+    /// `options.input` carries the client's retry.
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
-        self.read_at(uri, &options.call, FromParams::default())
+        self.read_at(
+            uri,
+            &options.call,
+            FromParams::default(),
+            &ReadInput::of(&options.input),
+        )
     }
 
     /// [`read`](Self::read) with `call`'s options and what the request's
     /// params set in their place (the one-call request function's
     /// per-request revision and trace context, without a copy of the
-    /// options).
+    /// options), with its input members.
     pub(crate) fn read_at(
         &self,
         uri: &[u8],
         call: &CallOptions,
         from_params: FromParams,
+        input: &ReadInput<'_>,
     ) -> Result<ResourceBundle, Failure> {
         let limits = self.limits();
         call.frame_at(from_params, limits, &READ_RULES, |frame| {
-            self.read_in(frame, uri, limits, false)
+            self.read_framed(frame, uri, limits, input)
         })
     }
 
-    /// The read of `uri` in `frame` (a read's own, or an embedding's, whose
-    /// reads share its frame): under `limits` (the registry's own, or an
-    /// embedding's share of them: `crate::tools`), with the over-budget
-    /// items the caller may learn given as links when `over_budget_links`.
+    /// The read of `uri` in its call frame, with its input members: a
+    /// retry's state is verified before anything else about the request
+    /// (a bad one is refused whatever the URI names), and a read whose
+    /// callbacks asked for input is answered here, on the calling thread.
+    fn read_framed(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        limits: &Limits,
+        input: &ReadInput<'_>,
+    ) -> Result<ResourceBundle, Failure> {
+        let revision = frame.protocol_revision();
+        let bundle = match asking::open_retry(self, uri, input, revision)? {
+            Some(responses) => {
+                let frame = frame.with_scope(frame.scope().with_input(responses));
+                self.read_asking(&frame, uri, limits, false)?
+            }
+            None => self.read_asking(frame, uri, limits, false)?,
+        };
+        self.answer_asked(bundle, uri, input, revision)
+    }
+
+    /// A read's bundle as the caller gets it: one whose callbacks asked
+    /// for input becomes the `InputRequiredResult` (both drivers: the
+    /// blocking read, and the asynchronous read when it concludes).
+    pub(crate) fn answer_asked(
+        &self,
+        mut bundle: ResourceBundle,
+        uri: &[u8],
+        input: &ReadInput<'_>,
+        revision: ProtocolRevision,
+    ) -> Result<ResourceBundle, Failure> {
+        let Some(asked) = bundle.asked.take() else {
+            return Ok(bundle);
+        };
+        bundle.json = asking::answer(self, uri, input, revision, *asked)?;
+        bundle.input_required = true;
+        Ok(bundle)
+    }
+
+    /// A retry's verified input responses (`None` for a first read), as
+    /// the blocking read verifies them before anything else (both
+    /// drivers).
+    pub(crate) fn open_retry(
+        &self,
+        uri: &[u8],
+        input: &ReadInput<'_>,
+        revision: ProtocolRevision,
+    ) -> Result<Option<Arc<crate::input::InputResponses>>, Failure> {
+        asking::open_retry(self, uri, input, revision)
+    }
+
+    /// The read of `uri` in an embedding's `frame`, whose reads share it:
+    /// under `limits` (the embedding's share of the registry's:
+    /// `crate::tools`), with the over-budget items the caller may learn
+    /// given as links when `over_budget_links`. A tool result cannot carry
+    /// a request for input: a read whose callback asks for input fails as
+    /// one denied at its root (`unavailable`, not found), so it looks like
+    /// a hidden URI (docs/BEHAVIOUR.md §18).
     #[inline]
     pub(crate) fn read_in(
         &self,
@@ -357,19 +478,34 @@ impl Resources {
         limits: &Limits,
         over_budget_links: bool,
     ) -> Result<ResourceBundle, Failure> {
+        let bundle = self.read_asking(frame, uri, limits, over_budget_links)?;
+        if bundle.asked.is_some() {
+            return Err(
+                Failure::new(FailureKind::Unavailable).caused_by(crate::error::CauseText(
+                    "a callback asked for input, which a tool result cannot carry".into(),
+                )),
+            );
+        }
+        Ok(bundle)
+    }
+
+    /// The read pipeline of `uri` in `frame`: the bundle, or one whose
+    /// callbacks asked for input (`asked`, answered by the caller). A
+    /// frame whose scope holds verified input responses is a retry: its
+    /// result is never cacheable (`ttlMs` 0, `"private"`).
+    fn read_asking(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        limits: &Limits,
+        over_budget_links: bool,
+    ) -> Result<ResourceBundle, Failure> {
         let scope = frame.scope();
         if let Some(executor) = frame.executor() {
-            let selection = self.select(uri)?;
-            let shape = self.shape(frame, &selection, over_budget_links);
             return pooled::read(
                 executor,
                 frame,
-                self.policy().clone(),
-                selection.binding.definition().clone(),
-                selection.binding.handler(),
-                selection.matched,
-                *limits,
-                shape,
+                self.parts(frame, uri, limits, over_budget_links)?,
             );
         }
         // Lent: the match is dropped before this returns.
@@ -381,7 +517,7 @@ impl Resources {
         // One call context serves every callback in turn (see
         // `CallContext::enter_phase`).
         let mut call = scope.call_in(CallPhase::FirstCheck);
-        let plan = pipeline::root(
+        let plan = pipeline::plan(
             policy,
             handler,
             definition,
@@ -389,7 +525,6 @@ impl Resources {
             scope,
             limits,
             &mut call,
-            CallPhase::FirstCheck,
         )?;
         let mut p = Pipeline::authorize(policy, &plan, scope, limits, &shape, &call)?;
         // Borrowed from the plan (a single-item plan has no list of its own).
@@ -397,33 +532,61 @@ impl Resources {
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {
             call.enter_body_read(read.deadline, limits.max_item_bytes);
             let target = &targets[read.index];
-            let result = guarded(|| handler.read(&call, target));
+            let result = authorize::guarded_input(|| handler.read(&call, target));
             p.settle(read, result, handler, target, scope, limits)?;
         }
         // The frame checks the scope once more.
         p.finish(policy, definition, &plan, scope, limits, &shape, &mut call)
     }
 
+    /// The selection of `uri` as a read on an executor owns it (both
+    /// drivers on workers: `pooled.rs` and `detached.rs`).
+    fn parts(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        limits: &Limits,
+        over_budget_links: bool,
+    ) -> Result<pooled::Parts, Failure> {
+        let selection = self.select(uri)?;
+        let shape = self.shape(frame, &selection, over_budget_links);
+        Ok(pooled::Parts {
+            policy: self.policy().clone(),
+            definition: selection.binding.definition().clone(),
+            handler: selection.binding.handler().clone(),
+            matched: selection.matched,
+            limits: *limits,
+            shape,
+        })
+    }
+
     /// What shapes a read's result beyond its items: the revision, the
     /// host's result `_meta` members, the declared cache hints of the
-    /// registry and the selected binding, and whether over-budget items
-    /// become links.
+    /// registry and the selected binding (none for a retried
+    /// input-required read: its result must not be cached), and whether
+    /// over-budget items become links.
     fn shape(
         &self,
         frame: &Frame<'_>,
         selection: &Selection<'_>,
         over_budget_links: bool,
     ) -> assemble::Shape {
-        let registry = *self.cache_hints();
+        let (registry, binding) = if frame.scope().is_retry() {
+            Default::default()
+        } else {
+            let registry = *self.cache_hints();
+            let binding = selection
+                .binding
+                .cache_hints()
+                .unwrap_or_else(|| registry.binding_default());
+            (registry, binding)
+        };
         assemble::Shape {
             over_budget_links,
             protocol_revision: frame.protocol_revision(),
             result_meta: frame.result_meta().cloned(),
             registry,
-            binding: selection
-                .binding
-                .cache_hints()
-                .unwrap_or_else(|| registry.binding_default()),
+            binding,
         }
     }
 }

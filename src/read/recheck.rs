@@ -52,7 +52,9 @@ pub(super) fn recheck(
             continue;
         }
         if !allowed {
-            if let Outcome::Admitted(_) | Outcome::Pending | Outcome::Hidden = state.outcome {
+            if let Outcome::Admitted(_) | Outcome::Pending | Outcome::Hidden | Outcome::Input(_) =
+                state.outcome
+            {
                 state.outcome = Outcome::Issue(
                     IssueCode::Unavailable,
                     Some(Box::new(CauseText("item read permission revoked".into()))),

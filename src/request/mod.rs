@@ -56,9 +56,10 @@
 //! checks the host's options and how it is served), `params.rs` (the one
 //! strict reader and each method's spec of members), `members.rs` (what
 //! each method's params hold), `subscribe.rs` and `listen.rs` (how the
-//! subscription methods are served); this file is the entry point and the
-//! response.
+//! subscription methods are served), `detached.rs` (the same rows for an
+//! asynchronous call); this file is the entry point and the response.
 
+mod detached;
 mod listen;
 mod members;
 mod method;
@@ -70,17 +71,20 @@ use std::fmt;
 
 use crate::call::{CallOptions, FromParams};
 use crate::error::{CauseText, Failure, FailureKind};
+use crate::input::ClientCapabilities;
 use crate::jsonrpc;
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::subscription::{NotificationTypes, SubscriptionDecision, SubscriptionMethod};
 
+pub(crate) use detached::{failed_response, RequestOutcome, RevisionCell};
 #[cfg(feature = "fuzzing")]
 pub(crate) use members::ListenParams;
 pub use members::RequestParams;
 pub use method::RequestMethod;
 pub use params::{
-    ParamsError, MAX_LISTEN_URIS, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY, TRACE_META_KEYS,
+    ParamsError, CLIENT_CAPABILITIES_META_KEY, MAX_LISTEN_URIS, MAX_PARAMS_BYTES,
+    PROTOCOL_VERSION_META_KEY, TRACE_META_KEYS,
 };
 
 pub(crate) use members::ToolCallParams;
@@ -103,8 +107,9 @@ const MAX_ECHOED_REVISION_BYTES: usize = 64;
 /// a callback does).
 #[derive(Clone, Default)]
 pub struct RequestOptions {
-    /// Opaque caller scope for the list methods (required and non-empty
-    /// for them; see [`ListOptions::scope_key`]).
+    /// Opaque caller scope: required and non-empty for the list methods
+    /// (see [`ListOptions::scope_key`]), and for a read whose callback asks
+    /// for input (its `requestState` is bound to it; docs/BEHAVIOUR.md §18).
     pub scope_key: Vec<u8>,
     /// Page size of the list methods (0 = `default_page_size`).
     pub page_size: u32,
@@ -115,6 +120,11 @@ pub struct RequestOptions {
     /// [`RequestError::MethodNotHandled`]. Off by default: `tools/call` is
     /// then not handled at all, whatever the tool.
     pub resource_tools: bool,
+    /// The client's capabilities as the host knows them, for reads that
+    /// ask for input (`None`: nothing declared); a
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]` in the params
+    /// wins.
+    pub client_capabilities: Option<ClientCapabilities>,
     /// The JSON-RPC id of the request, as its JSON text (`1`, `"abc"`):
     /// required by `subscriptions/listen`, whose stream it names (the
     /// subscription id); unused by the other methods.
@@ -173,6 +183,7 @@ pub struct Response {
     pub(crate) failure: Option<Failure>,
     pub(crate) protocol_revision: ProtocolRevision,
     pub(crate) partial: bool,
+    pub(crate) input_required: bool,
     /// Behind a resource tool's execution error (`isError: true`, a result
     /// object): the failure, for the host's logs.
     pub(crate) tool_failure: Option<Box<Failure>>,
@@ -209,6 +220,12 @@ impl Response {
         self.partial
     }
 
+    /// Whether a read result is an `InputRequiredResult` (the read needs
+    /// input from the client first; docs/BEHAVIOUR.md §18).
+    pub fn is_input_required(&self) -> bool {
+        self.input_required
+    }
+
     /// For a resource tool's execution error (a result with `isError:
     /// true`, see [`crate::tools`]): the failure behind it (kind, safe
     /// message, private cause), for the host's logs.
@@ -229,6 +246,7 @@ impl Response {
             failure: None,
             protocol_revision,
             partial,
+            input_required: false,
             tool_failure: tool_failure.map(Box::new),
             subscription: None,
         }
@@ -268,6 +286,7 @@ impl Response {
             failure: Some(failure),
             protocol_revision,
             partial: false,
+            input_required: false,
             tool_failure: None,
             subscription: None,
         }
@@ -279,6 +298,7 @@ impl Response {
             failure: None,
             protocol_revision,
             partial: false,
+            input_required: false,
             tool_failure: None,
             subscription: None,
         }
@@ -323,11 +343,37 @@ impl Resources {
         params: &[u8],
         options: &RequestOptions,
     ) -> Result<Response, RequestError> {
-        let row = RequestMethod::parse(method)
-            .ok_or(RequestError::MethodNotHandled)?
-            .row();
-        (row.check)(options)?;
+        let row = checked_method(method, options)?.row();
         (row.serve)(self, params, options)
+    }
+}
+
+/// The method of `method`, once its own rules on the host's options hold
+/// (the list methods need a scope key): the checks made before the params
+/// are looked at, by the blocking and the asynchronous request alike.
+pub(crate) fn checked_method(
+    method: &[u8],
+    options: &RequestOptions,
+) -> Result<RequestMethod, RequestError> {
+    let method = RequestMethod::parse(method).ok_or(RequestError::MethodNotHandled)?;
+    (method.row().check)(options)?;
+    Ok(method)
+}
+
+/// The frame rules of `method` (how a saturated executor and a panic
+/// read).
+pub(crate) fn method_rules(method: RequestMethod) -> &'static crate::call::FrameRules {
+    match method {
+        // The resource tools' `read_resource` is an embedding, whose
+        // frame has a read's rules (`crate::tools`).
+        RequestMethod::ResourcesRead | RequestMethod::ToolsCall => &crate::read::READ_RULES,
+        RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => {
+            &crate::listing::LIST_RULES
+        }
+        RequestMethod::CompletionComplete => &crate::completion::COMPLETE_RULES,
+        RequestMethod::ResourcesSubscribe
+        | RequestMethod::ResourcesUnsubscribe
+        | RequestMethod::SubscriptionsListen => &crate::subscription::SUBSCRIPTION_RULES,
     }
 }
 

@@ -40,8 +40,8 @@ pub(super) fn serve(
         return Err(RequestError::MethodNotHandled);
     }
     let negotiated = options.call.protocol_revision;
-    // The read's own spec: `uri` a string, strictly.
-    let mut params = match params::read(text, params::READ) {
+    // The read's `uri` and `_meta`, strictly (no retry members).
+    let mut params = match params::read(text, params::SUBSCRIBE) {
         Ok(p) => p,
         Err(e) => return Ok(params_error(e, negotiated)),
     };

@@ -47,6 +47,7 @@ pub use id::{SubscriptionId, SubscriptionIdError, MAX_SUBSCRIPTION_ID_BYTES};
 pub use message::{listen_closed_result, SUBSCRIPTION_ID_META_KEY};
 
 // For the request layer (`crate::request`), which serves the methods.
+pub(crate) use batch::SUBSCRIPTION_RULES;
 pub(crate) use message::ack;
 
 use crate::call::CallOptions;

@@ -36,6 +36,9 @@ pub struct Rules {
     pub hidden: HashSet<Rule>,
     pub unreadable: HashSet<Rule>,
     pub failing: HashSet<Rule>,
+    /// The policy asks for input (docs/BEHAVIOUR.md §18) in `discover` of
+    /// these definitions and in `read` of these targets.
+    pub asking: HashSet<Rule>,
 }
 
 fn has(set: &HashSet<Rule>, tenant: &'static str, key: &str) -> bool {
@@ -88,6 +91,13 @@ impl Tenants {
             .failing
             .insert((tenant, key.into()));
     }
+    pub fn ask(&self, tenant: &'static str, key: &str) {
+        self.rules
+            .lock()
+            .unwrap()
+            .asking
+            .insert((tenant, key.into()));
+    }
     pub fn calls(&self) -> usize {
         self.log.lock().unwrap().len()
     }
@@ -117,6 +127,9 @@ impl ResourcePolicy for Tenants {
         if has(&r.undiscoverable, t, d.uri_or_template()) {
             return Err(CallbackError::Unavailable);
         }
+        if has(&r.asking, t, d.uri_or_template()) {
+            return Err(asking());
+        }
         Ok(())
     }
     fn visibility(
@@ -137,11 +150,27 @@ impl ResourcePolicy for Tenants {
     }
     fn read(&self, call: &CallContext, tg: &ResourceTarget) -> Result<(), CallbackError> {
         let t = self.note(call, "read", tg.uri());
-        if has(&self.rules.lock().unwrap().unreadable, t, tg.uri()) {
+        let r = self.rules.lock().unwrap();
+        if has(&r.unreadable, t, tg.uri()) {
             return Err(CallbackError::Unavailable);
+        }
+        if has(&r.asking, t, tg.uri()) {
+            return Err(asking());
         }
         Ok(())
     }
+}
+
+/// A policy's request for input: the user's consent (an elicitation) and
+/// the client's roots, with private state.
+fn asking() -> CallbackError {
+    let requests = InputRequests::new()
+        .with("roots", InputRequest::roots())
+        .expect("an input request");
+    let asked = InputRequired::new(requests)
+        .with_state(CANARY.as_bytes())
+        .expect("a state");
+    CallbackError::input_required(asked)
 }
 
 /// Plans the matched URI alone, with private authorization data on the

@@ -60,6 +60,12 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
                 out.set_flag(flag, true);
                 Some(())
             }
+            Kind::RawObject(slot) if p.b.get(p.i) == Some(&b'{') => {
+                let start = p.i;
+                p.skip_value(depth + 1)?;
+                out.set(slot, Cow::Borrowed(&p.text[start..p.i]));
+                Some(())
+            }
             Kind::Args(_) if p.b.get(p.i) == Some(&b'{') => {
                 out.args = Some(flat_args(p, depth + 1)?);
                 Some(())
@@ -68,6 +74,7 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
             | Kind::Present(..)
             | Kind::StrMap
             | Kind::StrList(_)
+            | Kind::RawObject(_)
             | Kind::Args(_) => None,
         }
     })

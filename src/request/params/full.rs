@@ -286,6 +286,13 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, 'de, '_> {
                     })?;
                     self.out.map = Some(entries);
                 }
+                Kind::RawObject(slot) => {
+                    let raw: &'de serde_json::value::RawValue = map.next_value()?;
+                    if !raw.get().starts_with('{') {
+                        return Err(refuse(self.refused, member.wrong_type));
+                    }
+                    self.out.set(slot, Cow::Borrowed(raw.get()));
+                }
                 Kind::Args(repeated_key) => {
                     let entries = map.next_value_seed(ArgsSeed {
                         message: member.wrong_type,

@@ -51,6 +51,10 @@ public struct Status: RawRepresentable, Hashable, Sendable, CustomStringConverti
     /// `Resources.request` got a method it does not serve: route it
     /// elsewhere (or answer JSON-RPC -32601).
     public static let methodNotHandled = Status(MCPR_METHOD_NOT_HANDLED)
+    /// A read's callback asked for input the client cannot be asked for (a
+    /// revision before 2026-07-28, or a capability it did not declare);
+    /// `MCPRError.inputRequests` holds the requests.
+    public static let inputRequired = Status(MCPR_INPUT_REQUIRED)
 
     /// The C enumerator's name ("MCPR_OK", ...; "MCPR_UNKNOWN_STATUS" for a
     /// value this library does not define), for logs.
@@ -71,8 +75,11 @@ let jsonrpcMethodNotFound: Int32 = -32601
 /// to a client; `cause` is private (it may hold identifiers and the causes
 /// callbacks gave): log it, never send it. `jsonrpcJSON` is the complete
 /// JSON-RPC `error` object to send, shaped for the call's protocol
-/// revision (not found carries `data.uri`); it is empty for the few errors
-/// the wrapper raises itself and when the library could not make one.
+/// revision (not found carries `data.uri`); never empty: for the few errors
+/// the wrapper raises itself and when the library could not make one, it is
+/// the fixed object of `jsonrpcCode` (-32601 "Method not found", else -32603
+/// "internal error"), so no host-side error reaches a client as code 0 or
+/// with its own text.
 public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What the call returned (never `.ok`).
     public let status: Status
@@ -82,19 +89,31 @@ public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
     public let cause: String
     /// The JSON-RPC error code to answer with.
     public let jsonrpcCode: Int32
-    /// The complete JSON-RPC `error` object (empty for the wrapper's own errors).
+    /// The complete JSON-RPC `error` object to send (never empty).
     public let jsonrpcJSON: String
+    /// For `.inputRequired`: the InputRequests JSON the read would have
+    /// sent (empty otherwise).
+    public let inputRequests: String
 
     /// An error from its parts (the wrapper copies them out of an
-    /// `mcpr_error`; hosts rarely need this).
+    /// `mcpr_error`; hosts rarely need this). A code of 0 becomes -32603 and
+    /// an empty `jsonrpcJSON` the fixed object of the code.
     public init(status: Status, message: String, cause: String = "", jsonrpcCode: Int32 = -32603,
-                jsonrpcJSON: String = "")
+                jsonrpcJSON: String = "", inputRequests: String = "")
     {
+        let code = jsonrpcCode == 0 ? jsonrpcInternalError : jsonrpcCode
         self.status = status
         self.message = message
         self.cause = cause
-        self.jsonrpcCode = jsonrpcCode
-        self.jsonrpcJSON = jsonrpcJSON
+        self.jsonrpcCode = code
+        if !jsonrpcJSON.isEmpty {
+            self.jsonrpcJSON = jsonrpcJSON
+        } else if code == jsonrpcMethodNotFound {
+            self.jsonrpcJSON = #"{"code":-32601,"message":"Method not found"}"#
+        } else {
+            self.jsonrpcJSON = #"{"code":-32603,"message":"internal error"}"#
+        }
+        self.inputRequests = inputRequests
     }
 
     /// Copies an `mcpr_error` (and frees it); a NULL one gives the status's
@@ -109,7 +128,8 @@ public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
         }
         self.init(status: Status(mcpr_error_status(err)), message: String(mcpr_error_message(err)),
                   cause: String(mcpr_error_cause(err)), jsonrpcCode: mcpr_error_jsonrpc_code(err),
-                  jsonrpcJSON: String(mcpr_error_jsonrpc_json(err)))
+                  jsonrpcJSON: String(mcpr_error_jsonrpc_json(err)),
+                  inputRequests: String(mcpr_error_input_requests(err)))
     }
 
     /// An error the wrapper raises itself (no JSON-RPC object).
@@ -136,6 +156,11 @@ public enum CallbackFailure: Error, Sendable, Equatable {
     /// reader the item becomes `invalid_content`; elsewhere it fails like
     /// `failed`.
     case invalidContent(String)
+    /// `MCPR_CB_INPUT_REQUIRED`, from a policy `read` in the first check or
+    /// a body reader: the read needs this input from the client first
+    /// (elsewhere it counts as `unavailable`); a refused request fails the
+    /// callback.
+    case inputRequired(InputRequired)
 }
 
 /// Calls `body(&err)`; throws `MCPRError` unless it returns `MCPR_OK`.

@@ -21,6 +21,17 @@ public struct ReadOptions: Sendable {
     /// Any value the callbacks read as `Call.context` (the caller's
     /// identity, say).
     public var context: (any Sendable)?
+    /// Input-required reads (read only): the caller's principal (the
+    /// `requestState` is bound to it; required when a callback asks).
+    public var scopeKey: String = ""
+    /// The client's `ClientCapabilities` JSON (empty: nothing declared).
+    public var clientCapabilities: String = ""
+    /// The retry's `requestState`, exactly as the client sent it (empty: none).
+    public var requestState: String = ""
+    /// The retry's `inputResponses` JSON (empty: none).
+    public var inputResponses: String = ""
+    /// The request's whole params JSON (the state is bound to it).
+    public var params: String = ""
     /// Members merged into the result's `_meta` after the library's own.
     public var resultMeta: ResultMeta?
 
@@ -38,17 +49,28 @@ public struct ReadOptions: Sendable {
 
     /// Runs `body` with the C options (valid during `body` only).
     func withC<R>(_ body: (UnsafePointer<mcpr_read_options>) throws -> R) throws -> R {
+        try RequestContexts.shared.with(context) { data in try withC(requestData: data, body) }
+    }
+
+    /// `withC` with `requestData` as the C `request_data` (an asynchronous
+    /// call's context, registered until its done callback).
+    func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_read_options>) throws -> R) throws -> R {
         var c = mcpr_read_options()
         c.struct_size = MemoryLayout<mcpr_read_options>.stride
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.request_data = requestData
         c.result_meta = resultMeta?.raw
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
-            try RequestContexts.shared.with(context) { data in
-                c.request_data = data
-                return try withStr(protocolRevision) { rev in
-                    c.protocol_revision = rev
+            return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
+                c.protocol_revision = rev
+                c.scope_key = scope
+                c.client_capabilities = caps
+                return try withStrs(requestState, inputResponses, params) { state, responses, params in
+                    c.request_state = state
+                    c.input_responses = responses
+                    c.params = params
                     return try body(&c)
                 }
             }
@@ -96,22 +118,26 @@ public struct ListOptions: Sendable {
     }
 
     func withC<R>(_ body: (UnsafePointer<mcpr_list_options>) throws -> R) throws -> R {
+        try RequestContexts.shared.with(context) { data in try withC(requestData: data, body) }
+    }
+
+    /// `withC` with `requestData` as the C `request_data` (an asynchronous
+    /// call's context, registered until its done callback).
+    func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_list_options>) throws -> R) throws -> R {
         var c = mcpr_list_options()
         c.struct_size = MemoryLayout<mcpr_list_options>.stride
         c.page_size = pageSize
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.request_data = requestData
         c.result_meta = resultMeta?.raw
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
-            try RequestContexts.shared.with(context) { data in
-                c.request_data = data
-                return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
-                    c.scope_key = scope
-                    c.cursor = cur
-                    c.protocol_revision = rev
-                    return try body(&c)
-                }
+            return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
+                c.scope_key = scope
+                c.cursor = cur
+                c.protocol_revision = rev
+                return try body(&c)
             }
         }
     }
@@ -140,6 +166,9 @@ public struct RequestOptions: Sendable {
     /// Serve `tools/call` for the resource tools (`read_resource`,
     /// `list_resources`); any other tool stays `methodNotHandled`.
     public var resourceTools: Bool
+    /// The client's `ClientCapabilities` JSON as known from `initialize`,
+    /// for a read whose callback asks for input (the params' `_meta` wins).
+    public var clientCapabilities: String = ""
     /// The request's JSON-RPC id as its JSON text (`1`, `"\"abc\""`):
     /// `subscriptions/listen` needs it (it names the stream); empty = none.
     public var requestID: String
@@ -169,6 +198,12 @@ public struct RequestOptions: Sendable {
     }
 
     func withC<R>(_ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
+        try RequestContexts.shared.with(context) { data in try withC(requestData: data, body) }
+    }
+
+    /// `withC` with `requestData` as the C `request_data` (an asynchronous
+    /// call's context, registered until its done callback).
+    func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
         var c = mcpr_request_options()
         c.struct_size = MemoryLayout<mcpr_request_options>.stride
         c.page_size = pageSize
@@ -176,14 +211,15 @@ public struct RequestOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.request_data = requestData
         c.host_notifications = hostNotifications.rawValue
         c.result_meta = resultMeta?.raw
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
-            try RequestContexts.shared.with(context) { data in
-                c.request_data = data
-                return try withStrs(protocolRevision, scopeKey, requestID) { rev, scope, id in
-                    c.protocol_revision = rev
-                    c.scope_key = scope
+            return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
+                c.protocol_revision = rev
+                c.scope_key = scope
+                c.client_capabilities = caps
+                return try withStr(requestID) { id in
                     c.request_id = id
                     return try body(&c)
                 }

@@ -11,7 +11,8 @@ final class ErrorsTests: XCTestCase {
         XCTAssertEqual(Status(rawValue: 999).name, "MCPR_UNKNOWN_STATUS")
         // above Int32.max: mcpr_status_name takes an int32_t; no trap
         XCTAssertEqual(Status(rawValue: UInt32.max).name, "MCPR_UNKNOWN_STATUS")
-        XCTAssertEqual(Status(rawValue: UInt32(MCPR_STATUS_MAX)).name, "MCPR_METHOD_NOT_HANDLED")
+        XCTAssertEqual(Status.inputRequired.name, "MCPR_INPUT_REQUIRED")
+        XCTAssertEqual(Status(rawValue: UInt32(MCPR_STATUS_MAX)).name, "MCPR_INPUT_REQUIRED")
         XCTAssertEqual("\(Status.canceled)", "MCPR_CANCELED")
     }
 
@@ -58,6 +59,25 @@ final class ErrorsTests: XCTestCase {
                        .invalidArgument)
         // a positive timeout below a millisecond is 1 ms, not "none"
         XCTAssertNoThrow(try r.read("doc://a", options: ReadOptions(timeout: .microseconds(10))))
+    }
+
+    func testNoHostSideErrorReachesAClientAsCodeZeroOrWithItsOwnText() throws {
+        let internalError = #"{"code":-32603,"message":"internal error"}"#
+        let r = try docsRegistry()
+        // raised by the wrapper itself (no mcpr_error behind it)
+        let wrapper = try XCTUnwrap(mcprError { try r.read("doc://a", options: ReadOptions(timeout: .milliseconds(-1))) })
+        XCTAssertEqual(wrapper.jsonrpcCode, -32603)
+        XCTAssertEqual(wrapper.jsonrpcJSON, internalError)
+        // a host mistake the library reports: its fixed object
+        let noScope = try XCTUnwrap(mcprError { try r.list(ListOptions(scopeKey: "")) })
+        XCTAssertEqual(noScope.jsonrpcCode, -32603)
+        XCTAssertEqual(noScope.jsonrpcJSON, internalError)
+        // built from parts: code 0 and an empty object are never kept
+        let zero = MCPRError(status: .`internal`, message: "disk on fire at /srv/x", jsonrpcCode: 0)
+        XCTAssertEqual(zero.jsonrpcCode, -32603)
+        XCTAssertEqual(zero.jsonrpcJSON, internalError)
+        let unhandled = MCPRError(status: .methodNotHandled, message: "x", jsonrpcCode: -32601)
+        XCTAssertEqual(unhandled.jsonrpcJSON, #"{"code":-32601,"message":"Method not found"}"#)
     }
 
     // The C INIT macros do not import into Swift; the wrapper sets

@@ -357,4 +357,50 @@ final class SubscriptionTests: XCTestCase {
         }
         XCTAssertEqual(deaths.count, 3, "the table keeps no subscriber's context after the call")
     }
+
+    /// BEHAVIOUR §15 rule 13: the subscription methods through the
+    /// asynchronous calls (§20) answer and decide as the blocking ones; a
+    /// listen message takes the message's own id; `resources/subscribe` on
+    /// 2026-07-28 is not handled, through the completion.
+    func testTheSubscriptionMethodsAsAsyncCallsAnswerAndDecideAsTheBlockingOnes() async throws {
+        let policy = Tenants()
+        policy.hide("t1", "doc://hidden")
+        let r = try subscribable(policy)
+        let executor = try CallbackExecutor(threads: 2)
+        let before = reads.count
+        let o = RequestOptions(protocolRevision: old, context: "t1")
+        for (method, params) in [("resources/subscribe", #"{"uri":"doc://a"}"#),
+                                 ("resources/subscribe", #"{"uri":"note://n/7"}"#),
+                                 ("resources/subscribe", #"{"uri":"doc://hidden"}"#),
+                                 ("resources/subscribe", #"{"uri":"doc://missing"}"#),
+                                 ("resources/unsubscribe", #"{"uri":"doc://hidden"}"#)]
+        {
+            let started = try await r.request(method: method, params: params, on: executor, options: o)
+            let blocking = try r.request(method: method, params: params, options: o)
+            XCTAssertEqual(started.json, blocking.json, params)
+            XCTAssertEqual(started.isError, blocking.isError)
+            XCTAssertEqual(started.subscription, blocking.subscription)
+        }
+        let listenOptions = RequestOptions(protocolRevision: new, context: "t1", requestID: #""l-2""#)
+        let params = #"{"notifications":{"resourceSubscriptions":["doc://hidden","doc://a"]}}"#
+        let ack = try await r.request(method: "subscriptions/listen", params: params, on: executor,
+                                      options: listenOptions)
+        XCTAssertTrue(ack.isNotification)
+        XCTAssertEqual(ack.json, try r.request(method: "subscriptions/listen", params: params,
+                                               options: listenOptions).json)
+        XCTAssertEqual(ack.subscription?.uris, ["doc://a"])
+        XCTAssertEqual(ack.subscription?.id, #""l-2""#)
+        let message = #"{"jsonrpc":"2.0","id":"m-3","method":"subscriptions/listen","params":"# + params + "}"
+        let reply = try await r.message(message, on: executor, options: listenOptions)
+        XCTAssertTrue(reply.isNotification)
+        XCTAssertEqual(reply.json, try r.message(message, options: listenOptions).json)
+        XCTAssertEqual(reply.subscription?.id, #""m-3""#)
+        let unserved = await asyncError {
+            try await r.request(method: "resources/subscribe", params: #"{"uri":"doc://a"}"#, on: executor,
+                                options: RequestOptions(protocolRevision: new, context: "t1"))
+        }
+        XCTAssertEqual(unserved?.status, .methodNotHandled)
+        XCTAssertTrue(policy.phases.contains(Phase.subscription.rawValue))
+        XCTAssertEqual(reads.count, before, "a decision reads no body")
+    }
 }

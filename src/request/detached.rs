@@ -1,0 +1,156 @@
+//! The one-call request for an asynchronous call (docs/BEHAVIOUR.md §20):
+//! the same rows as the blocking [`Resources::request`], read the same way
+//! (`method.rs`: each method's params reader and its response), with the
+//! method run by its asynchronous driver in place of its blocking call.
+
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+use crate::asynccall::Call;
+use crate::call::{CallOptions, Frame};
+use crate::error::Failure;
+use crate::input::InputOptions;
+use crate::jsonrpc;
+use crate::protocol::ProtocolRevision;
+use crate::read::{OwnedInput, Owner};
+use crate::registry::Resources;
+use crate::scope::RequestScope;
+
+use super::method::{
+    complete_call, complete_response, from_params, list_call, list_response, read_call,
+    read_response,
+};
+use super::{RequestError, RequestMethod, RequestOptions, Response};
+
+/// What an asynchronous request concludes with: the response to send, or
+/// why there is none.
+pub(crate) type RequestOutcome = Result<Response, RequestError>;
+
+/// The revision an asynchronous request is shaped for, once its params
+/// were read (until then the negotiated one).
+pub(crate) type RevisionCell = Arc<OnceLock<ProtocolRevision>>;
+
+/// The response to a failure of the request as a whole (its deadline, a
+/// cancellation, a saturated executor), shaped as the blocking request
+/// shapes the failure of its method's frame.
+pub(crate) fn failed_response(f: Failure, protocol_revision: ProtocolRevision) -> RequestOutcome {
+    let json = jsonrpc::error_object(&f, protocol_revision, None);
+    Ok(Response::error(f, json, protocol_revision))
+}
+
+/// The detached frame of the request's job, with the call `options` its
+/// params made; `revision` learns their revision.
+fn in_frame<'a>(
+    call: &Call<RequestOutcome>,
+    scope: &RequestScope,
+    options: &'a CallOptions,
+    revision: &RevisionCell,
+) -> Result<Frame<'a>, Failure> {
+    let _ = revision.set(options.protocol_revision);
+    Frame::detached(
+        scope.clone(),
+        options,
+        options.protocol_revision,
+        call.rules(),
+    )
+}
+
+impl Resources {
+    /// Serves `method` with the params `text` as the first job of the
+    /// asynchronous `call`, on a worker, in `scope`; `revision` learns the revision
+    /// the response is shaped for.
+    pub(crate) fn request_detached(
+        &self,
+        call: &Call<RequestOutcome>,
+        scope: RequestScope,
+        method: RequestMethod,
+        (text, options): (&[u8], &RequestOptions),
+        owner: Owner,
+        revision: &RevisionCell,
+    ) {
+        match method {
+            RequestMethod::ResourcesRead => match read_call(text, options) {
+                Err(response) => call.finish(Ok(response)),
+                Ok(c) => {
+                    let protocol_revision = c.protocol_revision;
+                    let _ = revision.set(protocol_revision);
+                    let call_options =
+                        options.call_for(from_params(protocol_revision, c.trace.clone()));
+                    let input = OwnedInput {
+                        options: InputOptions {
+                            scope_key: options.scope_key.clone(),
+                            client_capabilities: options.client_capabilities,
+                            request_state: c.request_state.map(Cow::into_owned),
+                            input_responses: c.input_responses.map(Cow::into_owned),
+                            // Params that were read are UTF-8 JSON.
+                            params: std::str::from_utf8(text).ok().map(str::to_owned),
+                        },
+                        raw_capabilities: c.client_capabilities.map(Cow::into_owned),
+                    };
+                    let uri = c.uri.into_owned();
+                    let named = uri.clone();
+                    self.read_detached(
+                        call,
+                        scope.clone(),
+                        &call_options,
+                        (uri.as_bytes(), input),
+                        owner,
+                        Box::new(move |read| Ok(read_response(read, &named, protocol_revision))),
+                        None,
+                    );
+                }
+            },
+            RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => {
+                match list_call(text, options) {
+                    Err(response) => call.finish(Ok(response)),
+                    Ok(list) => {
+                        let protocol_revision = list.call.protocol_revision;
+                        let templates = method == RequestMethod::ResourcesTemplatesList;
+                        let page = in_frame(call, &scope, &list.call, revision)
+                            .and_then(|frame| frame.leave(self.list_in(&frame, templates, &list)));
+                        call.finish(Ok(list_response(page, protocol_revision)));
+                    }
+                }
+            }
+            RequestMethod::ToolsCall
+            | RequestMethod::ResourcesSubscribe
+            | RequestMethod::ResourcesUnsubscribe
+            | RequestMethod::SubscriptionsListen => {
+                call.finish(self.request_inline(&scope, method, text, options))
+            }
+            RequestMethod::CompletionComplete => match complete_call(text, options) {
+                Err(e) => call.finish(Err(e)),
+                Ok(Err(response)) => call.finish(Ok(response)),
+                Ok(Ok((params, complete))) => {
+                    let protocol_revision = complete.call.protocol_revision;
+                    let result = in_frame(call, &scope, &complete.call, revision)
+                        .and_then(|frame| frame.leave(self.complete_in(&frame, &params)));
+                    call.finish(Ok(complete_response(result, &params, protocol_revision)));
+                }
+            },
+        }
+    }
+
+    /// `tools/call` for the resource tools and the subscription methods
+    /// (`resources/subscribe`, `resources/unsubscribe`,
+    /// `subscriptions/listen`; docs/BEHAVIOUR.md §15), inline on the call's
+    /// worker: the method's blocking row with no executor (its callbacks
+    /// are this job's), under what is left of the call's deadline and its
+    /// cancellation token, so the response (and a subscription's decision)
+    /// is the blocking request's. A callback that hangs holds this worker
+    /// as a hung listing callback does; the watch concludes the call at its
+    /// deadline or on cancellation all the same (docs/BEHAVIOUR.md §20).
+    fn request_inline(
+        &self,
+        scope: &RequestScope,
+        method: RequestMethod,
+        text: &[u8],
+        options: &RequestOptions,
+    ) -> RequestOutcome {
+        let mut inline = options.clone();
+        inline.call.executor = None;
+        inline.call.timeout = Some(scope.deadline().saturating_duration_since(Instant::now()));
+        (method.row().serve)(self, text, &inline)
+    }
+}
