@@ -422,7 +422,9 @@ static void subscription_structs_grow_like_the_others(void) {
     mcpr_notify_options no;
     memset(&no, 0xff, sizeof no);
     mcpr_notify_options_init(&no);
-    CHECK(no.struct_size == sizeof no && no.timeout_ms == 0 && no.cancel == NULL && no.executor == NULL);
+    CHECK(no.struct_size == sizeof no && no.timeout_ms == 0 && no.cancel == NULL && no.executor == NULL &&
+          no.trace.traceparent.len == 0 && no.trace.tracestate.len == 0 && no.trace.baggage.len == 0 &&
+          no.trace.traceparent.ptr == NULL);
     mcpr_subscriber su;
     memset(&su, 0xff, sizeof su);
     mcpr_subscriber_init(&su);

@@ -172,4 +172,31 @@ TEST(Hpp, ListChangesReachOnlyCallersWhoCanSeeAChangeAndKeepThePolicyAlive) {
     EXPECT_EQ(same.listing(1), subs[1].listing);
 }
 
+TEST(Hpp, ANotificationCallsTraceReachesItsCallbacksAndNoMessage) {
+    std::vector<std::string> seen;
+    mcpr::Builder b;
+    mcpr::Policy p = mcpr::Policy::allow_all();
+    p.discover = [&seen](const mcpr::Call &call, const mcpr::Definition &) {
+        seen.emplace_back(call.traceparent());
+        return mcpr::Result::ok;
+    };
+    b.set_policy(p).set_notifications(MCPR_NOTIFY_RESOURCE_UPDATES);
+    b.add(R"({"uri":"doc://a","name":"a"})", text_binding());
+    mcpr::Resources r = b.build();
+    std::vector<mcpr::Subscriber> subs(2);
+    subs[0].protocol_revision = "2025-11-25";
+    subs[1].protocol_revision = "2026-07-28";
+    subs[1].subscription_id = "3";
+    mcpr::NotifyOptions o;
+    o.trace.traceparent = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
+    mcpr::Notifications n = r.notify_updated("doc://a", subs, o);
+    ASSERT_EQ(n.size(), 2u);
+    for (std::size_t i = 0; i < 2; i++) {
+        EXPECT_FALSE(n.message(i).empty());
+        EXPECT_FALSE(contains(n.message(i), "0af7651916cd43dd")) << n.message(i);
+    }
+    ASSERT_GE(seen.size(), 2u);
+    for (const auto &t : seen) EXPECT_EQ(t, o.trace.traceparent);
+}
+
 }  // namespace

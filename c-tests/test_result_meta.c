@@ -3,8 +3,10 @@
  * the request's trace context (mcpr_call_traceparent / _tracestate /
  * _baggage) seen by every callback of mcpr_request, and the options' trace
  * (a shared call field) by every callback of mcpr_read, mcpr_list and
- * mcpr_complete, with params _meta taking its place in mcpr_request;
- * options of an older struct_size read without result_meta or trace. */
+ * mcpr_complete, with params _meta taking its place in mcpr_request, and
+ * by every callback of the notification calls (mcpr_notify_options.trace),
+ * in no message; options of an older struct_size read without result_meta
+ * or trace. */
 #include <stddef.h>
 #include <stdlib.h>
 
@@ -362,6 +364,105 @@ static void test_trace_context_of_the_options(void) {
     mcpr_resources_free(r);
 }
 
+/* A registry of `defs` under the tracer policy, declaring both resource
+ * notification types. */
+static mcpr_resources *notifying_registry(tracer *t, const char **defs, size_t n) {
+    mcpr_policy_callbacks policy = MCPR_POLICY_CALLBACKS_INIT;
+    policy.user_data = t;
+    policy.discover = t_discover;
+    policy.visibility = t_visibility;
+    policy.read = t_permit;
+    mcpr_binding_callbacks binding = MCPR_BINDING_CALLBACKS_INIT;
+    binding.user_data = t;
+    binding.resolve = mcpr_resolve_single;
+    binding.read = t_read;
+    mcpr_builder *b = mcpr_builder_new();
+    CHECK_STATUS(mcpr_builder_set_policy(b, &policy, NULL), MCPR_OK);
+    for (size_t i = 0; i < n; i++) CHECK_STATUS(mcpr_builder_add(b, str_of(defs[i]), &binding, NULL), MCPR_OK);
+    CHECK_STATUS(mcpr_builder_set_notifications(
+                     b, MCPR_NOTIFY_RESOURCE_UPDATES | MCPR_NOTIFY_RESOURCES_LIST_CHANGED, NULL),
+                 MCPR_OK);
+    mcpr_resources *r = NULL;
+    CHECK_STATUS(mcpr_builder_build(b, &r, NULL), MCPR_OK);
+    return r;
+}
+
+/* Every message of `n` is there and carries nothing of the trace. */
+static void check_untraced(mcpr_notifications *n, size_t count) {
+    CHECK(mcpr_notifications_count(n) == count);
+    for (size_t i = 0; i < count; i++) {
+        mcpr_str m = mcpr_notifications_message(n, i);
+        CHECK(m.len > 0 && !str_contains(m, "0af7651916cd43dd") && !str_contains(m, "traceparent") &&
+              !str_contains(m, "k=v"));
+    }
+    mcpr_notifications_free(n);
+}
+
+/* The notification calls' trace context (mcpr_notify_options.trace: the
+ * call's, the same for every subscriber; a notification has no result
+ * _meta) reaches every callback deciding them, inline and on an executor,
+ * and no message; options compiled before the field existed read none. */
+static void test_trace_context_of_the_notification_calls(void) {
+    tracer t = {.traceparent = TRACEPARENT, .baggage = "k=v"};
+    const char *defs[] = {"{\"uri\":\"doc://a\",\"name\":\"a\"}", "{\"uri\":\"doc://b\",\"name\":\"b\"}"};
+    mcpr_resources *old = notifying_registry(&t, defs, 2), *r = notifying_registry(&t, defs, 1);
+    mcpr_list_change *change = NULL;
+    CHECK_STATUS(mcpr_list_change_new(old, r, &change, NULL), MCPR_OK);
+    mcpr_executor *ex = NULL;
+    CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
+    static const uint8_t zero[32];
+    mcpr_subscriber subs[2] = {MCPR_SUBSCRIBER_INIT, MCPR_SUBSCRIBER_INIT};
+    subs[0].protocol_revision = S("2025-11-25");
+    subs[1].protocol_revision = S("2026-07-28");
+    subs[1].subscription_id = S("7");
+    for (int i = 0; i < 2; i++) subs[i].listing = zero; /* no fingerprint is all zeros */
+    for (int pass = 0; pass < 2; pass++) {
+        mcpr_notify_options no = MCPR_NOTIFY_OPTIONS_INIT;
+        no.executor = pass ? ex : NULL;
+        no.trace = (mcpr_trace_context){.traceparent = S(TRACEPARENT), .baggage = S("k=v")};
+        int calls = atomic_load(&t.calls);
+        mcpr_notifications *n = NULL;
+        CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), subs, 2, &no, &n, NULL), MCPR_OK);
+        check_untraced(n, 2);
+        n = NULL;
+        CHECK_STATUS(mcpr_notify_list_changed(change, subs, 2, &no, &n, NULL), MCPR_OK);
+        check_untraced(n, 2);
+        n = NULL;
+        CHECK_STATUS(mcpr_notify_listing_changed(r, subs, 2, &no, &n, NULL), MCPR_OK);
+        check_untraced(n, 2);
+        /* update: discover, visibility, permission; list change: discover;
+         * permission change: discover; for each subscriber */
+        CHECK(atomic_load(&t.calls) >= calls + 2 * 5);
+    }
+    CHECK(atomic_load(&t.mismatches) == 0);
+    /* options compiled before trace existed: the bytes after them are not read */
+    t.traceparent[0] = 0;
+    t.baggage[0] = 0;
+    union {
+        mcpr_notify_options o;
+        char bytes[sizeof(mcpr_notify_options) + 64];
+    } older;
+    memset(&older, 0, sizeof older);
+    older.o.struct_size = offsetof(mcpr_notify_options, trace);
+    older.o.trace.traceparent = S(TRACEPARENT); /* beyond struct_size: never read */
+    int calls = atomic_load(&t.calls);
+    mcpr_notifications *n = NULL;
+    CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), subs, 2, &older.o, &n, NULL), MCPR_OK);
+    check_untraced(n, 2);
+    CHECK(atomic_load(&t.calls) > calls && atomic_load(&t.mismatches) == 0);
+    /* a member that is not UTF-8 is the host's mistake, before any callback */
+    mcpr_notify_options bad = MCPR_NOTIFY_OPTIONS_INIT;
+    bad.trace.baggage = (mcpr_str){"\xff", 1};
+    calls = atomic_load(&t.calls);
+    n = NULL;
+    CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), subs, 2, &bad, &n, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK(n == NULL && atomic_load(&t.calls) == calls);
+    mcpr_list_change_free(change);
+    mcpr_executor_free(ex);
+    mcpr_resources_free(old);
+    mcpr_resources_free(r);
+}
+
 static void test_null_call_contexts(void) {
     /* NULL call contexts answer empty */
     CHECK(mcpr_call_traceparent(NULL).len == 0 && mcpr_call_tracestate(NULL).len == 0 &&
@@ -373,6 +474,7 @@ int main(void) {
     test_merged_into_every_result();
     test_trace_context();
     test_trace_context_of_the_options();
+    test_trace_context_of_the_notification_calls();
     test_null_call_contexts();
     return harness_finish("test_result_meta");
 }

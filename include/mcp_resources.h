@@ -1618,8 +1618,9 @@ typedef uint32_t mcpr_subscription_method;
 
 /**
  * Per-call options of the `mcpr_notify_*` functions and
- * `mcpr_list_change_notify`: the call's deadline, cancellation and
- * executor (each subscriber brings its own request data and revision).
+ * `mcpr_list_change_notify`: the call's deadline, cancellation, executor
+ * and trace context (each subscriber brings its own request data and
+ * revision; a notification is no result, so there is no result `_meta`).
  * NULL options mean all defaults. The library copies what it needs before
  * the call returns.
  *
@@ -1652,6 +1653,14 @@ typedef struct {
      * `MCPR_POLICY`.
      */
     const mcpr_executor *executor;
+    /**
+     * Optional trace context of the operation that sends the
+     * notifications (the change, the reload), handed to every callback of
+     * the call (`mcpr_call_traceparent`, ...); all zero = none (see
+     * `mcpr_trace_context`). It is the call's, the same for every
+     * subscriber, and appears in no message.
+     */
+    mcpr_trace_context trace;
 } mcpr_notify_options;
 
 /**

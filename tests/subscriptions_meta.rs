@@ -148,3 +148,88 @@ fn the_params_trace_context_reaches_every_subscription_callback() {
         );
     }
 }
+
+/// A registry of `uris` under the tracing policy, declaring both types.
+fn traced(tracing: &Arc<Tracing>, uris: &[&str]) -> Resources {
+    let handler: Arc<dyn ResourceHandler> = Arc::new(Handler::default());
+    let mut b = Resources::builder()
+        .policy(tracing.clone())
+        .notifications(NotificationTypes::RESOURCES);
+    for (i, uri) in uris.iter().enumerate() {
+        let definition = format!(r#"{{"uri":"{uri}","name":"n{i}"}}"#);
+        b = b.binding(ResourceBinding::new(&definition, handler.clone()).unwrap());
+    }
+    b.build().unwrap()
+}
+
+#[test]
+fn a_notification_calls_trace_context_reaches_every_callback_and_no_message() {
+    let tracing = Arc::new(Tracing::default());
+    let old = traced(&tracing, &["doc://a", "doc://b"]);
+    let new = traced(&tracing, &["doc://a"]);
+    let traced_options = || NotifyOptions {
+        call: CallOptions {
+            trace: Some(Arc::new(TraceContext::new(
+                Some("00-change-01"),
+                None,
+                None,
+            ))),
+            ..CallOptions::default()
+        },
+    };
+    for executor in [None, Some(Executor::new(1).unwrap())] {
+        let mut o = traced_options();
+        o.call.executor = executor;
+        let subs = [sub("t1", NEW, 1), sub("t2", OLD, 0)];
+        let seen = |what: &str, messages: Vec<String>| {
+            let seen = std::mem::take(&mut *tracing.seen.lock().unwrap());
+            assert!(!seen.is_empty(), "{what}: the policy was asked");
+            assert!(
+                seen.iter().all(|t| t.as_deref() == Some("00-change-01")),
+                "{what}: {seen:?}"
+            );
+            assert!(!messages.is_empty(), "{what}");
+            for m in messages {
+                assert!(
+                    !m.contains("change-01") && !m.contains("traceparent"),
+                    "{m}"
+                );
+            }
+        };
+        let messages = |n: Notifications| {
+            n.iter()
+                .filter_map(|d| d.message().map(str::to_string))
+                .collect()
+        };
+        let n = new.notify_updated(b"doc://a", &subs, &o).unwrap();
+        seen("an update", messages(n));
+        let n = ListChange::between(&old, &new).notify(&subs, &o).unwrap();
+        seen("a list change", messages(n));
+        let fingerprint = old
+            .listing_fingerprint(&ReadOptions {
+                call: traced_options().call,
+                ..ReadOptions::default()
+            })
+            .unwrap();
+        let _ = std::mem::take(&mut *tracing.seen.lock().unwrap());
+        let listed: Vec<Subscriber> = subs
+            .iter()
+            .map(|s| Subscriber {
+                listing: Some(ListingFingerprint([0; 32])),
+                ..s.clone()
+            })
+            .collect();
+        let n = old.notify_listing_changed(&listed, &o).unwrap();
+        assert_ne!(fingerprint, ListingFingerprint([0; 32]));
+        seen("a permission change", messages(n));
+        // Without one, callbacks see none.
+        let mut plain = NotifyOptions::default();
+        plain.call.executor = o.call.executor.clone();
+        new.notify_updated(b"doc://a", &subs, &plain).unwrap();
+        let seen = std::mem::take(&mut *tracing.seen.lock().unwrap());
+        assert!(
+            !seen.is_empty() && seen.iter().all(Option::is_none),
+            "{seen:?}"
+        );
+    }
+}

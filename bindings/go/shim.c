@@ -217,13 +217,15 @@ static mcpr_status response_finish(mcpr_status st, mcprgo_request_result *out) {
 mcpr_status mcprgo_notify(int kind, const mcpr_resources *r, const mcpr_list_change *change, mcpr_str uri,
                           const mcpr_subscriber *subscribers, size_t count, mcprgo_call call,
                           mcpr_notifications **out, mcpr_error **err) {
-    /* Request data and revision are each subscriber's: the options have
-     * only the call's deadline, token and executor. */
+    /* Request data and revision are each subscriber's, and a notification
+     * has no result _meta: the options have only the call's deadline,
+     * token, executor and trace context. */
     mcpr_notify_options opt = {
         .struct_size = sizeof(mcpr_notify_options),
         .timeout_ms = call.timeout_ms,
         .cancel = call.cancel,
         .executor = call.executor,
+        .trace = call.trace,
     };
     *out = NULL;
     *err = NULL;

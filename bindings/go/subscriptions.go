@@ -133,6 +133,12 @@ type NotifyOptions struct {
 	// Executor runs every callback of the call as one job: the call
 	// returns by its deadline whatever the callbacks do.
 	Executor *Executor
+	// Trace is the trace context of the operation that sends the
+	// notifications (the change, the reload), handed to every callback of
+	// the call (TraceContextOf); it is the call's, the same for every
+	// subscriber, and appears in no message. Notifications carry no result
+	// _meta, so there is no ResultMeta.
+	Trace TraceContext
 }
 
 // Notification is one subscriber's outcome of a notification call.
@@ -227,8 +233,9 @@ func (s *subscribers) free() {
 func notify(ctx context.Context, kind C.int, r *C.mcpr_resources, change *C.mcpr_list_change, uri string,
 	subs []Subscriber, opt *NotifyOptions) ([]Notification, error) {
 	var executor *Executor
+	var trace TraceContext
 	if opt != nil {
-		executor = opt.Executor
+		executor, trace = opt.Executor, opt.Trace
 	}
 	ex, done, err := holdExecutor(executor)
 	if err != nil {
@@ -246,7 +253,8 @@ func notify(ctx context.Context, kind C.int, r *C.mcpr_resources, change *C.mcpr
 	var e *C.mcpr_error
 	// Each subscriber brings its own revision and request: the call's are
 	// not used.
-	st := C.mcprgo_notify(kind, r, change, cstr(uri), cs.array, C.size_t(cs.n), env.fields(callFields{executor: ex}), &out, &e)
+	fields := env.fields(callFields{executor: ex, trace: trace})
+	st := C.mcprgo_notify(kind, r, change, cstr(uri), cs.array, C.size_t(cs.n), fields, &out, &e)
 	if st != C.MCPR_OK {
 		return nil, env.failure(takeError(e, st))
 	}

@@ -264,3 +264,95 @@ func TestSubscriptionMessagesCarryTheirDecisionAndAListenItsOwnID(t *testing.T) 
 		t.Fatalf("hidden %s, none %s", hidden.JSON, none.JSON)
 	}
 }
+
+// TestANotificationCallsTraceReachesItsCallbacksAndNoMessage: NotifyOptions.Trace
+// (the call's, the same for every subscriber) reaches every callback of
+// NotifyUpdated, ListChange.Notify and NotifyListingChanged, inline and on
+// an executor, and appears in no message.
+func TestANotificationCallsTraceReachesItsCallbacksAndNoMessage(t *testing.T) {
+	var mu sync.Mutex
+	var seen []mcpr.TraceContext
+	policy := mcpr.PolicyFuncs{DiscoverFunc: func(ctx context.Context, d mcpr.Definition) error {
+		tc, _ := mcpr.TraceContextOf(ctx)
+		mu.Lock()
+		seen = append(seen, tc)
+		mu.Unlock()
+		return nil
+	}}
+	build := func(uris ...string) *mcpr.Resources {
+		b := mcpr.NewBuilder()
+		defer b.Close()
+		if err := b.SetPolicy(policy); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.SetNotifications(mcpr.NotifyResourceUpdates | mcpr.NotifyResourcesListChanged); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range uris {
+			if err := b.Add(def(u, u), text("x")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(res.Close)
+		return res
+	}
+	old, res := build("doc://a", "doc://b"), build("doc://a")
+	change, err := mcpr.NewListChange(old, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer change.Close()
+	ex, err := mcpr.NewExecutor(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	trace := mcpr.TraceContext{Traceparent: "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01", Baggage: "k=v"}
+	var zero [32]byte
+	subs := []mcpr.Subscriber{
+		{Context: asTenant("alice"), Revision: "2026-07-28", SubscriptionID: json.RawMessage(`7`), Listing: &zero},
+		{Context: asTenant("bob"), Revision: "2025-11-25", Listing: &zero},
+	}
+	check := func(what string, got []mcpr.Notification, err error) {
+		t.Helper()
+		if err != nil || len(got) != 2 {
+			t.Fatalf("%s: %v %v", what, got, err)
+		}
+		for _, n := range got {
+			if n.Message == nil || strings.Contains(string(n.Message), "0af7651916cd43dd") || strings.Contains(string(n.Message), "k=v") {
+				t.Fatalf("%s: message %s", what, n.Message)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if len(seen) < 2 {
+			t.Fatalf("%s: %d callbacks", what, len(seen))
+		}
+		for _, tc := range seen {
+			if tc != trace {
+				t.Fatalf("%s: a callback saw %+v", what, tc)
+			}
+		}
+		seen = nil
+	}
+	ctx := context.Background()
+	for _, e := range []*mcpr.Executor{nil, ex} {
+		o := &mcpr.NotifyOptions{Executor: e, Trace: trace}
+		got, err := res.NotifyUpdated(ctx, "doc://a", subs, o)
+		check("update", got, err)
+		got, err = change.Notify(ctx, subs, o)
+		check("list change", got, err)
+		got, err = res.NotifyListingChanged(ctx, subs, o)
+		check("permission change", got, err)
+	}
+	// a member that is not UTF-8 is the host's mistake
+	_, err = res.NotifyUpdated(ctx, "doc://a", subs, &mcpr.NotifyOptions{Trace: mcpr.TraceContext{Baggage: "\xff"}})
+	var e *mcpr.Error
+	if !errors.As(err, &e) || e.Status != mcpr.StatusInvalidArgument {
+		t.Fatalf("a trace that is not UTF-8: %v", err)
+	}
+}

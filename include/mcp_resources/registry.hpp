@@ -83,9 +83,10 @@ struct Subscriber {
 };
 
 /// Options of the notification calls (mcpr_notify_options): the call
-/// options' timeout (of the whole call), cancel and executor; their
-/// request_data and protocol_revision are not used (each Subscriber brings
-/// its own).
+/// options' timeout (of the whole call), cancel, executor and trace (the
+/// call's, handed to every callback, in no message); their request_data
+/// and protocol_revision are not used (each Subscriber brings its own),
+/// nor result_meta (a notification is no result).
 struct NotifyOptions : CallOptions {};
 
 /// Options of Resources::embed (mcpr_embed_options): the call options, for
@@ -129,6 +130,7 @@ inline mcpr_notify_options c_notify(const NotifyOptions &o) {
     c.timeout_ms = to_ms(o.timeout);
     c.cancel = o.cancel ? o.cancel->get() : nullptr;
     c.executor = o.executor ? o.executor->get() : nullptr;
+    c.trace = mcpr_trace_context{to_c(o.trace.traceparent), to_c(o.trace.tracestate), to_c(o.trace.baggage)};
     return c;
 }
 }  // namespace detail

@@ -65,12 +65,12 @@ pub(super) trait SharedCallFields {
 
 /// Implements [`SharedCallFields`] for an option struct whose shared fields
 /// have their usual names; `shared_call_fields!(t: timeout_ms, cancel,
-/// executor)` for one that has only those three (a call deciding for many
-/// callers, each bringing its own request data and revision, whose
-/// messages are notifications, not results: the other four are NULL and
-/// empty).
+/// executor, trace)` for one that has only those four (a call deciding for
+/// many callers, each bringing its own request data and revision, whose
+/// messages are notifications, not results: request data, revision and
+/// result `_meta` are NULL and empty).
 macro_rules! shared_call_fields {
-    ($t:ty: timeout_ms, cancel, executor) => {
+    ($t:ty: timeout_ms, cancel, executor, trace) => {
         impl super::call_options::SharedCallFields for $t {
             fn call_fields(&self) -> super::call_options::CallFields {
                 super::call_options::CallFields {
@@ -80,11 +80,7 @@ macro_rules! shared_call_fields {
                     executor: self.executor,
                     protocol_revision: super::boundary::mcpr_str::empty(),
                     result_meta: std::ptr::null(),
-                    trace: super::call_options::mcpr_trace_context {
-                        traceparent: super::boundary::mcpr_str::empty(),
-                        tracestate: super::boundary::mcpr_str::empty(),
-                        baggage: super::boundary::mcpr_str::empty(),
-                    },
+                    trace: self.trace,
                 }
             }
         }

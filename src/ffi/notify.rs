@@ -4,7 +4,7 @@
 use crate::subscription::{listen_closed_result, NotificationTypes, NotifyOptions, SubscriptionId};
 
 use super::boundary::{guard, mcpr_str};
-use super::call_options::{call_options_of, shared_call_fields};
+use super::call_options::{call_options_of, mcpr_trace_context, shared_call_fields};
 use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
@@ -49,8 +49,9 @@ pub(super) fn types_of(bits: mcpr_notification_types) -> Result<NotificationType
 }
 
 /// Per-call options of the `mcpr_notify_*` functions and
-/// `mcpr_list_change_notify`: the call's deadline, cancellation and
-/// executor (each subscriber brings its own request data and revision).
+/// `mcpr_list_change_notify`: the call's deadline, cancellation, executor
+/// and trace context (each subscriber brings its own request data and
+/// revision; a notification is no result, so there is no result `_meta`).
 /// NULL options mean all defaults. The library copies what it needs before
 /// the call returns.
 ///
@@ -76,10 +77,17 @@ pub struct mcpr_notify_options {
     /// until it returns). A saturated executor fails the call at once with
     /// `MCPR_POLICY`.
     pub executor: *const mcpr_executor,
+    /// Optional trace context of the operation that sends the
+    /// notifications (the change, the reload), handed to every callback of
+    /// the call (`mcpr_call_traceparent`, ...); all zero = none (see
+    /// `mcpr_trace_context`). It is the call's, the same for every
+    /// subscriber, and appears in no message.
+    pub trace: mcpr_trace_context,
 }
 
-// Request data and revision are each subscriber's.
-shared_call_fields!(mcpr_notify_options: timeout_ms, cancel, executor);
+// Request data and revision are each subscriber's; a notification carries
+// no result `_meta`.
+shared_call_fields!(mcpr_notify_options: timeout_ms, cancel, executor, trace);
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
 // when zero, and every field's end listed.
@@ -88,6 +96,7 @@ unsafe impl Grows for mcpr_notify_options {
         field_end!(mcpr_notify_options, timeout_ms),
         field_end!(mcpr_notify_options, cancel),
         field_end!(mcpr_notify_options, executor),
+        field_end!(mcpr_notify_options, trace),
     ];
 }
 
