@@ -95,40 +95,34 @@ func (r *Resources) Message(ctx context.Context, message []byte, opt *RequestOpt
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Reply{}, argumentError("mcpresources: page size out of range")
 	}
-	var ex *C.mcpr_executor
-	if o.Executor != nil {
-		if !o.Executor.ref.acquire() {
-			return Reply{}, argumentError("mcpresources: executor closed")
-		}
-		defer o.Executor.ref.release()
-		ex = o.Executor.e
+	ex, done, err := holdExecutor(o.Executor)
+	if err != nil {
+		return Reply{}, err
 	}
+	defer done()
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return Reply{}, err
+	}
+	defer o.ResultMeta.letGo()
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var token *C.mcpr_cancel
-	var timeoutMs, id uint64
-	if env, err := begin(ctx); err == nil {
+	env, err := begin(ctx)
+	if err == nil {
 		defer env.end()
-		token, timeoutMs, id = env.token, env.timeoutMs, env.id
 	} else {
 		// ctx is done already: a call cancelled at once.
-		token = C.mcpr_cancel_new()
-		defer C.mcpr_cancel_free(token)
-		C.mcpr_cancel_cancel(token)
+		env = &callEnv{token: C.mcpr_cancel_new()}
+		defer C.mcpr_cancel_free(env.token)
+		C.mcpr_cancel_cancel(env.token)
 	}
-	call := C.mcprgo_call{
-		protocol_revision: cstr(o.Revision),
-		timeout_ms:        C.uint64_t(timeoutMs),
-		cancel:            token,
-		request:           C.uint64_t(id),
-		executor:          ex,
-	}
+	call := env.fields(callFields{o.Revision, ex, meta, o.Trace})
 	var res C.mcprgo_message_result
 	// A listen message takes its own id as the stream id: o.RequestID is
 	// not used.
 	st := C.mcprgo_message(r.r, cbytes(message), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		cbytes(o.ClientCapabilities), C.uint32_t(o.HostNotifications), call, &res)
+		C.bool(o.ResourceTools), cbytes(o.ClientCapabilities), C.uint32_t(o.HostNotifications), call, &res)
 	if st != C.MCPR_OK {
 		return Reply{}, takeError(res.err, st)
 	}

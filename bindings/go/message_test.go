@@ -130,3 +130,69 @@ func TestMessageOfACancelledContextSendsNothingButTheDeadlineError(t *testing.T)
 		t.Fatalf("garbage: %+v", r)
 	}
 }
+
+// TestMessageTakesTheResultMetaTraceAndResourceToolsOfTheOptions: Message
+// answers a request exactly as Request does with the same options: the
+// host's result _meta in its result, the options' trace context seen by
+// its callbacks, and tools/call for the resource tools with ResourceTools
+// (handed to the host without).
+func TestMessageTakesTheResultMetaTraceAndResourceToolsOfTheOptions(t *testing.T) {
+	var seen []mcpr.TraceContext
+	policy := mcpr.PolicyFuncs{DiscoverFunc: func(ctx context.Context, d mcpr.Definition) error {
+		tc, _ := mcpr.TraceContextOf(ctx)
+		seen = append(seen, tc)
+		return nil
+	}}
+	res := (&reg{policy: policy}).add(def("doc://a", "a"), text("A")).build(t)
+	meta, err := mcpr.NewResultMeta([]byte(`{"io.modelcontextprotocol/serverInfo":{"name":"go-host","version":"1"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer meta.Close()
+	trace := mcpr.TraceContext{Traceparent: "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01"}
+	o := &mcpr.RequestOptions{Revision: "2025-11-25", ScopeKey: "s", ResultMeta: meta, Trace: trace, ResourceTools: true}
+	ctx := context.Background()
+	for _, c := range []struct{ method, params string }{
+		{"resources/read", `{"uri":"doc://a"}`},
+		{"resources/list", `{}`},
+		{"tools/call", `{"name":"read_resource","arguments":{"uri":"doc://a"}}`},
+		{"tools/call", `{"name":"list_resources"}`},
+	} {
+		seen = nil
+		msg := `{"jsonrpc":"2.0","id":5,"method":"` + c.method + `","params":` + c.params + `}`
+		r, err := res.Message(ctx, []byte(msg), o)
+		if err != nil || !r.Handled || r.IsError {
+			t.Fatalf("%s: %+v %v", msg, r, err)
+		}
+		if !strings.Contains(string(r.JSON), `"io.modelcontextprotocol/serverInfo":{"name":"go-host","version":"1"}`) {
+			t.Fatalf("%s: no result _meta: %s", msg, r.JSON)
+		}
+		if len(seen) == 0 {
+			t.Fatalf("%s: no callback ran", msg)
+		}
+		for _, tc := range seen {
+			if tc != trace {
+				t.Fatalf("%s: a callback saw %+v", msg, tc)
+			}
+		}
+		want, err := res.Request(ctx, c.method, []byte(c.params), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := string(r.JSON)
+		if c.method == "resources/list" || strings.Contains(c.params, "list_resources") {
+			// a page's cursor has a nonce of its own: compare the shape
+			if len(got) != len(`{"jsonrpc":"2.0","id":5,"result":`)+len(want.JSON)+1 {
+				t.Fatalf("%s: %s, Request: %s", msg, got, want.JSON)
+			}
+		} else if got != `{"jsonrpc":"2.0","id":5,"result":`+string(want.JSON)+`}` {
+			t.Fatalf("%s: %s, Request: %s", msg, got, want.JSON)
+		}
+	}
+	// Without ResourceTools, tools/call is the host's.
+	o.ResourceTools = false
+	r, err := res.Message(ctx, []byte(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"read_resource"}}`), o)
+	if err != nil || r.Handled || r.Method != "tools/call" {
+		t.Fatalf("tools/call without ResourceTools: %+v %v", r, err)
+	}
+}

@@ -266,11 +266,11 @@ void mcprgo_subscriber_set(mcpr_subscriber *s, uint64_t request, mcpr_str revisi
 }
 
 mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str scope_key, uint32_t page_size,
-                           mcpr_str client_capabilities, uint32_t host_notifications, mcprgo_call call,
-                           mcprgo_message_result *out) {
+                           bool resource_tools, mcpr_str client_capabilities, uint32_t host_notifications,
+                           mcprgo_call call, mcprgo_message_result *out) {
     /* A listen message takes the message's own id: no request_id. */
-    mcpr_request_options opt = request_options(scope_key, page_size, false, client_capabilities, (mcpr_str){NULL, 0},
-                                               host_notifications, call);
+    mcpr_request_options opt = request_options(scope_key, page_size, resource_tools, client_capabilities,
+                                               (mcpr_str){NULL, 0}, host_notifications, call);
     memset(out, 0, sizeof *out);
     mcpr_status st = mcpr_message(r, message, &opt, &out->reply, &out->err);
     if (st == MCPR_OK) {

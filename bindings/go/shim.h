@@ -184,8 +184,8 @@ typedef struct {
 
 /* mcpr_message with the options of mcpr_request. */
 mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str scope_key, uint32_t page_size,
-                           mcpr_str client_capabilities, uint32_t host_notifications, mcprgo_call call,
-                           mcprgo_message_result *out);
+                           bool resource_tools, mcpr_str client_capabilities, uint32_t host_notifications,
+                           mcprgo_call call, mcprgo_message_result *out);
 
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);
