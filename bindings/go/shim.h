@@ -156,6 +156,25 @@ mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str r
                            const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
                            mcprgo_message_result *out);
 
+/* Asynchronous calls (mcpr_*_start, BEHAVIOUR §20): each starts the call
+ * with `handle` (a runtime/cgo.Handle) as its done_data; the done
+ * trampoline reads the outcome into the call's result struct (as the
+ * blocking mcprgo_* function would have) and hands it to the Go export of
+ * its kind (mcprgoReadDone, mcprgoListDone, mcprgoRequestDone,
+ * mcprgoMessageDone), exactly once, on an executor thread. `done` never
+ * runs when the start fails. */
+mcpr_status mcprgo_read_start(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_input input,
+                              uintptr_t handle, mcpr_error **err);
+mcpr_status mcprgo_list_start(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor,
+                              uint32_t page_size, mcprgo_call call, uintptr_t handle, mcpr_error **err);
+mcpr_status mcprgo_request_start(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
+                                 uint32_t page_size, bool resource_tools, mcpr_str client_capabilities,
+                                 mcprgo_call call, uintptr_t handle, mcpr_error **err);
+/* The options of mcprgo_message: from `call` only the revision, deadline,
+ * token, request id and executor (as mcprgo_message takes them). */
+mcpr_status mcprgo_message_start(const mcpr_resources *r, mcpr_str message, mcpr_str scope_key, uint32_t page_size,
+                                 mcpr_str client_capabilities, mcprgo_call call, uintptr_t handle, mcpr_error **err);
+
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);
 
