@@ -8,7 +8,7 @@ package mcpresources_test
 // start and nothing is left registered; the registry and the executor
 // closed while calls are in flight, every table released exactly once
 // after the last outcome; eight goroutines starting calls at once; many
-// calls in flight hold no thread each.
+// calls in flight hold no thread each; the callbacks see ctx's values.
 
 import (
 	"bytes"
@@ -489,5 +489,34 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("condition not met within the time allowed")
 		}
 		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+type asyncKey struct{}
+
+func TestAsyncCallbacksSeeTheCallersContextValues(t *testing.T) {
+	seen := make(chan any, 4)
+	b := mcpr.ReadFunc(func(ctx context.Context, tg mcpr.Target, out *mcpr.Payload) error {
+		seen <- ctx.Value(asyncKey{})
+		return out.SetText("text/plain", "x")
+	})
+	res := (&reg{}).add(def("ok://v", "v"), b).build(t)
+	ex, err := mcpr.NewExecutor(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	ctx := context.WithValue(context.Background(), asyncKey{}, "the caller's")
+	if o := once(t, started(res.ReadAsync(ctx, "ok://v", &mcpr.ReadOptions{Executor: ex})), 10*time.Second); o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	if o := once(t, started(res.RequestAsync(ctx, "resources/read", []byte(`{"uri":"ok://v"}`),
+		&mcpr.RequestOptions{Executor: ex})), 10*time.Second); o.Err != nil || o.Value.IsError {
+		t.Fatalf("%+v", o)
+	}
+	for i := 0; i < 2; i++ {
+		if v := <-seen; v != "the caller's" {
+			t.Fatalf("the reader saw %v", v)
+		}
 	}
 }
