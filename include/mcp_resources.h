@@ -194,7 +194,8 @@
  * Initialisers of the structs that grow (see "struct_size" in each): a
  * struct with struct_size set and every other field at its default, as
  * C99 designated initialisers. From C++, call the matching *_init
- * function instead (or use mcp_resources.hpp).
+ * function instead (or use mcp_resources.hpp), as from Swift, which does
+ * not import these macros.
  */
 /** mcpr_read_options with every default (C99). \ingroup read */
 #define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
@@ -357,6 +358,36 @@ typedef enum {
      */
     MCPR_INPUT_REQUIRED = 16,
 } mcpr_status;
+
+/*
+ * Swift imports every pointer to an incomplete struct as the same type,
+ * OpaquePointer. For Swift only (its compiler defines __swift__) the
+ * handles below are complete, empty structs, so that each is its own type
+ * there (UnsafePointer<mcpr_bundle>, UnsafeMutablePointer<mcpr_builder>,
+ * ...). They stay opaque: no fields, never allocated or read by the caller.
+ */
+#if defined(__swift__)
+struct mcpr_builder {};
+struct mcpr_bundle {};
+struct mcpr_call {};
+struct mcpr_cancel {};
+struct mcpr_completion {};
+struct mcpr_completion_builder {};
+struct mcpr_completion_request {};
+struct mcpr_definition {};
+struct mcpr_embedding {};
+struct mcpr_error {};
+struct mcpr_executor {};
+struct mcpr_match {};
+struct mcpr_page {};
+struct mcpr_payload_builder {};
+struct mcpr_plan_builder {};
+struct mcpr_reply {};
+struct mcpr_resources {};
+struct mcpr_response {};
+struct mcpr_result_meta {};
+struct mcpr_target {};
+#endif
 
 /**
  * A registry under construction. Create with `mcpr_builder_new`, fill with
@@ -2085,7 +2116,8 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
  * neither read nor alter them.
  *
  * \param builder The builder.
- * \param key The key bytes.
+ * \param key The key bytes; may be NULL when `key_len` is 0 (refused as too
+ *   short all the same).
  * \param key_len The number of bytes at `key`: 32 to 1024.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
@@ -2101,7 +2133,7 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *key, size_t key_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
+mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *MCPR_NULLABLE key, size_t key_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry

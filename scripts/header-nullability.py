@@ -25,6 +25,9 @@ include guard; inside it, a pointer without an annotation is non-null, and:
   explicit MCPR_NULLABLE or MCPR_NONNULL (clang infers nothing for
   multi-level pointers).
 
+It also completes the handle structs for Swift only (see SWIFT_HANDLES), so
+that Swift sees one pointer type per handle instead of OpaquePointer.
+
 It fails, changing nothing, when its input is not what it expects: a
 declaration it cannot read, a pointer parameter without `\\param`, an
 already annotated input, a missing anchor.
@@ -129,8 +132,37 @@ def is_pointer(decl):
     return bool(POINTER.match(decl) or FN_POINTER.match(decl))
 
 
+HANDLE = re.compile(r"^typedef struct (mcpr_\w+) (mcpr_\w+);$")
+SWIFT_HANDLES = """/*
+ * Swift imports every pointer to an incomplete struct as the same type,
+ * OpaquePointer. For Swift only (its compiler defines __swift__) the
+ * handles below are complete, empty structs, so that each is its own type
+ * there (UnsafePointer<mcpr_bundle>, UnsafeMutablePointer<mcpr_builder>,
+ * ...). They stay opaque: no fields, never allocated or read by the caller.
+ */
+#if defined(__swift__)
+{structs}
+#endif
+"""
+
+
+def swift_handles(lines):
+    """Inserts SWIFT_HANDLES before the first handle typedef's comment."""
+    names = [m.group(1) for m in map(HANDLE.match, lines) if m and m.group(1) == m.group(2)]
+    if len(names) < 10:
+        raise Refused(f"only {len(names)} handle typedefs (typedef struct mcpr_x mcpr_x;)")
+    first = next(i for i, l in enumerate(lines) if HANDLE.match(l))
+    at = first
+    if lines[first - 1].strip() == "*/":
+        while not lines[at - 1].lstrip().startswith("/**"):
+            at -= 1
+        at -= 1
+    block = SWIFT_HANDLES.format(structs="\n".join(f"struct {n} {{}};" for n in names))
+    return lines[:at] + block.split("\n") + lines[at:]
+
+
 def process(text):
-    lines = text.split("\n")
+    lines = swift_handles(text.split("\n"))
     if any(NULLABLE in l or NONNULL in l for l in lines if not l.startswith(("#define", " *", "/*"))):
         raise Refused("the input is already annotated")
     if lines.count(GUARD_END) != 1:

@@ -330,7 +330,18 @@ const CHAPTERS: [&str; 10] = [
 fn grouped_declarations(h: &str) -> Vec<(usize, String, Vec<String>)> {
     let lines: Vec<&str> = h.lines().collect();
     let mut out = Vec::new();
+    // The Swift-only completions of the handle structs (`struct mcpr_x {};`
+    // under `#if defined(__swift__)`) belong to their typedefs' chapters.
+    let mut swift_only = false;
     for (i, line) in lines.iter().enumerate() {
+        if *line == "#if defined(__swift__)" {
+            swift_only = true;
+        } else if swift_only && *line == "#endif" {
+            swift_only = false;
+        }
+        if swift_only {
+            continue;
+        }
         let names = declared_names(line);
         let Some(name) = names.last().filter(|n| n.as_str() != "MCP_RESOURCES_H") else {
             continue;
@@ -644,5 +655,38 @@ fn the_assume_nonnull_region_spans_every_declaration_under_clang_only() {
     assert!(
         h.contains("#define MCPR_NULLABLE _Nullable\n")
             && h.contains("#define MCPR_NONNULL _Nonnull\n")
+    );
+}
+
+/// For Swift only, every handle (`typedef struct mcpr_x mcpr_x;`) is a
+/// complete, empty struct, so that Swift imports each as its own pointer
+/// type rather than all as OpaquePointer; C and C++ never see them.
+#[test]
+fn every_handle_is_a_distinct_empty_struct_for_swift_only() {
+    let h = header();
+    let handles: Vec<&str> = h
+        .lines()
+        .filter_map(|l| l.strip_prefix("typedef struct ")?.strip_suffix(';'))
+        .filter_map(|l| l.split_once(' ').filter(|(a, b)| a == b).map(|(a, _)| a))
+        .collect();
+    assert!(handles.len() >= 15, "only {} handles", handles.len());
+    let start = h
+        .find("#if defined(__swift__)\n")
+        .expect("a Swift-only block");
+    let block = &h[start..start + h[start..].find("#endif").expect("its #endif")];
+    let completed: Vec<&str> = block
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.strip_prefix("struct ")
+                .and_then(|l| l.strip_suffix(" {};"))
+                .unwrap_or_else(|| panic!("{l:?} in the Swift-only block"))
+        })
+        .collect();
+    assert_eq!(completed, handles);
+    assert_eq!(
+        h.matches("__swift__").count(),
+        2,
+        "one block, named once more in its comment"
     );
 }
