@@ -8,7 +8,7 @@
 # would: the core's public items it could export are marked
 # `cbindgen:ignore` (see cbindgen.toml), so the header is exactly the C ABI.
 #
-# Then scripts/header-nullability.py writes the nullability the
+# Then scripts/header-nullability.py (python3) writes the nullability the
 # documentation states into the declarations (MCPR_NULLABLE, MCPR_NONNULL;
 # cbindgen cannot tell which raw pointers may be NULL) and closes the
 # assume_nonnull region that cbindgen.toml opens; it fails when cbindgen's

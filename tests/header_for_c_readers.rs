@@ -1,7 +1,10 @@
 //! The generated C header speaks C to C readers: its documentation is
 //! Doxygen (`\param`, `\return`, `\pre`), not rustdoc; every parameter has a
 //! full name and a `\param`; every function says what it returns and how
-//! it may be used across threads; and the file has no stray blank lines.
+//! it may be used across threads; the file has no stray blank lines; and
+//! the nullability clang and Swift read (`MCPR_NULLABLE`, the assume_nonnull
+//! region, the handles completed for Swift only) is what the documentation
+//! says.
 //!
 //! The header is generated from the doc comments of `src/ffi/*.rs`
 //! (scripts/gen-header.sh), so these checks hold those comments to it.
