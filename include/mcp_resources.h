@@ -31,6 +31,15 @@
  * when its pointer is NULL with length 0, or points at length readable
  * bytes.
  *
+ * Nullability: a pointer marked MCPR_NULLABLE may be NULL; every other
+ * pointer must not be (clang sees `_Nullable` and an assume_nonnull
+ * region, so Swift imports unmarked pointers as non-optional; other
+ * compilers see no annotation). A parameter is nullable exactly when its
+ * \param says NULL is allowed; every pointer field of a struct is
+ * nullable (NULL is its default); an out-parameter's pointee starts NULL.
+ * A NULL where the header says non-null is still checked (the rules
+ * below), but clang warns about it at compile time.
+ *
  * Errors: fallible calls return mcpr_status (MCPR_OK on success).
  * Out-parameters are written only on success. The mcpr_error **err
  * out-parameter is written only on failure, and may be NULL (then no error
@@ -143,12 +152,50 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if !defined(__clang__)
+/**
+ * Marks a pointer that may be NULL (a parameter whose documentation says
+ * so, a returned pointer that may be NULL, every pointer field of a
+ * struct). Under clang it is `_Nullable`; elsewhere it expands to nothing.
+ *
+ * \ingroup builder
+ */
+#define MCPR_NULLABLE
+/**
+ * Marks a pointer that must not be NULL where clang cannot infer it (the
+ * outer pointer of an out-parameter such as `mcpr_bundle **out`): every
+ * other pointer of the header without `MCPR_NULLABLE` is non-null too,
+ * through clang's assume_nonnull region. Under clang it is `_Nonnull`;
+ * elsewhere it expands to nothing.
+ *
+ * \ingroup builder
+ */
+#define MCPR_NONNULL
+#else
+/** `MCPR_NULLABLE` under clang (see above). \ingroup builder */
+#define MCPR_NULLABLE _Nullable
+/** `MCPR_NONNULL` under clang (see above). \ingroup builder */
+#define MCPR_NONNULL _Nonnull
+#endif
+
+/*
+ * Under clang the declarations below form an assume_nonnull region (closed
+ * at the end of the header), and the nullability qualifiers do not count
+ * as an extension under -pedantic.
+ */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-extension"
+#pragma clang assume_nonnull begin
+#endif
+
 #if !defined(__cplusplus)
 /*
  * Initialisers of the structs that grow (see "struct_size" in each): a
  * struct with struct_size set and every other field at its default, as
  * C99 designated initialisers. From C++, call the matching *_init
- * function instead (or use mcp_resources.hpp).
+ * function instead (or use mcp_resources.hpp), as from Swift, which does
+ * not import these macros.
  */
 /** mcpr_read_options with every default (C99). \ingroup read */
 #define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
@@ -311,6 +358,36 @@ typedef enum {
      */
     MCPR_INPUT_REQUIRED = 16,
 } mcpr_status;
+
+/*
+ * Swift imports every pointer to an incomplete struct as the same type,
+ * OpaquePointer. For Swift only (its compiler defines __swift__) the
+ * handles below are complete, empty structs, so that each is its own type
+ * there (UnsafePointer<mcpr_bundle>, UnsafeMutablePointer<mcpr_builder>,
+ * ...). They stay opaque: no fields, never allocated or read by the caller.
+ */
+#if defined(__swift__)
+struct mcpr_builder {};
+struct mcpr_bundle {};
+struct mcpr_call {};
+struct mcpr_cancel {};
+struct mcpr_completion {};
+struct mcpr_completion_builder {};
+struct mcpr_completion_request {};
+struct mcpr_definition {};
+struct mcpr_embedding {};
+struct mcpr_error {};
+struct mcpr_executor {};
+struct mcpr_match {};
+struct mcpr_page {};
+struct mcpr_payload_builder {};
+struct mcpr_plan_builder {};
+struct mcpr_reply {};
+struct mcpr_resources {};
+struct mcpr_response {};
+struct mcpr_result_meta {};
+struct mcpr_target {};
+#endif
 
 /**
  * A registry under construction. Create with `mcpr_builder_new`, fill with
@@ -538,7 +615,7 @@ typedef struct {
     /**
      * The first byte (may be NULL only when `len` is 0).
      */
-    const char *ptr;
+    const char *MCPR_NULLABLE ptr;
     /**
      * The number of bytes.
      */
@@ -564,7 +641,7 @@ typedef uint32_t mcpr_cb_result;
  * item) on `plan`. Metadata only: it must not read bodies or perform
  * application effects.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (cancellation, deadline, request data).
  * \param match The matched definition, URI and template captures.
  * \param plan The plan to fill.
@@ -577,7 +654,7 @@ typedef uint32_t mcpr_cb_result;
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
+typedef mcpr_cb_result (*mcpr_resolve_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
 /**
  * A binding's body `read` callback (`mcpr_binding_callbacks.read`).
@@ -587,7 +664,7 @@ typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call
  * `mcpr_payload_set_cache_hints`). Should poll `mcpr_call_is_canceled`
  * and respect `mcpr_call_max_bytes`.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (item deadline, cancellation, byte limit).
  * \param target The item to read (URI, representation, authorization).
  * \param payload The payload to fill.
@@ -601,19 +678,19 @@ typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_body_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_payload_builder *payload);
+typedef mcpr_cb_result (*mcpr_body_read_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_target *target, mcpr_payload_builder *payload);
 
 /**
  * The finalizer of a callback table's `user_data`
  * (`mcpr_binding_callbacks.release`, `mcpr_policy_callbacks.release`).
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \note Runs exactly once, on any thread, after the last call into its
  *   table has returned (see the table for when).
  *
  * \ingroup callbacks
  */
-typedef void (*mcpr_release_fn)(void *user_data);
+typedef void (*mcpr_release_fn)(void *MCPR_NULLABLE user_data);
 
 /**
  * A template binding's `complete` callback
@@ -625,7 +702,7 @@ typedef void (*mcpr_release_fn)(void *user_data);
  * `mcpr_completion_set_total` / `mcpr_completion_set_has_more`). Metadata
  * only: it must not read bodies or perform application effects.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (deadline, cancellation, request data).
  * \param request What the client asks to complete.
  * \param completion_builder The values to fill.
@@ -637,7 +714,7 @@ typedef void (*mcpr_release_fn)(void *user_data);
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *call, const mcpr_completion_request *request, mcpr_completion_builder *completion_builder);
+typedef mcpr_cb_result (*mcpr_complete_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_completion_request *request, mcpr_completion_builder *completion_builder);
 
 /**
  * A binding's optional `size_hint` callback
@@ -651,7 +728,7 @@ typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *cal
  * fails the read's final size check (`MCPR_SIZE`). Runs after each
  * successful `read`, on the same thread; it must not block.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param target The item that was read (URI, representation,
  *   authorization).
  * \param payload_bytes The body's size: text bytes, or raw blob bytes
@@ -665,7 +742,7 @@ typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *cal
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_size_hint_fn)(void *user_data, const mcpr_target *target, uint64_t payload_bytes, bool is_blob, uint64_t *estimate);
+typedef mcpr_cb_result (*mcpr_size_hint_fn)(void *MCPR_NULLABLE user_data, const mcpr_target *target, uint64_t payload_bytes, bool is_blob, uint64_t *estimate);
 
 /**
  * The binding callback table given to `mcpr_builder_add` (copied by the
@@ -706,20 +783,20 @@ typedef struct {
     /**
      * Passed as the first argument of every callback.
      */
-    void *user_data;
+    void *MCPR_NULLABLE user_data;
     /**
      * Required: turns a match into a read plan (see `mcpr_resolve_fn`), or
      * `mcpr_resolve_single` for the matched URI alone.
      */
-    mcpr_resolve_fn resolve;
+    mcpr_resolve_fn MCPR_NULLABLE resolve;
     /**
      * Required: reads one item's body (see `mcpr_body_read_fn`).
      */
-    mcpr_body_read_fn read;
+    mcpr_body_read_fn MCPR_NULLABLE read;
     /**
      * Optional (NULL = none): the finalizer of `user_data` (see above).
      */
-    mcpr_release_fn release;
+    mcpr_release_fn MCPR_NULLABLE release;
     /**
      * Optional completion callback of a template binding (see
      * `mcpr_complete_fn`; a non-NULL one on an exact-URI definition is
@@ -730,13 +807,13 @@ typedef struct {
      * worker when its options give one), under the call's deadline and
      * cancellation.
      */
-    mcpr_complete_fn complete;
+    mcpr_complete_fn MCPR_NULLABLE complete;
     /**
      * Optional (NULL = the library measures each item exactly): a sizer of
      * the payloads `read` produces (see `mcpr_size_hint_fn`). Added with
      * `struct_size`: a table built against an older header leaves it NULL.
      */
-    mcpr_size_hint_fn size_hint;
+    mcpr_size_hint_fn MCPR_NULLABLE size_hint;
 } mcpr_binding_callbacks;
 
 /**
@@ -744,7 +821,7 @@ typedef struct {
  * may the caller discover this definition? Asked by reads, listings and
  * completions.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (`mcpr_call_phase` says which step).
  * \param definition The registered definition.
  * \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny (the
@@ -755,7 +832,7 @@ typedef struct {
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_discover_fn)(void *user_data, const mcpr_call *call, const mcpr_definition *definition);
+typedef mcpr_cb_result (*mcpr_discover_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_definition *definition);
 
 /**
  * A visibility decision written by the `visibility` policy callback.
@@ -787,7 +864,7 @@ typedef struct {
  * The policy's `visibility` callback (`mcpr_policy_callbacks.visibility`):
  * is this target visible, and may issues name its URI?
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (`mcpr_call_phase` says which step).
  * \param target The target asked about.
  * \param decision Where to write the decision: `visible` must be written
@@ -801,13 +878,13 @@ typedef struct {
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_visibility_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_visibility *decision);
+typedef mcpr_cb_result (*mcpr_visibility_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_target *target, mcpr_visibility *decision);
 
 /**
  * The policy's `read` callback (`mcpr_policy_callbacks.read`): may the
  * caller read this visible target?
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (`mcpr_call_phase` says which step).
  * \param target The target asked about.
  * \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny; any other
@@ -817,7 +894,7 @@ typedef mcpr_cb_result (*mcpr_visibility_fn)(void *user_data, const mcpr_call *c
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target);
+typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_target *target);
 
 /**
  * The policy callback table given to `mcpr_builder_set_policy` (copied by
@@ -859,26 +936,26 @@ typedef struct {
     /**
      * Passed as the first argument of every callback.
      */
-    void *user_data;
+    void *MCPR_NULLABLE user_data;
     /**
      * Required: may the caller discover this definition (see
      * `mcpr_discover_fn`)?
      */
-    mcpr_discover_fn discover;
+    mcpr_discover_fn MCPR_NULLABLE discover;
     /**
      * Required: is this target visible, and may issues name its URI (see
      * `mcpr_visibility_fn`)?
      */
-    mcpr_visibility_fn visibility;
+    mcpr_visibility_fn MCPR_NULLABLE visibility;
     /**
      * Required: may the caller read this visible target (see
      * `mcpr_policy_read_fn`)?
      */
-    mcpr_policy_read_fn read;
+    mcpr_policy_read_fn MCPR_NULLABLE read;
     /**
      * Optional finalizer of `user_data` (see above).
      */
-    mcpr_release_fn release;
+    mcpr_release_fn MCPR_NULLABLE release;
 } mcpr_policy_callbacks;
 
 /**
@@ -893,13 +970,14 @@ typedef uint32_t mcpr_limit;
 /**
  * A wall clock for `mcpr_builder_set_clock`.
  *
- * \param user_data The `user_data` given to `mcpr_builder_set_clock`.
+ * \param user_data The `user_data` given to `mcpr_builder_set_clock` (may
+ * be NULL).
  * \return The current time in Unix milliseconds.
  * \note Called concurrently from any thread for as long as the registry lives.
  *
  * \ingroup builder
  */
-typedef uint64_t (*mcpr_clock_fn)(void *user_data);
+typedef uint64_t (*mcpr_clock_fn)(void *MCPR_NULLABLE user_data);
 
 /**
  * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
@@ -990,7 +1068,7 @@ typedef struct {
      * Optional cancellation token (the read keeps its own reference, so
      * the token may be freed once `mcpr_read` returns).
      */
-    const mcpr_cancel *cancel;
+    const mcpr_cancel *MCPR_NULLABLE cancel;
     /**
      * Handed to every callback of this read via `mcpr_call_request_data`,
      * possibly on executor threads; never dereferenced by the library.
@@ -1001,7 +1079,7 @@ typedef struct {
      * and let the reader drop its reference), or body readers must not use
      * it.
      */
-    void *request_data;
+    void *MCPR_NULLABLE request_data;
     /**
      * Optional worker pool running this read's callbacks. NULL = every
      * callback runs inline on the calling thread, and the read and item
@@ -1010,7 +1088,7 @@ typedef struct {
      * returns by the read deadline whatever any callback does (see
      * `mcpr_read`).
      */
-    const mcpr_executor *executor;
+    const mcpr_executor *MCPR_NULLABLE executor;
     /**
      * The negotiated MCP protocol revision the result is shaped for:
      * `"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"` or
@@ -1030,7 +1108,7 @@ typedef struct {
      * replace, and charged to the result's budget. The call keeps its own
      * reference: the handle may be freed once the call has begun.
      */
-    const mcpr_result_meta *result_meta;
+    const mcpr_result_meta *MCPR_NULLABLE result_meta;
     /**
      * Optional trace context of the request, handed to every callback of
      * the call (`mcpr_call_traceparent`, ...); all zero = none (see
@@ -1116,17 +1194,17 @@ typedef struct {
     /**
      * Optional cancellation token.
      */
-    const mcpr_cancel *cancel;
+    const mcpr_cancel *MCPR_NULLABLE cancel;
     /**
      * Handed to every callback via `mcpr_call_request_data` (same rules as
      * `mcpr_read_options.request_data`).
      */
-    void *request_data;
+    void *MCPR_NULLABLE request_data;
     /**
      * Optional worker pool running every callback (as for `mcpr_read`: the
      * embedding then returns by its deadline whatever a callback does).
      */
-    const mcpr_executor *executor;
+    const mcpr_executor *MCPR_NULLABLE executor;
     /**
      * The negotiated MCP protocol revision the blocks are written for
      * (`"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"`,
@@ -1156,7 +1234,7 @@ typedef struct {
      * charged once to the embedding's budget. The call keeps its own
      * reference: the handle may be freed once the call has begun.
      */
-    const mcpr_result_meta *result_meta;
+    const mcpr_result_meta *MCPR_NULLABLE result_meta;
     /**
      * Optional trace context handed to every callback of the embedding
      * (see `mcpr_trace_context`); all zero = none.
@@ -1347,14 +1425,14 @@ typedef struct {
     /**
      * Optional cancellation token.
      */
-    const mcpr_cancel *cancel;
+    const mcpr_cancel *MCPR_NULLABLE cancel;
     /**
      * Handed to every policy callback of this call via
      * `mcpr_call_request_data` (on an executor worker when `executor` is
      * set; an abandoned `discover` may still see it after the call
      * returned, as with `mcpr_read_options.request_data`).
      */
-    void *request_data;
+    void *MCPR_NULLABLE request_data;
     /**
      * Optional worker pool running this call's `discover` callbacks. NULL
      * = inline on the calling thread (the deadline is checked between
@@ -1363,7 +1441,7 @@ typedef struct {
      * (`MCPR_CANCELED`), whatever `discover` does; a saturated executor
      * fails it at once with `MCPR_POLICY` (cause "executor saturated").
      */
-    const mcpr_executor *executor;
+    const mcpr_executor *MCPR_NULLABLE executor;
     /**
      * The negotiated MCP protocol revision (as in `mcpr_read_options`;
      * empty = the newest). On 2026-07-28 the page carries `resultType`,
@@ -1379,7 +1457,7 @@ typedef struct {
      * charged to its byte budget. The call keeps its own reference: the
      * handle may be freed once the call has begun.
      */
-    const mcpr_result_meta *result_meta;
+    const mcpr_result_meta *MCPR_NULLABLE result_meta;
     /**
      * Optional trace context of the request, handed to every `discover`
      * of the call (`mcpr_call_traceparent`, ...); all zero = none (see
@@ -1440,18 +1518,18 @@ typedef struct {
     /**
      * Optional cancellation token.
      */
-    const mcpr_cancel *cancel;
+    const mcpr_cancel *MCPR_NULLABLE cancel;
     /**
      * Handed to every callback via `mcpr_call_request_data` (same rules as
      * `mcpr_read_options.request_data`).
      */
-    void *request_data;
+    void *MCPR_NULLABLE request_data;
     /**
      * Optional worker pool running every callback of the call (reads and
      * listings alike): the call then returns by its deadline whatever a
      * callback does (see `mcpr_read` and `mcpr_list`).
      */
-    const mcpr_executor *executor;
+    const mcpr_executor *MCPR_NULLABLE executor;
     /**
      * Serve `tools/call` for the resource tools `read_resource` and
      * `list_resources` (as `mcpr_resource_tools_call` does); any other tool
@@ -1467,7 +1545,7 @@ typedef struct {
      * budget. The call keeps its own reference: the handle may be freed
      * once the call has begun.
      */
-    const mcpr_result_meta *result_meta;
+    const mcpr_result_meta *MCPR_NULLABLE result_meta;
     /**
      * Optional trace context, when the host read it itself (for example
      * from its transport), handed to every callback of the call; all zero
@@ -1534,7 +1612,7 @@ typedef struct {
      * order; entries naming no other variable of the template are
      * ignored, and so are empty values.
      */
-    const mcpr_complete_argument *context;
+    const mcpr_complete_argument *MCPR_NULLABLE context;
     /**
      * The number of entries at `context`.
      */
@@ -1544,7 +1622,7 @@ typedef struct {
 /**
  * Receives the outcome of `mcpr_read_start`, exactly once.
  *
- * \param done_data The `done_data` given to `mcpr_read_start`.
+ * \param done_data The `done_data` given to `mcpr_read_start` (may be NULL).
  * \param status `MCPR_OK` with a bundle (also for a partial one), or the
  *   read's failure (the status `mcpr_read` would have returned).
  * \param bundle On `MCPR_OK` the bundle, owned by the callee: free it with
@@ -1561,13 +1639,13 @@ typedef struct {
  *
  * \ingroup async
  */
-typedef void (*mcpr_read_done_fn)(void *done_data, mcpr_status status, mcpr_bundle *bundle, mcpr_error *error);
+typedef void (*mcpr_read_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_bundle *MCPR_NULLABLE bundle, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Receives the outcome of `mcpr_list_start` or `mcpr_list_templates_start`,
  * exactly once (as `mcpr_read_done_fn`).
  *
- * \param done_data The `done_data` given to the start function.
+ * \param done_data The `done_data` given to the start function (may be NULL).
  * \param status `MCPR_OK` with a page, or the listing's failure.
  * \param page On `MCPR_OK` the page, owned by the callee (free it with
  *   `mcpr_page_free`); NULL otherwise.
@@ -1577,13 +1655,13 @@ typedef void (*mcpr_read_done_fn)(void *done_data, mcpr_status status, mcpr_bund
  *
  * \ingroup async
  */
-typedef void (*mcpr_list_done_fn)(void *done_data, mcpr_status status, mcpr_page *page, mcpr_error *error);
+typedef void (*mcpr_list_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_page *MCPR_NULLABLE page, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Receives the outcome of `mcpr_complete_start`, exactly once (as
  * `mcpr_read_done_fn`).
  *
- * \param done_data The `done_data` given to `mcpr_complete_start`.
+ * \param done_data The `done_data` given to `mcpr_complete_start` (may be NULL).
  * \param status `MCPR_OK` with a completion, or the completion's failure.
  * \param completion On `MCPR_OK` the completion, owned by the callee (free
  *   it with `mcpr_completion_free`); NULL otherwise.
@@ -1593,13 +1671,13 @@ typedef void (*mcpr_list_done_fn)(void *done_data, mcpr_status status, mcpr_page
  *
  * \ingroup async
  */
-typedef void (*mcpr_complete_done_fn)(void *done_data, mcpr_status status, mcpr_completion *completion, mcpr_error *error);
+typedef void (*mcpr_complete_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_completion *MCPR_NULLABLE completion, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Receives the outcome of `mcpr_request_start`, exactly once (as
  * `mcpr_read_done_fn`).
  *
- * \param done_data The `done_data` given to `mcpr_request_start`.
+ * \param done_data The `done_data` given to `mcpr_request_start` (may be NULL).
  * \param status `MCPR_OK` with a response to send (a result or an error
  *   object, as from `mcpr_request`, including a deadline, a cancellation
  *   or a saturated executor), or `MCPR_METHOD_NOT_HANDLED` for a
@@ -1613,13 +1691,13 @@ typedef void (*mcpr_complete_done_fn)(void *done_data, mcpr_status status, mcpr_
  *
  * \ingroup async
  */
-typedef void (*mcpr_request_done_fn)(void *done_data, mcpr_status status, mcpr_response *response, mcpr_error *error);
+typedef void (*mcpr_request_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_response *MCPR_NULLABLE response, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Receives the outcome of `mcpr_message_start`, exactly once (as
  * `mcpr_read_done_fn`).
  *
- * \param done_data The `done_data` given to `mcpr_message_start`.
+ * \param done_data The `done_data` given to `mcpr_message_start` (may be NULL).
  * \param status `MCPR_OK` with the reply `mcpr_message` would have given
  *   (send its `mcpr_reply_json` when it is not empty; route the message
  *   yourself when `mcpr_reply_handled` is false).
@@ -1631,7 +1709,7 @@ typedef void (*mcpr_request_done_fn)(void *done_data, mcpr_status status, mcpr_r
  *
  * \ingroup async
  */
-typedef void (*mcpr_message_done_fn)(void *done_data, mcpr_status status, mcpr_reply *reply, mcpr_error *error);
+typedef void (*mcpr_message_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_reply *MCPR_NULLABLE reply, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Which step of which call a callback serves (`mcpr_call_phase`). A plain
@@ -1942,7 +2020,7 @@ extern "C" {
  *
  * \ingroup builder
  */
-mcpr_builder *mcpr_builder_new(void);
+mcpr_builder *MCPR_NULLABLE mcpr_builder_new(void);
 
 /**
  * Adds a binding: a definition and its callback table (copied). The definition
@@ -1978,7 +2056,7 @@ mcpr_builder *mcpr_builder_new(void);
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, mcpr_error **err);
+mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the policy callback table (copied; a policy is required before build).
@@ -2006,7 +2084,7 @@ mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, co
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_callbacks *callbacks, mcpr_error **err);
+mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_callbacks *callbacks, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Overrides one limit. The rules between limits are checked by
@@ -2029,7 +2107,7 @@ mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_cal
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int64_t value, mcpr_error **err);
+mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int64_t value, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the cursor key (copied), shared by replicas so that they accept each
@@ -2038,7 +2116,8 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
  * neither read nor alter them.
  *
  * \param builder The builder.
- * \param key The key bytes.
+ * \param key The key bytes; may be NULL when `key_len` is 0 (refused as too
+ *   short all the same).
  * \param key_len The number of bytes at `key`: 32 to 1024.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
@@ -2054,7 +2133,7 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *key, size_t key_len, mcpr_error **err);
+mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *MCPR_NULLABLE key, size_t key_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
@@ -2064,7 +2143,7 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *ke
  * \param now_unix_ms The clock; called as `now_unix_ms(user_data)`,
  *   concurrently from any thread, for as long as the registry lives.
  * \param user_data Passed to every call of `now_unix_ms`; never released by
- *   the library.
+ *   the library; may be NULL.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder` or a NULL
@@ -2078,7 +2157,7 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *ke
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix_ms, void *user_data, mcpr_error **err);
+mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix_ms, void *MCPR_NULLABLE user_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Validates everything against the final limits and builds the registry.
@@ -2107,7 +2186,7 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr_error **err);
+mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Discards a builder that was never built: every `release` of its tables
@@ -2121,7 +2200,7 @@ mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr
  *
  * \ingroup builder
  */
-void mcpr_builder_free(mcpr_builder *builder);
+void mcpr_builder_free(mcpr_builder *MCPR_NULLABLE builder);
 
 /**
  * Makes the registry's policy the built-in allow-all policy: every definition
@@ -2143,7 +2222,7 @@ void mcpr_builder_free(mcpr_builder *builder);
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error **err);
+mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Declares the registry's cache hints. Without this call: TTL 0, not
@@ -2167,7 +2246,7 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error 
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
+mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Chooses the JSON-RPC error of a read whose callback asks for input
@@ -2195,7 +2274,7 @@ mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms,
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int32_t code, mcpr_str message, mcpr_error **err);
+mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int32_t code, mcpr_str message, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * `mcpr_builder_add` with the binding's cache hints. Its reads get
@@ -2223,7 +2302,7 @@ mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int3
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error **err);
+mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills cache hints with the defaults: TTL 0, not caller-independent, and
@@ -2236,7 +2315,7 @@ mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definiti
  *
  * \ingroup builder
  */
-void mcpr_cache_hints_init(mcpr_cache_hints *hints);
+void mcpr_cache_hints_init(mcpr_cache_hints *MCPR_NULLABLE hints);
 
 /**
  * Takes another reference to the registry.
@@ -2253,7 +2332,7 @@ void mcpr_cache_hints_init(mcpr_cache_hints *hints);
  *
  * \ingroup registry
  */
-mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
+mcpr_resources *MCPR_NULLABLE mcpr_resources_retain(const mcpr_resources *MCPR_NULLABLE resources);
 
 /**
  * Releases one registry reference.
@@ -2275,7 +2354,7 @@ mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
  *
  * \ingroup registry
  */
-void mcpr_resources_free(mcpr_resources *resources);
+void mcpr_resources_free(mcpr_resources *MCPR_NULLABLE resources);
 
 /**
  * Writes the registry's 32-byte content hash: SHA-256 of the canonical
@@ -2295,7 +2374,7 @@ void mcpr_resources_free(mcpr_resources *resources);
  *
  * \ingroup registry
  */
-void mcpr_resources_content_hash(const mcpr_resources *resources, uint8_t *out);
+void mcpr_resources_content_hash(const mcpr_resources *MCPR_NULLABLE resources, uint8_t *MCPR_NULLABLE out);
 
 /**
  * Writes the registry's 32-byte content hash (as
@@ -2320,7 +2399,7 @@ void mcpr_resources_content_hash(const mcpr_resources *resources, uint8_t *out);
  *
  * \ingroup registry
  */
-mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
+mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Whether some binding of the registry has a `complete` callback: declare
@@ -2337,7 +2416,7 @@ mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, ui
  *
  * \ingroup registry
  */
-bool mcpr_resources_completes(const mcpr_resources *resources);
+bool mcpr_resources_completes(const mcpr_resources *MCPR_NULLABLE resources);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -2350,7 +2429,7 @@ bool mcpr_resources_completes(const mcpr_resources *resources);
  *
  * \ingroup read
  */
-void mcpr_read_options_init(mcpr_read_options *options);
+void mcpr_read_options_init(mcpr_read_options *MCPR_NULLABLE options);
 
 /**
  * Answers `resources/read` for a URI: validation, selection, the policy
@@ -2414,7 +2493,7 @@ void mcpr_read_options_init(mcpr_read_options *options);
  *
  * \ingroup read
  */
-mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_bundle **out, mcpr_error **err);
+mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *MCPR_NULLABLE options, mcpr_bundle *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The MCP `resources/read` result JSON: send it as the JSON-RPC `result`.
@@ -2428,7 +2507,7 @@ mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_
  *
  * \ingroup read
  */
-mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
+mcpr_str mcpr_bundle_json(const mcpr_bundle *MCPR_NULLABLE bundle);
 
 /**
  * Whether the bundle is partial: its first item is then the diagnostic
@@ -2442,7 +2521,7 @@ mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
  *
  * \ingroup read
  */
-bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
+bool mcpr_bundle_is_partial(const mcpr_bundle *MCPR_NULLABLE bundle);
 
 /**
  * Whether the bundle is an MCP 2026-07-28 `InputRequiredResult`: a
@@ -2460,7 +2539,7 @@ bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
  *
  * \ingroup read
  */
-bool mcpr_bundle_is_input_required(const mcpr_bundle *bundle);
+bool mcpr_bundle_is_input_required(const mcpr_bundle *MCPR_NULLABLE bundle);
 
 /**
  * Frees a bundle.
@@ -2472,7 +2551,7 @@ bool mcpr_bundle_is_input_required(const mcpr_bundle *bundle);
  *
  * \ingroup read
  */
-void mcpr_bundle_free(mcpr_bundle *bundle);
+void mcpr_bundle_free(mcpr_bundle *MCPR_NULLABLE bundle);
 
 /**
  * A new, uncancelled cancellation token.
@@ -2483,7 +2562,7 @@ void mcpr_bundle_free(mcpr_bundle *bundle);
  *
  * \ingroup read
  */
-mcpr_cancel *mcpr_cancel_new(void);
+mcpr_cancel *MCPR_NULLABLE mcpr_cancel_new(void);
 
 /**
  * Cancels the token (idempotent). Reads, listings, completions and requests
@@ -2497,7 +2576,7 @@ mcpr_cancel *mcpr_cancel_new(void);
  *
  * \ingroup read
  */
-void mcpr_cancel_cancel(const mcpr_cancel *cancel);
+void mcpr_cancel_cancel(const mcpr_cancel *MCPR_NULLABLE cancel);
 
 /**
  * Whether the token was cancelled.
@@ -2510,7 +2589,7 @@ void mcpr_cancel_cancel(const mcpr_cancel *cancel);
  *
  * \ingroup read
  */
-bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
+bool mcpr_cancel_is_canceled(const mcpr_cancel *MCPR_NULLABLE cancel);
 
 /**
  * Frees the caller's token handle. Calls in flight that were given it keep
@@ -2525,7 +2604,7 @@ bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
  *
  * \ingroup read
  */
-void mcpr_cancel_free(mcpr_cancel *cancel);
+void mcpr_cancel_free(mcpr_cancel *MCPR_NULLABLE cancel);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -2538,7 +2617,7 @@ void mcpr_cancel_free(mcpr_cancel *cancel);
  *
  * \ingroup read
  */
-void mcpr_embed_options_init(mcpr_embed_options *options);
+void mcpr_embed_options_init(mcpr_embed_options *MCPR_NULLABLE options);
 
 /**
  * Embeds resources in a tool result: for each URI, in order, the
@@ -2595,7 +2674,7 @@ void mcpr_embed_options_init(mcpr_embed_options *options);
  *
  * \ingroup read
  */
-mcpr_status mcpr_embed(const mcpr_resources *resources, const mcpr_str *uris, size_t uri_count, const mcpr_embed_options *options, mcpr_embedding **out, mcpr_error **err);
+mcpr_status mcpr_embed(const mcpr_resources *resources, const mcpr_str *MCPR_NULLABLE uris, size_t uri_count, const mcpr_embed_options *MCPR_NULLABLE options, mcpr_embedding *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The content blocks as one JSON array (`[{"type":"resource",…},…]`), in
@@ -2612,7 +2691,7 @@ mcpr_status mcpr_embed(const mcpr_resources *resources, const mcpr_str *uris, si
  *
  * \ingroup read
  */
-mcpr_str mcpr_embedding_blocks_json(const mcpr_embedding *embedding);
+mcpr_str mcpr_embedding_blocks_json(const mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * How many content blocks the embedding holds.
@@ -2625,7 +2704,7 @@ mcpr_str mcpr_embedding_blocks_json(const mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-size_t mcpr_embedding_block_count(const mcpr_embedding *embedding);
+size_t mcpr_embedding_block_count(const mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * One content block's JSON object.
@@ -2641,7 +2720,7 @@ size_t mcpr_embedding_block_count(const mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-mcpr_str mcpr_embedding_block(const mcpr_embedding *embedding, size_t index);
+mcpr_str mcpr_embedding_block(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * A whole MCP `CallToolResult` whose `content` is the embedding's blocks
@@ -2659,7 +2738,7 @@ mcpr_str mcpr_embedding_block(const mcpr_embedding *embedding, size_t index);
  *
  * \ingroup read
  */
-mcpr_str mcpr_embedding_tool_result_json(const mcpr_embedding *embedding);
+mcpr_str mcpr_embedding_tool_result_json(const mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * How many URIs the embedding was given (the `uri_count` of `mcpr_embed`).
@@ -2672,7 +2751,7 @@ mcpr_str mcpr_embedding_tool_result_json(const mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-size_t mcpr_embedding_uri_count(const mcpr_embedding *embedding);
+size_t mcpr_embedding_uri_count(const mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * Why one URI gave what it gave, for the host: `MCPR_OK` when it gave
@@ -2692,7 +2771,7 @@ size_t mcpr_embedding_uri_count(const mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-mcpr_status mcpr_embedding_uri_status(const mcpr_embedding *embedding, size_t index);
+mcpr_status mcpr_embedding_uri_status(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * How many of the embedding's blocks one URI gave (its items, the warning
@@ -2708,7 +2787,7 @@ mcpr_status mcpr_embedding_uri_status(const mcpr_embedding *embedding, size_t in
  *
  * \ingroup read
  */
-size_t mcpr_embedding_uri_block_count(const mcpr_embedding *embedding, size_t index);
+size_t mcpr_embedding_uri_block_count(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * How many of one URI's blocks are `resource_link` blocks: 1 for a URI
@@ -2725,7 +2804,7 @@ size_t mcpr_embedding_uri_block_count(const mcpr_embedding *embedding, size_t in
  *
  * \ingroup read
  */
-size_t mcpr_embedding_uri_link_count(const mcpr_embedding *embedding, size_t index);
+size_t mcpr_embedding_uri_link_count(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * Whether one URI's read was partial (its first block is then the
@@ -2741,7 +2820,7 @@ size_t mcpr_embedding_uri_link_count(const mcpr_embedding *embedding, size_t ind
  *
  * \ingroup read
  */
-bool mcpr_embedding_uri_is_partial(const mcpr_embedding *embedding, size_t index);
+bool mcpr_embedding_uri_is_partial(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * The private cause behind a URI that gave nothing, for the host's logs
@@ -2759,7 +2838,7 @@ bool mcpr_embedding_uri_is_partial(const mcpr_embedding *embedding, size_t index
  *
  * \ingroup read
  */
-mcpr_str mcpr_embedding_uri_cause(const mcpr_embedding *embedding, size_t index);
+mcpr_str mcpr_embedding_uri_cause(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * Frees an embedding.
@@ -2771,7 +2850,7 @@ mcpr_str mcpr_embedding_uri_cause(const mcpr_embedding *embedding, size_t index)
  *
  * \ingroup read
  */
-void mcpr_embedding_free(mcpr_embedding *embedding);
+void mcpr_embedding_free(mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * Fills executor options with the defaults: every bound 0 and `struct_size`
@@ -2784,7 +2863,7 @@ void mcpr_embedding_free(mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-void mcpr_executor_options_init(mcpr_executor_options *options);
+void mcpr_executor_options_init(mcpr_executor_options *MCPR_NULLABLE options);
 
 /**
  * Creates an executor sized and bounded by options (read during the call
@@ -2808,7 +2887,7 @@ void mcpr_executor_options_init(mcpr_executor_options *options);
  *
  * \ingroup read
  */
-mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_executor **out, mcpr_error **err);
+mcpr_status mcpr_executor_new_with(const mcpr_executor_options *MCPR_NULLABLE options, mcpr_executor *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills a snapshot of the executor's state and counters: the fields lying
@@ -2829,7 +2908,7 @@ mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_ex
  *
  * \ingroup read
  */
-mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *stats, mcpr_error **err);
+mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *stats, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Creates an executor with a number of workers and the default bounds of
@@ -2852,7 +2931,7 @@ mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor
  *
  * \ingroup read
  */
-mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
+mcpr_status mcpr_executor_new(size_t threads, mcpr_executor *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Frees the caller's executor handle. Does not wait for running callbacks:
@@ -2867,7 +2946,7 @@ mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **
  *
  * \ingroup read
  */
-void mcpr_executor_free(mcpr_executor *executor);
+void mcpr_executor_free(mcpr_executor *MCPR_NULLABLE executor);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -2880,7 +2959,7 @@ void mcpr_executor_free(mcpr_executor *executor);
  *
  * \ingroup list
  */
-void mcpr_list_options_init(mcpr_list_options *options);
+void mcpr_list_options_init(mcpr_list_options *MCPR_NULLABLE options);
 
 /**
  * Answers one page of `resources/list`: the registered exact URIs in URI
@@ -2923,7 +3002,7 @@ void mcpr_list_options_init(mcpr_list_options *options);
  *
  * \ingroup list
  */
-mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
+mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Answers one page of `resources/templates/list`: the registered templates
@@ -2942,7 +3021,7 @@ mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *
  *
  * \ingroup list
  */
-mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
+mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
@@ -2958,7 +3037,7 @@ mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list
  *
  * \ingroup list
  */
-mcpr_str mcpr_page_json(const mcpr_page *page);
+mcpr_str mcpr_page_json(const mcpr_page *MCPR_NULLABLE page);
 
 /**
  * The cursor of the next page (also in the JSON as `nextCursor`), to pass
@@ -2974,7 +3053,7 @@ mcpr_str mcpr_page_json(const mcpr_page *page);
  *
  * \ingroup list
  */
-mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
+mcpr_str mcpr_page_next_cursor(const mcpr_page *MCPR_NULLABLE page);
 
 /**
  * Frees a page.
@@ -2987,7 +3066,7 @@ mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
  *
  * \ingroup list
  */
-void mcpr_page_free(mcpr_page *page);
+void mcpr_page_free(mcpr_page *MCPR_NULLABLE page);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -3000,7 +3079,7 @@ void mcpr_page_free(mcpr_page *page);
  *
  * \ingroup request
  */
-void mcpr_request_options_init(mcpr_request_options *options);
+void mcpr_request_options_init(mcpr_request_options *MCPR_NULLABLE options);
 
 /**
  * Serves one MCP request by method name: `resources/read`,
@@ -3065,7 +3144,7 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *
  * \ingroup request
  */
-mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
+mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *MCPR_NULLABLE options, mcpr_response *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
@@ -3080,7 +3159,7 @@ mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_
  *
  * \ingroup request
  */
-mcpr_str mcpr_response_json(const mcpr_response *response);
+mcpr_str mcpr_response_json(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Whether the response is a JSON-RPC `error` object.
@@ -3093,7 +3172,7 @@ mcpr_str mcpr_response_json(const mcpr_response *response);
  *
  * \ingroup request
  */
-bool mcpr_response_is_error(const mcpr_response *response);
+bool mcpr_response_is_error(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * The status behind an error response.
@@ -3107,7 +3186,7 @@ bool mcpr_response_is_error(const mcpr_response *response);
  *
  * \ingroup request
  */
-mcpr_status mcpr_response_status(const mcpr_response *response);
+mcpr_status mcpr_response_status(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * The private cause behind an error response, for the host's logs only:
@@ -3122,7 +3201,7 @@ mcpr_status mcpr_response_status(const mcpr_response *response);
  *
  * \ingroup request
  */
-mcpr_str mcpr_response_cause(const mcpr_response *response);
+mcpr_str mcpr_response_cause(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Whether the response is a partial `resources/read` bundle (a result whose
@@ -3136,7 +3215,7 @@ mcpr_str mcpr_response_cause(const mcpr_response *response);
  *
  * \ingroup request
  */
-bool mcpr_response_is_partial(const mcpr_response *response);
+bool mcpr_response_is_partial(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Whether the response is an MCP 2026-07-28 `InputRequiredResult`: a
@@ -3152,7 +3231,7 @@ bool mcpr_response_is_partial(const mcpr_response *response);
  *
  * \ingroup request
  */
-bool mcpr_response_is_input_required(const mcpr_response *response);
+bool mcpr_response_is_input_required(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Frees a response.
@@ -3164,7 +3243,7 @@ bool mcpr_response_is_input_required(const mcpr_response *response);
  *
  * \ingroup request
  */
-void mcpr_response_free(mcpr_response *response);
+void mcpr_response_free(mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Validates result `_meta` members once: a JSON object held to the rules
@@ -3193,7 +3272,7 @@ void mcpr_response_free(mcpr_response *response);
  *
  * \ingroup request
  */
-mcpr_status mcpr_result_meta_new(mcpr_str json, mcpr_result_meta **out, mcpr_error **err);
+mcpr_status mcpr_result_meta_new(mcpr_str json, mcpr_result_meta *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The compact JSON of the members (without the enclosing braces; empty for
@@ -3208,7 +3287,7 @@ mcpr_status mcpr_result_meta_new(mcpr_str json, mcpr_result_meta **out, mcpr_err
  *
  * \ingroup request
  */
-mcpr_str mcpr_result_meta_members(const mcpr_result_meta *meta);
+mcpr_str mcpr_result_meta_members(const mcpr_result_meta *MCPR_NULLABLE meta);
 
 /**
  * Frees a result `_meta` handle. Calls in flight that were given it keep
@@ -3222,7 +3301,7 @@ mcpr_str mcpr_result_meta_members(const mcpr_result_meta *meta);
  *
  * \ingroup request
  */
-void mcpr_result_meta_free(mcpr_result_meta *meta);
+void mcpr_result_meta_free(mcpr_result_meta *MCPR_NULLABLE meta);
 
 /**
  * The `Tool` definitions of the resource tools, `list_resources` and
@@ -3246,7 +3325,7 @@ void mcpr_result_meta_free(mcpr_result_meta *meta);
  *
  * \ingroup request
  */
-mcpr_status mcpr_resource_tools_definitions(mcpr_str protocol_revision, mcpr_str *out, mcpr_error **err);
+mcpr_status mcpr_resource_tools_definitions(mcpr_str protocol_revision, mcpr_str *out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Serves `tools/call` for the resource tools from the raw params text:
@@ -3299,7 +3378,7 @@ mcpr_status mcpr_resource_tools_definitions(mcpr_str protocol_revision, mcpr_str
  *
  * \ingroup request
  */
-mcpr_status mcpr_resource_tools_call(const mcpr_resources *resources, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
+mcpr_status mcpr_resource_tools_call(const mcpr_resources *resources, mcpr_str params_json, const mcpr_request_options *MCPR_NULLABLE options, mcpr_response *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Serves one whole JSON-RPC message, for hosts that parse no JSON: the
@@ -3352,7 +3431,7 @@ mcpr_status mcpr_resource_tools_call(const mcpr_resources *resources, mcpr_str p
  *
  * \ingroup request
  */
-mcpr_status mcpr_message(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_reply **out, mcpr_error **err);
+mcpr_status mcpr_message(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *MCPR_NULLABLE options, mcpr_reply *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The whole JSON-RPC response message to send, as one line of compact
@@ -3370,7 +3449,7 @@ mcpr_status mcpr_message(const mcpr_resources *resources, mcpr_str message, cons
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_json(const mcpr_reply *reply);
+mcpr_str mcpr_reply_json(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Whether the library dealt with the message: it answered it in
@@ -3387,7 +3466,7 @@ mcpr_str mcpr_reply_json(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-bool mcpr_reply_handled(const mcpr_reply *reply);
+bool mcpr_reply_handled(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * What the message was.
@@ -3401,7 +3480,7 @@ bool mcpr_reply_handled(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_message_kind mcpr_reply_kind(const mcpr_reply *reply);
+mcpr_message_kind mcpr_reply_kind(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The method of a request or notification, decoded from its JSON string
@@ -3416,7 +3495,7 @@ mcpr_message_kind mcpr_reply_kind(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_method(const mcpr_reply *reply);
+mcpr_str mcpr_reply_method(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The raw JSON text of the message's id, exactly as the client sent it (a
@@ -3432,7 +3511,7 @@ mcpr_str mcpr_reply_method(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_id(const mcpr_reply *reply);
+mcpr_str mcpr_reply_id(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The raw text of the `params` of a message the library did not handle,
@@ -3447,7 +3526,7 @@ mcpr_str mcpr_reply_id(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_params(const mcpr_reply *reply);
+mcpr_str mcpr_reply_params(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The status behind the reply: the failure of an error response (as
@@ -3462,7 +3541,7 @@ mcpr_str mcpr_reply_params(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_status mcpr_reply_status(const mcpr_reply *reply);
+mcpr_status mcpr_reply_status(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Whether `mcpr_reply_json` is an error response.
@@ -3475,7 +3554,7 @@ mcpr_status mcpr_reply_status(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-bool mcpr_reply_is_error(const mcpr_reply *reply);
+bool mcpr_reply_is_error(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The private cause behind the reply's failure, for the host's logs only:
@@ -3490,7 +3569,7 @@ bool mcpr_reply_is_error(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_cause(const mcpr_reply *reply);
+mcpr_str mcpr_reply_cause(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Whether the response is a partial `resources/read` bundle.
@@ -3503,7 +3582,7 @@ mcpr_str mcpr_reply_cause(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-bool mcpr_reply_is_partial(const mcpr_reply *reply);
+bool mcpr_reply_is_partial(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Frees a reply.
@@ -3515,7 +3594,7 @@ bool mcpr_reply_is_partial(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-void mcpr_reply_free(mcpr_reply *reply);
+void mcpr_reply_free(mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Answers `completion/complete` for a `ref/resource` reference (a
@@ -3582,7 +3661,7 @@ void mcpr_reply_free(mcpr_reply *reply);
  *
  * \ingroup completion
  */
-mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_completion **out, mcpr_error **err);
+mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *MCPR_NULLABLE options, mcpr_completion *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Proposes one value (copied), in relevance order.
@@ -3617,7 +3696,7 @@ mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_p
  *
  * \ingroup completion
  */
-mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error **err);
+mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the number of completion options available, which may exceed the
@@ -3639,7 +3718,7 @@ mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builde
  *
  * \ingroup completion
  */
-mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error **err);
+mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Says whether more options exist than the values added, for when no exact
@@ -3659,7 +3738,7 @@ mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builde
  *
  * \ingroup completion
  */
-mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error **err);
+mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The MCP `CompleteResult` as compact JSON
@@ -3677,7 +3756,7 @@ mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_bui
  *
  * \ingroup completion
  */
-mcpr_str mcpr_completion_json(const mcpr_completion *completion);
+mcpr_str mcpr_completion_json(const mcpr_completion *MCPR_NULLABLE completion);
 
 /**
  * The number of values sent.
@@ -3690,7 +3769,7 @@ mcpr_str mcpr_completion_json(const mcpr_completion *completion);
  *
  * \ingroup completion
  */
-size_t mcpr_completion_value_count(const mcpr_completion *completion);
+size_t mcpr_completion_value_count(const mcpr_completion *MCPR_NULLABLE completion);
 
 /**
  * Whether the result says `hasMore`.
@@ -3703,7 +3782,7 @@ size_t mcpr_completion_value_count(const mcpr_completion *completion);
  *
  * \ingroup completion
  */
-bool mcpr_completion_has_more(const mcpr_completion *completion);
+bool mcpr_completion_has_more(const mcpr_completion *MCPR_NULLABLE completion);
 
 /**
  * Frees a completion.
@@ -3715,7 +3794,7 @@ bool mcpr_completion_has_more(const mcpr_completion *completion);
  *
  * \ingroup completion
  */
-void mcpr_completion_free(mcpr_completion *completion);
+void mcpr_completion_free(mcpr_completion *MCPR_NULLABLE completion);
 
 /**
  * Starts `resources/read` of a URI as an asynchronous call: the call
@@ -3740,7 +3819,7 @@ void mcpr_completion_free(mcpr_completion *completion);
  * \param uri The raw bytes of the request's `params.uri` (copied).
  * \param options The read options (copied; `executor` required).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the read started (`done` will run);
@@ -3764,7 +3843,7 @@ void mcpr_completion_free(mcpr_completion *completion);
  *
  * \ingroup async
  */
-mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_read_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_read_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts one page of `resources/list` as an asynchronous call: returns at
@@ -3777,7 +3856,7 @@ mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const
  * \param options The list options (required, copied; `executor` required,
  *   non-empty `scope_key`).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the listing started; `MCPR_INVALID_ARGUMENT` for
@@ -3791,7 +3870,7 @@ mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const
  *
  * \ingroup async
  */
-mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts one page of `resources/templates/list` as an asynchronous call
@@ -3801,7 +3880,7 @@ mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_opt
  * \param resources A registry reference.
  * \param options The list options (required, copied).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails; may be NULL.
  * \return As for `mcpr_list_start`.
  * \pre As for `mcpr_list_start`.
@@ -3810,7 +3889,7 @@ mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_opt
  *
  * \ingroup async
  */
-mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts `completion/complete` (`ref/resource`) as an asynchronous call:
@@ -3821,7 +3900,7 @@ mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcp
  * \param params The client's completion input (copied).
  * \param options Read options (copied; `executor` required).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the completion started; `MCPR_INVALID_ARGUMENT`
@@ -3837,7 +3916,7 @@ mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcp
  *
  * \ingroup async
  */
-mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_complete_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_complete_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts one MCP request by method name as an asynchronous call: returns
@@ -3855,7 +3934,7 @@ mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_comp
  *   `{NULL, 0}` when the request had none.
  * \param options The request options (copied; `executor` required).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the request started; `MCPR_METHOD_NOT_HANDLED`
@@ -3871,7 +3950,7 @@ mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_comp
  *
  * \ingroup async
  */
-mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_request_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_request_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts one whole JSON-RPC message as an asynchronous call: returns at
@@ -3890,7 +3969,7 @@ mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method,
  * \param options The options of `mcpr_request` (copied; `executor`
  *   required).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the message started; `MCPR_INVALID_ARGUMENT` for
@@ -3904,7 +3983,7 @@ mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method,
  *
  * \ingroup async
  */
-mcpr_status mcpr_message_start(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_message_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_message_start(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_message_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills a binding callback table with the defaults: `user_data` and every
@@ -3917,7 +3996,7 @@ mcpr_status mcpr_message_start(const mcpr_resources *resources, mcpr_str message
  *
  * \ingroup callbacks
  */
-void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
+void mcpr_binding_callbacks_init(mcpr_binding_callbacks *MCPR_NULLABLE callbacks);
 
 /**
  * Fills a policy callback table with the defaults: `user_data` and every
@@ -3930,7 +4009,7 @@ void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
  *
  * \ingroup callbacks
  */
-void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
+void mcpr_policy_callbacks_init(mcpr_policy_callbacks *MCPR_NULLABLE callbacks);
 
 /**
  * Whether the callback should stop: the caller cancelled, this callback's
@@ -3948,7 +4027,7 @@ void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
  *
  * \ingroup callbacks
  */
-bool mcpr_call_is_canceled(const mcpr_call *call);
+bool mcpr_call_is_canceled(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * Milliseconds left before this callback's deadline, rounded down.
@@ -3962,7 +4041,7 @@ bool mcpr_call_is_canceled(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
+uint64_t mcpr_call_remaining_ms(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The `request_data` of the options of the call this callback serves. The
@@ -3978,7 +4057,7 @@ uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-void *mcpr_call_request_data(const mcpr_call *call);
+void *MCPR_NULLABLE mcpr_call_request_data(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The request's `traceparent` (W3C Trace Context), as the client sent it in
@@ -3998,7 +4077,7 @@ void *mcpr_call_request_data(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_call_traceparent(const mcpr_call *call);
+mcpr_str mcpr_call_traceparent(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The request's `tracestate` (W3C Trace Context), as sent (see
@@ -4015,7 +4094,7 @@ mcpr_str mcpr_call_traceparent(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_call_tracestate(const mcpr_call *call);
+mcpr_str mcpr_call_tracestate(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The request's `baggage` (W3C Baggage), as sent (see
@@ -4032,7 +4111,7 @@ mcpr_str mcpr_call_tracestate(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_call_baggage(const mcpr_call *call);
+mcpr_str mcpr_call_baggage(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * For body reads: the item byte limit (`max_item_bytes`, in payload bytes).
@@ -4048,7 +4127,7 @@ mcpr_str mcpr_call_baggage(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-uint64_t mcpr_call_max_bytes(const mcpr_call *call);
+uint64_t mcpr_call_max_bytes(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
@@ -4067,7 +4146,7 @@ uint64_t mcpr_call_max_bytes(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_phase mcpr_call_phase(const mcpr_call *call);
+mcpr_phase mcpr_call_phase(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * Sets the private cause reported when this callback returns
@@ -4085,7 +4164,7 @@ mcpr_phase mcpr_call_phase(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
+void mcpr_call_set_cause(const mcpr_call *MCPR_NULLABLE call, mcpr_str message);
 
 /**
  * Adds one input request to the call's answer: the callback then returns
@@ -4116,7 +4195,7 @@ void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_input_add_request(const mcpr_call *call, mcpr_str key, mcpr_str request_json, mcpr_error **err);
+mcpr_status mcpr_input_add_request(const mcpr_call *call, mcpr_str key, mcpr_str request_json, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets opaque bytes of the callback's own, sealed into the read's
@@ -4139,7 +4218,7 @@ mcpr_status mcpr_input_add_request(const mcpr_call *call, mcpr_str key, mcpr_str
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_input_set_state(const mcpr_call *call, const uint8_t *state, size_t state_len, mcpr_error **err);
+mcpr_status mcpr_input_set_state(const mcpr_call *call, const uint8_t *MCPR_NULLABLE state, size_t state_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Whether the read this callback serves is the verified retry of an
@@ -4154,7 +4233,7 @@ mcpr_status mcpr_input_set_state(const mcpr_call *call, const uint8_t *state, si
  *
  * \ingroup callbacks
  */
-bool mcpr_input_is_retry(const mcpr_call *call);
+bool mcpr_input_is_retry(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The client's response under `key` on a verified retry, when the
@@ -4173,7 +4252,7 @@ bool mcpr_input_is_retry(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_input_response(const mcpr_call *call, mcpr_str key);
+mcpr_str mcpr_input_response(const mcpr_call *MCPR_NULLABLE call, mcpr_str key);
 
 /**
  * The user's action in the elicitation response under `key`.
@@ -4189,7 +4268,7 @@ mcpr_str mcpr_input_response(const mcpr_call *call, mcpr_str key);
  *
  * \ingroup callbacks
  */
-mcpr_input_action mcpr_input_response_action(const mcpr_call *call, mcpr_str key);
+mcpr_input_action mcpr_input_response_action(const mcpr_call *MCPR_NULLABLE call, mcpr_str key);
 
 /**
  * One field of the form the user submitted in the elicitation response
@@ -4210,7 +4289,7 @@ mcpr_input_action mcpr_input_response_action(const mcpr_call *call, mcpr_str key
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_input_response_content(const mcpr_call *call, mcpr_str key, mcpr_str field);
+mcpr_str mcpr_input_response_content(const mcpr_call *MCPR_NULLABLE call, mcpr_str key, mcpr_str field);
 
 /**
  * The bytes the asking callback sealed with `mcpr_input_set_state`, on a
@@ -4226,7 +4305,7 @@ mcpr_str mcpr_input_response_content(const mcpr_call *call, mcpr_str key, mcpr_s
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_input_state(const mcpr_call *call);
+mcpr_str mcpr_input_state(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * Sets the plan's canonical requested target (copied; a later call replaces
@@ -4256,7 +4335,7 @@ mcpr_str mcpr_input_state(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Appends an item target to the plan (copied), in read order. Item URIs must
@@ -4287,14 +4366,14 @@ mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * A ready-made `resolve` callback (an `mcpr_resolve_fn`): plans the matched
  * URI (representation `"default"`, no authorization JSON) as both the
  * requested target and the single item.
  *
- * \param user_data Ignored.
+ * \param user_data Ignored (may be NULL).
  * \param call Ignored.
  * \param match The match view of the `resolve` callback.
  * \param plan The plan builder of the `resolve` callback.
@@ -4306,7 +4385,7 @@ mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str r
  *
  * \ingroup callbacks
  */
-mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
+mcpr_cb_result mcpr_resolve_single(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
 /**
  * Sets a text body (copied). Exactly one body per payload: a second body
@@ -4330,7 +4409,7 @@ mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
+mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets a binary body (the bytes are copied; may be empty; sent base64). Same
@@ -4355,7 +4434,7 @@ mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_t
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_error **err);
+mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *MCPR_NULLABLE data, size_t data_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets a binary body without copying it (may be empty; sent base64): the
@@ -4377,7 +4456,7 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_t
  *   longer reads `data`; may be NULL for bytes that outlive every read
  *   (static storage). It must not call the library with this payload
  *   builder.
- * \param release_data Passed to `release`.
+ * \param release_data Passed to `release` (may be NULL).
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
@@ -4396,7 +4475,7 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_t
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_release_fn release, void *release_data, mcpr_error **err);
+mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *MCPR_NULLABLE data, size_t data_len, mcpr_release_fn MCPR_NULLABLE release, void *MCPR_NULLABLE release_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the item's `_meta` (copied; a later call replaces it). A refused setter
@@ -4422,7 +4501,7 @@ mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_s
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error **err);
+mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Declares this item's cache hints (copied; a later call replaces them). They
@@ -4448,7 +4527,7 @@ mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_j
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error **err);
+mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The definition's description object as compact JSON (the MCP `Resource`
@@ -4464,7 +4543,7 @@ mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mc
  *
  * \ingroup views
  */
-mcpr_str mcpr_definition_json(const mcpr_definition *definition);
+mcpr_str mcpr_definition_json(const mcpr_definition *MCPR_NULLABLE definition);
 
 /**
  * The definition's `uri` or `uriTemplate`, exactly as registered.
@@ -4479,7 +4558,7 @@ mcpr_str mcpr_definition_json(const mcpr_definition *definition);
  *
  * \ingroup views
  */
-mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
+mcpr_str mcpr_definition_uri(const mcpr_definition *MCPR_NULLABLE definition);
 
 /**
  * The definition's `name`.
@@ -4494,7 +4573,7 @@ mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
  *
  * \ingroup views
  */
-mcpr_str mcpr_definition_name(const mcpr_definition *definition);
+mcpr_str mcpr_definition_name(const mcpr_definition *MCPR_NULLABLE definition);
 
 /**
  * Whether the definition is a template (`uriTemplate`) rather than an exact
@@ -4510,7 +4589,7 @@ mcpr_str mcpr_definition_name(const mcpr_definition *definition);
  *
  * \ingroup views
  */
-bool mcpr_definition_is_template(const mcpr_definition *definition);
+bool mcpr_definition_is_template(const mcpr_definition *MCPR_NULLABLE definition);
 
 /**
  * The definition the requested URI matched.
@@ -4525,7 +4604,7 @@ bool mcpr_definition_is_template(const mcpr_definition *definition);
  *
  * \ingroup views
  */
-const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
+const mcpr_definition *MCPR_NULLABLE mcpr_match_definition(const mcpr_match *MCPR_NULLABLE match);
 
 /**
  * The requested URI, exactly as received.
@@ -4540,7 +4619,7 @@ const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
  *
  * \ingroup views
  */
-mcpr_str mcpr_match_uri(const mcpr_match *match);
+mcpr_str mcpr_match_uri(const mcpr_match *MCPR_NULLABLE match);
 
 /**
  * The number of template captures.
@@ -4554,7 +4633,7 @@ mcpr_str mcpr_match_uri(const mcpr_match *match);
  *
  * \ingroup views
  */
-size_t mcpr_match_capture_count(const mcpr_match *match);
+size_t mcpr_match_capture_count(const mcpr_match *MCPR_NULLABLE match);
 
 /**
  * The name of a template capture, in template order.
@@ -4571,7 +4650,7 @@ size_t mcpr_match_capture_count(const mcpr_match *match);
  *
  * \ingroup views
  */
-mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
+mcpr_str mcpr_match_capture_name(const mcpr_match *MCPR_NULLABLE match, size_t index);
 
 /**
  * The decoded value of a template capture, percent-decoded exactly once. It
@@ -4590,7 +4669,7 @@ mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
  *
  * \ingroup views
  */
-mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
+mcpr_str mcpr_match_capture_value(const mcpr_match *MCPR_NULLABLE match, size_t index);
 
 /**
  * The target's URI.
@@ -4605,7 +4684,7 @@ mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
  *
  * \ingroup views
  */
-mcpr_str mcpr_target_uri(const mcpr_target *target);
+mcpr_str mcpr_target_uri(const mcpr_target *MCPR_NULLABLE target);
 
 /**
  * The target's representation label: never empty (`"default"` when the plan
@@ -4621,7 +4700,7 @@ mcpr_str mcpr_target_uri(const mcpr_target *target);
  *
  * \ingroup views
  */
-mcpr_str mcpr_target_representation(const mcpr_target *target);
+mcpr_str mcpr_target_representation(const mcpr_target *MCPR_NULLABLE target);
 
 /**
  * The target's private authorization JSON, exactly as the plan gave it.
@@ -4637,7 +4716,7 @@ mcpr_str mcpr_target_representation(const mcpr_target *target);
  *
  * \ingroup views
  */
-mcpr_str mcpr_target_authorization(const mcpr_target *target);
+mcpr_str mcpr_target_authorization(const mcpr_target *MCPR_NULLABLE target);
 
 /**
  * The template's definition.
@@ -4652,7 +4731,7 @@ mcpr_str mcpr_target_authorization(const mcpr_target *target);
  *
  * \ingroup views
  */
-const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_request *request);
+const mcpr_definition *MCPR_NULLABLE mcpr_completion_request_definition(const mcpr_completion_request *MCPR_NULLABLE request);
 
 /**
  * The name of the variable being completed (always one of the template's
@@ -4668,7 +4747,7 @@ const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_
  *
  * \ingroup views
  */
-mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request);
+mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *MCPR_NULLABLE request);
 
 /**
  * The partial value typed so far: client text (UTF-8, at most
@@ -4685,7 +4764,7 @@ mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request
  *
  * \ingroup views
  */
-mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
+mcpr_str mcpr_completion_request_value(const mcpr_completion_request *MCPR_NULLABLE request);
 
 /**
  * The number of other variables already chosen: only variables of this
@@ -4701,7 +4780,7 @@ mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
  *
  * \ingroup views
  */
-size_t mcpr_completion_request_context_count(const mcpr_completion_request *request);
+size_t mcpr_completion_request_context_count(const mcpr_completion_request *MCPR_NULLABLE request);
 
 /**
  * The name of a chosen variable.
@@ -4718,7 +4797,7 @@ size_t mcpr_completion_request_context_count(const mcpr_completion_request *requ
  *
  * \ingroup views
  */
-mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *request, size_t index);
+mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *MCPR_NULLABLE request, size_t index);
 
 /**
  * The value of a chosen variable, exactly as the client sent it. It is
@@ -4737,7 +4816,7 @@ mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *req
  *
  * \ingroup views
  */
-mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *request, size_t index);
+mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *MCPR_NULLABLE request, size_t index);
 
 /**
  * The status of an error object.
@@ -4750,7 +4829,7 @@ mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *re
  *
  * \ingroup errors
  */
-mcpr_status mcpr_error_status(const mcpr_error *error);
+mcpr_status mcpr_error_status(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The safe message: a fixed text that may be shown to an MCP client (for
@@ -4764,7 +4843,7 @@ mcpr_status mcpr_error_status(const mcpr_error *error);
  *
  * \ingroup errors
  */
-mcpr_str mcpr_error_message(const mcpr_error *error);
+mcpr_str mcpr_error_message(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The private cause, for the host's logs only: it may contain identifiers,
@@ -4778,7 +4857,7 @@ mcpr_str mcpr_error_message(const mcpr_error *error);
  *
  * \ingroup errors
  */
-mcpr_str mcpr_error_cause(const mcpr_error *error);
+mcpr_str mcpr_error_cause(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The JSON-RPC error code: the `code` of `mcpr_error_jsonrpc_json`.
@@ -4797,7 +4876,7 @@ mcpr_str mcpr_error_cause(const mcpr_error *error);
  *
  * \ingroup errors
  */
-int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
+int32_t mcpr_error_jsonrpc_code(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
@@ -4825,7 +4904,7 @@ int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
  *
  * \ingroup errors
  */
-mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
+mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The input requests an `MCPR_INPUT_REQUIRED` error carries: the
@@ -4843,7 +4922,7 @@ mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
  *
  * \ingroup errors
  */
-mcpr_str mcpr_error_input_requests(const mcpr_error *error);
+mcpr_str mcpr_error_input_requests(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Frees an error object.
@@ -4856,21 +4935,24 @@ mcpr_str mcpr_error_input_requests(const mcpr_error *error);
  *
  * \ingroup errors
  */
-void mcpr_error_free(mcpr_error *error);
+void mcpr_error_free(mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
  * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_INPUT_REQUIRED"`).
  *
- * \param status An `mcpr_status` value (a plain integer, so that any value,
- *   even one this version does not define, is defined behaviour).
+ * \param status An `mcpr_status` value, as the enumeration's own unsigned
+ *   32-bit integer (a plain integer, so that any value, even one this
+ *   version does not define, is defined behaviour; Swift passes
+ *   `status.rawValue`).
  * \return A static NUL-terminated string, never NULL and never to be freed;
- *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
+ *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` (a negative
+ *   `int` converts to one).
  * \note Thread-safe: any thread.
  *
  * \ingroup errors
  */
-const char *mcpr_status_name(int32_t status);
+const char *mcpr_status_name(uint32_t status);
 
 /**
  * The library's version (the crate version, `"MAJOR.MINOR.PATCH"`), for
@@ -4888,5 +4970,10 @@ const char *mcpr_version(void);
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
+
+#if defined(__clang__)
+#pragma clang assume_nonnull end
+#pragma clang diagnostic pop
+#endif
 
 #endif  /* MCP_RESOURCES_H */

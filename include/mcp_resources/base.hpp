@@ -39,7 +39,7 @@ inline std::string_view to_view(mcpr_str s) noexcept {
 /// The enumerator's name of a status ("MCPR_OK", ...; "MCPR_UNKNOWN_STATUS"
 /// for a value this library does not define). Static text.
 inline std::string_view status_name(mcpr_status s) noexcept {
-    return mcpr_status_name(static_cast<std::int32_t>(s));
+    return mcpr_status_name(static_cast<std::uint32_t>(s));
 }
 
 /// A failed library call. what() is the safe message (may be sent to a
