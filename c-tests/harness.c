@@ -65,6 +65,8 @@ unsigned slow(void) {
     return (v && *v && *v != '0') ? 4 : 1;
 }
 
+void *misuse_null(void) { return NULL; }
+
 void sleep_ms(unsigned ms) {
     struct timespec ts = {(time_t)(ms / 1000), (long)(ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0) {

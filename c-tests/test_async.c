@@ -265,9 +265,9 @@ static void test_host_mistakes_fail_the_start_and_done_never_runs(void) {
     mcpr_error *e = NULL;
     mcpr_read_options with = read_opts(ex, 5000, NULL);
     mcpr_read_options without = MCPR_READ_OPTIONS_INIT;
-    CHECK_STATUS(mcpr_read_start(NULL, S("ok://a"), &with, read_done, &s, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_read_start(r, S("ok://a"), &with, NULL, &s, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_read_start(r, S("ok://a"), NULL, read_done, &s, &e), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_read_start(MISUSE_NULL, S("ok://a"), &with, read_done, &s, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_read_start(r, S("ok://a"), &with, MISUSE_NULL, &s, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_read_start(r, S("ok://a"), MISUSE_NULL, read_done, &s, &e), MCPR_INVALID_ARGUMENT);
     CHECK(e && str_contains(mcpr_error_message(e), "executor"));
     mcpr_error_free(e);
     CHECK_STATUS(mcpr_read_start(r, S("ok://a"), &without, read_done, &s, NULL), MCPR_INVALID_ARGUMENT);
@@ -283,14 +283,14 @@ static void test_host_mistakes_fail_the_start_and_done_never_runs(void) {
     lo.executor = ex;
     CHECK_STATUS(mcpr_list_start(r, &lo, list_done, &s, NULL), MCPR_INVALID_ARGUMENT); /* empty scope key */
     lo.scope_key = S("k");
-    CHECK_STATUS(mcpr_list_start(r, NULL, list_done, &s, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_list_templates_start(r, &lo, NULL, &s, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_list_start(r, MISUSE_NULL, list_done, &s, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_list_templates_start(r, &lo, MISUSE_NULL, &s, NULL), MCPR_INVALID_ARGUMENT);
     lo.executor = NULL;
     CHECK_STATUS(mcpr_list_templates_start(r, &lo, list_done, &s, NULL), MCPR_INVALID_ARGUMENT);
 
     mcpr_complete_params p = {S("tpl://t/{id}"), {S("id"), S("")}, NULL, 2};
     CHECK_STATUS(mcpr_complete_start(r, &p, &with, complete_done, &s, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_complete_start(r, NULL, &with, complete_done, &s, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_complete_start(r, MISUSE_NULL, &with, complete_done, &s, NULL), MCPR_INVALID_ARGUMENT);
 
     mcpr_request_options ro = MCPR_REQUEST_OPTIONS_INIT;
     ro.executor = ex;
@@ -298,7 +298,7 @@ static void test_host_mistakes_fail_the_start_and_done_never_runs(void) {
                  MCPR_METHOD_NOT_HANDLED);
     CHECK_STATUS(mcpr_request_start(r, S("resources/list"), S(""), &ro, request_done, &s, NULL),
                  MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_request_start(r, S("resources/read"), S(""), NULL, request_done, &s, NULL),
+    CHECK_STATUS(mcpr_request_start(r, S("resources/read"), S(""), MISUSE_NULL, request_done, &s, NULL),
                  MCPR_INVALID_ARGUMENT);
     sleep_ms(50);
     CHECK(atomic_load(&s.runs) == 0);
@@ -472,8 +472,8 @@ static void test_message_start_answers_as_mcpr_message(void) {
     mcpr_request_options inline_opts = MCPR_REQUEST_OPTIONS_INIT;
     CHECK_STATUS(mcpr_message_start(r, S("not json"), &inline_opts, message_done, &s, NULL),
                  MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_message_start(r, S("not json"), &ro, NULL, &s, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_message_start(NULL, S("not json"), &ro, message_done, &s, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_message_start(r, S("not json"), &ro, MISUSE_NULL, &s, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_message_start(MISUSE_NULL, S("not json"), &ro, message_done, &s, NULL), MCPR_INVALID_ARGUMENT);
     sleep_ms(20);
     CHECK(atomic_load(&s.runs) == 0);
     mcpr_executor_free(ex);

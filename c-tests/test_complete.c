@@ -274,7 +274,7 @@ static void test_context_arguments_are_other_variables_held_to_the_value_rules(v
     CHECK(c.context_count == 1);
     CHECK(strcmp(c.context[0][0], "project") == 0 && strcmp(c.context[0][1], "alpha beta") == 0);
     const char *bad[] = {"..", ".", "a/b", "a%2Fb", "%5C", "%00", "%2E%2E", "%FF", "%", "%zz", "%41", "a?b", "a#b",
-                         "a\nb", "\x1b[31m", "txt.\xe2\x80\xae" "exe", "zero\xe2\x80\x8bwidth"};
+                         "a\nb", "\x1b[31m", ("txt.\xe2\x80\xae" "exe"), "zero\xe2\x80\x8bwidth"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         mcpr_complete_argument b[] = {{S("project"), str_of(bad[i])}};
         mcpr_complete_params q = {S(TEMPLATE), {S("file"), S("")}, b, 1};
@@ -322,9 +322,9 @@ static mcpr_cb_result raw_values(void *ud, const mcpr_call *call, const mcpr_com
     mcpr_error *e = NULL;
     CHECK_STATUS(mcpr_completion_add_value(out, (mcpr_str){NULL, 3}, &e), MCPR_INVALID_ARGUMENT);
     mcpr_error_free(e);
-    CHECK_STATUS(mcpr_completion_add_value(NULL, S("x"), NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_completion_set_total(NULL, 1, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_completion_set_has_more(NULL, true, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_completion_add_value(MISUSE_NULL, S("x"), NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_completion_set_total(MISUSE_NULL, 1, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_completion_set_has_more(MISUSE_NULL, true, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_completion_add_value(out, S("fine"), NULL), MCPR_OK);
     CHECK_STATUS(mcpr_completion_set_total(out, 3, NULL), MCPR_OK);
     return MCPR_CB_OK;
@@ -666,9 +666,9 @@ static void test_resources_completes_and_misuse(void) {
 
     mcpr_complete_params p = params(TEMPLATE, "file", "");
     mcpr_completion *out = NULL;
-    CHECK_STATUS(mcpr_complete(NULL, &p, NULL, &out, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_complete(r, NULL, NULL, &out, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_complete(r, &p, NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_complete(MISUSE_NULL, &p, NULL, &out, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_complete(r, MISUSE_NULL, NULL, &out, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_complete(r, &p, NULL, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_complete_params bad = {{NULL, 3}, {S("file"), S("")}, NULL, 0};
     CHECK_STATUS(mcpr_complete(r, &bad, NULL, &out, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(out == NULL);

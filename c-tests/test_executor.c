@@ -179,7 +179,7 @@ static void test_options_and_stats(void) {
     mcpr_executor_options_init(&o);
     o.max_hung = MCPR_MAX_EXECUTOR_HUNG + 1;
     CHECK_STATUS(mcpr_executor_new_with(&o, &ex, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_executor_new_with(&o, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_executor_new_with(&o, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(ex == NULL);
 
     /* an older caller's smaller struct: fields beyond it take defaults */
@@ -219,9 +219,9 @@ static void test_options_and_stats(void) {
     /* bad arguments */
     part->struct_size = 0;
     CHECK_STATUS(mcpr_executor_get_stats(ex, part, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_executor_get_stats(ex, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_executor_get_stats(ex, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     st.struct_size = sizeof st;
-    CHECK_STATUS(mcpr_executor_get_stats(NULL, &st, &e), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_executor_get_stats(MISUSE_NULL, &st, &e), MCPR_INVALID_ARGUMENT);
     CHECK(e != NULL);
     mcpr_error_free(e);
     mcpr_executor_free(ex);

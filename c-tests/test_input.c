@@ -405,10 +405,10 @@ static void test_host_mistakes_and_callback_misuse(void) {
     }
     s.misuse = 0;
     /* NULL everywhere. */
-    CHECK_STATUS(mcpr_input_add_request(NULL, S("k"), S(ROOTS_REQUEST), &e), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_input_add_request(MISUSE_NULL, S("k"), S(ROOTS_REQUEST), &e), MCPR_INVALID_ARGUMENT);
     mcpr_error_free(e);
     e = NULL;
-    CHECK_STATUS(mcpr_input_set_state(NULL, NULL, 0, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_input_set_state(MISUSE_NULL, NULL, 0, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(!mcpr_input_is_retry(NULL));
     CHECK(mcpr_input_response(NULL, S("k")).len == 0);
     CHECK(mcpr_input_response_action(NULL, S("k")) == MCPR_INPUT_NO_ACTION);
@@ -422,7 +422,7 @@ static void test_host_mistakes_and_callback_misuse(void) {
     CHECK_STATUS(mcpr_builder_set_input_unsupported_error(b, -32000, S(""), NULL), MCPR_INVALID_CONFIGURATION);
     CHECK_STATUS(mcpr_builder_set_input_unsupported_error(b, -32000, S("a\nb"), NULL), MCPR_INVALID_CONFIGURATION);
     CHECK_STATUS(mcpr_builder_set_input_unsupported_error(b, -32000, (mcpr_str){NULL, 2}, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_builder_set_input_unsupported_error(NULL, -32000, S("x"), NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_input_unsupported_error(MISUSE_NULL, -32000, S("x"), NULL), MCPR_INVALID_ARGUMENT);
     mcpr_builder_free(b);
     mcpr_resources_free(r);
 }

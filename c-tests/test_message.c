@@ -206,10 +206,10 @@ static void test_misuse(void) {
     mcpr_reply *reply = NULL;
     mcpr_error *e = NULL;
     mcpr_str msg = S("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/list\"}");
-    CHECK_STATUS(mcpr_message(NULL, msg, &o, &reply, &e), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_message(MISUSE_NULL, msg, &o, &reply, &e), MCPR_INVALID_ARGUMENT);
     CHECK(reply == NULL && e != NULL);
     mcpr_error_free(e);
-    CHECK_STATUS(mcpr_message(r, msg, &o, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_message(r, msg, &o, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_message(r, (mcpr_str){NULL, 3}, &o, &reply, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(reply == NULL);
     /* A list without a scope key is the host's bug, not the client's. */

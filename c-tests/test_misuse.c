@@ -18,36 +18,36 @@ static void test_null_handles(void) {
     host_binding hb = {0};
     mcpr_binding_callbacks bt = host_binding_table(&hb);
     mcpr_error *e = NULL;
-    CHECK_STATUS(mcpr_builder_add(NULL, str_of(DEF_A), &bt, &e), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_add(MISUSE_NULL, str_of(DEF_A), &bt, &e), MCPR_INVALID_ARGUMENT);
     CHECK(e != NULL && mcpr_error_status(e) == MCPR_INVALID_ARGUMENT);
     CHECK(mcpr_error_jsonrpc_code(e) == -32603);
     CHECK(mcpr_error_message(e).len > 0);
     mcpr_error_free(e);
     /* err may be NULL */
-    CHECK_STATUS(mcpr_builder_add(NULL, str_of(DEF_A), &bt, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_builder_set_policy(NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_builder_set_limit(NULL, MCPR_LIMIT_MAX_ITEMS, 1, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_builder_set_cursor_key(NULL, NULL, 0, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_builder_build(NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_add(MISUSE_NULL, str_of(DEF_A), &bt, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_policy(MISUSE_NULL, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_limit(MISUSE_NULL, MCPR_LIMIT_MAX_ITEMS, 1, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_cursor_key(MISUSE_NULL, MISUSE_NULL, 0, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_build(MISUSE_NULL, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_bundle *bundle = NULL;
-    CHECK_STATUS(mcpr_read(NULL, S("item://ok/a"), NULL, &bundle, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_read(MISUSE_NULL, S("item://ok/a"), NULL, &bundle, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(bundle == NULL);
     mcpr_page *page = NULL;
     mcpr_list_options lo = {.struct_size = sizeof(mcpr_list_options), .scope_key = S("scope")};
-    CHECK_STATUS(mcpr_list(NULL, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_list_templates(NULL, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_list(MISUSE_NULL, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_list_templates(MISUSE_NULL, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(page == NULL);
-    CHECK_STATUS(mcpr_executor_new(1, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_executor_new(1, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_executor *ex = NULL;
     CHECK_STATUS(mcpr_executor_new(SIZE_MAX, &ex, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_executor_new(MCPR_MAX_EXECUTOR_THREADS + 1, &ex, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(ex == NULL);
-    CHECK_STATUS(mcpr_plan_set_requested(NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_plan_add_item(NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_payload_set_text(NULL, S("text/plain"), S(""), NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_payload_set_blob(NULL, S("text/plain"), NULL, 0, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_payload_set_meta(NULL, S("{}"), NULL), MCPR_INVALID_ARGUMENT);
-    CHECK(mcpr_resolve_single(NULL, NULL, NULL, NULL) == MCPR_CB_FAILED);
+    CHECK_STATUS(mcpr_plan_set_requested(MISUSE_NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_plan_add_item(MISUSE_NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_payload_set_text(MISUSE_NULL, S("text/plain"), S(""), NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_payload_set_blob(MISUSE_NULL, S("text/plain"), NULL, 0, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_payload_set_meta(MISUSE_NULL, S("{}"), NULL), MCPR_INVALID_ARGUMENT);
+    CHECK(mcpr_resolve_single(NULL, MISUSE_NULL, MISUSE_NULL, MISUSE_NULL) == MCPR_CB_FAILED);
 
     /* accessors return their defaults for NULL */
     CHECK(mcpr_error_status(NULL) == MCPR_INVALID_ARGUMENT);
@@ -117,14 +117,14 @@ static void test_builder_misuse(void) {
     CHECK_STATUS(mcpr_builder_add(b, S("{\"uriTemplate\":\"x://a/b{c}\",\"name\":\"x\"}"), &bt, NULL),
                  MCPR_INVALID_CONFIGURATION);
     /* NULL table, missing required callbacks */
-    CHECK_STATUS(mcpr_builder_add(b, str_of(DEF_A), NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_add(b, str_of(DEF_A), MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_binding_callbacks no_read = bt;
     no_read.read = NULL;
     CHECK_STATUS(mcpr_builder_add(b, str_of(DEF_A), &no_read, NULL), MCPR_INVALID_CONFIGURATION);
     mcpr_policy_callbacks pt = host_policy_table(&hp);
     pt.visibility = NULL;
     CHECK_STATUS(mcpr_builder_set_policy(b, &pt, NULL), MCPR_INVALID_CONFIGURATION);
-    CHECK_STATUS(mcpr_builder_set_policy(b, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_policy(b, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
 
     /* limits: unknown enum values, negative values */
     e = SENTINEL_ERR;
@@ -145,11 +145,11 @@ static void test_builder_misuse(void) {
 
     /* cursor key and clock */
     static const uint8_t key[64] = {1};
-    CHECK_STATUS(mcpr_builder_set_cursor_key(b, NULL, 32, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_cursor_key(b, MISUSE_NULL, 32, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_builder_set_cursor_key(b, key, 31, NULL), MCPR_INVALID_CONFIGURATION);
     CHECK_STATUS(mcpr_builder_set_cursor_key(b, key, 1025, NULL), MCPR_INVALID_CONFIGURATION);
     CHECK_STATUS(mcpr_builder_set_cursor_key(b, key, 32, NULL), MCPR_OK);
-    CHECK_STATUS(mcpr_builder_set_clock(b, NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_clock(b, MISUSE_NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
 
     /* none of the refused adds counts: no release ran or will run for them */
     CHECK(atomic_load(&hb.releases) == 0);
@@ -174,7 +174,7 @@ static void test_builder_misuse(void) {
     mcpr_builder *b_out = host_builder(&hp_out);
     CHECK_STATUS(host_add(b_out, DEF_A, &hb_out), MCPR_OK);
     e = SENTINEL_ERR;
-    CHECK_STATUS(mcpr_builder_build(b_out, NULL, &e), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_build(b_out, MISUSE_NULL, &e), MCPR_INVALID_ARGUMENT);
     CHECK(e != SENTINEL_ERR && e != NULL);
     mcpr_error_free(e);
     CHECK(atomic_load(&hb_out.releases) == 1);
@@ -186,7 +186,7 @@ static void test_builder_misuse(void) {
     mcpr_str huge_uri = {"item://ok/a", SIZE_MAX / 2 + 1};
     CHECK_STATUS(mcpr_read(r, huge_uri, NULL, &bundle, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(bundle == (mcpr_bundle *)(uintptr_t)0x3);
-    CHECK_STATUS(mcpr_read(r, S("item://ok/a"), NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_read(r, S("item://ok/a"), NULL, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     e = NULL;
     CHECK_STATUS(mcpr_read(r, empty, NULL, &bundle, &e), MCPR_INVALID_REQUEST);
     CHECK(mcpr_error_jsonrpc_code(e) == -32602);
@@ -200,7 +200,7 @@ static void test_builder_misuse(void) {
 
     /* listing misuse */
     mcpr_page *page = NULL;
-    CHECK_STATUS(mcpr_list(r, NULL, &page, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_list(r, MISUSE_NULL, &page, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_list_options lo = {.struct_size = sizeof(mcpr_list_options)};
     CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_INVALID_ARGUMENT); /* empty scope key: a host mistake */
     CHECK_STATUS(mcpr_list_templates(r, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
@@ -208,7 +208,7 @@ static void test_builder_misuse(void) {
     lo.cursor = null_len;
     CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_INVALID_ARGUMENT);
     lo.cursor.len = 0; /* (NULL, 0): first page */
-    CHECK_STATUS(mcpr_list(r, &lo, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_list(r, &lo, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(page == NULL);
     CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_OK);
     CHECK(str_contains(mcpr_page_json(page), "\"uri\":\"item://ok/a\""));

@@ -267,7 +267,7 @@ static mcpr_cb_result bad_plan_resolve(void *ud, const mcpr_call *call, const mc
     } else if (mode == 5) { /* (NULL, n > 0): a programming error, and the plan is invalid */
         mcpr_str null_len = {NULL, 4};
         CHECK_STATUS(mcpr_plan_add_item(plan, null_len, S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
-        CHECK_STATUS(mcpr_plan_set_requested(NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
+        CHECK_STATUS(mcpr_plan_set_requested(MISUSE_NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
         mcpr_plan_add_item(plan, S("item://ok/a"), S(""), S(""), NULL);
     } else {
         mcpr_call_set_cause(call, S("SECRET-RESOLVE"));
@@ -539,7 +539,7 @@ static mcpr_cb_result lend_resolve(void *ud, const mcpr_call *call, const mcpr_m
 
 static void test_borrowed_blob_is_released_once(void) {
     memset(lend_released, 0, sizeof lend_released);
-    CHECK_STATUS(mcpr_payload_set_blob_borrowed(NULL, S("application/octet-stream"), LENT, sizeof LENT, lend_release,
+    CHECK_STATUS(mcpr_payload_set_blob_borrowed(MISUSE_NULL, S("application/octet-stream"), LENT, sizeof LENT, lend_release,
                                                 &lend_released[LEND_NULL_BUILDER], NULL),
                  MCPR_INVALID_ARGUMENT);
     CHECK(lend_released[LEND_NULL_BUILDER] == 1);

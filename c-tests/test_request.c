@@ -259,8 +259,8 @@ static void test_misuse(void) {
         mcpr_error_free(e);
     }
     /* programming errors */
-    CHECK_STATUS(mcpr_request(NULL, S("resources/read"), S("{}"), &o, &resp, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_request(r, S("resources/read"), S("{}"), &o, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_request(MISUSE_NULL, S("resources/read"), S("{}"), &o, &resp, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_request(r, S("resources/read"), S("{}"), &o, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_str bad = {NULL, 3};
     CHECK_STATUS(mcpr_request(r, S("resources/read"), bad, &o, &resp, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_request(r, bad, S("{}"), &o, &resp, NULL), MCPR_INVALID_ARGUMENT);
@@ -390,7 +390,7 @@ static void test_cache_hints(void) {
     CHECK_STATUS(mcpr_builder_set_cache_hints(b, MCPR_MAX_TTL_MS + 1, true, &e), MCPR_INVALID_CONFIGURATION);
     mcpr_error_free(e);
     CHECK_STATUS(mcpr_builder_set_cache_hints(b, MCPR_MAX_TTL_MS, true, NULL), MCPR_OK);
-    CHECK_STATUS(mcpr_builder_set_cache_hints(NULL, 1, true, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_cache_hints(MISUSE_NULL, 1, true, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_binding_callbacks cb = {
         .struct_size = sizeof(mcpr_binding_callbacks),
         .user_data = &hb,
@@ -402,11 +402,11 @@ static void test_cache_hints(void) {
     mcpr_cache_hints big = {sizeof big, MCPR_MAX_TTL_MS + 1, true};
     CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"doc://x\",\"name\":\"x\"}"), &cb, &small, NULL),
                  MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"doc://x\",\"name\":\"x\"}"), &cb, NULL, NULL),
+    CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"doc://x\",\"name\":\"x\"}"), &cb, MISUSE_NULL, NULL),
                  MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_builder_add_with_hints(b, S("{\"uri\":\"doc://x\",\"name\":\"x\"}"), &cb, &big, NULL),
                  MCPR_INVALID_CONFIGURATION);
-    CHECK_STATUS(mcpr_payload_set_cache_hints(NULL, &indep, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_payload_set_cache_hints(MISUSE_NULL, &indep, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_builder_free(b);
 }
 

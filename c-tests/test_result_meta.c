@@ -36,7 +36,7 @@ static void test_handle(void) {
         mcpr_error_free(e);
     }
     /* programming errors; NULL handles read as nothing */
-    CHECK_STATUS(mcpr_result_meta_new(S("{}"), NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_result_meta_new(S("{}"), MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_str null_len = {NULL, 3};
     CHECK_STATUS(mcpr_result_meta_new(null_len, &m, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(mcpr_result_meta_members(NULL).len == 0);

@@ -345,22 +345,22 @@ static mcpr_cb_result n_permit(void *ud, const mcpr_call *call, const mcpr_targe
 static mcpr_cb_result n_resolve(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan) {
     null_accessors(call);
     mcpr_error *e = NULL;
-    TCHECK(mcpr_plan_set_requested(NULL, mcpr_match_uri(m), S(""), S(""), &e) == MCPR_INVALID_ARGUMENT);
+    TCHECK(mcpr_plan_set_requested(MISUSE_NULL, mcpr_match_uri(m), S(""), S(""), &e) == MCPR_INVALID_ARGUMENT);
     TCHECK(e != NULL && mcpr_error_status(e) == MCPR_INVALID_ARGUMENT);
     mcpr_error_free(e);
-    TCHECK(mcpr_plan_add_item(NULL, mcpr_match_uri(m), S(""), S(""), NULL) == MCPR_INVALID_ARGUMENT);
-    TCHECK(mcpr_resolve_single(ud, call, NULL, plan) == MCPR_CB_FAILED);
-    TCHECK(mcpr_resolve_single(ud, call, m, NULL) == MCPR_CB_FAILED);
-    return mcpr_resolve_single(ud, NULL, m, plan); /* call is ignored: NULL is fine */
+    TCHECK(mcpr_plan_add_item(MISUSE_NULL, mcpr_match_uri(m), S(""), S(""), NULL) == MCPR_INVALID_ARGUMENT);
+    TCHECK(mcpr_resolve_single(ud, call, MISUSE_NULL, plan) == MCPR_CB_FAILED);
+    TCHECK(mcpr_resolve_single(ud, call, m, MISUSE_NULL) == MCPR_CB_FAILED);
+    return mcpr_resolve_single(ud, MISUSE_NULL, m, plan); /* call is ignored: even NULL (non-null in the header, as in mcpr_resolve_fn) */
 }
 
 static mcpr_cb_result n_read(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
     (void)ud;
     null_accessors(call);
     TCHECK(mcpr_call_max_bytes(call) > 0);
-    TCHECK(mcpr_payload_set_text(NULL, S("text/plain"), S("x"), NULL) == MCPR_INVALID_ARGUMENT);
-    TCHECK(mcpr_payload_set_blob(NULL, S("text/plain"), NULL, 0, NULL) == MCPR_INVALID_ARGUMENT);
-    TCHECK(mcpr_payload_set_meta(NULL, S("{}"), NULL) == MCPR_INVALID_ARGUMENT);
+    TCHECK(mcpr_payload_set_text(MISUSE_NULL, S("text/plain"), S("x"), NULL) == MCPR_INVALID_ARGUMENT);
+    TCHECK(mcpr_payload_set_blob(MISUSE_NULL, S("text/plain"), NULL, 0, NULL) == MCPR_INVALID_ARGUMENT);
+    TCHECK(mcpr_payload_set_meta(MISUSE_NULL, S("{}"), NULL) == MCPR_INVALID_ARGUMENT);
     return mcpr_payload_set_text(out, S("text/plain"), mcpr_target_uri(t), NULL) == MCPR_OK ? MCPR_CB_OK
                                                                                            : MCPR_CB_FAILED;
 }

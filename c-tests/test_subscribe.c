@@ -17,7 +17,7 @@ static void test_declaration_and_capability(void) {
     mcpr_builder *b = mcpr_builder_new();
     CHECK_STATUS(mcpr_builder_set_notifications(b, 16, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_builder_set_notifications(b, MCPR_NOTIFY_TOOLS_LIST_CHANGED, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_builder_set_notifications(NULL, 1, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_notifications(MISUSE_NULL, 1, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_builder_free(b);
     const char *want[] = {"{}", "{\"subscribe\":true}", "{\"listChanged\":true}",
                           "{\"subscribe\":true,\"listChanged\":true}"};
@@ -31,8 +31,8 @@ static void test_declaration_and_capability(void) {
         CHECK_STATUS(mcpr_resources_capability(r, S("2024-11-05"), &cap, NULL), MCPR_OK);
         CHECK(str_eq(cap, want[bits])); /* the oldest served revision has both */
         CHECK_STATUS(mcpr_resources_capability(r, S("2024-10-07"), &cap, NULL), MCPR_INVALID_ARGUMENT);
-        CHECK_STATUS(mcpr_resources_capability(r, S("2026-07-28"), NULL, NULL), MCPR_INVALID_ARGUMENT);
-        CHECK_STATUS(mcpr_resources_capability(NULL, S(""), &cap, NULL), MCPR_INVALID_ARGUMENT);
+        CHECK_STATUS(mcpr_resources_capability(r, S("2026-07-28"), MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
+        CHECK_STATUS(mcpr_resources_capability(MISUSE_NULL, S(""), &cap, NULL), MCPR_INVALID_ARGUMENT);
         mcpr_resources_free(r);
     }
     CHECK(atomic_load(&p.releases) == 4);
@@ -197,7 +197,7 @@ static void test_listen(void) {
     CHECK(!mcpr_response_is_error(closed) && !mcpr_response_is_notification(closed));
     mcpr_response_free(closed);
     CHECK_STATUS(mcpr_notify_listen_closed(S("null"), &closed, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_notify_listen_closed(S("1"), NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_notify_listen_closed(S("1"), MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_resources_free(r);
 }
 
@@ -256,8 +256,8 @@ static void test_updates(void) {
     mcpr_subscriber bad_rev = subscriber(&visible, "2024-10-07", NULL);
     CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), &bad_rev, 1, NULL, &none, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), NULL, 1, NULL, &none, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), subs, 1, NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_notify_updated(NULL, S("doc://a"), subs, 1, NULL, &none, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_notify_updated(r, S("doc://a"), subs, 1, NULL, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_notify_updated(MISUSE_NULL, S("doc://a"), subs, 1, NULL, &none, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_notify_updated(r, (mcpr_str){NULL, 3}, subs, 1, NULL, &none, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_subscriber mixed[2] = {subs[0], subs[0]};
     mixed[1].struct_size = sizeof(size_t) * 2;
@@ -367,11 +367,11 @@ static void test_list_change(void) {
     CHECK(mcpr_notifications_message(n, 1).len == 0);
     CHECK(str_eq(mcpr_notifications_message(n, 2), "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/resources/list_changed\"}"));
     mcpr_notifications_free(n);
-    CHECK_STATUS(mcpr_notify_list_changed(NULL, subs, 1, NULL, &n, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_notify_list_changed(c, subs, 1, NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_notify_list_changed(MISUSE_NULL, subs, 1, NULL, &n, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_notify_list_changed(c, subs, 1, NULL, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_list_change_free(c);
     CHECK(atomic_load(&p.releases) == 2); /* once per table, after the last user */
-    CHECK_STATUS(mcpr_list_change_new(NULL, NULL, &c, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_list_change_new(MISUSE_NULL, MISUSE_NULL, &c, NULL), MCPR_INVALID_ARGUMENT);
 }
 
 static void test_permission_change(void) {
@@ -397,13 +397,13 @@ static void test_permission_change(void) {
     uint8_t now[32];
     CHECK(mcpr_notifications_listing(n, 0, now) && memcmp(now, before1, 32) != 0);
     CHECK(mcpr_notifications_listing(n, 1, now) && memcmp(now, before2, 32) == 0);
-    CHECK(!mcpr_notifications_listing(n, 1, NULL) && !mcpr_notifications_listing(n, 2, now));
+    CHECK(!mcpr_notifications_listing(n, 1, MISUSE_NULL) && !mcpr_notifications_listing(n, 2, now));
     mcpr_notifications_free(n);
     subs[1].listing = NULL;
     n = NULL;
     CHECK_STATUS(mcpr_notify_listing_changed(r, subs, 2, NULL, &n, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(n == NULL);
-    CHECK_STATUS(mcpr_listing_fingerprint(r, &o, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_listing_fingerprint(r, &o, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     t2.failing[0] = "doc://c";
     mcpr_error *e = NULL;
     CHECK_STATUS(mcpr_listing_fingerprint(r, &o, now, &e), MCPR_POLICY);

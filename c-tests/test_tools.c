@@ -168,8 +168,8 @@ static void embed_checks_every_pointer(void) {
     mcpr_embedding *e = NULL;
     mcpr_error *err = NULL;
     mcpr_str uris[] = {S("doc://a")};
-    CHECK_STATUS(mcpr_embed(NULL, uris, 1, NULL, &e, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_embed(r, uris, 1, NULL, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_embed(MISUSE_NULL, uris, 1, NULL, &e, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_embed(r, uris, 1, NULL, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_embed(r, NULL, 1, NULL, &e, &err), MCPR_INVALID_ARGUMENT);
     CHECK(err != NULL);
     mcpr_error_free(err);
@@ -312,7 +312,7 @@ static void the_resource_tools(void) {
     CHECK(str_contains(defs, "\"name\":\"list_resources\"") && str_contains(defs, "\"name\":\"read_resource\""));
     CHECK(defs.ptr[0] == '[' && defs.ptr[defs.len - 1] == ']');
     CHECK_STATUS(mcpr_resource_tools_definitions(S("1.0"), &defs, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resource_tools_definitions(S(""), NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resource_tools_definitions(S(""), MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
 
     mcpr_response *resp = tool_call(r, "{\"name\":\"read_resource\",\"arguments\":{\"uri\":\"doc://a\"}}", &o);
     CHECK(!mcpr_response_is_error(resp));
@@ -357,8 +357,8 @@ static void the_resource_tools(void) {
     resp = NULL;
     CHECK_STATUS(mcpr_resource_tools_call(r, S("{\"name\":\"get_weather\"}"), &o, &resp, NULL), MCPR_METHOD_NOT_HANDLED);
     CHECK_STATUS(mcpr_resource_tools_call(r, S("{\"name\":\"list_resources\"}"), NULL, &resp, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resource_tools_call(NULL, S("{}"), &o, &resp, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resource_tools_call(r, S("{}"), &o, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resource_tools_call(MISUSE_NULL, S("{}"), &o, &resp, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resource_tools_call(r, S("{}"), &o, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_resource_tools_call(r, (mcpr_str){NULL, 2}, &o, &resp, NULL), MCPR_INVALID_ARGUMENT);
     CHECK(resp == NULL);
 

@@ -286,8 +286,8 @@ static void content_hash_into_checks_the_buffer_length(void) {
     mcpr_error_free(e);
     for (size_t i = 0; i < sizeof buf; i++) CHECK(buf[i] == 0xEE);
     CHECK_STATUS(mcpr_resources_content_hash_into(r, buf, 0, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resources_content_hash_into(r, NULL, 32, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resources_content_hash_into(NULL, buf, 32, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_content_hash_into(r, MISUSE_NULL, 32, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_content_hash_into(MISUSE_NULL, buf, 32, NULL), MCPR_INVALID_ARGUMENT);
     for (size_t i = 0; i < sizeof buf; i++) CHECK(buf[i] == 0xEE);
 
     mcpr_resources_free(r);
@@ -409,7 +409,7 @@ static void allow_all_policy_replaces_a_c_policy_and_refuses_misuse(void) {
     for (int i = 0; i < h.n; i++) CHECK(h.who[i] == 'r' || h.who[i] == 'b');
     /* NULL is refused (the build consumed `b`: nothing more to free) */
     mcpr_error *e = NULL;
-    CHECK_STATUS(mcpr_builder_set_policy_allow_all(NULL, &e), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_policy_allow_all(MISUSE_NULL, &e), MCPR_INVALID_ARGUMENT);
     CHECK(e != NULL);
     mcpr_error_free(e);
     mcpr_resources_free(r);

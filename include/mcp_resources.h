@@ -34,6 +34,15 @@
  * when its pointer is NULL with length 0, or points at length readable
  * bytes.
  *
+ * Nullability: a pointer marked MCPR_NULLABLE may be NULL; every other
+ * pointer must not be (clang sees `_Nullable` and an assume_nonnull
+ * region, so Swift imports unmarked pointers as non-optional; other
+ * compilers see no annotation). A parameter is nullable exactly when its
+ * \param says NULL is allowed; every pointer field of a struct is
+ * nullable (NULL is its default); an out-parameter's pointee starts NULL.
+ * A NULL where the header says non-null is still checked (the rules
+ * below), but clang warns about it at compile time.
+ *
  * Errors: fallible calls return mcpr_status (MCPR_OK on success).
  * Out-parameters are written only on success. The mcpr_error **err
  * out-parameter is written only on failure, and may be NULL (then no error
@@ -159,12 +168,50 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#if !defined(__clang__)
+/**
+ * Marks a pointer that may be NULL (a parameter whose documentation says
+ * so, a returned pointer that may be NULL, every pointer field of a
+ * struct). Under clang it is `_Nullable`; elsewhere it expands to nothing.
+ *
+ * \ingroup builder
+ */
+#define MCPR_NULLABLE
+/**
+ * Marks a pointer that must not be NULL where clang cannot infer it (the
+ * outer pointer of an out-parameter such as `mcpr_bundle **out`): every
+ * other pointer of the header without `MCPR_NULLABLE` is non-null too,
+ * through clang's assume_nonnull region. Under clang it is `_Nonnull`;
+ * elsewhere it expands to nothing.
+ *
+ * \ingroup builder
+ */
+#define MCPR_NONNULL
+#else
+/** `MCPR_NULLABLE` under clang (see above). \ingroup builder */
+#define MCPR_NULLABLE _Nullable
+/** `MCPR_NONNULL` under clang (see above). \ingroup builder */
+#define MCPR_NONNULL _Nonnull
+#endif
+
+/*
+ * Under clang the declarations below form an assume_nonnull region (closed
+ * at the end of the header), and the nullability qualifiers do not count
+ * as an extension under -pedantic.
+ */
+#if defined(__clang__)
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-extension"
+#pragma clang assume_nonnull begin
+#endif
+
 #if !defined(__cplusplus)
 /*
  * Initialisers of the structs that grow (see "struct_size" in each): a
  * struct with struct_size set and every other field at its default, as
  * C99 designated initialisers. From C++, call the matching *_init
- * function instead (or use mcp_resources.hpp).
+ * function instead (or use mcp_resources.hpp), as from Swift, which does
+ * not import these macros.
  */
 /** mcpr_read_options with every default (C99). \ingroup read */
 #define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
@@ -331,6 +378,39 @@ typedef enum {
      */
     MCPR_INPUT_REQUIRED = 16,
 } mcpr_status;
+
+/*
+ * Swift imports every pointer to an incomplete struct as the same type,
+ * OpaquePointer. For Swift only (its compiler defines __swift__) the
+ * handles below are complete, empty structs, so that each is its own type
+ * there (UnsafePointer<mcpr_bundle>, UnsafeMutablePointer<mcpr_builder>,
+ * ...). They stay opaque: no fields, never allocated or read by the caller.
+ */
+#if defined(__swift__)
+struct mcpr_builder {};
+struct mcpr_bundle {};
+struct mcpr_call {};
+struct mcpr_cancel {};
+struct mcpr_completion {};
+struct mcpr_completion_builder {};
+struct mcpr_completion_request {};
+struct mcpr_definition {};
+struct mcpr_embedding {};
+struct mcpr_error {};
+struct mcpr_executor {};
+struct mcpr_list_change {};
+struct mcpr_match {};
+struct mcpr_notifications {};
+struct mcpr_page {};
+struct mcpr_payload_builder {};
+struct mcpr_plan_builder {};
+struct mcpr_reply {};
+struct mcpr_resources {};
+struct mcpr_response {};
+struct mcpr_result_meta {};
+struct mcpr_subscription {};
+struct mcpr_target {};
+#endif
 
 /**
  * A registry under construction. Create with `mcpr_builder_new`, fill with
@@ -589,7 +669,7 @@ typedef struct {
     /**
      * The first byte (may be NULL only when `len` is 0).
      */
-    const char *ptr;
+    const char *MCPR_NULLABLE ptr;
     /**
      * The number of bytes.
      */
@@ -615,7 +695,7 @@ typedef uint32_t mcpr_cb_result;
  * item) on `plan`. Metadata only: it must not read bodies or perform
  * application effects.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (cancellation, deadline, request data).
  * \param match The matched definition, URI and template captures.
  * \param plan The plan to fill.
@@ -628,7 +708,7 @@ typedef uint32_t mcpr_cb_result;
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
+typedef mcpr_cb_result (*mcpr_resolve_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
 /**
  * A binding's body `read` callback (`mcpr_binding_callbacks.read`).
@@ -638,7 +718,7 @@ typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call
  * `mcpr_payload_set_cache_hints`). Should poll `mcpr_call_is_canceled`
  * and respect `mcpr_call_max_bytes`.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (item deadline, cancellation, byte limit).
  * \param target The item to read (URI, representation, authorization).
  * \param payload The payload to fill.
@@ -652,19 +732,19 @@ typedef mcpr_cb_result (*mcpr_resolve_fn)(void *user_data, const mcpr_call *call
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_body_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_payload_builder *payload);
+typedef mcpr_cb_result (*mcpr_body_read_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_target *target, mcpr_payload_builder *payload);
 
 /**
  * The finalizer of a callback table's `user_data`
  * (`mcpr_binding_callbacks.release`, `mcpr_policy_callbacks.release`).
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \note Runs exactly once, on any thread, after the last call into its
  *   table has returned (see the table for when).
  *
  * \ingroup callbacks
  */
-typedef void (*mcpr_release_fn)(void *user_data);
+typedef void (*mcpr_release_fn)(void *MCPR_NULLABLE user_data);
 
 /**
  * A template binding's `complete` callback
@@ -676,7 +756,7 @@ typedef void (*mcpr_release_fn)(void *user_data);
  * `mcpr_completion_set_total` / `mcpr_completion_set_has_more`). Metadata
  * only: it must not read bodies or perform application effects.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (deadline, cancellation, request data).
  * \param request What the client asks to complete.
  * \param completion_builder The values to fill.
@@ -688,7 +768,7 @@ typedef void (*mcpr_release_fn)(void *user_data);
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *call, const mcpr_completion_request *request, mcpr_completion_builder *completion_builder);
+typedef mcpr_cb_result (*mcpr_complete_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_completion_request *request, mcpr_completion_builder *completion_builder);
 
 /**
  * A binding's optional `size_hint` callback
@@ -702,7 +782,7 @@ typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *cal
  * fails the read's final size check (`MCPR_SIZE`). Runs after each
  * successful `read`, on the same thread; it must not block.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param target The item that was read (URI, representation,
  *   authorization).
  * \param payload_bytes The body's size: text bytes, or raw blob bytes
@@ -716,7 +796,7 @@ typedef mcpr_cb_result (*mcpr_complete_fn)(void *user_data, const mcpr_call *cal
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_size_hint_fn)(void *user_data, const mcpr_target *target, uint64_t payload_bytes, bool is_blob, uint64_t *estimate);
+typedef mcpr_cb_result (*mcpr_size_hint_fn)(void *MCPR_NULLABLE user_data, const mcpr_target *target, uint64_t payload_bytes, bool is_blob, uint64_t *estimate);
 
 /**
  * The binding callback table given to `mcpr_builder_add` (copied by the
@@ -757,20 +837,20 @@ typedef struct {
     /**
      * Passed as the first argument of every callback.
      */
-    void *user_data;
+    void *MCPR_NULLABLE user_data;
     /**
      * Required: turns a match into a read plan (see `mcpr_resolve_fn`), or
      * `mcpr_resolve_single` for the matched URI alone.
      */
-    mcpr_resolve_fn resolve;
+    mcpr_resolve_fn MCPR_NULLABLE resolve;
     /**
      * Required: reads one item's body (see `mcpr_body_read_fn`).
      */
-    mcpr_body_read_fn read;
+    mcpr_body_read_fn MCPR_NULLABLE read;
     /**
      * Optional (NULL = none): the finalizer of `user_data` (see above).
      */
-    mcpr_release_fn release;
+    mcpr_release_fn MCPR_NULLABLE release;
     /**
      * Optional completion callback of a template binding (see
      * `mcpr_complete_fn`; a non-NULL one on an exact-URI definition is
@@ -781,13 +861,13 @@ typedef struct {
      * worker when its options give one), under the call's deadline and
      * cancellation.
      */
-    mcpr_complete_fn complete;
+    mcpr_complete_fn MCPR_NULLABLE complete;
     /**
      * Optional (NULL = the library measures each item exactly): a sizer of
      * the payloads `read` produces (see `mcpr_size_hint_fn`). Added with
      * `struct_size`: a table built against an older header leaves it NULL.
      */
-    mcpr_size_hint_fn size_hint;
+    mcpr_size_hint_fn MCPR_NULLABLE size_hint;
 } mcpr_binding_callbacks;
 
 /**
@@ -795,7 +875,7 @@ typedef struct {
  * may the caller discover this definition? Asked by reads, listings and
  * completions.
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (`mcpr_call_phase` says which step).
  * \param definition The registered definition.
  * \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny (the
@@ -806,7 +886,7 @@ typedef struct {
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_discover_fn)(void *user_data, const mcpr_call *call, const mcpr_definition *definition);
+typedef mcpr_cb_result (*mcpr_discover_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_definition *definition);
 
 /**
  * A visibility decision written by the `visibility` policy callback.
@@ -838,7 +918,7 @@ typedef struct {
  * The policy's `visibility` callback (`mcpr_policy_callbacks.visibility`):
  * is this target visible, and may issues name its URI?
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (`mcpr_call_phase` says which step).
  * \param target The target asked about.
  * \param decision Where to write the decision: `visible` must be written
@@ -852,13 +932,13 @@ typedef struct {
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_visibility_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target, mcpr_visibility *decision);
+typedef mcpr_cb_result (*mcpr_visibility_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_target *target, mcpr_visibility *decision);
 
 /**
  * The policy's `read` callback (`mcpr_policy_callbacks.read`): may the
  * caller read this visible target?
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param call The call context (`mcpr_call_phase` says which step).
  * \param target The target asked about.
  * \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny; any other
@@ -868,7 +948,7 @@ typedef mcpr_cb_result (*mcpr_visibility_fn)(void *user_data, const mcpr_call *c
  *
  * \ingroup callbacks
  */
-typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *user_data, const mcpr_call *call, const mcpr_target *target);
+typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_target *target);
 
 /**
  * The policy callback table given to `mcpr_builder_set_policy` (copied by
@@ -910,26 +990,26 @@ typedef struct {
     /**
      * Passed as the first argument of every callback.
      */
-    void *user_data;
+    void *MCPR_NULLABLE user_data;
     /**
      * Required: may the caller discover this definition (see
      * `mcpr_discover_fn`)?
      */
-    mcpr_discover_fn discover;
+    mcpr_discover_fn MCPR_NULLABLE discover;
     /**
      * Required: is this target visible, and may issues name its URI (see
      * `mcpr_visibility_fn`)?
      */
-    mcpr_visibility_fn visibility;
+    mcpr_visibility_fn MCPR_NULLABLE visibility;
     /**
      * Required: may the caller read this visible target (see
      * `mcpr_policy_read_fn`)?
      */
-    mcpr_policy_read_fn read;
+    mcpr_policy_read_fn MCPR_NULLABLE read;
     /**
      * Optional finalizer of `user_data` (see above).
      */
-    mcpr_release_fn release;
+    mcpr_release_fn MCPR_NULLABLE release;
 } mcpr_policy_callbacks;
 
 /**
@@ -944,13 +1024,14 @@ typedef uint32_t mcpr_limit;
 /**
  * A wall clock for `mcpr_builder_set_clock`.
  *
- * \param user_data The `user_data` given to `mcpr_builder_set_clock`.
+ * \param user_data The `user_data` given to `mcpr_builder_set_clock` (may
+ * be NULL).
  * \return The current time in Unix milliseconds.
  * \note Called concurrently from any thread for as long as the registry lives.
  *
  * \ingroup builder
  */
-typedef uint64_t (*mcpr_clock_fn)(void *user_data);
+typedef uint64_t (*mcpr_clock_fn)(void *MCPR_NULLABLE user_data);
 
 /**
  * Cache hints a host declares for a binding (`mcpr_builder_add_with_hints`)
@@ -1041,7 +1122,7 @@ typedef struct {
      * Optional cancellation token (the read keeps its own reference, so
      * the token may be freed once `mcpr_read` returns).
      */
-    const mcpr_cancel *cancel;
+    const mcpr_cancel *MCPR_NULLABLE cancel;
     /**
      * Handed to every callback of this read via `mcpr_call_request_data`,
      * possibly on executor threads; never dereferenced by the library.
@@ -1052,7 +1133,7 @@ typedef struct {
      * and let the reader drop its reference), or body readers must not use
      * it.
      */
-    void *request_data;
+    void *MCPR_NULLABLE request_data;
     /**
      * Optional worker pool running this read's callbacks. NULL = every
      * callback runs inline on the calling thread, and the read and item
@@ -1061,7 +1142,7 @@ typedef struct {
      * returns by the read deadline whatever any callback does (see
      * `mcpr_read`).
      */
-    const mcpr_executor *executor;
+    const mcpr_executor *MCPR_NULLABLE executor;
     /**
      * The negotiated MCP protocol revision the result is shaped for:
      * `"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"` or
@@ -1081,7 +1162,7 @@ typedef struct {
      * replace, and charged to the result's budget. The call keeps its own
      * reference: the handle may be freed once the call has begun.
      */
-    const mcpr_result_meta *result_meta;
+    const mcpr_result_meta *MCPR_NULLABLE result_meta;
     /**
      * Optional trace context of the request, handed to every callback of
      * the call (`mcpr_call_traceparent`, ...); all zero = none (see
@@ -1167,17 +1248,17 @@ typedef struct {
     /**
      * Optional cancellation token.
      */
-    const mcpr_cancel *cancel;
+    const mcpr_cancel *MCPR_NULLABLE cancel;
     /**
      * Handed to every callback via `mcpr_call_request_data` (same rules as
      * `mcpr_read_options.request_data`).
      */
-    void *request_data;
+    void *MCPR_NULLABLE request_data;
     /**
      * Optional worker pool running every callback (as for `mcpr_read`: the
      * embedding then returns by its deadline whatever a callback does).
      */
-    const mcpr_executor *executor;
+    const mcpr_executor *MCPR_NULLABLE executor;
     /**
      * The negotiated MCP protocol revision the blocks are written for
      * (`"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"`,
@@ -1207,7 +1288,7 @@ typedef struct {
      * charged once to the embedding's budget. The call keeps its own
      * reference: the handle may be freed once the call has begun.
      */
-    const mcpr_result_meta *result_meta;
+    const mcpr_result_meta *MCPR_NULLABLE result_meta;
     /**
      * Optional trace context handed to every callback of the embedding
      * (see `mcpr_trace_context`); all zero = none.
@@ -1398,14 +1479,14 @@ typedef struct {
     /**
      * Optional cancellation token.
      */
-    const mcpr_cancel *cancel;
+    const mcpr_cancel *MCPR_NULLABLE cancel;
     /**
      * Handed to every policy callback of this call via
      * `mcpr_call_request_data` (on an executor worker when `executor` is
      * set; an abandoned `discover` may still see it after the call
      * returned, as with `mcpr_read_options.request_data`).
      */
-    void *request_data;
+    void *MCPR_NULLABLE request_data;
     /**
      * Optional worker pool running this call's `discover` callbacks. NULL
      * = inline on the calling thread (the deadline is checked between
@@ -1414,7 +1495,7 @@ typedef struct {
      * (`MCPR_CANCELED`), whatever `discover` does; a saturated executor
      * fails it at once with `MCPR_POLICY` (cause "executor saturated").
      */
-    const mcpr_executor *executor;
+    const mcpr_executor *MCPR_NULLABLE executor;
     /**
      * The negotiated MCP protocol revision (as in `mcpr_read_options`;
      * empty = the newest). On 2026-07-28 the page carries `resultType`,
@@ -1430,7 +1511,7 @@ typedef struct {
      * charged to its byte budget. The call keeps its own reference: the
      * handle may be freed once the call has begun.
      */
-    const mcpr_result_meta *result_meta;
+    const mcpr_result_meta *MCPR_NULLABLE result_meta;
     /**
      * Optional trace context of the request, handed to every `discover`
      * of the call (`mcpr_call_traceparent`, ...); all zero = none (see
@@ -1491,18 +1572,18 @@ typedef struct {
     /**
      * Optional cancellation token.
      */
-    const mcpr_cancel *cancel;
+    const mcpr_cancel *MCPR_NULLABLE cancel;
     /**
      * Handed to every callback via `mcpr_call_request_data` (same rules as
      * `mcpr_read_options.request_data`).
      */
-    void *request_data;
+    void *MCPR_NULLABLE request_data;
     /**
      * Optional worker pool running every callback of the call (reads and
      * listings alike): the call then returns by its deadline whatever a
      * callback does (see `mcpr_read` and `mcpr_list`).
      */
-    const mcpr_executor *executor;
+    const mcpr_executor *MCPR_NULLABLE executor;
     /**
      * Serve `tools/call` for the resource tools `read_resource` and
      * `list_resources` (as `mcpr_resource_tools_call` does); any other tool
@@ -1518,7 +1599,7 @@ typedef struct {
      * budget. The call keeps its own reference: the handle may be freed
      * once the call has begun.
      */
-    const mcpr_result_meta *result_meta;
+    const mcpr_result_meta *MCPR_NULLABLE result_meta;
     /**
      * Optional trace context, when the host read it itself (for example
      * from its transport), handed to every callback of the call; all zero
@@ -1602,7 +1683,7 @@ typedef struct {
      * order; entries naming no other variable of the template are
      * ignored, and so are empty values.
      */
-    const mcpr_complete_argument *context;
+    const mcpr_complete_argument *MCPR_NULLABLE context;
     /**
      * The number of entries at `context`.
      */
@@ -1644,7 +1725,7 @@ typedef struct {
     /**
      * Optional cancellation token (`MCPR_CANCELED`, nothing sent).
      */
-    const mcpr_cancel *cancel;
+    const mcpr_cancel *MCPR_NULLABLE cancel;
     /**
      * Optional worker pool: every callback of the call runs there as one
      * job and the call returns by its deadline whatever a callback does
@@ -1652,7 +1733,7 @@ typedef struct {
      * until it returns). A saturated executor fails the call at once with
      * `MCPR_POLICY`.
      */
-    const mcpr_executor *executor;
+    const mcpr_executor *MCPR_NULLABLE executor;
     /**
      * Optional trace context of the operation that sends the
      * notifications (the change, the reload), handed to every callback of
@@ -1688,7 +1769,7 @@ typedef struct {
      * for it via `mcpr_call_request_data`, as `request_data` of a request
      * is (NULL = none).
      */
-    void *request_data;
+    void *MCPR_NULLABLE request_data;
     /**
      * The protocol revision of the subscriber's session or stream
      * (`mcpr_subscription_protocol_revision`; empty = the newest; an unknown one is
@@ -1712,13 +1793,13 @@ typedef struct {
      * listing fingerprint from before the permission change
      * (`mcpr_listing_fingerprint`); NULL elsewhere.
      */
-    const uint8_t *listing;
+    const uint8_t *MCPR_NULLABLE listing;
 } mcpr_subscriber;
 
 /**
  * Receives the outcome of `mcpr_read_start`, exactly once.
  *
- * \param done_data The `done_data` given to `mcpr_read_start`.
+ * \param done_data The `done_data` given to `mcpr_read_start` (may be NULL).
  * \param status `MCPR_OK` with a bundle (also for a partial one), or the
  *   read's failure (the status `mcpr_read` would have returned).
  * \param bundle On `MCPR_OK` the bundle, owned by the callee: free it with
@@ -1735,13 +1816,13 @@ typedef struct {
  *
  * \ingroup async
  */
-typedef void (*mcpr_read_done_fn)(void *done_data, mcpr_status status, mcpr_bundle *bundle, mcpr_error *error);
+typedef void (*mcpr_read_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_bundle *MCPR_NULLABLE bundle, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Receives the outcome of `mcpr_list_start` or `mcpr_list_templates_start`,
  * exactly once (as `mcpr_read_done_fn`).
  *
- * \param done_data The `done_data` given to the start function.
+ * \param done_data The `done_data` given to the start function (may be NULL).
  * \param status `MCPR_OK` with a page, or the listing's failure.
  * \param page On `MCPR_OK` the page, owned by the callee (free it with
  *   `mcpr_page_free`); NULL otherwise.
@@ -1751,13 +1832,13 @@ typedef void (*mcpr_read_done_fn)(void *done_data, mcpr_status status, mcpr_bund
  *
  * \ingroup async
  */
-typedef void (*mcpr_list_done_fn)(void *done_data, mcpr_status status, mcpr_page *page, mcpr_error *error);
+typedef void (*mcpr_list_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_page *MCPR_NULLABLE page, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Receives the outcome of `mcpr_complete_start`, exactly once (as
  * `mcpr_read_done_fn`).
  *
- * \param done_data The `done_data` given to `mcpr_complete_start`.
+ * \param done_data The `done_data` given to `mcpr_complete_start` (may be NULL).
  * \param status `MCPR_OK` with a completion, or the completion's failure.
  * \param completion On `MCPR_OK` the completion, owned by the callee (free
  *   it with `mcpr_completion_free`); NULL otherwise.
@@ -1767,13 +1848,13 @@ typedef void (*mcpr_list_done_fn)(void *done_data, mcpr_status status, mcpr_page
  *
  * \ingroup async
  */
-typedef void (*mcpr_complete_done_fn)(void *done_data, mcpr_status status, mcpr_completion *completion, mcpr_error *error);
+typedef void (*mcpr_complete_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_completion *MCPR_NULLABLE completion, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Receives the outcome of `mcpr_request_start`, exactly once (as
  * `mcpr_read_done_fn`).
  *
- * \param done_data The `done_data` given to `mcpr_request_start`.
+ * \param done_data The `done_data` given to `mcpr_request_start` (may be NULL).
  * \param status `MCPR_OK` with a response to send (a result or an error
  *   object, as from `mcpr_request`, including a deadline, a cancellation
  *   or a saturated executor), or `MCPR_METHOD_NOT_HANDLED` for a
@@ -1787,13 +1868,13 @@ typedef void (*mcpr_complete_done_fn)(void *done_data, mcpr_status status, mcpr_
  *
  * \ingroup async
  */
-typedef void (*mcpr_request_done_fn)(void *done_data, mcpr_status status, mcpr_response *response, mcpr_error *error);
+typedef void (*mcpr_request_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_response *MCPR_NULLABLE response, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Receives the outcome of `mcpr_message_start`, exactly once (as
  * `mcpr_read_done_fn`).
  *
- * \param done_data The `done_data` given to `mcpr_message_start`.
+ * \param done_data The `done_data` given to `mcpr_message_start` (may be NULL).
  * \param status `MCPR_OK` with the reply `mcpr_message` would have given
  *   (send its `mcpr_reply_json` when it is not empty; route the message
  *   yourself when `mcpr_reply_handled` is false).
@@ -1805,7 +1886,7 @@ typedef void (*mcpr_request_done_fn)(void *done_data, mcpr_status status, mcpr_r
  *
  * \ingroup async
  */
-typedef void (*mcpr_message_done_fn)(void *done_data, mcpr_status status, mcpr_reply *reply, mcpr_error *error);
+typedef void (*mcpr_message_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_reply *MCPR_NULLABLE reply, mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Which step of which call a callback serves (`mcpr_call_phase`). A plain
@@ -2187,7 +2268,7 @@ extern "C" {
  *
  * \ingroup builder
  */
-mcpr_builder *mcpr_builder_new(void);
+mcpr_builder *MCPR_NULLABLE mcpr_builder_new(void);
 
 /**
  * Adds a binding: a definition and its callback table (copied). The definition
@@ -2223,7 +2304,7 @@ mcpr_builder *mcpr_builder_new(void);
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, mcpr_error **err);
+mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the policy callback table (copied; a policy is required before build).
@@ -2251,7 +2332,7 @@ mcpr_status mcpr_builder_add(mcpr_builder *builder, mcpr_str definition_json, co
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_callbacks *callbacks, mcpr_error **err);
+mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_callbacks *callbacks, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Overrides one limit. The rules between limits are checked by
@@ -2274,7 +2355,7 @@ mcpr_status mcpr_builder_set_policy(mcpr_builder *builder, const mcpr_policy_cal
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int64_t value, mcpr_error **err);
+mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int64_t value, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the cursor key (copied), shared by replicas so that they accept each
@@ -2283,7 +2364,8 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
  * neither read nor alter them.
  *
  * \param builder The builder.
- * \param key The key bytes.
+ * \param key The key bytes; may be NULL when `key_len` is 0 (refused as too
+ *   short all the same).
  * \param key_len The number of bytes at `key`: 32 to 1024.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
@@ -2299,7 +2381,7 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *key, size_t key_len, mcpr_error **err);
+mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *MCPR_NULLABLE key, size_t key_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
@@ -2309,7 +2391,7 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *ke
  * \param now_unix_ms The clock; called as `now_unix_ms(user_data)`,
  *   concurrently from any thread, for as long as the registry lives.
  * \param user_data Passed to every call of `now_unix_ms`; never released by
- *   the library.
+ *   the library; may be NULL.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder` or a NULL
@@ -2323,7 +2405,7 @@ mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *ke
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix_ms, void *user_data, mcpr_error **err);
+mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix_ms, void *MCPR_NULLABLE user_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Validates everything against the final limits and builds the registry.
@@ -2352,7 +2434,7 @@ mcpr_status mcpr_builder_set_clock(mcpr_builder *builder, mcpr_clock_fn now_unix
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr_error **err);
+mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Discards a builder that was never built: every `release` of its tables
@@ -2366,7 +2448,7 @@ mcpr_status mcpr_builder_build(mcpr_builder *builder, mcpr_resources **out, mcpr
  *
  * \ingroup builder
  */
-void mcpr_builder_free(mcpr_builder *builder);
+void mcpr_builder_free(mcpr_builder *MCPR_NULLABLE builder);
 
 /**
  * Makes the registry's policy the built-in allow-all policy: every definition
@@ -2388,7 +2470,7 @@ void mcpr_builder_free(mcpr_builder *builder);
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error **err);
+mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Declares the registry's cache hints. Without this call: TTL 0, not
@@ -2412,7 +2494,7 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error 
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
+mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Declares the resource change notifications the host delivers for this
@@ -2439,7 +2521,7 @@ mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms,
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_notifications(mcpr_builder *builder, uint32_t notifications, mcpr_error **err);
+mcpr_status mcpr_builder_set_notifications(mcpr_builder *builder, uint32_t notifications, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Chooses the JSON-RPC error of a read whose callback asks for input
@@ -2467,7 +2549,7 @@ mcpr_status mcpr_builder_set_notifications(mcpr_builder *builder, uint32_t notif
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int32_t code, mcpr_str message, mcpr_error **err);
+mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int32_t code, mcpr_str message, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * `mcpr_builder_add` with the binding's cache hints. Its reads get
@@ -2495,7 +2577,7 @@ mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int3
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error **err);
+mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills cache hints with the defaults: TTL 0, not caller-independent, and
@@ -2508,7 +2590,7 @@ mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definiti
  *
  * \ingroup builder
  */
-void mcpr_cache_hints_init(mcpr_cache_hints *hints);
+void mcpr_cache_hints_init(mcpr_cache_hints *MCPR_NULLABLE hints);
 
 /**
  * Takes another reference to the registry.
@@ -2525,7 +2607,7 @@ void mcpr_cache_hints_init(mcpr_cache_hints *hints);
  *
  * \ingroup registry
  */
-mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
+mcpr_resources *MCPR_NULLABLE mcpr_resources_retain(const mcpr_resources *MCPR_NULLABLE resources);
 
 /**
  * Releases one registry reference.
@@ -2547,7 +2629,7 @@ mcpr_resources *mcpr_resources_retain(const mcpr_resources *resources);
  *
  * \ingroup registry
  */
-void mcpr_resources_free(mcpr_resources *resources);
+void mcpr_resources_free(mcpr_resources *MCPR_NULLABLE resources);
 
 /**
  * Writes the registry's 32-byte content hash: SHA-256 of the canonical
@@ -2567,7 +2649,7 @@ void mcpr_resources_free(mcpr_resources *resources);
  *
  * \ingroup registry
  */
-void mcpr_resources_content_hash(const mcpr_resources *resources, uint8_t *out);
+void mcpr_resources_content_hash(const mcpr_resources *MCPR_NULLABLE resources, uint8_t *MCPR_NULLABLE out);
 
 /**
  * Writes the registry's 32-byte content hash (as
@@ -2592,7 +2674,7 @@ void mcpr_resources_content_hash(const mcpr_resources *resources, uint8_t *out);
  *
  * \ingroup registry
  */
-mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error **err);
+mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, uint8_t *out, size_t out_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Whether some binding of the registry has a `complete` callback: declare
@@ -2609,7 +2691,7 @@ mcpr_status mcpr_resources_content_hash_into(const mcpr_resources *resources, ui
  *
  * \ingroup registry
  */
-bool mcpr_resources_completes(const mcpr_resources *resources);
+bool mcpr_resources_completes(const mcpr_resources *MCPR_NULLABLE resources);
 
 /**
  * The `resources` capability object a host declares in `initialize` and
@@ -2634,7 +2716,7 @@ bool mcpr_resources_completes(const mcpr_resources *resources);
  *
  * \ingroup registry
  */
-mcpr_status mcpr_resources_capability(const mcpr_resources *resources, mcpr_str protocol_revision, mcpr_str *out, mcpr_error **err);
+mcpr_status mcpr_resources_capability(const mcpr_resources *resources, mcpr_str protocol_revision, mcpr_str *out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -2647,7 +2729,7 @@ mcpr_status mcpr_resources_capability(const mcpr_resources *resources, mcpr_str 
  *
  * \ingroup read
  */
-void mcpr_read_options_init(mcpr_read_options *options);
+void mcpr_read_options_init(mcpr_read_options *MCPR_NULLABLE options);
 
 /**
  * Answers `resources/read` for a URI: validation, selection, the policy
@@ -2711,7 +2793,7 @@ void mcpr_read_options_init(mcpr_read_options *options);
  *
  * \ingroup read
  */
-mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_bundle **out, mcpr_error **err);
+mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *MCPR_NULLABLE options, mcpr_bundle *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The MCP `resources/read` result JSON: send it as the JSON-RPC `result`.
@@ -2725,7 +2807,7 @@ mcpr_status mcpr_read(const mcpr_resources *resources, mcpr_str uri, const mcpr_
  *
  * \ingroup read
  */
-mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
+mcpr_str mcpr_bundle_json(const mcpr_bundle *MCPR_NULLABLE bundle);
 
 /**
  * Whether the bundle is partial: its first item is then the diagnostic
@@ -2739,7 +2821,7 @@ mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
  *
  * \ingroup read
  */
-bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
+bool mcpr_bundle_is_partial(const mcpr_bundle *MCPR_NULLABLE bundle);
 
 /**
  * Whether the bundle is an MCP 2026-07-28 `InputRequiredResult`: a
@@ -2757,7 +2839,7 @@ bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
  *
  * \ingroup read
  */
-bool mcpr_bundle_is_input_required(const mcpr_bundle *bundle);
+bool mcpr_bundle_is_input_required(const mcpr_bundle *MCPR_NULLABLE bundle);
 
 /**
  * Frees a bundle.
@@ -2769,7 +2851,7 @@ bool mcpr_bundle_is_input_required(const mcpr_bundle *bundle);
  *
  * \ingroup read
  */
-void mcpr_bundle_free(mcpr_bundle *bundle);
+void mcpr_bundle_free(mcpr_bundle *MCPR_NULLABLE bundle);
 
 /**
  * A new, uncancelled cancellation token.
@@ -2780,7 +2862,7 @@ void mcpr_bundle_free(mcpr_bundle *bundle);
  *
  * \ingroup read
  */
-mcpr_cancel *mcpr_cancel_new(void);
+mcpr_cancel *MCPR_NULLABLE mcpr_cancel_new(void);
 
 /**
  * Cancels the token (idempotent). Reads, listings, completions and requests
@@ -2794,7 +2876,7 @@ mcpr_cancel *mcpr_cancel_new(void);
  *
  * \ingroup read
  */
-void mcpr_cancel_cancel(const mcpr_cancel *cancel);
+void mcpr_cancel_cancel(const mcpr_cancel *MCPR_NULLABLE cancel);
 
 /**
  * Whether the token was cancelled.
@@ -2807,7 +2889,7 @@ void mcpr_cancel_cancel(const mcpr_cancel *cancel);
  *
  * \ingroup read
  */
-bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
+bool mcpr_cancel_is_canceled(const mcpr_cancel *MCPR_NULLABLE cancel);
 
 /**
  * Frees the caller's token handle. Calls in flight that were given it keep
@@ -2822,7 +2904,7 @@ bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
  *
  * \ingroup read
  */
-void mcpr_cancel_free(mcpr_cancel *cancel);
+void mcpr_cancel_free(mcpr_cancel *MCPR_NULLABLE cancel);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -2835,7 +2917,7 @@ void mcpr_cancel_free(mcpr_cancel *cancel);
  *
  * \ingroup read
  */
-void mcpr_embed_options_init(mcpr_embed_options *options);
+void mcpr_embed_options_init(mcpr_embed_options *MCPR_NULLABLE options);
 
 /**
  * Embeds resources in a tool result: for each URI, in order, the
@@ -2892,7 +2974,7 @@ void mcpr_embed_options_init(mcpr_embed_options *options);
  *
  * \ingroup read
  */
-mcpr_status mcpr_embed(const mcpr_resources *resources, const mcpr_str *uris, size_t uri_count, const mcpr_embed_options *options, mcpr_embedding **out, mcpr_error **err);
+mcpr_status mcpr_embed(const mcpr_resources *resources, const mcpr_str *MCPR_NULLABLE uris, size_t uri_count, const mcpr_embed_options *MCPR_NULLABLE options, mcpr_embedding *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The content blocks as one JSON array (`[{"type":"resource",…},…]`), in
@@ -2909,7 +2991,7 @@ mcpr_status mcpr_embed(const mcpr_resources *resources, const mcpr_str *uris, si
  *
  * \ingroup read
  */
-mcpr_str mcpr_embedding_blocks_json(const mcpr_embedding *embedding);
+mcpr_str mcpr_embedding_blocks_json(const mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * How many content blocks the embedding holds.
@@ -2922,7 +3004,7 @@ mcpr_str mcpr_embedding_blocks_json(const mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-size_t mcpr_embedding_block_count(const mcpr_embedding *embedding);
+size_t mcpr_embedding_block_count(const mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * One content block's JSON object.
@@ -2938,7 +3020,7 @@ size_t mcpr_embedding_block_count(const mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-mcpr_str mcpr_embedding_block(const mcpr_embedding *embedding, size_t index);
+mcpr_str mcpr_embedding_block(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * A whole MCP `CallToolResult` whose `content` is the embedding's blocks
@@ -2956,7 +3038,7 @@ mcpr_str mcpr_embedding_block(const mcpr_embedding *embedding, size_t index);
  *
  * \ingroup read
  */
-mcpr_str mcpr_embedding_tool_result_json(const mcpr_embedding *embedding);
+mcpr_str mcpr_embedding_tool_result_json(const mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * How many URIs the embedding was given (the `uri_count` of `mcpr_embed`).
@@ -2969,7 +3051,7 @@ mcpr_str mcpr_embedding_tool_result_json(const mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-size_t mcpr_embedding_uri_count(const mcpr_embedding *embedding);
+size_t mcpr_embedding_uri_count(const mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * Why one URI gave what it gave, for the host: `MCPR_OK` when it gave
@@ -2989,7 +3071,7 @@ size_t mcpr_embedding_uri_count(const mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-mcpr_status mcpr_embedding_uri_status(const mcpr_embedding *embedding, size_t index);
+mcpr_status mcpr_embedding_uri_status(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * How many of the embedding's blocks one URI gave (its items, the warning
@@ -3005,7 +3087,7 @@ mcpr_status mcpr_embedding_uri_status(const mcpr_embedding *embedding, size_t in
  *
  * \ingroup read
  */
-size_t mcpr_embedding_uri_block_count(const mcpr_embedding *embedding, size_t index);
+size_t mcpr_embedding_uri_block_count(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * How many of one URI's blocks are `resource_link` blocks: 1 for a URI
@@ -3022,7 +3104,7 @@ size_t mcpr_embedding_uri_block_count(const mcpr_embedding *embedding, size_t in
  *
  * \ingroup read
  */
-size_t mcpr_embedding_uri_link_count(const mcpr_embedding *embedding, size_t index);
+size_t mcpr_embedding_uri_link_count(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * Whether one URI's read was partial (its first block is then the
@@ -3038,7 +3120,7 @@ size_t mcpr_embedding_uri_link_count(const mcpr_embedding *embedding, size_t ind
  *
  * \ingroup read
  */
-bool mcpr_embedding_uri_is_partial(const mcpr_embedding *embedding, size_t index);
+bool mcpr_embedding_uri_is_partial(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * The private cause behind a URI that gave nothing, for the host's logs
@@ -3056,7 +3138,7 @@ bool mcpr_embedding_uri_is_partial(const mcpr_embedding *embedding, size_t index
  *
  * \ingroup read
  */
-mcpr_str mcpr_embedding_uri_cause(const mcpr_embedding *embedding, size_t index);
+mcpr_str mcpr_embedding_uri_cause(const mcpr_embedding *MCPR_NULLABLE embedding, size_t index);
 
 /**
  * Frees an embedding.
@@ -3068,7 +3150,7 @@ mcpr_str mcpr_embedding_uri_cause(const mcpr_embedding *embedding, size_t index)
  *
  * \ingroup read
  */
-void mcpr_embedding_free(mcpr_embedding *embedding);
+void mcpr_embedding_free(mcpr_embedding *MCPR_NULLABLE embedding);
 
 /**
  * Fills executor options with the defaults: every bound 0 and `struct_size`
@@ -3081,7 +3163,7 @@ void mcpr_embedding_free(mcpr_embedding *embedding);
  *
  * \ingroup read
  */
-void mcpr_executor_options_init(mcpr_executor_options *options);
+void mcpr_executor_options_init(mcpr_executor_options *MCPR_NULLABLE options);
 
 /**
  * Creates an executor sized and bounded by options (read during the call
@@ -3105,7 +3187,7 @@ void mcpr_executor_options_init(mcpr_executor_options *options);
  *
  * \ingroup read
  */
-mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_executor **out, mcpr_error **err);
+mcpr_status mcpr_executor_new_with(const mcpr_executor_options *MCPR_NULLABLE options, mcpr_executor *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills a snapshot of the executor's state and counters: the fields lying
@@ -3126,7 +3208,7 @@ mcpr_status mcpr_executor_new_with(const mcpr_executor_options *options, mcpr_ex
  *
  * \ingroup read
  */
-mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *stats, mcpr_error **err);
+mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor_stats *stats, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Creates an executor with a number of workers and the default bounds of
@@ -3149,7 +3231,7 @@ mcpr_status mcpr_executor_get_stats(const mcpr_executor *executor, mcpr_executor
  *
  * \ingroup read
  */
-mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **err);
+mcpr_status mcpr_executor_new(size_t threads, mcpr_executor *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Frees the caller's executor handle. Does not wait for running callbacks:
@@ -3164,7 +3246,7 @@ mcpr_status mcpr_executor_new(size_t threads, mcpr_executor **out, mcpr_error **
  *
  * \ingroup read
  */
-void mcpr_executor_free(mcpr_executor *executor);
+void mcpr_executor_free(mcpr_executor *MCPR_NULLABLE executor);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -3177,7 +3259,7 @@ void mcpr_executor_free(mcpr_executor *executor);
  *
  * \ingroup list
  */
-void mcpr_list_options_init(mcpr_list_options *options);
+void mcpr_list_options_init(mcpr_list_options *MCPR_NULLABLE options);
 
 /**
  * Answers one page of `resources/list`: the registered exact URIs in URI
@@ -3220,7 +3302,7 @@ void mcpr_list_options_init(mcpr_list_options *options);
  *
  * \ingroup list
  */
-mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
+mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Answers one page of `resources/templates/list`: the registered templates
@@ -3239,7 +3321,7 @@ mcpr_status mcpr_list(const mcpr_resources *resources, const mcpr_list_options *
  *
  * \ingroup list
  */
-mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page **out, mcpr_error **err);
+mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_page *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The MCP list result JSON (`{"resources":[...],"nextCursor":...}` or
@@ -3255,7 +3337,7 @@ mcpr_status mcpr_list_templates(const mcpr_resources *resources, const mcpr_list
  *
  * \ingroup list
  */
-mcpr_str mcpr_page_json(const mcpr_page *page);
+mcpr_str mcpr_page_json(const mcpr_page *MCPR_NULLABLE page);
 
 /**
  * The cursor of the next page (also in the JSON as `nextCursor`), to pass
@@ -3271,7 +3353,7 @@ mcpr_str mcpr_page_json(const mcpr_page *page);
  *
  * \ingroup list
  */
-mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
+mcpr_str mcpr_page_next_cursor(const mcpr_page *MCPR_NULLABLE page);
 
 /**
  * Frees a page.
@@ -3284,7 +3366,7 @@ mcpr_str mcpr_page_next_cursor(const mcpr_page *page);
  *
  * \ingroup list
  */
-void mcpr_page_free(mcpr_page *page);
+void mcpr_page_free(mcpr_page *MCPR_NULLABLE page);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -3297,7 +3379,7 @@ void mcpr_page_free(mcpr_page *page);
  *
  * \ingroup request
  */
-void mcpr_request_options_init(mcpr_request_options *options);
+void mcpr_request_options_init(mcpr_request_options *MCPR_NULLABLE options);
 
 /**
  * Serves one MCP request by method name: `resources/read`,
@@ -3368,7 +3450,7 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *
  * \ingroup request
  */
-mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
+mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *MCPR_NULLABLE options, mcpr_response *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The JSON-RPC `result` object (when `mcpr_response_is_error` is false) or
@@ -3383,7 +3465,7 @@ mcpr_status mcpr_request(const mcpr_resources *resources, mcpr_str method, mcpr_
  *
  * \ingroup request
  */
-mcpr_str mcpr_response_json(const mcpr_response *response);
+mcpr_str mcpr_response_json(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Whether the response is a JSON-RPC `error` object.
@@ -3396,7 +3478,7 @@ mcpr_str mcpr_response_json(const mcpr_response *response);
  *
  * \ingroup request
  */
-bool mcpr_response_is_error(const mcpr_response *response);
+bool mcpr_response_is_error(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * The status behind an error response.
@@ -3410,7 +3492,7 @@ bool mcpr_response_is_error(const mcpr_response *response);
  *
  * \ingroup request
  */
-mcpr_status mcpr_response_status(const mcpr_response *response);
+mcpr_status mcpr_response_status(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * The private cause behind an error response, for the host's logs only:
@@ -3425,7 +3507,7 @@ mcpr_status mcpr_response_status(const mcpr_response *response);
  *
  * \ingroup request
  */
-mcpr_str mcpr_response_cause(const mcpr_response *response);
+mcpr_str mcpr_response_cause(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Whether the response is a partial `resources/read` bundle (a result whose
@@ -3439,7 +3521,7 @@ mcpr_str mcpr_response_cause(const mcpr_response *response);
  *
  * \ingroup request
  */
-bool mcpr_response_is_partial(const mcpr_response *response);
+bool mcpr_response_is_partial(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Whether the response's JSON is a complete JSON-RPC notification message
@@ -3457,7 +3539,7 @@ bool mcpr_response_is_partial(const mcpr_response *response);
  *
  * \ingroup request
  */
-bool mcpr_response_is_notification(const mcpr_response *response);
+bool mcpr_response_is_notification(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * What the host must record after a successful `resources/subscribe`,
@@ -3473,7 +3555,7 @@ bool mcpr_response_is_notification(const mcpr_response *response);
  *
  * \ingroup request
  */
-const mcpr_subscription *mcpr_response_subscription(const mcpr_response *response);
+const mcpr_subscription *MCPR_NULLABLE mcpr_response_subscription(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Whether the response is an MCP 2026-07-28 `InputRequiredResult`: a
@@ -3489,7 +3571,7 @@ const mcpr_subscription *mcpr_response_subscription(const mcpr_response *respons
  *
  * \ingroup request
  */
-bool mcpr_response_is_input_required(const mcpr_response *response);
+bool mcpr_response_is_input_required(const mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Frees a response.
@@ -3501,7 +3583,7 @@ bool mcpr_response_is_input_required(const mcpr_response *response);
  *
  * \ingroup request
  */
-void mcpr_response_free(mcpr_response *response);
+void mcpr_response_free(mcpr_response *MCPR_NULLABLE response);
 
 /**
  * Validates result `_meta` members once: a JSON object held to the rules
@@ -3530,7 +3612,7 @@ void mcpr_response_free(mcpr_response *response);
  *
  * \ingroup request
  */
-mcpr_status mcpr_result_meta_new(mcpr_str json, mcpr_result_meta **out, mcpr_error **err);
+mcpr_status mcpr_result_meta_new(mcpr_str json, mcpr_result_meta *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The compact JSON of the members (without the enclosing braces; empty for
@@ -3545,7 +3627,7 @@ mcpr_status mcpr_result_meta_new(mcpr_str json, mcpr_result_meta **out, mcpr_err
  *
  * \ingroup request
  */
-mcpr_str mcpr_result_meta_members(const mcpr_result_meta *meta);
+mcpr_str mcpr_result_meta_members(const mcpr_result_meta *MCPR_NULLABLE meta);
 
 /**
  * Frees a result `_meta` handle. Calls in flight that were given it keep
@@ -3559,7 +3641,7 @@ mcpr_str mcpr_result_meta_members(const mcpr_result_meta *meta);
  *
  * \ingroup request
  */
-void mcpr_result_meta_free(mcpr_result_meta *meta);
+void mcpr_result_meta_free(mcpr_result_meta *MCPR_NULLABLE meta);
 
 /**
  * The `Tool` definitions of the resource tools, `list_resources` and
@@ -3583,7 +3665,7 @@ void mcpr_result_meta_free(mcpr_result_meta *meta);
  *
  * \ingroup request
  */
-mcpr_status mcpr_resource_tools_definitions(mcpr_str protocol_revision, mcpr_str *out, mcpr_error **err);
+mcpr_status mcpr_resource_tools_definitions(mcpr_str protocol_revision, mcpr_str *out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Serves `tools/call` for the resource tools from the raw params text:
@@ -3636,7 +3718,7 @@ mcpr_status mcpr_resource_tools_definitions(mcpr_str protocol_revision, mcpr_str
  *
  * \ingroup request
  */
-mcpr_status mcpr_resource_tools_call(const mcpr_resources *resources, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
+mcpr_status mcpr_resource_tools_call(const mcpr_resources *resources, mcpr_str params_json, const mcpr_request_options *MCPR_NULLABLE options, mcpr_response *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Serves one whole JSON-RPC message, for hosts that parse no JSON: the
@@ -3694,7 +3776,7 @@ mcpr_status mcpr_resource_tools_call(const mcpr_resources *resources, mcpr_str p
  *
  * \ingroup request
  */
-mcpr_status mcpr_message(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_reply **out, mcpr_error **err);
+mcpr_status mcpr_message(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *MCPR_NULLABLE options, mcpr_reply *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The whole JSON-RPC response message to send, as one line of compact
@@ -3712,7 +3794,7 @@ mcpr_status mcpr_message(const mcpr_resources *resources, mcpr_str message, cons
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_json(const mcpr_reply *reply);
+mcpr_str mcpr_reply_json(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Whether the library dealt with the message: it answered it in
@@ -3729,7 +3811,7 @@ mcpr_str mcpr_reply_json(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-bool mcpr_reply_handled(const mcpr_reply *reply);
+bool mcpr_reply_handled(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * What the message was.
@@ -3743,7 +3825,7 @@ bool mcpr_reply_handled(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_message_kind mcpr_reply_kind(const mcpr_reply *reply);
+mcpr_message_kind mcpr_reply_kind(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The method of a request or notification, decoded from its JSON string
@@ -3758,7 +3840,7 @@ mcpr_message_kind mcpr_reply_kind(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_method(const mcpr_reply *reply);
+mcpr_str mcpr_reply_method(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The raw JSON text of the message's id, exactly as the client sent it (a
@@ -3774,7 +3856,7 @@ mcpr_str mcpr_reply_method(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_id(const mcpr_reply *reply);
+mcpr_str mcpr_reply_id(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The raw text of the `params` of a message the library did not handle,
@@ -3789,7 +3871,7 @@ mcpr_str mcpr_reply_id(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_params(const mcpr_reply *reply);
+mcpr_str mcpr_reply_params(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The status behind the reply: the failure of an error response (as
@@ -3804,7 +3886,7 @@ mcpr_str mcpr_reply_params(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_status mcpr_reply_status(const mcpr_reply *reply);
+mcpr_status mcpr_reply_status(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Whether `mcpr_reply_json` is an error response.
@@ -3817,7 +3899,7 @@ mcpr_status mcpr_reply_status(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-bool mcpr_reply_is_error(const mcpr_reply *reply);
+bool mcpr_reply_is_error(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * The private cause behind the reply's failure, for the host's logs only:
@@ -3832,7 +3914,7 @@ bool mcpr_reply_is_error(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-mcpr_str mcpr_reply_cause(const mcpr_reply *reply);
+mcpr_str mcpr_reply_cause(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Whether the response is a partial `resources/read` bundle.
@@ -3845,7 +3927,7 @@ mcpr_str mcpr_reply_cause(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-bool mcpr_reply_is_partial(const mcpr_reply *reply);
+bool mcpr_reply_is_partial(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Whether the reply's JSON is the acknowledgement of a
@@ -3864,7 +3946,7 @@ bool mcpr_reply_is_partial(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-bool mcpr_reply_is_notification(const mcpr_reply *reply);
+bool mcpr_reply_is_notification(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * What the host must record after a successful `resources/subscribe`,
@@ -3880,7 +3962,7 @@ bool mcpr_reply_is_notification(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-const mcpr_subscription *mcpr_reply_subscription(const mcpr_reply *reply);
+const mcpr_subscription *MCPR_NULLABLE mcpr_reply_subscription(const mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Frees a reply.
@@ -3892,7 +3974,7 @@ const mcpr_subscription *mcpr_reply_subscription(const mcpr_reply *reply);
  *
  * \ingroup request
  */
-void mcpr_reply_free(mcpr_reply *reply);
+void mcpr_reply_free(mcpr_reply *MCPR_NULLABLE reply);
 
 /**
  * Answers `completion/complete` for a `ref/resource` reference (a
@@ -3959,7 +4041,7 @@ void mcpr_reply_free(mcpr_reply *reply);
  *
  * \ingroup completion
  */
-mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_completion **out, mcpr_error **err);
+mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *MCPR_NULLABLE options, mcpr_completion *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Proposes one value (copied), in relevance order.
@@ -3994,7 +4076,7 @@ mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_p
  *
  * \ingroup completion
  */
-mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error **err);
+mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builder, mcpr_str value, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the number of completion options available, which may exceed the
@@ -4016,7 +4098,7 @@ mcpr_status mcpr_completion_add_value(mcpr_completion_builder *completion_builde
  *
  * \ingroup completion
  */
-mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error **err);
+mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builder, uint64_t total, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Says whether more options exist than the values added, for when no exact
@@ -4036,7 +4118,7 @@ mcpr_status mcpr_completion_set_total(mcpr_completion_builder *completion_builde
  *
  * \ingroup completion
  */
-mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error **err);
+mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_builder, bool has_more, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The MCP `CompleteResult` as compact JSON
@@ -4054,7 +4136,7 @@ mcpr_status mcpr_completion_set_has_more(mcpr_completion_builder *completion_bui
  *
  * \ingroup completion
  */
-mcpr_str mcpr_completion_json(const mcpr_completion *completion);
+mcpr_str mcpr_completion_json(const mcpr_completion *MCPR_NULLABLE completion);
 
 /**
  * The number of values sent.
@@ -4067,7 +4149,7 @@ mcpr_str mcpr_completion_json(const mcpr_completion *completion);
  *
  * \ingroup completion
  */
-size_t mcpr_completion_value_count(const mcpr_completion *completion);
+size_t mcpr_completion_value_count(const mcpr_completion *MCPR_NULLABLE completion);
 
 /**
  * Whether the result says `hasMore`.
@@ -4080,7 +4162,7 @@ size_t mcpr_completion_value_count(const mcpr_completion *completion);
  *
  * \ingroup completion
  */
-bool mcpr_completion_has_more(const mcpr_completion *completion);
+bool mcpr_completion_has_more(const mcpr_completion *MCPR_NULLABLE completion);
 
 /**
  * Frees a completion.
@@ -4092,7 +4174,7 @@ bool mcpr_completion_has_more(const mcpr_completion *completion);
  *
  * \ingroup completion
  */
-void mcpr_completion_free(mcpr_completion *completion);
+void mcpr_completion_free(mcpr_completion *MCPR_NULLABLE completion);
 
 /**
  * Which request the decision answers.
@@ -4106,7 +4188,7 @@ void mcpr_completion_free(mcpr_completion *completion);
  *
  * \ingroup subscriptions
  */
-mcpr_subscription_method mcpr_subscription_request(const mcpr_subscription *subscription);
+mcpr_subscription_method mcpr_subscription_request(const mcpr_subscription *MCPR_NULLABLE subscription);
 
 /**
  * How many URIs the decision names: 1 for subscribe and unsubscribe, the
@@ -4120,7 +4202,7 @@ mcpr_subscription_method mcpr_subscription_request(const mcpr_subscription *subs
  *
  * \ingroup subscriptions
  */
-size_t mcpr_subscription_uri_count(const mcpr_subscription *subscription);
+size_t mcpr_subscription_uri_count(const mcpr_subscription *MCPR_NULLABLE subscription);
 
 /**
  * URI `index` of the decision, in request order: to record (subscribe,
@@ -4136,7 +4218,7 @@ size_t mcpr_subscription_uri_count(const mcpr_subscription *subscription);
  *
  * \ingroup subscriptions
  */
-mcpr_str mcpr_subscription_uri(const mcpr_subscription *subscription, size_t index);
+mcpr_str mcpr_subscription_uri(const mcpr_subscription *MCPR_NULLABLE subscription, size_t index);
 
 /**
  * The notification types honored: a listen's acknowledged filter,
@@ -4150,7 +4232,7 @@ mcpr_str mcpr_subscription_uri(const mcpr_subscription *subscription, size_t ind
  *
  * \ingroup subscriptions
  */
-uint32_t mcpr_subscription_honored(const mcpr_subscription *subscription);
+uint32_t mcpr_subscription_honored(const mcpr_subscription *MCPR_NULLABLE subscription);
 
 /**
  * The notification types the client asked for (a listen's whole filter,
@@ -4164,7 +4246,7 @@ uint32_t mcpr_subscription_honored(const mcpr_subscription *subscription);
  *
  * \ingroup subscriptions
  */
-uint32_t mcpr_subscription_requested(const mcpr_subscription *subscription);
+uint32_t mcpr_subscription_requested(const mcpr_subscription *MCPR_NULLABLE subscription);
 
 /**
  * A listen stream's subscription id, as the JSON text its messages carry
@@ -4180,7 +4262,7 @@ uint32_t mcpr_subscription_requested(const mcpr_subscription *subscription);
  *
  * \ingroup subscriptions
  */
-mcpr_str mcpr_subscription_id(const mcpr_subscription *subscription);
+mcpr_str mcpr_subscription_id(const mcpr_subscription *MCPR_NULLABLE subscription);
 
 /**
  * The protocol revision of the request (the per-request one when its
@@ -4196,7 +4278,7 @@ mcpr_str mcpr_subscription_id(const mcpr_subscription *subscription);
  *
  * \ingroup subscriptions
  */
-mcpr_str mcpr_subscription_protocol_revision(const mcpr_subscription *subscription);
+mcpr_str mcpr_subscription_protocol_revision(const mcpr_subscription *MCPR_NULLABLE subscription);
 
 /**
  * Fills notify options with the defaults, as `MCPR_NOTIFY_OPTIONS_INIT`
@@ -4208,7 +4290,7 @@ mcpr_str mcpr_subscription_protocol_revision(const mcpr_subscription *subscripti
  *
  * \ingroup subscriptions
  */
-void mcpr_notify_options_init(mcpr_notify_options *options);
+void mcpr_notify_options_init(mcpr_notify_options *MCPR_NULLABLE options);
 
 /**
  * Decides one resource update for many subscribers: `uri` changed, and
@@ -4256,7 +4338,7 @@ void mcpr_notify_options_init(mcpr_notify_options *options);
  *
  * \ingroup subscriptions
  */
-mcpr_status mcpr_notify_updated(const mcpr_resources *resources, mcpr_str uri, const mcpr_subscriber *subscribers, size_t count, const mcpr_notify_options *options, mcpr_notifications **out, mcpr_error **err);
+mcpr_status mcpr_notify_updated(const mcpr_resources *resources, mcpr_str uri, const mcpr_subscriber *MCPR_NULLABLE subscribers, size_t count, const mcpr_notify_options *MCPR_NULLABLE options, mcpr_notifications *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Decides one list change (`mcpr_list_change_new`) for many subscribers:
@@ -4289,7 +4371,7 @@ mcpr_status mcpr_notify_updated(const mcpr_resources *resources, mcpr_str uri, c
  *
  * \ingroup subscriptions
  */
-mcpr_status mcpr_notify_list_changed(const mcpr_list_change *change, const mcpr_subscriber *subscribers, size_t count, const mcpr_notify_options *options, mcpr_notifications **out, mcpr_error **err);
+mcpr_status mcpr_notify_list_changed(const mcpr_list_change *change, const mcpr_subscriber *MCPR_NULLABLE subscribers, size_t count, const mcpr_notify_options *MCPR_NULLABLE options, mcpr_notifications *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Decides a list change after a permission change, for many subscribers:
@@ -4316,7 +4398,7 @@ mcpr_status mcpr_notify_list_changed(const mcpr_list_change *change, const mcpr_
  *
  * \ingroup subscriptions
  */
-mcpr_status mcpr_notify_listing_changed(const mcpr_resources *resources, const mcpr_subscriber *subscribers, size_t count, const mcpr_notify_options *options, mcpr_notifications **out, mcpr_error **err);
+mcpr_status mcpr_notify_listing_changed(const mcpr_resources *resources, const mcpr_subscriber *MCPR_NULLABLE subscribers, size_t count, const mcpr_notify_options *MCPR_NULLABLE options, mcpr_notifications *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The result that ends a `subscriptions/listen` stream gracefully: send
@@ -4338,7 +4420,7 @@ mcpr_status mcpr_notify_listing_changed(const mcpr_resources *resources, const m
  *
  * \ingroup subscriptions
  */
-mcpr_status mcpr_notify_listen_closed(mcpr_str subscription_id, mcpr_response **out, mcpr_error **err);
+mcpr_status mcpr_notify_listen_closed(mcpr_str subscription_id, mcpr_response *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * How many subscribers the result covers (the `count` given).
@@ -4352,7 +4434,7 @@ mcpr_status mcpr_notify_listen_closed(mcpr_str subscription_id, mcpr_response **
  *
  * \ingroup subscriptions
  */
-size_t mcpr_notifications_count(const mcpr_notifications *notifications);
+size_t mcpr_notifications_count(const mcpr_notifications *MCPR_NULLABLE notifications);
 
 /**
  * The message to send to subscriber `index`: a complete JSON-RPC
@@ -4371,7 +4453,7 @@ size_t mcpr_notifications_count(const mcpr_notifications *notifications);
  *
  * \ingroup subscriptions
  */
-mcpr_str mcpr_notifications_message(const mcpr_notifications *notifications, size_t index);
+mcpr_str mcpr_notifications_message(const mcpr_notifications *MCPR_NULLABLE notifications, size_t index);
 
 /**
  * Whether deciding for subscriber `index` succeeded: `MCPR_OK` whether a
@@ -4390,7 +4472,7 @@ mcpr_str mcpr_notifications_message(const mcpr_notifications *notifications, siz
  *
  * \ingroup subscriptions
  */
-mcpr_status mcpr_notifications_status(const mcpr_notifications *notifications, size_t index);
+mcpr_status mcpr_notifications_status(const mcpr_notifications *MCPR_NULLABLE notifications, size_t index);
 
 /**
  * The private cause of subscriber `index`'s failed decision, for the
@@ -4407,7 +4489,7 @@ mcpr_status mcpr_notifications_status(const mcpr_notifications *notifications, s
  *
  * \ingroup subscriptions
  */
-mcpr_str mcpr_notifications_cause(const mcpr_notifications *notifications, size_t index);
+mcpr_str mcpr_notifications_cause(const mcpr_notifications *MCPR_NULLABLE notifications, size_t index);
 
 /**
  * `mcpr_notify_listing_changed` only: subscriber `index`'s listing
@@ -4425,7 +4507,7 @@ mcpr_str mcpr_notifications_cause(const mcpr_notifications *notifications, size_
  *
  * \ingroup subscriptions
  */
-bool mcpr_notifications_listing(const mcpr_notifications *notifications, size_t index, uint8_t *out);
+bool mcpr_notifications_listing(const mcpr_notifications *MCPR_NULLABLE notifications, size_t index, uint8_t *out);
 
 /**
  * Frees a notification result.
@@ -4438,7 +4520,7 @@ bool mcpr_notifications_listing(const mcpr_notifications *notifications, size_t 
  *
  * \ingroup subscriptions
  */
-void mcpr_notifications_free(mcpr_notifications *notifications);
+void mcpr_notifications_free(mcpr_notifications *MCPR_NULLABLE notifications);
 
 /**
  * Compares two registries once, for a configuration reload: resources and
@@ -4460,7 +4542,7 @@ void mcpr_notifications_free(mcpr_notifications *notifications);
  *
  * \ingroup subscriptions
  */
-mcpr_status mcpr_list_change_new(const mcpr_resources *old_resources, const mcpr_resources *new_resources, mcpr_list_change **out, mcpr_error **err);
+mcpr_status mcpr_list_change_new(const mcpr_resources *old_resources, const mcpr_resources *new_resources, mcpr_list_change *MCPR_NULLABLE *MCPR_NONNULL out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * How many definitions differ (a changed one counted once); 0 means no
@@ -4474,7 +4556,7 @@ mcpr_status mcpr_list_change_new(const mcpr_resources *old_resources, const mcpr
  *
  * \ingroup subscriptions
  */
-size_t mcpr_list_change_count(const mcpr_list_change *change);
+size_t mcpr_list_change_count(const mcpr_list_change *MCPR_NULLABLE change);
 
 /**
  * Frees a list change.
@@ -4486,7 +4568,7 @@ size_t mcpr_list_change_count(const mcpr_list_change *change);
  *
  * \ingroup subscriptions
  */
-void mcpr_list_change_free(mcpr_list_change *change);
+void mcpr_list_change_free(mcpr_list_change *MCPR_NULLABLE change);
 
 /**
  * The caller's listing fingerprint: a 32-byte digest of which resources
@@ -4515,7 +4597,7 @@ void mcpr_list_change_free(mcpr_list_change *change);
  *
  * \ingroup subscriptions
  */
-mcpr_status mcpr_listing_fingerprint(const mcpr_resources *resources, const mcpr_read_options *options, uint8_t *out, mcpr_error **err);
+mcpr_status mcpr_listing_fingerprint(const mcpr_resources *resources, const mcpr_read_options *MCPR_NULLABLE options, uint8_t *out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills a subscriber with the defaults: every field at its default and
@@ -4528,7 +4610,7 @@ mcpr_status mcpr_listing_fingerprint(const mcpr_resources *resources, const mcpr
  *
  * \ingroup subscriptions
  */
-void mcpr_subscriber_init(mcpr_subscriber *subscriber);
+void mcpr_subscriber_init(mcpr_subscriber *MCPR_NULLABLE subscriber);
 
 /**
  * Starts `resources/read` of a URI as an asynchronous call: the call
@@ -4553,7 +4635,7 @@ void mcpr_subscriber_init(mcpr_subscriber *subscriber);
  * \param uri The raw bytes of the request's `params.uri` (copied).
  * \param options The read options (copied; `executor` required).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the read started (`done` will run);
@@ -4577,7 +4659,7 @@ void mcpr_subscriber_init(mcpr_subscriber *subscriber);
  *
  * \ingroup async
  */
-mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_read_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_read_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts one page of `resources/list` as an asynchronous call: returns at
@@ -4590,7 +4672,7 @@ mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const
  * \param options The list options (required, copied; `executor` required,
  *   non-empty `scope_key`).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the listing started; `MCPR_INVALID_ARGUMENT` for
@@ -4604,7 +4686,7 @@ mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const
  *
  * \ingroup async
  */
-mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts one page of `resources/templates/list` as an asynchronous call
@@ -4614,7 +4696,7 @@ mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_opt
  * \param resources A registry reference.
  * \param options The list options (required, copied).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails; may be NULL.
  * \return As for `mcpr_list_start`.
  * \pre As for `mcpr_list_start`.
@@ -4623,7 +4705,7 @@ mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_opt
  *
  * \ingroup async
  */
-mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts `completion/complete` (`ref/resource`) as an asynchronous call:
@@ -4634,7 +4716,7 @@ mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcp
  * \param params The client's completion input (copied).
  * \param options Read options (copied; `executor` required).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the completion started; `MCPR_INVALID_ARGUMENT`
@@ -4650,7 +4732,7 @@ mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcp
  *
  * \ingroup async
  */
-mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_complete_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_complete_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts one MCP request by method name as an asynchronous call: returns
@@ -4668,7 +4750,7 @@ mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_comp
  *   `{NULL, 0}` when the request had none.
  * \param options The request options (copied; `executor` required).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the request started; `MCPR_METHOD_NOT_HANDLED`
@@ -4684,7 +4766,7 @@ mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_comp
  *
  * \ingroup async
  */
-mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_request_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_request_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Starts one whole JSON-RPC message as an asynchronous call: returns at
@@ -4703,7 +4785,7 @@ mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method,
  * \param options The options of `mcpr_request` (copied; `executor`
  *   required).
  * \param done The completion callback (required).
- * \param done_data Handed to `done`, never dereferenced.
+ * \param done_data Handed to `done`, never dereferenced; may be NULL.
  * \param err Receives an error object when the call fails (caller owns
  *   it; free with `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` when the message started; `MCPR_INVALID_ARGUMENT` for
@@ -4717,7 +4799,7 @@ mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method,
  *
  * \ingroup async
  */
-mcpr_status mcpr_message_start(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_message_done_fn done, void *done_data, mcpr_error **err);
+mcpr_status mcpr_message_start(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_message_done_fn done, void *MCPR_NULLABLE done_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills a binding callback table with the defaults: `user_data` and every
@@ -4730,7 +4812,7 @@ mcpr_status mcpr_message_start(const mcpr_resources *resources, mcpr_str message
  *
  * \ingroup callbacks
  */
-void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
+void mcpr_binding_callbacks_init(mcpr_binding_callbacks *MCPR_NULLABLE callbacks);
 
 /**
  * Fills a policy callback table with the defaults: `user_data` and every
@@ -4743,7 +4825,7 @@ void mcpr_binding_callbacks_init(mcpr_binding_callbacks *callbacks);
  *
  * \ingroup callbacks
  */
-void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
+void mcpr_policy_callbacks_init(mcpr_policy_callbacks *MCPR_NULLABLE callbacks);
 
 /**
  * Whether the callback should stop: the caller cancelled, this callback's
@@ -4761,7 +4843,7 @@ void mcpr_policy_callbacks_init(mcpr_policy_callbacks *callbacks);
  *
  * \ingroup callbacks
  */
-bool mcpr_call_is_canceled(const mcpr_call *call);
+bool mcpr_call_is_canceled(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * Milliseconds left before this callback's deadline, rounded down.
@@ -4775,7 +4857,7 @@ bool mcpr_call_is_canceled(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
+uint64_t mcpr_call_remaining_ms(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The `request_data` of the options of the call this callback serves. The
@@ -4791,7 +4873,7 @@ uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-void *mcpr_call_request_data(const mcpr_call *call);
+void *MCPR_NULLABLE mcpr_call_request_data(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The request's `traceparent` (W3C Trace Context), as the client sent it in
@@ -4811,7 +4893,7 @@ void *mcpr_call_request_data(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_call_traceparent(const mcpr_call *call);
+mcpr_str mcpr_call_traceparent(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The request's `tracestate` (W3C Trace Context), as sent (see
@@ -4828,7 +4910,7 @@ mcpr_str mcpr_call_traceparent(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_call_tracestate(const mcpr_call *call);
+mcpr_str mcpr_call_tracestate(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The request's `baggage` (W3C Baggage), as sent (see
@@ -4845,7 +4927,7 @@ mcpr_str mcpr_call_tracestate(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_call_baggage(const mcpr_call *call);
+mcpr_str mcpr_call_baggage(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * For body reads: the item byte limit (`max_item_bytes`, in payload bytes).
@@ -4861,7 +4943,7 @@ mcpr_str mcpr_call_baggage(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-uint64_t mcpr_call_max_bytes(const mcpr_call *call);
+uint64_t mcpr_call_max_bytes(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * Which step of which call this callback serves: `MCPR_PHASE_FIRST_CHECK`
@@ -4880,7 +4962,7 @@ uint64_t mcpr_call_max_bytes(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_phase mcpr_call_phase(const mcpr_call *call);
+mcpr_phase mcpr_call_phase(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * Sets the private cause reported when this callback returns
@@ -4898,7 +4980,7 @@ mcpr_phase mcpr_call_phase(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
+void mcpr_call_set_cause(const mcpr_call *MCPR_NULLABLE call, mcpr_str message);
 
 /**
  * Adds one input request to the call's answer: the callback then returns
@@ -4929,7 +5011,7 @@ void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_input_add_request(const mcpr_call *call, mcpr_str key, mcpr_str request_json, mcpr_error **err);
+mcpr_status mcpr_input_add_request(const mcpr_call *call, mcpr_str key, mcpr_str request_json, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets opaque bytes of the callback's own, sealed into the read's
@@ -4952,7 +5034,7 @@ mcpr_status mcpr_input_add_request(const mcpr_call *call, mcpr_str key, mcpr_str
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_input_set_state(const mcpr_call *call, const uint8_t *state, size_t state_len, mcpr_error **err);
+mcpr_status mcpr_input_set_state(const mcpr_call *call, const uint8_t *MCPR_NULLABLE state, size_t state_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Whether the read this callback serves is the verified retry of an
@@ -4967,7 +5049,7 @@ mcpr_status mcpr_input_set_state(const mcpr_call *call, const uint8_t *state, si
  *
  * \ingroup callbacks
  */
-bool mcpr_input_is_retry(const mcpr_call *call);
+bool mcpr_input_is_retry(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * The client's response under `key` on a verified retry, when the
@@ -4986,7 +5068,7 @@ bool mcpr_input_is_retry(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_input_response(const mcpr_call *call, mcpr_str key);
+mcpr_str mcpr_input_response(const mcpr_call *MCPR_NULLABLE call, mcpr_str key);
 
 /**
  * The user's action in the elicitation response under `key`.
@@ -5002,7 +5084,7 @@ mcpr_str mcpr_input_response(const mcpr_call *call, mcpr_str key);
  *
  * \ingroup callbacks
  */
-mcpr_input_action mcpr_input_response_action(const mcpr_call *call, mcpr_str key);
+mcpr_input_action mcpr_input_response_action(const mcpr_call *MCPR_NULLABLE call, mcpr_str key);
 
 /**
  * One field of the form the user submitted in the elicitation response
@@ -5023,7 +5105,7 @@ mcpr_input_action mcpr_input_response_action(const mcpr_call *call, mcpr_str key
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_input_response_content(const mcpr_call *call, mcpr_str key, mcpr_str field);
+mcpr_str mcpr_input_response_content(const mcpr_call *MCPR_NULLABLE call, mcpr_str key, mcpr_str field);
 
 /**
  * The bytes the asking callback sealed with `mcpr_input_set_state`, on a
@@ -5039,7 +5121,7 @@ mcpr_str mcpr_input_response_content(const mcpr_call *call, mcpr_str key, mcpr_s
  *
  * \ingroup callbacks
  */
-mcpr_str mcpr_input_state(const mcpr_call *call);
+mcpr_str mcpr_input_state(const mcpr_call *MCPR_NULLABLE call);
 
 /**
  * Sets the plan's canonical requested target (copied; a later call replaces
@@ -5069,7 +5151,7 @@ mcpr_str mcpr_input_state(const mcpr_call *call);
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Appends an item target to the plan (copied), in read order. Item URIs must
@@ -5100,14 +5182,14 @@ mcpr_status mcpr_plan_set_requested(mcpr_plan_builder *plan, mcpr_str uri, mcpr_
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error **err);
+mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str representation, mcpr_str authorization_json, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * A ready-made `resolve` callback (an `mcpr_resolve_fn`): plans the matched
  * URI (representation `"default"`, no authorization JSON) as both the
  * requested target and the single item.
  *
- * \param user_data Ignored.
+ * \param user_data Ignored (may be NULL).
  * \param call Ignored.
  * \param match The match view of the `resolve` callback.
  * \param plan The plan builder of the `resolve` callback.
@@ -5119,7 +5201,7 @@ mcpr_status mcpr_plan_add_item(mcpr_plan_builder *plan, mcpr_str uri, mcpr_str r
  *
  * \ingroup callbacks
  */
-mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
+mcpr_cb_result mcpr_resolve_single(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_match *match, mcpr_plan_builder *plan);
 
 /**
  * Sets a text body (copied). Exactly one body per payload: a second body
@@ -5143,7 +5225,7 @@ mcpr_cb_result mcpr_resolve_single(void *user_data, const mcpr_call *call, const
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error **err);
+mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets a binary body (the bytes are copied; may be empty; sent base64). Same
@@ -5168,7 +5250,7 @@ mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_t
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_error **err);
+mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *MCPR_NULLABLE data, size_t data_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets a binary body without copying it (may be empty; sent base64): the
@@ -5190,7 +5272,7 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_t
  *   longer reads `data`; may be NULL for bytes that outlive every read
  *   (static storage). It must not call the library with this payload
  *   builder.
- * \param release_data Passed to `release`.
+ * \param release_data Passed to `release` (may be NULL).
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second
@@ -5209,7 +5291,7 @@ mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_t
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *data, size_t data_len, mcpr_release_fn release, void *release_data, mcpr_error **err);
+mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *MCPR_NULLABLE data, size_t data_len, mcpr_release_fn MCPR_NULLABLE release, void *MCPR_NULLABLE release_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the item's `_meta` (copied; a later call replaces it). A refused setter
@@ -5235,7 +5317,7 @@ mcpr_status mcpr_payload_set_blob_borrowed(mcpr_payload_builder *payload, mcpr_s
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error **err);
+mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_json, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Declares this item's cache hints (copied; a later call replaces them). They
@@ -5261,7 +5343,7 @@ mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_j
  *
  * \ingroup callbacks
  */
-mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error **err);
+mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * The definition's description object as compact JSON (the MCP `Resource`
@@ -5277,7 +5359,7 @@ mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mc
  *
  * \ingroup views
  */
-mcpr_str mcpr_definition_json(const mcpr_definition *definition);
+mcpr_str mcpr_definition_json(const mcpr_definition *MCPR_NULLABLE definition);
 
 /**
  * The definition's `uri` or `uriTemplate`, exactly as registered.
@@ -5292,7 +5374,7 @@ mcpr_str mcpr_definition_json(const mcpr_definition *definition);
  *
  * \ingroup views
  */
-mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
+mcpr_str mcpr_definition_uri(const mcpr_definition *MCPR_NULLABLE definition);
 
 /**
  * The definition's `name`.
@@ -5307,7 +5389,7 @@ mcpr_str mcpr_definition_uri(const mcpr_definition *definition);
  *
  * \ingroup views
  */
-mcpr_str mcpr_definition_name(const mcpr_definition *definition);
+mcpr_str mcpr_definition_name(const mcpr_definition *MCPR_NULLABLE definition);
 
 /**
  * Whether the definition is a template (`uriTemplate`) rather than an exact
@@ -5323,7 +5405,7 @@ mcpr_str mcpr_definition_name(const mcpr_definition *definition);
  *
  * \ingroup views
  */
-bool mcpr_definition_is_template(const mcpr_definition *definition);
+bool mcpr_definition_is_template(const mcpr_definition *MCPR_NULLABLE definition);
 
 /**
  * The definition the requested URI matched.
@@ -5338,7 +5420,7 @@ bool mcpr_definition_is_template(const mcpr_definition *definition);
  *
  * \ingroup views
  */
-const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
+const mcpr_definition *MCPR_NULLABLE mcpr_match_definition(const mcpr_match *MCPR_NULLABLE match);
 
 /**
  * The requested URI, exactly as received.
@@ -5353,7 +5435,7 @@ const mcpr_definition *mcpr_match_definition(const mcpr_match *match);
  *
  * \ingroup views
  */
-mcpr_str mcpr_match_uri(const mcpr_match *match);
+mcpr_str mcpr_match_uri(const mcpr_match *MCPR_NULLABLE match);
 
 /**
  * The number of template captures.
@@ -5367,7 +5449,7 @@ mcpr_str mcpr_match_uri(const mcpr_match *match);
  *
  * \ingroup views
  */
-size_t mcpr_match_capture_count(const mcpr_match *match);
+size_t mcpr_match_capture_count(const mcpr_match *MCPR_NULLABLE match);
 
 /**
  * The name of a template capture, in template order.
@@ -5384,7 +5466,7 @@ size_t mcpr_match_capture_count(const mcpr_match *match);
  *
  * \ingroup views
  */
-mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
+mcpr_str mcpr_match_capture_name(const mcpr_match *MCPR_NULLABLE match, size_t index);
 
 /**
  * The decoded value of a template capture, percent-decoded exactly once. It
@@ -5403,7 +5485,7 @@ mcpr_str mcpr_match_capture_name(const mcpr_match *match, size_t index);
  *
  * \ingroup views
  */
-mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
+mcpr_str mcpr_match_capture_value(const mcpr_match *MCPR_NULLABLE match, size_t index);
 
 /**
  * The target's URI.
@@ -5418,7 +5500,7 @@ mcpr_str mcpr_match_capture_value(const mcpr_match *match, size_t index);
  *
  * \ingroup views
  */
-mcpr_str mcpr_target_uri(const mcpr_target *target);
+mcpr_str mcpr_target_uri(const mcpr_target *MCPR_NULLABLE target);
 
 /**
  * The target's representation label: never empty (`"default"` when the plan
@@ -5434,7 +5516,7 @@ mcpr_str mcpr_target_uri(const mcpr_target *target);
  *
  * \ingroup views
  */
-mcpr_str mcpr_target_representation(const mcpr_target *target);
+mcpr_str mcpr_target_representation(const mcpr_target *MCPR_NULLABLE target);
 
 /**
  * The target's private authorization JSON, exactly as the plan gave it.
@@ -5450,7 +5532,7 @@ mcpr_str mcpr_target_representation(const mcpr_target *target);
  *
  * \ingroup views
  */
-mcpr_str mcpr_target_authorization(const mcpr_target *target);
+mcpr_str mcpr_target_authorization(const mcpr_target *MCPR_NULLABLE target);
 
 /**
  * The template's definition.
@@ -5465,7 +5547,7 @@ mcpr_str mcpr_target_authorization(const mcpr_target *target);
  *
  * \ingroup views
  */
-const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_request *request);
+const mcpr_definition *MCPR_NULLABLE mcpr_completion_request_definition(const mcpr_completion_request *MCPR_NULLABLE request);
 
 /**
  * The name of the variable being completed (always one of the template's
@@ -5481,7 +5563,7 @@ const mcpr_definition *mcpr_completion_request_definition(const mcpr_completion_
  *
  * \ingroup views
  */
-mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request);
+mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *MCPR_NULLABLE request);
 
 /**
  * The partial value typed so far: client text (UTF-8, at most
@@ -5498,7 +5580,7 @@ mcpr_str mcpr_completion_request_argument(const mcpr_completion_request *request
  *
  * \ingroup views
  */
-mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
+mcpr_str mcpr_completion_request_value(const mcpr_completion_request *MCPR_NULLABLE request);
 
 /**
  * The number of other variables already chosen: only variables of this
@@ -5514,7 +5596,7 @@ mcpr_str mcpr_completion_request_value(const mcpr_completion_request *request);
  *
  * \ingroup views
  */
-size_t mcpr_completion_request_context_count(const mcpr_completion_request *request);
+size_t mcpr_completion_request_context_count(const mcpr_completion_request *MCPR_NULLABLE request);
 
 /**
  * The name of a chosen variable.
@@ -5531,7 +5613,7 @@ size_t mcpr_completion_request_context_count(const mcpr_completion_request *requ
  *
  * \ingroup views
  */
-mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *request, size_t index);
+mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *MCPR_NULLABLE request, size_t index);
 
 /**
  * The value of a chosen variable, exactly as the client sent it. It is
@@ -5550,7 +5632,7 @@ mcpr_str mcpr_completion_request_context_name(const mcpr_completion_request *req
  *
  * \ingroup views
  */
-mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *request, size_t index);
+mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *MCPR_NULLABLE request, size_t index);
 
 /**
  * The status of an error object.
@@ -5563,7 +5645,7 @@ mcpr_str mcpr_completion_request_context_value(const mcpr_completion_request *re
  *
  * \ingroup errors
  */
-mcpr_status mcpr_error_status(const mcpr_error *error);
+mcpr_status mcpr_error_status(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The safe message: a fixed text that may be shown to an MCP client (for
@@ -5577,7 +5659,7 @@ mcpr_status mcpr_error_status(const mcpr_error *error);
  *
  * \ingroup errors
  */
-mcpr_str mcpr_error_message(const mcpr_error *error);
+mcpr_str mcpr_error_message(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The private cause, for the host's logs only: it may contain identifiers,
@@ -5591,7 +5673,7 @@ mcpr_str mcpr_error_message(const mcpr_error *error);
  *
  * \ingroup errors
  */
-mcpr_str mcpr_error_cause(const mcpr_error *error);
+mcpr_str mcpr_error_cause(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The JSON-RPC error code: the `code` of `mcpr_error_jsonrpc_json`.
@@ -5610,7 +5692,7 @@ mcpr_str mcpr_error_cause(const mcpr_error *error);
  *
  * \ingroup errors
  */
-int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
+int32_t mcpr_error_jsonrpc_code(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The complete JSON-RPC `error` object (`{"code":…,"message":…}`, plus
@@ -5638,7 +5720,7 @@ int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
  *
  * \ingroup errors
  */
-mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
+mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The input requests an `MCPR_INPUT_REQUIRED` error carries: the
@@ -5656,7 +5738,7 @@ mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
  *
  * \ingroup errors
  */
-mcpr_str mcpr_error_input_requests(const mcpr_error *error);
+mcpr_str mcpr_error_input_requests(const mcpr_error *MCPR_NULLABLE error);
 
 /**
  * Frees an error object.
@@ -5669,21 +5751,24 @@ mcpr_str mcpr_error_input_requests(const mcpr_error *error);
  *
  * \ingroup errors
  */
-void mcpr_error_free(mcpr_error *error);
+void mcpr_error_free(mcpr_error *MCPR_NULLABLE error);
 
 /**
  * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
  * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_INPUT_REQUIRED"`).
  *
- * \param status An `mcpr_status` value (a plain integer, so that any value,
- *   even one this version does not define, is defined behaviour).
+ * \param status An `mcpr_status` value, as the enumeration's own unsigned
+ *   32-bit integer (a plain integer, so that any value, even one this
+ *   version does not define, is defined behaviour; Swift passes
+ *   `status.rawValue`).
  * \return A static NUL-terminated string, never NULL and never to be freed;
- *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
+ *   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` (a negative
+ *   `int` converts to one).
  * \note Thread-safe: any thread.
  *
  * \ingroup errors
  */
-const char *mcpr_status_name(int32_t status);
+const char *mcpr_status_name(uint32_t status);
 
 /**
  * The library's version (the crate version, `"MAJOR.MINOR.PATCH"`), for
@@ -5701,5 +5786,10 @@ const char *mcpr_version(void);
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus
+
+#if defined(__clang__)
+#pragma clang assume_nonnull end
+#pragma clang diagnostic pop
+#endif
 
 #endif  /* MCP_RESOURCES_H */

@@ -28,16 +28,24 @@
 //   CompletionRequest) and the builders (PlanBuilder, PayloadBuilder,
 //   CompletionBuilder) are thin wrappers over the borrowed C pointers: valid
 //   only until the callback returns.
+// - Asynchronous calls (read_async, list_async, list_templates_async,
+//   complete_async, request_async, message_async) start on an executor and
+//   return at once: a done callable receives an mcpr::Outcome<T> exactly
+//   once on an executor thread (an exception escaping it is caught and
+//   dropped), and the returned mcpr::AsyncCall cancels the call; the forms
+//   without a callable return a std::future<T>.
 //
 // The wrapper is split by area into the headers of include/mcp_resources/
 // (base: strings, errors, helpers; handles: Cancel, Executor and the
-// results; callbacks: callback views, builders and tables; registry: the
-// options, Resources and Builder); this header includes them all.
+// results; async: Outcome, AsyncCall and the done trampolines; callbacks:
+// callback views, builders and tables; registry: the options, Resources
+// and Builder); this header includes them all.
 #ifndef MCP_RESOURCES_HPP
 #define MCP_RESOURCES_HPP
 
 #include "mcp_resources/base.hpp"
 #include "mcp_resources/handles.hpp"
+#include "mcp_resources/async.hpp"
 #include "mcp_resources/callbacks.hpp"
 #include "mcp_resources/registry.hpp"
 

@@ -8,8 +8,11 @@
 # resources embedded in a tool result against ten reads), the C ABI read benchmark
 # (c-tests/bench_read.c, built by CMake; also the one-call request path
 # against the read with its ratio, and first of all, in its fresh process,
-# registering 100,000 templates through the C ABI), the Go binding's small exact read
-# (bindings/go, policy in Go and native) and the same read through a client
+# registering 100,000 templates through the C ABI), the C++ wrapper's
+# asynchronous read against its blocking executor read (c-tests/bench_hpp.cpp,
+# their ratio from one run), the Go binding's small exact read
+# (bindings/go, policy in Go and native; and ReadAsync against Read on an
+# executor, their ratio from one run) and the same read through a client
 # session of the official Go SDK, served by the SDK's own resource handler
 # and by the library through bindings/go/mcpsdk, and the same read through
 # the Swift wrapper (scripts/swift-test.sh bench, in the trixie chroot, as
@@ -34,11 +37,15 @@ if [ "${MCPR_BENCH_SKIP_CARGO:-0}" != 1 ]; then
   collect <"$cargo_log"
 fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build --target bench_read
+cmake --build build --target bench_read bench_hpp
 iterations="${1:-200000}"
 c_out="$(./build/bench_read "$iterations")" || echo "bench_read failed"
 echo "$c_out"
 printf '%s\n' "$c_out" | collect
+# The C++ wrapper's asynchronous read against its blocking executor read.
+hpp_out="$(./build/bench_hpp "$iterations")" || echo "bench_hpp failed"
+echo "$hpp_out"
+printf '%s\n' "$hpp_out" | collect
 
 goals() {
   echo

@@ -1,7 +1,10 @@
 //! The generated C header speaks C to C readers: its documentation is
 //! Doxygen (`\param`, `\return`, `\pre`), not rustdoc; every parameter has a
 //! full name and a `\param`; every function says what it returns and how
-//! it may be used across threads; and the file has no stray blank lines.
+//! it may be used across threads; the file has no stray blank lines; and
+//! the nullability clang and Swift read (`MCPR_NULLABLE`, the assume_nonnull
+//! region, the handles completed for Swift only) is what the documentation
+//! says.
 //!
 //! The header is generated from the doc comments of `src/ffi/*.rs`
 //! (scripts/gen-header.sh), so these checks hold those comments to it.
@@ -331,7 +334,18 @@ const CHAPTERS: [&str; 11] = [
 fn grouped_declarations(h: &str) -> Vec<(usize, String, Vec<String>)> {
     let lines: Vec<&str> = h.lines().collect();
     let mut out = Vec::new();
+    // The Swift-only completions of the handle structs (`struct mcpr_x {};`
+    // under `#if defined(__swift__)`) belong to their typedefs' chapters.
+    let mut swift_only = false;
     for (i, line) in lines.iter().enumerate() {
+        if *line == "#if defined(__swift__)" {
+            swift_only = true;
+        } else if swift_only && *line == "#endif" {
+            swift_only = false;
+        }
+        if swift_only {
+            continue;
+        }
         let names = declared_names(line);
         let Some(name) = names.last().filter(|n| n.as_str() != "MCP_RESOURCES_H") else {
             continue;
@@ -407,5 +421,276 @@ fn every_declaration_belongs_to_one_chapter_and_functions_come_in_reading_order(
         "{} misplaced:\n{}",
         wrong.len(),
         wrong.join("\n")
+    );
+}
+
+/// Whether documentation text says NULL is allowed: it mentions NULL other
+/// than as "never NULL", "not be NULL" or "non-NULL" (the header's wording:
+/// "or NULL", "may be NULL", "NULL otherwise", "NULL for none", ...).
+fn doc_allows_null(text: &str) -> bool {
+    let mut rest = text.to_string();
+    for denial in ["never NULL", "not be NULL", "non-NULL"] {
+        rest = rest.replace(denial, "");
+    }
+    let words: Vec<&str> = rest
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    words.contains(&"NULL")
+}
+
+/// The text of one Doxygen section of a comment (`\param NAME` or
+/// `\return`), its continuation lines joined.
+fn doc_section(doc: &str, tag: &str) -> Option<String> {
+    let mut text: Option<String> = None;
+    for line in doc.lines() {
+        let s = line
+            .trim()
+            .trim_start_matches("/**")
+            .trim_start_matches('*')
+            .trim();
+        if let Some(t) = text.as_mut() {
+            if s.is_empty() || s.starts_with('\\') || s.starts_with('/') {
+                break;
+            }
+            t.push(' ');
+            t.push_str(s);
+        } else if let Some(rest) = s.strip_prefix(tag) {
+            if rest.is_empty() || rest.starts_with(' ') {
+                text = Some(rest.trim().to_string());
+            }
+        }
+    }
+    text
+}
+
+/// Is this parameter or field declaration a pointer (`*`, or a `mcpr_*_fn`
+/// function pointer)?
+fn is_pointer(decl: &str) -> bool {
+    decl.contains('*') || decl.split(' ').next().is_some_and(|t| t.ends_with("_fn"))
+}
+
+/// The nullability a declaration gives its outermost pointer: the
+/// annotation just before the name (none: non-null, by the header's
+/// assume_nonnull region). Also checks that every inner level of a
+/// pointer to pointer is `MCPR_NULLABLE`.
+fn outer_nullability(decl: &str) -> Result<&'static str, String> {
+    let name_at = decl
+        .rfind([' ', '*'])
+        .ok_or(format!("no name in {decl:?}"))?;
+    let before = decl[..name_at + 1].trim_end();
+    let levels: Vec<&str> = before.split('*').skip(1).map(str::trim).collect();
+    if levels.len() > 1 {
+        for inner in &levels[..levels.len() - 1] {
+            if *inner != "MCPR_NULLABLE" {
+                return Err(format!("{decl:?}: an inner pointer not MCPR_NULLABLE"));
+            }
+        }
+        let outer = levels[levels.len() - 1];
+        if outer != "MCPR_NULLABLE" && outer != "MCPR_NONNULL" {
+            return Err(format!(
+                "{decl:?}: a pointer to pointer without explicit nullability"
+            ));
+        }
+    }
+    Ok(if before.ends_with("MCPR_NULLABLE") {
+        "nullable"
+    } else {
+        "non-null"
+    })
+}
+
+#[test]
+fn null_wording_and_nullability_parsing_read_the_header_forms() {
+    assert!(doc_allows_null("The bundle, or NULL."));
+    assert!(doc_allows_null("Receives an error object; may be NULL."));
+    assert!(doc_allows_null("The bundle on `MCPR_OK`; NULL otherwise."));
+    assert!(doc_allows_null("The URIs (NULL when `uri_count` is 0)."));
+    assert!(!doc_allows_null(
+        "A static NUL-terminated string, never NULL."
+    ));
+    assert!(!doc_allows_null("The builder."));
+    assert!(!doc_allows_null("Where to write it; must not be NULL."));
+    assert_eq!(outer_nullability("mcpr_bundle *b"), Ok("non-null"));
+    assert_eq!(
+        outer_nullability("const mcpr_bundle *MCPR_NULLABLE b"),
+        Ok("nullable")
+    );
+    assert_eq!(
+        outer_nullability("mcpr_release_fn MCPR_NULLABLE release"),
+        Ok("nullable")
+    );
+    assert_eq!(outer_nullability("mcpr_read_done_fn done"), Ok("non-null"));
+    assert_eq!(
+        outer_nullability("mcpr_bundle *MCPR_NULLABLE *MCPR_NONNULL out"),
+        Ok("non-null")
+    );
+    assert_eq!(
+        outer_nullability("mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err"),
+        Ok("nullable")
+    );
+    assert!(outer_nullability("mcpr_bundle **out").is_err());
+    assert!(outer_nullability("mcpr_bundle **MCPR_NONNULL out").is_err());
+    assert_eq!(
+        doc_section(
+            "/**\n * \\param a First,\n *   continued.\n * \\param ab Second.\n */",
+            "\\param a"
+        ),
+        Some("First, continued.".to_string())
+    );
+}
+
+/// Swift and clang read the header's nullability: a parameter the
+/// documentation lets be NULL is `MCPR_NULLABLE`, one it does not is not
+/// (non-null through the assume_nonnull region), and the same for returned
+/// pointers; out-parameters' pointees are nullable.
+#[test]
+fn documented_nullable_pointers_are_exactly_the_mcpr_nullable_ones() {
+    let h = header();
+    let mut wrong = Vec::new();
+    let mut nullable = 0;
+    for d in declarations(&h) {
+        for (p, name) in parameters(&d.text).iter().zip(parameter_names(&d.text)) {
+            if !is_pointer(p) {
+                continue;
+            }
+            let Some(text) = doc_section(&d.doc, &format!("\\param {name}")) else {
+                wrong.push(format!("line {}: {name} has no \\param", d.line));
+                continue;
+            };
+            let want = if doc_allows_null(&text) {
+                "nullable"
+            } else {
+                "non-null"
+            };
+            match outer_nullability(p) {
+                Ok(got) if got == want => nullable += usize::from(got == "nullable"),
+                Ok(got) => wrong.push(format!(
+                    "line {}: {p:?} is {got}, but its \\param says {want}: {text:?}",
+                    d.line
+                )),
+                Err(e) => wrong.push(format!("line {}: {e}", d.line)),
+            }
+        }
+        // A returned pointer: `T *[MCPR_NULLABLE ]mcpr_name(`.
+        if !d.text.starts_with("typedef") {
+            let ret = &d.text[..d.text.find("mcpr_").unwrap_or(0)];
+            if ret.contains('*') {
+                let text = doc_section(&d.doc, "\\return").unwrap_or_default();
+                let want = doc_allows_null(&text);
+                if ret.contains("MCPR_NULLABLE") != want {
+                    wrong.push(format!(
+                        "line {}: the return of {:?} is nullable: {}, its \\return: {text:?}",
+                        d.line, d.text, !want
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(nullable > 100, "only {nullable} nullable parameters found");
+}
+
+/// Every pointer field of a struct is `MCPR_NULLABLE`: each struct starts
+/// zeroed (`*_INIT`, `*_init`), so NULL is every field's default, and Swift
+/// can then make the structs with `init()`.
+#[test]
+fn every_pointer_field_is_nullable() {
+    let h = header();
+    let mut in_struct = false;
+    let mut fields = 0;
+    for (i, line) in h.lines().enumerate() {
+        if line.starts_with("typedef struct {") {
+            in_struct = true;
+        } else if line.starts_with("} ") {
+            in_struct = false;
+        } else if in_struct && line.starts_with("    ") && line.ends_with(';') {
+            let decl = line.trim().trim_end_matches(';');
+            if decl.starts_with('*') || decl.starts_with('/') || !is_pointer(decl) {
+                continue;
+            }
+            fields += 1;
+            assert_eq!(
+                outer_nullability(decl),
+                Ok("nullable"),
+                "line {}: {decl:?}",
+                i + 1
+            );
+        }
+    }
+    assert!(fields >= 20, "only {fields} pointer fields found");
+}
+
+/// Under clang the declarations sit in one assume_nonnull region (with the
+/// `-Wnullability-extension` warning off inside it), opened before the
+/// first declaration and closed inside the include guard; other compilers
+/// see neither the pragmas nor the qualifiers.
+#[test]
+fn the_assume_nonnull_region_spans_every_declaration_under_clang_only() {
+    let h = header();
+    let lines: Vec<&str> = h.lines().collect();
+    let at = |needle: &str| {
+        let found: Vec<usize> = (0..lines.len()).filter(|&i| lines[i] == needle).collect();
+        assert_eq!(found.len(), 1, "{needle:?} on lines {found:?}");
+        found[0]
+    };
+    let begin = at("#pragma clang assume_nonnull begin");
+    let end = at("#pragma clang assume_nonnull end");
+    let guard_end = at("#endif  /* MCP_RESOURCES_H */");
+    for i in [begin, end] {
+        assert_eq!(
+            lines[i - 1 - usize::from(i == begin) * 2],
+            "#if defined(__clang__)"
+        );
+    }
+    assert_eq!(
+        lines[begin - 1],
+        "#pragma clang diagnostic ignored \"-Wnullability-extension\""
+    );
+    assert_eq!(lines[end + 1], "#pragma clang diagnostic pop");
+    assert!(end < guard_end);
+    let decls = declarations(&h);
+    assert!(decls.iter().all(|d| d.line > begin + 1 && d.line < end + 1));
+    assert!(h.contains("#if !defined(__clang__)") && h.contains("#define MCPR_NULLABLE\n"));
+    assert!(
+        h.contains("#define MCPR_NULLABLE _Nullable\n")
+            && h.contains("#define MCPR_NONNULL _Nonnull\n")
+    );
+}
+
+/// For Swift only, every handle (`typedef struct mcpr_x mcpr_x;`) is a
+/// complete, empty struct, so that Swift imports each as its own pointer
+/// type rather than all as OpaquePointer; C and C++ never see them.
+#[test]
+fn every_handle_is_a_distinct_empty_struct_for_swift_only() {
+    let h = header();
+    let handles: Vec<&str> = h
+        .lines()
+        .filter_map(|l| l.strip_prefix("typedef struct ")?.strip_suffix(';'))
+        .filter_map(|l| l.split_once(' ').filter(|(a, b)| a == b).map(|(a, _)| a))
+        .collect();
+    assert!(handles.len() >= 15, "only {} handles", handles.len());
+    let start = h
+        .find("#if defined(__swift__)\n")
+        .expect("a Swift-only block");
+    let block = &h[start..start + h[start..].find("#endif").expect("its #endif")];
+    let completed: Vec<&str> = block
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.strip_prefix("struct ")
+                .and_then(|l| l.strip_suffix(" {};"))
+                .unwrap_or_else(|| panic!("{l:?} in the Swift-only block"))
+        })
+        .collect();
+    assert_eq!(completed, handles);
+    assert_eq!(
+        h.matches("__swift__").count(),
+        2,
+        "one block, named once more in its comment"
     );
 }

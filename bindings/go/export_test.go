@@ -35,3 +35,17 @@ func ReleasesOf(v any) int32 {
 	}
 	return 0
 }
+
+// PendingRequests is how many calls are registered in the request table
+// (a call's entry lives from its start until it returned, or until its
+// asynchronous outcome was sent).
+func PendingRequests() int {
+	n := 0
+	for i := range requests.shards {
+		sh := &requests.shards[i]
+		sh.mu.Lock()
+		n += len(sh.m)
+		sh.mu.Unlock()
+	}
+	return n
+}

@@ -742,8 +742,22 @@ func holdExecutor(e *Executor) (*C.mcpr_executor, func(), error) {
 // failure reports a context deadline as StatusDeadlineExceeded even when
 // the token's cancellation won the race against the library's own timer.
 func (env *callEnv) failure(e *Error) error {
-	if e.Status == StatusCanceled && errors.Is(env.ctx.Err(), context.DeadlineExceeded) {
+	if e.Status == StatusCanceled && deadlinePassed(env.ctx) {
 		return ownError(StatusDeadlineExceeded, deadlineExceededMessage, e.cause)
 	}
 	return e
+}
+
+// deadlinePassed reports whether ctx ended by its deadline, also in the
+// moment after the deadline passed and before ctx's timer made Err say so
+// (begin refuses such a ctx by its deadline already).
+func deadlinePassed(ctx context.Context) bool {
+	switch err := ctx.Err(); {
+	case errors.Is(err, context.DeadlineExceeded):
+		return true
+	case err != nil:
+		return false
+	}
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }

@@ -3,10 +3,7 @@ package mcpresources
 // #include "shim.h"
 import "C"
 
-import (
-	"context"
-	"errors"
-)
+import "context"
 
 // MessageKind says what a JSON-RPC message was (Reply.Kind).
 type MessageKind int
@@ -126,6 +123,14 @@ func (r *Resources) Message(ctx context.Context, message []byte, opt *RequestOpt
 	if st != C.MCPR_OK {
 		return Reply{}, takeError(res.err, st)
 	}
+	return replyOf(ctx, &res), nil
+}
+
+// replyOf copies a message's reply out of its result (the C reply is
+// freed here). The token's cancellation may have won the race against the
+// library's own timer: ctx's passed deadline is the deadline error, not
+// silence.
+func replyOf(ctx context.Context, res *C.mcprgo_message_result) Reply {
 	out := Reply{
 		JSON:    goBytes(res.json),
 		Handled: bool(res.handled),
@@ -142,13 +147,11 @@ func (r *Resources) Message(ctx context.Context, message []byte, opt *RequestOpt
 		Subscription:   subscriptionOf(res.subscription),
 	}
 	C.mcpr_reply_free(res.reply)
-	// The token's cancellation may have won the race against the library's
-	// own timer: ctx's passed deadline is the deadline error, not silence.
-	if out.Kind == MessageRequest && out.Status == StatusCanceled && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if out.Kind == MessageRequest && out.Status == StatusCanceled && deadlinePassed(ctx) {
 		e := ownError(StatusDeadlineExceeded, deadlineExceededMessage, out.cause)
 		out.JSON = append(append(append([]byte(`{"jsonrpc":"2.0","id":`), out.ID...), `,"error":`...), e.JSONRPC...)
 		out.JSON = append(out.JSON, '}')
 		out.Status, out.IsError = e.Status, true
 	}
-	return out, nil
+	return out
 }

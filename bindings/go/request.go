@@ -127,6 +127,13 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}
+	return env.responseOf(&res), nil
+}
+
+// responseOf copies a request's response out of its result (the C
+// response is freed here); a context deadline is the deadline error even
+// when the token's cancellation won the race against the library's timer.
+func (env *callEnv) responseOf(res *C.mcprgo_request_result) Response {
 	out := Response{
 		JSON:    goBytes(res.json),
 		IsError: bool(res.is_error),
@@ -139,11 +146,11 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 		Subscription:   subscriptionOf(res.subscription),
 	}
 	C.mcpr_response_free(res.response)
-	if out.IsError && out.Status == StatusCanceled && errors.Is(env.ctx.Err(), context.DeadlineExceeded) {
+	if out.IsError && out.Status == StatusCanceled && deadlinePassed(env.ctx) {
 		e := ownError(StatusDeadlineExceeded, deadlineExceededMessage, out.cause)
 		out.JSON, out.Status = e.JSONRPC, e.Status
 	}
-	return out, nil
+	return out
 }
 
 // CacheHints are cache hints a host declares for a binding

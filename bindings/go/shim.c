@@ -214,6 +214,22 @@ static mcpr_status response_finish(mcpr_status st, mcprgo_request_result *out) {
     return st;
 }
 
+/* Reads a reply into `out` (mcprgo_message and the asynchronous message). */
+static void reply_fill(mcpr_reply *reply, mcprgo_message_result *out) {
+    out->json = mcpr_reply_json(reply);
+    out->handled = mcpr_reply_handled(reply);
+    out->kind = mcpr_reply_kind(reply);
+    out->method = mcpr_reply_method(reply);
+    out->id = mcpr_reply_id(reply);
+    out->params = mcpr_reply_params(reply);
+    out->status = mcpr_reply_status(reply);
+    out->is_error = mcpr_reply_is_error(reply);
+    out->partial = mcpr_reply_is_partial(reply);
+    out->cause = mcpr_reply_cause(reply);
+    out->is_notification = mcpr_reply_is_notification(reply);
+    out->subscription = mcpr_reply_subscription(reply);
+}
+
 mcpr_status mcprgo_notify(int kind, const mcpr_resources *r, const mcpr_list_change *change, mcpr_str uri,
                           const mcpr_subscriber *subscribers, size_t count, mcprgo_call call,
                           mcpr_notifications **out, mcpr_error **err) {
@@ -273,20 +289,7 @@ mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str s
                                                (mcpr_str){NULL, 0}, host_notifications, call);
     memset(out, 0, sizeof *out);
     mcpr_status st = mcpr_message(r, message, &opt, &out->reply, &out->err);
-    if (st == MCPR_OK) {
-        out->json = mcpr_reply_json(out->reply);
-        out->handled = mcpr_reply_handled(out->reply);
-        out->kind = mcpr_reply_kind(out->reply);
-        out->method = mcpr_reply_method(out->reply);
-        out->id = mcpr_reply_id(out->reply);
-        out->params = mcpr_reply_params(out->reply);
-        out->status = mcpr_reply_status(out->reply);
-        out->is_error = mcpr_reply_is_error(out->reply);
-        out->partial = mcpr_reply_is_partial(out->reply);
-        out->cause = mcpr_reply_cause(out->reply);
-        out->is_notification = mcpr_reply_is_notification(out->reply);
-        out->subscription = mcpr_reply_subscription(out->reply);
-    }
+    if (st == MCPR_OK) reply_fill(out->reply, out);
     return st;
 }
 
@@ -321,6 +324,96 @@ mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queu
 mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err) {
     out->struct_size = sizeof(mcpr_executor_stats);
     return mcpr_executor_get_stats(e, out, err);
+}
+
+/* ------------------------------------------------ asynchronous calls */
+
+static void read_done(void *data, mcpr_status st, mcpr_bundle *bundle, mcpr_error *err) {
+    mcprgo_read_result out;
+    memset(&out, 0, sizeof out);
+    out.bundle = bundle;
+    out.err = err;
+    if (bundle) {
+        out.json = mcpr_bundle_json(bundle);
+        out.partial = mcpr_bundle_is_partial(bundle);
+        out.input_required = mcpr_bundle_is_input_required(bundle);
+    }
+    mcprgoReadDone((uintptr_t)data, st, &out);
+}
+
+static void list_done(void *data, mcpr_status st, mcpr_page *page, mcpr_error *err) {
+    mcprgo_list_result out;
+    memset(&out, 0, sizeof out);
+    out.page = page;
+    out.err = err;
+    if (page) {
+        out.json = mcpr_page_json(page);
+        out.next_cursor = mcpr_page_next_cursor(page);
+    }
+    mcprgoListDone((uintptr_t)data, st, &out);
+}
+
+static void request_done(void *data, mcpr_status st, mcpr_response *response, mcpr_error *err) {
+    mcprgo_request_result out;
+    response_start(&out);
+    out.response = response;
+    out.err = err;
+    if (response) response_finish(MCPR_OK, &out);
+    mcprgoRequestDone((uintptr_t)data, st, &out);
+}
+
+static void message_done(void *data, mcpr_status st, mcpr_reply *reply, mcpr_error *err) {
+    mcprgo_message_result out;
+    memset(&out, 0, sizeof out);
+    out.reply = reply;
+    out.err = err;
+    if (reply) reply_fill(reply, &out);
+    mcprgoMessageDone((uintptr_t)data, st, &out);
+}
+
+mcpr_status mcprgo_read_start(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_input input,
+                              uintptr_t handle, mcpr_error **err) {
+    mcpr_read_options opt = {
+        .struct_size = sizeof(mcpr_read_options),
+        .scope_key = input.scope_key,
+        .client_capabilities = input.client_capabilities,
+        .request_state = input.request_state,
+        .input_responses = input.input_responses,
+        .params = input.params,
+    };
+    MCPRGO_SET_CALL(opt, call);
+    return mcpr_read_start(r, uri, &opt, read_done, (void *)handle, err);
+}
+
+mcpr_status mcprgo_list_start(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor,
+                              uint32_t page_size, mcprgo_call call, uintptr_t handle, mcpr_error **err) {
+    mcpr_list_options opt = {
+        .struct_size = sizeof(mcpr_list_options),
+        .scope_key = scope_key,
+        .cursor = cursor,
+        .page_size = page_size,
+    };
+    MCPRGO_SET_CALL(opt, call);
+    return templates ? mcpr_list_templates_start(r, &opt, list_done, (void *)handle, err)
+                     : mcpr_list_start(r, &opt, list_done, (void *)handle, err);
+}
+
+mcpr_status mcprgo_request_start(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
+                                 uint32_t page_size, bool resource_tools, mcpr_str client_capabilities,
+                                 mcpr_str request_id, uint32_t host_notifications, mcprgo_call call, uintptr_t handle,
+                                 mcpr_error **err) {
+    mcpr_request_options opt = request_options(scope_key, page_size, resource_tools, client_capabilities,
+                                               request_id, host_notifications, call);
+    return mcpr_request_start(r, method, params, &opt, request_done, (void *)handle, err);
+}
+
+mcpr_status mcprgo_message_start(const mcpr_resources *r, mcpr_str message, mcpr_str scope_key, uint32_t page_size,
+                                 bool resource_tools, mcpr_str client_capabilities, uint32_t host_notifications,
+                                 mcprgo_call call, uintptr_t handle, mcpr_error **err) {
+    /* A listen message takes the message's own id: no request_id. */
+    mcpr_request_options opt = request_options(scope_key, page_size, resource_tools, client_capabilities,
+                                               (mcpr_str){NULL, 0}, host_notifications, call);
+    return mcpr_message_start(r, message, &opt, message_done, (void *)handle, err);
 }
 
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out) {

@@ -187,6 +187,26 @@ mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str s
                            bool resource_tools, mcpr_str client_capabilities, uint32_t host_notifications,
                            mcprgo_call call, mcprgo_message_result *out);
 
+/* Asynchronous calls (mcpr_*_start, BEHAVIOUR §20): each starts the call
+ * with `handle` (a runtime/cgo.Handle) as its done_data; the done
+ * trampoline reads the outcome into the call's result struct (as the
+ * blocking mcprgo_* function would have) and hands it to the Go export of
+ * its kind (mcprgoReadDone, mcprgoListDone, mcprgoRequestDone,
+ * mcprgoMessageDone), exactly once, on an executor thread. `done` never
+ * runs when the start fails. */
+mcpr_status mcprgo_read_start(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_input input,
+                              uintptr_t handle, mcpr_error **err);
+mcpr_status mcprgo_list_start(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor,
+                              uint32_t page_size, mcprgo_call call, uintptr_t handle, mcpr_error **err);
+mcpr_status mcprgo_request_start(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
+                                 uint32_t page_size, bool resource_tools, mcpr_str client_capabilities,
+                                 mcpr_str request_id, uint32_t host_notifications, mcprgo_call call, uintptr_t handle,
+                                 mcpr_error **err);
+/* The options of mcprgo_message (a listen message takes its own id). */
+mcpr_status mcprgo_message_start(const mcpr_resources *r, mcpr_str message, mcpr_str scope_key, uint32_t page_size,
+                                 bool resource_tools, mcpr_str client_capabilities, uint32_t host_notifications,
+                                 mcprgo_call call, uintptr_t handle, mcpr_error **err);
+
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);
 

@@ -356,3 +356,58 @@ func TestANotificationCallsTraceReachesItsCallbacksAndNoMessage(t *testing.T) {
 		t.Fatalf("a trace that is not UTF-8: %v", err)
 	}
 }
+
+// TestTheSubscriptionMethodsAsAsyncCallsDecideAsTheBlockingOnes: RequestAsync
+// and MessageAsync (BEHAVIOUR §15 rule 13) answer resources/subscribe and
+// subscriptions/listen with the blocking call's JSON and decision (a
+// listen's RequestID and HostNotifications included; a listen message
+// names its stream by its own id).
+func TestTheSubscriptionMethodsAsAsyncCallsDecideAsTheBlockingOnes(t *testing.T) {
+	rl := newRules()
+	res := subscribable(t, rl, "doc://a", "doc://b")
+	rl.hide("alice", "doc://b")
+	ex, err := mcpr.NewExecutor(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ex.Close()
+	ctx := asTenant("alice")
+	listen := `{"notifications":{"toolsListChanged":true,"resourceSubscriptions":["doc://b","doc://a"]}}`
+	for _, c := range []struct {
+		method, params string
+		o              *mcpr.RequestOptions
+	}{
+		{"resources/subscribe", `{"uri":"doc://a"}`, &mcpr.RequestOptions{Revision: "2025-11-25", Executor: ex}},
+		{"resources/subscribe", `{"uri":"doc://b"}`, &mcpr.RequestOptions{Revision: "2025-11-25", Executor: ex}},
+		{"subscriptions/listen", listen, &mcpr.RequestOptions{Revision: "2026-07-28", Executor: ex,
+			RequestID: json.RawMessage(`"l-9"`), HostNotifications: mcpr.NotifyToolsListChanged}},
+	} {
+		ch, err := res.RequestAsync(ctx, c.method, []byte(c.params), c.o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var o mcpr.Outcome[mcpr.Response]
+		select {
+		case o = <-ch:
+		case <-time.After(20 * time.Second):
+			t.Fatal("no outcome")
+		}
+		want, err := res.Request(ctx, c.method, []byte(c.params), c.o)
+		if o.Err != nil || err != nil || string(o.Value.JSON) != string(want.JSON) ||
+			o.Value.IsNotification != want.IsNotification || fmt.Sprint(o.Value.Subscription) != fmt.Sprint(want.Subscription) {
+			t.Fatalf("%s %s: %+v %v, blocking %+v %v", c.method, c.params, o.Value, o.Err, want, err)
+		}
+	}
+	msg := `{"jsonrpc":"2.0","id":"m-9","method":"subscriptions/listen","params":` + listen + `}`
+	o := &mcpr.RequestOptions{Revision: "2026-07-28", Executor: ex, HostNotifications: mcpr.NotifyToolsListChanged}
+	ch, err := res.MessageAsync(ctx, []byte(msg), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := <-ch
+	if r.Err != nil || !r.Value.IsNotification || r.Value.Subscription == nil ||
+		string(r.Value.Subscription.ID) != `"m-9"` || len(r.Value.Subscription.URIs) != 1 ||
+		!strings.Contains(string(r.Value.JSON), `"toolsListChanged":true`) {
+		t.Fatalf("listen message: %+v %v", r.Value, r.Err)
+	}
+}

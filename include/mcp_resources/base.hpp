@@ -39,7 +39,7 @@ inline std::string_view to_view(mcpr_str s) noexcept {
 /// The enumerator's name of a status ("MCPR_OK", ...; "MCPR_UNKNOWN_STATUS"
 /// for a value this library does not define). Static text.
 inline std::string_view status_name(mcpr_status s) noexcept {
-    return mcpr_status_name(static_cast<std::int32_t>(s));
+    return mcpr_status_name(static_cast<std::uint32_t>(s));
 }
 
 /// A failed library call. what() is the safe message (may be sent to a
@@ -102,19 +102,24 @@ struct ErrorFree {
     void operator()(mcpr_error *e) const noexcept { mcpr_error_free(e); }
 };
 
+/// The mcpr::Error of a failed status and its (possibly NULL) error object
+/// (borrowed: copied, not freed). Throws std::bad_alloc only.
+inline Error error_of(mcpr_status status, const mcpr_error *e) {
+    if (!e) {
+        std::int32_t code = status == MCPR_METHOD_NOT_HANDLED ? jsonrpc_method_not_found : jsonrpc_internal_error;
+        return Error(status, std::string(status_name(status)), std::string(), code, std::string());
+    }
+    return Error(mcpr_error_status(e), std::string(to_view(mcpr_error_message(e))),
+                 std::string(to_view(mcpr_error_cause(e))), mcpr_error_jsonrpc_code(e),
+                 std::string(to_view(mcpr_error_jsonrpc_json(e))), std::string(to_view(mcpr_error_input_requests(e))));
+}
+
 /// Turns a failed status and its (possibly NULL) error object into an
 /// mcpr::Error; the mcpr_error is freed on every path (also when copying
 /// its strings throws std::bad_alloc).
 [[noreturn]] inline void throw_error(mcpr_status status, mcpr_error *raw) {
     std::unique_ptr<mcpr_error, ErrorFree> e(raw);
-    if (!e) {
-        std::int32_t code = status == MCPR_METHOD_NOT_HANDLED ? jsonrpc_method_not_found : jsonrpc_internal_error;
-        throw Error(status, std::string(status_name(status)), std::string(), code, std::string());
-    }
-    throw Error(mcpr_error_status(e.get()), std::string(to_view(mcpr_error_message(e.get()))),
-                std::string(to_view(mcpr_error_cause(e.get()))), mcpr_error_jsonrpc_code(e.get()),
-                std::string(to_view(mcpr_error_jsonrpc_json(e.get()))),
-                std::string(to_view(mcpr_error_input_requests(e.get()))));
+    throw error_of(status, e.get());
 }
 
 /// Calls `f(&err)` and throws mcpr::Error when it does not return MCPR_OK.

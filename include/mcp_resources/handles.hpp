@@ -289,6 +289,8 @@ public:
     std::size_t value_count() const noexcept { return mcpr_completion_value_count(p_.get()); }
     /// Whether more values exist than were returned.
     bool has_more() const noexcept { return mcpr_completion_has_more(p_.get()); }
+    /// The C handle (borrowed).
+    const mcpr_completion *get() const noexcept { return p_.get(); }
 
 private:
     detail::Owned<mcpr_completion, mcpr_completion_free> p_;

@@ -5,6 +5,7 @@
 #ifndef MCP_RESOURCES_REGISTRY_HPP
 #define MCP_RESOURCES_REGISTRY_HPP
 
+#include "async.hpp"
 #include "callbacks.hpp"
 #include "handles.hpp"
 
@@ -170,14 +171,7 @@ public:
 
     /// resources/read of `uri`. Throws mcpr::Error when the read fails.
     Bundle read(std::string_view uri, const ReadOptions &o = ReadOptions()) const {
-        mcpr_read_options c{};
-        mcpr_read_options_init(&c);
-        detail::set_call(c, o);
-        c.scope_key = to_c(o.scope_key);
-        c.client_capabilities = to_c(o.client_capabilities);
-        c.request_state = to_c(o.request_state);
-        c.input_responses = to_c(o.input_responses);
-        c.params = to_c(o.params);
+        mcpr_read_options c = c_read_options(o);
         mcpr_bundle *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_read(r_.get(), to_c(uri), &c, &out, e); });
         return Bundle(out);
@@ -302,21 +296,103 @@ public:
     Completion complete(std::string_view template_uri, std::string_view argument, std::string_view value,
                         const std::vector<std::pair<std::string_view, std::string_view>> &context = {},
                         const ReadOptions &o = ReadOptions()) const {
-        std::vector<mcpr_complete_argument> ctx;
-        ctx.reserve(context.size());
-        for (const auto &kv : context) ctx.push_back(mcpr_complete_argument{to_c(kv.first), to_c(kv.second)});
-        mcpr_complete_params p{};
-        p.template_uri = to_c(template_uri);
-        p.argument.name = to_c(argument);
-        p.argument.value = to_c(value);
-        p.context = ctx.empty() ? nullptr : ctx.data();
-        p.context_len = ctx.size();
+        CompleteInput in(template_uri, argument, value, context);
         mcpr_read_options c{};
         mcpr_read_options_init(&c);
         detail::set_call(c, o);
         mcpr_completion *out = nullptr;
-        detail::check([&](mcpr_error **e) { return mcpr_complete(r_.get(), &p, &c, &out, e); });
+        detail::check([&](mcpr_error **e) { return mcpr_complete(r_.get(), &in.params, &c, &out, e); });
         return Completion(out);
+    }
+
+    // ------------------------------------------------ asynchronous calls
+    //
+    // The *_async members start the call on `executor` and return at once
+    // (BEHAVIOUR §20): no thread waits while it is in flight. `done` (any
+    // callable taking an mcpr::Outcome<T>; moved into the call) runs
+    // exactly once, on an executor thread, never inside the start, with
+    // what the blocking call would have returned or thrown; it is destroyed
+    // there after it returned. Return promptly from it (it may run on the
+    // executor's watch thread) and never call a blocking call of the
+    // library from it. An exception escaping `done` is caught and dropped.
+    // A host mistake (bad options, an unknown revision, a list without a
+    // scope key, a method the library does not serve) throws mcpr::Error
+    // from the start, and `done` is destroyed without running. The call
+    // holds its own registry and executor references: this Resources, the
+    // Executor and the options' token may go as soon as the start
+    // returned. `executor` replaces `o.executor`; `o.request_data` must
+    // live until `done`. The returned AsyncCall cancels the call.
+    // The overloads without `done` return a std::future instead (its get()
+    // throws the mcpr::Error); cancel them through `o.cancel`.
+
+    /// read() as an asynchronous call (mcpr_read_start).
+    template <class F>
+    AsyncCall read_async(std::string_view uri, const ReadOptions &o, const Executor &executor, F &&done) const {
+        return read_start(uri, o, executor, std::forward<F>(done), true);
+    }
+    /// read() as an asynchronous call whose outcome is a std::future.
+    std::future<Bundle> read_async(std::string_view uri, const ReadOptions &o, const Executor &executor) const {
+        return future_of<Bundle>([&](detail::PromiseDone<Bundle> d) { read_start(uri, o, executor, std::move(d), false); });
+    }
+
+    /// list() as an asynchronous call (mcpr_list_start).
+    template <class F> AsyncCall list_async(const ListOptions &o, const Executor &executor, F &&done) const {
+        return list_start(o, executor, mcpr_list_start, std::forward<F>(done), true);
+    }
+    std::future<Page> list_async(const ListOptions &o, const Executor &executor) const {
+        return future_of<Page>([&](detail::PromiseDone<Page> d) { list_start(o, executor, mcpr_list_start, std::move(d), false); });
+    }
+
+    /// list_templates() as an asynchronous call (mcpr_list_templates_start).
+    template <class F> AsyncCall list_templates_async(const ListOptions &o, const Executor &executor, F &&done) const {
+        return list_start(o, executor, mcpr_list_templates_start, std::forward<F>(done), true);
+    }
+    std::future<Page> list_templates_async(const ListOptions &o, const Executor &executor) const {
+        return future_of<Page>(
+            [&](detail::PromiseDone<Page> d) { list_start(o, executor, mcpr_list_templates_start, std::move(d), false); });
+    }
+
+    /// request() as an asynchronous call (mcpr_request_start): a method the
+    /// library does not serve throws MCPR_METHOD_NOT_HANDLED from the start;
+    /// a `ref/prompt` completion reaches `done` with that status.
+    template <class F>
+    AsyncCall request_async(std::string_view method, std::string_view params_json, const RequestOptions &o,
+                            const Executor &executor, F &&done) const {
+        return request_start(method, params_json, o, executor, std::forward<F>(done), true);
+    }
+    std::future<Response> request_async(std::string_view method, std::string_view params_json, const RequestOptions &o,
+                                        const Executor &executor) const {
+        return future_of<Response>(
+            [&](detail::PromiseDone<Response> d) { request_start(method, params_json, o, executor, std::move(d), false); });
+    }
+
+    /// message() as an asynchronous call (mcpr_message_start): every message
+    /// is answered through `done`; only host mistakes throw.
+    template <class F>
+    AsyncCall message_async(std::string_view message_json, const RequestOptions &o, const Executor &executor,
+                            F &&done) const {
+        return message_start(message_json, o, executor, std::forward<F>(done), true);
+    }
+    std::future<Reply> message_async(std::string_view message_json, const RequestOptions &o,
+                                     const Executor &executor) const {
+        return future_of<Reply>(
+            [&](detail::PromiseDone<Reply> d) { message_start(message_json, o, executor, std::move(d), false); });
+    }
+
+    /// complete() as an asynchronous call (mcpr_complete_start).
+    template <class F>
+    AsyncCall complete_async(std::string_view template_uri, std::string_view argument, std::string_view value,
+                             const std::vector<std::pair<std::string_view, std::string_view>> &context,
+                             const ReadOptions &o, const Executor &executor, F &&done) const {
+        return complete_start(template_uri, argument, value, context, o, executor, std::forward<F>(done), true);
+    }
+    std::future<Completion> complete_async(std::string_view template_uri, std::string_view argument,
+                                           std::string_view value,
+                                           const std::vector<std::pair<std::string_view, std::string_view>> &context,
+                                           const ReadOptions &o, const Executor &executor) const {
+        return future_of<Completion>([&](detail::PromiseDone<Completion> d) {
+            complete_start(template_uri, argument, value, context, o, executor, std::move(d), false);
+        });
     }
 
     /// Whether any binding registered a completion callback.
@@ -336,6 +412,127 @@ public:
     explicit operator bool() const noexcept { return r_ != nullptr; }
 
 private:
+    /// The C form of a completion's input (the context array it points at
+    /// lives as long as this object).
+    struct CompleteInput {
+        CompleteInput(std::string_view template_uri, std::string_view argument, std::string_view value,
+                      const std::vector<std::pair<std::string_view, std::string_view>> &context)
+            : params{} {
+            args.reserve(context.size());
+            for (const auto &kv : context) args.push_back(mcpr_complete_argument{to_c(kv.first), to_c(kv.second)});
+            params.template_uri = to_c(template_uri);
+            params.argument.name = to_c(argument);
+            params.argument.value = to_c(value);
+            params.context = args.empty() ? nullptr : args.data();
+            params.context_len = args.size();
+        }
+        CompleteInput(const CompleteInput &) = delete;
+        CompleteInput &operator=(const CompleteInput &) = delete;
+        std::vector<mcpr_complete_argument> args;
+        mcpr_complete_params params;
+    };
+
+    static mcpr_read_options c_read_options(const ReadOptions &o) {
+        mcpr_read_options c{};
+        mcpr_read_options_init(&c);
+        detail::set_call(c, o);
+        c.scope_key = to_c(o.scope_key);
+        c.client_capabilities = to_c(o.client_capabilities);
+        c.request_state = to_c(o.request_state);
+        c.input_responses = to_c(o.input_responses);
+        c.params = to_c(o.params);
+        return c;
+    }
+
+    static mcpr_list_options c_list_options(const ListOptions &o) {
+        mcpr_list_options c{};
+        mcpr_list_options_init(&c);
+        detail::set_call(c, o);
+        c.scope_key = to_c(o.scope_key);
+        c.cursor = to_c(o.cursor);
+        c.page_size = o.page_size;
+        return c;
+    }
+
+    /// Runs `start` with a PromiseDone and returns its future.
+    template <class T, class Start> static std::future<T> future_of(Start &&start) {
+        detail::PromiseDone<T> d;
+        std::future<T> f = d.promise.get_future();
+        std::forward<Start>(start)(std::move(d));
+        return f;
+    }
+
+    template <class F>
+    AsyncCall read_start(std::string_view uri, const ReadOptions &o, const Executor &executor, F &&done,
+                         bool own_token) const {
+        mcpr_read_options c = c_read_options(o);
+        c.executor = executor.get();
+        return detail::start_async<Bundle, mcpr_bundle>(
+            std::forward<F>(done), c.cancel, own_token,
+            [&](const mcpr_cancel *token, mcpr_read_done_fn fn, void *data, mcpr_error **e) {
+                c.cancel = token;
+                return mcpr_read_start(r_.get(), to_c(uri), &c, fn, data, e);
+            });
+    }
+
+    using ListStartFn = mcpr_status (*)(const mcpr_resources *, const mcpr_list_options *, mcpr_list_done_fn, void *,
+                                        mcpr_error **);
+    template <class F>
+    AsyncCall list_start(const ListOptions &o, const Executor &executor, ListStartFn start, F &&done,
+                         bool own_token) const {
+        mcpr_list_options c = c_list_options(o);
+        c.executor = executor.get();
+        return detail::start_async<Page, mcpr_page>(
+            std::forward<F>(done), c.cancel, own_token,
+            [&](const mcpr_cancel *token, mcpr_list_done_fn fn, void *data, mcpr_error **e) {
+                c.cancel = token;
+                return start(r_.get(), &c, fn, data, e);
+            });
+    }
+
+    template <class F>
+    AsyncCall request_start(std::string_view method, std::string_view params_json, const RequestOptions &o,
+                            const Executor &executor, F &&done, bool own_token) const {
+        mcpr_request_options c = c_request_options(o);
+        c.executor = executor.get();
+        return detail::start_async<Response, mcpr_response>(
+            std::forward<F>(done), c.cancel, own_token,
+            [&](const mcpr_cancel *token, mcpr_request_done_fn fn, void *data, mcpr_error **e) {
+                c.cancel = token;
+                return mcpr_request_start(r_.get(), to_c(method), to_c(params_json), &c, fn, data, e);
+            });
+    }
+
+    template <class F>
+    AsyncCall message_start(std::string_view message_json, const RequestOptions &o, const Executor &executor, F &&done,
+                            bool own_token) const {
+        mcpr_request_options c = c_request_options(o);
+        c.executor = executor.get();
+        return detail::start_async<Reply, mcpr_reply>(
+            std::forward<F>(done), c.cancel, own_token,
+            [&](const mcpr_cancel *token, mcpr_message_done_fn fn, void *data, mcpr_error **e) {
+                c.cancel = token;
+                return mcpr_message_start(r_.get(), to_c(message_json), &c, fn, data, e);
+            });
+    }
+
+    template <class F>
+    AsyncCall complete_start(std::string_view template_uri, std::string_view argument, std::string_view value,
+                             const std::vector<std::pair<std::string_view, std::string_view>> &context,
+                             const ReadOptions &o, const Executor &executor, F &&done, bool own_token) const {
+        CompleteInput in(template_uri, argument, value, context);
+        mcpr_read_options c{};
+        mcpr_read_options_init(&c);
+        detail::set_call(c, o);
+        c.executor = executor.get();
+        return detail::start_async<Completion, mcpr_completion>(
+            std::forward<F>(done), c.cancel, own_token,
+            [&](const mcpr_cancel *token, mcpr_complete_done_fn fn, void *data, mcpr_error **e) {
+                c.cancel = token;
+                return mcpr_complete_start(r_.get(), &in.params, &c, fn, data, e);
+            });
+    }
+
     static mcpr_request_options c_request_options(const RequestOptions &o) {
         mcpr_request_options c{};
         mcpr_request_options_init(&c);
@@ -351,12 +548,7 @@ private:
 
     using ListFn = mcpr_status (*)(const mcpr_resources *, const mcpr_list_options *, mcpr_page **, mcpr_error **);
     Page list_impl(const ListOptions &o, ListFn fn) const {
-        mcpr_list_options c{};
-        mcpr_list_options_init(&c);
-        detail::set_call(c, o);
-        c.scope_key = to_c(o.scope_key);
-        c.cursor = to_c(o.cursor);
-        c.page_size = o.page_size;
+        mcpr_list_options c = c_list_options(o);
         mcpr_page *out = nullptr;
         detail::check([&](mcpr_error **e) { return fn(r_.get(), &c, &out, e); });
         return Page(out);

@@ -34,7 +34,7 @@ use super::status::{mcpr_status, Error};
 
 /// Receives the outcome of `mcpr_read_start`, exactly once.
 ///
-/// \param done_data The `done_data` given to `mcpr_read_start`.
+/// \param done_data The `done_data` given to `mcpr_read_start` (may be NULL).
 /// \param status `MCPR_OK` with a bundle (also for a partial one), or the
 ///   read's failure (the status `mcpr_read` would have returned).
 /// \param bundle On `MCPR_OK` the bundle, owned by the callee: free it with
@@ -62,7 +62,7 @@ pub type mcpr_read_done_fn = Option<
 /// Receives the outcome of `mcpr_list_start` or `mcpr_list_templates_start`,
 /// exactly once (as `mcpr_read_done_fn`).
 ///
-/// \param done_data The `done_data` given to the start function.
+/// \param done_data The `done_data` given to the start function (may be NULL).
 /// \param status `MCPR_OK` with a page, or the listing's failure.
 /// \param page On `MCPR_OK` the page, owned by the callee (free it with
 ///   `mcpr_page_free`); NULL otherwise.
@@ -83,7 +83,7 @@ pub type mcpr_list_done_fn = Option<
 /// Receives the outcome of `mcpr_complete_start`, exactly once (as
 /// `mcpr_read_done_fn`).
 ///
-/// \param done_data The `done_data` given to `mcpr_complete_start`.
+/// \param done_data The `done_data` given to `mcpr_complete_start` (may be NULL).
 /// \param status `MCPR_OK` with a completion, or the completion's failure.
 /// \param completion On `MCPR_OK` the completion, owned by the callee (free
 ///   it with `mcpr_completion_free`); NULL otherwise.
@@ -104,7 +104,7 @@ pub type mcpr_complete_done_fn = Option<
 /// Receives the outcome of `mcpr_request_start`, exactly once (as
 /// `mcpr_read_done_fn`).
 ///
-/// \param done_data The `done_data` given to `mcpr_request_start`.
+/// \param done_data The `done_data` given to `mcpr_request_start` (may be NULL).
 /// \param status `MCPR_OK` with a response to send (a result or an error
 ///   object, as from `mcpr_request`, including a deadline, a cancellation
 ///   or a saturated executor), or `MCPR_METHOD_NOT_HANDLED` for a
@@ -129,7 +129,7 @@ pub type mcpr_request_done_fn = Option<
 /// Receives the outcome of `mcpr_message_start`, exactly once (as
 /// `mcpr_read_done_fn`).
 ///
-/// \param done_data The `done_data` given to `mcpr_message_start`.
+/// \param done_data The `done_data` given to `mcpr_message_start` (may be NULL).
 /// \param status `MCPR_OK` with the reply `mcpr_message` would have given
 ///   (send its `mcpr_reply_json` when it is not empty; route the message
 ///   yourself when `mcpr_reply_handled` is false).
@@ -205,7 +205,7 @@ fn required<F: Copy>(done: Option<F>) -> Result<F, Error> {
 /// \param uri The raw bytes of the request's `params.uri` (copied).
 /// \param options The read options (copied; `executor` required).
 /// \param done The completion callback (required).
-/// \param done_data Handed to `done`, never dereferenced.
+/// \param done_data Handed to `done`, never dereferenced; may be NULL.
 /// \param err Receives an error object when the call fails (caller owns
 ///   it; free with `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK` when the read started (`done` will run);
@@ -305,7 +305,7 @@ unsafe fn list_start_with(
 /// \param options The list options (required, copied; `executor` required,
 ///   non-empty `scope_key`).
 /// \param done The completion callback (required).
-/// \param done_data Handed to `done`, never dereferenced.
+/// \param done_data Handed to `done`, never dereferenced; may be NULL.
 /// \param err Receives an error object when the call fails (caller owns
 ///   it; free with `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK` when the listing started; `MCPR_INVALID_ARGUMENT` for
@@ -336,7 +336,7 @@ pub unsafe extern "C" fn mcpr_list_start(
 /// \param resources A registry reference.
 /// \param options The list options (required, copied).
 /// \param done The completion callback (required).
-/// \param done_data Handed to `done`, never dereferenced.
+/// \param done_data Handed to `done`, never dereferenced; may be NULL.
 /// \param err Receives an error object when the call fails; may be NULL.
 /// \return As for `mcpr_list_start`.
 /// \pre As for `mcpr_list_start`.
@@ -363,7 +363,7 @@ pub unsafe extern "C" fn mcpr_list_templates_start(
 /// \param params The client's completion input (copied).
 /// \param options Read options (copied; `executor` required).
 /// \param done The completion callback (required).
-/// \param done_data Handed to `done`, never dereferenced.
+/// \param done_data Handed to `done`, never dereferenced; may be NULL.
 /// \param err Receives an error object when the call fails (caller owns
 ///   it; free with `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK` when the completion started; `MCPR_INVALID_ARGUMENT`
@@ -434,7 +434,7 @@ pub unsafe extern "C" fn mcpr_complete_start(
 ///   `{NULL, 0}` when the request had none.
 /// \param options The request options (copied; `executor` required).
 /// \param done The completion callback (required).
-/// \param done_data Handed to `done`, never dereferenced.
+/// \param done_data Handed to `done`, never dereferenced; may be NULL.
 /// \param err Receives an error object when the call fails (caller owns
 ///   it; free with `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK` when the request started; `MCPR_METHOD_NOT_HANDLED`
@@ -499,7 +499,7 @@ pub unsafe extern "C" fn mcpr_request_start(
 /// \param options The options of `mcpr_request` (copied; `executor`
 ///   required).
 /// \param done The completion callback (required).
-/// \param done_data Handed to `done`, never dereferenced.
+/// \param done_data Handed to `done`, never dereferenced; may be NULL.
 /// \param err Receives an error object when the call fails (caller owns
 ///   it; free with `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK` when the message started; `MCPR_INVALID_ARGUMENT` for

@@ -345,7 +345,8 @@ pub unsafe extern "C" fn mcpr_builder_set_limit(
 /// neither read nor alter them.
 ///
 /// \param builder The builder.
-/// \param key The key bytes.
+/// \param key The key bytes; may be NULL when `key_len` is 0 (refused as too
+///   short all the same).
 /// \param key_len The number of bytes at `key`: 32 to 1024.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
@@ -387,7 +388,8 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
 
 /// A wall clock for `mcpr_builder_set_clock`.
 ///
-/// \param user_data The `user_data` given to `mcpr_builder_set_clock`.
+/// \param user_data The `user_data` given to `mcpr_builder_set_clock` (may
+/// be NULL).
 /// \return The current time in Unix milliseconds.
 /// \note Called concurrently from any thread for as long as the registry lives.
 ///
@@ -401,7 +403,7 @@ pub type mcpr_clock_fn = Option<unsafe extern "C-unwind" fn(user_data: *mut c_vo
 /// \param now_unix_ms The clock; called as `now_unix_ms(user_data)`,
 ///   concurrently from any thread, for as long as the registry lives.
 /// \param user_data Passed to every call of `now_unix_ms`; never released by
-///   the library.
+///   the library; may be NULL.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `builder` or a NULL

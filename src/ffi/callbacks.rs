@@ -52,7 +52,7 @@ pub struct mcpr_visibility {
 /// item) on `plan`. Metadata only: it must not read bodies or perform
 /// application effects.
 ///
-/// \param user_data The table's `user_data`.
+/// \param user_data The table's `user_data` (may be NULL).
 /// \param call The call context (cancellation, deadline, request data).
 /// \param match The matched definition, URI and template captures.
 /// \param plan The plan to fill.
@@ -80,7 +80,7 @@ pub type mcpr_resolve_fn = Option<
 /// `mcpr_payload_set_cache_hints`). Should poll `mcpr_call_is_canceled`
 /// and respect `mcpr_call_max_bytes`.
 ///
-/// \param user_data The table's `user_data`.
+/// \param user_data The table's `user_data` (may be NULL).
 /// \param call The call context (item deadline, cancellation, byte limit).
 /// \param target The item to read (URI, representation, authorization).
 /// \param payload The payload to fill.
@@ -111,7 +111,7 @@ pub type mcpr_body_read_fn = Option<
 /// `mcpr_completion_set_total` / `mcpr_completion_set_has_more`). Metadata
 /// only: it must not read bodies or perform application effects.
 ///
-/// \param user_data The table's `user_data`.
+/// \param user_data The table's `user_data` (may be NULL).
 /// \param call The call context (deadline, cancellation, request data).
 /// \param request What the client asks to complete.
 /// \param completion_builder The values to fill.
@@ -142,7 +142,7 @@ pub type mcpr_complete_fn = Option<
 /// fails the read's final size check (`MCPR_SIZE`). Runs after each
 /// successful `read`, on the same thread; it must not block.
 ///
-/// \param user_data The table's `user_data`.
+/// \param user_data The table's `user_data` (may be NULL).
 /// \param target The item that was read (URI, representation,
 ///   authorization).
 /// \param payload_bytes The body's size: text bytes, or raw blob bytes
@@ -169,7 +169,7 @@ pub type mcpr_size_hint_fn = Option<
 /// may the caller discover this definition? Asked by reads, listings and
 /// completions.
 ///
-/// \param user_data The table's `user_data`.
+/// \param user_data The table's `user_data` (may be NULL).
 /// \param call The call context (`mcpr_call_phase` says which step).
 /// \param definition The registered definition.
 /// \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny (the
@@ -190,7 +190,7 @@ pub type mcpr_discover_fn = Option<
 /// The policy's `visibility` callback (`mcpr_policy_callbacks.visibility`):
 /// is this target visible, and may issues name its URI?
 ///
-/// \param user_data The table's `user_data`.
+/// \param user_data The table's `user_data` (may be NULL).
 /// \param call The call context (`mcpr_call_phase` says which step).
 /// \param target The target asked about.
 /// \param decision Where to write the decision: `visible` must be written
@@ -215,7 +215,7 @@ pub type mcpr_visibility_fn = Option<
 /// The policy's `read` callback (`mcpr_policy_callbacks.read`): may the
 /// caller read this visible target?
 ///
-/// \param user_data The table's `user_data`.
+/// \param user_data The table's `user_data` (may be NULL).
 /// \param call The call context (`mcpr_call_phase` says which step).
 /// \param target The target asked about.
 /// \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny; any other

@@ -26,7 +26,7 @@ unsafe impl Sync for HostPtr {}
 /// The finalizer of a callback table's `user_data`
 /// (`mcpr_binding_callbacks.release`, `mcpr_policy_callbacks.release`).
 ///
-/// \param user_data The table's `user_data`.
+/// \param user_data The table's `user_data` (may be NULL).
 /// \note Runs exactly once, on any thread, after the last call into its
 ///   table has returned (see the table for when).
 ///

@@ -267,7 +267,7 @@ impl AsRef<[u8]> for LentBytes {
 ///   longer reads `data`; may be NULL for bytes that outlive every read
 ///   (static storage). It must not call the library with this payload
 ///   builder.
-/// \param release_data Passed to `release`.
+/// \param release_data Passed to `release` (may be NULL).
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type or a second

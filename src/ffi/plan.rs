@@ -297,7 +297,7 @@ pub unsafe extern "C" fn mcpr_plan_add_item(
 /// URI (representation `"default"`, no authorization JSON) as both the
 /// requested target and the single item.
 ///
-/// \param user_data Ignored.
+/// \param user_data Ignored (may be NULL).
 /// \param call Ignored.
 /// \param match The match view of the `resolve` callback.
 /// \param plan The plan builder of the `resolve` callback.

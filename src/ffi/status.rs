@@ -148,20 +148,23 @@ const _: () = assert!(mcpr_status::MCPR_INPUT_REQUIRED as u32 == MCPR_STATUS_MAX
 /// The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
 /// `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_INPUT_REQUIRED"`).
 ///
-/// \param status An `mcpr_status` value (a plain integer, so that any value,
-///   even one this version does not define, is defined behaviour).
+/// \param status An `mcpr_status` value, as the enumeration's own unsigned
+///   32-bit integer (a plain integer, so that any value, even one this
+///   version does not define, is defined behaviour; Swift passes
+///   `status.rawValue`).
 /// \return A static NUL-terminated string, never NULL and never to be freed;
-///   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` or negative.
+///   `"MCPR_UNKNOWN_STATUS"` for a value above `MCPR_STATUS_MAX` (a negative
+///   `int` converts to one).
 /// \note Thread-safe: any thread.
 ///
 /// \ingroup errors
 #[no_mangle]
-pub extern "C" fn mcpr_status_name(status: i32) -> *const std::os::raw::c_char {
+pub extern "C" fn mcpr_status_name(status: u32) -> *const std::os::raw::c_char {
     status_name(status).as_ptr().cast()
 }
 
 /// The NUL-terminated name of `status` (see [`mcpr_status_name`]).
-pub(crate) fn status_name(status: i32) -> &'static [u8] {
+pub(crate) fn status_name(status: u32) -> &'static [u8] {
     match status {
         0 => b"MCPR_OK\0",
         1 => b"MCPR_INVALID_REQUEST\0",
@@ -288,11 +291,17 @@ mod tests {
         ];
         assert_eq!(all.len() as u32, MCPR_STATUS_MAX + 1);
         for (i, s) in all.iter().enumerate() {
-            assert_eq!(*s as i32, i as i32);
-            let name = std::ffi::CStr::from_bytes_with_nul(status_name(*s as i32)).unwrap();
+            assert_eq!(*s as u32, i as u32);
+            let name = std::ffi::CStr::from_bytes_with_nul(status_name(*s as u32)).unwrap();
             assert_eq!(name.to_str().unwrap(), format!("{s:?}"));
         }
-        for unknown in [MCPR_STATUS_MAX as i32 + 1, 1000, -1, i32::MIN, i32::MAX] {
+        for unknown in [
+            MCPR_STATUS_MAX + 1,
+            1000,
+            u32::MAX,
+            1 << 31,
+            i32::MAX as u32,
+        ] {
             let name = std::ffi::CStr::from_bytes_with_nul(status_name(unknown)).unwrap();
             assert_eq!(name.to_str().unwrap(), "MCPR_UNKNOWN_STATUS");
         }

@@ -70,15 +70,20 @@ func wrapperRegistry(swiftPolicy: Bool) throws -> Resources {
 
 // ---- the raw C ABI, callbacks in Swift
 let cBody = Array(body.utf8)
-func cDiscover(_: UnsafeMutableRawPointer?, _: OpaquePointer?, _: OpaquePointer?) -> mcpr_cb_result { MCPR_CB_OK }
-func cVisibility(_: UnsafeMutableRawPointer?, _: OpaquePointer?, _: OpaquePointer?,
-                 _ out: UnsafeMutablePointer<mcpr_visibility>?) -> mcpr_cb_result
+func cDiscover(_: UnsafeMutableRawPointer?, _: UnsafePointer<mcpr_call>, _: UnsafePointer<mcpr_definition>)
+    -> mcpr_cb_result { MCPR_CB_OK }
+func cVisibility(_: UnsafeMutableRawPointer?, _: UnsafePointer<mcpr_call>, _: UnsafePointer<mcpr_target>,
+                 _ out: UnsafeMutablePointer<mcpr_visibility>) -> mcpr_cb_result
 {
-    out?.pointee.visible = true
+    out.pointee.visible = true
     return MCPR_CB_OK
 }
-func cRead(_: UnsafeMutableRawPointer?, _: OpaquePointer?, _: OpaquePointer?) -> mcpr_cb_result { MCPR_CB_OK }
-func cBodyRead(_: UnsafeMutableRawPointer?, _: OpaquePointer?, _: OpaquePointer?, _ out: OpaquePointer?) -> mcpr_cb_result {
+func cRead(_: UnsafeMutableRawPointer?, _: UnsafePointer<mcpr_call>, _: UnsafePointer<mcpr_target>) -> mcpr_cb_result {
+    MCPR_CB_OK
+}
+func cBodyRead(_: UnsafeMutableRawPointer?, _: UnsafePointer<mcpr_call>, _: UnsafePointer<mcpr_target>,
+               _ out: UnsafeMutablePointer<mcpr_payload_builder>) -> mcpr_cb_result
+{
     cBody.withUnsafeBufferPointer { b in
         "text/plain".withCString { m in
             mcpr_payload_set_text(out, mcpr_str(ptr: m, len: 10),
@@ -88,17 +93,17 @@ func cBodyRead(_: UnsafeMutableRawPointer?, _: OpaquePointer?, _: OpaquePointer?
     }
 }
 
-func rawRegistry() -> OpaquePointer? {
+func rawRegistry() -> UnsafeMutablePointer<mcpr_resources>? {
     var policy = mcpr_policy_callbacks()
-    policy.struct_size = MemoryLayout<mcpr_policy_callbacks>.stride
+    mcpr_policy_callbacks_init(&policy)
     policy.discover = cDiscover
     policy.visibility = cVisibility
     policy.read = cRead
     var binding = mcpr_binding_callbacks()
-    binding.struct_size = MemoryLayout<mcpr_binding_callbacks>.stride
+    mcpr_binding_callbacks_init(&binding)
     binding.resolve = mcpr_resolve_single
     binding.read = cBodyRead
-    let b = mcpr_builder_new()
+    guard let b = mcpr_builder_new() else { return nil }
     guard mcpr_builder_set_policy(b, &policy, nil) == MCPR_OK else { return nil }
     for d in definitions() {
         var d = d
@@ -108,18 +113,18 @@ func rawRegistry() -> OpaquePointer? {
         }
         guard ok else { return nil }
     }
-    var r: OpaquePointer? = nil
+    var r: UnsafeMutablePointer<mcpr_resources>? = nil
     return mcpr_builder_build(b, &r, nil) == MCPR_OK ? r : nil
 }
 
 guard let raw = rawRegistry() else { fatalError("raw registry") }
 var opt = mcpr_read_options()
-opt.struct_size = MemoryLayout<mcpr_read_options>.stride
+mcpr_read_options_init(&opt)
 var cUri = Array(uri.utf8)
 let rawNs = cUri.withUnsafeBufferPointer { u in
     let s = mcpr_str(ptr: UnsafeRawPointer(u.baseAddress)?.assumingMemoryBound(to: CChar.self), len: u.count)
     return bestOf {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_bundle>? = nil
         guard mcpr_read(raw, s, &opt, &out, nil) == MCPR_OK else { fatalError("raw read failed") }
         mcpr_bundle_free(out)
     }

@@ -12,13 +12,13 @@ import CMCPResources
 /// One call in flight, from its start to its done callback. Retained once
 /// for the library (the `done_data`), released by the done callback, or by
 /// the start when it fails (then the library never calls back).
-private final class Pending<T: Sendable>: @unchecked Sendable {
+private final class Pending<H, T: Sendable>: @unchecked Sendable {
     private let continuation: CheckedContinuation<T, any Error>
-    private let make: (OpaquePointer) -> T
+    private let make: (UnsafeMutablePointer<H>) -> T
     /// The call's registered `context` (see `RequestContexts.enter`).
     private let context: UnsafeMutableRawPointer?
 
-    init(_ continuation: CheckedContinuation<T, any Error>, _ make: @escaping (OpaquePointer) -> T,
+    init(_ continuation: CheckedContinuation<T, any Error>, _ make: @escaping (UnsafeMutablePointer<H>) -> T,
          context: UnsafeMutableRawPointer?)
     {
         self.continuation = continuation
@@ -27,7 +27,7 @@ private final class Pending<T: Sendable>: @unchecked Sendable {
     }
 
     /// The call's outcome, as the blocking call would have returned it.
-    func finish(_ status: mcpr_status, _ result: OpaquePointer?, _ error: OpaquePointer?) {
+    func finish(_ status: mcpr_status, _ result: UnsafeMutablePointer<H>?, _ error: UnsafeMutablePointer<mcpr_error>?) {
         RequestContexts.shared.leave(context)
         if status == MCPR_OK, let result {
             continuation.resume(returning: make(result))
@@ -46,19 +46,19 @@ private final class Pending<T: Sendable>: @unchecked Sendable {
 
 /// The body of every done callback: the pending call of `data`, released.
 /// Never throws or traps (it runs on a library thread).
-private func finishPending<T: Sendable>(_: T.Type, _ data: UnsafeMutableRawPointer?, _ status: mcpr_status,
-                                        _ result: OpaquePointer?, _ error: OpaquePointer?)
+private func finishPending<H, T: Sendable>(_: T.Type, _ data: UnsafeMutableRawPointer?, _ status: mcpr_status,
+                                           _ result: UnsafeMutablePointer<H>?, _ error: UnsafeMutablePointer<mcpr_error>?)
 {
     guard let data else { return }
-    Unmanaged<Pending<T>>.fromOpaque(data).takeRetainedValue().finish(status, result, error)
+    Unmanaged<Pending<H, T>>.fromOpaque(data).takeRetainedValue().finish(status, result, error)
 }
 
 /// Runs one asynchronous call: registers its `context`, starts it through
 /// `start` (given the `done_data` and the `request_data`; it throws when the
 /// start fails), and suspends until the done callback. Task cancellation,
 /// also before the start, cancels `token`.
-private func inFlight<T: Sendable>(token: CancelToken, context: (any Sendable)?,
-                                   make: @escaping (OpaquePointer) -> T,
+private func inFlight<H, T: Sendable>(token: CancelToken, context: (any Sendable)?,
+                                      make: @escaping (UnsafeMutablePointer<H>) -> T,
                                    start: (UnsafeMutableRawPointer, UnsafeMutableRawPointer?) throws -> Void)
     async throws -> T
 {
@@ -72,7 +72,7 @@ private func inFlight<T: Sendable>(token: CancelToken, context: (any Sendable)?,
             } catch {
                 // `done` never runs after a failed start: the library's
                 // retain is ours to give back.
-                Unmanaged<Pending<T>>.fromOpaque(doneData).release()
+                Unmanaged<Pending<H, T>>.fromOpaque(doneData).release()
                 pending.failed(error)
             }
         }

@@ -45,7 +45,7 @@ public struct Limit: RawRepresentable, Hashable, Sendable {
 /// consumes it, whether it succeeds or not; every later call throws
 /// `invalidArgument`.
 public final class ResourcesBuilder {
-    private var raw: OpaquePointer?
+    private var raw: UnsafeMutablePointer<mcpr_builder>?
 
     /// Traps only when memory is exhausted.
     public init() {
@@ -55,7 +55,7 @@ public final class ResourcesBuilder {
 
     deinit { mcpr_builder_free(raw) }
 
-    func live() throws -> OpaquePointer {
+    func live() throws -> UnsafeMutablePointer<mcpr_builder> {
         guard let raw else { throw MCPRError.argument("the builder was already built") }
         return raw
     }
@@ -69,7 +69,7 @@ public final class ResourcesBuilder {
         let b = try live()
         let box = BindingBox(binding)
         var cb = mcpr_binding_callbacks()
-        cb.struct_size = MemoryLayout<mcpr_binding_callbacks>.stride
+        mcpr_binding_callbacks_init(&cb)
         if box.resolve == nil {
             cb.resolve = mcpr_resolve_single
         } else {
@@ -110,7 +110,7 @@ public final class ResourcesBuilder {
     public func setPolicy(_ policy: some ResourcePolicy) throws -> Self {
         let b = try live()
         var cb = mcpr_policy_callbacks()
-        cb.struct_size = MemoryLayout<mcpr_policy_callbacks>.stride
+        mcpr_policy_callbacks_init(&cb)
         cb.discover = policyDiscover
         cb.visibility = policyVisibility
         cb.read = policyRead
@@ -193,7 +193,7 @@ public final class ResourcesBuilder {
     public func build() throws -> Resources {
         let b = try live()
         raw = nil  // mcpr_builder_build frees it, built or not
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_resources>? = nil
         try check { mcpr_builder_build(b, &out, $0) }
         guard let out else { throw MCPRError(status: .internal, message: "mcpr_builder_build gave no registry") }
         return Resources(out)

@@ -20,16 +20,19 @@ public struct CacheHints: Sendable, Equatable {
     }
 
     func c() throws -> mcpr_cache_hints {
-        mcpr_cache_hints(struct_size: MemoryLayout<mcpr_cache_hints>.stride, ttl_ms: try ttlMilliseconds(ttl),
-                         caller_independent: callerIndependent)
+        var h = mcpr_cache_hints()
+        mcpr_cache_hints_init(&h)
+        h.ttl_ms = try ttlMilliseconds(ttl)
+        h.caller_independent = callerIndependent
+        return h
     }
 }
 
 /// The plan a `resolve` callback fills (`mcpr_plan_builder`): the
 /// requested target and the items to read.
 public struct PlanBuilder {
-    let raw: OpaquePointer?
-    init(_ raw: OpaquePointer?) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_plan_builder>
+    init(_ raw: UnsafeMutablePointer<mcpr_plan_builder>) { self.raw = raw }
 
     /// Sets the requested target (required once per plan).
     public func setRequested(uri: String, representation: String = "", authorization: String = "") throws {
@@ -49,8 +52,8 @@ public struct PlanBuilder {
 /// The body a read callback fills (`mcpr_payload_builder`): exactly one of
 /// `setText` and `setBlob`, optionally `setMeta` and `setCacheHints`.
 public struct PayloadBuilder {
-    let raw: OpaquePointer?
-    init(_ raw: OpaquePointer?) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_payload_builder>
+    init(_ raw: UnsafeMutablePointer<mcpr_payload_builder>) { self.raw = raw }
 
     /// A text body (copied).
     public func setText(_ text: String, mimeType: String = "text/plain") throws {
@@ -92,8 +95,8 @@ public struct PayloadBuilder {
 
 /// The values a `complete` callback offers (`mcpr_completion_builder`).
 public struct CompletionBuilder {
-    let raw: OpaquePointer?
-    init(_ raw: OpaquePointer?) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_completion_builder>
+    init(_ raw: UnsafeMutablePointer<mcpr_completion_builder>) { self.raw = raw }
 
     /// Offers one value: what the client substitutes into `{var}`,
     /// RFC 6570-encoding it (`a b`, not `a%20b`). Returns false when the
@@ -103,7 +106,7 @@ public struct CompletionBuilder {
     /// the client, and does not spoil the others.
     @discardableResult
     public func add(_ value: String) throws -> Bool {
-        var err: OpaquePointer? = nil
+        var err: UnsafeMutablePointer<mcpr_error>? = nil
         let s = withStr(value) { mcpr_completion_add_value(raw, $0, &err) }
         if s == MCPR_OK { return true }
         let e = MCPRError(status: s, taking: err)

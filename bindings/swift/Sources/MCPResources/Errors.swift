@@ -58,10 +58,7 @@ public struct Status: RawRepresentable, Hashable, Sendable, CustomStringConverti
 
     /// The C enumerator's name ("MCPR_OK", ...; "MCPR_UNKNOWN_STATUS" for a
     /// value this library does not define), for logs.
-    public var name: String {
-        guard let p = mcpr_status_name(Int32(bitPattern: rawValue)) else { return "MCPR_UNKNOWN_STATUS" }
-        return String(cString: p)
-    }
+    public var name: String { String(cString: mcpr_status_name(rawValue)) }
 
     /// The name (see `name`).
     public var description: String { name }
@@ -118,7 +115,7 @@ public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
 
     /// Copies an `mcpr_error` (and frees it); a NULL one gives the status's
     /// name as message.
-    init(status s: mcpr_status, taking err: OpaquePointer?) {
+    init(status s: mcpr_status, taking err: UnsafeMutablePointer<mcpr_error>?) {
         defer { mcpr_error_free(err) }
         guard let err else {
             let st = Status(s)
@@ -165,15 +162,12 @@ public enum CallbackFailure: Error, Sendable, Equatable {
 
 /// Calls `body(&err)`; throws `MCPRError` unless it returns `MCPR_OK`.
 @inline(__always)
-func check(_ body: (UnsafeMutablePointer<OpaquePointer?>) -> mcpr_status) throws {
-    var err: OpaquePointer? = nil
+func check(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<mcpr_error>?>) -> mcpr_status) throws {
+    var err: UnsafeMutablePointer<mcpr_error>? = nil
     let s = body(&err)
     if s != MCPR_OK { throw MCPRError(status: s, taking: err) }
 }
 
 /// The version of the library linked at run time (`mcpr_version`, for
 /// example "0.1.0"). Before 1.0 a different minor version may change the ABI.
-public var libraryVersion: String {
-    guard let v = mcpr_version() else { return "" }
-    return String(cString: v)
-}
+public var libraryVersion: String { String(cString: mcpr_version()) }

@@ -8,7 +8,7 @@ import CMCPResources
 /// reference, so the token may go once the call returned. Sendable: the
 /// token is thread-safe.
 public final class CancelToken: @unchecked Sendable {
-    let raw: OpaquePointer
+    let raw: UnsafeMutablePointer<mcpr_cancel>
 
     /// A new, uncancelled token. Traps only when memory is exhausted.
     public init() {
@@ -17,6 +17,9 @@ public final class CancelToken: @unchecked Sendable {
     }
 
     deinit { mcpr_cancel_free(raw) }
+
+    /// The token as the options' `cancel` field takes it.
+    var ref: UnsafePointer<mcpr_cancel> { UnsafePointer(raw) }
 
     /// Cancels every call using the token (idempotent, any thread).
     public func cancel() { mcpr_cancel_cancel(raw) }
@@ -31,20 +34,23 @@ public final class CancelToken: @unchecked Sendable {
 /// library merges them after its own members, which they never replace,
 /// and never into error objects.
 public final class ResultMeta: @unchecked Sendable {
-    let raw: OpaquePointer
+    let raw: UnsafeMutablePointer<mcpr_result_meta>
 
     /// Validates a JSON object of members: the rules definitions are held
     /// to, at most 63 KiB, never the library's reserved key
     /// `go.phpboyscout.uk/mcp.resourceRead`. Throws `MCPRError`
     /// (`invalidConfiguration`) saying what is wrong.
     public init(json: String) throws {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_result_meta>? = nil
         try withStr(json) { s in try check { mcpr_result_meta_new(s, &out, $0) } }
         guard let out else { throw MCPRError(status: .internal, message: "mcpr_result_meta_new gave no handle") }
         raw = out
     }
 
     deinit { mcpr_result_meta_free(raw) }
+
+    /// The handle as the options' `result_meta` field takes it.
+    var ref: UnsafePointer<mcpr_result_meta> { UnsafePointer(raw) }
 
     /// The compact members, without the enclosing braces.
     public var members: String { String(mcpr_result_meta_members(raw)) }
@@ -121,7 +127,7 @@ public struct ExecutorStats: Sendable, Equatable {
 /// on its worker; its binding's state stays alive until it returns).
 /// Sendable: share one between registries and threads.
 public final class CallbackExecutor: @unchecked Sendable {
-    let raw: OpaquePointer
+    let raw: UnsafeMutablePointer<mcpr_executor>
 
     /// Throws `MCPRError` (`invalidArgument`) for impossible sizes.
     public init(_ options: ExecutorOptions = ExecutorOptions()) throws {
@@ -129,11 +135,11 @@ public final class CallbackExecutor: @unchecked Sendable {
             throw MCPRError.argument("negative executor size")
         }
         var c = mcpr_executor_options()
-        c.struct_size = MemoryLayout<mcpr_executor_options>.stride
+        mcpr_executor_options_init(&c)
         c.threads = options.threads
         c.max_hung = options.maxHung
         c.max_queued = options.maxQueued
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_executor>? = nil
         try check { mcpr_executor_new_with(&c, &out, $0) }
         guard let out else { throw MCPRError(status: .internal, message: "mcpr_executor_new_with gave no executor") }
         raw = out
@@ -146,8 +152,13 @@ public final class CallbackExecutor: @unchecked Sendable {
 
     deinit { mcpr_executor_free(raw) }
 
+    /// The executor as the options' `executor` field takes it.
+    var ref: UnsafePointer<mcpr_executor> { UnsafePointer(raw) }
+
     /// The executor's counters now.
     public func stats() throws -> ExecutorStats {
+        // No init function: the snapshot is the library's to fill, up to
+        // the struct_size the caller gives (the size compiled here).
         var s = mcpr_executor_stats()
         s.struct_size = MemoryLayout<mcpr_executor_stats>.stride
         try check { mcpr_executor_get_stats(raw, &s, $0) }

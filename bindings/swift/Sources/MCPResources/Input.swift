@@ -82,9 +82,9 @@ extension Call {
 
 /// Hands an `InputRequired` to the call: `MCPR_CB_INPUT_REQUIRED`, or a
 /// failure whose cause names the refused request.
-func askInput(_ call: OpaquePointer?, _ input: InputRequired) -> mcpr_cb_result {
+func askInput(_ call: UnsafePointer<mcpr_call>, _ input: InputRequired) -> mcpr_cb_result {
     for r in input.requests {
-        var err: OpaquePointer? = nil
+        var err: UnsafeMutablePointer<mcpr_error>? = nil
         let s = withStrs(r.key, r.json) { mcpr_input_add_request(call, $0, $1, &err) }
         if s != MCPR_OK {
             let e = MCPRError(status: s, taking: err)
@@ -92,7 +92,7 @@ func askInput(_ call: OpaquePointer?, _ input: InputRequired) -> mcpr_cb_result 
             return MCPR_CB_FAILED
         }
     }
-    var err: OpaquePointer? = nil
+    var err: UnsafeMutablePointer<mcpr_error>? = nil
     let s = input.state.withUnsafeBufferPointer { mcpr_input_set_state(call, $0.baseAddress, $0.count, &err) }
     if s != MCPR_OK {
         let e = MCPRError(status: s, taking: err)

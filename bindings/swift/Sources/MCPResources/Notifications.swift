@@ -80,10 +80,10 @@ public struct NotifyOptions: Sendable {
 
     func withC<R>(_ body: (UnsafePointer<mcpr_notify_options>) throws -> R) throws -> R {
         var c = mcpr_notify_options()
-        c.struct_size = MemoryLayout<mcpr_notify_options>.stride
+        mcpr_notify_options_init(&c)
         c.timeout_ms = try timeoutMilliseconds(timeout)
-        c.cancel = cancel?.raw
-        c.executor = executor?.raw
+        c.cancel = cancel?.ref
+        c.executor = executor?.ref
         return try withExtendedLifetime((cancel, executor)) { try body(&c) }
     }
 }
@@ -116,7 +116,7 @@ extension Resources {
     public func notifyUpdated(_ uri: String, subscribers: [Subscriber],
                               options: NotifyOptions = NotifyOptions()) throws -> [Notification]
     {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_notifications>? = nil
         try options.withC { o in
             try withSubscribers(subscribers) { subs in
                 try withStr(uri) { u in
@@ -135,7 +135,8 @@ extension Resources {
         var bytes = [UInt8](repeating: 0, count: 32)
         try options.withC { o in
             try bytes.withUnsafeMutableBufferPointer { b in
-                try check { mcpr_listing_fingerprint(raw, o, b.baseAddress, $0) }
+                guard let at = b.baseAddress else { throw MCPRError(status: .internal, message: "no buffer") }
+                try check { mcpr_listing_fingerprint(raw, o, at, $0) }
             }
         }
         guard let f = ListingFingerprint(bytes: bytes) else { throw MCPRError(status: .internal, message: "no fingerprint") }
@@ -151,7 +152,7 @@ extension Resources {
     public func notifyListingChanged(_ subscribers: [Subscriber],
                                      options: NotifyOptions = NotifyOptions()) throws -> [Notification]
     {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_notifications>? = nil
         try options.withC { o in
             try withSubscribers(subscribers) { subs in
                 try check { mcpr_notify_listing_changed(raw, subs.baseAddress, subs.count, o, &out, $0) }
@@ -166,12 +167,12 @@ extension Resources {
 /// definitions and both policies), not the registries. Sendable: one
 /// change serves every subscriber, from any thread.
 public final class ListChange: @unchecked Sendable {
-    let raw: OpaquePointer
+    let raw: UnsafeMutablePointer<mcpr_list_change>
 
     /// Compares `old` with `new` (resources and templates, by `uri` /
     /// `uriTemplate`, byte for byte). No callback runs.
     public init(from old: Resources, to new: Resources) throws {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_list_change>? = nil
         try check { mcpr_list_change_new(old.raw, new.raw, &out, $0) }
         guard let out else { throw MCPRError(status: .internal, message: "mcpr_list_change_new gave no change") }
         raw = out
@@ -191,7 +192,7 @@ public final class ListChange: @unchecked Sendable {
     public func notify(_ subscribers: [Subscriber], options: NotifyOptions = NotifyOptions()) throws
         -> [Notification]
     {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_notifications>? = nil
         try options.withC { o in
             try withSubscribers(subscribers) { subs in
                 try check { mcpr_notify_list_changed(raw, subs.baseAddress, subs.count, o, &out, $0) }
@@ -227,7 +228,7 @@ private func withSubscribers<R>(_ subscribers: [Subscriber],
             }
             let c: [mcpr_subscriber] = zip(spans, data).map { span, d in
                 var s = mcpr_subscriber()
-                s.struct_size = MemoryLayout<mcpr_subscriber>.stride
+                mcpr_subscriber_init(&s)
                 s.request_data = d
                 s.protocol_revision = str(span.0)
                 s.subscription_id = str(span.1)
@@ -241,13 +242,15 @@ private func withSubscribers<R>(_ subscribers: [Subscriber],
 }
 
 /// Copies every outcome of a notification result, then frees it.
-private func notifications(_ out: OpaquePointer?) throws -> [Notification] {
+private func notifications(_ out: UnsafeMutablePointer<mcpr_notifications>?) throws -> [Notification] {
     guard let out else { throw MCPRError(status: .internal, message: "the library returned no result") }
     defer { mcpr_notifications_free(out) }
     return (0..<mcpr_notifications_count(out)).map { i in
         let m = mcpr_notifications_message(out, i)
         var fp = [UInt8](repeating: 0, count: 32)
-        let has = fp.withUnsafeMutableBufferPointer { mcpr_notifications_listing(out, i, $0.baseAddress) }
+        let has = fp.withUnsafeMutableBufferPointer { b in
+            b.baseAddress.map { mcpr_notifications_listing(out, i, $0) } ?? false
+        }
         return Notification(message: m.len == 0 ? nil : String(m), status: Status(mcpr_notifications_status(out, i)),
                             cause: String(mcpr_notifications_cause(out, i)),
                             listing: has ? ListingFingerprint(bytes: fp) : nil)

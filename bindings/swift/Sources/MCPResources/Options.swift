@@ -1,6 +1,7 @@
 // Per-call options. Plain Sendable values with defaults; the wrapper fills
-// the C structs (their struct_size set to the size this module was
-// compiled against, as the C INIT macros do) for the duration of a call.
+// the C structs (started by the library's *_init functions, which set
+// struct_size and every default as the C INIT macros do) for the duration
+// of a call.
 import CMCPResources
 
 /// Options of `Resources.read` and `Resources.complete`
@@ -56,12 +57,12 @@ public struct ReadOptions: Sendable {
     /// call's context, registered until its done callback).
     func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_read_options>) throws -> R) throws -> R {
         var c = mcpr_read_options()
-        c.struct_size = MemoryLayout<mcpr_read_options>.stride
+        mcpr_read_options_init(&c)
         c.timeout_ms = try timeoutMilliseconds(timeout)
-        c.cancel = cancel?.raw
-        c.executor = executor?.raw
+        c.cancel = cancel?.ref
+        c.executor = executor?.ref
         c.request_data = requestData
-        c.result_meta = resultMeta?.raw
+        c.result_meta = resultMeta?.ref
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
             return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
                 c.protocol_revision = rev
@@ -125,13 +126,13 @@ public struct ListOptions: Sendable {
     /// call's context, registered until its done callback).
     func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_list_options>) throws -> R) throws -> R {
         var c = mcpr_list_options()
-        c.struct_size = MemoryLayout<mcpr_list_options>.stride
+        mcpr_list_options_init(&c)
         c.page_size = pageSize
         c.timeout_ms = try timeoutMilliseconds(timeout)
-        c.cancel = cancel?.raw
-        c.executor = executor?.raw
+        c.cancel = cancel?.ref
+        c.executor = executor?.ref
         c.request_data = requestData
-        c.result_meta = resultMeta?.raw
+        c.result_meta = resultMeta?.ref
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
             return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
                 c.scope_key = scope
@@ -205,15 +206,15 @@ public struct RequestOptions: Sendable {
     /// call's context, registered until its done callback).
     func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
         var c = mcpr_request_options()
-        c.struct_size = MemoryLayout<mcpr_request_options>.stride
+        mcpr_request_options_init(&c)
         c.page_size = pageSize
         c.resource_tools = resourceTools
         c.timeout_ms = try timeoutMilliseconds(timeout)
-        c.cancel = cancel?.raw
-        c.executor = executor?.raw
+        c.cancel = cancel?.ref
+        c.executor = executor?.ref
         c.request_data = requestData
         c.host_notifications = hostNotifications.rawValue
-        c.result_meta = resultMeta?.raw
+        c.result_meta = resultMeta?.ref
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
             return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
                 c.protocol_revision = rev

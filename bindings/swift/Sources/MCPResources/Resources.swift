@@ -14,15 +14,15 @@ import CMCPResources
 /// (`read(_:on:options:) async`, Async.swift) and hold no thread while in
 /// flight.
 public final class Resources: @unchecked Sendable {
-    let raw: OpaquePointer
-    init(_ raw: OpaquePointer) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_resources>
+    init(_ raw: UnsafeMutablePointer<mcpr_resources>) { self.raw = raw }
     deinit { mcpr_resources_free(raw) }
 
     /// `resources/read` of `uri` (compared byte for byte, never
     /// normalised). A partial result is a success (`isPartial`); a failure
     /// throws `MCPRError`, whose `jsonrpcJSON` is the error object to send.
     public func read(_ uri: String, options: ReadOptions = ReadOptions()) throws -> ReadResult {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_bundle>? = nil
         try options.withC { o in
             try withStr(uri) { u in try check { mcpr_read(raw, u, o, &out, $0) } }
         }
@@ -31,14 +31,14 @@ public final class Resources: @unchecked Sendable {
 
     /// One page of `resources/list`.
     public func list(_ options: ListOptions) throws -> ListPage {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_page>? = nil
         try options.withC { o in try check { mcpr_list(raw, o, &out, $0) } }
         return try result(out, ListPage.init)
     }
 
     /// One page of `resources/templates/list`.
     public func listTemplates(_ options: ListOptions) throws -> ListPage {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_page>? = nil
         try options.withC { o in try check { mcpr_list_templates(raw, o, &out, $0) } }
         return try result(out, ListPage.init)
     }
@@ -63,7 +63,7 @@ public final class Resources: @unchecked Sendable {
     public func request(method: String, paramsBytes: UnsafeRawBufferPointer?,
                         options: RequestOptions = RequestOptions()) throws -> Response
     {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_response>? = nil
         try options.withC { o in
             try withStr(method) { m in
                 try withStr(bytes: paramsBytes ?? UnsafeRawBufferPointer(start: nil, count: 0)) { p in
@@ -90,7 +90,7 @@ public final class Resources: @unchecked Sendable {
 
     /// `message(_:options:)` with the message's raw bytes, not copied.
     public func message(bytes: UnsafeRawBufferPointer, options: RequestOptions = RequestOptions()) throws -> Reply {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_reply>? = nil
         try options.withC { o in
             try withStr(bytes: bytes) { m in try check { mcpr_message(raw, m, o, &out, $0) } }
         }
@@ -106,7 +106,7 @@ public final class Resources: @unchecked Sendable {
                          context: [(name: String, value: String)] = [],
                          options: ReadOptions = ReadOptions()) throws -> CompletionResult
     {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_completion>? = nil
         try options.withC { o in
             try withStrs(template, argument, value) { t, a, v in
                 try withArguments(context) { args in
@@ -132,7 +132,7 @@ public final class Resources: @unchecked Sendable {
         return out
     }
 
-    private func result<T>(_ out: OpaquePointer?, _ make: (OpaquePointer) -> T) throws -> T {
+    private func result<H, T>(_ out: UnsafeMutablePointer<H>?, _ make: (UnsafeMutablePointer<H>) -> T) throws -> T {
         guard let out else { throw MCPRError(status: .internal, message: "the library returned no result") }
         return make(out)
     }

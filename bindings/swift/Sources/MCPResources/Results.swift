@@ -6,8 +6,8 @@ import CMCPResources
 
 /// A `resources/read` result (`mcpr_bundle`).
 public final class ReadResult: @unchecked Sendable {
-    let raw: OpaquePointer
-    init(_ raw: OpaquePointer) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_bundle>
+    init(_ raw: UnsafeMutablePointer<mcpr_bundle>) { self.raw = raw }
     deinit { mcpr_bundle_free(raw) }
 
     /// The JSON-RPC `result` object.
@@ -26,8 +26,8 @@ public final class ReadResult: @unchecked Sendable {
 
 /// One page of `resources/list` or `resources/templates/list` (`mcpr_page`).
 public final class ListPage: @unchecked Sendable {
-    let raw: OpaquePointer
-    init(_ raw: OpaquePointer) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_page>
+    init(_ raw: UnsafeMutablePointer<mcpr_page>) { self.raw = raw }
     deinit { mcpr_page_free(raw) }
 
     /// The JSON-RPC `result` object.
@@ -46,8 +46,8 @@ public final class ListPage: @unchecked Sendable {
 /// The response `Resources.request` made (`mcpr_response`): a `result`, or
 /// for a client's mistake an `error` object.
 public final class Response: @unchecked Sendable {
-    let raw: OpaquePointer
-    init(_ raw: OpaquePointer) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_response>
+    init(_ raw: UnsafeMutablePointer<mcpr_response>) { self.raw = raw }
     deinit { mcpr_response_free(raw) }
 
     /// The JSON to send: as `result`, or as `error` when `isError`.
@@ -108,8 +108,8 @@ public enum MessageKind: Sendable, Equatable {
 /// message to send (`json`, empty when nothing is to be sent) and, when
 /// `handled` is false, what the host needs to answer the message itself.
 public final class Reply: @unchecked Sendable {
-    let raw: OpaquePointer
-    init(_ raw: OpaquePointer) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_reply>
+    init(_ raw: UnsafeMutablePointer<mcpr_reply>) { self.raw = raw }
     deinit { mcpr_reply_free(raw) }
 
     /// The whole JSON-RPC response message (one line, no newline), or ""
@@ -159,8 +159,8 @@ public final class Reply: @unchecked Sendable {
 
 /// A `completion/complete` result (`mcpr_completion`).
 public final class CompletionResult: @unchecked Sendable {
-    let raw: OpaquePointer
-    init(_ raw: OpaquePointer) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_completion>
+    init(_ raw: UnsafeMutablePointer<mcpr_completion>) { self.raw = raw }
     deinit { mcpr_completion_free(raw) }
 
     /// The JSON-RPC `result` object.

@@ -90,7 +90,7 @@ public struct Subscription: Sendable, Equatable {
     /// the per-request one when its params named one).
     public let protocolRevision: String
 
-    init(_ raw: OpaquePointer) {
+    init(_ raw: UnsafePointer<mcpr_subscription>) {
         method = SubscriptionMethod(rawValue: mcpr_subscription_request(raw))
         uris = (0..<mcpr_subscription_uri_count(raw)).map { String(mcpr_subscription_uri(raw, $0)) }
         honored = NotificationTypes(rawValue: mcpr_subscription_honored(raw))
@@ -107,7 +107,7 @@ extension Response {
     /// closing the stream. `subscriptionID` is `Subscription.id`; an id that
     /// is not the JSON of a request id throws `invalidArgument`.
     public static func listenClosed(subscriptionID: String) throws -> Response {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_response>? = nil
         try withStr(subscriptionID) { id in try check { mcpr_notify_listen_closed(id, &out, $0) } }
         guard let out else { throw MCPRError(status: .internal, message: "the library returned no result") }
         return Response(out)

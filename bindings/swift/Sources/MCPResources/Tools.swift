@@ -50,13 +50,13 @@ public struct EmbedOptions: Sendable {
 
     func withC<R>(_ body: (UnsafePointer<mcpr_embed_options>) throws -> R) throws -> R {
         var c = mcpr_embed_options()
-        c.struct_size = MemoryLayout<mcpr_embed_options>.stride
+        mcpr_embed_options_init(&c)
         c.timeout_ms = try timeoutMilliseconds(timeout)
-        c.cancel = cancel?.raw
-        c.executor = executor?.raw
+        c.cancel = cancel?.ref
+        c.executor = executor?.ref
         c.form = form == .link ? MCPR_EMBED_LINK : MCPR_EMBED_RESOURCE
         c.over_budget_links = overBudgetLinks
-        c.result_meta = resultMeta?.raw
+        c.result_meta = resultMeta?.ref
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
@@ -88,8 +88,8 @@ public struct EmbeddedURI: Sendable {
 
 /// The content blocks `Resources.embed` made (`mcpr_embedding`).
 public final class Embedding: @unchecked Sendable {
-    let raw: OpaquePointer
-    init(_ raw: OpaquePointer) { self.raw = raw }
+    let raw: UnsafeMutablePointer<mcpr_embedding>
+    init(_ raw: UnsafeMutablePointer<mcpr_embedding>) { self.raw = raw }
     deinit { mcpr_embedding_free(raw) }
 
     /// The blocks as one JSON array, in URI order.
@@ -120,7 +120,7 @@ extension Resources {
     /// read and one deadline. Throws `MCPRError` only when the whole
     /// embedding fails (cancellation, deadline, too many URIs, size).
     public func embed(_ uris: [String], options: EmbedOptions = EmbedOptions()) throws -> Embedding {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_embedding>? = nil
         try options.withC { o in
             try withStrArray(uris) { arr in
                 try check { mcpr_embed(raw, arr.baseAddress, arr.count, o, &out, $0) }
@@ -135,7 +135,7 @@ extension Resources {
     /// (an execution error is a result with `isError`). Another tool throws
     /// `MCPRError` with status `methodNotHandled`: call your own.
     public func callResourceTool(params: String, options: RequestOptions = RequestOptions()) throws -> Response {
-        var out: OpaquePointer? = nil
+        var out: UnsafeMutablePointer<mcpr_response>? = nil
         try options.withC { o in
             try withStr(params) { p in try check { mcpr_resource_tools_call(raw, p, o, &out, $0) } }
         }

@@ -3,8 +3,10 @@
 // unbox it, call Swift, and turn every thrown error into a callback result
 // (with its description as the private cause). The table's `release`
 // drops the box exactly once, after the last call into the table returned.
-// The trampolines never trap on what the library passes: a NULL user_data
-// or out-pointer is a failed callback.
+// Their signatures are the header's: the views and out-pointers the library
+// always passes are non-optional; user_data is optional (the table's own,
+// which C may leave NULL; the wrapper never does), and a NULL one is a
+// failed callback, never a trap.
 import CMCPResources
 
 final class PolicyBox: Sendable {
@@ -57,7 +59,7 @@ func causeText(_ error: any Error) -> String {
 /// `invalidContentOnRefusal`: a body reader's refused payload setter
 /// (MCPRError invalidContent) makes the item invalid_content.
 @inline(__always)
-func guarded(_ call: OpaquePointer?, invalidContentOnRefusal: Bool = false,
+func guarded(_ call: UnsafePointer<mcpr_call>, invalidContentOnRefusal: Bool = false,
              _ body: () throws -> mcpr_cb_result) -> mcpr_cb_result
 {
     do {
@@ -87,16 +89,19 @@ func guarded(_ call: OpaquePointer?, invalidContentOnRefusal: Bool = false,
 @inline(__always)
 func access(_ a: Access) -> mcpr_cb_result { a == .allow ? MCPR_CB_OK : MCPR_CB_UNAVAILABLE }
 
-func policyDiscover(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ def: OpaquePointer?) -> mcpr_cb_result {
+func policyDiscover(_ ud: UnsafeMutableRawPointer?, _ call: UnsafePointer<mcpr_call>,
+                    _ def: UnsafePointer<mcpr_definition>) -> mcpr_cb_result
+{
     guard let ud else { return MCPR_CB_FAILED }
     let box = Unmanaged<PolicyBox>.fromOpaque(ud).takeUnretainedValue()
     return guarded(call) { access(try box.policy.discover(Call(call), Definition(def))) }
 }
 
-func policyVisibility(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ target: OpaquePointer?,
-                      _ out: UnsafeMutablePointer<mcpr_visibility>?) -> mcpr_cb_result
+func policyVisibility(_ ud: UnsafeMutableRawPointer?, _ call: UnsafePointer<mcpr_call>,
+                      _ target: UnsafePointer<mcpr_target>, _ out: UnsafeMutablePointer<mcpr_visibility>)
+    -> mcpr_cb_result
 {
-    guard let ud, let out else { return MCPR_CB_FAILED }
+    guard let ud else { return MCPR_CB_FAILED }
     let box = Unmanaged<PolicyBox>.fromOpaque(ud).takeUnretainedValue()
     return guarded(call) {
         let v = try box.policy.visibility(Call(call), Target(target))
@@ -106,7 +111,9 @@ func policyVisibility(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ 
     }
 }
 
-func policyRead(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ target: OpaquePointer?) -> mcpr_cb_result {
+func policyRead(_ ud: UnsafeMutableRawPointer?, _ call: UnsafePointer<mcpr_call>,
+                _ target: UnsafePointer<mcpr_target>) -> mcpr_cb_result
+{
     guard let ud else { return MCPR_CB_FAILED }
     let box = Unmanaged<PolicyBox>.fromOpaque(ud).takeUnretainedValue()
     return guarded(call) { access(try box.policy.read(Call(call), Target(target))) }
@@ -117,8 +124,9 @@ func policyRelease(_ ud: UnsafeMutableRawPointer?) {
     Unmanaged<PolicyBox>.fromOpaque(ud).release()
 }
 
-func bindingResolve(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ match: OpaquePointer?,
-                    _ plan: OpaquePointer?) -> mcpr_cb_result
+func bindingResolve(_ ud: UnsafeMutableRawPointer?, _ call: UnsafePointer<mcpr_call>,
+                    _ match: UnsafePointer<mcpr_match>, _ plan: UnsafeMutablePointer<mcpr_plan_builder>)
+    -> mcpr_cb_result
 {
     guard let ud else { return MCPR_CB_FAILED }
     let box = Unmanaged<BindingBox>.fromOpaque(ud).takeUnretainedValue()
@@ -129,8 +137,9 @@ func bindingResolve(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ ma
     }
 }
 
-func bindingRead(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ target: OpaquePointer?,
-                 _ payload: OpaquePointer?) -> mcpr_cb_result
+func bindingRead(_ ud: UnsafeMutableRawPointer?, _ call: UnsafePointer<mcpr_call>,
+                 _ target: UnsafePointer<mcpr_target>, _ payload: UnsafeMutablePointer<mcpr_payload_builder>)
+    -> mcpr_cb_result
 {
     guard let ud else { return MCPR_CB_FAILED }
     let box = Unmanaged<BindingBox>.fromOpaque(ud).takeUnretainedValue()
@@ -140,8 +149,9 @@ func bindingRead(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ targe
     }
 }
 
-func bindingComplete(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ request: OpaquePointer?,
-                     _ out: OpaquePointer?) -> mcpr_cb_result
+func bindingComplete(_ ud: UnsafeMutableRawPointer?, _ call: UnsafePointer<mcpr_call>,
+                     _ request: UnsafePointer<mcpr_completion_request>,
+                     _ out: UnsafeMutablePointer<mcpr_completion_builder>) -> mcpr_cb_result
 {
     guard let ud else { return MCPR_CB_FAILED }
     let box = Unmanaged<BindingBox>.fromOpaque(ud).takeUnretainedValue()
@@ -152,10 +162,10 @@ func bindingComplete(_ ud: UnsafeMutableRawPointer?, _ call: OpaquePointer?, _ r
     }
 }
 
-func bindingSizeHint(_ ud: UnsafeMutableRawPointer?, _ target: OpaquePointer?, _ payloadBytes: UInt64,
-                     _ isBlob: Bool, _ estimate: UnsafeMutablePointer<UInt64>?) -> mcpr_cb_result
+func bindingSizeHint(_ ud: UnsafeMutableRawPointer?, _ target: UnsafePointer<mcpr_target>, _ payloadBytes: UInt64,
+                     _ isBlob: Bool, _ estimate: UnsafeMutablePointer<UInt64>) -> mcpr_cb_result
 {
-    guard let ud, let estimate else { return MCPR_CB_FAILED }
+    guard let ud else { return MCPR_CB_FAILED }
     let box = Unmanaged<BindingBox>.fromOpaque(ud).takeUnretainedValue()
     guard let hint = box.sizeHint?(Target(target), payloadBytes, isBlob) else { return MCPR_CB_FAILED }
     estimate.pointee = hint

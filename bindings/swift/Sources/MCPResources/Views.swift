@@ -13,7 +13,7 @@ public struct Phase: RawRepresentable, Hashable, Sendable {
     /// A phase by its C value.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    /// Not known (a NULL call, or a phase of a later version).
+    /// Not known (a phase of a later version).
     public static let unknown = Phase(rawValue: MCPR_PHASE_UNKNOWN)
     /// A read's policy check before its body reads.
     public static let firstCheck = Phase(rawValue: MCPR_PHASE_FIRST_CHECK)
@@ -37,8 +37,8 @@ public struct Phase: RawRepresentable, Hashable, Sendable {
 
 /// The call a callback serves (`mcpr_call`).
 public struct Call {
-    let raw: OpaquePointer?
-    init(_ raw: OpaquePointer?) { self.raw = raw }
+    let raw: UnsafePointer<mcpr_call>
+    init(_ raw: UnsafePointer<mcpr_call>) { self.raw = raw }
 
     /// True once the caller cancelled or this callback's deadline passed:
     /// a cooperative callback then stops and throws.
@@ -68,8 +68,11 @@ public struct Call {
 
 /// A registered definition (`mcpr_definition`).
 public struct Definition {
-    let raw: OpaquePointer?
-    init(_ raw: OpaquePointer?) { self.raw = raw }
+    // Optional: `mcpr_match_definition` and
+    // `mcpr_completion_request_definition` may return NULL (never for the
+    // views the library passes), and the accessors accept NULL.
+    let raw: UnsafePointer<mcpr_definition>?
+    init(_ raw: UnsafePointer<mcpr_definition>?) { self.raw = raw }
 
     /// The definition's JSON, as registered.
     public var json: String { String(mcpr_definition_json(raw)) }
@@ -83,8 +86,8 @@ public struct Definition {
 
 /// A read URI matched to a definition (`mcpr_match`), given to `resolve`.
 public struct Match {
-    let raw: OpaquePointer?
-    init(_ raw: OpaquePointer?) { self.raw = raw }
+    let raw: UnsafePointer<mcpr_match>
+    init(_ raw: UnsafePointer<mcpr_match>) { self.raw = raw }
 
     /// The definition that matched.
     public var definition: Definition { Definition(mcpr_match_definition(raw)) }
@@ -107,8 +110,8 @@ public struct Match {
 
 /// A planned target (`mcpr_target`).
 public struct Target {
-    let raw: OpaquePointer?
-    init(_ raw: OpaquePointer?) { self.raw = raw }
+    let raw: UnsafePointer<mcpr_target>
+    init(_ raw: UnsafePointer<mcpr_target>) { self.raw = raw }
 
     /// Its URI.
     public var uri: String { String(mcpr_target_uri(raw)) }
@@ -121,8 +124,8 @@ public struct Target {
 /// A `completion/complete` request for a template variable
 /// (`mcpr_completion_request`). Its values are client text, never paths.
 public struct CompletionRequest {
-    let raw: OpaquePointer?
-    init(_ raw: OpaquePointer?) { self.raw = raw }
+    let raw: UnsafePointer<mcpr_completion_request>
+    init(_ raw: UnsafePointer<mcpr_completion_request>) { self.raw = raw }
 
     /// The template being completed.
     public var definition: Definition {

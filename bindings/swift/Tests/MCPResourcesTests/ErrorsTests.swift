@@ -9,7 +9,7 @@ final class ErrorsTests: XCTestCase {
         XCTAssertEqual(Status.unavailable.name, "MCPR_UNAVAILABLE")
         XCTAssertEqual(Status.methodNotHandled.name, "MCPR_METHOD_NOT_HANDLED")
         XCTAssertEqual(Status(rawValue: 999).name, "MCPR_UNKNOWN_STATUS")
-        // above Int32.max: mcpr_status_name takes an int32_t; no trap
+        // above Int32.max: mcpr_status_name takes the status's own UInt32
         XCTAssertEqual(Status(rawValue: UInt32.max).name, "MCPR_UNKNOWN_STATUS")
         XCTAssertEqual(Status.inputRequired.name, "MCPR_INPUT_REQUIRED")
         XCTAssertEqual(Status(rawValue: UInt32(MCPR_STATUS_MAX)).name, "MCPR_INPUT_REQUIRED")
@@ -80,9 +80,9 @@ final class ErrorsTests: XCTestCase {
         XCTAssertEqual(unhandled.jsonrpcJSON, #"{"code":-32601,"message":"Method not found"}"#)
     }
 
-    // The C INIT macros do not import into Swift; the wrapper sets
-    // struct_size to the stride of the struct as it was compiled, which
-    // must be the C sizeof the library's init functions write.
+    // The C INIT macros do not import into Swift; the wrapper starts every
+    // struct with the library's init function, whose struct_size must be
+    // the struct's size as Swift compiled it.
     func testTheStructSizesTheWrapperSetsAreTheCSizes() {
         var r = mcpr_read_options()
         mcpr_read_options_init(&r)
@@ -105,14 +105,22 @@ final class ErrorsTests: XCTestCase {
         var p = mcpr_policy_callbacks()
         mcpr_policy_callbacks_init(&p)
         XCTAssertEqual(p.struct_size, MemoryLayout<mcpr_policy_callbacks>.stride)
-        // a zero struct, as Swift's init() makes it, is refused: the reason
-        // the wrapper never passes one
-        var zero = mcpr_read_options()
-        var out: OpaquePointer? = nil
-        let s = withUnsafeMutablePointer(to: &zero) { z in
-            "doc://a".withCString { mcpr_read(nil, mcpr_str(ptr: $0, len: 7), z, &out, nil) }
+        // a zero struct, as Swift's init() makes it, is refused (the reason
+        // the wrapper never passes one); the initialised one is not
+        guard let b = mcpr_builder_new() else { return XCTFail("mcpr_builder_new") }
+        XCTAssertEqual(mcpr_builder_set_policy_allow_all(b, nil), MCPR_OK)
+        var registry: UnsafeMutablePointer<mcpr_resources>? = nil
+        XCTAssertEqual(mcpr_builder_build(b, &registry, nil), MCPR_OK)
+        guard let registry else { return XCTFail("mcpr_builder_build") }
+        defer { mcpr_resources_free(registry) }
+        let zero = mcpr_read_options()
+        for (options, want) in [(zero, MCPR_INVALID_ARGUMENT), (r, MCPR_UNAVAILABLE)] {
+            var o = options
+            var out: UnsafeMutablePointer<mcpr_bundle>? = nil
+            let s = "doc://a".withCString { mcpr_read(registry, mcpr_str(ptr: $0, len: 7), &o, &out, nil) }
+            XCTAssertEqual(s, want)
+            XCTAssertNil(out)
         }
-        XCTAssertEqual(s, MCPR_INVALID_ARGUMENT)
     }
 
     func testTheVersionIsTheLibrarys() {
