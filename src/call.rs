@@ -31,14 +31,21 @@
 //! members, and, for the C ABI, a flat option struct whose shared fields
 //! `ffi/call_options.rs` converts. An observer of calls (telemetry) hooks
 //! in `CallOptions::frame`: it sees the method's rules, the start and the
-//! outcome of every call.
+//! outcome of every call: the frame counts every call in the registry's
+//! metrics and hands its outcome to the registry's observer
+//! (`crate::observe`, docs/BEHAVIOUR.md §19), so a method gets its call
+//! event by running in the frame, naming its method in its `FrameRules`
+//! and its subject (the URI, template or scope key the call is about).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::{Failure, FailureKind};
 use crate::executor::Executor;
 use crate::limits::Limits;
+use crate::observe::{CallMethod, Ended, Observed, Recorder, Subject};
 use crate::protocol::ProtocolRevision;
+use crate::registry::Resources;
 use crate::scope::{CancelToken, RequestData, RequestScope};
 
 /// The options every call takes, whatever its method: embedded as `call`
@@ -67,6 +74,8 @@ pub struct CallOptions {
 /// What a method tells its frame: how the frame's own failures read for
 /// this method.
 pub(crate) struct FrameRules {
+    /// The method, as its call events and metrics name it.
+    pub method: CallMethod,
     /// The kind of the failure when a saturated executor refuses the call
     /// (private cause "executor saturated").
     pub refused: FailureKind,
@@ -84,36 +93,83 @@ pub(crate) struct Frame<'a> {
 }
 
 impl CallOptions {
-    /// Runs `body` in the frame of one call (see the module documentation
-    /// for the steps and their order).
+    /// Runs `body` in the frame of one call of `registry` about `subject`
+    /// (see the module documentation for the steps and their order).
     #[inline]
-    pub(crate) fn frame<T>(
+    pub(crate) fn frame<T: Observed>(
         &self,
-        limits: &Limits,
+        registry: &Resources,
         rules: &'static FrameRules,
+        subject: Subject<'_>,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
-        self.frame_at(self.protocol_revision, limits, rules, body)
+        self.frame_at(self.protocol_revision, registry, rules, subject, body)
     }
 
     /// [`frame`](Self::frame) shaped for `protocol_revision` instead of
     /// the options' own (a per-request revision; no copy of the options).
     #[inline]
-    pub(crate) fn frame_at<T>(
+    pub(crate) fn frame_at<T: Observed>(
         &self,
         protocol_revision: ProtocolRevision,
-        limits: &Limits,
+        registry: &Resources,
         rules: &'static FrameRules,
+        subject: Subject<'_>,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
         let started = Instant::now();
+        let telemetry = registry.telemetry();
+        let recorder = telemetry.begin(
+            rules.method,
+            protocol_revision,
+            started,
+            self.executor.is_some(),
+        );
+        let mut ended = None;
+        let out = self.run_frame(
+            (started, &mut ended),
+            protocol_revision,
+            registry.limits(),
+            rules,
+            recorder.clone(),
+            body,
+        );
+        telemetry.end(
+            Ended {
+                method: rules.method,
+                protocol_revision,
+                started,
+                ended,
+                subject,
+                request_data: self.request_data.as_deref(),
+            },
+            out.as_ref(),
+            recorder.as_deref(),
+        );
+        out
+    }
+
+    /// The frame's steps; `clock` is when the call started, and where the
+    /// instant of the final check goes.
+    #[inline]
+    fn run_frame<T>(
+        &self,
+        clock: (Instant, &mut Option<Instant>),
+        protocol_revision: ProtocolRevision,
+        limits: &Limits,
+        rules: &'static FrameRules,
+        recorder: Option<Arc<Recorder>>,
+        body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        let (started, ended) = clock;
         let scope = RequestScope::start_at(
             started,
             limits.read_timeout,
             self.timeout,
             self.cancel.clone(),
             self.request_data.clone(),
-        );
+        )
+        .recorded(recorder);
         // Closed on every return path (BEHAVIOUR §8: the direct API
         // creates and closes its scope).
         let _closer = scope.close_on_drop();
@@ -131,7 +187,9 @@ impl CallOptions {
             rules,
         };
         let out = body(&frame)?;
-        frame.scope.check()?;
+        let now = Instant::now();
+        *ended = Some(now);
+        frame.scope.check_at(now)?;
         Ok(out)
     }
 }
@@ -170,6 +228,18 @@ impl Frame<'_> {
         executor: &Executor,
         job: impl FnOnce() -> Result<T, Failure> + Send + 'static,
     ) -> Result<T, Failure> {
+        // The queue wait of an observed call: from here to the job's start.
+        let record = self.scope.record().cloned();
+        if let Some(r) = &record {
+            r.submitted();
+        }
+        let job = move || {
+            if let Some(r) = &record {
+                r.job_started();
+            }
+            drop(record);
+            job()
+        };
         executor
             .call(job, self.scope.deadline(), self.scope.cancel_token())
             .into_result(self.rules.refused, self.rules.panicked)

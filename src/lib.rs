@@ -33,6 +33,7 @@ pub mod jsonrpc;
 mod jsonscan;
 pub mod limits;
 pub mod listing;
+pub mod observe;
 pub mod plan;
 pub mod policy;
 mod prefetch;
@@ -57,6 +58,10 @@ pub use error::{CallbackError, Failure, FailureKind};
 pub use executor::{Executor, ExecutorOptions, ExecutorStats};
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
+pub use observe::{
+    CallEvent, CallMethod, CallbackKind, CallbackStats, DecisionEvent, DecisionPhase, DecisionRule,
+    DecisionSubject, EventHash, Interests, IssueCounts, Observer, OutcomeMetrics, ResultSummary,
+};
 pub use plan::{
     PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, SharedBytes,
     RESERVED_META_KEY,

@@ -27,6 +27,10 @@ use crate::cursor::{self, Binding, Method};
 use crate::definition::ResourceDefinition;
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::limits::PAGE_ENVELOPE_BYTES;
+use crate::observe::{
+    self, CallMethod, CallbackKind, DecisionEvent, DecisionPhase, DecisionRule, DecisionSubject,
+    Observed, ResultSummary, Subject, MAX_DISCLOSED_URI_BYTES,
+};
 use crate::policy::ResourcePolicy;
 use crate::prefetch::{populate_for_write, prefetch_bytes, prefetch_object};
 use crate::registry::Resources;
@@ -53,8 +57,15 @@ pub struct ListOptions {
 /// The frame rules of a listing: a saturated executor is `policy` (only
 /// `discover` runs there), and so is a panic of the listing job.
 const LIST_RULES: FrameRules = FrameRules {
+    method: CallMethod::ResourcesList,
     refused: FailureKind::Policy,
     panicked: list_panicked,
+};
+
+/// The frame rules of a template listing: those of a listing.
+const LIST_TEMPLATES_RULES: FrameRules = FrameRules {
+    method: CallMethod::ResourcesTemplatesList,
+    ..LIST_RULES
 };
 
 fn list_panicked() -> Failure {
@@ -126,6 +137,25 @@ impl Page {
     }
 }
 
+impl Observed for Page {
+    fn summary(&self) -> ResultSummary {
+        ResultSummary {
+            items: self.len as u64,
+            bytes: self.json.len() as u64,
+            cache: Some(self.cache),
+            ..ResultSummary::default()
+        }
+    }
+
+    fn discloses_subject(&self) -> bool {
+        false
+    }
+
+    fn is_partial(&self) -> bool {
+        false
+    }
+}
+
 impl Resources {
     /// One page of `resources/list`: registered exact-URI descriptions the
     /// caller may discover, by URI then name.
@@ -158,10 +188,28 @@ impl Resources {
     }
 
     fn list_page(&self, method: Method, options: &ListOptions) -> Result<Page, Failure> {
-        require_scope_key(&options.scope_key)?;
-        options.call.frame(self.limits(), &LIST_RULES, |frame| {
-            self.page_in(frame, method, options)
-        })
+        let rules = match method {
+            Method::Resources => &LIST_RULES,
+            Method::Templates => &LIST_TEMPLATES_RULES,
+        };
+        if let Err(f) = require_scope_key(&options.scope_key) {
+            let ended = observe::Ended {
+                method: rules.method,
+                protocol_revision: options.call.protocol_revision,
+                started: std::time::Instant::now(),
+                ended: None,
+                subject: Subject::None,
+                request_data: options.call.request_data.as_deref(),
+            };
+            self.telemetry().unframed(ended, &f);
+            return Err(f);
+        }
+        options.call.frame(
+            self,
+            rules,
+            Subject::ScopeKey(&options.scope_key),
+            |frame| self.page_in(frame, method, options),
+        )
     }
 
     /// One page in its call frame: where it starts (the cursor), what it
@@ -414,14 +462,17 @@ fn scan(
         }
         prefetch_ahead(bindings, order, position);
         let definition = bindings[order[position]].definition();
-        let discovered = catch_unwind(AssertUnwindSafe(|| policy.discover(&call, definition)))
-            .map_err(|_| {
-                Failure::new(FailureKind::Policy)
-                    .caused_by(CauseText("discover callback panicked".into()))
-            })?;
+        let discovered = observe::timed(scope.recorder(), CallbackKind::Discover, || {
+            catch_unwind(AssertUnwindSafe(|| policy.discover(&call, definition)))
+        })
+        .map_err(|_| {
+            Failure::new(FailureKind::Policy)
+                .caused_by(CauseText("discover callback panicked".into()))
+        })?;
         match discovered {
             Ok(()) => {}
             Err(CallbackError::Unavailable) => {
+                visited(scope, definition, false);
                 filtered = true;
                 position += 1;
                 continue;
@@ -448,6 +499,7 @@ fn scan(
         // Copied while its text is in cache (prefetched a few candidates
         // back), one pass over the candidates.
         json.push_str(definition.json());
+        visited(scope, definition, true);
         if json.len() >= populate_at {
             populate_at = populate_ahead(&mut json);
         }
@@ -463,6 +515,38 @@ fn scan(
         position,
         filtered,
     })
+}
+
+/// The decision event of a definition a listing visited, for an
+/// observer that asks for decisions: listed (its URI or template in
+/// plain: the page shows it), or hidden (private, neither URI nor hash).
+#[inline]
+fn visited(scope: &RequestScope, definition: &ResourceDefinition, listed: bool) {
+    let Some(r) = scope.recorder().filter(|r| r.decisions()) else {
+        return;
+    };
+    let uri = definition.uri_or_template();
+    r.decide(&DecisionEvent {
+        call_id: r.call_id,
+        method: r.method,
+        protocol_revision: r.protocol_revision,
+        rule: if listed {
+            DecisionRule::Allowed
+        } else {
+            DecisionRule::Hidden
+        },
+        phase: Some(DecisionPhase::Listing),
+        issue: None,
+        request_data: scope.request_data().map(|d| &**d),
+        subject: DecisionSubject::Definition,
+        item: None,
+        private: !listed,
+        uri: (listed && uri.len() <= MAX_DISCLOSED_URI_BYTES).then_some(uri),
+        hashed: listed.then_some(uri.as_bytes()),
+        cause: None,
+        failure: None,
+        hasher: r.hasher(),
+    });
 }
 
 /// Allocates the page buffer and writes `{"<field>":[` once the first

@@ -4,6 +4,7 @@
 use std::any::Any;
 
 use crate::error::{Failure, FailureKind};
+use crate::observe::{DecisionPhase, Recorder};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -128,6 +129,9 @@ pub struct RequestScope {
     cancel: Option<CancelToken>,
     request_data: Option<RequestData>,
     closed: Arc<AtomicBool>,
+    /// The call's record, when its registry's observer needs one
+    /// (`crate::observe`).
+    record: Option<Arc<Recorder>>,
 }
 
 impl RequestScope {
@@ -160,7 +164,25 @@ impl RequestScope {
             cancel,
             request_data,
             closed: Arc::new(AtomicBool::new(false)),
+            record: None,
         }
+    }
+
+    /// This scope recording its call in `record`.
+    pub(crate) fn recorded(mut self, record: Option<Arc<Recorder>>) -> Self {
+        self.record = record;
+        self
+    }
+
+    /// The call's record, if it is observed.
+    #[inline]
+    pub(crate) fn recorder(&self) -> Option<&Recorder> {
+        self.record.as_deref()
+    }
+
+    /// The call's record, shared (for a job on an executor).
+    pub(crate) fn record(&self) -> Option<&Arc<Recorder>> {
+        self.record.as_ref()
     }
 
     /// Closes the scope: every call context made from it (clones kept by
@@ -368,5 +390,25 @@ impl CallContext {
     /// in [`CallPhase::FirstCheck`]).
     pub fn phase(&self) -> CallPhase {
         self.phase
+    }
+
+    /// The call's record, if it is observed (`crate::observe`).
+    #[inline]
+    pub(crate) fn recorder(&self) -> Option<&Recorder> {
+        self.scope.recorder()
+    }
+}
+
+impl CallPhase {
+    /// The phase as a decision event names it.
+    pub(crate) fn decision_phase(self) -> Option<DecisionPhase> {
+        Some(match self {
+            CallPhase::FirstCheck => DecisionPhase::FirstCheck,
+            CallPhase::Recheck => DecisionPhase::Recheck,
+            CallPhase::Resolve => DecisionPhase::Resolve,
+            CallPhase::BodyRead => DecisionPhase::BodyRead,
+            CallPhase::Listing => DecisionPhase::Listing,
+            CallPhase::Completion => DecisionPhase::Completion,
+        })
     }
 }

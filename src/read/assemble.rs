@@ -111,6 +111,7 @@ pub(super) fn assemble(
         report: written.report,
         cache,
         protocol_revision: shape.protocol_revision,
+        disclosed: false,
     })
 }
 

@@ -11,6 +11,7 @@
 mod admit;
 mod assemble;
 mod authorize;
+mod decisions;
 mod pipeline;
 mod pooled;
 mod recheck;
@@ -27,6 +28,7 @@ use base64::Engine as _;
 use crate::cache::ResultCache;
 use crate::call::{CallOptions, Frame, FrameRules};
 use crate::error::{BoxError, Failure, FailureKind};
+use crate::observe::{self, CallMethod, CallbackKind, Subject};
 use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
 use crate::registry::{Resources, Selection};
@@ -55,6 +57,7 @@ impl From<CallOptions> for ReadOptions {
 /// The frame rules of a read: a saturated executor is `read_failed`, and
 /// so is a panic of the pipeline on an executor.
 const READ_RULES: FrameRules = FrameRules {
+    method: CallMethod::ResourcesRead,
     refused: FailureKind::ReadFailed,
     panicked: read_panicked,
 };
@@ -62,6 +65,15 @@ const READ_RULES: FrameRules = FrameRules {
 fn read_panicked() -> Failure {
     Failure::new(FailureKind::ReadFailed)
         .caused_by(crate::error::CauseText("the read pipeline panicked".into()))
+}
+
+/// The step of a read that last decided an item (its decision event's
+/// phase and rule).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    FirstCheck,
+    BodyRead,
+    Recheck,
 }
 
 /// What happened to one planned item.
@@ -83,6 +95,8 @@ struct ItemState {
     /// The latest visibility decision (the final one after the recheck).
     final_visibility: Visibility,
     outcome: Outcome,
+    /// The step that set `outcome`.
+    step: Step,
 }
 
 /// The item states of a read, in plan order: held inline for a plan of one
@@ -123,6 +137,9 @@ pub struct ResourceBundle {
     report: Range<usize>,
     cache: ResultCache,
     protocol_revision: ProtocolRevision,
+    /// Whether the requested target's final visibility decision set
+    /// *disclose issue URI* (the call event may then name the URI).
+    disclosed: bool,
 }
 
 impl ResourceBundle {
@@ -302,9 +319,13 @@ impl Resources {
         call: &CallOptions,
         protocol_revision: ProtocolRevision,
     ) -> Result<ResourceBundle, Failure> {
-        call.frame_at(protocol_revision, self.limits(), &READ_RULES, |frame| {
-            self.read_in(frame, uri)
-        })
+        call.frame_at(
+            protocol_revision,
+            self,
+            &READ_RULES,
+            Subject::Uri(uri),
+            |frame| self.read_in(frame, uri),
+        )
     }
 
     /// The read of `uri` in its call frame.
@@ -349,7 +370,9 @@ impl Resources {
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {
             call.enter_body_read(read.deadline, limits.max_item_bytes);
             let target = &targets[read.index];
-            let result = guarded(|| handler.read(&call, target));
+            let result = observe::timed(call.recorder(), CallbackKind::BodyRead, || {
+                guarded(|| handler.read(&call, target))
+            });
             p.settle(read, result, handler, target, scope, limits)?;
         }
         // The frame checks the scope once more.

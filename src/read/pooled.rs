@@ -44,6 +44,7 @@ use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::executor::{new_status, Entry, Executor, Job, JobHandle, Pool, Refusal};
 use crate::limits::Limits;
+use crate::observe::{self, CallbackKind};
 use crate::plan::{ResourceMatch, ResourceReadPlan};
 use crate::policy::ResourcePolicy;
 use crate::scope::{CallContext, CallPhase, RequestScope};
@@ -140,6 +141,9 @@ impl Entry for ReadTask {
         self.scope.deadline()
     }
     fn run(&self) {
+        if let Some(r) = self.scope.recorder() {
+            r.job_started();
+        }
         self.run_guarded(0);
     }
     fn refuse(&self, why: Refusal) {
@@ -236,7 +240,9 @@ impl ReadTask {
             // No policy callback during body reads: the policy goes back.
             self.hand_over(generation, read, p, held.policy.take())?;
             let handler = held.handler.as_deref().ok_or(Ok(Lost))?;
-            let result = guarded(|| handler.read(&call, target));
+            let result = observe::timed(call.recorder(), CallbackKind::BodyRead, || {
+                guarded(|| handler.read(&call, target))
+            });
             p = self.take_back(generation)?;
             p.settle(read, result, handler, target, scope, limits)
                 .map_err(Err)?;
@@ -477,6 +483,9 @@ fn wait(
             )
             .map_err(|why| why.failure(task.rules.refused))
     };
+    if let Some(r) = scope.recorder() {
+        r.submitted();
+    }
     let mut handle: JobHandle = executor
         .submit_entry(task.clone())
         .map_err(|why| why.failure(task.rules.refused))?;

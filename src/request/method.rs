@@ -127,6 +127,7 @@ fn serve_read(
                 json: bundle.into_json(),
                 failure: None,
                 protocol_revision,
+                unframed: false,
             },
             Err(f) => {
                 let json = jsonrpc::error_object(&f, protocol_revision, Some(uri.as_ref()));

@@ -51,6 +51,7 @@ use std::fmt;
 use crate::call::CallOptions;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::jsonrpc;
+use crate::observe::{CallMethod, Ended, Subject};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 
@@ -124,6 +125,10 @@ pub struct Response {
     pub(crate) failure: Option<Failure>,
     pub(crate) protocol_revision: ProtocolRevision,
     pub(crate) partial: bool,
+    /// Refused before the method's call frame (params the strict reader
+    /// refused, an unknown per-request revision): its call event is the
+    /// request function's to emit.
+    pub(crate) unframed: bool,
 }
 
 impl Response {
@@ -171,6 +176,19 @@ impl Response {
             failure: Some(failure),
             protocol_revision,
             partial: false,
+            unframed: false,
+        }
+    }
+
+    /// An error refused before the method's call frame.
+    pub(crate) fn refused(
+        failure: Failure,
+        json: String,
+        protocol_revision: ProtocolRevision,
+    ) -> Response {
+        Response {
+            unframed: true,
+            ..Response::error(failure, json, protocol_revision)
         }
     }
 
@@ -180,6 +198,7 @@ impl Response {
             failure: None,
             protocol_revision,
             partial: false,
+            unframed: false,
         }
     }
 }
@@ -203,12 +222,58 @@ impl Resources {
         params: &[u8],
         options: &RequestOptions,
     ) -> Result<Response, RequestError> {
-        let row = RequestMethod::parse(method)
-            .ok_or(RequestError::MethodNotHandled)?
-            .row();
-        (row.check)(options)?;
-        (row.serve)(self, params, options)
+        let method = RequestMethod::parse(method).ok_or(RequestError::MethodNotHandled)?;
+        let started = std::time::Instant::now();
+        let row = method.row();
+        let out = (row.check)(options).and_then(|()| (row.serve)(self, params, options));
+        self.observe_unframed(method, started, options, &out);
+        out
     }
+
+    /// The call event and metrics of a request refused before its
+    /// method's call frame (the frame counts every other one).
+    fn observe_unframed(
+        &self,
+        method: RequestMethod,
+        started: std::time::Instant,
+        options: &RequestOptions,
+        out: &Result<Response, RequestError>,
+    ) {
+        let Some(call_method) = call_method(method) else {
+            return;
+        };
+        let ended = |protocol_revision| Ended {
+            method: call_method,
+            protocol_revision,
+            started,
+            ended: None,
+            subject: Subject::None,
+            request_data: options.call.request_data.as_deref(),
+        };
+        match out {
+            Ok(r) if r.unframed => {
+                if let Some(f) = &r.failure {
+                    self.telemetry().unframed(ended(r.protocol_revision), f);
+                }
+            }
+            Err(RequestError::InvalidArgument(m)) => {
+                let f = Failure::with_message(FailureKind::InvalidArgument, *m);
+                let revision = options.call.protocol_revision;
+                self.telemetry().unframed(ended(revision), &f);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The observed method a request method is served by.
+fn call_method(method: RequestMethod) -> Option<CallMethod> {
+    Some(match method {
+        RequestMethod::ResourcesRead => CallMethod::ResourcesRead,
+        RequestMethod::ResourcesList => CallMethod::ResourcesList,
+        RequestMethod::ResourcesTemplatesList => CallMethod::ResourcesTemplatesList,
+        RequestMethod::CompletionComplete => CallMethod::CompletionComplete,
+    })
 }
 
 pub(crate) fn request_revision(
@@ -224,7 +289,7 @@ pub(crate) fn request_revision(
             let failure = Failure::request("unsupported protocol version").caused_by(CauseText(
                 "the params name an unknown protocol revision".into(),
             ));
-            Err(Response::error(
+            Err(Response::refused(
                 failure,
                 jsonrpc::unsupported_revision(v),
                 negotiated,
@@ -240,7 +305,7 @@ pub(crate) fn request_revision(
 pub(crate) fn params_error(e: ParamsError, protocol_revision: ProtocolRevision) -> Response {
     let json = jsonrpc::object(jsonrpc::INVALID_PARAMS, e.message(), None);
     let failure = Failure::with_message(FailureKind::InvalidRequest, Cow::Borrowed(e.message()));
-    Response::error(failure, json, protocol_revision)
+    Response::refused(failure, json, protocol_revision)
 }
 
 #[cfg(test)]
