@@ -37,16 +37,15 @@
 //! event by running in the frame, naming its method in its `FrameRules`
 //! and its subject (the URI, template or scope key the call is about).
 
-use std::sync::Arc;
+use std::ptr::NonNull;
 use std::time::{Duration, Instant};
 
 use crate::error::{Failure, FailureKind};
 use crate::executor::Executor;
-use crate::limits::Limits;
-use crate::observe::{CallMethod, Ended, Observed, Recorder, Subject};
+use crate::observe::{CallMethod, Ended, Observed, Subject};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
-use crate::scope::{CancelToken, RequestData, RequestScope};
+use crate::scope::{CancelToken, Record, RequestData, RequestScope};
 
 /// The options every call takes, whatever its method: embedded as `call`
 /// in the options of each method.
@@ -86,7 +85,7 @@ pub(crate) struct FrameRules {
 
 /// One call in its frame, handed to the method's body.
 pub(crate) struct Frame<'a> {
-    scope: RequestScope,
+    scope: &'a RequestScope,
     options: &'a CallOptions,
     protocol_revision: ProtocolRevision,
     rules: &'static FrameRules,
@@ -119,19 +118,30 @@ impl CallOptions {
     ) -> Result<T, Failure> {
         let started = Instant::now();
         let telemetry = registry.telemetry();
-        let recorder = telemetry.begin(
-            rules.method,
-            protocol_revision,
+        let on_executor = self.executor.is_some();
+        let mut recorder = telemetry.begin(rules.method, protocol_revision, started, on_executor);
+        // An inline call's record stays here, lent to the scope (it
+        // outlives every use: see `RequestScope::recorded`); a call on an
+        // executor boxes it for its jobs.
+        let record = match &mut recorder {
+            None => Record::None,
+            Some(_) if on_executor => Record::Boxed(Box::new(recorder.take().expect("some"))),
+            Some(r) => Record::Lent(NonNull::from(&*r)),
+        };
+        let scope = RequestScope::start_at(
             started,
-            self.executor.is_some(),
-        );
+            registry.limits().read_timeout,
+            self.timeout,
+            self.cancel.clone(),
+            self.request_data.clone(),
+        )
+        .recorded(record);
         let mut ended = None;
         let out = self.run_frame(
+            &scope,
             (started, &mut ended),
             protocol_revision,
-            registry.limits(),
             rules,
-            recorder.clone(),
             body,
         );
         telemetry.end(
@@ -144,32 +154,25 @@ impl CallOptions {
                 request_data: self.request_data.as_deref(),
             },
             out.as_ref(),
-            recorder.as_deref(),
+            scope.recorder(),
         );
+        drop(scope);
+        drop(recorder);
         out
     }
 
-    /// The frame's steps; `clock` is when the call started, and where the
-    /// instant of the final check goes.
+    /// The frame's steps in `scope`; `clock` is when the call started, and
+    /// where the instant of the final check goes.
     #[inline]
     fn run_frame<T>(
         &self,
+        scope: &RequestScope,
         clock: (Instant, &mut Option<Instant>),
         protocol_revision: ProtocolRevision,
-        limits: &Limits,
         rules: &'static FrameRules,
-        recorder: Option<Arc<Recorder>>,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
         let (started, ended) = clock;
-        let scope = RequestScope::start_at(
-            started,
-            limits.read_timeout,
-            self.timeout,
-            self.cancel.clone(),
-            self.request_data.clone(),
-        )
-        .recorded(recorder);
         // Closed on every return path (BEHAVIOUR §8: the direct API
         // creates and closes its scope).
         let _closer = scope.close_on_drop();
@@ -189,7 +192,7 @@ impl CallOptions {
         let out = body(&frame)?;
         let now = Instant::now();
         *ended = Some(now);
-        frame.scope.check_at(now)?;
+        scope.check_at(now)?;
         Ok(out)
     }
 }
@@ -197,7 +200,7 @@ impl CallOptions {
 impl Frame<'_> {
     /// The call's request scope (deadline, cancellation, request data).
     pub(crate) fn scope(&self) -> &RequestScope {
-        &self.scope
+        self.scope
     }
 
     /// The executor running the call's callbacks, if any.
@@ -229,15 +232,15 @@ impl Frame<'_> {
         job: impl FnOnce() -> Result<T, Failure> + Send + 'static,
     ) -> Result<T, Failure> {
         // The queue wait of an observed call: from here to the job's start.
-        let record = self.scope.record().cloned();
-        if let Some(r) = &record {
+        let observed = self.scope.recorder().map(|r| {
             r.submitted();
-        }
+            self.scope.clone()
+        });
         let job = move || {
-            if let Some(r) = &record {
+            if let Some(r) = observed.as_ref().and_then(RequestScope::recorder) {
                 r.job_started();
             }
-            drop(record);
+            drop(observed);
             job()
         };
         executor

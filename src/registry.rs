@@ -145,9 +145,9 @@ impl ResourcesBuilder {
         self
     }
 
-    /// Sets the observer in place.
-    pub fn set_observer(&mut self, observer: Arc<dyn Observer>) {
-        self.observer = Some(observer);
+    /// Sets the observer in place, returning the one it replaces.
+    pub fn set_observer(&mut self, observer: Arc<dyn Observer>) -> Option<Arc<dyn Observer>> {
+        self.observer.replace(observer)
     }
 
     /// Sets the key of the event hashes (32 to 1024 bytes; see

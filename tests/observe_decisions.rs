@@ -1,8 +1,9 @@
 //! Decision events (docs/BEHAVIOUR.md §19): one per planned item, from
 //! its final state, for each rule (admitted, hidden, denied, revoked at
 //! the recheck, newly visible, failed reads, budget, timeout); one root
-//! decision per call, for each way a call ends; one per definition a
-//! listing visits; the same from both read drivers; before the call event.
+//! decision per failed call, for each way a call fails; one per
+//! definition a listing visits; the same from both read drivers; before
+//! the call event.
 
 mod observe_support;
 mod read_support;
@@ -19,19 +20,18 @@ fn decided(e: &Event) -> Decided {
     (e.rule.unwrap(), e.phase, e.issue, e.is_private)
 }
 
-/// The item decisions, then the root decision, then the call event, all
-/// of one call.
-fn split(events: Vec<Event>) -> (Vec<Event>, Event, Event) {
+/// The item decisions, then the call event, all of one call that
+/// succeeded (it has no root decision).
+fn split(events: Vec<Event>) -> (Vec<Event>, Event) {
     let n = events.len();
-    assert!(n >= 2, "{events:?}");
+    assert!(n >= 1, "{events:?}");
     let call = events[n - 1].clone();
-    let root = events[n - 2].clone();
     assert_eq!(call.kind, "call");
-    assert_eq!(root.subject, Some(DecisionSubject::Root));
     for e in &events {
         assert_eq!(e.call_id, call.call_id);
+        assert_ne!(e.subject, Some(DecisionSubject::Root));
     }
-    (events[..n - 2].to_vec(), root, call)
+    (events[..n - 1].to_vec(), call)
 }
 
 use DecisionPhase::*;
@@ -59,7 +59,7 @@ fn every_item_gets_one_decision_for_its_rule_on_both_drivers() {
         fx.policy.reset();
         keep.take();
         r.read(BUNDLE.as_bytes(), &options).unwrap();
-        let (items, root, call) = split(keep.events());
+        let (items, call) = split(keep.events());
         let want: [Decided; 11] = [
             (Admitted, Some(BodyRead), None, false),
             (Hidden, Some(FirstCheck), None, true),
@@ -123,8 +123,7 @@ fn every_item_gets_one_decision_for_its_rule_on_both_drivers() {
         // The read failure's private cause, in private only.
         assert!(items[6].cause.as_deref().unwrap().contains(SECRET_CAUSE));
         assert!(!items[6].public.as_deref().unwrap().contains(SECRET_CAUSE));
-        assert_eq!(decided(&root), (Allowed, Some(Recheck), None, false));
-        assert_eq!(root.uri.as_deref(), Some(BUNDLE));
+        assert_eq!(call.uri.as_deref(), Some(BUNDLE));
         assert!(call.summary.unwrap().partial);
         drivers.push(items.iter().map(|e| e.private.clone()).collect::<Vec<_>>());
     }
@@ -143,7 +142,7 @@ fn items_never_attempted_and_items_past_their_deadline() {
     let keep = Keep::decisions();
     let r = build_observed(&fx, keep.clone());
     r.read(BUNDLE.as_bytes(), &ReadOptions::default()).unwrap();
-    let (items, _, _) = split(keep.take());
+    let (items, _) = split(keep.take());
     assert_eq!(
         items.iter().map(decided).collect::<Vec<_>>(),
         [
@@ -164,7 +163,7 @@ fn items_never_attempted_and_items_past_their_deadline() {
     let r = build_observed(&fx, keep.clone());
     let ex = Executor::new(2).unwrap();
     r.read(BUNDLE.as_bytes(), &with_executor(&ex)).unwrap();
-    let (items, root, call) = split(keep.take());
+    let (items, call) = split(keep.take());
     assert_eq!(
         items.iter().map(decided).collect::<Vec<_>>(),
         [
@@ -172,7 +171,6 @@ fn items_never_attempted_and_items_past_their_deadline() {
             (Admitted, Some(BodyRead), None, false),
         ]
     );
-    assert_eq!(root.rule, Some(Allowed));
     assert!(call.queue_wait.is_some());
 }
 
@@ -300,11 +298,11 @@ fn a_listing_decides_every_definition_it_visits() {
     let r = build_observed(&fx, keep.clone());
     r.list(&list_options("t")).unwrap();
     let events = keep.take();
-    assert_eq!(events.len(), 3, "{events:?}");
+    assert_eq!(events.len(), 2, "{events:?}");
     assert_eq!(events[0].subject, Some(DecisionSubject::Definition));
     assert_eq!(decided(&events[0]), (Allowed, Some(Listing), None, false));
     assert_eq!(events[0].uri.as_deref(), Some(BUNDLE));
-    assert_eq!(decided(&events[1]), (Allowed, Some(Listing), None, false));
+    assert_eq!(events[1].kind, "call");
     r.list_templates(&list_options("t")).unwrap();
     assert_eq!(keep.take()[0].uri.as_deref(), Some(TEMPLATE));
     fx.policy.discover(Perm::Deny, Perm::Deny);
@@ -338,12 +336,8 @@ fn a_completion_decides_its_template() {
     };
     r.complete(&params, &CompleteOptions::default()).unwrap();
     let events = keep.take();
-    assert_eq!(
-        decided(&events[0]),
-        (Allowed, Some(Completion), None, false)
-    );
+    assert_eq!(events.len(), 1, "a success: its call event only");
     assert_eq!(events[0].uri.as_deref(), Some(TEMPLATE));
-    assert_eq!(events[1].uri.as_deref(), Some(TEMPLATE));
     fx.policy.discover(Perm::Deny, Perm::Deny);
     r.complete(&params, &CompleteOptions::default())
         .unwrap_err();

@@ -25,6 +25,8 @@ use super::hash::{EventHash, EventHasher};
 pub(crate) const MAX_DISCLOSED_URI_BYTES: usize = 256;
 
 /// The methods whose calls are observed and counted.
+///
+/// cbindgen:ignore
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CallMethod {
@@ -40,8 +42,12 @@ pub enum CallMethod {
 
 impl CallMethod {
     /// How many methods there are.
+    ///
+    /// cbindgen:ignore
     pub const COUNT: usize = 4;
     /// Every method, in index order.
+    ///
+    /// cbindgen:ignore
     pub const ALL: [CallMethod; CallMethod::COUNT] = [
         CallMethod::ResourcesRead,
         CallMethod::ResourcesList,
@@ -146,6 +152,8 @@ pub(crate) trait Observed {
 }
 
 /// The kinds of host callbacks, for per-kind timings.
+///
+/// cbindgen:ignore
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum CallbackKind {
@@ -165,8 +173,12 @@ pub enum CallbackKind {
 
 impl CallbackKind {
     /// How many kinds there are.
+    ///
+    /// cbindgen:ignore
     pub const COUNT: usize = 6;
     /// Every kind, in index order.
+    ///
+    /// cbindgen:ignore
     pub const ALL: [CallbackKind; CallbackKind::COUNT] = [
         CallbackKind::Discover,
         CallbackKind::Visibility,
@@ -336,9 +348,8 @@ impl CallEvent<'_> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum DecisionRule {
-    /// The call's root passed every check (a read's discovery, plan,
-    /// requested target, at the first check and the recheck; a
-    /// completion's discovery), or a listing showed a definition.
+    /// A listing showed a definition (a call that succeeded has no root
+    /// decision: its call event says so).
     Allowed = 1,
     /// A planned item was read and is in the bundle.
     Admitted = 2,
@@ -461,9 +472,9 @@ pub enum DecisionSubject {
 
 /// One decision of a call, when the observer asks for them: every
 /// planned item's final decision, every definition a listing visited,
-/// and one root decision per call. A call's decision events come before
-/// its call event, on the thread running the step (a worker with an
-/// executor), the root decision last.
+/// and for a call that failed one root decision saying which rule ended
+/// it. A call's decision events come before its call event, on the thread
+/// running the step (a worker with an executor), the root decision last.
 pub struct DecisionEvent<'a> {
     /// The call's number (its call event has the same).
     pub call_id: u64,

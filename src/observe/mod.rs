@@ -6,7 +6,8 @@
 //! The hooks: the call frame (`call.rs`) asks [`Telemetry::begin`] for a
 //! [`Recorder`] (only when an observer needs one), puts it in the call's
 //! request scope, and hands the outcome to [`Telemetry::end`], which
-//! counts the call and emits the root decision and the call event; the
+//! counts the call and emits a failed call's root decision and the call
+//! event; the
 //! read pipeline, the listing and the completion time their callbacks
 //! through the scope's recorder and emit their item and definition
 //! decisions through it. Nothing here is allocated, and no clock is read,
@@ -47,7 +48,7 @@ pub(crate) use recorder::Recorder;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Interests {
     /// Decision events: every planned item's final decision, every
-    /// definition a listing visits, and one root decision per call.
+    /// definition a listing visits, and a failed call's root decision.
     pub decisions: bool,
     /// Per-kind callback counts and times in the call event (two clock
     /// reads per callback).
@@ -80,7 +81,7 @@ pub trait Observer: Send + Sync {
 pub(crate) struct Shared {
     observer: Option<Arc<dyn Observer>>,
     interests: Interests,
-    hasher: EventHasher,
+    hasher: Arc<EventHasher>,
 }
 
 /// A registry's observability: its observer (if any), its event hash key
@@ -119,7 +120,7 @@ impl Telemetry {
             shared: Arc::new(Shared {
                 observer,
                 interests,
-                hasher: EventHasher::new(key),
+                hasher: Arc::new(EventHasher::new(key)),
             }),
             metrics: Metrics::new(),
         }
@@ -138,7 +139,9 @@ impl Telemetry {
 
     /// The record of a call starting at `started`, when the observer
     /// needs one: for decision events, callback timings, or a queue wait
-    /// on an executor (`on_executor`).
+    /// on an executor (`on_executor`). Without an executor the record
+    /// borrows the registry (see [`Recorder`]): the caller keeps it on its
+    /// stack and drops it before the registry.
     #[inline]
     pub(crate) fn begin(
         &self,
@@ -146,19 +149,20 @@ impl Telemetry {
         protocol_revision: ProtocolRevision,
         started: Instant,
         on_executor: bool,
-    ) -> Option<Arc<Recorder>> {
+    ) -> Option<Recorder> {
         self.shared.observer.as_ref()?;
         let i = self.shared.interests;
         if !(i.decisions || i.callback_timings || on_executor) {
             return None;
         }
-        Some(Arc::new(Recorder::new(
-            self.shared.clone(),
+        Some(Recorder::new(
+            &self.shared,
+            !on_executor,
             next_call_id(),
             method,
             protocol_revision,
             started,
-        )))
+        ))
     }
 
     /// A call ended with `out`: counted, and observed (its root decision,
@@ -202,9 +206,9 @@ impl Telemetry {
         let call_id = recorder.map_or_else(next_call_id, |r| r.call_id);
         let hasher = &self.shared.hasher;
         let disclosed = matches!(result, Ok((_, true)));
-        if self.shared.interests.decisions {
+        if let (true, Err(failure)) = (self.shared.interests.decisions, result) {
             let root = closed.as_ref().and_then(|c| c.root);
-            let event = root_decision(call, call_id, &result, root, hasher);
+            let event = root_decision(call, call_id, failure, root, hasher);
             let _ = catch_unwind(AssertUnwindSafe(|| observer.decision(&event)));
         }
         let event = CallEvent {
@@ -224,14 +228,15 @@ impl Telemetry {
     }
 }
 
-/// The root decision of a call: `Allowed` for a success; for a failure,
-/// the decision a callback made (when the failure is the one it
-/// produced), else the one the failure's kind reads as. Every root
-/// decision of a call that answered not found is private.
+/// The root decision of a failed call: the decision a callback made (when
+/// the failure is the one it produced), else the one the failure's kind
+/// reads as. Every root decision of a call that answered not found is
+/// private.
+#[inline(always)]
 fn root_decision<'a>(
     call: &Ended<'a>,
     call_id: u64,
-    result: &Result<(ResultSummary, bool), &'a Failure>,
+    failure: &'a Failure,
     root: Option<recorder::RootDecision>,
     hasher: &'a EventHasher,
 ) -> DecisionEvent<'a> {
@@ -240,28 +245,12 @@ fn root_decision<'a>(
         Subject::Template(t) => Some(t.as_bytes()),
         _ => None,
     };
-    let (rule, phase, failure, uri) = match result {
-        Ok((_, disclosed)) => {
-            let phase = match call.method {
-                CallMethod::ResourcesRead => DecisionPhase::Recheck,
-                CallMethod::ResourcesList | CallMethod::ResourcesTemplatesList => {
-                    DecisionPhase::Listing
-                }
-                CallMethod::CompletionComplete => DecisionPhase::Completion,
-            };
-            let uri = hashed
-                .filter(|_| *disclosed)
-                .and_then(|u| std::str::from_utf8(u).ok())
-                .filter(|u| u.len() <= MAX_DISCLOSED_URI_BYTES);
-            (DecisionRule::Allowed, Some(phase), None, uri)
-        }
-        Err(f) => match root.filter(|r| r.kind == f.kind()) {
-            Some(r) => (r.rule, r.phase, Some(*f), None),
-            None => (DecisionRule::of_failure(f.kind()), None, Some(*f), None),
-        },
+    let (rule, phase) = match root.filter(|r| r.kind == failure.kind()) {
+        Some(r) => (r.rule, r.phase),
+        None => (DecisionRule::of_failure(failure.kind()), None),
     };
-    let private = failure.is_some_and(|f| f.kind() == crate::error::FailureKind::Unavailable)
-        || rule == DecisionRule::Hidden;
+    let private =
+        failure.kind() == crate::error::FailureKind::Unavailable || rule == DecisionRule::Hidden;
     DecisionEvent {
         call_id,
         method: call.method,
@@ -273,10 +262,10 @@ fn root_decision<'a>(
         subject: DecisionSubject::Root,
         item: None,
         private,
-        uri,
+        uri: None,
         hashed,
         cause: None,
-        failure,
+        failure: Some(failure),
         hasher,
     }
 }

@@ -6,9 +6,13 @@
 //! A call is recorded only when its registry has an observer that needs
 //! it (decision events, callback timings, or a queue wait to measure on
 //! an executor); otherwise no recorder exists and every hook is one
-//! branch on `None`.
+//! branch on `None`. An inline call's record lives on its frame's stack
+//! and borrows the registry's observer ([`Sink::Lent`]: nothing is
+//! allocated or reference counted); a call on an executor boxes it, and
+//! it holds the observer until the frame closes it ([`Sink::Held`]).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -20,7 +24,7 @@ use super::event::{
     CallMethod, CallbackKind, CallbackStats, DecisionEvent, DecisionPhase, DecisionRule,
 };
 use super::hash::EventHasher;
-use super::{Interests, Shared};
+use super::{Interests, Observer, Shared};
 
 /// "Not measured" in the atomics below.
 const NONE: u64 = u64::MAX;
@@ -36,9 +40,30 @@ pub(crate) struct RootDecision {
     pub kind: FailureKind,
 }
 
+/// Where a record's decision events go.
+enum Sink {
+    /// The registry's observer and hash key, borrowed by an inline call's
+    /// record: the record lives on the frame's stack, and the frame holds
+    /// the registry for as long as it lives; events are handed over on the
+    /// calling thread while the frame runs, so no gate is needed.
+    Lent(NonNull<Shared>),
+    /// Held by the record of a call on an executor, shared with its jobs.
+    Held {
+        hasher: Arc<EventHasher>,
+        /// The observer while the call runs: the frame takes it when it
+        /// closes the record, so decision events pass only until then
+        /// (none follows its call's call event), and a job the call gave
+        /// up on holds no reference to the observer (the registry's last
+        /// reference releases it, as it releases the callback tables).
+        gate: Mutex<Option<Arc<dyn Observer>>>,
+    },
+}
+
 /// One observed call.
 pub(crate) struct Recorder {
-    shared: Arc<Shared>,
+    /// What the observer asked for.
+    interests: Interests,
+    sink: Sink,
     pub(crate) call_id: u64,
     pub(crate) method: CallMethod,
     pub(crate) protocol_revision: ProtocolRevision,
@@ -50,10 +75,15 @@ pub(crate) struct Recorder {
     queue_wait: AtomicU64,
     /// `rule | phase << 8 | kind << 16`, plus one: 0 is none.
     root: AtomicU32,
-    /// Open until the frame closes the record: decision events pass only
-    /// while it is open, so none follows its call's call event.
-    gate: Mutex<bool>,
 }
+
+// SAFETY: a `Sink::Lent` pointer is only dereferenced on the calling
+// thread of an inline call, while its frame (which owns the record and
+// borrows the registry) runs (see `RequestScope::recorder`); everything
+// else in a record is `Send + Sync`.
+unsafe impl Send for Recorder {}
+// SAFETY: as above.
+unsafe impl Sync for Recorder {}
 
 fn phase_code(p: Option<DecisionPhase>) -> u32 {
     match p {
@@ -100,15 +130,27 @@ fn kind_of(code: u32) -> FailureKind {
 }
 
 impl Recorder {
+    /// The record of a call of the registry of `shared`: lent (borrowing
+    /// it) for an inline call, held otherwise.
     pub(super) fn new(
-        shared: Arc<Shared>,
+        shared: &Shared,
+        lent: bool,
         call_id: u64,
         method: CallMethod,
         protocol_revision: ProtocolRevision,
         started: Instant,
     ) -> Recorder {
+        let sink = if lent {
+            Sink::Lent(NonNull::from(shared))
+        } else {
+            Sink::Held {
+                hasher: shared.hasher.clone(),
+                gate: Mutex::new(shared.observer.clone()),
+            }
+        };
         Recorder {
-            shared,
+            interests: shared.interests,
+            sink,
             call_id,
             method,
             protocol_revision,
@@ -118,23 +160,28 @@ impl Recorder {
             submitted: AtomicU64::new(NONE),
             queue_wait: AtomicU64::new(NONE),
             root: AtomicU32::new(0),
-            gate: Mutex::new(true),
+        }
+    }
+
+    /// The registry's observer and hash key, borrowed by a lent record.
+    #[inline]
+    fn lent(&self) -> Option<&Shared> {
+        match self.sink {
+            // SAFETY: a lent record is used only while its frame runs,
+            // which holds the registry (see `Sink::Lent`).
+            Sink::Lent(p) => Some(unsafe { p.as_ref() }),
+            Sink::Held { .. } => None,
         }
     }
 
     fn interests(&self) -> Interests {
-        self.shared.interests
+        self.interests
     }
 
     /// Whether the observer wants decision events.
     #[inline]
     pub(crate) fn decisions(&self) -> bool {
         self.interests().decisions
-    }
-
-    /// The hasher of the registry's event hashes.
-    pub(crate) fn hasher(&self) -> &EventHasher {
-        &self.shared.hasher
     }
 
     /// Runs the callback `f` of `kind`, counted and timed when the
@@ -192,23 +239,44 @@ impl Recorder {
             .compare_exchange(0, code, Ordering::Relaxed, Ordering::Relaxed);
     }
 
+    /// The hasher of the registry's event hashes.
+    pub(crate) fn hasher(&self) -> &EventHasher {
+        match &self.sink {
+            Sink::Held { hasher, .. } => hasher,
+            Sink::Lent(_) => &self.lent().expect("a lent record").hasher,
+        }
+    }
+
     /// Hands `event` to the observer, unless the call has already ended;
     /// a panic of the observer is contained.
     pub(crate) fn decide(&self, event: &DecisionEvent<'_>) {
-        let open = self.gate.lock().unwrap_or_else(|p| p.into_inner());
-        if *open {
-            if let Some(observer) = &self.shared.observer {
-                let _ = catch_unwind(AssertUnwindSafe(|| observer.decision(event)));
+        let send = |observer: &dyn Observer| {
+            let _ = catch_unwind(AssertUnwindSafe(|| observer.decision(event)));
+        };
+        match &self.sink {
+            Sink::Lent(_) => {
+                if let Some(observer) = self.lent().and_then(|s| s.observer.as_deref()) {
+                    send(observer);
+                }
+            }
+            Sink::Held { gate, .. } => {
+                let open = gate.lock().unwrap_or_else(|p| p.into_inner());
+                if let Some(observer) = open.as_deref() {
+                    send(observer);
+                }
+                drop(open);
             }
         }
-        drop(open);
     }
 
     /// Ends the record (no decision event passes from now on) and gives
     /// what it holds: the callback statistics (when timed), the queue wait
     /// (when measured) and the root decision a callback made.
     pub(crate) fn close(&self) -> Closed {
-        *self.gate.lock().unwrap_or_else(|p| p.into_inner()) = false;
+        if let Sink::Held { gate, .. } = &self.sink {
+            let observer = gate.lock().unwrap_or_else(|p| p.into_inner()).take();
+            drop(observer);
+        }
         let callbacks = self.interests().callback_timings.then(|| {
             let mut s = CallbackStats::default();
             for k in 0..CallbackKind::COUNT {
