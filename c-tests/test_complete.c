@@ -261,17 +261,20 @@ static void test_argument_name_must_be_a_template_variable(void) {
     mcpr_resources_free(r);
 }
 
-static void test_context_arguments_are_other_variables_and_valid_captures(void) {
+/* Context values are held to the rules of completion values (BEHAVIOUR
+ * §13.5): as the capture they become, never decoded. */
+static void test_context_arguments_are_other_variables_held_to_the_value_rules(void) {
     host_policy hp = {0};
     completer c = {.values = {"alpha"}};
     mcpr_resources *r = registry(&hp, &c, 0);
     mcpr_complete_argument ctx[] = {
-        {S("other"), S("../etc")}, {S("file"), S("..")}, {S("project"), S("alpha%20beta")}};
+        {S("other"), S("../etc")}, {S("file"), S("..")}, {S("project"), S("alpha beta")}};
     mcpr_complete_params p = {S(TEMPLATE), {S("file"), S("")}, ctx, 3};
     CHECK_STATUS(complete(r, &p, NULL, NULL, NULL), MCPR_OK);
     CHECK(c.context_count == 1);
-    CHECK(strcmp(c.context[0][0], "project") == 0 && strcmp(c.context[0][1], "alpha%20beta") == 0);
-    const char *bad[] = {"..", ".", "a/b", "a%2Fb", "%5C", "%00", "%2E%2E", "%FF"};
+    CHECK(strcmp(c.context[0][0], "project") == 0 && strcmp(c.context[0][1], "alpha beta") == 0);
+    const char *bad[] = {"..", ".", "a/b", "a%2Fb", "%5C", "%00", "%2E%2E", "%FF", "%", "%zz", "%41", "a?b", "a#b",
+                         "a\nb", "\x1b[31m", "txt.\xe2\x80\xae" "exe", "zero\xe2\x80\x8bwidth"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         mcpr_complete_argument b[] = {{S("project"), str_of(bad[i])}};
         mcpr_complete_params q = {S(TEMPLATE), {S("file"), S("")}, b, 1};
@@ -290,17 +293,22 @@ static void test_context_arguments_are_other_variables_and_valid_captures(void) 
     mcpr_resources_free(r);
 }
 
-static void test_values_that_could_not_be_a_capture_are_dropped(void) {
+/* Values no completion sends (BEHAVIOUR §13.5): not a capture as they
+ * stand, holding %, ? or #, or a control, format (bidi override,
+ * zero-width) or separator character; a quote and markup are sent (RFC 6570
+ * expansion encodes them). */
+static void test_values_that_are_no_valid_completion_value_are_dropped(void) {
     host_policy hp = {0};
-    completer c = {.values = {"ok-1", "", "/", "a/b", "\\", ".", "..", "%2F", "%5c", "%00", "%2e%2E", "%FF",
-                              "ok-2", "%41"}};
+    completer c = {.values = {"ok-1", "", "/", "a/b", "\\", ".", "..", "%2F", "%5c", "%00", "%2e%2E", "%FF", "%",
+                              "%zz", "%41", "a?b", "a#b", "a\nb", "\x7f", "gpj.\xe2\x80\xae" "exe", "\xe2\x80\x8b",
+                              "ok-2", "\"q\"", "<script>"}};
     mcpr_resources *r = registry(&hp, &c, 0);
     mcpr_complete_params p = params(TEMPLATE, "file", "");
     char *json = NULL;
     CHECK_STATUS(complete(r, &p, NULL, &json, NULL), MCPR_OK);
-    CHECK(json && strcmp(json, "{\"completion\":{\"values\":[\"ok-1\",\"ok-2\",\"%41\"],\"hasMore\":false},"
-                               "\"resultType\":\"complete\"}") == 0);
-    CHECK(atomic_load(&c.dropped) == 11);
+    CHECK(json && strcmp(json, "{\"completion\":{\"values\":[\"ok-1\",\"ok-2\",\"\\\"q\\\"\",\"<script>\"],"
+                               "\"hasMore\":false},\"resultType\":\"complete\"}") == 0);
+    CHECK(atomic_load(&c.dropped) == 20);
     free(json);
     mcpr_resources_free(r);
 }
@@ -676,8 +684,8 @@ int main(void) {
     test_undiscoverable_templates_answer_like_not_found();
     test_discovery_is_checked_before_the_callback();
     test_argument_name_must_be_a_template_variable();
-    test_context_arguments_are_other_variables_and_valid_captures();
-    test_values_that_could_not_be_a_capture_are_dropped();
+    test_context_arguments_are_other_variables_held_to_the_value_rules();
+    test_values_that_are_no_valid_completion_value_are_dropped();
     test_invalid_utf8_values_are_dropped_and_counted();
     test_at_most_100_values_with_has_more_and_total_truthful();
     test_values_are_bounded_by_max_page_bytes();

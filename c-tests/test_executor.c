@@ -191,6 +191,8 @@ static void test_options_and_stats(void) {
     mcpr_executor_stats st = stats_of(ex);
     CHECK(st.threads == 3 && st.max_hung == 64 && st.max_queued == 1024 && st.workers == 3);
     CHECK(st.hung == 0 && st.queued == 0 && st.busy == 0 && st.refused == 0);
+    CHECK(st.queued_high_water == 0 && st.busy_high_water == 0 && st.hung_high_water == 0);
+    CHECK(st.saturations == 0 && st.refused_queue_full == 0);
 
     /* a smaller stats struct: only the fields within it are written */
     unsigned char raw[sizeof(mcpr_executor_stats) + 16];
@@ -201,6 +203,13 @@ static void test_options_and_stats(void) {
     CHECK(part->struct_size == offsetof(mcpr_executor_stats, workers) + 4);
     CHECK(part->threads == 3 && part->max_hung == 64 && part->max_queued == 1024);
     for (size_t i = offsetof(mcpr_executor_stats, workers); i < sizeof raw; i++) CHECK(raw[i] == 0xab);
+    /* a program built before the high-water marks (its struct ends at
+     * replaced): nothing written past it */
+    memset(raw, 0xab, sizeof raw);
+    part->struct_size = offsetof(mcpr_executor_stats, queued_high_water);
+    CHECK_STATUS(mcpr_executor_get_stats(ex, part, NULL), MCPR_OK);
+    CHECK(part->workers == 3 && part->replaced == 0);
+    for (size_t i = offsetof(mcpr_executor_stats, queued_high_water); i < sizeof raw; i++) CHECK(raw[i] == 0xab);
     /* a newer caller's larger struct: the bytes beyond ours are untouched */
     memset(raw, 0xab, sizeof raw);
     part->struct_size = sizeof raw;
@@ -440,6 +449,14 @@ static void test_thousand_never_returning_readers(void) {
     CHECK(st.workers <= THREADS + MAX_HUNG);
     CHECK(st.queued == 0);
     CHECK(st.refused >= (uint64_t)saturated);
+    /* saturation was visible: the hung bound reached and remembered, the
+     * queue's and the busy workers' high-water marks within their bounds */
+    CHECK(st.hung_high_water >= MAX_HUNG && st.hung_high_water <= MAX_HUNG + THREADS);
+    CHECK(st.hung_high_water >= st.hung);
+    CHECK(st.saturations >= 1 && st.saturations <= st.abandoned);
+    CHECK(st.busy_high_water >= 1 && st.busy_high_water <= THREADS + MAX_HUNG);
+    CHECK(st.queued_high_water <= st.max_queued);
+    CHECK(st.refused_queue_full <= st.refused);
 #ifdef __linux__
     CHECK(peak <= before + THREADS + MAX_HUNG + CALLERS + 1);
 #endif
@@ -473,6 +490,7 @@ static void test_thousand_never_returning_readers(void) {
         sleep_ms(2);
     } while (now_ms() < end);
     CHECK(st.hung == 0 && st.workers == THREADS && st.returned == st.abandoned);
+    CHECK(st.hung_high_water >= MAX_HUNG); /* the mark stays after capacity returned */
     mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options), .executor = ex};
     CHECK_STATUS(host_read(r, "hang://h/after", &opt, NULL, NULL, NULL), MCPR_OK);
     mcpr_executor_free(ex);

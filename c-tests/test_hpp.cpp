@@ -533,6 +533,56 @@ TEST(Hpp, TheOneCallRequestServesReadAndListAndThrowsForOtherMethods) {
     EXPECT_EQ(other.jsonrpc_code(), -32601);
 }
 
+TEST(Hpp, TheOneCallMessageAnswersWholeMessagesAndHandsTheRestToTheHost) {
+    mcpr::Resources r = docs_registry();
+    mcpr::RequestOptions o;
+    o.scope_key = "tenant";
+    mcpr::Reply read = r.message(R"({"jsonrpc":"2.0","id":"r\u0031","method":"resources/read","params":{"uri":"doc://a"}})", o);
+    EXPECT_TRUE(read.handled());
+    EXPECT_EQ(read.kind(), mcpr::MessageKind::request);
+    EXPECT_TRUE(contains(read.json(), R"({"jsonrpc":"2.0","id":"r\u0031","result":{"contents":)"));
+    EXPECT_TRUE(contains(read.json(), "body of doc://a"));
+    EXPECT_EQ(read.id(), R"("r\u0031")");
+    EXPECT_EQ(read.method(), "resources/read");
+    EXPECT_EQ(read.status(), MCPR_OK);
+    EXPECT_FALSE(read.is_error() || read.is_partial());
+
+    mcpr::Reply nf = r.message(R"({"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"doc://nothing"}})", o);
+    EXPECT_EQ(nf.json(),
+              R"({"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Resource not found","data":{"uri":"doc://nothing"}}})");
+    EXPECT_TRUE(nf.is_error());
+    EXPECT_EQ(nf.status(), MCPR_UNAVAILABLE);
+    EXPECT_FALSE(nf.cause().empty());
+
+    mcpr::Reply garbage = r.message("garbage", o);
+    EXPECT_EQ(garbage.json(), R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})");
+    EXPECT_EQ(garbage.kind(), mcpr::MessageKind::invalid);
+
+    mcpr::Reply tools = r.message(R"({"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"x"}})", o);
+    EXPECT_FALSE(tools.handled());
+    EXPECT_TRUE(tools.json().empty());
+    EXPECT_EQ(tools.method(), "tools/list");
+    EXPECT_EQ(tools.id(), "3");
+    EXPECT_EQ(tools.params(), R"({"cursor":"x"})");
+
+    mcpr::Reply note = r.message(R"({"jsonrpc":"2.0","method":"notifications/initialized"})", o);
+    EXPECT_EQ(note.kind(), mcpr::MessageKind::notification);
+    EXPECT_FALSE(note.handled());
+    EXPECT_TRUE(note.json().empty() && note.id().empty());
+
+    mcpr::Reply blank = r.message(" \n", o);
+    EXPECT_EQ(blank.kind(), mcpr::MessageKind::none);
+    EXPECT_TRUE(blank.handled() && blank.json().empty());
+
+    // A list without a scope key is the host's bug: it throws.
+    mcpr::Error bug = error_of([&] { r.message(R"({"jsonrpc":"2.0","id":4,"method":"resources/list"})"); });
+    EXPECT_EQ(bug.status(), MCPR_INVALID_ARGUMENT);
+    // A moved-from reply is empty.
+    mcpr::Reply moved = std::move(tools);
+    EXPECT_EQ(moved.method(), "tools/list");
+    EXPECT_TRUE(tools.method().empty());
+}
+
 // ---------------------------------------------------------------- executor, cancellation
 
 TEST(Hpp, WithAnExecutorAReadReturnsByItsDeadlineWhileAReaderHangsThenReleaseRunsOnce) {
@@ -564,6 +614,14 @@ TEST(Hpp, WithAnExecutorAReadReturnsByItsDeadlineWhileAReaderHangsThenReleaseRun
         EXPECT_LT(std::chrono::steady_clock::now() - t0, generous(5000ms));
         EXPECT_TRUE(e.status() == MCPR_TIMEOUT || e.status() == MCPR_DEADLINE_EXCEEDED) << e.status();
         EXPECT_TRUE(gate->entered.load());
+        // The abandoned reader shows in the statistics: hung now, and in
+        // the high-water marks.
+        mcpr_executor_stats st = ex.stats();
+        EXPECT_EQ(st.hung, 1u);
+        EXPECT_EQ(st.hung_high_water, 1u);
+        EXPECT_GE(st.busy_high_water, 1u);
+        EXPECT_EQ(st.saturations, 0u);
+        EXPECT_EQ(st.refused_queue_full, 0u);
     }
     // registry and executor handles are gone; the abandoned reader still runs
     EXPECT_EQ(dead.load(), 0);

@@ -596,6 +596,16 @@ typedef struct mcpr_payload_builder mcpr_payload_builder;
 typedef struct mcpr_plan_builder mcpr_plan_builder;
 
 /**
+ * What to do about one message: the response message to send (or none)
+ * and, for a message the library did not handle, its method, id and
+ * params. Owned by the caller; free with `mcpr_reply_free`. Immutable:
+ * safe to read from any thread.
+ *
+ * \ingroup request
+ */
+typedef struct mcpr_reply mcpr_reply;
+
+/**
  * An immutable registry, reference counted. Safe to share between threads
  * and to use from many threads at once. Each reference (from
  * `mcpr_builder_build` or `mcpr_resources_retain`) is released with one
@@ -1546,6 +1556,32 @@ typedef struct {
      * Workers started to replace hung ones.
      */
     uint64_t replaced;
+    /**
+     * The most jobs that waited for a worker at once since the executor
+     * was made (against `max_queued`: how deep bursts queue).
+     */
+    uint64_t queued_high_water;
+    /**
+     * The most workers busy at once with calls whose callers still waited
+     * (against `threads`: whether healthy work needed every worker).
+     */
+    uint64_t busy_high_water;
+    /**
+     * The most workers hung at once (against `max_hung`: how close the
+     * hung bound has come).
+     */
+    uint64_t hung_high_water;
+    /**
+     * Times the executor became saturated: `hung` reached `max_hung`, or
+     * every worker was hung (once each time, until hung workers return
+     * and it is saturated again).
+     */
+    uint64_t saturations;
+    /**
+     * The part of `refused` refused because `max_queued` calls were
+     * waiting (the rest: the executor was saturated).
+     */
+    uint64_t refused_queue_full;
 } mcpr_executor_stats;
 
 /**
@@ -1678,6 +1714,15 @@ typedef struct {
 } mcpr_request_options;
 
 /**
+ * What a message was (`mcpr_reply_kind`). A `uint32_t` with `#define`d
+ * values: later versions may add kinds, so treat an unknown one like
+ * `MCPR_MESSAGE_INVALID`.
+ *
+ * \ingroup request
+ */
+typedef uint32_t mcpr_message_kind;
+
+/**
  * One named argument of a completion request: `argument` (the variable
  * being completed and its partial value) or one entry of
  * `context.arguments` (a variable already chosen).
@@ -1722,6 +1767,42 @@ typedef struct {
      */
     size_t context_len;
 } mcpr_complete_params;
+
+/**
+ * No message: JSON whitespace only (ignored), or a NULL reply.
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_NONE 0u
+
+/**
+ * A request: a method and an id.
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_REQUEST 1u
+
+/**
+ * A notification: a method and no id; never answered.
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_NOTIFICATION 2u
+
+/**
+ * A response: an id and `result` or `error`, no method (the client
+ * answering a request of the host's).
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_RESPONSE 3u
+
+/**
+ * Not a JSON-RPC message: answered `-32700` (not JSON) or `-32600`.
+ *
+ * \ingroup request
+ */
+#define MCPR_MESSAGE_INVALID 4u
 
 /**
  * NULL call context (or a phase this header does not name).
@@ -2923,6 +3004,222 @@ bool mcpr_response_is_partial(const mcpr_response *response);
 void mcpr_response_free(mcpr_response *response);
 
 /**
+ * Serves one whole JSON-RPC message, for hosts that parse no JSON: the
+ * message text in (one line of a stdio transport, one HTTP body), the
+ * whole response message out, with the request's id byte for byte.
+ *
+ * The method and the raw text of `params` go to `mcpr_request`, so a
+ * message is answered exactly as `mcpr_request` answers its method and
+ * params, and serves whatever `mcpr_request` serves. Around it
+ * (docs/BEHAVIOUR.md §17): a message that is not JSON is answered
+ * `-32700` "Parse error" with id null; JSON that is no JSON-RPC message
+ * (a batch: refused whole; another non-object; a repeated JSON-RPC member;
+ * an id that is neither a string nor an integer; `jsonrpc` other than
+ * `"2.0"`; a method that is no string; neither a method nor a response;
+ * over 16 MiB) is answered `-32600` "Invalid Request", with the id when it
+ * is valid; a notification is never answered (one of a method the library
+ * serves is ignored); a request the call cancelled gets no response; a
+ * message of whitespace only is ignored. A request of a method the library
+ * does not serve, any other notification and a client's response are not
+ * handled (`mcpr_reply_handled` false): answer them yourself, with
+ * `mcpr_reply_method`, `mcpr_reply_id` and `mcpr_reply_params`.
+ *
+ * \param resources A registry reference.
+ * \param message The whole message text (UTF-8 JSON; a trailing newline
+ *   is fine).
+ * \param options The options of `mcpr_request` (protocol revision, scope
+ *   key of the list methods, page size, deadline, cancellation, request
+ *   data, executor), or NULL for all defaults; read during the call only.
+ * \param out Receives the reply on `MCPR_OK`; the caller owns it: free it
+ *   with `mcpr_reply_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` with a reply (send `mcpr_reply_json` when it is not
+ *   empty); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
+ *   `resources` or `out`, a bad string, bad options, a list method without
+ *   a scope key: nothing is to be sent as if the client were at fault);
+ *   `MCPR_INTERNAL` for a library failure (answer `-32603`).
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made (as for `mcpr_request`).
+ * \pre `message` follows the `mcpr_str` rules; `options` is NULL or points
+ *   at options of `struct_size` readable bytes whose strings follow the
+ *   `mcpr_str` rules and whose `cancel` and `executor` are NULL or not yet
+ *   freed; `out` is NULL or points at writable storage for one
+ *   `mcpr_reply *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: many threads may serve one registry at once (one
+ *   message each); the call holds its own registry reference from entry to
+ *   return, and with `options->executor` it returns by its deadline
+ *   whatever a callback does, as `mcpr_request` does.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_message(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_reply **out, mcpr_error **err);
+
+/**
+ * The whole JSON-RPC response message to send, as one line of compact
+ * JSON without a newline (`{"jsonrpc":"2.0","id":…,"result":…}` or
+ * `…"error":…}`), or empty when nothing is to be sent: a notification, a
+ * response, a blank message, a cancelled request, and every message not
+ * handled (`mcpr_reply_handled` false: answer it yourself).
+ *
+ * \param reply The reply, or NULL.
+ * \return The message, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe: a reply is immutable; any thread may read it, also
+ *   concurrently.
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_json(const mcpr_reply *reply);
+
+/**
+ * Whether the library dealt with the message: it answered it in
+ * `mcpr_reply_json`, or there is nothing to answer (a notification of a
+ * method it serves, a cancelled request, a blank or invalid message).
+ *
+ * \param reply The reply, or NULL.
+ * \return False when the host must deal with the message: a request or
+ *   notification of a method the library does not serve (answer a request
+ *   with its `mcpr_reply_id`, `-32601` when you serve it neither), or a
+ *   response from the client; false also when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_reply_handled(const mcpr_reply *reply);
+
+/**
+ * What the message was.
+ *
+ * \param reply The reply, or NULL.
+ * \return `MCPR_MESSAGE_REQUEST`, `MCPR_MESSAGE_NOTIFICATION`,
+ *   `MCPR_MESSAGE_RESPONSE`, `MCPR_MESSAGE_INVALID`, or `MCPR_MESSAGE_NONE`
+ *   for a blank message and when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_message_kind mcpr_reply_kind(const mcpr_reply *reply);
+
+/**
+ * The method of a request or notification, decoded from its JSON string
+ * (`"tools/list"`): compare it byte for byte to route the message.
+ *
+ * \param reply The reply, or NULL.
+ * \return The method, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty for other messages and when `reply`
+ *   is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_method(const mcpr_reply *reply);
+
+/**
+ * The raw JSON text of the message's id, exactly as the client sent it (a
+ * string with its quotes and escapes, or an integer): write it as is into
+ * your own response (`{"jsonrpc":"2.0","id":<this>,…}`).
+ *
+ * \param reply The reply, or NULL.
+ * \return The id text, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty for a notification, a message without
+ *   a valid id, and when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_id(const mcpr_reply *reply);
+
+/**
+ * The raw text of the `params` of a message the library did not handle,
+ * exactly as sent (not necessarily UTF-8: the library did not read it).
+ *
+ * \param reply The reply, or NULL.
+ * \return The params text, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty when the message had none, for
+ *   handled messages, and when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_params(const mcpr_reply *reply);
+
+/**
+ * The status behind the reply: the failure of an error response (as
+ * `mcpr_response_status`), `MCPR_CANCELED` for a cancelled request (which
+ * gets no response), `MCPR_INVALID_REQUEST` for an invalid message.
+ *
+ * \param reply The reply, or NULL.
+ * \return The status; `MCPR_OK` for a result and for messages without a
+ *   failure; `MCPR_INVALID_ARGUMENT` when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_reply_status(const mcpr_reply *reply);
+
+/**
+ * Whether `mcpr_reply_json` is an error response.
+ *
+ * \param reply The reply, or NULL.
+ * \return True for an error response; false otherwise (a result, nothing
+ *   to send) and when `reply` is NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_reply_is_error(const mcpr_reply *reply);
+
+/**
+ * The private cause behind the reply's failure, for the host's logs only:
+ * never send it.
+ *
+ * \param reply The reply, or NULL.
+ * \return The cause, borrowed from `reply` (valid until
+ *   `mcpr_reply_free(reply)`); empty without a failure and when `reply` is
+ *   NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_reply_cause(const mcpr_reply *reply);
+
+/**
+ * Whether the response is a partial `resources/read` bundle.
+ *
+ * \param reply The reply, or NULL.
+ * \return True for a partial bundle; false otherwise and when `reply` is
+ *   NULL.
+ * \pre `reply` is NULL or a reply from `mcpr_message`, not yet freed.
+ * \note Thread-safe (see `mcpr_reply_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_reply_is_partial(const mcpr_reply *reply);
+
+/**
+ * Frees a reply.
+ *
+ * \param reply The reply to free, or NULL (then nothing happens).
+ * \pre `reply` is NULL or a reply from `mcpr_message`, freed only once; no
+ *   thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup request
+ */
+void mcpr_reply_free(mcpr_reply *reply);
+
+/**
  * Answers `completion/complete` for a `ref/resource` reference (a
  * `ref/prompt` is not this library's: the host answers it).
  *
@@ -2931,10 +3228,11 @@ void mcpr_response_free(mcpr_response *response);
  * policy's `discover` must allow that definition (a denial is the same
  * `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name one
  * of its variables, its value be at most `max_uri_bytes`, and each context
- * entry naming another variable be empty or a valid capture (else
- * `MCPR_INVALID_REQUEST`); then the binding's `complete` callback runs (a
- * binding without one answers an empty completion). Its values that could
- * not be a capture are dropped; at most 100 are sent, within
+ * entry naming another variable be empty or a valid completion value (the
+ * rules of `mcpr_completion_add_value`; else `MCPR_INVALID_REQUEST`); then
+ * the binding's `complete` callback runs (a binding without one answers an
+ * empty completion). Its values that are no valid completion value are
+ * dropped; at most 100 are sent, within
  * `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
  *
  * The result (send `mcpr_completion_json` as the JSON-RPC `result`) carries
@@ -2992,11 +3290,16 @@ mcpr_status mcpr_complete(const mcpr_resources *resources, const mcpr_complete_p
  * A valid value is sent, or only counted when it comes after the first 100
  * values or past the byte budget (`max_page_bytes` minus 256; each value
  * costs its JSON string length plus one), which makes `hasMore` true. A
- * value that could not be a template capture is dropped: not UTF-8, empty,
- * containing `/`, a backslash or NUL, equal to `.` or `..` (also after
- * percent-decoding it once), or too long to fit with the template's literal
- * text in `max_uri_bytes`. A dropped value does not spoil the others: the
- * callback may go on and return `MCPR_CB_OK`.
+ * value is what the client substitutes into `{var}`, RFC 6570-encoding it
+ * (add `a b`, not `a%20b`); one that is no valid completion value is
+ * dropped: not UTF-8, empty, containing `/`, a backslash or NUL, equal to
+ * `.` or `..`, holding `%`, `?` or `#` (substituted without encoding it
+ * would reach another resource), holding a control, format (bidi override,
+ * zero-width) or line or paragraph separator character, or too long to fit,
+ * encoded (three bytes per byte outside `A-Za-z0-9-._~`), with the
+ * template's literal text in `max_uri_bytes` (BEHAVIOUR §13 rule 5). A
+ * dropped value does not spoil the others: the callback may go on and
+ * return `MCPR_CB_OK`.
  *
  * \param completion_builder The builder of the `complete` callback.
  * \param value The value (UTF-8, not NUL-terminated).

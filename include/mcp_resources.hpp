@@ -263,6 +263,51 @@ private:
     detail::Owned<mcpr_response, mcpr_response_free> p_;
 };
 
+/// What a message was (mcpr_message_kind).
+enum class MessageKind : mcpr_message_kind {
+    none = MCPR_MESSAGE_NONE,
+    request = MCPR_MESSAGE_REQUEST,
+    notification = MCPR_MESSAGE_NOTIFICATION,
+    response = MCPR_MESSAGE_RESPONSE,
+    invalid = MCPR_MESSAGE_INVALID
+};
+
+/// The reply to one JSON-RPC message (mcpr_reply). Move-only. Send json()
+/// when it is not empty; when handled() is false, the message is yours
+/// (a method the library does not serve, another notification, a
+/// client's response): route it by method(), answer a request with id().
+class Reply {
+public:
+    /// Takes ownership of a C reply.
+    explicit Reply(mcpr_reply *p) noexcept : p_(p) {}
+    /// The whole response message to send (one line, no newline), or empty.
+    std::string_view json() const noexcept { return to_view(mcpr_reply_json(p_.get())); }
+    /// Whether the library dealt with the message (false: the host must).
+    bool handled() const noexcept { return mcpr_reply_handled(p_.get()); }
+    /// What the message was.
+    MessageKind kind() const noexcept { return static_cast<MessageKind>(mcpr_reply_kind(p_.get())); }
+    /// The method of a request or notification (decoded), else empty.
+    std::string_view method() const noexcept { return to_view(mcpr_reply_method(p_.get())); }
+    /// The raw JSON text of the id, as sent (empty for a notification).
+    std::string_view id() const noexcept { return to_view(mcpr_reply_id(p_.get())); }
+    /// The raw params text of a message not handled, as sent.
+    std::string_view params() const noexcept { return to_view(mcpr_reply_params(p_.get())); }
+    /// The status behind the reply (MCPR_OK for a result; MCPR_CANCELED for
+    /// a cancelled request, which gets no response).
+    mcpr_status status() const noexcept { return mcpr_reply_status(p_.get()); }
+    /// Whether json() is an error response.
+    bool is_error() const noexcept { return mcpr_reply_is_error(p_.get()); }
+    /// The private cause behind a failure (log it, never send it).
+    std::string_view cause() const noexcept { return to_view(mcpr_reply_cause(p_.get())); }
+    /// Whether a read result is partial.
+    bool is_partial() const noexcept { return mcpr_reply_is_partial(p_.get()); }
+    /// The C handle (borrowed).
+    const mcpr_reply *get() const noexcept { return p_.get(); }
+
+private:
+    detail::Owned<mcpr_reply, mcpr_reply_free> p_;
+};
+
 /// A `completion/complete` result (mcpr_completion). Move-only.
 class Completion {
 public:
@@ -470,9 +515,12 @@ class CompletionBuilder {
 public:
     explicit CompletionBuilder(mcpr_completion_builder *o) noexcept : o_(o) {}
     /// Proposes one value, in relevance order. Returns false, without
-    /// throwing, when the library dropped it (a value that could not be a
-    /// template capture: empty, containing `/`, a backslash or NUL, `.` or `..`,
-    /// too long): a dropped value does not spoil the others, so the
+    /// throwing, when the library dropped it (no valid completion value:
+    /// empty, containing `/`, a backslash or NUL, `.` or `..`, `%`, `?` or
+    /// `#`, a control, bidi override or other format character, too long
+    /// once RFC 6570-encoded; BEHAVIOUR §13 rule 5): a value is what the
+    /// client substitutes into `{var}` (`a b`, not `a%20b`). A dropped value
+    /// does not spoil the others, so the
     /// callback goes on. Throws mcpr::Error only for misuse (a builder
     /// used after its callback returned is undefined behaviour).
     bool add_value(std::string_view v) {
@@ -716,15 +764,24 @@ public:
     /// (status MCPR_METHOD_NOT_HANDLED: route the request elsewhere).
     Response request(std::string_view method, std::string_view params_json,
                      const RequestOptions &o = RequestOptions()) const {
-        mcpr_request_options c{};
-        mcpr_request_options_init(&c);
-        detail::set_call(c, o);
-        c.scope_key = to_c(o.scope_key);
-        c.page_size = o.page_size;
+        mcpr_request_options c = c_options(o);
         mcpr_response *out = nullptr;
         detail::check(
             [&](mcpr_error **e) { return mcpr_request(r_.get(), to_c(method), to_c(params_json), &c, &out, e); });
         return Response(out);
+    }
+
+    /// Serves one whole JSON-RPC message (mcpr_message): the message text
+    /// in, the Reply out (the whole response message, or what the host
+    /// needs to answer a message the library does not handle). Client
+    /// mistakes, malformed messages included, are answered in the Reply;
+    /// host bugs (a list method without a scope key, bad options) throw
+    /// mcpr::Error.
+    Reply message(std::string_view message_json, const RequestOptions &o = RequestOptions()) const {
+        mcpr_request_options c = c_options(o);
+        mcpr_reply *out = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_message(r_.get(), to_c(message_json), &c, &out, e); });
+        return Reply(out);
     }
 
     /// completion/complete (`ref/resource`) for `template_uri`'s
@@ -778,6 +835,16 @@ private:
         mcpr_page *out = nullptr;
         detail::check([&](mcpr_error **e) { return fn(r_.get(), &c, &out, e); });
         return Page(out);
+    }
+
+    /// The C options of request() and message().
+    static mcpr_request_options c_options(const RequestOptions &o) {
+        mcpr_request_options c{};
+        mcpr_request_options_init(&c);
+        detail::set_call(c, o);
+        c.scope_key = to_c(o.scope_key);
+        c.page_size = o.page_size;
+        return c;
     }
 
     detail::Owned<mcpr_resources, mcpr_resources_free> r_;

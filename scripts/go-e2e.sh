@@ -9,7 +9,10 @@
 # - the TypeScript client v2 line (@modelcontextprotocol/client) on
 #   2025-06-18, 2025-11-25 and 2026-07-28;
 # - malformed stdio input (garbage, a NUL byte, deep nesting, a batch) fed
-#   to both servers, which must answer each line and go on serving.
+#   to both servers, which must answer each line and go on serving;
+# - the same hostile requests sent to the example server and to the C stdio
+#   server on mcpr_message (examples/c/stdio_server.c): byte-identical error
+#   and result objects (tests/clients/c-example/compare_servers.py).
 # The clients run with an empty environment apart from HOME and PATH, and
 # start the server with their own default environment: no LD_LIBRARY_PATH
 # reaches it. Exits non-zero on any failure.
@@ -44,3 +47,7 @@ done
 echo "== end-to-end: malformed stdio input"
 env -i HOME="$HOME" PATH="$PATH" "$py" malformed_input.py "$hello" doc://hello hello
 env -i HOME="$HOME" PATH="$PATH" "$py" malformed_input.py "$server" doc://item/001 "item 1"
+echo "== the Go adapter's server and the C stdio server: the same hostile requests, the same bytes"
+cmake --build "$root/build" --target mcpr_stdio_server >/dev/null
+env -i HOME="$HOME" PATH="$PATH" "$py" "$root/tests/clients/c-example/compare_servers.py" \
+  "$root/build/stdio_server" "$server"

@@ -10,7 +10,7 @@ use crate::error::CallbackError;
 use crate::limits::{Limits, PAGE_ENVELOPE_BYTES};
 use crate::scope::CallContext;
 use crate::sizing::json_str_len;
-use crate::template::{decode_capture, CaptureError, TemplateRef};
+use crate::template::{CaptureError, TemplateRef};
 
 /// Most values one completion result carries (MCP: "must not exceed 100").
 ///
@@ -93,11 +93,22 @@ impl CompletionRequest {
 /// Why a completion value was dropped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DroppedValue {
-    /// It breaks a capture rule (empty, not UTF-8, decodes to contain `/`,
-    /// `\` or NUL, or to `.` or `..`).
+    /// It breaks a capture rule: empty, contains `/`, `\` or NUL, or is
+    /// `.` or `..`.
     Capture(CaptureError),
-    /// A URI holding it would exceed `max_uri_bytes`.
+    /// A URI holding it, RFC 6570-encoded, would exceed `max_uri_bytes`.
     TooLong,
+    /// It holds `%`, `?` or `#`: substituted into the template without
+    /// RFC 6570 encoding it would name another value (`%41` is `A`) or end
+    /// the path (`?`, `#`), so a client that does not encode could reach
+    /// another resource.
+    Unencoded,
+    /// It holds a control character (C0, DEL, C1), a format character
+    /// (bidi embeddings, overrides, isolates and marks, zero-width
+    /// characters, soft hyphen, byte order mark, tags, ...: Unicode
+    /// category Cf) or a line or paragraph separator: shown to the person
+    /// choosing a value, it could disguise what they choose.
+    Invisible,
 }
 
 impl DroppedValue {
@@ -106,7 +117,93 @@ impl DroppedValue {
         match self {
             DroppedValue::Capture(e) => e.message(),
             DroppedValue::TooLong => "completion value cannot fit in max_uri_bytes",
+            DroppedValue::Unencoded => {
+                "completion value holds %, ? or #, which substitution without encoding changes"
+            }
+            DroppedValue::Invisible => {
+                "completion value holds a control, format or separator character"
+            }
         }
+    }
+}
+
+/// Whether RFC 3986 leaves `b` unencoded in every RFC 6570 expansion
+/// (ALPHA, DIGIT, `-`, `.`, `_`, `~`); every other byte becomes `%XX`.
+fn unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// The bytes `value` takes in a URI after RFC 6570 simple expansion of
+/// `{var}`: three per byte that is not unreserved (the most any client's
+/// encoding takes: the Python SDK encodes every such byte, the TypeScript
+/// SDK's `encodeURIComponent` a few less).
+pub fn encoded_len(value: &str) -> usize {
+    value
+        .bytes()
+        .map(|b| if unreserved(b) { 1 } else { 3 })
+        .sum()
+}
+
+/// Whether `c` could disguise a value shown to a person: a control, a
+/// format character (category Cf) or a line or paragraph separator.
+fn invisible(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
+    c.is_control()
+        || matches!(
+            c.general_category(),
+            GeneralCategory::Format
+                | GeneralCategory::LineSeparator
+                | GeneralCategory::ParagraphSeparator
+        )
+}
+
+/// The rules every completion value, and every context value a client
+/// sends, is held to (docs/BEHAVIOUR.md §13, rule 5): the value is a
+/// template variable's value as RFC 6570 means it (clients percent-encode
+/// it when they substitute it, as the official SDKs do, and the library's
+/// capture decoding gives it back unchanged), so it is checked as the
+/// capture it becomes, without decoding.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ValueRules {
+    /// Longest RFC 6570-encoded value that still fits in a URI of at most
+    /// `max_uri_bytes` with the template's literal text and one byte per
+    /// other variable.
+    max_encoded: usize,
+}
+
+impl ValueRules {
+    pub(crate) fn new(template: TemplateRef<'_>, limits: &Limits) -> Self {
+        // Every other variable needs at least one byte in a URI.
+        let floor = template.literal_len() + template.variable_count().saturating_sub(1);
+        ValueRules {
+            max_encoded: limits.max_uri_bytes.saturating_sub(floor),
+        }
+    }
+
+    /// Why `value` may not be sent (or accepted as a context value), if
+    /// it may not.
+    pub(crate) fn check(&self, value: &str) -> Result<(), DroppedValue> {
+        if value.is_empty() {
+            return Err(DroppedValue::Capture(CaptureError::Empty));
+        }
+        if value.len() > self.max_encoded || encoded_len(value) > self.max_encoded {
+            return Err(DroppedValue::TooLong);
+        }
+        for c in value.chars() {
+            match c {
+                '/' => return Err(DroppedValue::Capture(CaptureError::Slash)),
+                '\\' => return Err(DroppedValue::Capture(CaptureError::Backslash)),
+                '\0' => return Err(DroppedValue::Capture(CaptureError::Nul)),
+                '%' | '?' | '#' => return Err(DroppedValue::Unencoded),
+                c if c.is_ascii() && !c.is_ascii_control() => {}
+                c if invisible(c) => return Err(DroppedValue::Invisible),
+                _ => {}
+            }
+        }
+        if value == "." || value == ".." {
+            return Err(DroppedValue::Capture(CaptureError::DotSegment));
+        }
+        Ok(())
     }
 }
 
@@ -117,8 +214,8 @@ impl DroppedValue {
 /// values a completer offers.
 #[derive(Debug)]
 pub struct CompletionSink {
-    /// Longest value that can still fit in an accepted URI.
-    max_value_bytes: usize,
+    /// What a value must be to be sent.
+    rules: ValueRules,
     /// Bytes left for the values array (each value: its JSON length + 1).
     budget: u64,
     kept: Vec<String>,
@@ -133,24 +230,22 @@ pub struct CompletionSink {
 
 impl CompletionSink {
     pub(crate) fn new(template: TemplateRef<'_>, limits: &Limits) -> Self {
-        // Every other variable needs at least one byte in a URI.
-        let floor = template.literal_len() + template.variable_count().saturating_sub(1);
         CompletionSink::empty(
-            limits.max_uri_bytes.saturating_sub(floor),
+            ValueRules::new(template, limits),
             limits.max_page_bytes.saturating_sub(PAGE_ENVELOPE_BYTES),
         )
     }
 
     /// An empty sink with the same rules (for handing to another owner).
     pub(crate) fn fresh(&self) -> Self {
-        CompletionSink::empty(self.max_value_bytes, self.budget)
+        CompletionSink::empty(self.rules, self.budget)
     }
 
-    /// An empty sink keeping values of at most `max_value_bytes`, in at
-    /// most `budget` bytes of result.
-    fn empty(max_value_bytes: usize, budget: u64) -> Self {
+    /// An empty sink keeping values that pass `rules`, in at most `budget`
+    /// bytes of result.
+    fn empty(rules: ValueRules, budget: u64) -> Self {
         CompletionSink {
-            max_value_bytes,
+            rules,
             budget,
             kept: Vec::new(),
             full: false,
@@ -165,13 +260,9 @@ impl CompletionSink {
     /// valid but past the 100 values or the byte budget (counted, and
     /// `hasMore` will be true); `Err`: it was dropped and is not counted.
     pub fn add(&mut self, value: &str) -> Result<bool, DroppedValue> {
-        if value.len() > self.max_value_bytes {
+        if let Err(e) = self.rules.check(value) {
             self.dropped += 1;
-            return Err(DroppedValue::TooLong);
-        }
-        if let Err(e) = decode_capture(value) {
-            self.dropped += 1;
-            return Err(DroppedValue::Capture(e));
+            return Err(e);
         }
         self.valid += 1;
         if self.full || self.kept.len() >= MAX_COMPLETION_VALUES {

@@ -11,14 +11,20 @@
 //!    else is looked at: a denial is the same public error as not found;
 //! 3. the argument must name one of the template's variables, its partial
 //!    value be at most `max_uri_bytes`, and every context argument naming
-//!    another variable of the template be a valid capture (else
+//!    another variable of the template pass the rules of rule 5 (else
 //!    `invalid_request`); context arguments naming no other variable are
 //!    ignored, and so are empty ones (not chosen yet);
 //! 4. the completer runs under the call's request scope (deadline,
 //!    cancellation, request data), like every callback of a read;
-//! 5. its values pass the capture rules of [`crate::template`]
-//!    ([`decode_capture`]) and must fit, with the template's literal text,
-//!    in `max_uri_bytes`; other values are dropped, never sent;
+//! 5. its values are template variable values as RFC 6570 means them
+//!    (clients percent-encode them when they substitute them, as the
+//!    official SDKs do): each must be a valid capture as it stands (not
+//!    empty, no `/`, `\`, NUL, not `.` or `..`), hold no `%`, `?` or `#`
+//!    (a client that substitutes without encoding would reach another
+//!    resource), no control, format (bidi override, zero-width) or
+//!    line/paragraph separator character, and fit, encoded, with the
+//!    template's literal text in `max_uri_bytes`; other values are
+//!    dropped, never sent;
 //! 6. at most [`MAX_COMPLETION_VALUES`] values are sent, within the list
 //!    page budget (`max_page_bytes` minus the 256-byte envelope, each value
 //!    costing its JSON string length plus one), in the completer's order;
@@ -37,9 +43,10 @@ use std::sync::Arc;
 
 use crate::binding::ResourceBinding;
 use crate::call::{CallOptions, FrameRules};
+use crate::completer::ValueRules;
 pub use crate::completer::{
-    CompletionRequest, CompletionSink, DroppedValue, ResourceCompleter, MAX_COMPLETION_TOTAL,
-    MAX_COMPLETION_VALUES,
+    encoded_len, CompletionRequest, CompletionSink, DroppedValue, ResourceCompleter,
+    MAX_COMPLETION_TOTAL, MAX_COMPLETION_VALUES,
 };
 use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
@@ -51,7 +58,7 @@ use crate::read::{discover, guarded, settle, CallbackFailure};
 use crate::registry::Resources;
 use crate::scope::RequestScope;
 use crate::sizing::{json_str_len, write_json_str};
-use crate::template::{decode_capture, TemplateRef};
+use crate::template::TemplateRef;
 
 /// A completion request's client input: the `ref/resource` URI, the
 /// argument and the context (the params of `completion/complete`).
@@ -387,6 +394,9 @@ fn checked_request(
             "completion argument value exceeds max_uri_bytes",
         ));
     }
+    // A context value is a value chosen for another variable: held to the
+    // rules of the values the library sends (§13 rule 5).
+    let rules = ValueRules::new(template, limits);
     // The other variables of the template, in template order, and what
     // the context gives for each: one pass over the context, whatever its
     // size (a client may send thousands of names; only the template's
@@ -412,9 +422,9 @@ fn checked_request(
         if value.is_empty() {
             continue;
         }
-        if value.len() > limits.max_uri_bytes || decode_capture(value).is_err() {
+        if rules.check(value).is_err() {
             return Err(Failure::request(
-                "completion context value is not a valid template capture",
+                "completion context value is not a valid completion value",
             ));
         }
         context.push((name.to_string(), value.to_string()));

@@ -20,6 +20,7 @@ pub mod completer;
 pub mod completion;
 mod cursor;
 pub mod definition;
+mod envelope;
 pub mod error;
 pub mod executor;
 pub mod ffi;
@@ -33,6 +34,7 @@ pub mod jsonrpc;
 mod jsonscan;
 pub mod limits;
 pub mod listing;
+pub mod message;
 pub mod observe;
 pub mod plan;
 pub mod policy;
@@ -58,6 +60,7 @@ pub use error::{CallbackError, Failure, FailureKind};
 pub use executor::{Executor, ExecutorOptions, ExecutorStats};
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
+pub use message::{MessageKind, Reply};
 pub use observe::{
     CallEvent, CallMethod, CallbackKind, CallbackStats, DecisionEvent, DecisionPhase, DecisionRule,
     DecisionSubject, EventHash, Interests, IssueCounts, Observer, OutcomeMetrics, ResultSummary,

@@ -254,7 +254,7 @@ fn argument_value_longer_than_max_uri_bytes_is_invalid_request() {
 }
 
 #[test]
-fn context_arguments_are_the_other_variables_and_valid_captures() {
+fn context_arguments_are_the_other_variables_held_to_the_value_rules() {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let s = seen.clone();
     let c = FnCompleter::new(move |_, req, _| {
@@ -266,12 +266,12 @@ fn context_arguments_are_the_other_variables_and_valid_captures() {
     p.context = vec![
         ("other".into(), "../../etc".into()), // not a variable: ignored
         ("file".into(), "..".into()),         // the argument itself: ignored
-        ("project".into(), "alpha%20beta".into()),
+        ("project".into(), "alpha beta".into()),
     ];
     complete(&r, &p).unwrap();
     assert_eq!(
         *seen.lock().unwrap(),
-        [("project".to_string(), "alpha%20beta".to_string())]
+        [("project".to_string(), "alpha beta".to_string())]
     );
     // An empty value means "not chosen yet".
     p.context = vec![("project".into(), String::new())];
@@ -279,11 +279,16 @@ fn context_arguments_are_the_other_variables_and_valid_captures() {
     assert!(seen.lock().unwrap().is_empty());
     let calls = c.calls();
     for bad in [
-        "..", ".", "a/b", "a%2Fb", "a\\b", "%5C", "a\0b", "%00", "%2E%2E", "%FF",
+        "..", ".", "a/b", "a%2Fb", "a\\b", "%5C", "a\0b", "%00", "%2E%2E", "%FF", "%41", "a?b",
+        "a#b", "\u{202e}", "a\nb",
     ] {
-        p.context = vec![("project".into(), bad.into())];
+        p.context = vec![("project".into(), bad.to_string())];
         let e = complete(&r, &p).unwrap_err();
         assert_eq!(e.kind(), FailureKind::InvalidRequest, "{bad:?}");
+        assert_eq!(
+            e.message(),
+            "completion context value is not a valid completion value"
+        );
     }
     p.context = vec![("project".into(), "a".repeat(2049))];
     assert_eq!(
@@ -303,71 +308,7 @@ fn context_arguments_are_the_other_variables_and_valid_captures() {
 
 // ---------------------------------------------------------------- values
 
-#[test]
-fn values_that_could_not_be_a_valid_capture_are_dropped() {
-    let bad = [
-        "", "/", "a/b", "\\", "a\\b", "\0", "a\0", ".", "..", "%2F", "a%2fb", "%5C", "%00", "%2E",
-        "%2e%2E", "%FF", "%C3",
-    ];
-    let mut all: Vec<&str> = vec!["ok-1"];
-    all.extend(bad);
-    all.push("ok-2");
-    all.push("...");
-    all.push("%41");
-    let c = FnCompleter::values(&all);
-    let r = registry(c);
-    let result = complete(&r, &params(TEMPLATE, "file", "")).unwrap();
-    assert_eq!(result.values(), ["ok-1", "ok-2", "...", "%41"]);
-    assert!(!result.has_more());
-    assert_eq!(
-        json(&result)["completion"]["values"]
-            .as_array()
-            .unwrap()
-            .len(),
-        4
-    );
-    // The sink says which values it dropped, and why.
-    let c = FnCompleter::new(|_, _, out| {
-        use completion::DroppedValue::Capture;
-        assert_eq!(out.add("a/b"), Err(Capture(template::CaptureError::Slash)));
-        assert_eq!(
-            out.add("%2e%2e"),
-            Err(Capture(template::CaptureError::DotSegment))
-        );
-        assert_eq!(
-            out.add("%FF"),
-            Err(Capture(template::CaptureError::InvalidUtf8))
-        );
-        assert_eq!(out.add(""), Err(Capture(template::CaptureError::Empty)));
-        assert_eq!(out.add("fine"), Ok(true));
-        Ok(())
-    });
-    assert_eq!(
-        complete(&registry(c), &params(TEMPLATE, "file", ""))
-            .unwrap()
-            .values(),
-        ["fine"]
-    );
-}
-
-#[test]
-fn values_too_long_for_max_uri_bytes_with_the_template_are_dropped() {
-    // TEMPLATE's literal text is 31 bytes, and the other variable needs
-    // at least one: 2048 - 32 bytes is the longest value that can fit.
-    let literal = TEMPLATE.len() - "{project}".len() - "{file}".len();
-    let longest = 2048 - literal - 1;
-    let fits = "a".repeat(longest);
-    let too_long = "b".repeat(longest + 1);
-    let c = FnCompleter::new(move |_, _, out| {
-        assert_eq!(out.add(&too_long), Err(completion::DroppedValue::TooLong));
-        assert_eq!(out.add(&fits), Ok(true));
-        Ok(())
-    });
-    let r = registry(c);
-    let result = complete(&r, &params(TEMPLATE, "file", "")).unwrap();
-    assert_eq!(result.values().len(), 1);
-    assert_eq!(result.values()[0].len(), longest);
-}
+// The rules each value is held to: tests/completion_values.rs.
 
 #[test]
 fn at_most_100_values_with_has_more_and_total_set_truthfully() {

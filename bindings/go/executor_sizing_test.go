@@ -130,6 +130,11 @@ func TestStatsSaySaturatedWhenEveryWorkerOrTheHungBoundIsTaken(t *testing.T) {
 	if !st.Saturated() || st.Hung != 1 {
 		t.Fatalf("one hung reader at max_hung 1: %+v", st)
 	}
+	// It shows in the counters that outlive it: the hung high-water mark
+	// and one saturation.
+	if st.HungHighWater != 1 || st.Saturations != 1 || st.BusyHighWater < 1 || st.RefusedQueueFull != 0 {
+		t.Fatalf("high-water marks and saturations: %+v", st)
+	}
 	close(release)
 	deadline := time.Now().Add(10 * time.Second)
 	for st.Saturated() && time.Now().Before(deadline) {
@@ -138,5 +143,8 @@ func TestStatsSaySaturatedWhenEveryWorkerOrTheHungBoundIsTaken(t *testing.T) {
 	}
 	if st.Saturated() {
 		t.Fatalf("still saturated after the reader returned: %+v", st)
+	}
+	if st.HungHighWater != 1 || st.Saturations != 1 {
+		t.Fatalf("the marks stay after capacity returned: %+v", st)
 	}
 }

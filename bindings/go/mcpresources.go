@@ -439,6 +439,16 @@ type ExecutorStats struct {
 	Dropped                     uint64 // jobs dropped before they started
 	Refused                     uint64 // saturation refusals
 	Replaced                    uint64 // workers started to replace hung ones
+	// High-water marks since the executor was made: the most jobs that
+	// waited at once (against MaxQueued), the most workers busy at once
+	// (against Threads) and the most hung at once (against MaxHung).
+	QueuedHighWater, BusyHighWater, HungHighWater uint64
+	// Saturations counts the times the executor became saturated (see
+	// Saturated), once each time until hung workers return.
+	Saturations uint64
+	// RefusedQueueFull is the part of Refused refused because MaxQueued
+	// calls were waiting (the rest: the executor was saturated).
+	RefusedQueueFull uint64
 }
 
 // Saturated reports the library's saturation: MaxHung workers are hung
@@ -465,6 +475,9 @@ func (e *Executor) Stats() (ExecutorStats, error) {
 		Workers: uint64(s.workers), Busy: uint64(s.busy), Hung: uint64(s.hung), Queued: uint64(s.queued),
 		Started: uint64(s.started), Abandoned: uint64(s.abandoned), Returned: uint64(s.returned),
 		Dropped: uint64(s.dropped), Refused: uint64(s.refused), Replaced: uint64(s.replaced),
+		QueuedHighWater: uint64(s.queued_high_water), BusyHighWater: uint64(s.busy_high_water),
+		HungHighWater: uint64(s.hung_high_water), Saturations: uint64(s.saturations),
+		RefusedQueueFull: uint64(s.refused_queue_full),
 	}, nil
 }
 

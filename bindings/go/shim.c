@@ -1,6 +1,8 @@
 /* shim.c - trampolines from the library's callback tables to the Go
  * exports, the native allow-all policy, and the functions that fill the
  * library's options structs (see shim.h). */
+#include <string.h>
+
 #include "shim.h"
 
 #include "_cgo_export.h"
@@ -187,6 +189,36 @@ mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str pa
         out->partial = mcpr_response_is_partial(out->response);
         out->status = mcpr_response_status(out->response);
         out->cause = mcpr_response_cause(out->response);
+    }
+    return st;
+}
+
+mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str revision, mcpr_str scope_key,
+                           uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
+                           const mcpr_executor *executor, mcprgo_message_result *out) {
+    mcpr_request_options opt = {
+        .struct_size = sizeof(mcpr_request_options),
+        .protocol_revision = revision,
+        .scope_key = scope_key,
+        .page_size = page_size,
+        .timeout_ms = timeout_ms,
+        .cancel = cancel,
+        .request_data = (void *)(uintptr_t)request,
+        .executor = executor,
+    };
+    memset(out, 0, sizeof *out);
+    mcpr_status st = mcpr_message(r, message, &opt, &out->reply, &out->err);
+    if (st == MCPR_OK) {
+        out->json = mcpr_reply_json(out->reply);
+        out->handled = mcpr_reply_handled(out->reply);
+        out->kind = mcpr_reply_kind(out->reply);
+        out->method = mcpr_reply_method(out->reply);
+        out->id = mcpr_reply_id(out->reply);
+        out->params = mcpr_reply_params(out->reply);
+        out->status = mcpr_reply_status(out->reply);
+        out->is_error = mcpr_reply_is_error(out->reply);
+        out->partial = mcpr_reply_is_partial(out->reply);
+        out->cause = mcpr_reply_cause(out->reply);
     }
     return st;
 }

@@ -99,6 +99,28 @@ mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *o
 mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
                            uint32_t page_size, mcprgo_call call, mcprgo_request_result *out);
 
+/* What mcprgo_message returns besides the status (written on every call;
+ * the strings are borrowed from `reply`, which the caller frees). */
+typedef struct {
+    mcpr_reply *reply;
+    mcpr_str json;
+    bool handled;
+    mcpr_message_kind kind;
+    mcpr_str method;
+    mcpr_str id;
+    mcpr_str params;
+    mcpr_status status;
+    bool is_error;
+    bool partial;
+    mcpr_str cause;
+    mcpr_error *err;
+} mcprgo_message_result;
+
+/* mcpr_message with the options of mcpr_request. */
+mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str revision, mcpr_str scope_key,
+                           uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
+                           const mcpr_executor *executor, mcprgo_message_result *out);
+
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);
 

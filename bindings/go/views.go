@@ -284,8 +284,11 @@ type Completion struct {
 	o  *C.mcpr_completion_builder
 }
 
-// AddValue proposes one value, most relevant first. A value that could not
-// be a template capture is dropped (StatusInvalidContent) without
+// AddValue proposes one value, most relevant first: what the client
+// substitutes into {var}, RFC 6570-encoding it ("a b", not "a%20b"). A
+// value that is no valid completion value (empty, "/", "..", "%", "?",
+// "#", a control or bidi override, too long once encoded, ...;
+// docs/BEHAVIOUR.md §13 rule 5) is dropped (StatusInvalidContent) without
 // spoiling the others.
 func (c *Completion) AddValue(value string) error {
 	var st C.mcpr_status

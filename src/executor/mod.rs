@@ -60,7 +60,7 @@ use crate::scope::CancelToken;
 
 use cpu::CpuHint;
 use job::{CallJob, Done, Slot, ABANDONED, DROPPED, PENDING, RUNNING};
-use pool::{spawn_worker, QueueState};
+use pool::{raise, spawn_worker, QueueState};
 
 pub(crate) use job::{new_status, CallOutcome, Entry, GaveUp, Job, JobHandle, Refusal};
 pub(crate) use pool::Pool;
@@ -123,6 +123,22 @@ pub struct ExecutorStats {
     pub refused: u64,
     /// Workers started to replace hung ones.
     pub replaced: u64,
+    /// The most jobs that waited for a worker at once (against
+    /// `max_queued`: how deep bursts queue).
+    pub queued_high_water: usize,
+    /// The most workers busy at once with calls whose callers still waited
+    /// (against `threads`: whether healthy work needed every worker).
+    pub busy_high_water: usize,
+    /// The most workers hung at once (against `max_hung`: how close the
+    /// hung bound has come).
+    pub hung_high_water: usize,
+    /// Times the executor became saturated: the hung bound was reached, or
+    /// every worker was hung (each time counted once, until a hung worker
+    /// returns and it is saturated again).
+    pub saturations: u64,
+    /// The part of `refused` refused because `max_queued` calls were
+    /// waiting (the rest: the executor was saturated).
+    pub refused_queue_full: u64,
 }
 
 impl ExecutorStats {
@@ -202,6 +218,11 @@ impl Executor {
                 dropped: AtomicU64::new(0),
                 refused: AtomicU64::new(0),
                 replaced: AtomicU64::new(0),
+                queued_high_water: AtomicUsize::new(0),
+                busy_high_water: AtomicUsize::new(0),
+                hung_high_water: AtomicUsize::new(0),
+                saturations: AtomicU64::new(0),
+                refused_queue_full: AtomicU64::new(0),
                 hung_keys: Mutex::new(Vec::new()),
             }),
         });
@@ -254,6 +275,11 @@ impl Executor {
             dropped: p.dropped.load(Ordering::Relaxed),
             refused: p.refused.load(Ordering::Relaxed),
             replaced: p.replaced.load(Ordering::Relaxed),
+            queued_high_water: p.queued_high_water.load(Ordering::Relaxed),
+            busy_high_water: p.busy_high_water.load(Ordering::Relaxed),
+            hung_high_water: p.hung_high_water.load(Ordering::Relaxed),
+            saturations: p.saturations.load(Ordering::Relaxed),
+            refused_queue_full: p.refused_queue_full.load(Ordering::Relaxed),
         }
     }
 
@@ -275,7 +301,7 @@ impl Executor {
         match p.admission(&st) {
             None => Ok(()),
             Some(why) => {
-                p.refused.fetch_add(1, Ordering::Relaxed);
+                p.count_refusal_of(why);
                 Err(why)
             }
         }
@@ -300,11 +326,12 @@ impl Executor {
         let mut st = p.lock();
         if let Some(why) = p.admission(&st).or(st.closed.then_some(Refusal::Saturated)) {
             drop(st);
-            p.refused.fetch_add(1, Ordering::Relaxed);
+            p.count_refusal_of(why);
             return Err(why);
         }
         st.jobs.push_back(entry.clone());
         p.len.fetch_add(1, Ordering::SeqCst);
+        raise(&p.queued_high_water, st.jobs.len());
         let wake = st.sleepers > 0 && p.spinning.load(Ordering::SeqCst) == 0;
         drop(st);
         if wake {
@@ -347,9 +374,17 @@ impl Executor {
         p.abandoned.fetch_add(1, Ordering::Relaxed);
         let hung = p.hung.fetch_add(1, Ordering::AcqRel) + 1;
         let live = p.live.load(Ordering::Acquire);
+        raise(&p.hung_high_water, hung);
         let replace = hung <= p.max_hung && live.saturating_sub(hung) < p.threads && !st.closed;
         if replace {
             p.live.fetch_add(1, Ordering::AcqRel);
+        }
+        // Saturated now (the hung bound reached, or every worker hung, its
+        // replacement counted) and not before this worker hung: one more
+        // time the executor became saturated.
+        let saturated = |hung: usize, live: usize| hung >= p.max_hung || live <= hung;
+        if saturated(hung, live + usize::from(replace)) && !saturated(hung - 1, live) {
+            p.saturations.fetch_add(1, Ordering::Relaxed);
         }
         let refused = p.refuse_queued(&mut st);
         drop(st);

@@ -63,12 +63,30 @@ pub(crate) struct Pool {
     pub(super) dropped: AtomicU64,
     pub(super) refused: AtomicU64,
     pub(super) replaced: AtomicU64,
+    /// Most jobs waiting at once, most workers busy at once, most hung at
+    /// once (high-water marks since the executor was made).
+    pub(super) queued_high_water: AtomicUsize,
+    pub(super) busy_high_water: AtomicUsize,
+    pub(super) hung_high_water: AtomicUsize,
+    /// Times the executor became saturated
+    /// ([`ExecutorStats::saturations`](super::ExecutorStats::saturations)).
+    pub(super) saturations: AtomicU64,
+    /// Refusals because the queue was full (a part of `refused`).
+    pub(super) refused_queue_full: AtomicU64,
     /// Abandoned callbacks hung now, per caller-chosen key (key, count):
     /// a read counts its hung body readers per binding here.
     pub(super) hung_keys: Mutex<Vec<(usize, usize)>>,
 }
 
 impl Pool {
+    /// Counts a refusal of a new job for `why`.
+    pub(super) fn count_refusal_of(&self, why: Refusal) {
+        self.refused.fetch_add(1, Ordering::Relaxed);
+        if why == Refusal::QueueFull {
+            self.refused_queue_full.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     pub(super) fn lock(&self) -> MutexGuard<'_, QueueState> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -339,7 +357,11 @@ pub(super) fn worker(pool: Arc<Pool>) {
         }
         pool.job_cpu.set(pool.worker_cpu.set_here());
         pool.started.fetch_add(1, Ordering::Relaxed);
-        pool.running.fetch_add(1, Ordering::AcqRel);
+        let running = pool.running.fetch_add(1, Ordering::AcqRel) + 1;
+        raise(
+            &pool.busy_high_water,
+            running.saturating_sub(pool.hung.load(Ordering::Acquire)),
+        );
         // Jobs catch their callbacks' panics themselves; this only keeps a
         // library bug from killing the worker.
         let _ = catch_unwind(AssertUnwindSafe(|| entry.run()));
@@ -383,4 +405,12 @@ pub(super) fn spawn_worker(pool: &Arc<Pool>) -> std::io::Result<()> {
                 CauseText(format!("spawning a worker failed: {e}")),
             )
         })
+}
+
+/// Raises a high-water mark to `now` (a load first: the mark rarely moves,
+/// and an atomic read-modify-write on every job would cost more).
+pub(super) fn raise(mark: &AtomicUsize, now: usize) {
+    if now > mark.load(Ordering::Relaxed) {
+        mark.fetch_max(now, Ordering::Relaxed);
+    }
 }

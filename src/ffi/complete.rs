@@ -62,10 +62,11 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 /// policy's `discover` must allow that definition (a denial is the same
 /// `MCPR_UNAVAILABLE`; a failure `MCPR_POLICY`); the argument must name one
 /// of its variables, its value be at most `max_uri_bytes`, and each context
-/// entry naming another variable be empty or a valid capture (else
-/// `MCPR_INVALID_REQUEST`); then the binding's `complete` callback runs (a
-/// binding without one answers an empty completion). Its values that could
-/// not be a capture are dropped; at most 100 are sent, within
+/// entry naming another variable be empty or a valid completion value (the
+/// rules of `mcpr_completion_add_value`; else `MCPR_INVALID_REQUEST`); then
+/// the binding's `complete` callback runs (a binding without one answers an
+/// empty completion). Its values that are no valid completion value are
+/// dropped; at most 100 are sent, within
 /// `max_page_bytes` minus 256, with `hasMore` and `total` set truthfully.
 ///
 /// The result (send `mcpr_completion_json` as the JSON-RPC `result`) carries

@@ -57,11 +57,16 @@ impl mcpr_completion_builder {
 /// A valid value is sent, or only counted when it comes after the first 100
 /// values or past the byte budget (`max_page_bytes` minus 256; each value
 /// costs its JSON string length plus one), which makes `hasMore` true. A
-/// value that could not be a template capture is dropped: not UTF-8, empty,
-/// containing `/`, a backslash or NUL, equal to `.` or `..` (also after
-/// percent-decoding it once), or too long to fit with the template's literal
-/// text in `max_uri_bytes`. A dropped value does not spoil the others: the
-/// callback may go on and return `MCPR_CB_OK`.
+/// value is what the client substitutes into `{var}`, RFC 6570-encoding it
+/// (add `a b`, not `a%20b`); one that is no valid completion value is
+/// dropped: not UTF-8, empty, containing `/`, a backslash or NUL, equal to
+/// `.` or `..`, holding `%`, `?` or `#` (substituted without encoding it
+/// would reach another resource), holding a control, format (bidi override,
+/// zero-width) or line or paragraph separator character, or too long to fit,
+/// encoded (three bytes per byte outside `A-Za-z0-9-._~`), with the
+/// template's literal text in `max_uri_bytes` (BEHAVIOUR §13 rule 5). A
+/// dropped value does not spoil the others: the callback may go on and
+/// return `MCPR_CB_OK`.
 ///
 /// \param completion_builder The builder of the `complete` callback.
 /// \param value The value (UTF-8, not NUL-terminated).

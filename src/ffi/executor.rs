@@ -101,6 +101,22 @@ pub struct mcpr_executor_stats {
     pub refused: u64,
     /// Workers started to replace hung ones.
     pub replaced: u64,
+    /// The most jobs that waited for a worker at once since the executor
+    /// was made (against `max_queued`: how deep bursts queue).
+    pub queued_high_water: u64,
+    /// The most workers busy at once with calls whose callers still waited
+    /// (against `threads`: whether healthy work needed every worker).
+    pub busy_high_water: u64,
+    /// The most workers hung at once (against `max_hung`: how close the
+    /// hung bound has come).
+    pub hung_high_water: u64,
+    /// Times the executor became saturated: `hung` reached `max_hung`, or
+    /// every worker was hung (once each time, until hung workers return
+    /// and it is saturated again).
+    pub saturations: u64,
+    /// The part of `refused` refused because `max_queued` calls were
+    /// waiting (the rest: the executor was saturated).
+    pub refused_queue_full: u64,
 }
 
 /// Most workers `mcpr_executor_new` accepts (a larger count is
@@ -252,6 +268,11 @@ pub unsafe extern "C" fn mcpr_executor_get_stats(
             dropped: s.dropped,
             refused: s.refused,
             replaced: s.replaced,
+            queued_high_water: n(s.queued_high_water),
+            busy_high_water: n(s.busy_high_water),
+            hung_high_water: n(s.hung_high_water),
+            saturations: s.saturations,
+            refused_queue_full: s.refused_queue_full,
         };
         // Every field after `struct_size` is a u64: write the whole ones
         // that fit.

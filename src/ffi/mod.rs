@@ -67,10 +67,14 @@ mod list;
 
 mod page;
 
-// One call per request (`\ingroup request`).
+// One call per request (`\ingroup request`), then one call per message.
 mod request;
 
 mod response;
+
+mod message;
+
+mod reply;
 
 // Completion (`\ingroup completion`).
 mod complete;
@@ -146,6 +150,10 @@ pub use page::mcpr_page;
 pub use payload::mcpr_payload_builder;
 pub use plan::mcpr_plan_builder;
 pub use read::mcpr_read_options;
+pub use reply::{
+    mcpr_message_kind, mcpr_reply, MCPR_MESSAGE_INVALID, MCPR_MESSAGE_NONE,
+    MCPR_MESSAGE_NOTIFICATION, MCPR_MESSAGE_REQUEST, MCPR_MESSAGE_RESPONSE,
+};
 pub use request::mcpr_request_options;
 pub use resources::{mcpr_call_metrics, mcpr_resources, MCPR_METRICS_BUCKETS};
 pub use response::mcpr_response;

@@ -91,6 +91,28 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
     guard(|| unsafe { init_out(options) })
 }
 
+/// The core's options from C ones (NULL: every default).
+///
+/// # Safety
+/// `options` is NULL or points at options of `struct_size` readable bytes
+/// whose strings follow the `mcpr_str` rules and whose `cancel` and
+/// `executor` are NULL or live (the `\pre` of `mcpr_request`).
+pub(super) unsafe fn request_options(
+    options: *const mcpr_request_options,
+) -> Result<RequestOptions, Error> {
+    let given = unsafe { read_grown_opt(options) }?;
+    Ok(match given {
+        Some(o) => unsafe {
+            RequestOptions {
+                call: call_options_of(&o)?,
+                scope_key: o.scope_key.bytes()?.to_vec(),
+                page_size: o.page_size,
+            }
+        },
+        None => RequestOptions::default(),
+    })
+}
+
 /// Serves one MCP request by method name: `resources/read`,
 /// `resources/list`, `resources/templates/list`, and `completion/complete`
 /// for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
@@ -157,21 +179,7 @@ pub unsafe extern "C" fn mcpr_request(
         need_out(out)?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
-        // SAFETY: `options` is NULL or points at options of `struct_size`
-        // readable bytes (caller's guarantee).
-        let given = unsafe { read_grown_opt(options) }?;
-        let options = match given {
-            // SAFETY: the strings follow the `mcpr_str` rules; the pointers
-            // are NULL or live (caller's guarantee).
-            Some(o) => unsafe {
-                RequestOptions {
-                    call: call_options_of(&o)?,
-                    scope_key: o.scope_key.bytes()?.to_vec(),
-                    page_size: o.page_size,
-                }
-            },
-            None => RequestOptions::default(),
-        };
+        let options = unsafe { request_options(options) }?;
         let response = r
             .inner
             .request(method, params, &options)

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -26,10 +28,12 @@ const DefaultMaxLineLength = mcp.DefaultMaxLineLength
 //     (garbage, a NUL byte, nesting beyond 10,000 levels) is answered with
 //     a -32700 parse error, a line that is JSON but not a JSON-RPC message
 //     (a batch, another value, a missing or wrong "jsonrpc", method or id
-//     member, a line over MaxLineLength) with -32600, both with id null or
-//     the message's id; blank lines are ignored; then the next line is
-//     read. The SDK's transports end the session (and the README's server
-//     with it) on the first such line.
+//     member, a repeated JSON-RPC member, an id that is null or no
+//     integer, a response without exactly one of result and error, a line
+//     over MaxLineLength) with -32600, both with id null or the message's
+//     id, as the library's mcpr_message answers them; blank lines are
+//     ignored; then the next line is read. The SDK's transports end the
+//     session (and the README's server with it) on the first such line.
 //   - The params of resources/read, resources/list,
 //     resources/templates/list and completion/complete requests reach the
 //     library exactly as the client sent them (see Install), so a Go server
@@ -239,18 +243,14 @@ func decodeLine(text []byte, tooLong bool) (jsonrpc.Message, []byte) {
 	if text[0] != '{' {
 		return nil, invalidRequestLine // a batch, or not an object
 	}
-	var members map[string]json.RawMessage
-	if json.Unmarshal(text, &members) != nil {
+	members, ok := envelopeMembers(text)
+	if !ok {
 		return nil, invalidRequestLine
 	}
 	var id jsonrpc.ID
 	if raw, ok := members["id"]; ok {
-		var v any
-		if json.Unmarshal(raw, &v) != nil {
-			return nil, invalidRequestLine
-		}
 		var err error
-		if id, err = jsonrpc.MakeID(v); err != nil {
+		if id, err = requestID(raw); err != nil {
 			return nil, invalidRequestLine
 		}
 	}
@@ -270,13 +270,73 @@ func decodeLine(text []byte, tooLong bool) (jsonrpc.Message, []byte) {
 	if !id.IsValid() {
 		return nil, invalidRequestLine
 	}
-	resp := &jsonrpc.Response{ID: id, Result: members["result"]}
-	if raw, ok := members["error"]; ok && !bytes.Equal(raw, []byte("null")) {
+	// A response has exactly one of result and error, an object.
+	result, hasResult := members["result"]
+	rawError, hasError := members["error"]
+	if hasResult == hasError || (hasError && rawError[0] != '{') {
+		return nil, invalidRequest(id)
+	}
+	resp := &jsonrpc.Response{ID: id, Result: result}
+	if hasError {
 		var e jsonrpc.Error
-		if json.Unmarshal(raw, &e) != nil {
+		if json.Unmarshal(rawError, &e) != nil {
 			return nil, invalidRequest(id)
 		}
 		resp.Error = &e
 	}
 	return resp, nil
+}
+
+// envelopeMembers returns the members JSON-RPC defines of a JSON object
+// (jsonrpc, id, method, params, result, error: other members are
+// ignored), or false when one of them is repeated: which one would count
+// is not defined, and the library's mcpr_message refuses such a message
+// too (-32600, id null).
+func envelopeMembers(obj []byte) (map[string]json.RawMessage, bool) {
+	members := make(map[string]json.RawMessage, 4)
+	repeated := false
+	err := eachMember(obj, func(key string, start, end int) bool {
+		switch key {
+		case "jsonrpc", "id", "method", "params", "result", "error":
+			if _, seen := members[key]; seen {
+				repeated = true
+				return false
+			}
+			members[key] = json.RawMessage(obj[start:end])
+		}
+		return true
+	})
+	return members, err == nil && !repeated
+}
+
+// integerID is the number form an MCP request id takes: an integer without
+// fraction or exponent.
+var integerID = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+// maxExactID is the largest integer id the SDK holds exactly (it makes
+// numeric ids through float64).
+const maxExactID = 1 << 53
+
+// requestID is the id of a message: a string, or an integer the SDK holds
+// exactly. Null (which MCP forbids), a fraction, an exponent, an integer
+// beyond 2^53 and any other value are errors (-32600, id null: the SDK
+// would otherwise take a null id for a notification, 1.5 for 1 and a long
+// integer for another). The library's mcpr_message keeps integer ids of
+// any length, byte for byte.
+func requestID(raw []byte) (jsonrpc.ID, error) {
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return jsonrpc.ID{}, err
+		}
+		return jsonrpc.MakeID(s)
+	}
+	if !integerID.Match(raw) {
+		return jsonrpc.ID{}, errors.New("an id is a string or an integer")
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil || n > maxExactID || n < -maxExactID {
+		return jsonrpc.ID{}, errors.New("an integer id beyond 2^53")
+	}
+	return jsonrpc.MakeID(float64(n))
 }

@@ -43,6 +43,19 @@ func malformedLines() []struct{ line, answer string } {
 		{`{"jsonrpc":"2.0","result":{}}`, invalidRequest},
 		{`{"jsonrpc":"2.0","id":9,"error":5}`, `{"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"Invalid Request"}}`},
 		{"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"pad\":\"" + strings.Repeat("x", 40000) + "\"}", invalidRequest},
+		// As mcpr_message answers them: a repeated JSON-RPC member, ids MCP
+		// does not allow (the SDK would take null for a notification and 1.5
+		// for 1), a response without exactly one of result and error.
+		{`{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}`, invalidRequest},
+		{`{"jsonrpc":"2.0","\u0069d":1,"id":2,"method":"ping"}`, invalidRequest},
+		{`{"jsonrpc":"2.0","id":1,"method":"ping","method":"ping"}`, invalidRequest},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, invalidRequest},
+		{`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, invalidRequest},
+		{`{"jsonrpc":"2.0","id":1e2,"method":"ping"}`, invalidRequest},
+		{`{"jsonrpc":"2.0","id":99999999999999999999,"method":"ping"}`, invalidRequest},
+		{`{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, invalidRequest},
+		{`{"jsonrpc":"2.0","id":10}`, `{"jsonrpc":"2.0","id":10,"error":{"code":-32600,"message":"Invalid Request"}}`},
+		{`{"jsonrpc":"2.0","id":11,"result":{},"error":{"code":1,"message":"x"}}`, `{"jsonrpc":"2.0","id":11,"error":{"code":-32600,"message":"Invalid Request"}}`},
 	}
 }
 

@@ -95,9 +95,12 @@ public struct CompletionBuilder {
     let raw: OpaquePointer?
     init(_ raw: OpaquePointer?) { self.raw = raw }
 
-    /// Offers one value. Returns false when the library dropped it: a
-    /// value that could not be a capture (empty, `/`, `..`, too long, ...)
-    /// never reaches the client, and does not spoil the others.
+    /// Offers one value: what the client substitutes into `{var}`,
+    /// RFC 6570-encoding it (`a b`, not `a%20b`). Returns false when the
+    /// library dropped it: a value that is no valid completion value
+    /// (empty, `/`, `..`, `%`, `?`, `#`, a control or bidi override, too
+    /// long once encoded, ...; docs/BEHAVIOUR.md §13 rule 5) never reaches
+    /// the client, and does not spoil the others.
     @discardableResult
     public func add(_ value: String) throws -> Bool {
         var err: OpaquePointer? = nil

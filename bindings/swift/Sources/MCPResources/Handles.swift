@@ -54,6 +54,14 @@ public struct ExecutorStats: Sendable, Equatable {
     public var started: UInt64, abandoned: UInt64, returned: UInt64, dropped: UInt64
     /// Saturation refusals; workers started to replace hung ones.
     public var refused: UInt64, replaced: UInt64
+    /// High-water marks since the executor was made: the most jobs that
+    /// waited at once (against `maxQueued`), the most workers busy at once
+    /// (against `threads`), the most hung at once (against `maxHung`).
+    public var queuedHighWater: UInt64, busyHighWater: UInt64, hungHighWater: UInt64
+    /// Times the executor became saturated (once each time, until hung
+    /// workers return); the part of `refused` refused because `maxQueued`
+    /// calls were waiting.
+    public var saturations: UInt64, refusedQueueFull: UInt64
 
     /// Whether hung callbacks have used up the bound (body reads of a
     /// binding with a hung reader then fail at once).
@@ -73,6 +81,11 @@ public struct ExecutorStats: Sendable, Equatable {
         dropped = s.dropped
         refused = s.refused
         replaced = s.replaced
+        queuedHighWater = s.queued_high_water
+        busyHighWater = s.busy_high_water
+        hungHighWater = s.hung_high_water
+        saturations = s.saturations
+        refusedQueueFull = s.refused_queue_full
     }
 }
 

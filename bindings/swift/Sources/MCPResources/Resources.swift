@@ -73,6 +73,29 @@ public final class Resources: @unchecked Sendable {
         return try result(out, Response.init)
     }
 
+    /// Serves one whole JSON-RPC message (`mcpr_message`): the message
+    /// text in (a line of a stdio transport, an HTTP body), the `Reply` out,
+    /// with the request's id byte for byte. The method and raw params go to
+    /// `request`, so a message is answered exactly as `request` answers
+    /// them; a message that is not JSON is answered `-32700`, JSON that is
+    /// no JSON-RPC message `-32600` (a batch is refused whole); a
+    /// notification is never answered; a method the library does not serve
+    /// comes back with `handled` false. Throws `MCPRError` only for host
+    /// mistakes (no scope key for a listing, an unknown revision).
+    public func message(_ message: String, options: RequestOptions = RequestOptions()) throws -> Reply {
+        var m = message
+        return try m.withUTF8 { try self.message(bytes: UnsafeRawBufferPointer($0), options: options) }
+    }
+
+    /// `message(_:options:)` with the message's raw bytes, not copied.
+    public func message(bytes: UnsafeRawBufferPointer, options: RequestOptions = RequestOptions()) throws -> Reply {
+        var out: OpaquePointer? = nil
+        try options.withC { o in
+            try withStr(bytes: bytes) { m in try check { mcpr_message(raw, m, o, &out, $0) } }
+        }
+        return try result(out, Reply.init)
+    }
+
     /// `completion/complete` (`ref/resource`): values for the variable
     /// `argument` of the registered template `template` (byte for byte),
     /// whose partial value is `value`, with the variables already chosen

@@ -137,6 +137,11 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertEqual(stats.maxHung, 4)
         XCTAssertGreaterThanOrEqual(stats.started, 1)
         XCTAssertFalse(stats.isSaturated)
+        // The abandoned reader shows in the marks that outlive it.
+        XCTAssertEqual(stats.hungHighWater, 1)
+        XCTAssertGreaterThanOrEqual(stats.busyHighWater, 1)
+        XCTAssertEqual(stats.saturations, 0)
+        XCTAssertEqual(stats.refusedQueueFull, 0)
     }
 
     func testImpossibleExecutorSizesAreRefused() {

@@ -97,4 +97,56 @@ final class RequestTests: XCTestCase {
         // a listing needs the caller's scope key
         XCTAssertEqual(mcprError { try r.request(method: "resources/list", params: nil) }?.status, .invalidArgument)
     }
+
+    func testTheOneCallMessageAnswersWholeMessagesAndHandsTheRestToTheHost() throws {
+        let r = try docsRegistry()
+        let o = RequestOptions(protocolRevision: "2025-11-25", scopeKey: "tenant")
+        let read = try r.message(#"{"jsonrpc":"2.0","id":"r\u0031","method":"resources/read","params":{"uri":"doc://a"}}"#,
+                                 options: o)
+        XCTAssertTrue(read.handled)
+        XCTAssertEqual(read.kind, .request)
+        XCTAssertTrue(read.json.hasPrefix(#"{"jsonrpc":"2.0","id":"r\u0031","result":{"contents":"#))
+        XCTAssertEqual(read.id, #""r\u0031""#)
+        XCTAssertEqual(read.method, "resources/read")
+        XCTAssertEqual(read.status, .ok)
+        XCTAssertFalse(read.isError)
+        let expected = try r.request(method: "resources/read", params: #"{"uri":"doc://a"}"#, options: o)
+        XCTAssertEqual(read.json, #"{"jsonrpc":"2.0","id":"r\u0031","result":\#(expected.json)}"#)
+
+        let notFound = try r.message(#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"doc://x"}}"#,
+                                     options: o)
+        XCTAssertEqual(notFound.json, #"{"jsonrpc":"2.0","id":2,"error":{"code":-32002,"message":"Resource not found","data":{"uri":"doc://x"}}}"#)
+        XCTAssertEqual(notFound.status, .unavailable)
+        XCTAssertTrue(notFound.isError)
+
+        let garbage = try r.message("garbage", options: o)
+        XCTAssertEqual(garbage.json, #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#)
+        XCTAssertEqual(garbage.kind, .invalid)
+        let batch = try r.message(#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, options: o)
+        XCTAssertEqual(batch.json, #"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#)
+
+        let tools = try r.message(#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"cursor":"x"}}"#, options: o)
+        XCTAssertFalse(tools.handled)
+        XCTAssertEqual(tools.json, "")
+        XCTAssertEqual(tools.method, "tools/list")
+        XCTAssertEqual(tools.id, "3")
+        XCTAssertEqual(tools.withParamsBytes { String(decoding: $0, as: UTF8.self) }, #"{"cursor":"x"}"#)
+
+        let note = try r.message(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, options: o)
+        XCTAssertEqual(note.kind, .notification)
+        XCTAssertFalse(note.handled)
+        XCTAssertEqual(note.id, "")
+        let blank = try r.message(" \n", options: o)
+        XCTAssertEqual(blank.kind, MessageKind.none)
+        XCTAssertTrue(blank.handled)
+
+        // Raw bytes, not UTF-8 inside the params: the params parser's -32602.
+        let raw: [UInt8] = Array(#"{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":""#.utf8) + [0xFF] + Array(#""}}"#.utf8)
+        let viaBytes = try raw.withUnsafeBytes { try r.message(bytes: $0, options: o) }
+        XCTAssertEqual(viaBytes.json, #"{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"params are not valid JSON"}}"#)
+
+        // A listing without a scope key is the host's mistake: it throws.
+        XCTAssertEqual(mcprError { try r.message(#"{"jsonrpc":"2.0","id":5,"method":"resources/list"}"#) }?.status,
+                       .invalidArgument)
+    }
 }
