@@ -28,6 +28,8 @@
 //   CompletionRequest) and the builders (PlanBuilder, PayloadBuilder,
 //   CompletionBuilder) are thin wrappers over the borrowed C pointers: valid
 //   only until the callback returns.
+// - Observers (mcp_resources_observe.hpp, included at the end): a lambda
+//   receiving each call's event, and its decisions when asked.
 #ifndef MCP_RESOURCES_HPP
 #define MCP_RESOURCES_HPP
 
@@ -958,5 +960,8 @@ private:
 };
 
 }  // namespace mcpr
+
+// Observers, metrics and event hashes (mcpr::set_observer, mcpr::Event).
+#include "mcp_resources_observe.hpp"
 
 #endif  // MCP_RESOURCES_HPP
