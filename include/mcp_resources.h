@@ -1084,6 +1084,11 @@ typedef struct {
      */
     int32_t jsonrpc_code;
     /**
+     * Call events: the failure's safe message, what the client is told
+     * (empty on success).
+     */
+    mcpr_str status_message;
+    /**
      * Call events: from the call's start to its return, in nanoseconds.
      */
     uint64_t duration_ns;

@@ -179,6 +179,9 @@ pub struct mcpr_event {
     /// Call events: the JSON-RPC error code the client is sent (0 on
     /// success).
     pub jsonrpc_code: i32,
+    /// Call events: the failure's safe message, what the client is told
+    /// (empty on success).
+    pub status_message: mcpr_str,
     /// Call events: from the call's start to its return, in nanoseconds.
     pub duration_ns: u64,
     /// Call events with an executor: from the submission of the call's
@@ -489,6 +492,7 @@ fn event_base(
         request_data,
         status: mcpr_status::MCPR_OK,
         jsonrpc_code: 0,
+        status_message: mcpr_str::empty(),
         duration_ns: 0,
         queue_wait_ns: 0,
         has_queue_wait: false,
@@ -546,6 +550,7 @@ fn fill_call(c: &mut mcpr_event, e: &CallEvent<'_>) {
     if let Some(k) = e.failure_kind() {
         c.status = mcpr_status::of_kind(k);
         c.jsonrpc_code = e.jsonrpc_code().unwrap_or(0);
+        c.status_message = str_of(e.failure_message());
     }
     c.duration_ns = nanos(e.duration);
     if let Some(q) = e.queue_wait {
