@@ -84,10 +84,10 @@ type IssueCounts struct {
 // (ObserverOptions.CallbackTimings). Private: they reveal work done for
 // what the caller may not see.
 type CallbackStats struct {
-	DiscoverCalls, VisibilityCalls, PermissionCalls   uint64
-	ResolveCalls, BodyReadCalls, CompleteCalls        uint64
-	Discover, Visibility, Permission                  time.Duration
-	Resolve, BodyRead, Complete                       time.Duration
+	DiscoverCalls, VisibilityCalls, PermissionCalls uint64
+	ResolveCalls, BodyReadCalls, CompleteCalls      uint64
+	Discover, Visibility, Permission                time.Duration
+	Resolve, BodyRead, Complete                     time.Duration
 }
 
 // Event is one event of an observed registry (docs/BEHAVIOUR.md §19): a
@@ -109,19 +109,19 @@ type Event struct {
 	TraceParent, TraceState string
 
 	// Call events.
-	Status       Status
-	JSONRPCCode  int
+	Status      Status
+	JSONRPCCode int
 	// StatusMessage is the failure's safe message (what the client is told).
 	StatusMessage string
-	Duration     time.Duration
-	QueueWait    time.Duration
-	HasQueueWait bool
-	Items, Bytes uint64
-	Partial      bool
-	Issues       IssueCounts
-	HasCache     bool
-	CacheTTL     time.Duration
-	CachePublic  bool
+	Duration      time.Duration
+	QueueWait     time.Duration
+	HasQueueWait  bool
+	Items, Bytes  uint64
+	Partial       bool
+	Issues        IssueCounts
+	HasCache      bool
+	CacheTTL      time.Duration
+	CachePublic   bool
 
 	// URI is the URI the event is about, in plain, only where the
 	// disclosure rule allows (else empty; see URIHash).
