@@ -734,4 +734,65 @@ TEST(Hpp, ADroppedCompletionValueIsReportedWithoutLosingTheOthers) {
 
 TEST(Hpp, VersionIsTheLibrarys) { EXPECT_STREQ(mcpr_version(), "0.1.0"); }
 
+// ---------------------------------------------------------------- tool results
+
+TEST(Hpp, EmbedGivesTheReadsItemsAndNothingForHiddenTargets) {
+    mcpr::Policy p = mcpr::Policy::allow_all();
+    p.visibility = [](const mcpr::Call &, const mcpr::Target &t, mcpr::Visibility &v) {
+        v.visible = t.uri() != "doc://hidden";
+        return mcpr::Result::ok;
+    };
+    mcpr::Resources r = docs_registry(std::move(p));
+    mcpr::Embedding e = r.embed({"doc://a", "doc://hidden", "doc://missing", "note://n/7"});
+    EXPECT_EQ(e.block_count(), 2u);
+    EXPECT_EQ(e.uri_count(), 4u);
+    EXPECT_EQ(e.block(0), R"({"type":"resource","resource":{"uri":"doc://a","mimeType":"text/plain","text":"body of doc://a"}})");
+    EXPECT_EQ(e.uri_status(1), MCPR_UNAVAILABLE);
+    EXPECT_EQ(e.uri_status(2), MCPR_UNAVAILABLE);
+    EXPECT_EQ(e.uri_block_count(1), 0u);
+    EXPECT_TRUE(contains(e.tool_result_json(), R"("resultType":"complete")"));
+    mcpr::Embedding hidden = r.embed({"doc://hidden"});
+    mcpr::Embedding missing = r.embed({"doc://missing"});
+    EXPECT_EQ(hidden.blocks_json(), missing.blocks_json());
+    EXPECT_EQ(hidden.blocks_json(), "[]");
+
+    mcpr::EmbedOptions links;
+    links.form = MCPR_EMBED_LINK;
+    links.protocol_revision = "2025-06-18";
+    mcpr::Embedding l = r.embed({"doc://a"}, links);
+    EXPECT_EQ(l.blocks_json(), R"([{"type":"resource_link","uri":"doc://a","name":"n"}])");
+    EXPECT_EQ(l.uri_link_count(0), 1u);
+    EXPECT_EQ(l.tool_result_json(), R"({"content":[{"type":"resource_link","uri":"doc://a","name":"n"}]})");
+
+    mcpr::EmbedOptions bad;
+    bad.form = 9;
+    EXPECT_EQ(error_of([&] { r.embed({"doc://a"}, bad); }).status(), MCPR_INVALID_ARGUMENT);
+    EXPECT_EQ(r.embed({}).blocks_json(), "[]");
+}
+
+TEST(Hpp, TheResourceToolsServeToolOnlyClients) {
+    mcpr::Resources r = docs_registry();
+    std::string_view defs = mcpr::resource_tool_definitions("2025-11-25");
+    EXPECT_TRUE(contains(defs, R"("name":"read_resource")"));
+    EXPECT_EQ(error_of([&] { mcpr::resource_tool_definitions("1.0"); }).status(), MCPR_INVALID_ARGUMENT);
+
+    mcpr::RequestOptions o;
+    o.scope_key = "tenant";
+    mcpr::Response read = r.call_resource_tool(R"({"name":"read_resource","arguments":{"uri":"doc://a"}})", o);
+    EXPECT_FALSE(read.is_error());
+    EXPECT_TRUE(contains(read.json(), R"("structuredContent":{"contents":[{"uri":"doc://a")"));
+    mcpr::Response missing = r.call_resource_tool(R"({"name":"read_resource","arguments":{"uri":"doc://zz"}})", o);
+    EXPECT_TRUE(contains(missing.json(), R"("isError":true)"));
+    EXPECT_FALSE(missing.cause().empty());
+    mcpr::Response list = r.call_resource_tool(R"({"name":"list_resources"})", o);
+    EXPECT_TRUE(contains(list.json(), R"("resourceTemplates":[])"));
+    EXPECT_EQ(error_of([&] { r.call_resource_tool(R"({"name":"other"})", o); }).status(), MCPR_METHOD_NOT_HANDLED);
+
+    // Through the one-call request only when asked.
+    const char *call = R"({"name":"read_resource","arguments":{"uri":"doc://a"}})";
+    EXPECT_EQ(error_of([&] { r.request("tools/call", call, o); }).status(), MCPR_METHOD_NOT_HANDLED);
+    o.resource_tools = true;
+    EXPECT_EQ(r.request("tools/call", call, o).json(), read.json());
+}
+
 }  // namespace

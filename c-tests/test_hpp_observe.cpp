@@ -1,4 +1,4 @@
-// The C++ wrapper's observers (include/mcp_resources_observe.hpp),
+// The C++ wrapper's observers (include/mcp_resources/observe.hpp),
 // GoogleTest: a lambda receives one call event per call and, when asked,
 // the decisions; an exception out of it is contained; its function is
 // destroyed exactly once; hidden URIs appear in no event; metrics and

@@ -138,6 +138,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 },
                 ..CallOptions::default()
             },
+            resource_tools: false,
         };
         let modern = revision.has_result_fields();
         let hints = |ttl: u64, scope: &str| {
@@ -295,15 +296,28 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 json!({"code": -32602}),
             ),
         ];
-        for (kind, method, response, expect) in samples {
+        let mut samples: Vec<Sample> = samples
+            .into_iter()
+            .map(|(kind, method, response, expect)| {
+                (
+                    kind,
+                    method,
+                    response.json().to_string(),
+                    response.is_error(),
+                    expect,
+                )
+            })
+            .collect();
+        samples.extend(tool_samples(&r, revision, &options)?);
+        for (kind, method, json, error, expect) in samples {
             let file = format!("{}_{kind}.json", revision.as_str());
-            std::fs::write(format!("{out}/{file}"), response.json())?;
+            std::fs::write(format!("{out}/{file}"), json)?;
             manifest.push(json!({
                 "file": file,
                 "revision": revision.as_str(),
                 "method": method,
                 "kind": kind,
-                "error": response.is_error(),
+                "error": error,
                 "expect": expect,
             }));
         }
@@ -314,6 +328,130 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     println!("wrote {} samples to {out}", manifest.len());
     Ok(())
+}
+
+/// One sample: its kind, its method, the JSON sent, whether it is an
+/// error object, and what a client must find in it.
+type Sample = (&'static str, &'static str, String, bool, Value);
+
+/// A result a host writes with the library's helpers.
+fn host_result(json: String) -> (String, bool) {
+    (json, false)
+}
+
+/// What the one-call function answered.
+fn answered(response: Response) -> (String, bool) {
+    (response.json().to_string(), response.is_error())
+}
+
+/// Resources in tool results: a host tool's embedded resources and links
+/// (`Resources::embed`), the resource tools through the one-call request,
+/// and the definitions a host merges into `tools/list`.
+fn tool_samples(
+    r: &Resources,
+    revision: ProtocolRevision,
+    options: &RequestOptions,
+) -> Result<Vec<Sample>, Box<dyn std::error::Error>> {
+    use mcp_resources::tools::{resource_tool_definitions, EmbedForm, EmbedOptions};
+    let tools = RequestOptions {
+        resource_tools: true,
+        page_size: 1,
+        ..options.clone()
+    };
+    let embed = EmbedOptions {
+        call: CallOptions {
+            protocol_revision: revision,
+            ..CallOptions::default()
+        },
+        ..EmbedOptions::default()
+    };
+    let embedded = r.embed(&["doc://guide", "doc://missing", "doc://partial"], &embed)?;
+    let linked = r.embed(
+        &["doc://guide", "doc://notes/7", "doc://missing"],
+        &EmbedOptions {
+            form: EmbedForm::Link,
+            ..embed.clone()
+        },
+    )?;
+    let call = |p: Value| {
+        r.request(b"tools/call", params(revision, p).as_bytes(), &tools)
+            .map(answered)
+    };
+    let templates_page = call(json!({"name": "list_resources", "arguments": {"cursor": "t"}}))?;
+    let mut list_tools = json!({"tools": json_of(resource_tool_definitions(revision))});
+    if revision.has_result_fields() {
+        list_tools["resultType"] = json!("complete");
+        list_tools["ttlMs"] = json!(0);
+        list_tools["cacheScope"] = json!("public");
+    }
+    let samples = vec![
+        (
+            "tool_embedded_resources",
+            "tools/call",
+            host_result(embedded.call_tool_result()),
+            json!({"content": [
+                ["resource", "doc://guide/intro"], ["resource", "doc://guide/logo"], ["resource", "doc://guide/blank"],
+                ["resource", "mcp-warning://read/"], ["resource", "doc://guide/intro"]],
+                "isError": false}),
+        ),
+        (
+            "tool_resource_links",
+            "tools/call",
+            host_result(linked.call_tool_result()),
+            json!({"content": [["resource_link", "doc://guide"], ["resource_link", "doc://notes/7"]],
+                   "names": ["guide", "note"], "isError": false}),
+        ),
+        (
+            "tool_read_resource",
+            "tools/call",
+            call(json!({"name": "read_resource", "arguments": {"uri": "doc://guide"}}))?,
+            json!({"content": [
+                ["resource", "doc://guide/intro"], ["resource", "doc://guide/logo"], ["resource", "doc://guide/blank"]],
+                "structured": "read_resource", "isError": false}),
+        ),
+        (
+            "tool_read_resource_not_found",
+            "tools/call",
+            call(json!({"name": "read_resource", "arguments": {"uri": "doc://missing"}}))?,
+            json!({"content": [["text", "Resource not found"]], "isError": true}),
+        ),
+        (
+            "tool_list_resources",
+            "tools/call",
+            call(json!({"name": "list_resources", "arguments": {}}))?,
+            json!({"content": [["text", null]], "structured": "list_resources",
+                   "resources": ["doc://empty"], "templates": [], "nextCursor": true, "isError": false}),
+        ),
+        (
+            "tool_list_resource_templates",
+            "tools/call",
+            templates_page,
+            json!({"content": [["text", null]], "structured": "list_resources",
+                   "resources": [], "templates": ["doc://notes/{id}"], "nextCursor": true, "isError": false}),
+        ),
+        (
+            "tool_list_invalid_cursor",
+            "tools/call",
+            call(json!({"name": "list_resources", "arguments": {"cursor": "bogus"}}))?,
+            json!({"content": [["text", "Invalid cursor"]], "isError": true}),
+        ),
+        (
+            "tools_list",
+            "tools/list",
+            host_result(list_tools.to_string()),
+            json!({"tools": ["list_resources", "read_resource"]}),
+        ),
+        (
+            "error_tool_invalid_params",
+            "tools/call",
+            call(json!({"name": "read_resource", "arguments": []}))?,
+            json!({"code": -32602, "message": "params arguments must be an object"}),
+        ),
+    ];
+    Ok(samples
+        .into_iter()
+        .map(|(kind, method, (json, error), expect)| (kind, method, json, error, expect))
+        .collect())
 }
 
 fn json_of(s: &str) -> Value {

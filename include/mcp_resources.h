@@ -81,8 +81,9 @@
 /**
  * \defgroup read Reading
  * mcpr_read answers resources/read with a bundle (mcpr_bundle_json);
+ * mcpr_embed puts the same reads into a tool result (mcpr_embedding_*);
  * cancellation tokens (mcpr_cancel_*) and executors (mcpr_executor_*)
- * bound it and every other call.
+ * bound them and every other call.
  */
 
 /**
@@ -94,7 +95,9 @@
 /**
  * \defgroup request One call per request
  * mcpr_request serves a request from its method name and raw params text,
- * with the response (result or error object) to send.
+ * with the response (result or error object) to send; the resource tools
+ * (mcpr_resource_tools_*) serve tools/call for clients that only call
+ * tools.
  */
 
 /**
@@ -141,6 +144,8 @@
  */
 /** mcpr_read_options with every default (C99). \ingroup read */
 #define MCPR_READ_OPTIONS_INIT {.struct_size = sizeof(mcpr_read_options)}
+/** mcpr_embed_options with every default (C99). \ingroup read */
+#define MCPR_EMBED_OPTIONS_INIT {.struct_size = sizeof(mcpr_embed_options)}
 /** mcpr_list_options with every default (C99). \ingroup list */
 #define MCPR_LIST_OPTIONS_INIT {.struct_size = sizeof(mcpr_list_options)}
 /** mcpr_request_options with every default (C99). \ingroup request */
@@ -537,6 +542,15 @@ typedef struct mcpr_completion_request mcpr_completion_request;
  * \ingroup views
  */
 typedef struct mcpr_definition mcpr_definition;
+
+/**
+ * The content blocks `mcpr_embed` made, and what became of each URI.
+ * Owned by the caller; free with `mcpr_embedding_free`. Immutable: safe to
+ * read from any thread.
+ *
+ * \ingroup read
+ */
+typedef struct mcpr_embedding mcpr_embedding;
 
 /**
  * An error object: status, safe message, private cause, and the JSON-RPC
@@ -1447,6 +1461,76 @@ typedef struct {
 } mcpr_read_options;
 
 /**
+ * Which content blocks `mcpr_embed` makes (`mcpr_embed_options.form`). A
+ * plain integer so that an unknown value is reported as
+ * `MCPR_INVALID_ARGUMENT` rather than being undefined behaviour.
+ *
+ * \ingroup read
+ */
+typedef uint32_t mcpr_embed_form;
+
+/**
+ * Per-call options of `mcpr_embed`. NULL options mean all defaults. The
+ * first fields are those of `mcpr_read_options`, with the same meaning
+ * for the whole embedding. The library copies what it needs before
+ * `mcpr_embed` returns.
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_embed_options)`, or start from
+ * `MCPR_EMBED_OPTIONS_INIT` / `mcpr_embed_options_init` (every field at its
+ * default). Later versions append fields; the library reads only the fields
+ * lying wholly within `struct_size` (the others take their defaults),
+ * refuses a `struct_size` below `sizeof(size_t)` or above 4096, and refuses
+ * set bytes beyond the fields it knows (`MCPR_INVALID_ARGUMENT`).
+ *
+ * \ingroup read
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_embed_options)` as the caller compiled it (see above).
+     */
+    size_t struct_size;
+    /**
+     * Caller deadline in milliseconds for the whole embedding (0 = only
+     * the registry's `read_timeout`, which also bounds the whole
+     * embedding).
+     */
+    uint64_t timeout_ms;
+    /**
+     * Optional cancellation token.
+     */
+    const mcpr_cancel *cancel;
+    /**
+     * Handed to every callback via `mcpr_call_request_data` (same rules as
+     * `mcpr_read_options.request_data`).
+     */
+    void *request_data;
+    /**
+     * Optional worker pool running every callback (as for `mcpr_read`: the
+     * embedding then returns by its deadline whatever a callback does).
+     */
+    const mcpr_executor *executor;
+    /**
+     * The negotiated MCP protocol revision the blocks are written for
+     * (`"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`; empty = the newest;
+     * anything else is `MCPR_INVALID_ARGUMENT`).
+     */
+    mcpr_str protocol_revision;
+    /**
+     * `MCPR_EMBED_RESOURCE` (0, the default) or `MCPR_EMBED_LINK`; any
+     * other value is `MCPR_INVALID_ARGUMENT`.
+     */
+    mcpr_embed_form form;
+    /**
+     * With `MCPR_EMBED_RESOURCE`: an item that would be a `budget_exceeded`
+     * issue becomes a `resource_link` block instead when the caller may
+     * learn its URI (it is the requested target, or its final visibility
+     * discloses it), and a URI the embedding has no budget left for
+     * becomes a link when the read's root checks pass.
+     */
+    bool over_budget_links;
+} mcpr_embed_options;
+
+/**
  * Sizing and bounds of a new executor, for `mcpr_executor_new_with`.
  * Zero fields mean the defaults.
  *
@@ -1716,6 +1800,13 @@ typedef struct {
      * callback does (see `mcpr_read` and `mcpr_list`).
      */
     const mcpr_executor *executor;
+    /**
+     * Serve `tools/call` for the resource tools `read_resource` and
+     * `list_resources` (as `mcpr_resource_tools_call` does); any other tool
+     * stays `MCPR_METHOD_NOT_HANDLED`. False (the default): `tools/call` is
+     * not handled at all.
+     */
+    bool resource_tools;
 } mcpr_request_options;
 
 /**
@@ -1772,6 +1863,22 @@ typedef struct {
      */
     size_t context_len;
 } mcpr_complete_params;
+
+/**
+ * Embedded `resource` blocks: the items a read of each URI gives (the
+ * default).
+ *
+ * \ingroup read
+ */
+#define MCPR_EMBED_RESOURCE 0u
+
+/**
+ * One `resource_link` block per URI the caller may read, built from its
+ * registered description; no body is read.
+ *
+ * \ingroup read
+ */
+#define MCPR_EMBED_LINK 1u
 
 /**
  * No message: JSON whitespace only (ignored), or a NULL reply.
@@ -2643,6 +2750,251 @@ bool mcpr_cancel_is_canceled(const mcpr_cancel *cancel);
 void mcpr_cancel_free(mcpr_cancel *cancel);
 
 /**
+ * Fills options with the defaults: every field at its default and
+ * `struct_size` set to `sizeof(mcpr_embed_options)`, as
+ * `MCPR_EMBED_OPTIONS_INIT` does.
+ *
+ * \param options The options to fill, or NULL (then nothing happens).
+ * \pre `options` is NULL or points at a writable `mcpr_embed_options`.
+ * \note Thread-safe: touches only `*options`.
+ *
+ * \ingroup read
+ */
+void mcpr_embed_options_init(mcpr_embed_options *options);
+
+/**
+ * Embeds resources in a tool result: for each URI, in order, the
+ * `resource` content blocks a read of it gives (the same items, the
+ * warning item of a partial read first), or one `resource_link` block
+ * built from its registered description (`MCPR_EMBED_LINK`, after the
+ * read's root checks: discovery, resolve, the requested target's
+ * visibility and read permission). Every URI runs through the read
+ * pipeline for the caller; the URIs share the budgets of one read
+ * (payload, items, encoded bytes) and one deadline.
+ *
+ * A URI whose read fails gives no block, whatever the failure: hidden,
+ * undiscoverable, unregistered and invalid URIs look the same in every
+ * byte of the blocks. Why each URI gave what it gave is for the host:
+ * `mcpr_embedding_uri_status` and `mcpr_embedding_uri_cause`. Place the
+ * blocks (`mcpr_embedding_blocks_json`, `mcpr_embedding_block`) in your
+ * own `CallToolResult`, or send `mcpr_embedding_tool_result_json`.
+ *
+ * \param resources A registry reference.
+ * \param uris The URIs, as an array of `uri_count` strings (NULL when
+ *   `uri_count` is 0).
+ * \param uri_count How many URIs (at most `max_plan_targets`, else
+ *   `MCPR_INVALID_REQUEST`).
+ * \param options The embed options (deadline, cancellation, request data,
+ *   executor, protocol revision, form, over-budget links), or NULL for all
+ *   defaults; read during the call only.
+ * \param out Receives the embedding on success; the caller owns it: free
+ *   it with `mcpr_embedding_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` (also when some URIs gave nothing);
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `resources` or `out`, a NULL `uris`
+ *   with a non-zero count, a string breaking the `mcpr_str` rules, an
+ *   unknown protocol revision or form, or options with a bad `struct_size`
+ *   or set fields beyond it that this library does not know;
+ *   `MCPR_INVALID_REQUEST` for more URIs than `max_plan_targets`;
+ *   `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; `MCPR_READ_FAILED` when the
+ *   executor is saturated at the start (the embedding is one call, as a
+ *   read is); `MCPR_SIZE` when the blocks exceed `max_encoded_bytes` minus
+ *   the wire reserve.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment.
+ * \pre `uris` is NULL or points at `uri_count` readable `mcpr_str`, each
+ *   following the `mcpr_str` rules; `options` is NULL or points at options
+ *   of `struct_size` readable bytes whose `cancel` and `executor` are NULL
+ *   or not yet freed and whose `protocol_revision` follows the `mcpr_str`
+ *   rules; `out` is NULL or points at writable storage for one
+ *   `mcpr_embedding *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \post The call holds its own registry reference from entry to return, as
+ *   `mcpr_read` does.
+ * \note Thread-safe: many threads may embed from one registry at once.
+ *
+ * \ingroup read
+ */
+mcpr_status mcpr_embed(const mcpr_resources *resources, const mcpr_str *uris, size_t uri_count, const mcpr_embed_options *options, mcpr_embedding **out, mcpr_error **err);
+
+/**
+ * The content blocks as one JSON array (`[{"type":"resource",…},…]`), in
+ * URI order: the `content` of a `CallToolResult`, or blocks to place among
+ * your own.
+ *
+ * \param embedding The embedding, or NULL.
+ * \return Compact JSON, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`); empty when `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe: an embedding is immutable; any thread may read it,
+ *   also concurrently.
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_blocks_json(const mcpr_embedding *embedding);
+
+/**
+ * How many content blocks the embedding holds.
+ *
+ * \param embedding The embedding, or NULL.
+ * \return The number of blocks; 0 when `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_block_count(const mcpr_embedding *embedding);
+
+/**
+ * One content block's JSON object.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The block's index, below `mcpr_embedding_block_count`.
+ * \return Compact JSON, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`); empty when `embedding` is NULL or
+ *   `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_block(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * A whole MCP `CallToolResult` whose `content` is the embedding's blocks
+ * (with `"resultType":"complete"` on 2026-07-28): send it as the
+ * JSON-RPC `result` of the `tools/call`.
+ *
+ * \param embedding The embedding, or NULL.
+ * \return Compact JSON, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`; made on the first call); empty when
+ *   `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`): concurrent first
+ *   calls make it once.
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_tool_result_json(const mcpr_embedding *embedding);
+
+/**
+ * How many URIs the embedding was given (the `uri_count` of `mcpr_embed`).
+ *
+ * \param embedding The embedding, or NULL.
+ * \return The number of URIs; 0 when `embedding` is NULL.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_uri_count(const mcpr_embedding *embedding);
+
+/**
+ * Why one URI gave what it gave, for the host: `MCPR_OK` when it gave
+ * blocks, else the failure of its read or root checks (`MCPR_UNAVAILABLE`
+ * for not found and root denials, `MCPR_INVALID_REQUEST` for an invalid
+ * URI, `MCPR_BUDGET_EXCEEDED` when the embedding had no budget left for
+ * it, `MCPR_POLICY`, ...). The client sees only the blocks: never tell it
+ * which of these it was.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The status; `MCPR_INVALID_ARGUMENT` when `embedding` is NULL or
+ *   `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+mcpr_status mcpr_embedding_uri_status(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * How many of the embedding's blocks one URI gave (its items, the warning
+ * of a partial read included, and its links).
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The number of blocks; 0 for a URI that gave nothing, when
+ *   `embedding` is NULL and when `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_uri_block_count(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * How many of one URI's blocks are `resource_link` blocks: 1 for a URI
+ * given as a link, the over-budget items given as links for a URI that
+ * was read.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The number of links; 0 when `embedding` is NULL and when
+ *   `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+size_t mcpr_embedding_uri_link_count(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * Whether one URI's read was partial (its first block is then the
+ * diagnostic warning).
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return True for a partial read; false otherwise, when `embedding` is
+ *   NULL and when `index` is out of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+bool mcpr_embedding_uri_is_partial(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * The private cause behind a URI that gave nothing, for the host's logs
+ * only: never send it.
+ *
+ * \param embedding The embedding, or NULL.
+ * \param index The URI's index, below `mcpr_embedding_uri_count`.
+ * \return The cause, borrowed from `embedding` (valid until
+ *   `mcpr_embedding_free(embedding)`); empty for a URI that gave blocks,
+ *   when there is none, when `embedding` is NULL and when `index` is out
+ *   of range.
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, not yet
+ *   freed.
+ * \note Thread-safe (see `mcpr_embedding_blocks_json`).
+ *
+ * \ingroup read
+ */
+mcpr_str mcpr_embedding_uri_cause(const mcpr_embedding *embedding, size_t index);
+
+/**
+ * Frees an embedding.
+ *
+ * \param embedding The embedding to free, or NULL (then nothing happens).
+ * \pre `embedding` is NULL or an embedding from `mcpr_embed`, freed only
+ *   once; no thread uses it (or a string borrowed from it) afterwards.
+ * \note Any thread may free it, once no other thread uses it.
+ *
+ * \ingroup read
+ */
+void mcpr_embedding_free(mcpr_embedding *embedding);
+
+/**
  * Fills executor options with the defaults: every bound 0 and `struct_size`
  * set to `sizeof(mcpr_executor_options)`, as `MCPR_EXECUTOR_OPTIONS_INIT`
  * does.
@@ -2871,9 +3223,12 @@ void mcpr_request_options_init(mcpr_request_options *options);
 
 /**
  * Serves one MCP request by method name: `resources/read`,
- * `resources/list`, `resources/templates/list`, and `completion/complete`
+ * `resources/list`, `resources/templates/list`, `completion/complete`
  * for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
- * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
+ * reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts),
+ * and, when `options->resource_tools` is set, `tools/call` for the
+ * resource tools (as `mcpr_resource_tools_call` does; any other tool is
+ * `MCPR_METHOD_NOT_HANDLED`: call your own).
  *
  * On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
  * under `"result"` when `mcpr_response_is_error` is false and under
@@ -2900,9 +3255,10 @@ void mcpr_request_options_init(mcpr_request_options *options);
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` with a response (result or error) to send;
- *   `MCPR_METHOD_NOT_HANDLED` for any other method and for `ref/prompt`
- *   completions (no response: route the request elsewhere, or answer
- *   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
+ *   `MCPR_METHOD_NOT_HANDLED` for any other method, for `ref/prompt`
+ *   completions and for `tools/call` of other tools (or of any tool
+ *   without `resource_tools`) (no response: route the request elsewhere,
+ *   or answer `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
  *   `resources` or `out`, bad strings, an unknown `protocol_revision`
  *   option, an empty scope key for a list method, options with a bad
  *   `struct_size` or set fields beyond it that this library does not know);
@@ -3007,6 +3363,83 @@ bool mcpr_response_is_partial(const mcpr_response *response);
  * \ingroup request
  */
 void mcpr_response_free(mcpr_response *response);
+
+/**
+ * The `Tool` definitions of the resource tools, `list_resources` and
+ * `read_resource`, as one JSON array: merge its two objects into your own
+ * `tools/list` result. Both are read-only and take a JSON object with only
+ * the members they name (`read_resource`: `uri`; `list_resources`: an
+ * optional `cursor`); both have an output schema.
+ *
+ * \param protocol_revision The negotiated revision (`"2025-06-18"`,
+ *   `"2025-11-25"`, `"2026-07-28"`; empty = the newest).
+ * \param out Receives the JSON on `MCPR_OK`, borrowed from the library
+ *   (static: valid for as long as the library is loaded).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `out`, a string
+ *   breaking the `mcpr_str` rules or an unknown revision.
+ * \pre `protocol_revision` follows the `mcpr_str` rules; `out` is NULL or
+ *   points at writable storage for one `mcpr_str`; `err` is NULL or points
+ *   at writable storage for one `mcpr_error *`.
+ * \note Thread-safe.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_resource_tools_definitions(mcpr_str protocol_revision, mcpr_str *out, mcpr_error **err);
+
+/**
+ * Serves `tools/call` for the resource tools from the raw params text:
+ * `read_resource` reads a URI through the read pipeline for the caller
+ * and returns its items as embedded resources (and as
+ * `structuredContent.contents`); `list_resources` returns one page of the
+ * resources, then of the templates, the caller may discover, paginated
+ * with the library's sealed cursors (bound to `options->scope_key`).
+ *
+ * On `MCPR_OK` the response is to be sent, as for `mcpr_request`. A
+ * `CallToolResult` with `isError: true` is a result (send it under
+ * `"result"`): arguments the tool's input schema refuses, a resource it
+ * cannot read (one text for hidden, undiscoverable, unregistered and
+ * invalid URIs alike: `Resource not found`), a cursor it cannot use
+ * (`Invalid cursor`), a failed read (the failure's fixed message); its
+ * private cause is `mcpr_response_cause`. Params that are not a valid
+ * `CallToolRequest` (not an object, `name` missing or not a string,
+ * `arguments` not an object, a repeated member) and an unknown
+ * per-request revision are error objects. A request the client cancelled
+ * gets no response: drop it.
+ *
+ * \param resources A registry reference.
+ * \param params_json The raw text of the request's `params`.
+ * \param options The request options (protocol revision, the scope key
+ *   that `list_resources` needs, page size, deadline, cancellation,
+ *   request data, executor; `resource_tools` is not needed here), or NULL
+ *   for all defaults (then `list_resources`, which needs a scope key, is
+ *   `MCPR_INVALID_ARGUMENT`); read during the call only.
+ * \param out Receives the response on `MCPR_OK`; the caller owns it: free
+ *   it with `mcpr_response_free`.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` with a response to send; `MCPR_METHOD_NOT_HANDLED` for
+ *   a tool that is not one of the two (call your own tool);
+ *   `MCPR_INVALID_ARGUMENT` for programming errors (NULL `resources` or
+ *   `out`, bad strings, an unknown `protocol_revision` option, an empty
+ *   scope key for `list_resources`, options with a bad `struct_size` or set
+ *   fields beyond it that this library does not know); `MCPR_INTERNAL` for
+ *   a library failure.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made: one that no other thread may be releasing at that moment.
+ * \pre `params_json` follows the `mcpr_str` rules; `options` is NULL or
+ *   points at options of `struct_size` readable bytes whose strings follow
+ *   the `mcpr_str` rules and whose `cancel` and `executor` are NULL or not
+ *   yet freed; `out` is NULL or points at writable storage for one
+ *   `mcpr_response *`; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: many threads may serve one registry at once; the call
+ *   holds its own registry reference from entry to return.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_resource_tools_call(const mcpr_resources *resources, mcpr_str params_json, const mcpr_request_options *options, mcpr_response **out, mcpr_error **err);
 
 /**
  * Serves one whole JSON-RPC message, for hosts that parse no JSON: the

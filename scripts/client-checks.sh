@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Checks what the library sends against the official MCP clients: writes the
 # result of every kind (complete, partial and empty bundles, list pages with
-# and without nextCursor, a templates page, a completion) and the error objects (not found,
+# and without nextCursor, a templates page, a completion; tool results with
+# embedded resources and resource links, the resource tools' results and
+# errors, their definitions in a tools/list result) and the error objects (not found,
 # invalid cursor, invalid params) for each protocol revision through the
 # one-call function (examples/protocol_samples.rs), then validates them with
 # the official Python SDK's models for that revision and the revision's JSON

@@ -197,6 +197,22 @@ impl CallOptions {
     }
 }
 
+impl CallOptions {
+    /// How a call of `method` with these options, refused before its
+    /// frame (a host mistake, a request refused whole), ends: now, about
+    /// nothing, for its call event and metrics.
+    pub(crate) fn refused(&self, method: CallMethod) -> Ended<'_> {
+        Ended {
+            method,
+            protocol_revision: self.protocol_revision,
+            started: Instant::now(),
+            ended: None,
+            subject: Subject::None,
+            request_data: self.request_data.as_deref(),
+        }
+    }
+}
+
 impl Frame<'_> {
     /// The call's request scope (deadline, cancellation, request data).
     pub(crate) fn scope(&self) -> &RequestScope {

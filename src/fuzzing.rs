@@ -106,6 +106,38 @@ pub fn identifier_thorough(s: &str) -> Result<UriParts, UriError> {
     identity::validate_thoroughly(s)
 }
 
+/// What the one params reader read of `tools/call` params for the resource
+/// tools, owned: `name`, the arguments in document order (a string, or
+/// `None` for any other value), the per-request revision; the error is the
+/// fixed message.
+pub type ToolCallSummary = (
+    Option<String>,
+    Vec<(String, Option<String>)>,
+    Option<String>,
+);
+
+/// Reads `tools/call` params with the one strict reader (the resource
+/// tools' spec).
+pub fn tool_call_params(text: &[u8]) -> Result<ToolCallSummary, &'static str> {
+    let p = crate::request::ToolCallParams::parse(text).map_err(|e| e.message())?;
+    let arguments = p
+        .arguments
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                crate::request::Arg::Str(s) => Some(s.to_string()),
+                crate::request::Arg::Other => None,
+            };
+            (k.to_string(), v)
+        })
+        .collect();
+    Ok((
+        p.name.map(|n| n.into_owned()),
+        arguments,
+        p.protocol_version.map(|v| v.into_owned()),
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +152,16 @@ mod tests {
         assert!(s.has_key && !s.duplicate_key && !s.is_canonical);
         assert_eq!(s.canonical.as_deref(), Some(r#"{"a":"x\n","b":1}"#));
         assert!(scan("{", "").is_err());
+    }
+
+    #[test]
+    fn tool_call_params_are_reachable() {
+        let (name, args, version) =
+            tool_call_params(br#"{"name":"t","arguments":{"a":"b","c":1}}"#).unwrap();
+        assert_eq!(name.as_deref(), Some("t"));
+        assert_eq!(args, [("a".into(), Some("b".into())), ("c".into(), None)]);
+        assert_eq!(version, None);
+        assert_eq!(tool_call_params(b"[]"), Err("params must be an object"));
     }
 
     #[test]

@@ -47,6 +47,7 @@ pub mod request;
 pub mod scope;
 pub mod sizing;
 pub mod template;
+pub mod tools;
 
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
@@ -76,3 +77,4 @@ pub use registry::{Resources, ResourcesBuilder, Selection};
 pub use report::{Issue, IssueCode};
 pub use request::{RequestError, RequestMethod, RequestOptions, RequestParams, Response};
 pub use scope::{CallContext, CallPhase, CancelToken, RequestData};
+pub use tools::{EmbedForm, EmbedOptions, EmbedOutcome, Embedding};

@@ -309,4 +309,20 @@ impl Limits {
             - WIRE_RESERVE_BYTES
             - CONFIG_OVERHEAD_BYTES
     }
+
+    /// These limits with the three aggregate budgets of one read lowered to
+    /// what is left of a larger result (an embedding's share, see
+    /// `crate::tools`): at most `payload` payload bytes, `encoded` bytes of
+    /// result and `items` items. `None` when what is left cannot hold a
+    /// read under the rules between limits (the report's reserves, the wire
+    /// reserve, one item). Never raises a limit.
+    pub(crate) fn within(&self, payload: u64, encoded: u64, items: usize) -> Option<Limits> {
+        let lowered = Limits {
+            max_payload_bytes: self.max_payload_bytes.min(payload),
+            max_encoded_bytes: self.max_encoded_bytes.min(encoded),
+            max_items: self.max_items.min(items),
+            ..*self
+        };
+        (lowered.max_items >= 1 && lowered.check().is_ok()).then_some(lowered)
+    }
 }

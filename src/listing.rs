@@ -68,6 +68,13 @@ const LIST_TEMPLATES_RULES: FrameRules = FrameRules {
     ..LIST_RULES
 };
 
+/// The frame rules of the `list_resources` tool: those of a listing, its
+/// calls counted and observed as `tools/call`.
+const TOOL_LIST_RULES: FrameRules = FrameRules {
+    method: CallMethod::ToolsCall,
+    ..LIST_RULES
+};
+
 fn list_panicked() -> Failure {
     Failure::new(FailureKind::Policy).caused_by(CauseText("the listing job panicked".into()))
 }
@@ -97,6 +104,8 @@ pub struct Page {
     next_cursor: Option<String>,
     len: usize,
     cache: ResultCache,
+    /// The descriptions' array (`[…]`) in `json`.
+    array: std::ops::Range<usize>,
 }
 
 impl Page {
@@ -134,6 +143,11 @@ impl Page {
     /// candidate it visited was hidden, or the registry is empty).
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The descriptions as the JSON array the page holds (`[…]`).
+    pub(crate) fn array_json(&self) -> &str {
+        &self.json[self.array.clone()]
     }
 }
 
@@ -187,20 +201,38 @@ impl Resources {
         self.list_page(Method::Templates, options)
     }
 
+    /// The `list_resources` tool's page: of templates when `templates`,
+    /// in a frame observed as `tools/call`.
+    pub(crate) fn list_for_tool(
+        &self,
+        templates: bool,
+        options: &ListOptions,
+    ) -> Result<Page, Failure> {
+        let method = if templates {
+            Method::Templates
+        } else {
+            Method::Resources
+        };
+        self.list_page_as(method, options, &TOOL_LIST_RULES)
+    }
+
     fn list_page(&self, method: Method, options: &ListOptions) -> Result<Page, Failure> {
         let rules = match method {
             Method::Resources => &LIST_RULES,
             Method::Templates => &LIST_TEMPLATES_RULES,
         };
+        self.list_page_as(method, options, rules)
+    }
+
+    /// One page of `method` in a frame of `rules`.
+    fn list_page_as(
+        &self,
+        method: Method,
+        options: &ListOptions,
+        rules: &'static FrameRules,
+    ) -> Result<Page, Failure> {
         if let Err(f) = require_scope_key(&options.scope_key) {
-            let ended = observe::Ended {
-                method: rules.method,
-                protocol_revision: options.call.protocol_revision,
-                started: std::time::Instant::now(),
-                ended: None,
-                subject: Subject::None,
-                request_data: options.call.request_data.as_deref(),
-            };
+            let ended = options.call.refused(rules.method);
             self.telemetry().unframed(ended, &f);
             return Err(f);
         }
@@ -307,15 +339,24 @@ impl Resources {
         };
         let next_cursor = (found.position < order.len())
             .then(|| sealer.issue_scoped(binding, found.position as u64, scope, now_ms));
-        Ok(finish_page(found, next_cursor, cache, fields, limits))
+        Ok(finish_page(
+            found,
+            field,
+            next_cursor,
+            cache,
+            fields,
+            limits,
+        ))
     }
 }
 
 /// Closes a page's JSON after its descriptions: the array, `nextCursor`
 /// when candidates remain, the cache members (`cache`, when the revision
-/// carries them: `fields`) and the object.
+/// carries them: `fields`) and the object. `field` is the page's
+/// array member (`{"<field>":[` starts the JSON).
 fn finish_page(
     found: Scan,
+    field: &str,
     next_cursor: Option<String>,
     cache: ResultCache,
     fields: bool,
@@ -325,6 +366,7 @@ fn finish_page(
         mut json, admitted, ..
     } = found;
     json.push(']');
+    let array = field.len() + 4..json.len();
     if let Some(c) = &next_cursor {
         json.push_str(",\"nextCursor\":\"");
         json.push_str(c);
@@ -344,6 +386,7 @@ fn finish_page(
         next_cursor,
         len: admitted,
         cache,
+        array,
     }
 }
 

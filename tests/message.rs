@@ -101,6 +101,7 @@ fn options() -> RequestOptions {
             protocol_revision: ProtocolRevision::V2025_11_25,
             ..CallOptions::default()
         },
+        ..RequestOptions::default()
     }
 }
 

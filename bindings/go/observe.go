@@ -265,7 +265,7 @@ func staticName(s C.mcpr_str, names []string) string {
 }
 
 var (
-	methodNames   = []string{"resources/read", "resources/list", "resources/templates/list", "completion/complete"}
+	methodNames   = []string{"resources/read", "resources/list", "resources/templates/list", "completion/complete", "tools/call", "embed"}
 	revisionNames = []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 	ruleNames     = []string{"allowed", "admitted", "hidden", "denied", "revoked", "newly_visible", "item_failed",
 		"budget_exceeded", "timeout", "not_found", "invalid", "failed", "canceled", "deadline_exceeded"}

@@ -23,6 +23,10 @@ type RequestOptions struct {
 	PageSize int
 	// Executor runs the body reads of resources/read.
 	Executor *Executor
+	// ResourceTools: Request also serves tools/call for the resource
+	// tools (as CallResourceTool does); any other tool stays
+	// ErrMethodNotHandled. False: tools/call is not handled at all.
+	ResourceTools bool
 }
 
 // Response is the answer to one request: a JSON-RPC result or error object.
@@ -44,8 +48,9 @@ func (r Response) Cause() string { return r.cause }
 
 // Request serves one MCP request in one call: method is the JSON-RPC method
 // and params the raw text of its params (nil when the request had none).
-// It serves resources/read, resources/list, resources/templates/list and
-// completion/complete (with a ref/resource reference).
+// It serves resources/read, resources/list, resources/templates/list,
+// completion/complete (with a ref/resource reference) and, with
+// opt.ResourceTools, tools/call for the resource tools.
 // Client mistakes (malformed params, unknown URIs, bad cursors, an unknown
 // per-request revision) and failures of the call are error Responses, to
 // send like results. An error return means no response: StatusMethodNotHandled
@@ -81,7 +86,7 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	defer env.end()
 	var res C.mcprgo_request_result
 	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		env.fields(o.Revision, ex), &res)
+		C.bool(o.ResourceTools), env.fields(o.Revision, ex), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}

@@ -115,16 +115,6 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
     return mcpr_payload_set_cache_hints(o, &hints, err);
 }
 
-/* The shared fields of any option struct `opt` from `call`. */
-#define MCPRGO_SET_CALL(opt, call)                                 \
-    do {                                                           \
-        (opt).protocol_revision = (call).protocol_revision;        \
-        (opt).timeout_ms = (call).timeout_ms;                      \
-        (opt).cancel = (call).cancel;                              \
-        (opt).request_data = (void *)(uintptr_t)(call).request;    \
-        (opt).executor = (call).executor;                          \
-    } while (0)
-
 mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_read_result *out) {
     mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options)};
     MCPRGO_SET_CALL(opt, call);
@@ -165,14 +155,21 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
     return st;
 }
 
-mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
-                           uint32_t page_size, mcprgo_call call, mcprgo_request_result *out) {
+/* The options of mcprgo_request and mcprgo_resource_tools_call. */
+static mcpr_request_options request_options(mcpr_str scope_key, uint32_t page_size, bool resource_tools,
+                                            mcprgo_call call) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
         .scope_key = scope_key,
         .page_size = page_size,
+        .resource_tools = resource_tools,
     };
     MCPRGO_SET_CALL(opt, call);
+    return opt;
+}
+
+/* Empties `out` before a request call. */
+static void response_start(mcprgo_request_result *out) {
     out->response = NULL;
     out->err = NULL;
     out->json.ptr = NULL;
@@ -182,7 +179,10 @@ mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str pa
     out->status = MCPR_OK;
     out->cause.ptr = NULL;
     out->cause.len = 0;
-    mcpr_status st = mcpr_request(r, method, params, &opt, &out->response, &out->err);
+}
+
+/* Reads the response of a request call that returned `st` into `out`. */
+static mcpr_status response_finish(mcpr_status st, mcprgo_request_result *out) {
     if (st == MCPR_OK) {
         out->json = mcpr_response_json(out->response);
         out->is_error = mcpr_response_is_error(out->response);
@@ -221,6 +221,20 @@ mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str r
         out->cause = mcpr_reply_cause(out->reply);
     }
     return st;
+}
+
+mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
+                           uint32_t page_size, bool resource_tools, mcprgo_call call, mcprgo_request_result *out) {
+    mcpr_request_options opt = request_options(scope_key, page_size, resource_tools, call);
+    response_start(out);
+    return response_finish(mcpr_request(r, method, params, &opt, &out->response, &out->err), out);
+}
+
+mcpr_status mcprgo_resource_tools_call(const mcpr_resources *r, mcpr_str params, mcpr_str scope_key,
+                                       uint32_t page_size, mcprgo_call call, mcprgo_request_result *out) {
+    mcpr_request_options opt = request_options(scope_key, page_size, false, call);
+    response_start(out);
+    return response_finish(mcpr_resource_tools_call(r, params, &opt, &out->response, &out->err), out);
 }
 
 mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queued, mcpr_executor **out,

@@ -26,6 +26,17 @@ typedef struct {
     const mcpr_executor *executor;
 } mcprgo_call;
 
+/* The shared fields of any option struct `opt` from `call` (the one copy,
+ * used by every mcprgo_* call function). */
+#define MCPRGO_SET_CALL(opt, call)                                 \
+    do {                                                           \
+        (opt).protocol_revision = (call).protocol_revision;        \
+        (opt).timeout_ms = (call).timeout_ms;                      \
+        (opt).cancel = (call).cancel;                              \
+        (opt).request_data = (void *)(uintptr_t)(call).request;    \
+        (opt).executor = (call).executor;                          \
+    } while (0)
+
 /* What mcprgo_read returns besides the status (written on every call). */
 typedef struct {
     mcpr_bundle *bundle;
@@ -95,9 +106,13 @@ mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queu
                                 mcpr_error **err);
 /* mcpr_executor_get_stats into `out` (its struct_size set here). */
 mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
-/* mcpr_request with its options. */
+/* mcpr_request with its options (resource_tools: also tools/call of the
+ * resource tools). */
 mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
-                           uint32_t page_size, mcprgo_call call, mcprgo_request_result *out);
+                           uint32_t page_size, bool resource_tools, mcprgo_call call, mcprgo_request_result *out);
+/* mcpr_resource_tools_call with its options. */
+mcpr_status mcprgo_resource_tools_call(const mcpr_resources *r, mcpr_str params, mcpr_str scope_key,
+                                       uint32_t page_size, mcprgo_call call, mcprgo_request_result *out);
 
 /* What mcprgo_message returns besides the status (written on every call;
  * the strings are borrowed from `reply`, which the caller frees). */

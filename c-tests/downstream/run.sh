@@ -15,6 +15,9 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 test -f "$prefix/include/mcp_resources.h"
 test -f "$prefix/include/module.modulemap"   # the Clang module next to the header
 test -f "$prefix/include/mcp_resources.hpp"
+for part in base handles callbacks registry; do   # the wrapper's parts
+    test -f "$prefix/include/mcp_resources/$part.hpp"
+done
 test -f "$prefix/lib/cmake/mcp_resources/mcp_resourcesConfig.cmake"
 test -f "$prefix/lib/cmake/mcp_resources/mcp_resourcesConfigVersion.cmake"
 
@@ -62,9 +65,19 @@ cc -std=c99 -o "$tmp/downstream_pc" "$src/main.c" $(pkg-config --cflags --libs m
 if [ "$(uname -s)" = Linux ] && command -v readelf >/dev/null; then
     readelf -d "$tmp/downstream_pc" | grep -q "Shared library: \[$soname\]"
 fi
-# The C++ wrapper from the installed headers (pkg-config flags).
-printf '#include <mcp_resources.hpp>\nint main() { mcpr::Cancel c; c.cancel(); return c.is_canceled() ? 0 : 1; }\n' \
-    >"$tmp/downstream_hpp.cpp"
+# The C++ wrapper from the installed headers (pkg-config flags): a part
+# from each of its headers (handles, registry with the callbacks it needs).
+cat >"$tmp/downstream_hpp.cpp" <<'CPP'
+#include <mcp_resources.hpp>
+int main() {
+    mcpr::Cancel c;
+    c.cancel();
+    mcpr::EmbedOptions o;
+    o.form = MCPR_EMBED_LINK;
+    bool tools = mcpr::resource_tool_definitions().find("read_resource") != std::string_view::npos;
+    return c.is_canceled() && tools && o.form == MCPR_EMBED_LINK ? 0 : 1;
+}
+CPP
 # shellcheck disable=SC2046
 c++ -std=c++17 -o "$tmp/downstream_hpp" "$tmp/downstream_hpp.cpp" $(pkg-config --cflags --libs mcp_resources) \
     -Wl,-rpath,"$prefix/lib"

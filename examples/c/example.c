@@ -8,8 +8,10 @@
  * JSON-RPC result or error out): a complete bundle, a partial one, a denial,
  * a bad identifier, malformed params, resources/list page by page with a
  * cursor, resources/templates/list, and the same read for an older protocol
- * revision. Last, the separate mcpr_read for hosts that parse params
- * themselves.
+ * revision. Then resources in tool results: a host tool answering with
+ * embedded resources and resource links (mcpr_embed), and the library's
+ * read_resource and list_resources tools for clients that only call tools.
+ * Last, the separate mcpr_read for hosts that parse params themselves.
  *
  * Build and run: bash scripts/c-example.sh
  */
@@ -203,6 +205,65 @@ static void read_and_print(const mcpr_resources *r, const char *uri) {
     mcpr_bundle_free(bundle);
 }
 
+/* ------------------------------------------------------------------ tool results
+ * A host tool ("project_reports") answers with the reports of the projects
+ * it is asked about: mcpr_embed reads each through the same pipeline and
+ * policy as resources/read, for the same caller, and gives nothing for a
+ * URI the caller may not read (project 99, denied: the same nothing as an
+ * unregistered URI). The host sends the whole CallToolResult, or places
+ * the blocks among its own content. */
+static void tool_results_demo(const mcpr_resources *r) {
+    mcpr_str uris[] = {str("project://acme/7/report"), str("project://acme/99/report"),
+                       str("config://app/settings")};
+    mcpr_embed_options eo = MCPR_EMBED_OPTIONS_INIT;
+    eo.timeout_ms = 5000; /* one deadline for every URI */
+    for (int links = 0; links < 2; links++) {
+        eo.form = links ? MCPR_EMBED_LINK : MCPR_EMBED_RESOURCE;
+        mcpr_embedding *e = NULL;
+        mcpr_error *err = NULL;
+        printf("\n== tools/call project_reports (%s)\n", links ? "resource links" : "embedded resources");
+        if (mcpr_embed(r, uris, 3, &eo, &e, &err) != MCPR_OK) {
+            PRINT_STR("embed failed: ", mcpr_error_message(err));
+            mcpr_error_free(err);
+            return;
+        }
+        PRINT_STR("<-- result: ", mcpr_embedding_tool_result_json(e));
+        for (size_t i = 0; i < mcpr_embedding_uri_count(e); i++) {
+            /* for the host's logs only: the client cannot tell these apart */
+            if (mcpr_embedding_uri_status(e, i) != MCPR_OK)
+                printf("    (log) URI %zu gave nothing: %s\n", i,
+                       mcpr_status_name((int32_t)mcpr_embedding_uri_status(e, i)));
+        }
+        mcpr_embedding_free(e);
+    }
+
+    /* The resource tools: their definitions go into the host's tools/list;
+     * tools/call for them goes to the library (other tools stay the host's). */
+    mcpr_str defs = {0};
+    if (mcpr_resource_tools_definitions(str(""), &defs, NULL) == MCPR_OK) PRINT_STR("\ntools/list adds: ", defs);
+    mcpr_request_options opt = MCPR_REQUEST_OPTIONS_INIT;
+    opt.scope_key = str("example-tenant");
+    opt.resource_tools = true;
+    const char *calls[] = {
+        "{\"name\":\"read_resource\",\"arguments\":{\"uri\":\"config://app/settings\"}}",
+        "{\"name\":\"read_resource\",\"arguments\":{\"uri\":\"project://acme/99/report\"}}",
+        "{\"name\":\"list_resources\",\"arguments\":{}}",
+        "{\"name\":\"project_reports\",\"arguments\":{}}",
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        printf("\n--> tools/call %s\n", calls[i]);
+        mcpr_response *resp = NULL;
+        mcpr_status st = mcpr_request(r, str("tools/call"), str(calls[i]), &opt, &resp, NULL);
+        if (st == MCPR_METHOD_NOT_HANDLED) {
+            printf("    (the host's own tool: call it)\n");
+            continue;
+        }
+        if (st != MCPR_OK) continue;
+        PRINT_STR("<-- result: ", mcpr_response_json(resp));
+        mcpr_response_free(resp);
+    }
+}
+
 /* ------------------------------------------------------------------ configuration reload
  * The host keeps its current registry in one pointer guarded by its own
  * lock. A request retains the registry under that lock, calls, and frees
@@ -391,14 +452,17 @@ int main(void) {
     serve_all_pages(r, "resources/list");
     serve_all_pages(r, "resources/templates/list");
 
-    /* 3. The separate functions remain for hosts that parse params. */
+    /* 3. Resources in tool results. */
+    tool_results_demo(r);
+
+    /* 4. The separate functions remain for hosts that parse params. */
     read_and_print(r, "config://app/settings");
     read_and_print(r, "config://app/missing");
 
-    /* 4. Release the registry (calls in flight elsewhere keep their own
+    /* 5. Release the registry (calls in flight elsewhere keep their own
      *    references, taken with mcpr_resources_retain). */
     mcpr_resources_free(r);
 
-    /* 5. Swap registries while requests run. */
+    /* 6. Swap registries while requests run. */
     return reload_demo(&policy_cb);
 }

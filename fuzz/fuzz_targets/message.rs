@@ -129,7 +129,9 @@ fn without_cursor(json: &str) -> String {
 }
 
 fn check_reply(r: &Resources, text: &[u8], options: &RequestOptions) -> String {
-    let reply = r.message(text, options).expect("a scope key is set: always a reply");
+    let reply = r
+        .message(text, options)
+        .expect("a scope key is set: always a reply");
     let json = reply.json();
     assert!(!json.contains(SECRET), "a secret reached a reply: {json}");
     if json.is_empty() {
@@ -170,7 +172,10 @@ fuzz_target!(|data: &[u8]| {
         };
         // Short text without \u escapes (no lone surrogate, no nesting
         // beyond the scan's bound): JSON exactly when serde_json says so.
-        if s.len() < 10_000 && !s.contains("\\u") && !s.trim_matches([' ', '\t', '\n', '\r']).is_empty() {
+        if s.len() < 10_000
+            && !s.contains("\\u")
+            && !s.trim_matches([' ', '\t', '\n', '\r']).is_empty()
+        {
             let is_json = serde_json::from_str::<serde::de::IgnoredAny>(s).is_ok();
             let parse_error = json.contains("\"code\":-32700");
             assert_eq!(parse_error, !is_json, "{s:?}: {json}");
@@ -193,12 +198,17 @@ fuzz_target!(|data: &[u8]| {
         match r.request(env.method.as_bytes(), params.as_bytes(), &options) {
             Ok(want) => {
                 assert!(reply.is_handled());
-                let canceled = want.failure().is_some_and(|f| f.kind() == mcp_resources::FailureKind::Canceled);
+                let canceled = want
+                    .failure()
+                    .is_some_and(|f| f.kind() == mcp_resources::FailureKind::Canceled);
                 if !canceled {
                     let member = if want.is_error() { "error" } else { "result" };
                     assert_eq!(
                         without_cursor(reply.json()),
-                        without_cursor(&format!(r#"{{"jsonrpc":"2.0","id":{id},"{member}":{}}}"#, want.json())),
+                        without_cursor(&format!(
+                            r#"{{"jsonrpc":"2.0","id":{id},"{member}":{}}}"#,
+                            want.json()
+                        )),
                     );
                 }
             }

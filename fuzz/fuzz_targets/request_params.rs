@@ -12,7 +12,7 @@
 //! reader and authorization data carry a secret) always answers a served
 //! method with JSON, an error object whose code is one the revision allows,
 //! and never a secret; and that the hidden resource answers exactly like an
-//! unregistered one.
+//! unregistered one (also through the resource tools' `tools/call`).
 #![no_main]
 
 use mcp_resources::CallOptions;
@@ -32,13 +32,14 @@ use mcp_resources_fuzz::Input;
 const SECRET: &str = "fuzz-secret-7f3a";
 const HIDDEN: &str = "fz://hidden";
 
-const METHODS: [&str; 6] = [
+const METHODS: [&str; 7] = [
     "resources/read",
     "resources/list",
     "resources/templates/list",
     "completion/complete",
     "tools/list",
     "",
+    "tools/call",
 ];
 
 /// Hides one resource; everything else is visible and permitted.
@@ -189,6 +190,40 @@ fn check_completion_params(params: &[u8]) {
     }
 }
 
+/// The resource tools' `tools/call` params, read by the one reader,
+/// against serde_json: what it accepts is JSON whose `name` and arguments
+/// it read as serde_json does (a string kept, any other value marked), in
+/// document order, with no argument twice; what it refuses has a message
+/// that never echoes the input.
+fn check_tool_call_params(params: &[u8]) {
+    match mcp_resources::fuzzing::tool_call_params(params) {
+        Ok((name, arguments, version)) => {
+            let Some(v) = params_value(params) else {
+                return;
+            };
+            assert_eq!(name.as_deref(), v.get("name").and_then(|n| n.as_str()));
+            let meta = v
+                .get("_meta")
+                .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+                .and_then(|v| v.as_str());
+            assert_eq!(version.as_deref(), meta, "_meta protocolVersion");
+            let given: Vec<(String, Option<String>)> = v
+                .get("arguments")
+                .and_then(|a| a.as_object())
+                .map(|a| {
+                    a.iter()
+                        .map(|(k, v)| (k.clone(), v.as_str().map(str::to_string)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            // serde_json's object keeps the last of a repeated key: the
+            // reader refuses repeats, so the two lists are equal.
+            assert_eq!(arguments, given, "arguments");
+        }
+        Err(e) => assert!(!e.contains('{'), "messages never echo the input"),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     thread_local!(static REGISTRY: Resources = registry());
     let mut input = Input::new(data);
@@ -214,11 +249,11 @@ fuzz_target!(|data: &[u8]| {
                     assert_eq!(p.uri.as_deref(), member("uri"), "uri");
                     assert_eq!(p.cursor, None, "cursor");
                 }
-                RequestMethod::CompletionComplete => {
+                RequestMethod::CompletionComplete | RequestMethod::ToolsCall => {
                     assert_eq!(
                         (&p.uri, &p.cursor),
                         (&None, &None),
-                        "completion reads _meta only"
+                        "completion and tools/call read _meta only"
                     );
                 }
                 _ => {
@@ -230,6 +265,9 @@ fuzz_target!(|data: &[u8]| {
         if m == RequestMethod::CompletionComplete {
             check_completion_params(params);
         }
+        if m == RequestMethod::ToolsCall {
+            check_tool_call_params(params);
+        }
     }
 
     REGISTRY.with(|r| {
@@ -239,10 +277,16 @@ fuzz_target!(|data: &[u8]| {
                 protocol_revision: revision,
                 ..CallOptions::default()
             },
+            resource_tools: true,
             ..RequestOptions::default()
         };
         let Ok(response) = r.request(method.as_bytes(), params, &options) else {
-            assert!(RequestMethod::parse(method.as_bytes()).is_none() || method == METHODS[3]);
+            // Not handled: other methods, ref/prompt completions, other tools.
+            assert!(
+                RequestMethod::parse(method.as_bytes()).is_none()
+                    || method == METHODS[3]
+                    || method == METHODS[6]
+            );
             return;
         };
         let json = response.json();
@@ -263,7 +307,7 @@ fuzz_target!(|data: &[u8]| {
             assert!(v.is_object());
         }
         // The hidden resource answers exactly like an unregistered one.
-        if method == METHODS[0] {
+        if method == METHODS[0] || method == METHODS[6] {
             let text = std::str::from_utf8(params).unwrap_or("");
             if text.contains(HIDDEN) {
                 let swapped = text.replace(HIDDEN, "fz://absnt");

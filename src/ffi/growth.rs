@@ -3,7 +3,7 @@
 //! without breaking programs built against an older header.
 //!
 //! The rules, the same for every such struct the library reads
-//! (`mcpr_read_options`, `mcpr_list_options`, `mcpr_request_options`,
+//! (`mcpr_read_options`, `mcpr_embed_options`, `mcpr_list_options`, `mcpr_request_options`,
 //! `mcpr_executor_options`, `mcpr_binding_callbacks`,
 //! `mcpr_policy_callbacks`, `mcpr_cache_hints`; `mcpr_executor_stats`, which
 //! the library writes, grows by the same `struct_size`):

@@ -6,7 +6,7 @@ use super::boundary::mcpr_str;
 use super::error::{guard_status, mcpr_error};
 use super::handle::{need_out, write_handle};
 use super::reply::mcpr_reply;
-use super::request::{mcpr_request_options, request_options};
+use super::request::{mcpr_request_options, request_options_of};
 use super::resources::mcpr_resources;
 use super::status::{mcpr_status, Error};
 
@@ -71,7 +71,7 @@ pub unsafe extern "C" fn mcpr_message(
         let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
         let text = unsafe { message.bytes() }?;
-        let options = unsafe { request_options(options) }?;
+        let options = unsafe { request_options_of(options) }?;
         let reply = r.inner.message(text, &options).map_err(|e| match e {
             RequestError::InvalidArgument(m) => Error::argument(m),
             // The message entry point hands unserved methods over in its

@@ -60,6 +60,8 @@ mod call_options;
 
 mod bundle;
 mod cancel;
+mod embed;
+mod embedding;
 mod executor;
 
 // Listing (`\ingroup list`).
@@ -71,6 +73,7 @@ mod page;
 mod request;
 
 mod response;
+mod tools;
 
 mod message;
 
@@ -124,6 +127,8 @@ pub use callbacks::{
 pub use cancel::mcpr_cancel;
 pub use complete::{mcpr_complete_argument, mcpr_complete_params};
 pub use completion::{mcpr_completion, mcpr_completion_builder};
+pub use embed::{mcpr_embed_form, mcpr_embed_options, MCPR_EMBED_LINK, MCPR_EMBED_RESOURCE};
+pub use embedding::mcpr_embedding;
 pub use error::mcpr_error;
 pub use executor::{mcpr_executor, mcpr_executor_options, mcpr_executor_stats};
 pub use hints::{mcpr_cache_hints, MCPR_MAX_TTL_MS};

@@ -164,7 +164,9 @@ pub struct mcpr_event {
     /// `MCPR_EVENT_CALL` or `MCPR_EVENT_DECISION`.
     pub kind: u32,
     /// The MCP method (`"resources/read"`, `"resources/list"`,
-    /// `"resources/templates/list"`, `"completion/complete"`).
+    /// `"resources/templates/list"`, `"completion/complete"`,
+    /// `"tools/call"` for the resource tools), or `"embed"` for
+    /// `mcpr_embed` (no MCP method of its own).
     pub method: mcpr_str,
     /// The protocol revision of the call (`"2026-07-28"`, ...).
     pub protocol_revision: mcpr_str,

@@ -1,6 +1,6 @@
 //! One call per request: `mcpr_request` and its options.
 
-use crate::request::{RequestError, RequestOptions};
+use crate::request::{RequestError, RequestOptions, Response};
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
@@ -59,6 +59,11 @@ pub struct mcpr_request_options {
     /// listings alike): the call then returns by its deadline whatever a
     /// callback does (see `mcpr_read` and `mcpr_list`).
     pub executor: *const mcpr_executor,
+    /// Serve `tools/call` for the resource tools `read_resource` and
+    /// `list_resources` (as `mcpr_resource_tools_call` does); any other tool
+    /// stays `MCPR_METHOD_NOT_HANDLED`. False (the default): `tools/call` is
+    /// not handled at all.
+    pub resource_tools: bool,
 }
 
 shared_call_fields!(mcpr_request_options);
@@ -74,6 +79,7 @@ unsafe impl Grows for mcpr_request_options {
         field_end!(mcpr_request_options, cancel),
         field_end!(mcpr_request_options, request_data),
         field_end!(mcpr_request_options, executor),
+        field_end!(mcpr_request_options, resource_tools),
     ];
 }
 
@@ -91,32 +97,13 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
     guard(|| unsafe { init_out(options) })
 }
 
-/// The core's options from C ones (NULL: every default).
-///
-/// # Safety
-/// `options` is NULL or points at options of `struct_size` readable bytes
-/// whose strings follow the `mcpr_str` rules and whose `cancel` and
-/// `executor` are NULL or live (the `\pre` of `mcpr_request`).
-pub(super) unsafe fn request_options(
-    options: *const mcpr_request_options,
-) -> Result<RequestOptions, Error> {
-    let given = unsafe { read_grown_opt(options) }?;
-    Ok(match given {
-        Some(o) => unsafe {
-            RequestOptions {
-                call: call_options_of(&o)?,
-                scope_key: o.scope_key.bytes()?.to_vec(),
-                page_size: o.page_size,
-            }
-        },
-        None => RequestOptions::default(),
-    })
-}
-
 /// Serves one MCP request by method name: `resources/read`,
-/// `resources/list`, `resources/templates/list`, and `completion/complete`
+/// `resources/list`, `resources/templates/list`, `completion/complete`
 /// for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
-/// reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts).
+/// reference is `MCPR_METHOD_NOT_HANDLED`: answer it with your prompts),
+/// and, when `options->resource_tools` is set, `tools/call` for the
+/// resource tools (as `mcpr_resource_tools_call` does; any other tool is
+/// `MCPR_METHOD_NOT_HANDLED`: call your own).
 ///
 /// On `MCPR_OK` the response is to be sent: its `mcpr_response_json` goes
 /// under `"result"` when `mcpr_response_is_error` is false and under
@@ -143,9 +130,10 @@ pub(super) unsafe fn request_options(
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK` with a response (result or error) to send;
-///   `MCPR_METHOD_NOT_HANDLED` for any other method and for `ref/prompt`
-///   completions (no response: route the request elsewhere, or answer
-///   `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
+///   `MCPR_METHOD_NOT_HANDLED` for any other method, for `ref/prompt`
+///   completions and for `tools/call` of other tools (or of any tool
+///   without `resource_tools`) (no response: route the request elsewhere,
+///   or answer `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
 ///   `resources` or `out`, bad strings, an unknown `protocol_revision`
 ///   option, an empty scope key for a list method, options with a bad
 ///   `struct_size` or set fields beyond it that this library does not know);
@@ -179,27 +167,63 @@ pub unsafe extern "C" fn mcpr_request(
         need_out(out)?;
         // SAFETY: both strings follow the `mcpr_str` rules.
         let (method, params) = unsafe { (method.bytes()?, params_json.bytes()?) };
-        let options = unsafe { request_options(options) }?;
-        let response = r
-            .inner
-            .request(method, params, &options)
-            .map_err(|e| match e {
-                RequestError::MethodNotHandled => Error::with_status(
-                    mcpr_status::MCPR_METHOD_NOT_HANDLED,
-                    "method not handled by this library",
-                ),
-                RequestError::InvalidArgument(m) => Error::argument(m),
-            })?;
-        let cause = response
-            .failure()
-            .map(|f| f.cause_text())
-            .unwrap_or_default();
-        let response = mcpr_response {
-            inner: response,
-            cause,
-        };
-        unsafe { write_handle(out, response) };
-        Ok(())
+        let options = unsafe { request_options_of(options) }?;
+        let response = r.inner.request(method, params, &options);
+        unsafe { write_response(out, response) }
     };
     unsafe { guard_status(err, body) }
+}
+
+/// The core options of `mcpr_request_options` (NULL: all defaults); used by
+/// `mcpr_request` and `mcpr_resource_tools_call`.
+///
+/// # Safety
+/// `options` is NULL or points at options of `struct_size` readable bytes
+/// whose strings follow the `mcpr_str` rules and whose pointers are NULL or
+/// live.
+pub(super) unsafe fn request_options_of(
+    options: *const mcpr_request_options,
+) -> Result<RequestOptions, Error> {
+    let given = unsafe { read_grown_opt(options) }?;
+    Ok(match given {
+        Some(o) => unsafe {
+            RequestOptions {
+                call: call_options_of(&o)?,
+                scope_key: o.scope_key.bytes()?.to_vec(),
+                page_size: o.page_size,
+                resource_tools: o.resource_tools,
+            }
+        },
+        None => RequestOptions::default(),
+    })
+}
+
+/// Writes the response of a request (or the status of a request with none)
+/// through `out`; the cause kept for `mcpr_response_cause` is that of an
+/// error object or of a resource tool's execution error.
+///
+/// # Safety
+/// `out` is non-null (checked with `need_out`) and valid for one write.
+pub(super) unsafe fn write_response(
+    out: *mut *mut mcpr_response,
+    response: Result<Response, RequestError>,
+) -> Result<(), Error> {
+    let response = response.map_err(|e| match e {
+        RequestError::MethodNotHandled => Error::with_status(
+            mcpr_status::MCPR_METHOD_NOT_HANDLED,
+            "method not handled by this library",
+        ),
+        RequestError::InvalidArgument(m) => Error::argument(m),
+    })?;
+    let cause = response
+        .failure()
+        .or(response.tool_failure())
+        .map(|f| f.cause_text())
+        .unwrap_or_default();
+    let response = mcpr_response {
+        inner: response,
+        cause,
+    };
+    unsafe { write_handle(out, response) };
+    Ok(())
 }

@@ -38,13 +38,19 @@ pub enum CallMethod {
     ResourcesTemplatesList,
     /// `completion/complete`.
     CompletionComplete,
+    /// `tools/call` of a resource tool (`read_resource`, `list_resources`)
+    /// served by the request function or a message.
+    ToolsCall,
+    /// An embedding of resources in a host's tool result
+    /// (`Resources::embed`; `"embed"`, no MCP method of its own).
+    Embed,
 }
 
 impl CallMethod {
     /// How many methods there are.
     ///
     /// cbindgen:ignore
-    pub const COUNT: usize = 4;
+    pub const COUNT: usize = 6;
     /// Every method, in index order.
     ///
     /// cbindgen:ignore
@@ -53,6 +59,8 @@ impl CallMethod {
         CallMethod::ResourcesList,
         CallMethod::ResourcesTemplatesList,
         CallMethod::CompletionComplete,
+        CallMethod::ToolsCall,
+        CallMethod::Embed,
     ];
 
     /// The method's position in [`ALL`](Self::ALL).
@@ -62,20 +70,24 @@ impl CallMethod {
             CallMethod::ResourcesList => 1,
             CallMethod::ResourcesTemplatesList => 2,
             CallMethod::CompletionComplete => 3,
+            CallMethod::ToolsCall => 4,
+            CallMethod::Embed => 5,
         }
     }
 
-    /// The MCP method name.
+    /// The MCP method name (`"embed"` for an embedding).
     pub fn as_str(self) -> &'static str {
         match self {
             CallMethod::ResourcesRead => "resources/read",
             CallMethod::ResourcesList => "resources/list",
             CallMethod::ResourcesTemplatesList => "resources/templates/list",
             CallMethod::CompletionComplete => "completion/complete",
+            CallMethod::ToolsCall => "tools/call",
+            CallMethod::Embed => "embed",
         }
     }
 
-    /// The method of an MCP method name.
+    /// The method of a name [`as_str`](Self::as_str) gives.
     pub fn parse(name: &[u8]) -> Option<CallMethod> {
         CallMethod::ALL
             .into_iter()

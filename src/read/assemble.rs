@@ -24,30 +24,51 @@ use crate::report::{
 };
 use crate::sizing::{write_item, ItemSpans};
 
-use super::{ItemStates, Outcome, ResourceBundle};
+use super::{ItemStates, LinkedItem, Outcome, ResourceBundle};
 
 const CONTENTS_OPEN: &str = "{\"contents\":[";
 
-/// What shapes the result beyond its items: the protocol revision and the
-/// declared cache hints.
+/// What shapes the result beyond its items: the protocol revision, the
+/// declared cache hints, and whether over-budget items become links.
 #[derive(Clone, Copy)]
 pub(super) struct Shape {
     pub protocol_revision: ProtocolRevision,
     pub registry: RegistryCacheHints,
     pub binding: CacheHints,
+    /// An embedding asked for it (`crate::tools`): a visible item that would
+    /// be a `budget_exceeded` issue is a link instead when the caller may
+    /// learn its URI (see [`links_instead`]).
+    pub over_budget_links: bool,
+}
+
+/// Whether an over-budget item becomes a link instead of an issue: only in
+/// an embedding that asked for it, and only when the caller may learn the
+/// item's URI: it is the requested target (authorized at the root), or the
+/// final visibility decision discloses it (as the report would).
+fn links_instead(
+    shape: &Shape,
+    code: IssueCode,
+    item: &ResourceTarget,
+    requested: &ResourceTarget,
+    disclosed: bool,
+) -> bool {
+    shape.over_budget_links
+        && code == IssueCode::BudgetExceeded
+        && (disclosed || item.uri() == requested.uri())
 }
 
 /// The result of a read from its final item states: the issues, the
 /// whole-read failure when no application item survives a non-empty final
 /// visible selection, the report, the cache hints and the JSON.
 pub(super) fn assemble(
+    requested: &ResourceTarget,
     targets: &[ResourceTarget],
     mut states: ItemStates,
     limits: &Limits,
     shape: &Shape,
 ) -> Result<ResourceBundle, Failure> {
-    let tally = tally(targets, &mut states, limits);
-    if tally.admitted == 0 && tally.visible > 0 {
+    let tally = tally(requested, targets, &mut states, limits, shape);
+    if tally.admitted == 0 && tally.links.is_empty() && tally.visible > 0 {
         let (code, cause) = tally
             .first_issue
             .expect("a visible item without a survivor has an issue");
@@ -112,6 +133,8 @@ pub(super) fn assemble(
         cache,
         protocol_revision: shape.protocol_revision,
         disclosed: false,
+        payload_bytes: tally.payload_bytes,
+        links: tally.links,
     })
 }
 
@@ -131,12 +154,24 @@ struct Tally {
     admitted: usize,
     /// Their encoded cost.
     items_bytes: u64,
+    /// Their payload bytes (an embedding's accounting).
+    payload_bytes: u64,
+    /// Over-budget items given as links instead of issues (only when an
+    /// embedding asked for them, see [`links_instead`]), in plan order.
+    links: Vec<LinkedItem>,
 }
 
 /// Counts the final item states: visible, hidden, admitted items and the
-/// issues in plan order (an undecided visible item was not attempted).
+/// issues in plan order (an undecided visible item was not attempted), and
+/// the over-budget items `shape` turns into links.
 #[inline]
-fn tally(targets: &[ResourceTarget], states: &mut ItemStates, limits: &Limits) -> Tally {
+fn tally(
+    requested: &ResourceTarget,
+    targets: &[ResourceTarget],
+    states: &mut ItemStates,
+    limits: &Limits,
+    shape: &Shape,
+) -> Tally {
     let mut t = Tally {
         visible: 0,
         filtered: false,
@@ -145,6 +180,8 @@ fn tally(targets: &[ResourceTarget], states: &mut ItemStates, limits: &Limits) -
         total_issues: 0,
         admitted: 0,
         items_bytes: 0,
+        payload_bytes: 0,
+        links: Vec::new(),
     };
     for (target, s) in targets.iter().zip(states.iter_mut()) {
         if !s.final_visibility.visible {
@@ -160,6 +197,7 @@ fn tally(targets: &[ResourceTarget], states: &mut ItemStates, limits: &Limits) -
                 t.visible += 1;
                 t.admitted += 1;
                 t.items_bytes += a.cost;
+                t.payload_bytes += a.payload.payload_bytes();
                 continue;
             }
             Outcome::Issue(code, cause) => (*code, cause),
@@ -168,6 +206,19 @@ fn tally(targets: &[ResourceTarget], states: &mut ItemStates, limits: &Limits) -
             Outcome::Pending => (IssueCode::BudgetExceeded, &mut None),
         };
         t.visible += 1;
+        if links_instead(
+            shape,
+            code,
+            target,
+            requested,
+            s.final_visibility.disclose_issue_uri,
+        ) {
+            t.links.push(LinkedItem {
+                uri: target.uri().to_owned(),
+                requested: target.uri() == requested.uri(),
+            });
+            continue;
+        }
         t.total_issues += 1;
         if t.issues.len() < limits.max_issues {
             t.issues.push(Issue::new(

@@ -14,6 +14,7 @@ mod authorize;
 mod decisions;
 mod pipeline;
 mod pooled;
+mod probe;
 mod recheck;
 mod spare;
 
@@ -28,6 +29,7 @@ use base64::Engine as _;
 use crate::cache::ResultCache;
 use crate::call::{CallOptions, Frame, FrameRules};
 use crate::error::{BoxError, Failure, FailureKind};
+use crate::limits::Limits;
 use crate::observe::{self, CallMethod, CallbackKind, Subject};
 use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
@@ -55,8 +57,9 @@ impl From<CallOptions> for ReadOptions {
 }
 
 /// The frame rules of a read: a saturated executor is `read_failed`, and
-/// so is a panic of the pipeline on an executor.
-const READ_RULES: FrameRules = FrameRules {
+/// so is a panic of the pipeline on an executor (also those of an
+/// embedding, whose reads run in its frame: `crate::tools`).
+pub(crate) const READ_RULES: FrameRules = FrameRules {
     method: CallMethod::ResourcesRead,
     refused: FailureKind::ReadFailed,
     panicked: read_panicked,
@@ -140,9 +143,36 @@ pub struct ResourceBundle {
     /// Whether the requested target's final visibility decision set
     /// *disclose issue URI* (the call event may then name the URI).
     disclosed: bool,
+    /// Payload bytes of the admitted application items (an embedding's
+    /// accounting, see `crate::tools`).
+    payload_bytes: u64,
+    /// Over-budget items that became links (only when an embedding asked
+    /// for them), in plan order.
+    links: Vec<LinkedItem>,
+}
+
+/// An over-budget item an embedding gives as a `resource_link` instead of a
+/// `budget_exceeded` issue.
+#[derive(Debug, Clone)]
+pub(crate) struct LinkedItem {
+    /// The item URI.
+    pub uri: String,
+    /// Whether it is the requested target (its link is then built from the
+    /// selected registered description).
+    pub requested: bool,
 }
 
 impl ResourceBundle {
+    /// Payload bytes of the admitted application items.
+    pub(crate) fn payload_bytes(&self) -> u64 {
+        self.payload_bytes
+    }
+
+    /// The over-budget items that became links.
+    pub(crate) fn links(&self) -> &[LinkedItem] {
+        &self.links
+    }
+
     /// The derived cache hints of this result (written into the JSON as
     /// `ttlMs` and `cacheScope` only for revisions that carry them).
     pub fn cache(&self) -> ResultCache {
@@ -324,17 +354,26 @@ impl Resources {
             self,
             &READ_RULES,
             Subject::Uri(uri),
-            |frame| self.read_in(frame, uri),
+            |frame| self.read_in(frame, uri, self.limits(), false),
         )
     }
 
-    /// The read of `uri` in its call frame.
-    fn read_in(&self, frame: &Frame<'_>, uri: &[u8]) -> Result<ResourceBundle, Failure> {
-        let limits = self.limits();
+    /// The read of `uri` in `frame` (a read's own, or an embedding's, whose
+    /// reads share its frame): under `limits` (the registry's own, or an
+    /// embedding's share of them: `crate::tools`), with the over-budget
+    /// items the caller may learn given as links when `over_budget_links`.
+    #[inline]
+    pub(crate) fn read_in(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        limits: &Limits,
+        over_budget_links: bool,
+    ) -> Result<ResourceBundle, Failure> {
         let scope = frame.scope();
         if let Some(executor) = frame.executor() {
             let selection = self.select(uri)?;
-            let shape = self.shape(frame, &selection);
+            let shape = self.shape(frame, &selection, over_budget_links);
             return pooled::read(
                 executor,
                 frame,
@@ -348,14 +387,14 @@ impl Resources {
         }
         // Lent: the match is dropped before this returns.
         let selection = self.select_lent(uri)?;
-        let shape = self.shape(frame, &selection);
+        let shape = self.shape(frame, &selection, over_budget_links);
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
         let handler = selection.binding.handler().as_ref();
         // One call context serves every callback in turn (see
         // `CallContext::enter_phase`).
         let mut call = scope.call_in(CallPhase::FirstCheck);
-        let plan = pipeline::plan(
+        let plan = pipeline::root(
             policy,
             handler,
             definition,
@@ -364,7 +403,7 @@ impl Resources {
             limits,
             &mut call,
         )?;
-        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &mut call)?;
+        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &call)?;
         // Borrowed from the plan (a single-item plan has no list of its own).
         let targets = plan.items();
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {
@@ -379,11 +418,18 @@ impl Resources {
         p.finish(policy, definition, &plan, scope, limits, &shape, &mut call)
     }
 
-    /// What shapes a read's result beyond its items: the revision and the
-    /// declared cache hints of the registry and the selected binding.
-    fn shape(&self, frame: &Frame<'_>, selection: &Selection<'_>) -> assemble::Shape {
+    /// What shapes a read's result beyond its items: the revision, the
+    /// declared cache hints of the registry and the selected binding, and
+    /// whether over-budget items become links.
+    fn shape(
+        &self,
+        frame: &Frame<'_>,
+        selection: &Selection<'_>,
+        over_budget_links: bool,
+    ) -> assemble::Shape {
         let registry = *self.cache_hints();
         assemble::Shape {
+            over_budget_links,
             protocol_revision: frame.protocol_revision(),
             registry,
             binding: selection

@@ -1,9 +1,12 @@
 //! The steps of the read pipeline, written once (docs/BEHAVIOUR.md §5, §7
 //! and §8):
 //!
-//! 1. [`plan`] and [`Pipeline::authorize`]: discovery, `resolve` and plan
-//!    validation, then the requested target and the visibility and read
-//!    permission of every item, before any body is read;
+//! 1. [`root`] and [`Pipeline::authorize`]: the root checks (discovery,
+//!    `resolve` and plan validation, then the requested target's
+//!    visibility and read permission), then the visibility and read
+//!    permission of every item, before any body is read. [`root`] alone is
+//!    what a `resource_link` in a tool result needs (`probe.rs`): a read of
+//!    the URI would not fail at its root, and nothing is read;
 //! 2. [`Pipeline::next_read`]: the next body read admission allows, in plan
 //!    order (items after admission stopped are `budget_exceeded`; a body
 //!    read the driver refuses, on a saturated executor, is `read_failed`);
@@ -62,10 +65,15 @@ pub(super) struct BodyRead {
     pub deadline: Instant,
 }
 
-/// Step 1, first half: discovery, then `resolve` and plan validation.
-/// `call` is the read's call context, put in each phase in turn.
+/// Step 1, first half, the root checks (BEHAVIOUR §5 steps 1 to 3):
+/// discovery, then `resolve` and plan validation, then the requested
+/// target's visibility and read permission; no body is read. `call` is the
+/// read's call context, put in each phase in turn (it is left in the first
+/// check). Fails as a read fails at its root: a denial at any of these
+/// checks is `unavailable` (the same public error as not found), a bad plan
+/// `invalid_plan`, a policy error `policy`.
 #[inline(always)]
-pub(super) fn plan(
+pub(crate) fn root(
     policy: &dyn ResourcePolicy,
     handler: &dyn ResourceHandler,
     definition: &ResourceDefinition,
@@ -79,22 +87,24 @@ pub(super) fn plan(
     call.enter_phase(CallPhase::Resolve);
     let plan = authorize::resolve(handler, scope, matched, limits, call)?;
     authorize::check_scope(scope)?;
+    call.enter_phase(CallPhase::FirstCheck);
+    authorize::requested(policy, scope, plan.requested(), call)?;
     Ok(plan)
 }
 
 impl Pipeline {
-    /// Step 1, second half: the requested target, then the visibility and
-    /// read permission of every item of `plan`, before any body is read.
+    /// Step 1, second half: the visibility and read permission of every
+    /// item of `plan` (right after [`root`], with `call` in the phase it
+    /// left), before any body is read.
     #[inline(always)]
     pub(super) fn authorize(
         policy: &dyn ResourcePolicy,
         plan: &ResourceReadPlan,
         scope: &RequestScope,
         limits: &Limits,
-        call: &mut CallContext,
+        call: &CallContext,
     ) -> Result<Pipeline, Failure> {
-        call.enter_phase(CallPhase::FirstCheck);
-        authorize::requested(policy, scope, plan.requested(), call)?;
+        // Still in the first check, where `root` left it.
         let (states, checked_at) = authorize::items(policy, scope, plan.items(), call)?;
         Ok(Pipeline {
             states,
@@ -209,7 +219,8 @@ impl Pipeline {
         if let Some(r) = call.recorder().filter(|r| r.decisions()) {
             decisions::items(r, scope, plan.items(), &self.states);
         }
-        let mut bundle = assemble::assemble(plan.items(), self.states, limits, shape)?;
+        let mut bundle =
+            assemble::assemble(plan.requested(), plan.items(), self.states, limits, shape)?;
         bundle.disclosed = requested.disclose_issue_uri;
         Ok(bundle)
     }

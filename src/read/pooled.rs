@@ -297,7 +297,7 @@ impl ReadTask {
         };
         // The job may start later than the caller's check.
         check_scope(&self.scope).map_err(Err)?;
-        let plan = pipeline::plan(
+        let plan = pipeline::root(
             policy,
             handler,
             &self.definition,

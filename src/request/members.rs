@@ -1,13 +1,14 @@
 //! What each method's params hold, read by the one strict reader
 //! (`params.rs`): [`RequestParams`] for `resources/read` and the list
 //! methods (parsed per method in `method.rs`), [`CompleteParams`] for
-//! `completion/complete`.
+//! `completion/complete`, [`ToolCallParams`] for `tools/call` of the
+//! resource tools (`crate::tools`).
 
 use std::borrow::Cow;
 
 use crate::completion::{CompleteParams, CompleteParamsError, CompleteRef};
 
-use super::params::{self, ParamsError, Slot, Values, COMPLETE_SHAPE};
+use super::params::{self, Arg, ParamsError, Slot, Values, COMPLETE_SHAPE};
 
 /// The members of request params this library acts on (borrowed from the
 /// params text when they hold no escape sequence).
@@ -97,4 +98,55 @@ fn owned(v: Values<'_>) -> Vec<(String, String)> {
 fn is_prompt(text: &[u8]) -> bool {
     params::read(text, params::COMPLETE_REF)
         .is_ok_and(|v| v.get(Slot::RefType) == Some("ref/prompt"))
+}
+
+/// The `tools/call` params members the resource tools act on (borrowed
+/// from the params text when they hold no escape sequence).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct ToolCallParams<'a> {
+    /// `name` (required).
+    pub name: Option<Cow<'a, str>>,
+    /// `arguments`, in the order given (empty when absent), each a string
+    /// or another value, for the tool to judge.
+    pub arguments: Vec<(Cow<'a, str>, Arg<'a>)>,
+    /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
+    pub protocol_version: Option<Cow<'a, str>>,
+}
+
+impl<'a> ToolCallParams<'a> {
+    /// Parses `tools/call` params strictly, with the reader every method
+    /// uses (the same UTF-8, `_meta`, type, repetition and size rules):
+    /// `name` a string, `arguments` an object whose keys do not repeat,
+    /// kept as given; other members ignored. Does not check that `name` is
+    /// present: that is the caller's job.
+    pub(crate) fn parse(text: &'a [u8]) -> Result<ToolCallParams<'a>, ParamsError> {
+        let mut v = params::read(text, params::TOOLS_CALL)?;
+        Ok(ToolCallParams {
+            name: v.take(Slot::ToolName),
+            arguments: v.args.take().unwrap_or_default(),
+            protocol_version: v.take(Slot::ProtocolVersion),
+        })
+    }
+
+    /// The `name` of params [`parse`](Self::parse) refused for a malformed
+    /// member other than `name` (read with the same reader, `name` alone),
+    /// to tell whether the call is the host's: its own tools' params are
+    /// not this library's to judge. `None` when the text is no JSON object
+    /// or `name` itself is malformed or absent.
+    pub(crate) fn name_of_refused(text: &'a [u8], refusal: ParamsError) -> Option<Cow<'a, str>> {
+        if refusal.is_syntax() {
+            return None;
+        }
+        params::read(text, params::TOOLS_CALL_NAME)
+            .ok()
+            .and_then(|mut v| v.take(Slot::ToolName))
+    }
+
+    /// The argument `key`, if given.
+    pub(crate) fn argument(&self, key: &str) -> Option<&Arg<'a>> {
+        self.arguments
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
 }

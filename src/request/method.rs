@@ -30,17 +30,24 @@ pub enum RequestMethod {
     /// `completion/complete` (a `ref/resource` reference; a `ref/prompt`
     /// one is not handled).
     CompletionComplete,
+    /// `tools/call` for the resource tools (`read_resource`,
+    /// `list_resources`; see [`crate::tools`]), only when
+    /// [`RequestOptions::resource_tools`] is set: any other tool, and every
+    /// tool without that option, is not handled.
+    ToolsCall,
 }
 
 impl RequestMethod {
     /// The method of an exact method name, or `None` when this library does
-    /// not serve it.
+    /// not serve it (`tools/call` is served for the resource tools alone,
+    /// and only when the host asks for them).
     pub fn parse(name: &[u8]) -> Option<RequestMethod> {
         match name {
             b"resources/read" => Some(RequestMethod::ResourcesRead),
             b"resources/list" => Some(RequestMethod::ResourcesList),
             b"resources/templates/list" => Some(RequestMethod::ResourcesTemplatesList),
             b"completion/complete" => Some(RequestMethod::CompletionComplete),
+            b"tools/call" => Some(RequestMethod::ToolsCall),
             _ => None,
         }
     }
@@ -52,6 +59,7 @@ impl RequestMethod {
             RequestMethod::ResourcesList => "resources/list",
             RequestMethod::ResourcesTemplatesList => "resources/templates/list",
             RequestMethod::CompletionComplete => "completion/complete",
+            RequestMethod::ToolsCall => "tools/call",
         }
     }
 
@@ -73,6 +81,11 @@ impl RequestMethod {
             RequestMethod::CompletionComplete => Row {
                 check: no_check,
                 serve: serve_complete,
+            },
+            RequestMethod::ToolsCall => Row {
+                check: needs_resource_tools,
+                // Its params name the tool (`crate::tools`).
+                serve: |r, p, o| r.call_resource_tool(p, o),
             },
         }
     }
@@ -98,6 +111,15 @@ fn no_check(_: &RequestOptions) -> Result<(), RequestError> {
 fn needs_scope_key(options: &RequestOptions) -> Result<(), RequestError> {
     require_scope_key(&options.scope_key)
         .map_err(|_| RequestError::InvalidArgument(EMPTY_SCOPE_KEY))
+}
+
+/// `tools/call` is the host's unless it asks for the resource tools.
+fn needs_resource_tools(options: &RequestOptions) -> Result<(), RequestError> {
+    if options.resource_tools {
+        Ok(())
+    } else {
+        Err(RequestError::MethodNotHandled)
+    }
 }
 
 fn serve_read(
@@ -128,6 +150,7 @@ fn serve_read(
                 failure: None,
                 protocol_revision,
                 unframed: false,
+                tool_failure: None,
             },
             Err(f) => {
                 let json = jsonrpc::error_object(&f, protocol_revision, Some(uri.as_ref()));
@@ -209,8 +232,10 @@ impl<'a> RequestParams<'a> {
     /// Parses the params text of `method` strictly (see the module
     /// documentation of [`crate::request`]): `uri` is read for
     /// `resources/read` only, `cursor` for the list methods only, and for
-    /// `completion/complete` only `_meta` (see [`CompleteParams::parse`]
-    /// for the rest); any other member is ignored. Does not check that a
+    /// `completion/complete` and `tools/call` only `_meta` (see
+    /// [`CompleteParams::parse`] for the rest of completion params; the
+    /// resource tools read `name` and `arguments` with the same reader);
+    /// any other member is ignored. Does not check that a
     /// required member is present: that is
     /// [`Resources::request`](crate::Resources::request)'s job. This is the
     /// whole params reader, with no registry involved (a fuzzing entry
@@ -219,7 +244,7 @@ impl<'a> RequestParams<'a> {
         let spec = match method {
             RequestMethod::ResourcesRead => params::READ,
             RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => params::LIST,
-            RequestMethod::CompletionComplete => params::META_ONLY,
+            RequestMethod::CompletionComplete | RequestMethod::ToolsCall => params::META_ONLY,
         };
         let mut v = Values::default();
         params::read_into(text, spec, &mut v)?;

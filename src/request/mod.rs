@@ -3,8 +3,10 @@
 //!
 //! [`Resources::request`] serves `resources/read`, `resources/list`,
 //! `resources/templates/list` and `completion/complete` for `ref/resource`
-//! references (see [`crate::completion`]); any other method, and
-//! `completion/complete` for a `ref/prompt`, is
+//! references (see [`crate::completion`]), and, when the host asks for it
+//! ([`RequestOptions::resource_tools`]), `tools/call` for the resource
+//! tools (see [`crate::tools`]); any other method, `completion/complete`
+//! for a `ref/prompt` and `tools/call` for any other tool, is
 //! [`RequestError::MethodNotHandled`] so that the host routes it elsewhere.
 //!
 //! Params are read by one strict reader for every method (`params.rs`;
@@ -17,7 +19,10 @@
 //!   optional `cursor`, a string (absent or empty = the first page);
 //!   `completion/complete` requires `ref` and `argument` and takes an
 //!   optional `context.arguments`, an object of strings
-//!   ([`CompleteParams::parse`]);
+//!   ([`CompleteParams::parse`]); `tools/call` requires `name`, a string,
+//!   and takes an optional `arguments`, an object whose keys do not
+//!   repeat, kept as given for the tool to judge (a wrong argument is the
+//!   tool's execution error, not malformed params);
 //! - `_meta`, when present, must be an object; its
 //!   `io.modelcontextprotocol/protocolVersion`, when present, must be a
 //!   string naming a known revision, and then shapes the response instead
@@ -59,6 +64,9 @@ pub use members::RequestParams;
 pub use method::RequestMethod;
 pub use params::{ParamsError, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY};
 
+pub(crate) use members::ToolCallParams;
+pub(crate) use params::Arg;
+
 #[cfg(doc)]
 use crate::completion::CompleteParams;
 #[cfg(doc)]
@@ -82,6 +90,11 @@ pub struct RequestOptions {
     pub page_size: u32,
     /// The options every call takes.
     pub call: CallOptions,
+    /// Serve `tools/call` for the resource tools (`read_resource`,
+    /// `list_resources`; see [`crate::tools`]): other tool names stay
+    /// [`RequestError::MethodNotHandled`]. Off by default: `tools/call` is
+    /// then not handled at all, whatever the tool.
+    pub resource_tools: bool,
 }
 
 impl RequestOptions {
@@ -126,9 +139,13 @@ pub struct Response {
     pub(crate) protocol_revision: ProtocolRevision,
     pub(crate) partial: bool,
     /// Refused before the method's call frame (params the strict reader
-    /// refused, an unknown per-request revision): its call event is the
-    /// request function's to emit.
+    /// refused, an unknown per-request revision, a resource tool's
+    /// arguments its input schema refuses): its call event is the request
+    /// function's to emit.
     pub(crate) unframed: bool,
+    /// Behind a resource tool's execution error (`isError: true`, a result
+    /// object): the failure, for the host's logs.
+    pub(crate) tool_failure: Option<Box<Failure>>,
 }
 
 impl Response {
@@ -155,9 +172,35 @@ impl Response {
         self.failure.as_ref()
     }
 
-    /// Whether a read result is a partial bundle.
+    /// Whether a read result (or a `read_resource` tool result) is a
+    /// partial bundle.
     pub fn is_partial(&self) -> bool {
         self.partial
+    }
+
+    /// For a resource tool's execution error (a result with `isError:
+    /// true`, see [`crate::tools`]): the failure behind it (kind, safe
+    /// message, private cause), for the host's logs.
+    pub fn tool_failure(&self) -> Option<&Failure> {
+        self.tool_failure.as_deref()
+    }
+
+    /// A tool result object: `partial` for a partial `read_resource` read,
+    /// `tool_failure` behind an execution error.
+    pub(crate) fn tool_result(
+        json: String,
+        protocol_revision: ProtocolRevision,
+        partial: bool,
+        tool_failure: Option<Failure>,
+    ) -> Response {
+        Response {
+            json,
+            failure: None,
+            protocol_revision,
+            partial,
+            unframed: false,
+            tool_failure: tool_failure.map(Box::new),
+        }
     }
 
     /// The protocol revision the response is shaped for (the per-request
@@ -177,6 +220,7 @@ impl Response {
             protocol_revision,
             partial: false,
             unframed: false,
+            tool_failure: None,
         }
     }
 
@@ -199,6 +243,7 @@ impl Response {
             protocol_revision,
             partial: false,
             unframed: false,
+            tool_failure: None,
         }
     }
 }
@@ -210,9 +255,11 @@ impl Resources {
     /// Returns the response to send (a `result` or an `error` object; see
     /// [`Response`]), [`RequestError::MethodNotHandled`] for a method this
     /// library does not serve (and for `completion/complete` with a
-    /// `ref/prompt` reference: prompts are the host's), or
-    /// [`RequestError::InvalidArgument`] for a list method called with an
-    /// empty scope key (completion needs none).
+    /// `ref/prompt` reference: prompts are the host's; and for `tools/call`
+    /// unless [`RequestOptions::resource_tools`] is set, and then for any
+    /// tool but the resource tools), or [`RequestError::InvalidArgument`]
+    /// for a list method (or `list_resources`) called with an empty scope
+    /// key (completion needs none).
     ///
     /// A request the client cancelled gets no response at all (MCP): drop a
     /// `canceled` error instead of sending it.
@@ -239,9 +286,7 @@ impl Resources {
         options: &RequestOptions,
         out: &Result<Response, RequestError>,
     ) {
-        let Some(call_method) = call_method(method) else {
-            return;
-        };
+        let call_method = call_method(method);
         let ended = |protocol_revision| Ended {
             method: call_method,
             protocol_revision,
@@ -252,7 +297,7 @@ impl Resources {
         };
         match out {
             Ok(r) if r.unframed => {
-                if let Some(f) = &r.failure {
+                if let Some(f) = r.failure.as_ref().or(r.tool_failure.as_deref()) {
                     self.telemetry().unframed(ended(r.protocol_revision), f);
                 }
             }
@@ -267,13 +312,14 @@ impl Resources {
 }
 
 /// The observed method a request method is served by.
-fn call_method(method: RequestMethod) -> Option<CallMethod> {
-    Some(match method {
+fn call_method(method: RequestMethod) -> CallMethod {
+    match method {
         RequestMethod::ResourcesRead => CallMethod::ResourcesRead,
         RequestMethod::ResourcesList => CallMethod::ResourcesList,
         RequestMethod::ResourcesTemplatesList => CallMethod::ResourcesTemplatesList,
         RequestMethod::CompletionComplete => CallMethod::CompletionComplete,
-    })
+        RequestMethod::ToolsCall => CallMethod::ToolsCall,
+    }
 }
 
 pub(crate) fn request_revision(

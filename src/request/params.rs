@@ -1,6 +1,7 @@
 //! One strict params reader for every method (docs/BEHAVIOUR.md §11 and
 //! §13 rule 9): each method names the members it acts on in a [`Spec`]
-//! (strings, objects of named members, an object of strings), and [`read`]
+//! (strings, objects of named members, an object of strings, the open
+//! object of a tool's arguments), and [`read`]
 //! reads exactly those, the same way for every method:
 //!
 //! - absent params (empty or whitespace-only text, or `null`) are an empty
@@ -27,6 +28,8 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
+pub(crate) use args::Arg;
+
 /// The largest params text accepted (256 KiB); larger is `-32602`.
 ///
 /// cbindgen:ignore
@@ -45,9 +48,10 @@ pub(crate) enum Slot {
     RefUri,
     ArgumentName,
     ArgumentValue,
+    ToolName,
 }
 
-const SLOTS: usize = 7;
+const SLOTS: usize = 8;
 
 /// What a member the method acts on holds.
 pub(crate) enum Kind {
@@ -57,6 +61,10 @@ pub(crate) enum Kind {
     Object(Spec),
     /// An object of strings whose keys do not repeat.
     StrMap,
+    /// A tool's `arguments`: an object whose keys do not repeat (the
+    /// message when one does), of any values, kept as given (a string, or
+    /// another value) for the tool to judge (`args.rs`).
+    Args(&'static str),
 }
 
 /// A member a method acts on, with the messages of its refusals.
@@ -184,14 +192,42 @@ pub(crate) const COMPLETE_REF: Spec = &[Member {
     repeated: COMPLETE_SHAPE,
 }];
 
-/// What [`read`] found: the strings of the spec's string members and the
-/// object of strings, borrowed from the params text when they hold no
-/// escape sequence.
+/// `name` of `tools/call`, as [`TOOLS_CALL`] reads it.
+const TOOL_NAME: Member = Member {
+    name: "name",
+    kind: Kind::Str(Slot::ToolName),
+    wrong_type: "params name must be a string",
+    repeated: "params repeat name",
+};
+
+/// `tools/call` (the resource tools, `crate::tools`): `name`, the tool's
+/// `arguments` as given, `_meta`.
+pub(crate) const TOOLS_CALL: Spec = &[
+    TOOL_NAME,
+    Member {
+        name: "arguments",
+        kind: Kind::Args("params repeat an argument"),
+        wrong_type: "params arguments must be an object",
+        repeated: "params repeat arguments",
+    },
+    META,
+];
+
+/// Only `name`: how `tools/call` params are routed when the rest is
+/// malformed (another tool is not this library's, whatever the rest
+/// holds).
+pub(crate) const TOOLS_CALL_NAME: Spec = &[TOOL_NAME];
+
+/// What [`read`] found: the strings of the spec's string members, the
+/// object of strings and a tool's arguments, borrowed from the params text
+/// when they hold no escape sequence.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub(crate) struct Values<'a> {
     strings: [Option<Cow<'a, str>>; SLOTS],
     /// The object of strings, in document order.
     pub map: Option<Vec<(Cow<'a, str>, Cow<'a, str>)>>,
+    /// A tool's arguments, in document order.
+    pub args: Option<Vec<(Cow<'a, str>, Arg<'a>)>>,
 }
 
 impl<'a> Values<'a> {
@@ -474,6 +510,14 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, 'de, '_> {
                     })?;
                     self.out.map = Some(entries);
                 }
+                Kind::Args(repeated_key) => {
+                    let entries = map.next_value_seed(args::ArgsSeed {
+                        message: member.wrong_type,
+                        repeated: repeated_key,
+                        refused: self.refused,
+                    })?;
+                    self.out.args = Some(entries);
+                }
             }
         }
         Ok(())
@@ -598,7 +642,11 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
                 Some(())
             }
             Kind::Object(sub) if p.b.get(p.i) == Some(&b'{') => flat_object(p, sub, out, depth + 1),
-            Kind::Object(_) | Kind::StrMap => None,
+            Kind::Args(_) if p.b.get(p.i) == Some(&b'{') => {
+                out.args = Some(args::flat_args(p, depth + 1)?);
+                Some(())
+            }
+            Kind::Object(_) | Kind::StrMap | Kind::Args(_) => None,
         }
     })
 }
@@ -698,6 +746,9 @@ impl<'a> Flat<'a> {
         }
     }
 }
+
+// After the macro it uses.
+mod args;
 
 #[cfg(test)]
 mod tests;

@@ -9,6 +9,7 @@ fn methods_parse_exactly() {
         RequestMethod::ResourcesList,
         RequestMethod::ResourcesTemplatesList,
         RequestMethod::CompletionComplete,
+        RequestMethod::ToolsCall,
     ] {
         assert_eq!(RequestMethod::parse(m.as_str().as_bytes()), Some(m));
     }
@@ -17,6 +18,8 @@ fn methods_parse_exactly() {
         b"resources/read ",
         b"completion/Complete",
         b"prompts/get",
+        b"tools/Call",
+        b"tools/list",
         b"",
     ] {
         assert_eq!(RequestMethod::parse(bad), None);

@@ -13,6 +13,8 @@ import {
   ListResourcesResultSchema,
   ListResourceTemplatesResultSchema,
   CompleteResultSchema,
+  CallToolResultSchema,
+  ListToolsResultSchema,
   JSONRPCErrorResponseSchema,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -23,7 +25,38 @@ const SCHEMAS = {
   'resources/list': ListResourcesResultSchema,
   'resources/templates/list': ListResourceTemplatesResultSchema,
   'completion/complete': CompleteResultSchema,
+  'tools/call': CallToolResultSchema,
+  'tools/list': ListToolsResultSchema,
 };
+
+// A tool result: its blocks in order, isError, resultType exactly on
+// 2026-07-28, the structured content of the resource tools.
+function checkToolResult(entry, data, result, label) {
+  const { revision, expect } = entry;
+  check(('resultType' in data) === (revision === '2026-07-28'), `${label}: resultType present iff 2026`);
+  check(Boolean(result.isError) === expect.isError, `${label}: isError`);
+  check(result.content.length === expect.content.length, `${label}: block count`);
+  expect.content.forEach(([kind, what], i) => {
+    const got = result.content[i] ?? {};
+    check(got.type === kind, `${label}: block ${i} type ${got.type}`);
+    if (kind === 'resource') check(got.resource?.uri.startsWith(what), `${label}: embedded ${got.resource?.uri}`);
+    else if (kind === 'resource_link') check(got.uri === what && typeof got.name === 'string', `${label}: link ${got.uri}`);
+    else if (what !== null) check(got.text === what, `${label}: text`);
+  });
+  if (expect.structured === 'read_resource') {
+    // On the wire: the same objects (the parsed ones follow the SDK's key order).
+    const items = data.content.map((b) => b.resource);
+    check(JSON.stringify(data.structuredContent.contents) === JSON.stringify(items), `${label}: structured contents`);
+    check(result.structuredContent.contents.length === items.length, `${label}: parsed structured contents`);
+  } else if (expect.structured === 'list_resources') {
+    const sc = result.structuredContent;
+    check(JSON.stringify(sc.resources.map((r) => r.uri)) === JSON.stringify(expect.resources), `${label}: listed resources`);
+    check(JSON.stringify(sc.resourceTemplates.map((t) => t.uriTemplate)) === JSON.stringify(expect.templates), `${label}: listed templates`);
+    check(JSON.stringify(JSON.parse(result.content[0].text)) === JSON.stringify(sc), `${label}: text block`);
+  } else {
+    check(result.structuredContent === undefined, `${label}: no structured content`);
+  }
+}
 
 let passed = 0;
 let failed = 0;
@@ -42,6 +75,14 @@ function checkResult(entry, data, label) {
   check(parsed.success, `${label}: rejected by the SDK: ${parsed.error}`);
   if (!parsed.success) return;
   const result = parsed.data;
+  if (method === 'tools/list') {
+    check(JSON.stringify(result.tools.map((t) => t.name)) === JSON.stringify(expect.tools), `${label}: tool names`);
+    return;
+  }
+  if (method === 'tools/call') {
+    checkToolResult(entry, data, result, label);
+    return;
+  }
   if (method === 'completion/complete') {
     // resultType exactly on 2026-07-28; completions never carry cache hints.
     check(('resultType' in data) === modern, `${label}: resultType present iff 2026`);
@@ -97,7 +138,7 @@ function checkError(entry, data, label) {
 
 const dir = process.argv[2];
 const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-check(manifest.length >= 27, 'manifest lists every sample');
+check(manifest.length >= 54, 'manifest lists every sample');
 for (const entry of manifest) {
   const data = JSON.parse(readFileSync(join(dir, entry.file), 'utf8'));
   if (entry.error) checkError(entry, data, entry.file);

@@ -23,7 +23,10 @@ SCHEMA_NAMES = {
     "resources/list": "ListResourcesResult",
     "resources/templates/list": "ListResourceTemplatesResult",
     "completion/complete": "CompleteResult",
+    "tools/call": "CallToolResult",
+    "tools/list": "ListToolsResult",
 }
+TOOL_DEFINITIONS = {}
 
 passed = 0
 failed = 0
@@ -52,6 +55,44 @@ def schema_validator(schema_dir, revision, name):
     return cls(sub)
 
 
+def check_tool_result(entry, data, result, label):
+    """A CallToolResult: its blocks in order (type and URI, or text), isError,
+    resultType exactly on 2026-07-28, and structured content that the tool's
+    output schema accepts (as the Python client validates it)."""
+    revision, expect = entry["revision"], entry["expect"]
+    check(("resultType" in data) == (revision == "2026-07-28"), f"{label}: resultType present iff 2026")
+    check("ttlMs" not in data and "cacheScope" not in data, f"{label}: no cache hints")
+    check(bool(result.is_error) == expect["isError"], f"{label}: isError {result.is_error}")
+    check(len(result.content) == len(expect["content"]), f"{label}: block count {len(result.content)}")
+    for got, (kind, what) in zip(result.content, expect["content"]):
+        check(got.type == kind, f"{label}: block type {got.type} != {kind}")
+        if kind == "resource":
+            check(str(got.resource.uri).startswith(what), f"{label}: embedded {got.resource.uri}")
+        elif kind == "resource_link":
+            check(str(got.uri) == what, f"{label}: link {got.uri}")
+        elif what is not None:
+            check(got.text == what, f"{label}: text {got.text!r}")
+    if "names" in expect:
+        check([b.name for b in result.content] == expect["names"], f"{label}: link names")
+    tool = expect.get("structured")
+    if tool:
+        schema = TOOL_DEFINITIONS[(revision, tool)]["outputSchema"]
+        errors = list(jsonschema.validators.validator_for(schema)(schema).iter_errors(result.structured_content))
+        check(not errors, f"{label}: outputSchema of {tool}: {[e.message for e in errors]}")
+        if tool == "list_resources":
+            sc = result.structured_content
+            check([r["uri"] for r in sc["resources"]] == expect["resources"], f"{label}: listed resources")
+            check([t["uriTemplate"] for t in sc["resourceTemplates"]] == expect["templates"], f"{label}: listed templates")
+            check(("nextCursor" in sc) == expect["nextCursor"], f"{label}: nextCursor")
+            check(json.loads(result.content[0].text) == sc, f"{label}: the text block holds the structured content")
+        else:
+            contents = result.structured_content["contents"]
+            check([c.resource.model_dump(by_alias=True, exclude_none=True, mode="json") for c in result.content]
+                  == contents, f"{label}: structured contents are the embedded resources")
+    else:
+        check(result.structured_content is None, f"{label}: no structured content")
+
+
 def check_result(entry, data, label):
     revision, method, expect = entry["revision"], entry["method"], entry["expect"]
     modern = revision == "2026-07-28"
@@ -61,6 +102,21 @@ def check_result(entry, data, label):
         check(False, f"{label}: rejected by mcp-types: {e}")
         return
     check(True, f"{label}: accepted")
+    if method == "tools/list":
+        check([t.name for t in result.tools] == expect["tools"], f"{label}: tool names")
+        for t in data["tools"]:
+            TOOL_DEFINITIONS[(revision, t["name"])] = t
+            for key in ("inputSchema", "outputSchema"):
+                schema = t[key]
+                try:
+                    jsonschema.validators.validator_for(schema).check_schema(schema)
+                    check(True, f"{label}: {t['name']} {key} is a valid JSON Schema")
+                except jsonschema.exceptions.SchemaError as e:
+                    check(False, f"{label}: {t['name']} {key}: {e.message}")
+        return
+    if method == "tools/call":
+        check_tool_result(entry, data, result, label)
+        return
     if method == "completion/complete":
         # resultType exactly on 2026-07-28; completions never carry cache hints.
         check(("resultType" in data) == modern, f"{label}: resultType present iff 2026")
@@ -132,7 +188,10 @@ def main():
     schema_dir = os.environ.get("MCPR_SCHEMA_DIR")
     with open(os.path.join(samples, "manifest.json"), encoding="utf-8") as f:
         manifest = json.load(f)
-    check(len(manifest) >= 27, "manifest lists every sample")
+    check(len(manifest) >= 54, "manifest lists every sample")
+    # Tool definitions first: the tool results' structured content is
+    # validated against their output schemas.
+    manifest.sort(key=lambda e: e["method"] != "tools/list")
     for entry in manifest:
         label = entry["file"]
         with open(os.path.join(samples, entry["file"]), encoding="utf-8") as f:
@@ -155,6 +214,13 @@ def main():
         check(v.is_valid({"completion": {"values": ["x"] * 100}, "resultType": "complete"}), "schema 100 values")
         check(not v.is_valid({"completion": {"values": ["x"] * 101}, "resultType": "complete"}),
               "schema negative control: 101 completion values")
+        # Tool results: 2026 requires resultType; a link requires its name.
+        v = schema_validator(schema_dir, "2026-07-28", "CallToolResult")
+        check(not v.is_valid({"content": []}), "schema negative control: CallToolResult without resultType")
+        for revision in ("2025-06-18", "2025-11-25", "2026-07-28"):
+            v = schema_validator(schema_dir, revision, "ResourceLink")
+            check(not v.is_valid({"type": "resource_link", "uri": "doc://a"}),
+                  f"schema negative control: {revision} link without a name")
     print(f"python client checks: {passed} passed, {failed} failed")
     return 1 if failed else 0
 

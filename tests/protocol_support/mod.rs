@@ -23,6 +23,8 @@ pub struct Pol {
     pub denied: Mutex<HashSet<String>>,
     /// Fail every discover with a canary cause.
     pub fail: Mutex<bool>,
+    /// Visible targets whose URI issues may not name.
+    pub undisclosed: Mutex<HashSet<String>>,
 }
 
 impl Pol {
@@ -34,6 +36,9 @@ impl Pol {
     }
     pub fn undiscover(&self, key: &str) {
         self.undiscoverable.lock().unwrap().insert(key.to_string());
+    }
+    pub fn undisclose(&self, uri: &str) {
+        self.undisclosed.lock().unwrap().insert(uri.to_string());
     }
 }
 
@@ -55,6 +60,8 @@ impl ResourcePolicy for Pol {
     fn visibility(&self, _: &CallContext, t: &ResourceTarget) -> Result<Visibility, CallbackError> {
         Ok(if self.hidden.lock().unwrap().contains(t.uri()) {
             Visibility::HIDDEN
+        } else if self.undisclosed.lock().unwrap().contains(t.uri()) {
+            Visibility::VISIBLE
         } else {
             Visibility::DISCLOSED
         })
@@ -84,6 +91,10 @@ pub struct Handler {
     pub hints: Mutex<HashMap<String, CacheHints>>,
     /// Resolve fails with a canary cause.
     pub fail_resolve: Mutex<bool>,
+    /// Requested URIs whose resolve answers unavailable (a root denial).
+    pub unresolvable: Mutex<HashSet<String>>,
+    /// Body reads made.
+    pub reads: std::sync::atomic::AtomicUsize,
 }
 
 impl Handler {
@@ -110,6 +121,9 @@ impl ResourceHandler for Handler {
         if *self.fail_resolve.lock().unwrap() {
             return Err(CallbackError::failed(CANARY));
         }
+        if self.unresolvable.lock().unwrap().contains(m.uri()) {
+            return Err(CallbackError::Unavailable);
+        }
         let requested =
             ResourceTarget::new(m.uri(), "", Some(AUTH)).map_err(CallbackError::failed)?;
         let items = match self.plans.lock().unwrap().get(m.uri()) {
@@ -125,6 +139,7 @@ impl ResourceHandler for Handler {
     }
 
     fn read(&self, _: &CallContext, t: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
+        self.reads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         let body = self
             .bodies
             .lock()

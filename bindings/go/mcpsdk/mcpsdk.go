@@ -47,6 +47,10 @@ type Options struct {
 	Executor *mcpr.Executor
 	// PageSize of listings (0 = the registry's default).
 	PageSize int
+	// ResourceTools registers the resource tools on the server:
+	// read_resource and list_resources (mcpr.ResourceToolDefinitions),
+	// served by the library for clients that only call tools.
+	ResourceTools bool
 	// Logger receives the failures the client sees only as -32603
 	// "Internal error" (a ScopeKey error, a closed registry, a protocol
 	// revision the library does not serve), with their causes. nil =
@@ -89,6 +93,11 @@ func Install(server *mcp.Server, res *mcpr.Resources, opts *Options) {
 		a.logger = slog.Default()
 	}
 	server.AddReceivingMiddleware(a.middleware)
+	if a.opts.ResourceTools {
+		if err := a.addResourceTools(server); err != nil {
+			a.logger.Error("mcpsdk: the resource tools could not be registered", "error", err)
+		}
+	}
 }
 
 type adapter struct {
@@ -108,6 +117,14 @@ func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 				advertise(res, a.res.Completes())
 			}
 			return res, err
+		case methodToolsCall:
+			// The library's tool results go out as the library made them
+			// (see EmbedResources).
+			res, err := next(ctx, method, req)
+			if err != nil {
+				return res, err
+			}
+			return toolResult(res)
 		}
 		return next(ctx, method, req)
 	}

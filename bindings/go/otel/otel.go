@@ -38,6 +38,10 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
+// EmbedMethod is the method of an embedding's events (mcpr.Resources.Embed):
+// no MCP method, so its spans are named "embed" and carry no mcp.method.name.
+const EmbedMethod = "embed"
+
 // The attribute and metric names of the semantic conventions for MCP, and
 // this library's own (prefixed mcp_resources.).
 const (
@@ -168,7 +172,11 @@ func (o *Observer) parent(e *mcpr.Event) (context.Context, []trace.Link) {
 func (o *Observer) call(e *mcpr.Event, decisions []*mcpr.Event) {
 	end := time.Now()
 	start := end.Add(-e.Duration)
-	attrs := []attribute.KeyValue{AttrMethodName.String(e.Method), AttrProtocolVersion.String(e.ProtocolRevision)}
+	attrs := []attribute.KeyValue{AttrProtocolVersion.String(e.ProtocolRevision)}
+	if e.Method != EmbedMethod {
+		// An embedding is no MCP method: its span is named "embed".
+		attrs = append(attrs, AttrMethodName.String(e.Method))
+	}
 	if e.Status != mcpr.StatusOK {
 		code := strconv.Itoa(e.JSONRPCCode)
 		attrs = append(attrs, AttrErrorType.String(code), AttrRPCStatusCode.String(code))
@@ -185,7 +193,7 @@ func (o *Observer) call(e *mcpr.Event, decisions []*mcpr.Event) {
 	}
 	if e.Status == mcpr.StatusOK {
 		spanAttrs = append(spanAttrs, AttrItems.Int64(int64(e.Items)), AttrBytes.Int64(int64(e.Bytes)))
-		if e.Method == "resources/read" {
+		if e.Method != "resources/list" && e.Method != "resources/templates/list" && e.Method != "completion/complete" {
 			spanAttrs = append(spanAttrs, AttrPartial.Bool(e.Partial))
 		}
 		if e.HasCache {

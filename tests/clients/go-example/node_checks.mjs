@@ -11,7 +11,10 @@
 //        notFound(e) (whether e is the client's resource-not-found error),
 //        notFoundCode (its code as the client reports it),
 //        keepsResultType (the client leaves resultType in parsed results:
-//        the v2 line consumes it on 2026-07-28) }.
+//        the v2 line consumes it on 2026-07-28),
+//        listTools(), callTool(name, args) (the client's own tool calls,
+//        which validate structured content against the tool's output
+//        schema) }.
 export async function runChecks(api) {
   const { revision, stateless } = api;
   const check = (cond, what) => {
@@ -184,4 +187,75 @@ export async function runChecks(api) {
   }
   r = await api.read('doc://item/001');
   check(r.contents[0].text === 'item 1', 'session unusable after the cancellation');
+
+  await toolChecks(api, check);
+}
+
+// Resources in tool results: a host tool returning embedded resources and
+// resource links, and the library's resource tools, as the client parses
+// (and validates) them.
+async function toolChecks(api, check) {
+  const { stateless } = api;
+  const toolShape = (r, what) => {
+    if (!stateless) check(!('resultType' in r), `${what}: resultType before 2026-07-28`);
+    else if (api.keepsResultType) check(r.resultType === 'complete', `${what}: resultType ${r.resultType}`);
+    check(!('ttlMs' in r) && !('cacheScope' in r), `${what}: cache fields`);
+  };
+  const tools = Object.fromEntries((await api.listTools()).tools.map((t) => [t.name, t]));
+  for (const n of ['fetch', 'read_resource', 'list_resources']) check(tools[n], `tool ${n} not listed`);
+  check(tools.read_resource.annotations.readOnlyHint === true, 'read_resource is read-only');
+
+  // a host tool embedding resources: the reads' items, nothing for the hidden and the missing
+  let r = await api.callTool('fetch', { uris: ['doc://item/004', 'doc://secret/x', 'doc://empty', 'doc://nope', 'doc://bundle'] });
+  toolShape(r, 'fetch');
+  check(!r.isError && r.content.length === 4 && r.content.every((c) => c.type === 'resource'), `fetch ${JSON.stringify(r.content)}`);
+  check(r.content[0].resource.uri === 'doc://item/004' && r.content[0].resource.text === 'item 4', 'fetch item');
+  check(r.content[1].resource.text === '' && !('blob' in r.content[1].resource), 'fetch empty text');
+  check(r.content[2].resource.uri.startsWith('mcp-warning://read/'), 'fetch warning first');
+  check(r.content[3].resource.text === 'bundle head', 'fetch bundle item');
+  check(!JSON.stringify(r).includes('storage offline'), 'private cause leaked into a tool result');
+  const hidden = await api.callTool('fetch', { uris: ['doc://secret/x'] });
+  const missing = await api.callTool('fetch', { uris: ['doc://nope'] });
+  check(JSON.stringify(hidden.content) === '[]' && JSON.stringify(missing.content) === '[]', 'hidden or missing gave blocks');
+
+  // links from the registered descriptions
+  r = await api.callTool('fetch', { uris: ['doc://item/005', 'doc://secret/y', 'doc://files/x.txt'], links: true });
+  check(r.content.length === 2 && r.content.every((c) => c.type === 'resource_link'), `links ${JSON.stringify(r.content)}`);
+  check(r.content[0].uri === 'doc://item/005' && r.content[0].name === 'item-005' && r.content[0].mimeType === 'text/plain', 'link');
+  check(r.content[1].uri === 'doc://files/x.txt' && r.content[1].name === 'files', 'template link');
+
+  // read_resource: embedded resources and the same items as structured content
+  r = await api.callTool('read_resource', { uri: 'doc://item/006' });
+  toolShape(r, 'read_resource');
+  check(!r.isError && r.content[0].resource.text === 'item 6', `read_resource ${JSON.stringify(r)}`);
+  check(r.structuredContent.contents[0].text === 'item 6', 'read_resource structured content');
+  const errors = [];
+  for (const uri of ['doc://secret/x', 'doc://nope', 'not a uri']) {
+    const e = await api.callTool('read_resource', { uri });
+    check(e.isError === true, `read_resource ${uri}: ${JSON.stringify(e)}`);
+    errors.push(JSON.stringify(e));
+  }
+  check(new Set(errors).size === 1, `hidden, unregistered and invalid answer differently: ${errors}`);
+
+  // list_resources: every page, resources then templates
+  const listed = [];
+  const templates = [];
+  let cursor;
+  let pages = 0;
+  do {
+    r = await api.callTool('list_resources', cursor ? { cursor } : {});
+    check(!r.isError, `list_resources page ${pages}`);
+    const sc = r.structuredContent;
+    check(JSON.stringify(JSON.parse(r.content[0].text)) === JSON.stringify(sc), 'text block holds the structured content');
+    listed.push(...sc.resources.map((x) => x.uri));
+    templates.push(...sc.resourceTemplates.map((x) => x.uriTemplate));
+    cursor = sc.nextCursor;
+    pages++;
+  } while (cursor);
+  check(listed.length === 124 && new Set(listed).size === 124, `${listed.length} resources listed`);
+  check(JSON.stringify(templates) === JSON.stringify(['doc://files/{name}', 'doc://many/{n}', 'doc://projects/{project}/files/{file}']),
+    `templates ${templates}`);
+  check(pages === 4, `${pages} pages`);
+  r = await api.callTool('list_resources', { cursor: 'forged' });
+  check(r.isError && r.content[0].text === 'Invalid cursor', `forged cursor ${JSON.stringify(r)}`);
 }

@@ -70,6 +70,10 @@ await runChecks({
   notFound: (e) => e.code === (stateless ? -32602 : -32002),
   notFoundCode: stateless ? -32602 : -32002,
   keepsResultType: true,
+  // the client's own methods (callTool validates structured content
+  // against the output schema listTools cached), with the per-request _meta
+  listTools: () => client.listTools(withMeta({})),
+  callTool: (name, args) => client.callTool(withMeta({ name, arguments: args })),
 });
 
 await client.close();

@@ -50,6 +50,8 @@ await runChecks({
   notFoundCode: -32602,
   // its 2026-07-28 codec consumes resultType (it checks it is "complete")
   keepsResultType: false,
+  listTools: () => client.listTools(),
+  callTool: (name, args) => client.callTool({ name, arguments: args }),
 });
 
 // the client's own aggregation follows every nextCursor

@@ -211,7 +211,82 @@ async def main():
                     await anyio.sleep(0.01)
             r = await session.read_resource("doc://item/001")
             check(r.contents[0].text == "item 1", "session unusable after the cancellation")
+
+            await tool_checks(session)
     print(f"python client, {REVISION}: all checks passed")
+
+
+def tool_shape(result, what):
+    """resultType on 2026-07-28 only; tool results never carry cache fields."""
+    check(("result_type" in result.model_fields_set) == STATELESS, f"{what}: resultType on {REVISION}")
+    check(not ({"ttl_ms", "cache_scope"} & result.model_fields_set), f"{what}: cache fields")
+
+
+async def tool_checks(session):
+    """Resources in tool results: a host tool returning embedded resources and
+    resource links, and the library's resource tools (read_resource,
+    list_resources), as the client parses and validates them."""
+    tools = {t.name: t for t in (await session.list_tools()).tools}
+    check({"fetch", "read_resource", "list_resources"} <= set(tools), f"tools {sorted(tools)}")
+    check(tools["read_resource"].annotations.read_only_hint is True, "read_resource is read-only")
+    check(tools["read_resource"].output_schema["required"] == ["contents"], "read_resource output schema")
+
+    # a host tool embedding resources: the reads' items, nothing for the hidden and the missing
+    uris = ["doc://item/004", "doc://secret/x", "doc://empty", "doc://nope", "doc://bundle"]
+    r = await session.call_tool("fetch", {"uris": uris})
+    tool_shape(r, "fetch")
+    check(not r.is_error, f"fetch failed: {r}")
+    kinds = [type(c).__name__ for c in r.content]
+    check(kinds == ["EmbeddedResource"] * 4, f"fetch blocks {kinds}")
+    res = [c.resource for c in r.content]
+    check(res[0].uri == "doc://item/004" and res[0].text == "item 4", f"fetch item {res[0]}")
+    check(isinstance(res[1], types.TextResourceContents) and res[1].text == "", f"fetch empty text {res[1]}")
+    check(res[2].uri.startswith("mcp-warning://read/") and res[2].text.startswith("Incomplete bundle."), f"warning {res[2]}")
+    check(res[3].text == "bundle head", f"bundle item {res[3]}")
+    check("storage offline" not in json.dumps(r.model_dump(mode="json")), "private cause leaked into a tool result")
+    hidden = await session.call_tool("fetch", {"uris": ["doc://secret/x"]})
+    missing = await session.call_tool("fetch", {"uris": ["doc://nope"]})
+    check(hidden.content == [] and missing.content == [], f"hidden {hidden.content}, missing {missing.content}")
+
+    # the same tool with links: from the registered descriptions, nothing read
+    r = await session.call_tool("fetch", {"uris": ["doc://item/005", "doc://secret/y", "doc://files/x.txt"], "links": True})
+    check([type(c).__name__ for c in r.content] == ["ResourceLink", "ResourceLink"], f"links {r.content}")
+    check((r.content[0].uri, r.content[0].name, r.content[0].mime_type) == ("doc://item/005", "item-005", "text/plain"),
+          f"link {r.content[0]}")
+    check((r.content[1].uri, r.content[1].name) == ("doc://files/x.txt", "files"), f"template link {r.content[1]}")
+
+    # read_resource: embedded resources and the same items as structured content
+    # (the client validates it against the tool's output schema)
+    r = await session.call_tool("read_resource", {"uri": "doc://item/006"})
+    tool_shape(r, "read_resource")
+    check(not r.is_error and r.content[0].resource.text == "item 6", f"read_resource {r}")
+    check(r.structured_content["contents"][0]["text"] == "item 6", f"structured {r.structured_content}")
+    # hidden and unregistered: the same execution error, byte for byte in what the client parsed
+    errors = []
+    for uri in ["doc://secret/x", "doc://nope", "not a uri"]:
+        r = await session.call_tool("read_resource", {"uri": uri})
+        check(r.is_error, f"read_resource {uri}: {r}")
+        errors.append(json.dumps(r.model_dump(mode="json"), sort_keys=True))
+    check(len(set(errors)) == 1, f"hidden, unregistered and invalid answer differently: {errors}")
+
+    # list_resources: every page, resources then templates (the hidden template never)
+    listed, templates, pages, cursor = [], [], 0, None
+    while True:
+        r = await session.call_tool("list_resources", {"cursor": cursor} if cursor else {})
+        check(not r.is_error, f"list_resources page {pages}: {r}")
+        sc = r.structured_content
+        check(json.loads(r.content[0].text) == sc, "the text block holds the structured content")
+        listed += [x["uri"] for x in sc["resources"]]
+        templates += [x["uriTemplate"] for x in sc["resourceTemplates"]]
+        pages += 1
+        cursor = sc.get("nextCursor")
+        if not cursor:
+            break
+    check(len(listed) == 124 and len(set(listed)) == 124, f"{len(listed)} resources listed")
+    check(templates == ["doc://files/{name}", "doc://many/{n}", "doc://projects/{project}/files/{file}"], f"templates {templates}")
+    check(pages == 4, f"{pages} pages")
+    r = await session.call_tool("list_resources", {"cursor": "forged"})
+    check(r.is_error and r.content[0].text == "Invalid cursor", f"forged cursor {r}")
 
 
 anyio.run(main)

@@ -29,6 +29,16 @@
 //	                      and reading or completing it answers exactly like
 //	                      an unregistered URI; its completer never runs
 //	                      (doc://stats counts its calls)
+//
+// Tools (resources in tool results, through the same policy):
+//
+//	read_resource, list_resources
+//	                      the library's resource tools (Options.ResourceTools),
+//	                      for clients that only call tools
+//	fetch                 a host tool answering with the resources its
+//	                      "uris" argument names (mcpsdk.EmbedResources):
+//	                      embedded resources, or resource links when "links"
+//	                      is true; nothing for a URI the caller may not read
 package main
 
 import (
@@ -237,6 +247,34 @@ func build() (*mcpr.Resources, error) {
 	return b.Build()
 }
 
+// fetchTool is a host tool that answers with resources.
+var fetchTool = &mcp.Tool{
+	Name:        "fetch",
+	Description: "Returns the resources at the given URIs (as links with links: true).",
+	InputSchema: json.RawMessage(`{"type":"object","properties":{"uris":{"type":"array","items":{"type":"string"}},"links":{"type":"boolean"}},"required":["uris"]}`),
+}
+
+// fetch embeds the URIs the call names: the library reads each through
+// the registry's policy and gives nothing for a URI the caller may not
+// read (the same nothing, whatever the reason).
+func fetch(res *mcpr.Resources) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args struct {
+			URIs  []string `json:"uris"`
+			Links bool     `json:"links"`
+		}
+		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
+			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "uris must be a list of strings"}}}, nil
+		}
+		opt := &mcpr.EmbedOptions{}
+		if args.Links {
+			opt.Form = mcpr.EmbedLink
+		}
+		out, _, err := mcpsdk.EmbedResources(ctx, req, res, args.URIs, opt)
+		return out, err
+	}
+}
+
 func main() {
 	res, err := build()
 	if err != nil {
@@ -244,7 +282,8 @@ func main() {
 	}
 	defer res.Close()
 	server := mcp.NewServer(&mcp.Implementation{Name: "mcp-resources-example", Version: mcpr.Version()}, nil)
-	mcpsdk.Install(server, res, nil)
+	mcpsdk.Install(server, res, &mcpsdk.Options{ResourceTools: true})
+	server.AddTool(fetchTool, fetch(res))
 	if err := server.Run(context.Background(), &mcpsdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

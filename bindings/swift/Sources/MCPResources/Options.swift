@@ -126,11 +126,14 @@ public struct RequestOptions: Sendable {
     public var executor: CallbackExecutor?
     /// Read by callbacks as `Call.context`.
     public var context: (any Sendable)?
+    /// Serve `tools/call` for the resource tools (`read_resource`,
+    /// `list_resources`); any other tool stays `methodNotHandled`.
+    public var resourceTools: Bool
 
     /// Options with the given fields, the others at their defaults.
     public init(protocolRevision: String = "", scopeKey: String = "", pageSize: UInt32 = 0,
                 timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
-                context: (any Sendable)? = nil)
+                context: (any Sendable)? = nil, resourceTools: Bool = false)
     {
         self.protocolRevision = protocolRevision
         self.scopeKey = scopeKey
@@ -139,12 +142,14 @@ public struct RequestOptions: Sendable {
         self.cancel = cancel
         self.executor = executor
         self.context = context
+        self.resourceTools = resourceTools
     }
 
     func withC<R>(_ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
         var c = mcpr_request_options()
         c.struct_size = MemoryLayout<mcpr_request_options>.stride
         c.page_size = pageSize
+        c.resource_tools = resourceTools
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw

@@ -1,6 +1,7 @@
-// mcp_resources_observe.hpp: observability in the C++ wrapper
-// (docs/C-API.md, "Observability"; docs/BEHAVIOUR.md §19). Included by
-// mcp_resources.hpp; not meant to be included on its own.
+// mcp_resources/observe.hpp: observability in the C++ wrapper
+// (docs/C-API.md, "Observability"; docs/BEHAVIOUR.md §19).
+// Part of the C++ wrapper; include <mcp_resources.hpp>, which includes
+// every part in order (each part also includes the parts it needs).
 //
 // - mcpr::set_observer(builder, lambda, options): the observer as a
 //   std::function taking an mcpr::Event, behind an exception barrier (an
@@ -13,9 +14,7 @@
 #ifndef MCP_RESOURCES_OBSERVE_HPP
 #define MCP_RESOURCES_OBSERVE_HPP
 
-#ifndef MCP_RESOURCES_HPP
-#error "include mcp_resources.hpp, which includes this header"
-#endif
+#include "registry.hpp"
 
 namespace mcpr {
 

@@ -1,0 +1,361 @@
+// mcp_resources/callbacks.hpp: what callbacks see (views, the plan, payload and
+// completion builders) and the callback tables with their trampolines.
+// Part of the C++ wrapper; include <mcp_resources.hpp>, which includes
+// every part in order (each part also includes the parts it needs).
+#ifndef MCP_RESOURCES_CALLBACKS_HPP
+#define MCP_RESOURCES_CALLBACKS_HPP
+
+#include "base.hpp"
+
+namespace mcpr {
+
+// ------------------------------------------------------------------ callback views
+
+/// What a callback returns (MCPR_CB_OK / _UNAVAILABLE / _FAILED). To fail
+/// with a cause, throw (the what() becomes the private cause) or call
+/// Call::set_cause and return Result::failed.
+/// Result::invalid_content (MCPR_CB_INVALID_CONTENT) from a body reader
+/// makes the item an `invalid_content` issue; elsewhere it fails like
+/// Result::failed.
+enum class Result : mcpr_cb_result {
+    ok = MCPR_CB_OK,
+    unavailable = MCPR_CB_UNAVAILABLE,
+    failed = MCPR_CB_FAILED,
+    invalid_content = MCPR_CB_INVALID_CONTENT
+};
+
+/// The call a callback runs for (borrowed mcpr_call).
+class Call {
+public:
+    explicit Call(const mcpr_call *c) noexcept : c_(c) {}
+    /// True once the call was cancelled or this callback's deadline passed.
+    bool is_canceled() const noexcept { return mcpr_call_is_canceled(c_); }
+    /// Time left before the deadline that applies to this callback.
+    std::chrono::milliseconds remaining() const noexcept {
+        std::uint64_t ms = mcpr_call_remaining_ms(c_);
+        constexpr std::uint64_t cap = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+        return std::chrono::milliseconds(static_cast<std::int64_t>(ms > cap ? cap : ms));
+    }
+    /// The options' request_data.
+    void *request_data() const noexcept { return mcpr_call_request_data(c_); }
+    /// Which step of which call this callback serves (MCPR_PHASE_*).
+    mcpr_phase phase() const noexcept { return mcpr_call_phase(c_); }
+    /// The item byte limit (a hint for body readers).
+    std::uint64_t max_bytes() const noexcept { return mcpr_call_max_bytes(c_); }
+    /// Sets the private cause reported if the callback fails.
+    void set_cause(std::string_view message) const noexcept { mcpr_call_set_cause(c_, to_c(message)); }
+    /// The C view (borrowed).
+    const mcpr_call *get() const noexcept { return c_; }
+
+private:
+    const mcpr_call *c_;
+};
+
+/// A registered definition (borrowed mcpr_definition).
+class Definition {
+public:
+    explicit Definition(const mcpr_definition *d) noexcept : d_(d) {}
+    std::string_view json() const noexcept { return to_view(mcpr_definition_json(d_)); }      ///< its JSON
+    std::string_view uri() const noexcept { return to_view(mcpr_definition_uri(d_)); }        ///< uri or uriTemplate
+    std::string_view name() const noexcept { return to_view(mcpr_definition_name(d_)); }      ///< its name
+    bool is_template() const noexcept { return mcpr_definition_is_template(d_); }              ///< a template?
+    const mcpr_definition *get() const noexcept { return d_; }                                 ///< the C view
+
+private:
+    const mcpr_definition *d_;
+};
+
+/// A matched read URI (borrowed mcpr_match).
+class Match {
+public:
+    explicit Match(const mcpr_match *m) noexcept : m_(m) {}
+    /// The definition that matched.
+    Definition definition() const noexcept { return Definition(mcpr_match_definition(m_)); }
+    /// The requested URI.
+    std::string_view uri() const noexcept { return to_view(mcpr_match_uri(m_)); }
+    /// How many template captures there are.
+    std::size_t capture_count() const noexcept { return mcpr_match_capture_count(m_); }
+    /// The i-th capture's variable name.
+    std::string_view capture_name(std::size_t i) const noexcept { return to_view(mcpr_match_capture_name(m_, i)); }
+    /// The i-th capture's value.
+    std::string_view capture_value(std::size_t i) const noexcept { return to_view(mcpr_match_capture_value(m_, i)); }
+    /// The value captured for `name`, if any.
+    std::optional<std::string_view> capture(std::string_view name) const noexcept {
+        for (std::size_t i = 0, n = capture_count(); i < n; ++i)
+            if (capture_name(i) == name) return capture_value(i);
+        return std::nullopt;
+    }
+    const mcpr_match *get() const noexcept { return m_; }  ///< the C view
+
+private:
+    const mcpr_match *m_;
+};
+
+/// A planned target (borrowed mcpr_target).
+class Target {
+public:
+    explicit Target(const mcpr_target *t) noexcept : t_(t) {}
+    std::string_view uri() const noexcept { return to_view(mcpr_target_uri(t_)); }                        ///< its URI
+    std::string_view representation() const noexcept { return to_view(mcpr_target_representation(t_)); }  ///< e.g. "default"
+    std::string_view authorization() const noexcept { return to_view(mcpr_target_authorization(t_)); }    ///< JSON or empty
+    const mcpr_target *get() const noexcept { return t_; }                                                 ///< the C view
+
+private:
+    const mcpr_target *t_;
+};
+
+/// The plan a resolve callback fills (borrowed mcpr_plan_builder). Setters
+/// throw mcpr::Error when refused (the trampoline turns that into a failed
+/// resolve).
+class PlanBuilder {
+public:
+    explicit PlanBuilder(mcpr_plan_builder *p) noexcept : p_(p) {}
+    /// Sets the requested target.
+    void set_requested(std::string_view uri, std::string_view representation = {},
+                       std::string_view authorization_json = {}) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_plan_set_requested(p_, to_c(uri), to_c(representation), to_c(authorization_json), e);
+        });
+    }
+    /// Adds an item to read.
+    void add_item(std::string_view uri, std::string_view representation = {}, std::string_view authorization_json = {}) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_plan_add_item(p_, to_c(uri), to_c(representation), to_c(authorization_json), e);
+        });
+    }
+    mcpr_plan_builder *get() const noexcept { return p_; }  ///< the C builder
+
+private:
+    mcpr_plan_builder *p_;
+};
+
+/// Cache hints (mcpr_cache_hints without its struct_size field).
+struct CacheHints {
+    std::chrono::milliseconds ttl{0};  ///< 0 = not cacheable
+    bool caller_independent = false;   ///< the same for every caller
+};
+
+namespace detail {
+/// The C struct of `h` (struct_size set). Throws for a negative TTL.
+inline mcpr_cache_hints c_hints(const CacheHints &h) {
+    mcpr_cache_hints c{};
+    mcpr_cache_hints_init(&c);
+    c.ttl_ms = to_ms(h.ttl);
+    c.caller_independent = h.caller_independent;
+    return c;
+}
+}  // namespace detail
+
+/// The body a read callback fills (borrowed mcpr_payload_builder). Setters
+/// throw mcpr::Error when refused.
+class PayloadBuilder {
+public:
+    explicit PayloadBuilder(mcpr_payload_builder *o) noexcept : o_(o) {}
+    /// A text body (UTF-8).
+    void set_text(std::string_view mime_type, std::string_view text) {
+        detail::check([&](mcpr_error **e) { return mcpr_payload_set_text(o_, to_c(mime_type), to_c(text), e); });
+    }
+    /// A binary body (the library base64-encodes it).
+    void set_blob(std::string_view mime_type, const void *data, std::size_t len) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_payload_set_blob(o_, to_c(mime_type), static_cast<const std::uint8_t *>(data), len, e);
+        });
+    }
+    /// The item's `_meta` object (JSON).
+    void set_meta(std::string_view meta_json) {
+        detail::check([&](mcpr_error **e) { return mcpr_payload_set_meta(o_, to_c(meta_json), e); });
+    }
+    /// This item's cache hints (can only lower the binding's).
+    void set_cache_hints(const CacheHints &h) {
+        mcpr_cache_hints c = detail::c_hints(h);
+        detail::check([&](mcpr_error **e) { return mcpr_payload_set_cache_hints(o_, &c, e); });
+    }
+    mcpr_payload_builder *get() const noexcept { return o_; }  ///< the C builder
+
+private:
+    mcpr_payload_builder *o_;
+};
+
+/// A completion request (borrowed mcpr_completion_request).
+class CompletionRequest {
+public:
+    explicit CompletionRequest(const mcpr_completion_request *q) noexcept : q_(q) {}
+    Definition definition() const noexcept { return Definition(mcpr_completion_request_definition(q_)); }  ///< the template
+    std::string_view argument() const noexcept { return to_view(mcpr_completion_request_argument(q_)); }  ///< variable name
+    std::string_view value() const noexcept { return to_view(mcpr_completion_request_value(q_)); }        ///< typed prefix
+    std::size_t context_count() const noexcept { return mcpr_completion_request_context_count(q_); }     ///< context size
+    std::string_view context_name(std::size_t i) const noexcept {  ///< i-th context name
+        return to_view(mcpr_completion_request_context_name(q_, i));
+    }
+    std::string_view context_value(std::size_t i) const noexcept {  ///< i-th context value
+        return to_view(mcpr_completion_request_context_value(q_, i));
+    }
+
+private:
+    const mcpr_completion_request *q_;
+};
+
+/// The values a complete callback returns (borrowed mcpr_completion_builder).
+class CompletionBuilder {
+public:
+    explicit CompletionBuilder(mcpr_completion_builder *o) noexcept : o_(o) {}
+    /// Proposes one value, in relevance order. Returns false, without
+    /// throwing, when the library dropped it (no valid completion value:
+    /// empty, containing `/`, a backslash or NUL, `.` or `..`, `%`, `?` or
+    /// `#`, a control, bidi override or other format character, too long
+    /// once RFC 6570-encoded; BEHAVIOUR §13 rule 5): a value is what the
+    /// client substitutes into `{var}` (`a b`, not `a%20b`). A dropped value
+    /// does not spoil the others, so the callback goes on. Throws
+    /// mcpr::Error only for misuse (a builder used after its callback
+    /// returned is undefined behaviour).
+    bool add_value(std::string_view v) {
+        mcpr_error *err = nullptr;
+        mcpr_status s = mcpr_completion_add_value(o_, to_c(v), &err);
+        if (s == MCPR_OK) return true;
+        if (s == MCPR_INVALID_CONTENT) {
+            mcpr_error_free(err);
+            return false;
+        }
+        detail::throw_error(s, err);
+    }
+    void set_total(std::uint64_t total) {  ///< total number of matches
+        detail::check([&](mcpr_error **e) { return mcpr_completion_set_total(o_, total, e); });
+    }
+    void set_has_more(bool more) {  ///< whether more values exist
+        detail::check([&](mcpr_error **e) { return mcpr_completion_set_has_more(o_, more, e); });
+    }
+
+private:
+    mcpr_completion_builder *o_;
+};
+
+// ------------------------------------------------------------------ callback tables
+
+/// What a visibility callback decides. `visible` starts undecided: a
+/// callback returning Result::ok must set it (true or false); the library
+/// treats OK without a decision as a policy failure (or, in releases before
+/// that rule, as hidden), so a forgotten assignment never shows anything.
+struct Visibility {
+    std::optional<bool> visible;      ///< the target may be shown; unset = undecided
+    bool disclose_issue_uri = false;  ///< a failure of it may name its URI
+};
+
+/// The access policy. Every member may run concurrently on any thread. An
+/// empty member fails closed: discover and read deny (Result::unavailable),
+/// visibility hides. Policy::allow_all() allows everything (tests, demos).
+struct Policy {
+    std::function<Result(const Call &, const Definition &)> discover;
+    std::function<Result(const Call &, const Target &, Visibility &)> visibility;
+    std::function<Result(const Call &, const Target &)> read;
+
+    /// A policy that shows and allows everything.
+    static Policy allow_all() {
+        Policy p;
+        p.discover = [](const Call &, const Definition &) { return Result::ok; };
+        p.visibility = [](const Call &, const Target &, Visibility &v) {
+            v.visible = true;
+            v.disclose_issue_uri = true;
+            return Result::ok;
+        };
+        p.read = [](const Call &, const Target &) { return Result::ok; };
+        return p;
+    }
+};
+
+/// A binding's callbacks. `read` is required; an empty `resolve` plans the
+/// matched URI alone (mcpr_resolve_single); an empty `complete` registers
+/// no completion (it is for templates only); `size_hint` is optional
+/// (mcpr_binding_callbacks.size_hint: given the target, the body's size
+/// and whether it is a blob, an upper bound on the bytes the item adds to
+/// the encoded result, or std::nullopt for the exact measurement; it must
+/// not throw, and a throw counts as no estimate). Every member may run
+/// concurrently on any thread, and (with an executor) after the read that
+/// called it returned: capture by value or std::shared_ptr.
+struct Binding {
+    std::function<Result(const Call &, const Match &, PlanBuilder &)> resolve;
+    std::function<Result(const Call &, const Target &, PayloadBuilder &)> read;
+    std::function<Result(const Call &, const CompletionRequest &, CompletionBuilder &)> complete;
+    std::function<std::optional<std::uint64_t>(const Target &, std::uint64_t payload_bytes, bool is_blob)> size_hint;
+};
+
+namespace detail {
+
+/// Runs `f` behind a barrier: no exception leaves; one becomes
+/// MCPR_CB_FAILED with its what() as the call's private cause.
+template <class F> inline mcpr_cb_result guard(const mcpr_call *call, F &&f) noexcept {
+    try {
+        return static_cast<mcpr_cb_result>(std::forward<F>(f)());
+    } catch (const std::exception &e) {
+        mcpr_call_set_cause(call, to_c(e.what()));  // copied by the library
+    } catch (...) {
+        mcpr_call_set_cause(call, to_c("a C++ callback threw a non-std exception"));
+    }
+    return MCPR_CB_FAILED;
+}
+
+inline mcpr_cb_result policy_discover(void *ud, const mcpr_call *call, const mcpr_definition *d) {
+    return guard(call, [&] {
+        auto &p = *static_cast<Policy *>(ud);
+        return p.discover ? p.discover(Call(call), Definition(d)) : Result::unavailable;
+    });
+}
+inline mcpr_cb_result policy_visibility(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_visibility *out) {
+    return guard(call, [&] {
+        auto &p = *static_cast<Policy *>(ud);
+        if (!p.visibility) {  // fail closed: hidden
+            out->visible = false;
+            out->disclose_issue_uri = false;
+            return Result::ok;
+        }
+        Visibility v;
+        Result r = p.visibility(Call(call), Target(t), v);
+        if (v.visible.has_value()) out->visible = *v.visible;  // else left undecided for the library
+        out->disclose_issue_uri = v.disclose_issue_uri;
+        return r;
+    });
+}
+inline mcpr_cb_result policy_read(void *ud, const mcpr_call *call, const mcpr_target *t) {
+    return guard(call, [&] {
+        auto &p = *static_cast<Policy *>(ud);
+        return p.read ? p.read(Call(call), Target(t)) : Result::unavailable;
+    });
+}
+inline void policy_release(void *ud) { delete static_cast<Policy *>(ud); }
+
+inline mcpr_cb_result binding_resolve(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan) {
+    return guard(call, [&] {
+        PlanBuilder pb(plan);
+        return static_cast<Binding *>(ud)->resolve(Call(call), Match(m), pb);
+    });
+}
+inline mcpr_cb_result binding_read(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
+    return guard(call, [&] {
+        PayloadBuilder pb(out);
+        return static_cast<Binding *>(ud)->read(Call(call), Target(t), pb);
+    });
+}
+inline mcpr_cb_result binding_complete(void *ud, const mcpr_call *call, const mcpr_completion_request *q,
+                                       mcpr_completion_builder *out) {
+    return guard(call, [&] {
+        CompletionBuilder cb(out);
+        return static_cast<Binding *>(ud)->complete(Call(call), CompletionRequest(q), cb);
+    });
+}
+inline mcpr_cb_result binding_size_hint(void *ud, const mcpr_target *t, std::uint64_t payload_bytes, bool is_blob,
+                                        std::uint64_t *out_bytes) noexcept {
+    try {
+        std::optional<std::uint64_t> hint = static_cast<Binding *>(ud)->size_hint(Target(t), payload_bytes, is_blob);
+        if (!hint) return MCPR_CB_FAILED;
+        *out_bytes = *hint;
+        return MCPR_CB_OK;
+    } catch (...) {
+        return MCPR_CB_FAILED;  // no estimate: the exact measurement
+    }
+}
+inline void binding_release(void *ud) { delete static_cast<Binding *>(ud); }
+
+}  // namespace detail
+
+}  // namespace mcpr
+
+#endif  // MCP_RESOURCES_CALLBACKS_HPP

@@ -1,0 +1,352 @@
+// mcp_resources/registry.hpp: the options of every call, the registry (Resources)
+// and its Builder.
+// Part of the C++ wrapper; include <mcp_resources.hpp>, which includes
+// every part in order (each part also includes the parts it needs).
+#ifndef MCP_RESOURCES_REGISTRY_HPP
+#define MCP_RESOURCES_REGISTRY_HPP
+
+#include "callbacks.hpp"
+#include "handles.hpp"
+
+namespace mcpr {
+
+// ------------------------------------------------------------------ options
+
+/// The options every call takes, whatever its method (the fields every C
+/// option struct shares: timeout_ms, cancel, request_data, executor,
+/// protocol_revision). ReadOptions, ListOptions, RequestOptions and
+/// EmbedOptions extend it with their own; Resources::complete takes
+/// ReadOptions.
+struct CallOptions {
+    std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = only read_timeout
+    const Cancel *cancel = nullptr;        ///< optional token
+    void *request_data = nullptr;          ///< handed to every callback
+    const Executor *executor = nullptr;    ///< optional; null = callbacks inline
+    std::string_view protocol_revision{};  ///< negotiated revision; empty = newest
+};
+
+/// Options of Resources::read and Resources::complete (mcpr_read_options):
+/// the call options only.
+struct ReadOptions : CallOptions {};
+
+/// Options of Resources::list and list_templates (mcpr_list_options).
+/// `ListOptions{"tenant"}` lists the first page for scope "tenant".
+struct ListOptions : CallOptions {
+    ListOptions() = default;
+    /// The first page (or the page after `cursor_`) for `scope_key_`.
+    ListOptions(std::string_view scope_key_, std::string_view cursor_ = {}) noexcept
+        : scope_key(scope_key_), cursor(cursor_) {}
+    std::string_view scope_key{};  ///< the caller's authorization context (required)
+    std::string_view cursor{};     ///< empty = first page
+    std::uint32_t page_size = 0;   ///< 0 = default
+};
+
+/// Options of Resources::request (mcpr_request_options).
+struct RequestOptions : CallOptions {
+    std::string_view scope_key{};  ///< required for the list methods
+    std::uint32_t page_size = 0;   ///< list methods; 0 = default
+    bool resource_tools = false;   ///< serve tools/call for read_resource and list_resources
+};
+
+/// Options of Resources::embed (mcpr_embed_options): the call options, for
+/// the whole embedding (one deadline for all its URIs), and the form.
+struct EmbedOptions : CallOptions {
+    mcpr_embed_form form = MCPR_EMBED_RESOURCE;  ///< MCPR_EMBED_RESOURCE or MCPR_EMBED_LINK
+    bool over_budget_links = false;              ///< over-budget items (and URIs) as resource_link blocks
+};
+
+namespace detail {
+/// Sets the shared fields of any C option struct from the call options
+/// (one conversion for every method).
+template <class C> void set_call(C &c, const CallOptions &o) {
+    c.timeout_ms = to_ms(o.timeout);
+    c.cancel = o.cancel ? o.cancel->get() : nullptr;
+    c.request_data = o.request_data;
+    c.executor = o.executor ? o.executor->get() : nullptr;
+    c.protocol_revision = to_c(o.protocol_revision);
+}
+}  // namespace detail
+
+/// The `list_resources` and `read_resource` Tool definitions as a JSON
+/// array, for your tools/list (mcpr_resource_tools_definitions). Static:
+/// valid as long as the library is loaded. Throws mcpr::Error for an
+/// unknown revision.
+inline std::string_view resource_tool_definitions(std::string_view protocol_revision = {}) {
+    mcpr_str out{};
+    detail::check([&](mcpr_error **e) { return mcpr_resource_tools_definitions(to_c(protocol_revision), &out, e); });
+    return to_view(out);
+}
+
+// ------------------------------------------------------------------ registry
+
+/// A registry reference (mcpr_resources). Copyable: a copy is another
+/// reference (mcpr_resources_retain), freed by its own destructor; the
+/// registry and its callback tables live until the last reference is gone
+/// and every call using it has returned. A moved-from Resources is empty.
+/// Calls are thread-safe; hand each thread its own copy when another thread
+/// may replace or drop yours.
+class Resources {
+public:
+    /// Takes ownership of one C registry reference.
+    explicit Resources(mcpr_resources *r) noexcept : r_(r) {}
+    Resources(const Resources &o) : r_(o.r_ ? mcpr_resources_retain(o.r_.get()) : nullptr) {
+        if (o.r_ && !r_) throw std::bad_alloc();
+    }
+    Resources(Resources &&) noexcept = default;
+    Resources &operator=(const Resources &o) {
+        if (this != &o) *this = Resources(o);
+        return *this;
+    }
+    Resources &operator=(Resources &&) noexcept = default;
+    ~Resources() = default;
+
+    /// resources/read of `uri`. Throws mcpr::Error when the read fails.
+    Bundle read(std::string_view uri, const ReadOptions &o = ReadOptions()) const {
+        mcpr_read_options c{};
+        mcpr_read_options_init(&c);
+        detail::set_call(c, o);
+        mcpr_bundle *out = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_read(r_.get(), to_c(uri), &c, &out, e); });
+        return Bundle(out);
+    }
+
+    /// One page of resources/list. Throws mcpr::Error.
+    Page list(const ListOptions &o) const { return list_impl(o, mcpr_list); }
+
+    /// One page of resources/templates/list. Throws mcpr::Error.
+    Page list_templates(const ListOptions &o) const { return list_impl(o, mcpr_list_templates); }
+
+    /// Serves one JSON-RPC request (mcpr_request): `method` and the raw
+    /// `params` text (empty when absent). Client mistakes come back as an
+    /// error Response; host bugs and unknown methods throw mcpr::Error
+    /// (status MCPR_METHOD_NOT_HANDLED: route the request elsewhere).
+    Response request(std::string_view method, std::string_view params_json,
+                     const RequestOptions &o = RequestOptions()) const {
+        mcpr_request_options c = c_request_options(o);
+        mcpr_response *out = nullptr;
+        detail::check(
+            [&](mcpr_error **e) { return mcpr_request(r_.get(), to_c(method), to_c(params_json), &c, &out, e); });
+        return Response(out);
+    }
+
+    /// Resources embedded in a tool result (mcpr_embed): for each URI the
+    /// resource blocks a read gives (or one resource_link block), nothing
+    /// for a URI the caller may not read. Throws mcpr::Error when the whole
+    /// embedding fails (cancellation, deadline, too many URIs, size).
+    Embedding embed(const std::vector<std::string_view> &uris, const EmbedOptions &o = EmbedOptions()) const {
+        std::vector<mcpr_str> c_uris;
+        c_uris.reserve(uris.size());
+        for (std::string_view u : uris) c_uris.push_back(to_c(u));
+        mcpr_embed_options c{};
+        mcpr_embed_options_init(&c);
+        detail::set_call(c, o);
+        c.form = o.form;
+        c.over_budget_links = o.over_budget_links;
+        mcpr_embedding *out = nullptr;
+        detail::check([&](mcpr_error **e) {
+            return mcpr_embed(r_.get(), c_uris.empty() ? nullptr : c_uris.data(), c_uris.size(), &c, &out, e);
+        });
+        return Embedding(out);
+    }
+
+    /// Serves one whole JSON-RPC message (mcpr_message): the message text
+    /// in, the Reply out (the whole response message, or what the host
+    /// needs to answer a message the library does not handle). Client
+    /// mistakes, malformed messages included, are answered in the Reply;
+    /// host bugs (a list method without a scope key, bad options) throw
+    /// mcpr::Error.
+    Reply message(std::string_view message_json, const RequestOptions &o = RequestOptions()) const {
+        mcpr_request_options c = c_request_options(o);
+        mcpr_reply *out = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_message(r_.get(), to_c(message_json), &c, &out, e); });
+        return Reply(out);
+    }
+
+    /// tools/call of the resource tools (mcpr_resource_tools_call): the
+    /// raw params text in, the Response to send out (tool execution errors
+    /// are results with isError). Another tool throws mcpr::Error with
+    /// status MCPR_METHOD_NOT_HANDLED: call your own.
+    Response call_resource_tool(std::string_view params_json, const RequestOptions &o = RequestOptions()) const {
+        mcpr_request_options c = c_request_options(o);
+        mcpr_response *out = nullptr;
+        detail::check(
+            [&](mcpr_error **e) { return mcpr_resource_tools_call(r_.get(), to_c(params_json), &c, &out, e); });
+        return Response(out);
+    }
+
+    /// completion/complete (`ref/resource`) for `template_uri`'s
+    /// `argument` = `value`, with the already-resolved arguments in
+    /// `context` (name, value). Throws mcpr::Error.
+    Completion complete(std::string_view template_uri, std::string_view argument, std::string_view value,
+                        const std::vector<std::pair<std::string_view, std::string_view>> &context = {},
+                        const ReadOptions &o = ReadOptions()) const {
+        std::vector<mcpr_complete_argument> ctx;
+        ctx.reserve(context.size());
+        for (const auto &kv : context) ctx.push_back(mcpr_complete_argument{to_c(kv.first), to_c(kv.second)});
+        mcpr_complete_params p{};
+        p.template_uri = to_c(template_uri);
+        p.argument.name = to_c(argument);
+        p.argument.value = to_c(value);
+        p.context = ctx.empty() ? nullptr : ctx.data();
+        p.context_len = ctx.size();
+        mcpr_read_options c{};
+        mcpr_read_options_init(&c);
+        detail::set_call(c, o);
+        mcpr_completion *out = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_complete(r_.get(), &p, &c, &out, e); });
+        return Completion(out);
+    }
+
+    /// Whether any binding registered a completion callback.
+    bool completes() const noexcept { return mcpr_resources_completes(r_.get()); }
+
+    /// The registry's 32-byte content hash (SHA-256 of its canonical
+    /// descriptions: identical registries agree).
+    std::array<std::uint8_t, 32> content_hash() const noexcept {
+        std::array<std::uint8_t, 32> out{};
+        mcpr_resources_content_hash(r_.get(), out.data());
+        return out;
+    }
+
+    /// The C handle (borrowed; still owned by this object).
+    const mcpr_resources *get() const noexcept { return r_.get(); }
+    /// Whether this object holds a reference (false after a move).
+    explicit operator bool() const noexcept { return r_ != nullptr; }
+
+private:
+    static mcpr_request_options c_request_options(const RequestOptions &o) {
+        mcpr_request_options c{};
+        mcpr_request_options_init(&c);
+        detail::set_call(c, o);
+        c.scope_key = to_c(o.scope_key);
+        c.page_size = o.page_size;
+        c.resource_tools = o.resource_tools;
+        return c;
+    }
+
+    using ListFn = mcpr_status (*)(const mcpr_resources *, const mcpr_list_options *, mcpr_page **, mcpr_error **);
+    Page list_impl(const ListOptions &o, ListFn fn) const {
+        mcpr_list_options c{};
+        mcpr_list_options_init(&c);
+        detail::set_call(c, o);
+        c.scope_key = to_c(o.scope_key);
+        c.cursor = to_c(o.cursor);
+        c.page_size = o.page_size;
+        mcpr_page *out = nullptr;
+        detail::check([&](mcpr_error **e) { return fn(r_.get(), &c, &out, e); });
+        return Page(out);
+    }
+
+    detail::Owned<mcpr_resources, mcpr_resources_free> r_;
+};
+
+/// Collects definitions, bindings, a policy and limits (mcpr_builder).
+/// Move-only. build() consumes the C builder (also when it fails); every
+/// later call then throws mcpr::Error (MCPR_INVALID_ARGUMENT, "builder is
+/// NULL"), and destroying the object does nothing more.
+class Builder {
+public:
+    /// Throws std::bad_alloc if no builder can be made.
+    Builder() : b_(mcpr_builder_new()) {
+        if (!b_) throw std::bad_alloc();
+    }
+
+    /// Registers a definition (JSON of a resource or template) with its
+    /// binding. Throws mcpr::Error (then the binding's functions are
+    /// destroyed here; on success the library owns them until `release`).
+    Builder &add(std::string_view definition_json, Binding binding) { return add_impl(definition_json, std::move(binding), nullptr); }
+
+    /// add() with the binding's cache hints.
+    Builder &add(std::string_view definition_json, Binding binding, const CacheHints &hints) {
+        mcpr_cache_hints c = detail::c_hints(hints);
+        return add_impl(definition_json, std::move(binding), &c);
+    }
+
+    /// Sets (or replaces) the policy. Throws mcpr::Error.
+    Builder &set_policy(Policy policy) {
+        auto holder = std::make_unique<Policy>(std::move(policy));
+        mcpr_policy_callbacks cb{};
+        mcpr_policy_callbacks_init(&cb);
+        cb.user_data = holder.get();
+        cb.discover = detail::policy_discover;
+        cb.visibility = detail::policy_visibility;
+        cb.read = detail::policy_read;
+        cb.release = detail::policy_release;
+        detail::check([&](mcpr_error **e) { return mcpr_builder_set_policy(b_.get(), &cb, e); });
+        holder.release();  // the library's release callback deletes it
+        return *this;
+    }
+
+    /// Sets one limit (MCPR_LIMIT_*). Throws mcpr::Error.
+    Builder &set_limit(mcpr_limit which, std::int64_t value) {
+        detail::check([&](mcpr_error **e) { return mcpr_builder_set_limit(b_.get(), which, value, e); });
+        return *this;
+    }
+
+    /// Sets the cursor key (bytes). Throws mcpr::Error.
+    Builder &set_cursor_key(std::string_view key) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_builder_set_cursor_key(b_.get(), reinterpret_cast<const std::uint8_t *>(key.data()), key.size(), e);
+        });
+        return *this;
+    }
+
+    /// The registry's clock for cursor issue and expiry times (Unix
+    /// milliseconds); without it, the system clock. A plain function that
+    /// cannot throw (`noexcept`, checked by the compiler: the C clock has no
+    /// way to report a failure, so an exception could only abort the
+    /// process); `ud` is handed back and never freed, so it must outlive
+    /// the registry and every call on it. Throws mcpr::Error.
+    Builder &set_clock(std::uint64_t (*now_unix_ms)(void *ud) noexcept, void *ud) {
+        detail::check([&](mcpr_error **e) { return mcpr_builder_set_clock(b_.get(), now_unix_ms, ud, e); });
+        return *this;
+    }
+
+    /// Registry-wide cache hints. Throws mcpr::Error.
+    Builder &set_cache_hints(std::chrono::milliseconds ttl, bool policy_caller_independent) {
+        std::uint64_t ms = detail::to_ms(ttl);
+        detail::check(
+            [&](mcpr_error **e) { return mcpr_builder_set_cache_hints(b_.get(), ms, policy_caller_independent, e); });
+        return *this;
+    }
+
+    /// Builds the registry. Throws mcpr::Error; consumes the C builder
+    /// either way (mcpr_builder_build frees it).
+    Resources build() {
+        mcpr_resources *out = nullptr;
+        mcpr_builder *b = b_.release();  // mcpr_builder_build frees it, built or not
+        detail::check([&](mcpr_error **e) { return mcpr_builder_build(b, &out, e); });
+        return Resources(out);
+    }
+
+    /// The C handle (borrowed).
+    mcpr_builder *get() const noexcept { return b_.get(); }
+
+private:
+    Builder &add_impl(std::string_view definition_json, Binding binding, const mcpr_cache_hints *hints) {
+        if (!binding.read)
+            throw Error(MCPR_INVALID_CONFIGURATION, "a binding needs a read callback", std::string(), detail::jsonrpc_internal_error,
+                        std::string());
+        auto holder = std::make_unique<Binding>(std::move(binding));
+        mcpr_binding_callbacks cb{};
+        mcpr_binding_callbacks_init(&cb);
+        cb.user_data = holder.get();
+        cb.resolve = holder->resolve ? detail::binding_resolve : mcpr_resolve_single;
+        cb.read = detail::binding_read;
+        cb.release = detail::binding_release;
+        cb.complete = holder->complete ? detail::binding_complete : nullptr;
+        cb.size_hint = holder->size_hint ? detail::binding_size_hint : nullptr;
+        detail::check([&](mcpr_error **e) {
+            return hints ? mcpr_builder_add_with_hints(b_.get(), to_c(definition_json), &cb, hints, e)
+                         : mcpr_builder_add(b_.get(), to_c(definition_json), &cb, e);
+        });
+        holder.release();  // the library's release callback deletes it
+        return *this;
+    }
+
+    detail::Owned<mcpr_builder, mcpr_builder_free> b_;
+};
+
+}  // namespace mcpr
+
+#endif  // MCP_RESOURCES_REGISTRY_HPP
