@@ -273,20 +273,23 @@ impl Resources {
         let started = std::time::Instant::now();
         let row = method.row();
         let out = (row.check)(options).and_then(|()| (row.serve)(self, params, options));
-        self.observe_unframed(method, started, options, &out);
+        // The resource tools observe their own refusals (they are served
+        // by `call_resource_tool`, a public entry point of its own).
+        if method != RequestMethod::ToolsCall {
+            self.observe_unframed(call_method(method), started, options, &out);
+        }
         out
     }
 
     /// The call event and metrics of a request refused before its
     /// method's call frame (the frame counts every other one).
-    fn observe_unframed(
+    pub(crate) fn observe_unframed(
         &self,
-        method: RequestMethod,
+        call_method: CallMethod,
         started: std::time::Instant,
         options: &RequestOptions,
         out: &Result<Response, RequestError>,
     ) {
-        let call_method = call_method(method);
         let ended = |protocol_revision| Ended {
             method: call_method,
             protocol_revision,

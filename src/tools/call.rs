@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::jsonrpc;
 use crate::listing::{ListOptions, Page};
+use crate::observe::CallMethod;
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::request::{
@@ -60,7 +61,24 @@ impl Resources {
     /// name (route it to the host's own tools), or
     /// [`RequestError::InvalidArgument`] for `list_resources` with an empty
     /// scope key.
+    ///
+    /// Every call of a resource tool gives one call event (method
+    /// `tools/call`, docs/BEHAVIOUR.md §19), refusals before its frame
+    /// included; another tool name gives none.
     pub fn call_resource_tool(
+        &self,
+        params: &[u8],
+        options: &RequestOptions,
+    ) -> Result<Response, RequestError> {
+        let started = std::time::Instant::now();
+        let out = self.serve_resource_tool(params, options);
+        self.observe_unframed(CallMethod::ToolsCall, started, options, &out);
+        out
+    }
+
+    /// [`call_resource_tool`](Self::call_resource_tool) but its refusals'
+    /// call events.
+    fn serve_resource_tool(
         &self,
         params: &[u8],
         options: &RequestOptions,

@@ -241,21 +241,32 @@ impl Resources {
         options: &EmbedOptions,
     ) -> Result<Embedding, Failure> {
         let subject = Subject::Uri(uri);
-        options
+        let mut failed = None;
+        let out = options
             .call
             .frame(self, &TOOL_READ_RULES, subject, |frame| {
                 let mut embedding = self.embed_in(frame, &[uri], options, 2)?;
                 // As the frame would, before the URI's failure is the call's.
                 frame.scope().check()?;
                 match embedding.outcomes.pop() {
-                    Some(EmbedOutcome::Failed(f)) => Err(f),
+                    Some(EmbedOutcome::Failed(f)) => match as_not_found(&f) {
+                        Some(seen) => {
+                            failed = Some(f);
+                            Err(seen)
+                        }
+                        None => Err(f),
+                    },
                     Some(o) => {
                         embedding.outcomes.push(o);
                         Ok(embedding)
                     }
                     None => Ok(embedding),
                 }
-            })
+            });
+        match failed {
+            Some(f) => Err(f),
+            None => out,
+        }
     }
 
     /// The embedding in its call frame: each URI in turn (the frame checked
@@ -369,6 +380,19 @@ impl Resources {
             links,
         })
     }
+}
+
+/// The failure a `read_resource` call event shows for the URI's failure
+/// `f`: the tool answers an invalid URI exactly as one it cannot find
+/// (`NOT_FOUND_TEXT`), so its event does too (`unavailable`, the original
+/// kind and cause only in the private cause); `None`: any other failure
+/// shows as it is.
+fn as_not_found(f: &Failure) -> Option<Failure> {
+    (f.kind() == FailureKind::InvalidRequest).then(|| {
+        Failure::new(FailureKind::Unavailable).caused_by(CauseText(
+            format!("invalid_request: {}: {}", f.message(), f.cause_text()).into(),
+        ))
+    })
 }
 
 /// An embedding being made.

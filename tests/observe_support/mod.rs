@@ -208,7 +208,10 @@ pub fn without_timings(line: &str) -> String {
         o.remove("queueWaitNs");
         o.remove("callId");
     }
-    v.to_string()
+    // Members in one order (removal may reorder them).
+    let sorted: std::collections::BTreeMap<String, serde_json::Value> =
+        serde_json::from_value(v).unwrap();
+    serde_json::to_string(&sorted).unwrap()
 }
 
 /// The public lines of the events, without timings and call numbers.
