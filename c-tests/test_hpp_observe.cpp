@@ -157,7 +157,7 @@ TEST(HppObserve, MetricsCountCallsWithoutAnObserver) {
     EXPECT_EQ(ok.calls, 3u);
     EXPECT_GT(ok.total.count(), 0);
     EXPECT_EQ(mcpr::metrics(r, "resources/read", MCPR_UNAVAILABLE).calls, 1u);
-    EXPECT_THROW(mcpr::metrics(r, "tools/call"), mcpr::Error);
+    EXPECT_THROW(mcpr::metrics(r, "tools/list"), mcpr::Error);
 }
 
 TEST(HppObserve, OneEventKeyGivesReplicasTheSameHashes) {

@@ -388,7 +388,7 @@ static void test_growth_and_misuse(void) {
     mcpr_resources *r = observed(&hp, &hb, log, 0);
     mcpr_call_metrics m = {.struct_size = sizeof m};
     CHECK_STATUS(mcpr_resources_get_metrics(NULL, S("resources/read"), 0, &m, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resources_get_metrics(r, S("tools/call"), 0, &m, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_get_metrics(r, S("tools/list"), 0, &m, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_resources_get_metrics(r, S("resources/read"), MCPR_INTERNAL, &m, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_resources_get_metrics(r, S("resources/read"), 0, NULL, NULL), MCPR_INVALID_ARGUMENT);
     m.struct_size = 0;
@@ -439,6 +439,76 @@ static void test_metrics_without_an_observer(void) {
     mcpr_resources_free(r);
 }
 
+/* The resource tools (through mcpr_request and mcpr_message), an embedding
+ * and a message each give one call event, under their method names; a
+ * message carrying no served request gives none. */
+static void test_tools_embeddings_and_messages_emit_one_call_event(void) {
+    host_policy hp = {0};
+    host_binding hb = {.items = {"item://ok/a"}};
+    event_log *log = log_new();
+    mcpr_resources *r = observed(&hp, &hb, log, 0);
+    mcpr_request_options o = MCPR_REQUEST_OPTIONS_INIT;
+    o.scope_key = S("tenant");
+    o.resource_tools = true;
+    const char *tools[] = {
+        "{\"name\":\"read_resource\",\"arguments\":{\"uri\":\"bundle://b\"}}",
+        "{\"name\":\"read_resource\",\"arguments\":{\"uri\":\"nothing://x\"}}",
+        "{\"name\":\"read_resource\",\"arguments\":{\"uri\":7}}",
+        "{\"name\":\"list_resources\"}",
+    };
+    const mcpr_status want[] = {MCPR_OK, MCPR_UNAVAILABLE, MCPR_INVALID_REQUEST, MCPR_OK};
+    for (int i = 0; i < 4; i++) {
+        log_clear(log);
+        mcpr_response *resp = NULL;
+        CHECK_STATUS(mcpr_request(r, S("tools/call"), str_of(tools[i]), &o, &resp, NULL), MCPR_OK);
+        mcpr_response_free(resp);
+        CHECK(calls_in(log) == 1);
+        const seen_event *e = last_call(log);
+        CHECK(e && strcmp(e->method, "tools/call") == 0 && e->status == want[i]);
+    }
+    log_clear(log);
+    mcpr_response *resp = NULL;
+    CHECK_STATUS(mcpr_request(r, S("tools/call"), S("{\"name\":\"weather\"}"), &o, &resp, NULL),
+                 MCPR_METHOD_NOT_HANDLED);
+    mcpr_response_free(resp);
+    CHECK(calls_in(log) == 0);
+
+    mcpr_str uris[] = {S("bundle://b"), S("nothing://x")};
+    mcpr_embed_options eo = MCPR_EMBED_OPTIONS_INIT;
+    mcpr_embedding *em = NULL;
+    CHECK_STATUS(mcpr_embed(r, uris, 2, &eo, &em, NULL), MCPR_OK);
+    mcpr_embedding_free(em);
+    CHECK(calls_in(log) == 1);
+    const seen_event *e = last_call(log);
+    CHECK(e && strcmp(e->method, "embed") == 0 && e->status == MCPR_OK && e->partial && e->items == 1);
+    CHECK(e && e->uri[0] == 0 && !e->has_uri_hash);
+
+    log_clear(log);
+    const char *messages[] = {
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":\"bundle://b\"}}",
+        "{\"jsonrpc\":\"2.0\",\"method\":\"resources/read\",\"params\":{\"uri\":\"bundle://b\"}}",
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\"}",
+        "{not json",
+    };
+    for (int i = 0; i < 4; i++) {
+        mcpr_reply *reply = NULL;
+        CHECK_STATUS(mcpr_message(r, str_of(messages[i]), &o, &reply, NULL), MCPR_OK);
+        mcpr_reply_free(reply);
+        CHECK(calls_in(log) == 1);
+    }
+    e = last_call(log);
+    CHECK(e && strcmp(e->method, "resources/read") == 0 && e->status == MCPR_OK);
+
+    mcpr_call_metrics m = {.struct_size = sizeof m};
+    CHECK_STATUS(mcpr_resources_get_metrics(r, S("tools/call"), MCPR_OK, &m, NULL), MCPR_OK);
+    CHECK(m.calls == 2);
+    CHECK_STATUS(mcpr_resources_get_metrics(r, S("embed"), MCPR_OK, &m, NULL), MCPR_OK);
+    CHECK(m.calls == 1);
+    mcpr_resources_free(r);
+    CHECK(atomic_load(&log->releases) == 1);
+    log_free(log);
+}
+
 int main(void) {
     test_every_call_kind_emits_exactly_one_call_event();
     test_decision_events_for_each_rule();
@@ -446,5 +516,6 @@ int main(void) {
     test_release_runs_once_and_only_for_accepted_tables();
     test_growth_and_misuse();
     test_metrics_without_an_observer();
+    test_tools_embeddings_and_messages_emit_one_call_event();
     return harness_finish("test_observe");
 }

@@ -3,7 +3,8 @@
 # Rust API's small exact read, benches/blob.rs a 16 MiB blob read through
 # the C ABI and the Rust API in fresh processes, benches/params.rs the
 # worst 256 KiB of params a client can send, benches/embed.rs ten
-# resources embedded in a tool result against ten reads), the C ABI read benchmark
+# resources embedded in a tool result against ten reads, benches/observe.rs
+# the small exact read with no observer and empty ones: allocations and time), the C ABI read benchmark
 # (c-tests/bench_read.c, built by CMake; also the one-call request path
 # against the read with its ratio, and first of all, in its fresh process,
 # registering 100,000 templates through the C ABI), the Go binding's small exact read

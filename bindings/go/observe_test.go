@@ -208,7 +208,7 @@ func TestMetricsCountEveryCallWithoutAnObserver(t *testing.T) {
 	if m, _ := r.Metrics("resources/read", mcpr.StatusUnavailable); m.Calls != 1 {
 		t.Errorf("unavailable: %+v", m)
 	}
-	if _, err := r.Metrics("tools/call", mcpr.StatusOK); err == nil {
+	if _, err := r.Metrics("tools/list", mcpr.StatusOK); err == nil {
 		t.Error("an unknown method is refused")
 	}
 }

@@ -389,9 +389,11 @@ impl Resources {
 /// shows as it is.
 fn as_not_found(f: &Failure) -> Option<Failure> {
     (f.kind() == FailureKind::InvalidRequest).then(|| {
-        Failure::new(FailureKind::Unavailable).caused_by(CauseText(
-            format!("invalid_request: {}: {}", f.message(), f.cause_text()).into(),
-        ))
+        Failure::new(FailureKind::Unavailable).caused_by(CauseText(format!(
+            "invalid_request: {}: {}",
+            f.message(),
+            f.cause_text()
+        )))
     })
 }
 
