@@ -3,15 +3,18 @@
 //! a latency histogram, kept by every registry and read with
 //! `Resources::metrics` (C `mcpr_resources_get_metrics`).
 //!
-//! Cheap enough to leave on: a call adds to three counters of a shard of
-//! its own thread (threads are given shards round-robin, so two threads
-//! share one only when there are more threads than shards), with relaxed
-//! atomic additions on cache lines no other shard uses; nothing is
-//! allocated per call. A snapshot sums the shards; it is not atomic
+//! Cheap enough to leave on: a call adds to two or three counters of a
+//! shard on cache lines no other shard uses, and nothing is allocated per
+//! call. The first threads that count (one fewer than there are shards,
+//! the same number in every registry of the process) each own a shard and
+//! add with a plain relaxed load and store (no locked instruction: no other
+//! thread writes there); every later thread counts in the last shard, with
+//! atomic additions. A snapshot sums the shards; it is not atomic
 //! across counters (a call finishing meanwhile may be counted in one
 //! counter and not yet in another).
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use std::time::Duration;
 
 use super::CallMethod;
@@ -80,22 +83,43 @@ fn bucket(ns: u64) -> usize {
     bits.saturating_sub(10).min(LATENCY_BUCKETS - 1)
 }
 
-/// This thread's shard number (any value; reduced per registry).
+/// This thread's number among the threads that counted a call (from 0, in
+/// the order of their first count; `usize::MAX` while the thread exits).
 #[inline]
-fn thread_shard() -> usize {
+fn thread_number() -> usize {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     thread_local! {
-        static SHARD_OF_THREAD: usize = NEXT.fetch_add(1, Ordering::Relaxed);
+        static NUMBER: usize = NEXT.fetch_add(1, Ordering::Relaxed);
     }
-    SHARD_OF_THREAD.try_with(|s| *s).unwrap_or(0)
+    NUMBER.try_with(|s| *s).unwrap_or(usize::MAX)
+}
+
+/// The shards of every registry of the process: one per available CPU (a
+/// power of two, 2 to 32), fixed at the first registry, so that a thread
+/// owning a shard owns it in every registry.
+fn shard_count() -> usize {
+    static SHARDS: OnceLock<usize> = OnceLock::new();
+    *SHARDS.get_or_init(|| {
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        cpus.next_power_of_two().clamp(2, MAX_SHARDS)
+    })
+}
+
+/// Adds `v` to `c`: a plain load and store where this thread alone writes
+/// (`owned`), else an atomic addition.
+#[inline(always)]
+fn add(c: &AtomicU64, v: u64, owned: bool) {
+    if owned {
+        c.store(c.load(Ordering::Relaxed).wrapping_add(v), Ordering::Relaxed);
+    } else {
+        c.fetch_add(v, Ordering::Relaxed);
+    }
 }
 
 impl Metrics {
-    /// Zeroed counters, with one shard per available CPU (a power of two,
-    /// at most 32).
+    /// Zeroed counters (see [`shard_count`]).
     pub(crate) fn new() -> Metrics {
-        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-        let shards = cpus.next_power_of_two().min(MAX_SHARDS);
+        let shards = shard_count();
         let counters = (0..shards * SHARD).map(|_| AtomicU64::new(0)).collect();
         Metrics { counters, shards }
     }
@@ -111,14 +135,20 @@ impl Metrics {
         elapsed: Duration,
     ) {
         let ns = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
-        let shard = thread_shard() & (self.shards - 1);
+        let shared = self.shards - 1;
+        let number = thread_number();
+        let (shard, owned) = if number < shared {
+            (number, true)
+        } else {
+            (shared, false)
+        };
         let outcome = (outcome as usize).min(OUTCOMES - 1);
         let at = shard * SHARD + (method.index() * OUTCOMES + outcome) * CELL;
         let cell = &self.counters[at..at + CELL];
-        cell[SUM].fetch_add(ns, Ordering::Relaxed);
-        cell[FIRST_BUCKET + bucket(ns)].fetch_add(1, Ordering::Relaxed);
+        add(&cell[SUM], ns, owned);
+        add(&cell[FIRST_BUCKET + bucket(ns)], 1, owned);
         if partial {
-            cell[PARTIAL].fetch_add(1, Ordering::Relaxed);
+            add(&cell[PARTIAL], 1, owned);
         }
     }
 
