@@ -1071,7 +1071,9 @@ typedef struct {
     uint32_t kind;
     /**
      * The MCP method (`"resources/read"`, `"resources/list"`,
-     * `"resources/templates/list"`, `"completion/complete"`).
+     * `"resources/templates/list"`, `"completion/complete"`,
+     * `"tools/call"` for the resource tools), or `"embed"` for
+     * `mcpr_embed` (no MCP method of its own).
      */
     mcpr_str method;
     /**
