@@ -532,7 +532,15 @@ static void test_revisions_and_error_objects(void) {
     CHECK_STATUS(complete(r, &p, &o, &json, NULL), MCPR_OK);
     CHECK(json && strstr(json, ",\"resultType\":\"complete\"}"));
     free(json);
-    o.protocol_revision = S("2024-11-05");
+    /* the older revisions: no resultType either */
+    const char *older[] = {"2024-11-05", "2025-03-26"};
+    for (int i = 0; i < 2; i++) {
+        o.protocol_revision = str_of(older[i]);
+        CHECK_STATUS(complete(r, &p, &o, &json, NULL), MCPR_OK);
+        CHECK(json && strcmp(json, "{\"completion\":{\"values\":[\"a\"],\"hasMore\":false}}") == 0);
+        free(json);
+    }
+    o.protocol_revision = S("2024-10-07");
     CHECK_STATUS(complete(r, &p, &o, NULL, NULL), MCPR_INVALID_ARGUMENT);
 
     /* Not found: one object for unknown and undiscoverable templates, with

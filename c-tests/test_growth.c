@@ -130,7 +130,10 @@ static void older_read_options_get_the_newest_revision(void) {
     struct {
         read_options_v0 o;
         mcpr_str after;
+        const void *later;         /* result_meta */
+        mcpr_trace_context trace;  /* the rest of the whole struct */
     } older;
+    CHECK(sizeof older == sizeof(mcpr_read_options));
     memset(&older, 0, sizeof older);
     older.o.struct_size = sizeof older.o;
     older.after = S("1999-01-01");

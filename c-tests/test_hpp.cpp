@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -230,6 +231,29 @@ TEST(Hpp, ErrorsThrowWithStatusMessageCauseCodeAndTheNotFoundObject) {
     EXPECT_TRUE(contains(ce.jsonrpc_json(), "Invalid cursor"));
 
     EXPECT_EQ(error_of([&] { mcpr::Builder().set_limit(9999, 1); }).status(), MCPR_INVALID_ARGUMENT);
+}
+
+TEST(Hpp, NoHostSideErrorReachesAClientAsCodeZeroOrWithItsOwnText) {
+    mcpr::Resources r = docs_registry();
+    const std::string internal = R"({"code":-32603,"message":"internal error"})";
+    // Raised by the wrapper itself (no mcpr_error behind them).
+    mcpr::ReadOptions negative;
+    negative.timeout = -1ms;
+    mcpr::Error wrapper = error_of([&] { r.read("doc://a", negative); });
+    EXPECT_EQ(wrapper.jsonrpc_code(), -32603);
+    EXPECT_EQ(wrapper.jsonrpc_json(), internal);
+    mcpr::Error no_read = error_of([&] { mcpr::Builder().add(R"({"uri":"doc://x","name":"x"})", mcpr::Binding{}); });
+    EXPECT_EQ(no_read.jsonrpc_json(), internal);
+    // Host mistakes the library reports: its fixed object, never the message.
+    mcpr::Error no_scope = error_of([&] { r.list({}); });
+    EXPECT_EQ(no_scope.jsonrpc_code(), -32603);
+    EXPECT_EQ(no_scope.jsonrpc_json(), internal);
+    // Built from parts: code 0 and an empty object are never kept.
+    mcpr::Error zero(MCPR_INTERNAL, "disk on fire at /srv/x", "cause", 0, "");
+    EXPECT_EQ(zero.jsonrpc_code(), -32603);
+    EXPECT_EQ(zero.jsonrpc_json(), internal);
+    mcpr::Error unhandled(MCPR_METHOD_NOT_HANDLED, "MCPR_METHOD_NOT_HANDLED", "", -32601, "");
+    EXPECT_EQ(unhandled.jsonrpc_json(), R"({"code":-32601,"message":"Method not found"})");
 }
 
 TEST(Hpp, AThrowingResolveFailsTheReadWithItsWhatAsThePrivateCause) {
@@ -531,6 +555,93 @@ TEST(Hpp, TheOneCallRequestServesReadAndListAndThrowsForOtherMethods) {
     mcpr::Error other = error_of([&] { r.request("tools/list", "{}", o); });
     EXPECT_EQ(other.status(), MCPR_METHOD_NOT_HANDLED);
     EXPECT_EQ(other.jsonrpc_code(), -32601);
+}
+
+// ---------------------------------------------------------------- result _meta and trace context
+
+TEST(Hpp, ResultMetaIsMergedIntoEveryResultAndCallsSeeTheTraceContext) {
+    mcpr::ResultMeta meta(R"({"io.modelcontextprotocol/serverInfo":{"name":"cpp","version":"1"}})");
+    EXPECT_EQ(meta.members(), R"("io.modelcontextprotocol/serverInfo":{"name":"cpp","version":"1"})");
+    EXPECT_EQ(error_of([] { mcpr::ResultMeta bad(R"({"go.phpboyscout.uk/mcp.resourceRead":1})"); }).status(),
+              MCPR_INVALID_CONFIGURATION);
+    EXPECT_EQ(error_of([] { mcpr::ResultMeta bad("[]"); }).status(), MCPR_INVALID_CONFIGURATION);
+
+    auto seen = std::make_shared<std::vector<std::string>>();
+    auto mu = std::make_shared<std::mutex>();
+    mcpr::Policy p = mcpr::Policy::allow_all();
+    p.discover = [seen, mu](const mcpr::Call &c, const mcpr::Definition &) {
+        std::lock_guard<std::mutex> g(*mu);
+        seen->push_back(std::string(c.traceparent()) + "|" + std::string(c.tracestate()) + "|" +
+                        std::string(c.baggage()));
+        return mcpr::Result::ok;
+    };
+    mcpr::Resources r = docs_registry(std::move(p));
+    mcpr::RequestOptions o;
+    o.scope_key = "tenant";
+    o.result_meta = &meta;
+    mcpr::Response read = r.request(
+        "resources/read", R"({"uri":"doc://a","_meta":{"traceparent":"00-ab-cd-01","baggage":"k=v"}})", o);
+    EXPECT_FALSE(read.is_error());
+    EXPECT_TRUE(contains(read.json(), R"("_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,)"));
+    EXPECT_TRUE(contains(read.json(), R"("io.modelcontextprotocol/serverInfo":{"name":"cpp","version":"1"})"));
+    mcpr::Response list = r.request("resources/list", "{}", o);
+    EXPECT_TRUE(contains(list.json(), R"(,"_meta":{"io.modelcontextprotocol/serverInfo")"));
+    mcpr::Response nf = r.request("resources/read", R"({"uri":"doc://nothing"})", o);
+    EXPECT_FALSE(contains(nf.json(), "serverInfo"));
+
+    mcpr::ReadOptions ro;
+    ro.result_meta = &meta;
+    EXPECT_TRUE(contains(r.read("doc://a", ro).json(), "serverInfo"));
+    mcpr::ListOptions lo;
+    lo.scope_key = "tenant";
+    lo.result_meta = &meta;
+    EXPECT_TRUE(contains(r.list(lo).json(), "serverInfo"));
+
+    std::lock_guard<std::mutex> g(*mu);
+    ASSERT_FALSE(seen->empty());
+    EXPECT_EQ(seen->front(), "00-ab-cd-01||k=v");
+    EXPECT_EQ(seen->back(), "||");  // the direct list: no trace members
+}
+
+TEST(Hpp, TheOptionsTraceContextReachesTheCallbacksOfEveryCall) {
+    auto seen = std::make_shared<std::vector<std::string>>();
+    auto mu = std::make_shared<std::mutex>();
+    mcpr::Policy p = mcpr::Policy::allow_all();
+    p.discover = [seen, mu](const mcpr::Call &c, const mcpr::Definition &) {
+        std::lock_guard<std::mutex> g(*mu);
+        seen->push_back(std::string(c.traceparent()) + "|" + std::string(c.tracestate()) + "|" +
+                        std::string(c.baggage()));
+        return mcpr::Result::ok;
+    };
+    mcpr::Resources r = docs_registry(std::move(p));
+    // Every discover of one call saw `want`.
+    auto all_saw = [seen, mu](const std::string &want) {
+        std::lock_guard<std::mutex> g(*mu);
+        bool ok = !seen->empty();
+        for (const std::string &s : *seen) ok = ok && s == want;
+        seen->clear();
+        return ok;
+    };
+    const mcpr::TraceContext host{"00-ab-cd-01", "v=1", ""};
+    mcpr::ReadOptions ro;
+    ro.trace = host;
+    r.read("doc://a", ro);
+    EXPECT_TRUE(all_saw("00-ab-cd-01|v=1|"));
+    mcpr::ListOptions lo{"tenant"};
+    lo.trace = host;
+    r.list(lo);
+    EXPECT_TRUE(all_saw("00-ab-cd-01|v=1|"));
+    mcpr::RequestOptions o;
+    o.scope_key = "tenant";
+    o.trace = host;
+    r.request("resources/list", "{}", o);  // the host's
+    EXPECT_TRUE(all_saw("00-ab-cd-01|v=1|"));
+    r.request("resources/list", R"({"_meta":{"baggage":"from-params"}})", o);  // the params'
+    EXPECT_TRUE(all_saw("||from-params"));
+    r.read("doc://a");
+    EXPECT_TRUE(all_saw("||"));
+    ro.trace.baggage = std::string_view("\xff", 1);
+    EXPECT_EQ(error_of([&] { r.read("doc://a", ro); }).status(), MCPR_INVALID_ARGUMENT);
 }
 
 TEST(Hpp, TheOneCallMessageAnswersWholeMessagesAndHandsTheRestToTheHost) {

@@ -64,8 +64,8 @@ static void test_methods(void) {
     bool is_error = true;
 
     /* resources/read: the same bytes as mcpr_read + mcpr_bundle_json */
-    const char *revisions[] = {"2025-06-18", "2025-11-25", "2026-07-28", ""};
-    for (int i = 0; i < 4; i++) {
+    const char *revisions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", ""};
+    for (int i = 0; i < 6; i++) {
         mcpr_request_options o = opts(revisions[i]);
         char *json = request(r, "resources/read", "{\"uri\":\"doc://a\"}", &o, &is_error);
         CHECK(!is_error);
@@ -76,7 +76,7 @@ static void test_methods(void) {
         char *direct = NULL;
         CHECK_STATUS(host_read(r, "doc://a", &ro, &direct, NULL, NULL), MCPR_OK);
         CHECK(json && direct && strcmp(json, direct) == 0);
-        bool modern = i >= 2;
+        bool modern = i >= 4;
         CHECK(json && (strstr(json, ",\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\"}") != NULL) == modern);
         free(json);
         free(direct);
@@ -115,9 +115,9 @@ static void test_errors_per_revision(void) {
     mcpr_resources *r = registry(&hp, &hb);
     bool is_error = false;
     const char *causes[] = {"doc://nothing", "tpl://t/x/y", "doc://nodiscover", "doc://hidden", "doc://denied"};
-    const char *revisions[] = {"2025-06-18", "2025-11-25", "2026-07-28"};
-    for (int v = 0; v < 3; v++) {
-        int code = v == 2 ? -32602 : -32002;
+    const char *revisions[] = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"};
+    for (int v = 0; v < 5; v++) {
+        int code = v == 4 ? -32602 : -32002;
         for (int i = 0; i < 5; i++) {
             char want[256];
             snprintf(want, sizeof want,
@@ -253,7 +253,7 @@ static void test_misuse(void) {
     mcpr_str bad = {NULL, 3};
     CHECK_STATUS(mcpr_request(r, S("resources/read"), bad, &o, &resp, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_request(r, bad, S("{}"), &o, &resp, NULL), MCPR_INVALID_ARGUMENT);
-    mcpr_request_options unknown = opts("2024-11-05");
+    mcpr_request_options unknown = opts("2024-10-07");
     CHECK_STATUS(mcpr_request(r, S("resources/read"), S("{\"uri\":\"doc://a\"}"), &unknown, &resp, NULL),
                  MCPR_INVALID_ARGUMENT);
     /* the list methods need a scope key (an empty one is a host mistake,

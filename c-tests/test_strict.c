@@ -2,7 +2,9 @@
  * builder and payload _meta given to the payload builder are held to the
  * rules definitions are held to (nesting at most 127 deep, no repeated key
  * at any depth, no lone surrogate, no non-finite number); templates equal
- * up to their variable names are refused at build. */
+ * up to their variable names are refused at build; a definition's standard
+ * members are checked by mcpr_builder_add, naming the member refused, and
+ * listed per revision without the members it does not define. */
 #include <stdlib.h>
 
 #include "harness.h"
@@ -242,9 +244,68 @@ static void test_same_shape_templates(void) {
     CHECK_STATUS(build_defs(exact, 2, message, sizeof message), MCPR_OK);
 }
 
+/* ---------------------------------------------------------------- definition members */
+
+static void test_definition_members(void) {
+    struct {
+        const char *def;
+        const char *names; /* what the message must name */
+    } refused[] = {
+        {"{\"uriTemplate\":\"a://t/{id}\",\"name\":\"t\",\"size\":1}", "size"},
+        {"{\"uri\":\"a://x\",\"name\":\"x\",\"size\":-1}", "size"},
+        {"{\"uri\":\"a://x\",\"name\":\"x\",\"annotations\":{\"priority\":1.5}}", "annotations.priority"},
+        {"{\"uri\":\"a://x\",\"name\":\"x\",\"annotations\":{\"audience\":[\"system\"]}}", "annotations.audience"},
+        {"{\"uri\":\"a://x\",\"name\":\"x\",\"annotations\":{\"lastModified\":\"2025-01-12\"}}",
+         "annotations.lastModified"},
+        {"{\"uri\":\"a://x\",\"name\":\"x\",\"icons\":[{\"src\":\"/icon.png\"}]}", "icons[].src"},
+        {"{\"uri\":\"a://x\",\"name\":\"x\",\"title\":7}", "title"},
+    };
+    host_binding hb = {0};
+    mcpr_binding_callbacks cb = host_binding_table(&hb);
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        mcpr_builder *b = mcpr_builder_new();
+        mcpr_error *e = NULL;
+        CHECK_STATUS(mcpr_builder_add(b, str_of(refused[i].def), &cb, &e), MCPR_INVALID_CONFIGURATION);
+        CHECK(e && mcpr_error_status(e) == MCPR_INVALID_CONFIGURATION);
+        CHECK(e && str_contains(mcpr_error_message(e), refused[i].names));
+        mcpr_error_free(e);
+        mcpr_builder_free(b);
+    }
+    /* a valid one is listed whole on 2025-11-25 and without title, icons,
+     * _meta and lastModified on 2025-03-26 */
+    host_policy hp = {0};
+    mcpr_builder *b = host_builder(&hp);
+    CHECK_STATUS(host_add(b,
+                          "{\"uri\":\"a://x\",\"name\":\"x\",\"title\":\"X\",\"annotations\":{\"priority\":1,"
+                          "\"lastModified\":\"2025-01-12T15:00:58Z\"},\"icons\":[{\"src\":\"https://e.example/i.png\"}],"
+                          "\"_meta\":{\"k\":1}}",
+                          &hb),
+                 MCPR_OK);
+    mcpr_resources *r = host_build(b);
+    const char *revisions[] = {"2025-11-25", "2025-06-18", "2025-03-26"};
+    const char *want[] = {
+        "{\"resources\":[{\"uri\":\"a://x\",\"name\":\"x\",\"title\":\"X\",\"annotations\":{\"priority\":1,"
+        "\"lastModified\":\"2025-01-12T15:00:58Z\"},\"icons\":[{\"src\":\"https://e.example/i.png\"}],\"_meta\":{\"k\":1}}]}",
+        "{\"resources\":[{\"uri\":\"a://x\",\"name\":\"x\",\"title\":\"X\",\"annotations\":{\"priority\":1,"
+        "\"lastModified\":\"2025-01-12T15:00:58Z\"},\"_meta\":{\"k\":1}}]}",
+        "{\"resources\":[{\"uri\":\"a://x\",\"name\":\"x\",\"annotations\":{\"priority\":1}}]}",
+    };
+    for (int i = 0; i < 3; i++) {
+        mcpr_list_options lo = MCPR_LIST_OPTIONS_INIT;
+        lo.scope_key = S("tenant");
+        lo.protocol_revision = str_of(revisions[i]);
+        mcpr_page *page = NULL;
+        CHECK_STATUS(mcpr_list(r, &lo, &page, NULL), MCPR_OK);
+        CHECK(page && str_eq(mcpr_page_json(page), want[i]));
+        mcpr_page_free(page);
+    }
+    mcpr_resources_free(r);
+}
+
 int main(void) {
     test_strict_authorization();
     test_strict_meta();
     test_same_shape_templates();
+    test_definition_members();
     return harness_finish("test_strict");
 }

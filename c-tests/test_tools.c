@@ -180,7 +180,14 @@ static void embed_checks_every_pointer(void) {
     o.form = 7;
     CHECK_STATUS(mcpr_embed(r, uris, 1, &o, &e, NULL), MCPR_INVALID_ARGUMENT);
     o = (mcpr_embed_options)MCPR_EMBED_OPTIONS_INIT;
+    o.protocol_revision = S("2024-10-07"); /* no MCP revision */
+    CHECK_STATUS(mcpr_embed(r, uris, 1, &o, &e, NULL), MCPR_INVALID_ARGUMENT);
+    /* 2024-11-05 is served, but has no resource_link block: the link form
+       is the host's mistake there (BEHAVIOUR §16 rule 13) */
     o.protocol_revision = S("2024-11-05");
+    o.form = MCPR_EMBED_LINK;
+    CHECK_STATUS(mcpr_embed(r, uris, 1, &o, &e, NULL), MCPR_INVALID_ARGUMENT);
+    o.protocol_revision = S("2025-03-26");
     CHECK_STATUS(mcpr_embed(r, uris, 1, &o, &e, NULL), MCPR_INVALID_ARGUMENT);
     o = (mcpr_embed_options)MCPR_EMBED_OPTIONS_INIT;
     o.struct_size = 0;
@@ -366,6 +373,59 @@ static void the_resource_tools(void) {
     mcpr_resources_free(r);
 }
 
+/* Tool results are results: the host's result _meta is the _meta of the
+ * resource tools' results (their execution errors alike for every reason)
+ * and of an embedding's whole tool result, never of a block; before
+ * 2025-06-18 no structuredContent (BEHAVIOUR §16 rules 13 and 14). */
+static void tool_results_carry_the_host_result_meta_and_the_revisions_shape(void) {
+    host_policy hp = {.hidden = {"doc://hidden"}};
+    host_binding hb = {.items = {"item://ok/1"}};
+    mcpr_resources *r = registry(&hp, &hb, 0);
+    mcpr_result_meta *meta = NULL;
+    CHECK_STATUS(mcpr_result_meta_new(S("{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"c\",\"version\":\"1\"}}"),
+                                      &meta, NULL),
+                 MCPR_OK);
+    const char *want = "\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"c\",\"version\":\"1\"}}";
+
+    mcpr_embed_options eo = MCPR_EMBED_OPTIONS_INIT;
+    eo.result_meta = meta;
+    mcpr_str uris[] = {S("doc://a")};
+    mcpr_embedding *e = embed(r, uris, 1, &eo);
+    CHECK(str_contains(mcpr_embedding_tool_result_json(e), want));
+    CHECK(!str_contains(mcpr_embedding_blocks_json(e), "serverInfo"));
+    mcpr_embedding_free(e);
+
+    mcpr_request_options o = MCPR_REQUEST_OPTIONS_INIT;
+    o.scope_key = S("tenant");
+    o.result_meta = meta;
+    mcpr_response *resp = tool_call(r, "{\"name\":\"read_resource\",\"arguments\":{\"uri\":\"doc://a\"}}", &o);
+    CHECK(str_contains(mcpr_response_json(resp), want));
+    mcpr_response_free(resp);
+    char *hidden = NULL;
+    const char *missing[] = {"doc://hidden", "doc://unregistered"};
+    for (int i = 0; i < 2; i++) {
+        char params[128];
+        snprintf(params, sizeof params, "{\"name\":\"read_resource\",\"arguments\":{\"uri\":\"%s\"}}", missing[i]);
+        resp = tool_call(r, params, &o);
+        CHECK(str_contains(mcpr_response_json(resp), want));
+        if (!hidden) hidden = dup_str(mcpr_response_json(resp));
+        else CHECK(str_eq(mcpr_response_json(resp), hidden));
+        mcpr_response_free(resp);
+    }
+    free(hidden);
+
+    o.protocol_revision = S("2025-03-26");
+    resp = tool_call(r, "{\"name\":\"read_resource\",\"arguments\":{\"uri\":\"doc://a\"}}", &o);
+    CHECK(!str_contains(mcpr_response_json(resp), "structuredContent"));
+    CHECK(str_contains(mcpr_response_json(resp), "\"type\":\"resource\""));
+    mcpr_response_free(resp);
+    mcpr_str defs = {0};
+    CHECK_STATUS(mcpr_resource_tools_definitions(S("2024-11-05"), &defs, NULL), MCPR_OK);
+    CHECK(!str_contains(defs, "outputSchema") && !str_contains(defs, "annotations") && !str_contains(defs, "title"));
+    mcpr_result_meta_free(meta);
+    mcpr_resources_free(r);
+}
+
 int main(void) {
     embedding_returns_exactly_what_a_read_would();
     nothing_for_hidden_undiscoverable_unregistered_or_invalid_targets();
@@ -374,5 +434,6 @@ int main(void) {
     embed_checks_every_pointer();
     the_option_structs_grow_by_struct_size();
     the_resource_tools();
+    tool_results_carry_the_host_result_meta_and_the_revisions_shape();
     return harness_finish("test_tools");
 }

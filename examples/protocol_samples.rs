@@ -2,7 +2,12 @@
 //! result kind and error in each protocol revision, together with what a
 //! client must find in it: the input of the client checks
 //! (`scripts/client-checks.sh`), which validate every file with the
-//! official Python and TypeScript SDKs and the revision's JSON Schema.
+//! official Python and TypeScript SDKs and the revision's JSON Schema
+//! (whose properties also say which members each revision defines: the
+//! checks refuse any other). Every revision the library knows is written,
+//! 2024-11-05 and 2025-03-26 included; the listed descriptions carry every
+//! standard member (`title`, `icons`, `annotations.lastModified`, `_meta`),
+//! so each revision's form of them is checked.
 //!
 //! Run with `cargo run --example protocol_samples -- OUT_DIR`; writes one
 //! JSON file per sample and `manifest.json` describing them.
@@ -77,7 +82,7 @@ fn registry() -> Result<Resources, Failure> {
         .cache_hints(RegistryCacheHints::new(300_000, true));
     for (def, hints) in [
         (
-            r#"{"uri":"doc://guide","name":"guide","title":"Guide","mimeType":"text/markdown"}"#,
+            r#"{"uri":"doc://guide","name":"guide","title":"Guide","mimeType":"text/markdown","size":42,"annotations":{"audience":["user","assistant"],"priority":0.8,"lastModified":"2025-01-12T15:00:58Z"},"icons":[{"src":"https://example.com/guide.png","mimeType":"image/png","sizes":["48x48"],"theme":"light"}],"_meta":{"com.example/owner":"docs"}}"#,
             Some(public),
         ),
         (r#"{"uri":"doc://partial","name":"partial"}"#, Some(public)),
@@ -90,7 +95,7 @@ fn registry() -> Result<Resources, Failure> {
             None,
         ),
         (
-            r#"{"uriTemplate":"doc://tags/{tag}/items","name":"tagged","title":"Tagged"}"#,
+            r#"{"uriTemplate":"doc://tags/{tag}/items","name":"tagged","title":"Tagged","annotations":{"lastModified":"2025-01-12T15:00:58+01:00"},"icons":[{"src":"data:image/png;base64,iVBORw=="}],"_meta":{"com.example/kind":"tag"}}"#,
             None,
         ),
     ] {
@@ -124,6 +129,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("usage: protocol_samples OUT_DIR")?;
     std::fs::create_dir_all(&out)?;
     let r = registry()?;
+    // Every result carries the server's identity (the host's result _meta).
+    let server_info = ResultMeta::from_json(
+        r#"{"io.modelcontextprotocol/serverInfo":{"name":"protocol-samples","version":"1.0.0"}}"#,
+    )?;
     let mut manifest = Vec::new();
     for revision in ProtocolRevision::ALL {
         // The host's negotiated revision; 2026 clients also name it per request.
@@ -136,6 +145,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 } else {
                     revision
                 },
+                result_meta: Some(server_info.clone()),
                 ..CallOptions::default()
             },
             resource_tools: false,
@@ -147,6 +157,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             } else {
                 Value::Null
             }
+        };
+        // Content `_meta` exists from 2025-06-18 on.
+        let item_meta = if revision.has_item_meta() {
+            json!({"com.example/lang": "en"})
+        } else {
+            Value::Null
         };
         let first_page = r.request(
             b"resources/list",
@@ -169,7 +185,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     &options,
                 )?,
                 json!({"contents": [
-                    {"uri": "doc://guide/intro", "mimeType": "text/markdown", "text": "# Guide\n\"quoted\" é", "meta": {"com.example/lang": "en"}},
+                    {"uri": "doc://guide/intro", "mimeType": "text/markdown", "text": "# Guide\n\"quoted\" é", "meta": item_meta},
                     {"uri": "doc://guide/logo", "mimeType": "image/png", "blob": "iVBORw=="},
                     {"uri": "doc://guide/blank", "mimeType": "text/plain", "text": ""}],
                     "cache": hints(60_000, "public")}),
@@ -361,30 +377,47 @@ fn tool_samples(
     let embed = EmbedOptions {
         call: CallOptions {
             protocol_revision: revision,
+            result_meta: options.call.result_meta.clone(),
             ..CallOptions::default()
         },
         ..EmbedOptions::default()
     };
     let embedded = r.embed(&["doc://guide", "doc://missing", "doc://partial"], &embed)?;
-    let linked = r.embed(
-        &["doc://guide", "doc://notes/7", "doc://missing"],
-        &EmbedOptions {
-            form: EmbedForm::Link,
-            ..embed.clone()
-        },
-    )?;
+    // resource_link blocks exist from 2025-06-18 on.
+    let linked = if revision.has_tool_output() {
+        Some(r.embed(
+            &["doc://guide", "doc://notes/7", "doc://missing"],
+            &EmbedOptions {
+                form: EmbedForm::Link,
+                ..embed.clone()
+            },
+        )?)
+    } else {
+        None
+    };
+    // Structured content exists from 2025-06-18 on; before it the text
+    // block alone holds a page.
+    let structured = |tool: &str| {
+        if revision.has_tool_output() {
+            json!(tool)
+        } else {
+            Value::Null
+        }
+    };
     let call = |p: Value| {
         r.request(b"tools/call", params(revision, p).as_bytes(), &tools)
             .map(answered)
     };
     let templates_page = call(json!({"name": "list_resources", "arguments": {"cursor": "t"}}))?;
     let mut list_tools = json!({"tools": json_of(resource_tool_definitions(revision))});
+    // The host's own result carries its result _meta too.
+    list_tools["_meta"] = json!({"io.modelcontextprotocol/serverInfo": {"name": "protocol-samples", "version": "1.0.0"}});
     if revision.has_result_fields() {
         list_tools["resultType"] = json!("complete");
         list_tools["ttlMs"] = json!(0);
         list_tools["cacheScope"] = json!("public");
     }
-    let samples = vec![
+    let mut samples = vec![
         (
             "tool_embedded_resources",
             "tools/call",
@@ -395,19 +428,12 @@ fn tool_samples(
                 "isError": false}),
         ),
         (
-            "tool_resource_links",
-            "tools/call",
-            host_result(linked.call_tool_result()),
-            json!({"content": [["resource_link", "doc://guide"], ["resource_link", "doc://notes/7"]],
-                   "names": ["guide", "note"], "isError": false}),
-        ),
-        (
             "tool_read_resource",
             "tools/call",
             call(json!({"name": "read_resource", "arguments": {"uri": "doc://guide"}}))?,
             json!({"content": [
                 ["resource", "doc://guide/intro"], ["resource", "doc://guide/logo"], ["resource", "doc://guide/blank"]],
-                "structured": "read_resource", "isError": false}),
+                "structured": structured("read_resource"), "isError": false}),
         ),
         (
             "tool_read_resource_not_found",
@@ -419,14 +445,14 @@ fn tool_samples(
             "tool_list_resources",
             "tools/call",
             call(json!({"name": "list_resources", "arguments": {}}))?,
-            json!({"content": [["text", null]], "structured": "list_resources",
+            json!({"content": [["text", null]], "structured": structured("list_resources"),
                    "resources": ["doc://empty"], "templates": [], "nextCursor": true, "isError": false}),
         ),
         (
             "tool_list_resource_templates",
             "tools/call",
             templates_page,
-            json!({"content": [["text", null]], "structured": "list_resources",
+            json!({"content": [["text", null]], "structured": structured("list_resources"),
                    "resources": [], "templates": ["doc://notes/{id}"], "nextCursor": true, "isError": false}),
         ),
         (
@@ -448,6 +474,15 @@ fn tool_samples(
             json!({"code": -32602, "message": "params arguments must be an object"}),
         ),
     ];
+    if let Some(linked) = linked {
+        samples.push((
+            "tool_resource_links",
+            "tools/call",
+            host_result(linked.call_tool_result()),
+            json!({"content": [["resource_link", "doc://guide"], ["resource_link", "doc://notes/7"]],
+                   "names": ["guide", "note"], "isError": false}),
+        ));
+    }
     Ok(samples
         .into_iter()
         .map(|(kind, method, (json, error), expect)| (kind, method, json, error, expect))

@@ -657,6 +657,17 @@ typedef struct mcpr_resources mcpr_resources;
 typedef struct mcpr_response mcpr_response;
 
 /**
+ * Result `_meta` members the host adds to every result of the calls given
+ * it (for example `io.modelcontextprotocol/serverInfo`, which MCP asks
+ * servers to put in every result), validated once by
+ * `mcpr_result_meta_new` and then shared by any number of calls on any
+ * threads. Immutable; free with `mcpr_result_meta_free`.
+ *
+ * \ingroup request
+ */
+typedef struct mcpr_result_meta mcpr_result_meta;
+
+/**
  * A target (URI, representation, private authorization JSON) handed to
  * policy and body-read callbacks (borrowed view, valid until the callback
  * returns; its accessors may be called from any thread while the callback
@@ -1405,6 +1416,34 @@ typedef struct {
 } mcpr_call_metrics;
 
 /**
+ * A request's trace context as the host read it (W3C Trace Context
+ * `traceparent` and `tracestate`, W3C Baggage `baggage`), the `trace`
+ * field of every option struct: handed to every callback of the call
+ * through `mcpr_call_traceparent`, `mcpr_call_tracestate` and
+ * `mcpr_call_baggage`, as given. Each member is UTF-8 text (else the call
+ * is `MCPR_INVALID_ARGUMENT`); an empty one is absent, and one longer than
+ * 8 KiB is left out. All zero (the default) = no trace context. For
+ * `mcpr_request` it is the host's default: trace members in the request's
+ * `params._meta` take its place.
+ *
+ * \ingroup read
+ */
+typedef struct {
+    /**
+     * `traceparent`, e.g. `00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01`.
+     */
+    mcpr_str traceparent;
+    /**
+     * `tracestate`.
+     */
+    mcpr_str tracestate;
+    /**
+     * `baggage`.
+     */
+    mcpr_str baggage;
+} mcpr_trace_context;
+
+/**
  * Per-call options of `mcpr_read`. NULL options mean all defaults. The
  * library copies what it needs before `mcpr_read` returns.
  *
@@ -1454,12 +1493,30 @@ typedef struct {
     const mcpr_executor *executor;
     /**
      * The negotiated MCP protocol revision the result is shaped for:
-     * `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"`; empty (`{NULL, 0}`)
-     * = the newest this library knows (`"2026-07-28"`). Any other value is
-     * `MCPR_INVALID_ARGUMENT`. On 2026-07-28 the result carries
-     * `resultType`, `ttlMs` and `cacheScope`; before, none of them.
+     * `"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"` or
+     * `"2026-07-28"`; empty (`{NULL, 0}`) = the newest this library knows
+     * (`"2026-07-28"`). Any other value is `MCPR_INVALID_ARGUMENT`. On
+     * 2026-07-28 the result carries `resultType`, `ttlMs` and
+     * `cacheScope`; before, none of them. Before 2025-06-18 content items
+     * carry no `_meta` (those revisions define none; the warning item of a
+     * partial bundle is then known by its `mcp-warning:` URI and the
+     * result's report).
      */
     mcpr_str protocol_revision;
+    /**
+     * Optional result `_meta` members of the host (from
+     * `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of
+     * the result after the library's own members, which they never
+     * replace, and charged to the result's budget. The call keeps its own
+     * reference: the handle may be freed once the call has begun.
+     */
+    const mcpr_result_meta *result_meta;
+    /**
+     * Optional trace context of the request, handed to every callback of
+     * the call (`mcpr_call_traceparent`, ...); all zero = none (see
+     * `mcpr_trace_context`).
+     */
+    mcpr_trace_context trace;
 } mcpr_read_options;
 
 /**
@@ -1513,8 +1570,11 @@ typedef struct {
     const mcpr_executor *executor;
     /**
      * The negotiated MCP protocol revision the blocks are written for
-     * (`"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`; empty = the newest;
-     * anything else is `MCPR_INVALID_ARGUMENT`).
+     * (`"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"`,
+     * `"2026-07-28"`; empty = the newest; anything else is
+     * `MCPR_INVALID_ARGUMENT`). Before 2025-06-18 there are no
+     * `resource_link` blocks: `MCPR_EMBED_LINK` is `MCPR_INVALID_ARGUMENT`
+     * and `over_budget_links` is ignored.
      */
     mcpr_str protocol_revision;
     /**
@@ -1530,6 +1590,19 @@ typedef struct {
      * becomes a link when the read's root checks pass.
      */
     bool over_budget_links;
+    /**
+     * Optional result `_meta` members of the host (from
+     * `mcpr_result_meta_new`; NULL = none): the `_meta` of the whole tool
+     * result `mcpr_embedding_tool_result_json` gives (never of the blocks),
+     * charged once to the embedding's budget. The call keeps its own
+     * reference: the handle may be freed once the call has begun.
+     */
+    const mcpr_result_meta *result_meta;
+    /**
+     * Optional trace context handed to every callback of the embedding
+     * (see `mcpr_trace_context`); all zero = none.
+     */
+    mcpr_trace_context trace;
 } mcpr_embed_options;
 
 /**
@@ -1736,9 +1809,24 @@ typedef struct {
      * The negotiated MCP protocol revision (as in `mcpr_read_options`;
      * empty = the newest). On 2026-07-28 the page carries `resultType`,
      * `ttlMs` and `cacheScope`, and their bytes count against the page's
-     * byte budget.
+     * byte budget. Descriptions are listed without the members the
+     * revision does not define (`icons` before 2025-11-25; `title`,
+     * `_meta` and `annotations.lastModified` before 2025-06-18).
      */
     mcpr_str protocol_revision;
+    /**
+     * Optional result `_meta` members of the host (from
+     * `mcpr_result_meta_new`; NULL = none), the `_meta` of the page,
+     * charged to its byte budget. The call keeps its own reference: the
+     * handle may be freed once the call has begun.
+     */
+    const mcpr_result_meta *result_meta;
+    /**
+     * Optional trace context of the request, handed to every `discover`
+     * of the call (`mcpr_call_traceparent`, ...); all zero = none (see
+     * `mcpr_trace_context`).
+     */
+    mcpr_trace_context trace;
 } mcpr_list_options;
 
 /**
@@ -1762,9 +1850,10 @@ typedef struct {
      */
     size_t struct_size;
     /**
-     * The protocol revision negotiated with the client (`"2025-06-18"`,
-     * `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
-     * `MCPR_INVALID_ARGUMENT`). A known revision in the request's
+     * The protocol revision negotiated with the client (`"2024-11-05"`,
+     * `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`;
+     * empty = the newest; anything else is `MCPR_INVALID_ARGUMENT`). A
+     * known revision in the request's
      * `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
      * precedence.
      */
@@ -1809,6 +1898,22 @@ typedef struct {
      * not handled at all.
      */
     bool resource_tools;
+    /**
+     * Optional result `_meta` members of the host (from
+     * `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of
+     * every result (error objects are not results) after the library's
+     * own members, which they never replace, and charged to the result's
+     * budget. The call keeps its own reference: the handle may be freed
+     * once the call has begun.
+     */
+    const mcpr_result_meta *result_meta;
+    /**
+     * Optional trace context, when the host read it itself (for example
+     * from its transport), handed to every callback of the call; all zero
+     * = none (see `mcpr_trace_context`). Trace members in the request's
+     * `params._meta` take its place.
+     */
+    mcpr_trace_context trace;
 } mcpr_request_options;
 
 /**
@@ -2126,7 +2231,12 @@ mcpr_builder *mcpr_builder_new(void);
  * \param builder The builder.
  * \param definition_json The MCP `Resource` / `ResourceTemplate` description
  *   object as JSON (at most 64 KiB, with exactly one of `uri` or
- *   `uriTemplate`).
+ *   `uriTemplate`). Its standard members are checked (docs/BEHAVIOUR.md
+ *   §1): `title`, `description`, `mimeType` strings; `size` a
+ *   non-negative integer, never on a template; `annotations.audience`
+ *   only `"user"` / `"assistant"`, `annotations.priority` from 0 to 1,
+ *   `annotations.lastModified` an RFC 3339 date-time; every `icons[].src`
+ *   an absolute URI. The error message names the member refused.
  * \param callbacks The binding's callback table (`resolve` and `read`
  *   required; `complete` only for a template); copied during the call.
  * \param err Receives an error object on failure (caller owns it; free with
@@ -2624,27 +2734,29 @@ void mcpr_read_options_init(mcpr_read_options *options);
  * \param resources A registry reference.
  * \param uri The raw bytes of the request's `params.uri`.
  * \param options The read options (deadline, cancellation, request data,
- *   executor, protocol revision), or NULL for all defaults; read during the
- *   call only.
+ *   executor, protocol revision, result `_meta`, trace context), or NULL
+ *   for all defaults; read during the call only.
  * \param out Receives the bundle on success; the caller owns it: free it
  *   with `mcpr_bundle_free`.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
  *   a NULL `resources` or `out`, a `(NULL, n > 0)` string, an unknown
- *   protocol revision, or options with a bad `struct_size` or set fields
- *   beyond it that this library does not know; otherwise the failure of the
- *   read (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
- *   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
- *   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
- *   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
+ *   protocol revision, a trace member that is not UTF-8, or options with a
+ *   bad `struct_size` or set fields beyond it that this library does not
+ *   know; otherwise the failure of the read (`MCPR_INVALID_REQUEST`,
+ *   `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`, `MCPR_POLICY`,
+ *   `MCPR_READ_FAILED`, `MCPR_TIMEOUT`, `MCPR_INVALID_CONTENT`,
+ *   `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`,
+ *   `MCPR_SIZE`).
  * \pre `resources` is NULL or a live registry reference when the call is
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
- *   options of `struct_size` readable bytes whose `cancel` and `executor`
- *   are NULL or not yet freed and whose `protocol_revision` follows the
- *   `mcpr_str` rules; `out` is NULL or points at writable storage for one
+ *   options of `struct_size` readable bytes whose `cancel`, `executor` and
+ *   `result_meta` are NULL or not yet freed and whose strings
+ *   (`protocol_revision`, the members of `trace`) follow the `mcpr_str`
+ *   rules; `out` is NULL or points at writable storage for one
  *   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
  *   `mcpr_error *`.
  * \post The call holds its own registry reference from entry to return:
@@ -2787,8 +2899,8 @@ void mcpr_embed_options_init(mcpr_embed_options *options);
  * \param uri_count How many URIs (at most `max_plan_targets`, else
  *   `MCPR_INVALID_REQUEST`).
  * \param options The embed options (deadline, cancellation, request data,
- *   executor, protocol revision, form, over-budget links), or NULL for all
- *   defaults; read during the call only.
+ *   executor, protocol revision, form, over-budget links, result `_meta`,
+ *   trace context), or NULL for all defaults; read during the call only.
  * \param out Receives the embedding on success; the caller owns it: free
  *   it with `mcpr_embedding_free`.
  * \param err Receives an error object on failure (caller owns it; free with
@@ -2796,7 +2908,8 @@ void mcpr_embed_options_init(mcpr_embed_options *options);
  * \return `MCPR_OK` (also when some URIs gave nothing);
  *   `MCPR_INVALID_ARGUMENT` for a NULL `resources` or `out`, a NULL `uris`
  *   with a non-zero count, a string breaking the `mcpr_str` rules, an
- *   unknown protocol revision or form, or options with a bad `struct_size`
+ *   unknown protocol revision or form, `MCPR_EMBED_LINK` before
+ *   2025-06-18, a trace member that is not UTF-8, or options with a bad `struct_size`
  *   or set fields beyond it that this library does not know;
  *   `MCPR_INVALID_REQUEST` for more URIs than `max_plan_targets`;
  *   `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; `MCPR_READ_FAILED` when the
@@ -2807,9 +2920,9 @@ void mcpr_embed_options_init(mcpr_embed_options *options);
  *   made: one that no other thread may be releasing at that moment.
  * \pre `uris` is NULL or points at `uri_count` readable `mcpr_str`, each
  *   following the `mcpr_str` rules; `options` is NULL or points at options
- *   of `struct_size` readable bytes whose `cancel` and `executor` are NULL
- *   or not yet freed and whose `protocol_revision` follows the `mcpr_str`
- *   rules; `out` is NULL or points at writable storage for one
+ *   of `struct_size` readable bytes whose `cancel`, `executor` and
+ *   `result_meta` are NULL or not yet freed and whose `protocol_revision`
+ *   and `trace` members follow the `mcpr_str` rules; `out` is NULL or points at writable storage for one
  *   `mcpr_embedding *`; `err` is NULL or points at writable storage for one
  *   `mcpr_error *`.
  * \post The call holds its own registry reference from entry to return, as
@@ -3117,14 +3230,15 @@ void mcpr_list_options_init(mcpr_list_options *options);
  *
  * \param resources A registry reference.
  * \param options The list options (required: scope key, cursor, page size,
- *   deadline, cancellation, executor, protocol revision).
+ *   deadline, cancellation, executor, protocol revision, result `_meta`,
+ *   trace context).
  * \param out Receives the page on success; the caller owns it: free it with
  *   `mcpr_page_free`.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
  * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
  *   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
- *   revision, an empty scope key, or options with a bad `struct_size` or
+ *   revision, a trace member that is not UTF-8, an empty scope key, or options with a bad `struct_size` or
  *   set fields beyond it that this library does not know;
  *   `MCPR_INVALID_REQUEST` for a bad cursor; `MCPR_POLICY` when `discover`
  *   fails (or the
@@ -3134,8 +3248,9 @@ void mcpr_list_options_init(mcpr_list_options *options);
  *   made: one that no other thread may be releasing at that moment (retain
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `options` is NULL or points at options of `struct_size` readable
- *   bytes whose strings follow the `mcpr_str` rules and whose `cancel` and
- *   `executor` are NULL or not yet freed; `out` is NULL or points at
+ *   bytes whose strings follow the `mcpr_str` rules and whose `cancel`,
+ *   `executor` and `result_meta` are NULL or not yet freed; `out` is NULL
+ *   or points at
  *   writable storage for one `mcpr_page *`; `err` is NULL or points at
  *   writable storage for one `mcpr_error *`.
  * \note Thread-safe: many threads may list one registry at once. The call
@@ -3239,8 +3354,13 @@ void mcpr_request_options_init(mcpr_request_options *options);
  * wrong type, a repeated member, more than 256 KiB; unknown URIs; bad
  * cursors; an unknown per-request protocol revision) and failures of the
  * call are error responses, not statuses. Params members other than `uri`,
- * `cursor` and `_meta` (and `_meta` keys other than the protocol version)
- * are ignored, as the MCP schemas allow. A request the client cancelled
+ * `cursor` and `_meta` (and `_meta` keys other than the protocol version
+ * and the trace context) are ignored, as the MCP schemas allow. The trace
+ * context of `params._meta` (`traceparent`, `tracestate`, `baggage`:
+ * strings as sent, at most 8 KiB each; another value is left out, a
+ * repeat is malformed params) reaches every callback of the call through
+ * `mcpr_call_traceparent`, `mcpr_call_tracestate` and `mcpr_call_baggage`,
+ * in place of `options->trace`. A request the client cancelled
  * gets no response at all in MCP: after cancelling through the token, drop
  * the response instead of sending it.
  *
@@ -3250,7 +3370,7 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *   when the request had none.
  * \param options The request options (protocol revision, scope key of the
  *   list methods, page size, deadline, cancellation, request data,
- *   executor), or NULL for all defaults (then the list methods, which need a
+ *   executor, result `_meta`, trace context), or NULL for all defaults (then the list methods, which need a
  *   scope key, are `MCPR_INVALID_ARGUMENT`); read during the call only.
  * \param out Receives the response on `MCPR_OK`; the caller owns it: free it
  *   with `mcpr_response_free`.
@@ -3262,7 +3382,7 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *   without `resource_tools`) (no response: route the request elsewhere,
  *   or answer `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
  *   `resources` or `out`, bad strings, an unknown `protocol_revision`
- *   option, an empty scope key for a list method, options with a bad
+ *   option, a trace member that is not UTF-8, an empty scope key for a list method, options with a bad
  *   `struct_size` or set fields beyond it that this library does not know);
  *   `MCPR_INTERNAL` for a library failure (answer `-32603`).
  * \pre `resources` is NULL or a live registry reference when the call is
@@ -3270,8 +3390,8 @@ void mcpr_request_options_init(mcpr_request_options *options);
  *   it under the lock that publishes it; docs/C-API.md shows the pattern).
  * \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
  *   NULL or points at options of `struct_size` readable bytes whose strings
- *   follow the `mcpr_str` rules and whose `cancel` and `executor` are NULL
- *   or not yet freed; `out` is NULL or points at writable storage for one
+ *   follow the `mcpr_str` rules and whose `cancel`, `executor` and
+ *   `result_meta` are NULL or not yet freed; `out` is NULL or points at writable storage for one
  *   `mcpr_response *`; `err` is NULL or points at writable storage for one
  *   `mcpr_error *`.
  * \note Thread-safe: many threads may serve one registry at once. The call
@@ -3365,6 +3485,64 @@ bool mcpr_response_is_partial(const mcpr_response *response);
  * \ingroup request
  */
 void mcpr_response_free(mcpr_response *response);
+
+/**
+ * Validates result `_meta` members once: a JSON object held to the rules
+ * definitions are held to (no repeated key at any depth, no lone
+ * surrogate, no non-finite number, nesting at most 127 deep), at most
+ * 63 KiB compact (the result `_meta` holds 64 KiB, the library's own members
+ * need the rest), without the library's reserved key
+ * `go.phpboyscout.uk/mcp.resourceRead` anywhere (the only key the library
+ * writes into a result `_meta`). Calls given it in their options merge
+ * its members into the `_meta` of every result they make, after the
+ * library's own members, which are never replaced.
+ *
+ * \param json The object, e.g. `{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}`.
+ * \param out Receives the new handle (caller owns it; free with
+ *   `mcpr_result_meta_free`); written only on success.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for JSON that breaks the
+ *   rules above (the message says which); `MCPR_INVALID_ARGUMENT` for a
+ *   NULL `out` or a `(NULL, n > 0)` string.
+ * \pre `json` follows the `mcpr_str` rules; `out` is NULL or valid for one
+ *   pointer write; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \post On success `*out` is a new handle the caller owns.
+ * \note Thread-safe: any thread may create handles.
+ *
+ * \ingroup request
+ */
+mcpr_status mcpr_result_meta_new(mcpr_str json, mcpr_result_meta **out, mcpr_error **err);
+
+/**
+ * The compact JSON of the members (without the enclosing braces; empty for
+ * `{}`), as they are merged into results.
+ *
+ * \param meta The handle, or NULL.
+ * \return The members, borrowed from `meta` (valid until it is freed; not
+ *   NUL-terminated); empty when `meta` is NULL.
+ * \pre `meta` is NULL or a handle from `mcpr_result_meta_new`, not yet
+ *   freed.
+ * \note Thread-safe: the handle is immutable; any thread may read it.
+ *
+ * \ingroup request
+ */
+mcpr_str mcpr_result_meta_members(const mcpr_result_meta *meta);
+
+/**
+ * Frees a result `_meta` handle. Calls in flight that were given it keep
+ * their own reference, so it may be freed as soon as they have begun.
+ *
+ * \param meta The handle to free, or NULL (then nothing happens).
+ * \pre `meta` is NULL or a handle from `mcpr_result_meta_new`, freed only
+ *   once; no thread uses this handle afterwards (including to start a call
+ *   with it).
+ * \note Any thread may free it, once no other thread uses the handle.
+ *
+ * \ingroup request
+ */
+void mcpr_result_meta_free(mcpr_result_meta *meta);
 
 /**
  * The `Tool` definitions of the resource tools, `list_resources` and
@@ -3692,8 +3870,9 @@ void mcpr_reply_free(mcpr_reply *reply);
  * \param params The client's completion input (template, argument,
  *   context); read during the call only.
  * \param options Read options, or NULL for all defaults: `timeout_ms`,
- *   `cancel`, `request_data`, `executor` and `protocol_revision` apply as
- *   for `mcpr_read`.
+ *   `cancel`, `request_data`, `executor`, `protocol_revision`,
+ *   `result_meta` (merged into the result's `_meta`, charged to the
+ *   values' page budget) and `trace` apply as for `mcpr_read`.
  * \param out Receives the completion on success; the caller owns it: free
  *   it with `mcpr_completion_free`.
  * \param err Receives an error object on failure (caller owns it; free with
@@ -3704,7 +3883,8 @@ void mcpr_reply_free(mcpr_reply *reply);
  *   callback failed, or a saturated executor); `MCPR_CANCELED`;
  *   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
  *   `resources`, `params` or `out`, a bad string, a NULL `context` with a
- *   non-zero `context_len`, an unknown protocol revision, or options with a
+ *   non-zero `context_len`, an unknown protocol revision, a trace member
+ *   that is not UTF-8, or options with a
  *   bad `struct_size` or set fields beyond it that this library does not
  *   know.
  * \pre `resources` is NULL or a live registry reference when the call is
@@ -3713,8 +3893,8 @@ void mcpr_reply_free(mcpr_reply *reply);
  * \pre `params` is NULL or points at params whose strings follow the
  *   `mcpr_str` rules and whose `context` points at `context_len` entries (or
  *   is NULL with 0); `options` is NULL or points at options of `struct_size`
- *   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
- *   `out` is NULL or points at writable storage for one `mcpr_completion *`;
+ *   readable bytes whose `cancel`, `executor` and `result_meta` are NULL
+ *   or not yet freed and whose strings follow the `mcpr_str` rules; `out` is NULL or points at writable storage for one `mcpr_completion *`;
  *   `err` is NULL or points at writable storage for one `mcpr_error *`.
  * \note Thread-safe: many threads may complete on one registry at once. The
  *   call holds its own registry reference from entry to return, as
@@ -3930,6 +4110,60 @@ uint64_t mcpr_call_remaining_ms(const mcpr_call *call);
  * \ingroup callbacks
  */
 void *mcpr_call_request_data(const mcpr_call *call);
+
+/**
+ * The request's `traceparent` (W3C Trace Context), as the client sent it in
+ * the request's `params._meta` (through `mcpr_request`) or as the host
+ * gave it in the options' `trace`: the library hands it over without
+ * interpreting it (a string of at most 8 KiB; any other value is left
+ * out). Read it to join the client's trace.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The value, borrowed from the call context (valid until the
+ *   callback returns; not NUL-terminated); empty (length 0) when the
+ *   call has none and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_call_traceparent(const mcpr_call *call);
+
+/**
+ * The request's `tracestate` (W3C Trace Context), as sent (see
+ * `mcpr_call_traceparent`).
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The value, borrowed from the call context (valid until the
+ *   callback returns); empty (length 0) when absent and when `call` is
+ *   NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_call_tracestate(const mcpr_call *call);
+
+/**
+ * The request's `baggage` (W3C Baggage), as sent (see
+ * `mcpr_call_traceparent`).
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The value, borrowed from the call context (valid until the
+ *   callback returns); empty (length 0) when absent and when `call` is
+ *   NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it, also concurrently, while the
+ *   callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_call_baggage(const mcpr_call *call);
 
 /**
  * For body reads: the item byte limit (`max_item_bytes`, in payload bytes).

@@ -4,7 +4,8 @@
 # and without nextCursor, a templates page, a completion; tool results with
 # embedded resources and resource links, the resource tools' results and
 # errors, their definitions in a tools/list result) and the error objects (not found,
-# invalid cursor, invalid params) for each protocol revision through the
+# invalid cursor, invalid params) for each protocol revision (2024-11-05 to
+# 2026-07-28; every member a revision does not define refused) through the
 # one-call function (examples/protocol_samples.rs), then validates them with
 # the official Python SDK's models for that revision and the revision's JSON
 # Schema (tests/clients/check_results.py), and with the official TypeScript

@@ -8,6 +8,10 @@
 #   revision either offers is 2025-11-25);
 # - the TypeScript client v2 line (@modelcontextprotocol/client) on
 #   2025-06-18, 2025-11-25 and 2026-07-28;
+# - older official clients still in use (tests/clients/legacy/: the Python
+#   SDK mcp 1.9.4 and the TypeScript SDK 1.12.3) on 2025-03-26, the
+#   revision they negotiate, and 2024-11-05, which both support (offered
+#   in their initialize request by the scripts);
 # - malformed stdio input (garbage, a NUL byte, deep nesting, a batch) fed
 #   to both servers, which must answer each line and go on serving;
 # - the same hostile requests sent to the example server and to the C stdio
@@ -43,6 +47,13 @@ done
 for rev in 2025-06-18 2025-11-25 2026-07-28; do
   echo "== end-to-end: official TypeScript client (v2, @modelcontextprotocol/client), $rev"
   env -i HOME="$HOME" PATH="$PATH" node node_v2_client.mjs "$server" "$rev"
+done
+legacy_py="$root/tests/clients/legacy/.venv/bin/python"
+for rev in 2025-03-26 2024-11-05; do
+  echo "== end-to-end: older official Python client (mcp 1.9.4), $rev"
+  env -i HOME="$HOME" PATH="$PATH" "$legacy_py" ../legacy/python_client.py "$server" "$rev"
+  echo "== end-to-end: older official TypeScript client (@modelcontextprotocol/sdk 1.12.3), $rev"
+  env -i HOME="$HOME" PATH="$PATH" node ../legacy/node_client.mjs "$server" "$rev"
 done
 echo "== end-to-end: malformed stdio input"
 env -i HOME="$HOME" PATH="$PATH" "$py" malformed_input.py "$hello" doc://hello hello

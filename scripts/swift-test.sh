@@ -116,6 +116,16 @@ in_chroot() {
     PKG_CONFIG_PATH=/opt/mcp-resources/lib/pkgconfig "$@"
 }
 scratch=/mcp-resources/build/swift
+# SwiftPM does not rebuild the wrapper when only the C header changed (it
+# is a system-library target's): a build made against another header
+# would hand the library structs of their old size, which it writes past.
+# The scratch builds go whenever the header differs from the last one's.
+header_sum="$(sha256sum include/mcp_resources.h | cut -d' ' -f1)"
+if [ "$(cat "$root/build/swift/header.sha256" 2>/dev/null)" != "$header_sum" ]; then
+  rm -rf "$root/build/swift"
+  mkdir -p "$root/build/swift"
+  echo "$header_sum" >"$root/build/swift/header.sha256"
+fi
 rpath=(-Xlinker -rpath -Xlinker /opt/mcp-resources/lib)
 echo "== swift: $(chroot "$R" swift --version 2>/dev/null | head -1)"
 

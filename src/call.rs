@@ -2,15 +2,17 @@
 //! method (docs/BEHAVIOUR.md §8).
 //!
 //! - [`CallOptions`]: the caller's deadline, cancellation token, request
-//!   data, executor and protocol revision, embedded once in the options of
-//!   every method ([`ReadOptions`](crate::ReadOptions),
+//!   data, executor, protocol revision, result `_meta` members and trace
+//!   context, embedded once in the options of every method
+//!   ([`ReadOptions`](crate::ReadOptions),
 //!   [`ListOptions`](crate::ListOptions),
 //!   [`CompleteOptions`](crate::CompleteOptions),
 //!   [`RequestOptions`](crate::RequestOptions)).
 //! - `CallOptions::frame`: runs one call in its frame, in this order:
 //!   the request scope starts (deadline = min(now + `read_timeout`, the
-//!   caller's deadline)) and is checked at once (a call already cancelled
-//!   or past its deadline fails before its request is looked at); a
+//!   caller's deadline); it carries the trace context to every callback)
+//!   and is checked at once (a call already cancelled or past its
+//!   deadline fails before its request is looked at); a
 //!   saturated executor refuses the call before its request is looked at
 //!   (so a refusal never depends on the request); the method's body runs;
 //!   the scope is checked once more (a result made after the deadline is
@@ -38,6 +40,7 @@
 //! and its subject (the URI, template or scope key the call is about).
 
 use std::ptr::NonNull;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::{Failure, FailureKind};
@@ -45,7 +48,9 @@ use crate::executor::Executor;
 use crate::observe::{CallMethod, Ended, Observed, Subject};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
+use crate::result_meta::ResultMeta;
 use crate::scope::{CancelToken, CloseOnDrop, Record, RequestData, RequestScope};
+use crate::trace::TraceContext;
 
 /// The options every call takes, whatever its method: embedded as `call`
 /// in the options of each method.
@@ -68,6 +73,29 @@ pub struct CallOptions {
     /// for (default: the newest). For [`Resources::request`](crate::Resources::request)
     /// the negotiated one: a per-request revision in the params wins.
     pub protocol_revision: ProtocolRevision,
+    /// The host's result `_meta` members (such as
+    /// `io.modelcontextprotocol/serverInfo`), merged into the `_meta` of
+    /// the call's result after the library's own members, which they never
+    /// replace, and charged to the result's budget (docs/BEHAVIOUR.md
+    /// §14; error objects are not results).
+    pub result_meta: Option<ResultMeta>,
+    /// The trace context of the request (`traceparent`, `tracestate`,
+    /// `baggage`), handed to every callback of the call through
+    /// [`CallContext::trace_context`](crate::CallContext::trace_context).
+    /// For [`Resources::request`](crate::Resources::request) the host's
+    /// default: trace members in the request's `params._meta` take its
+    /// place.
+    pub trace: Option<Arc<TraceContext>>,
+}
+
+/// What a request's params set for its call in place of the options' own
+/// (the one-call request function reads them; no copy of the options).
+#[derive(Clone, Default)]
+pub(crate) struct FromParams {
+    /// The per-request protocol revision (`None` = the options' own).
+    pub protocol_revision: Option<ProtocolRevision>,
+    /// The request's trace context (`None` = the options' own).
+    pub trace: Option<Arc<TraceContext>>,
 }
 
 /// What a method tells its frame: how the frame's own failures read for
@@ -102,11 +130,12 @@ impl CallOptions {
         subject: Subject<'_>,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
-        self.frame_at(self.protocol_revision, registry, rules, subject, body)
+        self.frame_at(FromParams::default(), registry, rules, subject, body)
     }
 
-    /// [`frame`](Self::frame) shaped for `protocol_revision` instead of
-    /// the options' own (a per-request revision; no copy of the options).
+    /// [`frame`](Self::frame) with what the request's params set (a
+    /// per-request revision, the request's trace context) in place of the
+    /// options' own; no copy of the options.
     ///
     /// The steps are written out in one function, each failure path ending
     /// the call itself, so that the body's result is moved as few times as
@@ -114,13 +143,16 @@ impl CallOptions {
     #[inline]
     pub(crate) fn frame_at<T: Observed>(
         &self,
-        protocol_revision: ProtocolRevision,
+        from_params: FromParams,
         registry: &Resources,
         rules: &'static FrameRules,
         subject: Subject<'_>,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
         let started = Instant::now();
+        let protocol_revision = from_params
+            .protocol_revision
+            .unwrap_or(self.protocol_revision);
         let telemetry = registry.telemetry();
         let on_executor = self.executor.is_some();
         let mut recorder = telemetry.begin(rules.method, protocol_revision, started, on_executor);
@@ -138,7 +170,8 @@ impl CallOptions {
             self.timeout,
             self.cancel.clone(),
             self.request_data.clone(),
-        );
+        )
+        .with_trace(from_params.trace.or_else(|| self.trace.clone()));
         if !matches!(record, Record::None) {
             scope = scope.recorded(record);
         }
@@ -222,6 +255,12 @@ impl Frame<'_> {
     /// The protocol revision the call's result is shaped for.
     pub(crate) fn protocol_revision(&self) -> ProtocolRevision {
         self.protocol_revision
+    }
+
+    /// The host's result `_meta` members to merge into the call's result
+    /// (`None` when there is none, or no member to merge).
+    pub(crate) fn result_meta(&self) -> Option<&ResultMeta> {
+        self.options.result_meta.as_ref().filter(|m| !m.is_empty())
     }
 
     /// The method's rules (for a method that runs its own jobs, as the

@@ -56,6 +56,7 @@ use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
 use crate::read::{discover, guarded, settle, CallbackFailure};
 use crate::registry::Resources;
+use crate::result_meta::{self, ResultMeta};
 use crate::scope::RequestScope;
 use crate::sizing::{json_str_len, write_json_str};
 use crate::template::TemplateRef;
@@ -221,10 +222,11 @@ fn write_result(
     values: &[String],
     total: Option<u64>,
     has_more: bool,
+    meta: Option<&ResultMeta>,
     result_type: bool,
 ) -> String {
     let len: usize = values.iter().map(|v| json_str_len(v) + 1).sum();
-    let mut json = String::with_capacity(len + 96);
+    let mut json = String::with_capacity(len + 96 + result_meta::member_len(meta));
     json.push_str("{\"completion\":{\"values\":[");
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
@@ -242,6 +244,9 @@ fn write_result(
     } else {
         ",\"hasMore\":false}"
     });
+    if let Some(m) = meta {
+        m.write_member(&mut json);
+    }
     if result_type {
         json.push_str(",\"resultType\":\"complete\"");
     }
@@ -281,9 +286,14 @@ impl Resources {
         params: &CompleteParams,
         options: &CompleteOptions,
     ) -> Result<CompletionResult, Failure> {
-        let limits = self.limits();
         let subject = Subject::Template(&params.template);
         options.call.frame(self, &COMPLETE_RULES, subject, |frame| {
+            // The host's result `_meta` is charged to the values' page
+            // budget.
+            let host_meta = result_meta::member_len(frame.result_meta());
+            let mut limits = *self.limits();
+            limits.max_page_bytes = limits.max_page_bytes.saturating_sub(host_meta as u64);
+            let limits = &limits;
             let binding = self.template_binding(&params.template)?;
             let (values, total, has_more) = match frame.executor() {
                 None => run_completion(
@@ -313,6 +323,7 @@ impl Resources {
                 &values,
                 total,
                 has_more,
+                frame.result_meta(),
                 carries_result_type(frame.protocol_revision()),
             );
             Ok(CompletionResult {
@@ -486,11 +497,11 @@ mod tests {
     fn result_json_shape() {
         let v = vec!["a\"b".to_string()];
         assert_eq!(
-            write_result(&v, Some(3), true, true),
+            write_result(&v, Some(3), true, None, true),
             r#"{"completion":{"values":["a\"b"],"total":3,"hasMore":true},"resultType":"complete"}"#
         );
         assert_eq!(
-            write_result(&[], None, false, false),
+            write_result(&[], None, false, None, false),
             r#"{"completion":{"values":[],"hasMore":false}}"#
         );
     }

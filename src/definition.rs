@@ -5,10 +5,12 @@
 
 use std::borrow::Cow;
 
+use crate::description;
 use crate::error::Failure;
 use crate::identity::validate_uri_str;
 use crate::jsonscan::{self, Kind};
 use crate::limits::{MAX_DEFINITION_BYTES, MAX_META_BYTES};
+use crate::protocol::ProtocolRevision;
 use crate::template::{TemplateLayout, TemplateRef};
 
 /// The reserved metadata key of the module's read report and warning marks
@@ -25,7 +27,9 @@ pub const RESERVED_META_KEY: &str = "go.phpboyscout.uk/mcp.resourceRead";
 pub struct ResourceDefinition {
     /// The compact JSON (keys in the order given), then the decoded text of
     /// an identifier or name that had escape sequences, then the canonical
-    /// form when it had to be written out.
+    /// form when it had to be written out, then the forms listed on
+    /// revisions that do not define some of its members (see
+    /// `description::form_for`), when it has such members.
     pub(crate) text: Box<str>,
     /// Length of the compact JSON at the start of `text`.
     json_len: u32,
@@ -126,16 +130,56 @@ fn def_error(message: &'static str) -> Failure {
     Failure::config(message)
 }
 
+/// Where the canonical form of a scanned definition is: the compact text
+/// itself, its members reordered, or written after the compact text (the
+/// first `json_len` bytes of `text`).
+fn canonical_of(
+    scanned: &jsonscan::Scanned<'_>,
+    text: &mut String,
+    json_len: usize,
+) -> Result<Canonical, Failure> {
+    if scanned.is_canonical() {
+        return Ok(Canonical::Same);
+    }
+    let top_only = scanned.nested_sorted.then(|| reordered(&scanned.members));
+    Ok(match top_only.flatten() {
+        Some(reordered) => reordered,
+        None => {
+            let written = scanned
+                .canonical(&text[..json_len])
+                .ok_or_else(|| def_error("definition is not valid JSON"))?;
+            Canonical::Written(append(text, &written))
+        }
+    })
+}
+
 impl ResourceDefinition {
     /// Parses a definition from its JSON description (at most 64 KiB).
     ///
     /// Requires a JSON object with a string `name` and exactly one of a
     /// string `uri` (a valid identifier) or a string `uriTemplate` (a valid
     /// template); `_meta`, when present, is an object of at most 64 KiB; the
-    /// reserved metadata key may appear nowhere; no object may repeat a key.
+    /// reserved metadata key may appear nowhere; no object may repeat a key;
+    /// the standard members follow their rules (docs/BEHAVIOUR.md §1: their
+    /// types, no `size` on a template, `annotations` and `icons` checked).
     /// The identifier length is checked against `max_uri_bytes` when the
     /// registry is built.
     pub fn from_json(json: &str) -> Result<Self, Failure> {
+        Self::parse(json, true)
+    }
+
+    /// [`from_json`](Self::from_json) without the standard members' rules
+    /// (their types, `size`, `annotations`, `icons`): only for tests of
+    /// code that must stay safe with any description (the link writer's
+    /// type checks, `crate::tools`), which the registry no longer admits.
+    #[cfg(test)]
+    pub(crate) fn from_json_without_member_rules(json: &str) -> Result<Self, Failure> {
+        Self::parse(json, false)
+    }
+
+    /// The definition of `json`; `member_rules`: whether the standard
+    /// members' rules apply (always but in tests).
+    fn parse(json: &str, member_rules: bool) -> Result<Self, Failure> {
         if json.len() > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
@@ -151,13 +195,17 @@ impl ResourceDefinition {
         }
         // One pass finds the members that matter (keys are unique by now).
         let (mut name, mut uri, mut uri_template, mut meta) = (None, None, None, None);
+        // Whether a standard member other than these (and a string
+        // `mimeType`, the common one, checked here) needs its rules.
+        let mut others = false;
         for m in &scanned.members {
             match m.key.as_ref() {
                 "name" => name = Some(m),
                 "uri" => uri = Some(m),
                 "uriTemplate" => uri_template = Some(m),
                 "_meta" => meta = Some(m),
-                _ => {}
+                "mimeType" if matches!(m.value, Kind::Str(_)) => {}
+                _ => others = true,
             }
         }
         let name = match name {
@@ -197,23 +245,22 @@ impl ResourceDefinition {
         if scanned.has_key {
             return Err(def_error("definition uses the reserved metadata key"));
         }
+        // After the reserved key: a description using it is refused for
+        // that, whatever else is wrong with it.
+        let found = if member_rules && (others || meta.is_some()) {
+            description::check(&scanned.members, &text[..json_len], template.is_some())?
+        } else {
+            description::Found::default()
+        };
         if json_len > MAX_DEFINITION_BYTES {
             return Err(def_error("definition exceeds 64 KiB"));
         }
-        let canonical = if scanned.is_canonical() {
-            Canonical::Same
-        } else {
-            let top_only = scanned.nested_sorted.then(|| reordered(&scanned.members));
-            match top_only.flatten() {
-                Some(reordered) => reordered,
-                None => {
-                    let written = scanned
-                        .canonical(&text[..json_len])
-                        .ok_or_else(|| def_error("definition is not valid JSON"))?;
-                    Canonical::Written(append(&mut text, &written))
-                }
-            }
-        };
+        let canonical = canonical_of(&scanned, &mut text, json_len)?;
+        // Last: everything before them ends where they begin (`forms_at`).
+        if found.needs_forms() {
+            let compact = text[..json_len].to_owned();
+            description::write_forms(&mut text, &scanned.members, &compact, found);
+        }
         Ok(ResourceDefinition {
             text: text.into_boxed_str(),
             json_len: json_len as u32,
@@ -235,6 +282,30 @@ impl ResourceDefinition {
     /// The description as compact JSON (keys in the order given).
     pub fn json(&self) -> &str {
         &self.text[..self.json_len as usize]
+    }
+
+    /// The description as listed on `revision`: [`json`](Self::json)
+    /// without the members that revision does not define (`icons` before
+    /// 2025-11-25; `title`, `_meta` and `annotations.lastModified` before
+    /// 2025-06-18), written once at build.
+    #[inline]
+    pub fn json_for(&self, revision: ProtocolRevision) -> &str {
+        if revision.has_icons() {
+            return self.json();
+        }
+        let region = &self.text[self.forms_at()..];
+        description::form_for(self.json(), region, revision)
+    }
+
+    /// Where the older forms begin in `text`: after the compact JSON, the
+    /// decoded identifier and name and the written canonical form,
+    /// whichever ends last.
+    fn forms_at(&self) -> usize {
+        let mut end = self.json_len.max(self.key.end).max(self.name.end);
+        if let Canonical::Written(span) = self.canonical {
+            end = end.max(span.end);
+        }
+        end as usize
     }
 
     /// The description parsed into a JSON object (a fresh copy).

@@ -171,3 +171,10 @@ mod tests {
         assert_eq!(identifier_thorough("x://u@h/"), Err(UriError::Credentials));
     }
 }
+
+/// Whether an `icons[].src` is accepted: an absolute RFC 3986 URI (the
+/// `fluent-uri` crate decides; the definition target checks the rules
+/// around it independently).
+pub fn is_icon_src(s: &str) -> bool {
+    crate::description::is_uri(s)
+}

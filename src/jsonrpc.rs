@@ -4,7 +4,7 @@
 //!
 //! | failure kind | code | message | data |
 //! |---|---|---|---|
-//! | `unavailable` (no registration, no template match, discovery denied, requested target hidden or unavailable: byte-identical) | `-32602` on 2026-07-28, `-32002` before | `Resource not found` | `{"uri": <the requested URI>}` |
+//! | `unavailable` (no registration, no template match, discovery denied, requested target hidden or unavailable: byte-identical) | `-32602` on 2026-07-28, `-32002` before (2024-11-05 to 2025-11-25, as each of those revisions' resources page says) | `Resource not found` | `{"uri": <the requested URI>}` |
 //! | `invalid_request`, cursor failures | `-32602` | the failure's fixed safe message; `Invalid cursor` for every cursor failure | none |
 //! | every other kind (internal errors, timeouts, sizing, cancellation) | `-32603` | the kind's fixed default message | none |
 //!
@@ -162,7 +162,13 @@ mod tests {
         assert_eq!(v["data"]["requested"], "1999-01-01\"");
         assert_eq!(
             v["data"]["supported"],
-            serde_json::json!(["2026-07-28", "2025-11-25", "2025-06-18"])
+            serde_json::json!([
+                "2026-07-28",
+                "2025-11-25",
+                "2025-06-18",
+                "2025-03-26",
+                "2024-11-05"
+            ])
         );
     }
 }

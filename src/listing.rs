@@ -6,8 +6,11 @@
 //! `discover` for each candidate it visits and skips hidden ones. A page
 //! stops at the page size or at the page byte budget (`max_page_bytes` minus
 //! the 256-byte envelope, each description costing its compact JSON length
-//! plus one separator byte); a single visible description that cannot fit an
-//! empty page fails the call with kind `size`.
+//! plus one separator byte, in the form listed on the page's revision:
+//! without the members that revision does not define, written at build;
+//! the host's result `_meta` members are charged to the same budget); a
+//! single visible description that cannot fit an empty page fails the call
+//! with kind `size`.
 //!
 //! Pages after the first are addressed by sealed (encrypted and
 //! authenticated), expiring cursors bound to the method, the registry
@@ -33,7 +36,9 @@ use crate::observe::{
 };
 use crate::policy::ResourcePolicy;
 use crate::prefetch::{populate_for_write, prefetch_bytes, prefetch_object};
+use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
+use crate::result_meta::{self, ResultMeta};
 use crate::scope::RequestScope;
 
 /// Per-call options of a list page: its own (scope key, cursor, page
@@ -294,14 +299,20 @@ impl Resources {
             0 => limits.default_page_size,
             n => n.min(limits.max_page_size),
         };
+        // The host's result `_meta` members are charged to the page.
+        let host_meta = result_meta::member_len(frame.result_meta());
         let window = PageWindow {
             start,
             page_size,
-            budget: (limits.max_page_bytes - PAGE_ENVELOPE_BYTES).saturating_sub(fields_len),
+            budget: (limits.max_page_bytes - PAGE_ENVELOPE_BYTES)
+                .saturating_sub(fields_len)
+                .saturating_sub(host_meta as u64),
             field,
             // What follows the descriptions: the array's end, a cursor (79
-            // characters), the revision's members and the object's end.
-            tail_room: 128 + fields_len as usize,
+            // characters), the host's `_meta`, the revision's members and
+            // the object's end.
+            tail_room: 128 + fields_len as usize + host_meta,
+            revision: frame.protocol_revision(),
         };
         let found = match frame.executor() {
             None => scan(
@@ -320,48 +331,72 @@ impl Resources {
                 })?
             }
         };
-        // Never more than is declared now: a "public" cursor presented to a
-        // registry (same content, so the same content hash) that no longer
-        // declares its policy caller-independent gives "private".
-        let scope = match bound_scope {
-            Some(CacheScope::Public) if registry_cache.policy_caller_independent => {
-                CacheScope::Public
-            }
-            Some(_) => CacheScope::Private,
-            None if registry_cache.policy_caller_independent && !found.filtered => {
-                CacheScope::Public
-            }
-            None => CacheScope::Private,
-        };
+        let scope = pagination_scope(
+            bound_scope,
+            registry_cache.policy_caller_independent,
+            found.filtered,
+        );
         let cache = ResultCache {
             ttl_ms: registry_cache.ttl_ms,
             scope,
         };
         let next_cursor = (found.position < order.len())
             .then(|| sealer.issue_scoped(binding, found.position as u64, scope, now_ms));
-        Ok(finish_page(
-            found,
+        let tail = PageTail {
             field,
             next_cursor,
+            result_meta: frame.result_meta(),
             cache,
             fields,
-            limits,
-        ))
+        };
+        Ok(finish_page(found, tail, limits))
     }
 }
 
-/// Closes a page's JSON after its descriptions: the array, `nextCursor`
-/// when candidates remain, the cache members (`cache`, when the revision
-/// carries them: `fields`) and the object. `field` is the page's
-/// array member (`{"<field>":[` starts the JSON).
-fn finish_page(
-    found: Scan,
-    field: &str,
+/// The cacheScope of a page: its cursor's (`bound`; the first page's), or
+/// for a first page `"public"` only when the policy is declared
+/// caller-independent and it filtered nothing. Never more than is declared
+/// now: a `"public"` cursor presented to a registry (same content, so the
+/// same content hash) that no longer declares its policy
+/// caller-independent gives `"private"`.
+fn pagination_scope(
+    bound: Option<CacheScope>,
+    policy_caller_independent: bool,
+    filtered: bool,
+) -> CacheScope {
+    match bound {
+        Some(CacheScope::Public) if policy_caller_independent => CacheScope::Public,
+        Some(_) => CacheScope::Private,
+        None if policy_caller_independent && !filtered => CacheScope::Public,
+        None => CacheScope::Private,
+    }
+}
+
+/// What a page's JSON ends with after its descriptions.
+struct PageTail<'a> {
+    /// The page's array member (`{"<field>":[` starts the JSON).
+    field: &'a str,
+    /// `nextCursor`, when candidates remain.
     next_cursor: Option<String>,
+    /// The host's result `_meta` members (the page's `_meta`).
+    result_meta: Option<&'a ResultMeta>,
+    /// The cache members, written when the revision carries them
+    /// (`fields`).
     cache: ResultCache,
     fields: bool,
-    limits: &crate::limits::Limits,
-) -> Page {
+}
+
+/// Closes a page's JSON after its descriptions: the array, `nextCursor`
+/// when candidates remain, the host's `_meta`, the cache members and the
+/// object.
+fn finish_page(found: Scan, tail: PageTail<'_>, limits: &crate::limits::Limits) -> Page {
+    let PageTail {
+        field,
+        next_cursor,
+        result_meta,
+        cache,
+        fields,
+    } = tail;
     let Scan {
         mut json, admitted, ..
     } = found;
@@ -371,6 +406,9 @@ fn finish_page(
         json.push_str(",\"nextCursor\":\"");
         json.push_str(c);
         json.push('"');
+    }
+    if let Some(m) = result_meta {
+        m.write_member(&mut json);
     }
     if fields {
         cache.write_fields(&mut json);
@@ -400,6 +438,8 @@ struct PageWindow {
     budget: u64,
     field: &'static str,
     tail_room: usize,
+    /// The revision the descriptions are listed for.
+    revision: ProtocolRevision,
 }
 
 /// What one page admits: the page's JSON up to its last description (the
@@ -479,6 +519,7 @@ fn scan(
         budget,
         field,
         tail_room,
+        revision,
     } = page;
     let call = scope.call_in(crate::scope::CallPhase::Listing);
     // Allocated when the first description is admitted (its size sets the
@@ -522,7 +563,8 @@ fn scan(
             }
             Err(e) => return Err(Failure::new(FailureKind::Policy).caused_by(e)),
         }
-        let cost = definition.json().len() as u64 + 1;
+        let text = definition.json_for(revision);
+        let cost = text.len() as u64 + 1;
         if used + cost > budget {
             if admitted == 0 {
                 return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
@@ -541,7 +583,7 @@ fn scan(
         }
         // Copied while its text is in cache (prefetched a few candidates
         // back), one pass over the candidates.
-        json.push_str(definition.json());
+        json.push_str(text);
         visited(scope, definition, true);
         if json.len() >= populate_at {
             populate_at = populate_ahead(&mut json);

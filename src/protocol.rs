@@ -6,11 +6,19 @@
 //! to every read, listing and request. Results and error objects are shaped
 //! for that revision:
 //!
-//! | revision | results carry `resultType`, `ttlMs`, `cacheScope` | resource not found |
-//! |---|---|---|
-//! | `2025-06-18` | no | `-32002` with `data.uri` |
-//! | `2025-11-25` | no | `-32002` with `data.uri` |
-//! | `2026-07-28` | yes (`"complete"`, the derived hints) | `-32602` with `data.uri` |
+//! | revision | results carry `resultType`, `ttlMs`, `cacheScope` | descriptions carry | resource contents carry `_meta` | resource not found |
+//! |---|---|---|---|---|
+//! | `2024-11-05` | no | no `title`, `icons`, `_meta`, `annotations.lastModified` | no | `-32002` with `data.uri` |
+//! | `2025-03-26` | no | no `title`, `icons`, `_meta`, `annotations.lastModified` | no | `-32002` with `data.uri` |
+//! | `2025-06-18` | no | no `icons` | yes | `-32002` with `data.uri` |
+//! | `2025-11-25` | no | every member | yes | `-32002` with `data.uri` |
+//! | `2026-07-28` | yes (`"complete"`, the derived hints) | every member | yes | `-32602` with `data.uri` |
+//!
+//! A member a revision does not define is left out of what is sent on it
+//! (descriptions are precomputed per revision at build, see
+//! [`crate::definition`]; content `_meta` and the warning item's marks are
+//! not written), so that every result validates against the negotiated
+//! revision's schema.
 //!
 //! An unknown revision is refused, never guessed (the C ABI answers
 //! `MCPR_INVALID_ARGUMENT`; a per-request revision in request params is an
@@ -23,6 +31,10 @@ use std::fmt;
 /// cbindgen:ignore
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum ProtocolRevision {
+    /// MCP `2024-11-05`.
+    V2024_11_05,
+    /// MCP `2025-03-26`.
+    V2025_03_26,
     /// MCP `2025-06-18`.
     V2025_06_18,
     /// MCP `2025-11-25`.
@@ -40,7 +52,7 @@ pub struct UnknownRevision;
 impl fmt::Display for UnknownRevision {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(
-            "unknown MCP protocol revision (known: 2025-06-18, 2025-11-25, 2026-07-28; empty = newest)",
+            "unknown MCP protocol revision (known: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28; empty = newest)",
         )
     }
 }
@@ -53,18 +65,22 @@ impl ProtocolRevision {
     pub const LATEST: ProtocolRevision = ProtocolRevision::V2026_07_28;
 
     /// Every known revision, oldest first.
-    pub const ALL: [ProtocolRevision; 3] = [
+    pub const ALL: [ProtocolRevision; 5] = [
+        ProtocolRevision::V2024_11_05,
+        ProtocolRevision::V2025_03_26,
         ProtocolRevision::V2025_06_18,
         ProtocolRevision::V2025_11_25,
         ProtocolRevision::V2026_07_28,
     ];
 
-    /// Parses a revision string exactly (`"2025-06-18"`, `"2025-11-25"`,
-    /// `"2026-07-28"`); the empty string means [`LATEST`](Self::LATEST).
+    /// Parses a revision string exactly (`"2024-11-05"`, `"2025-03-26"`,
+    /// `"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`); the empty string means [`LATEST`](Self::LATEST).
     /// Anything else is [`UnknownRevision`]: a revision is never guessed.
     pub fn parse(s: &[u8]) -> Result<ProtocolRevision, UnknownRevision> {
         match s {
             b"" => Ok(Self::LATEST),
+            b"2024-11-05" => Ok(ProtocolRevision::V2024_11_05),
+            b"2025-03-26" => Ok(ProtocolRevision::V2025_03_26),
             b"2025-06-18" => Ok(ProtocolRevision::V2025_06_18),
             b"2025-11-25" => Ok(ProtocolRevision::V2025_11_25),
             b"2026-07-28" => Ok(ProtocolRevision::V2026_07_28),
@@ -75,6 +91,8 @@ impl ProtocolRevision {
     /// The revision string.
     pub fn as_str(self) -> &'static str {
         match self {
+            ProtocolRevision::V2024_11_05 => "2024-11-05",
+            ProtocolRevision::V2025_03_26 => "2025-03-26",
             ProtocolRevision::V2025_06_18 => "2025-06-18",
             ProtocolRevision::V2025_11_25 => "2025-11-25",
             ProtocolRevision::V2026_07_28 => "2026-07-28",
@@ -86,6 +104,33 @@ impl ProtocolRevision {
     /// `cacheScope` (2026-07-28 on).
     pub fn has_result_fields(self) -> bool {
         self >= ProtocolRevision::V2026_07_28
+    }
+
+    /// Whether resource contents (read items) and descriptions carry
+    /// `_meta`, and descriptions `title` and `annotations.lastModified`
+    /// (2025-06-18 on). Before it the warning item of a partial bundle
+    /// carries no `_meta` marks either: it is known by its `mcp-warning:`
+    /// URI and the result `_meta` report, which every revision carries.
+    pub fn has_item_meta(self) -> bool {
+        self >= ProtocolRevision::V2025_06_18
+    }
+
+    /// Whether tool results and tool definitions carry what 2025-06-18
+    /// added to them: `structuredContent`, `resource_link` content blocks,
+    /// a tool's `outputSchema` and `title`. Before it an embedding has no
+    /// link form and a tool result no structured content.
+    pub fn has_tool_output(self) -> bool {
+        self >= ProtocolRevision::V2025_06_18
+    }
+
+    /// Whether tool definitions carry `annotations` (2025-03-26 on).
+    pub fn has_tool_annotations(self) -> bool {
+        self >= ProtocolRevision::V2025_03_26
+    }
+
+    /// Whether descriptions carry `icons` (2025-11-25 on).
+    pub fn has_icons(self) -> bool {
+        self >= ProtocolRevision::V2025_11_25
     }
 
     /// The JSON-RPC code of "resource not found": `-32602` from 2026-07-28
@@ -132,7 +177,10 @@ mod tests {
     #[test]
     fn unknown_revisions_are_refused_never_guessed() {
         for bad in [
-            &b"2024-11-05"[..],
+            &b"2024-11-04"[..],
+            b"2025-03-25",
+            b"2024-11-05 ",
+            b"2025-01-01",
             b"2026-07-29",
             b"2026-07-28 ",
             b" 2026-07-28",
@@ -151,6 +199,14 @@ mod tests {
 
     #[test]
     fn result_fields_and_not_found_code_follow_the_revision() {
+        for old in [ProtocolRevision::V2024_11_05, ProtocolRevision::V2025_03_26] {
+            assert!(!old.has_result_fields());
+            assert!(!old.has_item_meta() && !old.has_icons());
+            assert_eq!(old.not_found_code(), -32002);
+        }
+        assert!(ProtocolRevision::V2025_06_18.has_item_meta());
+        assert!(!ProtocolRevision::V2025_06_18.has_icons());
+        assert!(ProtocolRevision::V2025_11_25.has_icons());
         assert!(!ProtocolRevision::V2025_06_18.has_result_fields());
         assert!(!ProtocolRevision::V2025_11_25.has_result_fields());
         assert!(ProtocolRevision::V2026_07_28.has_result_fields());

@@ -240,12 +240,18 @@ impl Report {
     /// `report_encoded_bytes`, and the `_meta` object holding the report
     /// <= 64 KiB.
     pub fn fits(&self, limits: &Limits) -> bool {
+        self.fits_with(limits, 0)
+    }
+
+    /// [`fits`](Self::fits) in a result `_meta` that also holds
+    /// `extra_meta` bytes of the host's members (with their separator).
+    pub fn fits_with(&self, limits: &Limits, extra_meta: usize) -> bool {
         let report = self.json();
         let text_bytes = (WARNING_TEXT_PREFIX.len() + report.len()) as u64;
         let encoded = (warning_item_len(&report) + 1 + report.len()) as u64;
         text_bytes <= limits.report_payload_bytes
             && encoded <= limits.report_encoded_bytes
-            && result_meta_len(report.len()) <= MAX_META_BYTES
+            && result_meta_len(report.len()) + extra_meta <= MAX_META_BYTES
     }
 
     /// Shrinks a partial report until it fits: detailed issues are dropped
@@ -255,7 +261,17 @@ impl Report {
     ///
     /// Linear in the number of issues: sizes are computed from per-issue
     /// lengths and escaping costs instead of re-serialising each candidate.
-    pub fn shrink_to_fit(mut self, limits: &Limits) -> Result<Self, Failure> {
+    pub fn shrink_to_fit(self, limits: &Limits) -> Result<Self, Failure> {
+        self.shrink_to_fit_with(limits, 0)
+    }
+
+    /// [`shrink_to_fit`](Self::shrink_to_fit) for a result `_meta` that
+    /// also holds `extra_meta` bytes of the host's members.
+    pub fn shrink_to_fit_with(
+        mut self,
+        limits: &Limits,
+        extra_meta: usize,
+    ) -> Result<Self, Failure> {
         let n = self.issues.len();
         // Prefix sums of each issue's JSON length and of the bytes escaping
         // adds when the report is embedded in the warning text.
@@ -289,11 +305,11 @@ impl Report {
                 + WARNING_META.len();
             let fits = text_bytes as u64 <= limits.report_payload_bytes
                 && (warning + 1 + report_len) as u64 <= limits.report_encoded_bytes
-                && result_meta_len(report_len) <= MAX_META_BYTES;
+                && result_meta_len(report_len) + extra_meta <= MAX_META_BYTES;
             if fits {
                 self.issues.truncate(k);
                 self.issues_omitted = omitted;
-                debug_assert!(self.fits(limits));
+                debug_assert!(self.fits_with(limits, extra_meta));
                 return Ok(self);
             }
         }
@@ -344,11 +360,19 @@ pub fn warning_item_len(report_json: &str) -> usize {
 }
 
 /// Writes the warning item object and returns where its parts are (the
-/// same writer as application items, with the fixed warning `_meta`).
-pub fn write_warning_item(out: &mut String, uri: &str, report_json: &str) -> ItemSpans {
+/// same writer as application items, with the fixed warning `_meta` when
+/// `marked`: the revision defines content `_meta`). Its reserved space is
+/// measured with the marks either way ([`warning_item_len`]).
+pub fn write_warning_item(
+    out: &mut String,
+    uri: &str,
+    report_json: &str,
+    marked: bool,
+) -> ItemSpans {
     let payload = ResourcePayload::text_owned("text/plain", warning_text(report_json))
         .expect("text/plain is a valid media type");
-    crate::sizing::write_item(out, uri, &payload, Some(WARNING_META), None)
+    let meta = marked.then_some(WARNING_META);
+    crate::sizing::write_item(out, uri, &payload, meta, None)
 }
 
 #[cfg(test)]
@@ -415,7 +439,7 @@ mod tests {
         let r = Report::partial(vec![issue(IssueCode::Unavailable, "x://q\"", true)], 1);
         let j = r.json();
         let mut out = String::new();
-        write_warning_item(&mut out, &warning_uri(), &j);
+        write_warning_item(&mut out, &warning_uri(), &j, true);
         assert_eq!(out.len(), warning_item_len(&j));
         let v: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(

@@ -6,6 +6,7 @@ use std::ptr::NonNull;
 
 use crate::error::{Failure, FailureKind};
 use crate::observe::{DecisionPhase, Recorder};
+use crate::trace::TraceContext;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -129,6 +130,7 @@ pub struct RequestScope {
     deadline: Instant,
     cancel: Option<CancelToken>,
     request_data: Option<RequestData>,
+    trace: Option<Arc<TraceContext>>,
     shared: Arc<ScopeShared>,
 }
 
@@ -186,6 +188,7 @@ impl RequestScope {
             deadline: now.checked_add(budget).unwrap_or(now + limit),
             cancel,
             request_data,
+            trace: None,
             shared: Arc::new(ScopeShared {
                 closed: AtomicBool::new(false),
                 record: Record::None,
@@ -217,6 +220,14 @@ impl RequestScope {
             // (the contract of `recorded`).
             Record::Lent(p) => Some(unsafe { p.as_ref() }),
         }
+    }
+
+    /// This scope with the request's trace context (handed to every
+    /// callback through [`CallContext::trace_context`]); an empty one is
+    /// none.
+    pub(crate) fn with_trace(mut self, trace: Option<Arc<TraceContext>>) -> Self {
+        self.trace = trace.filter(|t| !t.is_empty());
+        self
     }
 
     /// Closes the scope: every call context made from it (clones kept by
@@ -418,6 +429,14 @@ impl CallContext {
     /// The caller's cancellation token, if any.
     pub fn cancel_token(&self) -> Option<&CancelToken> {
         self.scope.cancel_token()
+    }
+
+    /// The trace context of the request this call serves (`traceparent`,
+    /// `tracestate` and `baggage` from its `params._meta`, each as sent),
+    /// when it had any: a callback that traces its work joins the
+    /// client's trace with it.
+    pub fn trace_context(&self) -> Option<&TraceContext> {
+        self.scope.trace.as_deref()
     }
 
     /// Which step of which call this callback serves (a detached context is

@@ -151,7 +151,7 @@ fn request_unknown_per_request_revision_is_unsupported_protocol_version() {
     );
     assert_eq!(
         e,
-        r#"{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18"],"requested":"2099-01-01"}}"#
+        r#"{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"2099-01-01"}}"#
     );
     // Empty or absurdly long: malformed params, nothing echoed.
     for v in [String::new(), "9".repeat(65)] {

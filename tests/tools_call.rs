@@ -82,10 +82,20 @@ fn read_resource_embeds_the_read_and_gives_its_contents_as_structured_content() 
             let read = json(r.read(uri.as_bytes(), &read_opts(revision)).unwrap().json());
             let n = read["contents"].as_array().unwrap().len();
             assert_eq!(v["content"].as_array().unwrap().len(), n);
+            // Structured content from 2025-06-18 on; before it the blocks
+            // alone (BEHAVIOUR §16 rule 13).
+            let structured = revision.has_tool_output();
             assert_eq!(
-                v["structuredContent"]["contents"].as_array().unwrap().len(),
-                n
+                v.get("structuredContent").is_some(),
+                structured,
+                "{revision}"
             );
+            if structured {
+                assert_eq!(
+                    v["structuredContent"]["contents"].as_array().unwrap().len(),
+                    n
+                );
+            }
             for i in 0..n {
                 let item = &read["contents"][i];
                 if item["uri"].as_str().unwrap().starts_with("mcp-warning:") {
@@ -93,7 +103,9 @@ fn read_resource_embeds_the_read_and_gives_its_contents_as_structured_content() 
                     continue;
                 }
                 assert_eq!(v["content"][i]["resource"], *item);
-                assert_eq!(v["structuredContent"]["contents"][i], *item);
+                if structured {
+                    assert_eq!(v["structuredContent"]["contents"][i], *item);
+                }
                 assert_eq!(
                     v["content"][i],
                     json(embedded.blocks_json())[i],
@@ -241,9 +253,20 @@ fn walk(r: &Resources, o: &RequestOptions) -> (Vec<String>, Vec<String>, usize) 
     loop {
         let resp = call(r, &list_params(cursor.as_deref()), o);
         let v = json(resp.json());
-        let s = &v["structuredContent"];
-        // The text block holds the same JSON.
-        assert_eq!(json(v["content"][0]["text"].as_str().unwrap()), *s);
+        let text = json(v["content"][0]["text"].as_str().unwrap());
+        // The text block holds the same JSON as the structured content
+        // (from 2025-06-18 on; before it the text block alone).
+        let s = match v.get("structuredContent") {
+            Some(s) => {
+                assert!(o.call.protocol_revision.has_tool_output());
+                assert_eq!(text, *s);
+                s
+            }
+            None => {
+                assert!(!o.call.protocol_revision.has_tool_output());
+                &text
+            }
+        };
         assert_eq!(v["content"][0]["type"], "text");
         for d in s["resources"].as_array().unwrap() {
             resources.push(d["uri"].as_str().unwrap().to_string());
@@ -288,10 +311,12 @@ fn list_resources_pages_through_resources_then_templates() {
         let page = r.list(&list_opts(revision, None, 50)).unwrap();
         let first = call(&r, &list_params(None), &options(revision));
         let v = json(first.json());
-        assert_eq!(
-            v["structuredContent"]["resources"],
-            json(page.json())["resources"]
-        );
+        let listed = if revision.has_tool_output() {
+            v["structuredContent"]["resources"].clone()
+        } else {
+            json(v["content"][0]["text"].as_str().unwrap())["resources"].clone()
+        };
+        assert_eq!(listed, json(page.json())["resources"]);
     }
 }
 

@@ -173,6 +173,15 @@ fn nothing_for_hidden_undiscoverable_unregistered_or_invalid_targets() {
                     over_budget_links,
                     ..opts(revision)
                 };
+                if form == EmbedForm::Link && !revision.has_tool_output() {
+                    // No resource_link before 2025-06-18: the host's
+                    // mistake, whatever the URI (BEHAVIOUR §16 rule 13).
+                    for uri in NOTHING.iter().chain(&["doc://a"]) {
+                        let f = r.embed(&[*uri], &o).unwrap_err();
+                        assert_eq!(f.kind(), FailureKind::InvalidArgument, "{uri}");
+                    }
+                    continue;
+                }
                 let alone = r.embed(&["doc://a"], &o).unwrap();
                 for uri in NOTHING {
                     let e = r.embed(&[*uri], &o).unwrap();

@@ -496,12 +496,24 @@ type ReadOptions struct {
 	// callbacks do, and a hung reader is abandoned at its item deadline.
 	Executor *Executor
 	// Revision is the negotiated MCP protocol revision the result is shaped
-	// for: "2025-06-18", "2025-11-25" or "2026-07-28"; "" = the newest the
-	// library knows. 2026-07-28 results carry resultType, ttlMs and
-	// cacheScope; earlier ones none of them. Errors follow it too (not
+	// for: "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25" or
+	// "2026-07-28"; "" = the newest the library knows. 2026-07-28 results
+	// carry resultType, ttlMs and cacheScope; earlier ones none of them.
+	// Before 2025-06-18 content items carry no _meta (those revisions
+	// define none), and listings leave out what each revision does not
+	// define (icons before 2025-11-25; title, _meta and
+	// annotations.lastModified before 2025-06-18). Errors follow it too (not
 	// found: -32002 before 2026-07-28, -32602 from it). Another value is
 	// StatusInvalidArgument.
 	Revision string
+	// ResultMeta is merged into the result's _meta after the library's own
+	// members (nil = none).
+	ResultMeta *ResultMeta
+	// Trace is the request's trace context, when the host read it itself
+	// (for example from its transport's headers): every callback of the
+	// read sees it through TraceContextOf. A member that is not valid
+	// UTF-8 is StatusInvalidArgument; one longer than 8 KiB is left out.
+	Trace TraceContext
 }
 
 // ListOptions are the options of List and ListTemplates (nil = defaults).
@@ -513,6 +525,10 @@ type ListOptions struct {
 	Executor *Executor
 	// Revision is the negotiated MCP protocol revision (as in ReadOptions).
 	Revision string
+	// ResultMeta is the page's _meta (nil = none).
+	ResultMeta *ResultMeta
+	// Trace is the request's trace context (as in ReadOptions).
+	Trace TraceContext
 }
 
 // Bundle is a resources/read result.
@@ -549,13 +565,18 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 		return Bundle{}, err
 	}
 	defer done()
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return Bundle{}, err
+	}
+	defer o.ResultMeta.letGo()
 	env, err := begin(ctx)
 	if err != nil {
 		return Bundle{}, err
 	}
 	defer env.end()
 	var res C.mcprgo_read_result
-	st := C.mcprgo_read(r.r, cstr(uri), env.fields(o.Revision, ex), &res)
+	st := C.mcprgo_read(r.r, cstr(uri), env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Bundle{}, env.failure(takeError(res.err, st))
 	}
@@ -593,6 +614,11 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Page{}, argumentError("mcpresources: page size out of range")
 	}
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return Page{}, err
+	}
+	defer o.ResultMeta.letGo()
 	env, err := begin(ctx)
 	if err != nil {
 		return Page{}, err
@@ -600,7 +626,7 @@ func (r *Resources) list(ctx context.Context, templates bool, scopeKey, cursor s
 	defer env.end()
 	var res C.mcprgo_list_result
 	st := C.mcprgo_list(r.r, C.bool(templates), cstr(scopeKey), cstr(cursor), C.uint32_t(o.PageSize),
-		env.fields(o.Revision, ex), &res)
+		env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Page{}, env.failure(takeError(res.err, st))
 	}
@@ -720,16 +746,32 @@ func (env *callEnv) end() {
 	}
 }
 
+// callFields are what a call's options give its shared fields: the
+// protocol revision, the executor and result _meta held for the call, and
+// the trace context.
+type callFields struct {
+	revision   string
+	executor   *C.mcpr_executor
+	resultMeta *C.mcpr_result_meta
+	trace      TraceContext
+}
+
 // fields are the C call-frame fields of one call (the fields every option
-// struct shares): its protocol revision and executor, and the context's
-// deadline, token and request id. The one place they are filled.
-func (env *callEnv) fields(revision string, ex *C.mcpr_executor) C.mcprgo_call {
+// struct shares): what its options give, and the context's deadline, token
+// and request id. The one place they are filled.
+func (env *callEnv) fields(f callFields) C.mcprgo_call {
 	return C.mcprgo_call{
-		protocol_revision: cstr(revision),
+		protocol_revision: cstr(f.revision),
 		timeout_ms:        C.uint64_t(env.timeoutMs),
 		cancel:            env.token,
 		request:           C.uint64_t(env.id),
-		executor:          ex,
+		executor:          f.executor,
+		result_meta:       f.resultMeta,
+		trace: C.mcpr_trace_context{
+			traceparent: cstr(f.trace.Traceparent),
+			tracestate:  cstr(f.trace.Tracestate),
+			baggage:     cstr(f.trace.Baggage),
+		},
 	}
 }
 

@@ -23,6 +23,14 @@ type RequestOptions struct {
 	PageSize int
 	// Executor runs the body reads of resources/read.
 	Executor *Executor
+	// ResultMeta is merged into the _meta of every result (never into an
+	// error object) after the library's own members (nil = none): put the
+	// server's io.modelcontextprotocol/serverInfo here.
+	ResultMeta *ResultMeta
+	// Trace is the request's trace context when the host read it itself
+	// (as in ReadOptions); trace members in the request's params _meta
+	// take its place.
+	Trace TraceContext
 	// ResourceTools: Request also serves tools/call for the resource
 	// tools (as CallResourceTool does); any other tool stays
 	// ErrMethodNotHandled. False: tools/call is not handled at all.
@@ -75,6 +83,11 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 		return Response{}, err
 	}
 	defer done()
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return Response{}, err
+	}
+	defer o.ResultMeta.letGo()
 	env, err := begin(ctx)
 	if err != nil {
 		var e *Error
@@ -86,7 +99,7 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	defer env.end()
 	var res C.mcprgo_request_result
 	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		C.bool(o.ResourceTools), env.fields(o.Revision, ex), &res)
+		C.bool(o.ResourceTools), env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,7 +25,7 @@ func TestResultsCarryResultTypeAndCacheHintsOnlyFrom2026(t *testing.T) {
 	for _, tc := range []struct {
 		rev  string
 		want bool
-	}{{"2025-06-18", false}, {"2025-11-25", false}, {"2026-07-28", true}, {"", true}} {
+	}{{"2024-11-05", false}, {"2025-03-26", false}, {"2025-06-18", false}, {"2025-11-25", false}, {"2026-07-28", true}, {"", true}} {
 		b, err := r.Read(context.Background(), "doc://item/0001", &mcpr.ReadOptions{Revision: tc.rev})
 		if err != nil {
 			t.Fatal(err)
@@ -57,11 +58,13 @@ func TestUnknownRevisionIsInvalidArgument(t *testing.T) {
 	asError(t, err, mcpr.StatusInvalidArgument)
 	_, err = r.List(context.Background(), "s", "", &mcpr.ListOptions{Revision: "2026-07-29"})
 	asError(t, err, mcpr.StatusInvalidArgument)
+	_, err = r.Read(context.Background(), "doc://item/0000", &mcpr.ReadOptions{Revision: "2024-10-07"})
+	asError(t, err, mcpr.StatusInvalidArgument)
 }
 
 func TestNotFoundErrorObjectFollowsTheRevision(t *testing.T) {
 	r := manyResources(t, 1, nil)
-	for rev, code := range map[string]int{"2025-11-25": -32002, "2025-06-18": -32002, "2026-07-28": -32602} {
+	for rev, code := range map[string]int{"2024-11-05": -32002, "2025-03-26": -32002, "2025-11-25": -32002, "2025-06-18": -32002, "2026-07-28": -32602} {
 		_, err := r.Read(context.Background(), "doc://missing", &mcpr.ReadOptions{Revision: rev})
 		e := asError(t, err, mcpr.StatusUnavailable)
 		var obj struct {
@@ -196,6 +199,84 @@ func TestCacheHintsShapeTTLAndScope(t *testing.T) {
 		m := fields(t, bd.JSON)
 		if string(m["ttlMs"]) != want[0] || string(m["cacheScope"]) != want[1] {
 			t.Fatalf("%s: %s", uri, bd.JSON)
+		}
+	}
+}
+
+// TestOlderRevisionsLeaveOutWhatTheyDoNotDefine: before 2025-06-18 content
+// items carry no _meta and descriptions no title, icons, _meta or
+// annotations.lastModified; 2025-06-18 lists no icons.
+func TestOlderRevisionsLeaveOutWhatTheyDoNotDefine(t *testing.T) {
+	full := []byte(`{"uri":"doc://m","name":"m","title":"M","annotations":{"priority":1,"lastModified":"2025-01-12T15:00:58Z"},"icons":[{"src":"https://example.com/i.png"}],"_meta":{"k":1}}`)
+	r := (&reg{}).add(full, mcpr.ReadFunc(func(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
+		if err := out.SetText("text/plain", "m"); err != nil {
+			return err
+		}
+		return out.SetMeta([]byte(`{"com.example/lang":"en"}`))
+	})).build(t)
+	defer r.Close()
+	for _, tc := range []struct {
+		rev                        string
+		itemMeta, title, icons, lm bool
+	}{
+		{"2024-11-05", false, false, false, false},
+		{"2025-03-26", false, false, false, false},
+		{"2025-06-18", true, true, false, true},
+		{"2025-11-25", true, true, true, true},
+		{"2026-07-28", true, true, true, true},
+	} {
+		b, err := r.Read(context.Background(), "doc://m", &mcpr.ReadOptions{Revision: tc.rev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var read struct {
+			Contents []map[string]json.RawMessage `json:"contents"`
+		}
+		if err := json.Unmarshal(b.JSON, &read); err != nil || len(read.Contents) != 1 {
+			t.Fatalf("%s: %s", tc.rev, b.JSON)
+		}
+		if _, has := read.Contents[0]["_meta"]; has != tc.itemMeta {
+			t.Fatalf("%s: content _meta present=%v: %s", tc.rev, has, b.JSON)
+		}
+		p, err := r.List(context.Background(), "s", "", &mcpr.ListOptions{Revision: tc.rev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page struct {
+			Resources []map[string]json.RawMessage `json:"resources"`
+		}
+		if err := json.Unmarshal(p.JSON, &page); err != nil || len(page.Resources) != 1 {
+			t.Fatalf("%s: %s", tc.rev, p.JSON)
+		}
+		d := page.Resources[0]
+		_, title := d["title"]
+		_, icons := d["icons"]
+		_, meta := d["_meta"]
+		var ann map[string]json.RawMessage
+		_ = json.Unmarshal(d["annotations"], &ann)
+		_, lm := ann["lastModified"]
+		if title != tc.title || icons != tc.icons || meta != tc.title || lm != tc.lm || string(ann["priority"]) != "1" {
+			t.Fatalf("%s: listed %s", tc.rev, p.JSON)
+		}
+	}
+}
+
+// TestDefinitionMembersAreCheckedByAdd: Add refuses invalid standard
+// members with StatusInvalidConfiguration and a message naming the member.
+func TestDefinitionMembersAreCheckedByAdd(t *testing.T) {
+	for def, member := range map[string]string{
+		`{"uriTemplate":"doc://t/{id}","name":"t","size":3}`:                        "size",
+		`{"uri":"doc://a","name":"a","annotations":{"priority":-1}}`:                "annotations.priority",
+		`{"uri":"doc://a","name":"a","annotations":{"audience":["system"]}}`:        "annotations.audience",
+		`{"uri":"doc://a","name":"a","annotations":{"lastModified":"12 Jan 2025"}}`: "annotations.lastModified",
+		`{"uri":"doc://a","name":"a","icons":[{"src":"icon.png"}]}`:                 "icons[].src",
+	} {
+		b := mcpr.NewBuilder()
+		err := b.Add([]byte(def), text("x"))
+		b.Close()
+		e := asError(t, err, mcpr.StatusInvalidConfiguration)
+		if !strings.Contains(e.Message, member) {
+			t.Fatalf("%s: message %q does not name %s", def, e.Message, member)
 		}
 	}
 }

@@ -16,14 +16,17 @@
 #include "mcp_resources.h"
 
 /* The fields every option struct shares (the call frame: revision,
- * deadline, token, request data, executor), filled by the Go binding in one
- * place (callEnv.fields) and copied into each option struct by one macro. */
+ * deadline, token, request data, executor, result _meta, trace context),
+ * filled by the Go binding in one place (callEnv.fields) and copied into
+ * each option struct by one macro. */
 typedef struct {
     mcpr_str protocol_revision;
     uint64_t timeout_ms;
     const mcpr_cancel *cancel;
     uint64_t request; /* request_data: the call's request id */
     const mcpr_executor *executor;
+    const mcpr_result_meta *result_meta;
+    mcpr_trace_context trace;
 } mcprgo_call;
 
 /* The shared fields of any option struct `opt` from `call` (the one copy,
@@ -35,6 +38,8 @@ typedef struct {
         (opt).cancel = (call).cancel;                              \
         (opt).request_data = (void *)(uintptr_t)(call).request;    \
         (opt).executor = (call).executor;                          \
+        (opt).result_meta = (call).result_meta;                    \
+        (opt).trace = (call).trace;                                \
     } while (0)
 
 /* What mcprgo_read returns besides the status (written on every call). */

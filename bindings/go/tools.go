@@ -38,6 +38,12 @@ type EmbedOptions struct {
 	OverBudgetLinks bool
 	// Executor runs the callbacks (nil = inline).
 	Executor *Executor
+	// ResultMeta is the _meta of ToolResultJSON (never of the blocks),
+	// charged once to the embedding's budget (nil = none).
+	ResultMeta *ResultMeta
+	// Trace is the trace context handed to every callback (as in
+	// ReadOptions).
+	Trace TraceContext
 }
 
 // EmbeddedURI is what became of one URI of an embedding: for the host
@@ -98,6 +104,11 @@ func (r *Resources) Embed(ctx context.Context, uris []string, opt *EmbedOptions)
 		return nil, err
 	}
 	defer done()
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return nil, err
+	}
+	defer o.ResultMeta.letGo()
 	// One buffer for every URI and a C array of their lengths: cgo may
 	// not be handed Go memory holding Go pointers.
 	total := 0
@@ -127,7 +138,7 @@ func (r *Resources) Embed(ctx context.Context, uris []string, opt *EmbedOptions)
 	defer env.end()
 	var res C.mcprgo_embed_result
 	st := C.mcprgo_embed(r.r, cbytes(joined), lens, C.size_t(len(uris)), C.uint32_t(o.Form),
-		C.bool(o.OverBudgetLinks), env.fields(o.Revision, ex), &res)
+		C.bool(o.OverBudgetLinks), env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return nil, env.failure(takeError(res.err, st))
 	}
@@ -197,6 +208,11 @@ func (r *Resources) CallResourceTool(ctx context.Context, params []byte, opt *Re
 		return Response{}, err
 	}
 	defer done()
+	meta, err := o.ResultMeta.hold()
+	if err != nil {
+		return Response{}, err
+	}
+	defer o.ResultMeta.letGo()
 	env, err := begin(ctx)
 	if err != nil {
 		var e *Error
@@ -208,7 +224,7 @@ func (r *Resources) CallResourceTool(ctx context.Context, params []byte, opt *Re
 	defer env.end()
 	var res C.mcprgo_request_result
 	st := C.mcprgo_resource_tools_call(r.r, cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		env.fields(o.Revision, ex), &res)
+		env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}

@@ -4,7 +4,8 @@
 //! then the params text (empty, blank or `null`: params omitted). Checks that
 //! the one params reader never accepts what `serde_json` refuses, for every
 //! method: `RequestParams::parse` reads each method's own member (and
-//! `_meta`) as `serde_json` does, and `CompleteParams::parse` (the
+//! `_meta`: the protocol version, and the trace members when they are
+//! strings) as `serde_json` does, and `CompleteParams::parse` (the
 //! completion shapes: `ref`, `argument`, `context.arguments`, a prompt
 //! reference) reads what `serde_json` reads, without a repeated name; that
 //! `Resources::request` on a small registry (an
@@ -15,6 +16,7 @@
 //! unregistered one (also through the resource tools' `tools/call`).
 #![no_main]
 
+use mcp_resources::request::TRACE_META_KEYS;
 use mcp_resources::CallOptions;
 use std::sync::Arc;
 
@@ -243,6 +245,15 @@ fuzz_target!(|data: &[u8]| {
                 .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
                 .and_then(|v| v.as_str());
             assert_eq!(p.protocol_version.as_deref(), meta, "_meta protocolVersion");
+            // Trace members: strings as serde_json reads them, anything
+            // else left out.
+            for (i, key) in TRACE_META_KEYS.iter().enumerate() {
+                let want = v
+                    .get("_meta")
+                    .and_then(|m| m.get(*key))
+                    .and_then(|v| v.as_str());
+                assert_eq!(p.trace[i].as_deref(), want, "_meta {key}");
+            }
             // Each method reads its own member and nothing else.
             match m {
                 RequestMethod::ResourcesRead => {

@@ -47,14 +47,17 @@ inline std::string_view status_name(mcpr_status s) noexcept {
 class Error : public std::runtime_error {
 public:
     /// Builds an error from its parts (the wrapper copies them out of an
-    /// mcpr_error; hosts rarely need this).
+    /// mcpr_error; hosts rarely need this). A code of 0 becomes -32603 and
+    /// an empty `jsonrpc_json` the fixed object of the code (-32601 "Method
+    /// not found", else -32603 "internal error"), so that no host-side error
+    /// reaches a client as code 0 or with its own text.
     Error(mcpr_status status, std::string message, std::string cause, std::int32_t jsonrpc_code,
           std::string jsonrpc_json)
         : std::runtime_error(message),
           status_(status),
           cause_(std::move(cause)),
-          code_(jsonrpc_code),
-          json_(std::move(jsonrpc_json)) {}
+          code_(jsonrpc_code == 0 ? -32603 : jsonrpc_code),
+          json_(jsonrpc_json.empty() ? fixed_object(code_) : std::move(jsonrpc_json)) {}
 
     /// The status the call returned (never MCPR_OK).
     mcpr_status status() const noexcept { return status_; }
@@ -64,13 +67,18 @@ public:
     const std::string &cause() const noexcept { return cause_; }
     /// The JSON-RPC error code to answer with.
     std::int32_t jsonrpc_code() const noexcept { return code_; }
-    /// The complete JSON-RPC `error` object (mcpr_error_jsonrpc_json);
-    /// empty for the few errors the wrapper raises itself (a negative
+    /// The complete JSON-RPC `error` object to send (mcpr_error_jsonrpc_json);
+    /// never empty: for the few errors the wrapper raises itself (a negative
     /// timeout, a binding without `read`) and when the library could not
-    /// make an error object.
+    /// make an error object, the fixed object of jsonrpc_code().
     const std::string &jsonrpc_json() const noexcept { return json_; }
 
 private:
+    static std::string fixed_object(std::int32_t code) {
+        return code == -32601 ? std::string(R"({"code":-32601,"message":"Method not found"})")
+                              : std::string(R"({"code":-32603,"message":"internal error"})");
+    }
+
     mcpr_status status_;
     std::string cause_;
     std::int32_t code_;

@@ -44,6 +44,13 @@ public:
     std::uint64_t max_bytes() const noexcept { return mcpr_call_max_bytes(c_); }
     /// Sets the private cause reported if the callback fails.
     void set_cause(std::string_view message) const noexcept { mcpr_call_set_cause(c_, to_c(message)); }
+    /// The request's `traceparent` as sent (W3C Trace Context); empty when
+    /// it had none. Borrowed until the callback returns.
+    std::string_view traceparent() const noexcept { return to_view(mcpr_call_traceparent(c_)); }
+    /// The request's `tracestate` as sent; empty when absent.
+    std::string_view tracestate() const noexcept { return to_view(mcpr_call_tracestate(c_)); }
+    /// The request's `baggage` as sent (W3C Baggage); empty when absent.
+    std::string_view baggage() const noexcept { return to_view(mcpr_call_baggage(c_)); }
     /// The C view (borrowed).
     const mcpr_call *get() const noexcept { return c_; }
 

@@ -68,6 +68,30 @@ private:
     detail::Owned<mcpr_executor, mcpr_executor_free> p_;
 };
 
+/// Result `_meta` members the host adds to every result of the calls given
+/// it (mcpr_result_meta), for example `io.modelcontextprotocol/serverInfo`:
+/// validated once here, then shared by any number of calls on any threads
+/// (give a pointer in the options). Move-only; a call keeps its own
+/// reference, so the object may go once its calls have begun.
+class ResultMeta {
+public:
+    /// Validates a JSON object of members (the rules definitions are held
+    /// to, at most 63 KiB, never the library's reserved key). Throws
+    /// mcpr::Error (MCPR_INVALID_CONFIGURATION) naming what is wrong.
+    explicit ResultMeta(std::string_view json) {
+        mcpr_result_meta *raw = nullptr;
+        detail::check([&](mcpr_error **e) { return mcpr_result_meta_new(to_c(json), &raw, e); });
+        p_.reset(raw);
+    }
+    /// The compact members, without the enclosing braces (borrowed).
+    std::string_view members() const noexcept { return to_view(mcpr_result_meta_members(p_.get())); }
+    /// The C handle (borrowed).
+    const mcpr_result_meta *get() const noexcept { return p_.get(); }
+
+private:
+    detail::Owned<mcpr_result_meta, mcpr_result_meta_free> p_;
+};
+
 // ------------------------------------------------------------------ results
 
 /// A `resources/read` result (mcpr_bundle). Move-only.

@@ -12,17 +12,31 @@ namespace mcpr {
 
 // ------------------------------------------------------------------ options
 
+/// A request's trace context as the host read it (mcpr_trace_context):
+/// views, read during the call only.
+struct TraceContext {
+    std::string_view traceparent{};  ///< W3C Trace Context `traceparent`
+    std::string_view tracestate{};   ///< W3C Trace Context `tracestate`
+    std::string_view baggage{};      ///< W3C Baggage `baggage`
+};
+
 /// The options every call takes, whatever its method (the fields every C
 /// option struct shares: timeout_ms, cancel, request_data, executor,
-/// protocol_revision). ReadOptions, ListOptions, RequestOptions and
-/// EmbedOptions extend it with their own; Resources::complete takes
-/// ReadOptions.
+/// protocol_revision, result_meta, trace). ReadOptions, ListOptions,
+/// RequestOptions and EmbedOptions extend it with their own;
+/// Resources::complete takes ReadOptions.
 struct CallOptions {
     std::chrono::milliseconds timeout{0};  ///< caller deadline; 0 = only read_timeout
     const Cancel *cancel = nullptr;        ///< optional token
     void *request_data = nullptr;          ///< handed to every callback
     const Executor *executor = nullptr;    ///< optional; null = callbacks inline
     std::string_view protocol_revision{};  ///< negotiated revision; empty = newest
+    const ResultMeta *result_meta = nullptr;  ///< optional members merged into the result's _meta
+    /// Optional trace context (W3C `traceparent`, `tracestate`, W3C
+    /// `baggage`) handed to every callback (Call::traceparent, ...); for
+    /// Resources::request the members in the request's params `_meta` take
+    /// its place. Empty members are absent.
+    TraceContext trace{};
 };
 
 /// Options of Resources::read and Resources::complete (mcpr_read_options):
@@ -64,6 +78,8 @@ template <class C> void set_call(C &c, const CallOptions &o) {
     c.request_data = o.request_data;
     c.executor = o.executor ? o.executor->get() : nullptr;
     c.protocol_revision = to_c(o.protocol_revision);
+    c.result_meta = o.result_meta ? o.result_meta->get() : nullptr;
+    c.trace = mcpr_trace_context{to_c(o.trace.traceparent), to_c(o.trace.tracestate), to_c(o.trace.baggage)};
 }
 }  // namespace detail
 

@@ -206,7 +206,12 @@ fn binding_of(
 /// \param builder The builder.
 /// \param definition_json The MCP `Resource` / `ResourceTemplate` description
 ///   object as JSON (at most 64 KiB, with exactly one of `uri` or
-///   `uriTemplate`).
+///   `uriTemplate`). Its standard members are checked (docs/BEHAVIOUR.md
+///   §1): `title`, `description`, `mimeType` strings; `size` a
+///   non-negative integer, never on a template; `annotations.audience`
+///   only `"user"` / `"assistant"`, `annotations.priority` from 0 to 1,
+///   `annotations.lastModified` an RFC 3339 date-time; every `icons[].src`
+///   an absolute URI. The error message names the member refused.
 /// \param callbacks The binding's callback table (`resolve` and `read`
 ///   required; `complete` only for a template); copied during the call.
 /// \param err Receives an error object on failure (caller owns it; free with

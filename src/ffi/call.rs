@@ -2,6 +2,7 @@
 
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::scope::{CallContext, CallPhase};
+use crate::trace::TraceContext;
 use std::os::raw::c_void;
 use std::sync::Mutex;
 
@@ -147,6 +148,73 @@ pub unsafe extern "C" fn mcpr_call_request_data(call: *const mcpr_call) -> *mut 
             .and_then(|d| d.downcast_ref::<HostPtr>())
             .map_or(std::ptr::null_mut(), |p| p.0)
     })
+}
+
+/// The request's `traceparent` (W3C Trace Context), as the client sent it in
+/// the request's `params._meta` (through `mcpr_request`) or as the host
+/// gave it in the options' `trace`: the library hands it over without
+/// interpreting it (a string of at most 8 KiB; any other value is left
+/// out). Read it to join the client's trace.
+///
+/// \param call The callback's call context, or NULL.
+/// \return The value, borrowed from the call context (valid until the
+///   callback returns; not NUL-terminated); empty (length 0) when the
+///   call has none and when `call` is NULL.
+/// \pre `call` is NULL or the call context the library passed to a callback
+///   that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
+///
+/// \ingroup callbacks
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_traceparent(call: *const mcpr_call) -> mcpr_str {
+    guard(|| trace_member(unsafe { call_ref(call) }, TraceContext::traceparent))
+}
+
+/// The request's `tracestate` (W3C Trace Context), as sent (see
+/// `mcpr_call_traceparent`).
+///
+/// \param call The callback's call context, or NULL.
+/// \return The value, borrowed from the call context (valid until the
+///   callback returns); empty (length 0) when absent and when `call` is
+///   NULL.
+/// \pre `call` is NULL or the call context the library passed to a callback
+///   that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
+///
+/// \ingroup callbacks
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_tracestate(call: *const mcpr_call) -> mcpr_str {
+    guard(|| trace_member(unsafe { call_ref(call) }, TraceContext::tracestate))
+}
+
+/// The request's `baggage` (W3C Baggage), as sent (see
+/// `mcpr_call_traceparent`).
+///
+/// \param call The callback's call context, or NULL.
+/// \return The value, borrowed from the call context (valid until the
+///   callback returns); empty (length 0) when absent and when `call` is
+///   NULL.
+/// \pre `call` is NULL or the call context the library passed to a callback
+///   that has not returned yet.
+/// \note Thread-safe: any thread may call it, also concurrently, while the
+///   callback runs.
+///
+/// \ingroup callbacks
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_call_baggage(call: *const mcpr_call) -> mcpr_str {
+    guard(|| trace_member(unsafe { call_ref(call) }, TraceContext::baggage))
+}
+
+/// One trace member of a call context, borrowed from it.
+fn trace_member<C>(
+    call: Option<(C, &CallContext)>,
+    member: fn(&TraceContext) -> Option<&str>,
+) -> mcpr_str {
+    call.and_then(|(_, ctx)| ctx.trace_context())
+        .and_then(member)
+        .map_or_else(mcpr_str::empty, mcpr_str::from_str)
 }
 
 /// For body reads: the item byte limit (`max_item_bytes`, in payload bytes).

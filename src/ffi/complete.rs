@@ -86,8 +86,9 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 /// \param params The client's completion input (template, argument,
 ///   context); read during the call only.
 /// \param options Read options, or NULL for all defaults: `timeout_ms`,
-///   `cancel`, `request_data`, `executor` and `protocol_revision` apply as
-///   for `mcpr_read`.
+///   `cancel`, `request_data`, `executor`, `protocol_revision`,
+///   `result_meta` (merged into the result's `_meta`, charged to the
+///   values' page budget) and `trace` apply as for `mcpr_read`.
 /// \param out Receives the completion on success; the caller owns it: free
 ///   it with `mcpr_completion_free`.
 /// \param err Receives an error object on failure (caller owns it; free with
@@ -98,7 +99,8 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 ///   callback failed, or a saturated executor); `MCPR_CANCELED`;
 ///   `MCPR_DEADLINE_EXCEEDED`; `MCPR_INVALID_ARGUMENT` for a NULL
 ///   `resources`, `params` or `out`, a bad string, a NULL `context` with a
-///   non-zero `context_len`, an unknown protocol revision, or options with a
+///   non-zero `context_len`, an unknown protocol revision, a trace member
+///   that is not UTF-8, or options with a
 ///   bad `struct_size` or set fields beyond it that this library does not
 ///   know.
 /// \pre `resources` is NULL or a live registry reference when the call is
@@ -107,8 +109,8 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
 /// \pre `params` is NULL or points at params whose strings follow the
 ///   `mcpr_str` rules and whose `context` points at `context_len` entries (or
 ///   is NULL with 0); `options` is NULL or points at options of `struct_size`
-///   readable bytes whose `cancel` and `executor` are NULL or not yet freed;
-///   `out` is NULL or points at writable storage for one `mcpr_completion *`;
+///   readable bytes whose `cancel`, `executor` and `result_meta` are NULL
+///   or not yet freed and whose strings follow the `mcpr_str` rules; `out` is NULL or points at writable storage for one `mcpr_completion *`;
 ///   `err` is NULL or points at writable storage for one `mcpr_error *`.
 /// \note Thread-safe: many threads may complete on one registry at once. The
 ///   call holds its own registry reference from entry to return, as

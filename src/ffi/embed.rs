@@ -5,7 +5,7 @@ use crate::tools::{EmbedForm, EmbedOptions};
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::call_options::{call_options_of, shared_call_fields};
+use super::call_options::{call_options_of, mcpr_trace_context, shared_call_fields};
 use super::cancel::mcpr_cancel;
 use super::embedding::mcpr_embedding;
 use super::error::{guard_status, mcpr_error};
@@ -13,6 +13,7 @@ use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::resources::mcpr_resources;
+use super::result_meta::mcpr_result_meta;
 use super::status::Error;
 
 /// Which content blocks `mcpr_embed` makes (`mcpr_embed_options.form`). A
@@ -66,8 +67,11 @@ pub struct mcpr_embed_options {
     /// embedding then returns by its deadline whatever a callback does).
     pub executor: *const mcpr_executor,
     /// The negotiated MCP protocol revision the blocks are written for
-    /// (`"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`; empty = the newest;
-    /// anything else is `MCPR_INVALID_ARGUMENT`).
+    /// (`"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"`,
+    /// `"2026-07-28"`; empty = the newest; anything else is
+    /// `MCPR_INVALID_ARGUMENT`). Before 2025-06-18 there are no
+    /// `resource_link` blocks: `MCPR_EMBED_LINK` is `MCPR_INVALID_ARGUMENT`
+    /// and `over_budget_links` is ignored.
     pub protocol_revision: mcpr_str,
     /// `MCPR_EMBED_RESOURCE` (0, the default) or `MCPR_EMBED_LINK`; any
     /// other value is `MCPR_INVALID_ARGUMENT`.
@@ -78,6 +82,15 @@ pub struct mcpr_embed_options {
     /// discloses it), and a URI the embedding has no budget left for
     /// becomes a link when the read's root checks pass.
     pub over_budget_links: bool,
+    /// Optional result `_meta` members of the host (from
+    /// `mcpr_result_meta_new`; NULL = none): the `_meta` of the whole tool
+    /// result `mcpr_embedding_tool_result_json` gives (never of the blocks),
+    /// charged once to the embedding's budget. The call keeps its own
+    /// reference: the handle may be freed once the call has begun.
+    pub result_meta: *const mcpr_result_meta,
+    /// Optional trace context handed to every callback of the embedding
+    /// (see `mcpr_trace_context`); all zero = none.
+    pub trace: mcpr_trace_context,
 }
 
 shared_call_fields!(mcpr_embed_options);
@@ -93,6 +106,8 @@ unsafe impl Grows for mcpr_embed_options {
         field_end!(mcpr_embed_options, protocol_revision),
         field_end!(mcpr_embed_options, form),
         field_end!(mcpr_embed_options, over_budget_links),
+        field_end!(mcpr_embed_options, result_meta),
+        field_end!(mcpr_embed_options, trace),
     ];
 }
 
@@ -179,8 +194,8 @@ unsafe fn uris_of<'a>(uris: *const mcpr_str, count: usize) -> Result<Vec<&'a [u8
 /// \param uri_count How many URIs (at most `max_plan_targets`, else
 ///   `MCPR_INVALID_REQUEST`).
 /// \param options The embed options (deadline, cancellation, request data,
-///   executor, protocol revision, form, over-budget links), or NULL for all
-///   defaults; read during the call only.
+///   executor, protocol revision, form, over-budget links, result `_meta`,
+///   trace context), or NULL for all defaults; read during the call only.
 /// \param out Receives the embedding on success; the caller owns it: free
 ///   it with `mcpr_embedding_free`.
 /// \param err Receives an error object on failure (caller owns it; free with
@@ -188,7 +203,8 @@ unsafe fn uris_of<'a>(uris: *const mcpr_str, count: usize) -> Result<Vec<&'a [u8
 /// \return `MCPR_OK` (also when some URIs gave nothing);
 ///   `MCPR_INVALID_ARGUMENT` for a NULL `resources` or `out`, a NULL `uris`
 ///   with a non-zero count, a string breaking the `mcpr_str` rules, an
-///   unknown protocol revision or form, or options with a bad `struct_size`
+///   unknown protocol revision or form, `MCPR_EMBED_LINK` before
+///   2025-06-18, a trace member that is not UTF-8, or options with a bad `struct_size`
 ///   or set fields beyond it that this library does not know;
 ///   `MCPR_INVALID_REQUEST` for more URIs than `max_plan_targets`;
 ///   `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`; `MCPR_READ_FAILED` when the
@@ -199,9 +215,9 @@ unsafe fn uris_of<'a>(uris: *const mcpr_str, count: usize) -> Result<Vec<&'a [u8
 ///   made: one that no other thread may be releasing at that moment.
 /// \pre `uris` is NULL or points at `uri_count` readable `mcpr_str`, each
 ///   following the `mcpr_str` rules; `options` is NULL or points at options
-///   of `struct_size` readable bytes whose `cancel` and `executor` are NULL
-///   or not yet freed and whose `protocol_revision` follows the `mcpr_str`
-///   rules; `out` is NULL or points at writable storage for one
+///   of `struct_size` readable bytes whose `cancel`, `executor` and
+///   `result_meta` are NULL or not yet freed and whose `protocol_revision`
+///   and `trace` members follow the `mcpr_str` rules; `out` is NULL or points at writable storage for one
 ///   `mcpr_embedding *`; `err` is NULL or points at writable storage for one
 ///   `mcpr_error *`.
 /// \post The call holds its own registry reference from entry to return, as

@@ -4,7 +4,7 @@ use crate::listing::ListOptions;
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::call_options::{call_options_of, shared_call_fields};
+use super::call_options::{call_options_of, mcpr_trace_context, shared_call_fields};
 use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
@@ -12,6 +12,7 @@ use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::page::mcpr_page;
 use super::resources::{mcpr_resources, resources};
+use super::result_meta::mcpr_result_meta;
 use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_list` and `mcpr_list_templates` (required).
@@ -58,8 +59,19 @@ pub struct mcpr_list_options {
     /// The negotiated MCP protocol revision (as in `mcpr_read_options`;
     /// empty = the newest). On 2026-07-28 the page carries `resultType`,
     /// `ttlMs` and `cacheScope`, and their bytes count against the page's
-    /// byte budget.
+    /// byte budget. Descriptions are listed without the members the
+    /// revision does not define (`icons` before 2025-11-25; `title`,
+    /// `_meta` and `annotations.lastModified` before 2025-06-18).
     pub protocol_revision: mcpr_str,
+    /// Optional result `_meta` members of the host (from
+    /// `mcpr_result_meta_new`; NULL = none), the `_meta` of the page,
+    /// charged to its byte budget. The call keeps its own reference: the
+    /// handle may be freed once the call has begun.
+    pub result_meta: *const mcpr_result_meta,
+    /// Optional trace context of the request, handed to every `discover`
+    /// of the call (`mcpr_call_traceparent`, ...); all zero = none (see
+    /// `mcpr_trace_context`).
+    pub trace: mcpr_trace_context,
 }
 
 shared_call_fields!(mcpr_list_options);
@@ -76,6 +88,8 @@ unsafe impl Grows for mcpr_list_options {
         field_end!(mcpr_list_options, request_data),
         field_end!(mcpr_list_options, executor),
         field_end!(mcpr_list_options, protocol_revision),
+        field_end!(mcpr_list_options, result_meta),
+        field_end!(mcpr_list_options, trace),
     ];
 }
 
@@ -115,8 +129,8 @@ unsafe fn list_with(
             scope_key: scope_key.to_vec(),
             cursor: (!cursor.is_empty()).then(|| cursor.to_vec()),
             page_size: o.page_size,
-            // SAFETY: the pointers are NULL or live, the revision follows
-            // the `mcpr_str` rules (caller's guarantee).
+            // SAFETY: the pointers are NULL or live, the strings follow the
+            // `mcpr_str` rules (caller's guarantee).
             call: unsafe { call_options_of(&o) }?,
         };
         let revision = options.call.protocol_revision;
@@ -143,14 +157,15 @@ unsafe fn list_with(
 ///
 /// \param resources A registry reference.
 /// \param options The list options (required: scope key, cursor, page size,
-///   deadline, cancellation, executor, protocol revision).
+///   deadline, cancellation, executor, protocol revision, result `_meta`,
+///   trace context).
 /// \param out Receives the page on success; the caller owns it: free it with
 ///   `mcpr_page_free`.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` for a NULL `resources`,
 ///   `options` or `out`, a `(NULL, n > 0)` string, an unknown protocol
-///   revision, an empty scope key, or options with a bad `struct_size` or
+///   revision, a trace member that is not UTF-8, an empty scope key, or options with a bad `struct_size` or
 ///   set fields beyond it that this library does not know;
 ///   `MCPR_INVALID_REQUEST` for a bad cursor; `MCPR_POLICY` when `discover`
 ///   fails (or the
@@ -160,8 +175,9 @@ unsafe fn list_with(
 ///   made: one that no other thread may be releasing at that moment (retain
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `options` is NULL or points at options of `struct_size` readable
-///   bytes whose strings follow the `mcpr_str` rules and whose `cancel` and
-///   `executor` are NULL or not yet freed; `out` is NULL or points at
+///   bytes whose strings follow the `mcpr_str` rules and whose `cancel`,
+///   `executor` and `result_meta` are NULL or not yet freed; `out` is NULL
+///   or points at
 ///   writable storage for one `mcpr_page *`; `err` is NULL or points at
 ///   writable storage for one `mcpr_error *`.
 /// \note Thread-safe: many threads may list one registry at once. The call

@@ -73,6 +73,8 @@ mod page;
 mod request;
 
 mod response;
+mod result_meta;
+
 mod tools;
 
 mod message;
@@ -162,6 +164,7 @@ pub use reply::{
 pub use request::mcpr_request_options;
 pub use resources::{mcpr_call_metrics, mcpr_resources, MCPR_METRICS_BUCKETS};
 pub use response::mcpr_response;
+pub use result_meta::mcpr_result_meta;
 pub use status::{
     mcpr_cb_result, mcpr_status, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
     MCPR_CB_UNAVAILABLE, MCPR_STATUS_MAX,

@@ -6,13 +6,14 @@ use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
 use super::bundle::mcpr_bundle;
-use super::call_options::{call_options_of, shared_call_fields};
+use super::call_options::{call_options_of, mcpr_trace_context, shared_call_fields};
 use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
 use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::resources::mcpr_resources;
+use super::result_meta::mcpr_result_meta;
 use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_read`. NULL options mean all defaults. The
@@ -54,11 +55,25 @@ pub struct mcpr_read_options {
     /// `mcpr_read`).
     pub executor: *const mcpr_executor,
     /// The negotiated MCP protocol revision the result is shaped for:
-    /// `"2025-06-18"`, `"2025-11-25"` or `"2026-07-28"`; empty (`{NULL, 0}`)
-    /// = the newest this library knows (`"2026-07-28"`). Any other value is
-    /// `MCPR_INVALID_ARGUMENT`. On 2026-07-28 the result carries
-    /// `resultType`, `ttlMs` and `cacheScope`; before, none of them.
+    /// `"2024-11-05"`, `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"` or
+    /// `"2026-07-28"`; empty (`{NULL, 0}`) = the newest this library knows
+    /// (`"2026-07-28"`). Any other value is `MCPR_INVALID_ARGUMENT`. On
+    /// 2026-07-28 the result carries `resultType`, `ttlMs` and
+    /// `cacheScope`; before, none of them. Before 2025-06-18 content items
+    /// carry no `_meta` (those revisions define none; the warning item of a
+    /// partial bundle is then known by its `mcp-warning:` URI and the
+    /// result's report).
     pub protocol_revision: mcpr_str,
+    /// Optional result `_meta` members of the host (from
+    /// `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of
+    /// the result after the library's own members, which they never
+    /// replace, and charged to the result's budget. The call keeps its own
+    /// reference: the handle may be freed once the call has begun.
+    pub result_meta: *const mcpr_result_meta,
+    /// Optional trace context of the request, handed to every callback of
+    /// the call (`mcpr_call_traceparent`, ...); all zero = none (see
+    /// `mcpr_trace_context`).
+    pub trace: mcpr_trace_context,
 }
 
 shared_call_fields!(mcpr_read_options);
@@ -72,6 +87,8 @@ unsafe impl Grows for mcpr_read_options {
         field_end!(mcpr_read_options, request_data),
         field_end!(mcpr_read_options, executor),
         field_end!(mcpr_read_options, protocol_revision),
+        field_end!(mcpr_read_options, result_meta),
+        field_end!(mcpr_read_options, trace),
     ];
 }
 
@@ -94,13 +111,13 @@ pub unsafe extern "C" fn mcpr_read_options_init(options: *mut mcpr_read_options)
 ///
 /// # Safety
 /// `opt` is NULL or points at options of `struct_size` readable bytes whose
-/// pointers are NULL or live and whose `protocol_revision` follows the
-/// `mcpr_str` rules.
+/// pointers are NULL or live and whose strings (`protocol_revision`, the
+/// members of `trace`) follow the `mcpr_str` rules.
 pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<ReadOptions, Error> {
     // SAFETY: `opt` is NULL or points at options of `struct_size` readable
     // bytes (caller's guarantee).
     Ok(match unsafe { read_grown_opt(opt) }? {
-        // SAFETY: the pointers are NULL or live, the revision follows the
+        // SAFETY: the pointers are NULL or live, the strings follow the
         // `mcpr_str` rules (caller's guarantee).
         Some(o) => ReadOptions {
             call: unsafe { call_options_of(&o) }?,
@@ -136,27 +153,29 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
 /// \param resources A registry reference.
 /// \param uri The raw bytes of the request's `params.uri`.
 /// \param options The read options (deadline, cancellation, request data,
-///   executor, protocol revision), or NULL for all defaults; read during the
-///   call only.
+///   executor, protocol revision, result `_meta`, trace context), or NULL
+///   for all defaults; read during the call only.
 /// \param out Receives the bundle on success; the caller owns it: free it
 ///   with `mcpr_bundle_free`.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.
 /// \return `MCPR_OK` (also for a partial bundle); `MCPR_INVALID_ARGUMENT` for
 ///   a NULL `resources` or `out`, a `(NULL, n > 0)` string, an unknown
-///   protocol revision, or options with a bad `struct_size` or set fields
-///   beyond it that this library does not know; otherwise the failure of the
-///   read (`MCPR_INVALID_REQUEST`, `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`,
-///   `MCPR_POLICY`, `MCPR_READ_FAILED`, `MCPR_TIMEOUT`,
-///   `MCPR_INVALID_CONTENT`, `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`,
-///   `MCPR_DEADLINE_EXCEEDED`, `MCPR_SIZE`).
+///   protocol revision, a trace member that is not UTF-8, or options with a
+///   bad `struct_size` or set fields beyond it that this library does not
+///   know; otherwise the failure of the read (`MCPR_INVALID_REQUEST`,
+///   `MCPR_UNAVAILABLE`, `MCPR_INVALID_PLAN`, `MCPR_POLICY`,
+///   `MCPR_READ_FAILED`, `MCPR_TIMEOUT`, `MCPR_INVALID_CONTENT`,
+///   `MCPR_BUDGET_EXCEEDED`, `MCPR_CANCELED`, `MCPR_DEADLINE_EXCEEDED`,
+///   `MCPR_SIZE`).
 /// \pre `resources` is NULL or a live registry reference when the call is
 ///   made: one that no other thread may be releasing at that moment (retain
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `uri` follows the `mcpr_str` rules; `options` is NULL or points at
-///   options of `struct_size` readable bytes whose `cancel` and `executor`
-///   are NULL or not yet freed and whose `protocol_revision` follows the
-///   `mcpr_str` rules; `out` is NULL or points at writable storage for one
+///   options of `struct_size` readable bytes whose `cancel`, `executor` and
+///   `result_meta` are NULL or not yet freed and whose strings
+///   (`protocol_revision`, the members of `trace`) follow the `mcpr_str`
+///   rules; `out` is NULL or points at writable storage for one
 ///   `mcpr_bundle *`; `err` is NULL or points at writable storage for one
 ///   `mcpr_error *`.
 /// \post The call holds its own registry reference from entry to return:

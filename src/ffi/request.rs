@@ -4,7 +4,7 @@ use crate::request::{RequestError, RequestOptions, Response};
 use std::os::raw::c_void;
 
 use super::boundary::{guard, mcpr_str};
-use super::call_options::{call_options_of, shared_call_fields};
+use super::call_options::{call_options_of, mcpr_trace_context, shared_call_fields};
 use super::cancel::mcpr_cancel;
 use super::error::{guard_status, mcpr_error};
 use super::executor::mcpr_executor;
@@ -12,6 +12,7 @@ use super::growth::{field_end, init_out, read_grown_opt, Grows};
 use super::handle::{need_out, write_handle};
 use super::resources::mcpr_resources;
 use super::response::mcpr_response;
+use super::result_meta::mcpr_result_meta;
 use super::status::{mcpr_status, Error};
 
 /// Per-call options of `mcpr_request`. NULL options mean all defaults
@@ -32,9 +33,10 @@ use super::status::{mcpr_status, Error};
 pub struct mcpr_request_options {
     /// `sizeof(mcpr_request_options)` as the caller compiled it (see above).
     pub struct_size: usize,
-    /// The protocol revision negotiated with the client (`"2025-06-18"`,
-    /// `"2025-11-25"`, `"2026-07-28"`; empty = the newest; anything else is
-    /// `MCPR_INVALID_ARGUMENT`). A known revision in the request's
+    /// The protocol revision negotiated with the client (`"2024-11-05"`,
+    /// `"2025-03-26"`, `"2025-06-18"`, `"2025-11-25"`, `"2026-07-28"`;
+    /// empty = the newest; anything else is `MCPR_INVALID_ARGUMENT`). A
+    /// known revision in the request's
     /// `params._meta["io.modelcontextprotocol/protocolVersion"]` takes
     /// precedence.
     pub protocol_revision: mcpr_str,
@@ -64,6 +66,18 @@ pub struct mcpr_request_options {
     /// stays `MCPR_METHOD_NOT_HANDLED`. False (the default): `tools/call` is
     /// not handled at all.
     pub resource_tools: bool,
+    /// Optional result `_meta` members of the host (from
+    /// `mcpr_result_meta_new`; NULL = none), merged into the `_meta` of
+    /// every result (error objects are not results) after the library's
+    /// own members, which they never replace, and charged to the result's
+    /// budget. The call keeps its own reference: the handle may be freed
+    /// once the call has begun.
+    pub result_meta: *const mcpr_result_meta,
+    /// Optional trace context, when the host read it itself (for example
+    /// from its transport), handed to every callback of the call; all zero
+    /// = none (see `mcpr_trace_context`). Trace members in the request's
+    /// `params._meta` take its place.
+    pub trace: mcpr_trace_context,
 }
 
 shared_call_fields!(mcpr_request_options);
@@ -80,6 +94,8 @@ unsafe impl Grows for mcpr_request_options {
         field_end!(mcpr_request_options, request_data),
         field_end!(mcpr_request_options, executor),
         field_end!(mcpr_request_options, resource_tools),
+        field_end!(mcpr_request_options, result_meta),
+        field_end!(mcpr_request_options, trace),
     ];
 }
 
@@ -112,8 +128,13 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
 /// wrong type, a repeated member, more than 256 KiB; unknown URIs; bad
 /// cursors; an unknown per-request protocol revision) and failures of the
 /// call are error responses, not statuses. Params members other than `uri`,
-/// `cursor` and `_meta` (and `_meta` keys other than the protocol version)
-/// are ignored, as the MCP schemas allow. A request the client cancelled
+/// `cursor` and `_meta` (and `_meta` keys other than the protocol version
+/// and the trace context) are ignored, as the MCP schemas allow. The trace
+/// context of `params._meta` (`traceparent`, `tracestate`, `baggage`:
+/// strings as sent, at most 8 KiB each; another value is left out, a
+/// repeat is malformed params) reaches every callback of the call through
+/// `mcpr_call_traceparent`, `mcpr_call_tracestate` and `mcpr_call_baggage`,
+/// in place of `options->trace`. A request the client cancelled
 /// gets no response at all in MCP: after cancelling through the token, drop
 /// the response instead of sending it.
 ///
@@ -123,7 +144,7 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
 ///   when the request had none.
 /// \param options The request options (protocol revision, scope key of the
 ///   list methods, page size, deadline, cancellation, request data,
-///   executor), or NULL for all defaults (then the list methods, which need a
+///   executor, result `_meta`, trace context), or NULL for all defaults (then the list methods, which need a
 ///   scope key, are `MCPR_INVALID_ARGUMENT`); read during the call only.
 /// \param out Receives the response on `MCPR_OK`; the caller owns it: free it
 ///   with `mcpr_response_free`.
@@ -135,7 +156,7 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
 ///   without `resource_tools`) (no response: route the request elsewhere,
 ///   or answer `-32601`); `MCPR_INVALID_ARGUMENT` for programming errors (NULL
 ///   `resources` or `out`, bad strings, an unknown `protocol_revision`
-///   option, an empty scope key for a list method, options with a bad
+///   option, a trace member that is not UTF-8, an empty scope key for a list method, options with a bad
 ///   `struct_size` or set fields beyond it that this library does not know);
 ///   `MCPR_INTERNAL` for a library failure (answer `-32603`).
 /// \pre `resources` is NULL or a live registry reference when the call is
@@ -143,8 +164,8 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
 ///   it under the lock that publishes it; docs/C-API.md shows the pattern).
 /// \pre `method` and `params_json` follow the `mcpr_str` rules; `options` is
 ///   NULL or points at options of `struct_size` readable bytes whose strings
-///   follow the `mcpr_str` rules and whose `cancel` and `executor` are NULL
-///   or not yet freed; `out` is NULL or points at writable storage for one
+///   follow the `mcpr_str` rules and whose `cancel`, `executor` and
+///   `result_meta` are NULL or not yet freed; `out` is NULL or points at writable storage for one
 ///   `mcpr_response *`; `err` is NULL or points at writable storage for one
 ///   `mcpr_error *`.
 /// \note Thread-safe: many threads may serve one registry at once. The call

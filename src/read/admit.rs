@@ -24,6 +24,7 @@ use crate::report::IssueCode;
 use crate::scope::RequestScope;
 use crate::sizing::{target_item_size, ItemSize};
 
+use super::assemble::Shape;
 use super::authorize::CallbackFailure;
 use super::Outcome;
 
@@ -43,16 +44,26 @@ pub(super) struct Budget {
     encoded_left: u64,
     admitted: usize,
     stopped: bool,
+    /// Whether items carry their payload's `_meta` (the revision defines
+    /// it: [`ProtocolRevision::has_item_meta`]); when not, it is neither
+    /// written nor counted.
+    item_meta: bool,
 }
 
 impl Budget {
-    /// The admission budget of a read, before any body.
-    pub(super) fn new(limits: &Limits) -> Budget {
+    /// The admission budget of a read shaped by `shape`, before any body:
+    /// the host's result `_meta` members are taken from the encoded budget
+    /// at once, as the report is.
+    pub(super) fn new(limits: &Limits, shape: &Shape) -> Budget {
+        let host_meta = shape.result_meta.as_ref().map_or(0, |m| m.merged_len(true));
         Budget {
             payload_left: limits.admission_payload_budget(),
-            encoded_left: limits.admission_encoded_budget(),
+            encoded_left: limits
+                .admission_encoded_budget()
+                .saturating_sub(host_meta as u64),
             admitted: 0,
             stopped: false,
+            item_meta: shape.protocol_revision.has_item_meta(),
         }
     }
 
@@ -137,6 +148,7 @@ fn admit(
     }
     let meta_json = match payload.meta() {
         None => None,
+        Some(_) if !budget.item_meta => None,
         Some(m) => match serde_json::to_string(m) {
             Ok(s) if s.len() <= MAX_META_BYTES => Some(s),
             _ => {

@@ -22,6 +22,7 @@ use crate::report::{
     warning_item_len, warning_uri, write_warning_item, Issue, IssueCode, Report,
     COMPLETE_REPORT_JSON,
 };
+use crate::result_meta::ResultMeta;
 use crate::sizing::{write_item, ItemSpans};
 
 use super::{ItemStates, LinkedItem, Outcome, ResourceBundle};
@@ -29,10 +30,13 @@ use super::{ItemStates, LinkedItem, Outcome, ResourceBundle};
 const CONTENTS_OPEN: &str = "{\"contents\":[";
 
 /// What shapes the result beyond its items: the protocol revision, the
-/// declared cache hints, and whether over-budget items become links.
-#[derive(Clone, Copy)]
+/// host's result `_meta` members, the declared cache hints, and whether
+/// over-budget items become links.
+#[derive(Clone)]
 pub(super) struct Shape {
     pub protocol_revision: ProtocolRevision,
+    /// Merged after the report in the result `_meta` (never empty).
+    pub result_meta: Option<ResultMeta>,
     pub registry: RegistryCacheHints,
     pub binding: CacheHints,
     /// An embedding asked for it (`crate::tools`): a visible item that would
@@ -81,8 +85,9 @@ pub(super) fn assemble(
     let partial = tally.total_issues > 0;
     let (report_json, issues, issues_omitted) = if partial {
         let shown = tally.issues.len() as u64;
-        let report =
-            Report::partial(tally.issues, tally.total_issues - shown).shrink_to_fit(limits)?;
+        let extra = shape.result_meta.as_ref().map_or(0, |m| m.merged_len(true));
+        let report = Report::partial(tally.issues, tally.total_issues - shown)
+            .shrink_to_fit_with(limits, extra)?;
         let json = report.json();
         let omitted = report.issues_omitted();
         (Cow::Owned(json), report.into_issues(), omitted)
@@ -114,7 +119,7 @@ pub(super) fn assemble(
         },
         &report_json,
         cache,
-        shape.protocol_revision.has_result_fields(),
+        shape,
     );
     if written.json.len() as u64 > limits.max_encoded_bytes - WIRE_RESERVE_BYTES {
         return Err(
@@ -251,7 +256,8 @@ struct Written {
 
 /// Writes the result: the warning item first when partial, the admitted
 /// items in plan order (each payload dropped once written), the report in
-/// `_meta`, and the revision's cache members (`fields`).
+/// `_meta` and the host's members after it, and the revision's cache
+/// members.
 #[inline]
 fn write_result(
     targets: &[ResourceTarget],
@@ -259,13 +265,14 @@ fn write_result(
     sizes: Sizes,
     report_json: &str,
     cache: ResultCache,
-    fields: bool,
+    shape: &Shape,
 ) -> Written {
     let Sizes {
         items_bytes,
         admitted,
         partial,
     } = sizes;
+    let fields = shape.protocol_revision.has_result_fields();
     let capacity = CONTENTS_OPEN.len()
         + items_bytes as usize
         + if partial {
@@ -275,13 +282,19 @@ fn write_result(
         }
         + RESERVED_META_KEY.len()
         + report_json.len()
+        + shape.result_meta.as_ref().map_or(0, |m| m.merged_len(true))
         + if fields { cache.fields_len() } else { 0 }
         + 16;
     let mut json = super::spare::buffer(capacity);
     let mut spans = Vec::with_capacity(admitted + usize::from(partial));
     json.push_str(CONTENTS_OPEN);
     if partial {
-        spans.push(write_warning_item(&mut json, &warning_uri(), report_json));
+        spans.push(write_warning_item(
+            &mut json,
+            &warning_uri(),
+            report_json,
+            shape.protocol_revision.has_item_meta(),
+        ));
     }
     for (t, s) in targets.iter().zip(states.iter_mut()) {
         let Outcome::Admitted(a) = &s.outcome else {
@@ -310,6 +323,9 @@ fn write_result(
     let report_start = json.len();
     json.push_str(report_json);
     let report = report_start..json.len();
+    if let Some(m) = &shape.result_meta {
+        m.write_merged(&mut json, true);
+    }
     json.push('}');
     if fields {
         cache.write_fields(&mut json);

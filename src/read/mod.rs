@@ -27,7 +27,7 @@ use std::ops::Range;
 use base64::Engine as _;
 
 use crate::cache::ResultCache;
-use crate::call::{CallOptions, Frame, FrameRules};
+use crate::call::{CallOptions, Frame, FrameRules, FromParams};
 use crate::error::{BoxError, Failure, FailureKind};
 use crate::limits::Limits;
 use crate::observe::{self, CallMethod, CallbackKind, Subject};
@@ -41,7 +41,8 @@ use crate::sizing::ItemSpans;
 use pipeline::Pipeline;
 
 /// Per-call options of a read: the call frame's (deadline, cancellation,
-/// request data, executor, protocol revision; see [`CallOptions`]). With
+/// request data, executor, protocol revision, result `_meta`, trace
+/// context; see [`CallOptions`]). With
 /// an executor the read returns by its deadline whatever any callback
 /// does; see [`Resources::read`].
 #[derive(Clone, Default)]
@@ -337,25 +338,22 @@ impl Resources {
     /// `read_failed`, or fails the body reads it can no longer risk as
     /// `read_failed` items; the private cause says "executor saturated".
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
-        self.read_at(uri, &options.call, options.call.protocol_revision)
+        self.read_at(uri, &options.call, FromParams::default())
     }
 
-    /// [`read`](Self::read) with `call`'s options, shaped for
-    /// `protocol_revision` (the one-call request function's per-request
-    /// revision, without a copy of the options).
+    /// [`read`](Self::read) with `call`'s options and what the request's
+    /// params set in their place (the one-call request function's
+    /// per-request revision and trace context, without a copy of the
+    /// options).
     pub(crate) fn read_at(
         &self,
         uri: &[u8],
         call: &CallOptions,
-        protocol_revision: ProtocolRevision,
+        from_params: FromParams,
     ) -> Result<ResourceBundle, Failure> {
-        call.frame_at(
-            protocol_revision,
-            self,
-            &READ_RULES,
-            Subject::Uri(uri),
-            |frame| self.read_in(frame, uri, self.limits(), false),
-        )
+        call.frame_at(from_params, self, &READ_RULES, Subject::Uri(uri), |frame| {
+            self.read_in(frame, uri, self.limits(), false)
+        })
     }
 
     /// The read of `uri` in `frame` (a read's own, or an embedding's, whose
@@ -403,7 +401,7 @@ impl Resources {
             limits,
             &mut call,
         )?;
-        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &call)?;
+        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &shape, &call)?;
         // Borrowed from the plan (a single-item plan has no list of its own).
         let targets = plan.items();
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {
@@ -419,8 +417,9 @@ impl Resources {
     }
 
     /// What shapes a read's result beyond its items: the revision, the
-    /// declared cache hints of the registry and the selected binding, and
-    /// whether over-budget items become links.
+    /// host's result `_meta` members, the declared cache hints of the
+    /// registry and the selected binding, and whether over-budget items
+    /// become links.
     fn shape(
         &self,
         frame: &Frame<'_>,
@@ -431,6 +430,7 @@ impl Resources {
         assemble::Shape {
             over_budget_links,
             protocol_revision: frame.protocol_revision(),
+            result_meta: frame.result_meta().cloned(),
             registry,
             binding: selection
                 .binding

@@ -95,20 +95,23 @@ pub(crate) fn root(
 impl Pipeline {
     /// Step 1, second half: the visibility and read permission of every
     /// item of `plan` (right after [`root`], with `call` in the phase it
-    /// left), before any body is read.
+    /// left), before any body is read. `shape` sets the admission budget
+    /// (what the host's result `_meta` takes from it, whether items carry
+    /// their `_meta`).
     #[inline(always)]
     pub(super) fn authorize(
         policy: &dyn ResourcePolicy,
         plan: &ResourceReadPlan,
         scope: &RequestScope,
         limits: &Limits,
+        shape: &Shape,
         call: &CallContext,
     ) -> Result<Pipeline, Failure> {
         // Still in the first check, where `root` left it.
         let (states, checked_at) = authorize::items(policy, scope, plan.items(), call)?;
         Ok(Pipeline {
             states,
-            budget: Budget::new(limits),
+            budget: Budget::new(limits, shape),
             next: 0,
             fresh: Some(checked_at),
         })

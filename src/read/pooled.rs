@@ -310,7 +310,7 @@ impl ReadTask {
         // Only the first job plans, once.
         let _ = self.plan.set(plan);
         let plan = self.plan.get().ok_or(Ok(Lost))?;
-        Pipeline::authorize(policy, plan, &self.scope, &self.limits, call).map_err(Err)
+        Pipeline::authorize(policy, plan, &self.scope, &self.limits, &self.shape, call).map_err(Err)
     }
 
     /// The policy, moved out of the task, while generation `generation`

@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 
 use crate::completion::{CompleteParams, CompleteParamsError, CompleteRef};
+use crate::trace::TraceContext;
 
 use super::params::{self, Arg, ParamsError, Slot, Values, COMPLETE_SHAPE};
 
@@ -20,6 +21,35 @@ pub struct RequestParams<'a> {
     pub cursor: Option<Cow<'a, str>>,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
     pub protocol_version: Option<Cow<'a, str>>,
+    /// `_meta` `traceparent`, `tracestate` and `baggage` (in
+    /// [`TRACE_META_KEYS`](super::TRACE_META_KEYS) order), when strings, as
+    /// sent; another value is left out, never refused.
+    pub trace: [Option<Cow<'a, str>>; 3],
+}
+
+impl RequestParams<'_> {
+    /// The trace context the params carry, if any member was a string (of
+    /// at most [`MAX_TRACE_VALUE_BYTES`](crate::trace::MAX_TRACE_VALUE_BYTES)).
+    pub fn trace_context(&self) -> Option<TraceContext> {
+        let [p, s, b] = &self.trace;
+        trace_of(p.as_deref(), s.as_deref(), b.as_deref())
+    }
+}
+
+/// The trace context of the read members, taken (`None` when none is
+/// there).
+pub(super) fn take_trace<'a>(v: &mut Values<'a>) -> [Option<Cow<'a, str>>; 3] {
+    [
+        v.take(Slot::Traceparent),
+        v.take(Slot::Tracestate),
+        v.take(Slot::Baggage),
+    ]
+}
+
+/// A trace context of these members, `None` when it holds none.
+fn trace_of(p: Option<&str>, s: Option<&str>, b: Option<&str>) -> Option<TraceContext> {
+    let t = TraceContext::new(p, s, b);
+    (!t.is_empty()).then_some(t)
 }
 
 impl CompleteParams {
@@ -32,26 +62,33 @@ impl CompleteParams {
     /// may repeat; other members are ignored. A `ref/prompt` reference is
     /// [`CompleteRef::Prompt`] whatever the rest of the object holds.
     pub fn parse(text: &[u8]) -> Result<CompleteRef, CompleteParamsError> {
-        Self::parse_request(text).map(|(r, _)| r)
+        Self::parse_request(text).map(|(r, _, _)| r)
     }
 
     /// [`parse`](Self::parse), also returning
     /// `_meta["io.modelcontextprotocol/protocolVersion"]` as given (`_meta`,
-    /// when present, must be an object and that member a string).
+    /// when present, must be an object and that member a string) and the
+    /// trace context of `_meta` (`traceparent`, `tracestate`, `baggage`:
+    /// strings as sent; other values left out).
+    #[allow(clippy::type_complexity)]
     pub fn parse_request(
         text: &[u8],
-    ) -> Result<(CompleteRef, Option<String>), CompleteParamsError> {
+    ) -> Result<(CompleteRef, Option<String>, Option<TraceContext>), CompleteParamsError> {
         let refused = |e: ParamsError| CompleteParamsError::new(e.message());
         let mut v = match params::read(text, params::COMPLETE) {
             Ok(v) => v,
             // A malformed member: still not this library's when the
             // reference is a prompt.
-            Err(e) if !e.is_syntax() && is_prompt(text) => return Ok((CompleteRef::Prompt, None)),
+            Err(e) if !e.is_syntax() && is_prompt(text) => {
+                return Ok((CompleteRef::Prompt, None, None))
+            }
             Err(e) => return Err(refused(e)),
         };
         let version = v.take(Slot::ProtocolVersion).map(Cow::into_owned);
+        let [p, s, b] = take_trace(&mut v);
+        let trace = trace_of(p.as_deref(), s.as_deref(), b.as_deref());
         if v.get(Slot::RefType) == Some("ref/prompt") {
-            return Ok((CompleteRef::Prompt, version));
+            return Ok((CompleteRef::Prompt, version, trace));
         }
         let trimmed = text.trim_ascii();
         if trimmed.is_empty() || trimmed == b"null" {
@@ -80,7 +117,7 @@ impl CompleteParams {
             value: value.into_owned(),
             context: owned(v),
         };
-        Ok((CompleteRef::Resource(params), version))
+        Ok((CompleteRef::Resource(params), version, trace))
     }
 }
 
@@ -111,9 +148,17 @@ pub(crate) struct ToolCallParams<'a> {
     pub arguments: Vec<(Cow<'a, str>, Arg<'a>)>,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
     pub protocol_version: Option<Cow<'a, str>>,
+    /// The trace context members of `_meta`, as [`RequestParams::trace`].
+    pub trace: [Option<Cow<'a, str>>; 3],
 }
 
 impl<'a> ToolCallParams<'a> {
+    /// The trace context the params carry, if any member was a string.
+    pub(crate) fn trace_context(&self) -> Option<TraceContext> {
+        let [p, s, b] = &self.trace;
+        trace_of(p.as_deref(), s.as_deref(), b.as_deref())
+    }
+
     /// Parses `tools/call` params strictly, with the reader every method
     /// uses (the same UTF-8, `_meta`, type, repetition and size rules):
     /// `name` a string, `arguments` an object whose keys do not repeat,
@@ -125,6 +170,7 @@ impl<'a> ToolCallParams<'a> {
             name: v.take(Slot::ToolName),
             arguments: v.args.take().unwrap_or_default(),
             protocol_version: v.take(Slot::ProtocolVersion),
+            trace: take_trace(&mut v),
         })
     }
 

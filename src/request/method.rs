@@ -9,12 +9,17 @@
 //! [`RequestMethod::row`] whose `serve` parses, calls the method in its
 //! call frame and shapes the [`Response`].
 
+use std::sync::Arc;
+
+use crate::call::FromParams;
 use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
 use crate::jsonrpc;
 use crate::listing::{require_scope_key, ListOptions, EMPTY_SCOPE_KEY};
+use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
+use crate::trace::TraceContext;
 
-use super::members::RequestParams;
+use super::members::{take_trace, RequestParams};
 use super::params::{self, ParamsError, Slot, Values};
 use super::{params_error, request_revision, RequestError, RequestOptions, Response};
 
@@ -136,14 +141,16 @@ fn serve_read(
         Ok(v) => v,
         Err(response) => return Ok(response),
     };
+    let trace = params.trace_context();
     let Some(uri) = params.uri else {
         return Ok(params_error(
             ParamsError("params uri is required"),
             protocol_revision,
         ));
     };
+    let from_params = from_params(protocol_revision, trace);
     Ok(
-        match r.read_at(uri.as_bytes(), &options.call, protocol_revision) {
+        match r.read_at(uri.as_bytes(), &options.call, from_params) {
             Ok(bundle) => Response {
                 partial: bundle.is_partial(),
                 json: bundle.into_json(),
@@ -175,11 +182,12 @@ fn serve_list(
         Ok(v) => v,
         Err(response) => return Ok(response),
     };
+    let trace = params.trace_context();
     let list = ListOptions {
         scope_key: options.scope_key.clone(),
         cursor: params.cursor.map(|c| c.into_owned().into_bytes()),
         page_size: options.page_size,
-        call: options.call_for(protocol_revision),
+        call: options.call_for(from_params(protocol_revision, trace)),
     };
     let page = if templates {
         r.list_templates(&list)
@@ -203,7 +211,7 @@ fn serve_complete(
     options: &RequestOptions,
 ) -> Result<Response, RequestError> {
     let negotiated = options.call.protocol_revision;
-    let (reference, version) = match CompleteParams::parse_request(text) {
+    let (reference, version, trace) = match CompleteParams::parse_request(text) {
         Ok(parsed) => parsed,
         Err(e) => return Ok(params_error(ParamsError(e.message()), negotiated)),
     };
@@ -215,7 +223,7 @@ fn serve_complete(
         Err(response) => return Ok(response),
     };
     let complete = CompleteOptions {
-        call: options.call_for(protocol_revision),
+        call: options.call_for(from_params(protocol_revision, trace)),
     };
     Ok(match r.complete(&params, &complete) {
         Ok(result) => Response::result(result.into_json(), protocol_revision),
@@ -226,6 +234,20 @@ fn serve_complete(
             Response::error(f, json, protocol_revision)
         }
     })
+}
+
+/// What a request's params set for its call: its revision, and its trace
+/// context, which replaces the host's
+/// ([`CallOptions::trace`](crate::CallOptions::trace)) when the params
+/// carry one.
+pub(crate) fn from_params(
+    protocol_revision: ProtocolRevision,
+    trace: Option<TraceContext>,
+) -> FromParams {
+    FromParams {
+        protocol_revision: Some(protocol_revision),
+        trace: trace.map(Arc::new),
+    }
 }
 
 impl<'a> RequestParams<'a> {
@@ -252,6 +274,7 @@ impl<'a> RequestParams<'a> {
             uri: v.take(Slot::Uri),
             cursor: v.take(Slot::Cursor),
             protocol_version: v.take(Slot::ProtocolVersion),
+            trace: take_trace(&mut v),
         })
     }
 }

@@ -28,7 +28,13 @@
 //!   string naming a known revision, and then shapes the response instead
 //!   of the host's option (MCP 2026-07-28 carries the revision per request);
 //!   an unknown one is an `UnsupportedProtocolVersion` (`-32022`) error
-//!   object listing the supported revisions;
+//!   object listing the supported revisions; its `traceparent`,
+//!   `tracestate` and `baggage` (OpenTelemetry trace context), when strings
+//!   of at most 8 KiB, are handed to every callback as sent
+//!   ([`CallContext::trace_context`](crate::CallContext::trace_context)),
+//!   in place of the host's [`CallOptions::trace`]; another value is left
+//!   out (W3C asks receivers to ignore what they cannot use), a repeat is
+//!   refused;
 //! - every other member is ignored, whatever its type: the MCP schemas
 //!   leave params open (no `additionalProperties: false`) and define
 //!   members this library does not act on (`_meta` keys such as
@@ -53,7 +59,7 @@ mod params;
 use std::borrow::Cow;
 use std::fmt;
 
-use crate::call::CallOptions;
+use crate::call::{CallOptions, FromParams};
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::jsonrpc;
 use crate::observe::{CallMethod, Ended, Subject};
@@ -62,9 +68,10 @@ use crate::registry::Resources;
 
 pub use members::RequestParams;
 pub use method::RequestMethod;
-pub use params::{ParamsError, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY};
+pub use params::{ParamsError, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY, TRACE_META_KEYS};
 
 pub(crate) use members::ToolCallParams;
+pub(crate) use method::from_params;
 pub(crate) use params::Arg;
 
 #[cfg(doc)]
@@ -98,13 +105,18 @@ pub struct RequestOptions {
 }
 
 impl RequestOptions {
-    /// The call options of one method's call: the request's, shaped for
-    /// `protocol_revision` (the per-request one when the params named one).
-    pub(crate) fn call_for(&self, protocol_revision: ProtocolRevision) -> CallOptions {
-        CallOptions {
-            protocol_revision,
-            ..self.call.clone()
+    /// The call options of one method's call: the request's, with what its
+    /// params set in their place (the per-request revision, the request's
+    /// trace context).
+    pub(crate) fn call_for(&self, from_params: FromParams) -> CallOptions {
+        let mut call = self.call.clone();
+        if let Some(r) = from_params.protocol_revision {
+            call.protocol_revision = r;
         }
+        if from_params.trace.is_some() {
+            call.trace = from_params.trace;
+        }
+        call
     }
 }
 

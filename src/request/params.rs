@@ -10,7 +10,9 @@
 //!   included);
 //! - a member the method acts on must have its type (`null` is no string
 //!   and no object) and may not repeat; an object of strings may not repeat
-//!   a key (found in linear time, whatever the number of keys);
+//!   a key (found in linear time, whatever the number of keys); a lenient
+//!   string (the trace context members of `_meta`) is kept when it is a
+//!   string and left out otherwise, never refused, but may not repeat;
 //! - every other member is ignored, whatever its type: the MCP schemas
 //!   leave params open;
 //! - errors are fixed messages that never echo the input.
@@ -49,14 +51,27 @@ pub(crate) enum Slot {
     ArgumentName,
     ArgumentValue,
     ToolName,
+    /// The trace context members of `_meta`, in [`TRACE_META_KEYS`] order.
+    Traceparent,
+    Tracestate,
+    Baggage,
 }
 
-const SLOTS: usize = 8;
+const SLOTS: usize = 11;
+
+/// The trace context keys of params `_meta` (W3C Trace Context and W3C
+/// Baggage, as MCP reserves them), in
+/// [`RequestParams::trace`](super::RequestParams::trace) order.
+pub const TRACE_META_KEYS: [&str; 3] = ["traceparent", "tracestate", "baggage"];
 
 /// What a member the method acts on holds.
 pub(crate) enum Kind {
     /// A string, kept in its slot.
     Str(Slot),
+    /// A string kept in its slot when it is one; any other value is read
+    /// and left out, never refused (W3C asks a receiver to ignore a trace
+    /// header it cannot use).
+    LenientStr(Slot),
     /// An object whose own members are read by their spec.
     Object(Spec),
     /// An object of strings whose keys do not repeat.
@@ -81,15 +96,35 @@ pub(crate) struct Member {
 /// The members a method acts on (at most 32 per object).
 pub(crate) type Spec = &'static [Member];
 
-/// `_meta`, as every method reads it.
+/// The message of a repeated trace context member.
+const TRACE_REPEATED: &str = "params _meta repeat a trace member";
+
+/// A trace context member of `_meta`.
+const fn trace_member(name: &'static str, slot: Slot) -> Member {
+    Member {
+        name,
+        kind: Kind::LenientStr(slot),
+        // Never used: a lenient string refuses no type.
+        wrong_type: TRACE_REPEATED,
+        repeated: TRACE_REPEATED,
+    }
+}
+
+/// `_meta`, as every method reads it: the per-request revision and the
+/// trace context.
 const META: Member = Member {
     name: "_meta",
-    kind: Kind::Object(&[Member {
-        name: PROTOCOL_VERSION_META_KEY,
-        kind: Kind::Str(Slot::ProtocolVersion),
-        wrong_type: "params _meta protocolVersion must be a string",
-        repeated: "params _meta repeat protocolVersion",
-    }]),
+    kind: Kind::Object(&[
+        Member {
+            name: PROTOCOL_VERSION_META_KEY,
+            kind: Kind::Str(Slot::ProtocolVersion),
+            wrong_type: "params _meta protocolVersion must be a string",
+            repeated: "params _meta repeat protocolVersion",
+        },
+        trace_member(TRACE_META_KEYS[0], Slot::Traceparent),
+        trace_member(TRACE_META_KEYS[1], Slot::Tracestate),
+        trace_member(TRACE_META_KEYS[2], Slot::Baggage),
+    ]),
     wrong_type: "params _meta must be an object",
     repeated: "params repeat _meta",
 };
@@ -446,6 +481,57 @@ impl<'de> Visitor<'de> for StringSeed<'_> {
     refuse_other_types!(Cow<'de, str>);
 }
 
+/// A string, or `None` for any other JSON value (read and left out).
+struct LenientStringSeed;
+
+impl<'de> DeserializeSeed<'de> for LenientStringSeed {
+    type Value = Option<Cow<'de, str>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for LenientStringSeed {
+    type Value = Option<Cow<'de, str>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v.to_string())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Some(Cow::Owned(v)))
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+}
+
 /// An object read by `spec` into `out`; any other JSON type is refused with
 /// `not_object`.
 struct ObjectSeed<'v, 'a, 'r> {
@@ -495,6 +581,11 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, 'de, '_> {
                         refused: self.refused,
                     })?;
                     self.out.set(slot, v);
+                }
+                Kind::LenientStr(slot) => {
+                    if let Some(v) = map.next_value_seed(LenientStringSeed)? {
+                        self.out.set(slot, v);
+                    }
                 }
                 Kind::Object(spec) => map.next_value_seed(ObjectSeed {
                     spec,
@@ -641,6 +732,11 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
                 out.set(slot, Cow::Borrowed(p.string()?));
                 Some(())
             }
+            Kind::LenientStr(slot) if p.b.get(p.i) == Some(&b'"') => {
+                out.set(slot, Cow::Borrowed(p.string()?));
+                Some(())
+            }
+            Kind::LenientStr(_) => p.skip_value(depth),
             Kind::Object(sub) if p.b.get(p.i) == Some(&b'{') => flat_object(p, sub, out, depth + 1),
             Kind::Args(_) if p.b.get(p.i) == Some(&b'{') => {
                 out.args = Some(args::flat_args(p, depth + 1)?);

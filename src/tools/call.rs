@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 
+use crate::call::CallOptions;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::jsonrpc;
 use crate::listing::{ListOptions, Page};
@@ -23,14 +24,15 @@ use crate::observe::CallMethod;
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::request::{
-    params_error, request_revision, Arg, ParamsError, RequestError, RequestOptions, Response,
-    ToolCallParams,
+    from_params, params_error, request_revision, Arg, ParamsError, RequestError, RequestOptions,
+    Response, ToolCallParams,
 };
+use crate::result_meta::ResultMeta;
 use crate::sizing::write_json_str;
 
 use super::definitions::{LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL};
 use super::embed::{EmbedForm, EmbedOptions, EmbedOutcome};
-use super::result::{call_tool_result, text_block, tool_error};
+use super::result::{text_block, tool_error, tool_result_with_meta};
 
 /// The execution error of every URI `read_resource` cannot read, whatever
 /// the reason (hidden, undiscoverable, unregistered, invalid): one text.
@@ -113,47 +115,53 @@ impl Resources {
             Ok(r) => r,
             Err(response) => return Ok(response),
         };
+        // The tool's method runs in the request's call options with what
+        // the params set (the revision, the trace context).
+        let call = options.call_for(from_params(revision, parsed.trace_context()));
         Ok(if list {
-            self.list_resources_tool(&parsed, options, revision)
+            self.list_resources_tool(&parsed, options, call)
         } else {
-            self.read_resource_tool(&parsed, options, revision)
+            self.read_resource_tool(&parsed, call)
         })
     }
 
     /// `read_resource`: the read of one URI as embedded resources, and its
     /// items again as `structuredContent.contents`.
-    fn read_resource_tool(
-        &self,
-        params: &ToolCallParams<'_>,
-        options: &RequestOptions,
-        revision: ProtocolRevision,
-    ) -> Response {
+    fn read_resource_tool(&self, params: &ToolCallParams<'_>, call: CallOptions) -> Response {
+        let revision = call.protocol_revision;
+        let meta = call.result_meta.clone();
+        let meta = meta.as_ref();
         let uri = match (params.argument("uri"), params.arguments.len()) {
             (Some(Arg::Str(uri)), 1) => uri,
-            _ => return arguments_error(revision, READ_ARGUMENTS_TEXT),
+            _ => return arguments_error(revision, READ_ARGUMENTS_TEXT, meta),
         };
         let embed = EmbedOptions {
-            call: options.call_for(revision),
+            call,
             form: EmbedForm::Resource,
             over_budget_links: false,
         };
         let mut embedding = match self.embed_for_tool(uri.as_bytes(), &embed) {
             Ok(e) => e,
-            Err(f) => return failed(f, revision),
+            Err(f) => return failed(f, revision, meta),
         };
         match embedding.take_outcome() {
             Some(EmbedOutcome::Read { partial, .. }) => {
                 let mut structured = String::from("{\"contents\":");
                 structured.push_str(embedding.contents_json().unwrap_or("[]"));
                 structured.push('}');
-                let json =
-                    call_tool_result(revision, embedding.blocks_json(), Some(&structured), false);
+                let json = tool_result_with_meta(
+                    revision,
+                    embedding.blocks_json(),
+                    Some(&structured),
+                    false,
+                    meta,
+                );
                 Response::tool_result(json, revision, partial, None)
             }
-            Some(EmbedOutcome::Failed(f)) => failed(f, revision),
+            Some(EmbedOutcome::Failed(f)) => failed(f, revision, meta),
             // One URI, the resource form: always read or failed.
             Some(EmbedOutcome::Linked) | None => {
-                failed(Failure::new(FailureKind::ReadFailed), revision)
+                failed(Failure::new(FailureKind::ReadFailed), revision, meta)
             }
         }
     }
@@ -163,12 +171,15 @@ impl Resources {
         &self,
         params: &ToolCallParams<'_>,
         options: &RequestOptions,
-        revision: ProtocolRevision,
+        call: CallOptions,
     ) -> Response {
+        let revision = call.protocol_revision;
+        let meta = call.result_meta.clone();
+        let meta = meta.as_ref();
         let cursor = match (params.argument("cursor"), params.arguments.len()) {
             (None, 0) => None,
             (Some(Arg::Str(c)), 1) => Some(c.as_ref()),
-            _ => return arguments_error(revision, LIST_ARGUMENTS_TEXT),
+            _ => return arguments_error(revision, LIST_ARGUMENTS_TEXT, meta),
         };
         let (phase, cursor) = match cursor {
             None | Some("") => (Phase::Resources, None),
@@ -180,7 +191,7 @@ impl Resources {
                     let f = Failure::request("Invalid cursor").caused_by(CauseText(
                         "the cursor has neither prefix list_resources gives (r, t)".into(),
                     ));
-                    return unframed(tool_error(revision, INVALID_CURSOR_TEXT), revision, f);
+                    return unframed(tool_error(revision, INVALID_CURSOR_TEXT, meta), revision, f);
                 }
             },
         };
@@ -188,30 +199,36 @@ impl Resources {
             scope_key: options.scope_key.clone(),
             cursor: cursor.map(|c| c.as_bytes().to_vec()),
             page_size: options.page_size,
-            call: options.call_for(revision),
+            call,
         };
         let page = self.list_for_tool(phase == Phase::Templates, &list);
         match page {
             Ok(page) => Response::tool_result(
-                self.page_result(&page, phase, revision),
+                self.page_result(&page, phase, revision, meta),
                 revision,
                 false,
                 None,
             ),
             Err(f) if f.kind() == FailureKind::InvalidRequest => Response::tool_result(
-                tool_error(revision, INVALID_CURSOR_TEXT),
+                tool_error(revision, INVALID_CURSOR_TEXT, meta),
                 revision,
                 false,
                 Some(f),
             ),
-            Err(f) => failed(f, revision),
+            Err(f) => failed(f, revision, meta),
         }
     }
 
     /// The `CallToolResult` of one page: the structured content, and the
     /// same JSON as a text block (MCP: a tool returning structured content
     /// should also return it serialised).
-    fn page_result(&self, page: &Page, phase: Phase, revision: ProtocolRevision) -> String {
+    fn page_result(
+        &self,
+        page: &Page,
+        phase: Phase,
+        revision: ProtocolRevision,
+        meta: Option<&ResultMeta>,
+    ) -> String {
         let next: Option<Cow<'_, str>> = match (phase, page.next_cursor()) {
             (Phase::Resources, Some(c)) => Some(Cow::Owned(format!("r{c}"))),
             (Phase::Templates, Some(c)) => Some(Cow::Owned(format!("t{c}"))),
@@ -243,7 +260,7 @@ impl Resources {
         content.push('[');
         content.push_str(&text_block(&structured));
         content.push(']');
-        call_tool_result(revision, &content, Some(&structured), false)
+        tool_result_with_meta(revision, &content, Some(&structured), false, meta)
     }
 }
 
@@ -253,11 +270,15 @@ fn is_resource_tool(name: &str) -> bool {
 }
 
 /// A tool execution error for arguments the input schema refuses.
-fn arguments_error(revision: ProtocolRevision, text: &'static str) -> Response {
+fn arguments_error(
+    revision: ProtocolRevision,
+    text: &'static str,
+    meta: Option<&ResultMeta>,
+) -> Response {
     let f = Failure::request(text).caused_by(CauseText(
         "the arguments do not satisfy the tool's input schema".into(),
     ));
-    unframed(tool_error(revision, text), revision, f)
+    unframed(tool_error(revision, text, meta), revision, f)
 }
 
 /// A tool execution error refused before the tool's call frame (its call
@@ -273,7 +294,7 @@ fn unframed(json: String, revision: ProtocolRevision, f: Failure) -> Response {
 /// object (never sent: the client cancelled); every other failure is a
 /// tool execution error, and every failure that a read answers as not
 /// found or as an invalid request is the same one ([`NOT_FOUND_TEXT`]).
-fn failed(f: Failure, revision: ProtocolRevision) -> Response {
+fn failed(f: Failure, revision: ProtocolRevision, meta: Option<&ResultMeta>) -> Response {
     let text = match f.kind() {
         FailureKind::Canceled => {
             let json = jsonrpc::error_object(&f, revision, None);
@@ -282,5 +303,5 @@ fn failed(f: Failure, revision: ProtocolRevision) -> Response {
         FailureKind::Unavailable | FailureKind::InvalidRequest => NOT_FOUND_TEXT,
         kind => kind.default_message(),
     };
-    Response::tool_result(tool_error(revision, text), revision, false, Some(f))
+    Response::tool_result(tool_error(revision, text, meta), revision, false, Some(f))
 }

@@ -24,10 +24,16 @@ use crate::observe::{CallMethod, Observed, ResultSummary, Subject};
 use crate::protocol::ProtocolRevision;
 use crate::read::{ResourceBundle, READ_RULES};
 use crate::registry::Resources;
+use crate::result_meta::{self, ResultMeta};
 
 use super::budget::{Budget, WRAPPER_BYTES};
 use super::link::{write_item_link, write_link};
-use super::result::call_tool_result;
+use super::result::tool_result_with_meta;
+
+/// The message of a link-form embedding for a revision before 2025-06-18
+/// (which has no `resource_link` block): a host mistake.
+pub(crate) const NO_LINKS_BEFORE_2025_06_18: &str =
+    "the link form needs protocol revision 2025-06-18 or later (resource_link blocks)";
 
 /// The frame rules of an embedding: a read's, its calls counted and
 /// observed as `embed` (docs/BEHAVIOUR.md §19).
@@ -112,6 +118,9 @@ pub struct Embedding {
     /// rule of a read; the `read_resource` tool's call event names its URI
     /// only then).
     disclosed: bool,
+    /// The host's result `_meta` members, for the whole tool result (its
+    /// bytes are charged to the embedding's budget once).
+    result_meta: Option<ResultMeta>,
 }
 
 impl Embedding {
@@ -142,9 +151,16 @@ impl Embedding {
     }
 
     /// A whole `CallToolResult` holding the blocks as its `content` (with
-    /// `resultType` on 2026-07-28).
+    /// the host's result `_meta` members of the call, when given, as its
+    /// `_meta`, and `resultType` on 2026-07-28).
     pub fn call_tool_result(&self) -> String {
-        call_tool_result(self.protocol_revision, &self.blocks, None, false)
+        tool_result_with_meta(
+            self.protocol_revision,
+            &self.blocks,
+            None,
+            false,
+            self.result_meta.as_ref(),
+        )
     }
 
     /// The outcome of the last URI, taken out (the tools' one URI).
@@ -218,18 +234,7 @@ impl Resources {
         options: &EmbedOptions,
         copies: u64,
     ) -> Result<Embedding, Failure> {
-        let limits = self.limits();
-        if uris.len() > limits.max_plan_targets {
-            let f = Failure::request("too many URIs to embed");
-            let ended = options.call.refused(CallMethod::Embed);
-            self.telemetry().unframed(ended, &f);
-            return Err(f);
-        }
-        options
-            .call
-            .frame(self, &EMBED_RULES, Subject::None, |frame| {
-                self.embed_in(frame, uris, options, copies)
-            })
+        self.embed_framed(uris, options, copies, &EMBED_RULES, Subject::None)
     }
 
     /// The `read_resource` tool's read of `uri`: its embedding (the items
@@ -240,29 +245,73 @@ impl Resources {
         uri: &[u8],
         options: &EmbedOptions,
     ) -> Result<Embedding, Failure> {
-        let subject = Subject::Uri(uri);
+        self.embed_framed(&[uri], options, 2, &TOOL_READ_RULES, Subject::Uri(uri))
+    }
+
+    /// An embedding in a frame of `rules` about `subject` (its refusals
+    /// before the frame observed too). For the tool (`subject` a URI), the
+    /// one URI's failure is the call's: as the tool answers it (an invalid
+    /// URI as one it cannot find, see [`as_not_found`]) in the call event,
+    /// as it was for the caller.
+    fn embed_framed<U: AsRef<[u8]>>(
+        &self,
+        uris: &[U],
+        options: &EmbedOptions,
+        copies: u64,
+        rules: &'static FrameRules,
+        subject: Subject<'_>,
+    ) -> Result<Embedding, Failure> {
+        let limits = self.limits();
+        let links = options.call.protocol_revision.has_tool_output();
+        let refused = if uris.len() > limits.max_plan_targets {
+            Some(Failure::request("too many URIs to embed"))
+        } else if options.form == EmbedForm::Link && !links {
+            Some(Failure::with_message(
+                FailureKind::InvalidArgument,
+                NO_LINKS_BEFORE_2025_06_18,
+            ))
+        } else {
+            None
+        };
+        if let Some(f) = refused {
+            let ended = options.call.refused(rules.method);
+            self.telemetry().unframed(ended, &f);
+            return Err(f);
+        }
+        // Before 2025-06-18 there is no resource_link block: over-budget
+        // items stay budget_exceeded issues.
+        let options = &EmbedOptions {
+            over_budget_links: options.over_budget_links && links,
+            ..options.clone()
+        };
+        // The host's result `_meta` is the tool result's, once: the reads of
+        // the URIs run without it (their result `_meta` is not sent).
+        let mut call = options.call.clone();
+        let meta = call.result_meta.take();
+        let tool = matches!(subject, Subject::Uri(_));
         let mut failed = None;
-        let out = options
-            .call
-            .frame(self, &TOOL_READ_RULES, subject, |frame| {
-                let mut embedding = self.embed_in(frame, &[uri], options, 2)?;
-                // As the frame would, before the URI's failure is the call's.
-                frame.scope().check()?;
-                match embedding.outcomes.pop() {
-                    Some(EmbedOutcome::Failed(f)) => match as_not_found(&f) {
-                        Some(seen) => {
-                            failed = Some(f);
-                            Err(seen)
-                        }
-                        None => Err(f),
-                    },
-                    Some(o) => {
-                        embedding.outcomes.push(o);
-                        Ok(embedding)
+        let out = call.frame(self, rules, subject, |frame| {
+            let mut embedding = self.embed_in(frame, uris, options, copies, meta)?;
+            if !tool {
+                return Ok(embedding);
+            }
+            // As the frame would, before the URI's failure is the call's.
+            frame.scope().check()?;
+            match embedding.outcomes.pop() {
+                Some(EmbedOutcome::Failed(f)) => match as_not_found(&f) {
+                    Some(seen) => {
+                        failed = Some(f);
+                        Err(seen)
                     }
-                    None => Ok(embedding),
+                    None => Err(f),
+                },
+                Some(o) => {
+                    embedding.outcomes.push(o);
+                    Ok(embedding)
                 }
-            });
+                None => Ok(embedding),
+            }
+        });
         match failed {
             Some(f) => Err(f),
             None => out,
@@ -277,8 +326,10 @@ impl Resources {
         uris: &[U],
         options: &EmbedOptions,
         copies: u64,
+        result_meta: Option<ResultMeta>,
     ) -> Result<Embedding, Failure> {
         let limits = self.limits();
+        let meta_len = result_meta::member_len(result_meta.as_ref()) as u64;
         let mut run = Run {
             out: Embedding {
                 blocks: String::from("["),
@@ -287,9 +338,12 @@ impl Resources {
                 outcomes: Vec::with_capacity(uris.len()),
                 protocol_revision: frame.protocol_revision(),
                 disclosed: true,
+                result_meta,
             },
             budget: Budget::new(limits, copies),
+            meta_len,
         };
+        run.budget.charge(0, 0, meta_len);
         for (i, uri) in uris.iter().enumerate() {
             if i > 0 {
                 frame.scope().check()?;
@@ -401,6 +455,8 @@ fn as_not_found(f: &Failure) -> Option<Failure> {
 struct Run {
     out: Embedding,
     budget: Budget,
+    /// What the host's result `_meta` adds to the tool result.
+    meta_len: u64,
 }
 
 impl Run {
@@ -465,7 +521,7 @@ impl Run {
         if let Some(c) = &mut self.out.contents {
             c.push(']');
         }
-        if self.used() > Budget::total_encoded(limits) {
+        if self.used() + self.meta_len > Budget::total_encoded(limits) {
             return Err(Failure::new(FailureKind::Size).caused_by(CauseText(
                 "the embedded blocks exceed max_encoded_bytes - 8192 - 256".into(),
             )));

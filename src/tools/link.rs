@@ -81,7 +81,11 @@ mod tests {
     use super::*;
 
     fn link(def: &str, uri: &str) -> serde_json::Value {
-        let d = ResourceDefinition::from_json(def).unwrap();
+        // Descriptions of the wrong types no longer register (BEHAVIOUR
+        // §1): the link writer's checks still hold for any description.
+        let d = ResourceDefinition::from_json(def)
+            .or_else(|_| ResourceDefinition::from_json_without_member_rules(def))
+            .unwrap();
         let mut out = String::new();
         write_link(&mut out, uri, &d);
         serde_json::from_str(&out).unwrap()
@@ -108,6 +112,10 @@ mod tests {
         assert_eq!(
             v,
             serde_json::json!({"type":"resource_link","uri":"doc://a","name":"a"})
+        );
+        // The registry refuses such a description in the first place.
+        assert!(
+            ResourceDefinition::from_json(r#"{"uri":"doc://a","name":"a","title":7}"#).is_err()
         );
         for size in ["1.5", "1e3", "true", "\"3\""] {
             let v = link(

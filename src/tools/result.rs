@@ -2,6 +2,7 @@
 //! the resource tools' (results and tool execution errors).
 
 use crate::protocol::ProtocolRevision;
+use crate::result_meta::{self, ResultMeta};
 use crate::sizing::write_json_str;
 
 /// Writes a whole MCP `CallToolResult`: `content` is a JSON array of
@@ -10,16 +11,34 @@ use crate::sizing::write_json_str;
 /// made); `isError` is written only when true; on 2026-07-28 the result
 /// ends with `"resultType":"complete"`, which that revision requires.
 ///
-/// Before 2026-07-28 `structuredContent` must be a JSON object to
-/// validate; from 2026-07-28 any JSON value is allowed.
+/// Before 2025-06-18 (which added it) `structuredContent` is left out;
+/// from 2025-06-18 to 2025-11-25 it must be a JSON object to validate;
+/// from 2026-07-28 any JSON value is allowed.
 pub fn call_tool_result(
     revision: ProtocolRevision,
     content: &str,
     structured_content: Option<&str>,
     is_error: bool,
 ) -> String {
-    let mut out =
-        String::with_capacity(content.len() + structured_content.map_or(0, str::len) + 80);
+    tool_result_with_meta(revision, content, structured_content, is_error, None)
+}
+
+/// [`call_tool_result`] with the host's result `_meta` members, when
+/// given, as the result's `_meta` (docs/BEHAVIOUR.md §14).
+pub(crate) fn tool_result_with_meta(
+    revision: ProtocolRevision,
+    content: &str,
+    structured_content: Option<&str>,
+    is_error: bool,
+    result_meta: Option<&ResultMeta>,
+) -> String {
+    let structured_content = structured_content.filter(|_| revision.has_tool_output());
+    let mut out = String::with_capacity(
+        content.len()
+            + structured_content.map_or(0, str::len)
+            + result_meta::member_len(result_meta)
+            + 80,
+    );
     out.push_str("{\"content\":");
     out.push_str(content);
     if let Some(s) = structured_content {
@@ -28,6 +47,9 @@ pub fn call_tool_result(
     }
     if is_error {
         out.push_str(",\"isError\":true");
+    }
+    if let Some(m) = result_meta {
+        m.write_member(&mut out);
     }
     if revision.has_result_fields() {
         out.push_str(",\"resultType\":\"complete\"");
@@ -45,12 +67,18 @@ pub fn text_block(text: &str) -> String {
     out
 }
 
-/// A tool execution error: one text block with `message`, `isError: true`.
-pub(crate) fn tool_error(revision: ProtocolRevision, message: &str) -> String {
+/// A tool execution error: one text block with `message`, `isError: true`
+/// (a result: it carries the host's result `_meta` members, the same for
+/// every reason).
+pub(crate) fn tool_error(
+    revision: ProtocolRevision,
+    message: &str,
+    result_meta: Option<&ResultMeta>,
+) -> String {
     let mut content = String::from("[");
     content.push_str(&text_block(message));
     content.push(']');
-    call_tool_result(revision, &content, None, true)
+    tool_result_with_meta(revision, &content, None, true, result_meta)
 }
 
 #[cfg(test)]
@@ -70,10 +98,48 @@ mod tests {
     }
 
     #[test]
+    fn structured_content_only_from_2025_06_18() {
+        for r in [ProtocolRevision::V2024_11_05, ProtocolRevision::V2025_03_26] {
+            assert_eq!(
+                call_tool_result(r, "[]", Some("{}"), false),
+                r#"{"content":[]}"#
+            );
+        }
+        assert_eq!(
+            call_tool_result(ProtocolRevision::V2025_06_18, "[]", Some("{}"), false),
+            r#"{"content":[],"structuredContent":{}}"#
+        );
+    }
+
+    #[test]
+    fn the_host_result_meta_is_the_result_meta_before_result_type() {
+        let meta = ResultMeta::from_json(r#"{"a/b":1}"#).unwrap();
+        assert_eq!(
+            tool_result_with_meta(ProtocolRevision::V2026_07_28, "[]", None, true, Some(&meta)),
+            r#"{"content":[],"isError":true,"_meta":{"a/b":1},"resultType":"complete"}"#
+        );
+        assert_eq!(
+            tool_error(ProtocolRevision::V2024_11_05, "no", Some(&meta)),
+            r#"{"content":[{"type":"text","text":"no"}],"isError":true,"_meta":{"a/b":1}}"#
+        );
+        let empty = ResultMeta::from_json("{}").unwrap();
+        assert_eq!(
+            tool_result_with_meta(
+                ProtocolRevision::V2025_06_18,
+                "[]",
+                None,
+                false,
+                Some(&empty)
+            ),
+            call_tool_result(ProtocolRevision::V2025_06_18, "[]", None, false)
+        );
+    }
+
+    #[test]
     fn text_is_escaped() {
         assert_eq!(text_block("a\"b\n"), r#"{"type":"text","text":"a\"b\n"}"#);
         assert_eq!(
-            tool_error(ProtocolRevision::V2025_06_18, "no"),
+            tool_error(ProtocolRevision::V2025_06_18, "no", None),
             r#"{"content":[{"type":"text","text":"no"}],"isError":true}"#
         );
     }

@@ -55,6 +55,13 @@ function checkToolResult(entry, data, result, label) {
     check(JSON.stringify(JSON.parse(result.content[0].text)) === JSON.stringify(sc), `${label}: text block`);
   } else {
     check(result.structuredContent === undefined, `${label}: no structured content`);
+    if (expect.resources) {
+      // Before 2025-06-18: the one text block alone holds the page.
+      const page = JSON.parse(result.content[0].text);
+      check(JSON.stringify(page.resources.map((r) => r.uri)) === JSON.stringify(expect.resources), `${label}: listed resources (text)`);
+      check(JSON.stringify(page.resourceTemplates.map((t) => t.uriTemplate)) === JSON.stringify(expect.templates), `${label}: listed templates (text)`);
+      check(('nextCursor' in page) === expect.nextCursor, `${label}: nextCursor (text)`);
+    }
   }
 }
 
@@ -75,6 +82,7 @@ function checkResult(entry, data, label) {
   check(parsed.success, `${label}: rejected by the SDK: ${parsed.error}`);
   if (!parsed.success) return;
   const result = parsed.data;
+  check(result._meta?.['io.modelcontextprotocol/serverInfo']?.name === 'protocol-samples', `${label}: serverInfo in the result _meta`);
   if (method === 'tools/list') {
     check(JSON.stringify(result.tools.map((t) => t.name)) === JSON.stringify(expect.tools), `${label}: tool names`);
     return;
@@ -106,7 +114,8 @@ function checkResult(entry, data, label) {
         check(got.uri === want.uri && got.mimeType === want.mimeType, `${label}: item ${i}`);
         if ('text' in want) check(got.text === want.text, `${label}: text of ${want.uri}`);
         if ('blob' in want) check(got.blob === want.blob, `${label}: blob of ${want.uri}`);
-        if ('meta' in want) check(JSON.stringify(got._meta) === JSON.stringify(want.meta), `${label}: _meta`);
+        // meta null: the revision defines no content _meta (before 2025-06-18)
+        if ('meta' in want) check(JSON.stringify(got._meta ?? null) === JSON.stringify(want.meta), `${label}: _meta`);
       });
     }
     if (expect.partial) {
@@ -138,7 +147,7 @@ function checkError(entry, data, label) {
 
 const dir = process.argv[2];
 const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-check(manifest.length >= 54, 'manifest lists every sample');
+check(manifest.length >= 60, 'manifest lists every sample of every revision');
 for (const entry of manifest) {
   const data = JSON.parse(readFileSync(join(dir, entry.file), 'utf8'));
   if (entry.error) checkError(entry, data, entry.file);

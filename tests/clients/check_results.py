@@ -55,6 +55,86 @@ def schema_validator(schema_dir, revision, name):
     return cls(sub)
 
 
+def schema_defs(schema_dir, revision):
+    with open(os.path.join(schema_dir, revision, "schema.json"), encoding="utf-8") as f:
+        root = json.load(f)
+    return root["$defs" if "$defs" in root else "definitions"]
+
+
+def resolve(defs, node, value):
+    """The schema node that describes value: one $ref followed, and of a
+    union (anyOf / oneOf) the variant whose `type` constant is value's
+    `type` (content blocks), else the resource contents variant that has
+    value's `text` / `blob`; returns (node, definition name)."""
+    name = None
+    if "$ref" in node:
+        name = node["$ref"].rsplit("/", 1)[1]
+        if name.endswith("ResourceContents") and isinstance(value, dict):
+            name = "BlobResourceContents" if "blob" in value else "TextResourceContents"
+        node = defs[name]
+    union = node.get("anyOf") or node.get("oneOf")
+    if not union or not isinstance(value, dict):
+        return node, name
+    variants = [resolve(defs, v, value) for v in union]
+    for v, n in variants:
+        t = v.get("properties", {}).get("type", {})
+        if "type" in value and (t.get("const") == value["type"] or value["type"] in t.get("enum", [])):
+            return v, n
+    for v, n in variants:
+        props = v.get("properties", {})
+        if ("blob" in value) == ("blob" in props) and ("text" in value) == ("text" in props):
+            return v, n
+    return node, name
+
+
+def properties(defs, node):
+    """The property names a schema node defines (following one $ref)."""
+    if "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[1]]
+    return node.get("properties", {})
+
+
+# Members whose values are JSON Schemas or free-form data, not MCP
+# structures: not descended into.
+FREE_FORM = {"_meta", "inputSchema", "outputSchema", "structuredContent"}
+
+
+# Members the current upstream text of a revision's schema defines although
+# the release-tag schema.json vendored by protocol-droid-schema does not:
+# upstream added `size` to Resource of 2024-11-05 and 2025-03-26 later (the
+# upstream schema.ts of both revisions has `size?: number`), and the library
+# lists it on every revision.
+LATER_UPSTREAM = {("2024-11-05", "Resource"): {"size"}, ("2025-03-26", "Resource"): {"size"}}
+
+
+def undefined_members(defs, name, value, path, revision, node=None):
+    """Members of value (and of the objects inside it that the schema
+    describes) that the named definition does not define: a revision's
+    result must carry only what that revision defines. `_meta` objects,
+    JSON Schemas and structured content are free-form and not descended
+    into; a union (content blocks, resource contents) is resolved by the
+    value's `type` or its `text` / `blob`."""
+    node, found_name = resolve(defs, node if node is not None else {"$ref": f"#/x/{name}"}, value)
+    name = found_name or name
+    props = node.get("properties", {})
+    later = LATER_UPSTREAM.get((revision, name), set())
+    found = [f"{path}.{k}" for k in value if k not in props and k not in later]
+    for k, v in value.items():
+        if k in FREE_FORM or k not in props:
+            continue
+        sub = props[k]
+        if isinstance(v, dict) and ("$ref" in sub or "anyOf" in sub or "oneOf" in sub):
+            found += undefined_members(defs, name, v, f"{path}.{k}", revision, node=sub)
+        elif isinstance(v, dict) and "properties" in sub:
+            found += [f"{path}.{k}.{kk}" for kk in v if kk not in sub["properties"]]
+        elif isinstance(v, list) and isinstance(sub.get("items"), dict):
+            items = sub["items"]
+            for i, item in enumerate(v):
+                if isinstance(item, dict):
+                    found += undefined_members(defs, name, item, f"{path}.{k}[{i}]", revision, node=items)
+    return found
+
+
 def check_tool_result(entry, data, result, label):
     """A CallToolResult: its blocks in order (type and URI, or text), isError,
     resultType exactly on 2026-07-28, and structured content that the tool's
@@ -91,6 +171,14 @@ def check_tool_result(entry, data, result, label):
                   == contents, f"{label}: structured contents are the embedded resources")
     else:
         check(result.structured_content is None, f"{label}: no structured content")
+        check("structuredContent" not in data, f"{label}: no structuredContent member")
+        if "resources" in expect:
+            # Before 2025-06-18: the one text block alone holds the page.
+            page = json.loads(result.content[0].text)
+            check([r["uri"] for r in page["resources"]] == expect["resources"], f"{label}: listed resources (text)")
+            check([t["uriTemplate"] for t in page["resourceTemplates"]] == expect["templates"],
+                  f"{label}: listed templates (text)")
+            check(("nextCursor" in page) == expect["nextCursor"], f"{label}: nextCursor (text)")
 
 
 def check_result(entry, data, label):
@@ -102,11 +190,20 @@ def check_result(entry, data, label):
         check(False, f"{label}: rejected by mcp-types: {e}")
         return
     check(True, f"{label}: accepted")
+    # The host's result _meta (serverInfo) is in every result.
+    check((data.get("_meta") or {}).get("io.modelcontextprotocol/serverInfo", {}).get("name") == "protocol-samples",
+          f"{label}: serverInfo in the result _meta")
     if method == "tools/list":
         check([t.name for t in result.tools] == expect["tools"], f"{label}: tool names")
         for t in data["tools"]:
             TOOL_DEFINITIONS[(revision, t["name"])] = t
+            # outputSchema from 2025-06-18 on (undefined_members below refuses
+            # it before).
             for key in ("inputSchema", "outputSchema"):
+                if key not in t:
+                    check(key != "inputSchema" and revision in ("2024-11-05", "2025-03-26"),
+                          f"{label}: {t['name']} has {key}")
+                    continue
                 schema = t[key]
                 try:
                     jsonschema.validators.validator_for(schema).check_schema(schema)
@@ -188,7 +285,9 @@ def main():
     schema_dir = os.environ.get("MCPR_SCHEMA_DIR")
     with open(os.path.join(samples, "manifest.json"), encoding="utf-8") as f:
         manifest = json.load(f)
-    check(len(manifest) >= 54, "manifest lists every sample")
+    check(len(manifest) >= 60, "manifest lists every sample of every revision")
+    check({e["revision"] for e in manifest} >= {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"},
+          "samples of every revision")
     # Tool definitions first: the tool results' structured content is
     # validated against their output schemas.
     manifest.sort(key=lambda e: e["method"] != "tools/list")
@@ -205,7 +304,35 @@ def main():
             instance = {"jsonrpc": "2.0", "id": 1, "error": data} if entry["error"] else data
             errors = list(schema_validator(schema_dir, entry["revision"], name).iter_errors(instance))
             check(not errors, f"{label}: JSON Schema {name}: {[e.message for e in errors]}")
+            # Only members the revision defines (the schemas allow others;
+            # this library sends none).
+            if entry["error"]:
+                extra = [f"error.{k}" for k in data if k not in ("code", "message", "data")]
+            else:
+                extra = undefined_members(schema_defs(schema_dir, entry["revision"]), name, data, "result", entry["revision"])
+            check(not extra, f"{label}: members {entry['revision']} does not define: {extra}")
     if schema_dir:
+        # Negative controls: members a revision does not define are found.
+        for revision, name, value, member in [
+            ("2025-03-26", "ListResourcesResult", {"resources": [{"uri": "a:b", "name": "n", "title": "t"}]}, "title"),
+            ("2024-11-05", "ListResourceTemplatesResult",
+             {"resourceTemplates": [{"uriTemplate": "a:{b}", "name": "n", "_meta": {}}]}, "_meta"),
+            ("2025-03-26", "ListResourcesResult",
+             {"resources": [{"uri": "a:b", "name": "n", "annotations": {"lastModified": "x"}}]}, "lastModified"),
+            ("2025-06-18", "ListResourcesResult", {"resources": [{"uri": "a:b", "name": "n", "icons": []}]}, "icons"),
+            ("2025-03-26", "ReadResourceResult", {"contents": [{"uri": "a:b", "text": "", "_meta": {}}]}, "_meta"),
+            ("2025-11-25", "ReadResourceResult", {"contents": [], "ttlMs": 0}, "ttlMs"),
+            ("2025-03-26", "CallToolResult", {"content": [], "structuredContent": {}}, "structuredContent"),
+            ("2024-11-05", "ListToolsResult",
+             {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "annotations": {}}]}, "annotations"),
+            ("2025-03-26", "ListToolsResult",
+             {"tools": [{"name": "t", "inputSchema": {"type": "object"}, "title": "T"}]}, "title"),
+            ("2025-03-26", "CallToolResult",
+             {"content": [{"type": "resource", "resource": {"uri": "a:b", "text": "", "_meta": {}}}]}, "_meta"),
+            ("2025-06-18", "CallToolResult", {"content": [{"type": "text", "text": "", "bogus": 1}]}, "bogus"),
+        ]:
+            extra = undefined_members(schema_defs(schema_dir, revision), name, value, "result", revision)
+            check(any(e.endswith(member) for e in extra), f"members negative control: {member} on {revision}: {extra}")
         # Negative control: the 2026 schema refuses a result without resultType.
         v = schema_validator(schema_dir, "2026-07-28", "ReadResourceResult")
         check(not v.is_valid({"contents": [], "ttlMs": 0, "cacheScope": "private"}), "schema negative control")

@@ -53,9 +53,17 @@ type Options struct {
 	ResourceTools bool
 	// Logger receives the failures the client sees only as -32603
 	// "Internal error" (a ScopeKey error, a closed registry, a protocol
-	// revision the library does not serve), with their causes. nil =
+	// revision neither the SDK nor the library knows), with their causes. nil =
 	// slog.Default().
 	Logger *slog.Logger
+	// ServerInfo is the server's Implementation, as given to mcp.NewServer.
+	// With it, the io.modelcontextprotocol/serverInfo member the SDK puts
+	// in the _meta of every result of a stateless (2026-07-28) request is
+	// the library's: passed as its result _meta (mcpr.ResultMeta, merged
+	// after the library's own members and counted in its budgets), so
+	// the result is sent as the library made it. Without it, the SDK's
+	// members are spliced into the library's result as before.
+	ServerInfo *mcp.Implementation
 }
 
 const (
@@ -92,6 +100,9 @@ func Install(server *mcp.Server, res *mcpr.Resources, opts *Options) {
 	if a.logger == nil {
 		a.logger = slog.Default()
 	}
+	if info := a.opts.ServerInfo; info != nil {
+		a.serverInfo = serverInfoMeta(info, a.logger)
+	}
 	server.AddReceivingMiddleware(a.middleware)
 	if a.opts.ResourceTools {
 		if err := a.addResourceTools(server); err != nil {
@@ -104,6 +115,35 @@ type adapter struct {
 	res    *mcpr.Resources
 	opts   Options
 	logger *slog.Logger
+	// serverInfo is Options.ServerInfo as result _meta (nil without it).
+	serverInfo *mcpr.ResultMeta
+}
+
+// serverInfoMeta is {"io.modelcontextprotocol/serverInfo": info} as a
+// library ResultMeta, made once (nil, logged, should the library refuse
+// it: the SDK's members are then spliced as without ServerInfo).
+func serverInfoMeta(info *mcp.Implementation, logger *slog.Logger) *mcpr.ResultMeta {
+	text, err := json.Marshal(map[string]any{mcp.MetaKeyServerInfo: info})
+	if err == nil {
+		var m *mcpr.ResultMeta
+		if m, err = mcpr.NewResultMeta(text); err == nil {
+			return m
+		}
+	}
+	logger.Error("mcpsdk: Options.ServerInfo refused; the SDK's serverInfo is spliced instead", "error", err)
+	return nil
+}
+
+// stateless reports whether req carries a stateless (2026-07-28 or later)
+// protocol version in its _meta: the requests whose results the SDK
+// annotates with the server's identity.
+func stateless(req mcp.Request) bool {
+	p := req.GetParams()
+	if p == nil || reflect.ValueOf(p).IsNil() {
+		return false
+	}
+	v, ok := p.GetMeta()[mcp.MetaKeyProtocolVersion].(string)
+	return ok && v >= revisionStateless
 }
 
 func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
@@ -115,6 +155,12 @@ func (a *adapter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			res, err := next(ctx, method, req)
 			if err == nil {
 				advertise(res, a.res.Completes())
+			}
+			return res, err
+		case methodToolsList:
+			res, err := next(ctx, method, req)
+			if err == nil && a.opts.ResourceTools {
+				err = shapeToolList(res, Revision(req))
 			}
 			return res, err
 		case methodToolsCall:
@@ -278,6 +324,9 @@ func DefaultScopeKey(ctx context.Context, req mcp.Request) (string, error) {
 // (logged with its cause); ErrMethodNotHandled is returned as is.
 func (a *adapter) serve(ctx context.Context, method string, params []byte, req mcp.Request) (mcp.Result, error) {
 	opt := &mcpr.RequestOptions{Revision: Revision(req), PageSize: a.opts.PageSize, Executor: a.opts.Executor}
+	if a.serverInfo != nil && stateless(req) {
+		opt.ResultMeta = a.serverInfo
+	}
 	if method == methodList || method == methodListTemplates {
 		scope, err := a.opts.ScopeKey(ctx, req)
 		if err != nil {
@@ -295,7 +344,12 @@ func (a *adapter) serve(ctx context.Context, method string, params []byte, req m
 	if resp.IsError {
 		return nil, rpcError(resp.JSON)
 	}
-	return &rawResult{raw: resp.JSON}, nil
+	res := &rawResult{raw: resp.JSON}
+	if opt.ResultMeta != nil {
+		// The library wrote it: the SDK finds it present and adds nothing.
+		res.Meta = mcp.Meta{mcp.MetaKeyServerInfo: a.opts.ServerInfo}
+	}
+	return res, nil
 }
 
 // rpcError is the library's JSON-RPC error object as the SDK's error type
@@ -314,9 +368,10 @@ func rpcError(obj []byte) error {
 
 // rawResult carries the library's result JSON through the SDK unchanged.
 // The SDK may add result-level _meta (the server's identity on stateless
-// requests): its members are spliced into the library's _meta object (the
-// library's own keys win), or a _meta member is put first; every other
-// byte stays the library's.
+// requests, when Options.ServerInfo did not give it to the library): its
+// members are spliced into the library's _meta object (the library's own
+// keys win), or a _meta member is put first; every other byte stays the
+// library's.
 type rawResult struct {
 	mcp.ResultBase
 	raw json.RawMessage

@@ -18,7 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var revisions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
+// Every revision the SDK negotiates and the library serves.
+var revisions = []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
 
 type fixture struct {
 	res          *mcpr.Resources
@@ -423,4 +424,55 @@ func TestResourceCompletionsGoToTheLibrary(t *testing.T) {
 			t.Fatal("completion of an unknown template succeeded")
 		}
 	})
+}
+
+// TestServerInfoGoesInThroughTheLibrarysResultMeta: with Options.ServerInfo
+// the serverInfo of a stateless request's result is the library's result
+// _meta member (the bytes the library made, as mcpr.Resources.Request with
+// the same ResultMeta makes them), after the library's report; sessions
+// that negotiated an older revision get none, as from the SDK.
+func TestServerInfoGoesInThroughTheLibrarysResultMeta(t *testing.T) {
+	info := &mcp.Implementation{Name: "test-server", Version: "1"}
+	fx, server := installed(t, &mcpsdk.Options{ServerInfo: info}, nil)
+	c := rawServer(t, server, 0)
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	params := []byte(`{"uri":"doc://item/001",` + meta + `}`)
+	resp := c.call("resources/read", params)
+	got := member(resp, "result")
+	rm, err := mcpr.NewResultMeta([]byte(`{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"1"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rm.Close()
+	want, err := fx.res.Request(context.Background(), "resources/read", params, &mcpr.RequestOptions{ResultMeta: rm})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want.JSON) {
+		t.Fatalf("read result\n got %s\nwant %s", got, want.JSON)
+	}
+	if !strings.Contains(string(got), `"_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,"partial":false,"issues":[],"issuesOmitted":0},"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"1"}}`) {
+		t.Fatalf("serverInfo not after the report: %s", got)
+	}
+	resp = c.call("resources/list", []byte(`{`+meta+`}`))
+	if got := string(member(resp, "result")); strings.Count(got, "serverInfo") != 1 || !strings.Contains(got, `,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"1"}}`) {
+		t.Fatalf("list: %s", got)
+	}
+	// A session on 2025-11-25: no serverInfo, as the SDK does.
+	_, server = installed(t, &mcpsdk.Options{ServerInfo: info}, nil)
+	c = rawServer(t, server, 0)
+	c.initialize("2025-11-25")
+	resp = c.call("resources/read", []byte(`{"uri":"doc://item/001"}`))
+	if got := string(member(resp, "result")); strings.Contains(got, "serverInfo") {
+		t.Fatalf("serverInfo on 2025-11-25: %s", got)
+	}
+	// Through the SDK's client on 2026-07-28, the parsed result has it.
+	cs := connect(t, newFixture(t), "2026-07-28", &mcpsdk.Options{ServerInfo: info})
+	r, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "doc://item/001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Meta[mcp.MetaKeyServerInfo]; !ok {
+		t.Fatalf("serverInfo missing: %+v", r.Meta)
+	}
 }

@@ -133,8 +133,7 @@ func TestThroughAnotherTransportTheSDKDecodesParamsFirst(t *testing.T) {
 
 // TestHostSideErrorsReachClientsAsInternalErrorWithAFixedMessage: a
 // failure that is not the library's JSON-RPC error object (a ScopeKey
-// error, a closed registry, a session on a protocol revision the library
-// does not serve) reaches the client as -32603 "Internal error", never as
+// error, a closed registry) reaches the client as -32603 "Internal error", never as
 // code 0 nor with the host's text; the cause goes to the logger.
 func TestHostSideErrorsReachClientsAsInternalErrorWithAFixedMessage(t *testing.T) {
 	secret := "secret host detail"
@@ -150,21 +149,6 @@ func TestHostSideErrorsReachClientsAsInternalErrorWithAFixedMessage(t *testing.T
 		t.Fatalf("the cause was not logged: %q", logs.String())
 	}
 
-	for _, rev := range []string{"2025-03-26", "2024-11-05"} {
-		cs := connect(t, newFixture(t), rev, &mcpsdk.Options{Logger: logger})
-		_, err := cs.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "doc://item/001"})
-		expectInternal(t, rev+" read", err, "revision")
-		_, err = cs.ListResources(context.Background(), nil)
-		expectInternal(t, rev+" list", err, "revision")
-		_, err = cs.ListResourceTemplates(context.Background(), nil)
-		expectInternal(t, rev+" templates", err, "revision")
-		_, err = cs.Complete(context.Background(), &mcp.CompleteParams{
-			Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "doc://files/{name}"},
-			Argument: mcp.CompleteParamsArgument{Name: "name", Value: "a"},
-		})
-		expectInternal(t, rev+" complete", err, "revision")
-	}
-
 	closed := newFixture(t)
 	cs = connect(t, closed, "2025-11-25", &mcpsdk.Options{Logger: logger})
 	closed.res.Close()
@@ -174,12 +158,54 @@ func TestHostSideErrorsReachClientsAsInternalErrorWithAFixedMessage(t *testing.T
 	// The same through the package's transport.
 	_, server := installed(t, scopeFails, nil)
 	c := rawServer(t, server, 0)
-	c.initialize("2025-03-26")
-	for _, m := range []string{"resources/read", "resources/list"} {
-		resp := c.call(m, []byte(`{"uri":"doc://item/001"}`))
-		if got := string(member(resp, "error")); got != `{"code":-32603,"message":"Internal error"}` {
-			t.Fatalf("%s on 2025-03-26 through the package's transport: %s", m, resp)
+	c.initialize("2025-11-25")
+	resp := c.call("resources/list", nil)
+	if got := string(member(resp, "error")); got != `{"code":-32603,"message":"Internal error"}` {
+		t.Fatalf("resources/list with a failing ScopeKey through the package's transport: %s", resp)
+	}
+}
+
+// TestOlderRevisionsAreServed: a session on 2024-11-05 or 2025-03-26 (the
+// SDK negotiates both) gets every method served by the library, in those
+// revisions' shapes: not an internal error.
+func TestOlderRevisionsAreServed(t *testing.T) {
+	for _, rev := range []string{"2025-03-26", "2024-11-05"} {
+		for _, own := range []bool{true, false} {
+			cs := connectOver(t, newFixture(t), rev, nil, own)
+			ctx := context.Background()
+			r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "doc://item/001"})
+			if err != nil || len(r.Contents) != 1 || r.Contents[0].Text != "item 1" {
+				t.Fatalf("%s read: %v %+v", rev, err, r)
+			}
+			l, err := cs.ListResources(ctx, nil)
+			if err != nil || len(l.Resources) == 0 || l.NextCursor == "" {
+				t.Fatalf("%s list: %v %+v", rev, err, l)
+			}
+			tl, err := cs.ListResourceTemplates(ctx, nil)
+			if err != nil || len(tl.ResourceTemplates) != 1 {
+				t.Fatalf("%s templates: %v %+v", rev, err, tl)
+			}
+			c, err := cs.Complete(ctx, &mcp.CompleteParams{
+				Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "doc://files/{name}"},
+				Argument: mcp.CompleteParamsArgument{Name: "name", Value: "a"},
+			})
+			if err != nil || strings.Join(c.Completion.Values, ",") != "a.txt,alpha.md" {
+				t.Fatalf("%s complete: %v %+v", rev, err, c)
+			}
 		}
+	}
+	// Over the package's transport the library's bytes reach the client
+	// unchanged: no 2026 member, no content _meta.
+	_, server := installed(t, nil, nil)
+	c := rawServer(t, server, 0)
+	c.initialize("2025-03-26")
+	resp := c.call("resources/read", []byte(`{"uri":"doc://item/001"}`))
+	if got := string(member(resp, "result")); !strings.HasPrefix(got, `{"contents":[{"uri":"doc://item/001","mimeType":"text/plain","text":"item 1"}],"_meta":{`) || strings.Contains(got, "resultType") {
+		t.Fatalf("read on 2025-03-26: %s", resp)
+	}
+	resp = c.call("resources/read", []byte(`{"uri":"doc://missing"}`))
+	if got := string(member(resp, "error")); got != `{"code":-32002,"message":"Resource not found","data":{"uri":"doc://missing"}}` {
+		t.Fatalf("not found on 2025-03-26: %s", resp)
 	}
 }
 

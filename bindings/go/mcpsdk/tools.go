@@ -24,6 +24,44 @@ import (
 // methodToolsCall is the method of tool calls.
 const methodToolsCall = "tools/call"
 
+// methodToolsList is the method of tool listings.
+const methodToolsList = "tools/list"
+
+// revisionToolOutput is the revision that gave tools title and
+// outputSchema (and tool results structuredContent).
+const revisionToolOutput = "2025-06-18"
+
+// shapeToolList gives the resource tools, in a tools/list result for a
+// session on a revision before 2025-06-18, that revision's definitions (the
+// library's: no title or outputSchema, and before 2025-03-26 no
+// annotations). A client that sees an output schema demands structured
+// content, which results on those revisions do not carry (BEHAVIOUR §16
+// rule 13). The SDK's own slice is left alone: the result gets a copy.
+func shapeToolList(res mcp.Result, revision string) error {
+	lt, ok := res.(*mcp.ListToolsResult)
+	if !ok || revision == "" || revision >= revisionToolOutput {
+		return nil
+	}
+	defs, err := mcpr.ResourceToolDefinitions(revision)
+	if err != nil {
+		return err
+	}
+	var own []*mcp.Tool
+	if err := json.Unmarshal(defs, &own); err != nil {
+		return err
+	}
+	tools := append([]*mcp.Tool(nil), lt.Tools...)
+	for i, t := range tools {
+		for _, d := range own {
+			if t != nil && d.Name == t.Name {
+				tools[i] = d
+			}
+		}
+	}
+	lt.Tools = tools
+	return nil
+}
+
 // libraryResult is what the library made for one *mcp.CallToolResult.
 type libraryResult struct {
 	// whole: raw is the whole CallToolResult (the resource tools).

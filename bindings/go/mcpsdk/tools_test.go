@@ -77,6 +77,14 @@ func TestEmbedResourcesLinksThroughTheSDKClient(t *testing.T) {
 		defer cs.Close()
 		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "fetch",
 			Arguments: map[string]any{"uris": []string{"doc://item/002", "doc://nope", "doc://files/x.txt"}}})
+		if rev < "2025-06-18" {
+			// No resource_link block exists before 2025-06-18: the link
+			// form is the host's mistake (BEHAVIOUR §16 rule 13).
+			if err == nil || !strings.Contains(err.Error(), "2025-06-18") {
+				t.Fatalf("%s: %v %+v", rev, err, r)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,6 +109,15 @@ func TestTheResourceToolsAreRegisteredAndServedByTheLibrary(t *testing.T) {
 		names := map[string]bool{}
 		for _, tl := range tools.Tools {
 			names[tl.Name] = true
+			if tl.Name != "read_resource" && tl.Name != "list_resources" {
+				continue
+			}
+			// The session's revision's definitions: title and outputSchema
+			// from 2025-06-18, annotations from 2025-03-26.
+			later := rev >= "2025-06-18"
+			if (tl.OutputSchema != nil) != later || (tl.Title != "") != later || (tl.Annotations != nil) != (rev >= "2025-03-26") {
+				t.Fatalf("%s: %s: %+v", rev, tl.Name, tl)
+			}
 		}
 		if !names["read_resource"] || !names["list_resources"] {
 			t.Fatalf("tools %v", names)
@@ -134,6 +151,15 @@ func TestTheResourceToolsAreRegisteredAndServedByTheLibrary(t *testing.T) {
 				NextCursor string            `json:"nextCursor"`
 			}
 			b, _ := json.Marshal(r.StructuredContent)
+			if rev < "2025-06-18" {
+				// No structured content before 2025-06-18: the one text
+				// block holds the page.
+				text, ok := r.Content[0].(*mcp.TextContent)
+				if r.StructuredContent != nil || !ok {
+					t.Fatalf("%s: %+v", rev, r)
+				}
+				b = []byte(text.Text)
+			}
 			if err := json.Unmarshal(b, &sc); err != nil {
 				t.Fatal(err)
 			}

@@ -198,6 +198,9 @@ fn json_token() -> impl proptest::strategy::Strategy<Value = String> {
         Just("{\"io.modelcontextprotocol/protocolVersion\":\"x\",\"io.modelcontextprotocol/protocolVersion\":\"y\"}".to_string()),
         Just("{\"io.modelcontextprotocol/protocolVersion\":7}".to_string()),
         Just("{\"a\":{\"a\":\"b\",\"a\":[]}}".to_string()),
+        Just("{\"traceparent\":\"00-ab-cd-01\",\"tracestate\":[1],\"baggage\":{\"k\":\"v\"}}".to_string()),
+        Just("{\"baggage\":null,\"tracestate\":\"v=1\",\"traceparent\":true}".to_string()),
+        Just("{\"traceparent\":\"a\",\"traceparent\":\"b\"}".to_string()),
     ]
 }
 
@@ -396,5 +399,40 @@ fn completion_params_are_held_to_the_rules_of_every_method() {
     assert_eq!(
         CompleteParams::parse(&bad_prompt).unwrap_err().message(),
         "params are not valid JSON"
+    );
+}
+
+#[test]
+fn trace_members_are_kept_when_strings_left_out_otherwise_and_never_repeat() {
+    let p = parse(
+        r#"{"uri":"a://b","_meta":{"traceparent":"00-ab-cd-01","tracestate":7,"baggage":{"k":[1]}}}"#,
+    )
+    .unwrap();
+    assert_eq!(p.trace[0].as_deref(), Some("00-ab-cd-01"));
+    assert_eq!((&p.trace[1], &p.trace[2]), (&None, &None));
+    // Escaped strings (the serde path) are decoded.
+    let p = parse(r#"{"_meta":{"baggage":"k=\u0076","tracestate":null}}"#).unwrap();
+    assert_eq!(p.trace[2].as_deref(), Some("k=v"));
+    assert_eq!(p.trace[1], None);
+    for s in [
+        r#"{"_meta":{"traceparent":"a","traceparent":"b"}}"#,
+        r#"{"_meta":{"baggage":1,"baggage":"b"}}"#,
+        r#"{"_meta":{"tracestate":"\u0061","tracestate":null}}"#,
+    ] {
+        assert_eq!(parse(s), Err("params _meta repeat a trace member"), "{s}");
+    }
+    // Completion params read them with the same reader.
+    let c = r#"{"ref":{"type":"ref/resource","uri":"a://x/{id}"},"argument":{"name":"id","value":""},"_meta":{"baggage":"k=v","traceparent":1}}"#;
+    let (_, _, trace) = CompleteParams::parse_request(c.as_bytes()).unwrap();
+    assert_eq!(
+        trace,
+        Some(crate::trace::TraceContext::new(None, None, Some("k=v")))
+    );
+    let repeated = c.replace(r#""traceparent":1"#, r#""baggage":"x""#);
+    assert_eq!(
+        CompleteParams::parse_request(repeated.as_bytes())
+            .unwrap_err()
+            .message(),
+        "params _meta repeat a trace member"
     );
 }

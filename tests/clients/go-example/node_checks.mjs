@@ -62,6 +62,7 @@ export async function runChecks(api) {
 
   // resources/list, following nextCursor to the end
   const uris = [];
+  const listed = [];
   const scopes = new Set();
   let cursor;
   let pages = 0;
@@ -71,12 +72,26 @@ export async function runChecks(api) {
     cacheFields(page, `list page ${pages}`);
     if (stateless) scopes.add(page.cacheScope);
     uris.push(...page.resources.map((r) => r.uri));
+    listed.push(...page.resources);
     if (!page.nextCursor) break;
     cursor = page.nextCursor;
   }
   check(pages === 3 && uris.length === 124 && new Set(uris).size === 124, `${uris.length} resources in ${pages} pages`);
   check(uris.includes('doc://item/000') && uris.includes('doc://item/119'), 'items missing from the listing');
   check(scopes.size <= 1, `one cacheScope for every page: ${[...scopes]}`);
+
+  // every revision lists the members it defines, and no other: icons from
+  // 2025-11-25 on, title, _meta and annotations.lastModified from 2025-06-18 on
+  const full = listed.find((r) => r.uri === 'doc://empty');
+  const since0618 = revision >= '2025-06-18';
+  const since1125 = revision >= '2025-11-25';
+  check(full && full.description === 'an explicitly empty text' && full.size === 0, `doc://empty listed ${JSON.stringify(full)}`);
+  check(full.annotations && full.annotations.priority === 0.5 && JSON.stringify(full.annotations.audience) === '["user"]', `annotations ${JSON.stringify(full.annotations)}`);
+  check(('icons' in full) === since1125, `icons on ${revision}: ${JSON.stringify(full)}`);
+  if (since1125) check(full.icons.length === 1 && full.icons[0].theme === 'light', `icons ${JSON.stringify(full.icons)}`);
+  check((full.title === 'Empty') === since0618 && ('title' in full) === since0618, `title on ${revision}: ${JSON.stringify(full)}`);
+  check(('_meta' in full) === since0618, `_meta on ${revision}: ${JSON.stringify(full)}`);
+  check(('lastModified' in full.annotations) === since0618, `lastModified on ${revision}: ${JSON.stringify(full.annotations)}`);
 
   // a forged cursor is invalid params, never page one
   await expectError(api.list({ cursor: 'forged' }), -32602, 'forged cursor');
@@ -161,6 +176,8 @@ export async function runChecks(api) {
   // an explicitly empty text stays a text item
   r = await api.read('doc://empty');
   check(r.contents.length === 1 && r.contents[0].text === '' && !('blob' in r.contents[0]), `empty text ${JSON.stringify(r.contents)}`);
+  // content _meta exists from 2025-06-18 on
+  check((JSON.stringify(r.contents[0]._meta) === '{"com.example/empty":true}') === since0618 && ('_meta' in r.contents[0]) === since0618, `content _meta on ${revision}: ${JSON.stringify(r.contents[0])}`);
 
   // not found (on the wire -32002 before 2026-07-28, -32602 from it); data.uri either way
   const e = await expectError(api.read('doc://missing'), notFound, 'not found');
@@ -196,6 +213,8 @@ export async function runChecks(api) {
 // (and validates) them.
 async function toolChecks(api, check) {
   const { stateless } = api;
+  // Structured content and resource_link blocks exist from 2025-06-18 on.
+  const structured = api.revision >= '2025-06-18';
   const toolShape = (r, what) => {
     if (!stateless) check(!('resultType' in r), `${what}: resultType before 2026-07-28`);
     else if (api.keepsResultType) check(r.resultType === 'complete', `${what}: resultType ${r.resultType}`);
@@ -203,7 +222,13 @@ async function toolChecks(api, check) {
   };
   const tools = Object.fromEntries((await api.listTools()).tools.map((t) => [t.name, t]));
   for (const n of ['fetch', 'read_resource', 'list_resources']) check(tools[n], `tool ${n} not listed`);
-  check(tools.read_resource.annotations.readOnlyHint === true, 'read_resource is read-only');
+  // Each revision's Tool members: annotations from 2025-03-26, title and
+  // outputSchema from 2025-06-18 (the library's definitions for the session).
+  if (api.revision >= '2025-03-26') check(tools.read_resource.annotations.readOnlyHint === true, 'read_resource is read-only');
+  else check(!('annotations' in tools.read_resource), 'read_resource: no annotations on 2024-11-05');
+  for (const n of ['read_resource', 'list_resources']) {
+    check(('outputSchema' in tools[n]) === structured && ('title' in tools[n]) === structured, `${n}: outputSchema and title iff 2025-06-18 on`);
+  }
 
   // a host tool embedding resources: the reads' items, nothing for the hidden and the missing
   let r = await api.callTool('fetch', { uris: ['doc://item/004', 'doc://secret/x', 'doc://empty', 'doc://nope', 'doc://bundle'] });
@@ -218,17 +243,30 @@ async function toolChecks(api, check) {
   const missing = await api.callTool('fetch', { uris: ['doc://nope'] });
   check(JSON.stringify(hidden.content) === '[]' && JSON.stringify(missing.content) === '[]', 'hidden or missing gave blocks');
 
-  // links from the registered descriptions
+  // links from the registered descriptions (before 2025-06-18 the link form
+  // is the host's mistake: the example's fetch tool fails)
+  if (!structured) {
+    let refused = false;
+    try {
+      r = await api.callTool('fetch', { uris: ['doc://item/005'], links: true });
+      refused = r.isError === true;
+    } catch (e) {
+      refused = api.isProtocolError(e);
+    }
+    check(refused, `links before 2025-06-18 ${JSON.stringify(r)}`);
+  } else {
   r = await api.callTool('fetch', { uris: ['doc://item/005', 'doc://secret/y', 'doc://files/x.txt'], links: true });
   check(r.content.length === 2 && r.content.every((c) => c.type === 'resource_link'), `links ${JSON.stringify(r.content)}`);
   check(r.content[0].uri === 'doc://item/005' && r.content[0].name === 'item-005' && r.content[0].mimeType === 'text/plain', 'link');
   check(r.content[1].uri === 'doc://files/x.txt' && r.content[1].name === 'files', 'template link');
+  }
 
   // read_resource: embedded resources and the same items as structured content
   r = await api.callTool('read_resource', { uri: 'doc://item/006' });
   toolShape(r, 'read_resource');
   check(!r.isError && r.content[0].resource.text === 'item 6', `read_resource ${JSON.stringify(r)}`);
-  check(r.structuredContent.contents[0].text === 'item 6', 'read_resource structured content');
+  if (structured) check(r.structuredContent.contents[0].text === 'item 6', 'read_resource structured content');
+  else check(r.structuredContent === undefined, 'read_resource: no structured content before 2025-06-18');
   const errors = [];
   for (const uri of ['doc://secret/x', 'doc://nope', 'not a uri']) {
     const e = await api.callTool('read_resource', { uri });
@@ -245,7 +283,9 @@ async function toolChecks(api, check) {
   do {
     r = await api.callTool('list_resources', cursor ? { cursor } : {});
     check(!r.isError, `list_resources page ${pages}`);
-    const sc = r.structuredContent;
+    // Before 2025-06-18 the text block alone holds the page.
+    const sc = structured ? r.structuredContent : JSON.parse(r.content[0].text);
+    if (!structured) check(r.structuredContent === undefined, 'list_resources: no structured content before 2025-06-18');
     check(JSON.stringify(JSON.parse(r.content[0].text)) === JSON.stringify(sc), 'text block holds the structured content');
     listed.push(...sc.resources.map((x) => x.uri));
     templates.push(...sc.resourceTemplates.map((x) => x.uriTemplate));

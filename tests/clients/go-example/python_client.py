@@ -81,7 +81,7 @@ async def main():
             check(not caps.resources.subscribe and not caps.resources.list_changed, f"capability {caps.resources}")
 
             # resources/list, following nextCursor to the end
-            uris, pages, cursor, scopes = [], 0, None, set()
+            uris, pages, cursor, scopes, listed = [], 0, None, set(), []
             while True:
                 page = await session.list_resources(
                     params=types.PaginatedRequestParams(cursor=cursor) if cursor else None
@@ -91,12 +91,21 @@ async def main():
                 if STATELESS:
                     scopes.add(page.cache_scope)
                 uris += [r.uri for r in page.resources]
+                listed += page.resources
                 if not page.next_cursor:
                     break
                 cursor = page.next_cursor
             check(pages == 3 and len(uris) == 124 and len(set(uris)) == 124, f"{len(uris)} resources in {pages} pages")
             check("doc://item/000" in uris and "doc://item/119" in uris, "items missing from the listing")
             check(len(scopes) <= 1, f"one cacheScope for every page: {scopes}")
+
+            # the description with every standard member, as this revision defines them
+            full = next(r for r in listed if r.uri == "doc://empty")
+            check(full.title == "Empty" and full.size == 0, f"doc://empty listed {full}")
+            check(full.annotations.priority == 0.5 and full.annotations.last_modified == "2025-01-12T15:00:58Z",
+                  f"annotations {full.annotations}")
+            check(full.icons and full.icons[0].theme == "light" and full.meta == {"com.example/kind": "empty"},
+                  f"icons and _meta {full}")
 
             # a forged cursor is invalid params, never page one
             await expect_error(
@@ -116,6 +125,11 @@ async def main():
             # an exact read
             r = await session.read_resource("doc://item/007")
             cache_fields(r, "exact read")
+            if STATELESS:
+                # the server's identity in every result's _meta, after the library's report
+                info = (r.meta or {}).get("io.modelcontextprotocol/serverInfo", {})
+                check(info.get("name") == "mcp-resources-example", f"serverInfo {r.meta}")
+                check(list(r.meta)[0] == "go.phpboyscout.uk/mcp.resourceRead", f"report first {r.meta}")
             check(len(r.contents) == 1, f"exact read contents {r.contents}")
             item = r.contents[0]
             check(isinstance(item, types.TextResourceContents) and item.text == "item 7", f"exact read {item}")
@@ -185,6 +199,7 @@ async def main():
             r = await session.read_resource("doc://empty")
             item = r.contents[0]
             check(isinstance(item, types.TextResourceContents) and item.text == "", f"empty text {item}")
+            check(item.meta == {"com.example/empty": True}, f"content _meta {item}")
 
             # not found: -32002 before 2026-07-28, -32602 from it; data.uri either way
             e = await expect_error(

@@ -6,7 +6,10 @@
 // Resources:
 //
 //	doc://item/NNN        120 exact resources (list pages of 50)
-//	doc://empty           an explicitly empty text
+//	doc://empty           an explicitly empty text with a content _meta; its
+//	                      description carries every standard member (title,
+//	                      description, size, annotations with lastModified,
+//	                      icons, _meta): each revision lists what it defines
 //	doc://bundle          a partial bundle: one item read, one failing
 //	doc://slow            a reader that waits until cancelled (or 30 s)
 //	doc://stats           JSON counters: readers of doc://slow started and
@@ -57,6 +60,12 @@ import (
 )
 
 var slowStarted, slowCanceled, secretCompletions atomic.Int64
+
+// emptyDefinition carries every standard member of a description.
+const emptyDefinition = `{"uri":"doc://empty","name":"empty","title":"Empty","description":"an explicitly empty text",` +
+	`"mimeType":"text/plain","size":0,"annotations":{"audience":["user"],"priority":0.5,` +
+	`"lastModified":"2025-01-12T15:00:58Z"},"icons":[{"src":"data:image/png;base64,iVBORw==","mimeType":"image/png",` +
+	`"sizes":["16x16"],"theme":"light"}],"_meta":{"com.example/kind":"empty"}}`
 
 // hidden is the template the policy hides from discovery.
 const hidden = "doc://secret/{key}"
@@ -202,7 +211,13 @@ func build() (*mcpr.Resources, error) {
 			return nil, err
 		}
 	}
-	if err := add(def(map[string]string{"uri": "doc://empty", "name": "empty"}), text("")); err != nil {
+	empty := mcpr.ReadFunc(func(ctx context.Context, t mcpr.Target, out *mcpr.Payload) error {
+		if err := out.SetText("text/plain", ""); err != nil {
+			return err
+		}
+		return out.SetMeta([]byte(`{"com.example/empty":true}`))
+	})
+	if err := add([]byte(emptyDefinition), empty); err != nil {
 		return nil, err
 	}
 	if err := add(def(map[string]string{"uri": "doc://bundle", "name": "bundle"}), bundle{}); err != nil {
@@ -281,8 +296,10 @@ func main() {
 		log.Fatal(err)
 	}
 	defer res.Close()
-	server := mcp.NewServer(&mcp.Implementation{Name: "mcp-resources-example", Version: mcpr.Version()}, nil)
-	mcpsdk.Install(server, res, &mcpsdk.Options{ResourceTools: true})
+	impl := &mcp.Implementation{Name: "mcp-resources-example", Version: mcpr.Version()}
+	server := mcp.NewServer(impl, nil)
+	// serverInfo of stateless results goes in through the library's result _meta.
+	mcpsdk.Install(server, res, &mcpsdk.Options{ServerInfo: impl, ResourceTools: true})
 	server.AddTool(fetchTool, fetch(res))
 	if err := server.Run(context.Background(), &mcpsdk.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -71,8 +71,11 @@ let jsonrpcMethodNotFound: Int32 = -32601
 /// to a client; `cause` is private (it may hold identifiers and the causes
 /// callbacks gave): log it, never send it. `jsonrpcJSON` is the complete
 /// JSON-RPC `error` object to send, shaped for the call's protocol
-/// revision (not found carries `data.uri`); it is empty for the few errors
-/// the wrapper raises itself and when the library could not make one.
+/// revision (not found carries `data.uri`); never empty: for the few errors
+/// the wrapper raises itself and when the library could not make one, it is
+/// the fixed object of `jsonrpcCode` (-32601 "Method not found", else -32603
+/// "internal error"), so no host-side error reaches a client as code 0 or
+/// with its own text.
 public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What the call returned (never `.ok`).
     public let status: Status
@@ -82,19 +85,27 @@ public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
     public let cause: String
     /// The JSON-RPC error code to answer with.
     public let jsonrpcCode: Int32
-    /// The complete JSON-RPC `error` object (empty for the wrapper's own errors).
+    /// The complete JSON-RPC `error` object to send (never empty).
     public let jsonrpcJSON: String
 
     /// An error from its parts (the wrapper copies them out of an
-    /// `mcpr_error`; hosts rarely need this).
+    /// `mcpr_error`; hosts rarely need this). A code of 0 becomes -32603 and
+    /// an empty `jsonrpcJSON` the fixed object of the code.
     public init(status: Status, message: String, cause: String = "", jsonrpcCode: Int32 = -32603,
                 jsonrpcJSON: String = "")
     {
+        let code = jsonrpcCode == 0 ? jsonrpcInternalError : jsonrpcCode
         self.status = status
         self.message = message
         self.cause = cause
-        self.jsonrpcCode = jsonrpcCode
-        self.jsonrpcJSON = jsonrpcJSON
+        self.jsonrpcCode = code
+        if !jsonrpcJSON.isEmpty {
+            self.jsonrpcJSON = jsonrpcJSON
+        } else if code == jsonrpcMethodNotFound {
+            self.jsonrpcJSON = #"{"code":-32601,"message":"Method not found"}"#
+        } else {
+            self.jsonrpcJSON = #"{"code":-32603,"message":"internal error"}"#
+        }
     }
 
     /// Copies an `mcpr_error` (and frees it); a NULL one gives the status's

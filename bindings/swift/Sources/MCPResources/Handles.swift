@@ -25,6 +25,31 @@ public final class CancelToken: @unchecked Sendable {
     public var isCanceled: Bool { mcpr_cancel_is_canceled(raw) }
 }
 
+/// Result `_meta` members the host adds to every result of the calls given
+/// it (`mcpr_result_meta`), for example `io.modelcontextprotocol/serverInfo`:
+/// validated once, then shared by any number of calls on any threads. The
+/// library merges them after its own members, which they never replace,
+/// and never into error objects.
+public final class ResultMeta: @unchecked Sendable {
+    let raw: OpaquePointer
+
+    /// Validates a JSON object of members: the rules definitions are held
+    /// to, at most 63 KiB, never the library's reserved key
+    /// `go.phpboyscout.uk/mcp.resourceRead`. Throws `MCPRError`
+    /// (`invalidConfiguration`) saying what is wrong.
+    public init(json: String) throws {
+        var out: OpaquePointer? = nil
+        try withStr(json) { s in try check { mcpr_result_meta_new(s, &out, $0) } }
+        guard let out else { throw MCPRError(status: .internal, message: "mcpr_result_meta_new gave no handle") }
+        raw = out
+    }
+
+    deinit { mcpr_result_meta_free(raw) }
+
+    /// The compact members, without the enclosing braces.
+    public var members: String { String(mcpr_result_meta_members(raw)) }
+}
+
 /// Sizing of a `CallbackExecutor`; 0 means the library's default.
 public struct ExecutorOptions: Sendable, Equatable {
     /// Healthy workers (0 = the cores, at least 2; at most 1024).

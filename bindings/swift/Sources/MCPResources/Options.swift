@@ -15,22 +15,25 @@ public struct ReadOptions: Sendable {
     /// deadline whatever a callback does. nil = callbacks on the calling
     /// thread.
     public var executor: CallbackExecutor?
-    /// The negotiated protocol revision ("2025-06-18", "2025-11-25",
-    /// "2026-07-28"); empty = the newest.
+    /// The negotiated protocol revision ("2024-11-05", "2025-03-26",
+    /// "2025-06-18", "2025-11-25", "2026-07-28"); empty = the newest.
     public var protocolRevision: String
     /// Any value the callbacks read as `Call.context` (the caller's
     /// identity, say).
     public var context: (any Sendable)?
+    /// Members merged into the result's `_meta` after the library's own.
+    public var resultMeta: ResultMeta?
 
     /// Options with the given fields, the others at their defaults.
     public init(timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
-                protocolRevision: String = "", context: (any Sendable)? = nil)
+                protocolRevision: String = "", context: (any Sendable)? = nil, resultMeta: ResultMeta? = nil)
     {
         self.timeout = timeout
         self.cancel = cancel
         self.executor = executor
         self.protocolRevision = protocolRevision
         self.context = context
+        self.resultMeta = resultMeta
     }
 
     /// Runs `body` with the C options (valid during `body` only).
@@ -40,7 +43,8 @@ public struct ReadOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
-        return try withExtendedLifetime((cancel, executor)) {
+        c.result_meta = resultMeta?.raw
+        return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
                 return try withStr(protocolRevision) { rev in
@@ -72,12 +76,15 @@ public struct ListOptions: Sendable {
     public var protocolRevision: String
     /// Read by callbacks as `Call.context`.
     public var context: (any Sendable)?
+    /// The page's `_meta` members.
+    public var resultMeta: ResultMeta?
 
     /// Options for the caller `scopeKey`, the others at their defaults.
     public init(scopeKey: String, cursor: String? = nil, pageSize: UInt32 = 0, timeout: Duration? = nil,
                 cancel: CancelToken? = nil, executor: CallbackExecutor? = nil, protocolRevision: String = "",
-                context: (any Sendable)? = nil)
+                context: (any Sendable)? = nil, resultMeta: ResultMeta? = nil)
     {
+        self.resultMeta = resultMeta
         self.scopeKey = scopeKey
         self.cursor = cursor
         self.pageSize = pageSize
@@ -95,7 +102,8 @@ public struct ListOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
-        return try withExtendedLifetime((cancel, executor)) {
+        c.result_meta = resultMeta?.raw
+        return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
                 return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
@@ -126,6 +134,9 @@ public struct RequestOptions: Sendable {
     public var executor: CallbackExecutor?
     /// Read by callbacks as `Call.context`.
     public var context: (any Sendable)?
+    /// Members merged into the `_meta` of every result (never of an error
+    /// object): put the server's `io.modelcontextprotocol/serverInfo` here.
+    public var resultMeta: ResultMeta?
     /// Serve `tools/call` for the resource tools (`read_resource`,
     /// `list_resources`); any other tool stays `methodNotHandled`.
     public var resourceTools: Bool
@@ -133,8 +144,10 @@ public struct RequestOptions: Sendable {
     /// Options with the given fields, the others at their defaults.
     public init(protocolRevision: String = "", scopeKey: String = "", pageSize: UInt32 = 0,
                 timeout: Duration? = nil, cancel: CancelToken? = nil, executor: CallbackExecutor? = nil,
-                context: (any Sendable)? = nil, resourceTools: Bool = false)
+                context: (any Sendable)? = nil, resultMeta: ResultMeta? = nil,
+                resourceTools: Bool = false)
     {
+        self.resultMeta = resultMeta
         self.protocolRevision = protocolRevision
         self.scopeKey = scopeKey
         self.pageSize = pageSize
@@ -153,7 +166,8 @@ public struct RequestOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
-        return try withExtendedLifetime((cancel, executor)) {
+        c.result_meta = resultMeta?.raw
+        return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
                 return try withStrs(protocolRevision, scopeKey) { rev, scope in

@@ -29,12 +29,16 @@ public struct EmbedOptions: Sendable {
     /// becomes a `resource_link` block when the caller may learn its URI,
     /// and a URI the embedding has no budget left for becomes a link.
     public var overBudgetLinks: Bool
+    /// Members of the whole tool result's `_meta` (`toolResultJSON`; never
+    /// of the blocks), charged once to the embedding's budget.
+    public var resultMeta: ResultMeta?
 
     /// Options with the given fields, the others at their defaults.
     public init(form: EmbedForm = .resource, overBudgetLinks: Bool = false, timeout: Duration? = nil,
                 cancel: CancelToken? = nil, executor: CallbackExecutor? = nil, protocolRevision: String = "",
-                context: (any Sendable)? = nil)
+                context: (any Sendable)? = nil, resultMeta: ResultMeta? = nil)
     {
+        self.resultMeta = resultMeta
         self.form = form
         self.overBudgetLinks = overBudgetLinks
         self.timeout = timeout
@@ -52,7 +56,8 @@ public struct EmbedOptions: Sendable {
         c.executor = executor?.raw
         c.form = form == .link ? MCPR_EMBED_LINK : MCPR_EMBED_RESOURCE
         c.over_budget_links = overBudgetLinks
-        return try withExtendedLifetime((cancel, executor)) {
+        c.result_meta = resultMeta?.raw
+        return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
                 return try withStr(protocolRevision) { rev in

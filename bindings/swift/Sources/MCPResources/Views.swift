@@ -52,6 +52,13 @@ public struct Call {
     public func setCause(_ message: String) {
         withStr(message) { mcpr_call_set_cause(raw, $0) }
     }
+    /// The request's `traceparent` (W3C Trace Context), as the client sent
+    /// it in `params._meta`; empty when it had none.
+    public var traceparent: String { String(mcpr_call_traceparent(raw)) }
+    /// The request's `tracestate`, as sent; empty when absent.
+    public var tracestate: String { String(mcpr_call_tracestate(raw)) }
+    /// The request's `baggage` (W3C Baggage), as sent; empty when absent.
+    public var baggage: String { String(mcpr_call_baggage(raw)) }
 }
 
 /// A registered definition (`mcpr_definition`).

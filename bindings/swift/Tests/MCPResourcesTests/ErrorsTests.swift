@@ -60,6 +60,25 @@ final class ErrorsTests: XCTestCase {
         XCTAssertNoThrow(try r.read("doc://a", options: ReadOptions(timeout: .microseconds(10))))
     }
 
+    func testNoHostSideErrorReachesAClientAsCodeZeroOrWithItsOwnText() throws {
+        let internalError = #"{"code":-32603,"message":"internal error"}"#
+        let r = try docsRegistry()
+        // raised by the wrapper itself (no mcpr_error behind it)
+        let wrapper = try XCTUnwrap(mcprError { try r.read("doc://a", options: ReadOptions(timeout: .milliseconds(-1))) })
+        XCTAssertEqual(wrapper.jsonrpcCode, -32603)
+        XCTAssertEqual(wrapper.jsonrpcJSON, internalError)
+        // a host mistake the library reports: its fixed object
+        let noScope = try XCTUnwrap(mcprError { try r.list(ListOptions(scopeKey: "")) })
+        XCTAssertEqual(noScope.jsonrpcCode, -32603)
+        XCTAssertEqual(noScope.jsonrpcJSON, internalError)
+        // built from parts: code 0 and an empty object are never kept
+        let zero = MCPRError(status: .`internal`, message: "disk on fire at /srv/x", jsonrpcCode: 0)
+        XCTAssertEqual(zero.jsonrpcCode, -32603)
+        XCTAssertEqual(zero.jsonrpcJSON, internalError)
+        let unhandled = MCPRError(status: .methodNotHandled, message: "x", jsonrpcCode: -32601)
+        XCTAssertEqual(unhandled.jsonrpcJSON, #"{"code":-32601,"message":"Method not found"}"#)
+    }
+
     // The C INIT macros do not import into Swift; the wrapper sets
     // struct_size to the stride of the struct as it was compiled, which
     // must be the C sizeof the library's init functions write.
