@@ -153,6 +153,23 @@ fn every_resource_tool_call_embedding_and_message_emits_exactly_one_call_event()
     });
     assert_eq!(e.method, CallMethod::Embed);
     assert!(!e.summary.unwrap().partial);
+    // The link form on a revision without resource_link blocks: a host
+    // mistake refused before the frame, one event.
+    let e = one(&keep, || {
+        let old = EmbedOptions {
+            form: EmbedForm::Link,
+            call: CallOptions {
+                protocol_revision: ProtocolRevision::parse(b"2025-03-26").unwrap(),
+                ..CallOptions::default()
+            },
+            ..EmbedOptions::default()
+        };
+        r.embed(&[BUNDLE], &old).unwrap_err();
+    });
+    assert_eq!(
+        (e.method, e.failure),
+        (CallMethod::Embed, Some(FailureKind::InvalidArgument))
+    );
     // Too many URIs: refused before the frame, one event.
     let many = vec![BUNDLE; 10_000];
     let e = one(&keep, || {
@@ -196,6 +213,11 @@ fn every_resource_tool_call_embedding_and_message_emits_exactly_one_call_event()
     assert_eq!(r.metrics(CallMethod::Embed, None).calls, 2);
     assert_eq!(
         r.metrics(CallMethod::Embed, Some(FailureKind::InvalidRequest))
+            .calls,
+        1
+    );
+    assert_eq!(
+        r.metrics(CallMethod::Embed, Some(FailureKind::InvalidArgument))
             .calls,
         1
     );
