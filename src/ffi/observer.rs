@@ -403,6 +403,11 @@ impl Observer for CObserver {
     }
 
     fn call(&self, e: &CallEvent<'_>) {
+        // Materialised before it is mapped: the optimiser's branchless
+        // mapping of the `Option` otherwise reads its unused half, which
+        // memcheck reports (as undefined) where a C observer tests the
+        // pointer.
+        let uri = std::hint::black_box(e.uri());
         let mut view = EventView::new(
             event_base(
                 MCPR_EVENT_CALL,
@@ -410,7 +415,7 @@ impl Observer for CObserver {
                 e.protocol_revision.as_str(),
                 e.call_id,
                 request_data_of(e.request_data),
-                str_of(e.uri()),
+                str_of(uri),
             ),
             Inner::Call(e),
         );

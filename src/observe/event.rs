@@ -321,7 +321,10 @@ impl CallEvent<'_> {
             Subject::Template(t) => t,
             _ => return None,
         };
-        (uri.len() <= MAX_DISCLOSED_URI_BYTES).then_some(uri)
+        if uri.len() > MAX_DISCLOSED_URI_BYTES {
+            return None;
+        }
+        Some(uri)
     }
 
     /// The keyed hash of the URI the client sent (a read's URI, a
