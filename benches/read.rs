@@ -70,12 +70,10 @@ fn main() {
         .unwrap();
     let inline = ReadOptions::default();
     let ex = Executor::new(0).unwrap();
-    let pooled = ReadOptions {
-        call: CallOptions {
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    };
+    let pooled = ReadOptions::from(CallOptions {
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    });
     println!(
         "mcp-resources read benchmark (executor threads: {})",
         ex.threads()

@@ -127,22 +127,25 @@ static void older_read_options_get_the_newest_revision(void) {
     mcpr_resources *r = registry_with(&t);
     /* The bytes after the older options hold an impossible revision: were
      * they read, the read would be MCPR_INVALID_ARGUMENT. */
-    struct {
-        read_options_v0 o;
-        mcpr_str after;
-        const void *later;         /* result_meta */
-        mcpr_trace_context trace;  /* the rest of the whole struct */
+    /* (In a union with the whole struct, so that the struct_size of the
+     * whole one below stays within the object.) */
+    union {
+        struct {
+            read_options_v0 o;
+            mcpr_str after;
+        } v;
+        mcpr_read_options whole;
     } older;
     CHECK(sizeof older == sizeof(mcpr_read_options));
     memset(&older, 0, sizeof older);
-    older.o.struct_size = sizeof older.o;
-    older.after = S("1999-01-01");
+    older.v.o.struct_size = sizeof older.v.o;
+    older.v.after = S("1999-01-01");
     char *json = NULL;
     CHECK_STATUS(read_item(r, &older, &json), MCPR_OK);
     CHECK(json && strstr(json, "\"resultType\"")); /* the newest revision's shape */
     free(json);
     /* The same bytes as a whole mcpr_read_options are refused. */
-    older.o.struct_size = sizeof(mcpr_read_options);
+    older.v.o.struct_size = sizeof(mcpr_read_options);
     CHECK_STATUS(read_item(r, &older, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_resources_free(r);
 }

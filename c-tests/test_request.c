@@ -211,8 +211,19 @@ static void test_malformed_params(void) {
     free(json);
     free(huge);
     /* extra members are ignored */
-    json = request(r, "resources/read", "{\"uri\":\"doc://a\",\"cursor\":5,\"requestState\":[1],\"_meta\":{\"x\":{}}}", &o,
+    json = request(r, "resources/read", "{\"uri\":\"doc://a\",\"cursor\":5,\"task\":[1],\"_meta\":{\"x\":{}}}", &o,
                    &is_error);
+    CHECK(!is_error && json && strstr(json, "\"uri\":\"item://ok/x\""));
+    free(json);
+    /* requestState is a 2026-07-28 read's retry member (BEHAVIOUR §18),
+     * held to its type there (test_input.c); before 2026-07-28 it is not
+     * defined, so it is ignored whatever it holds */
+    json = request(r, "resources/read", "{\"uri\":\"doc://a\",\"requestState\":[1]}", &o, &is_error);
+    CHECK(is_error && json && strcmp(json, "{\"code\":-32602,\"message\":\"params requestState must be a string\"}") == 0);
+    free(json);
+    mcpr_request_options older = opts("2025-11-25");
+    json = request(r, "resources/read", "{\"uri\":\"doc://a\",\"cursor\":5,\"requestState\":[1],\"_meta\":{\"x\":{}}}",
+                   &older, &is_error);
     CHECK(!is_error && json && strstr(json, "\"uri\":\"item://ok/x\""));
     free(json);
     /* the per-request revision wins over the option */

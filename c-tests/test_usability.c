@@ -192,7 +192,8 @@ static void status_name_names_every_status_and_unknown_values(void) {
     CHECK(strcmp(mcpr_status_name(MCPR_INVALID_CONTENT), "MCPR_INVALID_CONTENT") == 0);
     CHECK(strcmp(mcpr_status_name(MCPR_INVALID_ARGUMENT), "MCPR_INVALID_ARGUMENT") == 0);
     CHECK(strcmp(mcpr_status_name(MCPR_METHOD_NOT_HANDLED), "MCPR_METHOD_NOT_HANDLED") == 0);
-    CHECK(MCPR_METHOD_NOT_HANDLED == MCPR_STATUS_MAX);
+    CHECK(strcmp(mcpr_status_name(MCPR_INPUT_REQUIRED), "MCPR_INPUT_REQUIRED") == 0);
+    CHECK(MCPR_INPUT_REQUIRED == MCPR_STATUS_MAX);
     CHECK(strcmp(mcpr_status_name(MCPR_STATUS_MAX + 1), "MCPR_UNKNOWN_STATUS") == 0);
     CHECK(strcmp(mcpr_status_name(1000), "MCPR_UNKNOWN_STATUS") == 0);
     CHECK(strcmp(mcpr_status_name(-1), "MCPR_UNKNOWN_STATUS") == 0);

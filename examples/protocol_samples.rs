@@ -148,7 +148,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 result_meta: Some(server_info.clone()),
                 ..CallOptions::default()
             },
-            resource_tools: false,
+            ..RequestOptions::default()
         };
         let modern = revision.has_result_fields();
         let hints = |ttl: u64, scope: &str| {

@@ -232,12 +232,10 @@ fn main() {
             std::thread::spawn(move || {
                 let my_reads = reads / threads + u64::from(w < reads % threads);
                 let my_pages = pages / threads + u64::from(w < pages % threads);
-                let pooled = ReadOptions {
-                    call: CallOptions {
-                        executor: Some(executor),
-                        ..CallOptions::default()
-                    },
-                };
+                let pooled = ReadOptions::from(CallOptions {
+                    executor: Some(executor),
+                    ..CallOptions::default()
+                });
                 let inline = ReadOptions::default();
                 let scope = format!("soak-{w}");
                 let mut cursor: Option<String> = None;

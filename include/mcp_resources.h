@@ -358,11 +358,11 @@
 
 /**
  * The highest `mcpr_status` value this version of the library defines
- * (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+ * (`MCPR_INPUT_REQUIRED`); values above it are unknown to it.
  *
  * \ingroup errors
  */
-#define MCPR_STATUS_MAX 15
+#define MCPR_STATUS_MAX 16
 
 /**
  * Major version of the header (the crate version's first number). Before
@@ -465,6 +465,16 @@ typedef enum {
      * `-32601` Method not found).
      */
     MCPR_METHOD_NOT_HANDLED = 15,
+    /**
+     * The read needs input the client cannot be asked for
+     * (docs/BEHAVIOUR.md §18): the request's protocol revision has no
+     * input-required result (before 2026-07-28), or the client did not
+     * declare a capability an input request needs. Send the error's
+     * `mcpr_error_jsonrpc_json` (the host's chosen error, or `-32021`
+     * with `data.requiredCapabilities`); `mcpr_error_input_requests` holds
+     * the requests the read would have sent.
+     */
+    MCPR_INPUT_REQUIRED = 16,
 } mcpr_status;
 
 /**
@@ -1517,6 +1527,45 @@ typedef struct {
      * `mcpr_trace_context`).
      */
     mcpr_trace_context trace;
+    /**
+     * The caller's principal (for example a hash of its access token's
+     * subject), for a read whose callback asks for input
+     * (`MCPR_CB_INPUT_REQUIRED`, docs/BEHAVIOUR.md §18): its
+     * `requestState` is bound to SHA-256 of these bytes, and the retry must
+     * bring the same. Empty: such a read is `MCPR_INVALID_ARGUMENT`. Only
+     * `mcpr_read` uses it (and the next four fields).
+     */
+    mcpr_str scope_key;
+    /**
+     * The client's `ClientCapabilities` as JSON (from its `initialize`, or
+     * the request's `_meta["io.modelcontextprotocol/clientCapabilities"]`);
+     * empty = nothing declared. An input request of a kind the client did
+     * not declare is never sent: the read fails with `MCPR_INPUT_REQUIRED`
+     * and a `-32021` error. Not a JSON object whose `elicitation`,
+     * `sampling` and `roots` are objects: `MCPR_INVALID_ARGUMENT`.
+     */
+    mcpr_str client_capabilities;
+    /**
+     * The retry's `requestState`, exactly as the client sent it (UTF-8,
+     * else `MCPR_INVALID_ARGUMENT`); empty = none. Verified before anything
+     * else about the read: tampered,
+     * expired, or issued for another scope key, URI, registry content or
+     * params is `MCPR_INVALID_REQUEST` (`-32602`), never a fresh read.
+     */
+    mcpr_str request_state;
+    /**
+     * The retry's `inputResponses` object as JSON text; empty = none. Given
+     * without `request_state` it is `MCPR_INVALID_REQUEST`.
+     */
+    mcpr_str input_responses;
+    /**
+     * The request's whole `params` object as JSON text, for binding the
+     * `requestState` to the params other than `uri`, `_meta`,
+     * `inputResponses` and `requestState`; empty = no other params. Not a
+     * JSON object: `MCPR_INVALID_ARGUMENT` when the state is sealed or
+     * opened.
+     */
+    mcpr_str params;
 } mcpr_read_options;
 
 /**
@@ -1861,9 +1910,11 @@ typedef struct {
     /**
      * Opaque caller scope of `resources/list` and
      * `resources/templates/list` (required and non-empty for them, else
-     * `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
-     * bound to a hash of these bytes: use the caller's authorization
-     * context (for example a hash of its access token's subject).
+     * `MCPR_INVALID_ARGUMENT`), and of a `resources/read` whose callback
+     * asks for input (its `requestState` is bound to it, as
+     * `mcpr_read_options.scope_key`). Cursors are bound to a hash of these
+     * bytes: use the caller's authorization context (for example a hash of
+     * its access token's subject).
      */
     mcpr_str scope_key;
     /**
@@ -1914,6 +1965,15 @@ typedef struct {
      * `params._meta` take its place.
      */
     mcpr_trace_context trace;
+    /**
+     * The client's `ClientCapabilities` as JSON, as the host knows them
+     * from `initialize`, for a `resources/read` whose callback asks for
+     * input (docs/BEHAVIOUR.md §18); empty = nothing declared. A
+     * `params._meta["io.modelcontextprotocol/clientCapabilities"]` in the
+     * request wins. Not a JSON object whose `elicitation`, `sampling` and
+     * `roots` are objects: `MCPR_INVALID_ARGUMENT`.
+     */
+    mcpr_str client_capabilities;
 } mcpr_request_options;
 
 /**
@@ -1970,6 +2030,14 @@ typedef struct {
      */
     size_t context_len;
 } mcpr_complete_params;
+
+/**
+ * What the user did with an elicitation (`mcpr_input_response_action`).
+ * A plain integer: later versions may add values.
+ *
+ * \ingroup callbacks
+ */
+typedef uint32_t mcpr_input_action;
 
 /**
  * Embedded `resource` blocks: the items a read of each URI gives (the
@@ -2075,6 +2143,35 @@ typedef struct {
 #define MCPR_PHASE_COMPLETION 6u
 
 /**
+ * No elicitation response under that key (none was asked, the client sent
+ * none, it answers another kind of request, or the call is NULL).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_NO_ACTION 0u
+
+/**
+ * The user submitted the form or confirmed the action.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_ACCEPT 1u
+
+/**
+ * The user explicitly declined.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_DECLINE 2u
+
+/**
+ * The user dismissed the request without a choice.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_INPUT_CANCEL 3u
+
+/**
  * The callback succeeded.
  *
  * \ingroup callbacks
@@ -2108,6 +2205,19 @@ typedef struct {
  * \ingroup callbacks
  */
 #define MCPR_CB_INVALID_CONTENT 3u
+
+/**
+ * The read needs input from the client first (docs/BEHAVIOUR.md §18).
+ * Only from the policy `read` callback while the read is in
+ * `MCPR_PHASE_FIRST_CHECK`, and from a body `read`: add the input
+ * requests with `mcpr_input_add_request` (and optionally state with
+ * `mcpr_input_set_state`) before returning it; a refused one makes
+ * the callback a failure. From every other callback (and phase) it counts
+ * as `MCPR_CB_UNAVAILABLE`.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_CB_INPUT_REQUIRED 4u
 
 /**
  * Longest accepted identifier, in bytes (default 2048, at least 51).
@@ -2501,6 +2611,34 @@ mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error 
 mcpr_status mcpr_builder_set_cache_hints(mcpr_builder *builder, uint64_t ttl_ms, bool policy_caller_independent, mcpr_error **err);
 
 /**
+ * Chooses the JSON-RPC error of a read whose callback asks for input
+ * (`MCPR_CB_INPUT_REQUIRED`) when the request's protocol revision has no
+ * input-required result (before 2026-07-28; docs/BEHAVIOUR.md §18): the
+ * read then fails with `MCPR_INPUT_REQUIRED` and this error object.
+ * Without this call: `-32603` "Input required: this protocol revision
+ * cannot carry the request for input".
+ *
+ * \param builder The builder.
+ * \param code The JSON-RPC code; not in `-32099` to `-32020` (reserved for
+ *   the MCP specification).
+ * \param message The message (copied): 1 to 256 bytes of UTF-8 without
+ *   control characters.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a reserved code or a
+ *   bad message (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `builder` or a `(NULL, n > 0)` message.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `message` follows the `mcpr_str` rules; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
+ */
+mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int32_t code, mcpr_str message, mcpr_error **err);
+
+/**
  * `mcpr_builder_add` with the binding's cache hints. Its reads get
  * `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
  * `hints->caller_independent` and the registry's `policy_caller_independent`
@@ -2797,6 +2935,24 @@ mcpr_str mcpr_bundle_json(const mcpr_bundle *bundle);
  * \ingroup read
  */
 bool mcpr_bundle_is_partial(const mcpr_bundle *bundle);
+
+/**
+ * Whether the bundle is an MCP 2026-07-28 `InputRequiredResult`: a
+ * callback of the read asked for input first (docs/BEHAVIOUR.md §18).
+ * Its JSON (`mcpr_bundle_json`) is still the `result` to send: it holds
+ * `resultType: "input_required"`, the input requests and the sealed
+ * `requestState`, which the client's retry brings back (the retry's
+ * `mcpr_read_options.request_state` and `input_responses`).
+ *
+ * \param bundle The bundle, or NULL.
+ * \return True for an input-required result; false otherwise and when
+ *   `bundle` is NULL.
+ * \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+ * \note Thread-safe (see `mcpr_bundle_json`).
+ *
+ * \ingroup read
+ */
+bool mcpr_bundle_is_input_required(const mcpr_bundle *bundle);
 
 /**
  * Frees a bundle.
@@ -3473,6 +3629,22 @@ mcpr_str mcpr_response_cause(const mcpr_response *response);
  * \ingroup request
  */
 bool mcpr_response_is_partial(const mcpr_response *response);
+
+/**
+ * Whether the response is an MCP 2026-07-28 `InputRequiredResult`: a
+ * callback of the `resources/read` asked for input first
+ * (docs/BEHAVIOUR.md §18). Send its JSON as the `result`; the client
+ * retries with `inputResponses` and the `requestState` it holds.
+ *
+ * \param response The response, or NULL.
+ * \return True for an input-required result; false otherwise and when
+ *   `response` is NULL.
+ * \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+ * \note Thread-safe (see `mcpr_response_json`).
+ *
+ * \ingroup request
+ */
+bool mcpr_response_is_input_required(const mcpr_response *response);
 
 /**
  * Frees a response.
@@ -4219,6 +4391,147 @@ mcpr_phase mcpr_call_phase(const mcpr_call *call);
 void mcpr_call_set_cause(const mcpr_call *call, mcpr_str message);
 
 /**
+ * Adds one input request to the call's answer: the callback then returns
+ * `MCPR_CB_INPUT_REQUIRED` (see there for the callbacks that may). The
+ * request is checked against the MCP 2026-07-28 schema now; whether the
+ * client declared what it needs is checked when the read answers.
+ *
+ * \param call The callback's call context.
+ * \param key The request's key in the `InputRequiredResult`: 1 to 64 bytes
+ *   of `A-Z a-z 0-9 _ . -`, unique within the read; the retry's response
+ *   is read under it.
+ * \param request_json The request object as JSON:
+ *   `{"method":"elicitation/create","params":{…}}`,
+ *   `{"method":"sampling/createMessage","params":{…}}` or
+ *   `{"method":"roots/list"}`, at most 64 KiB (copied).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad key, a used key, a
+ *   17th request, or a request that is not valid JSON or not of the
+ *   schema's shape (the message names the member; the callback's input is
+ *   then spoiled: `MCPR_CB_INPUT_REQUIRED` fails it); `MCPR_INVALID_ARGUMENT`
+ *   for a NULL `call` or a `(NULL, n > 0)` string.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` and `request_json` follow the
+ *   `mcpr_str` rules; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_input_add_request(const mcpr_call *call, mcpr_str key, mcpr_str request_json, mcpr_error **err);
+
+/**
+ * Sets opaque bytes of the callback's own, sealed into the read's
+ * `requestState` and handed back on the retry (`mcpr_input_state`); a
+ * later call replaces them.
+ *
+ * \param call The callback's call context.
+ * \param state The bytes (copied), or NULL with `state_len` 0 for none.
+ * \param state_len The number of bytes at `state`: at most 1024.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for more than 1024 bytes (the
+ *   callback's input is then spoiled); `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `call` or a NULL `state` with a non-zero `state_len`.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `state` is NULL (with `state_len` 0) or
+ *   points at `state_len` readable bytes; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_input_set_state(const mcpr_call *call, const uint8_t *state, size_t state_len, mcpr_error **err);
+
+/**
+ * Whether the read this callback serves is the verified retry of an
+ * input-required read (its `requestState` opened): only then do the
+ * `mcpr_input_response*` accessors find anything.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return True on a verified retry; false otherwise and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+bool mcpr_input_is_retry(const mcpr_call *call);
+
+/**
+ * The client's response under `key` on a verified retry, when the
+ * previous round asked for that key and the client answered: an
+ * `ElicitResult`, `CreateMessageResult` or `ListRootsResult` as compact
+ * JSON, checked against the kind of request asked.
+ *
+ * \param call The callback's call context, or NULL.
+ * \param key The key of the request.
+ * \return The JSON, borrowed from the call context (valid until the
+ *   callback returns); empty when there is none, and when `call` is NULL or
+ *   `key` is a `(NULL, n > 0)` string.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` follows the `mcpr_str` rules.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_input_response(const mcpr_call *call, mcpr_str key);
+
+/**
+ * The user's action in the elicitation response under `key`.
+ *
+ * \param call The callback's call context, or NULL.
+ * \param key The key of the elicitation request.
+ * \return `MCPR_INPUT_ACCEPT`, `MCPR_INPUT_DECLINE` or `MCPR_INPUT_CANCEL`;
+ *   `MCPR_INPUT_NO_ACTION` when there is no elicitation response under
+ *   `key`, and when `call` is NULL or `key` is a `(NULL, n > 0)` string.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` follows the `mcpr_str` rules.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_input_action mcpr_input_response_action(const mcpr_call *call, mcpr_str key);
+
+/**
+ * One field of the form the user submitted in the elicitation response
+ * under `key`: its value as compact JSON (a string with its quotes, a
+ * number, `true`/`false`, or a list of strings).
+ *
+ * \param call The callback's call context, or NULL.
+ * \param key The key of the elicitation request.
+ * \param field The name of the form field (a property of its
+ *   `requestedSchema`).
+ * \return The JSON, borrowed from the call context (valid until the
+ *   callback returns); empty when the field was not sent, and when `call`
+ *   is NULL or a string is `(NULL, n > 0)`.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet; `key` and `field` follow the `mcpr_str`
+ *   rules.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_input_response_content(const mcpr_call *call, mcpr_str key, mcpr_str field);
+
+/**
+ * The bytes the asking callback sealed with `mcpr_input_set_state`, on a
+ * verified retry.
+ *
+ * \param call The callback's call context, or NULL.
+ * \return The bytes, borrowed from the call context (valid until the
+ *   callback returns); empty when none were set, when the read is no
+ *   retry, and when `call` is NULL.
+ * \pre `call` is NULL or the call context the library passed to a callback
+ *   that has not returned yet.
+ * \note Thread-safe: any thread may call it while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_input_state(const mcpr_call *call);
+
+/**
  * Sets the plan's canonical requested target (copied; a later call replaces
  * it). A refused target makes the whole plan invalid: the read fails with
  * `MCPR_INVALID_PLAN` even if `resolve` then returns `MCPR_CB_OK`.
@@ -4900,6 +5213,24 @@ int32_t mcpr_error_jsonrpc_code(const mcpr_error *error);
 mcpr_str mcpr_error_jsonrpc_json(const mcpr_error *error);
 
 /**
+ * The input requests an `MCPR_INPUT_REQUIRED` error carries: the
+ * `InputRequests` object the read would have sent (docs/BEHAVIOUR.md
+ * §18), for a host that asks the client its own way (on an older
+ * protocol revision, server-initiated `elicitation/create` requests) and
+ * then retries the read with the responses.
+ *
+ * \param error The error object, or NULL.
+ * \return Compact JSON (`{"key":{"method":…,"params":…},…}`), borrowed from
+ *   `error` (valid until `mcpr_error_free(error)`); empty for every other
+ *   error and when `error` is NULL.
+ * \pre `error` is NULL or an error object from this library, not yet freed.
+ * \note Thread-safe (see `mcpr_error_status`).
+ *
+ * \ingroup errors
+ */
+mcpr_str mcpr_error_input_requests(const mcpr_error *error);
+
+/**
  * Frees an error object.
  *
  * \param error The error object to free, or NULL (then nothing happens).
@@ -4914,7 +5245,7 @@ void mcpr_error_free(mcpr_error *error);
 
 /**
  * The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
- * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
+ * `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_INPUT_REQUIRED"`).
  *
  * \param status An `mcpr_status` value (a plain integer, so that any value,
  *   even one this version does not define, is defined behaviour).

@@ -14,8 +14,10 @@
 # substituted into their template by each official client's own RFC 6570
 # UriTemplate (tests/clients/expand_values.py, expand_values.mjs), make URIs
 # the library reads back with the value as the capture
-# (examples/completion_values.rs). Last, the C stdio server built on
+# (examples/completion_values.rs). Then the C stdio server built on
 # mcpr_message with the official Python client (scripts/c-stdio-e2e.sh).
+# Last, input-required reads with the official Python and TypeScript (v2)
+# clients (scripts/input-e2e.sh).
 # Exits non-zero on any failure. Sets the clients up first
 # (scripts/setup-clients.sh).
 set -euo pipefail
@@ -37,3 +39,4 @@ node tests/clients/expand_values.mjs "$out"
 cargo run --quiet --example completion_values -- read \
   "$out/expanded_python.json" "$out/expanded_ts_v1.json" "$out/expanded_ts_v2.json"
 bash scripts/c-stdio-e2e.sh
+bash scripts/input-e2e.sh

@@ -257,6 +257,18 @@ impl Frame<'_> {
         self.protocol_revision
     }
 
+    /// This frame with `scope` instead of its own: the same call (the
+    /// scope made from the frame's carries more for the callbacks, such as
+    /// the verified input responses of a retried read).
+    pub(crate) fn with_scope<'b>(&'b self, scope: &'b RequestScope) -> Frame<'b> {
+        Frame {
+            scope,
+            options: self.options,
+            protocol_revision: self.protocol_revision,
+            rules: self.rules,
+        }
+    }
+
     /// The host's result `_meta` members to merge into the call's result
     /// (`None` when there is none, or no member to merge).
     pub(crate) fn result_meta(&self) -> Option<&ResultMeta> {

@@ -251,23 +251,115 @@ impl From<CursorError> for Failure {
 }
 
 /// Seals and opens a registry's cursors: the AEAD keyed once, when the
-/// registry is built.
+/// registry is built. The same sealing serves the registry's other sealed
+/// tokens (the `requestState` of input-required reads, `src/input/state.rs`)
+/// under a key derived with another label: [`Sealer::derived`],
+/// [`Sealer::seal_token`], [`Sealer::open_token`].
 pub(crate) struct Sealer {
     aead: XChaCha20Poly1305,
 }
+
+/// Length of the header of every sealed token: the version and the nonce.
+pub(crate) const TOKEN_HEADER_LEN: usize = 1 + NONCE_LEN;
 
 impl Sealer {
     /// Derives the AEAD key from the registry's cursor key (HKDF-SHA256,
     /// no salt, fixed info label). Any key length works; the registry
     /// accepts 32 to 1024 bytes.
     pub(crate) fn new(cursor_key: &[u8]) -> Sealer {
+        Sealer::derived(cursor_key, KEY_INFO)
+    }
+
+    /// A sealer whose AEAD key is derived from `key` with HKDF-SHA256 (no
+    /// salt) under the info label `info`: keys of different labels are
+    /// independent, so a token of one kind never opens as another.
+    pub(crate) fn derived(key: &[u8], info: &[u8]) -> Sealer {
         let mut okm = [0u8; 32];
-        Hkdf::<Sha256>::new(None, cursor_key)
-            .expand(KEY_INFO, &mut okm)
+        Hkdf::<Sha256>::new(None, key)
+            .expand(info, &mut okm)
             .expect("32 bytes is a valid HKDF-SHA256 output length");
         let aead = XChaCha20Poly1305::new(Key::from_slice(&okm));
         okm.zeroize();
         Sealer { aead }
+    }
+
+    /// Seals in place a token laid out as `version | nonce | plaintext |
+    /// tag` (the tag bytes are written here) under the associated data
+    /// `ad`. Every sealed token of the library goes through here.
+    fn seal_in_place(&self, token: &mut [u8], ad: &[u8]) {
+        let (head, rest) = token.split_at_mut(TOKEN_HEADER_LEN);
+        let (sealed, tag) = rest.split_at_mut(rest.len() - TAG_LEN);
+        let t = self
+            .aead
+            .encrypt_in_place_detached(XNonce::from_slice(&head[1..]), ad, sealed)
+            .expect("a sealed token is far below the AEAD's length limit");
+        tag.copy_from_slice(&t);
+    }
+
+    /// Opens in place a token laid out as [`seal_in_place`](Self::seal_in_place)
+    /// writes it; the plaintext on success. Every sealed token of the
+    /// library is opened here.
+    fn open_in_place<'t>(&self, token: &'t mut [u8], ad: &[u8]) -> Option<&'t [u8]> {
+        if token.len() < TOKEN_HEADER_LEN + TAG_LEN {
+            return None;
+        }
+        let (head, rest) = token.split_at_mut(TOKEN_HEADER_LEN);
+        let at = rest.len() - TAG_LEN;
+        let (sealed, tag) = rest.split_at_mut(at);
+        self.aead
+            .decrypt_in_place_detached(
+                XNonce::from_slice(&head[1..]),
+                ad,
+                sealed,
+                Tag::from_slice(tag),
+            )
+            .ok()?;
+        Some(sealed)
+    }
+
+    /// Seals `plain` as a token of format `version` under the associated
+    /// data `ad` with a fresh random nonce: base64url without padding of
+    /// `version | nonce (24) | ciphertext | tag (16)`.
+    pub(crate) fn seal_token(&self, version: u8, ad: &[u8], plain: &[u8]) -> String {
+        let mut token = vec![0u8; TOKEN_HEADER_LEN + plain.len() + TAG_LEN];
+        token[0] = version;
+        rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut token[1..TOKEN_HEADER_LEN]);
+        token[TOKEN_HEADER_LEN..TOKEN_HEADER_LEN + plain.len()].copy_from_slice(plain);
+        self.seal_in_place(&mut token, ad);
+        URL_SAFE_NO_PAD.encode(token)
+    }
+
+    /// Opens a token [`seal_token`](Self::seal_token) made: at most
+    /// `max_text` bytes of strict unpadded base64url, the format `version`,
+    /// then the AEAD (which fails for any change to any byte, for another
+    /// key and for other associated data). Returns the plaintext.
+    pub(crate) fn open_token(
+        &self,
+        version: u8,
+        ad: &[u8],
+        text: &[u8],
+        max_text: usize,
+    ) -> Result<Vec<u8>, CursorError> {
+        if text.len() > max_text {
+            return Err(CursorError::Oversized);
+        }
+        let mut token = URL_SAFE_NO_PAD
+            .decode(text)
+            .map_err(|_| CursorError::NotBase64Url)?;
+        match token.first() {
+            None => return Err(CursorError::BadLength),
+            Some(&v) if v != version => return Err(CursorError::BadVersion),
+            Some(_) => {}
+        }
+        if token.len() < TOKEN_HEADER_LEN + TAG_LEN {
+            return Err(CursorError::BadLength);
+        }
+        let plain = self
+            .open_in_place(&mut token, ad)
+            .ok_or(CursorError::NotAuthentic)?
+            .to_vec();
+        token.zeroize();
+        Ok(plain)
     }
 
     /// Seals `contents` under `binding` with a fresh random nonce.
@@ -286,20 +378,10 @@ impl Sealer {
         nonce: &[u8; NONCE_LEN],
     ) -> String {
         let mut token = [0u8; TOKEN_LEN];
-        let (head, rest) = token.split_at_mut(1 + NONCE_LEN);
-        let (sealed, tag) = rest.split_at_mut(Contents::LEN);
-        head[0] = version;
-        head[1..].copy_from_slice(nonce);
-        sealed.copy_from_slice(plain);
-        let t = self
-            .aead
-            .encrypt_in_place_detached(
-                XNonce::from_slice(nonce),
-                &associated(version, binding),
-                sealed,
-            )
-            .expect("a cursor is far below the AEAD's length limit");
-        tag.copy_from_slice(&t);
+        token[0] = version;
+        token[1..TOKEN_HEADER_LEN].copy_from_slice(nonce);
+        token[TOKEN_HEADER_LEN..TOKEN_HEADER_LEN + Contents::LEN].copy_from_slice(plain);
+        self.seal_in_place(&mut token, &associated(version, binding));
         URL_SAFE_NO_PAD.encode(token)
     }
 
@@ -326,17 +408,10 @@ impl Sealer {
         if token.len() != TOKEN_LEN {
             return Err(CursorError::BadLength);
         }
-        let (head, rest) = token.split_at_mut(1 + NONCE_LEN);
-        let (sealed, tag) = rest.split_at_mut(Contents::LEN);
-        self.aead
-            .decrypt_in_place_detached(
-                XNonce::from_slice(&head[1..]),
-                &associated(VERSION, binding),
-                sealed,
-                Tag::from_slice(tag),
-            )
-            .map_err(|_| CursorError::NotAuthentic)?;
-        let sealed: &[u8; Contents::LEN] = (&*sealed).try_into().expect("Contents::LEN bytes");
+        let sealed = self
+            .open_in_place(&mut token, &associated(VERSION, binding))
+            .ok_or(CursorError::NotAuthentic)?;
+        let sealed: &[u8; Contents::LEN] = sealed.try_into().expect("Contents::LEN bytes");
         // Authentic contents always name a known method and cache scope;
         // anything else is a cursor this version cannot have issued.
         Contents::decode(sealed).ok_or(CursorError::WrongMethod)

@@ -9,6 +9,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::input::ask::{InputFailure, InputRequests, InputRequired};
+
 /// A boxed error usable as a private cause.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
@@ -53,11 +55,20 @@ pub enum FailureKind {
     /// JSON-RPC error object is `-32603` "internal error": the client did
     /// nothing wrong.
     InvalidArgument = 13,
+    /// The read needs input the client cannot be asked for
+    /// (docs/BEHAVIOUR.md §18): the protocol revision has no input-required
+    /// result (before 2026-07-28; the JSON-RPC error is the host's choice,
+    /// [`ResourcesBuilder::input_unsupported_error`](crate::ResourcesBuilder::input_unsupported_error)),
+    /// or the client did not declare a capability an input request needs
+    /// (`-32021` with `data.requiredCapabilities`). The requests the read
+    /// would have sent are [`Failure::input_requests`], for a host that
+    /// asks the client its own way. (`14` and `15` are C-only statuses.)
+    InputRequired = 16,
 }
 
 impl FailureKind {
-    /// Every kind, in C ABI order (`1` to `13`).
-    pub fn all() -> [FailureKind; 13] {
+    /// Every kind, in C ABI order (`1` to `13`, then `16`).
+    pub fn all() -> [FailureKind; 14] {
         [
             FailureKind::InvalidRequest,
             FailureKind::Unavailable,
@@ -72,6 +83,7 @@ impl FailureKind {
             FailureKind::Size,
             FailureKind::InvalidConfiguration,
             FailureKind::InvalidArgument,
+            FailureKind::InputRequired,
         ]
     }
 
@@ -92,6 +104,7 @@ impl FailureKind {
             FailureKind::Size => "size",
             FailureKind::InvalidConfiguration => "invalid_configuration",
             FailureKind::InvalidArgument => "invalid_argument",
+            FailureKind::InputRequired => "input_required",
         }
     }
 
@@ -111,6 +124,7 @@ impl FailureKind {
             FailureKind::Size => "resource result too large",
             FailureKind::InvalidConfiguration => "invalid resource configuration",
             FailureKind::InvalidArgument => "internal error",
+            FailureKind::InputRequired => "resource read needs input the client cannot give",
         }
     }
 
@@ -146,6 +160,8 @@ pub struct Failure {
     /// The message of the JSON-RPC error object, when it is not the
     /// kind's usual one (for example "Invalid cursor").
     rpc_message: Option<&'static str>,
+    /// What an input-required failure carries (requests, JSON-RPC error).
+    input: Option<Box<InputFailure>>,
 }
 
 impl Failure {
@@ -156,6 +172,7 @@ impl Failure {
             message: Cow::Borrowed(kind.default_message()),
             cause: None,
             rpc_message: None,
+            input: None,
         }
     }
 
@@ -166,6 +183,7 @@ impl Failure {
             message: message.into(),
             cause: None,
             rpc_message: None,
+            input: None,
         }
     }
 
@@ -173,6 +191,24 @@ impl Failure {
     pub fn caused_by(mut self, cause: impl Into<BoxError>) -> Self {
         self.cause = Some(cause.into());
         self
+    }
+
+    /// Attaches what an [`FailureKind::InputRequired`] failure carries.
+    pub(crate) fn with_input(mut self, detail: InputFailure) -> Self {
+        self.input = Some(Box::new(detail));
+        self
+    }
+
+    /// What an [`FailureKind::InputRequired`] failure carries.
+    pub(crate) fn input_detail(&self) -> Option<&InputFailure> {
+        self.input.as_deref()
+    }
+
+    /// For an [`FailureKind::InputRequired`] failure: the input requests
+    /// the read would have sent (for a host that asks the client its own
+    /// way on an older revision, then retries with the responses).
+    pub fn input_requests(&self) -> Option<&InputRequests> {
+        self.input.as_deref().map(|d| &d.requests)
     }
 
     /// Sets the message of the JSON-RPC error object (see
@@ -230,9 +266,13 @@ impl Failure {
         out
     }
 
-    /// The suggested JSON-RPC error code (see [`FailureKind::jsonrpc_code`]).
+    /// The suggested JSON-RPC error code (see [`FailureKind::jsonrpc_code`];
+    /// an input-required failure has its own: `-32021`, or the host's).
     pub fn jsonrpc_code(&self) -> i32 {
-        self.kind.jsonrpc_code()
+        match &self.input {
+            Some(d) => d.code,
+            None => self.kind.jsonrpc_code(),
+        }
     }
 }
 
@@ -270,12 +310,22 @@ pub enum CallbackError {
     Unavailable,
     /// An operational failure with a private cause (kept for logs only).
     Failed(BoxError),
+    /// The read needs input from the client first (docs/BEHAVIOUR.md §18):
+    /// from the policy `read` permission of the first check or from a body
+    /// read, the read answers MCP 2026-07-28's `InputRequiredResult`; from
+    /// any other callback it counts as [`CallbackError::Unavailable`].
+    InputRequired(Box<InputRequired>),
 }
 
 impl CallbackError {
     /// An operational failure with a textual private cause.
     pub fn failed(cause: impl Into<BoxError>) -> Self {
         CallbackError::Failed(cause.into())
+    }
+
+    /// Input required first (see [`CallbackError::InputRequired`]).
+    pub fn input_required(input: InputRequired) -> Self {
+        CallbackError::InputRequired(Box::new(input))
     }
 }
 
@@ -284,6 +334,9 @@ impl fmt::Display for CallbackError {
         match self {
             CallbackError::Unavailable => f.write_str("unavailable"),
             CallbackError::Failed(e) => write!(f, "failed: {e}"),
+            CallbackError::InputRequired(i) => {
+                write!(f, "input required ({} requests)", i.requests().len())
+            }
         }
     }
 }
@@ -291,7 +344,7 @@ impl fmt::Display for CallbackError {
 impl std::error::Error for CallbackError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            CallbackError::Unavailable => None,
+            CallbackError::Unavailable | CallbackError::InputRequired(_) => None,
             CallbackError::Failed(e) => Some(e.as_ref()),
         }
     }

@@ -6,6 +6,8 @@
 //! |---|---|---|---|
 //! | `unavailable` (no registration, no template match, discovery denied, requested target hidden or unavailable: byte-identical) | `-32602` on 2026-07-28, `-32002` before (2024-11-05 to 2025-11-25, as each of those revisions' resources page says) | `Resource not found` | `{"uri": <the requested URI>}` |
 //! | `invalid_request`, cursor failures | `-32602` | the failure's fixed safe message; `Invalid cursor` for every cursor failure | none |
+//! | `input_required`, a capability the client did not declare (docs/BEHAVIOUR.md §18) | `-32021` | `Missing required client capability` | `{"requiredCapabilities": {…}}` |
+//! | `input_required` on a revision without input-required results | the host's choice (default `-32603`) | the host's choice | none |
 //! | every other kind (internal errors, timeouts, sizing, cancellation) | `-32603` | the kind's fixed default message | none |
 //!
 //! Nothing private enters an error object: no cause, no authorization
@@ -41,7 +43,10 @@ pub const NOT_FOUND_MESSAGE: &str = "Resource not found";
 
 /// The JSON-RPC code of `failure` on `revision`.
 pub fn error_code(failure: &Failure, revision: ProtocolRevision) -> i32 {
-    kind_code(failure.kind(), revision)
+    match failure.input_detail() {
+        Some(d) => d.code,
+        None => kind_code(failure.kind(), revision),
+    }
 }
 
 /// The JSON-RPC code of a failure kind on `revision`.
@@ -62,6 +67,18 @@ pub fn error_object(
     revision: ProtocolRevision,
     requested_uri: Option<&str>,
 ) -> String {
+    if let Some(d) = failure.input_detail() {
+        return match &d.missing {
+            Some(required) => {
+                let mut out = object_open(d.code, &d.message);
+                out.push_str(",\"data\":{\"requiredCapabilities\":");
+                out.push_str(required);
+                out.push_str("}}");
+                out
+            }
+            None => object(d.code, &d.message, None),
+        };
+    }
     let kind = failure.kind();
     let message = match kind {
         FailureKind::Unavailable => NOT_FOUND_MESSAGE,
@@ -77,17 +94,23 @@ pub fn error_object(
 /// `{"code":code,"message":message}` with `"data":{"uri":uri}` when a URI
 /// is given.
 pub(crate) fn object(code: i32, message: &str, uri: Option<&str>) -> String {
-    let mut out = String::with_capacity(48 + message.len() + uri.map_or(0, |u| u.len() + 20));
-    out.push_str("{\"code\":");
-    out.push_str(&code.to_string());
-    out.push_str(",\"message\":");
-    write_json_str(&mut out, message);
+    let mut out = object_open(code, message);
     if let Some(u) = uri {
         out.push_str(",\"data\":{\"uri\":");
         write_json_str(&mut out, u);
         out.push('}');
     }
     out.push('}');
+    out
+}
+
+/// `{"code":code,"message":message`, the object left open.
+fn object_open(code: i32, message: &str) -> String {
+    let mut out = String::with_capacity(48 + message.len());
+    out.push_str("{\"code\":");
+    out.push_str(&code.to_string());
+    out.push_str(",\"message\":");
+    write_json_str(&mut out, message);
     out
 }
 

@@ -30,6 +30,7 @@ pub mod ffi;
 pub mod fuzzing;
 pub mod identity;
 mod index;
+pub mod input;
 mod jsonbytes;
 pub mod jsonrpc;
 mod jsonscan;
@@ -62,6 +63,10 @@ pub use completion::{
 pub use definition::ResourceDefinition;
 pub use error::{CallbackError, Failure, FailureKind};
 pub use executor::{Executor, ExecutorOptions, ExecutorStats};
+pub use input::{
+    ClientCapabilities, ElicitAction, InputKind, InputOptions, InputRequest, InputRequests,
+    InputRequired, InputResponse, InputResponses, InvalidInput,
+};
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
 pub use message::{MessageKind, Reply};

@@ -555,7 +555,9 @@ fn scan(
         })?;
         match discovered {
             Ok(()) => {}
-            Err(CallbackError::Unavailable) => {
+            // Asking for input is no answer a listing can give: a denial
+            // (docs/BEHAVIOUR.md §18).
+            Err(CallbackError::Unavailable | CallbackError::InputRequired(_)) => {
                 visited(scope, definition, false);
                 filtered = true;
                 position += 1;

@@ -55,6 +55,9 @@ pub struct ResourcesBuilder {
     observer: Option<Arc<dyn Observer>>,
     /// Wiped when dropped.
     event_key: Option<Zeroizing<Vec<u8>>>,
+    /// The JSON-RPC error of a read that needs input on a revision without
+    /// input-required results (`None`: the default).
+    input_unsupported: Option<(i32, String)>,
 }
 
 impl ResourcesBuilder {
@@ -163,6 +166,23 @@ impl ResourcesBuilder {
         self.event_key = Some(Zeroizing::new(key.to_vec()));
     }
 
+    /// Chooses the JSON-RPC error of a read whose callback asks for input
+    /// when the request's protocol revision has no input-required result
+    /// (before 2026-07-28; docs/BEHAVIOUR.md §18). Default: `-32603`
+    /// "Input required: this protocol revision cannot carry the request for
+    /// input". Checked at build: the message must be 1 to 256 bytes without
+    /// control characters, and the code may not lie in `-32099..=-32020`
+    /// (reserved for the MCP specification).
+    pub fn input_unsupported_error(mut self, code: i32, message: &str) -> Self {
+        self.set_input_unsupported_error(code, message);
+        self
+    }
+
+    /// Sets that error in place.
+    pub fn set_input_unsupported_error(&mut self, code: i32, message: &str) {
+        self.input_unsupported = Some((code, message.to_string()));
+    }
+
     /// Validates everything against the final limits and builds the registry.
     pub fn build(self) -> Result<Resources, Failure> {
         let limits = self.limits.resolve()?;
@@ -187,7 +207,8 @@ impl ResourcesBuilder {
         let policy = self
             .policy
             .ok_or_else(|| Failure::config("a resource policy is required"))?;
-        let cursor_sealer = cursor_sealer(self.cursor_key)?;
+        let input_unsupported = input_unsupported(self.input_unsupported)?;
+        let (cursor_sealer, state_sealer) = sealers(self.cursor_key)?;
         let clock = self.clock.unwrap_or_else(|| Arc::new(system_clock_ms));
         let indexes = index_bindings(&self.bindings, self.prefixes, &limits)?;
         let resource_order = sorted_order(&self.bindings, indexes.resource_keys);
@@ -203,16 +224,48 @@ impl ResourcesBuilder {
             limits,
             content_hash,
             cursor_sealer,
+            state_sealer,
             clock,
             cache: self.cache,
             telemetry,
+            input_unsupported,
         })
     }
 }
 
-/// The cursor sealer of the host's cursor key (32 to 1024 bytes), or of a
-/// random one.
-fn cursor_sealer(key: Option<Zeroizing<Vec<u8>>>) -> Result<Sealer, Failure> {
+/// The error a host chose for input-required reads on older revisions,
+/// checked, or the default.
+fn input_unsupported(chosen: Option<(i32, String)>) -> Result<(i32, String), Failure> {
+    let Some((code, message)) = chosen else {
+        return Ok((
+            crate::input::INPUT_UNSUPPORTED_CODE,
+            crate::input::INPUT_UNSUPPORTED_MESSAGE.to_string(),
+        ));
+    };
+    check_input_unsupported_error(code, &message)?;
+    Ok((code, message))
+}
+
+/// The rules of [`ResourcesBuilder::input_unsupported_error`].
+pub(crate) fn check_input_unsupported_error(code: i32, message: &str) -> Result<(), Failure> {
+    if (-32099..=-32020).contains(&code) {
+        return Err(Failure::config(
+            "input_unsupported_error code lies in -32099..=-32020, reserved for the MCP specification",
+        ));
+    }
+    if message.is_empty() || message.len() > 256 || message.chars().any(char::is_control) {
+        return Err(Failure::config(
+            "input_unsupported_error message must be 1 to 256 bytes without control characters",
+        ));
+    }
+    Ok(())
+}
+
+/// The cursor sealer and the request-state sealer (docs/BEHAVIOUR.md §18),
+/// keyed from the host's cursor key (32 to 1024 bytes) or a random one,
+/// each under its own HKDF label.
+fn sealers(key: Option<Zeroizing<Vec<u8>>>) -> Result<(Sealer, Sealer), Failure> {
+    let state = |k: &[u8]| Sealer::derived(k, crate::input::STATE_KEY_INFO);
     Ok(match key {
         Some(k) if k.len() < MIN_CURSOR_KEY_BYTES => {
             return Err(Failure::config("cursor key must be at least 32 bytes"))
@@ -220,11 +273,11 @@ fn cursor_sealer(key: Option<Zeroizing<Vec<u8>>>) -> Result<Sealer, Failure> {
         Some(k) if k.len() > MAX_CURSOR_KEY_BYTES => {
             return Err(Failure::config("cursor key must be at most 1024 bytes"))
         }
-        Some(k) => Sealer::new(&k),
+        Some(k) => (Sealer::new(&k), state(&k)),
         None => {
             let mut k = Zeroizing::new([0u8; 32]);
             rand::RngCore::fill_bytes(&mut rand::rngs::OsRng, &mut *k);
-            Sealer::new(&*k)
+            (Sealer::new(&*k), state(&*k))
         }
     })
 }
@@ -455,10 +508,14 @@ pub struct Resources {
     limits: Limits,
     content_hash: [u8; 32],
     cursor_sealer: Sealer,
+    /// Seals the `requestState` of input-required reads.
+    state_sealer: Sealer,
     clock: Clock,
     cache: RegistryCacheHints,
     /// The observer, the event hash key and the call metrics.
     telemetry: Telemetry,
+    /// The JSON-RPC error of input-required reads on older revisions.
+    input_unsupported: (i32, String),
 }
 
 impl std::fmt::Debug for Resources {
@@ -557,6 +614,22 @@ impl Resources {
     /// Seals and opens this registry's list cursors.
     pub(crate) fn cursor_sealer(&self) -> &Sealer {
         &self.cursor_sealer
+    }
+
+    /// The content hash, borrowed.
+    pub(crate) fn content_hash_ref(&self) -> &[u8; 32] {
+        &self.content_hash
+    }
+
+    /// Seals and opens this registry's request states.
+    pub(crate) fn state_sealer(&self) -> &Sealer {
+        &self.state_sealer
+    }
+
+    /// The JSON-RPC code and message of a read that needs input on a
+    /// revision without input-required results.
+    pub(crate) fn input_unsupported_error(&self) -> (i32, &str) {
+        (self.input_unsupported.0, &self.input_unsupported.1)
     }
 
     /// The current wall-clock time in Unix milliseconds (the configured clock).

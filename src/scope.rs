@@ -5,6 +5,7 @@ use std::any::Any;
 use std::ptr::NonNull;
 
 use crate::error::{Failure, FailureKind};
+use crate::input::InputResponses;
 use crate::observe::{DecisionPhase, Recorder};
 use crate::trace::TraceContext;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -132,6 +133,9 @@ pub struct RequestScope {
     request_data: Option<RequestData>,
     trace: Option<Arc<TraceContext>>,
     shared: Arc<ScopeShared>,
+    /// The verified input responses of a retried input-required read
+    /// (docs/BEHAVIOUR.md §18).
+    input: Option<Arc<InputResponses>>,
 }
 
 /// What the clones of one scope share: whether it is closed, and the
@@ -189,6 +193,7 @@ impl RequestScope {
             cancel,
             request_data,
             trace: None,
+            input: None,
             shared: Arc::new(ScopeShared {
                 closed: AtomicBool::new(false),
                 record: Record::None,
@@ -220,6 +225,22 @@ impl RequestScope {
             // (the contract of `recorded`).
             Record::Lent(p) => Some(unsafe { p.as_ref() }),
         }
+    }
+
+    /// This scope (the same deadline, cancellation, request data, trace
+    /// context and closing) carrying the verified input responses of a
+    /// retried read, which every call context made from it hands its
+    /// callback.
+    pub(crate) fn with_input(&self, input: Arc<InputResponses>) -> RequestScope {
+        RequestScope {
+            input: Some(input),
+            ..self.clone()
+        }
+    }
+
+    /// Whether this scope is a verified retry's (see [`Self::with_input`]).
+    pub(crate) fn is_retry(&self) -> bool {
+        self.input.is_some()
     }
 
     /// This scope with the request's trace context (handed to every
@@ -443,6 +464,15 @@ impl CallContext {
     /// in [`CallPhase::FirstCheck`]).
     pub fn phase(&self) -> CallPhase {
         self.phase
+    }
+
+    /// On the verified retry of an input-required read (docs/BEHAVIOUR.md
+    /// §18): what the previous round asked for, the client's responses and
+    /// the state the asking callback sealed. `None` on every other call.
+    /// Every callback of the retried read sees it (policy, resolve, body
+    /// reads, the recheck).
+    pub fn input(&self) -> Option<&InputResponses> {
+        self.scope.input.as_deref()
     }
 
     /// The call's record, if it is observed (`crate::observe`).

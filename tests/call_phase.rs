@@ -98,13 +98,11 @@ fn policy_callbacks_see_first_check_then_recheck_inline() {
 fn policy_callbacks_see_first_check_then_recheck_on_an_executor() {
     let log: Log = Arc::default();
     let r = registry(&log);
-    let options = ReadOptions {
-        call: CallOptions {
-            executor: Some(Executor::new(2).unwrap()),
-            timeout: Some(Duration::from_secs(30)),
-            ..CallOptions::default()
-        },
-    };
+    let options = ReadOptions::from(CallOptions {
+        executor: Some(Executor::new(2).unwrap()),
+        timeout: Some(Duration::from_secs(30)),
+        ..CallOptions::default()
+    });
     r.read(b"x://bundle", &options).unwrap();
     assert_read_phases(&log.lock().unwrap());
 }

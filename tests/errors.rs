@@ -8,9 +8,11 @@ use mcp_resources::{Failure, FailureKind};
 
 #[test]
 fn kinds_have_stable_values_and_names() {
-    for (i, k) in FailureKind::all().iter().enumerate() {
-        assert_eq!(*k as u32, i as u32 + 1);
-    }
+    // 1 to 13, then 16: 14 and 15 are C-only statuses (MCPR_INTERNAL,
+    // MCPR_METHOD_NOT_HANDLED), and every kind's value is its C status.
+    let values: Vec<u32> = FailureKind::all().iter().map(|k| *k as u32).collect();
+    assert_eq!(values, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16]);
+    assert_eq!(FailureKind::InputRequired.as_str(), "input_required");
     assert_eq!(FailureKind::BudgetExceeded.as_str(), "budget_exceeded");
     assert_eq!(
         FailureKind::InvalidConfiguration.to_string(),

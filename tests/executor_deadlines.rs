@@ -173,13 +173,11 @@ const DEADLINE: Duration = Duration::from_millis(200);
 const SLACK: Duration = Duration::from_secs(2);
 
 fn read_with_deadline(s: &Setup, ex: &Executor) -> (Result<ResourceBundle, Failure>, Duration) {
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(DEADLINE),
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(DEADLINE),
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    });
     let start = Instant::now();
     let r = s.registry.read(b"x://bundle", &o);
     (r, start.elapsed())
@@ -236,13 +234,11 @@ fn recheck_discover_blocking_forever_with_an_executor_returns_deadline_exceeded_
 fn body_read_blocking_forever_is_a_timeout_item_and_the_siblings_are_read() {
     let ex = Executor::new(2).unwrap();
     let s = setup(Block::Body, &["x://a", "x://hang", "x://b"], 100);
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(Duration::from_secs(20)),
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(Duration::from_secs(20)),
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    });
     let start = Instant::now();
     let b = s.registry.read(b"x://bundle", &o).unwrap();
     let took = start.elapsed();
@@ -355,14 +351,12 @@ fn cancellation_during_a_blocking_callback_returns_canceled_promptly() {
         let s = setup(block, &["x://hang", "x://a"], 20_000);
         let token = CancelToken::new();
         let canceller = cancel_soon(&token);
-        let o = ReadOptions {
-            call: CallOptions {
-                timeout: Some(Duration::from_secs(30)),
-                cancel: Some(token),
-                executor: Some(ex.clone()),
-                ..CallOptions::default()
-            },
-        };
+        let o = ReadOptions::from(CallOptions {
+            timeout: Some(Duration::from_secs(30)),
+            cancel: Some(token),
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        });
         let start = Instant::now();
         let r = s.registry.read(b"x://bundle", &o);
         let took = start.elapsed();
@@ -419,12 +413,10 @@ fn inline_mode_is_unchanged_a_slow_discover_holds_the_caller_until_it_returns() 
         )
         .build()
         .unwrap();
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(Duration::from_millis(50)),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(Duration::from_millis(50)),
+        ..CallOptions::default()
+    });
     let start = Instant::now();
     assert_eq!(
         r.read(b"x://bundle", &o).unwrap_err().kind(),
@@ -442,12 +434,10 @@ fn executor_and_inline_reads_and_listings_agree() {
     let inline = s.registry.read(b"x://bundle", &ReadOptions::default());
     let pooled = s.registry.read(
         b"x://bundle",
-        &ReadOptions {
-            call: CallOptions {
-                executor: Some(ex.clone()),
-                ..CallOptions::default()
-            },
-        },
+        &ReadOptions::from(CallOptions {
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        }),
     );
     // The warning identity is random per read; complete bundles have none.
     assert_eq!(inline.unwrap().json(), pooled.unwrap().json());
@@ -457,12 +447,10 @@ fn executor_and_inline_reads_and_listings_agree() {
     assert_eq!(s.registry.list(&o).unwrap().into_json(), pooled);
     // Errors agree too: an unknown URI is `unavailable` either way.
     for executor in [None, Some(ex.clone())] {
-        let o = ReadOptions {
-            call: CallOptions {
-                executor,
-                ..CallOptions::default()
-            },
-        };
+        let o = ReadOptions::from(CallOptions {
+            executor,
+            ..CallOptions::default()
+        });
         assert_eq!(
             s.registry.read(b"x://nope", &o).unwrap_err().kind(),
             FailureKind::Unavailable

@@ -44,13 +44,11 @@ fn pin_to_one_cpu() -> bool {
 }
 
 fn read_in_time(r: &Resources, ex: &Executor, uri: &str) -> Result<ResourceBundle, Failure> {
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(TIMEOUT),
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(TIMEOUT),
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    });
     let start = Instant::now();
     let result = r.read(uri.as_bytes(), &o);
     let took = start.elapsed();

@@ -40,13 +40,11 @@ fn calls_on_an_executor_whose_every_worker_is_hung_fail_fast_with_executor_satur
         )
         .build()
         .unwrap();
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(Duration::from_millis(100)),
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(Duration::from_millis(100)),
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    });
     // Two blocking discovers: the first worker hangs and is replaced, the
     // replacement hangs too (beyond max_hung: not replaced).
     for _ in 0..2 {
@@ -57,12 +55,10 @@ fn calls_on_an_executor_whose_every_worker_is_hung_fail_fast_with_executor_satur
     }
     let s = ex.stats();
     assert_eq!((s.workers, s.hung), (2, 2));
-    let long = ReadOptions {
-        call: CallOptions {
-            timeout: Some(Duration::from_secs(30)),
-            ..o.call.clone()
-        },
-    };
+    let long = ReadOptions::from(CallOptions {
+        timeout: Some(Duration::from_secs(30)),
+        ..o.call.clone()
+    });
     for uri in [&b"ok://x"[..], b"ok://not-registered"] {
         let start = Instant::now();
         let f = r.read(uri, &long).unwrap_err();
@@ -122,13 +118,11 @@ fn reads_whose_deadline_passes_while_queued_are_dropped_and_release_what_they_ho
     // The only worker blocks in discover for this read's whole deadline.
     let (r2, ex2) = (r.clone(), ex.clone());
     let busy = std::thread::spawn(move || {
-        let o = ReadOptions {
-            call: CallOptions {
-                timeout: Some(Duration::from_secs(3)),
-                executor: Some(ex2),
-                ..CallOptions::default()
-            },
-        };
+        let o = ReadOptions::from(CallOptions {
+            timeout: Some(Duration::from_secs(3)),
+            executor: Some(ex2),
+            ..CallOptions::default()
+        });
         r2.read(b"ok://x", &o).map(|_| ()).map_err(|f| f.kind())
     });
     wait_until("the worker to block", || {
@@ -136,14 +130,12 @@ fn reads_whose_deadline_passes_while_queued_are_dropped_and_release_what_they_ho
     });
     let held: RequestData = Arc::new(vec![0u8; 1024]);
     for _ in 0..50 {
-        let o = ReadOptions {
-            call: CallOptions {
-                timeout: Some(Duration::from_millis(20)),
-                request_data: Some(held.clone()),
-                executor: Some(ex.clone()),
-                ..CallOptions::default()
-            },
-        };
+        let o = ReadOptions::from(CallOptions {
+            timeout: Some(Duration::from_millis(20)),
+            request_data: Some(held.clone()),
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        });
         assert_eq!(
             r.read(b"ok://x", &o).unwrap_err().kind(),
             FailureKind::DeadlineExceeded
@@ -190,13 +182,11 @@ fn reads_beyond_max_queued_fail_fast_with_executor_saturated() {
     let waiter = |r: &Arc<Resources>, ex: &Executor| {
         let (r, ex) = (r.clone(), ex.clone());
         std::thread::spawn(move || {
-            let o = ReadOptions {
-                call: CallOptions {
-                    timeout: Some(Duration::from_secs(20)),
-                    executor: Some(ex),
-                    ..CallOptions::default()
-                },
-            };
+            let o = ReadOptions::from(CallOptions {
+                timeout: Some(Duration::from_secs(20)),
+                executor: Some(ex),
+                ..CallOptions::default()
+            });
             r.read(b"ok://x", &o).is_ok()
         })
     };
@@ -205,13 +195,11 @@ fn reads_beyond_max_queued_fail_fast_with_executor_saturated() {
     waiters.push(waiter(&r, &ex));
     waiters.push(waiter(&r, &ex));
     wait_until("two queued", || ex.stats().queued == 2);
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(Duration::from_secs(20)),
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(Duration::from_secs(20)),
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    });
     let start = Instant::now();
     let f = r.read(b"ok://x", &o).unwrap_err();
     assert!(start.elapsed() < Duration::from_secs(2));
@@ -315,14 +303,12 @@ fn random_delays_deadlines_and_cancellations_leave_the_executor_whole() {
                         })
                     });
                     let timeout = Duration::from_millis(5 + (c * 13 + i * 7) % 60);
-                    let o = ReadOptions {
-                        call: CallOptions {
-                            timeout: Some(timeout),
-                            cancel: Some(token),
-                            executor: Some(ex.clone()),
-                            ..CallOptions::default()
-                        },
-                    };
+                    let o = ReadOptions::from(CallOptions {
+                        timeout: Some(timeout),
+                        cancel: Some(token),
+                        executor: Some(ex.clone()),
+                        ..CallOptions::default()
+                    });
                     let start = Instant::now();
                     let res = r.read(format!("j://x/{c}-{i}").as_bytes(), &o);
                     let took = start.elapsed();
@@ -358,12 +344,10 @@ fn random_delays_deadlines_and_cancellations_leave_the_executor_whole() {
     assert_eq!(s.returned, s.abandoned, "{s:?}");
     // Whole again: reads are served (an item drawing a body delay above the
     // 15 ms item timeout only makes its bundle partial).
-    let o = ReadOptions {
-        call: CallOptions {
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    });
     let served = (0..20)
         .filter(|n| r.read(format!("j://x/final-{n}").as_bytes(), &o).is_ok())
         .count();

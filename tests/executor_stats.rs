@@ -33,13 +33,11 @@ fn blocking(gate: &Arc<Gate>) -> Arc<Resources> {
 }
 
 fn options(ex: &Executor, timeout_ms: u64) -> ReadOptions {
-    ReadOptions {
-        call: CallOptions {
-            timeout: Some(Duration::from_millis(timeout_ms)),
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    }
+    ReadOptions::from(CallOptions {
+        timeout: Some(Duration::from_millis(timeout_ms)),
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    })
 }
 
 /// A read on another thread.

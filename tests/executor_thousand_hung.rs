@@ -46,13 +46,11 @@ fn a_thousand_never_returning_readers_keep_threads_and_queue_bounded_and_healthy
                     if n >= HUNG_READS {
                         break;
                     }
-                    let o = ReadOptions {
-                        call: CallOptions {
-                            timeout: Some(Duration::from_secs(10)),
-                            executor: Some(ex.clone()),
-                            ..CallOptions::default()
-                        },
-                    };
+                    let o = ReadOptions::from(CallOptions {
+                        timeout: Some(Duration::from_secs(10)),
+                        executor: Some(ex.clone()),
+                        ..CallOptions::default()
+                    });
                     let start = Instant::now();
                     let res = r.read(format!("hang://h/{n}").as_bytes(), &o);
                     let took = start.elapsed();
@@ -109,12 +107,10 @@ fn a_thousand_never_returning_readers_keep_threads_and_queue_bounded_and_healthy
 
     // Healthy reads and listings on the same executor still succeed.
     for n in 0..100 {
-        let o = ReadOptions {
-            call: CallOptions {
-                executor: Some(ex.clone()),
-                ..CallOptions::default()
-            },
-        };
+        let o = ReadOptions::from(CallOptions {
+            executor: Some(ex.clone()),
+            ..CallOptions::default()
+        });
         let b = r.read(format!("ok://k/h{n}").as_bytes(), &o).unwrap();
         assert!(!b.is_partial());
     }
@@ -137,11 +133,9 @@ fn a_thousand_never_returning_readers_keep_threads_and_queue_bounded_and_healthy
     let s = ex.stats();
     assert!(!s.saturated());
     assert_eq!(s.returned, s.abandoned);
-    let o = ReadOptions {
-        call: CallOptions {
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    });
     assert!(r.read(b"hang://h/after", &o).is_ok());
 }

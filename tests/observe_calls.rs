@@ -213,6 +213,7 @@ fn a_call_event_carries_revision_sizes_cache_uri_hash_and_request_data() {
             protocol_revision: ProtocolRevision::V2025_06_18,
             ..CallOptions::default()
         },
+        ..ReadOptions::default()
     };
     let mut json_len = 0;
     let e = one(&keep, || {

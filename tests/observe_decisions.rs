@@ -276,6 +276,7 @@ fn root_decisions_of_calls_that_never_reach_a_callback() {
             cancel: Some(cancel),
             ..CallOptions::default()
         },
+        ..ReadOptions::default()
     };
     r.read(BUNDLE.as_bytes(), &options).unwrap_err();
     assert_eq!(root(&keep), (Canceled, None, None, false));
@@ -286,6 +287,7 @@ fn root_decisions_of_calls_that_never_reach_a_callback() {
             timeout: Some(Duration::from_millis(30)),
             ..CallOptions::default()
         },
+        ..ReadOptions::default()
     };
     r.read(BUNDLE.as_bytes(), &options).unwrap_err();
     assert_eq!(root(&keep), (DeadlineExceeded, None, None, false));

@@ -294,13 +294,11 @@ fn request_scope_deadline_is_shortened_by_the_caller_and_reaches_callbacks() {
         .limit(Limit::MaxItemBytes, 777)
         .limit(Limit::ItemTimeoutMs, 60_000);
     let data: RequestData = Arc::new(42u64);
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(Duration::from_secs(2)),
-            request_data: Some(data),
-            ..opts().call
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(Duration::from_secs(2)),
+        request_data: Some(data),
+        ..opts().call
+    });
     fx.read(&o).unwrap();
     let seen = fx.handler.seen.lock().unwrap().clone();
     let resolve = seen.iter().find(|s| s.what == "resolve").unwrap();

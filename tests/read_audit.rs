@@ -298,13 +298,11 @@ fn cancellation_wins_over_a_passed_deadline_and_each_keeps_its_own_kind() {
             .binding(ResourceBinding::new(r#"{"uri":"bundle://b","name":"b"}"#, h).unwrap())
             .build()
             .unwrap();
-        let o = ReadOptions {
-            call: CallOptions {
-                timeout: Some(Duration::from_millis(200)),
-                cancel,
-                ..CallOptions::default()
-            },
-        };
+        let o = ReadOptions::from(CallOptions {
+            timeout: Some(Duration::from_millis(200)),
+            cancel,
+            ..CallOptions::default()
+        });
         r.read(b"bundle://b", &o).unwrap_err().kind()
     };
     assert_eq!(run(None), FailureKind::DeadlineExceeded);
@@ -356,14 +354,12 @@ fn reading_an_application_job_does_not_cancel_it() {
     let job = CancelToken::new();
     let caller = CancelToken::new();
     let ex = Executor::new(2).unwrap();
-    let o = ReadOptions {
-        call: CallOptions {
-            cancel: Some(caller.clone()),
-            request_data: Some(Arc::new(job.clone())),
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        cancel: Some(caller.clone()),
+        request_data: Some(Arc::new(job.clone())),
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    });
     let b = r.read(b"bundle://b", &o).unwrap();
     assert_eq!(codes(&b), vec!["timeout"]);
     assert!(!caller.is_canceled());

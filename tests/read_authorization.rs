@@ -322,12 +322,10 @@ fn cancellation_and_whole_read_timeout_return_no_bundle() {
     let fx = Fx::new(&["x://i/0"]);
     let token = CancelToken::new();
     token.cancel();
-    let o = ReadOptions {
-        call: CallOptions {
-            cancel: Some(token),
-            ..opts().call
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        cancel: Some(token),
+        ..opts().call
+    });
     assert_eq!(kind(fx.read(&o)), FailureKind::Canceled);
     assert!(fx.events().is_empty());
 
@@ -336,12 +334,10 @@ fn cancellation_and_whole_read_timeout_return_no_bundle() {
         "x://i/0",
         Body::Sleep(std::time::Duration::from_millis(150)),
     );
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(std::time::Duration::from_millis(50)),
-            ..opts().call
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(std::time::Duration::from_millis(50)),
+        ..opts().call
+    });
     assert_eq!(kind(fx.read(&o)), FailureKind::DeadlineExceeded);
 }
 

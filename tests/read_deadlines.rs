@@ -112,13 +112,11 @@ fn caller_cancellation_during_a_hung_read_returns_canceled_promptly() {
         std::thread::sleep(Duration::from_millis(100));
         t2.cancel();
     });
-    let o = ReadOptions {
-        call: CallOptions {
-            cancel: Some(token),
-            executor: Some(ex),
-            ..opts().call
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        cancel: Some(token),
+        executor: Some(ex),
+        ..opts().call
+    });
     let start = Instant::now();
     let e = fx.read(&o).unwrap_err();
     assert_eq!(e.kind(), FailureKind::Canceled);
@@ -132,13 +130,11 @@ fn whole_read_deadline_with_executor_is_deadline_exceeded() {
     let fx = Fx::new(&["x://i/0", "x://i/1"]);
     fx.handler
         .body("x://i/0", Body::Sleep(Duration::from_secs(4)));
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(Duration::from_millis(150)),
-            executor: Some(ex),
-            ..opts().call
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(Duration::from_millis(150)),
+        executor: Some(ex),
+        ..opts().call
+    });
     let start = Instant::now();
     assert_eq!(
         fx.read(&o).unwrap_err().kind(),
@@ -154,12 +150,10 @@ fn cooperative_reader_failing_after_its_item_deadline_is_timeout() {
     for executor in [None, Some(Executor::new(2).unwrap())] {
         let fx = Fx::new(&["x://i/0", "x://i/1"]).limit(Limit::ItemTimeoutMs, 80);
         fx.handler.body("x://i/0", Body::Cooperative);
-        let o = ReadOptions {
-            call: CallOptions {
-                executor,
-                ..CallOptions::default()
-            },
-        };
+        let o = ReadOptions::from(CallOptions {
+            executor,
+            ..CallOptions::default()
+        });
         let b = fx.read(&o).unwrap();
         assert_eq!(issue_list(&b)[0].0, "timeout");
         assert_no_secrets(b.json());
@@ -178,13 +172,11 @@ fn cooperative_reader_failing_after_caller_cancel_makes_the_read_canceled() {
             std::thread::sleep(Duration::from_millis(80));
             t2.cancel();
         });
-        let o = ReadOptions {
-            call: CallOptions {
-                cancel: Some(token),
-                executor,
-                ..opts().call
-            },
-        };
+        let o = ReadOptions::from(CallOptions {
+            cancel: Some(token),
+            executor,
+            ..opts().call
+        });
         assert_eq!(fx.read(&o).unwrap_err().kind(), FailureKind::Canceled);
         canceller.join().unwrap();
     }
@@ -281,12 +273,10 @@ fn executor_is_shared_send_sync_and_sized_from_cores() {
 #[test]
 fn caller_deadline_already_passed_calls_no_callback() {
     let fx = Fx::new(&["x://i/0"]);
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(Duration::ZERO),
-            ..opts().call
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(Duration::ZERO),
+        ..opts().call
+    });
     assert_eq!(
         fx.read(&o).unwrap_err().kind(),
         FailureKind::DeadlineExceeded

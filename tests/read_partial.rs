@@ -79,12 +79,10 @@ fn result_metadata_always_contains_the_version_one_report() {
         r#"],"_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,"partial":false,"issues":[],"issuesOmitted":0}},"resultType":"complete","ttlMs":0,"cacheScope":"private"}"#
     ));
     let old = fx
-        .read(&ReadOptions {
-            call: CallOptions {
-                protocol_revision: ProtocolRevision::V2025_11_25,
-                ..opts().call
-            },
-        })
+        .read(&ReadOptions::from(CallOptions {
+            protocol_revision: ProtocolRevision::V2025_11_25,
+            ..opts().call
+        }))
         .unwrap();
     assert!(old.json().ends_with(
         r#"],"_meta":{"go.phpboyscout.uk/mcp.resourceRead":{"version":1,"partial":false,"issues":[],"issuesOmitted":0}}}"#

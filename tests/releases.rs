@@ -214,13 +214,11 @@ fn a_callback_abandoned_by_its_call_keeps_its_tables_until_it_returns_and_nothin
         )
         .build()
         .unwrap();
-    let o = ReadOptions {
-        call: CallOptions {
-            timeout: Some(std::time::Duration::from_millis(100)),
-            executor: Some(Executor::new(1).unwrap()),
-            ..CallOptions::default()
-        },
-    };
+    let o = ReadOptions::from(CallOptions {
+        timeout: Some(std::time::Duration::from_millis(100)),
+        executor: Some(Executor::new(1).unwrap()),
+        ..CallOptions::default()
+    });
     assert_eq!(
         r.read(b"doc://a", &o).unwrap_err().kind(),
         FailureKind::DeadlineExceeded

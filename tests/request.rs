@@ -239,10 +239,23 @@ fn request_extra_members_are_ignored_whatever_their_type() {
     let v = ok(
         &r,
         "resources/read",
-        r#"{"requestState":"s","inputResponses":{"a":[1,2]},"uri":"doc://a","x":null,"_meta":{"progressToken":"t","other":{"deep":[[[]]]}},"cursor":"ignored"}"#,
+        r#"{"task":{"ttl":1},"uri":"doc://a","x":null,"_meta":{"progressToken":"t","other":{"deep":[[[]]]}},"cursor":"ignored"}"#,
         &o,
     );
     assert_eq!(v["contents"][0]["uri"], "doc://a");
+    // requestState and inputResponses are a 2026-07-28 read's retry
+    // members (docs/BEHAVIOUR.md §18, tests/input_*.rs); the revisions
+    // before it do not define them, so they are ignored there whatever
+    // they hold.
+    for revision in [ProtocolRevision::V2025_06_18, ProtocolRevision::V2025_11_25] {
+        for params in [
+            r#"{"requestState":"s","inputResponses":{"a":[1,2]},"uri":"doc://a","x":null,"_meta":{"progressToken":"t","other":{"deep":[[[]]]}},"cursor":"ignored"}"#,
+            r#"{"requestState":[1],"inputResponses":"x","uri":"doc://a","_meta":{"io.modelcontextprotocol/clientCapabilities":5}}"#,
+        ] {
+            let v = ok(&r, "resources/read", params, &options(revision));
+            assert_eq!(v["contents"][0]["uri"], "doc://a", "{revision:?} {params}");
+        }
+    }
     let v = ok(&r, "resources/list", r#"{"uri":5,"extra":true}"#, &o);
     assert_eq!(v["resources"].as_array().unwrap().len(), 3);
 }

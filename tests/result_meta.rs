@@ -172,12 +172,10 @@ fn host_result_meta_is_charged_to_each_results_budget() {
             .limit(Limit::ReportEncodedBytes, report_encoded)
             .limit(Limit::MaxEncodedBytes, max)
             .build();
-        let o = ReadOptions {
-            call: CallOptions {
-                result_meta: Some(m.clone()),
-                ..CallOptions::default()
-            },
-        };
+        let o = ReadOptions::from(CallOptions {
+            result_meta: Some(m.clone()),
+            ..CallOptions::default()
+        });
         let got = r.read(b"doc://a", &o);
         assert_eq!(got.is_ok(), fits, "max_encoded_bytes {max}");
         if let Ok(b) = got {
@@ -298,7 +296,7 @@ fn the_trace_context_reaches_every_callback_inline_and_on_an_executor() {
             trace: Some(Arc::new(tc.clone())),
             ..CallOptions::default()
         };
-        r.read(b"doc://a", &ReadOptions { call: call.clone() })
+        r.read(b"doc://a", &ReadOptions::from(call.clone()))
             .unwrap();
         r.list(&ListOptions {
             scope_key: b"s".to_vec(),
@@ -544,6 +542,6 @@ fn the_trace_context_is_a_call_option_of_every_method() {
         trace: Some(Arc::new(TraceContext::default())),
         ..CallOptions::default()
     };
-    r.read(b"doc://a", &ReadOptions { call: empty }).unwrap();
+    r.read(b"doc://a", &ReadOptions::from(empty)).unwrap();
     assert!(t.seen.lock().unwrap().iter().all(|s| s.1.is_none()));
 }

@@ -137,12 +137,7 @@ fn before_2025_06_18_tool_results_have_no_structured_content_and_no_links() {
         assert!(!e.blocks_json().contains("resource_link"));
         // The embedded items are the read's items on that revision.
         let read = r
-            .read(
-                b"doc://a",
-                &ReadOptions {
-                    call: call(revision, false),
-                },
-            )
+            .read(b"doc://a", &ReadOptions::from(call(revision, false)))
             .unwrap();
         assert_eq!(
             json(e.blocks().next().unwrap())["resource"],

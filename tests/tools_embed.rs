@@ -576,12 +576,12 @@ fn an_embedding_is_one_call_refused_at_its_start_by_a_saturated_executor_as_a_re
     // Two blocking discovers hang the worker and its one replacement.
     for _ in 0..2 {
         let f = r
-            .read(b"doc://a", &ReadOptions { call: call(50) })
+            .read(b"doc://a", &ReadOptions::from(call(50)))
             .unwrap_err();
         assert_eq!(f.kind(), FailureKind::DeadlineExceeded);
     }
     let read = r
-        .read(b"doc://a", &ReadOptions { call: call(30_000) })
+        .read(b"doc://a", &ReadOptions::from(call(30_000)))
         .unwrap_err();
     for form in [EmbedForm::Resource, EmbedForm::Link] {
         for uris in [&["doc://a"][..], &["doc://missing", "doc://a"]] {

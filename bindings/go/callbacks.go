@@ -116,6 +116,8 @@ const (
 	cbOK          C.mcpr_cb_result = C.MCPR_CB_OK
 	cbUnavailable C.mcpr_cb_result = C.MCPR_CB_UNAVAILABLE
 	cbFailed      C.mcpr_cb_result = C.MCPR_CB_FAILED
+
+	cbInputRequired C.mcpr_cb_result = C.MCPR_CB_INPUT_REQUIRED
 )
 
 // requestOf finds the Read or List call a callback serves. A call that
@@ -210,15 +212,18 @@ func settle(cs *callState, f func(ctx context.Context) error, o *outcome, isolat
 	}()
 	err := f(cs)
 	stage = stageResult
-	*o = classify(err)
+	*o = classify(cs, err)
 	stage = stageDone
 }
 
 // classify turns a callback's error into its result and private cause; it
 // calls the error's methods, so it runs only inside settle's region.
-func classify(err error) outcome {
+func classify(cs *callState, err error) outcome {
 	if err == nil {
 		return outcome{res: cbOK}
+	}
+	if ir, ok := inputRequiredOf(err); ok {
+		return askInput(cs, ir)
 	}
 	if errors.Is(err, ErrUnavailable) {
 		return outcome{res: cbUnavailable}

@@ -100,8 +100,14 @@ func (cs *callState) Deadline() (time.Time, bool) {
 	return cs.parent.Deadline()
 }
 
-// Value is the parent's value.
-func (cs *callState) Value(key any) any { return cs.parent.Value(key) }
+// Value is the parent's value (and the call state itself for the input
+// accessors, input.go).
+func (cs *callState) Value(key any) any {
+	if _, ok := key.(callStateKey); ok {
+		return cs
+	}
+	return cs.parent.Value(key)
+}
 
 // Err is the parent's error, else the library's verdict for this callback:
 // context.DeadlineExceeded when its deadline passed, context.Canceled when

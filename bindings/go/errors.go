@@ -31,6 +31,10 @@ const (
 	StatusInvalidArgument      Status = C.MCPR_INVALID_ARGUMENT
 	StatusInternal             Status = C.MCPR_INTERNAL
 	StatusMethodNotHandled     Status = C.MCPR_METHOD_NOT_HANDLED
+	// StatusInputRequired: a read's callback asked for input the client
+	// cannot be asked for (a revision before 2026-07-28, or a capability it
+	// did not declare); Error.InputRequests holds the requests.
+	StatusInputRequired Status = C.MCPR_INPUT_REQUIRED
 )
 
 var statusNames = map[Status]string{
@@ -50,6 +54,7 @@ var statusNames = map[Status]string{
 	StatusInvalidArgument:      "invalid_argument",
 	StatusInternal:             "internal",
 	StatusMethodNotHandled:     "method_not_handled",
+	StatusInputRequired:        "input_required",
 }
 
 // String is the stable snake_case name of the status.
@@ -82,7 +87,11 @@ type Error struct {
 	// found), to send as the response's "error" member. It never contains
 	// the private cause.
 	JSONRPC []byte
-	cause   string
+	// InputRequests, for StatusInputRequired, is the InputRequests JSON the
+	// read would have sent (for a host that asks an older client its own
+	// way, then retries the read with the answers); nil otherwise.
+	InputRequests []byte
+	cause         string
 }
 
 // Error returns the safe message only; the private cause is never part of
@@ -154,6 +163,9 @@ func takeError(e *C.mcpr_error, st C.mcpr_status) *Error {
 		Message: goString(info.message),
 		JSONRPC: goBytes(info.jsonrpc),
 		cause:   goString(info.cause),
+	}
+	if info.input_requests.len > 0 {
+		out.InputRequests = goBytes(info.input_requests)
 	}
 	C.mcpr_error_free(e)
 	return out

@@ -489,33 +489,6 @@ func (e *Executor) Close() {
 	}
 }
 
-// ReadOptions are the options of Read (nil = defaults).
-type ReadOptions struct {
-	// Executor runs the read's callbacks (nil = inline on the calling
-	// goroutine); with one, the read returns by its deadline whatever the
-	// callbacks do, and a hung reader is abandoned at its item deadline.
-	Executor *Executor
-	// Revision is the negotiated MCP protocol revision the result is shaped
-	// for: "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25" or
-	// "2026-07-28"; "" = the newest the library knows. 2026-07-28 results
-	// carry resultType, ttlMs and cacheScope; earlier ones none of them.
-	// Before 2025-06-18 content items carry no _meta (those revisions
-	// define none), and listings leave out what each revision does not
-	// define (icons before 2025-11-25; title, _meta and
-	// annotations.lastModified before 2025-06-18). Errors follow it too (not
-	// found: -32002 before 2026-07-28, -32602 from it). Another value is
-	// StatusInvalidArgument.
-	Revision string
-	// ResultMeta is merged into the result's _meta after the library's own
-	// members (nil = none).
-	ResultMeta *ResultMeta
-	// Trace is the request's trace context, when the host read it itself
-	// (for example from its transport's headers): every callback of the
-	// read sees it through TraceContextOf. A member that is not valid
-	// UTF-8 is StatusInvalidArgument; one longer than 8 KiB is left out.
-	Trace TraceContext
-}
-
 // ListOptions are the options of List and ListTemplates (nil = defaults).
 type ListOptions struct {
 	// PageSize is the requested page size (0 = the registry's default).
@@ -531,58 +504,12 @@ type ListOptions struct {
 	Trace TraceContext
 }
 
-// Bundle is a resources/read result.
-type Bundle struct {
-	// JSON is the MCP resources/read result, to send as the JSON-RPC result.
-	JSON []byte
-	// Partial: some items failed; the first item is the diagnostic warning.
-	Partial bool
-}
-
 // Page is one page of resources/list or resources/templates/list.
 type Page struct {
 	// JSON is the MCP list result, to send as the JSON-RPC result.
 	JSON []byte
 	// NextCursor is the cursor of the next page ("" on the last page).
 	NextCursor string
-}
-
-// Read answers resources/read for uri (the raw params.uri). ctx's deadline
-// becomes the call's deadline (StatusDeadlineExceeded when it passes) and
-// its cancellation the call's cancellation (StatusCanceled); callbacks get
-// a context carrying ctx's values.
-func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bundle, error) {
-	if r == nil || !r.ref.acquire() {
-		return Bundle{}, argumentError("mcpresources: registry closed")
-	}
-	defer r.ref.release()
-	var o ReadOptions
-	if opt != nil {
-		o = *opt
-	}
-	ex, done, err := holdExecutor(o.Executor)
-	if err != nil {
-		return Bundle{}, err
-	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return Bundle{}, err
-	}
-	defer o.ResultMeta.letGo()
-	env, err := begin(ctx)
-	if err != nil {
-		return Bundle{}, err
-	}
-	defer env.end()
-	var res C.mcprgo_read_result
-	st := C.mcprgo_read(r.r, cstr(uri), env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
-	if st != C.MCPR_OK {
-		return Bundle{}, env.failure(takeError(res.err, st))
-	}
-	b := Bundle{JSON: goBytes(res.json), Partial: bool(res.partial)}
-	C.mcpr_bundle_free(res.bundle)
-	return b, nil
 }
 
 // List answers resources/list: one page for the caller scope scopeKey

@@ -109,7 +109,7 @@ func (r *Resources) Message(ctx context.Context, message []byte, opt *RequestOpt
 	}
 	var res C.mcprgo_message_result
 	st := C.mcprgo_message(r.r, cbytes(message), cstr(o.Revision), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		C.uint64_t(timeoutMs), token, C.uint64_t(id), ex, &res)
+		cbytes(o.ClientCapabilities), C.uint64_t(timeoutMs), token, C.uint64_t(id), ex, &res)
 	if st != C.MCPR_OK {
 		return Reply{}, takeError(res.err, st)
 	}

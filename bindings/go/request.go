@@ -35,6 +35,10 @@ type RequestOptions struct {
 	// tools (as CallResourceTool does); any other tool stays
 	// ErrMethodNotHandled. False: tools/call is not handled at all.
 	ResourceTools bool
+	// ClientCapabilities is the client's ClientCapabilities JSON as known
+	// from initialize, for a resources/read whose callback asks for input
+	// (nil = nothing declared); the params' _meta clientCapabilities wins.
+	ClientCapabilities []byte
 }
 
 // Response is the answer to one request: a JSON-RPC result or error object.
@@ -48,7 +52,10 @@ type Response struct {
 	Status Status
 	// Partial: a resources/read result whose first item is the warning.
 	Partial bool
-	cause   string
+	// InputRequired: a resources/read InputRequiredResult (the client
+	// retries with its inputResponses and the requestState).
+	InputRequired bool
+	cause         string
 }
 
 // Cause is the private cause behind an error response (for logs only).
@@ -99,7 +106,7 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	defer env.end()
 	var res C.mcprgo_request_result
 	st := C.mcprgo_request(r.r, cstr(method), cbytes(params), cstr(o.ScopeKey), C.uint32_t(o.PageSize),
-		C.bool(o.ResourceTools), env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
+		C.bool(o.ResourceTools), cbytes(o.ClientCapabilities), env.fields(callFields{o.Revision, ex, meta, o.Trace}), &res)
 	if st != C.MCPR_OK {
 		return Response{}, takeError(res.err, st)
 	}
@@ -109,6 +116,8 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 		Status:  Status(res.status),
 		Partial: bool(res.partial),
 		cause:   goString(res.cause),
+
+		InputRequired: bool(res.input_required),
 	}
 	C.mcpr_response_free(res.response)
 	if out.IsError && out.Status == StatusCanceled && errors.Is(env.ctx.Err(), context.DeadlineExceeded) {

@@ -115,18 +115,28 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
     return mcpr_payload_set_cache_hints(o, &hints, err);
 }
 
-mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_read_result *out) {
-    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options)};
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_input input,
+                        mcprgo_read_result *out) {
+    mcpr_read_options opt = {
+        .struct_size = sizeof(mcpr_read_options),
+        .scope_key = input.scope_key,
+        .client_capabilities = input.client_capabilities,
+        .request_state = input.request_state,
+        .input_responses = input.input_responses,
+        .params = input.params,
+    };
     MCPRGO_SET_CALL(opt, call);
     out->bundle = NULL;
     out->err = NULL;
     out->json.ptr = NULL;
     out->json.len = 0;
     out->partial = false;
+    out->input_required = false;
     mcpr_status st = mcpr_read(r, uri, &opt, &out->bundle, &out->err);
     if (st == MCPR_OK) {
         out->json = mcpr_bundle_json(out->bundle);
         out->partial = mcpr_bundle_is_partial(out->bundle);
+        out->input_required = mcpr_bundle_is_input_required(out->bundle);
     }
     return st;
 }
@@ -157,12 +167,13 @@ mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_
 
 /* The options of mcprgo_request and mcprgo_resource_tools_call. */
 static mcpr_request_options request_options(mcpr_str scope_key, uint32_t page_size, bool resource_tools,
-                                            mcprgo_call call) {
+                                            mcpr_str client_capabilities, mcprgo_call call) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
         .scope_key = scope_key,
         .page_size = page_size,
         .resource_tools = resource_tools,
+        .client_capabilities = client_capabilities,
     };
     MCPRGO_SET_CALL(opt, call);
     return opt;
@@ -176,6 +187,7 @@ static void response_start(mcprgo_request_result *out) {
     out->json.len = 0;
     out->is_error = false;
     out->partial = false;
+    out->input_required = false;
     out->status = MCPR_OK;
     out->cause.ptr = NULL;
     out->cause.len = 0;
@@ -187,6 +199,7 @@ static mcpr_status response_finish(mcpr_status st, mcprgo_request_result *out) {
         out->json = mcpr_response_json(out->response);
         out->is_error = mcpr_response_is_error(out->response);
         out->partial = mcpr_response_is_partial(out->response);
+        out->input_required = mcpr_response_is_input_required(out->response);
         out->status = mcpr_response_status(out->response);
         out->cause = mcpr_response_cause(out->response);
     }
@@ -194,13 +207,15 @@ static mcpr_status response_finish(mcpr_status st, mcprgo_request_result *out) {
 }
 
 mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str revision, mcpr_str scope_key,
-                           uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                           const mcpr_executor *executor, mcprgo_message_result *out) {
+                           uint32_t page_size, mcpr_str client_capabilities, uint64_t timeout_ms,
+                           const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
+                           mcprgo_message_result *out) {
     mcpr_request_options opt = {
         .struct_size = sizeof(mcpr_request_options),
         .protocol_revision = revision,
         .scope_key = scope_key,
         .page_size = page_size,
+        .client_capabilities = client_capabilities,
         .timeout_ms = timeout_ms,
         .cancel = cancel,
         .request_data = (void *)(uintptr_t)request,
@@ -224,15 +239,16 @@ mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str r
 }
 
 mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
-                           uint32_t page_size, bool resource_tools, mcprgo_call call, mcprgo_request_result *out) {
-    mcpr_request_options opt = request_options(scope_key, page_size, resource_tools, call);
+                           uint32_t page_size, bool resource_tools, mcpr_str client_capabilities, mcprgo_call call,
+                           mcprgo_request_result *out) {
+    mcpr_request_options opt = request_options(scope_key, page_size, resource_tools, client_capabilities, call);
     response_start(out);
     return response_finish(mcpr_request(r, method, params, &opt, &out->response, &out->err), out);
 }
 
 mcpr_status mcprgo_resource_tools_call(const mcpr_resources *r, mcpr_str params, mcpr_str scope_key,
                                        uint32_t page_size, mcprgo_call call, mcprgo_request_result *out) {
-    mcpr_request_options opt = request_options(scope_key, page_size, false, call);
+    mcpr_request_options opt = request_options(scope_key, page_size, false, (mcpr_str){NULL, 0}, call);
     response_start(out);
     return response_finish(mcpr_resource_tools_call(r, params, &opt, &out->response, &out->err), out);
 }
@@ -258,4 +274,5 @@ void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out) {
     out->message = mcpr_error_message(e);
     out->cause = mcpr_error_cause(e);
     out->jsonrpc = mcpr_error_jsonrpc_json(e);
+    out->input_requests = mcpr_error_input_requests(e);
 }

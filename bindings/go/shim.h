@@ -47,8 +47,18 @@ typedef struct {
     mcpr_bundle *bundle;
     mcpr_str json;
     bool partial;
+    bool input_required;
     mcpr_error *err;
 } mcprgo_read_result;
+
+/* The input-required members of a read's options (BEHAVIOUR §18). */
+typedef struct {
+    mcpr_str scope_key;
+    mcpr_str client_capabilities;
+    mcpr_str request_state;
+    mcpr_str input_responses;
+    mcpr_str params;
+} mcprgo_input;
 
 /* What mcprgo_list returns besides the status (written on every call). */
 typedef struct {
@@ -65,6 +75,7 @@ typedef struct {
     mcpr_str message;
     mcpr_str cause;
     mcpr_str jsonrpc;
+    mcpr_str input_requests;
 } mcprgo_error_info;
 
 /* What mcprgo_request returns besides the status (written on every call). */
@@ -73,6 +84,7 @@ typedef struct {
     mcpr_str json;
     bool is_error;
     bool partial;
+    bool input_required;
     mcpr_status status;
     mcpr_str cause;
     mcpr_error *err;
@@ -102,7 +114,8 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
                                            mcpr_error **err);
 
 /* mcpr_read with its options. */
-mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_read_result *out);
+mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_input input,
+                        mcprgo_read_result *out);
 /* mcpr_list (templates false) or mcpr_list_templates with their options. */
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
                         mcprgo_call call, mcprgo_list_result *out);
@@ -112,9 +125,10 @@ mcpr_status mcprgo_executor_new(size_t threads, size_t max_hung, size_t max_queu
 /* mcpr_executor_get_stats into `out` (its struct_size set here). */
 mcpr_status mcprgo_executor_stats(const mcpr_executor *e, mcpr_executor_stats *out, mcpr_error **err);
 /* mcpr_request with its options (resource_tools: also tools/call of the
- * resource tools). */
+ * resource tools; client_capabilities: for reads that ask for input). */
 mcpr_status mcprgo_request(const mcpr_resources *r, mcpr_str method, mcpr_str params, mcpr_str scope_key,
-                           uint32_t page_size, bool resource_tools, mcprgo_call call, mcprgo_request_result *out);
+                           uint32_t page_size, bool resource_tools, mcpr_str client_capabilities, mcprgo_call call,
+                           mcprgo_request_result *out);
 /* mcpr_resource_tools_call with its options. */
 mcpr_status mcprgo_resource_tools_call(const mcpr_resources *r, mcpr_str params, mcpr_str scope_key,
                                        uint32_t page_size, mcprgo_call call, mcprgo_request_result *out);
@@ -138,8 +152,9 @@ typedef struct {
 
 /* mcpr_message with the options of mcpr_request. */
 mcpr_status mcprgo_message(const mcpr_resources *r, mcpr_str message, mcpr_str revision, mcpr_str scope_key,
-                           uint32_t page_size, uint64_t timeout_ms, const mcpr_cancel *cancel, uint64_t request,
-                           const mcpr_executor *executor, mcprgo_message_result *out);
+                           uint32_t page_size, mcpr_str client_capabilities, uint64_t timeout_ms,
+                           const mcpr_cancel *cancel, uint64_t request, const mcpr_executor *executor,
+                           mcprgo_message_result *out);
 
 /* Reads status, JSON-RPC code, message and cause of `e` into `out`. */
 void mcprgo_error_info_of(const mcpr_error *e, mcprgo_error_info *out);

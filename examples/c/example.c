@@ -11,7 +11,10 @@
  * revision. Then resources in tool results: a host tool answering with
  * embedded resources and resource links (mcpr_embed), and the library's
  * read_resource and list_resources tools for clients that only call tools.
- * Last, the separate mcpr_read for hosts that parse params themselves.
+ * Then an input-required read (MCP 2026-07-28): the policy asks for the
+ * user's consent before config://app/secrets is read, and the client's retry
+ * brings the answer. Last, the separate mcpr_read for hosts that parse
+ * params themselves.
  *
  * Build and run: bash scripts/c-example.sh
  */
@@ -54,11 +57,29 @@ static mcpr_cb_result policy_visibility(void *ud, const mcpr_call *call, const m
     return MCPR_CB_OK;
 }
 
+#define CONSENT_REQUEST                                                                              \
+    "{\"method\":\"elicitation/create\",\"params\":{\"mode\":\"form\",\"message\":\"Show the secrets?\"," \
+    "\"requestedSchema\":{\"type\":\"object\",\"properties\":{\"confirm\":{\"type\":\"boolean\"}}," \
+    "\"required\":[\"confirm\"]}}}"
+
 static mcpr_cb_result policy_read(void *ud, const mcpr_call *call, const mcpr_target *t) {
     policy_state *p = ud;
-    (void)call;
-    /* Only the "acme" tenant may read project 99 at all. */
     mcpr_str uri = mcpr_target_uri(t);
+    /* config://app/secrets needs the user's consent first (MCP 2026-07-28
+     * input-required reads): the first check asks, the client's retry
+     * carries the answer, which every callback of that read can see. */
+    if (uri.len == 20 && memcmp(uri.ptr, "config://app/secrets", 20) == 0) {
+        mcpr_str confirm = mcpr_input_response_content(call, str("consent"), str("confirm"));
+        if (mcpr_input_response_action(call, str("consent")) == MCPR_INPUT_ACCEPT && confirm.len == 4 &&
+            memcmp(confirm.ptr, "true", 4) == 0)
+            return MCPR_CB_OK;
+        if (mcpr_input_is_retry(call) || mcpr_call_phase(call) != MCPR_PHASE_FIRST_CHECK)
+            return MCPR_CB_UNAVAILABLE; /* declined: a denial, like "not found" */
+        if (mcpr_input_add_request(call, str("consent"), str(CONSENT_REQUEST), NULL) != MCPR_OK)
+            return MCPR_CB_FAILED;
+        return MCPR_CB_INPUT_REQUIRED;
+    }
+    /* Only the "acme" tenant may read project 99 at all. */
     if (uri.len >= 18 && memcmp(uri.ptr, "project://acme/99/", 18) == 0 && strcmp(p->tenant, "acme") != 0)
         return MCPR_CB_UNAVAILABLE; /* a denial: looks exactly like "not found" */
     return MCPR_CB_OK;
@@ -264,6 +285,51 @@ static void tool_results_demo(const mcpr_resources *r) {
     }
 }
 
+/* ------------------------------------------------------------------ input-required reads
+ * A read of config://app/secrets answers an InputRequiredResult first: its
+ * inputRequests go to the client (here: an elicitation of the user's
+ * consent), its requestState is sealed by the library. The client retries
+ * with its inputResponses and that requestState, which mcpr_request reads
+ * from the params. A client of an older revision cannot be asked: the read
+ * fails with MCPR_INPUT_REQUIRED and the error the host chose. */
+static void input_required_demo(const mcpr_resources *r) {
+    const char *meta = "\"_meta\":{\"io.modelcontextprotocol/clientCapabilities\":{\"elicitation\":{}}}";
+    char params[4096];
+    snprintf(params, sizeof params, "{\"uri\":\"config://app/secrets\",%s}", meta);
+    printf("\n== an input-required read\n");
+    mcpr_request_options opt = MCPR_REQUEST_OPTIONS_INIT;
+    opt.scope_key = str("example-tenant"); /* the requestState is bound to it */
+    mcpr_response *resp = NULL;
+    mcpr_error *err = NULL;
+    if (mcpr_request(r, str("resources/read"), str(params), &opt, &resp, &err) != MCPR_OK) {
+        PRINT_STR("host error: ", mcpr_error_message(err));
+        mcpr_error_free(err);
+        return;
+    }
+    mcpr_str json = mcpr_response_json(resp);
+    PRINT_STR(mcpr_response_is_input_required(resp) ? "<-- input required: " : "<-- ", json);
+    /* The client answers the elicitation and retries; a real client echoes
+     * the requestState it got byte for byte (here: found in the JSON). */
+    const char *at = strstr(json.ptr, "\"requestState\":\"");
+    size_t n = at ? strcspn(at + 16, "\"") : 0;
+    snprintf(params, sizeof params,
+             "{\"uri\":\"config://app/secrets\",\"requestState\":\"%.*s\",\"inputResponses\":{\"consent\":"
+             "{\"action\":\"accept\",\"content\":{\"confirm\":true}}},%s}",
+             (int)n, at ? at + 16 : "", meta);
+    mcpr_response_free(resp);
+    if (mcpr_request(r, str("resources/read"), str(params), &opt, &resp, &err) == MCPR_OK) {
+        PRINT_STR("<-- after consent: ", mcpr_response_json(resp)); /* ttlMs 0, private */
+        mcpr_response_free(resp);
+    }
+    /* 2025-11-25 has no input-required result. */
+    opt.protocol_revision = str("2025-11-25");
+    if (mcpr_request(r, str("resources/read"), str("{\"uri\":\"config://app/secrets\"}"), &opt, &resp, &err) ==
+        MCPR_OK) {
+        PRINT_STR("<-- 2025-11-25: ", mcpr_response_json(resp));
+        mcpr_response_free(resp);
+    }
+}
+
 /* ------------------------------------------------------------------ configuration reload
  * The host keeps its current registry in one pointer guarded by its own
  * lock. A request retains the registry under that lock, calls, and frees
@@ -422,6 +488,8 @@ int main(void) {
                          &report_cb, &err) != MCPR_OK ||
         mcpr_builder_add(b, str("{\"uri\":\"config://app/limits\",\"name\":\"limits\"}"), &settings_cb,
                          &err) != MCPR_OK ||
+        mcpr_builder_add(b, str("{\"uri\":\"config://app/secrets\",\"name\":\"secrets\"}"), &settings_cb,
+                         &err) != MCPR_OK ||
         mcpr_builder_set_limit(b, MCPR_LIMIT_ITEM_TIMEOUT_MS, 2000, &err) != MCPR_OK) {
         PRINT_STR("setup failed: ", mcpr_error_message(err));
         mcpr_error_free(err);
@@ -455,14 +523,17 @@ int main(void) {
     /* 3. Resources in tool results. */
     tool_results_demo(r);
 
-    /* 4. The separate functions remain for hosts that parse params. */
+    /* 4. A read that asks for input first. */
+    input_required_demo(r);
+
+    /* 5. The separate functions remain for hosts that parse params. */
     read_and_print(r, "config://app/settings");
     read_and_print(r, "config://app/missing");
 
-    /* 5. Release the registry (calls in flight elsewhere keep their own
+    /* 6. Release the registry (calls in flight elsewhere keep their own
      *    references, taken with mcpr_resources_retain). */
     mcpr_resources_free(r);
 
-    /* 6. Swap registries while requests run. */
+    /* 7. Swap registries while requests run. */
     return reload_demo(&policy_cb);
 }

@@ -7,7 +7,9 @@
 //! `_meta`: the protocol version, and the trace members when they are
 //! strings) as `serde_json` does, and `CompleteParams::parse` (the
 //! completion shapes: `ref`, `argument`, `context.arguments`, a prompt
-//! reference) reads what `serde_json` reads, without a repeated name; that
+//! reference) reads what `serde_json` reads, without a repeated name, and
+//! a read's retry members (`requestState`, `inputResponses`, `_meta`
+//! client capabilities) as `serde_json` does; that
 //! `Resources::request` on a small registry (an
 //! exact resource, a template with a completer, a hidden resource whose
 //! reader and authorization data carry a secret) always answers a served
@@ -259,6 +261,25 @@ fuzz_target!(|data: &[u8]| {
                 RequestMethod::ResourcesRead => {
                     assert_eq!(p.uri.as_deref(), member("uri"), "uri");
                     assert_eq!(p.cursor, None, "cursor");
+                    // The retry members of an input-required read: the
+                    // state a string, the responses and the client
+                    // capabilities objects kept as their raw text, which
+                    // serde_json reads as the object it found.
+                    assert_eq!(p.request_state.as_deref(), member("requestState"), "requestState");
+                    let raw = |text: Option<&str>, want: Option<&serde_json::Value>, what: &str| {
+                        let got = text.map(|t| {
+                            serde_json::from_str::<serde_json::Value>(t).expect("a raw object is JSON")
+                        });
+                        assert_eq!(got.as_ref(), want, "{what}");
+                        assert!(got.is_none_or(|g| g.is_object()), "{what} is an object");
+                    };
+                    raw(p.input_responses.as_deref(), v.get("inputResponses"), "inputResponses");
+                    raw(
+                        p.client_capabilities.as_deref(),
+                        v.get("_meta")
+                            .and_then(|m| m.get("io.modelcontextprotocol/clientCapabilities")),
+                        "clientCapabilities",
+                    );
                 }
                 RequestMethod::CompletionComplete | RequestMethod::ToolsCall => {
                     assert_eq!(
@@ -266,10 +287,12 @@ fuzz_target!(|data: &[u8]| {
                         (&None, &None),
                         "completion and tools/call read _meta only"
                     );
+                    assert!(p.request_state.is_none() && p.input_responses.is_none());
                 }
                 _ => {
                     assert_eq!(p.cursor.as_deref(), member("cursor"), "cursor");
                     assert_eq!(p.uri, None, "uri");
+                    assert!(p.request_state.is_none() && p.input_responses.is_none());
                 }
             }
         }

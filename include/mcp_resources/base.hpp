@@ -52,12 +52,13 @@ public:
     /// not found", else -32603 "internal error"), so that no host-side error
     /// reaches a client as code 0 or with its own text.
     Error(mcpr_status status, std::string message, std::string cause, std::int32_t jsonrpc_code,
-          std::string jsonrpc_json)
+          std::string jsonrpc_json, std::string input_requests = std::string())
         : std::runtime_error(message),
           status_(status),
           cause_(std::move(cause)),
           code_(jsonrpc_code == 0 ? -32603 : jsonrpc_code),
-          json_(jsonrpc_json.empty() ? fixed_object(code_) : std::move(jsonrpc_json)) {}
+          json_(jsonrpc_json.empty() ? fixed_object(code_) : std::move(jsonrpc_json)),
+          input_requests_(std::move(input_requests)) {}
 
     /// The status the call returned (never MCPR_OK).
     mcpr_status status() const noexcept { return status_; }
@@ -72,6 +73,11 @@ public:
     /// timeout, a binding without `read`) and when the library could not
     /// make an error object, the fixed object of jsonrpc_code().
     const std::string &jsonrpc_json() const noexcept { return json_; }
+    /// For MCPR_INPUT_REQUIRED (a read asked for input the client cannot be
+    /// asked for: an older revision, or a capability it did not declare):
+    /// the InputRequests JSON the read would have sent
+    /// (mcpr_error_input_requests); empty otherwise.
+    const std::string &input_requests() const noexcept { return input_requests_; }
 
 private:
     static std::string fixed_object(std::int32_t code) {
@@ -83,6 +89,7 @@ private:
     std::string cause_;
     std::int32_t code_;
     std::string json_;
+    std::string input_requests_;
 };
 
 namespace detail {
@@ -106,7 +113,8 @@ struct ErrorFree {
     }
     throw Error(mcpr_error_status(e.get()), std::string(to_view(mcpr_error_message(e.get()))),
                 std::string(to_view(mcpr_error_cause(e.get()))), mcpr_error_jsonrpc_code(e.get()),
-                std::string(to_view(mcpr_error_jsonrpc_json(e.get()))));
+                std::string(to_view(mcpr_error_jsonrpc_json(e.get()))),
+                std::string(to_view(mcpr_error_input_requests(e.get()))));
 }
 
 /// Calls `f(&err)` and throws mcpr::Error when it does not return MCPR_OK.

@@ -17,11 +17,16 @@ namespace mcpr {
 /// Result::invalid_content (MCPR_CB_INVALID_CONTENT) from a body reader
 /// makes the item an `invalid_content` issue; elsewhere it fails like
 /// Result::failed.
+/// Result::input_required (MCPR_CB_INPUT_REQUIRED), from the policy read
+/// in MCPR_PHASE_FIRST_CHECK or a body reader after Call::add_input_request:
+/// the read needs input from the client first (BEHAVIOUR §18); elsewhere it
+/// counts as Result::unavailable.
 enum class Result : mcpr_cb_result {
     ok = MCPR_CB_OK,
     unavailable = MCPR_CB_UNAVAILABLE,
     failed = MCPR_CB_FAILED,
-    invalid_content = MCPR_CB_INVALID_CONTENT
+    invalid_content = MCPR_CB_INVALID_CONTENT,
+    input_required = MCPR_CB_INPUT_REQUIRED
 };
 
 /// The call a callback runs for (borrowed mcpr_call).
@@ -51,6 +56,42 @@ public:
     std::string_view tracestate() const noexcept { return to_view(mcpr_call_tracestate(c_)); }
     /// The request's `baggage` as sent (W3C Baggage); empty when absent.
     std::string_view baggage() const noexcept { return to_view(mcpr_call_baggage(c_)); }
+
+    /// Input-required reads (BEHAVIOUR §18): adds one input request (an
+    /// elicitation/create, sampling/createMessage or roots/list request
+    /// object as JSON) under `key`, before returning Result::input_required.
+    /// Throws mcpr::Error (MCPR_INVALID_CONTENT) for a bad key or request;
+    /// the callback's input is then spoiled.
+    void add_input_request(std::string_view key, std::string_view request_json) const {
+        detail::check([&](mcpr_error **e) { return mcpr_input_add_request(c_, to_c(key), to_c(request_json), e); });
+    }
+    /// Sets up to 1 KiB of the callback's own bytes, sealed into the
+    /// requestState and given back by input_state() on the retry. Throws
+    /// mcpr::Error.
+    void set_input_state(std::string_view bytes) const {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_input_set_state(c_, reinterpret_cast<const std::uint8_t *>(bytes.data()), bytes.size(), e);
+        });
+    }
+    /// Whether the read is the verified retry of an input-required read.
+    bool is_input_retry() const noexcept { return mcpr_input_is_retry(c_); }
+    /// The client's response under `key` (JSON; empty when none).
+    std::string_view input_response(std::string_view key) const noexcept {
+        return to_view(mcpr_input_response(c_, to_c(key)));
+    }
+    /// The user's action in the elicitation response under `key`
+    /// (MCPR_INPUT_ACCEPT, _DECLINE, _CANCEL; MCPR_INPUT_NO_ACTION when none).
+    mcpr_input_action input_action(std::string_view key) const noexcept {
+        return mcpr_input_response_action(c_, to_c(key));
+    }
+    /// One submitted form field of the elicitation response under `key`, as
+    /// JSON (`true`, `"text"`, `3`); empty when not sent.
+    std::string_view input_content(std::string_view key, std::string_view field) const noexcept {
+        return to_view(mcpr_input_response_content(c_, to_c(key), to_c(field)));
+    }
+    /// The bytes set_input_state sealed, on the retry (empty otherwise).
+    std::string_view input_state() const noexcept { return to_view(mcpr_input_state(c_)); }
+
     /// The C view (borrowed).
     const mcpr_call *get() const noexcept { return c_; }
 

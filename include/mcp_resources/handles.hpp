@@ -103,6 +103,9 @@ public:
     std::string_view json() const noexcept { return to_view(mcpr_bundle_json(p_.get())); }
     /// Whether some item failed (the first item is then the warning).
     bool is_partial() const noexcept { return mcpr_bundle_is_partial(p_.get()); }
+    /// Whether it is an InputRequiredResult (a callback asked for input
+    /// first; BEHAVIOUR §18): still the `result` to send.
+    bool is_input_required() const noexcept { return mcpr_bundle_is_input_required(p_.get()); }
     /// The C handle (borrowed).
     const mcpr_bundle *get() const noexcept { return p_.get(); }
 
@@ -141,6 +144,8 @@ public:
     std::string_view cause() const noexcept { return to_view(mcpr_response_cause(p_.get())); }
     /// Whether a read result is partial.
     bool is_partial() const noexcept { return mcpr_response_is_partial(p_.get()); }
+    /// Whether a read result is an InputRequiredResult (BEHAVIOUR §18).
+    bool is_input_required() const noexcept { return mcpr_response_is_input_required(p_.get()); }
     /// The C handle (borrowed).
     const mcpr_response *get() const noexcept { return p_.get(); }
 

@@ -40,8 +40,15 @@ struct CallOptions {
 };
 
 /// Options of Resources::read and Resources::complete (mcpr_read_options):
-/// the call options only.
-struct ReadOptions : CallOptions {};
+/// the call options, and what an input-required read and its retry need
+/// (BEHAVIOUR §18; read only, all optional; see mcpr_read_options).
+struct ReadOptions : CallOptions {
+    std::string_view scope_key{};            ///< the caller's principal; required when a callback asks
+    std::string_view client_capabilities{};  ///< the client's ClientCapabilities JSON; empty = none
+    std::string_view request_state{};        ///< the retry's requestState; empty = none
+    std::string_view input_responses{};      ///< the retry's inputResponses JSON; empty = none
+    std::string_view params{};               ///< the request's params JSON (the state is bound to it)
+};
 
 /// Options of Resources::list and list_templates (mcpr_list_options).
 /// `ListOptions{"tenant"}` lists the first page for scope "tenant".
@@ -60,6 +67,7 @@ struct RequestOptions : CallOptions {
     std::string_view scope_key{};  ///< required for the list methods
     std::uint32_t page_size = 0;   ///< list methods; 0 = default
     bool resource_tools = false;   ///< serve tools/call for read_resource and list_resources
+    std::string_view client_capabilities{};  ///< the client's ClientCapabilities JSON (reads that ask)
 };
 
 /// Options of Resources::embed (mcpr_embed_options): the call options, for
@@ -121,6 +129,11 @@ public:
         mcpr_read_options c{};
         mcpr_read_options_init(&c);
         detail::set_call(c, o);
+        c.scope_key = to_c(o.scope_key);
+        c.client_capabilities = to_c(o.client_capabilities);
+        c.request_state = to_c(o.request_state);
+        c.input_responses = to_c(o.input_responses);
+        c.params = to_c(o.params);
         mcpr_bundle *out = nullptr;
         detail::check([&](mcpr_error **e) { return mcpr_read(r_.get(), to_c(uri), &c, &out, e); });
         return Bundle(out);
@@ -237,6 +250,7 @@ private:
         c.scope_key = to_c(o.scope_key);
         c.page_size = o.page_size;
         c.resource_tools = o.resource_tools;
+        c.client_capabilities = to_c(o.client_capabilities);
         return c;
     }
 
@@ -315,6 +329,16 @@ public:
     /// the registry and every call on it. Throws mcpr::Error.
     Builder &set_clock(std::uint64_t (*now_unix_ms)(void *ud) noexcept, void *ud) {
         detail::check([&](mcpr_error **e) { return mcpr_builder_set_clock(b_.get(), now_unix_ms, ud, e); });
+        return *this;
+    }
+
+    /// The JSON-RPC error of a read that asks for input on a revision
+    /// before 2026-07-28 (mcpr_builder_set_input_unsupported_error). Throws
+    /// mcpr::Error for a reserved code or a bad message.
+    Builder &set_input_unsupported_error(std::int32_t code, std::string_view message) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_builder_set_input_unsupported_error(b_.get(), code, to_c(message), e);
+        });
         return *this;
     }
 

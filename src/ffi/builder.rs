@@ -667,6 +667,49 @@ pub unsafe extern "C" fn mcpr_builder_set_cache_hints(
     unsafe { guard_status(err, body) }
 }
 
+/// Chooses the JSON-RPC error of a read whose callback asks for input
+/// (`MCPR_CB_INPUT_REQUIRED`) when the request's protocol revision has no
+/// input-required result (before 2026-07-28; docs/BEHAVIOUR.md §18): the
+/// read then fails with `MCPR_INPUT_REQUIRED` and this error object.
+/// Without this call: `-32603` "Input required: this protocol revision
+/// cannot carry the request for input".
+///
+/// \param builder The builder.
+/// \param code The JSON-RPC code; not in `-32099` to `-32020` (reserved for
+///   the MCP specification).
+/// \param message The message (copied): 1 to 256 bytes of UTF-8 without
+///   control characters.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a reserved code or a
+///   bad message (nothing changes); `MCPR_INVALID_ARGUMENT` for a NULL
+///   `builder` or a `(NULL, n > 0)` message.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `message` follows the `mcpr_str` rules; `err` is NULL or
+///   points at writable storage for one `mcpr_error *`.
+/// \note Thread-safe: a builder is internally locked, so concurrent calls on
+///   one builder are safe (if pointless).
+///
+/// \ingroup builder
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_input_unsupported_error(
+    builder: *mut mcpr_builder,
+    code: i32,
+    message: mcpr_str,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let set = |inner: &mut ResourcesBuilder| {
+            let message = unsafe { message.text(FailureKind::InvalidConfiguration, "message") }?;
+            crate::registry::check_input_unsupported_error(code, message)?;
+            inner.set_input_unsupported_error(code, message);
+            Ok(())
+        };
+        unsafe { with_builder(builder, set) }
+    };
+    unsafe { guard_status(err, body) }
+}
+
 /// `mcpr_builder_add` with the binding's cache hints. Its reads get
 /// `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
 /// `hints->caller_independent` and the registry's `policy_caller_independent`

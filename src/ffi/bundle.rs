@@ -51,6 +51,25 @@ pub unsafe extern "C" fn mcpr_bundle_is_partial(bundle: *const mcpr_bundle) -> b
     guard(|| unsafe { handle_ref(bundle) }.is_some_and(|bundle| bundle.inner.is_partial()))
 }
 
+/// Whether the bundle is an MCP 2026-07-28 `InputRequiredResult`: a
+/// callback of the read asked for input first (docs/BEHAVIOUR.md §18).
+/// Its JSON (`mcpr_bundle_json`) is still the `result` to send: it holds
+/// `resultType: "input_required"`, the input requests and the sealed
+/// `requestState`, which the client's retry brings back (the retry's
+/// `mcpr_read_options.request_state` and `input_responses`).
+///
+/// \param bundle The bundle, or NULL.
+/// \return True for an input-required result; false otherwise and when
+///   `bundle` is NULL.
+/// \pre `bundle` is NULL or a bundle from `mcpr_read`, not yet freed.
+/// \note Thread-safe (see `mcpr_bundle_json`).
+///
+/// \ingroup read
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_bundle_is_input_required(bundle: *const mcpr_bundle) -> bool {
+    guard(|| unsafe { handle_ref(bundle) }.is_some_and(|bundle| bundle.inner.is_input_required()))
+}
+
 /// Frees a bundle.
 ///
 /// \param bundle The bundle to free, or NULL (then nothing happens).

@@ -1,6 +1,7 @@
 //! The call context a callback receives (`mcpr_call_*`).
 
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
+use crate::input::{InputRequests, InputRequired};
 use crate::scope::{CallContext, CallPhase};
 use crate::trace::TraceContext;
 use std::os::raw::c_void;
@@ -10,7 +11,8 @@ use super::boundary::{guard, mcpr_str};
 use super::handle::{handle_ref, Handle, Lent};
 use super::host::HostPtr;
 use super::status::{
-    mcpr_cb_result, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK, MCPR_CB_UNAVAILABLE,
+    mcpr_cb_result, MCPR_CB_FAILED, MCPR_CB_INPUT_REQUIRED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
+    MCPR_CB_UNAVAILABLE,
 };
 
 /// The context of one callback invocation: cancellation, remaining time,
@@ -22,6 +24,18 @@ use super::status::{
 pub struct mcpr_call {
     ctx: *const CallContext,
     cause: Mutex<Option<String>>,
+    /// What the callback asks for before it returns
+    /// `MCPR_CB_INPUT_REQUIRED` (`ffi/input.rs` fills it).
+    input: Mutex<InputSlot>,
+}
+
+/// The input requests and state a C callback adds before it returns
+/// `MCPR_CB_INPUT_REQUIRED`; a refused addition spoils them.
+#[derive(Default)]
+pub(super) struct InputSlot {
+    pub requests: InputRequests,
+    pub state: Vec<u8>,
+    pub refused: bool,
 }
 
 impl Handle for mcpr_call {
@@ -33,7 +47,20 @@ impl mcpr_call {
         mcpr_call {
             ctx,
             cause: Mutex::new(None),
+            input: Mutex::new(InputSlot::default()),
         }
+    }
+
+    /// The input slot (see `ffi/input.rs`).
+    pub(super) fn input_slot(&self) -> std::sync::MutexGuard<'_, InputSlot> {
+        self.input.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The call context, for the accessors of `ffi/input.rs`.
+    pub(super) fn context(&self) -> &CallContext {
+        // SAFETY: `ctx` was taken from a reference that outlives the
+        // callback, and a `mcpr_call` lives only as long as its callback.
+        unsafe { &*self.ctx }
     }
 
     /// Maps a callback's return value to the Rust callback result.
@@ -71,6 +98,21 @@ impl mcpr_call {
                     FailureKind::InvalidContent,
                     cause,
                 ))))
+            }
+            MCPR_CB_INPUT_REQUIRED => {
+                let slot = std::mem::take(&mut *self.input_slot());
+                if slot.refused {
+                    return Err(CallbackError::Failed(Box::new(CauseText(
+                        "callback returned MCPR_CB_INPUT_REQUIRED after a refused input request or state"
+                            .into(),
+                    ))));
+                }
+                match InputRequired::new(slot.requests).with_state(&slot.state) {
+                    Ok(asked) => Err(CallbackError::InputRequired(Box::new(asked))),
+                    Err(e) => Err(CallbackError::Failed(Box::new(CauseText(
+                        e.message().into(),
+                    )))),
+                }
             }
             other => Err(CallbackError::Failed(Box::new(CauseText(format!(
                 "callback returned the unknown result {other}"

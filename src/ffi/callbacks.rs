@@ -719,7 +719,7 @@ mod tests {
         };
         assert!(e.to_string().contains("BAD-BYTES"));
         // Other unknown values stay plain failures.
-        let Err(CallbackError::Failed(e)) = c.outcome(4) else {
+        let Err(CallbackError::Failed(e)) = c.outcome(5) else {
             panic!("expected a failure");
         };
         assert!(e.downcast_ref::<Failure>().is_none());

@@ -20,6 +20,7 @@ pub struct mcpr_error {
     cause: String,
     code: i32,
     rpc: String,
+    input_requests: String,
 }
 
 impl Handle for mcpr_error {
@@ -54,6 +55,7 @@ impl From<Error> for mcpr_error {
             cause: e.cause,
             code,
             rpc,
+            input_requests: e.input_requests,
         }
     }
 }
@@ -77,6 +79,7 @@ pub(crate) unsafe fn guard_status(
             message: "internal error".into(),
             cause: "a panic was caught at the C boundary".into(),
             rpc: None,
+            input_requests: String::new(),
         },
     };
     let status = result.status;
@@ -191,6 +194,29 @@ pub unsafe extern "C" fn mcpr_error_jsonrpc_json(error: *const mcpr_error) -> mc
     guard(|| {
         unsafe { handle_ref(error) }
             .map_or(mcpr_str::empty(), |error| mcpr_str::from_str(&error.rpc))
+    })
+}
+
+/// The input requests an `MCPR_INPUT_REQUIRED` error carries: the
+/// `InputRequests` object the read would have sent (docs/BEHAVIOUR.md
+/// §18), for a host that asks the client its own way (on an older
+/// protocol revision, server-initiated `elicitation/create` requests) and
+/// then retries the read with the responses.
+///
+/// \param error The error object, or NULL.
+/// \return Compact JSON (`{"key":{"method":…,"params":…},…}`), borrowed from
+///   `error` (valid until `mcpr_error_free(error)`); empty for every other
+///   error and when `error` is NULL.
+/// \pre `error` is NULL or an error object from this library, not yet freed.
+/// \note Thread-safe (see `mcpr_error_status`).
+///
+/// \ingroup errors
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_error_input_requests(error: *const mcpr_error) -> mcpr_str {
+    guard(|| {
+        unsafe { handle_ref(error) }.map_or(mcpr_str::empty(), |error| {
+            mcpr_str::from_str(&error.input_requests)
+        })
     })
 }
 

@@ -91,6 +91,9 @@ mod callbacks;
 
 mod call;
 
+// What an input-required read's callbacks add and read (`mcpr_input_*`).
+mod input;
+
 mod plan;
 
 mod payload;
@@ -135,6 +138,10 @@ pub use error::mcpr_error;
 pub use executor::{mcpr_executor, mcpr_executor_options, mcpr_executor_stats};
 pub use hints::{mcpr_cache_hints, MCPR_MAX_TTL_MS};
 pub use host::mcpr_release_fn;
+pub use input::{
+    mcpr_input_action, MCPR_INPUT_ACCEPT, MCPR_INPUT_CANCEL, MCPR_INPUT_DECLINE,
+    MCPR_INPUT_NO_ACTION,
+};
 pub use limits::{
     mcpr_limit, MCPR_LIMIT_DEFAULT_PAGE_SIZE, MCPR_LIMIT_ITEM_TIMEOUT_MS,
     MCPR_LIMIT_MAX_ENCODED_BYTES, MCPR_LIMIT_MAX_ISSUES, MCPR_LIMIT_MAX_ITEMS,
@@ -166,8 +173,8 @@ pub use resources::{mcpr_call_metrics, mcpr_resources, MCPR_METRICS_BUCKETS};
 pub use response::mcpr_response;
 pub use result_meta::mcpr_result_meta;
 pub use status::{
-    mcpr_cb_result, mcpr_status, MCPR_CB_FAILED, MCPR_CB_INVALID_CONTENT, MCPR_CB_OK,
-    MCPR_CB_UNAVAILABLE, MCPR_STATUS_MAX,
+    mcpr_cb_result, mcpr_status, MCPR_CB_FAILED, MCPR_CB_INPUT_REQUIRED, MCPR_CB_INVALID_CONTENT,
+    MCPR_CB_OK, MCPR_CB_UNAVAILABLE, MCPR_STATUS_MAX,
 };
 pub use version::{MCPR_VERSION_MAJOR, MCPR_VERSION_MINOR, MCPR_VERSION_PATCH};
 pub use views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};

@@ -1,6 +1,8 @@
 //! `mcpr_read` and its options (their shared fields are converted by
 //! `call_options.rs`).
 
+use crate::error::{CauseText, Failure, FailureKind};
+use crate::input::{ClientCapabilities, InputOptions};
 use crate::read::ReadOptions;
 use std::os::raw::c_void;
 
@@ -74,6 +76,35 @@ pub struct mcpr_read_options {
     /// the call (`mcpr_call_traceparent`, ...); all zero = none (see
     /// `mcpr_trace_context`).
     pub trace: mcpr_trace_context,
+    /// The caller's principal (for example a hash of its access token's
+    /// subject), for a read whose callback asks for input
+    /// (`MCPR_CB_INPUT_REQUIRED`, docs/BEHAVIOUR.md §18): its
+    /// `requestState` is bound to SHA-256 of these bytes, and the retry must
+    /// bring the same. Empty: such a read is `MCPR_INVALID_ARGUMENT`. Only
+    /// `mcpr_read` uses it (and the next four fields).
+    pub scope_key: mcpr_str,
+    /// The client's `ClientCapabilities` as JSON (from its `initialize`, or
+    /// the request's `_meta["io.modelcontextprotocol/clientCapabilities"]`);
+    /// empty = nothing declared. An input request of a kind the client did
+    /// not declare is never sent: the read fails with `MCPR_INPUT_REQUIRED`
+    /// and a `-32021` error. Not a JSON object whose `elicitation`,
+    /// `sampling` and `roots` are objects: `MCPR_INVALID_ARGUMENT`.
+    pub client_capabilities: mcpr_str,
+    /// The retry's `requestState`, exactly as the client sent it (UTF-8,
+    /// else `MCPR_INVALID_ARGUMENT`); empty = none. Verified before anything
+    /// else about the read: tampered,
+    /// expired, or issued for another scope key, URI, registry content or
+    /// params is `MCPR_INVALID_REQUEST` (`-32602`), never a fresh read.
+    pub request_state: mcpr_str,
+    /// The retry's `inputResponses` object as JSON text; empty = none. Given
+    /// without `request_state` it is `MCPR_INVALID_REQUEST`.
+    pub input_responses: mcpr_str,
+    /// The request's whole `params` object as JSON text, for binding the
+    /// `requestState` to the params other than `uri`, `_meta`,
+    /// `inputResponses` and `requestState`; empty = no other params. Not a
+    /// JSON object: `MCPR_INVALID_ARGUMENT` when the state is sealed or
+    /// opened.
+    pub params: mcpr_str,
 }
 
 shared_call_fields!(mcpr_read_options);
@@ -89,6 +120,11 @@ unsafe impl Grows for mcpr_read_options {
         field_end!(mcpr_read_options, protocol_revision),
         field_end!(mcpr_read_options, result_meta),
         field_end!(mcpr_read_options, trace),
+        field_end!(mcpr_read_options, scope_key),
+        field_end!(mcpr_read_options, client_capabilities),
+        field_end!(mcpr_read_options, request_state),
+        field_end!(mcpr_read_options, input_responses),
+        field_end!(mcpr_read_options, params),
     ];
 }
 
@@ -121,8 +157,50 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
         // `mcpr_str` rules (caller's guarantee).
         Some(o) => ReadOptions {
             call: unsafe { call_options_of(&o) }?,
+            input: unsafe { input_options_of(&o) }?,
         },
         None => ReadOptions::default(),
+    })
+}
+
+/// The input members of `mcpr_read_options` (docs/BEHAVIOUR.md §18).
+///
+/// # Safety
+/// The strings of `o` follow the `mcpr_str` rules.
+unsafe fn input_options_of(o: &mcpr_read_options) -> Result<InputOptions, Error> {
+    // SAFETY: the strings follow the `mcpr_str` rules (caller's guarantee).
+    let text = |s: mcpr_str, what: &str| -> Result<Option<String>, Error> {
+        let t = unsafe { s.text(FailureKind::InvalidArgument, what) }?;
+        Ok((!t.is_empty()).then(|| t.to_string()))
+    };
+    let client_capabilities = unsafe { capabilities_of(o.client_capabilities) }?;
+    Ok(InputOptions {
+        scope_key: unsafe { o.scope_key.bytes() }?.to_vec(),
+        client_capabilities,
+        request_state: text(o.request_state, "request_state")?,
+        input_responses: text(o.input_responses, "input_responses")?,
+        params: text(o.params, "params")?,
+    })
+}
+
+/// A `client_capabilities` option (empty: none).
+///
+/// # Safety
+/// `json` follows the `mcpr_str` rules.
+pub(super) unsafe fn capabilities_of(json: mcpr_str) -> Result<Option<ClientCapabilities>, Error> {
+    // SAFETY: `json` follows the `mcpr_str` rules (caller's guarantee).
+    let text = unsafe { json.text(FailureKind::InvalidArgument, "client_capabilities") }?;
+    if text.is_empty() {
+        return Ok(None);
+    }
+    ClientCapabilities::from_json(text).map(Some).map_err(|e| {
+        Error::from(
+            Failure::with_message(
+                FailureKind::InvalidArgument,
+                "client_capabilities is not a valid ClientCapabilities object",
+            )
+            .caused_by(CauseText(e.message().into())),
+        )
     })
 }
 

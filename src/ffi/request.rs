@@ -42,9 +42,11 @@ pub struct mcpr_request_options {
     pub protocol_revision: mcpr_str,
     /// Opaque caller scope of `resources/list` and
     /// `resources/templates/list` (required and non-empty for them, else
-    /// `MCPR_INVALID_ARGUMENT`; unused by `resources/read`). Cursors are
-    /// bound to a hash of these bytes: use the caller's authorization
-    /// context (for example a hash of its access token's subject).
+    /// `MCPR_INVALID_ARGUMENT`), and of a `resources/read` whose callback
+    /// asks for input (its `requestState` is bound to it, as
+    /// `mcpr_read_options.scope_key`). Cursors are bound to a hash of these
+    /// bytes: use the caller's authorization context (for example a hash of
+    /// its access token's subject).
     pub scope_key: mcpr_str,
     /// Page size of the list methods (0 = `default_page_size`; clamped to
     /// `max_page_size`).
@@ -78,6 +80,13 @@ pub struct mcpr_request_options {
     /// = none (see `mcpr_trace_context`). Trace members in the request's
     /// `params._meta` take its place.
     pub trace: mcpr_trace_context,
+    /// The client's `ClientCapabilities` as JSON, as the host knows them
+    /// from `initialize`, for a `resources/read` whose callback asks for
+    /// input (docs/BEHAVIOUR.md §18); empty = nothing declared. A
+    /// `params._meta["io.modelcontextprotocol/clientCapabilities"]` in the
+    /// request wins. Not a JSON object whose `elicitation`, `sampling` and
+    /// `roots` are objects: `MCPR_INVALID_ARGUMENT`.
+    pub client_capabilities: mcpr_str,
 }
 
 shared_call_fields!(mcpr_request_options);
@@ -96,6 +105,7 @@ unsafe impl Grows for mcpr_request_options {
         field_end!(mcpr_request_options, resource_tools),
         field_end!(mcpr_request_options, result_meta),
         field_end!(mcpr_request_options, trace),
+        field_end!(mcpr_request_options, client_capabilities),
     ];
 }
 
@@ -213,6 +223,7 @@ pub(super) unsafe fn request_options_of(
                 scope_key: o.scope_key.bytes()?.to_vec(),
                 page_size: o.page_size,
                 resource_tools: o.resource_tools,
+                client_capabilities: super::read::capabilities_of(o.client_capabilities)?,
             }
         },
         None => RequestOptions::default(),

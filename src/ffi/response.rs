@@ -110,6 +110,25 @@ pub unsafe extern "C" fn mcpr_response_is_partial(response: *const mcpr_response
     guard(|| unsafe { handle_ref(response) }.is_some_and(|response| response.inner.is_partial()))
 }
 
+/// Whether the response is an MCP 2026-07-28 `InputRequiredResult`: a
+/// callback of the `resources/read` asked for input first
+/// (docs/BEHAVIOUR.md §18). Send its JSON as the `result`; the client
+/// retries with `inputResponses` and the `requestState` it holds.
+///
+/// \param response The response, or NULL.
+/// \return True for an input-required result; false otherwise and when
+///   `response` is NULL.
+/// \pre `response` is NULL or a response from `mcpr_request`, not yet freed.
+/// \note Thread-safe (see `mcpr_response_json`).
+///
+/// \ingroup request
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_response_is_input_required(response: *const mcpr_response) -> bool {
+    guard(|| {
+        unsafe { handle_ref(response) }.is_some_and(|response| response.inner.is_input_required())
+    })
+}
+
 /// Frees a response.
 ///
 /// \param response The response to free, or NULL (then nothing happens).

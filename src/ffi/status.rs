@@ -55,6 +55,14 @@ pub enum mcpr_status {
     /// response was made; route the request elsewhere (or answer JSON-RPC
     /// `-32601` Method not found).
     MCPR_METHOD_NOT_HANDLED = 15,
+    /// The read needs input the client cannot be asked for
+    /// (docs/BEHAVIOUR.md §18): the request's protocol revision has no
+    /// input-required result (before 2026-07-28), or the client did not
+    /// declare a capability an input request needs. Send the error's
+    /// `mcpr_error_jsonrpc_json` (the host's chosen error, or `-32021`
+    /// with `data.requiredCapabilities`); `mcpr_error_input_requests` holds
+    /// the requests the read would have sent.
+    MCPR_INPUT_REQUIRED = 16,
 }
 
 impl mcpr_status {
@@ -73,6 +81,7 @@ impl mcpr_status {
             FailureKind::Size => mcpr_status::MCPR_SIZE,
             FailureKind::InvalidConfiguration => mcpr_status::MCPR_INVALID_CONFIGURATION,
             FailureKind::InvalidArgument => mcpr_status::MCPR_INVALID_ARGUMENT,
+            FailureKind::InputRequired => mcpr_status::MCPR_INPUT_REQUIRED,
         }
     }
 }
@@ -117,16 +126,27 @@ pub const MCPR_CB_FAILED: mcpr_cb_result = 2u32;
 /// \ingroup callbacks
 pub const MCPR_CB_INVALID_CONTENT: mcpr_cb_result = 3u32;
 
+/// The read needs input from the client first (docs/BEHAVIOUR.md §18).
+/// Only from the policy `read` callback while the read is in
+/// `MCPR_PHASE_FIRST_CHECK`, and from a body `read`: add the input
+/// requests with `mcpr_input_add_request` (and optionally state with
+/// `mcpr_input_set_state`) before returning it; a refused one makes
+/// the callback a failure. From every other callback (and phase) it counts
+/// as `MCPR_CB_UNAVAILABLE`.
+///
+/// \ingroup callbacks
+pub const MCPR_CB_INPUT_REQUIRED: mcpr_cb_result = 4u32;
+
 /// The highest `mcpr_status` value this version of the library defines
-/// (`MCPR_METHOD_NOT_HANDLED`); values above it are unknown to it.
+/// (`MCPR_INPUT_REQUIRED`); values above it are unknown to it.
 ///
 /// \ingroup errors
-pub const MCPR_STATUS_MAX: u32 = 15;
+pub const MCPR_STATUS_MAX: u32 = 16;
 
-const _: () = assert!(mcpr_status::MCPR_METHOD_NOT_HANDLED as u32 == MCPR_STATUS_MAX);
+const _: () = assert!(mcpr_status::MCPR_INPUT_REQUIRED as u32 == MCPR_STATUS_MAX);
 
 /// The name of a status, for logs: its enumerator's name (`"MCPR_OK"`,
-/// `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_METHOD_NOT_HANDLED"`).
+/// `"MCPR_INVALID_REQUEST"`, ..., `"MCPR_INPUT_REQUIRED"`).
 ///
 /// \param status An `mcpr_status` value (a plain integer, so that any value,
 ///   even one this version does not define, is defined behaviour).
@@ -159,6 +179,7 @@ pub(crate) fn status_name(status: i32) -> &'static [u8] {
         13 => b"MCPR_INVALID_ARGUMENT\0",
         14 => b"MCPR_INTERNAL\0",
         15 => b"MCPR_METHOD_NOT_HANDLED\0",
+        16 => b"MCPR_INPUT_REQUIRED\0",
         _ => b"MCPR_UNKNOWN_STATUS\0",
     }
 }
@@ -171,6 +192,8 @@ pub(crate) struct Error {
     /// The JSON-RPC error object and its code, when the export made it for
     /// a request (revision and URI known).
     pub(super) rpc: Option<(i32, String)>,
+    /// The `InputRequests` JSON of an input-required failure (empty: none).
+    pub(super) input_requests: String,
 }
 
 impl Error {
@@ -181,6 +204,7 @@ impl Error {
             message: message.into(),
             cause: String::new(),
             rpc: None,
+            input_requests: String::new(),
         }
     }
 
@@ -191,6 +215,7 @@ impl Error {
             message: message.into(),
             cause: String::new(),
             rpc: None,
+            input_requests: String::new(),
         }
     }
 
@@ -202,6 +227,7 @@ impl Error {
             message: format!("{what} is not valid UTF-8").into(),
             cause: String::new(),
             rpc: None,
+            input_requests: String::new(),
         }
     }
 
@@ -229,6 +255,7 @@ impl From<Failure> for Error {
             message: f.message().to_string().into(),
             cause: f.cause_text(),
             rpc: None,
+            input_requests: f.input_requests().map(|r| r.json()).unwrap_or_default(),
         }
     }
 }
@@ -257,6 +284,7 @@ mod tests {
             MCPR_INVALID_ARGUMENT,
             MCPR_INTERNAL,
             MCPR_METHOD_NOT_HANDLED,
+            MCPR_INPUT_REQUIRED,
         ];
         assert_eq!(all.len() as u32, MCPR_STATUS_MAX + 1);
         for (i, s) in all.iter().enumerate() {

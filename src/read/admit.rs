@@ -117,6 +117,7 @@ pub(super) fn settle(
             issue(IssueCode::Unavailable, cause("reader unavailable"))
         }
         Err(CallbackFailure::Panicked) => issue(IssueCode::ReadFailed, cause("reader panicked")),
+        Err(CallbackFailure::InputRequired(asked)) => Outcome::Input(asked),
         Err(CallbackFailure::Failed(e)) => {
             let invalid = e
                 .downcast_ref::<Failure>()

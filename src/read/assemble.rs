@@ -138,6 +138,8 @@ pub(super) fn assemble(
         cache,
         protocol_revision: shape.protocol_revision,
         disclosed: false,
+        input_required: false,
+        asked: None,
         payload_bytes: tally.payload_bytes,
         links: tally.links,
     })
@@ -194,7 +196,9 @@ fn tally(
             continue;
         }
         let (code, cause) = match &mut s.outcome {
-            Outcome::Hidden => {
+            // An asking item the recheck kept makes the read ask before
+            // assembly (`pipeline.rs`): none is left here.
+            Outcome::Hidden | Outcome::Input(_) => {
                 t.filtered = true;
                 continue;
             }

@@ -10,6 +10,7 @@ use crate::binding::ResourceHandler;
 use crate::definition::ResourceDefinition;
 use crate::error::{BoxError, CallbackError, CauseText, Failure, FailureKind};
 use crate::identity::is_reserved_scheme;
+use crate::input::InputRequired;
 use crate::limits::Limits;
 use crate::observe::{self, CallbackKind, DecisionRule};
 use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
@@ -27,6 +28,9 @@ pub(crate) enum CallbackFailure {
     Failed(BoxError),
     /// The callback panicked.
     Panicked,
+    /// The callback asked for input first (only [`guarded_input`] keeps
+    /// it; [`guarded`] reads it as [`CallbackFailure::Unavailable`]).
+    InputRequired(Box<InputRequired>),
 }
 
 impl CallbackFailure {
@@ -35,6 +39,9 @@ impl CallbackFailure {
             CallbackFailure::Failed(e) => e,
             CallbackFailure::Unavailable => Box::new(CauseText(format!("{what} unavailable"))),
             CallbackFailure::Panicked => Box::new(CauseText(format!("{what} panicked"))),
+            CallbackFailure::InputRequired(_) => {
+                Box::new(CauseText(format!("{what} asked for input")))
+            }
         }
     }
 }
@@ -44,13 +51,30 @@ impl From<CallbackError> for CallbackFailure {
         match e {
             CallbackError::Unavailable => CallbackFailure::Unavailable,
             CallbackError::Failed(e) => CallbackFailure::Failed(e),
+            CallbackError::InputRequired(i) => CallbackFailure::InputRequired(i),
         }
     }
 }
 
 /// Runs a host callback, turning a panic into [`CallbackFailure::Panicked`].
+/// A callback that asks for input where a read cannot ask
+/// (docs/BEHAVIOUR.md §18: every callback but the first check's policy
+/// `read` and body reads) has answered *unavailable*: a denial, never an
+/// answer that tells a caller more than a denial does.
 #[inline]
 pub(crate) fn guarded<T>(
+    f: impl FnOnce() -> Result<T, CallbackError>,
+) -> Result<T, CallbackFailure> {
+    match guarded_input(f) {
+        Err(CallbackFailure::InputRequired(_)) => Err(CallbackFailure::Unavailable),
+        other => other,
+    }
+}
+
+/// [`guarded`] for the callbacks that may ask for input (the first check's
+/// policy `read`, body reads): [`CallbackFailure::InputRequired`] is kept.
+#[inline]
+pub(crate) fn guarded_input<T>(
     f: impl FnOnce() -> Result<T, CallbackError>,
 ) -> Result<T, CallbackFailure> {
     match catch_unwind(AssertUnwindSafe(f)) {
@@ -173,6 +197,37 @@ pub(super) fn permitted(
     }
 }
 
+/// The first check's policy `read` of a visible target.
+pub(super) enum Permission {
+    Granted,
+    Denied,
+    /// The policy asked for input first (docs/BEHAVIOUR.md §18).
+    Input(Box<InputRequired>),
+}
+
+/// Policy `read(target)` at the first check, where the policy may ask for
+/// input; other errors are `policy`.
+fn permission(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    target: &ResourceTarget,
+    call: &CallContext,
+) -> Result<Permission, Failure> {
+    let r = observe::timed(call.recorder(), CallbackKind::Permission, || {
+        guarded_input(|| policy.read(call, target))
+    });
+    settle(scope, r.is_err())?;
+    match r {
+        Ok(()) => Ok(Permission::Granted),
+        Err(CallbackFailure::Unavailable) => Ok(Permission::Denied),
+        Err(CallbackFailure::InputRequired(i)) => Ok(Permission::Input(i)),
+        Err(e) => {
+            root(call, DecisionRule::Failed, FailureKind::Policy);
+            Err(policy_failure(e, "read permission"))
+        }
+    }
+}
+
 /// `resolve(match)` and plan validation: `Unavailable` is a root denial;
 /// any other error, a panic, or an invalid plan is `invalid_plan`.
 pub(super) fn resolve(
@@ -236,6 +291,31 @@ pub(super) fn validate_plan(plan: &ResourceReadPlan, limits: &Limits) -> Result<
     Ok(())
 }
 
+/// The first check of the requested target: visible (else a root
+/// denial), then readable (else a root denial) or asking for input, which
+/// is returned. Only after discovery and visibility passed can a read
+/// answer "input required": hidden, undiscoverable and unregistered stay
+/// one not found.
+pub(super) fn requested_first(
+    policy: &dyn ResourcePolicy,
+    scope: &RequestScope,
+    target: &ResourceTarget,
+    call: &CallContext,
+) -> Result<Option<Box<InputRequired>>, Failure> {
+    if !visibility(policy, scope, target, call)?.visible {
+        root(call, DecisionRule::Hidden, FailureKind::Unavailable);
+        return Err(denied("requested target visibility"));
+    }
+    match permission(policy, scope, target, call)? {
+        Permission::Granted => Ok(None),
+        Permission::Denied => {
+            root(call, DecisionRule::Denied, FailureKind::Unavailable);
+            Err(denied("requested target read permission"))
+        }
+        Permission::Input(i) => Ok(Some(i)),
+    }
+}
+
 /// The requested target must be visible and readable (else a root
 /// denial); returns its visibility decision.
 pub(super) fn requested(
@@ -265,53 +345,83 @@ pub(super) fn requested(
 /// read: hidden items leave the selection silently; visible items denied
 /// read access become `unavailable` issues. Also returns when the scope
 /// was last checked (after the last callback), for the first body read.
-/// The state of a single item is kept inline (no list allocated).
+/// The state of a single item is kept inline (no list allocated). When a
+/// visible item's permission asks for input, the check stops there: the
+/// request is returned, and the items not checked are left out (the read
+/// answers "input required" and reads nothing).
 pub(super) fn items(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     targets: &[ResourceTarget],
     call: &CallContext,
-) -> Result<(ItemStates, Instant), Failure> {
+) -> Result<(ItemStates, Instant, Option<Box<InputRequired>>), Failure> {
+    let mut asked = None;
     let states = if let [t] = targets {
-        ItemStates::One([first_check(policy, scope, t, call)?])
+        let (state, a) = first_check(policy, scope, t, call)?;
+        asked = a;
+        ItemStates::One([state])
     } else {
         let mut states = Vec::with_capacity(targets.len());
         for (i, t) in targets.iter().enumerate() {
             if i % 8 == 7 {
                 check_scope(scope)?;
             }
-            states.push(first_check(policy, scope, t, call)?);
+            let (state, a) = first_check(policy, scope, t, call)?;
+            states.push(state);
+            if a.is_some() {
+                asked = a;
+                states.resize_with(targets.len(), unchecked);
+                break;
+            }
         }
         ItemStates::Many(states)
     };
     let now = Instant::now();
     check_scope_at(scope, now)?;
-    Ok((states, now))
+    Ok((states, now, asked))
+}
+
+/// The state of an item the first check did not reach (a read that asks
+/// for input first): outside the selection.
+pub(super) fn unchecked() -> ItemState {
+    ItemState {
+        first_visible: false,
+        final_visibility: Visibility::default(),
+        outcome: Outcome::Hidden,
+        step: Step::FirstCheck,
+    }
 }
 
 /// The first check of one item: its visibility, then, when visible, its
-/// read permission.
+/// read permission (which may ask for input).
 fn first_check(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     t: &ResourceTarget,
     call: &CallContext,
-) -> Result<ItemState, Failure> {
+) -> Result<(ItemState, Option<Box<InputRequired>>), Failure> {
     let vis = visibility(policy, scope, t, call)?;
+    let mut asked = None;
     let outcome = if !vis.visible {
         Outcome::Hidden
-    } else if permitted(policy, scope, t, call)? {
-        Outcome::Pending
     } else {
-        Outcome::Issue(
-            IssueCode::Unavailable,
-            Some(Box::new(CauseText("item read permission denied".into()))),
-        )
+        match permission(policy, scope, t, call)? {
+            Permission::Granted => Outcome::Pending,
+            Permission::Denied => Outcome::Issue(
+                IssueCode::Unavailable,
+                Some(Box::new(CauseText("item read permission denied".into()))),
+            ),
+            Permission::Input(i) => {
+                asked = Some(i);
+                Outcome::Hidden
+            }
+        }
     };
-    Ok(ItemState {
+    let state = ItemState {
         first_visible: vis.visible,
         final_visibility: vis,
         outcome,
         step: Step::FirstCheck,
-    })
+    };
+    Ok((state, asked))
 }

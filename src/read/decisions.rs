@@ -62,6 +62,10 @@ fn decided(s: &ItemState) -> (DecisionRule, DecisionPhase, Option<IssueCode>) {
     match &s.outcome {
         Outcome::Admitted(_) => (DecisionRule::Admitted, DecisionPhase::BodyRead, None),
         Outcome::Hidden => (DecisionRule::Hidden, phase, None),
+        // Not left by the time decisions are made (an asking read answers
+        // "input required" with no item decisions; the others' asking items
+        // were hidden or revoked): private, as hidden.
+        Outcome::Input(_) => (DecisionRule::Hidden, phase, None),
         // Never attempted: admission stopped before it.
         Outcome::Pending => (
             DecisionRule::BudgetExceeded,

@@ -9,6 +9,7 @@
 //! `assemble`); this file drives them inline, `pooled.rs` on an executor.
 
 mod admit;
+mod asking;
 mod assemble;
 mod authorize;
 mod decisions;
@@ -29,6 +30,7 @@ use base64::Engine as _;
 use crate::cache::ResultCache;
 use crate::call::{CallOptions, Frame, FrameRules, FromParams};
 use crate::error::{BoxError, Failure, FailureKind};
+use crate::input::{InputOptions, InputRequired, ReadInput};
 use crate::limits::Limits;
 use crate::observe::{self, CallMethod, CallbackKind, Subject};
 use crate::policy::Visibility;
@@ -42,18 +44,25 @@ use pipeline::Pipeline;
 
 /// Per-call options of a read: the call frame's (deadline, cancellation,
 /// request data, executor, protocol revision, result `_meta`, trace
-/// context; see [`CallOptions`]). With
-/// an executor the read returns by its deadline whatever any callback
-/// does; see [`Resources::read`].
+/// context; see [`CallOptions`]) and what an input-required read and its
+/// retry need ([`InputOptions`], docs/BEHAVIOUR.md §18). With an executor
+/// the read returns by its deadline whatever any callback does; see
+/// [`Resources::read`].
 #[derive(Clone, Default)]
 pub struct ReadOptions {
     /// The options every call takes.
     pub call: CallOptions,
+    /// The scope key, client capabilities and retry members of an
+    /// input-required read (all optional).
+    pub input: InputOptions,
 }
 
 impl From<CallOptions> for ReadOptions {
     fn from(call: CallOptions) -> ReadOptions {
-        ReadOptions { call }
+        ReadOptions {
+            call,
+            input: InputOptions::default(),
+        }
     }
 }
 
@@ -90,6 +99,8 @@ enum Outcome {
     Issue(IssueCode, Option<BoxError>),
     /// Read and admitted.
     Admitted(admit::Admitted),
+    /// Its body read asked for input first (docs/BEHAVIOUR.md §18).
+    Input(Box<InputRequired>),
 }
 
 /// The state of one planned item through the pipeline.
@@ -144,6 +155,11 @@ pub struct ResourceBundle {
     /// Whether the requested target's final visibility decision set
     /// *disclose issue URI* (the call event may then name the URI).
     disclosed: bool,
+    /// An `InputRequiredResult` instead of a read result.
+    input_required: bool,
+    /// What the read's callbacks asked for, until the caller answers it
+    /// (never set on a bundle a caller receives).
+    asked: Option<Box<InputRequired>>,
     /// Payload bytes of the admitted application items (an embedding's
     /// accounting, see `crate::tools`).
     payload_bytes: u64,
@@ -164,6 +180,34 @@ pub(crate) struct LinkedItem {
 }
 
 impl ResourceBundle {
+    /// A read whose callbacks asked for input: answered by the caller of
+    /// the pipeline (`input::answer`).
+    pub(super) fn asking(asked: InputRequired, protocol_revision: ProtocolRevision) -> Self {
+        ResourceBundle {
+            json: String::new(),
+            partial: false,
+            spans: Vec::new(),
+            issues: Vec::new(),
+            issues_omitted: 0,
+            report: 0..0,
+            cache: ResultCache::default(),
+            protocol_revision,
+            disclosed: false,
+            input_required: false,
+            asked: Some(Box::new(asked)),
+            payload_bytes: 0,
+            links: Vec::new(),
+        }
+    }
+
+    /// Whether this is an `InputRequiredResult` (MCP 2026-07-28: the read
+    /// needs input from the client first; docs/BEHAVIOUR.md §18): its JSON
+    /// holds `resultType: "input_required"`, the input requests and the
+    /// sealed `requestState`, and no items, report or cache hints.
+    pub fn is_input_required(&self) -> bool {
+        self.input_required
+    }
+
     /// Payload bytes of the admitted application items.
     pub(crate) fn payload_bytes(&self) -> u64 {
         self.payload_bytes
@@ -337,31 +381,96 @@ impl Resources {
     /// saturated executor (see [`Executor`](crate::Executor)) fails the read at once with
     /// `read_failed`, or fails the body reads it can no longer risk as
     /// `read_failed` items; the private cause says "executor saturated".
+    ///
+    /// A callback may answer that the read needs input first
+    /// (docs/BEHAVIOUR.md §18): on 2026-07-28 the bundle is then an
+    /// `InputRequiredResult` ([`ResourceBundle::is_input_required`]), and
+    /// `options.input` carries the client's retry.
     pub fn read(&self, uri: &[u8], options: &ReadOptions) -> Result<ResourceBundle, Failure> {
-        self.read_at(uri, &options.call, FromParams::default())
+        self.read_at(
+            uri,
+            &options.call,
+            FromParams::default(),
+            &ReadInput::of(&options.input),
+        )
     }
 
     /// [`read`](Self::read) with `call`'s options and what the request's
     /// params set in their place (the one-call request function's
     /// per-request revision and trace context, without a copy of the
-    /// options).
+    /// options), with its input members.
     pub(crate) fn read_at(
         &self,
         uri: &[u8],
         call: &CallOptions,
         from_params: FromParams,
+        input: &ReadInput<'_>,
     ) -> Result<ResourceBundle, Failure> {
         call.frame_at(from_params, self, &READ_RULES, Subject::Uri(uri), |frame| {
-            self.read_in(frame, uri, self.limits(), false)
+            self.read_framed(frame, uri, self.limits(), input)
         })
     }
 
-    /// The read of `uri` in `frame` (a read's own, or an embedding's, whose
-    /// reads share its frame): under `limits` (the registry's own, or an
-    /// embedding's share of them: `crate::tools`), with the over-budget
-    /// items the caller may learn given as links when `over_budget_links`.
+    /// The read of `uri` in its call frame, with its input members: a
+    /// retry's state is verified before anything else about the request
+    /// (a bad one is refused whatever the URI names), and a read whose
+    /// callbacks asked for input is answered here, on the calling thread.
+    fn read_framed(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        limits: &Limits,
+        input: &ReadInput<'_>,
+    ) -> Result<ResourceBundle, Failure> {
+        let revision = frame.protocol_revision();
+        let mut bundle = match asking::open_retry(self, uri, input, revision)? {
+            Some(responses) => {
+                let scope = frame.scope().with_input(responses);
+                let frame = frame.with_scope(&scope);
+                self.read_asking(&frame, uri, limits, false)?
+            }
+            None => self.read_asking(frame, uri, limits, false)?,
+        };
+        let Some(asked) = bundle.asked.take() else {
+            return Ok(bundle);
+        };
+        let json = asking::answer(self, uri, input, revision, *asked)?;
+        bundle.json = json;
+        bundle.input_required = true;
+        Ok(bundle)
+    }
+
+    /// The read of `uri` in an embedding's `frame`, whose reads share it:
+    /// under `limits` (the embedding's share of the registry's:
+    /// `crate::tools`), with the over-budget items the caller may learn
+    /// given as links when `over_budget_links`. A tool result cannot carry
+    /// a request for input: a read whose callback asks for input fails as
+    /// one denied at its root (`unavailable`, not found), so it looks like
+    /// a hidden URI (docs/BEHAVIOUR.md §18).
     #[inline]
     pub(crate) fn read_in(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        limits: &Limits,
+        over_budget_links: bool,
+    ) -> Result<ResourceBundle, Failure> {
+        let bundle = self.read_asking(frame, uri, limits, over_budget_links)?;
+        if bundle.asked.is_some() {
+            return Err(
+                Failure::new(FailureKind::Unavailable).caused_by(crate::error::CauseText(
+                    "a callback asked for input, which a tool result cannot carry".into(),
+                )),
+            );
+        }
+        Ok(bundle)
+    }
+
+    /// The read pipeline of `uri` in `frame`: the bundle, or one whose
+    /// callbacks asked for input (`asked`, answered by the caller). A
+    /// frame whose scope holds verified input responses is a retry: its
+    /// result is never cacheable (`ttlMs` 0, `"private"`).
+    fn read_asking(
         &self,
         frame: &Frame<'_>,
         uri: &[u8],
@@ -392,7 +501,7 @@ impl Resources {
         // One call context serves every callback in turn (see
         // `CallContext::enter_phase`).
         let mut call = scope.call_in(CallPhase::FirstCheck);
-        let plan = pipeline::root(
+        let plan = pipeline::plan(
             policy,
             handler,
             definition,
@@ -408,7 +517,7 @@ impl Resources {
             call.enter_body_read(read.deadline, limits.max_item_bytes);
             let target = &targets[read.index];
             let result = observe::timed(call.recorder(), CallbackKind::BodyRead, || {
-                guarded(|| handler.read(&call, target))
+                authorize::guarded_input(|| handler.read(&call, target))
             });
             p.settle(read, result, handler, target, scope, limits)?;
         }
@@ -418,24 +527,31 @@ impl Resources {
 
     /// What shapes a read's result beyond its items: the revision, the
     /// host's result `_meta` members, the declared cache hints of the
-    /// registry and the selected binding, and whether over-budget items
-    /// become links.
+    /// registry and the selected binding (none for a retried
+    /// input-required read: its result must not be cached), and whether
+    /// over-budget items become links.
     fn shape(
         &self,
         frame: &Frame<'_>,
         selection: &Selection<'_>,
         over_budget_links: bool,
     ) -> assemble::Shape {
-        let registry = *self.cache_hints();
+        let (registry, binding) = if frame.scope().is_retry() {
+            Default::default()
+        } else {
+            let registry = *self.cache_hints();
+            let binding = selection
+                .binding
+                .cache_hints()
+                .unwrap_or_else(|| registry.binding_default());
+            (registry, binding)
+        };
         assemble::Shape {
             over_budget_links,
             protocol_revision: frame.protocol_revision(),
             result_meta: frame.result_meta().cloned(),
             registry,
-            binding: selection
-                .binding
-                .cache_hints()
-                .unwrap_or_else(|| registry.binding_default()),
+            binding,
         }
     }
 }

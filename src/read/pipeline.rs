@@ -4,7 +4,10 @@
 //! 1. [`root`] and [`Pipeline::authorize`]: the root checks (discovery,
 //!    `resolve` and plan validation, then the requested target's
 //!    visibility and read permission), then the visibility and read
-//!    permission of every item, before any body is read. [`root`] alone is
+//!    permission of every item, before any body is read. A read's drivers
+//!    run [`plan`] (the root checks before the requested target) and let
+//!    [`Pipeline::authorize`] check the requested target, where the policy
+//!    may ask for input (docs/BEHAVIOUR.md §18). [`root`] alone is
 //!    what a `resource_link` in a tool result needs (`probe.rs`): a read of
 //!    the URI would not fail at its root, and nothing is read;
 //! 2. [`Pipeline::next_read`]: the next body read admission allows, in plan
@@ -27,7 +30,8 @@ use std::time::Instant;
 
 use crate::binding::ResourceHandler;
 use crate::definition::ResourceDefinition;
-use crate::error::Failure;
+use crate::error::{CauseText, Failure, FailureKind};
+use crate::input::{self, InputRequired};
 use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
 use crate::policy::ResourcePolicy;
@@ -55,6 +59,9 @@ pub(super) struct Pipeline {
     /// the last authorization callback): the first body read starts from
     /// it instead of reading the clock again.
     fresh: Option<Instant>,
+    /// What the first check's policy asked for: the read reads nothing and
+    /// answers "input required" (docs/BEHAVIOUR.md §18).
+    asked: Option<Box<InputRequired>>,
 }
 
 /// A body read the pipeline asks for: the item's index in the plan and
@@ -66,14 +73,35 @@ pub(super) struct BodyRead {
 }
 
 /// Step 1, first half, the root checks (BEHAVIOUR §5 steps 1 to 3):
-/// discovery, then `resolve` and plan validation, then the requested
-/// target's visibility and read permission; no body is read. `call` is the
-/// read's call context, put in each phase in turn (it is left in the first
-/// check). Fails as a read fails at its root: a denial at any of these
-/// checks is `unavailable` (the same public error as not found), a bad plan
-/// `invalid_plan`, a policy error `policy`.
+/// discovery, then `resolve` and plan validation ([`plan`]), then the
+/// requested target's visibility and read permission; no body is read.
+/// `call` is the read's call context, put in each phase in turn (it is
+/// left in the first check). Fails as a read fails at its root: a denial
+/// at any of these checks is `unavailable` (the same public error as not
+/// found), a bad plan `invalid_plan`, a policy error `policy`. Here a
+/// policy asking for input counts as a denial: only a read can answer
+/// "input required", and its drivers run [`plan`] and then
+/// [`Pipeline::authorize`], whose first step is this requested-target
+/// check with the input answer kept (docs/BEHAVIOUR.md §18).
 #[inline(always)]
 pub(crate) fn root(
+    policy: &dyn ResourcePolicy,
+    handler: &dyn ResourceHandler,
+    definition: &ResourceDefinition,
+    matched: &ResourceMatch,
+    scope: &RequestScope,
+    limits: &Limits,
+    call: &mut CallContext,
+) -> Result<ResourceReadPlan, Failure> {
+    let plan = plan(policy, handler, definition, matched, scope, limits, call)?;
+    authorize::requested(policy, scope, plan.requested(), call)?;
+    Ok(plan)
+}
+
+/// The part of [`root`] before the requested target's check: discovery,
+/// then `resolve` and plan validation; `call` is left in the first check.
+#[inline(always)]
+pub(super) fn plan(
     policy: &dyn ResourcePolicy,
     handler: &dyn ResourceHandler,
     definition: &ResourceDefinition,
@@ -88,16 +116,16 @@ pub(crate) fn root(
     let plan = authorize::resolve(handler, scope, matched, limits, call)?;
     authorize::check_scope(scope)?;
     call.enter_phase(CallPhase::FirstCheck);
-    authorize::requested(policy, scope, plan.requested(), call)?;
     Ok(plan)
 }
 
 impl Pipeline {
-    /// Step 1, second half: the visibility and read permission of every
-    /// item of `plan` (right after [`root`], with `call` in the phase it
-    /// left), before any body is read. `shape` sets the admission budget
-    /// (what the host's result `_meta` takes from it, whether items carry
-    /// their `_meta`).
+    /// Step 1, second half: the requested target's check of [`root`]
+    /// (where the policy may ask for input: the read then reads nothing),
+    /// then the visibility and read permission of every item of `plan`
+    /// (right after [`plan`], with `call` in the phase it left), before any
+    /// body is read. `shape` sets the admission budget (what the host's
+    /// result `_meta` takes from it, whether items carry their `_meta`).
     #[inline(always)]
     pub(super) fn authorize(
         policy: &dyn ResourcePolicy,
@@ -107,13 +135,27 @@ impl Pipeline {
         shape: &Shape,
         call: &CallContext,
     ) -> Result<Pipeline, Failure> {
-        // Still in the first check, where `root` left it.
-        let (states, checked_at) = authorize::items(policy, scope, plan.items(), call)?;
+        // Still in the first check, where `plan` left it.
+        let budget = Budget::new(limits, shape);
+        if let Some(asked) = authorize::requested_first(policy, scope, plan.requested(), call)? {
+            let states = (0..plan.items().len())
+                .map(|_| authorize::unchecked())
+                .collect();
+            return Ok(Pipeline {
+                states: ItemStates::Many(states),
+                budget,
+                next: 0,
+                fresh: None,
+                asked: Some(asked),
+            });
+        }
+        let (states, checked_at, asked) = authorize::items(policy, scope, plan.items(), call)?;
         Ok(Pipeline {
             states,
-            budget: Budget::new(limits, shape),
+            budget,
             next: 0,
             fresh: Some(checked_at),
+            asked,
         })
     }
 
@@ -130,6 +172,9 @@ impl Pipeline {
         limits: &Limits,
         refused: impl Fn() -> bool,
     ) -> Result<Option<BodyRead>, Failure> {
+        if self.asked.is_some() {
+            return Ok(None);
+        }
         while self.next < targets.len() {
             let index = self.next;
             self.next += 1;
@@ -194,9 +239,13 @@ impl Pipeline {
         state.outcome = admit::timed_out();
     }
 
-    /// Step 4: the recheck (discovery, the requested target, every item),
-    /// the item decisions of an observed call, and assembly. `call` is put
-    /// in the recheck phase.
+    /// Step 4: the recheck (discovery, the requested target, every item)
+    /// and assembly. `call` is put in the recheck phase. A read whose first
+    /// check asked for input read nothing: it asks, without a recheck. A
+    /// read whose body reads asked rechecks as every read does, and asks
+    /// when an asking item is still visible and permitted (their requests
+    /// merged in plan order); otherwise the asking items are hidden or
+    /// revoked like any item, and the read is assembled.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn finish(
@@ -209,6 +258,9 @@ impl Pipeline {
         shape: &Shape,
         call: &mut CallContext,
     ) -> Result<ResourceBundle, Failure> {
+        if let Some(asked) = self.asked.take() {
+            return Ok(ResourceBundle::asking(*asked, shape.protocol_revision));
+        }
         call.enter_phase(CallPhase::Recheck);
         let requested = recheck::recheck(
             policy,
@@ -219,6 +271,9 @@ impl Pipeline {
             &mut self.states,
             call,
         )?;
+        if let Some(asked) = asked_by_body_reads(&mut self.states)? {
+            return Ok(ResourceBundle::asking(asked, shape.protocol_revision));
+        }
         if let Some(r) = call.recorder().filter(|r| r.decisions()) {
             decisions::items(r, scope, plan.items(), &self.states);
         }
@@ -227,4 +282,25 @@ impl Pipeline {
         bundle.disclosed = requested.disclose_issue_uri;
         Ok(bundle)
     }
+}
+
+/// The input the body reads asked for that survived the recheck, merged
+/// in plan order (two asking items with one key, or both with a state of
+/// their own, fail the read: `read_failed`).
+fn asked_by_body_reads(states: &mut ItemStates) -> Result<Option<InputRequired>, Failure> {
+    let mut merged: Option<InputRequired> = None;
+    for s in states.iter_mut() {
+        if let Outcome::Input(_) = s.outcome {
+            let Outcome::Input(asked) = std::mem::replace(&mut s.outcome, Outcome::Hidden) else {
+                continue;
+            };
+            merged = Some(match merged {
+                None => *asked,
+                Some(m) => input::merge(m, *asked).map_err(|why| {
+                    Failure::new(FailureKind::ReadFailed).caused_by(CauseText(why.into_owned()))
+                })?,
+            });
+        }
+    }
+    Ok(merged)
 }

@@ -50,7 +50,7 @@ use crate::policy::ResourcePolicy;
 use crate::scope::{CallContext, CallPhase, RequestScope};
 
 use super::assemble::Shape;
-use super::authorize::{check_scope, guarded};
+use super::authorize::{check_scope, guarded_input};
 use super::pipeline::{self, BodyRead, Pipeline};
 use super::{spare, ResourceBundle};
 
@@ -241,7 +241,7 @@ impl ReadTask {
             self.hand_over(generation, read, p, held.policy.take())?;
             let handler = held.handler.as_deref().ok_or(Ok(Lost))?;
             let result = observe::timed(call.recorder(), CallbackKind::BodyRead, || {
-                guarded(|| handler.read(&call, target))
+                guarded_input(|| handler.read(&call, target))
             });
             p = self.take_back(generation)?;
             p.settle(read, result, handler, target, scope, limits)
@@ -297,7 +297,7 @@ impl ReadTask {
         };
         // The job may start later than the caller's check.
         check_scope(&self.scope).map_err(Err)?;
-        let plan = pipeline::root(
+        let plan = pipeline::plan(
             policy,
             handler,
             &self.definition,
@@ -611,12 +611,10 @@ mod tests {
             )
             .build()
             .unwrap();
-        let options = ReadOptions {
-            call: CallOptions {
-                executor: Some(Executor::new(2).unwrap()),
-                ..CallOptions::default()
-            },
-        };
+        let options = ReadOptions::from(CallOptions {
+            executor: Some(Executor::new(2).unwrap()),
+            ..CallOptions::default()
+        });
         let first = r.read(b"bundle://b", &options).unwrap();
         let at = first.json().as_ptr();
         // Kept as this thread's spare.

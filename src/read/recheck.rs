@@ -57,7 +57,9 @@ pub(super) fn recheck(
             continue;
         }
         if !allowed {
-            if let Outcome::Admitted(_) | Outcome::Pending | Outcome::Hidden = state.outcome {
+            if let Outcome::Admitted(_) | Outcome::Pending | Outcome::Hidden | Outcome::Input(_) =
+                state.outcome
+            {
                 state.step = Step::Recheck;
                 state.outcome = Outcome::Issue(
                     IssueCode::Unavailable,

@@ -21,6 +21,14 @@ pub struct RequestParams<'a> {
     pub cursor: Option<Cow<'a, str>>,
     /// `_meta["io.modelcontextprotocol/protocolVersion"]`, as given.
     pub protocol_version: Option<Cow<'a, str>>,
+    /// `requestState` (`resources/read` only; docs/BEHAVIOUR.md §18).
+    pub request_state: Option<Cow<'a, str>>,
+    /// `inputResponses` (`resources/read` only): the raw JSON text of the
+    /// object, as sent.
+    pub input_responses: Option<Cow<'a, str>>,
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]`
+    /// (`resources/read` only): the raw JSON text of the object, as sent.
+    pub client_capabilities: Option<Cow<'a, str>>,
     /// `_meta` `traceparent`, `tracestate` and `baggage` (in
     /// [`TRACE_META_KEYS`](super::TRACE_META_KEYS) order), when strings, as
     /// sent; another value is left out, never refused.

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use crate::call::FromParams;
 use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
+use crate::input::{carries_input, ReadInput};
 use crate::jsonrpc;
 use crate::listing::{require_scope_key, ListOptions, EMPTY_SCOPE_KEY};
 use crate::protocol::ProtocolRevision;
@@ -135,7 +136,18 @@ fn serve_read(
     let negotiated = options.call.protocol_revision;
     let params = match RequestParams::parse(RequestMethod::ResourcesRead, text) {
         Ok(p) => p,
-        Err(e) => return Ok(params_error(e, negotiated)),
+        // Before 2026-07-28 the retry members are not defined: a read
+        // whose params fail only on them is read as those revisions
+        // define it (docs/BEHAVIOUR.md §18).
+        Err(e) => match RequestParams::parse_spec(params::READ_LEGACY, text) {
+            Ok(p)
+                if request_revision(p.protocol_version.as_deref(), negotiated)
+                    .is_ok_and(|r| !carries_input(r)) =>
+            {
+                p
+            }
+            _ => return Ok(params_error(e, negotiated)),
+        },
     };
     let protocol_revision = match request_revision(params.protocol_version.as_deref(), negotiated) {
         Ok(v) => v,
@@ -148,11 +160,20 @@ fn serve_read(
             protocol_revision,
         ));
     };
+    let input = ReadInput {
+        scope_key: &options.scope_key,
+        raw_capabilities: params.client_capabilities.as_deref(),
+        given_capabilities: options.client_capabilities,
+        request_state: params.request_state.as_deref(),
+        input_responses: params.input_responses.as_deref(),
+        params: Some(text),
+    };
     let from_params = from_params(protocol_revision, trace);
     Ok(
-        match r.read_at(uri.as_bytes(), &options.call, from_params) {
+        match r.read_at(uri.as_bytes(), &options.call, from_params, &input) {
             Ok(bundle) => Response {
                 partial: bundle.is_partial(),
+                input_required: bundle.is_input_required(),
                 json: bundle.into_json(),
                 failure: None,
                 protocol_revision,
@@ -268,12 +289,23 @@ impl<'a> RequestParams<'a> {
             RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => params::LIST,
             RequestMethod::CompletionComplete | RequestMethod::ToolsCall => params::META_ONLY,
         };
+        Self::parse_spec(spec, text)
+    }
+
+    /// The params text read by `spec`.
+    pub(crate) fn parse_spec(
+        spec: params::Spec,
+        text: &'a [u8],
+    ) -> Result<RequestParams<'a>, ParamsError> {
         let mut v = Values::default();
         params::read_into(text, spec, &mut v)?;
         Ok(RequestParams {
             uri: v.take(Slot::Uri),
             cursor: v.take(Slot::Cursor),
             protocol_version: v.take(Slot::ProtocolVersion),
+            request_state: v.take(Slot::RequestState),
+            input_responses: v.take(Slot::InputResponses),
+            client_capabilities: v.take(Slot::ClientCapabilities),
             trace: take_trace(&mut v),
         })
     }

@@ -61,6 +61,7 @@ use std::fmt;
 
 use crate::call::{CallOptions, FromParams};
 use crate::error::{CauseText, Failure, FailureKind};
+use crate::input::ClientCapabilities;
 use crate::jsonrpc;
 use crate::observe::{CallMethod, Ended, Subject};
 use crate::protocol::ProtocolRevision;
@@ -68,7 +69,10 @@ use crate::registry::Resources;
 
 pub use members::RequestParams;
 pub use method::RequestMethod;
-pub use params::{ParamsError, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY, TRACE_META_KEYS};
+pub use params::{
+    ParamsError, CLIENT_CAPABILITIES_META_KEY, MAX_PARAMS_BYTES, PROTOCOL_VERSION_META_KEY,
+    TRACE_META_KEYS,
+};
 
 pub(crate) use members::ToolCallParams;
 pub(crate) use method::from_params;
@@ -90,8 +94,9 @@ const MAX_ECHOED_REVISION_BYTES: usize = 64;
 /// a callback does).
 #[derive(Clone, Default)]
 pub struct RequestOptions {
-    /// Opaque caller scope for the list methods (required and non-empty
-    /// for them; see [`ListOptions::scope_key`]).
+    /// Opaque caller scope: required and non-empty for the list methods
+    /// (see [`ListOptions::scope_key`]), and for a read whose callback asks
+    /// for input (its `requestState` is bound to it; docs/BEHAVIOUR.md §18).
     pub scope_key: Vec<u8>,
     /// Page size of the list methods (0 = `default_page_size`).
     pub page_size: u32,
@@ -102,6 +107,11 @@ pub struct RequestOptions {
     /// [`RequestError::MethodNotHandled`]. Off by default: `tools/call` is
     /// then not handled at all, whatever the tool.
     pub resource_tools: bool,
+    /// The client's capabilities as the host knows them, for reads that
+    /// ask for input (`None`: nothing declared); a
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]` in the params
+    /// wins.
+    pub client_capabilities: Option<ClientCapabilities>,
 }
 
 impl RequestOptions {
@@ -155,6 +165,7 @@ pub struct Response {
     /// arguments its input schema refuses): its call event is the request
     /// function's to emit.
     pub(crate) unframed: bool,
+    pub(crate) input_required: bool,
     /// Behind a resource tool's execution error (`isError: true`, a result
     /// object): the failure, for the host's logs.
     pub(crate) tool_failure: Option<Box<Failure>>,
@@ -190,6 +201,12 @@ impl Response {
         self.partial
     }
 
+    /// Whether a read result is an `InputRequiredResult` (the read needs
+    /// input from the client first; docs/BEHAVIOUR.md §18).
+    pub fn is_input_required(&self) -> bool {
+        self.input_required
+    }
+
     /// For a resource tool's execution error (a result with `isError:
     /// true`, see [`crate::tools`]): the failure behind it (kind, safe
     /// message, private cause), for the host's logs.
@@ -211,6 +228,7 @@ impl Response {
             protocol_revision,
             partial,
             unframed: false,
+            input_required: false,
             tool_failure: tool_failure.map(Box::new),
         }
     }
@@ -232,6 +250,7 @@ impl Response {
             protocol_revision,
             partial: false,
             unframed: false,
+            input_required: false,
             tool_failure: None,
         }
     }
@@ -255,6 +274,7 @@ impl Response {
             protocol_revision,
             partial: false,
             unframed: false,
+            input_required: false,
             tool_failure: None,
         }
     }

@@ -40,6 +40,9 @@ pub const MAX_PARAMS_BYTES: usize = 256 * 1024;
 /// The `_meta` key of the per-request protocol revision.
 pub const PROTOCOL_VERSION_META_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
+/// The `_meta` key of the per-request client capabilities.
+pub const CLIENT_CAPABILITIES_META_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+
 /// Where a string member's value goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Slot {
@@ -51,13 +54,20 @@ pub(crate) enum Slot {
     ArgumentName,
     ArgumentValue,
     ToolName,
+    /// `resources/read` `requestState` (docs/BEHAVIOUR.md §18).
+    RequestState,
+    /// `resources/read` `inputResponses`: the raw JSON text of an object.
+    InputResponses,
+    /// `_meta["io.modelcontextprotocol/clientCapabilities"]`: the raw JSON
+    /// text of an object.
+    ClientCapabilities,
     /// The trace context members of `_meta`, in [`TRACE_META_KEYS`] order.
     Traceparent,
     Tracestate,
     Baggage,
 }
 
-const SLOTS: usize = 11;
+const SLOTS: usize = 14;
 
 /// The trace context keys of params `_meta` (W3C Trace Context and W3C
 /// Baggage, as MCP reserves them), in
@@ -76,6 +86,9 @@ pub(crate) enum Kind {
     Object(Spec),
     /// An object of strings whose keys do not repeat.
     StrMap,
+    /// An object, kept as its raw JSON text in its slot (read by the
+    /// method itself when it needs it).
+    RawObject(Slot),
     /// A tool's `arguments`: an object whose keys do not repeat (the
     /// message when one does), of any values, kept as given (a string, or
     /// another value) for the tool to judge (`args.rs`).
@@ -96,162 +109,10 @@ pub(crate) struct Member {
 /// The members a method acts on (at most 32 per object).
 pub(crate) type Spec = &'static [Member];
 
-/// The message of a repeated trace context member.
-const TRACE_REPEATED: &str = "params _meta repeat a trace member";
-
-/// A trace context member of `_meta`.
-const fn trace_member(name: &'static str, slot: Slot) -> Member {
-    Member {
-        name,
-        kind: Kind::LenientStr(slot),
-        // Never used: a lenient string refuses no type.
-        wrong_type: TRACE_REPEATED,
-        repeated: TRACE_REPEATED,
-    }
-}
-
-/// `_meta`, as every method reads it: the per-request revision and the
-/// trace context.
-const META: Member = Member {
-    name: "_meta",
-    kind: Kind::Object(&[
-        Member {
-            name: PROTOCOL_VERSION_META_KEY,
-            kind: Kind::Str(Slot::ProtocolVersion),
-            wrong_type: "params _meta protocolVersion must be a string",
-            repeated: "params _meta repeat protocolVersion",
-        },
-        trace_member(TRACE_META_KEYS[0], Slot::Traceparent),
-        trace_member(TRACE_META_KEYS[1], Slot::Tracestate),
-        trace_member(TRACE_META_KEYS[2], Slot::Baggage),
-    ]),
-    wrong_type: "params _meta must be an object",
-    repeated: "params repeat _meta",
+pub(crate) use specs::{
+    COMPLETE, COMPLETE_REF, COMPLETE_SHAPE, LIST, META_ONLY, READ, READ_LEGACY, TOOLS_CALL,
+    TOOLS_CALL_NAME,
 };
-
-/// `resources/read`.
-pub(crate) const READ: Spec = &[
-    Member {
-        name: "uri",
-        kind: Kind::Str(Slot::Uri),
-        wrong_type: "params uri must be a string",
-        repeated: "params repeat uri",
-    },
-    META,
-];
-
-/// `resources/list` and `resources/templates/list`.
-pub(crate) const LIST: Spec = &[
-    Member {
-        name: "cursor",
-        kind: Kind::Str(Slot::Cursor),
-        wrong_type: "params cursor must be a string",
-        repeated: "params repeat cursor",
-    },
-    META,
-];
-
-/// Only `_meta` (what [`RequestParams`] reads of completion params).
-pub(crate) const META_ONLY: Spec = &[META];
-
-/// The message of every malformed `ref` and `argument` member.
-pub(crate) const COMPLETE_SHAPE: &str = "completion params must have ref, argument.name and \
-     argument.value of the right types, without repeated members";
-
-/// `completion/complete`.
-pub(crate) const COMPLETE: Spec = &[
-    Member {
-        name: "ref",
-        kind: Kind::Object(&[
-            Member {
-                name: "type",
-                kind: Kind::Str(Slot::RefType),
-                wrong_type: COMPLETE_SHAPE,
-                repeated: COMPLETE_SHAPE,
-            },
-            Member {
-                name: "uri",
-                kind: Kind::Str(Slot::RefUri),
-                wrong_type: COMPLETE_SHAPE,
-                repeated: COMPLETE_SHAPE,
-            },
-        ]),
-        wrong_type: COMPLETE_SHAPE,
-        repeated: COMPLETE_SHAPE,
-    },
-    Member {
-        name: "argument",
-        kind: Kind::Object(&[
-            Member {
-                name: "name",
-                kind: Kind::Str(Slot::ArgumentName),
-                wrong_type: COMPLETE_SHAPE,
-                repeated: COMPLETE_SHAPE,
-            },
-            Member {
-                name: "value",
-                kind: Kind::Str(Slot::ArgumentValue),
-                wrong_type: COMPLETE_SHAPE,
-                repeated: COMPLETE_SHAPE,
-            },
-        ]),
-        wrong_type: COMPLETE_SHAPE,
-        repeated: COMPLETE_SHAPE,
-    },
-    Member {
-        name: "context",
-        kind: Kind::Object(&[Member {
-            name: "arguments",
-            kind: Kind::StrMap,
-            wrong_type: "params context.arguments must be an object of strings",
-            repeated: "params context.arguments repeat a name",
-        }]),
-        wrong_type: "params context must be an object",
-        repeated: "params repeat context",
-    },
-    META,
-];
-
-/// Only `ref.type`: how completion params are routed when the rest is
-/// malformed (a `ref/prompt` reference is not this library's, whatever the
-/// rest holds).
-pub(crate) const COMPLETE_REF: Spec = &[Member {
-    name: "ref",
-    kind: Kind::Object(&[Member {
-        name: "type",
-        kind: Kind::Str(Slot::RefType),
-        wrong_type: COMPLETE_SHAPE,
-        repeated: COMPLETE_SHAPE,
-    }]),
-    wrong_type: COMPLETE_SHAPE,
-    repeated: COMPLETE_SHAPE,
-}];
-
-/// `name` of `tools/call`, as [`TOOLS_CALL`] reads it.
-const TOOL_NAME: Member = Member {
-    name: "name",
-    kind: Kind::Str(Slot::ToolName),
-    wrong_type: "params name must be a string",
-    repeated: "params repeat name",
-};
-
-/// `tools/call` (the resource tools, `crate::tools`): `name`, the tool's
-/// `arguments` as given, `_meta`.
-pub(crate) const TOOLS_CALL: Spec = &[
-    TOOL_NAME,
-    Member {
-        name: "arguments",
-        kind: Kind::Args("params repeat an argument"),
-        wrong_type: "params arguments must be an object",
-        repeated: "params repeat arguments",
-    },
-    META,
-];
-
-/// Only `name`: how `tools/call` params are routed when the rest is
-/// malformed (another tool is not this library's, whatever the rest
-/// holds).
-pub(crate) const TOOLS_CALL_NAME: Spec = &[TOOL_NAME];
 
 /// What [`read`] found: the strings of the spec's string members, the
 /// object of strings and a tool's arguments, borrowed from the params text
@@ -601,6 +462,13 @@ impl<'de> Visitor<'de> for ObjectSeed<'_, 'de, '_> {
                     })?;
                     self.out.map = Some(entries);
                 }
+                Kind::RawObject(slot) => {
+                    let raw: &'de serde_json::value::RawValue = map.next_value()?;
+                    if !raw.get().starts_with('{') {
+                        return Err(refuse(self.refused, member.wrong_type));
+                    }
+                    self.out.set(slot, Cow::Borrowed(raw.get()));
+                }
                 Kind::Args(repeated_key) => {
                     let entries = map.next_value_seed(args::ArgsSeed {
                         message: member.wrong_type,
@@ -738,11 +606,17 @@ fn flat_object<'a>(p: &mut Flat<'a>, spec: Spec, out: &mut Values<'a>, depth: u3
             }
             Kind::LenientStr(_) => p.skip_value(depth),
             Kind::Object(sub) if p.b.get(p.i) == Some(&b'{') => flat_object(p, sub, out, depth + 1),
+            Kind::RawObject(slot) if p.b.get(p.i) == Some(&b'{') => {
+                let start = p.i;
+                p.skip_value(depth + 1)?;
+                out.set(slot, Cow::Borrowed(&p.text[start..p.i]));
+                Some(())
+            }
             Kind::Args(_) if p.b.get(p.i) == Some(&b'{') => {
                 out.args = Some(args::flat_args(p, depth + 1)?);
                 Some(())
             }
-            Kind::Object(_) | Kind::StrMap | Kind::Args(_) => None,
+            Kind::Object(_) | Kind::StrMap | Kind::RawObject(_) | Kind::Args(_) => None,
         }
     })
 }
@@ -845,6 +719,7 @@ impl<'a> Flat<'a> {
 
 // After the macro it uses.
 mod args;
+mod specs;
 
 #[cfg(test)]
 mod tests;

@@ -522,13 +522,11 @@ fn read_once(
         .build()
         .expect("valid limits");
     let on_executor = executor.is_some();
-    let options = ReadOptions {
-        call: CallOptions {
-            cancel: Some(cancel),
-            executor,
-            ..CallOptions::default()
-        },
-    };
+    let options = ReadOptions::from(CallOptions {
+        cancel: Some(cancel),
+        executor,
+        ..CallOptions::default()
+    });
     let result = registry.read(request.as_bytes(), &options);
     drop(registry);
     // The registry was the last holder of the tables (besides this

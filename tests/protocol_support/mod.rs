@@ -230,12 +230,10 @@ pub fn def_json(key: &str) -> String {
 }
 
 pub fn read_opts(revision: ProtocolRevision) -> ReadOptions {
-    ReadOptions {
-        call: CallOptions {
-            protocol_revision: revision,
-            ..CallOptions::default()
-        },
-    }
+    ReadOptions::from(CallOptions {
+        protocol_revision: revision,
+        ..CallOptions::default()
+    })
 }
 
 pub fn list_opts(revision: ProtocolRevision, cursor: Option<&str>, page_size: u32) -> ListOptions {

@@ -416,10 +416,8 @@ pub fn opts() -> ReadOptions {
 }
 
 pub fn with_executor(ex: &Executor) -> ReadOptions {
-    ReadOptions {
-        call: CallOptions {
-            executor: Some(ex.clone()),
-            ..CallOptions::default()
-        },
-    }
+    ReadOptions::from(CallOptions {
+        executor: Some(ex.clone()),
+        ..CallOptions::default()
+    })
 }

@@ -149,6 +149,17 @@ public final class ResourcesBuilder {
         return self
     }
 
+    /// The JSON-RPC error of a read that asks for input on a revision
+    /// before 2026-07-28 (default -32603 "Input required: this protocol
+    /// revision cannot carry the request for input"); a reserved code
+    /// (-32099...-32020) or a bad message is `.invalidConfiguration`.
+    @discardableResult
+    public func setInputUnsupportedError(code: Int32, message: String) throws -> Self {
+        let b = try live()
+        try withStr(message) { m in try check { mcpr_builder_set_input_unsupported_error(b, code, m, $0) } }
+        return self
+    }
+
     /// The cursor key (at least 32 bytes of secret): replicas with the same
     /// definitions and key accept each other's cursors.
     @discardableResult

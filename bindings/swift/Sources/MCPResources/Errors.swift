@@ -51,6 +51,10 @@ public struct Status: RawRepresentable, Hashable, Sendable, CustomStringConverti
     /// `Resources.request` got a method it does not serve: route it
     /// elsewhere (or answer JSON-RPC -32601).
     public static let methodNotHandled = Status(MCPR_METHOD_NOT_HANDLED)
+    /// A read's callback asked for input the client cannot be asked for (a
+    /// revision before 2026-07-28, or a capability it did not declare);
+    /// `MCPRError.inputRequests` holds the requests.
+    public static let inputRequired = Status(MCPR_INPUT_REQUIRED)
 
     /// The C enumerator's name ("MCPR_OK", ...; "MCPR_UNKNOWN_STATUS" for a
     /// value this library does not define), for logs.
@@ -87,12 +91,15 @@ public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
     public let jsonrpcCode: Int32
     /// The complete JSON-RPC `error` object to send (never empty).
     public let jsonrpcJSON: String
+    /// For `.inputRequired`: the InputRequests JSON the read would have
+    /// sent (empty otherwise).
+    public let inputRequests: String
 
     /// An error from its parts (the wrapper copies them out of an
     /// `mcpr_error`; hosts rarely need this). A code of 0 becomes -32603 and
     /// an empty `jsonrpcJSON` the fixed object of the code.
     public init(status: Status, message: String, cause: String = "", jsonrpcCode: Int32 = -32603,
-                jsonrpcJSON: String = "")
+                jsonrpcJSON: String = "", inputRequests: String = "")
     {
         let code = jsonrpcCode == 0 ? jsonrpcInternalError : jsonrpcCode
         self.status = status
@@ -106,6 +113,7 @@ public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
         } else {
             self.jsonrpcJSON = #"{"code":-32603,"message":"internal error"}"#
         }
+        self.inputRequests = inputRequests
     }
 
     /// Copies an `mcpr_error` (and frees it); a NULL one gives the status's
@@ -120,7 +128,8 @@ public struct MCPRError: Error, Sendable, CustomStringConvertible, Equatable {
         }
         self.init(status: Status(mcpr_error_status(err)), message: String(mcpr_error_message(err)),
                   cause: String(mcpr_error_cause(err)), jsonrpcCode: mcpr_error_jsonrpc_code(err),
-                  jsonrpcJSON: String(mcpr_error_jsonrpc_json(err)))
+                  jsonrpcJSON: String(mcpr_error_jsonrpc_json(err)),
+                  inputRequests: String(mcpr_error_input_requests(err)))
     }
 
     /// An error the wrapper raises itself (no JSON-RPC object).
@@ -147,6 +156,11 @@ public enum CallbackFailure: Error, Sendable, Equatable {
     /// reader the item becomes `invalid_content`; elsewhere it fails like
     /// `failed`.
     case invalidContent(String)
+    /// `MCPR_CB_INPUT_REQUIRED`, from a policy `read` in the first check or
+    /// a body reader: the read needs this input from the client first
+    /// (elsewhere it counts as `unavailable`); a refused request fails the
+    /// callback.
+    case inputRequired(InputRequired)
 }
 
 /// Calls `body(&err)`; throws `MCPRError` unless it returns `MCPR_OK`.

@@ -21,6 +21,17 @@ public struct ReadOptions: Sendable {
     /// Any value the callbacks read as `Call.context` (the caller's
     /// identity, say).
     public var context: (any Sendable)?
+    /// Input-required reads (read only): the caller's principal (the
+    /// `requestState` is bound to it; required when a callback asks).
+    public var scopeKey: String = ""
+    /// The client's `ClientCapabilities` JSON (empty: nothing declared).
+    public var clientCapabilities: String = ""
+    /// The retry's `requestState`, exactly as the client sent it (empty: none).
+    public var requestState: String = ""
+    /// The retry's `inputResponses` JSON (empty: none).
+    public var inputResponses: String = ""
+    /// The request's whole params JSON (the state is bound to it).
+    public var params: String = ""
     /// Members merged into the result's `_meta` after the library's own.
     public var resultMeta: ResultMeta?
 
@@ -47,9 +58,16 @@ public struct ReadOptions: Sendable {
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
-                return try withStr(protocolRevision) { rev in
+                return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
                     c.protocol_revision = rev
-                    return try body(&c)
+                    c.scope_key = scope
+                    c.client_capabilities = caps
+                    return try withStrs(requestState, inputResponses, params) { state, responses, params in
+                        c.request_state = state
+                        c.input_responses = responses
+                        c.params = params
+                        return try body(&c)
+                    }
                 }
             }
         }
@@ -140,6 +158,9 @@ public struct RequestOptions: Sendable {
     /// Serve `tools/call` for the resource tools (`read_resource`,
     /// `list_resources`); any other tool stays `methodNotHandled`.
     public var resourceTools: Bool
+    /// The client's `ClientCapabilities` JSON as known from `initialize`,
+    /// for a read whose callback asks for input (the params' `_meta` wins).
+    public var clientCapabilities: String = ""
 
     /// Options with the given fields, the others at their defaults.
     public init(protocolRevision: String = "", scopeKey: String = "", pageSize: UInt32 = 0,
@@ -170,9 +191,10 @@ public struct RequestOptions: Sendable {
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
             try RequestContexts.shared.with(context) { data in
                 c.request_data = data
-                return try withStrs(protocolRevision, scopeKey) { rev, scope in
+                return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
                     c.protocol_revision = rev
                     c.scope_key = scope
+                    c.client_capabilities = caps
                     return try body(&c)
                 }
             }

@@ -19,6 +19,9 @@ public final class ReadResult: @unchecked Sendable {
     /// Whether some item failed (the first item is then the diagnostic
     /// warning, and `_meta` holds the report).
     public var isPartial: Bool { mcpr_bundle_is_partial(raw) }
+    /// Whether it is an InputRequiredResult (a callback asked for input
+    /// first); `json` is still the result to send.
+    public var isInputRequired: Bool { mcpr_bundle_is_input_required(raw) }
 }
 
 /// One page of `resources/list` or `resources/templates/list` (`mcpr_page`).
@@ -61,6 +64,8 @@ public final class Response: @unchecked Sendable {
     public var cause: String { String(mcpr_response_cause(raw)) }
     /// Whether a read result is partial.
     public var isPartial: Bool { mcpr_response_is_partial(raw) }
+    /// Whether a read result is an InputRequiredResult.
+    public var isInputRequired: Bool { mcpr_response_is_input_required(raw) }
 }
 
 /// What a JSON-RPC message was (`mcpr_message_kind`).

@@ -72,6 +72,8 @@ func guarded(_ call: OpaquePointer?, invalidContentOnRefusal: Bool = false,
         case .invalidContent(let cause):
             withStr(cause) { mcpr_call_set_cause(call, $0) }
             return MCPR_CB_INVALID_CONTENT
+        case .inputRequired(let input):
+            return askInput(call, input)
         }
     } catch {
         withStr(causeText(error)) { mcpr_call_set_cause(call, $0) }

@@ -11,7 +11,8 @@ final class ErrorsTests: XCTestCase {
         XCTAssertEqual(Status(rawValue: 999).name, "MCPR_UNKNOWN_STATUS")
         // above Int32.max: mcpr_status_name takes an int32_t; no trap
         XCTAssertEqual(Status(rawValue: UInt32.max).name, "MCPR_UNKNOWN_STATUS")
-        XCTAssertEqual(Status(rawValue: UInt32(MCPR_STATUS_MAX)).name, "MCPR_METHOD_NOT_HANDLED")
+        XCTAssertEqual(Status.inputRequired.name, "MCPR_INPUT_REQUIRED")
+        XCTAssertEqual(Status(rawValue: UInt32(MCPR_STATUS_MAX)).name, "MCPR_INPUT_REQUIRED")
         XCTAssertEqual("\(Status.canceled)", "MCPR_CANCELED")
     }
 
