@@ -57,9 +57,9 @@
  *
  * Reading order: the declarations come in chapters, each a Doxygen group
  * defined below (`cmake --build build --target doxygen` makes the HTML
- * pages): builder, registry, read, list, request, completion, callbacks,
- * views, errors. The constants and types come first and the functions
- * after them, each part in chapter order.
+ * pages): builder, registry, read, list, request, completion, async,
+ * callbacks, views, errors. The constants and types come first and the
+ * functions after them, each part in chapter order.
  */
 
 /**
@@ -104,6 +104,14 @@
  * \defgroup completion Completion
  * mcpr_complete answers completion/complete for a resource template; a
  * template binding's complete callback proposes the values.
+ */
+
+/**
+ * \defgroup async Asynchronous calls
+ * mcpr_read_start, mcpr_list_start, mcpr_list_templates_start,
+ * mcpr_request_start and mcpr_complete_start start a call on an executor
+ * and return at once; its done callback (mcpr_*_done_fn) runs exactly once
+ * with the outcome, on an executor thread, by the call's deadline.
  */
 
 /**
@@ -2030,6 +2038,98 @@ typedef struct {
      */
     size_t context_len;
 } mcpr_complete_params;
+
+/**
+ * Receives the outcome of `mcpr_read_start`, exactly once.
+ *
+ * \param done_data The `done_data` given to `mcpr_read_start`.
+ * \param status `MCPR_OK` with a bundle (also for a partial one), or the
+ *   read's failure (the status `mcpr_read` would have returned).
+ * \param bundle On `MCPR_OK` the bundle, owned by the callee: free it with
+ *   `mcpr_bundle_free`, on any thread, now or later; NULL otherwise.
+ * \param error On failure the error object, owned by the callee: free it
+ *   with `mcpr_error_free`; NULL on `MCPR_OK`.
+ * \note Runs on an executor thread (a worker, or the executor's watch
+ *   thread at the deadline, on cancellation or when the executor is
+ *   saturated), never inside `mcpr_read_start`, possibly before it
+ *   returns. Return promptly: the watch thread looks after every
+ *   asynchronous call of its executor (signal an event loop, resume a
+ *   continuation, and return). The registry and executor the call holds
+ *   are let go after it returns.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_read_done_fn)(void *done_data, mcpr_status status, mcpr_bundle *bundle, mcpr_error *error);
+
+/**
+ * Receives the outcome of `mcpr_list_start` or `mcpr_list_templates_start`,
+ * exactly once (as `mcpr_read_done_fn`).
+ *
+ * \param done_data The `done_data` given to the start function.
+ * \param status `MCPR_OK` with a page, or the listing's failure.
+ * \param page On `MCPR_OK` the page, owned by the callee (free it with
+ *   `mcpr_page_free`); NULL otherwise.
+ * \param error On failure the error object, owned by the callee (free it
+ *   with `mcpr_error_free`); NULL on `MCPR_OK`.
+ * \note Threads and timing as for `mcpr_read_done_fn`.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_list_done_fn)(void *done_data, mcpr_status status, mcpr_page *page, mcpr_error *error);
+
+/**
+ * Receives the outcome of `mcpr_complete_start`, exactly once (as
+ * `mcpr_read_done_fn`).
+ *
+ * \param done_data The `done_data` given to `mcpr_complete_start`.
+ * \param status `MCPR_OK` with a completion, or the completion's failure.
+ * \param completion On `MCPR_OK` the completion, owned by the callee (free
+ *   it with `mcpr_completion_free`); NULL otherwise.
+ * \param error On failure the error object, owned by the callee (free it
+ *   with `mcpr_error_free`); NULL on `MCPR_OK`.
+ * \note Threads and timing as for `mcpr_read_done_fn`.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_complete_done_fn)(void *done_data, mcpr_status status, mcpr_completion *completion, mcpr_error *error);
+
+/**
+ * Receives the outcome of `mcpr_request_start`, exactly once (as
+ * `mcpr_read_done_fn`).
+ *
+ * \param done_data The `done_data` given to `mcpr_request_start`.
+ * \param status `MCPR_OK` with a response to send (a result or an error
+ *   object, as from `mcpr_request`, including a deadline, a cancellation
+ *   or a saturated executor), or `MCPR_METHOD_NOT_HANDLED` for a
+ *   `completion/complete` with a `ref/prompt` reference (no response:
+ *   answer it with your prompts).
+ * \param response On `MCPR_OK` the response, owned by the callee (free it
+ *   with `mcpr_response_free`); NULL otherwise.
+ * \param error Otherwise the error object, owned by the callee (free it
+ *   with `mcpr_error_free`); NULL on `MCPR_OK`.
+ * \note Threads and timing as for `mcpr_read_done_fn`.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_request_done_fn)(void *done_data, mcpr_status status, mcpr_response *response, mcpr_error *error);
+
+/**
+ * Receives the outcome of `mcpr_message_start`, exactly once (as
+ * `mcpr_read_done_fn`).
+ *
+ * \param done_data The `done_data` given to `mcpr_message_start`.
+ * \param status `MCPR_OK` with the reply `mcpr_message` would have given
+ *   (send its `mcpr_reply_json` when it is not empty; route the message
+ *   yourself when `mcpr_reply_handled` is false).
+ * \param reply On `MCPR_OK` the reply, owned by the callee (free it with
+ *   `mcpr_reply_free`); NULL otherwise.
+ * \param error Otherwise the error object, owned by the callee (free it
+ *   with `mcpr_error_free`); NULL on `MCPR_OK`.
+ * \note Threads and timing as for `mcpr_read_done_fn`.
+ *
+ * \ingroup async
+ */
+typedef void (*mcpr_message_done_fn)(void *done_data, mcpr_status status, mcpr_reply *reply, mcpr_error *error);
 
 /**
  * What the user did with an elicitation (`mcpr_input_response_action`).
@@ -4208,6 +4308,195 @@ bool mcpr_completion_has_more(const mcpr_completion *completion);
  * \ingroup completion
  */
 void mcpr_completion_free(mcpr_completion *completion);
+
+/**
+ * Starts `resources/read` of a URI as an asynchronous call: the call
+ * returns at once, and `done` runs exactly once with the outcome
+ * `mcpr_read` would have returned, on an executor thread, never inside
+ * this call.
+ *
+ * An executor is required (`options->executor`): the read runs there as
+ * `mcpr_read` runs with one, and every guarantee of that call holds
+ * without a waiting thread (the executor's watch thread looks after the
+ * deadline and cancellation): `done` runs by the read deadline, and at
+ * once on cancellation through `options->cancel`, whatever any callback
+ * does; a body read past its item deadline becomes a `timeout` item and
+ * the read goes on with the other items. The deadline counts from this
+ * call. Every failure of the read (not found, a cancelled token, a
+ * saturated executor, ...) is the outcome `done` receives; this call fails
+ * only for host mistakes, and then `done` never runs. docs/C-API.md shows
+ * how an event loop receives the outcome (a pipe or eventfd written in
+ * `done`).
+ *
+ * \param resources A registry reference.
+ * \param uri The raw bytes of the request's `params.uri` (copied).
+ * \param options The read options (copied; `executor` required).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the read started (`done` will run);
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `resources` or `done`, no executor,
+ *   a `(NULL, n > 0)` string, an unknown protocol revision, or options
+ *   with a bad `struct_size` or unknown set fields; `MCPR_READ_FAILED`
+ *   when the executor's watch thread could not start. `done` never runs
+ *   on failure.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made (as for `mcpr_read`); `uri` follows the `mcpr_str` rules;
+ *   `options` is NULL or points at options of `struct_size` readable bytes
+ *   whose `cancel` and `executor` are NULL or not yet freed and whose
+ *   `protocol_revision` follows the `mcpr_str` rules; `err` is NULL or
+ *   points at writable storage for one `mcpr_error *`.
+ * \post The call holds its own registry and executor references until
+ *   `done` has returned: the host may free the registry, the executor and
+ *   the token as soon as this call returns, with calls in flight; the
+ *   `release` callbacks then run after `done` returned (or when an
+ *   abandoned callback returns).
+ * \note Thread-safe: any thread may start calls, also concurrently.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_read_start(const mcpr_resources *resources, mcpr_str uri, const mcpr_read_options *options, mcpr_read_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts one page of `resources/list` as an asynchronous call: returns at
+ * once, and `done` runs exactly once with the outcome `mcpr_list` would
+ * have returned (same rules as `mcpr_read_start`: an executor is
+ * required, `done` runs on an executor thread by the deadline and at once
+ * on cancellation, and only host mistakes fail this call).
+ *
+ * \param resources A registry reference.
+ * \param options The list options (required, copied; `executor` required,
+ *   non-empty `scope_key`).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the listing started; `MCPR_INVALID_ARGUMENT` for
+ *   a NULL `resources`, `options` or `done`, no executor, an empty scope
+ *   key, a bad string, an unknown protocol revision or bad options;
+ *   `MCPR_POLICY` when the executor's watch thread could not start. `done`
+ *   never runs on failure.
+ * \pre As for `mcpr_list`, without `out`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_list_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts one page of `resources/templates/list` as an asynchronous call
+ * (as `mcpr_list_start`; `done` receives what `mcpr_list_templates` would
+ * have returned).
+ *
+ * \param resources A registry reference.
+ * \param options The list options (required, copied).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails; may be NULL.
+ * \return As for `mcpr_list_start`.
+ * \pre As for `mcpr_list_start`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_list_templates_start(const mcpr_resources *resources, const mcpr_list_options *options, mcpr_list_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts `completion/complete` (`ref/resource`) as an asynchronous call:
+ * returns at once, and `done` runs exactly once with the outcome
+ * `mcpr_complete` would have returned (same rules as `mcpr_read_start`).
+ *
+ * \param resources A registry reference.
+ * \param params The client's completion input (copied).
+ * \param options Read options (copied; `executor` required).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the completion started; `MCPR_INVALID_ARGUMENT`
+ *   for a NULL `resources`, `params` or `done`, no executor, a bad string,
+ *   a NULL `context` with a non-zero `context_len`, an unknown protocol
+ *   revision or bad options; `MCPR_INVALID_REQUEST` for an argument or
+ *   context that is not UTF-8 (as from `mcpr_complete`); `MCPR_READ_FAILED`
+ *   when the executor's watch thread could not start. `done` never runs on
+ *   failure.
+ * \pre As for `mcpr_complete`, without `out`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_complete_start(const mcpr_resources *resources, const mcpr_complete_params *params, const mcpr_read_options *options, mcpr_complete_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts one MCP request by method name as an asynchronous call: returns
+ * at once, and `done` runs exactly once with the response `mcpr_request`
+ * would have returned (same rules as `mcpr_read_start`). A method this
+ * library does not serve is known from its name and fails this call with
+ * `MCPR_METHOD_NOT_HANDLED`; a `completion/complete` with a `ref/prompt`
+ * reference (known once its params are read) reaches `done` as
+ * `MCPR_METHOD_NOT_HANDLED`. A deadline, a cancellation or a saturated
+ * executor is an error response, as from `mcpr_request`.
+ *
+ * \param resources A registry reference.
+ * \param method The JSON-RPC method name (copied).
+ * \param params_json The raw text of the request's `params` (copied);
+ *   `{NULL, 0}` when the request had none.
+ * \param options The request options (copied; `executor` required).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the request started; `MCPR_METHOD_NOT_HANDLED`
+ *   for a method name this library does not serve; `MCPR_INVALID_ARGUMENT`
+ *   for a NULL `resources` or `done`, no executor, bad strings, an unknown
+ *   `protocol_revision` option, an empty scope key for a list method, or
+ *   bad options; the method's saturation status (`MCPR_READ_FAILED`,
+ *   `MCPR_POLICY`) when the executor's watch thread could not start.
+ *   `done` never runs on failure.
+ * \pre As for `mcpr_request`, without `out`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_request_start(const mcpr_resources *resources, mcpr_str method, mcpr_str params_json, const mcpr_request_options *options, mcpr_request_done_fn done, void *done_data, mcpr_error **err);
+
+/**
+ * Starts one whole JSON-RPC message as an asynchronous call: returns at
+ * once, and `done` runs exactly once with the reply `mcpr_message` would
+ * have given (same rules as `mcpr_read_start`). The envelope is read
+ * during this call (it runs no callback); a request the library serves
+ * then runs as `mcpr_request_start` runs it, and every other message
+ * (invalid, a notification, a client's response, a method the library
+ * does not serve: `mcpr_reply_handled` false) is answered through `done`
+ * as well, on an executor thread, whatever the deadline or cancellation
+ * (as `mcpr_message` answers it). A request the call cancelled gets a
+ * reply with nothing to send.
+ *
+ * \param resources A registry reference.
+ * \param message The whole message text (copied as far as needed).
+ * \param options The options of `mcpr_request` (copied; `executor`
+ *   required).
+ * \param done The completion callback (required).
+ * \param done_data Handed to `done`, never dereferenced.
+ * \param err Receives an error object when the call fails (caller owns
+ *   it; free with `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK` when the message started; `MCPR_INVALID_ARGUMENT` for
+ *   a NULL `resources` or `done`, no executor, a bad string, bad options,
+ *   or a list method without a scope key (as `mcpr_message`); the
+ *   method's saturation status when the executor's watch thread could not
+ *   start. `done` never runs on failure.
+ * \pre As for `mcpr_message`, without `out`.
+ * \post As for `mcpr_read_start`.
+ * \note Thread-safe, as `mcpr_read_start`.
+ *
+ * \ingroup async
+ */
+mcpr_status mcpr_message_start(const mcpr_resources *resources, mcpr_str message, const mcpr_request_options *options, mcpr_message_done_fn done, void *done_data, mcpr_error **err);
 
 /**
  * Fills a binding callback table with the defaults: `user_data` and every

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The C stress and lifetime tests (c-tests/test_stress.c, test_lifetime.c)
+# The C stress, lifetime and asynchronous-call tests (c-tests/test_stress.c,
+# test_lifetime.c, test_async.c)
 # against a library whose Rust code, std included, is itself instrumented:
 # AddressSanitizer (-Zsanitizer=address) and ThreadSanitizer
 # (-Zsanitizer=thread), built with the nightly toolchain and -Zbuild-std for
@@ -22,7 +23,7 @@ cd "$(dirname "$0")/.."
 
 TARGET=x86_64-unknown-linux-gnu
 NIGHTLY="${MCPR_NIGHTLY:-nightly}"
-TESTS=(test_stress test_lifetime)
+TESTS=(test_stress test_lifetime test_async)
 jobs="${MCPR_JOBS:-$(nproc 2>/dev/null || echo 2)}"
 
 which=("$@")

@@ -30,7 +30,9 @@
 # printed, not asserted). Without root, debootstrap or a mirror serving
 # trixie it prints a SKIPPED banner and succeeds, unless
 # MCPR_REQUIRE_SWIFT=1 (set by scripts/test.sh), which makes it fail.
-# MCPR_SWIFT_CACHE moves the chroot cache.
+# MCPR_SWIFT_CACHE moves the chroot cache. MCPR_SWIFT_FILTER=PATTERN runs
+# only the XCTest cases matching PATTERN (swift test --filter), linked
+# shared, and skips every other step (for iterating on one suite).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -144,6 +146,12 @@ if [ "$mode" = bench ]; then
   echo "$c_out"
   c_ns="$(printf '%s\n' "$c_out" | awk '/small_exact_read\/inline/ { print $2; exit }')"
   in_chroot MCPR_SWIFT_STATIC=1 MCPR_C_INLINE_NS="$c_ns" "$scratch/bench/release/mcpr-swift-bench" 200000
+  exit 0
+fi
+
+if [ -n "${MCPR_SWIFT_FILTER:-}" ]; then
+  echo "== swift test --filter $MCPR_SWIFT_FILTER (shared library, rpath; the other steps skipped)"
+  in_chroot sh -c "cd /mcp-resources && swift build --build-tests --scratch-path $scratch/shared ${rpath[*]} && swift test --skip-build --disable-swift-testing --scratch-path $scratch/shared --filter '$MCPR_SWIFT_FILTER'"
   exit 0
 fi
 

@@ -45,6 +45,7 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Failure, FailureKind};
 use crate::executor::Executor;
+use crate::limits::Limits;
 use crate::observe::{CallMethod, Ended, Observed, Subject};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
@@ -113,8 +114,11 @@ pub(crate) struct FrameRules {
 
 /// One call in its frame, handed to the method's body.
 pub(crate) struct Frame<'a> {
-    scope: &'a RequestScope,
+    scope: RequestScope,
     options: &'a CallOptions,
+    /// The executor a blocking call waits on (`None` inline, and for the
+    /// job of an asynchronous call, which is already on a worker).
+    executor: Option<&'a Executor>,
     protocol_revision: ProtocolRevision,
     rules: &'static FrameRules,
 }
@@ -164,14 +168,9 @@ impl CallOptions {
             Some(_) if on_executor => Record::Boxed(Box::new(recorder.take().expect("some"))),
             Some(r) => Record::Lent(NonNull::from(&*r)),
         };
-        let mut scope = RequestScope::start_at(
-            started,
-            registry.limits().read_timeout,
-            self.timeout,
-            self.cancel.clone(),
-            self.request_data.clone(),
-        )
-        .with_trace(from_params.trace.or_else(|| self.trace.clone()));
+        let mut scope = self
+            .scope_at(started, registry.limits())
+            .with_trace(from_params.trace.or_else(|| self.trace.clone()));
         if !matches!(record, Record::None) {
             scope = scope.recorded(record);
         }
@@ -186,43 +185,79 @@ impl CallOptions {
         // Closed on every return path (BEHAVIOUR §8: the direct API
         // creates and closes its scope), before the call is observed.
         let closer = scope.close_on_drop();
-        let end = |closer: CloseOnDrop, call: Ended<'_>, out: Result<&T, &Failure>| {
+        let end = |closer: CloseOnDrop,
+                   scope: &RequestScope,
+                   call: Ended<'_>,
+                   out: Result<&T, &Failure>| {
             drop(closer);
             telemetry.end(call, out, scope.recorder());
         };
         // At the instant it started: no clock read.
-        let opened = scope.check_at(started).and_then(|()| match &self.executor {
-            Some(executor) => executor
-                .admission()
-                .map_err(|why| why.failure(rules.refused)),
-            None => Ok(()),
-        });
+        let opened = scope.check_at(started).and_then(|()| self.admit(rules));
         if let Err(f) = opened {
-            end(closer, call, Err(&f));
+            end(closer, &scope, call, Err(&f));
             return Err(f);
         }
         let frame = Frame {
-            scope: &scope,
+            scope,
             options: self,
+            executor: self.executor.as_ref(),
             protocol_revision,
             rules,
         };
         let out = match body(&frame) {
             Ok(out) => out,
             Err(f) => {
-                end(closer, call, Err(&f));
+                end(closer, &frame.scope, call, Err(&f));
                 return Err(f);
             }
         };
         let now = Instant::now();
         call.ended = Some(now);
-        if let Err(f) = scope.check_at(now) {
-            end(closer, call, Err(&f));
+        if let Err(f) = frame.scope.check_at(now) {
+            end(closer, &frame.scope, call, Err(&f));
             return Err(f);
         }
-        end(closer, call, Ok(&out));
+        end(closer, &frame.scope, call, Ok(&out));
         Ok(out)
     }
+
+    /// The call's request scope, started at `started`: deadline =
+    /// min(`started` + `read_timeout`, the caller's deadline), without the
+    /// trace context (the frame's first step; an asynchronous call's job
+    /// makes it from its start call's instant, so that its deadline counts
+    /// from there).
+    #[inline]
+    pub(crate) fn scope_at(&self, started: Instant, limits: &Limits) -> RequestScope {
+        RequestScope::start_at(
+            started,
+            limits.read_timeout,
+            self.timeout,
+            self.cancel.clone(),
+            self.request_data.clone(),
+        )
+    }
+
+    /// Executor admission: a saturated executor refuses the call (with the
+    /// method's saturation failure) before its request is looked at.
+    #[inline]
+    pub(crate) fn admit(&self, rules: &FrameRules) -> Result<(), Failure> {
+        match &self.executor {
+            Some(executor) => executor
+                .admission()
+                .map_err(|why| why.failure(rules.refused)),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The frame's last step, for every driver: a result made after the
+/// deadline (or once the caller cancelled) is not returned.
+#[inline]
+pub(crate) fn leave<T>(scope: &RequestScope, out: Result<T, Failure>) -> Result<T, Failure> {
+    let out = out?;
+    scope.check()?;
+    Ok(out)
 }
 
 impl CallOptions {
@@ -244,12 +279,41 @@ impl CallOptions {
 impl Frame<'_> {
     /// The call's request scope (deadline, cancellation, request data).
     pub(crate) fn scope(&self) -> &RequestScope {
-        self.scope
+        &self.scope
     }
 
-    /// The executor running the call's callbacks, if any.
+    /// The frame of an asynchronous call's job, on a worker: its scope
+    /// was started (and the executor's admission given) by the start
+    /// call; checked here, as the blocking frame checks it before the
+    /// request is looked at. `options` are the call's (their result
+    /// `_meta` and trace context apply); its executor is `None`: the job
+    /// is already on a worker, and the executor's watch looks after the
+    /// deadline and cancellation.
+    pub(crate) fn detached<'a>(
+        scope: RequestScope,
+        options: &'a CallOptions,
+        protocol_revision: ProtocolRevision,
+        rules: &'static FrameRules,
+    ) -> Result<Frame<'a>, Failure> {
+        scope.check()?;
+        Ok(Frame {
+            scope: scope.with_trace(options.trace.clone()),
+            options,
+            executor: None,
+            protocol_revision,
+            rules,
+        })
+    }
+
+    /// The frame's last step: `out`, unless the deadline passed or the
+    /// caller cancelled meanwhile.
+    pub(crate) fn leave<T>(&self, out: Result<T, Failure>) -> Result<T, Failure> {
+        leave(&self.scope, out)
+    }
+
+    /// The executor a blocking call runs its callbacks on, if any.
     pub(crate) fn executor(&self) -> Option<&Executor> {
-        self.options.executor.as_ref()
+        self.executor
     }
 
     /// The protocol revision the call's result is shaped for.
@@ -260,10 +324,11 @@ impl Frame<'_> {
     /// This frame with `scope` instead of its own: the same call (the
     /// scope made from the frame's carries more for the callbacks, such as
     /// the verified input responses of a retried read).
-    pub(crate) fn with_scope<'b>(&'b self, scope: &'b RequestScope) -> Frame<'b> {
+    pub(crate) fn with_scope(&self, scope: RequestScope) -> Frame<'_> {
         Frame {
             scope,
             options: self.options,
+            executor: self.executor,
             protocol_revision: self.protocol_revision,
             rules: self.rules,
         }

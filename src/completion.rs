@@ -42,7 +42,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::binding::ResourceBinding;
-use crate::call::{CallOptions, FrameRules};
+use crate::call::{CallOptions, Frame, FrameRules};
 use crate::completer::ValueRules;
 pub use crate::completer::{
     encoded_len, CompletionRequest, CompletionSink, DroppedValue, ResourceCompleter,
@@ -139,7 +139,7 @@ impl From<CallOptions> for CompleteOptions {
 
 /// The frame rules of a completion: a saturated executor is
 /// `read_failed`, and so is a panic of the completion job.
-const COMPLETE_RULES: FrameRules = FrameRules {
+pub(crate) const COMPLETE_RULES: FrameRules = FrameRules {
     method: CallMethod::CompletionComplete,
     refused: FailureKind::ReadFailed,
     panicked: complete_panicked,
@@ -288,50 +288,60 @@ impl Resources {
     ) -> Result<CompletionResult, Failure> {
         let subject = Subject::Template(&params.template);
         options.call.frame(self, &COMPLETE_RULES, subject, |frame| {
-            // The host's result `_meta` is charged to the values' page
-            // budget.
-            let host_meta = result_meta::member_len(frame.result_meta());
-            let mut limits = *self.limits();
-            limits.max_page_bytes = limits.max_page_bytes.saturating_sub(host_meta as u64);
-            let limits = &limits;
-            let binding = self.template_binding(&params.template)?;
-            let (values, total, has_more) = match frame.executor() {
-                None => run_completion(
-                    self.policy().as_ref(),
-                    frame.scope(),
-                    binding,
-                    params,
-                    limits,
-                )?,
-                Some(executor) => {
-                    // The job owns what it uses: an abandoned completer
-                    // keeps its binding and the policy alive until it
-                    // returns.
-                    let (policy, binding, params, limits) = (
-                        self.policy().clone(),
-                        binding.clone(),
-                        params.clone(),
-                        *limits,
-                    );
-                    let scope = frame.scope().clone();
-                    frame.run_job(executor, move || {
-                        run_completion(policy.as_ref(), &scope, &binding, &params, &limits)
-                    })?
-                }
-            };
-            let json = write_result(
-                &values,
-                total,
-                has_more,
-                frame.result_meta(),
-                carries_result_type(frame.protocol_revision()),
-            );
-            Ok(CompletionResult {
-                json,
-                values,
-                total,
-                has_more,
-            })
+            self.complete_in(frame, params)
+        })
+    }
+
+    /// The completion of `params` in its call frame (both drivers: the
+    /// blocking call's frame, an asynchronous call's job).
+    pub(crate) fn complete_in(
+        &self,
+        frame: &Frame<'_>,
+        params: &CompleteParams,
+    ) -> Result<CompletionResult, Failure> {
+        // The host's result `_meta` is charged to the values' page
+        // budget.
+        let host_meta = result_meta::member_len(frame.result_meta());
+        let mut limits = *self.limits();
+        limits.max_page_bytes = limits.max_page_bytes.saturating_sub(host_meta as u64);
+        let limits = &limits;
+        let binding = self.template_binding(&params.template)?;
+        let (values, total, has_more) = match frame.executor() {
+            None => run_completion(
+                self.policy().as_ref(),
+                frame.scope(),
+                binding,
+                params,
+                limits,
+            )?,
+            Some(executor) => {
+                // The job owns what it uses: an abandoned completer
+                // keeps its binding and the policy alive until it
+                // returns.
+                let (policy, binding, params, limits) = (
+                    self.policy().clone(),
+                    binding.clone(),
+                    params.clone(),
+                    *limits,
+                );
+                let scope = frame.scope().clone();
+                frame.run_job(executor, move || {
+                    run_completion(policy.as_ref(), &scope, &binding, &params, &limits)
+                })?
+            }
+        };
+        let json = write_result(
+            &values,
+            total,
+            has_more,
+            frame.result_meta(),
+            carries_result_type(frame.protocol_revision()),
+        );
+        Ok(CompletionResult {
+            json,
+            values,
+            total,
+            has_more,
         })
     }
 

@@ -13,6 +13,7 @@
 
 #![deny(missing_docs)]
 
+mod asynccall;
 pub mod binding;
 pub mod cache;
 pub mod call;
@@ -53,6 +54,7 @@ pub mod template;
 pub mod tools;
 pub mod trace;
 
+pub use asynccall::RequestStartError;
 pub use binding::{ResourceBinding, ResourceHandler};
 pub use cache::{CacheHints, CacheScope, RegistryCacheHints, ResultCache};
 pub use call::CallOptions;

@@ -61,14 +61,14 @@ pub struct ListOptions {
 
 /// The frame rules of a listing: a saturated executor is `policy` (only
 /// `discover` runs there), and so is a panic of the listing job.
-const LIST_RULES: FrameRules = FrameRules {
+pub(crate) const LIST_RULES: FrameRules = FrameRules {
     method: CallMethod::ResourcesList,
     refused: FailureKind::Policy,
     panicked: list_panicked,
 };
 
 /// The frame rules of a template listing: those of a listing.
-const LIST_TEMPLATES_RULES: FrameRules = FrameRules {
+pub(crate) const LIST_TEMPLATES_RULES: FrameRules = FrameRules {
     method: CallMethod::ResourcesTemplatesList,
     ..LIST_RULES
 };
@@ -247,6 +247,24 @@ impl Resources {
             Subject::ScopeKey(&options.scope_key),
             |frame| self.page_in(frame, method, options),
         )
+    }
+
+    /// One page of `resources/list` (or `resources/templates/list`:
+    /// `templates`) in `frame`, for a driver that made the frame itself
+    /// (an asynchronous call's job; its scope key was checked when it
+    /// started).
+    pub(crate) fn list_in(
+        &self,
+        frame: &Frame<'_>,
+        templates: bool,
+        options: &ListOptions,
+    ) -> Result<Page, Failure> {
+        let method = if templates {
+            Method::Templates
+        } else {
+            Method::Resources
+        };
+        self.page_in(frame, method, options)
     }
 
     /// One page in its call frame: where it starts (the cursor), what it

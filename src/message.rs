@@ -42,7 +42,7 @@
 use crate::envelope::{self, is_integer, string_value, Scan};
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::registry::Resources;
-use crate::request::{RequestError, RequestMethod, RequestOptions};
+use crate::request::{RequestError, RequestMethod, RequestOptions, Response};
 
 /// The largest message read (16 MiB, the official SDKs' line bound); a
 /// longer one is answered `-32600` without being read.
@@ -222,6 +222,143 @@ fn valid_id(raw: &[u8]) -> Result<&str, ()> {
     }
 }
 
+/// What a message's envelope asks for: a reply made without the registry
+/// (an invalid message, a notification, a response, a blank message), or
+/// a request for the one-call request to serve.
+pub(crate) enum Envelope<'t> {
+    /// The reply, ready.
+    Ready(Reply),
+    /// A request: its method (decoded), raw id and raw params.
+    Request {
+        method: String,
+        id: &'t str,
+        params: &'t [u8],
+    },
+}
+
+/// Reads the envelope of the message `text` (see the module
+/// documentation); callbacks never run here.
+pub(crate) fn envelope(text: &[u8]) -> Envelope<'_> {
+    use Envelope::Ready;
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Ready(Reply::invalid(
+            INVALID_REQUEST,
+            None,
+            "the message exceeds 16 MiB",
+        ));
+    }
+    let m = match envelope::scan(text) {
+        Scan::Blank => return Ready(Reply::new(MessageKind::Blank, true)),
+        Scan::Malformed => {
+            return Ready(Reply::invalid(PARSE_ERROR, None, "the message is not JSON"))
+        }
+        Scan::NotObject => {
+            return Ready(Reply::invalid(
+                INVALID_REQUEST,
+                None,
+                "the message is no object (a batch, or another value)",
+            ))
+        }
+        Scan::Object(m) => m,
+    };
+    if m.repeated {
+        return Ready(Reply::invalid(
+            INVALID_REQUEST,
+            None,
+            "the message repeats a JSON-RPC member",
+        ));
+    }
+    let id = match m.id.map(valid_id) {
+        None => None,
+        Some(Ok(id)) => Some(id),
+        Some(Err(())) => {
+            return Ready(Reply::invalid(
+                INVALID_REQUEST,
+                None,
+                "the id is neither a string nor an integer",
+            ))
+        }
+    };
+    if m.jsonrpc.and_then(string_value).as_deref() != Some("2.0") {
+        return Ready(Reply::invalid(
+            INVALID_REQUEST,
+            id,
+            "jsonrpc is not \"2.0\"",
+        ));
+    }
+    let Some(raw_method) = m.method else {
+        return Ready(match id {
+            // Exactly one of result and error, an object.
+            Some(id)
+                if m.result.is_some() != m.error.is_some()
+                    && m.error.is_none_or(|e| e.first() == Some(&b'{')) =>
+            {
+                Reply::handed_over(MessageKind::Response, String::new(), id, b"")
+            }
+            _ => Reply::invalid(INVALID_REQUEST, id, "neither a request nor a response"),
+        });
+    };
+    let Some(method) = string_value(raw_method) else {
+        return Ready(Reply::invalid(
+            INVALID_REQUEST,
+            id,
+            "the method is not a string",
+        ));
+    };
+    let params = m.params.unwrap_or_default();
+    let Some(id) = id else {
+        // A notification: never answered.
+        return Ready(match RequestMethod::parse(method.as_bytes()) {
+            Some(_) => {
+                let mut reply = Reply::new(MessageKind::Notification, true);
+                reply.method = method;
+                reply
+            }
+            None => Reply::handed_over(MessageKind::Notification, method, "", params),
+        });
+    };
+    Envelope::Request { method, id, params }
+}
+
+/// The reply to the request `method` with `id` and `params`, from what the
+/// one-call request made of it.
+pub(crate) fn reply_to(
+    served: Result<Response, RequestError>,
+    method: String,
+    id: &str,
+    params: &[u8],
+) -> Result<Reply, RequestError> {
+    let response = match served {
+        Ok(response) => response,
+        Err(RequestError::MethodNotHandled) => {
+            return Ok(Reply::handed_over(MessageKind::Request, method, id, params))
+        }
+        Err(e) => return Err(e),
+    };
+    let mut reply = Reply::new(MessageKind::Request, true);
+    reply.method = method;
+    reply.id = id.to_string();
+    reply.partial = response.is_partial();
+    let canceled = response
+        .failure()
+        .is_some_and(|f| f.kind() == FailureKind::Canceled);
+    if !canceled {
+        let member = if response.is_error() {
+            "error"
+        } else {
+            "result"
+        };
+        reply.json = response_message(id, member, response.json());
+    }
+    reply.failure = response.failure().map(|f| {
+        // The reply keeps the kind, the safe message and the private
+        // cause's text (failures are not Clone: a cause is any error).
+        Failure::with_message(f.kind(), f.message().to_string())
+            .caused_by(CauseText(f.cause_text()))
+    });
+    Ok(reply)
+}
+
 impl Resources {
     /// Serves one JSON-RPC message (see the module documentation for the
     /// rules). `options` are those of [`Resources::request`]; the
@@ -235,111 +372,12 @@ impl Resources {
     /// `request` reports (a list method without a scope key): then nothing
     /// is to be sent as if it were the client's fault.
     pub fn message(&self, text: &[u8], options: &RequestOptions) -> Result<Reply, RequestError> {
-        if text.len() > MAX_MESSAGE_BYTES {
-            return Ok(Reply::invalid(
-                INVALID_REQUEST,
-                None,
-                "the message exceeds 16 MiB",
-            ));
-        }
-        let m = match envelope::scan(text) {
-            Scan::Blank => return Ok(Reply::new(MessageKind::Blank, true)),
-            Scan::Malformed => {
-                return Ok(Reply::invalid(PARSE_ERROR, None, "the message is not JSON"))
+        match envelope(text) {
+            Envelope::Ready(reply) => Ok(reply),
+            Envelope::Request { method, id, params } => {
+                let served = self.request(method.as_bytes(), params, options);
+                reply_to(served, method, id, params)
             }
-            Scan::NotObject => {
-                return Ok(Reply::invalid(
-                    INVALID_REQUEST,
-                    None,
-                    "the message is no object (a batch, or another value)",
-                ))
-            }
-            Scan::Object(m) => m,
-        };
-        if m.repeated {
-            return Ok(Reply::invalid(
-                INVALID_REQUEST,
-                None,
-                "the message repeats a JSON-RPC member",
-            ));
         }
-        let id = match m.id.map(valid_id) {
-            None => None,
-            Some(Ok(id)) => Some(id),
-            Some(Err(())) => {
-                return Ok(Reply::invalid(
-                    INVALID_REQUEST,
-                    None,
-                    "the id is neither a string nor an integer",
-                ))
-            }
-        };
-        if m.jsonrpc.and_then(string_value).as_deref() != Some("2.0") {
-            return Ok(Reply::invalid(
-                INVALID_REQUEST,
-                id,
-                "jsonrpc is not \"2.0\"",
-            ));
-        }
-        let Some(raw_method) = m.method else {
-            return Ok(match id {
-                // Exactly one of result and error, an object.
-                Some(id)
-                    if m.result.is_some() != m.error.is_some()
-                        && m.error.is_none_or(|e| e.first() == Some(&b'{')) =>
-                {
-                    Reply::handed_over(MessageKind::Response, String::new(), id, b"")
-                }
-                _ => Reply::invalid(INVALID_REQUEST, id, "neither a request nor a response"),
-            });
-        };
-        let Some(method) = string_value(raw_method) else {
-            return Ok(Reply::invalid(
-                INVALID_REQUEST,
-                id,
-                "the method is not a string",
-            ));
-        };
-        let params = m.params.unwrap_or_default();
-        let Some(id) = id else {
-            // A notification: never answered.
-            return Ok(match RequestMethod::parse(method.as_bytes()) {
-                Some(_) => {
-                    let mut reply = Reply::new(MessageKind::Notification, true);
-                    reply.method = method;
-                    reply
-                }
-                None => Reply::handed_over(MessageKind::Notification, method, "", params),
-            });
-        };
-        let response = match self.request(method.as_bytes(), params, options) {
-            Ok(response) => response,
-            Err(RequestError::MethodNotHandled) => {
-                return Ok(Reply::handed_over(MessageKind::Request, method, id, params))
-            }
-            Err(e) => return Err(e),
-        };
-        let mut reply = Reply::new(MessageKind::Request, true);
-        reply.method = method;
-        reply.id = id.to_string();
-        reply.partial = response.is_partial();
-        let canceled = response
-            .failure()
-            .is_some_and(|f| f.kind() == FailureKind::Canceled);
-        if !canceled {
-            let member = if response.is_error() {
-                "error"
-            } else {
-                "result"
-            };
-            reply.json = response_message(id, member, response.json());
-        }
-        reply.failure = response.failure().map(|f| {
-            // The reply keeps the kind, the safe message and the private
-            // cause's text (failures are not Clone: a cause is any error).
-            Failure::with_message(f.kind(), f.message().to_string())
-                .caused_by(CauseText(f.cause_text()))
-        });
-        Ok(reply)
     }
 }

@@ -27,7 +27,15 @@ struct CancelInner {
 #[derive(Default)]
 struct Subscribers {
     next_id: u64,
-    list: Vec<(u64, std::thread::Thread)>,
+    list: Vec<(u64, Waiter)>,
+}
+
+/// Who a cancellation wakes: a waiting thread, or an asynchronous call
+/// that nobody waits for (its function asks the executor's watch to look
+/// at it; it must not block).
+enum Waiter {
+    Thread(std::thread::Thread),
+    Call(Box<dyn Fn() + Send + Sync>),
 }
 
 /// A cancellation token. Cloning shares the token; `cancel` is safe from any
@@ -56,7 +64,10 @@ impl CancelToken {
         self.inner.canceled.store(true, Ordering::SeqCst);
         let guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
         for (_, waiter) in &guard.list {
-            waiter.unpark();
+            match waiter {
+                Waiter::Thread(t) => t.unpark(),
+                Waiter::Call(wake) => wake(),
+            }
         }
         self.inner.wake.notify_all();
     }
@@ -65,6 +76,27 @@ impl CancelToken {
     /// (the waiter checks [`is_canceled`](Self::is_canceled) after every
     /// wake-up). Dropping it unsubscribes.
     pub(crate) fn subscribe_thread(&self, waiter: std::thread::Thread) -> CancelSubscription {
+        self.subscribe(Waiter::Thread(waiter))
+    }
+
+    /// A subscription that calls `wake` when the token is cancelled (at
+    /// once if it already is): for a call nobody waits for. `wake` runs on
+    /// the cancelling thread, under the token's lock: it must only signal.
+    /// Dropping the subscription unsubscribes.
+    pub(crate) fn subscribe_call(&self, wake: Box<dyn Fn() + Send + Sync>) -> CancelSubscription {
+        let subscription = self.subscribe(Waiter::Call(wake));
+        if self.is_canceled() {
+            let guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((_, Waiter::Call(wake))) =
+                guard.list.iter().find(|(id, _)| *id == subscription.id)
+            {
+                wake();
+            }
+        }
+        subscription
+    }
+
+    fn subscribe(&self, waiter: Waiter) -> CancelSubscription {
         let mut guard = self.inner.lock.lock().unwrap_or_else(|p| p.into_inner());
         let id = guard.next_id;
         guard.next_id += 1;
@@ -184,12 +216,8 @@ impl RequestScope {
         cancel: Option<CancelToken>,
         request_data: Option<RequestData>,
     ) -> Self {
-        let budget = match caller_timeout {
-            Some(t) if t < limit => t,
-            _ => limit,
-        };
         RequestScope {
-            deadline: now.checked_add(budget).unwrap_or(now + limit),
+            deadline: Self::deadline_at(now, limit, caller_timeout),
             cancel,
             request_data,
             trace: None,
@@ -225,6 +253,20 @@ impl RequestScope {
             // (the contract of `recorded`).
             Record::Lent(p) => Some(unsafe { p.as_ref() }),
         }
+    }
+
+    /// The deadline of a scope starting at `now`: min(`now` + `limit`,
+    /// `now` + `caller_timeout`).
+    pub(crate) fn deadline_at(
+        now: Instant,
+        limit: Duration,
+        caller_timeout: Option<Duration>,
+    ) -> Instant {
+        let budget = match caller_timeout {
+            Some(t) if t < limit => t,
+            _ => limit,
+        };
+        now.checked_add(budget).unwrap_or(now + limit)
     }
 
     /// This scope (the same deadline, cancellation, request data, trace

@@ -124,6 +124,15 @@ impl<J: Job> Entry for Slot<J> {
 /// The submitter's handle of a job, used to give up on it.
 pub(crate) struct JobHandle(pub(super) Arc<dyn Entry>);
 
+impl JobHandle {
+    /// The handle of `entry`, a job already submitted with
+    /// [`Executor::submit_entry`](super::Executor::submit_entry) (for a job
+    /// that refers to itself, as an asynchronous call does).
+    pub(crate) fn of(entry: Arc<dyn Entry>) -> JobHandle {
+        JobHandle(entry)
+    }
+}
+
 /// What giving up on a job found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum GaveUp {

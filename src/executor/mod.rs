@@ -40,7 +40,8 @@
 //!
 //! Layout: `cpu` (placement hints), `wait` (how threads wait for each
 //! other), `job` (job states, the queue entry, refusals), `pool` (queue,
-//! workers, counts); this file is the public executor. The pool knows
+//! workers, counts), `watch` (the thread that looks after asynchronous
+//! calls, which nobody waits for); this file is the public executor. The pool knows
 //! nothing of reads: a caller that needs per-binding accounting of hung
 //! callbacks tags them with a key (`Pool::key_hung`), and the read side
 //! decides what a hung reader means for the next body read.
@@ -49,6 +50,7 @@ mod cpu;
 mod job;
 mod pool;
 mod wait;
+mod watch;
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -64,14 +66,19 @@ use pool::{raise, spawn_worker, QueueState};
 
 pub(crate) use job::{new_status, CallOutcome, Entry, GaveUp, Job, JobHandle, Refusal};
 pub(crate) use pool::Pool;
+pub(crate) use watch::{WatchKey, Watched};
 
 struct Inner {
     pool: Arc<Pool>,
+    /// The watch of the asynchronous calls (its thread starts with the
+    /// first one).
+    watch: watch::Watch,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
         self.pool.close();
+        self.watch.close();
     }
 }
 
@@ -225,6 +232,7 @@ impl Executor {
                 refused_queue_full: AtomicU64::new(0),
                 hung_keys: Mutex::new(Vec::new()),
             }),
+            watch: watch::Watch::new(),
         });
         for _ in 0..threads {
             inner.pool.live.fetch_add(1, Ordering::AcqRel);
@@ -287,6 +295,11 @@ impl Executor {
     /// does not keep idle workers alive once the executor is dropped).
     pub(crate) fn pool(&self) -> Arc<Pool> {
         self.inner.pool.clone()
+    }
+
+    /// The watch of the executor's asynchronous calls (see `watch.rs`).
+    pub(crate) fn watch(&self) -> &watch::Watch {
+        &self.inner.watch
     }
 
     /// The refusal a new job would meet now, if any (counted as a

@@ -111,6 +111,14 @@ impl Pool {
         )
     }
 
+    /// Records the calling thread as the one that submits jobs (an
+    /// asynchronous call's start, which does not wait): a polling worker
+    /// then moves off its CPU as it does for a waiting caller, so that the
+    /// next handoff needs no context switch.
+    pub(crate) fn note_submitter(&self) {
+        self.submitter_cpu.set_here();
+    }
+
     /// Whether `max_hung` workers are hung: a further hung worker would
     /// not be replaced.
     pub(crate) fn at_hung_bound(&self) -> bool {
@@ -239,6 +247,14 @@ impl Pool {
             // this worker polling did not wake anyone, and is seen below.
             self.spinning.store(0, Ordering::SeqCst);
             if job.is_some() {
+                // The pushes that saw this worker polling woke no one: the
+                // jobs they queued behind this one need a sleeper (else
+                // they wait until this job returns, which a hung callback
+                // never does). A push after the store above wakes one
+                // itself.
+                if self.len.load(Ordering::SeqCst) > 0 {
+                    self.wake_one_if_queued(&self.lock());
+                }
                 return job;
             }
         }
@@ -249,11 +265,21 @@ impl Pool {
             }
             if let Some(job) = st.jobs.pop_front() {
                 self.len.fetch_sub(1, Ordering::SeqCst);
+                // Passes a wake-up on while jobs remain (one push may have
+                // queued several behind a poll).
+                self.wake_one_if_queued(&st);
                 return Some(job);
             }
             st.sleepers += 1;
             st = self.wake.wait(st).unwrap_or_else(|p| p.into_inner());
             st.sleepers -= 1;
+        }
+    }
+
+    /// Wakes a sleeping worker when jobs are queued and nobody polls.
+    fn wake_one_if_queued(&self, st: &QueueState) {
+        if !st.jobs.is_empty() && st.sleepers > 0 && self.spinning.load(Ordering::SeqCst) == 0 {
+            self.wake.notify_one();
         }
     }
 

@@ -54,6 +54,63 @@ unsafe fn request_text(s: mcpr_str, what: &str) -> Result<String, Error> {
     Ok(unsafe { s.text(FailureKind::InvalidRequest, what) }?.to_string())
 }
 
+/// The core's params of `params`, and whether its template is UTF-8 (when
+/// it is not, the template is left empty: it cannot be a registered one,
+/// and is not found). NULL params, a NULL `context` with a non-zero
+/// length, or a bad string are `MCPR_INVALID_ARGUMENT`; invalid UTF-8 in
+/// the argument or context is `MCPR_INVALID_REQUEST`.
+///
+/// # Safety
+/// `params` is NULL or points at params whose strings follow the `mcpr_str`
+/// rules and whose `context` points at `context_len` entries (or is NULL
+/// with 0).
+pub(super) unsafe fn params_of(
+    params: *const mcpr_complete_params,
+) -> Result<(CompleteParams, bool), Error> {
+    let p =
+        unsafe { params.as_ref() }.ok_or_else(|| Error::argument("completion params are NULL"))?;
+    let context: &[mcpr_complete_argument] = match (p.context.is_null(), p.context_len) {
+        (_, 0) => &[],
+        (true, _) => {
+            return Err(Error::argument(
+                "completion context is NULL with a non-zero length",
+            ))
+        }
+        (false, n) => {
+            if n > isize::MAX as usize / std::mem::size_of::<mcpr_complete_argument>() {
+                return Err(Error::argument("completion context length is impossible"));
+            }
+            // SAFETY: `context` points at `context_len` entries (caller's
+            // guarantee), checked non-null and sized.
+            unsafe { std::slice::from_raw_parts(p.context, n) }
+        }
+    };
+    let template = unsafe { p.template_uri.bytes() }?;
+    let mut params = CompleteParams {
+        template: String::new(),
+        argument: unsafe { request_text(p.argument.name, "completion argument name") }?,
+        value: unsafe { request_text(p.argument.value, "completion argument value") }?,
+        context: Vec::with_capacity(context.len()),
+    };
+    for a in context {
+        let (name, value) = unsafe {
+            (
+                request_text(a.name, "completion context name")?,
+                request_text(a.value, "completion context value")?,
+            )
+        };
+        params.context.push((name, value));
+    }
+    let utf8 = match std::str::from_utf8(template) {
+        Ok(t) => {
+            params.template = t.to_string();
+            true
+        }
+        Err(_) => false,
+    };
+    Ok((params, utf8))
+}
+
 /// Answers `completion/complete` for a `ref/resource` reference (a
 /// `ref/prompt` is not this library's: the host answers it).
 ///
@@ -128,56 +185,22 @@ pub unsafe extern "C" fn mcpr_complete(
     let body = || {
         let r = unsafe { super::resources::resources(resources) }?;
         need_out(out)?;
-        let p = unsafe { params.as_ref() }
-            .ok_or_else(|| Error::argument("completion params are NULL"))?;
-        let context: &[mcpr_complete_argument] = match (p.context.is_null(), p.context_len) {
-            (_, 0) => &[],
-            (true, _) => {
-                return Err(Error::argument(
-                    "completion context is NULL with a non-zero length",
-                ))
-            }
-            (false, n) => {
-                if n > isize::MAX as usize / std::mem::size_of::<mcpr_complete_argument>() {
-                    return Err(Error::argument("completion context length is impossible"));
-                }
-                // SAFETY: `context` points at `context_len` entries
-                // (caller's guarantee), checked non-null and sized.
-                unsafe { std::slice::from_raw_parts(p.context, n) }
-            }
-        };
-        let template = unsafe { p.template_uri.bytes() }?;
-        let mut params = CompleteParams {
-            template: String::new(),
-            argument: unsafe { request_text(p.argument.name, "completion argument name") }?,
-            value: unsafe { request_text(p.argument.value, "completion argument value") }?,
-            context: Vec::with_capacity(context.len()),
-        };
-        for a in context {
-            let (name, value) = unsafe {
-                (
-                    request_text(a.name, "completion context name")?,
-                    request_text(a.value, "completion context value")?,
-                )
-            };
-            params.context.push((name, value));
-        }
+        // SAFETY: `params` is NULL or points at params (caller's guarantee).
+        let (params, utf8) = unsafe { params_of(params) }?;
         // SAFETY: `options` is NULL or points at options (caller's guarantee).
         let options = CompleteOptions {
             call: unsafe { read_options_of(options) }?.call,
         };
         let revision = options.call.protocol_revision;
-        let result = match std::str::from_utf8(template) {
+        if !utf8 {
             // Not UTF-8: it cannot be a registered template (and cannot be
             // echoed in `data.uri`).
-            Err(_) => Err(Error::of_request(not_found(), revision, None)),
-            Ok(t) => {
-                params.template = t.to_string();
-                r.inner
-                    .complete(&params, &options)
-                    .map_err(|f| Error::of_request(f, revision, Some(t)))
-            }
-        }?;
+            return Err(Error::of_request(not_found(), revision, None));
+        }
+        let result = r
+            .inner
+            .complete(&params, &options)
+            .map_err(|f| Error::of_request(f, revision, Some(&params.template)))?;
         unsafe { write_handle(out, mcpr_completion { inner: result }) };
         Ok(())
     };

@@ -107,6 +107,30 @@ pub unsafe extern "C" fn mcpr_list_options_init(options: *mut mcpr_list_options)
     guard(|| unsafe { init_out(options) })
 }
 
+/// The core's options of `opt` (required: NULL is
+/// `MCPR_INVALID_ARGUMENT`).
+///
+/// # Safety
+/// `opt` is NULL or points at options of `struct_size` readable bytes whose
+/// strings follow the `mcpr_str` rules and whose `cancel` and `executor`
+/// are NULL or live.
+pub(super) unsafe fn list_options_of(opt: *const mcpr_list_options) -> Result<ListOptions, Error> {
+    // SAFETY: `opt` is NULL or points at options of `struct_size` readable
+    // bytes (caller's guarantee).
+    let o =
+        unsafe { read_grown_opt(opt) }?.ok_or_else(|| Error::argument("list options are NULL"))?;
+    // SAFETY: both strings follow the `mcpr_str` rules.
+    let (scope_key, cursor) = unsafe { (o.scope_key.bytes()?, o.cursor.bytes()?) };
+    Ok(ListOptions {
+        scope_key: scope_key.to_vec(),
+        cursor: (!cursor.is_empty()).then(|| cursor.to_vec()),
+        page_size: o.page_size,
+        // SAFETY: the pointers are NULL or live, the strings follow the
+        // `mcpr_str` rules (caller's guarantee).
+        call: unsafe { call_options_of(&o) }?,
+    })
+}
+
 /// # Safety
 /// As for `mcpr_list`.
 unsafe fn list_with(
@@ -119,20 +143,8 @@ unsafe fn list_with(
     let body = || {
         let r = unsafe { resources(r) }?;
         need_out(out)?;
-        // SAFETY: `opt` is NULL or points at options of `struct_size`
-        // readable bytes (caller's guarantee).
-        let o = unsafe { read_grown_opt(opt) }?
-            .ok_or_else(|| Error::argument("list options are NULL"))?;
-        // SAFETY: both strings follow the `mcpr_str` rules.
-        let (scope_key, cursor) = unsafe { (o.scope_key.bytes()?, o.cursor.bytes()?) };
-        let options = ListOptions {
-            scope_key: scope_key.to_vec(),
-            cursor: (!cursor.is_empty()).then(|| cursor.to_vec()),
-            page_size: o.page_size,
-            // SAFETY: the pointers are NULL or live, the strings follow the
-            // `mcpr_str` rules (caller's guarantee).
-            call: unsafe { call_options_of(&o) }?,
-        };
+        // SAFETY: as for `mcpr_list` (caller's guarantee).
+        let options = unsafe { list_options_of(opt) }?;
         let revision = options.call.protocol_revision;
         let page = if templates {
             r.inner.list_templates(&options)

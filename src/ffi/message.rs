@@ -1,5 +1,6 @@
 //! One call per message: `mcpr_message`.
 
+use crate::message::Reply;
 use crate::request::RequestError;
 
 use super::boundary::mcpr_str;
@@ -72,23 +73,28 @@ pub unsafe extern "C" fn mcpr_message(
         need_out(out)?;
         let text = unsafe { message.bytes() }?;
         let options = unsafe { request_options_of(options) }?;
-        let reply = r.inner.message(text, &options).map_err(|e| match e {
-            RequestError::InvalidArgument(m) => Error::argument(m),
-            // The message entry point hands unserved methods over in its
-            // reply; this is never returned.
-            RequestError::MethodNotHandled => Error::argument("method not handled"),
-        })?;
-        let cause = reply.failure().map(|f| f.cause_text()).unwrap_or_default();
-        unsafe {
-            write_handle(
-                out,
-                mcpr_reply {
-                    inner: reply,
-                    cause,
-                },
-            )
-        };
+        let reply = r.inner.message(text, &options).map_err(message_error)?;
+        unsafe { write_handle(out, reply_of(reply)) };
         Ok(())
     };
     unsafe { guard_status(err, body) }
+}
+
+/// The status of a message that made no reply (a host mistake).
+pub(super) fn message_error(e: RequestError) -> Error {
+    match e {
+        RequestError::InvalidArgument(m) => Error::argument(m),
+        // The message entry points hand unserved methods over in their
+        // reply; this is never returned.
+        RequestError::MethodNotHandled => Error::argument("method not handled"),
+    }
+}
+
+/// The reply handle of a reply (with its failure's private cause).
+pub(super) fn reply_of(reply: Reply) -> mcpr_reply {
+    let cause = reply.failure().map(|f| f.cause_text()).unwrap_or_default();
+    mcpr_reply {
+        inner: reply,
+        cause,
+    }
 }

@@ -85,6 +85,10 @@ mod reply;
 mod complete;
 mod completion;
 
+// Asynchronous calls (`\ingroup async`): the start functions of the
+// calls above that may wait, and their completion callbacks.
+mod async_call;
+
 // Callbacks (`\ingroup callbacks`): the tables, what every callback is
 // given, then what `resolve` and body `read` fill.
 mod callbacks;
@@ -117,6 +121,9 @@ mod handle;
 mod host;
 mod limits;
 
+pub use async_call::{
+    mcpr_complete_done_fn, mcpr_list_done_fn, mcpr_read_done_fn, mcpr_request_done_fn,
+};
 pub use boundary::mcpr_str;
 pub use builder::{mcpr_builder, mcpr_clock_fn};
 pub use bundle::mcpr_bundle;

@@ -123,6 +123,30 @@ pub unsafe extern "C" fn mcpr_request_options_init(options: *mut mcpr_request_op
     guard(|| unsafe { init_out(options) })
 }
 
+/// The status of a request that made no response.
+pub(super) fn request_error(e: RequestError) -> Error {
+    match e {
+        RequestError::MethodNotHandled => Error::with_status(
+            mcpr_status::MCPR_METHOD_NOT_HANDLED,
+            "method not handled by this library",
+        ),
+        RequestError::InvalidArgument(m) => Error::argument(m),
+    }
+}
+
+/// The response handle of a response (with its failure's private cause).
+pub(super) fn response_of(response: Response) -> mcpr_response {
+    let cause = response
+        .failure()
+        .or(response.tool_failure())
+        .map(|f| f.cause_text())
+        .unwrap_or_default();
+    mcpr_response {
+        inner: response,
+        cause,
+    }
+}
+
 /// Serves one MCP request by method name: `resources/read`,
 /// `resources/list`, `resources/templates/list`, `completion/complete`
 /// for a `ref/resource` reference (as `mcpr_complete` does; a `ref/prompt`
@@ -240,22 +264,7 @@ pub(super) unsafe fn write_response(
     out: *mut *mut mcpr_response,
     response: Result<Response, RequestError>,
 ) -> Result<(), Error> {
-    let response = response.map_err(|e| match e {
-        RequestError::MethodNotHandled => Error::with_status(
-            mcpr_status::MCPR_METHOD_NOT_HANDLED,
-            "method not handled by this library",
-        ),
-        RequestError::InvalidArgument(m) => Error::argument(m),
-    })?;
-    let cause = response
-        .failure()
-        .or(response.tool_failure())
-        .map(|f| f.cause_text())
-        .unwrap_or_default();
-    let response = mcpr_response {
-        inner: response,
-        cause,
-    };
-    unsafe { write_handle(out, response) };
+    let response = response.map_err(request_error)?;
+    unsafe { write_handle(out, response_of(response)) };
     Ok(())
 }

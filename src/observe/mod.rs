@@ -126,6 +126,12 @@ impl Telemetry {
         }
     }
 
+    /// Whether the registry has an observer.
+    #[inline]
+    pub(crate) fn observes(&self) -> bool {
+        self.shared.observer.is_some()
+    }
+
     /// The keyed hash of `bytes` under the registry's event hash key.
     pub(crate) fn hash(&self, bytes: &[u8]) -> EventHash {
         self.shared.hasher.hash(bytes)
@@ -168,7 +174,7 @@ impl Telemetry {
     /// A call ended with `out`: counted, and observed (its root decision,
     /// then its call event).
     #[inline]
-    pub(crate) fn end<T: Observed>(
+    pub(crate) fn end<T: Observed + ?Sized>(
         &self,
         call: Ended<'_>,
         out: Result<&T, &Failure>,

@@ -6,13 +6,16 @@
 //! budgets of §7, and returns the JSON text of an MCP `resources/read`
 //! result (§6) as a [`ResourceBundle`]. The steps exist once
 //! (`pipeline.rs`, built from `authorize`, `admit`, `recheck` and
-//! `assemble`); this file drives them inline, `pooled.rs` on an executor.
+//! `assemble`); this file drives them inline, `pooled.rs` on an executor
+//! with the caller waiting, and `detached.rs` on an executor for an
+//! asynchronous call (the executor driver without a waiting caller).
 
 mod admit;
 mod asking;
 mod assemble;
 mod authorize;
 mod decisions;
+mod detached;
 mod pipeline;
 mod pooled;
 mod probe;
@@ -21,9 +24,11 @@ mod spare;
 
 // Shared with `completion`: the same discovery rule and callback guards.
 pub(crate) use authorize::{discover, guarded, settle, CallbackFailure};
+pub(crate) use detached::{OwnedInput, Owner};
 
 use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::Arc;
 
 use base64::Engine as _;
 
@@ -351,6 +356,13 @@ impl<'a> BundleItem<'a> {
     }
 }
 
+/// This thread's spare result buffer, for a read assembled on another
+/// thread whose bundle this thread will likely free (an asynchronous read
+/// started here).
+pub(crate) fn spare_buffer() -> Option<String> {
+    spare::take()
+}
+
 impl Resources {
     /// Reads a resource bundle (`resources/read`).
     ///
@@ -423,21 +435,44 @@ impl Resources {
         input: &ReadInput<'_>,
     ) -> Result<ResourceBundle, Failure> {
         let revision = frame.protocol_revision();
-        let mut bundle = match asking::open_retry(self, uri, input, revision)? {
+        let bundle = match asking::open_retry(self, uri, input, revision)? {
             Some(responses) => {
-                let scope = frame.scope().with_input(responses);
-                let frame = frame.with_scope(&scope);
+                let frame = frame.with_scope(frame.scope().with_input(responses));
                 self.read_asking(&frame, uri, limits, false)?
             }
             None => self.read_asking(frame, uri, limits, false)?,
         };
+        self.answer_asked(bundle, uri, input, revision)
+    }
+
+    /// A read's bundle as the caller gets it: one whose callbacks asked
+    /// for input becomes the `InputRequiredResult` (both drivers: the
+    /// blocking read, and the asynchronous read when it concludes).
+    pub(crate) fn answer_asked(
+        &self,
+        mut bundle: ResourceBundle,
+        uri: &[u8],
+        input: &ReadInput<'_>,
+        revision: ProtocolRevision,
+    ) -> Result<ResourceBundle, Failure> {
         let Some(asked) = bundle.asked.take() else {
             return Ok(bundle);
         };
-        let json = asking::answer(self, uri, input, revision, *asked)?;
-        bundle.json = json;
+        bundle.json = asking::answer(self, uri, input, revision, *asked)?;
         bundle.input_required = true;
         Ok(bundle)
+    }
+
+    /// A retry's verified input responses (`None` for a first read), as
+    /// the blocking read verifies them before anything else (both
+    /// drivers).
+    pub(crate) fn open_retry(
+        &self,
+        uri: &[u8],
+        input: &ReadInput<'_>,
+        revision: ProtocolRevision,
+    ) -> Result<Option<Arc<crate::input::InputResponses>>, Failure> {
+        asking::open_retry(self, uri, input, revision)
     }
 
     /// The read of `uri` in an embedding's `frame`, whose reads share it:
@@ -479,17 +514,10 @@ impl Resources {
     ) -> Result<ResourceBundle, Failure> {
         let scope = frame.scope();
         if let Some(executor) = frame.executor() {
-            let selection = self.select(uri)?;
-            let shape = self.shape(frame, &selection, over_budget_links);
             return pooled::read(
                 executor,
                 frame,
-                self.policy().clone(),
-                selection.binding.definition().clone(),
-                selection.binding.handler(),
-                selection.matched,
-                *limits,
-                shape,
+                self.parts(frame, uri, limits, over_budget_links)?,
             );
         }
         // Lent: the match is dropped before this returns.
@@ -523,6 +551,27 @@ impl Resources {
         }
         // The frame checks the scope once more.
         p.finish(policy, definition, &plan, scope, limits, &shape, &mut call)
+    }
+
+    /// The selection of `uri` as a read on an executor owns it (both
+    /// drivers on workers: `pooled.rs` and `detached.rs`).
+    fn parts(
+        &self,
+        frame: &Frame<'_>,
+        uri: &[u8],
+        limits: &Limits,
+        over_budget_links: bool,
+    ) -> Result<pooled::Parts, Failure> {
+        let selection = self.select(uri)?;
+        let shape = self.shape(frame, &selection, over_budget_links);
+        Ok(pooled::Parts {
+            policy: self.policy().clone(),
+            definition: selection.binding.definition().clone(),
+            handler: selection.binding.handler().clone(),
+            matched: selection.matched,
+            limits: *limits,
+            shape,
+        })
     }
 
     /// What shapes a read's result beyond its items: the revision, the

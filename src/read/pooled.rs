@@ -34,7 +34,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::thread::Thread;
 use std::time::Instant;
 
@@ -42,7 +42,7 @@ use crate::binding::ResourceHandler;
 use crate::call::{Frame, FrameRules};
 use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::executor::{new_status, Entry, Executor, Job, JobHandle, Pool, Refusal};
+use crate::executor::{new_status, Entry, Executor, Job, JobHandle, Pool, Refusal, Watched};
 use crate::limits::Limits;
 use crate::observe::{self, CallbackKind};
 use crate::plan::{ResourceMatch, ResourceReadPlan};
@@ -122,7 +122,8 @@ pub(super) struct ReadTask {
     /// How a refusal or a panic of the pipeline reads.
     rules: &'static FrameRules,
     pool: Arc<Pool>,
-    caller: Thread,
+    /// Who is told when a result is published.
+    waiting: Waiting,
     done: AtomicBool,
     shared: Mutex<Shared>,
     /// The plan, set once by the first job (read-only after).
@@ -130,6 +131,36 @@ pub(super) struct ReadTask {
     /// The queue status of the first job: the task itself is that job, so
     /// submitting it allocates nothing.
     first: AtomicU8,
+}
+
+/// Who is told when a read's result is published.
+pub(super) enum Waiting {
+    /// The calling thread waits for it (the blocking executor read).
+    Thread(Thread),
+    /// Nobody waits: an asynchronous call (`detached.rs`), looked at by
+    /// the worker that published, or by the executor's watch when the
+    /// result was published elsewhere (a refusal, on any thread).
+    Call(Weak<dyn Watched>),
+}
+
+impl Waiting {
+    /// A result was published, by a job on its worker (`on_worker`: an
+    /// asynchronous call is then concluded there) or by a refusal on any
+    /// thread (the watch concludes it).
+    pub(super) fn wake(&self, on_worker: bool) {
+        match self {
+            Waiting::Thread(t) => t.unpark(),
+            Waiting::Call(call) => {
+                if let Some(call) = call.upgrade() {
+                    if on_worker {
+                        call.look(Instant::now());
+                    } else {
+                        call.wake();
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The first job is the task itself.
@@ -144,10 +175,14 @@ impl Entry for ReadTask {
         if let Some(r) = self.scope.recorder() {
             r.job_started();
         }
-        self.run_guarded(0);
+        if self.run_guarded(0) {
+            self.waiting.wake(true);
+        }
     }
     fn refuse(&self, why: Refusal) {
-        self.finish(0, Err(why.failure(self.rules.refused)), Tables::default());
+        if self.finish(0, Err(why.failure(self.rules.refused)), Tables::default()) {
+            self.waiting.wake(false);
+        }
     }
     fn discard(&self) {}
 }
@@ -160,15 +195,19 @@ struct Segment {
 
 impl Job for Segment {
     fn run(self) {
-        self.task.run_guarded(self.generation);
+        if self.task.run_guarded(self.generation) {
+            self.task.waiting.wake(true);
+        }
     }
 
     fn refuse(self, why: Refusal) {
-        self.task.finish(
-            self.generation,
-            Err(why.failure(self.task.rules.refused)),
-            Tables::default(),
-        );
+        let failure = Err(why.failure(self.task.rules.refused));
+        if self
+            .task
+            .finish(self.generation, failure, Tables::default())
+        {
+            self.task.waiting.wake(false);
+        }
     }
 }
 
@@ -184,38 +223,49 @@ impl ReadTask {
     }
 
     /// Publishes the result of generation `generation`, if it still owns
-    /// the read, and wakes the caller. The tables the job held go back to
-    /// the task first (or, when the job lost the read, are dropped here,
-    /// after the lock).
-    fn finish(&self, generation: u32, result: Result<ResourceBundle, Failure>, held: Tables) {
+    /// the read, and returns whether it did (the caller then wakes whoever
+    /// waits: [`Waiting::wake`]). The tables the job held go back to the
+    /// task first (or, when the job lost the read, are dropped here, after
+    /// the lock).
+    fn finish(
+        &self,
+        generation: u32,
+        result: Result<ResourceBundle, Failure>,
+        held: Tables,
+    ) -> bool {
         let mut sh = self.lock();
         if sh.owner != generation {
             drop(sh);
             drop(held);
-            return;
+            return false;
         }
         give_back(&mut sh.tables, held);
         sh.owner = CLOSED;
         sh.result = Some(result);
         drop(sh);
         self.done.store(true, Ordering::Release);
-        self.caller.unpark();
+        true
     }
 
     /// Runs generation `generation`; a panic of the library (callbacks'
     /// panics are caught on their own) fails the read instead of hanging it.
-    fn run_guarded(&self, generation: u32) {
-        if catch_unwind(AssertUnwindSafe(|| self.run(generation))).is_err() {
-            self.finish(generation, Err((self.rules.panicked)()), Tables::default());
+    /// Returns whether this generation published the read's result.
+    fn run_guarded(&self, generation: u32) -> bool {
+        match catch_unwind(AssertUnwindSafe(|| self.run(generation))) {
+            Ok(published) => published,
+            Err(_) => self.finish(generation, Err((self.rules.panicked)()), Tables::default()),
         }
     }
 
-    fn run(&self, generation: u32) {
+    fn run(&self, generation: u32) -> bool {
         let mut held = Tables::default();
         match self.drive(generation, &mut held) {
             Ok(bundle) => self.finish(generation, Ok(bundle), held),
             Err(Err(f)) => self.finish(generation, Err(f), held),
-            Err(Ok(Lost)) => drop(held),
+            Err(Ok(Lost)) => {
+                drop(held);
+                false
+            }
         }
     }
 
@@ -416,127 +466,222 @@ impl ReadTask {
     }
 }
 
+/// What a read on an executor starts from: the selection's parts the jobs
+/// own (the tables, the definition, the match) and what shapes the result.
+pub(super) struct Parts {
+    pub policy: Arc<dyn ResourcePolicy>,
+    pub definition: Arc<ResourceDefinition>,
+    pub handler: Arc<dyn ResourceHandler>,
+    pub matched: ResourceMatch,
+    pub limits: Limits,
+    pub shape: Shape,
+}
+
+impl ReadTask {
+    /// A read of `parts` in `frame` on `pool`, telling `waiting` when its
+    /// result is published. `spare` is the result buffer the first job
+    /// assembles into (see `read::spare`).
+    pub(super) fn new(
+        parts: Parts,
+        frame: &Frame<'_>,
+        pool: Arc<Pool>,
+        waiting: Waiting,
+        spare: Option<String>,
+    ) -> ReadTask {
+        let Parts {
+            policy,
+            definition,
+            handler,
+            matched,
+            limits,
+            shape,
+        } = parts;
+        ReadTask {
+            definition,
+            handler_key: Arc::as_ptr(&handler) as *const () as usize,
+            limits,
+            shape,
+            scope: frame.scope().clone(),
+            rules: frame.rules(),
+            pool,
+            waiting,
+            done: AtomicBool::new(false),
+            shared: Mutex::new(Shared {
+                owner: 0,
+                tables: Tables {
+                    policy: Some(policy),
+                    handler: Some(handler),
+                },
+                matched: Some(matched),
+                pipeline: None,
+                current: None,
+                result: None,
+                spare,
+            }),
+            plan: OnceLock::new(),
+            first: new_status(),
+        }
+    }
+
+    /// The read's request scope.
+    pub(super) fn scope(&self) -> &RequestScope {
+        &self.scope
+    }
+
+    /// Runs the first generation on this thread, which is already a
+    /// worker's (an asynchronous read's own job), then tells whoever
+    /// waits when it published the result.
+    pub(super) fn run_here(&self) {
+        if self.run_guarded(0) {
+            self.waiting.wake(true);
+        }
+    }
+}
+
 /// Reads on `executor`: the pipeline runs on workers, this thread waits
-/// until the read deadline or cancellation.
-#[allow(clippy::too_many_arguments)]
+/// until the read deadline or cancellation. `handler` (the registry's,
+/// which this call holds) is for a job taking over after an abandoned body
+/// read.
 pub(super) fn read(
     executor: &Executor,
     frame: &Frame<'_>,
-    policy: Arc<dyn ResourcePolicy>,
-    definition: Arc<ResourceDefinition>,
-    handler: &Arc<dyn ResourceHandler>,
-    matched: ResourceMatch,
-    limits: Limits,
-    shape: Shape,
+    parts: Parts,
 ) -> Result<ResourceBundle, Failure> {
-    let scope = frame.scope();
-    let task = Arc::new(ReadTask {
-        definition,
-        handler_key: Arc::as_ptr(handler) as *const () as usize,
-        limits,
-        shape,
-        scope: scope.clone(),
-        rules: frame.rules(),
-        pool: executor.pool(),
-        caller: std::thread::current(),
-        done: AtomicBool::new(false),
-        shared: Mutex::new(Shared {
-            owner: 0,
-            tables: Tables {
-                policy: Some(policy),
-                handler: Some(handler.clone()),
-            },
-            matched: Some(matched),
-            pipeline: None,
-            current: None,
-            result: None,
-            spare: spare::take(),
-        }),
-        plan: OnceLock::new(),
-        first: new_status(),
-    });
-    // `wait` closes the task on every path once the first job was queued,
-    // giving the read's table references back on this thread; when it was
-    // refused, this thread holds the only reference to the task. `handler`
-    // (the registry's, which this call holds) is for a job taking over
-    // after an abandoned body read.
-    wait(executor, &task, scope, handler)
-}
-
-fn wait(
-    executor: &Executor,
-    task: &Arc<ReadTask>,
-    scope: &RequestScope,
-    handler: &Arc<dyn ResourceHandler>,
-) -> Result<ResourceBundle, Failure> {
-    let deadline = scope.deadline();
-    let item_timeout = task.limits.item_timeout;
-    let mut generation = 0u32;
-    let submit = |generation: u32| {
-        executor
-            .submit(
-                deadline,
-                Segment {
-                    task: task.clone(),
-                    generation,
-                },
-            )
-            .map_err(|why| why.failure(task.rules.refused))
-    };
-    if let Some(r) = scope.recorder() {
+    let handler = parts.handler.clone();
+    let waiting = Waiting::Thread(std::thread::current());
+    let task = Arc::new(ReadTask::new(
+        parts,
+        frame,
+        executor.pool(),
+        waiting,
+        spare::take(),
+    ));
+    // Once the first job is queued, `step` closes the task on every path
+    // that ends the read, giving the read's table references back on this
+    // thread; when it was refused, this thread holds the only reference to
+    // the task.
+    if let Some(r) = frame.scope().recorder() {
         r.submitted();
     }
-    let mut handle: JobHandle = executor
+    let handle = executor
         .submit_entry(task.clone())
         .map_err(|why| why.failure(task.rules.refused))?;
+    let mut waiter = Waiter::new(handle, &task, handler);
+    let scope = &task.scope;
     let _wake = scope
         .cancel_token()
         .map(|c| c.subscribe_thread(std::thread::current()));
-    // When to look at the running body read next: no item deadline can
-    // come sooner than one item timeout from now.
-    let mut look = Instant::now().checked_add(item_timeout).unwrap_or(deadline);
     loop {
         let ready = || task.done.load(Ordering::Acquire) || scope.is_canceled();
-        task.pool.park_until(ready, look.min(deadline));
+        task.pool.park_until(ready, waiter.next());
+        if let Step::Over(result) = waiter.step(executor, &task) {
+            return result;
+        }
+    }
+}
+
+/// What looking at a read found.
+pub(super) enum Step {
+    /// The read is over: its result (or failure).
+    Over(Result<ResourceBundle, Failure>),
+    /// Not yet: look again at this instant (or when woken).
+    Later(Instant),
+}
+
+/// The side of a read on an executor that is not a job: what the waiting
+/// caller does between the jobs (in the blocking driver), or the
+/// executor's watch for an asynchronous read (`detached.rs`). The same
+/// steps either way: the result once published; `canceled` or
+/// `deadline_exceeded` (the job given up) at cancellation or the read
+/// deadline; past a body read's item deadline, its item `timeout` and the
+/// rest of the pipeline handed to a new job.
+pub(super) struct Waiter {
+    /// The generation of the job that owns the read.
+    generation: u32,
+    /// That job.
+    handle: JobHandle,
+    /// When to look at the running body read next: no item deadline can
+    /// come sooner than one item timeout from the last look.
+    look: Instant,
+    /// The registry's handler, for a job taking over after an abandoned
+    /// body read.
+    handler: Arc<dyn ResourceHandler>,
+    /// The read deadline.
+    deadline: Instant,
+}
+
+impl Waiter {
+    /// The waiting side of `task`, whose first job is `handle`.
+    pub(super) fn new(
+        handle: JobHandle,
+        task: &ReadTask,
+        handler: Arc<dyn ResourceHandler>,
+    ) -> Waiter {
+        let deadline = task.scope.deadline();
+        Waiter {
+            generation: 0,
+            handle,
+            look: Instant::now()
+                .checked_add(task.limits.item_timeout)
+                .unwrap_or(deadline),
+            handler,
+            deadline,
+        }
+    }
+
+    /// The next instant to look at the read (unless woken before).
+    pub(super) fn next(&self) -> Instant {
+        self.look.min(self.deadline)
+    }
+
+    /// Looks at `task` now: the read's end, or when to look again.
+    pub(super) fn step(&mut self, executor: &Executor, task: &Arc<ReadTask>) -> Step {
+        let scope = &task.scope;
+        let deadline = self.deadline;
         if task.done.load(Ordering::Acquire) {
-            break;
+            return Step::Over(task.close().unwrap_or_else(|| {
+                Err(Failure::new(FailureKind::ReadFailed)
+                    .caused_by(CauseText("the read finished without a result".into())))
+            }));
         }
         let now = Instant::now();
         if scope.is_canceled() || now >= deadline {
             // Closed first, so that the job makes no further progress.
             if let Some(r) = task.close() {
-                return r;
+                return Step::Over(r);
             }
-            executor.give_up(&handle);
-            return Err(Failure::new(if scope.is_canceled() {
+            executor.give_up(&self.handle);
+            return Step::Over(Err(Failure::new(if scope.is_canceled() {
                 FailureKind::Canceled
             } else {
                 FailureKind::DeadlineExceeded
-            }));
+            })));
         }
-        match task.take_over_if_late(generation, now, handler) {
+        let item_timeout = task.limits.item_timeout;
+        match task.take_over_if_late(self.generation, now, &self.handler) {
             Ok(_) => {
                 // The reader passed its item deadline: abandon it and
                 // continue with the siblings on a new job.
-                executor.give_up(&handle);
-                generation += 1;
-                handle = match submit(generation) {
+                executor.give_up(&self.handle);
+                self.generation += 1;
+                let segment = Segment {
+                    task: task.clone(),
+                    generation: self.generation,
+                };
+                self.handle = match executor.submit(deadline, segment) {
                     Ok(h) => h,
-                    Err(f) => {
+                    Err(why) => {
                         task.close();
-                        return Err(f);
+                        return Step::Over(Err(why.failure(task.rules.refused)));
                     }
                 };
-                look = now.checked_add(item_timeout).unwrap_or(deadline);
+                self.look = now.checked_add(item_timeout).unwrap_or(deadline);
             }
-            Err(Some(d)) => look = d,
-            Err(None) => look = now.checked_add(item_timeout).unwrap_or(deadline),
+            Err(Some(d)) => self.look = d,
+            Err(None) => self.look = now.checked_add(item_timeout).unwrap_or(deadline),
         }
+        Step::Later(self.next())
     }
-    task.close().unwrap_or_else(|| {
-        Err(Failure::new(FailureKind::ReadFailed)
-            .caused_by(CauseText("the read finished without a result".into())))
-    })
 }
 
 #[cfg(test)]

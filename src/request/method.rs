@@ -9,14 +9,18 @@
 //! [`RequestMethod::row`] whose `serve` parses, calls the method in its
 //! call frame and shapes the [`Response`].
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::call::FromParams;
-use crate::completion::{CompleteOptions, CompleteParams, CompleteRef};
+
+use crate::completion::{CompleteOptions, CompleteParams, CompleteRef, CompletionResult};
+use crate::error::Failure;
 use crate::input::{carries_input, ReadInput};
 use crate::jsonrpc;
-use crate::listing::{require_scope_key, ListOptions, EMPTY_SCOPE_KEY};
+use crate::listing::{require_scope_key, ListOptions, Page, EMPTY_SCOPE_KEY};
 use crate::protocol::ProtocolRevision;
+use crate::read::ResourceBundle;
 use crate::registry::Resources;
 use crate::trace::TraceContext;
 
@@ -133,6 +137,61 @@ fn serve_read(
     text: &[u8],
     options: &RequestOptions,
 ) -> Result<Response, RequestError> {
+    Ok(match read_call(text, options) {
+        Ok(c) => {
+            let revision = c.protocol_revision;
+            let input = c.input(options, text);
+            let read = r.read_at(
+                c.uri.as_bytes(),
+                &options.call,
+                from_params(revision, c.trace.clone()),
+                &input,
+            );
+            read_response(read, &c.uri, revision)
+        }
+        Err(response) => response,
+    })
+}
+
+/// What a `resources/read` request asks (its params read), or the error
+/// response to send instead.
+pub(super) struct ReadCall<'p> {
+    pub uri: Cow<'p, str>,
+    pub protocol_revision: ProtocolRevision,
+    /// The trace context of the params' `_meta`, if any.
+    pub trace: Option<TraceContext>,
+    /// A retry's `requestState` (docs/BEHAVIOUR.md §18).
+    pub request_state: Option<Cow<'p, str>>,
+    /// A retry's `inputResponses`, as JSON text.
+    pub input_responses: Option<Cow<'p, str>>,
+    /// `_meta` client capabilities, as JSON text.
+    pub client_capabilities: Option<Cow<'p, str>>,
+}
+
+impl ReadCall<'_> {
+    /// The read's input members: those of the params `text`, and the
+    /// host's scope key and client capabilities.
+    pub(super) fn input<'a>(
+        &'a self,
+        options: &'a RequestOptions,
+        text: &'a [u8],
+    ) -> ReadInput<'a> {
+        ReadInput {
+            scope_key: &options.scope_key,
+            raw_capabilities: self.client_capabilities.as_deref(),
+            given_capabilities: options.client_capabilities,
+            request_state: self.request_state.as_deref(),
+            input_responses: self.input_responses.as_deref(),
+            params: Some(text),
+        }
+    }
+}
+
+/// The params of `resources/read`: the URI and the revision to shape for.
+pub(super) fn read_call<'p>(
+    text: &'p [u8],
+    options: &RequestOptions,
+) -> Result<ReadCall<'p>, Response> {
     let negotiated = options.call.protocol_revision;
     let params = match RequestParams::parse(RequestMethod::ResourcesRead, text) {
         Ok(p) => p,
@@ -146,46 +205,48 @@ fn serve_read(
             {
                 p
             }
-            _ => return Ok(params_error(e, negotiated)),
+            _ => return Err(params_error(e, negotiated)),
         },
     };
-    let protocol_revision = match request_revision(params.protocol_version.as_deref(), negotiated) {
-        Ok(v) => v,
-        Err(response) => return Ok(response),
-    };
+    let protocol_revision = request_revision(params.protocol_version.as_deref(), negotiated)?;
     let trace = params.trace_context();
     let Some(uri) = params.uri else {
-        return Ok(params_error(
+        return Err(params_error(
             ParamsError("params uri is required"),
             protocol_revision,
         ));
     };
-    let input = ReadInput {
-        scope_key: &options.scope_key,
-        raw_capabilities: params.client_capabilities.as_deref(),
-        given_capabilities: options.client_capabilities,
-        request_state: params.request_state.as_deref(),
-        input_responses: params.input_responses.as_deref(),
-        params: Some(text),
-    };
-    let from_params = from_params(protocol_revision, trace);
-    Ok(
-        match r.read_at(uri.as_bytes(), &options.call, from_params, &input) {
-            Ok(bundle) => Response {
-                partial: bundle.is_partial(),
-                input_required: bundle.is_input_required(),
-                json: bundle.into_json(),
-                failure: None,
-                protocol_revision,
-                unframed: false,
-                tool_failure: None,
-            },
-            Err(f) => {
-                let json = jsonrpc::error_object(&f, protocol_revision, Some(uri.as_ref()));
-                Response::error(f, json, protocol_revision)
-            }
+    Ok(ReadCall {
+        uri,
+        protocol_revision,
+        trace,
+        request_state: params.request_state,
+        input_responses: params.input_responses,
+        client_capabilities: params.client_capabilities,
+    })
+}
+
+/// The response of a read of `uri`.
+pub(super) fn read_response(
+    read: Result<ResourceBundle, Failure>,
+    uri: &str,
+    protocol_revision: ProtocolRevision,
+) -> Response {
+    match read {
+        Ok(bundle) => Response {
+            partial: bundle.is_partial(),
+            input_required: bundle.is_input_required(),
+            json: bundle.into_json(),
+            failure: None,
+            protocol_revision,
+            unframed: false,
+            tool_failure: None,
         },
-    )
+        Err(f) => {
+            let json = jsonrpc::error_object(&f, protocol_revision, Some(uri));
+            Response::error(f, json, protocol_revision)
+        }
+    }
 }
 
 fn serve_list(
@@ -194,34 +255,47 @@ fn serve_list(
     options: &RequestOptions,
     templates: bool,
 ) -> Result<Response, RequestError> {
+    Ok(match list_call(text, options) {
+        Ok(list) => {
+            let page = if templates {
+                r.list_templates(&list)
+            } else {
+                r.list(&list)
+            };
+            list_response(page, list.call.protocol_revision)
+        }
+        Err(response) => response,
+    })
+}
+
+/// The options of the list call a list request asks for (its params read:
+/// the cursor and the revision), or the error response to send instead.
+pub(super) fn list_call(text: &[u8], options: &RequestOptions) -> Result<ListOptions, Response> {
     let negotiated = options.call.protocol_revision;
-    let params = match RequestParams::parse(RequestMethod::ResourcesList, text) {
-        Ok(p) => p,
-        Err(e) => return Ok(params_error(e, negotiated)),
-    };
-    let protocol_revision = match request_revision(params.protocol_version.as_deref(), negotiated) {
-        Ok(v) => v,
-        Err(response) => return Ok(response),
-    };
+    let params = RequestParams::parse(RequestMethod::ResourcesList, text)
+        .map_err(|e| params_error(e, negotiated))?;
+    let protocol_revision = request_revision(params.protocol_version.as_deref(), negotiated)?;
     let trace = params.trace_context();
-    let list = ListOptions {
+    Ok(ListOptions {
         scope_key: options.scope_key.clone(),
         cursor: params.cursor.map(|c| c.into_owned().into_bytes()),
         page_size: options.page_size,
         call: options.call_for(from_params(protocol_revision, trace)),
-    };
-    let page = if templates {
-        r.list_templates(&list)
-    } else {
-        r.list(&list)
-    };
-    Ok(match page {
+    })
+}
+
+/// The response of a list page.
+pub(super) fn list_response(
+    page: Result<Page, Failure>,
+    protocol_revision: ProtocolRevision,
+) -> Response {
+    match page {
         Ok(page) => Response::result(page.into_json(), protocol_revision),
         Err(f) => {
             let json = jsonrpc::error_object(&f, protocol_revision, None);
             Response::error(f, json, protocol_revision)
         }
-    })
+    }
 }
 
 /// `completion/complete`: a `ref/prompt` reference is
@@ -231,22 +305,48 @@ fn serve_complete(
     text: &[u8],
     options: &RequestOptions,
 ) -> Result<Response, RequestError> {
+    Ok(match complete_call(text, options)? {
+        Ok((params, complete)) => {
+            let revision = complete.call.protocol_revision;
+            complete_response(r.complete(&params, &complete), &params, revision)
+        }
+        Err(response) => response,
+    })
+}
+
+/// What a `completion/complete` request asks (its params read: the
+/// reference, the argument, the context and the revision), or the error
+/// response to send instead; a `ref/prompt` reference is
+/// [`RequestError::MethodNotHandled`].
+pub(super) fn complete_call(
+    text: &[u8],
+    options: &RequestOptions,
+) -> Result<Result<(CompleteParams, CompleteOptions), Response>, RequestError> {
     let negotiated = options.call.protocol_revision;
     let (reference, version, trace) = match CompleteParams::parse_request(text) {
         Ok(parsed) => parsed,
-        Err(e) => return Ok(params_error(ParamsError(e.message()), negotiated)),
+        Err(e) => return Ok(Err(params_error(ParamsError(e.message()), negotiated))),
     };
     let CompleteRef::Resource(params) = reference else {
         return Err(RequestError::MethodNotHandled);
     };
-    let protocol_revision = match request_revision(version.as_deref(), negotiated) {
-        Ok(v) => v,
-        Err(response) => return Ok(response),
-    };
-    let complete = CompleteOptions {
-        call: options.call_for(from_params(protocol_revision, trace)),
-    };
-    Ok(match r.complete(&params, &complete) {
+    Ok(
+        request_revision(version.as_deref(), negotiated).map(|protocol_revision| {
+            let complete = CompleteOptions {
+                call: options.call_for(from_params(protocol_revision, trace)),
+            };
+            (params, complete)
+        }),
+    )
+}
+
+/// The response of a completion of `params`.
+pub(super) fn complete_response(
+    result: Result<CompletionResult, Failure>,
+    params: &CompleteParams,
+    protocol_revision: ProtocolRevision,
+) -> Response {
+    match result {
         Ok(result) => Response::result(result.into_json(), protocol_revision),
         Err(f) => {
             // Not found names the reference the client sent, as a read
@@ -254,7 +354,7 @@ fn serve_complete(
             let json = jsonrpc::error_object(&f, protocol_revision, Some(&params.template));
             Response::error(f, json, protocol_revision)
         }
-    })
+    }
 }
 
 /// What a request's params set for its call: its revision, and its trace

@@ -49,9 +49,10 @@
 //! Layout: `method.rs` (the method table: one row per method, how it
 //! checks the host's options and how it is served), `params.rs` (the one
 //! strict reader and each method's spec of members), `members.rs` (what
-//! each method's params hold); this file is the entry point and the
-//! response.
+//! each method's params hold), `detached.rs` (the same rows for an
+//! asynchronous call); this file is the entry point and the response.
 
+mod detached;
 mod members;
 mod method;
 mod params;
@@ -67,6 +68,7 @@ use crate::observe::{CallMethod, Ended, Subject};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 
+pub(crate) use detached::{failed_response, RequestOutcome, RevisionCell};
 pub use members::RequestParams;
 pub use method::RequestMethod;
 pub use params::{
@@ -347,13 +349,40 @@ impl Resources {
 }
 
 /// The observed method a request method is served by.
-fn call_method(method: RequestMethod) -> CallMethod {
+pub(crate) fn call_method(method: RequestMethod) -> CallMethod {
     match method {
         RequestMethod::ResourcesRead => CallMethod::ResourcesRead,
         RequestMethod::ResourcesList => CallMethod::ResourcesList,
         RequestMethod::ResourcesTemplatesList => CallMethod::ResourcesTemplatesList,
         RequestMethod::CompletionComplete => CallMethod::CompletionComplete,
         RequestMethod::ToolsCall => CallMethod::ToolsCall,
+    }
+}
+
+/// The method of `method`, once its own rules on the host's options hold
+/// (the list methods need a scope key): the checks made before the params
+/// are looked at, by the blocking and the asynchronous request alike.
+pub(crate) fn checked_method(
+    method: &[u8],
+    options: &RequestOptions,
+) -> Result<RequestMethod, RequestError> {
+    let method = RequestMethod::parse(method).ok_or(RequestError::MethodNotHandled)?;
+    (method.row().check)(options)?;
+    Ok(method)
+}
+
+/// The frame rules of `method` (how a saturated executor and a panic
+/// read).
+pub(crate) fn method_rules(method: RequestMethod) -> &'static crate::call::FrameRules {
+    match method {
+        RequestMethod::ResourcesRead => &crate::read::READ_RULES,
+        // The resource tools' `read_resource` is an embedding, whose
+        // frame has a read's rules, observed as `tools/call`
+        // (`crate::tools`).
+        RequestMethod::ToolsCall => &crate::tools::TOOL_READ_RULES,
+        RequestMethod::ResourcesList => &crate::listing::LIST_RULES,
+        RequestMethod::ResourcesTemplatesList => &crate::listing::LIST_TEMPLATES_RULES,
+        RequestMethod::CompletionComplete => &crate::completion::COMPLETE_RULES,
     }
 }
 

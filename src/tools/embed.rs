@@ -44,7 +44,7 @@ const EMBED_RULES: FrameRules = FrameRules {
 
 /// The frame rules of the `read_resource` tool: a read's, its calls
 /// counted and observed as `tools/call`.
-const TOOL_READ_RULES: FrameRules = FrameRules {
+pub(crate) const TOOL_READ_RULES: FrameRules = FrameRules {
     method: CallMethod::ToolsCall,
     ..READ_RULES
 };

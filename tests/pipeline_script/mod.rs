@@ -10,14 +10,17 @@
 //! bytes script the plain successful read, so every input is a complete
 //! script.
 //!
-//! [`run`] reads every script twice, inline and on an executor, each with a
-//! fresh registry, and requires:
-//! - the two results byte for byte identical (JSON, kind, messages, causes,
-//!   issues), apart from the random warning identity
+//! [`run`] reads every script three times, with the three drivers of the
+//! pipeline (inline, on an executor with the caller waiting, and as an
+//! asynchronous call on an executor), each with a fresh registry, and
+//! requires:
+//! - the three results byte for byte identical (JSON, kind, messages,
+//!   causes, issues), apart from the random warning identity
 //!   (`mcp-warning://read/<32 hex>`);
 //! - every table released when the registry is dropped after the read
 //!   (only a body read the call gave up on, after a scripted cancellation,
-//!   may keep it a moment longer: the documented case);
+//!   may keep it a moment longer: the documented case; and an asynchronous
+//!   call lets go of its references just after its completion returned);
 //! - and, on each result: nothing panics but the scripted callback panics
 //!   (which the library contains); a bundle is valid JSON with `contents`
 //!   and the report in `_meta`; a complete bundle has no warning item and
@@ -488,15 +491,25 @@ struct Expect<'s> {
     max_item_bytes: u64,
 }
 
-/// One read of `request` under `script` with a fresh registry, inline or
-/// on the executor; checks the invariants and that every table is released
-/// when the registry goes.
+/// How a read is driven.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Driver {
+    Inline,
+    /// On the executor, the caller waiting.
+    Waiting,
+    /// On the executor, as an asynchronous call.
+    Detached,
+}
+
+/// One read of `request` under `script` with a fresh registry, by
+/// `driver`; checks the invariants and that every table is released when
+/// the registry goes.
 fn read_once(
     request: &str,
     limits: ResourceLimits,
     script: &Script,
     expect: &Expect<'_>,
-    executor: Option<Executor>,
+    driver: Driver,
 ) -> Result<ResourceBundle, Failure> {
     let cancel = CancelToken::new();
     let scripted = Arc::new(Scripted {
@@ -505,35 +518,48 @@ fn read_once(
         cancel: cancel.clone(),
         read: Mutex::new(Vec::new()),
     });
-    let registry = Resources::builder()
-        .policy(scripted.clone())
-        .limits(limits)
-        .binding(
-            ResourceBinding::new(r#"{"uri":"fz://bundle","name":"b"}"#, scripted.clone())
-                .expect("valid definition"),
-        )
-        .binding(
-            ResourceBinding::new(
-                r#"{"uriTemplate":"fz://t/{id}","name":"t"}"#,
-                scripted.clone(),
+    let registry = Arc::new(
+        Resources::builder()
+            .policy(scripted.clone())
+            .limits(limits)
+            .binding(
+                ResourceBinding::new(r#"{"uri":"fz://bundle","name":"b"}"#, scripted.clone())
+                    .expect("valid definition"),
             )
-            .expect("valid definition"),
-        )
-        .build()
-        .expect("valid limits");
-    let on_executor = executor.is_some();
+            .binding(
+                ResourceBinding::new(
+                    r#"{"uriTemplate":"fz://t/{id}","name":"t"}"#,
+                    scripted.clone(),
+                )
+                .expect("valid definition"),
+            )
+            .build()
+            .expect("valid limits"),
+    );
+    let on_executor = driver != Driver::Inline;
     let options = ReadOptions::from(CallOptions {
         cancel: Some(cancel),
-        executor,
+        executor: on_executor.then(executor),
         ..CallOptions::default()
     });
-    let result = registry.read(request.as_bytes(), &options);
-    drop(registry);
+    let result = if driver == Driver::Detached {
+        let (tx, rx) = std::sync::mpsc::channel();
+        registry
+            .read_start(request.as_bytes(), &options, move |r| {
+                let _ = tx.send(r);
+            })
+            .expect("started");
+        rx.recv().expect("completed once")
+    } else {
+        registry.read(request.as_bytes(), &options)
+    };
+    drop((registry, options));
     // The registry was the last holder of the tables (besides this
     // harness): all gone now, unless the call gave up on a callback still
     // running (a scripted cancellation on an executor), which lets go of
     // them as soon as it returns.
-    if on_executor && matches!(&result, Err(e) if e.kind() == FailureKind::Canceled) {
+    let canceled = matches!(&result, Err(e) if e.kind() == FailureKind::Canceled);
+    if driver == Driver::Detached || (on_executor && canceled) {
         let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
         while Arc::strong_count(&scripted) > 1 && std::time::Instant::now() < until {
             std::thread::yield_now();
@@ -542,7 +568,7 @@ fn read_once(
     assert_eq!(
         Arc::strong_count(&scripted),
         1,
-        "a table outlived the registry (executor: {on_executor})"
+        "a table outlived the registry ({driver:?})"
     );
     for uri in scripted.read.lock().unwrap().iter() {
         assert!(
@@ -616,36 +642,44 @@ pub fn run(data: &[u8]) -> Ended {
         max_items,
         max_item_bytes,
     };
-    let inline = read_once(request, limits, &script, &expect, None);
-    let pooled = read_once(request, limits, &script, &expect, Some(executor()));
-    match (&inline, &pooled) {
+    let inline = read_once(request, limits, &script, &expect, Driver::Inline);
+    for driver in [Driver::Waiting, Driver::Detached] {
+        let other = read_once(request, limits, &script, &expect, driver);
+        same_outcome(&inline, &other, driver);
+    }
+    match &inline {
+        Ok(a) if a.is_partial() => Ended::Partial,
+        Ok(_) => Ended::Complete,
+        Err(a) => Ended::Failed(a.kind()),
+    }
+}
+
+/// The inline result and `driver`'s are the same, byte for byte.
+fn same_outcome(
+    inline: &Result<ResourceBundle, Failure>,
+    other: &Result<ResourceBundle, Failure>,
+    driver: Driver,
+) {
+    match (inline, other) {
         (Ok(a), Ok(b)) => {
             assert_eq!(
                 without_warning_identity(a.json()),
                 without_warning_identity(b.json()),
-                "inline and executor results differ"
+                "inline and {driver:?} results differ"
             );
             assert_eq!(a.is_partial(), b.is_partial());
             assert_eq!(a.issues(), b.issues());
             assert_eq!(a.issues_omitted(), b.issues_omitted());
             assert_eq!(a.cache(), b.cache());
             assert_eq!(a.item_count(), b.item_count());
-            if a.is_partial() {
-                Ended::Partial
-            } else {
-                Ended::Complete
-            }
         }
-        (Err(a), Err(b)) => {
-            assert_eq!(
-                (a.kind(), a.message(), a.jsonrpc_code(), a.cause_text()),
-                (b.kind(), b.message(), b.jsonrpc_code(), b.cause_text()),
-                "inline and executor failures differ"
-            );
-            Ended::Failed(a.kind())
-        }
+        (Err(a), Err(b)) => assert_eq!(
+            (a.kind(), a.message(), a.jsonrpc_code(), a.cause_text()),
+            (b.kind(), b.message(), b.jsonrpc_code(), b.cause_text()),
+            "inline and {driver:?} failures differ"
+        ),
         (a, b) => panic!(
-            "inline and executor disagree: {:?} against {:?}",
+            "inline and {driver:?} disagree: {:?} against {:?}",
             a.as_ref().map(|b| b.json()).map_err(|e| e.kind()),
             b.as_ref().map(|b| b.json()).map_err(|e| e.kind())
         ),

@@ -8,6 +8,9 @@
 //                           questions and one body read cross into Swift)
 //   wrapper, allow-all      the library's native policy, a closure reader
 //   wrapper, request        the same through Resources.request + json
+//   wrapper, executor       allow-all on a 2-worker executor, blocking
+//   wrapper, async          the same through read(_:on:) (mcpr_read_start),
+//                           one await in flight
 // Each figure is also printed as a multiple of the C ABI figure that
 // MCPR_C_INLINE_NS gives (bench_read's inline figure, measured by
 // scripts/swift-test.sh bench on the host) and of the raw figure.
@@ -22,6 +25,19 @@ let body = String(repeating: "x", count: 1024)
 let uri = "bench://small/item"
 
 func nowNs() -> Double { Double(DispatchTime.now().uptimeNanoseconds) }
+
+/// `bestOf` for an async call.
+func bestOfAsync(_ call: () async throws -> Void) async rethrows -> Double {
+    let n = iterations / rounds + 1
+    for _ in 0..<(iterations / 10 + 1) { try await call() }
+    var best = Double.infinity
+    for _ in 0..<rounds {
+        let t0 = nowNs()
+        for _ in 0..<n { try await call() }
+        best = min(best, (nowNs() - t0) / Double(n))
+    }
+    return best
+}
 
 /// Best of `rounds` rounds of `iterations / rounds` calls, after a warm-up.
 func bestOf(_ call: () throws -> Void) rethrows -> Double {
@@ -116,6 +132,10 @@ let swiftPolicyNs = try bestOf { _ = try swiftPolicy.read(uri) }
 let allowAllNs = try bestOf { _ = try allowAll.read(uri) }
 let params = #"{"uri":"\#(uri)"}"#
 let requestNs = try bestOf { _ = try allowAll.request(method: "resources/read", params: params).json }
+let executor = try CallbackExecutor(threads: 2)
+let onExecutor = ReadOptions(executor: executor)
+let executorNs = try bestOf { _ = try allowAll.read(uri, options: onExecutor) }
+let asyncNs = try await bestOfAsync { _ = try await allowAll.read(uri, on: executor) }
 
 let cNs = Double(ProcessInfo.processInfo.environment["MCPR_C_INLINE_NS"] ?? "") ?? 0
 func row(_ label: String, _ ns: Double) {
@@ -129,3 +149,6 @@ row("raw_c_abi_from_swift", rawNs)
 row("wrapper_swift_policy", swiftPolicyNs)
 row("wrapper_native_allow_all", allowAllNs)
 row("wrapper_request_json", requestNs)
+row("wrapper_executor_blocking", executorNs)
+row("wrapper_executor_async", asyncNs)
+print(String(format: "swift/small_exact_read/async_over_blocking_executor %.2fx", asyncNs / executorNs))

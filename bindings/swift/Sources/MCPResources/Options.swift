@@ -49,25 +49,29 @@ public struct ReadOptions: Sendable {
 
     /// Runs `body` with the C options (valid during `body` only).
     func withC<R>(_ body: (UnsafePointer<mcpr_read_options>) throws -> R) throws -> R {
+        try RequestContexts.shared.with(context) { data in try withC(requestData: data, body) }
+    }
+
+    /// `withC` with `requestData` as the C `request_data` (an asynchronous
+    /// call's context, registered until its done callback).
+    func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_read_options>) throws -> R) throws -> R {
         var c = mcpr_read_options()
         c.struct_size = MemoryLayout<mcpr_read_options>.stride
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.request_data = requestData
         c.result_meta = resultMeta?.raw
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
-            try RequestContexts.shared.with(context) { data in
-                c.request_data = data
-                return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
-                    c.protocol_revision = rev
-                    c.scope_key = scope
-                    c.client_capabilities = caps
-                    return try withStrs(requestState, inputResponses, params) { state, responses, params in
-                        c.request_state = state
-                        c.input_responses = responses
-                        c.params = params
-                        return try body(&c)
-                    }
+            return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
+                c.protocol_revision = rev
+                c.scope_key = scope
+                c.client_capabilities = caps
+                return try withStrs(requestState, inputResponses, params) { state, responses, params in
+                    c.request_state = state
+                    c.input_responses = responses
+                    c.params = params
+                    return try body(&c)
                 }
             }
         }
@@ -114,22 +118,26 @@ public struct ListOptions: Sendable {
     }
 
     func withC<R>(_ body: (UnsafePointer<mcpr_list_options>) throws -> R) throws -> R {
+        try RequestContexts.shared.with(context) { data in try withC(requestData: data, body) }
+    }
+
+    /// `withC` with `requestData` as the C `request_data` (an asynchronous
+    /// call's context, registered until its done callback).
+    func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_list_options>) throws -> R) throws -> R {
         var c = mcpr_list_options()
         c.struct_size = MemoryLayout<mcpr_list_options>.stride
         c.page_size = pageSize
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.request_data = requestData
         c.result_meta = resultMeta?.raw
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
-            try RequestContexts.shared.with(context) { data in
-                c.request_data = data
-                return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
-                    c.scope_key = scope
-                    c.cursor = cur
-                    c.protocol_revision = rev
-                    return try body(&c)
-                }
+            return try withStrs(scopeKey, cursor ?? "", protocolRevision) { scope, cur, rev in
+                c.scope_key = scope
+                c.cursor = cur
+                c.protocol_revision = rev
+                return try body(&c)
             }
         }
     }
@@ -180,6 +188,12 @@ public struct RequestOptions: Sendable {
     }
 
     func withC<R>(_ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
+        try RequestContexts.shared.with(context) { data in try withC(requestData: data, body) }
+    }
+
+    /// `withC` with `requestData` as the C `request_data` (an asynchronous
+    /// call's context, registered until its done callback).
+    func withC<R>(requestData: UnsafeMutableRawPointer?, _ body: (UnsafePointer<mcpr_request_options>) throws -> R) throws -> R {
         var c = mcpr_request_options()
         c.struct_size = MemoryLayout<mcpr_request_options>.stride
         c.page_size = pageSize
@@ -187,16 +201,14 @@ public struct RequestOptions: Sendable {
         c.timeout_ms = try timeoutMilliseconds(timeout)
         c.cancel = cancel?.raw
         c.executor = executor?.raw
+        c.request_data = requestData
         c.result_meta = resultMeta?.raw
         return try withExtendedLifetime((cancel, executor, resultMeta)) {
-            try RequestContexts.shared.with(context) { data in
-                c.request_data = data
-                return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
-                    c.protocol_revision = rev
-                    c.scope_key = scope
-                    c.client_capabilities = caps
-                    return try body(&c)
-                }
+            return try withStrs(protocolRevision, scopeKey, clientCapabilities) { rev, scope, caps in
+                c.protocol_revision = rev
+                c.scope_key = scope
+                c.client_capabilities = caps
+                return try body(&c)
             }
         }
     }

@@ -18,7 +18,16 @@ final class RequestContexts: Sendable {
     /// Runs `body` with `value` registered (its key as `request_data`);
     /// a nil value registers nothing and passes NULL.
     func with<R>(_ value: (any Sendable)?, _ body: (UnsafeMutableRawPointer?) throws -> R) rethrows -> R {
-        guard let value else { return try body(nil) }
+        let data = enter(value)
+        defer { leave(data) }
+        return try body(data)
+    }
+
+    /// Registers `value` until `leave` (an asynchronous call's context,
+    /// which lives until its done callback): its key as `request_data`, or
+    /// NULL for nil.
+    func enter(_ value: (any Sendable)?) -> UnsafeMutableRawPointer? {
+        guard let value else { return nil }
         let key = state.withLock { s -> UInt in
             let k = s.next
             s.next &+= 1
@@ -26,8 +35,13 @@ final class RequestContexts: Sendable {
             s.values[k] = value
             return k
         }
-        defer { _ = state.withLock { $0.values.removeValue(forKey: key) } }
-        return try body(UnsafeMutableRawPointer(bitPattern: key))
+        return UnsafeMutableRawPointer(bitPattern: key)
+    }
+
+    /// Forgets what `enter` registered under `data` (NULL: nothing).
+    func leave(_ data: UnsafeMutableRawPointer?) {
+        guard let data else { return }
+        _ = state.withLock { $0.values.removeValue(forKey: UInt(bitPattern: data)) }
     }
 
     func lookup(_ data: UnsafeMutableRawPointer?) -> (any Sendable)? {

@@ -8,10 +8,11 @@ import CMCPResources
 /// while other threads still use it (a configuration reload that swaps the
 /// current registry under a lock) is safe.
 ///
-/// The calls are synchronous: they block the calling thread until the
-/// result is ready (at most until the deadline when the options give an
-/// executor). `async` variants will take the executor as an argument
-/// (`read(_:on:options:) async`), so these keep their meaning.
+/// The calls here are synchronous: they block the calling thread until
+/// the result is ready (at most until the deadline when the options give
+/// an executor). The `async` forms take the executor as an argument
+/// (`read(_:on:options:) async`, Async.swift) and hold no thread while in
+/// flight.
 public final class Resources: @unchecked Sendable {
     let raw: OpaquePointer
     init(_ raw: OpaquePointer) { self.raw = raw }
@@ -139,7 +140,7 @@ public final class Resources: @unchecked Sendable {
 
 /// The C view of the completion context: (name, value) pairs pointing
 /// into one buffer holding all their bytes, valid during `body`.
-private func withArguments<R>(_ context: [(name: String, value: String)],
+func withArguments<R>(_ context: [(name: String, value: String)],
                               _ body: (UnsafeBufferPointer<mcpr_complete_argument>) throws -> R) rethrows -> R
 {
     if context.isEmpty { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
