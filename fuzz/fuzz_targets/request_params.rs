@@ -265,15 +265,24 @@ fuzz_target!(|data: &[u8]| {
                     // state a string, the responses and the client
                     // capabilities objects kept as their raw text, which
                     // serde_json reads as the object it found.
-                    assert_eq!(p.request_state.as_deref(), member("requestState"), "requestState");
+                    assert_eq!(
+                        p.request_state.as_deref(),
+                        member("requestState"),
+                        "requestState"
+                    );
                     let raw = |text: Option<&str>, want: Option<&serde_json::Value>, what: &str| {
                         let got = text.map(|t| {
-                            serde_json::from_str::<serde_json::Value>(t).expect("a raw object is JSON")
+                            serde_json::from_str::<serde_json::Value>(t)
+                                .expect("a raw object is JSON")
                         });
                         assert_eq!(got.as_ref(), want, "{what}");
                         assert!(got.is_none_or(|g| g.is_object()), "{what} is an object");
                     };
-                    raw(p.input_responses.as_deref(), v.get("inputResponses"), "inputResponses");
+                    raw(
+                        p.input_responses.as_deref(),
+                        v.get("inputResponses"),
+                        "inputResponses",
+                    );
                     raw(
                         p.client_capabilities.as_deref(),
                         v.get("_meta")
