@@ -185,8 +185,10 @@ impl Recorder {
     }
 
     /// Runs the callback `f` of `kind`, counted and timed when the
-    /// observer asked for callback timings.
-    #[inline]
+    /// observer asked for callback timings. Out of line: the unobserved
+    /// call's path (`observe::timed` without a recorder) keeps the
+    /// callback inlined once.
+    #[inline(never)]
     pub(crate) fn time<T>(&self, kind: CallbackKind, f: impl FnOnce() -> T) -> T {
         if !self.interests().callback_timings {
             return f();
