@@ -12,12 +12,13 @@ use crate::error::{BoxError, CallbackError, CauseText, Failure, FailureKind};
 use crate::identity::is_reserved_scheme;
 use crate::input::InputRequired;
 use crate::limits::Limits;
+use crate::observe::{self, CallbackKind, DecisionRule};
 use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
 
-use super::{ItemState, ItemStates, Outcome};
+use super::{ItemState, ItemStates, Outcome, Step};
 
 /// A callback that did not succeed.
 pub(crate) enum CallbackFailure {
@@ -114,6 +115,15 @@ pub(super) fn check_scope_at(scope: &RequestScope, now: Instant) -> Result<(), F
     scope.check_at(now)
 }
 
+/// Records, for an observed call, that a callback's answer decided the
+/// call's root and fails it with `kind` (docs/BEHAVIOUR.md §19).
+#[inline]
+fn root(call: &CallContext, rule: DecisionRule, kind: FailureKind) {
+    if let Some(r) = call.recorder() {
+        r.root_decided(rule, call.phase().decision_phase(), kind);
+    }
+}
+
 fn policy_failure(e: CallbackFailure, what: &str) -> Failure {
     Failure::new(FailureKind::Policy).caused_by(e.into_cause(what))
 }
@@ -132,12 +142,20 @@ pub(crate) fn discover(
     definition: &ResourceDefinition,
     call: &CallContext,
 ) -> Result<(), Failure> {
-    let r = guarded(|| policy.discover(call, definition));
+    let r = observe::timed(call.recorder(), CallbackKind::Discover, || {
+        guarded(|| policy.discover(call, definition))
+    });
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(()),
-        Err(CallbackFailure::Unavailable) => Err(denied("discovery")),
-        Err(e) => Err(policy_failure(e, "discover")),
+        Err(CallbackFailure::Unavailable) => {
+            root(call, DecisionRule::Hidden, FailureKind::Unavailable);
+            Err(denied("discovery"))
+        }
+        Err(e) => {
+            root(call, DecisionRule::Failed, FailureKind::Policy);
+            Err(policy_failure(e, "discover"))
+        }
     }
 }
 
@@ -148,9 +166,14 @@ pub(super) fn visibility(
     target: &ResourceTarget,
     call: &CallContext,
 ) -> Result<Visibility, Failure> {
-    let r = guarded(|| policy.visibility(call, target));
+    let r = observe::timed(call.recorder(), CallbackKind::Visibility, || {
+        guarded(|| policy.visibility(call, target))
+    });
     settle(scope, r.is_err())?;
-    r.map_err(|e| policy_failure(e, "visibility"))
+    r.map_err(|e| {
+        root(call, DecisionRule::Failed, FailureKind::Policy);
+        policy_failure(e, "visibility")
+    })
 }
 
 /// Policy `read(target)`: `Ok(false)` for a denial; other errors are `policy`.
@@ -160,12 +183,17 @@ pub(super) fn permitted(
     target: &ResourceTarget,
     call: &CallContext,
 ) -> Result<bool, Failure> {
-    let r = guarded(|| policy.read(call, target));
+    let r = observe::timed(call.recorder(), CallbackKind::Permission, || {
+        guarded(|| policy.read(call, target))
+    });
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(true),
         Err(CallbackFailure::Unavailable) => Ok(false),
-        Err(e) => Err(policy_failure(e, "read permission")),
+        Err(e) => {
+            root(call, DecisionRule::Failed, FailureKind::Policy);
+            Err(policy_failure(e, "read permission"))
+        }
     }
 }
 
@@ -185,13 +213,18 @@ fn permission(
     target: &ResourceTarget,
     call: &CallContext,
 ) -> Result<Permission, Failure> {
-    let r = guarded_input(|| policy.read(call, target));
+    let r = observe::timed(call.recorder(), CallbackKind::Permission, || {
+        guarded_input(|| policy.read(call, target))
+    });
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(Permission::Granted),
         Err(CallbackFailure::Unavailable) => Ok(Permission::Denied),
         Err(CallbackFailure::InputRequired(i)) => Ok(Permission::Input(i)),
-        Err(e) => Err(policy_failure(e, "read permission")),
+        Err(e) => {
+            root(call, DecisionRule::Failed, FailureKind::Policy);
+            Err(policy_failure(e, "read permission"))
+        }
     }
 }
 
@@ -204,16 +237,24 @@ pub(super) fn resolve(
     limits: &Limits,
     call: &CallContext,
 ) -> Result<ResourceReadPlan, Failure> {
-    let r = guarded(|| handler.resolve(call, matched));
+    let r = observe::timed(call.recorder(), CallbackKind::Resolve, || {
+        guarded(|| handler.resolve(call, matched))
+    });
     settle(scope, r.is_err())?;
     let plan = match r {
         Ok(plan) => plan,
-        Err(CallbackFailure::Unavailable) => return Err(denied("resolve")),
+        Err(CallbackFailure::Unavailable) => {
+            root(call, DecisionRule::Denied, FailureKind::Unavailable);
+            return Err(denied("resolve"));
+        }
         Err(e) => {
-            return Err(Failure::new(FailureKind::InvalidPlan).caused_by(e.into_cause("resolve")))
+            root(call, DecisionRule::Failed, FailureKind::InvalidPlan);
+            return Err(Failure::new(FailureKind::InvalidPlan).caused_by(e.into_cause("resolve")));
         }
     };
-    validate_plan(&plan, limits)?;
+    validate_plan(&plan, limits).inspect_err(|_| {
+        root(call, DecisionRule::Failed, FailureKind::InvalidPlan);
+    })?;
     Ok(plan)
 }
 
@@ -262,29 +303,42 @@ pub(super) fn requested_first(
     call: &CallContext,
 ) -> Result<Option<Box<InputRequired>>, Failure> {
     if !visibility(policy, scope, target, call)?.visible {
+        root(call, DecisionRule::Hidden, FailureKind::Unavailable);
         return Err(denied("requested target visibility"));
     }
     match permission(policy, scope, target, call)? {
         Permission::Granted => Ok(None),
-        Permission::Denied => Err(denied("requested target read permission")),
+        Permission::Denied => {
+            root(call, DecisionRule::Denied, FailureKind::Unavailable);
+            Err(denied("requested target read permission"))
+        }
         Permission::Input(i) => Ok(Some(i)),
     }
 }
 
-/// The requested target must be visible and readable (else a root denial).
+/// The requested target must be visible and readable (else a root
+/// denial); returns its visibility decision.
 pub(super) fn requested(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
     target: &ResourceTarget,
     call: &CallContext,
-) -> Result<(), Failure> {
-    if !visibility(policy, scope, target, call)?.visible {
+) -> Result<Visibility, Failure> {
+    let vis = visibility(policy, scope, target, call)?;
+    if !vis.visible {
+        root(call, DecisionRule::Hidden, FailureKind::Unavailable);
         return Err(denied("requested target visibility"));
     }
     if !permitted(policy, scope, target, call)? {
+        let rule = if call.phase() == crate::scope::CallPhase::Recheck {
+            DecisionRule::Revoked
+        } else {
+            DecisionRule::Denied
+        };
+        root(call, rule, FailureKind::Unavailable);
         return Err(denied("requested target read permission"));
     }
-    Ok(())
+    Ok(vis)
 }
 
 /// Visibility and read permission of the whole plan, before any body is
@@ -334,6 +388,7 @@ pub(super) fn unchecked() -> ItemState {
         first_visible: false,
         final_visibility: Visibility::default(),
         outcome: Outcome::Hidden,
+        step: Step::FirstCheck,
     }
 }
 
@@ -366,6 +421,7 @@ fn first_check(
         first_visible: vis.visible,
         final_visibility: vis,
         outcome,
+        step: Step::FirstCheck,
     };
     Ok((state, asked))
 }
