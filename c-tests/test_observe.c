@@ -368,33 +368,33 @@ static void test_growth_and_misuse(void) {
     CHECK_STATUS(mcpr_builder_set_observer(b, &t, NULL), MCPR_OK);
     t.struct_size = 0;
     CHECK_STATUS(mcpr_builder_set_observer(b, &t, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_builder_set_observer(b, NULL, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_builder_set_observer(NULL, &t, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_observer(b, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_observer(MISUSE_NULL, &t, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_builder_set_event_key(b, (const uint8_t *)"short", 5, NULL), MCPR_INVALID_CONFIGURATION);
-    CHECK_STATUS(mcpr_builder_set_event_key(b, NULL, 3, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_builder_set_event_key(b, MISUSE_NULL, 3, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_builder_set_event_key(b, (const uint8_t *)"0123456789abcdef0123456789abcdef", 32, NULL),
                  MCPR_OK);
     mcpr_builder_free(b);
-    mcpr_observer_callbacks_init(NULL);
+    mcpr_observer_callbacks_init(MISUSE_NULL);
     /* Event accessors with NULL. */
     uint8_t h[MCPR_EVENT_HASH_BYTES];
-    CHECK(!mcpr_event_uri_hash(NULL, h));
-    CHECK(!mcpr_event_scope_key_hash(NULL, h));
-    CHECK(mcpr_event_private_cause(NULL).len == 0);
-    CHECK(mcpr_event_json(NULL, true).len == 0);
+    CHECK(!mcpr_event_uri_hash(MISUSE_NULL, h));
+    CHECK(!mcpr_event_scope_key_hash(MISUSE_NULL, h));
+    CHECK(mcpr_event_private_cause(MISUSE_NULL).len == 0);
+    CHECK(mcpr_event_json(MISUSE_NULL, true).len == 0);
     /* Metrics and hashes with bad arguments. */
     host_policy hp = {0};
     host_binding hb = {.items = {"item://ok/a"}};
     mcpr_resources *r = observed(&hp, &hb, log, 0);
     mcpr_call_metrics m = {.struct_size = sizeof m};
-    CHECK_STATUS(mcpr_resources_get_metrics(NULL, S("resources/read"), 0, &m, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_get_metrics(MISUSE_NULL, S("resources/read"), 0, &m, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_resources_get_metrics(r, S("tools/list"), 0, &m, NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_resources_get_metrics(r, S("resources/read"), MCPR_INTERNAL, &m, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resources_get_metrics(r, S("resources/read"), 0, NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_get_metrics(r, S("resources/read"), 0, MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
     m.struct_size = 0;
     CHECK_STATUS(mcpr_resources_get_metrics(r, S("resources/read"), 0, &m, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resources_event_hash(r, S("x"), NULL, NULL), MCPR_INVALID_ARGUMENT);
-    CHECK_STATUS(mcpr_resources_event_hash(NULL, S("x"), h, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_event_hash(r, S("x"), MISUSE_NULL, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_resources_event_hash(MISUSE_NULL, S("x"), h, NULL), MCPR_INVALID_ARGUMENT);
     mcpr_str bad = {NULL, 3};
     CHECK_STATUS(mcpr_resources_event_hash(r, bad, h, NULL), MCPR_INVALID_ARGUMENT);
     /* The older table: no decision events despite the flag past its size. */

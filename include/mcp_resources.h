@@ -1370,7 +1370,7 @@ typedef struct {
 /**
  * An observer's `on_event` callback (`mcpr_observer_callbacks.on_event`).
  *
- * \param user_data The table's `user_data`.
+ * \param user_data The table's `user_data` (may be NULL).
  * \param event The event, lent until the callback returns (with every
  *   string it points at and what `mcpr_event_*` return for it).
  * \note Runs on the calling thread or, with an executor, on a worker,
@@ -1380,7 +1380,7 @@ typedef struct {
  *
  * \ingroup callbacks
  */
-typedef void (*mcpr_event_fn)(void *user_data, const mcpr_event *event);
+typedef void (*mcpr_event_fn)(void *MCPR_NULLABLE user_data, const mcpr_event *event);
 
 /**
  * The observer table given to `mcpr_builder_set_observer` (copied by the
@@ -2659,7 +2659,8 @@ mcpr_status mcpr_builder_set_observer(mcpr_builder *builder, const mcpr_observer
  * made per registry.
  *
  * \param builder The builder.
- * \param key The key bytes.
+ * \param key The key bytes; may be NULL when `key_len` is 0 (refused as too
+ *   short).
  * \param key_len The number of bytes at `key`: 32 to 1024.
  * \param err Receives an error object on failure (caller owns it; free with
  *   `mcpr_error_free`); may be NULL.
@@ -2674,7 +2675,7 @@ mcpr_status mcpr_builder_set_observer(mcpr_builder *builder, const mcpr_observer
  *
  * \ingroup builder
  */
-mcpr_status mcpr_builder_set_event_key(mcpr_builder *builder, const uint8_t *key, size_t key_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
+mcpr_status mcpr_builder_set_event_key(mcpr_builder *builder, const uint8_t *MCPR_NULLABLE key, size_t key_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry

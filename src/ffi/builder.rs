@@ -440,7 +440,8 @@ pub unsafe extern "C" fn mcpr_builder_set_observer(
 /// made per registry.
 ///
 /// \param builder The builder.
-/// \param key The key bytes.
+/// \param key The key bytes; may be NULL when `key_len` is 0 (refused as too
+///   short).
 /// \param key_len The number of bytes at `key`: 32 to 1024.
 /// \param err Receives an error object on failure (caller owns it; free with
 ///   `mcpr_error_free`); may be NULL.

@@ -271,7 +271,7 @@ pub struct mcpr_event {
 
 /// An observer's `on_event` callback (`mcpr_observer_callbacks.on_event`).
 ///
-/// \param user_data The table's `user_data`.
+/// \param user_data The table's `user_data` (may be NULL).
 /// \param event The event, lent until the callback returns (with every
 ///   string it points at and what `mcpr_event_*` return for it).
 /// \note Runs on the calling thread or, with an executor, on a worker,

@@ -62,7 +62,7 @@ public final class ResourcesBuilder {
 
     /// Runs `body` with the live C builder (for the extensions in other
     /// files).
-    func withRaw<R>(_ body: (OpaquePointer) throws -> R) throws -> R {
+    func withRaw<R>(_ body: (UnsafeMutablePointer<mcpr_builder>) throws -> R) throws -> R {
         try body(try live())
     }
 

@@ -80,7 +80,7 @@ public struct ObservedEvent: Sendable {
         partial = c.partial
         uri = String(c.uri)
         var hash = [UInt8](repeating: 0, count: Int(MCPR_EVENT_HASH_BYTES))
-        uriHash = hash.withUnsafeMutableBufferPointer { mcpr_event_uri_hash(e, $0.baseAddress) } ? hash : nil
+        uriHash = hash.withUnsafeMutableBufferPointer { mcpr_event_uri_hash(e, $0.baseAddress!) } ? hash : nil
         rule = String(c.rule_name)
         isPrivate = c.is_private
         let pub = String(mcpr_event_json(e, false))
@@ -100,8 +100,8 @@ final class ObserverBox: Sendable {
     init(_ observe: @escaping Observer) { self.observe = observe }
 }
 
-func observerEvent(_ ud: UnsafeMutableRawPointer?, _ event: UnsafePointer<mcpr_event>?) {
-    guard let ud, let event else { return }
+func observerEvent(_ ud: UnsafeMutableRawPointer?, _ event: UnsafePointer<mcpr_event>) {
+    guard let ud else { return }
     Unmanaged<ObserverBox>.fromOpaque(ud).takeUnretainedValue().observe(ObservedEvent(event))
 }
 
@@ -183,7 +183,7 @@ extension Resources {
         var out = [UInt8](repeating: 0, count: Int(MCPR_EVENT_HASH_BYTES))
         try withStr(value) { v in
             try out.withUnsafeMutableBufferPointer { o in
-                try check { mcpr_resources_event_hash(raw, v, o.baseAddress, $0) }
+                try check { mcpr_resources_event_hash(raw, v, o.baseAddress!, $0) }
             }
         }
         return out
