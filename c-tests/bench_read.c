@@ -14,7 +14,15 @@
  * Not a ctest test: run scripts/bench.sh. Lines starting with "GOAL " state
  * a figure next to its goal (scripts/bench.sh collects them).
  *
- * Usage: bench_read [iterations [inline|executor|busy|request|register|async]]   (default 200000, all) */
+ * Then the same inline read on registries with an empty observer: call
+ * events only, and with decision events, against the same registry without
+ * one (alternating rounds; the goal is at most 1.1x).
+ *
+ * Modes observer-calls and observer-decisions run only that variant's reads
+ * (for instruction counts: valgrind --tool=callgrind).
+ *
+ * Usage: bench_read [iterations [inline|executor|busy|request|register|async|observe|observer-calls|observer-decisions]]
+ *   (default 200000, all) */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -207,6 +215,69 @@ static double register_templates(const mcpr_policy_callbacks *policy, const mcpr
     return s;
 }
 
+static void empty_observer(void *ud, const mcpr_event *e) { (void)ud, (void)e; }
+
+/* W1's registry: 1,000 static resources; with `observer` when not NULL. */
+static mcpr_resources *build_w1(const mcpr_policy_callbacks *policy, const mcpr_binding_callbacks *binding,
+                                const mcpr_observer_callbacks *observer) {
+    mcpr_builder *b = mcpr_builder_new();
+    const char *def = "{\"uri\":\"bench://small/item\",\"name\":\"item\"}";
+    mcpr_str defs = {def, strlen(def)};
+    mcpr_resources *r = NULL;
+    if (mcpr_builder_set_policy(b, policy, NULL) != MCPR_OK || mcpr_builder_add(b, defs, binding, NULL) != MCPR_OK ||
+        (observer && mcpr_builder_set_observer(b, observer, NULL) != MCPR_OK)) {
+        fprintf(stderr, "setup failed\n");
+        exit(1);
+    }
+    for (int i = 1; i < 1000; i++) {
+        char other[96];
+        int n = snprintf(other, sizeof other, "{\"uri\":\"bench://small/other-%d\",\"name\":\"other-%d\"}", i, i);
+        mcpr_str o = {other, (size_t)n};
+        if (mcpr_builder_add(b, o, binding, NULL) != MCPR_OK) {
+            fprintf(stderr, "setup failed\n");
+            exit(1);
+        }
+    }
+    if (mcpr_builder_build(b, &r, NULL) != MCPR_OK) {
+        fprintf(stderr, "setup failed\n");
+        exit(1);
+    }
+    return r;
+}
+
+/* The inline read with an empty observer (call events only, then with
+ * decision events) against the same registry without one: alternating
+ * rounds, best of each. */
+static void bench_observers(const mcpr_policy_callbacks *policy, const mcpr_binding_callbacks *binding,
+                            long iterations) {
+    mcpr_observer_callbacks calls = MCPR_OBSERVER_CALLBACKS_INIT;
+    calls.on_event = empty_observer;
+    mcpr_observer_callbacks decisions = calls;
+    decisions.flags = MCPR_OBSERVE_DECISIONS;
+    mcpr_resources *regs[3] = {build_w1(policy, binding, NULL), build_w1(policy, binding, &calls),
+                               build_w1(policy, binding, &decisions)};
+    mcpr_read_options opt = {.struct_size = sizeof(mcpr_read_options)};
+    double best[3] = {1e18, 1e18, 1e18};
+    for (int k = 0; k < 3; k++) run(regs[k], &opt, iterations / 10 + 1);
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int j = 0; j < 3; j++) {
+            int k = (round + j) % 3;
+            double ns = run(regs[k], &opt, iterations / ROUNDS + 1);
+            if (ns < best[k]) best[k] = ns;
+        }
+    }
+    printf("c_abi/small_exact_read/inline, no observer          %10.0f ns/read\n", best[0]);
+    printf("c_abi/small_exact_read/inline, empty observer       %10.0f ns/read  (%.3fx)\n", best[1],
+           best[1] / best[0]);
+    printf("c_abi/small_exact_read/inline, empty observer with decisions %10.0f ns/read  (%.3fx)\n", best[2],
+           best[2] / best[0]);
+    printf("GOAL w1_empty_observer_over_none %.2fx (goal <= 1.1x) %s\n", best[1] / best[0],
+           verdict(best[1] <= 1.1 * best[0]));
+    printf("GOAL w1_decision_events_empty_observer_over_none %.2fx (goal <= 1.1x) %s\n", best[2] / best[0],
+           verdict(best[2] <= 1.1 * best[0]));
+    for (int k = 0; k < 3; k++) mcpr_resources_free(regs[k]);
+}
+
 int main(int argc, char **argv) {
     long iterations = argc > 1 ? atol(argv[1]) : 200000;
     const char *mode = argc > 2 ? argv[2] : "all";
@@ -237,28 +308,8 @@ int main(int argc, char **argv) {
         printf("GOAL w2_register_100k_templates_c %.3f s (goal <= 0.1 s; first in a fresh process) %s\n", first,
                verdict(first <= 0.1));
     }
-    mcpr_builder *b = mcpr_builder_new();
-    const char *def = "{\"uri\":\"bench://small/item\",\"name\":\"item\"}";
-    mcpr_str defs = {def, strlen(def)};
-    mcpr_resources *r = NULL;
-    if (mcpr_builder_set_policy(b, &policy, NULL) != MCPR_OK || mcpr_builder_add(b, defs, &binding, NULL) != MCPR_OK) {
-        fprintf(stderr, "setup failed\n");
-        return 1;
-    }
     /* W1 registers 1,000 static resources and reads one. */
-    for (int i = 1; i < 1000; i++) {
-        char other[96];
-        int n = snprintf(other, sizeof other, "{\"uri\":\"bench://small/other-%d\",\"name\":\"other-%d\"}", i, i);
-        mcpr_str o = {other, (size_t)n};
-        if (mcpr_builder_add(b, o, &binding, NULL) != MCPR_OK) {
-            fprintf(stderr, "setup failed\n");
-            return 1;
-        }
-    }
-    if (mcpr_builder_build(b, &r, NULL) != MCPR_OK) {
-        fprintf(stderr, "setup failed\n");
-        return 1;
-    }
+    mcpr_resources *r = build_w1(&policy, &binding, NULL);
     mcpr_executor *ex = NULL;
     if (mcpr_executor_new(2, &ex, NULL) != MCPR_OK) return 1;
 
@@ -339,6 +390,15 @@ int main(int argc, char **argv) {
         printf("c_abi/small_exact_read/request_over_read_ratio %.3f  (target <= 1.10)\n", best_request / best_read);
         printf("c_abi/small_exact_read/request_2026_meta %10.0f ns/read  (ratio %.3f; params with _meta)\n", best_meta,
                best_meta / best_read);
+    }
+    if (all || strcmp(mode, "observe") == 0) bench_observers(&policy, &binding, iterations);
+    if (strcmp(mode, "observer-calls") == 0 || strcmp(mode, "observer-decisions") == 0) {
+        mcpr_observer_callbacks obs = MCPR_OBSERVER_CALLBACKS_INIT;
+        obs.on_event = empty_observer;
+        obs.flags = strcmp(mode, "observer-decisions") == 0 ? MCPR_OBSERVE_DECISIONS : 0;
+        mcpr_resources *o = build_w1(&policy, &binding, &obs);
+        printf("%s %10.0f ns/read\n", mode, run(o, &inline_opt, iterations));
+        mcpr_resources_free(o);
     }
     mcpr_executor_free(ex);
     mcpr_resources_free(r);

@@ -10,7 +10,8 @@
  * the last done; and the event-loop pattern of docs/C-API.md (done writes
  * to a pipe, the loop reads it). Hung callbacks wait on a gate opened at
  * the end of each part, so memcheck and ASan see every thread finish.
- * mcpr_message_start answers every kind of message as mcpr_message. */
+ * mcpr_message_start answers every kind of message as mcpr_message. An
+ * observed registry gets exactly one call event per asynchronous call. */
 #include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -112,7 +113,8 @@ static mcpr_cb_result b_complete(void *ud, const mcpr_call *call, const mcpr_com
 /* Counts the releases of one registry's tables (its user_data). */
 static void h_release(void *ud) { atomic_fetch_add((atomic_int *)ud, 1); }
 
-static mcpr_resources *registry_counted(int64_t item_timeout_ms, atomic_int *released) {
+static mcpr_resources *registry_observed(int64_t item_timeout_ms, atomic_int *released,
+                                         const mcpr_observer_callbacks *observer) {
     mcpr_policy_callbacks p = {
         .struct_size = sizeof p,
         .user_data = released,
@@ -131,6 +133,7 @@ static mcpr_resources *registry_counted(int64_t item_timeout_ms, atomic_int *rel
     mcpr_binding_callbacks t = b;
     t.complete = b_complete;
     mcpr_builder *bu = mcpr_builder_new();
+    if (observer) CHECK_STATUS(mcpr_builder_set_observer(bu, observer, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_policy(bu, &p, NULL), MCPR_OK);
     CHECK_STATUS(mcpr_builder_set_limit(bu, MCPR_LIMIT_ITEM_TIMEOUT_MS, item_timeout_ms, NULL), MCPR_OK);
     const char *exact[] = {"ok://a", "ok://b", "hang://h", "multi://m", "slow://s"};
@@ -141,6 +144,10 @@ static mcpr_resources *registry_counted(int64_t item_timeout_ms, atomic_int *rel
     }
     CHECK_STATUS(mcpr_builder_add(bu, S("{\"uriTemplate\":\"tpl://t/{id}\",\"name\":\"t\"}"), &t, NULL), MCPR_OK);
     return host_build(bu);
+}
+
+static mcpr_resources *registry_counted(int64_t item_timeout_ms, atomic_int *released) {
+    return registry_observed(item_timeout_ms, released, NULL);
 }
 
 /* Releases of the registries made by `registry`, which the tests check at
@@ -583,6 +590,143 @@ static void test_registry_and_executor_freed_in_flight(void) {
     for (int i = 0; i < 4; i++) drop_slot(&s[i]);
 }
 
+/* ------------------------------------------------ observed calls */
+
+/* The observer of test_each_async_call_gives_one_call_event: counts call
+ * events (and its release), keeps the last one's status. */
+static atomic_int obs_calls, obs_status, obs_released;
+
+static void obs_event(void *ud, const mcpr_event *e) {
+    (void)ud;
+    if (e->kind != MCPR_EVENT_CALL) return;
+    atomic_store(&obs_status, (int)e->status);
+    atomic_fetch_add(&obs_calls, 1);
+}
+
+static void obs_release(void *ud) {
+    (void)ud;
+    atomic_fetch_add(&obs_released, 1);
+}
+
+/* Exactly one call event since the last look, with status `want`. */
+static void one_event(mcpr_status want) {
+    CHECK(eventually(&obs_calls, 1, 10000));
+    sleep_ms(20);
+    CHECK(atomic_load(&obs_calls) == 1);
+    CHECK_STATUS((mcpr_status)atomic_load(&obs_status), want);
+    atomic_store(&obs_calls, 0);
+}
+
+/* BEHAVIOUR §19 for asynchronous calls: every call gives exactly one call
+ * event (by the time done ran), whatever concludes it: its result, a host
+ * mistake at the start, its deadline or a cancellation while a callback
+ * hangs, and the registry freed while it is in flight (the observer then
+ * released once, when the hung reader returns). */
+static void test_each_async_call_gives_one_call_event(void) {
+    atomic_store(&obs_calls, 0);
+    atomic_store(&obs_released, 0);
+    mcpr_observer_callbacks ob;
+    mcpr_observer_callbacks_init(&ob);
+    ob.on_event = obs_event;
+    ob.release = obs_release;
+    registries++;
+    mcpr_resources *r = registry_observed(60000, &releases, &ob);
+    mcpr_executor *ex = NULL;
+    CHECK_STATUS(mcpr_executor_new(2, &ex, NULL), MCPR_OK);
+    /* Open while nothing is meant to hang (the listing visits slow://s). */
+    gate_set(true);
+
+    const char *uris[] = {"ok://a", "none://x", "not a uri"};
+    const mcpr_status want[] = {MCPR_OK, MCPR_UNAVAILABLE, MCPR_INVALID_REQUEST};
+    mcpr_read_options o = read_opts(ex, 20000, NULL);
+    for (int i = 0; i < 3; i++) {
+        slot s = new_slot();
+        CHECK_STATUS(start_read(r, uris[i], &o, &s), MCPR_OK);
+        CHECK(await(&s, 10000));
+        CHECK_STATUS(s.status, want[i]);
+        one_event(want[i]);
+        drop_slot(&s);
+    }
+    mcpr_list_options lo = MCPR_LIST_OPTIONS_INIT;
+    lo.executor = ex;
+    lo.scope_key = S("caller");
+    slot s = new_slot();
+    CHECK_STATUS(mcpr_list_start(r, &lo, list_done, &s, NULL), MCPR_OK);
+    CHECK(await(&s, 10000));
+    one_event(MCPR_OK);
+    drop_slot(&s);
+    mcpr_complete_params p = {S("tpl://t/{id}"), {S("id"), S("a")}, NULL, 0};
+    s = new_slot();
+    CHECK_STATUS(mcpr_complete_start(r, &p, &o, complete_done, &s, NULL), MCPR_OK);
+    CHECK(await(&s, 10000));
+    one_event(MCPR_OK);
+    drop_slot(&s);
+    mcpr_request_options ro = MCPR_REQUEST_OPTIONS_INIT;
+    ro.executor = ex;
+    ro.scope_key = S("caller");
+    s = new_slot();
+    CHECK_STATUS(mcpr_request_start(r, S("resources/read"), S("{\"uri\":\"none://x\"}"), &ro, request_done, &s, NULL),
+                 MCPR_OK);
+    CHECK(await(&s, 10000));
+    one_event(MCPR_UNAVAILABLE);
+    drop_slot(&s);
+    s = new_slot();
+    CHECK_STATUS(mcpr_message_start(r, S("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/read\",\"params\":{\"uri\":1}}"),
+                                    &ro, message_done, &s, NULL),
+                 MCPR_OK);
+    CHECK(await(&s, 10000));
+    one_event(MCPR_INVALID_REQUEST);
+    drop_slot(&s);
+
+    /* Host mistakes at the start: one event each, done never runs. */
+    mcpr_read_options inline_options = MCPR_READ_OPTIONS_INIT;
+    s = new_slot();
+    CHECK_STATUS(start_read(r, "ok://a", &inline_options, &s), MCPR_INVALID_ARGUMENT);
+    one_event(MCPR_INVALID_ARGUMENT);
+    lo.scope_key = S("");
+    CHECK_STATUS(mcpr_list_start(r, &lo, list_done, &s, NULL), MCPR_INVALID_ARGUMENT);
+    one_event(MCPR_INVALID_ARGUMENT);
+    CHECK(atomic_load(&s.runs) == 0);
+
+    /* Past the deadline, and cancelled, while the body read hangs. */
+    gate_set(false);
+    atomic_store(&gate_entered, 0);
+    mcpr_read_options od = read_opts(ex, 100, NULL);
+    s = new_slot();
+    CHECK_STATUS(start_read(r, "hang://h", &od, &s), MCPR_OK);
+    CHECK(await(&s, 10000));
+    CHECK_STATUS(s.status, MCPR_DEADLINE_EXCEEDED);
+    one_event(MCPR_DEADLINE_EXCEEDED);
+    drop_slot(&s);
+    mcpr_cancel *c = mcpr_cancel_new();
+    mcpr_read_options oc = read_opts(ex, 60000, c);
+    s = new_slot();
+    CHECK_STATUS(start_read(r, "hang://h", &oc, &s), MCPR_OK);
+    CHECK(eventually(&gate_entered, 2, 10000));
+    mcpr_cancel_cancel(c);
+    mcpr_cancel_free(c);
+    CHECK(await(&s, 10000));
+    CHECK_STATUS(s.status, MCPR_CANCELED);
+    one_event(MCPR_CANCELED);
+    drop_slot(&s);
+
+    /* The registry freed while a call is in flight. */
+    s = new_slot();
+    CHECK_STATUS(start_read(r, "hang://h", &od, &s), MCPR_OK);
+    mcpr_resources_free(r);
+    CHECK(await(&s, 10000));
+    CHECK_STATUS(s.status, MCPR_DEADLINE_EXCEEDED);
+    one_event(MCPR_DEADLINE_EXCEEDED);
+    drop_slot(&s);
+    CHECK(atomic_load(&obs_released) == 0);
+    gate_set(true);
+    CHECK(eventually(&obs_released, 1, 10000));
+    sleep_ms(50);
+    CHECK(atomic_load(&obs_released) == 1);
+    CHECK(atomic_load(&obs_calls) == 0);
+    mcpr_executor_free(ex);
+}
+
 /* ------------------------------------------------ eight threads */
 
 #define STARTERS 8
@@ -676,6 +820,7 @@ int main(void) {
     test_message_start_answers_as_mcpr_message();
     test_cancellation_and_deadlines_while_a_callback_hangs();
     test_registry_and_executor_freed_in_flight();
+    test_each_async_call_gives_one_call_event();
     test_eight_threads_start_calls_at_once();
     test_an_event_loop_wakes_on_a_pipe();
     /* Every started call completed exactly once (each slot was checked

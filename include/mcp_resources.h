@@ -227,6 +227,8 @@
 #define MCPR_BINDING_CALLBACKS_INIT {.struct_size = sizeof(mcpr_binding_callbacks)}
 /** mcpr_policy_callbacks with every callback NULL (C99). \ingroup callbacks */
 #define MCPR_POLICY_CALLBACKS_INIT {.struct_size = sizeof(mcpr_policy_callbacks)}
+/** mcpr_observer_callbacks with every callback NULL (C99). \ingroup callbacks */
+#define MCPR_OBSERVER_CALLBACKS_INIT {.struct_size = sizeof(mcpr_observer_callbacks)}
 /** mcpr_cache_hints with every default (C99). \ingroup builder */
 #define MCPR_CACHE_HINTS_INIT {.struct_size = sizeof(mcpr_cache_hints)}
 /** mcpr_notify_options with every default (C99). \ingroup subscriptions */
@@ -243,6 +245,15 @@
 #define MCPR_MAX_TTL_MS 9007199254740991
 
 /**
+ * The latency buckets of `mcpr_call_metrics`: bucket 0 counts calls under
+ * 1,024 ns, bucket `i` (1 to 26) calls of 2^(9+i) to 2^(10+i) ns, bucket
+ * 27 calls of 2^36 ns (about 68.7 s) or more.
+ *
+ * \ingroup registry
+ */
+#define MCPR_METRICS_BUCKETS 28
+
+/**
  * Most workers `mcpr_executor_new` accepts (a larger count is
  * `MCPR_INVALID_ARGUMENT`).
  *
@@ -257,6 +268,168 @@
  * \ingroup read
  */
 #define MCPR_MAX_EXECUTOR_HUNG 16384
+
+/**
+ * A call event: one per call, when the call returns (`mcpr_event.kind`).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_EVENT_CALL 1
+
+/**
+ * A decision event (`mcpr_event.kind`), when the observer asks for them.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_EVENT_DECISION 2
+
+/**
+ * `mcpr_observer_callbacks.flags`: also send decision events.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_OBSERVE_DECISIONS 1
+
+/**
+ * `mcpr_observer_callbacks.flags`: count and time each kind of callback
+ * (the `private_*_calls` and `private_*_ns` fields of call events; two
+ * clock reads per callback).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_OBSERVE_CALLBACK_TIMINGS 2
+
+/**
+ * Decision rules (`mcpr_event.rule`): a listing showed a definition. (A
+ * call that succeeded has no root decision: its call event says so.)
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_ALLOWED 1
+
+/**
+ * A planned item was read and is in the bundle.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_ADMITTED 2
+
+/**
+ * Outside the caller's visible selection (always private, never with a
+ * URI or a hash).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_HIDDEN 3
+
+/**
+ * Read permission denied at the first check, or `resolve` answered
+ * unavailable.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_DENIED 4
+
+/**
+ * Still visible at the recheck, no longer permitted.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_REVOKED 5
+
+/**
+ * Hidden at the first check, visible at the recheck (never read).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_NEWLY_VISIBLE 6
+
+/**
+ * The item's body read failed (`issue` says how).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_ITEM_FAILED 7
+
+/**
+ * The item did not fit a budget or was not attempted.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_BUDGET_EXCEEDED 8
+
+/**
+ * The item's read passed its item deadline.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_TIMEOUT 9
+
+/**
+ * The root: nothing registered matches the URI.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_NOT_FOUND 10
+
+/**
+ * The root: an invalid request or a host mistake in the options.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_INVALID 11
+
+/**
+ * The root: a callback failed, the plan was invalid, or the result could
+ * not fit.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_FAILED 12
+
+/**
+ * The root: the caller cancelled.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_CANCELED 13
+
+/**
+ * The root: the whole-call deadline passed.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_DECISION_DEADLINE_EXCEEDED 14
+
+/**
+ * Decision subjects (`mcpr_event.subject`): the call's root (what the
+ * client asked for).
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_SUBJECT_ROOT 1
+
+/**
+ * A planned item of a read.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_SUBJECT_ITEM 2
+
+/**
+ * A definition a listing visited.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_SUBJECT_DEFINITION 3
+
+/**
+ * The length of an event hash (`mcpr_event_uri_hash`,
+ * `mcpr_resources_event_hash`): 16 bytes.
+ *
+ * \ingroup callbacks
+ */
+#define MCPR_EVENT_HASH_BYTES 16
 
 /**
  * The highest `mcpr_status` value this version of the library defines
@@ -1022,6 +1195,302 @@ typedef struct {
 typedef uint32_t mcpr_limit;
 
 /**
+ * Which step of which call a callback serves (`mcpr_call_phase`). A plain
+ * integer: later versions may add values, so treat unknown ones like
+ * `MCPR_PHASE_UNKNOWN`.
+ *
+ * \ingroup callbacks
+ */
+typedef uint32_t mcpr_phase;
+
+/**
+ * One event of an observed registry (see `mcpr_observer_callbacks`),
+ * filled by the library and lent to `on_event` until it returns.
+ *
+ * Fields that do not apply to the event's kind are zero (empty strings).
+ * What a log read by client-facing operators may show is the public part:
+ * every field without the `private_` prefix, of events whose `is_private`
+ * is false. URIs appear in `uri` only under the report's disclosure rule
+ * (docs/BEHAVIOUR.md §19); hashes of the others come from
+ * `mcpr_event_uri_hash`.
+ *
+ * Growth: `struct_size` is `sizeof(mcpr_event)` as this library knows it;
+ * later versions append fields. A program built against a newer header
+ * reads a field only when `struct_size` covers it.
+ *
+ * \ingroup callbacks
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_event)` as the library filling it knows it.
+     */
+    size_t struct_size;
+    /**
+     * `MCPR_EVENT_CALL` or `MCPR_EVENT_DECISION`.
+     */
+    uint32_t kind;
+    /**
+     * The MCP method (`"resources/read"`, `"resources/list"`,
+     * `"resources/templates/list"`, `"completion/complete"`,
+     * `"tools/call"` for the resource tools), `"embed"` for
+     * `mcpr_embed` (no MCP method of its own), or `"subscriptions"` for
+     * every subscription decision (`resources/subscribe`,
+     * `resources/unsubscribe`, `subscriptions/listen`, the `mcpr_notify_*`
+     * calls of one registry, listing fingerprints).
+     */
+    mcpr_str method;
+    /**
+     * The protocol revision of the call (`"2026-07-28"`, ...).
+     */
+    mcpr_str protocol_revision;
+    /**
+     * A number identifying the call in the process; its decision events
+     * carry the same.
+     */
+    uint64_t call_id;
+    /**
+     * The call's `request_data` (NULL when none), for the host's own
+     * identity of the caller.
+     */
+    void *MCPR_NULLABLE request_data;
+    /**
+     * Call events: `MCPR_OK`, or the call's failure.
+     */
+    mcpr_status status;
+    /**
+     * Call events: the JSON-RPC error code the client is sent (0 on
+     * success).
+     */
+    int32_t jsonrpc_code;
+    /**
+     * Call events: the failure's safe message, what the client is told
+     * (empty on success).
+     */
+    mcpr_str status_message;
+    /**
+     * Call events: from the call's start to its return, in nanoseconds.
+     */
+    uint64_t duration_ns;
+    /**
+     * Call events with an executor: from the submission of the call's
+     * first job to its start on a worker (see `has_queue_wait`).
+     */
+    uint64_t queue_wait_ns;
+    /**
+     * Whether `queue_wait_ns` was measured (an executor ran the call).
+     */
+    bool has_queue_wait;
+    /**
+     * Successful call events: the result's items (a read's content items,
+     * its warning included; a page's descriptions; a completion's values).
+     */
+    uint64_t items;
+    /**
+     * Successful call events: the result JSON's length in bytes.
+     */
+    uint64_t bytes;
+    /**
+     * Successful read events: whether the bundle is partial.
+     */
+    bool partial;
+    /**
+     * Read events: detailed `unavailable` issues of the report.
+     */
+    uint32_t issues_unavailable;
+    /**
+     * Read events: detailed `read_failed` issues.
+     */
+    uint32_t issues_read_failed;
+    /**
+     * Read events: detailed `timeout` issues.
+     */
+    uint32_t issues_timeout;
+    /**
+     * Read events: detailed `invalid_content` issues.
+     */
+    uint32_t issues_invalid_content;
+    /**
+     * Read events: detailed `budget_exceeded` issues.
+     */
+    uint32_t issues_budget_exceeded;
+    /**
+     * Read events: the report's `issuesOmitted`.
+     */
+    uint64_t issues_omitted;
+    /**
+     * Successful read and list events: whether `cache_ttl_ms` and
+     * `cache_public` hold the result's cache hints.
+     */
+    bool has_cache;
+    /**
+     * The result's `ttlMs`.
+     */
+    uint64_t cache_ttl_ms;
+    /**
+     * Whether the result's `cacheScope` is `"public"`.
+     */
+    bool cache_public;
+    /**
+     * The URI the event is about, in plain, only where the disclosure
+     * rule allows (else empty; see `mcpr_event_uri_hash`).
+     */
+    mcpr_str uri;
+    /**
+     * Decision events: what was decided (`MCPR_DECISION_*`).
+     */
+    uint32_t rule;
+    /**
+     * Decision events: the rule's name (`"admitted"`, `"hidden"`, ...).
+     */
+    mcpr_str rule_name;
+    /**
+     * Decision events: what it is about (`MCPR_SUBJECT_*`).
+     */
+    uint32_t subject;
+    /**
+     * Decision events: when (`MCPR_PHASE_*`; `MCPR_PHASE_UNKNOWN` when no
+     * callback decided).
+     */
+    mcpr_phase phase;
+    /**
+     * Decision events: the issue given to an item (`MCPR_UNAVAILABLE`,
+     * `MCPR_READ_FAILED`, `MCPR_TIMEOUT`, `MCPR_INVALID_CONTENT`,
+     * `MCPR_BUDGET_EXCEEDED`), or `MCPR_OK` for none.
+     */
+    mcpr_status issue;
+    /**
+     * Decision events: the whole event is private (it concerns what the
+     * caller may not learn); a log client-facing operators read must
+     * leave it out.
+     */
+    bool is_private;
+    /**
+     * Private. Item decisions: the item's index in the plan (it counts
+     * hidden items); `UINT64_MAX` otherwise.
+     */
+    uint64_t private_item_index;
+    /**
+     * Private. Call events: whether the callback counts and times below
+     * were measured (`MCPR_OBSERVE_CALLBACK_TIMINGS`).
+     */
+    bool private_timed;
+    /**
+     * Private: `discover` callbacks called.
+     */
+    uint64_t private_discover_calls;
+    /**
+     * Private: their total time, in nanoseconds.
+     */
+    uint64_t private_discover_ns;
+    /**
+     * Private: `visibility` callbacks called.
+     */
+    uint64_t private_visibility_calls;
+    /**
+     * Private: their total time, in nanoseconds.
+     */
+    uint64_t private_visibility_ns;
+    /**
+     * Private: policy `read` permission callbacks called.
+     */
+    uint64_t private_permission_calls;
+    /**
+     * Private: their total time, in nanoseconds.
+     */
+    uint64_t private_permission_ns;
+    /**
+     * Private: `resolve` callbacks called.
+     */
+    uint64_t private_resolve_calls;
+    /**
+     * Private: their total time, in nanoseconds.
+     */
+    uint64_t private_resolve_ns;
+    /**
+     * Private: body `read` callbacks called.
+     */
+    uint64_t private_body_read_calls;
+    /**
+     * Private: their total time, in nanoseconds.
+     */
+    uint64_t private_body_read_ns;
+    /**
+     * Private: `complete` callbacks called.
+     */
+    uint64_t private_complete_calls;
+    /**
+     * Private: their total time, in nanoseconds.
+     */
+    uint64_t private_complete_ns;
+} mcpr_event;
+
+/**
+ * An observer's `on_event` callback (`mcpr_observer_callbacks.on_event`).
+ *
+ * \param user_data The table's `user_data` (may be NULL).
+ * \param event The event, lent until the callback returns (with every
+ *   string it points at and what `mcpr_event_*` return for it).
+ * \note Runs on the calling thread or, with an executor, on a worker,
+ *   concurrently from many calls: it must not block. An exception must not
+ *   escape it (the C++ wrapper catches them); nothing it does changes a
+ *   result.
+ *
+ * \ingroup callbacks
+ */
+typedef void (*mcpr_event_fn)(void *MCPR_NULLABLE user_data, const mcpr_event *event);
+
+/**
+ * The observer table given to `mcpr_builder_set_observer` (copied by the
+ * call).
+ *
+ * `on_event` is required; `release` is optional. `on_event` receives one
+ * `MCPR_EVENT_CALL` event per call of the registry (every `mcpr_read`,
+ * `mcpr_list`, `mcpr_list_templates`, `mcpr_complete`, and every
+ * `mcpr_request` the library serves, refused ones included), and with
+ * `MCPR_OBSERVE_DECISIONS` the decision events of each call before its
+ * call event. It runs on the calling thread, or on an executor worker for
+ * the decisions made there, concurrently from many calls with the same
+ * `user_data`; it must not block; nothing it does changes a result.
+ *
+ * `release(user_data)` runs exactly once, on any thread, if and only if
+ * `mcpr_builder_set_observer` succeeded, after the last event was handed
+ * over: when the table is replaced, when the builder is freed without
+ * building, when a build fails, or when the last reference to the
+ * registry goes away (and any job of it abandoned on an executor has
+ * returned).
+ *
+ * Growth: set `struct_size` to `sizeof(mcpr_observer_callbacks)`, or start
+ * from `MCPR_OBSERVER_CALLBACKS_INIT` / `mcpr_observer_callbacks_init`, as
+ * for `mcpr_binding_callbacks`.
+ *
+ * \ingroup callbacks
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_observer_callbacks)` as the caller compiled it.
+     */
+    size_t struct_size;
+    /**
+     * Passed as the first argument of every callback.
+     */
+    void *MCPR_NULLABLE user_data;
+    /**
+     * Required: receives each event (see `mcpr_event_fn`).
+     */
+    mcpr_event_fn MCPR_NULLABLE on_event;
+    /**
+     * Optional (NULL = none): the finalizer of `user_data` (see above).
+     */
+    mcpr_release_fn MCPR_NULLABLE release;
+    /**
+     * What else to send: `MCPR_OBSERVE_DECISIONS`,
+     * `MCPR_OBSERVE_CALLBACK_TIMINGS`, or both (0 = call events only).
+     * Other bits are `MCPR_INVALID_ARGUMENT`.
+     */
+    uint32_t flags;
+} mcpr_observer_callbacks;
+
+/**
  * A wall clock for `mcpr_builder_set_clock`.
  *
  * \param user_data The `user_data` given to `mcpr_builder_set_clock` (may
@@ -1066,6 +1535,38 @@ typedef struct {
      */
     bool caller_independent;
 } mcpr_cache_hints;
+
+/**
+ * The calls of one method with one outcome since the registry was built,
+ * filled by `mcpr_resources_get_metrics`: the fields lying entirely
+ * within `struct_size`, which the caller sets (later versions append
+ * fields).
+ *
+ * \ingroup registry
+ */
+typedef struct {
+    /**
+     * `sizeof(mcpr_call_metrics)` as the caller compiled it (set by the
+     * caller; at least `sizeof(size_t)`, at most 4096).
+     */
+    size_t struct_size;
+    /**
+     * Calls counted (the sum of `buckets`).
+     */
+    uint64_t calls;
+    /**
+     * Of them, partial bundles (successful reads only).
+     */
+    uint64_t partial;
+    /**
+     * Their total duration, in nanoseconds.
+     */
+    uint64_t total_ns;
+    /**
+     * The latency histogram (see `MCPR_METRICS_BUCKETS` for the bounds).
+     */
+    uint64_t buckets[MCPR_METRICS_BUCKETS];
+} mcpr_call_metrics;
 
 /**
  * A request's trace context as the host read it (W3C Trace Context
@@ -1889,15 +2390,6 @@ typedef void (*mcpr_request_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status 
 typedef void (*mcpr_message_done_fn)(void *MCPR_NULLABLE done_data, mcpr_status status, mcpr_reply *MCPR_NULLABLE reply, mcpr_error *MCPR_NULLABLE error);
 
 /**
- * Which step of which call a callback serves (`mcpr_call_phase`). A plain
- * integer: later versions may add values, so treat unknown ones like
- * `MCPR_PHASE_UNKNOWN`.
- *
- * \ingroup callbacks
- */
-typedef uint32_t mcpr_phase;
-
-/**
  * What the user did with an elicitation (`mcpr_input_response_action`).
  * A plain integer: later versions may add values.
  *
@@ -2384,6 +2876,59 @@ mcpr_status mcpr_builder_set_limit(mcpr_builder *builder, mcpr_limit which, int6
 mcpr_status mcpr_builder_set_cursor_key(mcpr_builder *builder, const uint8_t *MCPR_NULLABLE key, size_t key_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
+ * Sets the observer table (copied): the registry hands it one event per
+ * call and, with `MCPR_OBSERVE_DECISIONS`, its decisions (see
+ * `mcpr_observer_callbacks`, docs/C-API.md "Observability"). Setting it
+ * again replaces the previous table, whose `release` then runs on this
+ * thread before this returns (after the builder is unlocked).
+ *
+ * \param builder The builder.
+ * \param callbacks The observer table (`on_event` required); copied.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when `on_event` is NULL;
+ *   `MCPR_INVALID_ARGUMENT` for a NULL `builder` or `callbacks`, unknown
+ *   `flags` bits, or a table with a bad `struct_size` or set fields beyond
+ *   it that this library does not know.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `callbacks` is NULL or points at a table of `struct_size`
+ *   readable bytes; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \post On success the table's `release` will run exactly once; on failure
+ *   it never runs for this call.
+ * \note Thread-safe: a builder is internally locked.
+ *
+ * \ingroup builder
+ */
+mcpr_status mcpr_builder_set_observer(mcpr_builder *builder, const mcpr_observer_callbacks *callbacks, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
+
+/**
+ * Sets the event hash key (copied): events name the URIs they may not show,
+ * and scope keys, by HMAC-SHA256 under a key derived from it, so replicas
+ * sharing it give the same hashes (`mcpr_resources_event_hash` computes
+ * one). Without it the cursor key serves; without either, a random key is
+ * made per registry.
+ *
+ * \param builder The builder.
+ * \param key The key bytes; may be NULL when `key_len` is 0 (refused as too
+ *   short).
+ * \param key_len The number of bytes at `key`: 32 to 1024.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32
+ *   or longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder` or
+ *   a NULL `key` with a non-zero `key_len`.
+ * \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+ *   nor freed; `key` is NULL (with `key_len` 0) or points at `key_len`
+ *   readable bytes; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: a builder is internally locked.
+ *
+ * \ingroup builder
+ */
+mcpr_status mcpr_builder_set_event_key(mcpr_builder *builder, const uint8_t *MCPR_NULLABLE key, size_t key_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
+
+/**
  * Sets the wall clock (Unix milliseconds) used for cursor issue and expiry
  * times only (deadlines use the monotonic clock); for tests and simulations.
  *
@@ -2717,6 +3262,58 @@ bool mcpr_resources_completes(const mcpr_resources *MCPR_NULLABLE resources);
  * \ingroup registry
  */
 mcpr_status mcpr_resources_capability(const mcpr_resources *resources, mcpr_str protocol_revision, mcpr_str *out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
+
+/**
+ * Fills the call metrics of one method and outcome: counted for every call
+ * (every `mcpr_read`, `mcpr_list`, `mcpr_list_templates`, `mcpr_complete`
+ * and every request `mcpr_request` serves), with or without an observer.
+ * Counters are read one by one: a snapshot taken while calls run may be
+ * slightly inconsistent.
+ *
+ * \param resources A registry reference.
+ * \param method The MCP method name (`"resources/read"`,
+ *   `"resources/list"`, `"resources/templates/list"`,
+ *   `"completion/complete"`, `"tools/call"`, `"embed"`, or
+ *   `"subscriptions"` for every subscription decision).
+ * \param outcome `MCPR_OK` (0) for successes, or the `mcpr_status` of a
+ *   failure (1 to 13).
+ * \param metrics The snapshot to fill (`struct_size` set by the caller).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) for a NULL
+ *   `resources` or `metrics`, an unknown method, an outcome no call ends
+ *   with, or an impossible `struct_size`.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made; `method` follows the `mcpr_str` rules; `metrics` is NULL or points
+ *   at `metrics->struct_size` writable bytes; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread, also while calls run.
+ *
+ * \ingroup registry
+ */
+mcpr_status mcpr_resources_get_metrics(const mcpr_resources *resources, mcpr_str method, uint32_t outcome, mcpr_call_metrics *metrics, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
+
+/**
+ * Writes the keyed hash events give `bytes` (a URI, a scope key): how a
+ * host finds the events about a URI it knows (HMAC-SHA256 under the
+ * registry's event key, first 16 bytes; see `mcpr_builder_set_event_key`).
+ *
+ * \param resources A registry reference.
+ * \param bytes The URI or scope key.
+ * \param out Receives `MCPR_EVENT_HASH_BYTES` (16) bytes.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) for a NULL
+ *   `resources` or `out`, or a `(NULL, n > 0)` string.
+ * \pre `resources` is NULL or a live registry reference when the call is
+ *   made; `bytes` follows the `mcpr_str` rules; `out` is NULL or points at 16
+ *   writable bytes; `err` is NULL or points at writable storage for one
+ *   `mcpr_error *`.
+ * \note Thread-safe: any thread.
+ *
+ * \ingroup registry
+ */
+mcpr_status mcpr_resources_event_hash(const mcpr_resources *resources, mcpr_str bytes, uint8_t *out, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills options with the defaults: every field at its default and
@@ -5344,6 +5941,88 @@ mcpr_status mcpr_payload_set_meta(mcpr_payload_builder *payload, mcpr_str meta_j
  * \ingroup callbacks
  */
 mcpr_status mcpr_payload_set_cache_hints(mcpr_payload_builder *payload, const mcpr_cache_hints *hints, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
+
+/**
+ * Fills an observer table with the defaults: `user_data` and every
+ * callback NULL, no flags, and `struct_size` set to
+ * `sizeof(mcpr_observer_callbacks)`, as `MCPR_OBSERVER_CALLBACKS_INIT`
+ * does.
+ *
+ * \param callbacks The table to fill, or NULL (then nothing happens).
+ * \pre `callbacks` is NULL or points at a writable
+ *   `mcpr_observer_callbacks`.
+ * \note Thread-safe: touches only `*callbacks`.
+ *
+ * \ingroup callbacks
+ */
+void mcpr_observer_callbacks_init(mcpr_observer_callbacks *MCPR_NULLABLE callbacks);
+
+/**
+ * Writes the keyed hash of the URI the event is about (the registry's
+ * event hash: HMAC-SHA256 under its event key, first 16 bytes), also when
+ * `uri` is empty because the URI may not be named; never for anything
+ * hidden.
+ *
+ * \param event The event.
+ * \param out Receives `MCPR_EVENT_HASH_BYTES` (16) bytes when this returns
+ *   true.
+ * \return Whether the event is about a URI it may hash (false for a NULL
+ *   `event` or `out`, a listing's call event, and hidden decisions).
+ * \pre `event` is NULL or the event lent to an `on_event` callback that
+ *   has not returned; `out` is NULL or points at 16 writable bytes.
+ * \note Thread-safe, during the callback.
+ *
+ * \ingroup callbacks
+ */
+bool mcpr_event_uri_hash(const mcpr_event *event, uint8_t *out);
+
+/**
+ * Writes the keyed hash of a listing's scope key (never the key itself).
+ *
+ * \param event The event.
+ * \param out Receives `MCPR_EVENT_HASH_BYTES` (16) bytes when this returns
+ *   true.
+ * \return Whether the event is a listing's call event with a scope key.
+ * \pre `event` is NULL or the event lent to an `on_event` callback that
+ *   has not returned; `out` is NULL or points at 16 writable bytes.
+ * \note Thread-safe, during the callback.
+ *
+ * \ingroup callbacks
+ */
+bool mcpr_event_scope_key_hash(const mcpr_event *event, uint8_t *out);
+
+/**
+ * The private cause of the event: a failed call's cause, or an item
+ * decision's (host text and identifiers: for the host's own logs only).
+ *
+ * \param event The event.
+ * \return The cause, UTF-8, valid until the callback returns; empty when
+ *   there is none or `event` is NULL.
+ * \pre `event` is NULL or the event lent to an `on_event` callback that
+ *   has not returned.
+ * \note Thread-safe, during the callback.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_event_private_cause(const mcpr_event *event);
+
+/**
+ * The event as one line of JSON (no newline): the public members, and the
+ * private ones under `"private"` when `with_private` is true
+ * (docs/BEHAVIOUR.md §19 lists them).
+ *
+ * \param event The event.
+ * \param with_private Whether to include the private members.
+ * \return The JSON, valid until the callback returns; empty for a private
+ *   decision event without `with_private` (it has no public form) and for
+ *   a NULL `event`.
+ * \pre `event` is NULL or the event lent to an `on_event` callback that
+ *   has not returned.
+ * \note Thread-safe, during the callback.
+ *
+ * \ingroup callbacks
+ */
+mcpr_str mcpr_event_json(const mcpr_event *event, bool with_private);
 
 /**
  * The definition's description object as compact JSON (the MCP `Resource`

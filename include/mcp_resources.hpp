@@ -39,7 +39,8 @@
 // (base: strings, errors, helpers; handles: Cancel, Executor and the
 // results; async: Outcome, AsyncCall and the done trampolines; callbacks:
 // callback views, builders and tables; registry: the options, Resources
-// and Builder); this header includes them all.
+// and Builder; observe: observers as lambdas, metrics and event hashes);
+// this header includes them all.
 #ifndef MCP_RESOURCES_HPP
 #define MCP_RESOURCES_HPP
 
@@ -48,5 +49,6 @@
 #include "mcp_resources/async.hpp"
 #include "mcp_resources/callbacks.hpp"
 #include "mcp_resources/registry.hpp"
+#include "mcp_resources/observe.hpp"
 
 #endif  // MCP_RESOURCES_HPP

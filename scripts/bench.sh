@@ -5,7 +5,8 @@
 # worst 256 KiB of params a client can send, benches/subscriptions.rs one
 # update decided for 10,000 subscribers and one list change for 1,000
 # callers after 10 of 100,000 definitions changed, benches/embed.rs ten
-# resources embedded in a tool result against ten reads), the C ABI read benchmark
+# resources embedded in a tool result against ten reads, benches/observe.rs
+# the small exact read with no observer and empty ones: allocations and time), the C ABI read benchmark
 # (c-tests/bench_read.c, built by CMake; also the one-call request path
 # against the read with its ratio, and first of all, in its fresh process,
 # registering 100,000 templates through the C ABI), the C++ wrapper's
@@ -16,7 +17,8 @@
 # session of the official Go SDK, served by the SDK's own resource handler
 # and by the library through bindings/go/mcpsdk, and the same read through
 # the Swift wrapper (scripts/swift-test.sh bench, in the trixie chroot, as
-# multiples of the C ABI figure). Prints every figure, then
+# multiples of the C ABI figure), and the Go read with observers (an empty
+# one, the OpenTelemetry module of bindings/go/otel) against none. Prints every figure, then
 # the small exact read side by side, and at the end a "== goals" section:
 # every line starting with "GOAL " that any benchmark printed (a figure next
 # to its goal). Nothing is asserted; a benchmark that is absent or fails is
@@ -79,6 +81,28 @@ sdk_out="$(cd bindings/go/mcpsdk && go test -run '^$' -bench 'SDKSessionSmallExa
 echo "$sdk_out"
 printf '%s\n' "$sdk_out" | collect
 
+# Observers in Go (bindings/go/otel): no observer, an empty Go observer
+# (call events; with decisions) and the OpenTelemetry module, as multiples
+# of the first (docs/BEHAVIOUR.md §19).
+observers_bench() {
+  local out none
+  out="$(cd bindings/go/otel && go test -run '^$' -bench 'SmallExactReadObserved' -benchtime "${sdk_iterations}x" .)" ||
+    { echo "Go observer benchmark failed"; return 0; }
+  echo
+  echo "== observers, Go binding (native AllowAll, Go reader)"
+  none="$(ns "$out" 'Observed/none-')"
+  for v in none empty_observer empty_observer_decisions otel; do
+    awk -v l="$v" -v n="$(ns "$out" "Observed/$v-")" -v b="$none" \
+      'BEGIN { if (n != "" && b != "") printf "  %-40s %10.0f ns/read  %6.2fx no observer\n", l, n, n / b }'
+  done
+  awk -v n="$(ns "$out" 'Observed/empty_observer-')" -v b="$none" \
+    'BEGIN { if (n != "" && b != "") printf "GOAL go_empty_observer_over_none %.2fx (goal <= 1.1x) %s\n", n / b, (n <= 1.1 * b ? "met" : "NOT met") }' |
+    tee -a "$goals_file"
+  awk -v n="$(ns "$out" 'Observed/otel-')" -v b="$none" \
+    'BEGIN { if (n != "" && b != "") printf "GOAL go_otel_observer_over_none %.2fx (reported; no goal) -\n", n / b }' |
+    tee -a "$goals_file"
+}
+
 ns() { # ns/op of the benchmark line matching $2 in $1
   printf '%s\n' "$1" | awk -v pat="$2" '$0 ~ pat { for (i = 1; i <= NF; i++) if ($(i+1) == "ns/op" || $(i+1) == "ns/read") { print $i; exit } }'
 }
@@ -99,5 +123,6 @@ row "Go binding, native AllowAll, Go reader (1 callback)" "$(ns "$go_out" 'Small
 row "Go binding, the same through Request (one call, params JSON)" "$(ns "$go_out" 'SmallExactRead/native_allow_all_request')"
 row "Go SDK session, the SDK's own resource handler" "$(ns "$sdk_out" 'sdk_own_handler')"
 row "Go SDK session, the library through mcpsdk.Install" "$(ns "$sdk_out" 'mcpsdk_adapter')"
+observers_bench
 swift_bench
 goals

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Go suites: builds and installs the library (scripts/go-env.sh), then
-# for both modules (bindings/go and bindings/go/mcpsdk): go vet, go test
+# for the three modules (bindings/go, bindings/go/mcpsdk and the
+# OpenTelemetry module bindings/go/otel): go vet, go test
 # -race, and a run built with GOEXPERIMENT=cgocheck2; the binding again
 # linked against the shared library (-tags mcpr_dynamic, with an rpath);
 # then the end-to-end run with the official Python and TypeScript clients
@@ -10,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/go-env.sh
 
-for mod in bindings/go bindings/go/mcpsdk; do
+for mod in bindings/go bindings/go/mcpsdk bindings/go/otel; do
   (
     cd "$mod"
     go mod download

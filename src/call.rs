@@ -33,17 +33,24 @@
 //! members, and, for the C ABI, a flat option struct whose shared fields
 //! `ffi/call_options.rs` converts. An observer of calls (telemetry) hooks
 //! in `CallOptions::frame`: it sees the method's rules, the start and the
-//! outcome of every call.
+//! outcome of every call: the frame counts every call in the registry's
+//! metrics and hands its outcome to the registry's observer
+//! (`crate::observe`, docs/BEHAVIOUR.md §19), so a method gets its call
+//! event by running in the frame, naming its method in its `FrameRules`
+//! and its subject (the URI, template or scope key the call is about).
 
+use std::ptr::NonNull;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::{Failure, FailureKind};
 use crate::executor::Executor;
 use crate::limits::Limits;
+use crate::observe::{CallMethod, Ended, Observed, Subject, Telemetry};
 use crate::protocol::ProtocolRevision;
+use crate::registry::Resources;
 use crate::result_meta::ResultMeta;
-use crate::scope::{CancelToken, RequestData, RequestScope};
+use crate::scope::{CancelToken, CloseOnDrop, Record, RequestData, RequestScope};
 use crate::trace::TraceContext;
 
 /// The options every call takes, whatever its method: embedded as `call`
@@ -95,6 +102,8 @@ pub(crate) struct FromParams {
 /// What a method tells its frame: how the frame's own failures read for
 /// this method.
 pub(crate) struct FrameRules {
+    /// The method, as its call events and metrics name it.
+    pub method: CallMethod,
     /// The kind of the failure when a saturated executor refuses the call
     /// (private cause "executor saturated").
     pub refused: FailureKind,
@@ -115,50 +124,122 @@ pub(crate) struct Frame<'a> {
 }
 
 impl CallOptions {
-    /// Runs `body` in the frame of one call (see the module documentation
-    /// for the steps and their order).
+    /// Runs `body` in the frame of one call of `registry` about `subject`
+    /// (see the module documentation for the steps and their order).
     #[inline]
-    pub(crate) fn frame<T>(
+    pub(crate) fn frame<T: Observed>(
         &self,
-        limits: &Limits,
+        registry: &Resources,
         rules: &'static FrameRules,
+        subject: Subject<'_>,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
-        self.frame_at(FromParams::default(), limits, rules, body)
+        self.frame_at(FromParams::default(), registry, rules, subject, body)
     }
 
     /// [`frame`](Self::frame) with what the request's params set (a
     /// per-request revision, the request's trace context) in place of the
     /// options' own; no copy of the options.
+    ///
+    /// The steps are written out in one function, so that the body's
+    /// result is moved as few times as in a frame without telemetry (a
+    /// bundle is a few hundred bytes).
     #[inline]
-    pub(crate) fn frame_at<T>(
+    pub(crate) fn frame_at<T: Observed>(
+        &self,
+        from_params: FromParams,
+        registry: &Resources,
+        rules: &'static FrameRules,
+        subject: Subject<'_>,
+        body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        self.frame_with(
+            from_params,
+            registry.limits(),
+            registry.telemetry(),
+            rules,
+            subject,
+            body,
+        )
+    }
+
+    /// [`frame_at`](Self::frame_at) under `limits`, observed through
+    /// `telemetry` (a registry's; a list change, which belongs to no one
+    /// registry, passes [`unobserved`](crate::observe::unobserved)).
+    #[inline(always)]
+    pub(crate) fn frame_with<T: Observed>(
         &self,
         from_params: FromParams,
         limits: &Limits,
+        telemetry: &Telemetry,
         rules: &'static FrameRules,
+        subject: Subject<'_>,
         body: impl FnOnce(&Frame<'_>) -> Result<T, Failure>,
     ) -> Result<T, Failure> {
         let started = Instant::now();
-        let scope = self
+        let protocol_revision = from_params
+            .protocol_revision
+            .unwrap_or(self.protocol_revision);
+        let on_executor = self.executor.is_some();
+        let mut recorder = telemetry.begin(rules.method, protocol_revision, started, on_executor);
+        // An inline call's record stays here, lent to the scope (it
+        // outlives every use: see `RequestScope::recorded`); a call on an
+        // executor boxes it for its jobs.
+        let record = match &mut recorder {
+            None => Record::None,
+            Some(_) if on_executor => Record::Boxed(Box::new(recorder.take().expect("some"))),
+            Some(r) => Record::Lent(NonNull::from(&*r)),
+        };
+        let mut scope = self
             .scope_at(started, limits)
             .with_trace(from_params.trace.or_else(|| self.trace.clone()));
+        if !matches!(record, Record::None) {
+            scope = scope.recorded(record);
+        }
+        let mut call = Ended {
+            method: rules.method,
+            protocol_revision,
+            started,
+            ended: None,
+            subject,
+            request_data: self.request_data.as_deref(),
+        };
         // Closed on every return path (BEHAVIOUR §8: the direct API
-        // creates and closes its scope).
-        let _closer = scope.close_on_drop();
+        // creates and closes its scope), before the call is observed.
+        let closer = scope.close_on_drop();
+        let end = |closer: CloseOnDrop,
+                   scope: &RequestScope,
+                   call: Ended<'_>,
+                   out: Result<&T, &Failure>| {
+            drop(closer);
+            telemetry.end(call, out, scope.recorder());
+        };
         // At the instant it started: no clock read.
-        scope.check_at(started)?;
-        self.admit(rules)?;
+        let opened = scope.check_at(started).and_then(|()| self.admit(rules));
+        if let Err(f) = opened {
+            end(closer, &scope, call, Err(&f));
+            return Err(f);
+        }
         let frame = Frame {
             scope,
             options: self,
             executor: self.executor.as_ref(),
-            protocol_revision: from_params
-                .protocol_revision
-                .unwrap_or(self.protocol_revision),
+            protocol_revision,
             rules,
         };
-        let out = body(&frame);
-        frame.leave(out)
+        // The body's result stays where it was made (a bundle is a few
+        // hundred bytes): replaced by the deadline's failure, never moved
+        // out and back.
+        let mut out = body(&frame);
+        if out.is_ok() {
+            let now = Instant::now();
+            call.ended = Some(now);
+            if let Err(f) = frame.scope.check_at(now) {
+                out = Err(f);
+            }
+        }
+        end(closer, &frame.scope, call, out.as_ref());
+        out
     }
 
     /// The call's request scope, started at `started`: deadline =
@@ -197,6 +278,22 @@ pub(crate) fn leave<T>(scope: &RequestScope, out: Result<T, Failure>) -> Result<
     let out = out?;
     scope.check()?;
     Ok(out)
+}
+
+impl CallOptions {
+    /// How a call of `method` with these options, refused before its
+    /// frame (a host mistake, a request refused whole), ends: now, about
+    /// nothing, for its call event and metrics.
+    pub(crate) fn refused(&self, method: CallMethod) -> Ended<'_> {
+        Ended {
+            method,
+            protocol_revision: self.protocol_revision,
+            started: Instant::now(),
+            ended: None,
+            subject: Subject::None,
+            request_data: self.request_data.as_deref(),
+        }
+    }
 }
 
 impl Frame<'_> {
@@ -281,6 +378,18 @@ impl Frame<'_> {
         executor: &Executor,
         job: impl FnOnce() -> Result<T, Failure> + Send + 'static,
     ) -> Result<T, Failure> {
+        // The queue wait of an observed call: from here to the job's start.
+        let observed = self.scope.recorder().map(|r| {
+            r.submitted();
+            self.scope.clone()
+        });
+        let job = move || {
+            if let Some(r) = observed.as_ref().and_then(RequestScope::recorder) {
+                r.job_started();
+            }
+            drop(observed);
+            job()
+        };
         executor
             .call(job, self.scope.deadline(), self.scope.cancel_token())
             .into_result(self.rules.refused, self.rules.panicked)

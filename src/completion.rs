@@ -51,6 +51,7 @@ pub use crate::completer::{
 use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::limits::Limits;
+use crate::observe::{self, CallMethod, CallbackKind, Observed, ResultSummary, Subject};
 use crate::policy::ResourcePolicy;
 use crate::protocol::ProtocolRevision;
 use crate::read::{discover, guarded, settle, CallbackFailure};
@@ -139,6 +140,7 @@ impl From<CallOptions> for CompleteOptions {
 /// The frame rules of a completion: a saturated executor is
 /// `read_failed`, and so is a panic of the completion job.
 pub(crate) const COMPLETE_RULES: FrameRules = FrameRules {
+    method: CallMethod::CompletionComplete,
     refused: FailureKind::ReadFailed,
     panicked: complete_panicked,
 };
@@ -185,6 +187,26 @@ impl CompletionResult {
     /// The `hasMore` sent.
     pub fn has_more(&self) -> bool {
         self.has_more
+    }
+}
+
+impl Observed for CompletionResult {
+    fn summary(&self) -> ResultSummary {
+        ResultSummary {
+            items: self.values.len() as u64,
+            bytes: self.json.len() as u64,
+            ..ResultSummary::default()
+        }
+    }
+
+    /// A completed template was discovered: the caller may know it (a
+    /// template listing shows it).
+    fn discloses_subject(&self) -> bool {
+        true
+    }
+
+    fn is_partial(&self) -> bool {
+        false
     }
 }
 
@@ -264,7 +286,8 @@ impl Resources {
         params: &CompleteParams,
         options: &CompleteOptions,
     ) -> Result<CompletionResult, Failure> {
-        options.call.frame(self.limits(), &COMPLETE_RULES, |frame| {
+        let subject = Subject::Template(&params.template);
+        options.call.frame(self, &COMPLETE_RULES, subject, |frame| {
             self.complete_in(frame, params)
         })
     }
@@ -352,7 +375,9 @@ fn run_completion(
     let request = checked_request(definition, template, params, limits)?;
     let mut sink = CompletionSink::new(template, limits);
     if let Some(completer) = binding.completer() {
-        let r = guarded(|| completer.complete(&call, &request, &mut sink));
+        let r = observe::timed(call.recorder(), CallbackKind::Complete, || {
+            guarded(|| completer.complete(&call, &request, &mut sink))
+        });
         settle(scope, r.is_err())?;
         match r {
             Ok(()) => {}

@@ -38,6 +38,8 @@ mod jsonscan;
 pub mod limits;
 pub mod listing;
 pub mod message;
+mod notification_types;
+pub mod observe;
 pub mod plan;
 pub mod policy;
 mod prefetch;
@@ -72,6 +74,10 @@ pub use input::{
 pub use limits::{Limit, Limits, ResourceLimits};
 pub use listing::{ListOptions, Page};
 pub use message::{MessageKind, Reply};
+pub use observe::{
+    CallEvent, CallMethod, CallbackKind, CallbackStats, DecisionEvent, DecisionPhase, DecisionRule,
+    DecisionSubject, EventHash, Interests, IssueCounts, Observer, OutcomeMetrics, ResultSummary,
+};
 pub use plan::{
     PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, SharedBytes,
     RESERVED_META_KEY,

@@ -30,6 +30,10 @@ use crate::cursor::{self, Binding, Method};
 use crate::definition::ResourceDefinition;
 use crate::error::{CallbackError, CauseText, Failure, FailureKind};
 use crate::limits::PAGE_ENVELOPE_BYTES;
+use crate::observe::{
+    self, CallMethod, CallbackKind, DecisionEvent, DecisionPhase, DecisionRule, DecisionSubject,
+    Observed, ResultSummary, Subject, MAX_DISCLOSED_URI_BYTES,
+};
 use crate::policy::ResourcePolicy;
 use crate::prefetch::{populate_for_write, prefetch_bytes, prefetch_object};
 use crate::protocol::ProtocolRevision;
@@ -58,8 +62,22 @@ pub struct ListOptions {
 /// The frame rules of a listing: a saturated executor is `policy` (only
 /// `discover` runs there), and so is a panic of the listing job.
 pub(crate) const LIST_RULES: FrameRules = FrameRules {
+    method: CallMethod::ResourcesList,
     refused: FailureKind::Policy,
     panicked: list_panicked,
+};
+
+/// The frame rules of a template listing: those of a listing.
+pub(crate) const LIST_TEMPLATES_RULES: FrameRules = FrameRules {
+    method: CallMethod::ResourcesTemplatesList,
+    ..LIST_RULES
+};
+
+/// The frame rules of the `list_resources` tool: those of a listing, its
+/// calls counted and observed as `tools/call`.
+const TOOL_LIST_RULES: FrameRules = FrameRules {
+    method: CallMethod::ToolsCall,
+    ..LIST_RULES
 };
 
 fn list_panicked() -> Failure {
@@ -138,6 +156,25 @@ impl Page {
     }
 }
 
+impl Observed for Page {
+    fn summary(&self) -> ResultSummary {
+        ResultSummary {
+            items: self.len as u64,
+            bytes: self.json.len() as u64,
+            cache: Some(self.cache),
+            ..ResultSummary::default()
+        }
+    }
+
+    fn discloses_subject(&self) -> bool {
+        false
+    }
+
+    fn is_partial(&self) -> bool {
+        false
+    }
+}
+
 impl Resources {
     /// One page of `resources/list`: registered exact-URI descriptions the
     /// caller may discover, by URI then name.
@@ -169,11 +206,47 @@ impl Resources {
         self.list_page(Method::Templates, options)
     }
 
+    /// The `list_resources` tool's page: of templates when `templates`,
+    /// in a frame observed as `tools/call`.
+    pub(crate) fn list_for_tool(
+        &self,
+        templates: bool,
+        options: &ListOptions,
+    ) -> Result<Page, Failure> {
+        let method = if templates {
+            Method::Templates
+        } else {
+            Method::Resources
+        };
+        self.list_page_as(method, options, &TOOL_LIST_RULES)
+    }
+
     fn list_page(&self, method: Method, options: &ListOptions) -> Result<Page, Failure> {
-        require_scope_key(&options.scope_key)?;
-        options.call.frame(self.limits(), &LIST_RULES, |frame| {
-            self.page_in(frame, method, options)
-        })
+        let rules = match method {
+            Method::Resources => &LIST_RULES,
+            Method::Templates => &LIST_TEMPLATES_RULES,
+        };
+        self.list_page_as(method, options, rules)
+    }
+
+    /// One page of `method` in a frame of `rules`.
+    fn list_page_as(
+        &self,
+        method: Method,
+        options: &ListOptions,
+        rules: &'static FrameRules,
+    ) -> Result<Page, Failure> {
+        if let Err(f) = require_scope_key(&options.scope_key) {
+            let ended = options.call.refused(rules.method);
+            self.telemetry().unframed(ended, &f);
+            return Err(f);
+        }
+        options.call.frame(
+            self,
+            rules,
+            Subject::ScopeKey(&options.scope_key),
+            |frame| self.page_in(frame, method, options),
+        )
     }
 
     /// One page of `resources/list` (or `resources/templates/list`:
@@ -491,16 +564,19 @@ fn scan(
         }
         prefetch_ahead(bindings, order, position);
         let definition = bindings[order[position]].definition();
-        let discovered = catch_unwind(AssertUnwindSafe(|| policy.discover(&call, definition)))
-            .map_err(|_| {
-                Failure::new(FailureKind::Policy)
-                    .caused_by(CauseText("discover callback panicked".into()))
-            })?;
+        let discovered = observe::timed(scope.recorder(), CallbackKind::Discover, || {
+            catch_unwind(AssertUnwindSafe(|| policy.discover(&call, definition)))
+        })
+        .map_err(|_| {
+            Failure::new(FailureKind::Policy)
+                .caused_by(CauseText("discover callback panicked".into()))
+        })?;
         match discovered {
             Ok(()) => {}
             // Asking for input is no answer a listing can give: a denial
             // (docs/BEHAVIOUR.md §18).
             Err(CallbackError::Unavailable | CallbackError::InputRequired(_)) => {
+                visited(scope, definition, false);
                 filtered = true;
                 position += 1;
                 continue;
@@ -528,6 +604,7 @@ fn scan(
         // Copied while its text is in cache (prefetched a few candidates
         // back), one pass over the candidates.
         json.push_str(text);
+        visited(scope, definition, true);
         if json.len() >= populate_at {
             populate_at = populate_ahead(&mut json);
         }
@@ -543,6 +620,38 @@ fn scan(
         position,
         filtered,
     })
+}
+
+/// The decision event of a definition a listing visited, for an
+/// observer that asks for decisions: listed (its URI or template in
+/// plain: the page shows it), or hidden (private, neither URI nor hash).
+#[inline]
+fn visited(scope: &RequestScope, definition: &ResourceDefinition, listed: bool) {
+    let Some(r) = scope.recorder().filter(|r| r.decisions()) else {
+        return;
+    };
+    let uri = definition.uri_or_template();
+    r.decide(&DecisionEvent {
+        call_id: r.call_id,
+        method: r.method,
+        protocol_revision: r.protocol_revision,
+        rule: if listed {
+            DecisionRule::Allowed
+        } else {
+            DecisionRule::Hidden
+        },
+        phase: Some(DecisionPhase::Listing),
+        issue: None,
+        request_data: scope.request_data().map(|d| &**d),
+        subject: DecisionSubject::Definition,
+        item: None,
+        private: !listed,
+        uri: (listed && uri.len() <= MAX_DISCLOSED_URI_BYTES).then_some(uri),
+        hashed: listed.then_some(uri.as_bytes()),
+        cause: None,
+        failure: None,
+        hasher: r.hasher(),
+    });
 }
 
 /// Allocates the page buffer and writes `{"<field>":[` once the first

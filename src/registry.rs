@@ -19,10 +19,11 @@ use crate::error::{Failure, FailureKind};
 use crate::identity::validate_uri_parts;
 use crate::index::{ExactIndex, TemplateIndex};
 use crate::limits::{Limit, Limits, ResourceLimits};
+use crate::notification_types::NotificationTypes;
+use crate::observe::{CallMethod, EventHash, Observer, OutcomeMetrics, Telemetry};
 use crate::plan::ResourceMatch;
 use crate::policy::ResourcePolicy;
 use crate::prefetch::prefetch;
-use crate::subscription::NotificationTypes;
 use crate::template::{decode_capture, RequestShape};
 
 /// Unix time in milliseconds, used for cursor issue and expiry times.
@@ -53,6 +54,9 @@ pub struct ResourcesBuilder {
     clock: Option<Clock>,
     cache: RegistryCacheHints,
     notifications: NotificationTypes,
+    observer: Option<Arc<dyn Observer>>,
+    /// Wiped when dropped.
+    event_key: Option<Zeroizing<Vec<u8>>>,
     /// The JSON-RPC error of a read that needs input on a revision without
     /// input-required results (`None`: the default).
     input_unsupported: Option<(i32, String)>,
@@ -155,6 +159,31 @@ impl ResourcesBuilder {
         self.notifications = types;
     }
 
+    /// Sets the observer of the registry's calls (docs/BEHAVIOUR.md §19);
+    /// its [`interests`](Observer::interests) are asked once, at build.
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.observer = Some(observer);
+        self
+    }
+
+    /// Sets the observer in place, returning the one it replaces.
+    pub fn set_observer(&mut self, observer: Arc<dyn Observer>) -> Option<Arc<dyn Observer>> {
+        self.observer.replace(observer)
+    }
+
+    /// Sets the key of the event hashes (32 to 1024 bytes; see
+    /// [`Resources::event_hash`]). Without one the cursor key serves, and
+    /// without either a random key is made per registry.
+    pub fn event_key(mut self, key: &[u8]) -> Self {
+        self.event_key = Some(Zeroizing::new(key.to_vec()));
+        self
+    }
+
+    /// Sets the event hash key in place.
+    pub fn set_event_key(&mut self, key: &[u8]) {
+        self.event_key = Some(Zeroizing::new(key.to_vec()));
+    }
+
     /// Chooses the JSON-RPC error of a read whose callback asks for input
     /// when the request's protocol revision has no input-required result
     /// (before 2026-07-28; docs/BEHAVIOUR.md §18). Default: `-32603`
@@ -175,6 +204,18 @@ impl ResourcesBuilder {
     /// Validates everything against the final limits and builds the registry.
     pub fn build(self) -> Result<Resources, Failure> {
         let limits = self.limits.resolve()?;
+        if let Some(k) = &self.event_key {
+            if !(MIN_CURSOR_KEY_BYTES..=MAX_CURSOR_KEY_BYTES).contains(&k.len()) {
+                return Err(Failure::config("event key must be 32 to 1024 bytes long"));
+            }
+        }
+        let telemetry = Telemetry::new(
+            self.observer,
+            self.event_key
+                .as_deref()
+                .or(self.cursor_key.as_deref())
+                .map(|k| k.as_slice()),
+        );
         CacheHints::check_ttl(self.cache.ttl_ms).map_err(Failure::config)?;
         for b in &self.bindings {
             if let Some(h) = b.cache {
@@ -210,6 +251,7 @@ impl ResourcesBuilder {
             clock,
             cache: self.cache,
             notifications: self.notifications,
+            telemetry,
             input_unsupported,
         })
     }
@@ -495,6 +537,8 @@ pub struct Resources {
     clock: Clock,
     cache: RegistryCacheHints,
     notifications: NotificationTypes,
+    /// The observer, the event hash key and the call metrics.
+    telemetry: Telemetry,
     /// The JSON-RPC error of input-required reads on older revisions.
     input_unsupported: (i32, String),
 }
@@ -537,6 +581,26 @@ impl Resources {
     /// ([`ResourcesBuilder::notifications`]).
     pub fn notification_support(&self) -> NotificationTypes {
         self.notifications
+    }
+
+    /// The call metrics of `method` with `outcome` (`None` = success,
+    /// else the failure kind) since the registry was built
+    /// (docs/BEHAVIOUR.md §19).
+    pub fn metrics(&self, method: CallMethod, outcome: Option<FailureKind>) -> OutcomeMetrics {
+        self.telemetry
+            .metrics(method, outcome.map_or(0, |k| k as u32))
+    }
+
+    /// The keyed hash events give `bytes` (a URI, a scope key) under this
+    /// registry's event hash key: how a host finds the events about a URI
+    /// it knows (docs/BEHAVIOUR.md §19).
+    pub fn event_hash(&self, bytes: &[u8]) -> EventHash {
+        self.telemetry.hash(bytes)
+    }
+
+    /// The registry's observability (the call frame's hook).
+    pub(crate) fn telemetry(&self) -> &Telemetry {
+        &self.telemetry
     }
 
     /// The policy.

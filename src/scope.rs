@@ -2,9 +2,11 @@
 //! context every host callback receives.
 
 use std::any::Any;
+use std::ptr::NonNull;
 
 use crate::error::{Failure, FailureKind};
 use crate::input::InputResponses;
+use crate::observe::{DecisionPhase, Recorder};
 use crate::trace::TraceContext;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -162,11 +164,36 @@ pub struct RequestScope {
     cancel: Option<CancelToken>,
     request_data: Option<RequestData>,
     trace: Option<Arc<TraceContext>>,
-    closed: Arc<AtomicBool>,
+    shared: Arc<ScopeShared>,
     /// The verified input responses of a retried input-required read
     /// (docs/BEHAVIOUR.md §18).
     input: Option<Arc<InputResponses>>,
 }
+
+/// What the clones of one scope share: whether it is closed, and the
+/// call's record when its registry's observer needs one
+/// (`crate::observe`).
+struct ScopeShared {
+    closed: AtomicBool,
+    record: Record,
+}
+
+/// A call's record, as its scope holds it.
+pub(crate) enum Record {
+    /// Not observed.
+    None,
+    /// A call on an executor: boxed, shared with its jobs.
+    Boxed(Box<Recorder>),
+    /// An inline call: the record on its frame's stack (see
+    /// [`RequestScope::recorder`]).
+    Lent(NonNull<Recorder>),
+}
+
+// SAFETY: a lent record pointer is only dereferenced as
+// `RequestScope::recorder` states; a boxed one is `Send + Sync`.
+unsafe impl Send for Record {}
+// SAFETY: as above.
+unsafe impl Sync for Record {}
 
 impl RequestScope {
     /// A scope starting now: deadline = min(now + `limit`, now + `caller_timeout`).
@@ -194,8 +221,37 @@ impl RequestScope {
             cancel,
             request_data,
             trace: None,
-            closed: Arc::new(AtomicBool::new(false)),
             input: None,
+            shared: Arc::new(ScopeShared {
+                closed: AtomicBool::new(false),
+                record: Record::None,
+            }),
+        }
+    }
+
+    /// This new scope recording its call in `record` (a scope already
+    /// cloned keeps none). A lent record must outlive every use of
+    /// [`recorder`](Self::recorder) on this scope and its clones: the call
+    /// frame of an inline call lends its own, and the library uses it only
+    /// while that frame runs, on its thread (no job of an inline call
+    /// runs elsewhere or later; a callback that keeps a clone of its call
+    /// context cannot reach the record).
+    pub(crate) fn recorded(mut self, record: Record) -> Self {
+        if let Some(shared) = Arc::get_mut(&mut self.shared) {
+            shared.record = record;
+        }
+        self
+    }
+
+    /// The call's record, if it is observed.
+    #[inline]
+    pub(crate) fn recorder(&self) -> Option<&Recorder> {
+        match &self.shared.record {
+            Record::None => None,
+            Record::Boxed(r) => Some(r),
+            // SAFETY: a lent record outlives every use of this function
+            // (the contract of `recorded`).
+            Record::Lent(p) => Some(unsafe { p.as_ref() }),
         }
     }
 
@@ -240,17 +296,17 @@ impl RequestScope {
     /// Closes the scope: every call context made from it (clones kept by
     /// callbacks included) reports cancellation from now on. Idempotent.
     pub fn close(&self) {
-        self.closed.store(true, Ordering::Release);
+        self.shared.closed.store(true, Ordering::Release);
     }
 
     /// A guard that closes the scope when dropped (on every return path).
     pub(crate) fn close_on_drop(&self) -> CloseOnDrop {
-        CloseOnDrop(self.closed.clone())
+        CloseOnDrop(self.shared.clone())
     }
 
     /// Whether [`close`](Self::close) was called.
     pub fn is_closed(&self) -> bool {
-        self.closed.load(Ordering::Acquire)
+        self.shared.closed.load(Ordering::Acquire)
     }
 
     /// The whole-call deadline.
@@ -313,7 +369,7 @@ impl RequestScope {
             deadline: self.deadline,
             cancel: self.cancel.clone(),
             request_data,
-            closed: self.closed.clone(),
+            shared: self.shared.clone(),
             trace: self.trace.clone(),
             // A change notification is never a read's retry.
             input: None,
@@ -350,11 +406,11 @@ impl RequestScope {
 }
 
 /// Closes a [`RequestScope`] when dropped.
-pub(crate) struct CloseOnDrop(Arc<AtomicBool>);
+pub(crate) struct CloseOnDrop(Arc<ScopeShared>);
 
 impl Drop for CloseOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Release);
+        self.0.closed.store(true, Ordering::Release);
     }
 }
 
@@ -483,5 +539,27 @@ impl CallContext {
     /// reads, the recheck).
     pub fn input(&self) -> Option<&InputResponses> {
         self.scope.input.as_deref()
+    }
+
+    /// The call's record, if it is observed (`crate::observe`).
+    #[inline]
+    pub(crate) fn recorder(&self) -> Option<&Recorder> {
+        self.scope.recorder()
+    }
+}
+
+impl CallPhase {
+    /// The phase as a decision event names it; `None` for a subscription
+    /// decision, which gives no decision event (docs/BEHAVIOUR.md §19).
+    pub(crate) fn decision_phase(self) -> Option<DecisionPhase> {
+        Some(match self {
+            CallPhase::Subscription => return None,
+            CallPhase::FirstCheck => DecisionPhase::FirstCheck,
+            CallPhase::Recheck => DecisionPhase::Recheck,
+            CallPhase::Resolve => DecisionPhase::Resolve,
+            CallPhase::BodyRead => DecisionPhase::BodyRead,
+            CallPhase::Listing => DecisionPhase::Listing,
+            CallPhase::Completion => DecisionPhase::Completion,
+        })
     }
 }

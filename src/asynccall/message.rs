@@ -14,7 +14,8 @@ use crate::registry::Resources;
 use crate::request::{checked_method, RequestError, RequestOptions};
 
 use super::start;
-use super::start::{start_request, RequestStartError};
+use super::start::{refused_request, start_request, RequestStartError};
+use super::OwnedSubject;
 
 impl Resources {
     /// Starts one JSON-RPC message as an asynchronous call (see
@@ -60,7 +61,11 @@ where
             return start_ready(registry, &options.call, reply, then)
                 .map_err(RequestStartError::Failed);
         }
-        Err(e) => return Err(RequestStartError::Request(e)),
+        Err(e) => {
+            let resources = (*registry).as_ref();
+            let e = refused_request(resources, method.as_bytes(), options, e);
+            return Err(RequestStartError::Request(e));
+        }
     }
     let (id_text, kept, name) = (id.to_owned(), params.to_vec(), method.clone());
     start_request(
@@ -94,6 +99,9 @@ where
         &limits,
         None,
         &READ_RULES,
+        // A reply that serves no request: no call event (as from
+        // `Resources::message`).
+        (OwnedSubject::None, false),
         |_: Failure| (),
         move |()| then(value),
         |_: &R, call, _| call.finish(()),

@@ -27,9 +27,11 @@
 //! message's (`Resources::message_start`).
 
 mod message;
+mod observed;
 mod start;
 
 pub(crate) use message::start_message;
+pub(crate) use observed::{Outcome, OwnedSubject, Served, ServedSeen, Summarized};
 pub use start::RequestStartError;
 pub(crate) use start::{start_complete, start_list, start_read, start_request, Inline};
 
@@ -42,7 +44,13 @@ use crate::call::{CallOptions, FrameRules};
 use crate::error::{Failure, FailureKind};
 use crate::executor::{new_status, Entry, Executor, JobHandle, Pool, Refusal, WatchKey, Watched};
 use crate::limits::Limits;
-use crate::scope::{CancelSubscription, CancelToken, RequestData, RequestScope};
+use crate::observe::{Recorder, Subject};
+use crate::protocol::ProtocolRevision;
+use crate::read::Owner;
+use crate::registry::Resources;
+use crate::scope::{CancelSubscription, CancelToken, Record, RequestData, RequestScope};
+
+use observed::Observing;
 
 #[cfg(doc)]
 use crate::call::Frame;
@@ -88,6 +96,10 @@ pub(crate) trait Detached<T>: Send + Sync {
     /// The call as the watch sees it (for a job that publishes a result:
     /// it looks at the call at once).
     fn watched(&self) -> Weak<dyn Watched>;
+    /// What the call is about, once its job read it (a request's params):
+    /// the revision and subject its call event reports should the call
+    /// conclude without the method's outcome (kept only when observed).
+    fn learned(&self, protocol_revision: ProtocolRevision, subject: Subject<'_>);
 }
 
 /// A call, shared.
@@ -118,6 +130,8 @@ pub(crate) struct AsyncCall<T, B, Th, Fl> {
     /// once queued ([`NOT_REFUSED`] or a [`Refusal`] code): set without the
     /// state's lock, from any thread.
     refused: AtomicU8,
+    /// What the call's event reports (docs/BEHAVIOUR.md §19).
+    observing: Observing,
     state: Mutex<State<T, B, Th, Fl>>,
 }
 
@@ -135,6 +149,8 @@ struct ScopeParts {
     read_timeout: Duration,
     timeout: Option<Duration>,
     request_data: Option<RequestData>,
+    /// The call's record, when the registry's observer needs one.
+    record: Option<Box<Recorder>>,
 }
 
 /// What a call holds until it concludes.
@@ -144,7 +160,7 @@ struct Open<T, Th, Fl> {
     /// The call's executor reference.
     executor: Executor,
     /// The call's registry reference.
-    registry: Arc<dyn Send + Sync>,
+    registry: Owner,
     /// A read's waiting side, once its first job planned it.
     steps: Option<Box<dyn Steps<T>>>,
     /// Wakes the watch when the caller cancels.
@@ -170,7 +186,8 @@ pub(crate) fn no_executor() -> Failure {
 /// how soon after the start the call's waiting side may first need a look
 /// (a read's item timeout: no body read can pass its item deadline
 /// sooner), and how often until the first job installed it; `None` =
-/// only at the deadline.
+/// only at the deadline. `about`: the call's subject and whether its
+/// body observes itself (see `observed.rs`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn start<T, R, Th, Fl>(
     registry: Arc<R>,
@@ -178,32 +195,67 @@ pub(crate) fn start<T, R, Th, Fl>(
     limits: &Limits,
     steps_in: Option<Duration>,
     rules: &'static FrameRules,
+    about: (OwnedSubject, bool),
     fail: Fl,
     then: Th,
     body: impl FnOnce(&R, &Call<T>, RequestScope) + Send + 'static,
 ) -> Result<(), Failure>
 where
-    T: Send + 'static,
-    R: Send + Sync + 'static,
+    T: Outcome,
+    R: AsRef<Resources> + Send + Sync + 'static,
     Th: FnOnce(T) + Send + 'static,
     Fl: FnOnce(Failure) -> T + Send + 'static,
 {
-    let executor = call.executor.clone().ok_or_else(no_executor)?;
+    let telemetry = (*registry).as_ref().telemetry();
+    // A call refused at its start gives its one call event too (the
+    // blocking call's of a host mistake).
+    let refused_at_start = |f: Failure| {
+        if T::CALLED {
+            telemetry.unframed(call.refused(rules.method), &f);
+        }
+        f
+    };
+    let Some(executor) = call.executor.clone() else {
+        return Err(refused_at_start(no_executor()));
+    };
     let started = Instant::now();
     let deadline = RequestScope::deadline_at(started, limits.read_timeout, call.timeout);
     let first_look = steps_in
         .and_then(|d| started.checked_add(d))
         .map_or(deadline, |at| at.min(deadline));
+    let observes = T::CALLED && telemetry.observes();
+    // Nothing of this without an observer (one branch).
+    let record = match observes {
+        true => telemetry
+            .begin(rules.method, call.protocol_revision, started, true)
+            .map(Box::new),
+        false => None,
+    };
+    let observing = Observing {
+        method: rules.method,
+        protocol_revision: call.protocol_revision,
+        started,
+        subject: about.0,
+        request_data: if observes {
+            call.request_data.clone()
+        } else {
+            None
+        },
+        body_observes: about.1,
+        observes,
+        learned: OnceLock::new(),
+    };
     let parts = ScopeParts {
         started,
         read_timeout: limits.read_timeout,
         timeout: call.timeout,
         request_data: call.request_data.clone(),
+        record,
     };
     executor
         .watch()
         .ensure_running()
-        .map_err(|e| Failure::new(rules.refused).caused_by(e))?;
+        .map_err(|e| refused_at_start(Failure::new(rules.refused).caused_by(e)))?;
     let refused = executor.admission().err();
     let working = registry.clone();
     let call = Arc::new_cyclic(|me| AsyncCall {
@@ -216,6 +268,7 @@ where
         key: OnceLock::new(),
         steps_in,
         refused: AtomicU8::new(NOT_REFUSED),
+        observing,
         state: Mutex::new(State {
             open: Some(Open {
                 then,
@@ -229,6 +282,14 @@ where
         }),
     });
     executor.pool().note_submitter();
+    if let Some(r) = call
+        .lock()
+        .body
+        .as_ref()
+        .and_then(|(_, p)| p.record.as_deref())
+    {
+        r.submitted();
+    }
     let queued = match refused {
         Some(why) => Err(why),
         None => executor.submit_entry(call.clone()).map(drop),
@@ -261,7 +322,7 @@ fn refusal_of(code: u8) -> Option<Refusal> {
 
 impl<T, B, Th, Fl> AsyncCall<T, B, Th, Fl>
 where
-    T: Send + 'static,
+    T: Outcome,
     B: FnOnce(&Call<T>, RequestScope) + Send + 'static,
     Th: FnOnce(T) + Send + 'static,
     Fl: FnOnce(Failure) -> T + Send + 'static,
@@ -309,7 +370,7 @@ where
     fn conclude(&self, outcome: Result<T, Failure>) {
         let mut st = self.lock();
         let open = st.open.take();
-        let body = st.body.take().map(|(b, _)| b);
+        let body = st.body.take();
         drop(st);
         match open {
             Some(open) => self.deliver(open, outcome, body),
@@ -317,13 +378,29 @@ where
         }
     }
 
-    /// Concludes: the scope closed, the watch told, the completion run,
-    /// then the call's references dropped (on this thread, after it).
-    fn deliver(&self, open: Open<T, Th, Fl>, outcome: Result<T, Failure>, body: Option<B>) {
+    /// Concludes: the scope closed, the watch told, the call observed
+    /// (its one call event), the completion run, then the call's
+    /// references dropped (on this thread, after it). `body`: the first
+    /// job's work when it never ran.
+    fn deliver(
+        &self,
+        open: Open<T, Th, Fl>,
+        outcome: Result<T, Failure>,
+        body: Option<(B, ScopeParts)>,
+    ) {
         // Made (under the state's lock) only while the call was open.
-        if let Some(scope) = self.scope.get() {
+        let scope = self.scope.get();
+        if let Some(scope) = scope {
             scope.close();
         }
+        let recorder = match (scope, &body) {
+            (Some(scope), _) => scope.recorder(),
+            (None, Some((_, parts))) => parts.record.as_deref(),
+            (None, None) => None,
+        };
+        let telemetry = (*open.registry).as_ref().telemetry();
+        self.observing
+            .end(telemetry, &outcome, scope.is_some(), recorder);
         if let Some(key) = self.key.get() {
             key.forget();
         }
@@ -351,7 +428,7 @@ where
 
 impl<T, B, Th, Fl> Detached<T> for AsyncCall<T, B, Th, Fl>
 where
-    T: Send + 'static,
+    T: Outcome,
     B: FnOnce(&Call<T>, RequestScope) + Send + 'static,
     Th: FnOnce(T) + Send + 'static,
     Fl: FnOnce(Failure) -> T + Send + 'static,
@@ -395,12 +472,16 @@ where
     fn watched(&self) -> Weak<dyn Watched> {
         self.me.clone()
     }
+
+    fn learned(&self, protocol_revision: ProtocolRevision, subject: Subject<'_>) {
+        self.observing.learned(protocol_revision, subject);
+    }
 }
 
 /// The call is its own first job.
 impl<T, B, Th, Fl> Entry for AsyncCall<T, B, Th, Fl>
 where
-    T: Send + 'static,
+    T: Outcome,
     B: FnOnce(&Call<T>, RequestScope) + Send + 'static,
     Th: FnOnce(T) + Send + 'static,
     Fl: FnOnce(Failure) -> T + Send + 'static,
@@ -425,13 +506,17 @@ where
             return;
         };
         // Made here, on the worker, under the lock: a conclusion closes it.
-        let scope = RequestScope::start_at(
+        let mut scope = RequestScope::start_at(
             parts.started,
             parts.read_timeout,
             parts.timeout,
             self.cancel.clone(),
             parts.request_data,
         );
+        if let Some(record) = parts.record {
+            record.job_started();
+            scope = scope.recorded(Record::Boxed(record));
+        }
         let _ = self.scope.set(scope.clone());
         drop(st);
         let call: Call<T> = me;
@@ -453,7 +538,7 @@ where
 /// or the waiting side a read installed.
 impl<T, B, Th, Fl> Watched for AsyncCall<T, B, Th, Fl>
 where
-    T: Send + 'static,
+    T: Outcome,
     B: FnOnce(&Call<T>, RequestScope) + Send + 'static,
     Th: FnOnce(T) + Send + 'static,
     Fl: FnOnce(Failure) -> T + Send + 'static,
@@ -467,7 +552,7 @@ where
                 Next::Over(t) => Ok(t),
             };
             let open = st.open.take()?;
-            let body = st.body.take().map(|(b, _)| b);
+            let body = st.body.take();
             drop(st);
             self.deliver(open, outcome, body);
             return None;
@@ -497,7 +582,7 @@ where
             }
         }
         let open = st.open.take()?;
-        let body = st.body.take().map(|(b, _)| b);
+        let body = st.body.take();
         drop(st);
         self.deliver(open, Err(failure), body);
         None

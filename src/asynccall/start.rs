@@ -11,16 +11,17 @@ use std::sync::{Arc, OnceLock};
 use crate::call::{CallOptions, Frame};
 use crate::completion::{CompleteOptions, CompleteParams, CompletionResult, COMPLETE_RULES};
 use crate::error::Failure;
-use crate::listing::{require_scope_key, ListOptions, Page, LIST_RULES};
+use crate::listing::{require_scope_key, ListOptions, Page, LIST_RULES, LIST_TEMPLATES_RULES};
+use crate::observe::Subject;
 use crate::read::{spare_buffer, OwnedInput, Owner, ReadOptions, ResourceBundle, READ_RULES};
 use crate::registry::Resources;
 use crate::request::{
-    checked_method, failed_response, method_rules, RequestError, RequestMethod, RequestOptions,
-    RequestOutcome, Response, RevisionCell,
+    call_method, checked_method, failed_response, method_rules, RequestError, RequestMethod,
+    RequestOptions, RequestOutcome, Response, RevisionCell,
 };
 use crate::scope::RequestScope;
 
-use super::{start, Call};
+use super::{start, Call, OwnedSubject, Served};
 
 /// A registry is its own owner (the Rust API starts calls of an
 /// `Arc<Resources>`).
@@ -149,12 +150,15 @@ where
     };
     let owner: Owner = registry.clone();
     let spare = spare_buffer();
+    let observed = (*registry).as_ref().telemetry().observes();
+    let subject = OwnedSubject::of(observed, Subject::Uri(&uri));
     start(
         registry,
         &options.call,
         &limits,
         Some(limits.item_timeout),
         &READ_RULES,
+        (subject, false),
         Err,
         then,
         move |r: &R, call, scope| {
@@ -183,15 +187,29 @@ pub(crate) fn start_list<R>(
 where
     R: AsRef<Resources> + Send + Sync + 'static,
 {
-    require_scope_key(&options.scope_key)?;
-    let limits = *(*registry).as_ref().limits();
+    let rules = if templates {
+        &LIST_TEMPLATES_RULES
+    } else {
+        &LIST_RULES
+    };
+    let resources = (*registry).as_ref();
+    if let Err(f) = require_scope_key(&options.scope_key) {
+        // The blocking listing's event of this host mistake.
+        let ended = options.call.refused(rules.method);
+        resources.telemetry().unframed(ended, &f);
+        return Err(f);
+    }
+    let limits = *resources.limits();
+    let observed = resources.telemetry().observes();
+    let subject = OwnedSubject::of(observed, Subject::ScopeKey(&options.scope_key));
     let list = options.clone();
     start(
         registry,
         &options.call,
         &limits,
         None,
-        &LIST_RULES,
+        rules,
+        (subject, false),
         Err,
         then,
         move |r: &R, call, scope| {
@@ -214,12 +232,15 @@ where
 {
     let limits = *(*registry).as_ref().limits();
     let (params, call_options) = (params.clone(), options.call.clone());
+    let observed = (*registry).as_ref().telemetry().observes();
+    let subject = OwnedSubject::of(observed, Subject::Template(&params.template));
     start(
         registry,
         &options.call,
         &limits,
         None,
         &COMPLETE_RULES,
+        (subject, false),
         Err,
         then,
         move |r: &R, call, scope| {
@@ -241,28 +262,55 @@ pub(crate) fn start_request<R>(
 where
     R: AsRef<Resources> + Send + Sync + 'static,
 {
-    let method = checked_method(method, options).map_err(RequestStartError::Request)?;
-    let limits = *(*registry).as_ref().limits();
+    let resources = (*registry).as_ref();
+    let method = checked_method(method, options)
+        .map_err(|e| RequestStartError::Request(refused_request(resources, method, options, e)))?;
+    let limits = *resources.limits();
     let (params, request) = (params.to_vec(), options.clone());
     let negotiated = options.call.protocol_revision;
     let revision: RevisionCell = Arc::new(OnceLock::new());
     let shaped = revision.clone();
     let owner: Owner = registry.clone();
-    let fail = move |f| failed_response(f, *shaped.get().unwrap_or(&negotiated));
+    let fail = move |f| Served {
+        outcome: failed_response(f, *shaped.get().unwrap_or(&negotiated)),
+        seen: None,
+    };
+    let about = (OwnedSubject::None, method == RequestMethod::ToolsCall);
     start(
         registry,
         &options.call,
         &limits,
         (method == RequestMethod::ResourcesRead).then_some(limits.item_timeout),
         method_rules(method),
+        about,
         fail,
-        then,
+        move |served: Served| then(served.outcome),
         move |r: &R, call, scope| {
             r.as_ref()
                 .request_detached(call, scope, method, (&params, &request), owner, &revision)
         },
     )
     .map_err(RequestStartError::Failed)
+}
+
+/// A request refused at its start, `e` (a method this library does not
+/// serve, a host mistake in the options): observed as the blocking request
+/// observes it (a host mistake gives its call event; the resource tools
+/// observe their own refusals).
+pub(crate) fn refused_request(
+    resources: &Resources,
+    method: &[u8],
+    options: &RequestOptions,
+    e: RequestError,
+) -> RequestError {
+    match RequestMethod::parse(method) {
+        Some(m) if m != RequestMethod::ToolsCall => {
+            let started = std::time::Instant::now();
+            resources.observe_unframed(call_method(m), started, options, &Err(e));
+            e
+        }
+        _ => e,
+    }
 }
 
 /// The detached frame of `call`'s job in `scope`, with the call's

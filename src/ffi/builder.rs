@@ -23,6 +23,7 @@ use super::error::{guard_status, mcpr_error};
 use super::hints::mcpr_cache_hints;
 use super::host::HostPtr;
 use super::limits::mcpr_limit;
+use super::observer::{mcpr_observer_callbacks, CObserver, Refused};
 use super::resources::mcpr_resources;
 use super::status::{mcpr_status, Error};
 
@@ -379,6 +380,99 @@ pub unsafe extern "C" fn mcpr_builder_set_cursor_key(
                 return Err(Failure::config("cursor key must be 32 to 1024 bytes").into());
             }
             inner.set_cursor_key(key);
+            Ok(())
+        };
+        unsafe { with_builder(builder, set) }
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// Sets the observer table (copied): the registry hands it one event per
+/// call and, with `MCPR_OBSERVE_DECISIONS`, its decisions (see
+/// `mcpr_observer_callbacks`, docs/C-API.md "Observability"). Setting it
+/// again replaces the previous table, whose `release` then runs on this
+/// thread before this returns (after the builder is unlocked).
+///
+/// \param builder The builder.
+/// \param callbacks The observer table (`on_event` required); copied.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` when `on_event` is NULL;
+///   `MCPR_INVALID_ARGUMENT` for a NULL `builder` or `callbacks`, unknown
+///   `flags` bits, or a table with a bad `struct_size` or set fields beyond
+///   it that this library does not know.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `callbacks` is NULL or points at a table of `struct_size`
+///   readable bytes; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \post On success the table's `release` will run exactly once; on failure
+///   it never runs for this call.
+/// \note Thread-safe: a builder is internally locked.
+///
+/// \ingroup builder
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_observer(
+    builder: *mut mcpr_builder,
+    callbacks: *const mcpr_observer_callbacks,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let b = unsafe { builder_ref(builder) }?;
+        let table = unsafe { read_grown_opt(callbacks) }?
+            .ok_or_else(|| Error::argument("callback table is NULL"))?;
+        let observer = CObserver::new(&table).map_err(|why| match why {
+            Refused::NoCallback => {
+                Error::from(Failure::config("observer callback on_event is required"))
+            }
+            Refused::Flags => Error::argument("unknown mcpr_observer_callbacks flags"),
+        })?;
+        let replaced = b.lock().core.set_observer(Arc::new(observer));
+        drop(replaced);
+        Ok(())
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// Sets the event hash key (copied): events name the URIs they may not show,
+/// and scope keys, by HMAC-SHA256 under a key derived from it, so replicas
+/// sharing it give the same hashes (`mcpr_resources_event_hash` computes
+/// one). Without it the cursor key serves; without either, a random key is
+/// made per registry.
+///
+/// \param builder The builder.
+/// \param key The key bytes; may be NULL when `key_len` is 0 (refused as too
+///   short).
+/// \param key_len The number of bytes at `key`: 32 to 1024.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONFIGURATION` for a key shorter than 32
+///   or longer than 1024 bytes; `MCPR_INVALID_ARGUMENT` for a NULL `builder` or
+///   a NULL `key` with a non-zero `key_len`.
+/// \pre `builder` is NULL or a builder from `mcpr_builder_new`, neither built
+///   nor freed; `key` is NULL (with `key_len` 0) or points at `key_len`
+///   readable bytes; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: a builder is internally locked.
+///
+/// \ingroup builder
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_builder_set_event_key(
+    builder: *mut mcpr_builder,
+    key: *const u8,
+    key_len: usize,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let set = |inner: &mut ResourcesBuilder| {
+            let key = mcpr_str {
+                ptr: key.cast(),
+                len: key_len,
+            };
+            let key = unsafe { key.bytes() }?;
+            if !(MIN_CURSOR_KEY_BYTES..=MAX_CURSOR_KEY_BYTES).contains(&key.len()) {
+                return Err(Failure::config("event key must be 32 to 1024 bytes").into());
+            }
+            inner.set_event_key(key);
             Ok(())
         };
         unsafe { with_builder(builder, set) }

@@ -117,6 +117,8 @@ mod plan;
 
 mod payload;
 
+mod observer;
+
 // Views (`\ingroup views`).
 mod views;
 
@@ -178,6 +180,16 @@ pub use notify::{
     MCPR_NOTIFY_RESOURCES_LIST_CHANGED, MCPR_NOTIFY_RESOURCE_UPDATES,
     MCPR_NOTIFY_TOOLS_LIST_CHANGED,
 };
+pub use observer::{
+    mcpr_event, mcpr_event_fn, mcpr_observer_callbacks, MCPR_DECISION_ADMITTED,
+    MCPR_DECISION_ALLOWED, MCPR_DECISION_BUDGET_EXCEEDED, MCPR_DECISION_CANCELED,
+    MCPR_DECISION_DEADLINE_EXCEEDED, MCPR_DECISION_DENIED, MCPR_DECISION_FAILED,
+    MCPR_DECISION_HIDDEN, MCPR_DECISION_INVALID, MCPR_DECISION_ITEM_FAILED,
+    MCPR_DECISION_NEWLY_VISIBLE, MCPR_DECISION_NOT_FOUND, MCPR_DECISION_REVOKED,
+    MCPR_DECISION_TIMEOUT, MCPR_EVENT_CALL, MCPR_EVENT_DECISION, MCPR_EVENT_HASH_BYTES,
+    MCPR_OBSERVE_CALLBACK_TIMINGS, MCPR_OBSERVE_DECISIONS, MCPR_SUBJECT_DEFINITION,
+    MCPR_SUBJECT_ITEM, MCPR_SUBJECT_ROOT,
+};
 pub use page::mcpr_page;
 pub use payload::mcpr_payload_builder;
 pub use plan::mcpr_plan_builder;
@@ -187,7 +199,7 @@ pub use reply::{
     MCPR_MESSAGE_NOTIFICATION, MCPR_MESSAGE_REQUEST, MCPR_MESSAGE_RESPONSE,
 };
 pub use request::mcpr_request_options;
-pub use resources::mcpr_resources;
+pub use resources::{mcpr_call_metrics, mcpr_resources, MCPR_METRICS_BUCKETS};
 pub use response::mcpr_response;
 pub use result_meta::mcpr_result_meta;
 pub use status::{

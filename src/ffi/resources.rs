@@ -1,11 +1,15 @@
 //! The registry handle (`mcpr_resources_*`).
 
+use crate::error::FailureKind;
+use crate::observe::{CallMethod, LATENCY_BUCKETS};
 use crate::registry::Resources;
 use std::sync::Arc;
 
 use super::boundary::{guard, mcpr_str};
 use super::error::{guard_status, mcpr_error};
+use super::growth::check_struct_size;
 use super::handle::{hold, need_out, release, retain, write_out, Counted, Handle};
+use super::observer::MCPR_EVENT_HASH_BYTES;
 use super::status::{mcpr_status, Error};
 
 /// An immutable registry, reference counted. Safe to share between threads
@@ -220,6 +224,156 @@ pub unsafe extern "C" fn mcpr_resources_capability(
                 .map_err(|_| Error::argument("unknown protocol_revision"))?;
         let json = r.inner.resources_capability(revision);
         unsafe { write_out(out, mcpr_str::from_str(json)) };
+        Ok(())
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// The latency buckets of `mcpr_call_metrics`: bucket 0 counts calls under
+/// 1,024 ns, bucket `i` (1 to 26) calls of 2^(9+i) to 2^(10+i) ns, bucket
+/// 27 calls of 2^36 ns (about 68.7 s) or more.
+///
+/// \ingroup registry
+pub const MCPR_METRICS_BUCKETS: usize = 28;
+
+const _: () = assert!(MCPR_METRICS_BUCKETS == LATENCY_BUCKETS);
+
+/// The calls of one method with one outcome since the registry was built,
+/// filled by `mcpr_resources_get_metrics`: the fields lying entirely
+/// within `struct_size`, which the caller sets (later versions append
+/// fields).
+///
+/// \ingroup registry
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct mcpr_call_metrics {
+    /// `sizeof(mcpr_call_metrics)` as the caller compiled it (set by the
+    /// caller; at least `sizeof(size_t)`, at most 4096).
+    pub struct_size: usize,
+    /// Calls counted (the sum of `buckets`).
+    pub calls: u64,
+    /// Of them, partial bundles (successful reads only).
+    pub partial: u64,
+    /// Their total duration, in nanoseconds.
+    pub total_ns: u64,
+    /// The latency histogram (see `MCPR_METRICS_BUCKETS` for the bounds).
+    pub buckets: [u64; MCPR_METRICS_BUCKETS],
+}
+
+/// Fills the call metrics of one method and outcome: counted for every call
+/// (every `mcpr_read`, `mcpr_list`, `mcpr_list_templates`, `mcpr_complete`
+/// and every request `mcpr_request` serves), with or without an observer.
+/// Counters are read one by one: a snapshot taken while calls run may be
+/// slightly inconsistent.
+///
+/// \param resources A registry reference.
+/// \param method The MCP method name (`"resources/read"`,
+///   `"resources/list"`, `"resources/templates/list"`,
+///   `"completion/complete"`, `"tools/call"`, `"embed"`, or
+///   `"subscriptions"` for every subscription decision).
+/// \param outcome `MCPR_OK` (0) for successes, or the `mcpr_status` of a
+///   failure (1 to 13).
+/// \param metrics The snapshot to fill (`struct_size` set by the caller).
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) for a NULL
+///   `resources` or `metrics`, an unknown method, an outcome no call ends
+///   with, or an impossible `struct_size`.
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made; `method` follows the `mcpr_str` rules; `metrics` is NULL or points
+///   at `metrics->struct_size` writable bytes; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread, also while calls run.
+///
+/// \ingroup registry
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_get_metrics(
+    resources: *const mcpr_resources,
+    method: mcpr_str,
+    outcome: u32,
+    metrics: *mut mcpr_call_metrics,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let r = unsafe { hold(resources) }.ok_or_else(|| Error::argument("registry is NULL"))?;
+        let name = unsafe { method.bytes() }?;
+        let method = CallMethod::parse(name).ok_or_else(|| Error::argument("unknown method"))?;
+        let outcome = match outcome {
+            0 => None,
+            k => Some(
+                FailureKind::all()
+                    .into_iter()
+                    .find(|f| *f as u32 == k)
+                    .ok_or_else(|| Error::argument("no call ends with this outcome"))?,
+            ),
+        };
+        need_out(metrics)?;
+        // SAFETY: `metrics` is non-null and its first field is readable.
+        let size = check_struct_size(unsafe {
+            std::ptr::addr_of!((*metrics).struct_size).read_unaligned()
+        })?;
+        let m = r.inner.metrics(method, outcome);
+        let full = mcpr_call_metrics {
+            struct_size: size,
+            calls: m.calls,
+            partial: m.partial,
+            total_ns: m.total_ns,
+            buckets: m.buckets,
+        };
+        // Every field after `struct_size` is a u64: write the whole ones
+        // that fit.
+        let first = std::mem::offset_of!(mcpr_call_metrics, calls);
+        let end = size.min(std::mem::size_of::<mcpr_call_metrics>());
+        if end > first {
+            let len = (end - first) / 8 * 8;
+            // SAFETY: `metrics` has `size >= first + len` writable bytes;
+            // `full` is a local of at least that size; they do not overlap.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    (&full as *const mcpr_call_metrics).cast::<u8>().add(first),
+                    metrics.cast::<u8>().add(first),
+                    len,
+                );
+            }
+        }
+        Ok(())
+    };
+    unsafe { guard_status(err, body) }
+}
+
+/// Writes the keyed hash events give `bytes` (a URI, a scope key): how a
+/// host finds the events about a URI it knows (HMAC-SHA256 under the
+/// registry's event key, first 16 bytes; see `mcpr_builder_set_event_key`).
+///
+/// \param resources A registry reference.
+/// \param bytes The URI or scope key.
+/// \param out Receives `MCPR_EVENT_HASH_BYTES` (16) bytes.
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_ARGUMENT` (nothing written) for a NULL
+///   `resources` or `out`, or a `(NULL, n > 0)` string.
+/// \pre `resources` is NULL or a live registry reference when the call is
+///   made; `bytes` follows the `mcpr_str` rules; `out` is NULL or points at 16
+///   writable bytes; `err` is NULL or points at writable storage for one
+///   `mcpr_error *`.
+/// \note Thread-safe: any thread.
+///
+/// \ingroup registry
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_resources_event_hash(
+    resources: *const mcpr_resources,
+    bytes: mcpr_str,
+    out: *mut u8,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    let body = || {
+        let r = unsafe { hold(resources) }.ok_or_else(|| Error::argument("registry is NULL"))?;
+        let bytes = unsafe { bytes.bytes() }?;
+        need_out(out)?;
+        let hash = r.inner.event_hash(bytes);
+        // SAFETY: `out` is non-null (checked) and holds 16 bytes (the
+        // caller's guarantee); a local cannot overlap it.
+        unsafe { std::ptr::copy_nonoverlapping(hash.0.as_ptr(), out, MCPR_EVENT_HASH_BYTES) };
         Ok(())
     };
     unsafe { guard_status(err, body) }

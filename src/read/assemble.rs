@@ -137,6 +137,7 @@ pub(super) fn assemble(
         report: written.report,
         cache,
         protocol_revision: shape.protocol_revision,
+        disclosed: false,
         input_required: false,
         asked: None,
         payload_bytes: tally.payload_bytes,

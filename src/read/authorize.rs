@@ -12,12 +12,13 @@ use crate::error::{BoxError, CallbackError, CauseText, Failure, FailureKind};
 use crate::identity::is_reserved_scheme;
 use crate::input::InputRequired;
 use crate::limits::Limits;
+use crate::observe::{self, CallbackKind, DecisionRule};
 use crate::plan::{ResourceMatch, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
 
-use super::{ItemState, ItemStates, Outcome};
+use super::{ItemState, ItemStates, Outcome, Step};
 
 /// A callback that did not succeed.
 pub(crate) enum CallbackFailure {
@@ -114,6 +115,19 @@ pub(super) fn check_scope_at(scope: &RequestScope, now: Instant) -> Result<(), F
     scope.check_at(now)
 }
 
+/// Records, for an observed call, that a callback's answer decided the
+/// call's root and fails it with `kind` (docs/BEHAVIOUR.md §19); none in
+/// a subscription decision.
+#[inline]
+fn root(call: &CallContext, rule: DecisionRule, kind: FailureKind) {
+    if let Some(r) = call.recorder() {
+        // A subscription decision gives no decision event.
+        if let Some(phase) = call.phase().decision_phase() {
+            r.root_decided(rule, Some(phase), kind);
+        }
+    }
+}
+
 fn policy_failure(e: CallbackFailure, what: &str) -> Failure {
     Failure::new(FailureKind::Policy).caused_by(e.into_cause(what))
 }
@@ -177,9 +191,11 @@ pub(super) fn discovered(
     definition: &ResourceDefinition,
     call: &CallContext,
 ) -> Result<(), RootStop> {
-    let r = guarded(|| policy.discover(call, definition));
+    let r = observe::timed(call.recorder(), CallbackKind::Discover, || {
+        guarded(|| policy.discover(call, definition))
+    });
     settle(scope, r.is_err())?;
-    discovery(r)
+    discovery(r, call)
 }
 
 /// [`discovered`] for a loop over many definitions that checks the
@@ -192,7 +208,9 @@ pub(crate) fn discovered_among(
     definition: &ResourceDefinition,
     call: &CallContext,
 ) -> Result<(), RootStop> {
-    let r = guarded(|| policy.discover(call, definition));
+    let r = observe::timed(call.recorder(), CallbackKind::Discover, || {
+        guarded(|| policy.discover(call, definition))
+    });
     settle(
         scope,
         matches!(
@@ -200,17 +218,23 @@ pub(crate) fn discovered_among(
             Err(CallbackFailure::Failed(_) | CallbackFailure::Panicked)
         ),
     )?;
-    discovery(r)
+    discovery(r, call)
 }
 
 /// What a `discover` answer means: allowed, denied (a root denial), or a
 /// policy failure.
 #[inline]
-fn discovery(r: Result<(), CallbackFailure>) -> Result<(), RootStop> {
+fn discovery(r: Result<(), CallbackFailure>, call: &CallContext) -> Result<(), RootStop> {
     match r {
         Ok(()) => Ok(()),
-        Err(CallbackFailure::Unavailable) => Err(RootStop::Denied("discovery")),
-        Err(e) => Err(RootStop::Failed(policy_failure(e, "discover"))),
+        Err(CallbackFailure::Unavailable) => {
+            root(call, DecisionRule::Hidden, FailureKind::Unavailable);
+            Err(RootStop::Denied("discovery"))
+        }
+        Err(e) => {
+            root(call, DecisionRule::Failed, FailureKind::Policy);
+            Err(RootStop::Failed(policy_failure(e, "discover")))
+        }
     }
 }
 
@@ -221,9 +245,14 @@ pub(super) fn visibility(
     target: &ResourceTarget,
     call: &CallContext,
 ) -> Result<Visibility, Failure> {
-    let r = guarded(|| policy.visibility(call, target));
+    let r = observe::timed(call.recorder(), CallbackKind::Visibility, || {
+        guarded(|| policy.visibility(call, target))
+    });
     settle(scope, r.is_err())?;
-    r.map_err(|e| policy_failure(e, "visibility"))
+    r.map_err(|e| {
+        root(call, DecisionRule::Failed, FailureKind::Policy);
+        policy_failure(e, "visibility")
+    })
 }
 
 /// Policy `read(target)`: `Ok(false)` for a denial; other errors are `policy`.
@@ -233,12 +262,17 @@ pub(super) fn permitted(
     target: &ResourceTarget,
     call: &CallContext,
 ) -> Result<bool, Failure> {
-    let r = guarded(|| policy.read(call, target));
+    let r = observe::timed(call.recorder(), CallbackKind::Permission, || {
+        guarded(|| policy.read(call, target))
+    });
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(true),
         Err(CallbackFailure::Unavailable) => Ok(false),
-        Err(e) => Err(policy_failure(e, "read permission")),
+        Err(e) => {
+            root(call, DecisionRule::Failed, FailureKind::Policy);
+            Err(policy_failure(e, "read permission"))
+        }
     }
 }
 
@@ -258,13 +292,18 @@ fn permission(
     target: &ResourceTarget,
     call: &CallContext,
 ) -> Result<Permission, Failure> {
-    let r = guarded_input(|| policy.read(call, target));
+    let r = observe::timed(call.recorder(), CallbackKind::Permission, || {
+        guarded_input(|| policy.read(call, target))
+    });
     settle(scope, r.is_err())?;
     match r {
         Ok(()) => Ok(Permission::Granted),
         Err(CallbackFailure::Unavailable) => Ok(Permission::Denied),
         Err(CallbackFailure::InputRequired(i)) => Ok(Permission::Input(i)),
-        Err(e) => Err(policy_failure(e, "read permission")),
+        Err(e) => {
+            root(call, DecisionRule::Failed, FailureKind::Policy);
+            Err(policy_failure(e, "read permission"))
+        }
     }
 }
 
@@ -279,18 +318,26 @@ pub(super) fn resolved(
     limits: &Limits,
     call: &CallContext,
 ) -> Result<ResourceReadPlan, RootStop> {
-    let r = guarded(|| handler.resolve(call, matched));
+    let r = observe::timed(call.recorder(), CallbackKind::Resolve, || {
+        guarded(|| handler.resolve(call, matched))
+    });
     settle(scope, r.is_err())?;
     let plan = match r {
         Ok(plan) => plan,
-        Err(CallbackFailure::Unavailable) => return Err(RootStop::Denied("resolve")),
+        Err(CallbackFailure::Unavailable) => {
+            root(call, DecisionRule::Denied, FailureKind::Unavailable);
+            return Err(RootStop::Denied("resolve"));
+        }
         Err(e) => {
+            root(call, DecisionRule::Failed, FailureKind::InvalidPlan);
             return Err(RootStop::Failed(
                 Failure::new(FailureKind::InvalidPlan).caused_by(e.into_cause("resolve")),
-            ))
+            ));
         }
     };
-    validate_plan(&plan, limits)?;
+    validate_plan(&plan, limits).inspect_err(|_| {
+        root(call, DecisionRule::Failed, FailureKind::InvalidPlan);
+    })?;
     Ok(plan)
 }
 
@@ -339,11 +386,15 @@ pub(super) fn requested_first(
     call: &CallContext,
 ) -> Result<Option<Box<InputRequired>>, Failure> {
     if !visibility(policy, scope, target, call)?.visible {
+        root(call, DecisionRule::Hidden, FailureKind::Unavailable);
         return Err(denied("requested target visibility"));
     }
     match permission(policy, scope, target, call)? {
         Permission::Granted => Ok(None),
-        Permission::Denied => Err(denied("requested target read permission")),
+        Permission::Denied => {
+            root(call, DecisionRule::Denied, FailureKind::Unavailable);
+            Err(denied("requested target read permission"))
+        }
         Permission::Input(i) => Ok(Some(i)),
     }
 }
@@ -354,7 +405,7 @@ pub(super) fn requested(
     scope: &RequestScope,
     target: &ResourceTarget,
     call: &CallContext,
-) -> Result<(), Failure> {
+) -> Result<Visibility, Failure> {
     Ok(requested_allowed(policy, scope, target, call)?)
 }
 
@@ -365,14 +416,22 @@ pub(super) fn requested_allowed(
     scope: &RequestScope,
     target: &ResourceTarget,
     call: &CallContext,
-) -> Result<(), RootStop> {
-    if !visibility(policy, scope, target, call)?.visible {
+) -> Result<Visibility, RootStop> {
+    let vis = visibility(policy, scope, target, call)?;
+    if !vis.visible {
+        root(call, DecisionRule::Hidden, FailureKind::Unavailable);
         return Err(RootStop::Denied("requested target visibility"));
     }
     if !permitted(policy, scope, target, call)? {
+        let rule = if call.phase() == crate::scope::CallPhase::Recheck {
+            DecisionRule::Revoked
+        } else {
+            DecisionRule::Denied
+        };
+        root(call, rule, FailureKind::Unavailable);
         return Err(RootStop::Denied("requested target read permission"));
     }
-    Ok(())
+    Ok(vis)
 }
 
 /// Visibility and read permission of the whole plan, before any body is
@@ -422,6 +481,7 @@ pub(super) fn unchecked() -> ItemState {
         first_visible: false,
         final_visibility: Visibility::default(),
         outcome: Outcome::Hidden,
+        step: Step::FirstCheck,
     }
 }
 
@@ -454,6 +514,7 @@ fn first_check(
         first_visible: vis.visible,
         final_visibility: vis,
         outcome,
+        step: Step::FirstCheck,
     };
     Ok((state, asked))
 }

@@ -14,6 +14,7 @@ mod admit;
 mod asking;
 mod assemble;
 mod authorize;
+mod decisions;
 mod detached;
 mod pipeline;
 mod pooled;
@@ -41,6 +42,7 @@ use crate::call::{CallOptions, Frame, FrameRules, FromParams};
 use crate::error::{BoxError, Failure, FailureKind};
 use crate::input::{InputOptions, InputRequired, ReadInput};
 use crate::limits::Limits;
+use crate::observe::{self, CallMethod, CallbackKind, Subject};
 use crate::policy::Visibility;
 use crate::protocol::ProtocolRevision;
 use crate::registry::{Resources, Selection};
@@ -78,6 +80,7 @@ impl From<CallOptions> for ReadOptions {
 /// so is a panic of the pipeline on an executor (also those of an
 /// embedding, whose reads run in its frame: `crate::tools`).
 pub(crate) const READ_RULES: FrameRules = FrameRules {
+    method: CallMethod::ResourcesRead,
     refused: FailureKind::ReadFailed,
     panicked: read_panicked,
 };
@@ -85,6 +88,15 @@ pub(crate) const READ_RULES: FrameRules = FrameRules {
 fn read_panicked() -> Failure {
     Failure::new(FailureKind::ReadFailed)
         .caused_by(crate::error::CauseText("the read pipeline panicked".into()))
+}
+
+/// The step of a read that last decided an item (its decision event's
+/// phase and rule).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Step {
+    FirstCheck,
+    BodyRead,
+    Recheck,
 }
 
 /// What happened to one planned item.
@@ -108,6 +120,8 @@ struct ItemState {
     /// The latest visibility decision (the final one after the recheck).
     final_visibility: Visibility,
     outcome: Outcome,
+    /// The step that set `outcome`.
+    step: Step,
 }
 
 /// The item states of a read, in plan order: held inline for a plan of one
@@ -148,6 +162,9 @@ pub struct ResourceBundle {
     report: Range<usize>,
     cache: ResultCache,
     protocol_revision: ProtocolRevision,
+    /// Whether the requested target's final visibility decision set
+    /// *disclose issue URI* (the call event may then name the URI).
+    disclosed: bool,
     /// An `InputRequiredResult` instead of a read result.
     input_required: bool,
     /// What the read's callbacks asked for, until the caller answers it
@@ -185,6 +202,7 @@ impl ResourceBundle {
             report: 0..0,
             cache: ResultCache::default(),
             protocol_revision,
+            disclosed: false,
             input_required: false,
             asked: Some(Box::new(asked)),
             payload_bytes: 0,
@@ -405,9 +423,8 @@ impl Resources {
         from_params: FromParams,
         input: &ReadInput<'_>,
     ) -> Result<ResourceBundle, Failure> {
-        let limits = self.limits();
-        call.frame_at(from_params, limits, &READ_RULES, |frame| {
-            self.read_framed(frame, uri, limits, input)
+        call.frame_at(from_params, self, &READ_RULES, Subject::Uri(uri), |frame| {
+            self.read_framed(frame, uri, self.limits(), input)
         })
     }
 
@@ -532,7 +549,9 @@ impl Resources {
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {
             call.enter_body_read(read.deadline, limits.max_item_bytes);
             let target = &targets[read.index];
-            let result = authorize::guarded_input(|| handler.read(&call, target));
+            let result = observe::timed(call.recorder(), CallbackKind::BodyRead, || {
+                authorize::guarded_input(|| handler.read(&call, target))
+            });
             p.settle(read, result, handler, target, scope, limits)?;
         }
         // The frame checks the scope once more.

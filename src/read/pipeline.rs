@@ -45,7 +45,7 @@ use crate::scope::{CallContext, CallPhase, RequestScope};
 use super::admit::{self, Budget};
 use super::assemble::{self, Shape};
 use super::authorize::{self, check_scope_at, CallbackFailure, RootStop};
-use super::{recheck, ItemStates, Outcome, ResourceBundle};
+use super::{decisions, recheck, ItemStates, Outcome, ResourceBundle, Step};
 
 /// The private cause of a body read failed at once because the hung bound
 /// was reached and a reader of its binding is hung (see `pooled.rs`).
@@ -217,6 +217,7 @@ impl Pipeline {
             }
             if self.budget.stops_before_read(limits) {
                 state.outcome = admit::not_attempted();
+                state.step = Step::BodyRead;
                 continue;
             }
             let now = match self.fresh.take() {
@@ -227,6 +228,7 @@ impl Pipeline {
             if refused() {
                 state.outcome =
                     admit::issue(IssueCode::ReadFailed, admit::cause(BODY_READ_SATURATED));
+                state.step = Step::BodyRead;
                 continue;
             }
             return Ok(Some(BodyRead {
@@ -252,7 +254,9 @@ impl Pipeline {
     ) -> Result<(), Failure> {
         let now = Instant::now();
         check_scope_at(scope, now)?;
-        self.states[read.index].outcome = if now >= read.deadline {
+        let state = &mut self.states[read.index];
+        state.step = Step::BodyRead;
+        state.outcome = if now >= read.deadline {
             admit::timed_out()
         } else {
             admit::settle(handler, target, result, limits, &mut self.budget)
@@ -263,7 +267,9 @@ impl Pipeline {
     /// A body read abandoned while it ran (its item deadline passed): the
     /// item is `timeout`; the pipeline continues with the next item.
     pub(super) fn abandon(&mut self, read: BodyRead) {
-        self.states[read.index].outcome = admit::timed_out();
+        let state = &mut self.states[read.index];
+        state.step = Step::BodyRead;
+        state.outcome = admit::timed_out();
     }
 
     /// Step 4: the recheck (discovery, the requested target, every item)
@@ -289,7 +295,7 @@ impl Pipeline {
             return Ok(ResourceBundle::asking(*asked, shape.protocol_revision));
         }
         call.enter_phase(CallPhase::Recheck);
-        recheck::recheck(
+        let requested = recheck::recheck(
             policy,
             scope,
             definition,
@@ -301,7 +307,13 @@ impl Pipeline {
         if let Some(asked) = asked_by_body_reads(&mut self.states)? {
             return Ok(ResourceBundle::asking(asked, shape.protocol_revision));
         }
-        assemble::assemble(plan.requested(), plan.items(), self.states, limits, shape)
+        if let Some(r) = call.recorder().filter(|r| r.decisions()) {
+            decisions::items(r, scope, plan.items(), &self.states);
+        }
+        let mut bundle =
+            assemble::assemble(plan.requested(), plan.items(), self.states, limits, shape)?;
+        bundle.disclosed = requested.disclose_issue_uri;
+        Ok(bundle)
     }
 }
 

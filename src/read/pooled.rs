@@ -44,6 +44,7 @@ use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::executor::{new_status, Entry, Executor, Job, JobHandle, Pool, Refusal, Watched};
 use crate::limits::Limits;
+use crate::observe::{self, CallbackKind};
 use crate::plan::{ResourceMatch, ResourceReadPlan};
 use crate::policy::ResourcePolicy;
 use crate::scope::{CallContext, CallPhase, RequestScope};
@@ -171,6 +172,9 @@ impl Entry for ReadTask {
         self.scope.deadline()
     }
     fn run(&self) {
+        if let Some(r) = self.scope.recorder() {
+            r.job_started();
+        }
         if self.run_guarded(0) {
             self.waiting.wake(true);
         }
@@ -286,7 +290,9 @@ impl ReadTask {
             // No policy callback during body reads: the policy goes back.
             self.hand_over(generation, read, p, held.policy.take())?;
             let handler = held.handler.as_deref().ok_or(Ok(Lost))?;
-            let result = guarded_input(|| handler.read(&call, target));
+            let result = observe::timed(call.recorder(), CallbackKind::BodyRead, || {
+                guarded_input(|| handler.read(&call, target))
+            });
             p = self.take_back(generation)?;
             p.settle(read, result, handler, target, scope, limits)
                 .map_err(Err)?;
@@ -554,6 +560,9 @@ pub(super) fn read(
     // that ends the read, giving the read's table references back on this
     // thread; when it was refused, this thread holds the only reference to
     // the task.
+    if let Some(r) = frame.scope().recorder() {
+        r.submitted();
+    }
     let handle = executor
         .submit_entry(task.clone())
         .map_err(|why| why.failure(task.rules.refused))?;

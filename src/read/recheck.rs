@@ -12,14 +12,15 @@
 use crate::definition::ResourceDefinition;
 use crate::error::{CauseText, Failure};
 use crate::plan::ResourceTarget;
-use crate::policy::ResourcePolicy;
+use crate::policy::{ResourcePolicy, Visibility};
 use crate::report::IssueCode;
 use crate::scope::{CallContext, RequestScope};
 
 use super::authorize::{check_scope, discover, permitted, requested, visibility};
-use super::{ItemState, Outcome};
+use super::{ItemState, Outcome, Step};
 
-/// `call` is the call context of the recheck phase.
+/// `call` is the call context of the recheck phase. Returns the requested
+/// target's final visibility decision.
 pub(super) fn recheck(
     policy: &dyn ResourcePolicy,
     scope: &RequestScope,
@@ -28,9 +29,9 @@ pub(super) fn recheck(
     targets: &[ResourceTarget],
     states: &mut [ItemState],
     call: &CallContext,
-) -> Result<(), Failure> {
+) -> Result<Visibility, Failure> {
     discover(policy, scope, definition, call)?;
-    requested(policy, scope, requested_target, call)?;
+    let requested_visibility = requested(policy, scope, requested_target, call)?;
     for (i, (t, state)) in targets.iter().zip(states.iter_mut()).enumerate() {
         if i % 8 == 7 {
             check_scope(scope)?;
@@ -38,11 +39,15 @@ pub(super) fn recheck(
         let vis = visibility(policy, scope, t, call)?;
         state.final_visibility = vis;
         if !vis.visible {
+            if state.first_visible {
+                state.step = Step::Recheck;
+            }
             state.outcome = Outcome::Hidden;
             continue;
         }
         let allowed = permitted(policy, scope, t, call)?;
         if !state.first_visible {
+            state.step = Step::Recheck;
             state.outcome = Outcome::Issue(
                 IssueCode::Unavailable,
                 Some(Box::new(CauseText(
@@ -55,6 +60,7 @@ pub(super) fn recheck(
             if let Outcome::Admitted(_) | Outcome::Pending | Outcome::Hidden | Outcome::Input(_) =
                 state.outcome
             {
+                state.step = Step::Recheck;
                 state.outcome = Outcome::Issue(
                     IssueCode::Unavailable,
                     Some(Box::new(CauseText("item read permission revoked".into()))),
@@ -62,5 +68,5 @@ pub(super) fn recheck(
             }
         }
     }
-    Ok(())
+    Ok(requested_visibility)
 }

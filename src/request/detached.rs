@@ -7,11 +7,12 @@ use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-use crate::asynccall::Call;
+use crate::asynccall::{Call, OwnedSubject, Served, ServedSeen, Summarized};
 use crate::call::{CallOptions, Frame};
 use crate::error::Failure;
 use crate::input::InputOptions;
 use crate::jsonrpc;
+use crate::observe::{Observed, Subject};
 use crate::protocol::ProtocolRevision;
 use crate::read::{OwnedInput, Owner};
 use crate::registry::Resources;
@@ -42,7 +43,7 @@ pub(crate) fn failed_response(f: Failure, protocol_revision: ProtocolRevision) -
 /// The detached frame of the request's job, with the call `options` its
 /// params made; `revision` learns their revision.
 fn in_frame<'a>(
-    call: &Call<RequestOutcome>,
+    call: &Call<Served>,
     scope: &RequestScope,
     options: &'a CallOptions,
     revision: &RevisionCell,
@@ -58,23 +59,31 @@ fn in_frame<'a>(
 
 impl Resources {
     /// Serves `method` with the params `text` as the first job of the
-    /// asynchronous `call`, on a worker, in `scope`; `revision` learns the revision
-    /// the response is shaped for.
+    /// asynchronous `call`, on a worker, in `scope`; `revision` learns the
+    /// revision the response is shaped for. The call's outcome carries
+    /// what its call event reports (the served method's revision, subject
+    /// and result summary, kept only when the registry has an observer),
+    /// as the blocking request's method frame reports it.
     pub(crate) fn request_detached(
         &self,
-        call: &Call<RequestOutcome>,
+        call: &Call<Served>,
         scope: RequestScope,
         method: RequestMethod,
         (text, options): (&[u8], &RequestOptions),
         owner: Owner,
         revision: &RevisionCell,
     ) {
+        let observed = self.telemetry().observes();
+        // Refused before the method's frame: observed as the blocking
+        // request observes it.
+        let refused = |response| call.finish(Served::unframed(response, true));
         match method {
             RequestMethod::ResourcesRead => match read_call(text, options) {
-                Err(response) => call.finish(Ok(response)),
+                Err(response) => refused(response),
                 Ok(c) => {
                     let protocol_revision = c.protocol_revision;
                     let _ = revision.set(protocol_revision);
+                    call.learned(protocol_revision, Subject::Uri(c.uri.as_bytes()));
                     let call_options =
                         options.call_for(from_params(protocol_revision, c.trace.clone()));
                     let input = OwnedInput {
@@ -96,37 +105,64 @@ impl Resources {
                         &call_options,
                         (uri.as_bytes(), input),
                         owner,
-                        Box::new(move |read| Ok(read_response(read, &named, protocol_revision))),
+                        Box::new(move |read| {
+                            let subject = Subject::Uri(named.as_bytes());
+                            let seen = seen(observed, protocol_revision, subject, &read);
+                            Served {
+                                outcome: Ok(read_response(read, &named, protocol_revision)),
+                                seen: Some(seen),
+                            }
+                        }),
                         None,
                     );
                 }
             },
             RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => {
                 match list_call(text, options) {
-                    Err(response) => call.finish(Ok(response)),
+                    Err(response) => refused(response),
                     Ok(list) => {
                         let protocol_revision = list.call.protocol_revision;
+                        call.learned(protocol_revision, Subject::ScopeKey(&list.scope_key));
                         let templates = method == RequestMethod::ResourcesTemplatesList;
                         let page = in_frame(call, &scope, &list.call, revision)
                             .and_then(|frame| frame.leave(self.list_in(&frame, templates, &list)));
-                        call.finish(Ok(list_response(page, protocol_revision)));
+                        let subject = Subject::ScopeKey(&list.scope_key);
+                        let seen = seen(observed, protocol_revision, subject, &page);
+                        call.finish(Served {
+                            outcome: Ok(list_response(page, protocol_revision)),
+                            seen: Some(seen),
+                        });
                     }
                 }
             }
+            // The resource tools and the subscription methods observe
+            // themselves (their blocking call).
             RequestMethod::ToolsCall
             | RequestMethod::ResourcesSubscribe
             | RequestMethod::ResourcesUnsubscribe
-            | RequestMethod::SubscriptionsListen => {
-                call.finish(self.request_inline(&scope, method, text, options))
-            }
+            | RequestMethod::SubscriptionsListen => call.finish(Served {
+                outcome: self.request_inline(&scope, method, text, options),
+                seen: None,
+            }),
             RequestMethod::CompletionComplete => match complete_call(text, options) {
-                Err(e) => call.finish(Err(e)),
-                Ok(Err(response)) => call.finish(Ok(response)),
+                // Not handled (a prompt's): no call event, as from the
+                // blocking request.
+                Err(e) => call.finish(Served {
+                    outcome: Err(e),
+                    seen: None,
+                }),
+                Ok(Err(response)) => refused(response),
                 Ok(Ok((params, complete))) => {
                     let protocol_revision = complete.call.protocol_revision;
+                    call.learned(protocol_revision, Subject::Template(&params.template));
                     let result = in_frame(call, &scope, &complete.call, revision)
                         .and_then(|frame| frame.leave(self.complete_in(&frame, &params)));
-                    call.finish(Ok(complete_response(result, &params, protocol_revision)));
+                    let subject = Subject::Template(&params.template);
+                    let seen = seen(observed, protocol_revision, subject, &result);
+                    call.finish(Served {
+                        outcome: Ok(complete_response(result, &params, protocol_revision)),
+                        seen: Some(seen),
+                    });
                 }
             },
         }
@@ -152,5 +188,20 @@ impl Resources {
         inline.call.executor = None;
         inline.call.timeout = Some(scope.deadline().saturating_duration_since(Instant::now()));
         (method.row().serve)(self, text, &inline)
+    }
+}
+
+/// What the call event of a served method's `out` reports (its subject
+/// copied only when `observed`).
+fn seen<X: Observed>(
+    observed: bool,
+    protocol_revision: ProtocolRevision,
+    subject: Subject<'_>,
+    out: &Result<X, Failure>,
+) -> ServedSeen {
+    ServedSeen {
+        protocol_revision,
+        subject: OwnedSubject::of(observed, subject),
+        summary: Summarized::of(observed, out),
     }
 }

@@ -266,6 +266,7 @@ pub(super) fn read_response(
             json: bundle.into_json(),
             failure: None,
             protocol_revision,
+            unframed: false,
             tool_failure: None,
             subscription: None,
         },

@@ -73,6 +73,7 @@ use crate::call::{CallOptions, FromParams};
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::input::ClientCapabilities;
 use crate::jsonrpc;
+use crate::observe::{CallMethod, Ended, Subject};
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::subscription::{NotificationTypes, SubscriptionDecision, SubscriptionMethod};
@@ -183,6 +184,11 @@ pub struct Response {
     pub(crate) failure: Option<Failure>,
     pub(crate) protocol_revision: ProtocolRevision,
     pub(crate) partial: bool,
+    /// Refused before the method's call frame (params the strict reader
+    /// refused, an unknown per-request revision, a resource tool's
+    /// arguments its input schema refuses): its call event is the request
+    /// function's to emit.
+    pub(crate) unframed: bool,
     pub(crate) input_required: bool,
     /// Behind a resource tool's execution error (`isError: true`, a result
     /// object): the failure, for the host's logs.
@@ -246,6 +252,7 @@ impl Response {
             failure: None,
             protocol_revision,
             partial,
+            unframed: false,
             input_required: false,
             tool_failure: tool_failure.map(Box::new),
             subscription: None,
@@ -286,9 +293,22 @@ impl Response {
             failure: Some(failure),
             protocol_revision,
             partial: false,
+            unframed: false,
             input_required: false,
             tool_failure: None,
             subscription: None,
+        }
+    }
+
+    /// An error refused before the method's call frame.
+    pub(crate) fn refused(
+        failure: Failure,
+        json: String,
+        protocol_revision: ProtocolRevision,
+    ) -> Response {
+        Response {
+            unframed: true,
+            ..Response::error(failure, json, protocol_revision)
         }
     }
 
@@ -298,6 +318,7 @@ impl Response {
             failure: None,
             protocol_revision,
             partial: false,
+            unframed: false,
             input_required: false,
             tool_failure: None,
             subscription: None,
@@ -343,8 +364,62 @@ impl Resources {
         params: &[u8],
         options: &RequestOptions,
     ) -> Result<Response, RequestError> {
-        let row = checked_method(method, options)?.row();
-        (row.serve)(self, params, options)
+        let method = RequestMethod::parse(method).ok_or(RequestError::MethodNotHandled)?;
+        let started = std::time::Instant::now();
+        let row = method.row();
+        let out = (row.check)(options).and_then(|()| (row.serve)(self, params, options));
+        // The resource tools observe their own refusals (they are served
+        // by `call_resource_tool`, a public entry point of its own).
+        if method != RequestMethod::ToolsCall {
+            self.observe_unframed(call_method(method), started, options, &out);
+        }
+        out
+    }
+
+    /// The call event and metrics of a request refused before its
+    /// method's call frame (the frame counts every other one).
+    pub(crate) fn observe_unframed(
+        &self,
+        call_method: CallMethod,
+        started: std::time::Instant,
+        options: &RequestOptions,
+        out: &Result<Response, RequestError>,
+    ) {
+        let ended = |protocol_revision| Ended {
+            method: call_method,
+            protocol_revision,
+            started,
+            ended: None,
+            subject: Subject::None,
+            request_data: options.call.request_data.as_deref(),
+        };
+        match out {
+            Ok(r) if r.unframed => {
+                if let Some(f) = r.failure.as_ref().or(r.tool_failure.as_deref()) {
+                    self.telemetry().unframed(ended(r.protocol_revision), f);
+                }
+            }
+            Err(RequestError::InvalidArgument(m)) => {
+                let f = Failure::with_message(FailureKind::InvalidArgument, *m);
+                let revision = options.call.protocol_revision;
+                self.telemetry().unframed(ended(revision), &f);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The observed method a request method is served by.
+pub(crate) fn call_method(method: RequestMethod) -> CallMethod {
+    match method {
+        RequestMethod::ResourcesRead => CallMethod::ResourcesRead,
+        RequestMethod::ResourcesList => CallMethod::ResourcesList,
+        RequestMethod::ResourcesTemplatesList => CallMethod::ResourcesTemplatesList,
+        RequestMethod::CompletionComplete => CallMethod::CompletionComplete,
+        RequestMethod::ToolsCall => CallMethod::ToolsCall,
+        RequestMethod::ResourcesSubscribe
+        | RequestMethod::ResourcesUnsubscribe
+        | RequestMethod::SubscriptionsListen => CallMethod::Subscriptions,
     }
 }
 
@@ -364,12 +439,13 @@ pub(crate) fn checked_method(
 /// read).
 pub(crate) fn method_rules(method: RequestMethod) -> &'static crate::call::FrameRules {
     match method {
+        RequestMethod::ResourcesRead => &crate::read::READ_RULES,
         // The resource tools' `read_resource` is an embedding, whose
-        // frame has a read's rules (`crate::tools`).
-        RequestMethod::ResourcesRead | RequestMethod::ToolsCall => &crate::read::READ_RULES,
-        RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => {
-            &crate::listing::LIST_RULES
-        }
+        // frame has a read's rules, observed as `tools/call`
+        // (`crate::tools`).
+        RequestMethod::ToolsCall => &crate::tools::TOOL_READ_RULES,
+        RequestMethod::ResourcesList => &crate::listing::LIST_RULES,
+        RequestMethod::ResourcesTemplatesList => &crate::listing::LIST_TEMPLATES_RULES,
         RequestMethod::CompletionComplete => &crate::completion::COMPLETE_RULES,
         RequestMethod::ResourcesSubscribe
         | RequestMethod::ResourcesUnsubscribe
@@ -390,7 +466,7 @@ pub(crate) fn request_revision(
             let failure = Failure::request("unsupported protocol version").caused_by(CauseText(
                 "the params name an unknown protocol revision".into(),
             ));
-            Err(Response::error(
+            Err(Response::refused(
                 failure,
                 jsonrpc::unsupported_revision(v),
                 negotiated,
@@ -406,7 +482,7 @@ pub(crate) fn request_revision(
 pub(crate) fn params_error(e: ParamsError, protocol_revision: ProtocolRevision) -> Response {
     let json = jsonrpc::object(jsonrpc::INVALID_PARAMS, e.message(), None);
     let failure = Failure::with_message(FailureKind::InvalidRequest, Cow::Borrowed(e.message()));
-    Response::error(failure, json, protocol_revision)
+    Response::refused(failure, json, protocol_revision)
 }
 
 #[cfg(test)]

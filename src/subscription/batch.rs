@@ -16,6 +16,7 @@ use super::{ListingFingerprint, Subscriber, SubscriptionId};
 /// `policy` (as a policy callback that cannot be asked), and so is a panic
 /// of the library inside the call's job.
 pub(crate) const SUBSCRIPTION_RULES: FrameRules = FrameRules {
+    method: crate::observe::CallMethod::Subscriptions,
     refused: FailureKind::Policy,
     panicked: subscription_panicked,
 };
@@ -248,3 +249,24 @@ pub(crate) fn ends_the_call(f: &Failure) -> bool {
 pub(crate) fn owned(subscribers: &[Subscriber]) -> Arc<[Subscriber]> {
     subscribers.into()
 }
+
+/// A subscription decision's call event summarizes nothing and names no
+/// URI (docs/BEHAVIOUR.md §19): what was honored, for whom, stays the
+/// host's to record.
+macro_rules! observed_as_nothing {
+    ($($t:ty),*) => {$(
+        impl crate::observe::Observed for $t {
+            fn summary(&self) -> crate::observe::ResultSummary {
+                crate::observe::ResultSummary::default()
+            }
+            fn discloses_subject(&self) -> bool {
+                false
+            }
+            fn is_partial(&self) -> bool {
+                false
+            }
+        }
+    )*};
+}
+
+observed_as_nothing!(Notifications, super::ListingFingerprint, Vec<bool>);

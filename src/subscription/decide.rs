@@ -11,6 +11,7 @@
 //! registered; any other callback failure fails the call as it fails a
 //! read.
 
+use crate::observe::Subject;
 use std::sync::Arc;
 
 use crate::binding::ResourceHandler;
@@ -132,7 +133,7 @@ impl Resources {
         uris: &[&[u8]],
         call: &CallOptions,
     ) -> Result<Vec<bool>, Failure> {
-        call.frame(self.limits(), &SUBSCRIPTION_RULES, |frame| {
+        call.frame(self, &SUBSCRIPTION_RULES, Subject::None, |frame| {
             let candidates = uris
                 .iter()
                 .map(|u| select(self, u))

@@ -3,6 +3,7 @@
 //! *its* listing changed: only the changed definitions are asked about, so
 //! the cost of a decision grows with the change, not with the catalogue.
 
+use crate::observe::Subject;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -159,18 +160,21 @@ impl ListChange {
         options: &NotifyOptions,
     ) -> Result<Notifications, Failure> {
         batch::check_subscribers(subscribers)?;
-        options
-            .call
-            .frame(&self.limits, &SUBSCRIPTION_RULES, |frame| {
-                match frame.executor() {
-                    None => self.decide(subscribers, frame.scope()),
-                    Some(executor) => {
-                        let (change, scope) = (self.clone(), frame.scope().clone());
-                        let subscribers = batch::owned(subscribers);
-                        frame.run_job(executor, move || change.decide(&subscribers, &scope))
-                    }
+        options.call.frame_with(
+            crate::call::FromParams::default(),
+            &self.limits,
+            crate::observe::unobserved(),
+            &SUBSCRIPTION_RULES,
+            Subject::None,
+            |frame| match frame.executor() {
+                None => self.decide(subscribers, frame.scope()),
+                Some(executor) => {
+                    let (change, scope) = (self.clone(), frame.scope().clone());
+                    let subscribers = batch::owned(subscribers);
+                    frame.run_job(executor, move || change.decide(&subscribers, &scope))
                 }
-            })
+            },
+        )
     }
 
     fn decide(

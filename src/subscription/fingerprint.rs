@@ -4,6 +4,7 @@
 //! one before it changes permissions and asks again after. Never sent to a
 //! client: it would tell what the caller can see.
 
+use crate::observe::Subject;
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
@@ -82,7 +83,7 @@ impl Resources {
     ) -> Result<ListingFingerprint, Failure> {
         options
             .call
-            .frame(self.limits(), &SUBSCRIPTION_RULES, |frame| {
+            .frame(self, &SUBSCRIPTION_RULES, Subject::None, |frame| {
                 let catalogue = Catalogue::of(self);
                 match frame.executor() {
                     None => fingerprint(&catalogue, frame.scope()),
@@ -119,7 +120,7 @@ impl Resources {
         }
         options
             .call
-            .frame(self.limits(), &SUBSCRIPTION_RULES, |frame| {
+            .frame(self, &SUBSCRIPTION_RULES, Subject::None, |frame| {
                 let catalogue = Catalogue::of(self);
                 match frame.executor() {
                     None => compare_all(&catalogue, subscribers, frame.scope()),

@@ -2,6 +2,7 @@
 //! that changed and the subscribers it recorded; each is asked the
 //! subscription question again, now, under its own request data.
 
+use crate::observe::Subject;
 use std::collections::HashMap;
 
 use crate::error::{CauseText, Failure};
@@ -58,7 +59,7 @@ impl Resources {
         batch::check_subscribers(subscribers)?;
         options
             .call
-            .frame(self.limits(), &SUBSCRIPTION_RULES, |frame| {
+            .frame(self, &SUBSCRIPTION_RULES, Subject::None, |frame| {
                 let plan = self.update_plan(uri, subscribers)?;
                 match frame.executor() {
                     None => {

@@ -20,6 +20,7 @@ use crate::call::CallOptions;
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::jsonrpc;
 use crate::listing::{ListOptions, Page};
+use crate::observe::CallMethod;
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
 use crate::request::{
@@ -62,7 +63,24 @@ impl Resources {
     /// name (route it to the host's own tools), or
     /// [`RequestError::InvalidArgument`] for `list_resources` with an empty
     /// scope key.
+    ///
+    /// Every call of a resource tool gives one call event (method
+    /// `tools/call`, docs/BEHAVIOUR.md §19), refusals before its frame
+    /// included; another tool name gives none.
     pub fn call_resource_tool(
+        &self,
+        params: &[u8],
+        options: &RequestOptions,
+    ) -> Result<Response, RequestError> {
+        let started = std::time::Instant::now();
+        let out = self.serve_resource_tool(params, options);
+        self.observe_unframed(CallMethod::ToolsCall, started, options, &out);
+        out
+    }
+
+    /// [`call_resource_tool`](Self::call_resource_tool) but its refusals'
+    /// call events.
+    fn serve_resource_tool(
         &self,
         params: &[u8],
         options: &RequestOptions,
@@ -122,7 +140,7 @@ impl Resources {
             form: EmbedForm::Resource,
             over_budget_links: false,
         };
-        let mut embedding = match self.embed_copies(&[uri.as_bytes()], &embed, 2) {
+        let mut embedding = match self.embed_for_tool(uri.as_bytes(), &embed) {
             Ok(e) => e,
             Err(f) => return failed(f, revision, meta),
         };
@@ -173,12 +191,7 @@ impl Resources {
                     let f = Failure::request("Invalid cursor").caused_by(CauseText(
                         "the cursor has neither prefix list_resources gives (r, t)".into(),
                     ));
-                    return Response::tool_result(
-                        tool_error(revision, INVALID_CURSOR_TEXT, meta),
-                        revision,
-                        false,
-                        Some(f),
-                    );
+                    return unframed(tool_error(revision, INVALID_CURSOR_TEXT, meta), revision, f);
                 }
             },
         };
@@ -188,10 +201,7 @@ impl Resources {
             page_size: options.page_size,
             call,
         };
-        let page = match phase {
-            Phase::Resources => self.list(&list),
-            Phase::Templates => self.list_templates(&list),
-        };
+        let page = self.list_for_tool(phase == Phase::Templates, &list);
         match page {
             Ok(page) => Response::tool_result(
                 self.page_result(&page, phase, revision, meta),
@@ -268,7 +278,16 @@ fn arguments_error(
     let f = Failure::request(text).caused_by(CauseText(
         "the arguments do not satisfy the tool's input schema".into(),
     ));
-    Response::tool_result(tool_error(revision, text, meta), revision, false, Some(f))
+    unframed(tool_error(revision, text, meta), revision, f)
+}
+
+/// A tool execution error refused before the tool's call frame (its call
+/// event is the request function's to emit).
+fn unframed(json: String, revision: ProtocolRevision, f: Failure) -> Response {
+    Response {
+        unframed: true,
+        ..Response::tool_result(json, revision, false, Some(f))
+    }
 }
 
 /// The response for a failed read or listing: `canceled` is the error

@@ -17,9 +17,10 @@
 
 use std::ops::Range;
 
-use crate::call::{CallOptions, Frame};
+use crate::call::{CallOptions, Frame, FrameRules};
 use crate::error::{CauseText, Failure, FailureKind};
 use crate::limits::Limits;
+use crate::observe::{CallMethod, Observed, ResultSummary, Subject};
 use crate::protocol::ProtocolRevision;
 use crate::read::{ResourceBundle, READ_RULES};
 use crate::registry::Resources;
@@ -33,6 +34,20 @@ use super::result::tool_result_with_meta;
 /// (which has no `resource_link` block): a host mistake.
 pub(crate) const NO_LINKS_BEFORE_2025_06_18: &str =
     "the link form needs protocol revision 2025-06-18 or later (resource_link blocks)";
+
+/// The frame rules of an embedding: a read's, its calls counted and
+/// observed as `embed` (docs/BEHAVIOUR.md §19).
+const EMBED_RULES: FrameRules = FrameRules {
+    method: CallMethod::Embed,
+    ..READ_RULES
+};
+
+/// The frame rules of the `read_resource` tool: a read's, its calls
+/// counted and observed as `tools/call`.
+pub(crate) const TOOL_READ_RULES: FrameRules = FrameRules {
+    method: CallMethod::ToolsCall,
+    ..READ_RULES
+};
 
 /// Which content blocks an embedding makes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -99,6 +114,10 @@ pub struct Embedding {
     contents: Option<String>,
     outcomes: Vec<EmbedOutcome>,
     protocol_revision: ProtocolRevision,
+    /// Whether every URI read so far disclosed its URI (the disclosure
+    /// rule of a read; the `read_resource` tool's call event names its URI
+    /// only then).
+    disclosed: bool,
     /// The host's result `_meta` members, for the whole tool result (its
     /// bytes are charged to the embedding's budget once).
     result_meta: Option<ResultMeta>,
@@ -155,6 +174,32 @@ impl Embedding {
     }
 }
 
+impl Observed for Embedding {
+    /// The blocks, as the tool result's `content` holds them; partial when
+    /// some URI gave no block or a partial read.
+    fn summary(&self) -> ResultSummary {
+        ResultSummary {
+            items: self.spans.len() as u64,
+            bytes: self.blocks.len() as u64,
+            partial: self.is_partial(),
+            ..ResultSummary::default()
+        }
+    }
+
+    fn discloses_subject(&self) -> bool {
+        self.disclosed
+    }
+
+    fn is_partial(&self) -> bool {
+        self.outcomes.iter().any(|o| {
+            matches!(
+                o,
+                EmbedOutcome::Failed(_) | EmbedOutcome::Read { partial: true, .. }
+            )
+        })
+    }
+}
+
 impl Resources {
     /// Embeds resources in a tool result: for each URI, in order, the
     /// `resource` blocks a read gives (or one `resource_link` block in
@@ -189,16 +234,49 @@ impl Resources {
         options: &EmbedOptions,
         copies: u64,
     ) -> Result<Embedding, Failure> {
+        self.embed_framed(uris, options, copies, &EMBED_RULES, Subject::None)
+    }
+
+    /// The `read_resource` tool's read of `uri`: its embedding (the items
+    /// twice) in a frame observed as `tools/call` about `uri`; the URI's
+    /// failure is the call's.
+    pub(crate) fn embed_for_tool(
+        &self,
+        uri: &[u8],
+        options: &EmbedOptions,
+    ) -> Result<Embedding, Failure> {
+        self.embed_framed(&[uri], options, 2, &TOOL_READ_RULES, Subject::Uri(uri))
+    }
+
+    /// An embedding in a frame of `rules` about `subject` (its refusals
+    /// before the frame observed too). For the tool (`subject` a URI), the
+    /// one URI's failure is the call's: as the tool answers it (an invalid
+    /// URI as one it cannot find, see [`as_not_found`]) in the call event,
+    /// as it was for the caller.
+    fn embed_framed<U: AsRef<[u8]>>(
+        &self,
+        uris: &[U],
+        options: &EmbedOptions,
+        copies: u64,
+        rules: &'static FrameRules,
+        subject: Subject<'_>,
+    ) -> Result<Embedding, Failure> {
         let limits = self.limits();
-        if uris.len() > limits.max_plan_targets {
-            return Err(Failure::request("too many URIs to embed"));
-        }
         let links = options.call.protocol_revision.has_tool_output();
-        if options.form == EmbedForm::Link && !links {
-            return Err(Failure::with_message(
+        let refused = if uris.len() > limits.max_plan_targets {
+            Some(Failure::request("too many URIs to embed"))
+        } else if options.form == EmbedForm::Link && !links {
+            Some(Failure::with_message(
                 FailureKind::InvalidArgument,
                 NO_LINKS_BEFORE_2025_06_18,
-            ));
+            ))
+        } else {
+            None
+        };
+        if let Some(f) = refused {
+            let ended = options.call.refused(rules.method);
+            self.telemetry().unframed(ended, &f);
+            return Err(f);
         }
         // Before 2025-06-18 there is no resource_link block: over-budget
         // items stay budget_exceeded issues.
@@ -210,9 +288,34 @@ impl Resources {
         // the URIs run without it (their result `_meta` is not sent).
         let mut call = options.call.clone();
         let meta = call.result_meta.take();
-        call.frame(limits, &READ_RULES, |frame| {
-            self.embed_in(frame, uris, options, copies, meta)
-        })
+        let tool = matches!(subject, Subject::Uri(_));
+        let mut failed = None;
+        let out = call.frame(self, rules, subject, |frame| {
+            let mut embedding = self.embed_in(frame, uris, options, copies, meta)?;
+            if !tool {
+                return Ok(embedding);
+            }
+            // As the frame would, before the URI's failure is the call's.
+            frame.scope().check()?;
+            match embedding.outcomes.pop() {
+                Some(EmbedOutcome::Failed(f)) => match as_not_found(&f) {
+                    Some(seen) => {
+                        failed = Some(f);
+                        Err(seen)
+                    }
+                    None => Err(f),
+                },
+                Some(o) => {
+                    embedding.outcomes.push(o);
+                    Ok(embedding)
+                }
+                None => Ok(embedding),
+            }
+        });
+        match failed {
+            Some(f) => Err(f),
+            None => out,
+        }
     }
 
     /// The embedding in its call frame: each URI in turn (the frame checked
@@ -234,6 +337,7 @@ impl Resources {
                 contents: (copies > 1).then(|| String::from("[")),
                 outcomes: Vec::with_capacity(uris.len()),
                 protocol_revision: frame.protocol_revision(),
+                disclosed: true,
                 result_meta,
             },
             budget: Budget::new(limits, copies),
@@ -302,6 +406,7 @@ impl Resources {
         options: &EmbedOptions,
     ) -> Result<EmbedOutcome, Failure> {
         let bundle = self.read_in(frame, uri, share, options.over_budget_links)?;
+        run.out.disclosed &= bundle.discloses_subject();
         let before = run.used();
         run.push_items(&bundle);
         let mut links = 0;
@@ -329,6 +434,21 @@ impl Resources {
             links,
         })
     }
+}
+
+/// The failure a `read_resource` call event shows for the URI's failure
+/// `f`: the tool answers an invalid URI exactly as one it cannot find
+/// (`NOT_FOUND_TEXT`), so its event does too (`unavailable`, the original
+/// kind and cause only in the private cause); `None`: any other failure
+/// shows as it is.
+fn as_not_found(f: &Failure) -> Option<Failure> {
+    (f.kind() == FailureKind::InvalidRequest).then(|| {
+        Failure::new(FailureKind::Unavailable).caused_by(CauseText(format!(
+            "invalid_request: {}: {}",
+            f.message(),
+            f.cause_text()
+        )))
+    })
 }
 
 /// An embedding being made.

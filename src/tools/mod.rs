@@ -32,6 +32,7 @@ pub use call::{INVALID_CURSOR_TEXT, NOT_FOUND_TEXT};
 pub use definitions::{
     resource_tool_definition, resource_tool_definitions, LIST_RESOURCES_TOOL, READ_RESOURCE_TOOL,
 };
+pub(crate) use embed::TOOL_READ_RULES;
 pub use embed::{EmbedForm, EmbedOptions, EmbedOutcome, Embedding};
 pub use result::{call_tool_result, text_block};
 

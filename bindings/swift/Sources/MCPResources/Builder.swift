@@ -60,6 +60,12 @@ public final class ResourcesBuilder {
         return raw
     }
 
+    /// Runs `body` with the live C builder (for the extensions in other
+    /// files).
+    func withRaw<R>(_ body: (UnsafeMutablePointer<mcpr_builder>) throws -> R) throws -> R {
+        try body(try live())
+    }
+
     /// Registers a definition (the JSON of an MCP `Resource`, with `uri`,
     /// or `ResourceTemplate`, with `uriTemplate`) served by `binding`.
     /// On success the library owns the binding until its `release`, after
