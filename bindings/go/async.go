@@ -165,24 +165,13 @@ func (r *Resources) ReadAsync(ctx context.Context, uri string, opt *ReadOptions)
 	if opt != nil {
 		o = *opt
 	}
-	ex, done, err := holdExecutor(o.Executor)
+	ex, meta, release, err := holdShared(o.Executor, o.ResultMeta)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return nil, err
-	}
-	defer o.ResultMeta.letGo()
+	defer release()
 	env := beginAsync(ctx)
-	in := C.mcprgo_input{
-		scope_key:           cstr(o.ScopeKey),
-		client_capabilities: cbytes(o.ClientCapabilities),
-		request_state:       cstr(o.RequestState),
-		input_responses:     cbytes(o.InputResponses),
-		params:              cbytes(o.Params),
-	}
+	in := o.input()
 	call := env.fields(callFields{o.Revision, ex, meta, o.Trace})
 	return startAsync[Bundle](env, func(h C.uintptr_t, e **C.mcpr_error) C.mcpr_status {
 		return C.mcprgo_read_start(r.r, cstr(uri), call, in, h, e)
@@ -213,16 +202,11 @@ func (r *Resources) listAsync(ctx context.Context, templates bool, scopeKey, cur
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return nil, argumentError("mcpresources: page size out of range")
 	}
-	ex, done, err := holdExecutor(o.Executor)
+	ex, meta, release, err := holdShared(o.Executor, o.ResultMeta)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return nil, err
-	}
-	defer o.ResultMeta.letGo()
+	defer release()
 	env := beginAsync(ctx)
 	call := env.fields(callFields{o.Revision, ex, meta, o.Trace})
 	return startAsync[Page](env, func(h C.uintptr_t, e **C.mcpr_error) C.mcpr_status {
@@ -249,16 +233,11 @@ func (r *Resources) RequestAsync(ctx context.Context, method string, params []by
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return nil, argumentError("mcpresources: page size out of range")
 	}
-	ex, done, err := holdExecutor(o.Executor)
+	ex, meta, release, err := holdShared(o.Executor, o.ResultMeta)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return nil, err
-	}
-	defer o.ResultMeta.letGo()
+	defer release()
 	env := beginAsync(ctx)
 	call := env.fields(callFields{o.Revision, ex, meta, o.Trace})
 	return startAsync[Response](env, func(h C.uintptr_t, e **C.mcpr_error) C.mcpr_status {
@@ -286,16 +265,11 @@ func (r *Resources) MessageAsync(ctx context.Context, message []byte, opt *Reque
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return nil, argumentError("mcpresources: page size out of range")
 	}
-	ex, done, err := holdExecutor(o.Executor)
+	ex, meta, release, err := holdShared(o.Executor, o.ResultMeta)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return nil, err
-	}
-	defer o.ResultMeta.letGo()
+	defer release()
 	if ctx == nil {
 		ctx = context.Background()
 	}

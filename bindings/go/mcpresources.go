@@ -739,6 +739,21 @@ func holdExecutor(e *Executor) (*C.mcpr_executor, func(), error) {
 	return e.e, e.ref.release, nil
 }
 
+// holdShared keeps a call's executor and result _meta open for one call
+// (nil = none): the C objects to pass, and the one release to defer.
+func holdShared(e *Executor, m *ResultMeta) (*C.mcpr_executor, *C.mcpr_result_meta, func(), error) {
+	ex, done, err := holdExecutor(e)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	meta, err := m.hold()
+	if err != nil {
+		done()
+		return nil, nil, nil, err
+	}
+	return ex, meta, func() { m.letGo(); done() }, nil
+}
+
 // failure reports a context deadline as StatusDeadlineExceeded even when
 // the token's cancellation won the race against the library's own timer.
 func (env *callEnv) failure(e *Error) error {

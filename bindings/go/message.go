@@ -92,16 +92,11 @@ func (r *Resources) Message(ctx context.Context, message []byte, opt *RequestOpt
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Reply{}, argumentError("mcpresources: page size out of range")
 	}
-	ex, done, err := holdExecutor(o.Executor)
+	ex, meta, release, err := holdShared(o.Executor, o.ResultMeta)
 	if err != nil {
 		return Reply{}, err
 	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return Reply{}, err
-	}
-	defer o.ResultMeta.letGo()
+	defer release()
 	if ctx == nil {
 		ctx = context.Background()
 	}

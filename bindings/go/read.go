@@ -69,29 +69,18 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 	if opt != nil {
 		o = *opt
 	}
-	ex, done, err := holdExecutor(o.Executor)
+	ex, meta, release, err := holdShared(o.Executor, o.ResultMeta)
 	if err != nil {
 		return Bundle{}, err
 	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return Bundle{}, err
-	}
-	defer o.ResultMeta.letGo()
+	defer release()
 	env, err := begin(ctx)
 	if err != nil {
 		return Bundle{}, err
 	}
 	defer env.end()
 	var res C.mcprgo_read_result
-	in := C.mcprgo_input{
-		scope_key:           cstr(o.ScopeKey),
-		client_capabilities: cbytes(o.ClientCapabilities),
-		request_state:       cstr(o.RequestState),
-		input_responses:     cbytes(o.InputResponses),
-		params:              cbytes(o.Params),
-	}
+	in := o.input()
 	st := C.mcprgo_read(r.r, cstr(uri), env.fields(callFields{o.Revision, ex, meta, o.Trace}), in, &res)
 	if st != C.MCPR_OK {
 		return Bundle{}, env.failure(takeError(res.err, st))
@@ -99,4 +88,16 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 	b := Bundle{JSON: goBytes(res.json), Partial: bool(res.partial), InputRequired: bool(res.input_required)}
 	C.mcpr_bundle_free(res.bundle)
 	return b, nil
+}
+
+// input is the read's input-required members (BEHAVIOUR §18) as the shim
+// takes them, for the blocking and the asynchronous read.
+func (o *ReadOptions) input() C.mcprgo_input {
+	return C.mcprgo_input{
+		scope_key:           cstr(o.ScopeKey),
+		client_capabilities: cbytes(o.ClientCapabilities),
+		request_state:       cstr(o.RequestState),
+		input_responses:     cbytes(o.InputResponses),
+		params:              cbytes(o.Params),
+	}
 }

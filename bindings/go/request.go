@@ -101,16 +101,11 @@ func (r *Resources) Request(ctx context.Context, method string, params []byte, o
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Response{}, argumentError("mcpresources: page size out of range")
 	}
-	ex, done, err := holdExecutor(o.Executor)
+	ex, meta, release, err := holdShared(o.Executor, o.ResultMeta)
 	if err != nil {
 		return Response{}, err
 	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return Response{}, err
-	}
-	defer o.ResultMeta.letGo()
+	defer release()
 	env, err := begin(ctx)
 	if err != nil {
 		var e *Error

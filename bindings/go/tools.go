@@ -99,16 +99,11 @@ func (r *Resources) Embed(ctx context.Context, uris []string, opt *EmbedOptions)
 	if opt != nil {
 		o = *opt
 	}
-	ex, done, err := holdExecutor(o.Executor)
+	ex, meta, release, err := holdShared(o.Executor, o.ResultMeta)
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return nil, err
-	}
-	defer o.ResultMeta.letGo()
+	defer release()
 	// One buffer for every URI and a C array of their lengths: cgo may
 	// not be handed Go memory holding Go pointers.
 	total := 0
@@ -203,16 +198,11 @@ func (r *Resources) CallResourceTool(ctx context.Context, params []byte, opt *Re
 	if o.PageSize < 0 || o.PageSize > 1<<31 {
 		return Response{}, argumentError("mcpresources: page size out of range")
 	}
-	ex, done, err := holdExecutor(o.Executor)
+	ex, meta, release, err := holdShared(o.Executor, o.ResultMeta)
 	if err != nil {
 		return Response{}, err
 	}
-	defer done()
-	meta, err := o.ResultMeta.hold()
-	if err != nil {
-		return Response{}, err
-	}
-	defer o.ResultMeta.letGo()
+	defer release()
 	env, err := begin(ctx)
 	if err != nil {
 		var e *Error
