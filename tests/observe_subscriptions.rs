@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use mcp_resources::*;
 use observe_support::{public_lines, Keep};
-use subscription_support::{listen_params, req_opts, Handler, Tenants, DEFS, NEW, OLD};
+use subscription_support::{builder, listen_params, req_opts, Handler, Tenants, DEFS, NEW, OLD};
 
 fn everything() -> Interests {
     Interests {
@@ -25,16 +25,11 @@ fn everything() -> Interests {
 
 /// The subscription fixture's registry, observed by `keep`.
 fn observed(policy: &Arc<Tenants>, keep: &Arc<Keep>) -> Resources {
-    let mut b = Resources::builder()
-        .policy(policy.clone())
-        .notifications(NotificationTypes::RESOURCES)
-        .observer(keep.clone());
     let handler = Arc::new(Handler::default());
-    for d in DEFS {
-        let h: Arc<dyn ResourceHandler> = handler.clone();
-        b.push(ResourceBinding::new(d, h).expect("definition"));
-    }
-    b.build().expect("registry")
+    builder(DEFS, policy.clone(), handler, NotificationTypes::RESOURCES)
+        .observer(keep.clone())
+        .build()
+        .expect("registry")
 }
 
 const CANARY: &str = "doc://secret";

@@ -250,6 +250,18 @@ pub fn build(
     handler: Arc<Handler>,
     notifications: NotificationTypes,
 ) -> Resources {
+    builder(defs, policy, handler, notifications)
+        .build()
+        .expect("registry")
+}
+
+/// The builder [`build`] builds (for a test that adds to it).
+pub fn builder(
+    defs: &[&str],
+    policy: Arc<Tenants>,
+    handler: Arc<Handler>,
+    notifications: NotificationTypes,
+) -> ResourcesBuilder {
     let mut b = Resources::builder()
         .policy(policy)
         .notifications(notifications);
@@ -257,7 +269,7 @@ pub fn build(
         let h: Arc<dyn ResourceHandler> = handler.clone();
         b.push(ResourceBinding::new(d, h).expect("definition"));
     }
-    b.build().expect("registry")
+    b
 }
 
 pub const OLD: ProtocolRevision = ProtocolRevision::V2025_11_25;
