@@ -104,3 +104,90 @@ fn a_hidden_uri_appears_in_no_event_byte_of_a_listen_or_an_update() {
     );
     assert_eq!(keep.calls().len(), 1, "one call event for the listen");
 }
+
+/// One subscription request served blocking or through `request_start`:
+/// its response text and the public lines of the events it gave.
+fn served(
+    r: &Arc<Resources>,
+    keep: &Keep,
+    (method, params, revision): (&str, &str, ProtocolRevision),
+    executor: Option<&Executor>,
+) -> (String, Vec<String>) {
+    keep.take();
+    let mut o = req_opts("t1", revision);
+    o.request_id = Some(b"7".to_vec());
+    let resp = match executor {
+        None => r.request(method.as_bytes(), params.as_bytes(), &o),
+        Some(ex) => {
+            o.call.executor = Some(ex.clone());
+            let (tx, rx) = std::sync::mpsc::channel();
+            r.request_start(method.as_bytes(), params.as_bytes(), &o, move |out| {
+                tx.send(out).unwrap();
+            })
+            .unwrap();
+            rx.recv().unwrap()
+        }
+    }
+    .unwrap();
+    (resp.json().to_owned(), public_lines(&keep.events()))
+}
+
+#[test]
+fn every_served_subscription_request_gives_one_call_event_blocking_or_asynchronous() {
+    let policy = Tenants::new();
+    not_honored(&policy);
+    let keep = Keep::new(everything());
+    let r = Arc::new(observed(&policy, &keep));
+    let ex = Executor::new(1).unwrap();
+    let listen = listen_params(&["doc://c", "doc://b"], true);
+    let cases = [
+        ("resources/subscribe", r#"{"uri":"doc://c"}"#, OLD),
+        ("resources/subscribe", r#"{"uri":"doc://b"}"#, OLD),
+        ("resources/subscribe", r#"{"uri":"no scheme"}"#, OLD),
+        ("resources/subscribe", r#"{"uri":7}"#, OLD),
+        ("resources/subscribe", r#"{}"#, OLD),
+        ("resources/subscribe", r#"{"uri":"doc://c","extra":1}"#, OLD),
+        ("resources/unsubscribe", r#"{"uri":"doc://c"}"#, OLD),
+        ("resources/unsubscribe", r#"{"uri":"doc://b"}"#, OLD),
+        ("resources/unsubscribe", r#"{"uri":"no scheme"}"#, OLD),
+        ("resources/unsubscribe", r#"{"uri":7}"#, OLD),
+        ("resources/unsubscribe", r#"{}"#, OLD),
+        ("subscriptions/listen", listen.as_str(), NEW),
+        ("subscriptions/listen", r#"{"notifications":7}"#, NEW),
+        ("subscriptions/listen", r#"[]"#, NEW),
+    ];
+    for case in cases {
+        let (json, blocking) = served(&r, &keep, case, None);
+        let calls: Vec<_> = blocking
+            .iter()
+            .filter(|l| l.contains("\"event\":\"call\""))
+            .collect();
+        assert_eq!(calls.len(), 1, "{case:?} -> {json}: {blocking:?}");
+        assert!(calls[0].contains("\"subscriptions\""), "{}", calls[0]);
+        let (async_json, asynchronous) = served(&r, &keep, case, Some(&ex));
+        assert_eq!(async_json, json, "{case:?}");
+        assert_eq!(asynchronous, blocking, "{case:?}");
+    }
+}
+
+#[test]
+fn an_unsubscribe_looks_the_same_in_every_event_byte_whatever_the_uri() {
+    let policy = Tenants::new();
+    let mut uris = not_honored(&policy);
+    uris.push("doc://c");
+    let keep = Keep::new(everything());
+    let r = Arc::new(observed(&policy, &keep));
+    let mut seen = BTreeSet::new();
+    for uri in uris {
+        let params = serde_json::json!({ "uri": uri }).to_string();
+        let (json, lines) = served(&r, &keep, ("resources/unsubscribe", &params, OLD), None);
+        assert!(!keep.all_bytes().contains(uri), "{uri}");
+        assert_eq!(
+            lines.len(),
+            1,
+            "{uri}: one call event, no decision event: {lines:?}"
+        );
+        seen.insert((json, lines));
+    }
+    assert_eq!(seen.len(), 1, "{seen:#?}");
+}

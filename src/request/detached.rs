@@ -22,7 +22,7 @@ use super::method::{
     complete_call, complete_response, from_params, list_call, list_response, read_call,
     read_response,
 };
-use super::{RequestError, RequestMethod, RequestOptions, Response};
+use super::{call_method, RequestError, RequestMethod, RequestOptions, Response};
 
 /// What an asynchronous request concludes with: the response to send, or
 /// why there is none.
@@ -184,10 +184,17 @@ impl Resources {
         text: &[u8],
         options: &RequestOptions,
     ) -> RequestOutcome {
+        let started = Instant::now();
         let mut inline = options.clone();
         inline.call.executor = None;
-        inline.call.timeout = Some(scope.deadline().saturating_duration_since(Instant::now()));
-        (method.row().serve)(self, text, &inline)
+        inline.call.timeout = Some(scope.deadline().saturating_duration_since(started));
+        let out = (method.row().serve)(self, text, &inline);
+        // A refusal before the method's frame is observed as the blocking
+        // request observes it (the resource tools observe their own).
+        if method != RequestMethod::ToolsCall {
+            self.observe_unframed(call_method(method), started, options, &out);
+        }
+        out
     }
 }
 

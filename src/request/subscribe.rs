@@ -12,7 +12,6 @@
 //! `subscriptions/listen` is `listen.rs`.
 
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::identity::validate_uri;
 use crate::jsonrpc;
 use crate::protocol::ProtocolRevision;
 use crate::registry::Resources;
@@ -80,16 +79,16 @@ pub(super) fn serve(
             decision,
         ))
     };
+    // The params' trace context reaches the policy callbacks (§14).
+    let call = options.call_for(from_params(protocol_revision, trace));
     if method == SubscriptionMethod::Unsubscribe {
         // Always succeeds for a valid identifier: nothing is asked, so
         // nothing is learnt.
-        if let Err(e) = validate_uri(uri.as_bytes(), resources.limits().max_uri_bytes) {
-            return error(e.into_request_failure());
-        }
-        return decided(NotificationTypes::NONE);
+        return match resources.unsubscribable_in(uri.as_bytes(), &call) {
+            Err(f) => error(f),
+            Ok(()) => decided(NotificationTypes::NONE),
+        };
     }
-    // The params' trace context reaches the policy callbacks (§14).
-    let call = options.call_for(from_params(protocol_revision, trace));
     match resources.honored_in(&[uri.as_bytes()], &call) {
         Err(f) => error(f),
         Ok(v) if v == [true] => decided(UPDATES),

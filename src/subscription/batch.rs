@@ -269,4 +269,4 @@ macro_rules! observed_as_nothing {
     )*};
 }
 
-observed_as_nothing!(Notifications, super::ListingFingerprint, Vec<bool>);
+observed_as_nothing!(Notifications, super::ListingFingerprint, Vec<bool>, ());

@@ -18,6 +18,7 @@ use crate::binding::ResourceHandler;
 use crate::call::{CallOptions, Frame};
 use crate::definition::ResourceDefinition;
 use crate::error::{Failure, FailureKind};
+use crate::identity::validate_uri;
 use crate::limits::Limits;
 use crate::plan::ResourceMatch;
 use crate::policy::ResourcePolicy;
@@ -124,6 +125,19 @@ impl Resources {
     ) -> Result<Vec<bool>, Failure> {
         let uris: Vec<&[u8]> = uris.iter().map(AsRef::as_ref).collect();
         self.honored_in(&uris, &options.call)
+    }
+
+    /// Whether the caller of `call` may unsubscribe from `uri`: always, for
+    /// a valid identifier (nothing is asked, so nothing is learnt; the
+    /// read's `invalid_request` otherwise). In the call's frame, so that an
+    /// unsubscribe is observed and counted as every subscription call is
+    /// (docs/BEHAVIOUR.md §19); no callback runs and no executor is used.
+    pub(crate) fn unsubscribable_in(&self, uri: &[u8], call: &CallOptions) -> Result<(), Failure> {
+        call.frame(self, &SUBSCRIPTION_RULES, Subject::None, |_| {
+            validate_uri(uri, self.limits().max_uri_bytes)
+                .map(drop)
+                .map_err(|e| e.into_request_failure())
+        })
     }
 
     /// [`honored`](Self::honored) with the call options of `call` (the
