@@ -287,11 +287,14 @@ impl ResourceBundle {
     }
 }
 
-/// The result text goes to this thread's spare buffer (see `spare`), for
-/// the next read's result.
+/// The result text and the list of item spans go to this thread's spares
+/// (see `spare`), for the next read's result.
 impl Drop for ResourceBundle {
     fn drop(&mut self) {
-        spare::keep(std::mem::take(&mut self.json));
+        spare::keep_both(
+            std::mem::take(&mut self.json),
+            std::mem::take(&mut self.spans),
+        );
     }
 }
 
