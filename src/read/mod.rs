@@ -450,6 +450,11 @@ impl Resources {
             }
             None => self.read_asking(frame, uri, limits, false)?,
         };
+        // The common bundle asked for nothing: returned where it is (not
+        // moved through `answer_asked` and back).
+        if bundle.asked.is_none() {
+            return Ok(bundle);
+        }
         self.answer_asked(bundle, uri, input, revision)
     }
 
