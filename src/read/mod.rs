@@ -30,6 +30,7 @@ pub(crate) use authorize::{
 };
 pub(crate) use detached::{OwnedInput, Owner};
 pub(crate) use pipeline::root;
+pub(crate) use spare::Spare;
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -364,10 +365,10 @@ impl<'a> BundleItem<'a> {
     }
 }
 
-/// This thread's spare result buffer, for a read assembled on another
-/// thread whose bundle this thread will likely free (an asynchronous read
-/// started here).
-pub(crate) fn spare_buffer() -> Option<String> {
+/// This thread's spares (result buffer, list of item spans), for a read
+/// assembled on another thread whose bundle this thread will likely free
+/// (an asynchronous read started here).
+pub(crate) fn spare_buffer() -> Spare {
     spare::take()
 }
 

@@ -28,7 +28,7 @@ pub(super) const MAX_SPARE_SPANS: usize = 64;
 /// One thread-local slot for both, so a read looks it up once to take them
 /// and once to give them back.
 #[derive(Default)]
-struct Spare {
+pub(crate) struct Spare {
     json: Option<String>,
     spans: Vec<ItemSpans>,
 }
@@ -93,22 +93,21 @@ pub(super) fn buffers(capacity: usize, items: usize) -> (String, Vec<ItemSpans>)
     )
 }
 
-/// Takes this thread's spare buffer, if any (for a read whose result
-/// another thread assembles, see `read::pooled`).
-pub(super) fn take() -> Option<String> {
-    SPARE
-        .try_with(|slot| {
-            let mut spare = slot.take();
-            let json = spare.json.take();
-            slot.set(spare);
-            json
-        })
-        .ok()
-        .flatten()
+/// Takes this thread's spares (for a read whose result another thread
+/// assembles, see `read::pooled`: that thread [`adopt`]s them).
+pub(super) fn take() -> Spare {
+    SPARE.try_with(Cell::take).unwrap_or_default()
+}
+
+/// Makes `spare` (another thread's, taken by [`take`]) this thread's: the
+/// result it assembles next goes into it.
+pub(super) fn adopt(spare: Spare) {
+    keep_both(spare.json.unwrap_or_default(), spare.spans);
 }
 
 /// Keeps `b` as this thread's spare buffer when it is small enough (the
 /// previous spare, if any, is freed); otherwise frees it.
+#[cfg(test)]
 pub(super) fn keep(b: String) {
     keep_both(b, Vec::new());
 }
