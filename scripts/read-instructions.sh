@@ -9,8 +9,9 @@
 # the observer modes make exactly one read per iteration (10,000 reads).
 #
 # Prints, for scripts/bench.sh's "== goals":
-#   GOAL w1_no_observer_instructions_per_read  (goal: within 1 % of the read
-#     before observability, 8,235 per read = 9,058 per bench iteration)
+#   GOAL w1_no_observer_instructions_per_read  (the read with its body copied,
+#     as the reference did; goal: within 1 % of the read before observability,
+#     8,235 per read = 9,058 per bench iteration)
 #   GOAL w1_empty_observer_instructions_over_none, w1_decision_events_instructions_over_none
 #     (reported next to the timed goals of bench_read)
 # Usage: scripts/read-instructions.sh   (needs valgrind; prints a "-" GOAL line without)
@@ -21,7 +22,7 @@ if ! command -v valgrind >/dev/null; then
   exit 0
 fi
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build --target bench_read >/dev/null
+cmake --build build --target bench_read >/dev/null 2>&1
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 total() { # mode iterations -> instructions of the whole run
@@ -35,12 +36,14 @@ per_read() { # mode reads-between -> instructions per read
   echo $(((b - a) / $2))
 }
 none="$(per_read inline 11000)"
+copied="$(per_read inline-copy 11000)"
 calls="$(per_read observer-calls 10000)"
 decisions="$(per_read observer-decisions 10000)"
 goal=8317 # 8,235 * 1.01
-echo "c_abi/small_exact_read/inline instructions per read: no observer $none, empty observer $calls, with decisions $decisions"
+echo "c_abi/small_exact_read/inline instructions per read: no observer $none (body copied: $copied), empty observer $calls, with decisions $decisions"
 verdict() { if [ "$1" = 1 ]; then echo met; else echo "NOT met"; fi; }
-echo "GOAL w1_no_observer_instructions_per_read $none (goal <= $goal: within 1 % of 8,235 before observability) $(verdict $((none <= goal)))"
+# The reference copied its body: judged on the read that copies it too.
+echo "GOAL w1_no_observer_instructions_per_read $copied (body copied; goal <= $goal: within 1 % of 8,235 before observability, which copied it; lent: $none) $(verdict $((copied <= goal)))"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 r1="$(ratio "$calls" "$none")"
 r2="$(ratio "$decisions" "$none")"
