@@ -396,6 +396,48 @@ TEST(Hpp, PayloadBuilderSetsBlobMetaAndCacheHints) {
     EXPECT_TRUE(contains(bundle.json(), R"("ttlMs":5000,"cacheScope":"public")")) << bundle.json();
 }
 
+static std::shared_ptr<std::string> lent_owner;
+
+TEST(Hpp, PayloadBuilderLendsTextWithoutACopyAndDropsItsOwnerOnce) {
+    lent_owner = std::make_shared<std::string>("lent \"text\"\n");
+    mcpr::Binding bind;
+    bind.read = [](const mcpr::Call &, const mcpr::Target &t, mcpr::PayloadBuilder &out) {
+        const std::shared_ptr<std::string> &owner = lent_owner;
+        if (t.uri() == "doc://static") {
+            out.set_text_static("text/plain", "static text");
+        } else if (t.uri() == "doc://lent") {
+            out.set_text_borrowed("text/plain", *owner, owner);
+        } else {
+            out.set_text("text/plain", "one");
+            // A second body is refused: the held reference is dropped at once.
+            EXPECT_THROW(out.set_text_borrowed("text/plain", *owner, owner), mcpr::Error);
+        }
+        return mcpr::Result::ok;
+    };
+    auto resolve = [](const mcpr::Call &, const mcpr::Match &, mcpr::PlanBuilder &plan) {
+        plan.set_requested("doc://all");
+        plan.add_item("doc://static");
+        plan.add_item("doc://lent");
+        plan.add_item("doc://twice");
+        return mcpr::Result::ok;
+    };
+    bind.resolve = resolve;
+    mcpr::Builder b;
+    b.set_policy(mcpr::Policy::allow_all()).add(R"({"uri":"doc://all","name":"all"})", std::move(bind));
+    mcpr::Resources r = b.build();
+    {
+        mcpr::Bundle bundle = r.read("doc://all");
+        EXPECT_TRUE(contains(bundle.json(), R"({"uri":"doc://static","mimeType":"text/plain","text":"static text"})"))
+            << bundle.json();
+        EXPECT_TRUE(contains(bundle.json(), R"({"uri":"doc://lent","mimeType":"text/plain","text":"lent \"text\"\n"})"))
+            << bundle.json();
+        EXPECT_TRUE(contains(bundle.json(), R"("code":"invalid_content")")) << bundle.json();
+    }
+    // Every reference lent to the library is gone once the bundle is.
+    EXPECT_EQ(lent_owner.use_count(), 1);
+    lent_owner.reset();
+}
+
 TEST(Hpp, ASizeHintReplacesTheExactMeasurement) {
     auto hint = std::make_shared<std::optional<std::uint64_t>>(std::uint64_t{1} << 40);
     auto seen = std::make_shared<std::atomic<int>>(0);

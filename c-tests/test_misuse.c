@@ -46,6 +46,8 @@ static void test_null_handles(void) {
     CHECK_STATUS(mcpr_plan_add_item(MISUSE_NULL, S("a:b"), S(""), S(""), NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_payload_set_text(MISUSE_NULL, S("text/plain"), S(""), NULL), MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_payload_set_blob(MISUSE_NULL, S("text/plain"), NULL, 0, NULL), MCPR_INVALID_ARGUMENT);
+    CHECK_STATUS(mcpr_payload_set_text_borrowed(MISUSE_NULL, S("text/plain"), S(""), NULL, NULL, NULL),
+                 MCPR_INVALID_ARGUMENT);
     CHECK_STATUS(mcpr_payload_set_meta(MISUSE_NULL, S("{}"), NULL), MCPR_INVALID_ARGUMENT);
     CHECK(mcpr_resolve_single(NULL, MISUSE_NULL, MISUSE_NULL, MISUSE_NULL) == MCPR_CB_FAILED);
 

@@ -567,6 +567,140 @@ static void test_borrowed_blob_is_released_once(void) {
     mcpr_resources_free(r);
 }
 
+/* mcpr_payload_set_text_borrowed: the lent text is escaped straight into the
+ * result (no copy), and its release callback runs exactly once on every path:
+ * after a read that used it, and before the setter returns when it is refused
+ * (a second body either way round, a bad MIME type, invalid UTF-8, NULL text
+ * with a length, a NULL builder). A NULL release lends text that outlives
+ * every read (static storage). */
+enum {
+    LENT_TEXT_OK,
+    LENT_TEXT_AFTER_TEXT,
+    LENT_TEXT_TWICE,
+    LENT_TEXT_BAD_MIME,
+    LENT_TEXT_BAD_UTF8,
+    LENT_TEXT_NULL_TEXT,
+    LENT_TEXT_NULL_BUILDER,
+    LENT_TEXT_COUNT
+};
+static int lent_text_released[LENT_TEXT_COUNT];
+static int lent_text_ok_released_in_callback;
+/* Needs escaping (a quote, a backslash, a newline, a control byte) and is
+ * longer than one 64-byte step of the scan. */
+static const char LENT_TEXT[] = "lent \"text\" with \\ and\nlines\x01 and more than sixty-four bytes of it, e\xc3\xa9";
+#define LENT_TEXT_JSON "lent \\\"text\\\" with \\\\ and\\nlines\\u0001 and more than sixty-four bytes of it, e\xc3\xa9"
+
+static mcpr_cb_result lent_text_read(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
+    (void)ud;
+    (void)call;
+    mcpr_str uri = mcpr_target_uri(t);
+    mcpr_str text = {LENT_TEXT, sizeof LENT_TEXT - 1};
+    if (str_eq(uri, "lent-text://ok")) {
+        CHECK_STATUS(mcpr_payload_set_text_borrowed(out, S("text/plain"), text, lend_release,
+                                                    &lent_text_released[LENT_TEXT_OK], NULL),
+                     MCPR_OK);
+        /* still lent: the result is not written yet */
+        lent_text_ok_released_in_callback = lent_text_released[LENT_TEXT_OK];
+    } else if (str_eq(uri, "lent-text://static")) {
+        CHECK_STATUS(mcpr_payload_set_text_borrowed(out, S("text/markdown"), S("# static"), NULL, NULL, NULL), MCPR_OK);
+    } else if (str_eq(uri, "lent-text://empty")) {
+        mcpr_str none = {NULL, 0};
+        CHECK_STATUS(mcpr_payload_set_text_borrowed(out, S("text/plain"), none, NULL, NULL, NULL), MCPR_OK);
+    } else if (str_eq(uri, "lent-text://after-text")) {
+        CHECK_STATUS(mcpr_payload_set_text(out, S("text/plain"), S("one"), NULL), MCPR_OK);
+        CHECK_STATUS(mcpr_payload_set_text_borrowed(out, S("text/plain"), text, lend_release,
+                                                    &lent_text_released[LENT_TEXT_AFTER_TEXT], NULL),
+                     MCPR_INVALID_CONTENT);
+        CHECK(lent_text_released[LENT_TEXT_AFTER_TEXT] == 1);
+    } else if (str_eq(uri, "lent-text://twice")) {
+        mcpr_error *e = NULL;
+        CHECK_STATUS(mcpr_payload_set_text_borrowed(out, S("text/plain"), S("one"), NULL, NULL, NULL), MCPR_OK);
+        CHECK_STATUS(mcpr_payload_set_text_borrowed(out, S("text/plain"), text, lend_release,
+                                                    &lent_text_released[LENT_TEXT_TWICE], &e),
+                     MCPR_INVALID_CONTENT);
+        CHECK(e && mcpr_error_status(e) == MCPR_INVALID_CONTENT);
+        mcpr_error_free(e);
+        CHECK(lent_text_released[LENT_TEXT_TWICE] == 1);
+        /* and a copying setter after a borrowed one is refused too */
+        CHECK_STATUS(mcpr_payload_set_text(out, S("text/plain"), S("two"), NULL), MCPR_INVALID_CONTENT);
+    } else if (str_eq(uri, "lent-text://bad-mime")) {
+        CHECK_STATUS(mcpr_payload_set_text_borrowed(out, S("not a type"), text, lend_release,
+                                                    &lent_text_released[LENT_TEXT_BAD_MIME], NULL),
+                     MCPR_INVALID_CONTENT);
+        CHECK(lent_text_released[LENT_TEXT_BAD_MIME] == 1);
+    } else if (str_eq(uri, "lent-text://bad-utf8")) {
+        /* long enough for the vectorised scan, with one bad byte at the end */
+        static const char bad[] = "0123456789012345678901234567890123456789\xff";
+        mcpr_str b = {bad, sizeof bad - 1};
+        CHECK_STATUS(mcpr_payload_set_text_borrowed(out, S("text/plain"), b, lend_release,
+                                                    &lent_text_released[LENT_TEXT_BAD_UTF8], NULL),
+                     MCPR_INVALID_CONTENT);
+        CHECK(lent_text_released[LENT_TEXT_BAD_UTF8] == 1);
+    } else if (str_eq(uri, "lent-text://null-text")) {
+        mcpr_str null_text = {NULL, 4};
+        CHECK_STATUS(mcpr_payload_set_text_borrowed(out, S("text/plain"), null_text, lend_release,
+                                                    &lent_text_released[LENT_TEXT_NULL_TEXT], NULL),
+                     MCPR_INVALID_ARGUMENT);
+        CHECK(lent_text_released[LENT_TEXT_NULL_TEXT] == 1);
+    }
+    return MCPR_CB_OK;
+}
+
+static mcpr_cb_result lent_text_resolve(void *ud, const mcpr_call *call, const mcpr_match *m, mcpr_plan_builder *plan) {
+    (void)ud;
+    (void)m;
+    (void)call;
+    const char *items[] = {"lent-text://ok",    "lent-text://static",   "lent-text://empty",
+                           "lent-text://after-text", "lent-text://twice", "lent-text://bad-mime",
+                           "lent-text://bad-utf8", "lent-text://null-text"};
+    mcpr_plan_set_requested(plan, S("lent-text://all"), S(""), S(""), NULL);
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++)
+        mcpr_plan_add_item(plan, str_of(items[i]), S(""), S(""), NULL);
+    return MCPR_CB_OK;
+}
+
+static void test_borrowed_text_is_released_once(void) {
+    memset(lent_text_released, 0, sizeof lent_text_released);
+    lent_text_ok_released_in_callback = -1;
+    mcpr_str text = {LENT_TEXT, sizeof LENT_TEXT - 1};
+    CHECK_STATUS(mcpr_payload_set_text_borrowed(MISUSE_NULL, S("text/plain"), text, lend_release,
+                                                &lent_text_released[LENT_TEXT_NULL_BUILDER], NULL),
+                 MCPR_INVALID_ARGUMENT);
+    CHECK(lent_text_released[LENT_TEXT_NULL_BUILDER] == 1);
+    host_policy hp = {0};
+    hp.disclose = true;
+    mcpr_builder *b = host_builder(&hp);
+    mcpr_binding_callbacks cb = {
+        .struct_size = sizeof(mcpr_binding_callbacks),
+        .resolve = lent_text_resolve,
+        .read = lent_text_read,
+    };
+    CHECK_STATUS(mcpr_builder_add(b, S("{\"uri\":\"lent-text://all\",\"name\":\"l\"}"), &cb, NULL), MCPR_OK);
+    mcpr_resources *r = host_build(b);
+    char *json = NULL;
+    bool partial = false;
+    CHECK_STATUS(host_read(r, "lent-text://all", NULL, &json, &partial, NULL), MCPR_OK);
+    CHECK(partial && json);
+    if (json) {
+        mcpr_str j = str_of(json);
+        CHECK(str_contains(j, "{\"uri\":\"lent-text://ok\",\"mimeType\":\"text/plain\",\"text\":\"" LENT_TEXT_JSON "\"}"));
+        CHECK(str_contains(j, "{\"uri\":\"lent-text://static\",\"mimeType\":\"text/markdown\",\"text\":\"# static\"}"));
+        CHECK(str_contains(j, "{\"uri\":\"lent-text://empty\",\"mimeType\":\"text/plain\",\"text\":\"\"}"));
+        const char *invalid[] = {"lent-text://after-text", "lent-text://twice", "lent-text://bad-mime",
+                                 "lent-text://bad-utf8", "lent-text://null-text"};
+        for (size_t i = 0; i < 5; i++) {
+            char want[128];
+            snprintf(want, sizeof want, "\"retryable\":false,\"resourceUri\":\"%s\"}", invalid[i]);
+            CHECK(str_contains(j, want));
+        }
+        CHECK(str_count(j, "\"code\":\"invalid_content\"") == 5);
+    }
+    CHECK(lent_text_ok_released_in_callback == 0);
+    for (int i = 0; i < LENT_TEXT_COUNT; i++) CHECK(lent_text_released[i] == 1);
+    free(json);
+    mcpr_resources_free(r);
+}
+
 int main(void) {
     test_selection();
     test_complete_bundle();
@@ -574,5 +708,6 @@ int main(void) {
     test_partial_bundle();
     test_payload_rules();
     test_borrowed_blob_is_released_once();
+    test_borrowed_text_is_released_once();
     return harness_finish("test_read");
 }

@@ -729,7 +729,8 @@ typedef struct mcpr_page mcpr_page;
 
 /**
  * The payload a body `read` callback fills (borrowed, valid until the
- * callback returns; the library copies everything it is given).
+ * callback returns; the library copies everything it is given, except
+ * what the `_borrowed` setters lend it until their release callback).
  * Internally locked: the setters may be called from any thread while the
  * callback runs, also concurrently.
  *
@@ -5848,6 +5849,49 @@ mcpr_status mcpr_payload_set_text(mcpr_payload_builder *payload, mcpr_str mime_t
  * \ingroup callbacks
  */
 mcpr_status mcpr_payload_set_blob(mcpr_payload_builder *payload, mcpr_str mime_type, const uint8_t *MCPR_NULLABLE data, size_t data_len, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
+
+/**
+ * Sets a text body without copying it: the library checks the text (UTF-8)
+ * when it is set and escapes it straight from `text` into the result JSON,
+ * so a text body costs no copy and no allocation of its own.
+ *
+ * Ownership: the bytes stay the host's. The library calls
+ * `release(release_data)` exactly once, on any thread, whatever this
+ * function returns: when the read has written its result or no longer
+ * needs the payload (before `mcpr_read` returns, except for a body read
+ * abandoned on an executor: then once its late payload is discarded), or,
+ * when the setter is refused, before it returns. Until then the bytes must
+ * stay valid and unchanged. With a NULL `release` the bytes must outlive
+ * every read of the registry (static storage, or a buffer the host frees
+ * only after the registry's last reference is gone). Otherwise the same
+ * rules as `mcpr_payload_set_text`.
+ *
+ * \param payload The payload builder of the body `read` callback.
+ * \param mime_type An RFC 9110 media type (copied).
+ * \param text The text: valid UTF-8, may be empty; lent, not copied.
+ * \param release Called once with `release_data` when the library no
+ *   longer reads `text`; may be NULL for text that outlives every read
+ *   (static storage). It must not call the library with this payload
+ *   builder.
+ * \param release_data Passed to `release` (may be NULL).
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type, invalid
+ *   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or
+ *   a `(NULL, n > 0)` string. `release` runs in every case.
+ * \pre `mime_type` follows the `mcpr_str` rules; `text` follows them and
+ *   its bytes stay valid and unchanged until `release` runs (or, with a
+ *   NULL `release`, for longer than any read of the registry); `release` is
+ *   NULL or safe to call once with `release_data` from any thread.
+ * \pre `payload` is NULL or the payload builder the library passed to a body
+ *   `read` callback that has not returned yet; `err` is NULL or points at
+ *   writable storage for one `mcpr_error *`.
+ * \note Thread-safe: any thread may call the payload setters, also
+ *   concurrently, while the callback runs.
+ *
+ * \ingroup callbacks
+ */
+mcpr_status mcpr_payload_set_text_borrowed(mcpr_payload_builder *payload, mcpr_str mime_type, mcpr_str text, mcpr_release_fn MCPR_NULLABLE release, void *MCPR_NULLABLE release_data, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Sets a binary body without copying it (may be empty; sent base64): the

@@ -24,7 +24,8 @@
 # to its goal). Nothing is asserted; a benchmark that is absent or fails is
 # reported and skipped.
 # Usage: scripts/bench.sh [C iterations]   (MCPR_BENCH_SKIP_CARGO=1 skips cargo bench,
-#   MCPR_BENCH_SKIP_GO=1 the Go benchmarks, MCPR_BENCH_SKIP_SWIFT=1 the Swift one)
+#   MCPR_BENCH_SKIP_GO=1 the Go benchmarks, MCPR_BENCH_SKIP_SWIFT=1 the Swift one,
+#   MCPR_BENCH_SKIP_CALLGRIND=1 scripts/read-instructions.sh, the callgrind count)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 goals_file="$(mktemp)"
@@ -44,6 +45,13 @@ iterations="${1:-200000}"
 c_out="$(./build/bench_read "$iterations")" || echo "bench_read failed"
 echo "$c_out"
 printf '%s\n' "$c_out" | collect
+# The same read's instructions per read (callgrind; deterministic where the
+# times above are noisy), with and without empty observers.
+if [ "${MCPR_BENCH_SKIP_CALLGRIND:-0}" != 1 ]; then
+  ci_out="$(bash scripts/read-instructions.sh)" || echo "read-instructions failed"
+  echo "$ci_out"
+  printf '%s\n' "$ci_out" | collect
+fi
 # The C++ wrapper's asynchronous read against its blocking executor read.
 hpp_out="$(./build/bench_hpp "$iterations")" || echo "bench_hpp failed"
 echo "$hpp_out"

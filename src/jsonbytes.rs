@@ -232,7 +232,7 @@ pub(crate) fn copy_text(b: &[u8]) -> CopiedText {
         let mut bytes = Vec::with_capacity(b.len());
         // SAFETY: AVX2 is present (checked just above); `bytes` has room
         // for `b.len()` bytes, all of which the call writes.
-        let (ascii, escape_extra) = unsafe { copy_scan_avx2(b, bytes.as_mut_ptr()) };
+        let (ascii, escape_extra) = unsafe { copy_scan_avx2::<true>(b, bytes.as_mut_ptr()) };
         // SAFETY: every byte up to `b.len()` was written.
         unsafe { bytes.set_len(b.len()) };
         return CopiedText {
@@ -248,17 +248,34 @@ pub(crate) fn copy_text(b: &[u8]) -> CopiedText {
     }
 }
 
-/// The AVX2 pass of [`copy_text`]: copies `src` (at least 32 bytes) to
-/// `dst`, returns whether every byte is ASCII and the escaping extra. The
-/// last partial block is one overlapping load of the final 32 bytes, with
-/// the bytes already counted masked off.
+/// What [`copy_text`] tells about a text, without the copy: whether every
+/// byte is ASCII and the escaping extra (for a text the library borrows
+/// instead of copying, such as `mcpr_payload_set_text_borrowed`'s).
+pub(crate) fn scan_text(b: &[u8]) -> (bool, usize) {
+    #[cfg(target_arch = "x86_64")]
+    if b.len() >= 32 && std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: AVX2 is present (checked just above); nothing is
+        // written (`COPY` false), so `dst` is never used.
+        return unsafe { copy_scan_avx2::<false>(b, std::ptr::null_mut()) };
+    }
+    (
+        b.iter().fold(0u8, |acc, &x| acc | x) < 0x80,
+        escape_extra_bytes(b),
+    )
+}
+
+/// The AVX2 pass of [`copy_text`] (`COPY`) and [`scan_text`]: copies `src`
+/// (at least 32 bytes) to `dst` when `COPY`, returns whether every byte is
+/// ASCII and the escaping extra. The last partial block is one overlapping
+/// load of the final 32 bytes, with the bytes already counted masked off.
 ///
 /// # Safety
-/// The CPU supports AVX2; `src.len() >= 32`; `dst` is valid for
-/// `src.len()` byte writes and does not overlap `src`.
+/// The CPU supports AVX2; `src.len() >= 32`; with `COPY`, `dst` is valid
+/// for `src.len()` byte writes and does not overlap `src` (without, it is
+/// not used).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn copy_scan_avx2(src: &[u8], dst: *mut u8) -> (bool, usize) {
+unsafe fn copy_scan_avx2<const COPY: bool>(src: &[u8], dst: *mut u8) -> (bool, usize) {
     use std::arch::x86_64::{
         __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8,
         _mm256_or_si256, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_storeu_si256,
@@ -277,7 +294,9 @@ unsafe fn copy_scan_avx2(src: &[u8], dst: *mut u8) -> (bool, usize) {
         // for `n` bytes, caller's guarantee); AVX2 is present.
         unsafe {
             let x = _mm256_loadu_si256(p.add(at).cast::<__m256i>());
-            _mm256_storeu_si256(dst.add(at).cast::<__m256i>(), x);
+            if COPY {
+                _mm256_storeu_si256(dst.add(at).cast::<__m256i>(), x);
+            }
             x
         }
     };
@@ -412,6 +431,7 @@ mod tests {
         let c = copy_text(b);
         assert_eq!(c.bytes, b);
         assert_eq!(c.ascii, b.is_ascii(), "{b:?}");
+        assert_eq!(scan_text(b), (c.ascii, c.escape_extra), "{b:?}");
         if let Ok(s) = std::str::from_utf8(b) {
             let serde_extra = serde_json::to_string(s).unwrap().len() - s.len() - 2;
             assert_eq!(c.escape_extra, serde_extra, "{s:?}");

@@ -80,7 +80,7 @@ pub use observe::{
 };
 pub use plan::{
     PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, SharedBytes,
-    RESERVED_META_KEY,
+    SharedText, RESERVED_META_KEY,
 };
 pub use policy::{AllowAll, ResourcePolicy, Visibility};
 pub use protocol::{ProtocolRevision, UnknownRevision};

@@ -408,16 +408,71 @@ pub enum PayloadBody {
     /// Raw bytes owned elsewhere and shared without a copy (may be empty),
     /// sent base64-encoded like [`Blob`](Self::Blob).
     SharedBlob(SharedBytes),
+    /// UTF-8 text owned elsewhere and shared without a copy (may be empty),
+    /// sent like [`Text`](Self::Text): escaped straight into the result.
+    SharedText(SharedText),
 }
 
 impl PayloadBody {
     /// The raw bytes of a blob body (either kind); `None` for text.
     pub fn blob_bytes(&self) -> Option<&[u8]> {
         match self {
-            PayloadBody::Text(_) => None,
+            PayloadBody::Text(_) | PayloadBody::SharedText(_) => None,
             PayloadBody::Blob(b) => Some(b),
             PayloadBody::SharedBlob(b) => Some(b.as_bytes()),
         }
+    }
+
+    /// The text of a text body (either kind); `None` for a blob.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            PayloadBody::Text(t) => Some(t),
+            PayloadBody::SharedText(t) => Some(t.as_str()),
+            PayloadBody::Blob(_) | PayloadBody::SharedBlob(_) => None,
+        }
+    }
+}
+
+/// UTF-8 text owned elsewhere, shared without a copy: [`SharedBytes`]
+/// checked once to be UTF-8. A payload made with
+/// [`ResourcePayload::text_shared`] copies no byte of it before the result
+/// is written.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SharedText(SharedBytes);
+
+impl SharedText {
+    /// The text of `bytes`, or `None` when they are not UTF-8.
+    pub fn new(bytes: SharedBytes) -> Option<Self> {
+        std::str::from_utf8(bytes.as_bytes()).ok()?;
+        Some(SharedText(bytes))
+    }
+
+    /// Text in static storage (no allocation, no copy).
+    pub fn from_static(text: &'static str) -> Self {
+        SharedText(SharedBytes::from_static(text.as_bytes()))
+    }
+
+    /// Bytes already known to be UTF-8.
+    ///
+    /// # Safety
+    /// `bytes.as_bytes()` is valid UTF-8, every time.
+    pub(crate) unsafe fn new_unchecked(bytes: SharedBytes) -> Self {
+        SharedText(bytes)
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // SAFETY: checked (or known) to be UTF-8 when made, and the
+        // owner gives the same bytes every time (`SharedBytes`'s rule).
+        unsafe { std::str::from_utf8_unchecked(self.0.as_bytes()) }
+    }
+}
+
+impl std::fmt::Debug for SharedText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedText")
+            .field("len", &self.as_str().len())
+            .finish()
     }
 }
 
@@ -429,23 +484,38 @@ impl PayloadBody {
 /// abandoned read's late payload is discarded), on any thread. Its
 /// `as_ref()` must give the same bytes every time.
 #[derive(Clone)]
-pub struct SharedBytes(Arc<dyn AsRef<[u8]> + Send + Sync>);
+pub struct SharedBytes(Shared);
+
+/// The owner of shared bytes: reference-counted, or none (static bytes).
+#[derive(Clone)]
+enum Shared {
+    Counted(Arc<dyn AsRef<[u8]> + Send + Sync>),
+    Static(&'static [u8]),
+}
 
 impl SharedBytes {
     /// Shares the bytes of `owner` (one allocation for the reference
     /// count; the bytes are not copied).
     pub fn new(owner: impl AsRef<[u8]> + Send + Sync + 'static) -> Self {
-        SharedBytes(Arc::new(owner))
+        SharedBytes(Shared::Counted(Arc::new(owner)))
     }
 
     /// Shares the bytes of an owner already behind an `Arc`.
     pub fn from_arc(owner: Arc<dyn AsRef<[u8]> + Send + Sync>) -> Self {
-        SharedBytes(owner)
+        SharedBytes(Shared::Counted(owner))
+    }
+
+    /// Bytes in static storage (no allocation, no reference count).
+    pub fn from_static(bytes: &'static [u8]) -> Self {
+        SharedBytes(Shared::Static(bytes))
     }
 
     /// The bytes.
     pub fn as_bytes(&self) -> &[u8] {
-        (*self.0).as_ref()
+        match &self.0 {
+            Shared::Counted(owner) => (**owner).as_ref(),
+            Shared::Static(bytes) => bytes,
+        }
     }
 }
 
@@ -552,6 +622,25 @@ impl ResourcePayload {
         Self::with_body(mime_type, PayloadBody::SharedBlob(data))
     }
 
+    /// A text payload whose text is owned elsewhere and shared without a
+    /// copy (see [`SharedText`]): it is escaped straight into the result.
+    pub fn text_shared(mime_type: &str, text: SharedText) -> Result<Self, Failure> {
+        Self::with_body(mime_type, PayloadBody::SharedText(text))
+    }
+
+    /// [`text_shared`](Self::text_shared) with the text's escaping extra
+    /// already counted (the C ABI's borrowed text setter scans the text
+    /// once, for UTF-8 and escaping, when it is set).
+    pub(crate) fn text_shared_scanned(
+        mime_type: &str,
+        text: SharedText,
+        escape_extra: usize,
+    ) -> Result<Self, Failure> {
+        let mut payload = Self::text_shared(mime_type, text)?;
+        payload.text_escape = KnownEscape(Some(escape_extra));
+        Ok(payload)
+    }
+
     fn with_body(mime_type: &str, body: PayloadBody) -> Result<Self, Failure> {
         let Some(mime_type) = kept_media_type(mime_type) else {
             return Err(content_error("payload MIME type is invalid"));
@@ -632,6 +721,7 @@ impl ResourcePayload {
             PayloadBody::Text(t) => t.len() as u64,
             PayloadBody::Blob(b) => b.len() as u64,
             PayloadBody::SharedBlob(b) => b.len() as u64,
+            PayloadBody::SharedText(t) => t.as_str().len() as u64,
         }
     }
 }

@@ -12,7 +12,7 @@
 use std::ops::Range;
 
 use crate::jsonbytes::{escape_extra_bytes, next_special};
-use crate::plan::{PayloadBody, ResourcePayload, ResourceTarget};
+use crate::plan::{ResourcePayload, ResourceTarget};
 
 // The C payload setter copies texts with the scan (kept at its old path).
 pub(crate) use crate::jsonbytes::copy_text;
@@ -145,8 +145,8 @@ fn measure(
 ) -> ItemSize {
     let mut object = uri.len() + 2 + uri_extra + payload.mime_type().len() + 2 + mime_extra;
     let mut text_extra = 0;
-    match payload.body() {
-        PayloadBody::Text(t) => {
+    match payload.body().text() {
+        Some(t) => {
             text_extra = match payload.known_text_escape_extra() {
                 Some(extra) => {
                     debug_assert_eq!(extra, escape_extra(t));
@@ -156,7 +156,7 @@ fn measure(
             };
             object += ITEM_FIXED_TEXT + t.len() + 2 + text_extra;
         }
-        PayloadBody::Blob(_) | PayloadBody::SharedBlob(_) => {
+        None => {
             let n = payload.body().blob_bytes().map_or(0, <[u8]>::len);
             object += ITEM_FIXED_BLOB + base64_len(n) + 2;
         }
@@ -215,8 +215,8 @@ pub fn write_item(
         None => write_json_str(out, payload.mime_type()),
     }
     let m1 = out.len();
-    let (b0, is_blob) = match payload.body() {
-        PayloadBody::Text(t) => {
+    let (b0, is_blob) = match payload.body().text() {
+        Some(t) => {
             out.push_str(",\"text\":");
             let b0 = out.len();
             match size {
@@ -225,7 +225,7 @@ pub fn write_item(
             }
             (b0, false)
         }
-        PayloadBody::Blob(_) | PayloadBody::SharedBlob(_) => {
+        None => {
             out.push_str(",\"blob\":");
             let b0 = out.len();
             write_base64_str(out, payload.body().blob_bytes().unwrap_or_default());

@@ -478,3 +478,63 @@ fn a_shared_blob_is_written_as_base64_and_released_by_the_end_of_the_read() {
         .json()
         .starts_with(r#"{"contents":[{"uri":"blob://s","mimeType":"application/octet-stream","blob":"AAEC/w=="}]"#));
 }
+
+#[test]
+fn shared_text_is_not_copied_and_must_be_utf8() {
+    let drops = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let owner = Owner(b"shared \"text\"".to_vec(), drops.clone());
+    let at = owner.0.as_ptr();
+    let text = SharedText::new(SharedBytes::new(owner)).unwrap();
+    let p = ResourcePayload::text_shared("text/plain", text).unwrap();
+    let body = p.body().text().unwrap();
+    assert_eq!(body.as_ptr(), at, "the payload reads the owner's bytes");
+    assert_eq!(body, "shared \"text\"");
+    assert_eq!(p.payload_bytes(), 13);
+    assert_eq!(p.body().blob_bytes(), None);
+    assert!(SharedText::new(SharedBytes::new(vec![b'a', 0xff])).is_none());
+    assert!(ResourcePayload::text_shared("nope", SharedText::from_static("")).is_err());
+    drop(p);
+    assert_eq!(drops.load(std::sync::atomic::Ordering::SeqCst), 1);
+    let s = SharedText::from_static("static");
+    assert_eq!(
+        SharedBytes::from_static(b"static").as_bytes(),
+        s.as_str().as_bytes()
+    );
+}
+
+/// Hands out static shared text.
+struct StaticTextReader;
+impl ResourceHandler for StaticTextReader {
+    fn resolve(
+        &self,
+        _: &CallContext,
+        m: &ResourceMatch,
+    ) -> Result<ResourceReadPlan, CallbackError> {
+        ResourceReadPlan::single_for(m).map_err(CallbackError::failed)
+    }
+    fn read(&self, _: &CallContext, _: &ResourceTarget) -> Result<ResourcePayload, CallbackError> {
+        ResourcePayload::text_shared("text/plain", SharedText::from_static("a \"lent\"\ntext"))
+            .map_err(CallbackError::failed)
+    }
+}
+
+#[test]
+fn shared_text_is_written_escaped_like_text() {
+    let r = Resources::builder()
+        .policy(std::sync::Arc::new(AllowAll))
+        .binding(
+            ResourceBinding::new(
+                r#"{"uri":"text://s","name":"s"}"#,
+                std::sync::Arc::new(StaticTextReader),
+            )
+            .unwrap(),
+        )
+        .build()
+        .unwrap();
+    let b = r.read(b"text://s", &ReadOptions::default()).unwrap();
+    let item = b.items().next().unwrap();
+    assert_eq!(item.text().as_deref(), Some("a \"lent\"\ntext"));
+    assert!(b.json().starts_with(
+        r#"{"contents":[{"uri":"text://s","mimeType":"text/plain","text":"a \"lent\"\ntext"}]"#
+    ));
+}

@@ -203,6 +203,28 @@ public:
     void set_text(std::string_view mime_type, std::string_view text) {
         detail::check([&](mcpr_error **e) { return mcpr_payload_set_text(o_, to_c(mime_type), to_c(text), e); });
     }
+    /// A text body the library does not copy (mcpr_payload_set_text_borrowed
+    /// without a release): `text` must stay valid and unchanged for longer
+    /// than any read of the registry (a string literal, static storage). It
+    /// is escaped straight into the result: no copy, no allocation.
+    void set_text_static(std::string_view mime_type, std::string_view text) {
+        detail::check([&](mcpr_error **e) {
+            return mcpr_payload_set_text_borrowed(o_, to_c(mime_type), to_c(text), nullptr, nullptr, e);
+        });
+    }
+    /// A text body the library does not copy, kept alive by `owner` (a
+    /// reference the library holds until it no longer reads `text`, then
+    /// drops on any thread): `text` must lie in what `owner` keeps alive and
+    /// stay unchanged meanwhile. One allocation for the held reference.
+    template <class T>
+    void set_text_borrowed(std::string_view mime_type, std::string_view text, std::shared_ptr<T> owner) {
+        auto *held = new std::shared_ptr<const void>(std::move(owner));
+        // The library runs the release exactly once, also when it refuses.
+        detail::check([&](mcpr_error **e) {
+            return mcpr_payload_set_text_borrowed(o_, to_c(mime_type), to_c(text), &PayloadBuilder::drop_owner,
+                                                  held, e);
+        });
+    }
     /// A binary body (the library base64-encodes it).
     void set_blob(std::string_view mime_type, const void *data, std::size_t len) {
         detail::check([&](mcpr_error **e) {
@@ -221,6 +243,7 @@ public:
     mcpr_payload_builder *get() const noexcept { return o_; }  ///< the C builder
 
 private:
+    static void drop_owner(void *held) noexcept { delete static_cast<std::shared_ptr<const void> *>(held); }
     mcpr_payload_builder *o_;
 };
 

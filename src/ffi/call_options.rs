@@ -145,6 +145,10 @@ pub(super) fn request_data_of(p: *mut c_void) -> Option<RequestData> {
 /// # Safety
 /// Its members follow the `mcpr_str` rules.
 unsafe fn trace_of(t: &mcpr_trace_context) -> Result<Option<Arc<TraceContext>>, Error> {
+    // All empty (no trace context, the common call): nothing to look at.
+    if t.traceparent.len | t.tracestate.len | t.baggage.len == 0 {
+        return Ok(None);
+    }
     // SAFETY: forwarded to the caller's guarantee.
     let member = |m: mcpr_str, what: &str| -> Result<Option<&str>, Error> {
         // SAFETY: forwarded to the caller's guarantee.

@@ -79,6 +79,7 @@ pub(crate) unsafe fn init_out<T: Grows>(o: *mut T) {
 ///
 /// # Safety
 /// `p` is NULL or as for [`read_grown`].
+#[inline(always)]
 pub(crate) unsafe fn read_grown_opt<T: Grows>(p: *const T) -> Result<Option<T>, Error> {
     if p.is_null() {
         return Ok(None);

@@ -3,7 +3,8 @@
 use super::hints::hints_of;
 use crate::cache::CacheHints;
 use crate::error::{Failure, FailureKind};
-use crate::plan::{ResourcePayload, SharedBytes};
+use crate::jsonbytes::scan_text;
+use crate::plan::{ResourcePayload, SharedBytes, SharedText};
 use crate::sizing::copy_text;
 use std::os::raw::c_void;
 use std::sync::Mutex;
@@ -16,7 +17,8 @@ use super::host::{mcpr_release_fn, HostPtr, Release};
 use super::status::{mcpr_status, Error};
 
 /// The payload a body `read` callback fills (borrowed, valid until the
-/// callback returns; the library copies everything it is given).
+/// callback returns; the library copies everything it is given, except
+/// what the `_borrowed` setters lend it until their release callback).
 /// Internally locked: the setters may be called from any thread while the
 /// callback runs, also concurrently.
 ///
@@ -228,12 +230,13 @@ pub unsafe extern "C" fn mcpr_payload_set_blob(
     unsafe { guard_status(err, body) }
 }
 
-/// Host bytes lent to a blob payload (`mcpr_payload_set_blob_borrowed`)
-/// until its release callback runs, when this is dropped.
+/// Host bytes lent to a payload (`mcpr_payload_set_blob_borrowed`,
+/// `mcpr_payload_set_text_borrowed`) until its release callback runs, when
+/// this is dropped.
 struct LentBytes {
     data: HostPtr,
     len: usize,
-    _release: Release,
+    release: Release,
 }
 
 impl AsRef<[u8]> for LentBytes {
@@ -246,6 +249,115 @@ impl AsRef<[u8]> for LentBytes {
         // which is when this is dropped.
         unsafe { std::slice::from_raw_parts(self.data.0.cast::<u8>(), self.len) }
     }
+}
+
+/// The lent bytes as shared bytes: without a release callback they outlive
+/// every read (the setters' contract) and are shared without an owner (no
+/// allocation); with one, its owner runs it when the last share is dropped.
+fn shared_lent(lent: LentBytes) -> SharedBytes {
+    if lent.release.release.is_none() {
+        let bytes: &[u8] = lent.as_ref();
+        // SAFETY: without a release callback the host keeps the bytes valid
+        // and unchanged for longer than any read may look at them (the
+        // setters' documented contract: static storage, or storage that
+        // outlives every read), which is as long as the library holds them.
+        let bytes: &'static [u8] =
+            unsafe { std::slice::from_raw_parts(bytes.as_ptr(), bytes.len()) };
+        return SharedBytes::from_static(bytes);
+    }
+    SharedBytes::new(lent)
+}
+
+/// Sets a text body without copying it: the library checks the text (UTF-8)
+/// when it is set and escapes it straight from `text` into the result JSON,
+/// so a text body costs no copy and no allocation of its own.
+///
+/// Ownership: the bytes stay the host's. The library calls
+/// `release(release_data)` exactly once, on any thread, whatever this
+/// function returns: when the read has written its result or no longer
+/// needs the payload (before `mcpr_read` returns, except for a body read
+/// abandoned on an executor: then once its late payload is discarded), or,
+/// when the setter is refused, before it returns. Until then the bytes must
+/// stay valid and unchanged. With a NULL `release` the bytes must outlive
+/// every read of the registry (static storage, or a buffer the host frees
+/// only after the registry's last reference is gone). Otherwise the same
+/// rules as `mcpr_payload_set_text`.
+///
+/// \param payload The payload builder of the body `read` callback.
+/// \param mime_type An RFC 9110 media type (copied).
+/// \param text The text: valid UTF-8, may be empty; lent, not copied.
+/// \param release Called once with `release_data` when the library no
+///   longer reads `text`; may be NULL for text that outlives every read
+///   (static storage). It must not call the library with this payload
+///   builder.
+/// \param release_data Passed to `release` (may be NULL).
+/// \param err Receives an error object on failure (caller owns it; free with
+///   `mcpr_error_free`); may be NULL.
+/// \return `MCPR_OK`; `MCPR_INVALID_CONTENT` for a bad media type, invalid
+///   UTF-8 or a second body; `MCPR_INVALID_ARGUMENT` for a NULL `payload` or
+///   a `(NULL, n > 0)` string. `release` runs in every case.
+/// \pre `mime_type` follows the `mcpr_str` rules; `text` follows them and
+///   its bytes stay valid and unchanged until `release` runs (or, with a
+///   NULL `release`, for longer than any read of the registry); `release` is
+///   NULL or safe to call once with `release_data` from any thread.
+/// \pre `payload` is NULL or the payload builder the library passed to a body
+///   `read` callback that has not returned yet; `err` is NULL or points at
+///   writable storage for one `mcpr_error *`.
+/// \note Thread-safe: any thread may call the payload setters, also
+///   concurrently, while the callback runs.
+///
+/// \ingroup callbacks
+#[no_mangle]
+pub unsafe extern "C" fn mcpr_payload_set_text_borrowed(
+    payload: *mut mcpr_payload_builder,
+    mime_type: mcpr_str,
+    text: mcpr_str,
+    release: mcpr_release_fn,
+    release_data: *mut c_void,
+    err: *mut *mut mcpr_error,
+) -> mcpr_status {
+    // Made first, so that `release` runs exactly once on every path (a
+    // refusal, a panic, or the payload's end).
+    let mut lent = Some(LentBytes {
+        data: HostPtr(text.ptr.cast_mut().cast()),
+        len: text.len,
+        release: Release {
+            ud: HostPtr(release_data),
+            release,
+        },
+    });
+    let body = || {
+        let o = unsafe { payload_ref(payload) }?;
+        let mut o = o.lock();
+        let content = FailureKind::InvalidContent;
+        let texts = unsafe { (mime_type.text(content, "payload MIME type"), text.bytes()) };
+        let (mime, bytes) = match texts {
+            (Ok(m), Ok(t)) => (m, t),
+            (Err(e), _) | (_, Err(e)) => return Err(o.refuse_argument(e)),
+        };
+        // One pass checks for non-ASCII bytes and counts the escaping for
+        // sizing; only non-ASCII text is then validated as UTF-8.
+        let (ascii, extra) = scan_text(bytes);
+        if !ascii && std::str::from_utf8(bytes).is_err() {
+            return Err(o.refuse_argument(Error::not_utf8(content, "payload text")));
+        }
+        // SAFETY: ASCII, or just validated as UTF-8; the host keeps the
+        // bytes unchanged while they are lent.
+        let shared = lent
+            .take()
+            .map(|l| unsafe { SharedText::new_unchecked(shared_lent(l)) });
+        o.set_body(|| match shared {
+            Some(t) => ResourcePayload::text_shared_scanned(mime, t, extra),
+            None => Err(Failure::with_message(
+                FailureKind::InvalidContent,
+                "text already handed over",
+            )),
+        })
+    };
+    let status = unsafe { guard_status(err, body) };
+    // A refused setter releases here, with no lock of the library held.
+    drop(lent);
+    status
 }
 
 /// Sets a binary body without copying it (may be empty; sent base64): the
@@ -300,7 +412,7 @@ pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
     let mut lent = Some(LentBytes {
         data: HostPtr(data.cast_mut().cast()),
         len: data_len,
-        _release: Release {
+        release: Release {
             ud: HostPtr(release_data),
             release,
         },
@@ -309,7 +421,7 @@ pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
         let (mime, _) = unsafe { o.blob_arguments(mime_type, data, data_len) }?;
-        let bytes = lent.take().map(SharedBytes::new);
+        let bytes = lent.take().map(shared_lent);
         o.set_body(|| match bytes {
             Some(b) => ResourcePayload::blob_shared(mime, b),
             None => Err(Failure::with_message(

@@ -1,8 +1,9 @@
 //! `mcpr_read` and its options (their shared fields are converted by
 //! `call_options.rs`).
 
+use crate::call::{CallOptions, FromParams};
 use crate::error::{CauseText, Failure, FailureKind};
-use crate::input::{ClientCapabilities, InputOptions};
+use crate::input::{ClientCapabilities, InputOptions, ReadInput};
 use crate::read::ReadOptions;
 use std::os::raw::c_void;
 
@@ -163,6 +164,59 @@ pub(super) unsafe fn read_options_of(opt: *const mcpr_read_options) -> Result<Re
     })
 }
 
+/// The core call options and the borrowed input members of
+/// `mcpr_read_options` (NULL: all defaults), for `mcpr_read`: the same
+/// checks, in the same order, as [`read_options_of`], without copying the
+/// input members.
+///
+/// # Safety
+/// As for [`read_options_of`]; the strings stay valid for `'a`.
+unsafe fn read_parts_of<'a>(
+    opt: *const mcpr_read_options,
+) -> Result<(CallOptions, ReadInput<'a>), Error> {
+    // SAFETY: `opt` is NULL or points at options of `struct_size` readable
+    // bytes (caller's guarantee).
+    Ok(match unsafe { read_grown_opt(opt) }? {
+        // SAFETY: the pointers are NULL or live, the strings follow the
+        // `mcpr_str` rules and outlive `'a` (caller's guarantee).
+        Some(o) => (unsafe { call_options_of(&o) }?, unsafe {
+            read_input_of(&o)
+        }?),
+        None => (CallOptions::default(), ReadInput::default()),
+    })
+}
+
+/// The input members of `mcpr_read_options`, borrowed (docs/BEHAVIOUR.md
+/// §18): the checks of [`input_options_of`] in its order; all empty (the
+/// common read) is the default without a look at any of them.
+///
+/// # Safety
+/// The strings of `o` follow the `mcpr_str` rules and outlive `'a`.
+unsafe fn read_input_of<'a>(o: &mcpr_read_options) -> Result<ReadInput<'a>, Error> {
+    let lens = o.scope_key.len
+        | o.client_capabilities.len
+        | o.request_state.len
+        | o.input_responses.len
+        | o.params.len;
+    if lens == 0 {
+        return Ok(ReadInput::default());
+    }
+    // SAFETY: the strings follow the `mcpr_str` rules (caller's guarantee).
+    let text = |s: mcpr_str, what: &str| -> Result<Option<&'a str>, Error> {
+        let t = unsafe { s.text(FailureKind::InvalidArgument, what) }?;
+        Ok((!t.is_empty()).then_some(t))
+    };
+    let given_capabilities = unsafe { capabilities_of(o.client_capabilities) }?;
+    Ok(ReadInput {
+        scope_key: unsafe { o.scope_key.bytes() }?,
+        raw_capabilities: None,
+        given_capabilities,
+        request_state: text(o.request_state, "request_state")?,
+        input_responses: text(o.input_responses, "input_responses")?,
+        params: text(o.params, "params")?.map(str::as_bytes),
+    })
+}
+
 /// The input members of `mcpr_read_options` (docs/BEHAVIOUR.md §18).
 ///
 /// # Safety
@@ -277,13 +331,17 @@ pub unsafe extern "C" fn mcpr_read(
         need_out(out)?;
         // SAFETY: `uri` follows the `mcpr_str` rules.
         let uri = unsafe { uri.bytes() }?;
-        // SAFETY: `options` is NULL or points at options (caller's guarantee).
-        let options = unsafe { read_options_of(options) }?;
-        let bundle = r.inner.read(uri, &options).map_err(|f| {
-            // A not-found failure implies a valid (UTF-8) identifier.
-            let uri = std::str::from_utf8(uri).ok();
-            Error::of_request(f, options.call.protocol_revision, uri)
-        })?;
+        // SAFETY: `options` is NULL or points at options (caller's
+        // guarantee); its strings are read during the call only.
+        let (call, input) = unsafe { read_parts_of(options) }?;
+        let bundle = r
+            .inner
+            .read_at(uri, &call, FromParams::default(), &input)
+            .map_err(|f| {
+                // A not-found failure implies a valid (UTF-8) identifier.
+                let uri = std::str::from_utf8(uri).ok();
+                Error::of_request(f, call.protocol_revision, uri)
+            })?;
         unsafe { write_handle(out, mcpr_bundle { inner: bundle }) };
         Ok(())
     };

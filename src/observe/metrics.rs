@@ -13,6 +13,7 @@
 //! across counters (a call finishing meanwhile may be counted in one
 //! counter and not yet in another).
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -84,14 +85,33 @@ fn bucket(ns: u64) -> usize {
 }
 
 /// This thread's number among the threads that counted a call (from 0, in
-/// the order of their first count; `usize::MAX` while the thread exits).
+/// the order of their first count). A constant-initialised slot without a
+/// destructor: reading it is one thread-local lookup, with no lazy-init
+/// state to test and no destructor to register.
 #[inline]
 fn thread_number() -> usize {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     thread_local! {
-        static NUMBER: usize = NEXT.fetch_add(1, Ordering::Relaxed);
+        static NUMBER: Cell<usize> = const { Cell::new(usize::MAX) };
     }
-    NUMBER.try_with(|s| *s).unwrap_or(usize::MAX)
+    NUMBER.with(|n| match n.get() {
+        usize::MAX => {
+            let number = NEXT.fetch_add(1, Ordering::Relaxed).min(usize::MAX - 1);
+            n.set(number);
+            number
+        }
+        number => number,
+    })
+}
+
+/// A duration in nanoseconds, saturated at `u64::MAX` (about 584 years):
+/// seconds and nanoseconds added in 64 bits, without the 128-bit
+/// `Duration::as_nanos`.
+#[inline]
+pub(crate) fn nanos(d: Duration) -> u64 {
+    d.as_secs()
+        .saturating_mul(1_000_000_000)
+        .saturating_add(u64::from(d.subsec_nanos()))
 }
 
 /// The shards of every registry of the process: one per available CPU (a
@@ -125,16 +145,10 @@ impl Metrics {
     }
 
     /// Counts one call of `method` that ended with `outcome` (0 success,
-    /// else the failure kind's value) after `elapsed`.
+    /// else the failure kind's value) after `ns` nanoseconds (its bucket is
+    /// the bit length of `ns`: one leading-zero count).
     #[inline]
-    pub(crate) fn record(
-        &self,
-        method: CallMethod,
-        outcome: u32,
-        partial: bool,
-        elapsed: Duration,
-    ) {
-        let ns = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+    pub(crate) fn record(&self, method: CallMethod, outcome: u32, partial: bool, ns: u64) {
         let shared = self.shards - 1;
         let number = thread_number();
         let (shard, owned) = if number < shared {
@@ -194,6 +208,19 @@ mod tests {
     }
 
     #[test]
+    fn nanos_agree_with_duration_as_nanos_and_saturate() {
+        for d in [
+            Duration::ZERO,
+            Duration::from_nanos(1023),
+            Duration::new(3, 999_999_999),
+            Duration::from_secs(584 * 365 * 86_400),
+        ] {
+            assert_eq!(u128::from(nanos(d)), d.as_nanos());
+        }
+        assert_eq!(nanos(Duration::MAX), u64::MAX);
+    }
+
+    #[test]
     fn calls_on_many_threads_are_all_counted() {
         let m = std::sync::Arc::new(Metrics::new());
         let threads: Vec<_> = (0..8)
@@ -201,12 +228,7 @@ mod tests {
                 let m = m.clone();
                 std::thread::spawn(move || {
                     for i in 0..1000u64 {
-                        m.record(
-                            CallMethod::ResourcesRead,
-                            0,
-                            i % 2 == 0,
-                            Duration::from_nanos(i),
-                        );
+                        m.record(CallMethod::ResourcesRead, 0, i % 2 == 0, i);
                     }
                 })
             })

@@ -186,7 +186,8 @@ impl Telemetry {
             Ok(v) => (0, v.is_partial()),
             Err(f) => (f.kind() as u32, false),
         };
-        self.metrics.record(call.method, outcome, partial, duration);
+        self.metrics
+            .record(call.method, outcome, partial, metrics::nanos(duration));
         if let Some(observer) = &self.shared.observer {
             let out = out.map(|v| (v.summary(), v.discloses_subject()));
             self.observe(observer.as_ref(), &call, duration, out, recorder);

@@ -289,8 +289,7 @@ fn write_result(
         + shape.result_meta.as_ref().map_or(0, |m| m.merged_len(true))
         + if fields { cache.fields_len() } else { 0 }
         + 16;
-    let mut json = super::spare::buffer(capacity);
-    let mut spans = Vec::with_capacity(admitted + usize::from(partial));
+    let (mut json, mut spans) = super::spare::buffers(capacity, admitted + usize::from(partial));
     json.push_str(CONTENTS_OPEN);
     if partial {
         spans.push(write_warning_item(

@@ -88,7 +88,7 @@ impl Resources {
         (uri, input): (&[u8], OwnedInput),
         owner: Owner,
         map: Map<T>,
-        spare: Option<String>,
+        spare: super::spare::Spare,
     ) {
         let revision = options.protocol_revision;
         let base = match Frame::detached(scope, options, revision, call.rules()) {

@@ -30,6 +30,7 @@ pub(crate) use authorize::{
 };
 pub(crate) use detached::{OwnedInput, Owner};
 pub(crate) use pipeline::root;
+pub(crate) use spare::Spare;
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -287,11 +288,14 @@ impl ResourceBundle {
     }
 }
 
-/// The result text goes to this thread's spare buffer (see `spare`), for
-/// the next read's result.
+/// The result text and the list of item spans go to this thread's spares
+/// (see `spare`), for the next read's result.
 impl Drop for ResourceBundle {
     fn drop(&mut self) {
-        spare::keep(std::mem::take(&mut self.json));
+        spare::keep_both(
+            std::mem::take(&mut self.json),
+            std::mem::take(&mut self.spans),
+        );
     }
 }
 
@@ -361,10 +365,10 @@ impl<'a> BundleItem<'a> {
     }
 }
 
-/// This thread's spare result buffer, for a read assembled on another
-/// thread whose bundle this thread will likely free (an asynchronous read
-/// started here).
-pub(crate) fn spare_buffer() -> Option<String> {
+/// This thread's spares (result buffer, list of item spans), for a read
+/// assembled on another thread whose bundle this thread will likely free
+/// (an asynchronous read started here).
+pub(crate) fn spare_buffer() -> Spare {
     spare::take()
 }
 
@@ -447,6 +451,11 @@ impl Resources {
             }
             None => self.read_asking(frame, uri, limits, false)?,
         };
+        // The common bundle asked for nothing: returned where it is (not
+        // moved through `answer_asked` and back).
+        if bundle.asked.is_none() {
+            return Ok(bundle);
+        }
         self.answer_asked(bundle, uri, input, revision)
     }
 

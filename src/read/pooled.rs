@@ -105,7 +105,7 @@ struct Shared {
     /// `read::spare`): the bundle is built on the worker but dropped on
     /// the caller's thread, so the buffer goes back and forth instead of
     /// being allocated on one thread and freed on the other every read.
-    spare: Option<String>,
+    spare: Option<spare::Spare>,
 }
 
 /// One read on an executor, shared by the caller and the jobs.
@@ -337,9 +337,9 @@ impl ReadTask {
         let buffer = sh.spare.take();
         drop(sh);
         if let Some(b) = buffer {
-            // This worker's spare from now on: the result is assembled
-            // into it.
-            spare::keep(b);
+            // This worker's spares from now on: the result is assembled
+            // into them.
+            spare::adopt(b);
         }
         let (policy, handler) = match (&held.policy, &held.handler) {
             (Some(p), Some(h)) => (p.as_ref(), h.as_ref()),
@@ -486,7 +486,7 @@ impl ReadTask {
         frame: &Frame<'_>,
         pool: Arc<Pool>,
         waiting: Waiting,
-        spare: Option<String>,
+        spare: spare::Spare,
     ) -> ReadTask {
         let Parts {
             policy,
@@ -516,7 +516,7 @@ impl ReadTask {
                 pipeline: None,
                 current: None,
                 result: None,
-                spare,
+                spare: Some(spare),
             }),
             plan: OnceLock::new(),
             first: new_status(),

@@ -113,7 +113,7 @@ impl Resources {
                                 seen: Some(seen),
                             }
                         }),
-                        None,
+                        crate::read::Spare::default(),
                     );
                 }
             },
