@@ -21,6 +21,7 @@ typedef struct {
     uint64_t saw_bytes;
     bool saw_blob;
     bool saw_uri;
+    int body_kind; /* 0 text, 1 blob, 2 borrowed text, 3 borrowed blob */
 } host;
 
 static mcpr_cb_result body(void *ud, const mcpr_call *call, const mcpr_target *t, mcpr_payload_builder *out) {
@@ -28,7 +29,15 @@ static mcpr_cb_result body(void *ud, const mcpr_call *call, const mcpr_target *t
     (void)t;
     host *h = ud;
     atomic_fetch_add(&h->reads, 1);
-    if (mcpr_payload_set_text(out, S("text/plain"), S("hello"), NULL) != MCPR_OK) return MCPR_CB_FAILED;
+    static const uint8_t bytes[5] = {'h', 'e', 'l', 'l', 'o'};
+    mcpr_status st;
+    switch (h->body_kind) {
+    case 1: st = mcpr_payload_set_blob(out, S("application/octet-stream"), bytes, 5, NULL); break;
+    case 2: st = mcpr_payload_set_text_borrowed(out, S("text/plain"), S("hello"), NULL, NULL, NULL); break;
+    case 3: st = mcpr_payload_set_blob_borrowed(out, S("application/octet-stream"), bytes, 5, NULL, NULL, NULL); break;
+    default: st = mcpr_payload_set_text(out, S("text/plain"), S("hello"), NULL); break;
+    }
+    if (st != MCPR_OK) return MCPR_CB_FAILED;
     if (h->item_hints) h->item_hints_status = mcpr_payload_set_cache_hints(out, h->item_hints, NULL);
     return MCPR_CB_OK;
 }
@@ -412,6 +421,16 @@ static void size_hint_replaces_the_exact_measurement(void) {
     h.hint_rc = MCPR_CB_FAILED;
     CHECK_STATUS(read_item(r, NULL, NULL), MCPR_OK);
     CHECK(atomic_load(&h.hints) == 3);
+
+    /* is_blob says what the body is, copied or borrowed alike. */
+    h.hint_rc = MCPR_CB_OK;
+    h.hint = 4096;
+    for (int kind = 0; kind < 4; kind++) {
+        h.body_kind = kind;
+        h.saw_blob = !(kind == 1 || kind == 3);
+        CHECK_STATUS(read_item(r, NULL, NULL), MCPR_OK);
+        CHECK(h.saw_bytes == 5 && h.saw_blob == (kind == 1 || kind == 3));
+    }
     mcpr_resources_free(r);
 }
 

@@ -7,7 +7,7 @@ use super::handle::view_ptr;
 use super::host::{mcpr_release_fn, HostPtr, Release, Required};
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
 use crate::error::{CallbackError, CauseText};
-use crate::plan::{PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
+use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
 use crate::policy::{ResourcePolicy, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::scope::CallContext;
@@ -544,7 +544,7 @@ impl ResourceHandler for CBinding {
 
     fn encoded_size_hint(&self, target: &ResourceTarget, payload: &ResourcePayload) -> Option<u64> {
         let size_hint = self.size_hint?;
-        let is_blob = matches!(payload.body(), PayloadBody::Blob(_));
+        let is_blob = payload.body().blob_bytes().is_some();
         let mut out = 0u64;
         // SAFETY: the host supplied this callback for `ud`; the target view
         // and `out` are valid for the duration of the call.
