@@ -11,9 +11,9 @@
  * with `cargo bench --bench read` (the Rust API figure). First of all, while
  * the process is fresh, W2's registration: 100,000 templates added one by
  * one through mcpr_builder_add, then built, next to its floor measured in
- * the same process (formatting, copying and hash-inserting the same
- * definitions; the goal is at most 3x the floor, 0.05 s on a quiet
- * machine); and W3's listing: 100,000 exact resources in pages of 500
+ * a fresh child process (formatting, copying and hash-inserting 100,000
+ * definitions, as the peer harness's reference program does; the goal is
+ * at most 3x the floor, 0.05 s on a quiet machine); and W3's listing: 100,000 exact resources in pages of 500
  * through mcpr_list against concatenating the pre-rendered objects
  * (alternating passes; the goal is at most 1.5x).
  * Not a ctest test: run scripts/bench.sh. Lines starting with "GOAL " state
@@ -36,7 +36,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mcp_resources.h"
 
@@ -237,11 +239,13 @@ static double median5(double *t) {
     return t[2];
 }
 
-/* The floor of W2's registration: what the most direct C code does with
- * the same definitions and nothing else (no parsing, validation, sort or
- * index): format each, copy it into its own heap string and insert it by
- * its template text into an open-addressing table; seconds, median of 5
- * rounds in this process. */
+/* The floor of W2's registration, as the peer harness's reference program
+ * measures it (the issue's "3x the floor" is against this one): what the
+ * most direct C code does to keep 100,000 definitions and find them by
+ * identifier, with nothing else (no parsing, validation, sort or index):
+ * format each exact-resource definition, copy it into its own heap string
+ * and insert it by its URI into an open-addressing table; seconds, median
+ * of 5 rounds. */
 static double register_floor(long n) {
     double t[5];
     for (int round = 0; round < 5; round++) {
@@ -255,14 +259,12 @@ static double register_floor(long n) {
         if (!tab) exit(1);
         for (long i = 0; i < n; i++) {
             char def[160];
-            int len = snprintf(def, sizeof def,
-                               "{\"uriTemplate\":\"app%ld://project/{id}/thumbnail\",\"name\":\"thumb%ld\","
-                               "\"mimeType\":\"text/plain\"}",
+            int len = snprintf(def, sizeof def, "{\"uri\":\"mem://doc/%ld\",\"name\":\"doc%ld\",\"mimeType\":\"text/plain\"}",
                                i, i);
             char *d = malloc((size_t)len + 1);
             if (!d) exit(1);
             memcpy(d, def, (size_t)len + 1);
-            size_t ko = 16, kl = (size_t)(strchr(d + ko, '"') - (d + ko)); /* {"uriTemplate":" */
+            size_t ko = 8, kl = (size_t)(strchr(d + ko, '"') - (d + ko)); /* {"uri":" */
             size_t h = (size_t)fnv1a(d + ko, kl) & (cap - 1);
             while (tab[h].def) {
                 if (tab[h].key_len == kl && !memcmp(tab[h].def + tab[h].key_off, d + ko, kl)) exit(1);
@@ -275,6 +277,32 @@ static double register_floor(long n) {
         free(tab);
     }
     return median5(t);
+}
+
+/* register_floor in a child process, as fresh as this one (its heap not
+ * yet grown): what a separate floor program measures. Falls back to this
+ * process when fork fails. */
+static double register_floor_fresh(long n) {
+    int fds[2];
+    if (pipe(fds) != 0) return register_floor(n);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]), close(fds[1]);
+        return register_floor(n);
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        double s = register_floor(n);
+        ssize_t w = write(fds[1], &s, sizeof s);
+        _exit(w == (ssize_t)sizeof s ? 0 : 1);
+    }
+    close(fds[1]);
+    double s = 0;
+    ssize_t r = read(fds[0], &s, sizeof s);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return r == (ssize_t)sizeof s ? s : register_floor(n);
 }
 
 /* W3 as the peer harness lists it: 100,000 exact resources listed in pages
@@ -477,17 +505,19 @@ int main(int argc, char **argv) {
     if (all || strcmp(mode, "register") == 0) {
         /* First, while the process is fresh (its heap not yet grown), as in
          * the peer harness; then warm, the best of three more. */
+        double floor = register_floor_fresh(100000);
         double first = register_templates(&policy, &binding, 100000);
         double warm = 1e18;
         for (int round = 0; round < 3; round++) {
             double s = register_templates(&policy, &binding, 100000);
             if (s < warm) warm = s;
         }
-        double floor = register_floor(100000);
         printf("c_abi/register_100k_templates/first %8.4f s  (fresh process, as the peer harness's W2)\n", first);
         printf("c_abi/register_100k_templates/warm  %8.4f s  (best of 3 more; %.2fx the floor)\n", warm,
                warm / floor);
-        printf("c_abi/register_100k_templates/floor %8.4f s  (format, copy, hash insert; median of 5)\n", floor);
+        printf("c_abi/register_100k_templates/floor %8.4f s  (100,000 definitions formatted, copied, hash-inserted; "
+               "median of 5 in a fresh child process)\n",
+               floor);
         printf("GOAL w2_register_100k_templates_c %.3f s, %.2fx the floor %.4f s (goal <= 3x the floor, <= 0.05 s on a "
                "quiet machine; first in a fresh process) %s\n",
                first, first / floor, floor, verdict(first <= 3 * floor));
