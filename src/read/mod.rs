@@ -20,6 +20,7 @@ mod pipeline;
 mod pooled;
 mod probe;
 mod recheck;
+mod replay;
 mod spare;
 
 // Shared with `completion` (the same discovery rule and callback guards)
@@ -534,7 +535,7 @@ impl Resources {
         // One call context serves every callback in turn (see
         // `CallContext::enter_phase`).
         let mut call = scope.call_in(CallPhase::FirstCheck);
-        let plan = pipeline::plan(
+        let (plan, replay) = pipeline::plan(
             policy,
             handler,
             definition,
@@ -543,7 +544,10 @@ impl Resources {
             limits,
             &mut call,
         )?;
-        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &shape, &call)?;
+        // A policy that decides plans has answered the first check already.
+        let first = replay.as_ref().map_or(policy, |r| r as _);
+        let mut p = Pipeline::authorize(first, &plan, scope, limits, &shape, &call)?;
+        drop(replay);
         // Borrowed from the plan (a single-item plan has no list of its own).
         let targets = plan.items();
         while let Some(read) = p.next_read(scope, targets, limits, || false)? {

@@ -38,13 +38,14 @@ use crate::error::{CauseText, Failure, FailureKind};
 use crate::input::{self, InputRequired};
 use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
-use crate::policy::ResourcePolicy;
+use crate::policy::{PlanQuestions, ResourcePolicy};
 use crate::report::IssueCode;
 use crate::scope::{CallContext, CallPhase, RequestScope};
 
 use super::admit::{self, Budget};
 use super::assemble::{self, Shape};
 use super::authorize::{self, check_scope_at, CallbackFailure, RootStop};
+use super::replay::Replay;
 use super::{decisions, recheck, ItemStates, Outcome, ResourceBundle, Step};
 
 /// The private cause of a body read failed at once because the hung bound
@@ -104,16 +105,19 @@ pub(crate) fn root(
     call: &mut CallContext,
     check: CallPhase,
 ) -> Result<ResourceReadPlan, RootStop> {
-    let plan = plan_in(
-        policy, handler, definition, matched, scope, limits, call, check,
+    let (plan, replay) = plan_in(
+        policy, handler, definition, matched, scope, limits, call, check, false,
     )?;
-    authorize::requested_allowed(policy, scope, plan.requested(), call)?;
+    let first = replay.as_ref().map_or(policy, |r| r as &dyn ResourcePolicy);
+    authorize::requested_allowed(first, scope, plan.requested(), call)?;
     Ok(plan)
 }
 
 /// The part of [`root`] before the requested target's check, as a read
 /// runs it: discovery, then `resolve` and plan validation; `call` is left
 /// in the first check. A root denial is the read's `unavailable` failure.
+/// For a policy that decides plans, also the first check's answers about
+/// the plan's targets, for [`Pipeline::authorize`] (see [`plan_in`]).
 #[inline(always)]
 pub(super) fn plan(
     policy: &dyn ResourcePolicy,
@@ -123,14 +127,23 @@ pub(super) fn plan(
     scope: &RequestScope,
     limits: &Limits,
     call: &mut CallContext,
-) -> Result<ResourceReadPlan, Failure> {
+) -> Result<(ResourceReadPlan, Option<Replay>), Failure> {
     let check = CallPhase::FirstCheck;
     Ok(plan_in(
-        policy, handler, definition, matched, scope, limits, call, check,
+        policy, handler, definition, matched, scope, limits, call, check, true,
     )?)
 }
 
 /// [`plan`] with the denial as a value, its policy callbacks in `check`.
+///
+/// A policy that decides plans ([`ResourcePolicy::decides_plans`]) is
+/// asked in as few calls as the order of §5 allows, and its answers are
+/// read by the same steps ([`Replay`]): when the plan is the match itself
+/// ([`ResourceHandler::resolves_single`], no host code), one call answers
+/// discovery and the requested target (and, with `items`, every item);
+/// otherwise one call answers discovery before `resolve`, and one the
+/// targets after it. The returned [`Replay`] holds the answers the caller
+/// asks next (the requested target, then the items).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn plan_in(
@@ -142,14 +155,55 @@ fn plan_in(
     limits: &Limits,
     call: &mut CallContext,
     check: CallPhase,
-) -> Result<ResourceReadPlan, RootStop> {
+    items: bool,
+) -> Result<(ResourceReadPlan, Option<Replay>), RootStop> {
     call.enter_phase(check);
-    authorize::discovered(policy, scope, definition, call)?;
+    if !policy.decides_plans() {
+        authorize::discovered(policy, scope, definition, call)?;
+        call.enter_phase(CallPhase::Resolve);
+        let plan = authorize::resolved(handler, scope, matched, limits, call)?;
+        authorize::check_scope(scope)?;
+        call.enter_phase(check);
+        return Ok((plan, None));
+    }
+    if let Some(plan) = authorize::planned_single(handler, matched, limits, call) {
+        let replay = Replay::decide(
+            policy,
+            call,
+            &PlanQuestions {
+                definition: Some(definition),
+                requested: Some(plan.requested()),
+                items: if items { plan.items() } else { &[] },
+            },
+        );
+        authorize::discovered(&replay, scope, definition, call)?;
+        authorize::check_scope(scope)?;
+        return Ok((plan, Some(replay)));
+    }
+    let discovery = Replay::decide(
+        policy,
+        call,
+        &PlanQuestions {
+            definition: Some(definition),
+            requested: None,
+            items: &[],
+        },
+    );
+    authorize::discovered(&discovery, scope, definition, call)?;
     call.enter_phase(CallPhase::Resolve);
     let plan = authorize::resolved(handler, scope, matched, limits, call)?;
     authorize::check_scope(scope)?;
     call.enter_phase(check);
-    Ok(plan)
+    let replay = Replay::decide(
+        policy,
+        call,
+        &PlanQuestions {
+            definition: None,
+            requested: Some(plan.requested()),
+            items: if items { plan.items() } else { &[] },
+        },
+    );
+    Ok((plan, Some(replay)))
 }
 
 impl Pipeline {
@@ -295,6 +349,19 @@ impl Pipeline {
             return Ok(ResourceBundle::asking(*asked, shape.protocol_revision));
         }
         call.enter_phase(CallPhase::Recheck);
+        // A policy that decides plans answers the whole recheck in one call.
+        let replay = policy.decides_plans().then(|| {
+            Replay::decide(
+                policy,
+                call,
+                &PlanQuestions {
+                    definition: Some(definition),
+                    requested: Some(plan.requested()),
+                    items: plan.items(),
+                },
+            )
+        });
+        let policy = replay.as_ref().map_or(policy, |r| r as &dyn ResourcePolicy);
         let requested = recheck::recheck(
             policy,
             scope,
