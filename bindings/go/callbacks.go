@@ -35,11 +35,10 @@ var AllowAll Policy = allowAll{}
 type allowAll struct{}
 
 // PolicyFuncs is a Policy made of functions; a nil function allows
-// natively, without a Go callback (Discover and Read: allowed; Visibility:
-// visible, issues may name the URI). Each Go callback is a cgo crossing,
-// and the library asks Visibility and Read several times per read (before
-// reading and in the recheck, for the requested target and each item), so
-// leaving out what a policy does not need makes reads cheaper.
+// natively (Discover and Read: allowed; Visibility: visible, issues may
+// name the URI). A read asks a Go policy through one cgo crossing per
+// step (its first check and its recheck, every question of the step
+// answered inside it); with every function nil no Go callback runs at all.
 type PolicyFuncs struct {
 	DiscoverFunc   func(ctx context.Context, def Definition) error
 	VisibilityFunc func(ctx context.Context, t Target) (Visibility, error)
