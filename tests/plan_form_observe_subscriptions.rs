@@ -1,4 +1,4 @@
 //! `observe_subscriptions.rs` again, every policy asked through its plan-level
-//! entry only (`read_support::PlanOnly`): the same rules, the same tests.
+//! entry only (`policy_form::PlanOnly`): the same rules, the same tests.
 #[path = "observe_subscriptions.rs"]
 mod suite;
