@@ -34,6 +34,17 @@ pub trait ResourceHandler: Send + Sync {
         target: &ResourceTarget,
     ) -> Result<ResourcePayload, CallbackError>;
 
+    /// Whether `resolve` is [`ResourceReadPlan::single_for`] of the match
+    /// and nothing else (no host code: the C ABI's `mcpr_resolve_single`).
+    /// The library then plans the read itself without calling `resolve`
+    /// (the same plan, the same failures); a policy that decides plans
+    /// ([`crate::ResourcePolicy::decides_plans`]) is then asked the first
+    /// check's discovery and the plan's targets in one call. Default
+    /// `false`.
+    fn resolves_single(&self) -> bool {
+        false
+    }
+
     /// An optional pure, conservative sizer: an upper bound on the encoded
     /// bytes this payload adds to a full response (the item object plus its
     /// separating comma). `None` (the default) uses the exact size.

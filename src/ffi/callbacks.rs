@@ -8,7 +8,7 @@ use super::host::{mcpr_release_fn, HostPtr, Release, Required};
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
 use crate::error::{CallbackError, CauseText};
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
-use crate::policy::{ResourcePolicy, Visibility};
+use crate::policy::{PlanDecision, PlanQuestions, ResourcePolicy, TargetDecision, Visibility};
 use crate::registry::{ResourceDefinition, ResourceHandler};
 use crate::scope::CallContext;
 use std::os::raw::c_void;
@@ -18,8 +18,8 @@ use super::boundary::guard;
 use super::call::mcpr_call;
 use super::completion::mcpr_completion_builder;
 use super::payload::{mcpr_payload_builder, PayloadState};
-use super::plan::mcpr_plan_builder;
-use super::status::{mcpr_cb_result, MCPR_CB_OK};
+use super::plan::{mcpr_plan_builder, mcpr_resolve_single};
+use super::status::{mcpr_cb_result, MCPR_CB_FAILED, MCPR_CB_OK};
 use super::views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
 
 /// A visibility decision written by the `visibility` policy callback.
@@ -232,6 +232,119 @@ pub type mcpr_policy_read_fn = Option<
     ) -> mcpr_cb_result,
 >;
 
+/// One target's answers in a plan decision (`mcpr_plan_decision`), written
+/// by the `decide_plan` policy callback.
+///
+/// `visibility_result` and `read_result` are what the `visibility` and
+/// `read` callbacks would return for the target (`MCPR_CB_OK`,
+/// `MCPR_CB_UNAVAILABLE`, `MCPR_CB_FAILED`, `MCPR_CB_INPUT_REQUIRED`), and
+/// `visibility` what `visibility` would write. The library pre-fills both
+/// results with `MCPR_CB_FAILED` (an answer left as it is fails the call
+/// with `MCPR_POLICY`, when the library needs it) and `visibility.visible`
+/// with the same sentinel as for `visibility` (a `visibility_result` of
+/// `MCPR_CB_OK` without `visible` written is a policy failure).
+/// `read_result` is used only when the target is visible.
+///
+/// \ingroup callbacks
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mcpr_target_decision {
+    /// What `visibility` would return for this target.
+    pub visibility_result: mcpr_cb_result,
+    /// What `visibility` would write (see `mcpr_visibility`).
+    pub visibility: mcpr_visibility,
+    /// What the policy `read` would return for this (visible) target.
+    pub read_result: mcpr_cb_result,
+}
+
+/// What one `decide_plan` call is asked (`mcpr_policy_callbacks.decide_plan`),
+/// in the order the per-item callbacks would be: `discover(definition)`
+/// when `definition` is not NULL; then the requested target's visibility
+/// and (when visible) read permission when `requested` is not NULL; then
+/// every item's, in plan order. A single-item plan whose item is the
+/// requested target lists it both as `requested` and as `items[0]`. Every
+/// pointer is borrowed until the callback returns.
+///
+/// \ingroup callbacks
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mcpr_plan_questions {
+    /// The definition whose discovery is asked, or NULL (not asked).
+    pub definition: *const mcpr_definition,
+    /// The requested target, or NULL (not asked).
+    pub requested: *const mcpr_target,
+    /// `items_len` item views (NULL when `items_len` is 0); the array is
+    /// the library's, not to be written.
+    pub items: *mut *const mcpr_target,
+    /// The number of items asked about (the length of `items`, and of
+    /// `mcpr_plan_decision.items`).
+    pub items_len: usize,
+}
+
+/// Where a `decide_plan` callback writes its answers. The library owns it
+/// and pre-fills every result with `MCPR_CB_FAILED` (see
+/// `mcpr_target_decision`); the callback writes `discover` (when a
+/// definition is asked), `requested` (when a requested target is asked)
+/// and `items[0 .. items_len)`, and nothing else: the library reads the
+/// answers back from its own storage, whatever `items` and `items_len`
+/// hold when the callback returns.
+///
+/// \ingroup callbacks
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct mcpr_plan_decision {
+    /// What `discover` would return for the definition asked.
+    pub discover: mcpr_cb_result,
+    /// The requested target's answers.
+    pub requested: mcpr_target_decision,
+    /// `items_len` decisions, one per item asked about, in plan order
+    /// (NULL when `items_len` is 0).
+    pub items: *mut mcpr_target_decision,
+    /// The length of `items` (the same as `mcpr_plan_questions.items_len`).
+    pub items_len: usize,
+}
+
+/// The policy's optional plan-level callback
+/// (`mcpr_policy_callbacks.decide_plan`): every answer of one step of a
+/// read in one call (docs/BEHAVIOUR.md §5), for hosts whose every callback
+/// is costly (one crossing into another language each).
+///
+/// When the table has one, the library asks it instead of the per-item
+/// callbacks in a read's first check (one call for discovery and every
+/// target when the binding plans with `mcpr_resolve_single`; otherwise one
+/// for discovery before `resolve` and one for the targets after it), in
+/// its recheck (one call), and in the root checks of an embedding or a
+/// subscription; `mcpr_call_phase` says which. Listings, completion and a
+/// list change still ask `discover` per definition. The answers mean what
+/// the per-item callbacks' results mean and are read with the same rules
+/// in the same order, stopping where the per-item form stops (a denied or
+/// failed discovery, a hidden or denied requested target, a failure, an
+/// item asking for input in the first check): answers after that are never
+/// used. A cause set with `mcpr_call_set_cause` goes to the first failing
+/// answer the library reads; input requests added before returning
+/// `MCPR_CB_INPUT_REQUIRED` as an answer go to the first such answer it
+/// reads (only the first check's read permission may ask, as for `read`).
+///
+/// \param user_data The table's `user_data` (may be NULL).
+/// \param call The call context (`mcpr_call_phase` says which step).
+/// \param questions What is asked (see `mcpr_plan_questions`).
+/// \param decision Where to write the answers (see `mcpr_plan_decision`).
+/// \return `MCPR_CB_OK` with the answers written; any other value fails the
+///   whole call with `MCPR_POLICY` (its cause, if set, the private cause).
+/// \note `call`, `questions` (and every view it points at) and `decision`
+///   are borrowed: valid until the callback returns, usable from any thread
+///   until then.
+///
+/// \ingroup callbacks
+pub type mcpr_decide_plan_fn = Option<
+    unsafe extern "C-unwind" fn(
+        user_data: *mut c_void,
+        call: *const mcpr_call,
+        questions: *const mcpr_plan_questions,
+        decision: *mut mcpr_plan_decision,
+    ) -> mcpr_cb_result,
+>;
+
 /// The binding callback table given to `mcpr_builder_add` (copied by the
 /// call; the struct itself need not outlive it).
 ///
@@ -365,6 +478,11 @@ pub struct mcpr_policy_callbacks {
     pub read: mcpr_policy_read_fn,
     /// Optional finalizer of `user_data` (see above).
     pub release: mcpr_release_fn,
+    /// Optional (NULL = the per-item callbacks answer every question): the
+    /// plan-level entry that answers a whole step of a read in one call (see
+    /// `mcpr_decide_plan_fn`). Added with `struct_size`: a table built
+    /// against an older header leaves it NULL.
+    pub decide_plan: mcpr_decide_plan_fn,
 }
 
 // SAFETY: repr(C), `struct_size` first, every field valid (and default)
@@ -376,6 +494,7 @@ unsafe impl Grows for mcpr_policy_callbacks {
         field_end!(mcpr_policy_callbacks, visibility),
         field_end!(mcpr_policy_callbacks, read),
         field_end!(mcpr_policy_callbacks, release),
+        field_end!(mcpr_policy_callbacks, decide_plan),
     ];
 }
 
@@ -475,6 +594,7 @@ pub(crate) struct CPolicy {
     discover: Required<mcpr_discover_fn>,
     visibility: Required<mcpr_visibility_fn>,
     read: Required<mcpr_policy_read_fn>,
+    decide_plan: mcpr_decide_plan_fn,
     _release: Release,
 }
 
@@ -487,6 +607,7 @@ impl CPolicy {
             discover: t.discover?,
             visibility: t.visibility?,
             read: t.read?,
+            decide_plan: t.decide_plan,
             _release: Release {
                 ud,
                 release: t.release,
@@ -540,6 +661,12 @@ impl ResourceHandler for CBinding {
         c.outcome(rc)?;
         let out = out.state.into_inner().unwrap_or_else(|p| p.into_inner());
         out.finish().map_err(|f| CallbackError::Failed(Box::new(f)))
+    }
+
+    fn resolves_single(&self) -> bool {
+        // The ready-made `resolve` (set from C by its address): the library
+        // plans the match itself.
+        self.resolve as usize == mcpr_resolve_single as *const () as usize
     }
 
     fn encoded_size_hint(&self, target: &ResourceTarget, payload: &ResourcePayload) -> Option<u64> {
@@ -615,7 +742,160 @@ impl ResourcePolicy for CPolicy {
         let rc = unsafe { (self.read)(self.ud.0, &c, view_ptr(target)) };
         c.outcome(rc)
     }
+
+    fn decides_plans(&self) -> bool {
+        self.decide_plan.is_some()
+    }
+
+    fn decide_plan(&self, call: &CallContext, q: &PlanQuestions<'_>) -> PlanDecision {
+        let Some(decide) = self.decide_plan else {
+            return crate::policy::decide_per_item(self, call, q);
+        };
+        let c = mcpr_call::new(call);
+        // The item views, on the stack for the usual one or few.
+        let mut few = [std::ptr::null::<mcpr_target>(); 4];
+        let many: Vec<*const mcpr_target>;
+        let items: &[*const mcpr_target] = if q.items.len() <= few.len() {
+            for (p, t) in few.iter_mut().zip(q.items) {
+                *p = view_ptr(t);
+            }
+            &few[..q.items.len()]
+        } else {
+            many = q.items.iter().map(view_ptr).collect();
+            &many
+        };
+        let questions = mcpr_plan_questions {
+            definition: q.definition.map_or(std::ptr::null(), view_ptr),
+            requested: q.requested.map_or(std::ptr::null(), view_ptr),
+            items: if items.is_empty() {
+                std::ptr::null_mut()
+            } else {
+                // Never written through (the array is documented read-only),
+                // and not read back.
+                items.as_ptr().cast_mut()
+            },
+            items_len: items.len(),
+        };
+        // Raw answers: the visibility bytes read back as integers, as for
+        // `visibility` (any byte the callback stores is defined).
+        let undecided = RawDecision {
+            visibility_result: MCPR_CB_FAILED,
+            visible: VISIBILITY_UNDECIDED,
+            disclose: 0,
+            read_result: MCPR_CB_FAILED,
+        };
+        let mut few_out = [undecided; 4];
+        let mut many_out: Vec<RawDecision>;
+        let out: &mut [RawDecision] = if q.items.len() <= few_out.len() {
+            &mut few_out[..q.items.len()]
+        } else {
+            many_out = vec![undecided; q.items.len()];
+            &mut many_out
+        };
+        let mut decision = RawPlanDecision {
+            discover: MCPR_CB_FAILED,
+            requested: undecided,
+            items: if out.is_empty() {
+                std::ptr::null_mut()
+            } else {
+                out.as_mut_ptr()
+            },
+            items_len: out.len(),
+        };
+        // SAFETY: the host supplied this callback for `ud`; `questions`
+        // and every view it points at, and `decision` (laid out as
+        // `mcpr_plan_decision`) with the `items_len` decisions it points
+        // at, are valid for the duration of the call.
+        let rc = unsafe {
+            decide(
+                self.ud.0,
+                &c,
+                &questions,
+                std::ptr::from_mut(&mut decision).cast::<mcpr_plan_decision>(),
+            )
+        };
+        if let Err(e) = c.outcome(rc) {
+            // The whole decision failed: the first answer read is this.
+            let e = match e {
+                CallbackError::Failed(e) => CallbackError::Failed(e),
+                _ => CallbackError::Failed(Box::new(CauseText(format!(
+                    "decide_plan callback returned {rc}"
+                )))),
+            };
+            let mut d = PlanDecision::default();
+            let failed = |e| TargetDecision {
+                visibility: Err(e),
+                read: None,
+            };
+            if q.definition.is_some() {
+                d.discover = Some(Err(e));
+            } else if q.requested.is_some() {
+                d.requested = Some(failed(e));
+            } else if !q.items.is_empty() {
+                d.items.push(failed(e));
+            }
+            return d;
+        }
+        // Read back from the library's own storage (`decision.items` and
+        // `decision.items_len` as the callback left them are not used).
+        let target = |d: &RawDecision| {
+            let visibility = c.outcome(d.visibility_result).and_then(|()| {
+                if d.visible == VISIBILITY_UNDECIDED {
+                    return Err(CallbackError::Failed(Box::new(CauseText(
+                        "decide_plan returned a visibility of MCPR_CB_OK without deciding"
+                            .to_string(),
+                    ))));
+                }
+                Ok(Visibility {
+                    visible: d.visible != 0,
+                    disclose_issue_uri: d.disclose != 0,
+                })
+            });
+            let read = match &visibility {
+                Ok(v) if v.visible => Some(c.outcome(d.read_result)),
+                _ => None,
+            };
+            TargetDecision { visibility, read }
+        };
+        PlanDecision {
+            discover: q.definition.map(|_| c.outcome(decision.discover)),
+            requested: q.requested.map(|_| target(&decision.requested)),
+            items: out.iter().map(target).collect(),
+        }
+    }
 }
+
+/// `mcpr_target_decision` with its visibility as bytes (see
+/// `CPolicy::visibility`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+struct RawDecision {
+    visibility_result: mcpr_cb_result,
+    visible: u8,
+    disclose: u8,
+    read_result: mcpr_cb_result,
+}
+
+/// `mcpr_plan_decision` with [`RawDecision`]s.
+#[repr(C)]
+struct RawPlanDecision {
+    discover: mcpr_cb_result,
+    requested: RawDecision,
+    items: *mut RawDecision,
+    items_len: usize,
+}
+
+const _: () = {
+    use std::mem::{align_of, offset_of, size_of};
+    assert!(size_of::<RawDecision>() == size_of::<mcpr_target_decision>());
+    assert!(align_of::<RawDecision>() == align_of::<mcpr_target_decision>());
+    assert!(offset_of!(RawDecision, visible) == offset_of!(mcpr_target_decision, visibility));
+    assert!(offset_of!(RawDecision, read_result) == offset_of!(mcpr_target_decision, read_result));
+    assert!(size_of::<RawPlanDecision>() == size_of::<mcpr_plan_decision>());
+    assert!(offset_of!(RawPlanDecision, requested) == offset_of!(mcpr_plan_decision, requested));
+    assert!(offset_of!(RawPlanDecision, items) == offset_of!(mcpr_plan_decision, items));
+    assert!(offset_of!(RawPlanDecision, items_len) == offset_of!(mcpr_plan_decision, items_len));
+};
 
 #[cfg(test)]
 mod tests {
@@ -669,6 +949,7 @@ mod tests {
             visibility: Some(visibility_as_told),
             read: Some(permit_ok),
             release: None,
+            decide_plan: None,
         })
         .unwrap()
     }

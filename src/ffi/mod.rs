@@ -148,9 +148,10 @@ pub use call::{
     MCPR_PHASE_UNKNOWN,
 };
 pub use callbacks::{
-    mcpr_binding_callbacks, mcpr_body_read_fn, mcpr_complete_fn, mcpr_discover_fn,
-    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_resolve_fn, mcpr_size_hint_fn,
-    mcpr_visibility, mcpr_visibility_fn,
+    mcpr_binding_callbacks, mcpr_body_read_fn, mcpr_complete_fn, mcpr_decide_plan_fn,
+    mcpr_discover_fn, mcpr_plan_decision, mcpr_plan_questions, mcpr_policy_callbacks,
+    mcpr_policy_read_fn, mcpr_resolve_fn, mcpr_size_hint_fn, mcpr_target_decision, mcpr_visibility,
+    mcpr_visibility_fn,
 };
 pub use cancel::mcpr_cancel;
 pub use complete::{mcpr_complete_argument, mcpr_complete_params};
