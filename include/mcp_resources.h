@@ -3156,6 +3156,34 @@ void mcpr_builder_free(mcpr_builder *MCPR_NULLABLE builder);
 mcpr_status mcpr_builder_set_policy_allow_all(mcpr_builder *builder, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
+ * `mcpr_builder_add` with the binding's cache hints. Its reads get
+ * `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
+ * `hints->caller_independent` and the registry's `policy_caller_independent`
+ * are both true.
+ *
+ * \param builder The builder.
+ * \param definition_json As for `mcpr_builder_add`.
+ * \param callbacks As for `mcpr_builder_add`.
+ * \param hints The binding's hints (`struct_size` set, see
+ *   `mcpr_cache_hints`); read during the call only.
+ * \param err Receives an error object on failure (caller owns it; free with
+ *   `mcpr_error_free`); may be NULL.
+ * \return As for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for a NULL
+ *   `hints` or hints with a bad `struct_size` or set fields beyond it that
+ *   this library does not know, and `MCPR_INVALID_CONFIGURATION` for a TTL
+ *   above `MCPR_MAX_TTL_MS`.
+ * \pre As for `mcpr_builder_add`; `hints` is NULL or points at hints of
+ *   `struct_size` readable bytes.
+ * \post On success the table's `release` will run exactly once; on failure it
+ *   never runs for this call.
+ * \note Thread-safe: a builder is internally locked, so concurrent calls on
+ *   one builder are safe (if pointless).
+ *
+ * \ingroup builder
+ */
+mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
+
+/**
  * Declares the registry's cache hints. Without this call: TTL 0, not
  * caller-independent (every result `"ttlMs":0`, `"cacheScope":"private"`).
  *
@@ -3233,34 +3261,6 @@ mcpr_status mcpr_builder_set_notifications(mcpr_builder *builder, uint32_t notif
  * \ingroup builder
  */
 mcpr_status mcpr_builder_set_input_unsupported_error(mcpr_builder *builder, int32_t code, mcpr_str message, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
-
-/**
- * `mcpr_builder_add` with the binding's cache hints. Its reads get
- * `hints->ttl_ms` instead of the registry's TTL, and may be `"public"` when
- * `hints->caller_independent` and the registry's `policy_caller_independent`
- * are both true.
- *
- * \param builder The builder.
- * \param definition_json As for `mcpr_builder_add`.
- * \param callbacks As for `mcpr_builder_add`.
- * \param hints The binding's hints (`struct_size` set, see
- *   `mcpr_cache_hints`); read during the call only.
- * \param err Receives an error object on failure (caller owns it; free with
- *   `mcpr_error_free`); may be NULL.
- * \return As for `mcpr_builder_add`, plus `MCPR_INVALID_ARGUMENT` for a NULL
- *   `hints` or hints with a bad `struct_size` or set fields beyond it that
- *   this library does not know, and `MCPR_INVALID_CONFIGURATION` for a TTL
- *   above `MCPR_MAX_TTL_MS`.
- * \pre As for `mcpr_builder_add`; `hints` is NULL or points at hints of
- *   `struct_size` readable bytes.
- * \post On success the table's `release` will run exactly once; on failure it
- *   never runs for this call.
- * \note Thread-safe: a builder is internally locked, so concurrent calls on
- *   one builder are safe (if pointless).
- *
- * \ingroup builder
- */
-mcpr_status mcpr_builder_add_with_hints(mcpr_builder *builder, mcpr_str definition_json, const mcpr_binding_callbacks *callbacks, const mcpr_cache_hints *hints, mcpr_error *MCPR_NULLABLE *MCPR_NULLABLE err);
 
 /**
  * Fills cache hints with the defaults: TTL 0, not caller-independent, and
