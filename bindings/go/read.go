@@ -92,7 +92,7 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 	// bundle in the same call (one call into C per read, not two).
 	var buf []byte
 	if hint := r.readHint.Load(); hint > 0 {
-		buf = make([]byte, hint+hint/8+64)
+		buf = make([]byte, hint+hint/32+16) // a little room: results of one resource vary little
 	}
 	in := o.input()
 	st := C.mcprgo_read(r.r, cstr(uri), env.fields(callFields{o.Revision, ex, meta, o.Trace}), in,
