@@ -149,18 +149,33 @@ var finishedContext = func() context.Context {
 // first. With isolation (Builder.SetCallbackIsolation) the callback runs on
 // a goroutine of its own, where Goexit becomes a failure too.
 func invoke(req C.uint64_t, call *C.mcpr_call, isolate bool, f func(ctx context.Context) error) C.mcpr_cb_result {
+	if !isolate {
+		return invokeInline(req, call, f)
+	}
 	cs := newCallState(requestOf(req), call)
 	var o outcome
-	if isolate {
-		done := make(chan struct{})
-		go func() {
-			defer close(done) // also after runtime.Goexit
-			settle(cs, f, &o, true)
-		}()
-		<-done
-	} else {
-		settle(cs, f, &o, false)
-	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done) // also after runtime.Goexit
+		settle(cs, f, &o, true)
+	}()
+	<-done
+	return finishInvoke(cs, call, o)
+}
+
+// invokeInline is invoke without isolation. f does not escape here, so a
+// hot callback (the body read, the plan-level entry) that calls it
+// directly when it needs no isolation keeps its closure and the outcome
+// on the stack: no allocation for either.
+func invokeInline(req C.uint64_t, call *C.mcpr_call, f func(ctx context.Context) error) C.mcpr_cb_result {
+	cs := newCallState(requestOf(req), call)
+	var o outcome
+	settle(cs, f, &o, false)
+	return finishInvoke(cs, call, o)
+}
+
+// finishInvoke ends a callback's context and hands its outcome to the library.
+func finishInvoke(cs *callState, call *C.mcpr_call, o outcome) C.mcpr_cb_result {
 	cs.finish()
 	if o.cause != "" {
 		setCause(call, o.cause)
@@ -272,10 +287,18 @@ func mcprgoResolve(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, m *C.mcpr_m
 //export mcprgoRead
 func mcprgoRead(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcpr_target, out *C.mcpr_payload_builder) C.mcpr_cb_result {
 	e := cgo.Handle(h).Value().(*bindingEntry)
-	return invoke(req, call, e.isolate, func(ctx context.Context) error {
-		cs := ctx.(*callState)
-		return e.binding.Read(ctx, Target{cs: cs, t: t}, &Payload{cs: cs, o: out})
-	})
+	// Two closures, so that the inline one does not escape (invokeInline).
+	if e.isolate {
+		return invoke(req, call, true, func(ctx context.Context) error { return e.readBody(ctx.(*callState), t, out) })
+	}
+	return invokeInline(req, call, func(ctx context.Context) error { return e.readBody(ctx.(*callState), t, out) })
+}
+
+// readBody runs the binding's Read for one item; its Payload lives in the
+// callback's state (one allocation less per body read).
+func (e *bindingEntry) readBody(cs *callState, t *C.mcpr_target, out *C.mcpr_payload_builder) error {
+	cs.payload = Payload{cs: cs, o: out}
+	return e.binding.Read(cs, Target{cs: cs, t: t}, &cs.payload)
 }
 
 //export mcprgoComplete
@@ -351,14 +374,21 @@ func mcprgoDecidePlan(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, phase C.
 		return cbFailed
 	}
 	firstCheck := phase == C.MCPR_PHASE_FIRST_CHECK
-	return invoke(req, call, e.isolate, func(ctx context.Context) error {
-		pd := planDecider{cs: ctx.(*callState), firstCheck: firstCheck}
-		pd.decide(p, q, d)
-		if pd.cause != "" {
-			setCause(call, pd.cause)
-		}
-		return nil
-	})
+	// Two closures, so that the inline one does not escape (invokeInline).
+	if e.isolate {
+		return invoke(req, call, true, func(ctx context.Context) error { return decidePlan(ctx.(*callState), call, firstCheck, p, q, d) })
+	}
+	return invokeInline(req, call, func(ctx context.Context) error { return decidePlan(ctx.(*callState), call, firstCheck, p, q, d) })
+}
+
+// decidePlan answers one plan decision inside mcprgoDecidePlan's callback.
+func decidePlan(cs *callState, call *C.mcpr_call, firstCheck bool, p Policy, q *C.mcpr_plan_questions, d *C.mcpr_plan_decision) error {
+	pd := planDecider{cs: cs, firstCheck: firstCheck}
+	pd.decide(p, q, d)
+	if pd.cause != "" {
+		setCause(call, pd.cause)
+	}
+	return nil
 }
 
 // decidePlanHook, when set (by the package's own tests, before any table

@@ -35,6 +35,9 @@ type callState struct {
 	hasDL    bool
 	dlKnown  bool
 	stop     chan struct{}
+	// payload is the body read's Payload (readBody), kept here so that
+	// it needs no allocation of its own.
+	payload Payload
 }
 
 func newCallState(req *request, call *C.mcpr_call) *callState {

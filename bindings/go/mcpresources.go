@@ -338,6 +338,9 @@ func (r *ref) freeOnce() {
 type Resources struct {
 	ref ref
 	r   *C.mcpr_resources
+	// readHint is the length of the last Read's result when at most
+	// maxReadHint bytes (0 = none yet): the size of the next Read's buffer.
+	readHint atomic.Int64
 }
 
 // Close releases the registry; calls in flight keep it until they return,
@@ -639,6 +642,10 @@ type callEnv struct {
 	// call decides for many callers): each its own context, the call's
 	// token.
 	subs []subRequest
+	// own is req's storage for begin (one allocation for both).
+	own request
+	// readRes is Read's result struct (see Read).
+	readRes C.mcprgo_read_result
 }
 
 type subRequest struct {
@@ -666,7 +673,9 @@ func begin(ctx context.Context) (*callEnv, error) {
 	case err != nil:
 		return nil, ownError(StatusCanceled, canceledMessage, "")
 	}
-	env := &callEnv{ctx: ctx, id: requestID.Add(1), req: &request{ctx: ctx}}
+	env := &callEnv{ctx: ctx, id: requestID.Add(1)}
+	env.own.ctx = ctx
+	env.req = &env.own
 	if d, ok := ctx.Deadline(); ok {
 		left := time.Until(d)
 		if left <= 0 {
@@ -745,6 +754,9 @@ func holdExecutor(e *Executor) (*C.mcpr_executor, func(), error) {
 // holdShared keeps a call's executor and result _meta open for one call
 // (nil = none): the C objects to pass, and the one release to defer.
 func holdShared(e *Executor, m *ResultMeta) (*C.mcpr_executor, *C.mcpr_result_meta, func(), error) {
+	if e == nil && m == nil {
+		return nil, nil, releaseNothing, nil // no closure to allocate
+	}
 	ex, done, err := holdExecutor(e)
 	if err != nil {
 		return nil, nil, nil, err
@@ -756,6 +768,8 @@ func holdShared(e *Executor, m *ResultMeta) (*C.mcpr_executor, *C.mcpr_result_me
 	}
 	return ex, meta, func() { m.letGo(); done() }, nil
 }
+
+func releaseNothing() {}
 
 // failure reports a context deadline as StatusDeadlineExceeded even when
 // the token's cancellation won the race against the library's own timer.

@@ -3,7 +3,10 @@ package mcpresources
 // #include "shim.h"
 import "C"
 
-import "context"
+import (
+	"context"
+	"unsafe"
+)
 
 // ReadOptions are the options of Read (nil = defaults).
 type ReadOptions struct {
@@ -79,16 +82,43 @@ func (r *Resources) Read(ctx context.Context, uri string, opt *ReadOptions) (Bun
 		return Bundle{}, err
 	}
 	defer env.end()
-	var res C.mcprgo_read_result
+	// The result struct lives in env (allocated anyway): a local would
+	// move to the heap, since cgo makes every pointer passed to a function
+	// that calls back into Go escape. Passed as &env.readRes: cgo's pointer
+	// check then looks at that field only, not at the rest of env.
+	//
+	// buf is the result's Go memory, sized by the registry's last small
+	// result: when the JSON fits, the shim copies it there and frees the
+	// bundle in the same call (one call into C per read, not two).
+	var buf []byte
+	if hint := r.readHint.Load(); hint > 0 {
+		buf = make([]byte, hint+hint/32+16) // a little room: results of one resource vary little
+	}
 	in := o.input()
-	st := C.mcprgo_read(r.r, cstr(uri), env.fields(callFields{o.Revision, ex, meta, o.Trace}), in, &res)
+	st := C.mcprgo_read(r.r, cstr(uri), env.fields(callFields{o.Revision, ex, meta, o.Trace}), in,
+		(*C.uint8_t)(unsafe.SliceData(buf)), C.size_t(len(buf)), &env.readRes)
+	res := &env.readRes
 	if st != C.MCPR_OK {
 		return Bundle{}, env.failure(takeError(res.err, st))
 	}
-	b := Bundle{JSON: goBytes(res.json), Partial: bool(res.partial), InputRequired: bool(res.input_required)}
-	C.mcpr_bundle_free(res.bundle)
+	b := Bundle{Partial: bool(res.partial), InputRequired: bool(res.input_required)}
+	n := int(res.json.len)
+	if res.copied {
+		b.JSON = buf[:n:n]
+	} else {
+		b.JSON = goBytes(res.json)
+		C.mcpr_bundle_free(res.bundle)
+	}
+	if n <= maxReadHint && int64(n) != r.readHint.Load() {
+		r.readHint.Store(int64(n))
+	}
 	return b, nil
 }
+
+// maxReadHint bounds Resources.readHint: a result larger than this is
+// copied out of its bundle after the call, so that a large result never
+// makes the next small read allocate a large buffer.
+const maxReadHint = 16 << 10
 
 // input is the read's input-required members (BEHAVIOUR §18) as the shim
 // takes them, for the blocking and the asynchronous read.

@@ -318,3 +318,43 @@ func TestPolicyFuncsRunOnlyTheGivenFunctions(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Read copies a result into a buffer sized by the registry's last one
+// (read.go): every result must come back whole and alone whether it fits
+// (the same item again), outgrows it (a larger item after a small one,
+// one beyond the buffer's bound) or is smaller, and two Bundles never
+// share memory.
+func TestReadResultsOfChangingSizesComeBackWhole(t *testing.T) {
+	bodies := map[string]string{
+		"doc://small": "s",
+		"doc://mid":   strings.Repeat("m", 3000),
+		"doc://big":   strings.Repeat("b", 40<<10),
+	}
+	rg := &reg{}
+	for uri, body := range bodies {
+		rg.add(def(uri, strings.TrimPrefix(uri, "doc://")), text(body))
+	}
+	r := rg.build(t)
+	var kept []mcpr.Bundle
+	var keptURIs []string
+	for _, uri := range []string{"doc://small", "doc://small", "doc://mid", "doc://small", "doc://big", "doc://mid", "doc://mid", "doc://big", "doc://small"} {
+		b, err := r.Read(context.Background(), uri, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := parseRead(t, b)
+		if len(got.Contents) != 1 || got.Contents[0].Text == nil || *got.Contents[0].Text != bodies[uri] {
+			t.Fatalf("%s: wrong result (%d bytes)", uri, len(b.JSON))
+		}
+		kept = append(kept, b)
+		keptURIs = append(keptURIs, uri)
+	}
+	for _, b := range kept {
+		_ = append(b.JSON, "xxxx"...) // into spare capacity: touches no other Bundle
+	}
+	for i, b := range kept {
+		if got := parseRead(t, b); *got.Contents[0].Text != bodies[keptURIs[i]] {
+			t.Fatalf("result %d changed after later reads", i)
+		}
+	}
+}

@@ -130,7 +130,7 @@ mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl
 }
 
 mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_input input,
-                        mcprgo_read_result *out) {
+                        uint8_t *buf, size_t cap, mcprgo_read_result *out) {
     mcpr_read_options opt = {
         .struct_size = sizeof(mcpr_read_options),
         .scope_key = input.scope_key,
@@ -146,11 +146,19 @@ mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call,
     out->json.len = 0;
     out->partial = false;
     out->input_required = false;
+    out->copied = false;
     mcpr_status st = mcpr_read(r, uri, &opt, &out->bundle, &out->err);
     if (st == MCPR_OK) {
         out->json = mcpr_bundle_json(out->bundle);
         out->partial = mcpr_bundle_is_partial(out->bundle);
         out->input_required = mcpr_bundle_is_input_required(out->bundle);
+        if (buf != NULL && out->json.ptr != NULL && out->json.len <= cap) {
+            memcpy(buf, out->json.ptr, out->json.len);
+            out->json.ptr = (const char *)buf;
+            mcpr_bundle_free(out->bundle);
+            out->bundle = NULL;
+            out->copied = true;
+        }
     }
     return st;
 }

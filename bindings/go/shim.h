@@ -42,12 +42,15 @@ typedef struct {
         (opt).trace = (call).trace;                                \
     } while (0)
 
-/* What mcprgo_read returns besides the status (written on every call). */
+/* What mcprgo_read returns besides the status (written on every call).
+ * copied: the JSON was copied into the caller's buffer and the bundle
+ * freed (bundle is then NULL and json.ptr the buffer). */
 typedef struct {
     mcpr_bundle *bundle;
     mcpr_str json;
     bool partial;
     bool input_required;
+    bool copied;
     mcpr_error *err;
 } mcprgo_read_result;
 
@@ -128,9 +131,11 @@ mcpr_status mcprgo_builder_add_with_hints(mcpr_builder *b, mcpr_str def, uintptr
 mcpr_status mcprgo_payload_set_cache_hints(mcpr_payload_builder *o, uint64_t ttl_ms, bool caller_independent,
                                            mcpr_error **err);
 
-/* mcpr_read with its options. */
+/* mcpr_read with its options. When the result's JSON fits in buf (cap
+ * bytes; buf may be NULL), it is copied there and the bundle freed in the
+ * same call (out->copied): one call into C per read instead of two. */
 mcpr_status mcprgo_read(const mcpr_resources *r, mcpr_str uri, mcprgo_call call, mcprgo_input input,
-                        mcprgo_read_result *out);
+                        uint8_t *buf, size_t cap, mcprgo_read_result *out);
 /* mcpr_list (templates false) or mcpr_list_templates with their options. */
 mcpr_status mcprgo_list(const mcpr_resources *r, bool templates, mcpr_str scope_key, mcpr_str cursor, uint32_t page_size,
                         mcprgo_call call, mcprgo_list_result *out);

@@ -1,5 +1,12 @@
 package mcpresources
 
+// /* The setters' C calls copy what they are given, keep no Go pointer and
+//  * call no Go code: with noescape and nocallback (cgo needs both) the
+//  * error pointer they write stays on the Go stack. */
+// #cgo noescape mcpr_payload_set_text
+// #cgo nocallback mcpr_payload_set_text
+// #cgo noescape mcpr_payload_set_blob
+// #cgo nocallback mcpr_payload_set_blob
 // #include "shim.h"
 import "C"
 
