@@ -44,7 +44,7 @@ use crate::call::{CallOptions, FrameRules};
 use crate::error::{Failure, FailureKind};
 use crate::executor::{new_status, Entry, Executor, JobHandle, Pool, Refusal, WatchKey, Watched};
 use crate::limits::Limits;
-use crate::observe::{Recorder, Subject};
+use crate::observe::{Recorder, Subject, Telemetry};
 use crate::protocol::ProtocolRevision;
 use crate::read::Owner;
 use crate::registry::Resources;
@@ -223,28 +223,7 @@ where
     let first_look = steps_in
         .and_then(|d| started.checked_add(d))
         .map_or(deadline, |at| at.min(deadline));
-    let observes = T::CALLED && telemetry.observes();
-    // Nothing of this without an observer (one branch).
-    let record = match observes {
-        true => telemetry
-            .begin(rules.method, call.protocol_revision, started, true)
-            .map(Box::new),
-        false => None,
-    };
-    let observing = Observing {
-        method: rules.method,
-        protocol_revision: call.protocol_revision,
-        started,
-        subject: about.0,
-        request_data: if observes {
-            call.request_data.clone()
-        } else {
-            None
-        },
-        body_observes: about.1,
-        observes,
-        learned: OnceLock::new(),
-    };
+    let (record, observing) = observing_of(telemetry, T::CALLED, rules, call, started, about);
     let parts = ScopeParts {
         started,
         read_timeout: limits.read_timeout,
@@ -300,6 +279,43 @@ where
     }
     call.watch(&executor, first_look);
     Ok(())
+}
+
+/// What a call started at `started` records and reports (see
+/// [`Observing`]): its record (only with an observer) and what its call
+/// event needs (a copy of the request data only with an observer; none
+/// for a call kind that gives no event, `called` false).
+fn observing_of(
+    telemetry: &Telemetry,
+    called: bool,
+    rules: &'static FrameRules,
+    call: &CallOptions,
+    started: Instant,
+    about: (OwnedSubject, bool),
+) -> (Option<Box<Recorder>>, Observing) {
+    let observes = called && telemetry.observes();
+    // Nothing of this without an observer (one branch).
+    let record = match observes {
+        true => telemetry
+            .begin(rules.method, call.protocol_revision, started, true)
+            .map(Box::new),
+        false => None,
+    };
+    let observing = Observing {
+        method: rules.method,
+        protocol_revision: call.protocol_revision,
+        started,
+        subject: about.0,
+        request_data: if observes {
+            call.request_data.clone()
+        } else {
+            None
+        },
+        body_observes: about.1,
+        observes,
+        learned: OnceLock::new(),
+    };
+    (record, observing)
 }
 
 /// [`AsyncCall::refused`] before any refusal.

@@ -461,54 +461,67 @@ impl ResourcePolicy for CPolicy {
             )
         };
         if let Err(e) = c.outcome(rc) {
-            // The whole decision failed: the first answer read is this.
-            let e = match e {
-                CallbackError::Failed(e) => CallbackError::Failed(e),
-                _ => CallbackError::Failed(Box::new(CauseText(format!(
-                    "decide_plan callback returned {rc}"
-                )))),
-            };
-            let mut d = PlanDecision::default();
-            let failed = |e| TargetDecision {
-                visibility: Err(e),
-                read: None,
-            };
-            if q.definition.is_some() {
-                d.discover = Some(Err(e));
-            } else if q.requested.is_some() {
-                d.requested = Some(failed(e));
-            } else if !q.items.is_empty() {
-                d.items.push(failed(e));
-            }
-            return d;
+            return whole_decision_failed(q, e, rc);
         }
         // Read back from the library's own storage (`decision.items` and
         // `decision.items_len` as the callback left them are not used).
-        let target = |d: &RawDecision| {
-            let visibility = c.outcome(d.visibility_result).and_then(|()| {
-                if d.visible == VISIBILITY_UNDECIDED {
-                    return Err(CallbackError::Failed(Box::new(CauseText(
-                        "decide_plan returned a visibility of MCPR_CB_OK without deciding"
-                            .to_string(),
-                    ))));
-                }
-                Ok(Visibility {
-                    visible: d.visible != 0,
-                    disclose_issue_uri: d.disclose != 0,
-                })
-            });
-            let read = match &visibility {
-                Ok(v) if v.visible => Some(c.outcome(d.read_result)),
-                _ => None,
-            };
-            TargetDecision { visibility, read }
-        };
+        let target = |d: &RawDecision| answers_of(&c, d);
         PlanDecision {
             discover: q.definition.map(|_| c.outcome(decision.discover)),
             requested: q.requested.map(|_| target(&decision.requested)),
             items: out.iter().map(target).collect(),
         }
     }
+}
+
+/// The decision of a `decide_plan` call that failed as a whole: the first
+/// answer the library reads is the failure (`rc`'s own cause, or one that
+/// names it).
+fn whole_decision_failed(
+    q: &PlanQuestions<'_>,
+    e: CallbackError,
+    rc: mcpr_cb_result,
+) -> PlanDecision {
+    let e = match e {
+        CallbackError::Failed(e) => CallbackError::Failed(e),
+        _ => CallbackError::Failed(Box::new(CauseText(format!(
+            "decide_plan callback returned {rc}"
+        )))),
+    };
+    let mut d = PlanDecision::default();
+    let failed = |e| TargetDecision {
+        visibility: Err(e),
+        read: None,
+    };
+    if q.definition.is_some() {
+        d.discover = Some(Err(e));
+    } else if q.requested.is_some() {
+        d.requested = Some(failed(e));
+    } else if !q.items.is_empty() {
+        d.items.push(failed(e));
+    }
+    d
+}
+
+/// One target's answers as the callback wrote them into `d` (a
+/// visibility left undecided with `MCPR_CB_OK` is a failure).
+fn answers_of(c: &mcpr_call, d: &RawDecision) -> TargetDecision {
+    let visibility = c.outcome(d.visibility_result).and_then(|()| {
+        if d.visible == VISIBILITY_UNDECIDED {
+            return Err(CallbackError::Failed(Box::new(CauseText(
+                "decide_plan returned a visibility of MCPR_CB_OK without deciding".to_string(),
+            ))));
+        }
+        Ok(Visibility {
+            visible: d.visible != 0,
+            disclose_issue_uri: d.disclose != 0,
+        })
+    });
+    let read = match &visibility {
+        Ok(v) if v.visible => Some(c.outcome(d.read_result)),
+        _ => None,
+    };
+    TargetDecision { visibility, read }
 }
 
 /// `mcpr_target_decision` with its visibility as bytes (see

@@ -20,7 +20,7 @@ use crate::scope::RequestScope;
 
 use super::method::{
     complete_call, complete_response, from_params, list_call, list_response, read_call,
-    read_response,
+    read_response, ReadCall,
 };
 use super::{call_method, RequestError, RequestMethod, RequestOptions, Response};
 
@@ -81,40 +81,7 @@ impl Resources {
             RequestMethod::ResourcesRead => match read_call(text, options) {
                 Err(response) => refused(response),
                 Ok(c) => {
-                    let protocol_revision = c.protocol_revision;
-                    let _ = revision.set(protocol_revision);
-                    call.learned(protocol_revision, Subject::Uri(c.uri.as_bytes()));
-                    let call_options =
-                        options.call_for(from_params(protocol_revision, c.trace.clone()));
-                    let input = OwnedInput {
-                        options: InputOptions {
-                            scope_key: options.scope_key.clone(),
-                            client_capabilities: options.client_capabilities,
-                            request_state: c.request_state.map(Cow::into_owned),
-                            input_responses: c.input_responses.map(Cow::into_owned),
-                            // Params that were read are UTF-8 JSON.
-                            params: std::str::from_utf8(text).ok().map(str::to_owned),
-                        },
-                        raw_capabilities: c.client_capabilities.map(Cow::into_owned),
-                    };
-                    let uri = c.uri.into_owned();
-                    let named = uri.clone();
-                    self.read_detached(
-                        call,
-                        scope.clone(),
-                        &call_options,
-                        (uri.as_bytes(), input),
-                        owner,
-                        Box::new(move |read| {
-                            let subject = Subject::Uri(named.as_bytes());
-                            let seen = seen(observed, protocol_revision, subject, &read);
-                            Served {
-                                outcome: Ok(read_response(read, &named, protocol_revision)),
-                                seen: Some(seen),
-                            }
-                        }),
-                        crate::read::Spare::default(),
-                    );
+                    self.read_request_detached(call, scope, c, (text, options), owner, revision)
                 }
             },
             RequestMethod::ResourcesList | RequestMethod::ResourcesTemplatesList => {
@@ -166,6 +133,53 @@ impl Resources {
                 }
             },
         }
+    }
+
+    /// `resources/read` as the first job of `call` (see
+    /// [`request_detached`](Self::request_detached)), its params read.
+    fn read_request_detached(
+        &self,
+        call: &Call<Served>,
+        scope: RequestScope,
+        c: ReadCall<'_>,
+        (text, options): (&[u8], &RequestOptions),
+        owner: Owner,
+        revision: &RevisionCell,
+    ) {
+        let observed = self.telemetry().observes();
+        let protocol_revision = c.protocol_revision;
+        let _ = revision.set(protocol_revision);
+        call.learned(protocol_revision, Subject::Uri(c.uri.as_bytes()));
+        let call_options = options.call_for(from_params(protocol_revision, c.trace.clone()));
+        let input = OwnedInput {
+            options: InputOptions {
+                scope_key: options.scope_key.clone(),
+                client_capabilities: options.client_capabilities,
+                request_state: c.request_state.map(Cow::into_owned),
+                input_responses: c.input_responses.map(Cow::into_owned),
+                // Params that were read are UTF-8 JSON.
+                params: std::str::from_utf8(text).ok().map(str::to_owned),
+            },
+            raw_capabilities: c.client_capabilities.map(Cow::into_owned),
+        };
+        let uri = c.uri.into_owned();
+        let named = uri.clone();
+        self.read_detached(
+            call,
+            scope.clone(),
+            &call_options,
+            (uri.as_bytes(), input),
+            owner,
+            Box::new(move |read| {
+                let subject = Subject::Uri(named.as_bytes());
+                let seen = seen(observed, protocol_revision, subject, &read);
+                Served {
+                    outcome: Ok(read_response(read, &named, protocol_revision)),
+                    seen: Some(seen),
+                }
+            }),
+            crate::read::Spare::default(),
+        );
     }
 
     /// `tools/call` for the resource tools and the subscription methods
