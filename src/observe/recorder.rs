@@ -184,6 +184,12 @@ impl Recorder {
         self.interests().decisions
     }
 
+    /// Whether the observer asked for callback timings.
+    #[inline]
+    pub(crate) fn timings(&self) -> bool {
+        self.interests().callback_timings
+    }
+
     /// Runs the callback `f` of `kind`, counted and timed when the
     /// observer asked for callback timings. Out of line: the unobserved
     /// call's path (`observe::timed` without a recorder) keeps the
