@@ -10,7 +10,13 @@
  * against the blocking executor read (the goal is at most 1.2x). Compare
  * with `cargo bench --bench read` (the Rust API figure). First of all, while
  * the process is fresh, W2's registration: 100,000 templates added one by
- * one through mcpr_builder_add, then built (the target is at most 0.1 s).
+ * one through mcpr_builder_add, then built, next to its floor measured in
+ * a fresh child process (formatting, copying and hash-inserting 100,000
+ * definitions, as the peer harness's reference program does; the goal is
+ * at most 3x the floor, 0.05 s on a quiet machine); and W3's listing:
+ * 100,000 exact resources in pages of 500 through mcpr_list, the first
+ * pass of fresh processes, against concatenating the pre-rendered objects
+ * in a fresh process (the goal is at most 1.5x).
  * Not a ctest test: run scripts/bench.sh. Lines starting with "GOAL " state
  * a figure next to its goal (scripts/bench.sh collects them).
  *
@@ -28,16 +34,19 @@
  * Mode inline-copy runs the inline read with the body copied
  * (mcpr_payload_set_text) instead of lent, for instruction counts.
  *
- * Usage: bench_read [iterations [inline|executor|busy|request|register|async|observe|allocations|inline-copy|observer-calls|observer-decisions]]
+ * Usage: bench_read [iterations [inline|executor|busy|request|register|list|async|observe|allocations|inline-copy|observer-calls|observer-decisions]]
  *   (default 200000, all) */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mcp_resources.h"
 
@@ -278,6 +287,213 @@ static double register_templates(const mcpr_policy_callbacks *policy, const mcpr
     return s;
 }
 
+static uint64_t fnv1a(const char *s, size_t n) {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median5(double *t) {
+    qsort(t, 5, sizeof *t, cmp_double);
+    return t[2];
+}
+
+/* The floor of W2's registration, as the peer harness's reference program
+ * measures it (the issue's "3x the floor" is against this one): what the
+ * most direct C code does to keep 100,000 definitions and find them by
+ * identifier, with nothing else (no parsing, validation, sort or index):
+ * format each exact-resource definition, copy it into its own heap string
+ * and insert it by its URI into an open-addressing table; seconds, median
+ * of 5 rounds. */
+static double register_floor(long n) {
+    double t[5];
+    for (int round = 0; round < 5; round++) {
+        double t0 = now_ns();
+        size_t cap = 16;
+        while (cap < (size_t)n * 2) cap *= 2;
+        struct slot {
+            char *def;
+            size_t key_off, key_len;
+        } *tab = calloc(cap, sizeof *tab);
+        if (!tab) exit(1);
+        for (long i = 0; i < n; i++) {
+            char def[160];
+            int len = snprintf(def, sizeof def, "{\"uri\":\"mem://doc/%ld\",\"name\":\"doc%ld\",\"mimeType\":\"text/plain\"}",
+                               i, i);
+            char *d = malloc((size_t)len + 1);
+            if (!d) exit(1);
+            memcpy(d, def, (size_t)len + 1);
+            size_t ko = 8, kl = (size_t)(strchr(d + ko, '"') - (d + ko)); /* {"uri":" */
+            size_t h = (size_t)fnv1a(d + ko, kl) & (cap - 1);
+            while (tab[h].def) {
+                if (tab[h].key_len == kl && !memcmp(tab[h].def + tab[h].key_off, d + ko, kl)) exit(1);
+                h = (h + 1) & (cap - 1);
+            }
+            tab[h].def = d, tab[h].key_off = ko, tab[h].key_len = kl;
+        }
+        t[round] = (now_ns() - t0) / 1e9;
+        for (size_t i = 0; i < cap; i++) free(tab[i].def);
+        free(tab);
+    }
+    return median5(t);
+}
+
+/* W3 as the peer harness lists it: 100,000 exact resources listed in pages
+ * of 500 through mcpr_list (the C policy's discover runs for each), every
+ * page kept to the end of the pass; seconds for one pass. */
+static double list_pass(const mcpr_resources *r, long n) {
+    mcpr_page **kept = malloc(((size_t)n / 500 + 2) * sizeof *kept);
+    if (!kept) exit(1);
+    size_t pages = 0, listed = 0;
+    mcpr_str cursor = {NULL, 0};
+    double t0 = now_ns();
+    for (;;) {
+        mcpr_list_options lo = {.struct_size = sizeof(mcpr_list_options)};
+        lo.scope_key = (mcpr_str){"bench", 5};
+        lo.cursor = cursor;
+        lo.page_size = 500;
+        mcpr_page *p = NULL;
+        if (mcpr_list(r, &lo, &p, NULL) != MCPR_OK) {
+            fprintf(stderr, "list failed\n");
+            exit(1);
+        }
+        mcpr_str js = mcpr_page_json(p);
+        mcpr_str next = mcpr_page_next_cursor(p);
+        kept[pages++] = p;
+        listed += js.len;
+        if (next.len == 0) break;
+        cursor = next;
+    }
+    double s = (now_ns() - t0) / 1e9;
+    sink += listed;
+    for (size_t i = 0; i < pages; i++) mcpr_page_free(kept[i]);
+    free(kept);
+    return s;
+}
+
+/* Its floor, as the peer harness's reference program measures it: the
+ * 100,000 objects pre-rendered (one heap string each, allocated in
+ * order), then each round concatenates them into pages of 500, each page
+ * its own allocation, kept to the end of the round; seconds, median of 5
+ * rounds. */
+static double list_floor(long n) {
+    static const char head[] = "{\"resources\":[", tail[] = "]}";
+    char **frag = malloc((size_t)n * sizeof *frag);
+    size_t *flen = malloc((size_t)n * sizeof *flen);
+    long npages = (n + 499) / 500;
+    char **kept = malloc((size_t)npages * sizeof *kept);
+    if (!frag || !flen || !kept) exit(1);
+    for (long i = 0; i < n; i++) {
+        char tmp[128];
+        int len = snprintf(tmp, sizeof tmp, "{\"uri\":\"mem://doc/%ld\",\"name\":\"doc%ld\",\"mimeType\":\"text/plain\"}", i, i);
+        frag[i] = malloc((size_t)len + 1);
+        if (!frag[i]) exit(1);
+        memcpy(frag[i], tmp, (size_t)len + 1);
+        flen[i] = (size_t)len;
+    }
+    double t[5];
+    for (int round = 0; round < 5; round++) {
+        double t0 = now_ns();
+        for (long p = 0; p < npages; p++) {
+            long lo = p * 500, hi = lo + 500 < n ? lo + 500 : n;
+            size_t need = sizeof head + sizeof tail + 64;
+            for (long i = lo; i < hi; i++) need += flen[i] + 1;
+            char *pb = malloc(need), *q = pb;
+            if (!pb) exit(1);
+            memcpy(q, head, sizeof head - 1), q += sizeof head - 1;
+            for (long i = lo; i < hi; i++) {
+                if (i > lo) *q++ = ',';
+                memcpy(q, frag[i], flen[i]), q += flen[i];
+            }
+            memcpy(q, tail, sizeof tail - 1);
+            kept[p] = pb;
+        }
+        t[round] = (now_ns() - t0) / 1e9;
+        for (long p = 0; p < npages; p++) sink += (unsigned char)kept[p][3], free(kept[p]);
+    }
+    for (long i = 0; i < n; i++) free(frag[i]);
+    free(frag), free(flen), free(kept);
+    return median5(t);
+}
+
+/* W3's listing as the peer harness makes it: 100,000 `mem://doc/<i>`
+ * resources registered, then listed once in pages of 500 (the first pass
+ * of a fresh process); seconds. */
+static double list_fresh(const mcpr_policy_callbacks *policy, const mcpr_binding_callbacks *binding, long n) {
+    mcpr_builder *b = mcpr_builder_new();
+    if (!b || mcpr_builder_set_policy(b, policy, NULL) != MCPR_OK) exit(1);
+    for (long i = 0; i < n; i++) {
+        char def[128];
+        int len = snprintf(def, sizeof def, "{\"uri\":\"mem://doc/%ld\",\"name\":\"doc%ld\",\"mimeType\":\"text/plain\"}", i, i);
+        mcpr_str d = {def, (size_t)len};
+        if (mcpr_builder_add(b, d, binding, NULL) != MCPR_OK) exit(1);
+    }
+    mcpr_resources *r = NULL;
+    if (mcpr_builder_build(b, &r, NULL) != MCPR_OK) exit(1);
+    double s = list_pass(r, n);
+    mcpr_resources_free(r);
+    return s;
+}
+
+/* Runs `f` in a fresh child process (a copy of this one before it grew
+ * its heap) and returns what it measured; in this process if fork fails. */
+static double in_child(double (*f)(const mcpr_policy_callbacks *, const mcpr_binding_callbacks *, long),
+                       const mcpr_policy_callbacks *policy, const mcpr_binding_callbacks *binding, long n) {
+    int fds[2];
+    if (pipe(fds) != 0) return f(policy, binding, n);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]), close(fds[1]);
+        return f(policy, binding, n);
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        double s = f(policy, binding, n);
+        ssize_t w = write(fds[1], &s, sizeof s);
+        _exit(w == (ssize_t)sizeof s ? 0 : 1);
+    }
+    close(fds[1]);
+    double s = 0;
+    ssize_t got = read(fds[0], &s, sizeof s);
+    close(fds[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return got == (ssize_t)sizeof s ? s : f(policy, binding, n);
+}
+
+static double list_floor_of(const mcpr_policy_callbacks *policy, const mcpr_binding_callbacks *binding, long n) {
+    (void)policy, (void)binding;
+    return list_floor(n);
+}
+
+static double register_floor_of(const mcpr_policy_callbacks *policy, const mcpr_binding_callbacks *binding,
+                                long n) {
+    (void)policy, (void)binding;
+    return register_floor(n);
+}
+
+/* W3: the first pass of 5 fresh processes (median) against the floor of
+ * a fresh process, run in turn. */
+static void bench_list(const mcpr_policy_callbacks *policy, const mcpr_binding_callbacks *binding) {
+    enum { N = 100000 };
+    double ours[5];
+    double floor = in_child(list_floor_of, policy, binding, N);
+    for (int k = 0; k < 5; k++) ours[k] = in_child(list_fresh, policy, binding, N);
+    double o = median5(ours);
+    printf("c_abi/list_100k_pages_500        %8.2f ms  (first pass of a fresh process, median of 5 processes)\n",
+           o * 1e3);
+    printf("c_abi/list_100k_pages_500/floor  %8.2f ms  (concatenating pre-rendered objects; median of 5 rounds in "
+           "a fresh process)\n",
+           floor * 1e3);
+    printf("GOAL w3_list_100k_pages_500_c_over_floor %.2fx (%.2f ms against %.2f ms; goal <= 1.5x) %s\n", o / floor,
+           o * 1e3, floor * 1e3, verdict(o <= 1.5 * floor));
+}
+
 static void empty_observer(void *ud, const mcpr_event *e) { (void)ud, (void)e; }
 
 /* W1's registry: 1,000 static resources; with `observer` when not NULL. */
@@ -366,9 +582,13 @@ int main(int argc, char **argv) {
         .resolve = mcpr_resolve_single,
         .read = body_read,
     };
+    /* W3's processes are forked first: this process does no work of its
+     * own there, so it is still fresh for W2's registration below. */
+    if (all || strcmp(mode, "list") == 0) bench_list(&policy, &binding);
     if (all || strcmp(mode, "register") == 0) {
         /* First, while the process is fresh (its heap not yet grown), as in
          * the peer harness; then warm, the best of three more. */
+        double floor = in_child(register_floor_of, &policy, &binding, 100000);
         double first = register_templates(&policy, &binding, 100000);
         double warm = 1e18;
         for (int round = 0; round < 3; round++) {
@@ -376,9 +596,14 @@ int main(int argc, char **argv) {
             if (s < warm) warm = s;
         }
         printf("c_abi/register_100k_templates/first %8.4f s  (fresh process, as the peer harness's W2)\n", first);
-        printf("c_abi/register_100k_templates/warm  %8.4f s  (best of 3 more)\n", warm);
-        printf("GOAL w2_register_100k_templates_c %.3f s (goal <= 0.1 s; first in a fresh process) %s\n", first,
-               verdict(first <= 0.1));
+        printf("c_abi/register_100k_templates/warm  %8.4f s  (best of 3 more; %.2fx the floor)\n", warm,
+               warm / floor);
+        printf("c_abi/register_100k_templates/floor %8.4f s  (100,000 definitions formatted, copied, hash-inserted; "
+               "median of 5 in a fresh child process)\n",
+               floor);
+        printf("GOAL w2_register_100k_templates_c %.3f s, %.2fx the floor %.4f s (goal <= 3x the floor, <= 0.05 s on a "
+               "quiet machine; first in a fresh process) %s\n",
+               first, first / floor, floor, verdict(first <= 3 * floor));
     }
     /* W1 registers 1,000 static resources and reads one. */
     mcpr_resources *r = build_w1(&policy, &binding, NULL);
@@ -416,8 +641,8 @@ int main(int argc, char **argv) {
         printf("c_abi/small_exact_read/executor  %10.0f ns/read  (best of %d rounds; 2 workers)\n", exec_ns, ROUNDS);
         printf("GOAL w1_executor_c %.2f us (goal <= 4 us, quiet machine) %s\n", exec_ns / 1000,
                verdict(exec_ns <= 4000));
-        printf("GOAL w1_executor_over_inline %.2fx (goal <= 2.5x) %s\n", exec_ns / inline_ns,
-               verdict(exec_ns <= 2.5 * inline_ns));
+        printf("GOAL w1_executor_over_inline %.2fx (goal <= 2x) %s\n", exec_ns / inline_ns,
+               verdict(exec_ns <= 2 * inline_ns));
     }
     if (all || strcmp(mode, "async") == 0) {
         /* Alternating rounds, best of each. */

@@ -147,6 +147,39 @@ static mcpr_cb_result pol_read(void *ud, const mcpr_call *call, const mcpr_targe
 
 static void pol_release(void *ud) { atomic_fetch_add(&((host_policy *)ud)->releases, 1); }
 
+bool host_plan_form = false;
+
+/* One target's answers from the per-item callbacks; false where the per-item
+ * form stops asking (see mcpr_decide_plan_fn). */
+static bool pol_decide_target(host_policy *p, const mcpr_call *call, const mcpr_target *t,
+                              mcpr_target_decision *d, bool is_requested) {
+    d->visibility_result = pol_visibility(p, call, t, &d->visibility);
+    if (d->visibility_result != MCPR_CB_OK) return false;
+    if (!d->visibility.visible) return !is_requested;
+    d->read_result = pol_read(p, call, t);
+    if (is_requested) return d->read_result == MCPR_CB_OK;
+    return d->read_result == MCPR_CB_OK || d->read_result == MCPR_CB_UNAVAILABLE;
+}
+
+/* The plan-level entry on top of the per-item callbacks, asked in their
+ * order and stopping where the per-item form stops. */
+static mcpr_cb_result pol_decide_plan(void *ud, const mcpr_call *call, const mcpr_plan_questions *q,
+                                      mcpr_plan_decision *d) {
+    host_policy *p = ud;
+    if (!q || !d || (q->items_len && (!q->items || !d->items)) || q->items_len != d->items_len) {
+        harness_failures++;
+        return MCPR_CB_FAILED;
+    }
+    if (q->definition) {
+        d->discover = pol_discover(p, call, q->definition);
+        if (d->discover != MCPR_CB_OK) return MCPR_CB_OK;
+    }
+    if (q->requested && !pol_decide_target(p, call, q->requested, &d->requested, true)) return MCPR_CB_OK;
+    for (size_t i = 0; i < q->items_len; i++)
+        if (!pol_decide_target(p, call, q->items[i], &d->items[i], false)) break;
+    return MCPR_CB_OK;
+}
+
 mcpr_policy_callbacks host_policy_table(host_policy *p) {
     mcpr_policy_callbacks t = {
         .struct_size = sizeof(mcpr_policy_callbacks),
@@ -155,6 +188,7 @@ mcpr_policy_callbacks host_policy_table(host_policy *p) {
         .visibility = pol_visibility,
         .read = pol_read,
         .release = pol_release,
+        .decide_plan = host_plan_form ? pol_decide_plan : NULL,
     };
     return t;
 }

@@ -115,6 +115,9 @@ typedef struct {
 } host_binding;
 
 mcpr_policy_callbacks host_policy_table(host_policy *p);
+/* When true, host_policy_table also sets decide_plan: the plan-level entry
+ * answering from the same per-item callbacks (a suite run in both forms). */
+extern bool host_plan_form;
 /* Resolve plans `items` (or the matched URI alone when items[0] is NULL). */
 mcpr_binding_callbacks host_binding_table(host_binding *b);
 

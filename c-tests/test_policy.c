@@ -182,7 +182,12 @@ static void test_after_reads(void) {
 }
 
 int main(void) {
-    test_before_reads();
-    test_after_reads();
+    /* Both forms of the policy: the per-item callbacks, then the plan-level
+     * entry (decide_plan) answering from them; the same rules. */
+    for (int form = 0; form < 2; form++) {
+        host_plan_form = form == 1;
+        test_before_reads();
+        test_after_reads();
+    }
     return harness_finish("test_policy");
 }

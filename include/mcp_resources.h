@@ -1125,6 +1125,136 @@ typedef mcpr_cb_result (*mcpr_visibility_fn)(void *MCPR_NULLABLE user_data, cons
 typedef mcpr_cb_result (*mcpr_policy_read_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_target *target);
 
 /**
+ * What one `decide_plan` call is asked (`mcpr_policy_callbacks.decide_plan`),
+ * in the order the per-item callbacks would be: `discover(definition)`
+ * when `definition` is not NULL; then the requested target's visibility
+ * and (when visible) read permission when `requested` is not NULL; then
+ * every item's, in plan order. A single-item plan whose item is the
+ * requested target lists it both as `requested` and as `items[0]`. Every
+ * pointer is borrowed until the callback returns.
+ *
+ * \ingroup callbacks
+ */
+typedef struct {
+    /**
+     * The definition whose discovery is asked, or NULL (not asked).
+     */
+    const mcpr_definition *MCPR_NULLABLE definition;
+    /**
+     * The requested target, or NULL (not asked).
+     */
+    const mcpr_target *MCPR_NULLABLE requested;
+    /**
+     * `items_len` item views (NULL when `items_len` is 0); the array is
+     * the library's, not to be written.
+     */
+    const mcpr_target *MCPR_NULLABLE *MCPR_NULLABLE items;
+    /**
+     * The number of items asked about (the length of `items`, and of
+     * `mcpr_plan_decision.items`).
+     */
+    size_t items_len;
+} mcpr_plan_questions;
+
+/**
+ * One target's answers in a plan decision (`mcpr_plan_decision`), written
+ * by the `decide_plan` policy callback.
+ *
+ * `visibility_result` and `read_result` are what the `visibility` and
+ * `read` callbacks would return for the target (`MCPR_CB_OK`,
+ * `MCPR_CB_UNAVAILABLE`, `MCPR_CB_FAILED`, `MCPR_CB_INPUT_REQUIRED`), and
+ * `visibility` what `visibility` would write. The library pre-fills both
+ * results with `MCPR_CB_FAILED` (an answer left as it is fails the call
+ * with `MCPR_POLICY`, when the library needs it) and `visibility.visible`
+ * with the same sentinel as for `visibility` (a `visibility_result` of
+ * `MCPR_CB_OK` without `visible` written is a policy failure).
+ * `read_result` is used only when the target is visible.
+ *
+ * \ingroup callbacks
+ */
+typedef struct {
+    /**
+     * What `visibility` would return for this target.
+     */
+    mcpr_cb_result visibility_result;
+    /**
+     * What `visibility` would write (see `mcpr_visibility`).
+     */
+    mcpr_visibility visibility;
+    /**
+     * What the policy `read` would return for this (visible) target.
+     */
+    mcpr_cb_result read_result;
+} mcpr_target_decision;
+
+/**
+ * Where a `decide_plan` callback writes its answers. The library owns it
+ * and pre-fills every result with `MCPR_CB_FAILED` (see
+ * `mcpr_target_decision`); the callback writes `discover` (when a
+ * definition is asked), `requested` (when a requested target is asked)
+ * and `items[0 .. items_len)`, and nothing else: the library reads the
+ * answers back from its own storage, whatever `items` and `items_len`
+ * hold when the callback returns.
+ *
+ * \ingroup callbacks
+ */
+typedef struct {
+    /**
+     * What `discover` would return for the definition asked.
+     */
+    mcpr_cb_result discover;
+    /**
+     * The requested target's answers.
+     */
+    mcpr_target_decision requested;
+    /**
+     * `items_len` decisions, one per item asked about, in plan order
+     * (NULL when `items_len` is 0).
+     */
+    mcpr_target_decision *MCPR_NULLABLE items;
+    /**
+     * The length of `items` (the same as `mcpr_plan_questions.items_len`).
+     */
+    size_t items_len;
+} mcpr_plan_decision;
+
+/**
+ * The policy's optional plan-level callback
+ * (`mcpr_policy_callbacks.decide_plan`): every answer of one step of a
+ * read in one call (docs/BEHAVIOUR.md §5), for hosts whose every callback
+ * is costly (one crossing into another language each).
+ *
+ * When the table has one, the library asks it instead of the per-item
+ * callbacks in a read's first check (one call for discovery and every
+ * target when the binding plans with `mcpr_resolve_single`; otherwise one
+ * for discovery before `resolve` and one for the targets after it), in
+ * its recheck (one call), and in the root checks of an embedding or a
+ * subscription; `mcpr_call_phase` says which. Listings, completion and a
+ * list change still ask `discover` per definition. The answers mean what
+ * the per-item callbacks' results mean and are read with the same rules
+ * in the same order, stopping where the per-item form stops (a denied or
+ * failed discovery, a hidden or denied requested target, a failure, an
+ * item asking for input in the first check): answers after that are never
+ * used. A cause set with `mcpr_call_set_cause` goes to the first failing
+ * answer the library reads; input requests added before returning
+ * `MCPR_CB_INPUT_REQUIRED` as an answer go to the first such answer it
+ * reads (only the first check's read permission may ask, as for `read`).
+ *
+ * \param user_data The table's `user_data` (may be NULL).
+ * \param call The call context (`mcpr_call_phase` says which step).
+ * \param questions What is asked (see `mcpr_plan_questions`).
+ * \param decision Where to write the answers (see `mcpr_plan_decision`).
+ * \return `MCPR_CB_OK` with the answers written; any other value fails the
+ *   whole call with `MCPR_POLICY` (its cause, if set, the private cause).
+ * \note `call`, `questions` (and every view it points at) and `decision`
+ *   are borrowed: valid until the callback returns, usable from any thread
+ *   until then.
+ *
+ * \ingroup callbacks
+ */
+typedef mcpr_cb_result (*mcpr_decide_plan_fn)(void *MCPR_NULLABLE user_data, const mcpr_call *call, const mcpr_plan_questions *questions, mcpr_plan_decision *decision);
+
+/**
  * The policy callback table given to `mcpr_builder_set_policy` (copied by
  * the call).
  *
@@ -1184,6 +1314,13 @@ typedef struct {
      * Optional finalizer of `user_data` (see above).
      */
     mcpr_release_fn MCPR_NULLABLE release;
+    /**
+     * Optional (NULL = the per-item callbacks answer every question): the
+     * plan-level entry that answers a whole step of a read in one call (see
+     * `mcpr_decide_plan_fn`). Added with `struct_size`: a table built
+     * against an older header leaves it NULL.
+     */
+    mcpr_decide_plan_fn MCPR_NULLABLE decide_plan;
 } mcpr_policy_callbacks;
 
 /**

@@ -34,6 +34,17 @@ pub trait ResourceHandler: Send + Sync {
         target: &ResourceTarget,
     ) -> Result<ResourcePayload, CallbackError>;
 
+    /// Whether `resolve` is [`ResourceReadPlan::single_for`] of the match
+    /// and nothing else (no host code: the C ABI's `mcpr_resolve_single`).
+    /// The library then plans the read itself without calling `resolve`
+    /// (the same plan, the same failures); a policy that decides plans
+    /// ([`crate::ResourcePolicy::decides_plans`]) is then asked the first
+    /// check's discovery and the plan's targets in one call. Default
+    /// `false`.
+    fn resolves_single(&self) -> bool {
+        false
+    }
+
     /// An optional pure, conservative sizer: an upper bound on the encoded
     /// bytes this payload adds to a full response (the item object plus its
     /// separating comma). `None` (the default) uses the exact size.
@@ -47,12 +58,21 @@ pub trait ResourceHandler: Send + Sync {
 }
 
 /// A definition with its handler.
+///
+/// 32 bytes: registries hold many, mostly without a completer or cache
+/// hints, so those two live behind one optional box.
 #[derive(Clone)]
 pub struct ResourceBinding {
     pub(crate) definition: Arc<ResourceDefinition>,
     handler: Arc<dyn ResourceHandler>,
-    pub(crate) completer: Option<Arc<dyn ResourceCompleter>>,
-    pub(crate) cache: Option<CacheHints>,
+    extras: Option<Box<Extras>>,
+}
+
+/// What few bindings have: a completer and declared cache hints.
+#[derive(Clone, Default)]
+struct Extras {
+    completer: Option<Arc<dyn ResourceCompleter>>,
+    cache: Option<CacheHints>,
 }
 
 impl std::fmt::Debug for ResourceBinding {
@@ -80,9 +100,12 @@ impl ResourceBinding {
         ResourceBinding {
             definition: Arc::new(definition),
             handler,
-            cache: None,
-            completer: None,
+            extras: None,
         }
+    }
+
+    fn extras_mut(&mut self) -> &mut Extras {
+        self.extras.get_or_insert_with(Box::default)
     }
 
     /// Gives a template binding a completion callback (`completion/complete`,
@@ -90,13 +113,13 @@ impl ResourceBinding {
     /// the template answer an empty completion). A completer on an exact
     /// URI definition is refused by build (`invalid_configuration`).
     pub fn with_completer(mut self, completer: Arc<dyn ResourceCompleter>) -> Self {
-        self.completer = Some(completer);
+        self.extras_mut().completer = Some(completer);
         self
     }
 
     /// The completion callback, if any.
     pub fn completer(&self) -> Option<&Arc<dyn ResourceCompleter>> {
-        self.completer.as_ref()
+        self.extras.as_ref()?.completer.as_ref()
     }
 
     /// Declares the binding's cache hints: the TTL of its read results and
@@ -104,13 +127,14 @@ impl ResourceBinding {
     /// a TTL above 2^53 - 1 is `invalid_configuration`). Without them the
     /// binding has the registry's TTL and is not caller-independent.
     pub fn with_cache_hints(mut self, hints: CacheHints) -> Self {
-        self.cache = Some(hints);
+        self.extras_mut().cache = Some(hints);
         self
     }
 
     /// The declared cache hints, if any.
+    #[inline]
     pub fn cache_hints(&self) -> Option<CacheHints> {
-        self.cache
+        self.extras.as_ref()?.cache
     }
 
     /// The definition.
@@ -121,5 +145,16 @@ impl ResourceBinding {
     /// The handler.
     pub fn handler(&self) -> &Arc<dyn ResourceHandler> {
         &self.handler
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ResourceBinding;
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn a_binding_is_four_words() {
+        assert_eq!(std::mem::size_of::<ResourceBinding>(), 32);
     }
 }

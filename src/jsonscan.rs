@@ -134,6 +134,79 @@ pub(crate) fn scan<'a>(
     out: &mut String,
     find_key: &str,
 ) -> Result<Scanned<'a>, ScanError> {
+    if let Some(flat) = flat_strings(json, out, find_key) {
+        return Ok(flat);
+    }
+    scan_any(json, out, find_key)
+}
+
+/// The common shape of a definition: one object of string members, keys
+/// and values without escape sequences, no whitespace. Scanned in one
+/// tight pass; anything else (or anything wrong) is `None`, with `out`
+/// untouched, and [`scan_any`] decides. Whatever this accepts,
+/// [`scan_any`] accepts with the same result (a test holds them to it).
+fn flat_strings<'a>(json: &'a str, out: &mut String, find_key: &str) -> Option<Scanned<'a>> {
+    let b = json.as_bytes();
+    if b.len() < 2 || b[0] != b'{' || b[1] != b'"' {
+        return None;
+    }
+    // Offsets in `out` once the input is appended.
+    let base = out.len();
+    let mut members: Vec<Member<'a>> = Vec::with_capacity(4);
+    let mut has_key = false;
+    let mut sorted = true;
+    let mut i = 1;
+    loop {
+        // A key, then `:`, then a string value, then `,` or `}`.
+        let key_start = i;
+        let key_end = plain_string_end(b, i)?;
+        let key = &json[key_start + 1..key_end - 1];
+        if b.get(key_end) != Some(&b':') || b.get(key_end + 1) != Some(&b'"') {
+            return None;
+        }
+        let value_start = key_end + 1;
+        let value_end = plain_string_end(b, value_start)?;
+        if key == find_key {
+            has_key = true;
+        }
+        if members.last().is_some_and(|m| *m.key >= *key) {
+            sorted = false;
+        }
+        members.push(Member {
+            key: Cow::Borrowed(key),
+            bytes: base + key_start..base + value_end,
+            value_bytes: base + value_start..base + value_end,
+            value: Kind::Str(Cow::Borrowed(&json[value_start + 1..value_end - 1])),
+        });
+        match b.get(value_end) {
+            Some(b',') if b.get(value_end + 1) == Some(&b'"') => i = value_end + 1,
+            Some(b'}') if value_end + 1 == b.len() => break,
+            _ => return None,
+        }
+    }
+    let duplicate_key = !sorted && repeats(members.iter().map(|m| m.key.as_ref()));
+    out.push_str(json);
+    Some(Scanned {
+        source: json,
+        root: Kind::Object,
+        members,
+        duplicate_key,
+        has_key,
+        top_sorted: sorted,
+        nested_sorted: true,
+    })
+}
+
+/// The end (after its closing quote) of the string opening at `i` when it
+/// holds neither an escape sequence nor a control character.
+#[inline(always)]
+fn plain_string_end(b: &[u8], i: usize) -> Option<usize> {
+    let stop = string_stop(b, i + 1);
+    (b.get(stop) == Some(&b'"')).then_some(stop + 1)
+}
+
+/// [`scan`] for any document.
+fn scan_any<'a>(json: &'a str, out: &mut String, find_key: &str) -> Result<Scanned<'a>, ScanError> {
     let mut s = Scanner {
         src: json,
         bytes: json.as_bytes(),

@@ -82,7 +82,10 @@ pub use plan::{
     PayloadBody, ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget, SharedBytes,
     SharedText, RESERVED_META_KEY,
 };
-pub use policy::{AllowAll, ResourcePolicy, Visibility};
+pub use policy::{
+    decide_per_item, AllowAll, PlanDecision, PlanQuestions, ResourcePolicy, TargetDecision,
+    Visibility,
+};
 pub use protocol::{ProtocolRevision, UnknownRevision};
 pub use read::{BundleItem, ReadOptions, ResourceBundle};
 pub use registry::{Resources, ResourcesBuilder, Selection};

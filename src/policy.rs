@@ -1,9 +1,11 @@
 //! The host's resource policy: discovery, visibility and read permission.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
 use crate::definition::ResourceDefinition;
-use crate::error::CallbackError;
+use crate::error::{CallbackError, CauseText};
 use crate::plan::ResourceTarget;
-use crate::scope::CallContext;
+use crate::scope::{CallContext, CallPhase};
 
 /// The outcome of a visibility check for one target.
 ///
@@ -70,6 +72,143 @@ pub trait ResourcePolicy: Send + Sync {
     fn discover_is_trivial(&self) -> bool {
         false
     }
+
+    /// Whether the library should ask [`ResourcePolicy::decide_plan`]
+    /// instead of the per-item methods in a read (its first check and its
+    /// recheck) and in the root checks of an embedding or a subscription.
+    /// Default `false`: the per-item methods are asked, one call per
+    /// question. A policy whose every call is costly (one crossing into
+    /// another language each) returns `true` and answers a whole plan in
+    /// one call. The rules are the same either way (docs/BEHAVIOUR.md §5).
+    fn decides_plans(&self) -> bool {
+        false
+    }
+
+    /// The plan-level entry: every answer of one authorization step in one
+    /// call, in the order the per-item methods would be asked: `discover`
+    /// of `questions.definition` (when asked), then for the requested
+    /// target (when asked) and every item in plan order its `visibility`
+    /// and, when visible, its `read` permission. Asked only when
+    /// [`ResourcePolicy::decides_plans`] is true; `call.phase()` says which
+    /// step (the first check, the recheck, a subscription).
+    ///
+    /// The answers mean what the per-item methods' answers mean, and the
+    /// library reads them exactly as it reads those, in that order, stopping
+    /// where the per-item form stops (a denied or failed discovery, a
+    /// hidden or denied requested target, a failure, an item asking for
+    /// input in the first check): answers after that are never used, and an
+    /// answer left out (`None`, or a missing item) that the library needs
+    /// fails the call with kind `policy` (private cause "plan decision left
+    /// out an answer"). A panic fails the call with kind `policy`.
+    ///
+    /// The default asks the per-item methods ([`decide_per_item`]).
+    fn decide_plan(&self, call: &CallContext, questions: &PlanQuestions<'_>) -> PlanDecision {
+        decide_per_item(self, call, questions)
+    }
+}
+
+/// What one plan-level decision asks ([`ResourcePolicy::decide_plan`]).
+///
+/// cbindgen:ignore
+#[derive(Debug, Clone, Copy)]
+pub struct PlanQuestions<'a> {
+    /// `Some`: first, may the caller discover this definition?
+    pub definition: Option<&'a ResourceDefinition>,
+    /// `Some`: the requested target's visibility, then (when visible) its
+    /// read permission.
+    pub requested: Option<&'a ResourceTarget>,
+    /// Every planned item, in plan order (empty when the step asks about
+    /// no item): each one's visibility, then (when visible) its read
+    /// permission. A single-item plan whose item is the requested target
+    /// lists it here too: the per-item form asks about it twice.
+    pub items: &'a [ResourceTarget],
+}
+
+/// The answers about one target in a [`PlanDecision`].
+///
+/// cbindgen:ignore
+#[derive(Debug)]
+pub struct TargetDecision {
+    /// What [`ResourcePolicy::visibility`] would answer.
+    pub visibility: Result<Visibility, CallbackError>,
+    /// What [`ResourcePolicy::read`] would answer; used only when visible
+    /// (`None`: not decided).
+    pub read: Option<Result<(), CallbackError>>,
+}
+
+/// The answers of one plan-level decision ([`ResourcePolicy::decide_plan`]).
+///
+/// cbindgen:ignore
+#[derive(Debug, Default)]
+pub struct PlanDecision {
+    /// What [`ResourcePolicy::discover`] would answer (`None`: not decided).
+    pub discover: Option<Result<(), CallbackError>>,
+    /// The requested target's answers (`None`: not decided).
+    pub requested: Option<TargetDecision>,
+    /// The items' answers in plan order (shorter than the items asked
+    /// about: the rest not decided).
+    pub items: Vec<TargetDecision>,
+}
+
+/// One per-item method, its panic a failure named as the library names a
+/// panicking callback's cause ("visibility panicked").
+fn asked<T>(what: &str, f: impl FnOnce() -> Result<T, CallbackError>) -> Result<T, CallbackError> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(CallbackError::Failed(Box::new(CauseText(format!(
+            "{what} panicked"
+        )))))
+    })
+}
+
+/// The plan decision of the per-item methods: asks them in the library's
+/// order and stops where the library stops reading answers, so that a
+/// policy asked through this makes exactly the calls the per-item form
+/// makes (the default of [`ResourcePolicy::decide_plan`]).
+pub fn decide_per_item<P: ResourcePolicy + ?Sized>(
+    policy: &P,
+    call: &CallContext,
+    questions: &PlanQuestions<'_>,
+) -> PlanDecision {
+    let mut out = PlanDecision::default();
+    if let Some(d) = questions.definition {
+        let r = asked("discover", || policy.discover(call, d));
+        let stop = r.is_err();
+        out.discover = Some(r);
+        if stop {
+            return out;
+        }
+    }
+    if let Some(t) = questions.requested {
+        let visibility = asked("visibility", || policy.visibility(call, t));
+        let read = match &visibility {
+            Ok(v) if v.visible => Some(asked("read permission", || policy.read(call, t))),
+            _ => None,
+        };
+        let stop = !matches!((&visibility, &read), (Ok(_), Some(Ok(()))));
+        out.requested = Some(TargetDecision { visibility, read });
+        if stop {
+            return out;
+        }
+    }
+    let first_check = call.phase() == CallPhase::FirstCheck;
+    for t in questions.items {
+        let visibility = asked("visibility", || policy.visibility(call, t));
+        let read = match &visibility {
+            Ok(v) if v.visible => Some(asked("read permission", || policy.read(call, t))),
+            _ => None,
+        };
+        let stop = visibility.is_err()
+            || match &read {
+                Some(Err(CallbackError::Failed(_))) => true,
+                Some(Err(CallbackError::InputRequired(_))) => first_check,
+                _ => false,
+            };
+        out.items.push(TargetDecision { visibility, read });
+        if stop {
+            break;
+        }
+    }
+    out
 }
 
 /// A policy for resources every caller may see: every definition is

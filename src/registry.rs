@@ -218,7 +218,7 @@ impl ResourcesBuilder {
         );
         CacheHints::check_ttl(self.cache.ttl_ms).map_err(Failure::config)?;
         for b in &self.bindings {
-            if let Some(h) = b.cache {
+            if let Some(h) = b.cache_hints() {
                 h.validate()?;
             }
         }
@@ -352,7 +352,7 @@ fn index_bindings(
         }
         match d.template() {
             None => {
-                if b.completer.is_some() {
+                if b.completer().is_some() {
                     return Err(Failure::config(
                         "a completer needs a uriTemplate definition",
                     ));

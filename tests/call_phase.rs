@@ -10,6 +10,11 @@ use std::time::Duration;
 
 use mcp_resources::*;
 
+// The policy form of this test binary (`in_form`).
+#[path = "policy_form/mod.rs"]
+mod policy_form;
+use policy_form::in_form;
+
 type Log = Arc<Mutex<Vec<(&'static str, CallPhase)>>>;
 
 struct Recorder(Log);
@@ -54,7 +59,7 @@ impl ResourceHandler for Recorder {
 fn registry(log: &Log) -> Resources {
     let rec = Arc::new(Recorder(log.clone()));
     Resources::builder()
-        .policy(rec.clone())
+        .policy(in_form(rec.clone()))
         .binding(ResourceBinding::new(r#"{"uri":"x://bundle","name":"b"}"#, rec).unwrap())
         .build()
         .unwrap()

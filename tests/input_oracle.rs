@@ -134,7 +134,7 @@ fn listing_and_completion_callbacks_that_ask_answer_a_denial() {
         log: Log::default(),
     });
     let r = Resources::builder()
-        .policy(Arc::new(Asking))
+        .policy(in_form(Arc::new(Asking)))
         .binding(
             ResourceBinding::new(r#"{"uri":"doc://asks/x","name":"x"}"#, reader.clone()).unwrap(),
         )

@@ -326,11 +326,11 @@ fn older_revisions_fail_with_the_hosts_chosen_error() {
     }
     // The host's own choice.
     let r = Resources::builder()
-        .policy(Arc::new(AskingPolicy {
+        .policy(in_form(Arc::new(AskingPolicy {
             log: Log::default(),
             revoke: false,
             hide: Arc::default(),
-        }))
+        })))
         .binding(
             ResourceBinding::new(
                 r#"{"uri":"doc://consent","name":"c"}"#,

@@ -5,6 +5,11 @@ use std::sync::{Arc, Mutex};
 
 use mcp_resources::*;
 
+// The policy form of this test binary (`in_form`).
+#[path = "policy_form/mod.rs"]
+mod policy_form;
+use policy_form::in_form;
+
 type Seen = Arc<Mutex<Vec<(String, String, String, Option<String>)>>>;
 
 fn record(seen: &Seen, who: &str, t: &ResourceTarget) {
@@ -63,7 +68,7 @@ impl ResourceHandler for RecordingHandler {
 
 fn registry(seen: &Seen) -> Resources {
     Resources::builder()
-        .policy(Arc::new(RecordingPolicy(seen.clone())))
+        .policy(in_form(Arc::new(RecordingPolicy(seen.clone()))))
         .binding(
             ResourceBinding::new(
                 r#"{"uri":"bundle://b","name":"b"}"#,

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/cgo"
+	"unsafe"
 )
 
 // Policy decides, for every read and listing, what the caller may discover,
@@ -34,11 +35,10 @@ var AllowAll Policy = allowAll{}
 type allowAll struct{}
 
 // PolicyFuncs is a Policy made of functions; a nil function allows
-// natively, without a Go callback (Discover and Read: allowed; Visibility:
-// visible, issues may name the URI). Each Go callback is a cgo crossing,
-// and the library asks Visibility and Read several times per read (before
-// reading and in the recheck, for the requested target and each item), so
-// leaving out what a policy does not need makes reads cheaper.
+// natively (Discover and Read: allowed; Visibility: visible, issues may
+// name the URI). A read asks a Go policy through one cgo crossing per
+// step (its first check and its recheck, every question of the step
+// answered inside it); with every function nil no Go callback runs at all.
 type PolicyFuncs struct {
 	DiscoverFunc   func(ctx context.Context, def Definition) error
 	VisibilityFunc func(ctx context.Context, t Target) (Visibility, error)
@@ -329,4 +329,145 @@ func mcprgoPolicyRead(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, t *C.mcp
 	return invoke(req, call, e.isolate, func(ctx context.Context) error {
 		return p.Read(ctx, Target{cs: ctx.(*callState), t: t})
 	})
+}
+
+// mcprgoDecidePlan answers a whole step of a read (the first check, the
+// recheck, the root checks of an embedding or a subscription) in one
+// crossing: the policy's own Discover, Visibility and Read, asked in the
+// order and with the stops of the per-item callbacks (docs/BEHAVIOUR.md §5,
+// mcpr_decide_plan_fn), each answer classified as its callback's would be
+// (a panic is that answer's failure). Only the first check's read
+// permission may ask for input; elsewhere asking is a denial, as the
+// library reads it.
+//
+//export mcprgoDecidePlan
+func mcprgoDecidePlan(h C.uintptr_t, req C.uint64_t, call *C.mcpr_call, phase C.mcpr_phase, q *C.mcpr_plan_questions, d *C.mcpr_plan_decision) C.mcpr_cb_result {
+	e := cgo.Handle(h).Value().(*policyEntry)
+	p := e.policy
+	if decidePlanHook != nil {
+		decidePlanHook()
+	}
+	if q == nil || d == nil || q.items_len != d.items_len || (q.items_len != 0 && (q.items == nil || d.items == nil)) {
+		return cbFailed
+	}
+	firstCheck := phase == C.MCPR_PHASE_FIRST_CHECK
+	return invoke(req, call, e.isolate, func(ctx context.Context) error {
+		pd := planDecider{cs: ctx.(*callState), firstCheck: firstCheck}
+		pd.decide(p, q, d)
+		if pd.cause != "" {
+			setCause(call, pd.cause)
+		}
+		return nil
+	})
+}
+
+// decidePlanHook, when set (by the package's own tests, before any table
+// exists), runs at every crossing into mcprgoDecidePlan.
+var decidePlanHook func()
+
+// perItemPolicies, when set (by the package's own tests), makes SetPolicy
+// leave out the plan-level entry: every question is its own crossing.
+var perItemPolicies bool
+
+// planDecider is one plan decision's state: the first failure's cause
+// (the library reads the answers in order and stops at a failure).
+type planDecider struct {
+	cs         *callState
+	firstCheck bool
+	cause      string
+}
+
+func (pd *planDecider) decide(p Policy, q *C.mcpr_plan_questions, d *C.mcpr_plan_decision) {
+	cs := pd.cs
+	if q.definition != nil {
+		d.discover = pd.answer(func() error { return p.Discover(cs, Definition{cs: cs, d: q.definition}) }, false)
+		if d.discover != cbOK {
+			return
+		}
+	}
+	if q.requested != nil && !pd.target(p, q.requested, &d.requested, true) {
+		return
+	}
+	n := int(q.items_len)
+	if n == 0 {
+		return
+	}
+	items := unsafe.Slice(q.items, n)
+	outs := unsafe.Slice(d.items, n)
+	for i := range items {
+		if !pd.target(p, items[i], &outs[i], false) {
+			return
+		}
+	}
+}
+
+// target answers one target's visibility and, when visible, its read
+// permission; false where the per-item form stops asking.
+func (pd *planDecider) target(p Policy, t *C.mcpr_target, out *C.mcpr_target_decision, requested bool) bool {
+	cs := pd.cs
+	var v Visibility
+	out.visibility_result = pd.answer(func() (err error) {
+		v, err = p.Visibility(cs, Target{cs: cs, t: t})
+		return err
+	}, false)
+	if out.visibility_result != cbOK {
+		return false
+	}
+	out.visibility.visible = C.bool(v.Visible)
+	out.visibility.disclose_issue_uri = C.bool(v.DiscloseIssueURI)
+	if !v.Visible {
+		return !requested
+	}
+	out.read_result = pd.answer(func() error { return p.Read(cs, Target{cs: cs, t: t}) }, true)
+	switch out.read_result {
+	case cbOK:
+		return true
+	case cbUnavailable:
+		return !requested
+	case cbInputRequired:
+		return !requested && !pd.firstCheck
+	}
+	return false
+}
+
+// answer runs one policy method and classifies its error as classify does
+// for a callback; a panic (in the method or in its error's methods) is
+// that answer's failure.
+func (pd *planDecider) answer(f func() error, mayAsk bool) (res C.mcpr_cb_result) {
+	stage := stageCallback
+	defer func() {
+		if r := recover(); r != nil {
+			what := "panic in a Go callback: "
+			if stage == stageResult {
+				what = "panic in the Error or Is method of the error a Go callback returned: "
+			}
+			res = pd.fail(what + describePanic(r))
+		}
+	}()
+	err := f()
+	stage = stageResult
+	if err == nil {
+		return cbOK
+	}
+	if ir, ok := inputRequiredOf(err); ok {
+		if !mayAsk || !pd.firstCheck {
+			return cbUnavailable
+		}
+		o := askInput(pd.cs, ir)
+		if o.res == cbFailed {
+			return pd.fail(o.cause)
+		}
+		return o.res
+	}
+	if errors.Is(err, ErrUnavailable) {
+		return cbUnavailable
+	}
+	return pd.fail(err.Error())
+}
+
+func (pd *planDecider) fail(cause string) C.mcpr_cb_result {
+	if pd.cause == "" {
+		pd.cause = cause
+	}
+	return cbFailed
 }

@@ -49,3 +49,19 @@ func PendingRequests() int {
 	}
 	return n
 }
+
+// planCrossings counts the crossings into the plan-level policy entry.
+var planCrossings atomic.Int64
+
+func init() {
+	decidePlanHook = func() { planCrossings.Add(1) }
+}
+
+// PlanCrossings is how many times the library has crossed into a Go
+// policy's plan-level entry so far.
+func PlanCrossings() int64 { return planCrossings.Load() }
+
+// SetPerItemPolicies: whether policies set from now on leave out the
+// plan-level entry (every question its own crossing). Not concurrent with
+// SetPolicy.
+func SetPerItemPolicies(on bool) { perItemPolicies = on }

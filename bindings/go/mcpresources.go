@@ -144,6 +144,9 @@ func (b *Builder) SetPolicy(p Policy) error {
 			}
 			p = *pf // a copy: later changes to the caller's struct do not race
 		}
+		if perItemPolicies {
+			goCallbacks |= C.MCPRGO_PER_ITEM
+		}
 		h := cgo.NewHandle(&policyEntry{policy: p, isolate: b.isolate})
 		if st := C.mcprgo_builder_set_policy(cb, C.uintptr_t(h), goCallbacks, &e); st != C.MCPR_OK {
 			h.Delete() // release never runs for a refused table

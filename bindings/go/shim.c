@@ -38,6 +38,14 @@ static mcpr_cb_result tramp_policy_read(void *ud, const mcpr_call *call, const m
     return mcprgoPolicyRead((uintptr_t)ud, REQ(call), (mcpr_call *)call, (mcpr_target *)t);
 }
 
+/* The plan-level entry: one crossing into Go answers a whole step of a
+ * read (the phase read here, so that Go needs no call back into C for it). */
+static mcpr_cb_result tramp_decide_plan(void *ud, const mcpr_call *call, const mcpr_plan_questions *q,
+                                        mcpr_plan_decision *d) {
+    return mcprgoDecidePlan((uintptr_t)ud, REQ(call), (mcpr_call *)call, mcpr_call_phase(call),
+                            (mcpr_plan_questions *)q, d);
+}
+
 static mcpr_cb_result allow_discover(void *ud, const mcpr_call *call, const mcpr_definition *d) {
     (void)ud, (void)call, (void)d;
     return MCPR_CB_OK;
@@ -82,6 +90,12 @@ mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, unsigne
         .visibility = (go_callbacks & MCPRGO_VISIBILITY) ? tramp_visibility : allow_visibility,
         .read = (go_callbacks & MCPRGO_READ) ? tramp_policy_read : allow_read,
         .release = tramp_release,
+        /* Any policy callback in Go: reads ask the plan-level entry, one
+         * crossing per step instead of one per question. */
+        .decide_plan = (go_callbacks & (MCPRGO_DISCOVER | MCPRGO_VISIBILITY | MCPRGO_READ)) &&
+                               !(go_callbacks & MCPRGO_PER_ITEM)
+                           ? tramp_decide_plan
+                           : NULL,
     };
     return mcpr_builder_set_policy(b, &cb, err);
 }

@@ -110,9 +110,13 @@ mcpr_status mcprgo_builder_add(mcpr_builder *b, mcpr_str def, uintptr_t handle, 
 #define MCPRGO_DISCOVER 1u
 #define MCPRGO_VISIBILITY 2u
 #define MCPRGO_READ 4u
+/* No plan-level entry: every question is its own crossing (the binding's
+ * own tests compare both forms). */
+#define MCPRGO_PER_ITEM 8u
 /* Sets the Go policy behind `handle`: the callbacks named in go_callbacks
  * call into Go, the others allow natively (visibility: visible, issues may
- * name the URI). */
+ * name the URI). With any callback in Go, the table's decide_plan answers a
+ * read's steps in one crossing each (mcprgoDecidePlan). */
 mcpr_status mcprgo_builder_set_policy(mcpr_builder *b, uintptr_t handle, unsigned go_callbacks, mcpr_error **err);
 /* Sets the native allow-all policy (no Go callback at all). */
 mcpr_status mcprgo_builder_set_allow_all(mcpr_builder *b, mcpr_error **err);

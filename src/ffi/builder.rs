@@ -18,12 +18,13 @@ use std::os::raw::c_void;
 use std::sync::{Arc, Mutex};
 
 use super::boundary::{guard, mcpr_str};
-use super::callbacks::{mcpr_binding_callbacks, mcpr_policy_callbacks, CBinding, CPolicy};
+use super::callbacks::{mcpr_binding_callbacks, CBinding};
 use super::error::{guard_status, mcpr_error};
 use super::hints::mcpr_cache_hints;
 use super::host::HostPtr;
 use super::limits::mcpr_limit;
 use super::observer::{mcpr_observer_callbacks, CObserver, Refused};
+use super::policy::{mcpr_policy_callbacks, CPolicy};
 use super::resources::mcpr_resources;
 use super::status::{mcpr_status, Error};
 

@@ -1,15 +1,14 @@
-//! C callback tables (`mcpr_binding_callbacks`, `mcpr_policy_callbacks`)
-//! as [`ResourceHandler`] / [`ResourcePolicy`] / [`ResourceCompleter`]
-//! implementations.
+//! The binding's C callback table (`mcpr_binding_callbacks`: `resolve`,
+//! the body `read`, `complete`, `size_hint`) as a [`ResourceHandler`] and
+//! [`ResourceCompleter`]. The policy's table is `policy.rs`.
 
 use super::growth::{field_end, init_out, Grows};
 use super::handle::view_ptr;
 use super::host::{mcpr_release_fn, HostPtr, Release, Required};
 use crate::completion::{CompletionRequest, CompletionSink, ResourceCompleter};
-use crate::error::{CallbackError, CauseText};
+use crate::error::CallbackError;
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
-use crate::policy::{ResourcePolicy, Visibility};
-use crate::registry::{ResourceDefinition, ResourceHandler};
+use crate::registry::ResourceHandler;
 use crate::scope::CallContext;
 use std::os::raw::c_void;
 use std::sync::Mutex;
@@ -18,31 +17,9 @@ use super::boundary::guard;
 use super::call::mcpr_call;
 use super::completion::mcpr_completion_builder;
 use super::payload::{mcpr_payload_builder, PayloadState};
-use super::plan::mcpr_plan_builder;
+use super::plan::{mcpr_plan_builder, mcpr_resolve_single};
 use super::status::{mcpr_cb_result, MCPR_CB_OK};
-use super::views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_target};
-
-/// A visibility decision written by the `visibility` policy callback.
-///
-/// The callback must write `visible` (true or false) before returning
-/// `MCPR_CB_OK`; `disclose_issue_uri` is pre-filled with false. On entry
-/// `visible` holds a sentinel byte that is neither true nor false (do not
-/// read it): a callback that returns `MCPR_CB_OK` without writing `visible`
-/// fails the call with `MCPR_POLICY` (private cause "visibility callback
-/// returned OK without deciding"), instead of silently hiding the target
-/// from reads while listings still show its definition.
-///
-/// \ingroup callbacks
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct mcpr_visibility {
-    /// Whether the caller may know the target exists (hidden targets are
-    /// outside the selection and never reported).
-    pub visible: bool,
-    /// Whether an issue about this target may name its URI (when it is at
-    /// most 256 bytes); only the final decision counts.
-    pub disclose_issue_uri: bool,
-}
+use super::views::{mcpr_completion_request, mcpr_match, mcpr_target};
 
 /// A binding's `resolve` callback (`mcpr_binding_callbacks.resolve`;
 /// `mcpr_resolve_single` is a ready-made one).
@@ -165,73 +142,6 @@ pub type mcpr_size_hint_fn = Option<
     ) -> mcpr_cb_result,
 >;
 
-/// The policy's `discover` callback (`mcpr_policy_callbacks.discover`):
-/// may the caller discover this definition? Asked by reads, listings and
-/// completions.
-///
-/// \param user_data The table's `user_data` (may be NULL).
-/// \param call The call context (`mcpr_call_phase` says which step).
-/// \param definition The registered definition.
-/// \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny (the
-///   definition is treated as absent); any other value fails the whole call
-///   with `MCPR_POLICY`.
-/// \note `call` and `definition` are borrowed: valid until the callback
-///   returns, usable from any thread until then.
-///
-/// \ingroup callbacks
-pub type mcpr_discover_fn = Option<
-    unsafe extern "C-unwind" fn(
-        user_data: *mut c_void,
-        call: *const mcpr_call,
-        definition: *const mcpr_definition,
-    ) -> mcpr_cb_result,
->;
-
-/// The policy's `visibility` callback (`mcpr_policy_callbacks.visibility`):
-/// is this target visible, and may issues name its URI?
-///
-/// \param user_data The table's `user_data` (may be NULL).
-/// \param call The call context (`mcpr_call_phase` says which step).
-/// \param target The target asked about.
-/// \param decision Where to write the decision: `visible` must be written
-///   (true or false) before returning `MCPR_CB_OK`, else the call fails with
-///   `MCPR_POLICY`; `disclose_issue_uri` is pre-filled false (see
-///   `mcpr_visibility`).
-/// \return `MCPR_CB_OK` with `decision->visible` written; any other value
-///   fails the whole call with `MCPR_POLICY`.
-/// \note `call`, `target` and `decision` are borrowed: valid until the
-///   callback returns, usable from any thread until then.
-///
-/// \ingroup callbacks
-pub type mcpr_visibility_fn = Option<
-    unsafe extern "C-unwind" fn(
-        user_data: *mut c_void,
-        call: *const mcpr_call,
-        target: *const mcpr_target,
-        decision: *mut mcpr_visibility,
-    ) -> mcpr_cb_result,
->;
-
-/// The policy's `read` callback (`mcpr_policy_callbacks.read`): may the
-/// caller read this visible target?
-///
-/// \param user_data The table's `user_data` (may be NULL).
-/// \param call The call context (`mcpr_call_phase` says which step).
-/// \param target The target asked about.
-/// \return `MCPR_CB_OK` to allow; `MCPR_CB_UNAVAILABLE` to deny; any other
-///   value fails the whole call with `MCPR_POLICY`.
-/// \note `call` and `target` are borrowed: valid until the callback
-///   returns, usable from any thread until then.
-///
-/// \ingroup callbacks
-pub type mcpr_policy_read_fn = Option<
-    unsafe extern "C-unwind" fn(
-        user_data: *mut c_void,
-        call: *const mcpr_call,
-        target: *const mcpr_target,
-    ) -> mcpr_cb_result,
->;
-
 /// The binding callback table given to `mcpr_builder_add` (copied by the
 /// call; the struct itself need not outlive it).
 ///
@@ -317,82 +227,6 @@ pub unsafe extern "C" fn mcpr_binding_callbacks_init(callbacks: *mut mcpr_bindin
     guard(|| unsafe { init_out(callbacks) })
 }
 
-/// The policy callback table given to `mcpr_builder_set_policy` (copied by
-/// the call).
-///
-/// All three callbacks are required; `release` is optional. They may be
-/// called concurrently from many reads and listings on any thread, with the
-/// same `user_data`; they run on the thread calling `mcpr_read`,
-/// `mcpr_list` or `mcpr_list_templates`, or on an executor worker when the
-/// call is given an executor. There, a callback still running at the call's
-/// deadline or on cancellation is abandoned: it keeps running, its result
-/// is discarded, its views stay valid until it returns, and `release` runs
-/// after it returns. Callbacks should not throw (see
-/// `mcpr_binding_callbacks`); `longjmp` out of one is undefined behaviour.
-/// `MCPR_CB_UNAVAILABLE` from `discover` or `read` is a denial; any other
-/// failure (and any failure of `visibility`) fails the whole call with
-/// `MCPR_POLICY`.
-///
-/// `release(user_data)` runs exactly once, on any thread, if and only if
-/// `mcpr_builder_set_policy` succeeded, after the last call into this
-/// table has returned: when it is replaced by another
-/// `mcpr_builder_set_policy`, when the builder is freed without building,
-/// when a build fails, or when the last reference to the registry goes away.
-///
-/// Growth: set `struct_size` to `sizeof(mcpr_policy_callbacks)`, or start from
-/// `MCPR_POLICY_CALLBACKS_INIT` / `mcpr_policy_callbacks_init` (every callback
-/// NULL). Later versions append fields; the library reads only the fields lying
-/// wholly within `struct_size` (the others are NULL), refuses a `struct_size`
-/// below `sizeof(size_t)` or above 4096, and refuses set bytes beyond the
-/// fields it knows (`MCPR_INVALID_ARGUMENT`).
-///
-/// \ingroup callbacks
-#[repr(C)]
-#[derive(Clone, Copy)]
-pub struct mcpr_policy_callbacks {
-    /// `sizeof(mcpr_policy_callbacks)` as the caller compiled it (see above).
-    pub struct_size: usize,
-    /// Passed as the first argument of every callback.
-    pub user_data: *mut c_void,
-    /// Required: may the caller discover this definition (see
-    /// `mcpr_discover_fn`)?
-    pub discover: mcpr_discover_fn,
-    /// Required: is this target visible, and may issues name its URI (see
-    /// `mcpr_visibility_fn`)?
-    pub visibility: mcpr_visibility_fn,
-    /// Required: may the caller read this visible target (see
-    /// `mcpr_policy_read_fn`)?
-    pub read: mcpr_policy_read_fn,
-    /// Optional finalizer of `user_data` (see above).
-    pub release: mcpr_release_fn,
-}
-
-// SAFETY: repr(C), `struct_size` first, every field valid (and default)
-// when zero, and every field's end listed.
-unsafe impl Grows for mcpr_policy_callbacks {
-    const FIELD_ENDS: &'static [usize] = &[
-        field_end!(mcpr_policy_callbacks, user_data),
-        field_end!(mcpr_policy_callbacks, discover),
-        field_end!(mcpr_policy_callbacks, visibility),
-        field_end!(mcpr_policy_callbacks, read),
-        field_end!(mcpr_policy_callbacks, release),
-    ];
-}
-
-/// Fills a policy callback table with the defaults: `user_data` and every
-/// callback NULL, and `struct_size` set to `sizeof(mcpr_policy_callbacks)`,
-/// as `MCPR_POLICY_CALLBACKS_INIT` does.
-///
-/// \param callbacks The table to fill, or NULL (then nothing happens).
-/// \pre `callbacks` is NULL or points at a writable `mcpr_policy_callbacks`.
-/// \note Thread-safe: touches only `*callbacks`.
-///
-/// \ingroup callbacks
-#[no_mangle]
-pub unsafe extern "C" fn mcpr_policy_callbacks_init(callbacks: *mut mcpr_policy_callbacks) {
-    guard(|| unsafe { init_out(callbacks) })
-}
-
 /// A C binding table as a [`ResourceHandler`].
 pub(crate) struct CBinding {
     ud: HostPtr,
@@ -469,37 +303,6 @@ impl ResourceCompleter for CBinding {
     }
 }
 
-/// A C policy table as a [`ResourcePolicy`].
-pub(crate) struct CPolicy {
-    ud: HostPtr,
-    discover: Required<mcpr_discover_fn>,
-    visibility: Required<mcpr_visibility_fn>,
-    read: Required<mcpr_policy_read_fn>,
-    _release: Release,
-}
-
-impl CPolicy {
-    /// Copies a table; `None` when a required callback is missing.
-    pub(crate) fn new(t: &mcpr_policy_callbacks) -> Option<CPolicy> {
-        let ud = HostPtr(t.user_data);
-        Some(CPolicy {
-            ud,
-            discover: t.discover?,
-            visibility: t.visibility?,
-            read: t.read?,
-            _release: Release {
-                ud,
-                release: t.release,
-            },
-        })
-    }
-}
-
-/// The byte `mcpr_visibility.visible` holds before the callback runs:
-/// neither `false` (0) nor `true` (1), so a callback that did not write it
-/// is told apart from one that decided.
-const VISIBILITY_UNDECIDED: u8 = 0xA5;
-
 impl ResourceHandler for CBinding {
     fn resolve(
         &self,
@@ -542,6 +345,12 @@ impl ResourceHandler for CBinding {
         out.finish().map_err(|f| CallbackError::Failed(Box::new(f)))
     }
 
+    fn resolves_single(&self) -> bool {
+        // The ready-made `resolve` (set from C by its address): the library
+        // plans the match itself.
+        self.resolve as usize == mcpr_resolve_single as *const () as usize
+    }
+
     fn encoded_size_hint(&self, target: &ResourceTarget, payload: &ResourcePayload) -> Option<u64> {
         let size_hint = self.size_hint?;
         let is_blob = payload.body().blob_bytes().is_some();
@@ -558,198 +367,5 @@ impl ResourceHandler for CBinding {
             )
         };
         (rc == MCPR_CB_OK).then_some(out)
-    }
-}
-
-impl ResourcePolicy for CPolicy {
-    fn discover(
-        &self,
-        call: &CallContext,
-        definition: &ResourceDefinition,
-    ) -> Result<(), CallbackError> {
-        let c = mcpr_call::new(call);
-        // SAFETY: the host supplied this callback for `ud`; every pointer
-        // passed is valid for the duration of the call.
-        let rc = unsafe { (self.discover)(self.ud.0, &c, view_ptr(definition)) };
-        c.outcome(rc)
-    }
-
-    fn visibility(
-        &self,
-        call: &CallContext,
-        target: &ResourceTarget,
-    ) -> Result<Visibility, CallbackError> {
-        let c = mcpr_call::new(call);
-        // Two bytes laid out like `mcpr_visibility` (two `bool`s, align 1),
-        // read back as integers so that any byte the callback stores is
-        // defined behaviour. `visible` starts as a sentinel that no
-        // `bool` store writes, so "OK without deciding" is detectable.
-        let mut raw = [VISIBILITY_UNDECIDED, 0u8];
-        // SAFETY: the host supplied this callback for `ud`; `raw` has the
-        // size and alignment of `mcpr_visibility` and every pointer passed
-        // is valid for the duration of the call.
-        let rc = unsafe {
-            (self.visibility)(
-                self.ud.0,
-                &c,
-                view_ptr(target),
-                raw.as_mut_ptr().cast::<mcpr_visibility>(),
-            )
-        };
-        c.outcome(rc)?;
-        if raw[0] == VISIBILITY_UNDECIDED {
-            return Err(CallbackError::Failed(Box::new(CauseText(
-                "visibility callback returned OK without deciding".to_string(),
-            ))));
-        }
-        Ok(Visibility {
-            visible: raw[0] != 0,
-            disclose_issue_uri: raw[1] != 0,
-        })
-    }
-
-    fn read(&self, call: &CallContext, target: &ResourceTarget) -> Result<(), CallbackError> {
-        let c = mcpr_call::new(call);
-        // SAFETY: the host supplied this callback for `ud`; every pointer
-        // passed is valid for the duration of the call.
-        let rc = unsafe { (self.read)(self.ud.0, &c, view_ptr(target)) };
-        c.outcome(rc)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    //! The C callback adapters' reading of what a callback returned and
-    //! wrote (the C suite's `test_usability.c` covers the same rules end to
-    //! end).
-
-    use super::*;
-    use crate::error::{Failure, FailureKind};
-    use crate::ffi::all::*;
-    use crate::scope::CallPhase;
-    use std::time::Duration;
-
-    unsafe extern "C-unwind" fn discover_ok(
-        _: *mut c_void,
-        _: *const mcpr_call,
-        _: *const mcpr_definition,
-    ) -> mcpr_cb_result {
-        MCPR_CB_OK
-    }
-    unsafe extern "C-unwind" fn permit_ok(
-        _: *mut c_void,
-        _: *const mcpr_call,
-        _: *const mcpr_target,
-    ) -> mcpr_cb_result {
-        MCPR_CB_OK
-    }
-    /// Writes `visible` as told by `ud` (NULL: writes nothing; the phase is
-    /// checked too).
-    unsafe extern "C-unwind" fn visibility_as_told(
-        ud: *mut c_void,
-        call: *const mcpr_call,
-        _: *const mcpr_target,
-        out: *mut mcpr_visibility,
-    ) -> mcpr_cb_result {
-        // SAFETY: `call` is the live view of this call.
-        assert_eq!(unsafe { mcpr_call_phase(call) }, MCPR_PHASE_RECHECK);
-        // SAFETY: `ud` is NULL or points at a `bool` of the test.
-        if let Some(v) = unsafe { ud.cast::<bool>().as_ref() } {
-            // SAFETY: `out` is valid for writes during the call.
-            unsafe { (*out).visible = *v };
-        }
-        MCPR_CB_OK
-    }
-
-    fn policy(ud: *mut c_void) -> CPolicy {
-        CPolicy::new(&mcpr_policy_callbacks {
-            struct_size: std::mem::size_of::<mcpr_policy_callbacks>(),
-            user_data: ud,
-            discover: Some(discover_ok),
-            visibility: Some(visibility_as_told),
-            read: Some(permit_ok),
-            release: None,
-        })
-        .unwrap()
-    }
-
-    fn recheck_call() -> CallContext {
-        crate::scope::RequestScope::start(Duration::from_secs(10), None, None, None)
-            .call_in(CallPhase::Recheck)
-    }
-
-    #[test]
-    fn visibility_ok_without_writing_visible_is_a_failure_not_hidden() {
-        let target = ResourceTarget::new("x://a", "", None).unwrap();
-        let p = policy(std::ptr::null_mut());
-        let r = ResourcePolicy::visibility(&p, &recheck_call(), &target);
-        let Err(CallbackError::Failed(cause)) = r else {
-            panic!("expected a failure, got {:?}", r.map(|v| v.visible));
-        };
-        assert!(cause
-            .to_string()
-            .contains("visibility callback returned OK without deciding"));
-    }
-
-    #[test]
-    fn visibility_written_false_is_hidden_and_true_is_visible() {
-        let target = ResourceTarget::new("x://a", "", None).unwrap();
-        for want in [false, true] {
-            let mut v = want;
-            let p = policy((&mut v as *mut bool).cast());
-            let got = ResourcePolicy::visibility(&p, &recheck_call(), &target).unwrap();
-            assert_eq!(got.visible, want);
-            assert!(!got.disclose_issue_uri);
-        }
-    }
-
-    #[test]
-    fn cb_invalid_content_is_an_invalid_content_failure_with_the_cause() {
-        let call = CallContext::detached(Duration::from_secs(10));
-        let c = mcpr_call::new(&call);
-        let Err(CallbackError::Failed(e)) = c.outcome(MCPR_CB_INVALID_CONTENT) else {
-            panic!("expected a failure");
-        };
-        let f = e.downcast_ref::<Failure>().expect("a Failure");
-        assert_eq!(f.kind(), FailureKind::InvalidContent);
-        // SAFETY: `c` is live; the message is a valid string.
-        unsafe { mcpr_call_set_cause(&c, mcpr_str::from_str("BAD-BYTES")) };
-        let Err(CallbackError::Failed(e)) = c.outcome(MCPR_CB_INVALID_CONTENT) else {
-            panic!("expected a failure");
-        };
-        assert!(e.to_string().contains("BAD-BYTES"));
-        // Other unknown values stay plain failures.
-        let Err(CallbackError::Failed(e)) = c.outcome(5) else {
-            panic!("expected a failure");
-        };
-        assert!(e.downcast_ref::<Failure>().is_none());
-    }
-
-    #[test]
-    fn call_phase_maps_every_phase_and_null() {
-        // SAFETY: NULL is accepted.
-        assert_eq!(
-            unsafe { mcpr_call_phase(std::ptr::null()) },
-            MCPR_PHASE_UNKNOWN
-        );
-        let scope = crate::scope::RequestScope::start(Duration::from_secs(10), None, None, None);
-        for (phase, want) in [
-            (CallPhase::FirstCheck, MCPR_PHASE_FIRST_CHECK),
-            (CallPhase::Recheck, MCPR_PHASE_RECHECK),
-            (CallPhase::Resolve, MCPR_PHASE_RESOLVE),
-            (CallPhase::BodyRead, MCPR_PHASE_BODY_READ),
-            (CallPhase::Listing, MCPR_PHASE_LISTING),
-            (CallPhase::Completion, MCPR_PHASE_COMPLETION),
-            (CallPhase::Subscription, MCPR_PHASE_SUBSCRIPTION),
-        ] {
-            let ctx = scope.call_in(phase);
-            let c = mcpr_call::new(&ctx);
-            // SAFETY: `c` is live.
-            assert_eq!(unsafe { mcpr_call_phase(&c) }, want);
-        }
-        let body = scope.item_call(scope.deadline(), 1);
-        let c = mcpr_call::new(&body);
-        // SAFETY: `c` is live.
-        assert_eq!(unsafe { mcpr_call_phase(&c) }, MCPR_PHASE_BODY_READ);
     }
 }

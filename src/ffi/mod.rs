@@ -107,6 +107,7 @@ mod async_call;
 // Callbacks (`\ingroup callbacks`): the tables, what every callback is
 // given, then what `resolve` and body `read` fill.
 mod callbacks;
+mod policy;
 
 mod call;
 
@@ -148,9 +149,7 @@ pub use call::{
     MCPR_PHASE_UNKNOWN,
 };
 pub use callbacks::{
-    mcpr_binding_callbacks, mcpr_body_read_fn, mcpr_complete_fn, mcpr_discover_fn,
-    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_resolve_fn, mcpr_size_hint_fn,
-    mcpr_visibility, mcpr_visibility_fn,
+    mcpr_binding_callbacks, mcpr_body_read_fn, mcpr_complete_fn, mcpr_resolve_fn, mcpr_size_hint_fn,
 };
 pub use cancel::mcpr_cancel;
 pub use complete::{mcpr_complete_argument, mcpr_complete_params};
@@ -193,6 +192,11 @@ pub use observer::{
 pub use page::mcpr_page;
 pub use payload::mcpr_payload_builder;
 pub use plan::mcpr_plan_builder;
+pub use policy::{
+    mcpr_decide_plan_fn, mcpr_discover_fn, mcpr_plan_decision, mcpr_plan_questions,
+    mcpr_policy_callbacks, mcpr_policy_read_fn, mcpr_target_decision, mcpr_visibility,
+    mcpr_visibility_fn,
+};
 pub use read::mcpr_read_options;
 pub use reply::{
     mcpr_message_kind, mcpr_reply, MCPR_MESSAGE_INVALID, MCPR_MESSAGE_NONE,
@@ -218,7 +222,7 @@ pub use views::{mcpr_completion_request, mcpr_definition, mcpr_match, mcpr_targe
 #[cfg(test)]
 mod all {
     pub(super) use super::{
-        boundary::*, builder::*, bundle::*, call::*, callbacks::*, payload::*, plan::*, read::*,
-        status::*, views::*,
+        boundary::*, builder::*, bundle::*, call::*, callbacks::*, payload::*, plan::*, policy::*,
+        read::*, status::*, views::*,
     };
 }

@@ -513,6 +513,7 @@ mod tests {
             visibility: Some(visibility),
             read: Some(permit),
             release: Some(release),
+            decide_plan: None,
         };
         let binding = mcpr_binding_callbacks {
             struct_size: std::mem::size_of::<mcpr_binding_callbacks>(),

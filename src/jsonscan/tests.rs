@@ -170,6 +170,28 @@ fn check_refuses_what_definitions_refuse() {
     );
 }
 
+#[test]
+fn a_flat_object_of_plain_strings_takes_the_one_pass_scan() {
+    let doc = r#"{"uriTemplate":"app1://project/{id}/thumbnail","name":"thumb1","mimeType":"text/plain"}"#;
+    let mut out = String::new();
+    let scanned = flat_strings(doc, &mut out, "x").expect("flat");
+    assert_eq!(out, doc);
+    assert_eq!(scanned.members.len(), 3);
+    assert!(!scanned.top_sorted && !scanned.duplicate_key && !scanned.has_key);
+    for refused in [
+        r#"{"a":"b", "c":"d"}"#,
+        r#"{"a":"b\n"}"#,
+        r#"{"a":1}"#,
+        r#"{"a":"b"} "#,
+        r#"{}"#,
+    ] {
+        assert!(
+            flat_strings(refused, &mut String::new(), "x").is_none(),
+            "{refused}"
+        );
+    }
+}
+
 mod differential {
     use super::*;
     use proptest::prelude::*;
@@ -340,6 +362,91 @@ mod differential {
                         prop_assert_eq!(v.as_str(), Some(s.as_ref()));
                     }
                 }
+            }
+        }
+    }
+
+    /// A flat object of string members (what most definitions are), with
+    /// now and then an escape, a space, a non-string value or a missing
+    /// byte.
+    fn flat_document() -> impl Strategy<Value = String> {
+        let member = (key(), prop_oneof![6 => string(), 1 => number()]);
+        (
+            prop::collection::vec(member, 0..6),
+            ws(),
+            0..12usize,
+            any::<prop::sample::Index>(),
+        )
+            .prop_map(|(members, space, edit, at)| {
+                let parts: Vec<String> = members
+                    .into_iter()
+                    .map(|(k, v)| format!("{k}:{v}"))
+                    .collect();
+                let doc = format!("{{{}}}", parts.join(","));
+                let mut chars: Vec<char> = doc.chars().collect();
+                let i = at.index(chars.len() + 1);
+                match edit {
+                    1 if !chars.is_empty() => {
+                        chars.remove(i.min(chars.len() - 1));
+                    }
+                    2 => chars.insert(i, space.chars().next().unwrap_or(' ')),
+                    3 => chars.insert(i, '"'),
+                    _ => {}
+                }
+                chars.into_iter().collect()
+            })
+    }
+
+    fn summary(scanned: &Scanned<'_>) -> String {
+        let members: Vec<String> = scanned
+            .members
+            .iter()
+            .map(|m| {
+                format!(
+                    "{:?} {:?} {:?} {:?}",
+                    m.key, m.bytes, m.value_bytes, m.value
+                )
+            })
+            .collect();
+        format!(
+            "{:?} {:?} dup={} key={} top={} nested={}",
+            scanned.root,
+            members,
+            scanned.duplicate_key,
+            scanned.has_key,
+            scanned.top_sorted,
+            scanned.nested_sorted
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        /// The flat-object pass gives exactly what the general scanner
+        /// gives (output, members, flags) for every document it takes,
+        /// after text already in the output, and leaves the output alone
+        /// for those it does not.
+        #[test]
+        fn the_flat_object_pass_agrees_with_the_general_scanner(doc in flat_document(), prefix in "[a-z]{0,3}") {
+            let mut general = prefix.clone();
+            let expected = scan_any(&doc, &mut general, FIND);
+            let mut fast = prefix.clone();
+            match flat_strings(&doc, &mut fast, FIND) {
+                Some(scanned) => {
+                    let expected = expected.expect("the general scanner accepts it too");
+                    prop_assert_eq!(&fast, &general);
+                    prop_assert_eq!(summary(&scanned), summary(&expected));
+                }
+                None => prop_assert_eq!(&fast, &prefix),
+            }
+            let mut whole = prefix.clone();
+            let scanned = scan(&doc, &mut whole, FIND);
+            let mut again = prefix;
+            let expected = scan_any(&doc, &mut again, FIND);
+            prop_assert_eq!(scanned.is_ok(), expected.is_ok());
+            if let (Ok(scanned), Ok(expected)) = (scanned, expected) {
+                prop_assert_eq!(&whole, &again);
+                prop_assert_eq!(summary(&scanned), summary(&expected));
             }
         }
     }

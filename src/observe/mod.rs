@@ -300,6 +300,19 @@ impl Observed for Never {
     }
 }
 
+/// [`Recorder::time_uncounted`] when the call is observed.
+#[inline]
+pub(crate) fn timed_uncounted<T>(
+    recorder: Option<&Recorder>,
+    kind: CallbackKind,
+    f: impl FnOnce() -> T,
+) -> T {
+    match recorder {
+        None => f(),
+        Some(r) => r.time_uncounted(kind, f),
+    }
+}
+
 /// Runs the callback `f` of `kind`, timed through `recorder` when there
 /// is one.
 #[inline(always)]

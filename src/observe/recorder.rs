@@ -207,6 +207,22 @@ impl Recorder {
         out
     }
 
+    /// Runs `f`, a call that answers for callbacks of `kind` counted one by
+    /// one as their answers are used (a plan-level policy decision): its
+    /// time is added to `kind` when the observer asked for callback
+    /// timings, its count is not.
+    #[inline(never)]
+    pub(crate) fn time_uncounted<T>(&self, kind: CallbackKind, f: impl FnOnce() -> T) -> T {
+        if !self.interests().callback_timings {
+            return f();
+        }
+        let t = Instant::now();
+        let out = f();
+        let ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.ns[kind.index()].fetch_add(ns, Ordering::Relaxed);
+        out
+    }
+
     /// The call's first job is submitted to an executor now.
     pub(crate) fn submitted(&self) {
         let ns = u64::try_from(self.started.elapsed().as_nanos()).unwrap_or(NONE - 1);

@@ -307,6 +307,26 @@ fn permission(
     }
 }
 
+/// The plan of a handler whose `resolve` is the match itself
+/// ([`ResourceHandler::resolves_single`]), made without calling it, when it
+/// is valid; `None` otherwise (then [`resolved`] calls `resolve`, which
+/// fails as it must). Counted as a `resolve` callback for the observer.
+#[inline]
+pub(super) fn planned_single(
+    handler: &dyn ResourceHandler,
+    matched: &ResourceMatch,
+    limits: &Limits,
+    call: &CallContext,
+) -> Option<ResourceReadPlan> {
+    if !handler.resolves_single() {
+        return None;
+    }
+    let plan = ResourceReadPlan::single_for(matched).ok()?;
+    validate_plan(&plan, limits).ok()?;
+    observe::timed(call.recorder(), CallbackKind::Resolve, || ());
+    Some(plan)
+}
+
 /// `resolve(match)` and plan validation: `Unavailable` is a root denial
 /// (the denial as a value); any other error, a panic, or an invalid plan is
 /// `invalid_plan`.

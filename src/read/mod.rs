@@ -20,6 +20,7 @@ mod pipeline;
 mod pooled;
 mod probe;
 mod recheck;
+mod replay;
 mod spare;
 
 // Shared with `completion` (the same discovery rule and callback guards)
@@ -540,33 +541,14 @@ impl Resources {
         let policy = self.policy().as_ref();
         let definition = selection.binding.definition().as_ref();
         let handler = selection.binding.handler().as_ref();
-        // One call context serves every callback in turn (see
-        // `CallContext::enter_phase`).
-        let mut call = scope.call_in(CallPhase::FirstCheck);
-        let plan = pipeline::plan(
-            policy,
-            handler,
-            definition,
-            &selection.matched,
-            scope,
-            limits,
-            &mut call,
-        )?;
-        let mut p = Pipeline::authorize(policy, &plan, scope, limits, &shape, &call)?;
-        // Borrowed from the plan (a single-item plan has no list of its own).
-        let targets = plan.items();
-        while let Some(read) = p.next_read(scope, targets, limits, || false)? {
-            call.enter_body_read(read.deadline, limits.max_item_bytes);
-            let target = &targets[read.index];
-            let result = observe::timed(call.recorder(), CallbackKind::BodyRead, || {
-                authorize::guarded_input(|| handler.read(&call, target))
-            });
-            p.settle(read, result, handler, target, scope, limits)?;
+        // The per-item path and the plan-level one, each compiled for its
+        // form (`pipeline::plan`, `Pipeline::finish`).
+        let matched = &selection.matched;
+        if policy.decides_plans() {
+            return read_lent_decided(policy, definition, handler, matched, scope, limits, &shape);
         }
-        // The frame checks the scope once more.
-        p.finish(policy, definition, &plan, scope, limits, &shape, &mut call)
+        read_lent::<false>(policy, definition, handler, matched, scope, limits, &shape)
     }
-
     /// The selection of `uri` as a read on an executor owns it (both
     /// drivers on workers: `pooled.rs` and `detached.rs`).
     fn parts(
@@ -617,4 +599,68 @@ impl Resources {
             binding,
         }
     }
+}
+
+/// The inline driver of [`Resources::read_asking`] (see there), for a
+/// policy asked per item (`DECIDED` false) or through its plan-level entry.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn read_lent<const DECIDED: bool>(
+    policy: &dyn crate::policy::ResourcePolicy,
+    definition: &crate::definition::ResourceDefinition,
+    handler: &dyn crate::binding::ResourceHandler,
+    matched: &crate::plan::ResourceMatch,
+    scope: &crate::scope::RequestScope,
+    limits: &Limits,
+    shape: &assemble::Shape,
+) -> Result<ResourceBundle, Failure> {
+    // One call context serves every callback in turn (see
+    // `CallContext::enter_phase`).
+    let mut call = scope.call_in(CallPhase::FirstCheck);
+    let mut replay = None;
+    let plan = pipeline::plan::<DECIDED>(
+        policy,
+        handler,
+        definition,
+        matched,
+        scope,
+        limits,
+        &mut call,
+        &mut replay,
+    )?;
+    // A policy that decides plans has answered the first check already.
+    let first = match replay.as_deref() {
+        Some(r) if DECIDED => r,
+        _ => policy,
+    };
+    let mut p = Pipeline::authorize(first, &plan, scope, limits, shape, &call)?;
+    drop(replay);
+    // Borrowed from the plan (a single-item plan has no list of its own).
+    let targets = plan.items();
+    while let Some(read) = p.next_read(scope, targets, limits, || false)? {
+        call.enter_body_read(read.deadline, limits.max_item_bytes);
+        let target = &targets[read.index];
+        let result = observe::timed(call.recorder(), CallbackKind::BodyRead, || {
+            authorize::guarded_input(|| handler.read(&call, target))
+        });
+        p.settle(read, result, handler, target, scope, limits)?;
+    }
+    // The frame checks the scope once more.
+    p.finish::<DECIDED>(policy, definition, &plan, scope, limits, shape, &mut call)
+}
+
+/// [`read_lent`] for a policy that decides plans, out of line: the inline
+/// per-item read stays as it was.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn read_lent_decided(
+    policy: &dyn crate::policy::ResourcePolicy,
+    definition: &crate::definition::ResourceDefinition,
+    handler: &dyn crate::binding::ResourceHandler,
+    matched: &crate::plan::ResourceMatch,
+    scope: &crate::scope::RequestScope,
+    limits: &Limits,
+    shape: &assemble::Shape,
+) -> Result<ResourceBundle, Failure> {
+    read_lent::<true>(policy, definition, handler, matched, scope, limits, shape)
 }

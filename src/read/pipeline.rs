@@ -38,13 +38,14 @@ use crate::error::{CauseText, Failure, FailureKind};
 use crate::input::{self, InputRequired};
 use crate::limits::Limits;
 use crate::plan::{ResourceMatch, ResourcePayload, ResourceReadPlan, ResourceTarget};
-use crate::policy::ResourcePolicy;
+use crate::policy::{PlanQuestions, ResourcePolicy};
 use crate::report::IssueCode;
 use crate::scope::{CallContext, CallPhase, RequestScope};
 
 use super::admit::{self, Budget};
 use super::assemble::{self, Shape};
 use super::authorize::{self, check_scope_at, CallbackFailure, RootStop};
+use super::replay::Replay;
 use super::{decisions, recheck, ItemStates, Outcome, ResourceBundle, Step};
 
 /// The private cause of a body read failed at once because the hung bound
@@ -91,7 +92,8 @@ pub(super) struct BodyRead {
 /// error `policy`. Here a policy asking for input counts as a denial: only
 /// a read can answer "input required", and its drivers run [`plan`] and
 /// then [`Pipeline::authorize`], whose first step is this requested-target
-/// check with the input answer kept (docs/BEHAVIOUR.md §18).
+/// check with the input answer kept (docs/BEHAVIOUR.md §18). A policy that
+/// decides plans answers these checks in one call ([`plan_decided`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 pub(crate) fn root(
@@ -104,6 +106,14 @@ pub(crate) fn root(
     call: &mut CallContext,
     check: CallPhase,
 ) -> Result<ResourceReadPlan, RootStop> {
+    call.enter_phase(check);
+    if policy.decides_plans() {
+        let (plan, replay) = plan_decided(
+            policy, handler, definition, matched, scope, limits, call, check, false,
+        )?;
+        authorize::requested_allowed(&*replay, scope, plan.requested(), call)?;
+        return Ok(plan);
+    }
     let plan = plan_in(
         policy, handler, definition, matched, scope, limits, call, check,
     )?;
@@ -114,8 +124,12 @@ pub(crate) fn root(
 /// The part of [`root`] before the requested target's check, as a read
 /// runs it: discovery, then `resolve` and plan validation; `call` is left
 /// in the first check. A root denial is the read's `unavailable` failure.
+/// With `DECIDED` (for a policy that decides plans, compiled apart from the
+/// per-item path), also the first check's answers about the plan's
+/// targets, in `replay`, for [`Pipeline::authorize`] (see [`plan_decided`]).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-pub(super) fn plan(
+pub(super) fn plan<const DECIDED: bool>(
     policy: &dyn ResourcePolicy,
     handler: &dyn ResourceHandler,
     definition: &ResourceDefinition,
@@ -123,8 +137,17 @@ pub(super) fn plan(
     scope: &RequestScope,
     limits: &Limits,
     call: &mut CallContext,
+    replay: &mut Option<Box<Replay>>,
 ) -> Result<ResourceReadPlan, Failure> {
     let check = CallPhase::FirstCheck;
+    if DECIDED {
+        call.enter_phase(check);
+        let (plan, r) = plan_decided(
+            policy, handler, definition, matched, scope, limits, call, check, true,
+        )?;
+        *replay = Some(r);
+        return Ok(plan);
+    }
     Ok(plan_in(
         policy, handler, definition, matched, scope, limits, call, check,
     )?)
@@ -150,6 +173,89 @@ fn plan_in(
     authorize::check_scope(scope)?;
     call.enter_phase(check);
     Ok(plan)
+}
+
+/// [`plan_in`] for a policy that decides plans
+/// ([`ResourcePolicy::decides_plans`]), `call` already in `check`: it is asked in as few calls as
+/// the order of §5 allows, and its answers are read by the same steps
+/// ([`Replay`]). When the plan is the match itself
+/// ([`ResourceHandler::resolves_single`], no host code), one call answers
+/// discovery and the requested target (and, with `items`, every item);
+/// otherwise one call answers discovery before `resolve`, and one the
+/// targets after it. The returned [`Replay`] holds the answers the caller
+/// asks next (the requested target, then the items). Out of line: the
+/// per-item path stays as it was.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn plan_decided(
+    policy: &dyn ResourcePolicy,
+    handler: &dyn ResourceHandler,
+    definition: &ResourceDefinition,
+    matched: &ResourceMatch,
+    scope: &RequestScope,
+    limits: &Limits,
+    call: &mut CallContext,
+    check: CallPhase,
+    items: bool,
+) -> Result<(ResourceReadPlan, Box<Replay>), RootStop> {
+    if let Some(plan) = authorize::planned_single(handler, matched, limits, call) {
+        let replay = Replay::decide(
+            policy,
+            call,
+            &PlanQuestions {
+                definition: Some(definition),
+                requested: Some(plan.requested()),
+                items: if items { plan.items() } else { &[] },
+            },
+        );
+        authorize::discovered(&replay, scope, definition, call)?;
+        authorize::check_scope(scope)?;
+        return Ok((plan, Box::new(replay)));
+    }
+    let discovery = Replay::decide(
+        policy,
+        call,
+        &PlanQuestions {
+            definition: Some(definition),
+            requested: None,
+            items: &[],
+        },
+    );
+    authorize::discovered(&discovery, scope, definition, call)?;
+    call.enter_phase(CallPhase::Resolve);
+    let plan = authorize::resolved(handler, scope, matched, limits, call)?;
+    authorize::check_scope(scope)?;
+    call.enter_phase(check);
+    let replay = Replay::decide(
+        policy,
+        call,
+        &PlanQuestions {
+            definition: None,
+            requested: Some(plan.requested()),
+            items: if items { plan.items() } else { &[] },
+        },
+    );
+    Ok((plan, Box::new(replay)))
+}
+
+/// The recheck's answers of a policy that decides plans, in one call.
+#[cold]
+#[inline(never)]
+fn recheck_decided(
+    policy: &dyn ResourcePolicy,
+    definition: &ResourceDefinition,
+    plan: &ResourceReadPlan,
+    call: &CallContext,
+) -> Replay {
+    Replay::decide(
+        policy,
+        call,
+        &PlanQuestions {
+            definition: Some(definition),
+            requested: Some(plan.requested()),
+            items: plan.items(),
+        },
+    )
 }
 
 impl Pipeline {
@@ -281,7 +387,7 @@ impl Pipeline {
     /// revoked like any item, and the read is assembled.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    pub(super) fn finish(
+    pub(super) fn finish<const DECIDED: bool>(
         mut self,
         policy: &dyn ResourcePolicy,
         definition: &ResourceDefinition,
@@ -295,6 +401,9 @@ impl Pipeline {
             return Ok(ResourceBundle::asking(*asked, shape.protocol_revision));
         }
         call.enter_phase(CallPhase::Recheck);
+        // A policy that decides plans answers the whole recheck in one call.
+        let replay = DECIDED.then(|| recheck_decided(policy, definition, plan, call));
+        let policy = replay.as_ref().map_or(policy, |r| r as &dyn ResourcePolicy);
         let requested = recheck::recheck(
             policy,
             scope,

@@ -301,15 +301,12 @@ impl ReadTask {
             held.policy = Some(self.take_policy(generation)?);
         }
         let policy = held.policy.as_deref().ok_or(Ok(Lost))?;
-        p.finish(
-            policy,
-            &self.definition,
-            plan,
-            scope,
-            limits,
-            &self.shape,
-            &mut call,
-        )
+        let (definition, shape) = (&self.definition, &self.shape);
+        if policy.decides_plans() {
+            p.finish::<true>(policy, definition, plan, scope, limits, shape, &mut call)
+        } else {
+            p.finish::<false>(policy, definition, plan, scope, limits, shape, &mut call)
+        }
         .map_err(Err)
     }
 
@@ -347,20 +344,38 @@ impl ReadTask {
         };
         // The job may start later than the caller's check.
         check_scope(&self.scope).map_err(Err)?;
-        let plan = pipeline::plan(
-            policy,
-            handler,
-            &self.definition,
-            &matched,
-            &self.scope,
-            &self.limits,
-            call,
-        )
+        let mut replay = None;
+        let (definition, scope, limits) = (&self.definition, &self.scope, &self.limits);
+        let plan = if policy.decides_plans() {
+            pipeline::plan::<true>(
+                policy,
+                handler,
+                definition,
+                &matched,
+                scope,
+                limits,
+                call,
+                &mut replay,
+            )
+        } else {
+            pipeline::plan::<false>(
+                policy,
+                handler,
+                definition,
+                &matched,
+                scope,
+                limits,
+                call,
+                &mut replay,
+            )
+        }
         .map_err(Err)?;
         // Only the first job plans, once.
         let _ = self.plan.set(plan);
         let plan = self.plan.get().ok_or(Ok(Lost))?;
-        Pipeline::authorize(policy, plan, &self.scope, &self.limits, &self.shape, call).map_err(Err)
+        // A policy that decides plans has answered the first check already.
+        let first = replay.as_deref().map_or(policy, |r| r as _);
+        Pipeline::authorize(first, plan, &self.scope, &self.limits, &self.shape, call).map_err(Err)
     }
 
     /// The policy, moved out of the task, while generation `generation`

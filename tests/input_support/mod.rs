@@ -24,6 +24,11 @@ use std::sync::{Arc, Mutex};
 
 use mcp_resources::*;
 
+// The policy form of this test binary (`plan_form`, `in_form`, `PlanOnly`).
+#[path = "../policy_form/mod.rs"]
+mod policy_form;
+pub use policy_form::*;
+
 pub const CONSENT: &str = "doc://consent";
 pub const BODY: &str = "doc://body";
 pub const PLAIN: &str = "doc://plain";
@@ -224,11 +229,11 @@ pub fn host_with(key: &[u8], extra: &[&str], revoke: bool) -> Host {
     let c = clock.clone();
     let reader = Arc::new(AskingReader { log: log.clone() });
     let mut b = Resources::builder()
-        .policy(Arc::new(AskingPolicy {
+        .policy(in_form(Arc::new(AskingPolicy {
             log: log.clone(),
             revoke,
             hide: hide.clone(),
-        }))
+        })))
         .cursor_key(key)
         .clock(Arc::new(move || c.load(Ordering::SeqCst)))
         .cache_hints(RegistryCacheHints::new(60_000, true));

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use mcp_resources::*;
 
-use crate::read_support::*;
+use super::read_support::*;
 
 /// One event as the tests see it.
 #[derive(Clone, Debug)]

@@ -15,6 +15,11 @@ use std::time::{Duration, Instant};
 use mcp_resources::*;
 
 pub const BUNDLE: &str = "bundle://b";
+
+// The policy form of this test binary (`plan_form`, `in_form`, `PlanOnly`).
+#[path = "../policy_form/mod.rs"]
+mod policy_form;
+pub use policy_form::*;
 pub const TEMPLATE: &str = "bundle://t/{id}";
 pub const SECRET_AUTH: &str = r#"{"token":"AUTH-SECRET-7f3e"}"#;
 pub const SECRET_CAUSE: &str = "PRIVATE-CAUSE-disk-/var/secret";
@@ -334,7 +339,7 @@ impl Fx {
     }
     pub fn build(&self) -> Resources {
         Resources::builder()
-            .policy(self.policy.clone())
+            .policy(in_form(self.policy.clone()))
             .limits(self.limits)
             .binding(
                 ResourceBinding::new(

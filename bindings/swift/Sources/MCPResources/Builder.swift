@@ -121,6 +121,8 @@ public final class ResourcesBuilder {
         cb.visibility = policyVisibility
         cb.read = policyRead
         cb.release = policyRelease
+        // A read's steps in one call each (the policy's own methods inside).
+        cb.decide_plan = policyDecidePlan
         let ud = Unmanaged.passRetained(PolicyBox(policy))
         cb.user_data = ud.toOpaque()
         do {

@@ -119,6 +119,114 @@ func policyRead(_ ud: UnsafeMutableRawPointer?, _ call: UnsafePointer<mcpr_call>
     return guarded(call) { access(try box.policy.read(Call(call), Target(target))) }
 }
 
+/// The plan-level policy entry (`mcpr_policy_callbacks.decide_plan`): one
+/// call answers a whole step of a read (its first check, its recheck, the
+/// root checks of an embedding or a subscription) with the policy's own
+/// `discover`, `visibility` and `read`, asked in the order and with the
+/// stops of the per-item callbacks, each answer read as its callback's
+/// would be (a throw is that answer's failure; only the first check's
+/// `read` may ask for input, elsewhere asking is a denial, as the library
+/// reads it). The first failing answer's cause is the call's cause.
+func policyDecidePlan(_ ud: UnsafeMutableRawPointer?, _ call: UnsafePointer<mcpr_call>,
+                      _ q: UnsafePointer<mcpr_plan_questions>, _ d: UnsafeMutablePointer<mcpr_plan_decision>)
+    -> mcpr_cb_result
+{
+    guard let ud else { return MCPR_CB_FAILED }
+    let box = Unmanaged<PolicyBox>.fromOpaque(ud).takeUnretainedValue()
+    let questions = q.pointee
+    let n = questions.items_len
+    guard n == d.pointee.items_len, n == 0 || (questions.items != nil && d.pointee.items != nil) else {
+        return MCPR_CB_FAILED
+    }
+    var decider = PlanDecider(call: call, firstCheck: mcpr_call_phase(call) == MCPR_PHASE_FIRST_CHECK)
+    decider.decide(box.policy, questions, d)
+    if let cause = decider.cause {
+        withStr(cause) { mcpr_call_set_cause(call, $0) }
+    }
+    return MCPR_CB_OK
+}
+
+/// One plan decision's state (see `policyDecidePlan`).
+struct PlanDecider {
+    let call: UnsafePointer<mcpr_call>
+    let firstCheck: Bool
+    var cause: String?
+
+    mutating func decide(_ policy: any ResourcePolicy, _ q: mcpr_plan_questions,
+                         _ d: UnsafeMutablePointer<mcpr_plan_decision>)
+    {
+        let c = Call(call)
+        if let def = q.definition {
+            let r = answer(mayAsk: false) { access(try policy.discover(c, Definition(def))) }
+            d.pointee.discover = r
+            if r != MCPR_CB_OK { return }
+        }
+        if let t = q.requested {
+            var out = d.pointee.requested
+            let more = target(policy, t, &out, requested: true)
+            d.pointee.requested = out
+            if !more { return }
+        }
+        guard q.items_len > 0, let items = q.items, let outs = d.pointee.items else { return }
+        for i in 0..<q.items_len {
+            guard let t = items[i] else {
+                outs[i].visibility_result = MCPR_CB_FAILED
+                return
+            }
+            if !target(policy, t, &outs[i], requested: false) { return }
+        }
+    }
+
+    /// One target's visibility and, when visible, its read permission;
+    /// false where the per-item form stops asking.
+    mutating func target(_ policy: any ResourcePolicy, _ t: UnsafePointer<mcpr_target>,
+                         _ out: inout mcpr_target_decision, requested: Bool) -> Bool
+    {
+        let c = Call(call)
+        var v = Visibility.hidden
+        out.visibility_result = answer(mayAsk: false) {
+            v = try policy.visibility(c, Target(t))
+            return MCPR_CB_OK
+        }
+        if out.visibility_result != MCPR_CB_OK { return false }
+        out.visibility.visible = v.visible
+        out.visibility.disclose_issue_uri = v.discloseIssueURI
+        if !v.visible { return !requested }
+        out.read_result = answer(mayAsk: true) { access(try policy.read(c, Target(t))) }
+        switch out.read_result {
+        case MCPR_CB_OK: return true
+        case MCPR_CB_UNAVAILABLE: return !requested
+        case MCPR_CB_INPUT_REQUIRED: return !requested && !firstCheck
+        default: return false
+        }
+    }
+
+    /// One answer, read as `guarded` reads a callback's (the first failure's
+    /// cause kept for the call).
+    mutating func answer(mayAsk: Bool, _ body: () throws -> mcpr_cb_result) -> mcpr_cb_result {
+        do {
+            return try body()
+        } catch let f as CallbackFailure {
+            switch f {
+            case .unavailable:
+                return MCPR_CB_UNAVAILABLE
+            case .failed(let c), .invalidContent(let c):
+                return fail(c)
+            case .inputRequired(let input):
+                guard mayAsk, firstCheck else { return MCPR_CB_UNAVAILABLE }
+                return askInput(call, input)
+            }
+        } catch {
+            return fail(causeText(error))
+        }
+    }
+
+    mutating func fail(_ c: String) -> mcpr_cb_result {
+        if cause == nil { cause = c }
+        return MCPR_CB_FAILED
+    }
+}
+
 func policyRelease(_ ud: UnsafeMutableRawPointer?) {
     guard let ud else { return }
     Unmanaged<PolicyBox>.fromOpaque(ud).release()

@@ -1,0 +1,4 @@
+//! `input_required.rs` again, every policy asked through its plan-level
+//! entry only (`policy_form::PlanOnly`): the same rules, the same tests.
+#[path = "input_required.rs"]
+mod suite;

@@ -1,0 +1,4 @@
+//! `observe_disclosure.rs` again, every policy asked through its plan-level
+//! entry only (`policy_form::PlanOnly`): the same rules, the same tests.
+#[path = "observe_disclosure.rs"]
+mod suite;
