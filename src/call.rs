@@ -190,12 +190,11 @@ impl CallOptions {
             Some(_) if on_executor => Record::Boxed(Box::new(recorder.take().expect("some"))),
             Some(r) => Record::Lent(NonNull::from(&*r)),
         };
-        let mut scope = self
-            .scope_at(started, limits)
+        // Made with its record (no second write of the scope's shared
+        // part, no move of the scope).
+        let scope = self
+            .scope_at(started, limits, record)
             .with_trace(from_params.trace.or_else(|| self.trace.clone()));
-        if !matches!(record, Record::None) {
-            scope = scope.recorded(record);
-        }
         let mut call = Ended {
             method: rules.method,
             protocol_revision,
@@ -242,19 +241,26 @@ impl CallOptions {
         out
     }
 
-    /// The call's request scope, started at `started`: deadline =
+    /// The call's request scope, started at `started` and recording the
+    /// call in `record`: deadline =
     /// min(`started` + `read_timeout`, the caller's deadline), without the
     /// trace context (the frame's first step; an asynchronous call's job
     /// makes it from its start call's instant, so that its deadline counts
     /// from there).
     #[inline]
-    pub(crate) fn scope_at(&self, started: Instant, limits: &Limits) -> RequestScope {
-        RequestScope::start_at(
+    pub(crate) fn scope_at(
+        &self,
+        started: Instant,
+        limits: &Limits,
+        record: Record,
+    ) -> RequestScope {
+        RequestScope::start_recorded(
             started,
             limits.read_timeout,
             self.timeout,
             self.cancel.clone(),
             self.request_data.clone(),
+            record,
         )
     }
 

@@ -216,6 +216,28 @@ impl RequestScope {
         cancel: Option<CancelToken>,
         request_data: Option<RequestData>,
     ) -> Self {
+        Self::start_recorded(
+            now,
+            limit,
+            caller_timeout,
+            cancel,
+            request_data,
+            Record::None,
+        )
+    }
+
+    /// [`start_at`](Self::start_at) recording its call in `record` from
+    /// the start (as [`recorded`](Self::recorded) does, under the same
+    /// contract for a lent record, without replacing a first record).
+    #[inline]
+    pub(crate) fn start_recorded(
+        now: Instant,
+        limit: Duration,
+        caller_timeout: Option<Duration>,
+        cancel: Option<CancelToken>,
+        request_data: Option<RequestData>,
+        record: Record,
+    ) -> Self {
         RequestScope {
             deadline: Self::deadline_at(now, limit, caller_timeout),
             cancel,
@@ -224,7 +246,7 @@ impl RequestScope {
             input: None,
             shared: Arc::new(ScopeShared {
                 closed: AtomicBool::new(false),
-                record: Record::None,
+                record,
             }),
         }
     }
