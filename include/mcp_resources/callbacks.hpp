@@ -311,13 +311,124 @@ struct Visibility {
     bool disclose_issue_uri = false;  ///< a failure of it may name its URI
 };
 
+/// What one Policy::decide_plan call is asked (borrowed mcpr_plan_questions),
+/// in the order the per-item members would be: the definition's discovery
+/// (when asked), then the requested target's visibility and (when visible)
+/// read permission (when asked), then every item's, in plan order. A
+/// single-item plan whose item is the requested target lists it both as
+/// requested() and as item(0). The views it gives are valid only until
+/// decide_plan returns.
+class PlanQuestions {
+public:
+    explicit PlanQuestions(const mcpr_plan_questions *q) noexcept : q_(q) {}
+    /// The definition whose discovery is asked; std::nullopt = not asked.
+    std::optional<Definition> definition() const noexcept {
+        if (!q_->definition) return std::nullopt;
+        return Definition(q_->definition);
+    }
+    /// The requested target; std::nullopt = not asked.
+    std::optional<Target> requested() const noexcept {
+        if (!q_->requested) return std::nullopt;
+        return Target(q_->requested);
+    }
+    /// How many items are asked about (PlanDecision::item_count too).
+    std::size_t item_count() const noexcept { return q_->items ? q_->items_len : 0; }
+    /// The i-th item. Throws std::out_of_range for i >= item_count().
+    Target item(std::size_t i) const {
+        if (i >= item_count()) throw std::out_of_range("mcpr::PlanQuestions::item: no such item");
+        return Target(q_->items[i]);
+    }
+    const mcpr_plan_questions *get() const noexcept { return q_; }  ///< the C view
+
+private:
+    const mcpr_plan_questions *q_;
+};
+
+/// One target's answers in a plan decision (borrowed mcpr_target_decision):
+/// what the per-item visibility and read members would answer. Unwritten,
+/// each answer is a failure (Result::failed): an answer the library needs
+/// and the decision left out fails the call with MCPR_POLICY.
+class TargetDecision {
+public:
+    explicit TargetDecision(mcpr_target_decision *d) noexcept : d_(d) {}
+    /// What visibility would return and fill: `v.visible` unset with
+    /// Result::ok is a policy failure ("without deciding"), as for the
+    /// visibility member.
+    void set_visibility(Result r, const Visibility &v) noexcept {
+        d_->visibility_result = static_cast<mcpr_cb_result>(r);
+        if (v.visible.has_value()) d_->visibility.visible = *v.visible;
+        d_->visibility.disclose_issue_uri = v.disclose_issue_uri;
+    }
+    /// Shorthand: visibility decided (Result::ok) as `visible`.
+    void set_visible(bool visible, bool disclose_issue_uri = false) noexcept {
+        Visibility v;
+        v.visible = visible;
+        v.disclose_issue_uri = disclose_issue_uri;
+        set_visibility(Result::ok, v);
+    }
+    /// What read would return (used only when the target is visible):
+    /// Result::ok allows, Result::unavailable denies, Result::input_required
+    /// (after Call::add_input_request, first check only) asks for input.
+    void set_read(Result r) noexcept { d_->read_result = static_cast<mcpr_cb_result>(r); }
+    mcpr_target_decision *get() const noexcept { return d_; }  ///< the C decision
+
+private:
+    mcpr_target_decision *d_;
+};
+
+/// Where Policy::decide_plan writes its answers (borrowed
+/// mcpr_plan_decision, the library's storage): valid only until decide_plan
+/// returns. Every answer starts as a failure; write the ones asked about.
+class PlanDecision {
+public:
+    /// `d` and the `items_len` item decisions it points at, as the library
+    /// gave them.
+    explicit PlanDecision(mcpr_plan_decision *d) noexcept
+        : d_(d), items_(d->items), len_(d->items ? d->items_len : 0) {}
+    /// What discover would return for PlanQuestions::definition().
+    void set_discover(Result r) noexcept { d_->discover = static_cast<mcpr_cb_result>(r); }
+    /// The requested target's answers (ignored when it is not asked).
+    TargetDecision requested() noexcept { return TargetDecision(&d_->requested); }
+    /// How many item decisions there are (PlanQuestions::item_count()).
+    std::size_t item_count() const noexcept { return len_; }
+    /// The i-th item's answers. Throws std::out_of_range for
+    /// i >= item_count().
+    TargetDecision item(std::size_t i) {
+        if (i >= len_) throw std::out_of_range("mcpr::PlanDecision::item: no such item");
+        return TargetDecision(&items_[i]);
+    }
+    mcpr_plan_decision *get() const noexcept { return d_; }  ///< the C decision
+
+private:
+    mcpr_plan_decision *d_;
+    mcpr_target_decision *items_;
+    std::size_t len_;
+};
+
 /// The access policy. Every member may run concurrently on any thread. An
 /// empty member fails closed: discover and read deny (Result::unavailable),
 /// visibility hides. Policy::allow_all() allows everything (tests, demos).
+///
+/// `decide_plan` is optional (mcpr_policy_callbacks.decide_plan, set only
+/// when the member is non-empty; docs/BEHAVIOUR.md §5): one call answers a
+/// whole step of a read (its first check, with discovery when the binding
+/// has no resolve of its own; its recheck; the root checks of an embedding
+/// or a subscription; Call::phase says which) instead of the per-item
+/// members, which still answer listings, completion and list changes.
+/// It is given the call, the questions and the decision to fill (borrowed:
+/// valid only until it returns; keep no pointer, view or string_view of
+/// them). Each answer means what the per-item member's result would, and
+/// the library reads them with the same rules in the same order, stopping
+/// where the per-item form stops, so both forms give the same results: an
+/// answer it needs and the decision left out fails the call with
+/// MCPR_POLICY, as does a return value other than Result::ok (with
+/// Call::set_cause as its private cause) and a throw (caught: MCPR_CB_FAILED,
+/// its what() the private cause; no exception crosses the C ABI).
 struct Policy {
     std::function<Result(const Call &, const Definition &)> discover;
     std::function<Result(const Call &, const Target &, Visibility &)> visibility;
     std::function<Result(const Call &, const Target &)> read;
+    std::function<Result(const Call &, const PlanQuestions &, PlanDecision &)> decide_plan;
 
     /// A policy that shows and allows everything.
     static Policy allow_all() {
@@ -389,6 +500,17 @@ inline mcpr_cb_result policy_read(void *ud, const mcpr_call *call, const mcpr_ta
     return guard(call, [&] {
         auto &p = *static_cast<Policy *>(ud);
         return p.read ? p.read(Call(call), Target(t)) : Result::unavailable;
+    });
+}
+inline mcpr_cb_result policy_decide_plan(void *ud, const mcpr_call *call, const mcpr_plan_questions *q,
+                                         mcpr_plan_decision *d) {
+    return guard(call, [&] {
+        auto &p = *static_cast<Policy *>(ud);
+        if (!q || !d || q->items_len != d->items_len || (q->items_len && (!q->items || !d->items)))
+            return Result::failed;
+        PlanQuestions questions(q);
+        PlanDecision decision(d);
+        return p.decide_plan ? p.decide_plan(Call(call), questions, decision) : Result::failed;
     });
 }
 inline void policy_release(void *ud) { delete static_cast<Policy *>(ud); }

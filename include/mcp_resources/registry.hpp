@@ -588,6 +588,7 @@ public:
         cb.discover = detail::policy_discover;
         cb.visibility = detail::policy_visibility;
         cb.read = detail::policy_read;
+        if (holder->decide_plan) cb.decide_plan = detail::policy_decide_plan;  // only when given
         cb.release = detail::policy_release;
         detail::check([&](mcpr_error **e) { return mcpr_builder_set_policy(b_.get(), &cb, e); });
         holder.release();  // the library's release callback deletes it
