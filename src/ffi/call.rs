@@ -73,7 +73,7 @@ impl mcpr_call {
     }
 
     /// The private cause set with `mcpr_call_set_cause`, if any.
-    fn take_cause(&self) -> Option<String> {
+    pub(super) fn take_cause(&self) -> Option<String> {
         self.cause.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 

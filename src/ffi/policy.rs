@@ -461,7 +461,7 @@ impl ResourcePolicy for CPolicy {
             )
         };
         if let Err(e) = c.outcome(rc) {
-            return whole_decision_failed(q, e, rc);
+            return whole_decision_failed(q, e, rc, c.take_cause());
         }
         // Read back from the library's own storage (`decision.items` and
         // `decision.items_len` as the callback left them are not used).
@@ -475,18 +475,20 @@ impl ResourcePolicy for CPolicy {
 }
 
 /// The decision of a `decide_plan` call that failed as a whole: the first
-/// answer the library reads is the failure (`rc`'s own cause, or one that
-/// names it).
+/// answer the library reads is the failure, with the cause the callback
+/// set (`cause`, for a value other than `MCPR_CB_FAILED`, whose failure
+/// holds it already), or one that names the value it returned.
 fn whole_decision_failed(
     q: &PlanQuestions<'_>,
     e: CallbackError,
     rc: mcpr_cb_result,
+    cause: Option<String>,
 ) -> PlanDecision {
     let e = match e {
         CallbackError::Failed(e) => CallbackError::Failed(e),
-        _ => CallbackError::Failed(Box::new(CauseText(format!(
-            "decide_plan callback returned {rc}"
-        )))),
+        _ => CallbackError::Failed(Box::new(CauseText(
+            cause.unwrap_or_else(|| format!("decide_plan callback returned {rc}")),
+        ))),
     };
     let mut d = PlanDecision::default();
     let failed = |e| TargetDecision {
