@@ -131,18 +131,39 @@ fn an_async_call_allocates_nothing_for_observing_it_without_an_observer() {
         ..RequestOptions::default()
     };
     let (plain, observed) = (registry(false), registry(true));
-    let (none, some) = (async_reads(&plain, &read), async_reads(&observed, &read));
-    // The observed read's record and its URI's copy.
+    // The observed read's record and its URI's copy. Measured up to three
+    // times: which thread's result buffer and span list a call reuses
+    // depends on timing, so one measurement can count an allocation of
+    // the plain call's that a luckier round would not (seen once in CI);
+    // an allocation made for observing without an observer shows in every
+    // measurement.
+    let (none, some) =
+        at_least_two_more(|| (async_reads(&plain, &read), async_reads(&observed, &read)));
     assert!(
         none + 2 <= some,
         "read: {none} without an observer, {some} with one"
     );
-    let (none, some) = (
-        async_requests(&plain, &request),
-        async_requests(&observed, &request),
-    );
+    let (none, some) = at_least_two_more(|| {
+        (
+            async_requests(&plain, &request),
+            async_requests(&observed, &request),
+        )
+    });
     assert!(
         none + 2 <= some,
         "request: {none} without an observer, {some} with one"
     );
+}
+
+/// The first of up to three measurements `(none, some)` in which `some`
+/// is at least two more than `none` (else the last).
+fn at_least_two_more(mut measure: impl FnMut() -> (u64, u64)) -> (u64, u64) {
+    let mut m = measure();
+    for _ in 0..2 {
+        if m.0 + 2 <= m.1 {
+            break;
+        }
+        m = measure();
+    }
+    m
 }
