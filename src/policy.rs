@@ -160,6 +160,21 @@ fn asked<T>(what: &str, f: impl FnOnce() -> Result<T, CallbackError>) -> Result<
     })
 }
 
+/// One target's answers from the per-item methods: its visibility, then
+/// (when visible) its read permission.
+fn ask_target<P: ResourcePolicy + ?Sized>(
+    policy: &P,
+    call: &CallContext,
+    t: &ResourceTarget,
+) -> TargetDecision {
+    let visibility = asked("visibility", || policy.visibility(call, t));
+    let read = match &visibility {
+        Ok(v) if v.visible => Some(asked("read permission", || policy.read(call, t))),
+        _ => None,
+    };
+    TargetDecision { visibility, read }
+}
+
 /// The plan decision of the per-item methods: asks them in the library's
 /// order and stops where the library stops reading answers, so that a
 /// policy asked through this makes exactly the calls the per-item form
@@ -179,31 +194,23 @@ pub fn decide_per_item<P: ResourcePolicy + ?Sized>(
         }
     }
     if let Some(t) = questions.requested {
-        let visibility = asked("visibility", || policy.visibility(call, t));
-        let read = match &visibility {
-            Ok(v) if v.visible => Some(asked("read permission", || policy.read(call, t))),
-            _ => None,
-        };
-        let stop = !matches!((&visibility, &read), (Ok(_), Some(Ok(()))));
-        out.requested = Some(TargetDecision { visibility, read });
+        let d = ask_target(policy, call, t);
+        let stop = !matches!((&d.visibility, &d.read), (Ok(_), Some(Ok(()))));
+        out.requested = Some(d);
         if stop {
             return out;
         }
     }
     let first_check = call.phase() == CallPhase::FirstCheck;
     for t in questions.items {
-        let visibility = asked("visibility", || policy.visibility(call, t));
-        let read = match &visibility {
-            Ok(v) if v.visible => Some(asked("read permission", || policy.read(call, t))),
-            _ => None,
-        };
-        let stop = visibility.is_err()
-            || match &read {
+        let d = ask_target(policy, call, t);
+        let stop = d.visibility.is_err()
+            || match &d.read {
                 Some(Err(CallbackError::Failed(_))) => true,
                 Some(Err(CallbackError::InputRequired(_))) => first_check,
                 _ => false,
             };
-        out.items.push(TargetDecision { visibility, read });
+        out.items.push(d);
         if stop {
             break;
         }

@@ -211,11 +211,7 @@ func settle(cs *callState, f func(ctx context.Context) error, o *outcome, isolat
 			return
 		}
 		if p := recover(); p != nil {
-			what := "panic in a Go callback: "
-			if stage == stageResult {
-				what = "panic in the Error or Is method of the error a Go callback returned: "
-			}
-			*o = outcome{res: cbFailed, cause: what + describePanic(p)}
+			*o = outcome{res: cbFailed, cause: panicCause(stage, p)}
 			return
 		}
 		if !isolated {
@@ -244,6 +240,15 @@ func classify(cs *callState, err error) outcome {
 		return outcome{res: cbUnavailable}
 	}
 	return outcome{res: cbFailed, cause: err.Error()}
+}
+
+// panicCause is the private cause of a panic recovered at stage: in the
+// callback itself, or in the methods of the error it returned.
+func panicCause(stage int, p any) string {
+	if stage == stageResult {
+		return "panic in the Error or Is method of the error a Go callback returned: " + describePanic(p)
+	}
+	return "panic in a Go callback: " + describePanic(p)
 }
 
 // describePanic formats a recovered panic value (host code: its Error or
@@ -467,11 +472,7 @@ func (pd *planDecider) answer(f func() error, mayAsk bool) (res C.mcpr_cb_result
 	stage := stageCallback
 	defer func() {
 		if r := recover(); r != nil {
-			what := "panic in a Go callback: "
-			if stage == stageResult {
-				what = "panic in the Error or Is method of the error a Go callback returned: "
-			}
-			res = pd.fail(what + describePanic(r))
+			res = pd.fail(panicCause(stage, r))
 		}
 	}()
 	err := f()
@@ -479,20 +480,15 @@ func (pd *planDecider) answer(f func() error, mayAsk bool) (res C.mcpr_cb_result
 	if err == nil {
 		return cbOK
 	}
-	if ir, ok := inputRequiredOf(err); ok {
-		if !mayAsk || !pd.firstCheck {
-			return cbUnavailable
-		}
-		o := askInput(pd.cs, ir)
-		if o.res == cbFailed {
-			return pd.fail(o.cause)
-		}
-		return o.res
-	}
-	if errors.Is(err, ErrUnavailable) {
+	// Asking for input where the library does not take it is a denial.
+	if _, ok := inputRequiredOf(err); ok && (!mayAsk || !pd.firstCheck) {
 		return cbUnavailable
 	}
-	return pd.fail(err.Error())
+	o := classify(pd.cs, err)
+	if o.res == cbFailed {
+		return pd.fail(o.cause)
+	}
+	return o.res
 }
 
 func (pd *planDecider) fail(cause string) C.mcpr_cb_result {

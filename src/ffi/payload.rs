@@ -239,6 +239,26 @@ struct LentBytes {
     release: Release,
 }
 
+impl LentBytes {
+    /// The host's `len` bytes at `data`, released through `release` with
+    /// `release_data` (unchecked here: the setter checks them).
+    fn new(
+        data: *const u8,
+        len: usize,
+        release: mcpr_release_fn,
+        release_data: *mut c_void,
+    ) -> Self {
+        LentBytes {
+            data: HostPtr(data.cast_mut().cast()),
+            len,
+            release: Release {
+                ud: HostPtr(release_data),
+                release,
+            },
+        }
+    }
+}
+
 impl AsRef<[u8]> for LentBytes {
     fn as_ref(&self) -> &[u8] {
         if self.len == 0 {
@@ -318,14 +338,12 @@ pub unsafe extern "C" fn mcpr_payload_set_text_borrowed(
 ) -> mcpr_status {
     // Made first, so that `release` runs exactly once on every path (a
     // refusal, a panic, or the payload's end).
-    let mut lent = Some(LentBytes {
-        data: HostPtr(text.ptr.cast_mut().cast()),
-        len: text.len,
-        release: Release {
-            ud: HostPtr(release_data),
-            release,
-        },
-    });
+    let mut lent = Some(LentBytes::new(
+        text.ptr.cast(),
+        text.len,
+        release,
+        release_data,
+    ));
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
@@ -409,14 +427,7 @@ pub unsafe extern "C" fn mcpr_payload_set_blob_borrowed(
 ) -> mcpr_status {
     // Made first, so that `release` runs exactly once on every path (a
     // refusal, a panic, or the payload's end).
-    let mut lent = Some(LentBytes {
-        data: HostPtr(data.cast_mut().cast()),
-        len: data_len,
-        release: Release {
-            ud: HostPtr(release_data),
-            release,
-        },
-    });
+    let mut lent = Some(LentBytes::new(data, data_len, release, release_data));
     let body = || {
         let o = unsafe { payload_ref(payload) }?;
         let mut o = o.lock();
